@@ -1,0 +1,27 @@
+# askuser build and test entry points. `make test` is what CI runs.
+GO ?= go
+PKGS := ./...
+
+.PHONY: all build test vet staticcheck gotest bench fuzz clean
+
+all: build
+
+build:
+	$(GO) build -o bin/askuser ./cmd/askuser
+
+test: vet staticcheck gotest
+
+vet:
+	$(GO) vet $(PKGS)
+
+staticcheck:
+	$(GO) tool staticcheck $(PKGS)
+
+gotest:
+	$(GO) test -race -count=1 $(PKGS)
+
+bench:
+	$(GO) test -run='^$$' -bench=. -benchmem $(PKGS)
+
+clean:
+	rm -rf bin

@@ -1,0 +1,105 @@
+// Package ask is the core of askuser: it binds a questionnaire to a host,
+// resolves the host's route once, owns the shared deadline, races the
+// renderer against the deadline and the caller's abort, and reports each
+// outcome as a contract.Result and as content-free events.
+//
+// The package is pure Go: it knows nothing of terminals, Pi or MCP. Hosts
+// plug in through the Renderer interface.
+package ask
+
+import (
+	"context"
+	"time"
+
+	"github.com/askuser/askuser/contract"
+)
+
+// Renderer shows one questionnaire on one route and collects the answers.
+//
+// Render returns when the user has answered or dismissed the
+// questionnaire, or when ctx is done. The core does not wait for it: when
+// the deadline passes or the caller aborts, the core settles at once,
+// cancels ctx and discards whatever Render returns later. A returned error
+// means the UI failed; the core reports it as custom_ui_failed or
+// native_ui_failed. A panic in Render is recovered and reported the same
+// way.
+type Renderer interface {
+	Render(ctx context.Context, s *Session) (Outcome, error)
+}
+
+// RendererFunc adapts a function to a Renderer.
+type RendererFunc func(ctx context.Context, s *Session) (Outcome, error)
+
+// Render calls f(ctx, s).
+func (f RendererFunc) Render(ctx context.Context, s *Session) (Outcome, error) { return f(ctx, s) }
+
+// Checker is implemented by a Renderer that can refuse a request before any
+// UI is shown, for example native dialogs without a selector asked for an
+// allowFreeText:false single question. A refusal is unsupported_mode and
+// emits no events.
+type Checker interface {
+	Check(req *contract.Request) error
+}
+
+// Session is what a Renderer gets for one call. It is read-only for the
+// Renderer, except through Countdown.
+type Session struct {
+	// Request is the normalized questionnaire.
+	Request *contract.Request
+	// Display is the effective display mode of the custom route.
+	Display contract.DisplayMode
+	// ToggleKey is the overlay show/hide chord in keyid's canonical form,
+	// or "" when the toggle is disabled. It applies to the overlay only.
+	ToggleKey string
+	// Countdown is the shared deadline of this call.
+	Countdown *Countdown
+}
+
+// Outcome is what a Renderer reports when the user has acted.
+type Outcome struct {
+	// Dismissed is true when the user dismissed the questionnaire.
+	Dismissed bool
+	// Answers holds one answer per question, in question order, when the
+	// questionnaire was submitted.
+	Answers []contract.Answer
+}
+
+// Countdown is the shared deadline of one call, owned by the core. Its
+// methods are safe for concurrent use.
+type Countdown struct {
+	impl countdownImpl
+}
+
+type countdownImpl interface {
+	deadline() (time.Time, bool)
+	cancel() bool
+}
+
+// Deadline returns when the call times out, and false when it has no
+// deadline: the timeout is 0, or the countdown was cancelled.
+func (c *Countdown) Deadline() (time.Time, bool) {
+	if c == nil || c.impl == nil {
+		return time.Time{}, false
+	}
+	return c.impl.deadline()
+}
+
+// Remaining returns the time left until the deadline, never negative, and
+// false when there is no deadline.
+func (c *Countdown) Remaining() (time.Duration, bool) {
+	d, ok := c.Deadline()
+	if !ok {
+		return 0, false
+	}
+	return max(time.Until(d), 0), true
+}
+
+// Cancel stops the countdown for this call only: the call then waits until
+// it is answered, dismissed or aborted. It is one-way. It reports false
+// when there was no deadline to cancel or the deadline had already passed.
+func (c *Countdown) Cancel() bool {
+	if c == nil || c.impl == nil {
+		return false
+	}
+	return c.impl.cancel()
+}

@@ -1,0 +1,75 @@
+// Package cli is the askuser command line: it parses arguments, wires the
+// engine to the terminal, Pi or MCP hosts, and maps outcomes to exit codes.
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+)
+
+// Exit codes of askuser.
+const (
+	ExitAnswered = 0
+	ExitAborted  = 1
+	ExitUsage    = 2 // bad arguments, or an invalid_request
+	ExitError    = 3 // any other error
+	ExitTimeout  = 124
+)
+
+// Env is what a command gets from its process.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Getenv reads the environment; nil means no variables.
+	Getenv func(string) string
+}
+
+type command struct {
+	summary string
+	run     func(ctx context.Context, env *Env, args []string) int
+}
+
+// commands is the table of subcommands. Each lives in its own file.
+var commands = map[string]command{
+	"ask":      {"ask a questionnaire and print the result as JSON", runAsk},
+	"demo":     {"ask a built-in example questionnaire", runDemo},
+	"validate": {"check a questionnaire and print it normalized", runValidate},
+	"schema":   {"print the JSON Schema of a questionnaire", runSchema},
+	"version":  {"print the version", runVersion},
+	"bridge":   {"serve the Pi package over JSON lines on stdin and stdout", runBridge},
+	"mcp":      {"serve ask_user over MCP on stdin and stdout", runMCP},
+}
+
+// Run runs askuser with args (without the program name) and returns the
+// process exit code.
+func Run(ctx context.Context, args []string, env *Env) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(env.Stderr)
+		if len(args) == 0 {
+			return ExitUsage
+		}
+		return 0
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(env.Stderr, "askuser: unknown command %q (run 'askuser help')\n", args[0])
+		return ExitUsage
+	}
+	return cmd.run(ctx, env, args[1:])
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: askuser <command> [arguments]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "commands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
+	}
+}
