@@ -40,6 +40,7 @@ var commands = map[string]command{
 	"version":  {"print the version", runVersion},
 	"bridge":   {"serve the Pi package over JSON lines on stdin and stdout", runBridge},
 	"mcp":      {"serve ask_user over MCP on stdin and stdout", runMCP},
+	"popup":    {"show a dialog for a waiting askuser mcp (started by it)", runPopup},
 }
 
 // Run runs askuser with args (without the program name) and returns the
