@@ -9,7 +9,13 @@ all: build
 build:
 	$(GO) build -o bin/askuser ./cmd/askuser
 
-test: vet staticcheck gotest
+# Fragments owned by the Pi package and the MCP server add their test
+# targets to EXTRA_TESTS.
+EXTRA_TESTS :=
+-include pi/pi.mk
+-include mcpserver/mcp.mk
+
+test: vet staticcheck gotest $(EXTRA_TESTS)
 
 vet:
 	$(GO) vet $(PKGS)
