@@ -1,0 +1,174 @@
+package tooltext
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/askuser/askuser/contract"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+func ptr[T any](v T) *T { return &v }
+
+// release is a normalized questionnaire with every kind of question.
+func release() *contract.Request {
+	return &contract.Request{
+		Header: "Release",
+		Questions: []contract.Question{
+			{ID: "q1", Title: "Deploy where?", Prompt: "Pick the first target.\nProduction needs a change ticket.", Kind: contract.KindSingle,
+				Options: []contract.Option{{Label: "staging", Description: "Internal smoke test"}, {Label: "production"}},
+				Default: ptr(contract.StringValue("staging"))},
+			{ID: "q2", Title: "Which checks?", Kind: contract.KindMulti,
+				Options: []contract.Option{{Label: "unit"}, {Label: "integration"}}},
+			{ID: "q3", Title: "Proceed with deployment?", Kind: contract.KindBool, Default: ptr(contract.BoolValue(false))},
+			{ID: "q4", Title: "Deployment settings", Kind: contract.KindForm, Fields: []contract.Field{
+				{Name: "confirmed", Label: "Confirm", Kind: contract.KindBool, Required: true},
+				{Name: "target", Label: "Target", Kind: contract.KindSingle, Required: true,
+					Options: []contract.Option{{Label: "staging", Description: "Internal smoke test"}, {Label: "production", Description: "Customer-facing"}}},
+				{Name: "checks", Label: "Checks", Kind: contract.KindMulti,
+					Options: []contract.Option{{Label: "unit"}, {Label: "integration"}}, Default: ptr(contract.StringsValue("unit"))},
+				{Name: "note", Label: "Release note", Kind: contract.KindInput},
+			}},
+			{ID: "q5", Title: "Anything else?", Kind: contract.KindInput, Default: ptr(contract.StringValue("no"))},
+		},
+	}
+}
+
+func releaseAnswers() []contract.Answer {
+	return []contract.Answer{
+		{Index: 0, ID: "q1", Title: "Deploy where?", Kind: contract.KindSingle, Selections: []string{"staging"}, FreeText: "after \"lunch\"\nplease"},
+		{Index: 1, ID: "q2", Title: "Which checks?", Kind: contract.KindMulti, Selections: []string{}, FreeText: "all of them"},
+		{Index: 2, ID: "q3", Title: "Proceed with deployment?", Kind: contract.KindBool, Selections: []string{}, UsedDefault: true,
+			Value: &contract.AnswerValue{Bool: false}},
+		{Index: 3, ID: "q4", Title: "Deployment settings", Kind: contract.KindForm, Selections: []string{}, UsedDefault: true,
+			Value: &contract.AnswerValue{IsForm: true, Form: []contract.FormEntry{
+				{Name: "confirmed", Value: contract.BoolValue(true)},
+				{Name: "target", Value: contract.StringValue("production")},
+				{Name: "checks", Value: contract.StringsValue("unit", "integration")},
+			}}},
+		{Index: 4, ID: "q5", Title: "Anything else?", Kind: contract.KindInput, Selections: []string{}, FreeText: "ship it"},
+	}
+}
+
+func TestForModel(t *testing.T) {
+	strict := release()
+	strict.AllowFreeText = ptr(false)
+	small := &contract.Request{Questions: []contract.Question{{ID: "q1", Title: "Name the branch", Kind: contract.KindInput}}}
+	raw := &contract.Request{Questions: []contract.Question{{Title: "Pick", Options: []contract.Option{{Label: "x"}}}, {Title: "Say"}}}
+	errRes := func(code contract.ErrorCode, msg string) contract.Result { return contract.ErrorResult(code, msg) }
+
+	tests := []struct {
+		name string
+		req  *contract.Request
+		res  contract.Result
+	}{
+		{"answered", release(), contract.Result{Status: contract.StatusAnswered, Route: "custom", Answers: releaseAnswers(),
+			Warnings: []string{`questions[1].options: duplicate label "unit" merged`}}},
+		{"answered_without_request", nil, contract.Result{Status: contract.StatusAnswered, Route: "native", Answers: releaseAnswers()}},
+		{"answered_single", small, contract.Result{Status: contract.StatusAnswered, Answers: []contract.Answer{
+			{Index: 0, ID: "q1", Title: "Name the branch", Kind: contract.KindInput, Selections: []string{}, FreeText: "fix/login"}}}},
+		{"dismissed", release(), contract.Result{Status: contract.StatusAborted, Route: "custom", Answers: []contract.Answer{}, CancelledReason: contract.CancelUser}},
+		{"aborted", release(), contract.Result{Status: contract.StatusAborted, Answers: []contract.Answer{}, CancelledReason: contract.CancelAbort}},
+		{"timeout", release(), contract.Result{Status: contract.StatusTimeout, Route: "native", Answers: []contract.Answer{}}},
+		{"unsupported_mode", release(), errRes(contract.ErrUnsupportedMode, "no interactive UI can run here")},
+		{"unsupported_mode_no_free_text", strict, errRes(contract.ErrUnsupportedMode, "native dialogs cannot show this request: no selector")},
+		{"unsupported_mode_raw_request", raw, errRes(contract.ErrUnsupportedMode, "no interactive UI can run here")},
+		{"invalid_config", small, errRes(contract.ErrInvalidConfig, `invalid configuration: ask-user.json: mode: "tui" is not a route`)},
+		{"not_initialized", small, errRes(contract.ErrNotInitialized, "ask_user is not initialized")},
+		{"custom_ui_failed", small, errRes(contract.ErrCustomUIFailed, "the custom dialog failed: tty lost")},
+		{"native_ui_failed_without_request", nil, errRes(contract.ErrNativeUIFailed, "the native dialog panicked: boom")},
+		{"invalid_request", nil, errRes(contract.ErrInvalidRequest, "invalid request:\n- questions: must hold 1 to 5 questions\n- questions[0].title: is required")},
+		{"empty_answer", small, errRes(contract.ErrEmptyAnswer, "answers[0]: the text is empty")},
+		{"internal", small, errRes(contract.ErrInternal, "something broke")},
+		{"error_without_details", small, contract.Result{Status: contract.StatusError, Answers: []contract.Answer{}}},
+		{"unknown_status", small, contract.Result{Status: "paused", Answers: []contract.Answer{}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ForModel(tt.req, tt.res)
+			golden(t, filepath.Join("testdata", "TestForModel", tt.name+".golden"), got)
+			if !strings.Contains(got, "not invent") {
+				t.Errorf("the text does not tell the model not to invent an answer:\n%s", got)
+			}
+			reask := strings.Contains(got, "ordinary text")
+			wantReask := tt.res.Error != nil && map[contract.ErrorCode]bool{
+				contract.ErrUnsupportedMode: true, contract.ErrInvalidConfig: true, contract.ErrNotInitialized: true,
+				contract.ErrCustomUIFailed: true, contract.ErrNativeUIFailed: true,
+			}[tt.res.Error.Code]
+			if reask != wantReask {
+				t.Errorf("advice to ask in ordinary text = %v; want %v:\n%s", reask, wantReask, got)
+			}
+		})
+	}
+}
+
+func TestForModelListsEveryOption(t *testing.T) {
+	req := release()
+	got := ForModel(req, contract.ErrorResult(contract.ErrCustomUIFailed, "x"))
+	for _, q := range req.Questions {
+		want := []string{q.Title}
+		for _, o := range q.Options {
+			want = append(want, o.Label)
+		}
+		for _, f := range q.Fields {
+			want = append(want, f.Label, f.Name)
+			for _, o := range f.Options {
+				want = append(want, o.Label, o.Description)
+			}
+		}
+		for _, w := range want {
+			if !strings.Contains(got, w) {
+				t.Errorf("the fallback text lacks %q", w)
+			}
+		}
+	}
+}
+
+func TestDescriptionAndGuidelines(t *testing.T) {
+	d := Description()
+	if d == "" || strings.Contains(d, "\n") {
+		t.Errorf("Description() = %q; want one non-empty paragraph", d)
+	}
+	g := Guidelines()
+	if len(g) < 5 {
+		t.Fatalf("Guidelines() has %d entries; want at least 5", len(g))
+	}
+	for i, s := range g {
+		if s == "" || strings.HasPrefix(s, "-") || !strings.HasSuffix(s, ".") {
+			t.Errorf("Guidelines()[%d] = %q; want a sentence without its bullet", i, s)
+		}
+	}
+	if !strings.Contains(strings.Join(g, " "), "invent") {
+		t.Error("Guidelines() never says not to invent an answer")
+	}
+	g[0] = "changed"
+	if Guidelines()[0] == "changed" {
+		t.Error("Guidelines() returned shared storage")
+	}
+}
+
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
+	}
+}
