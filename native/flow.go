@@ -1,0 +1,543 @@
+package native
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/askuser/askuser/contract"
+)
+
+// flow asks one questionnaire.
+type flow struct {
+	in   Inputter
+	sel  Selector
+	req  *contract.Request
+	free bool // allowFreeText
+}
+
+// errRequired is the re-prompt reason for an empty reply without default.
+var errRequired = errors.New("an answer is required")
+
+// box shows an input box until accept takes the reply, and reports
+// ok=false when the user dismissed it. A rejected reply opens the box
+// again, with the reason first in its title.
+func (f *flow) box(ctx context.Context, t *title, placeholder string, accept func(reply string) error) (bool, error) {
+	why := ""
+	for {
+		if ctx.Err() != nil {
+			return false, context.Cause(ctx)
+		}
+		reply, ok, err := f.in.Input(ctx, t.render(why), placeholder)
+		if ctx.Err() != nil {
+			return false, context.Cause(ctx)
+		}
+		if err != nil || !ok {
+			return false, err
+		}
+		err = accept(reply)
+		if err == nil {
+			return true, nil
+		}
+		if errors.Is(err, ErrEmpty) {
+			err = errRequired
+		}
+		why = err.Error()
+	}
+}
+
+// pick shows a selector and returns the index of the chosen entry, or
+// ok=false when the user dismissed it.
+func (f *flow) pick(ctx context.Context, t *title, choices []string) (int, bool, error) {
+	if ctx.Err() != nil {
+		return 0, false, context.Cause(ctx)
+	}
+	shown := uniqueChoices(choices)
+	c, ok, err := f.sel.Select(ctx, t.render(""), shown)
+	if ctx.Err() != nil {
+		return 0, false, context.Cause(ctx)
+	}
+	if err != nil || !ok {
+		return 0, false, err
+	}
+	i := slices.Index(shown, c)
+	if i < 0 {
+		return 0, false, fmt.Errorf("native: the selector returned %q, which is not one of its choices", c)
+	}
+	return i, true, nil
+}
+
+func (f *flow) question(ctx context.Context, i int) (contract.Answer, bool, error) {
+	q := &f.req.Questions[i]
+	a := newAnswer(f.req, i)
+	t := f.questionTitle(i)
+	var ok bool
+	var err error
+	switch q.Kind {
+	case contract.KindSingle, contract.KindMulti:
+		ok, err = f.choice(ctx, q, t, &a)
+	case contract.KindInput:
+		ok, err = f.input(ctx, q, t, &a)
+	case contract.KindBool:
+		ok, err = f.boolean(ctx, q, t, &a)
+	case contract.KindForm:
+		ok, err = f.form(ctx, q, t, &a)
+	default:
+		err = fmt.Errorf("native: questions[%d] has unknown kind %q", i, q.Kind)
+	}
+	return a, ok, err
+}
+
+func (f *flow) choice(ctx context.Context, q *contract.Question, t *title, a *contract.Answer) (bool, error) {
+	multi := q.Kind == contract.KindMulti
+	def, hasDef := choiceDefault(q)
+	if !f.free && !multi {
+		if def != nil {
+			t.defaultLine("Default: " + q.Options[def.Numbers[0]-1].Label)
+		}
+		return f.selectSingle(ctx, q, t, a, def)
+	}
+	t.options(q.Options)
+	if def != nil {
+		t.defaultLine(describeChoiceDefault(q, def))
+	}
+	placeholder := "number"
+	switch {
+	case f.free && multi:
+		placeholder = "numbers, numbers | note, or your own answer"
+		t.hint("Type option numbers (such as 1,3), add a note after | (1,3 | note), or type your own answer.")
+	case f.free:
+		placeholder = "number, number | note, or your own answer"
+		t.hint("Type an option number, a number and a note (2 | note), or your own answer.")
+	default:
+		placeholder = "numbers, such as 1,3"
+		t.hint("Type option numbers, such as 1,3.")
+	}
+	return f.box(ctx, t, placeholder, func(reply string) error {
+		c, err := ParseChoice(reply, len(q.Options), multi, f.free)
+		if errors.Is(err, ErrEmpty) && hasDef {
+			*a = withChoice(*a, q, *def)
+			a.UsedDefault = true
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		*a = withChoice(*a, q, c)
+		a.UsedDefault = hasDef && sameChoice(*a, withChoice(*a, q, *def))
+		return nil
+	})
+}
+
+func (f *flow) selectSingle(ctx context.Context, q *contract.Question, t *title, a *contract.Answer, def *Choice) (bool, error) {
+	var choices []string
+	if def != nil {
+		choices = append(choices, "Keep default: "+q.Options[def.Numbers[0]-1].Label)
+	}
+	choices = append(choices, optionChoices(q.Options)...)
+	i, ok, err := f.pick(ctx, t, choices)
+	if err != nil || !ok {
+		return false, err
+	}
+	if def != nil {
+		if i == 0 {
+			*a = withChoice(*a, q, *def)
+			a.UsedDefault = true
+			return true, nil
+		}
+		i--
+	}
+	*a = withChoice(*a, q, Choice{Numbers: []int{i + 1}})
+	a.UsedDefault = def != nil && def.Numbers[0] == i+1
+	return true, nil
+}
+
+func (f *flow) input(ctx context.Context, q *contract.Question, t *title, a *contract.Answer) (bool, error) {
+	def, hasDef := stringDefault(q.Default)
+	if hasDef {
+		t.defaultLine(fmt.Sprintf("Default: %s (press Enter to keep it)", def))
+	}
+	t.hint("Type your answer.")
+	return f.box(ctx, t, "your answer", func(reply string) error {
+		s, err := ParseText(reply)
+		if errors.Is(err, ErrEmpty) && hasDef {
+			s, err = strings.TrimSpace(def), nil
+		}
+		if err != nil {
+			return err
+		}
+		a.FreeText = s
+		a.UsedDefault = hasDef && s == strings.TrimSpace(def)
+		return nil
+	})
+}
+
+func (f *flow) boolean(ctx context.Context, q *contract.Question, t *title, a *contract.Answer) (bool, error) {
+	var def *bool
+	if q.Default != nil {
+		if b, ok := q.Default.Bool(); ok {
+			def = &b
+		}
+	}
+	b, set, ok, err := f.askBool(ctx, t, def, false)
+	if err != nil || !ok {
+		return false, err
+	}
+	if !set {
+		return false, errors.New("native: a required bool was left unset")
+	}
+	a.Value = &contract.AnswerValue{Bool: b}
+	a.UsedDefault = def != nil && *def == b
+	return true, nil
+}
+
+// askBool asks for a boolean in a box, or with a True/False selector when
+// free text is off. set is false when an optional field was skipped.
+func (f *flow) askBool(ctx context.Context, t *title, def *bool, optional bool) (b, set, ok bool, err error) {
+	if def != nil {
+		t.defaultLine(fmt.Sprintf("Default: %s", boolWord(*def)))
+	}
+	if !f.free {
+		var choices []string
+		if def != nil {
+			choices = append(choices, "Keep default: "+boolWord(*def))
+		}
+		choices = append(choices, "True", "False")
+		if optional && def == nil {
+			choices = append(choices, skipChoice)
+		}
+		i, ok, err := f.pick(ctx, t, choices)
+		if err != nil || !ok {
+			return false, false, false, err
+		}
+		if def != nil {
+			if i == 0 {
+				return *def, true, true, nil
+			}
+			i--
+		}
+		if i == 2 {
+			return false, false, true, nil
+		}
+		return i == 0, true, true, nil
+	}
+	switch {
+	case def != nil:
+		t.hint("Type true or false, or press Enter to keep the default.")
+	case optional:
+		t.hint("Type true or false, or press Enter to leave it unset.")
+	default:
+		t.hint("Type true or false.")
+	}
+	ok, err = f.box(ctx, t, "true or false", func(reply string) error {
+		v, err := ParseBool(reply)
+		switch {
+		case errors.Is(err, ErrEmpty) && def != nil:
+			b, set = *def, true
+			return nil
+		case errors.Is(err, ErrEmpty) && optional:
+			set = false
+			return nil
+		case err != nil:
+			return err
+		}
+		b, set = v, true
+		return nil
+	})
+	return b, set, ok, err
+}
+
+func (f *flow) form(ctx context.Context, q *contract.Question, t *title, a *contract.Answer) (bool, error) {
+	entries := []contract.FormEntry{}
+	used := false
+	for j := range q.Fields {
+		fld := &q.Fields[j]
+		ft := t.field(j, len(q.Fields), fld)
+		v, fromDef, set, ok, err := f.field(ctx, fld, ft)
+		if err != nil || !ok {
+			return false, err
+		}
+		if set {
+			entries = append(entries, contract.FormEntry{Name: fld.Name, Value: v})
+			used = used || fromDef
+		}
+	}
+	a.Value = &contract.AnswerValue{IsForm: true, Form: entries}
+	a.UsedDefault = used
+	return true, nil
+}
+
+// field asks one form field. set is false when an optional field was left
+// empty; fromDef is true when the value equals the field's default.
+func (f *flow) field(ctx context.Context, fld *contract.Field, t *title) (v contract.Value, fromDef, set, ok bool, err error) {
+	def, hasDef := fieldDefault(fld)
+	optional := !fld.Required
+	if fld.Kind == contract.KindBool {
+		var bdef *bool
+		if hasDef {
+			b, _ := def.Bool()
+			bdef = &b
+		}
+		b, set, ok, err := f.askBool(ctx, t, bdef, optional)
+		if err != nil || !ok || !set {
+			return contract.Value{}, false, false, ok, err
+		}
+		return contract.BoolValue(b), bdef != nil && *bdef == b, true, true, nil
+	}
+	if fld.Kind == contract.KindSingle && !f.free {
+		if hasDef {
+			s, _ := def.String()
+			t.defaultLine("Default: " + s)
+		}
+		return f.selectField(ctx, fld, t, def, hasDef)
+	}
+	if fld.Kind == contract.KindSingle || fld.Kind == contract.KindMulti {
+		t.options(fld.Options)
+	}
+	if hasDef {
+		t.defaultLine(describeFieldDefault(fld, def))
+	}
+	var placeholder string
+	switch fld.Kind {
+	case contract.KindSingle:
+		placeholder = "number"
+		t.hint("Type an option number" + emptyHint(hasDef, optional) + ".")
+	case contract.KindMulti:
+		placeholder = "numbers, such as 1,3"
+		t.hint("Type option numbers, such as 1,3" + emptyHint(hasDef, optional) + ".")
+	case contract.KindInput:
+		placeholder = "text"
+		t.hint("Type your answer" + emptyHint(hasDef, optional) + ".")
+	default:
+		return contract.Value{}, false, false, false, fmt.Errorf("native: field %q has unknown kind %q", fld.Name, fld.Kind)
+	}
+	ok, err = f.box(ctx, t, placeholder, func(reply string) error {
+		var got contract.Value
+		var err error
+		switch fld.Kind {
+		case contract.KindInput:
+			var s string
+			s, err = ParseText(reply)
+			got = contract.StringValue(s)
+		default:
+			var c Choice
+			c, err = ParseChoice(reply, len(fld.Options), fld.Kind == contract.KindMulti, false)
+			got = choiceValue(fld, c.Numbers)
+		}
+		switch {
+		case errors.Is(err, ErrEmpty) && hasDef:
+			v, fromDef, set = def, true, true
+			return nil
+		case errors.Is(err, ErrEmpty) && optional:
+			set = false
+			return nil
+		case errors.Is(err, ErrEmpty):
+			return errRequired
+		case err != nil:
+			return err
+		}
+		v, fromDef, set = got, hasDef && got.Equal(def), true
+		return nil
+	})
+	return v, fromDef, set, ok, err
+}
+
+func (f *flow) selectField(ctx context.Context, fld *contract.Field, t *title, def contract.Value, hasDef bool) (contract.Value, bool, bool, bool, error) {
+	var choices []string
+	if hasDef {
+		s, _ := def.String()
+		choices = append(choices, "Keep default: "+s)
+	}
+	choices = append(choices, optionChoices(fld.Options)...)
+	skip := !fld.Required && !hasDef
+	if skip {
+		choices = append(choices, skipChoice)
+	}
+	i, ok, err := f.pick(ctx, t, choices)
+	if err != nil || !ok {
+		return contract.Value{}, false, false, false, err
+	}
+	if hasDef {
+		if i == 0 {
+			return def, true, true, true, nil
+		}
+		i--
+	}
+	if skip && i == len(fld.Options) {
+		return contract.Value{}, false, false, true, nil
+	}
+	v := contract.StringValue(fld.Options[i].Label)
+	return v, hasDef && v.Equal(def), true, true, nil
+}
+
+const skipChoice = "Skip (leave unset)"
+
+func emptyHint(hasDef, optional bool) string {
+	switch {
+	case hasDef:
+		return ", or press Enter to keep the default"
+	case optional:
+		return ", or press Enter to leave it unset"
+	}
+	return ""
+}
+
+func boolWord(b bool) string {
+	if b {
+		return "True"
+	}
+	return "False"
+}
+
+// newAnswer returns the answer to question i with only its identity set.
+func newAnswer(req *contract.Request, i int) contract.Answer {
+	q := &req.Questions[i]
+	return contract.Answer{Index: i, ID: q.ID, Title: q.Title, Kind: q.Kind, Selections: []string{}}
+}
+
+// withChoice returns a with the selections and free text of c.
+func withChoice(a contract.Answer, q *contract.Question, c Choice) contract.Answer {
+	a.Selections = make([]string, 0, len(c.Numbers))
+	for _, n := range c.Numbers {
+		a.Selections = append(a.Selections, q.Options[n-1].Label)
+	}
+	a.FreeText = c.Note
+	if len(c.Numbers) == 0 {
+		a.FreeText = c.FreeText
+	}
+	return a
+}
+
+func sameChoice(x, y contract.Answer) bool {
+	return slices.Equal(x.Selections, y.Selections) && x.FreeText == y.FreeText
+}
+
+// choiceDefault returns the default of a single or multi question as the
+// reply it stands for: the option whose label equals it, or else free text.
+func choiceDefault(q *contract.Question) (*Choice, bool) {
+	s, ok := stringDefault(q.Default)
+	if !ok {
+		return nil, false
+	}
+	if i := slices.IndexFunc(q.Options, func(o contract.Option) bool { return o.Label == s }); i >= 0 {
+		return &Choice{Numbers: []int{i + 1}}, true
+	}
+	return &Choice{FreeText: strings.TrimSpace(s)}, true
+}
+
+func describeChoiceDefault(q *contract.Question, def *Choice) string {
+	if len(def.Numbers) > 0 {
+		n := def.Numbers[0]
+		return fmt.Sprintf("Default: %d (%s), press Enter to keep it", n, q.Options[n-1].Label)
+	}
+	return fmt.Sprintf("Default: %s (press Enter to keep it)", def.FreeText)
+}
+
+// stringDefault returns a string default that is not blank.
+func stringDefault(v *contract.Value) (string, bool) {
+	if v == nil {
+		return "", false
+	}
+	s, ok := v.String()
+	return s, ok && strings.TrimSpace(s) != ""
+}
+
+// fieldDefault returns a field's default when it gives the field a value:
+// a blank text or an empty label list counts as no default, since empty
+// fields are omitted.
+func fieldDefault(fld *contract.Field) (contract.Value, bool) {
+	if fld.Default == nil {
+		return contract.Value{}, false
+	}
+	v := *fld.Default
+	switch fld.Kind {
+	case contract.KindBool:
+		_, ok := v.Bool()
+		return v, ok
+	case contract.KindSingle:
+		s, ok := v.String()
+		return v, ok && s != ""
+	case contract.KindInput:
+		s, ok := v.String()
+		if !ok || strings.TrimSpace(s) == "" {
+			return contract.Value{}, false
+		}
+		return contract.StringValue(strings.TrimSpace(s)), true
+	case contract.KindMulti:
+		list, ok := v.Strings()
+		if !ok || len(list) == 0 {
+			return contract.Value{}, false
+		}
+		// Labels in option order, as every multi value is.
+		var ordered []string
+		for _, o := range fld.Options {
+			if slices.Contains(list, o.Label) {
+				ordered = append(ordered, o.Label)
+			}
+		}
+		return contract.StringsValue(ordered...), true
+	}
+	return contract.Value{}, false
+}
+
+func describeFieldDefault(fld *contract.Field, def contract.Value) string {
+	if list, ok := def.Strings(); ok {
+		var nums []string
+		for _, l := range list {
+			i := slices.IndexFunc(fld.Options, func(o contract.Option) bool { return o.Label == l })
+			nums = append(nums, fmt.Sprintf("%d (%s)", i+1, l))
+		}
+		return "Default: " + strings.Join(nums, ", ")
+	}
+	s, _ := def.String()
+	if fld.Kind == contract.KindSingle {
+		i := slices.IndexFunc(fld.Options, func(o contract.Option) bool { return o.Label == s })
+		return fmt.Sprintf("Default: %d (%s)", i+1, s)
+	}
+	return "Default: " + s
+}
+
+// choiceValue is the value of a choice field answered with option numbers.
+func choiceValue(fld *contract.Field, nums []int) contract.Value {
+	labels := make([]string, 0, len(nums))
+	for _, n := range nums {
+		labels = append(labels, fld.Options[n-1].Label)
+	}
+	if fld.Kind == contract.KindSingle {
+		if len(labels) == 0 {
+			return contract.Value{}
+		}
+		return contract.StringValue(labels[0])
+	}
+	return contract.StringsValue(labels...)
+}
+
+func optionChoices(opts []contract.Option) []string {
+	out := make([]string, len(opts))
+	for i, o := range opts {
+		out[i] = o.Label
+		if o.Description != "" {
+			out[i] += " — " + o.Description
+		}
+	}
+	return out
+}
+
+// uniqueChoices numbers the choices when two of them read the same, so
+// that the one chosen can be told apart.
+func uniqueChoices(choices []string) []string {
+	seen := make(map[string]bool, len(choices))
+	for _, c := range choices {
+		if seen[c] {
+			out := make([]string, len(choices))
+			for i, c := range choices {
+				out[i] = fmt.Sprintf("%d. %s", i+1, c)
+			}
+			return out
+		}
+		seen[c] = true
+	}
+	return choices
+}
