@@ -1,0 +1,208 @@
+package dialog
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/askuser/askuser/safetext"
+)
+
+// layoutCache holds everything View needs that depends only on the width:
+// wrapped titles, prompts and descriptions, truncated labels, and rendered
+// previews. A frame then only composes rows.
+type layoutCache struct {
+	width       int
+	rule        line
+	previewRule line
+	tabs        []*tabLayout
+	previews    map[previewKey][]line
+}
+
+type previewKey struct {
+	tab, opt, width int
+}
+
+// tabLayout is the width-dependent text of one tab.
+type tabLayout struct {
+	heading    []line
+	prompt     []line
+	labels     [][]line   // per field, per option
+	descs      [][][]line // per field, per option, wrapped
+	fieldLabel []line     // per field (forms)
+	items      []line     // review tab: one per question
+}
+
+// maxPreviewWidths bounds the preview cache: previews are kept for this
+// many widths before the cache starts over.
+const maxPreviewWidths = 4
+
+func (c *layoutCache) forWidth(w int) *layoutCache {
+	if c.width == w && c.tabs != nil {
+		return c
+	}
+	c.width = w
+	c.tabs = nil
+	c.rule = line{}
+	c.previewRule = line{}
+	if c.previews == nil || len(c.previews) > maxPreviewWidths*5*5 {
+		c.previews = map[previewKey][]line{}
+	}
+	return c
+}
+
+// tab returns the layout of tab i, building it on first use.
+func (c *layoutCache) tab(m *Model, i int) *tabLayout {
+	if c.tabs == nil {
+		c.tabs = make([]*tabLayout, len(m.tabs))
+		rs := strings.Repeat("─", c.width)
+		c.rule = line{s: m.th.Border.Render(rs), w: c.width}
+		var b builder
+		if c.width >= 12 {
+			b.styled(m.th.Border, " ── ", 4)
+			b.styled(m.th.Muted, "Preview", 7)
+			b.styled(m.th.Border, " "+strings.Repeat("─", c.width-12), c.width-11)
+		} else {
+			b.styled(m.th.Border, rs, c.width)
+		}
+		c.previewRule = b.line()
+	}
+	if c.tabs[i] == nil {
+		c.tabs[i] = newTabLayout(m, m.tabs[i], c.width)
+	}
+	return c.tabs[i]
+}
+
+// bodyWidth returns the content width of tab t's body (after the one-cell
+// margin), the preview's width, and whether the preview is beside the
+// options.
+func bodyWidth(t *tab, width int) (body, preview int, side bool) {
+	cw := max(width-1, 0)
+	if !t.preview || width < SideBySideWidth {
+		return cw, max(cw-1, 1), false
+	}
+	left := min(max(width*2/5, 36), 64) - 1
+	return left, width - left - 4, true // " " + left + " │ " + preview
+}
+
+// wrap breaks s into lines of at most w cells: at spaces when it can,
+// inside words when it must.
+func wrap(s string, w int) []string {
+	if w <= 0 {
+		return nil
+	}
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		if ansi.StringWidth(para) <= w {
+			out = append(out, para)
+			continue
+		}
+		wrapped := ansi.Hardwrap(ansi.Wordwrap(para, w, ""), w, true)
+		out = append(out, strings.Split(wrapped, "\n")...)
+	}
+	return out
+}
+
+// indented wraps s to fit after an indent of n cells in a row of width
+// cells, styling the text.
+func indented(s string, n, width int, style func(string) string) []line {
+	avail := width - n
+	if s == "" || avail <= 0 {
+		return nil
+	}
+	pad := strings.Repeat(" ", n)
+	var out []line
+	for _, l := range wrap(s, avail) {
+		l = strings.TrimRight(l, " ")
+		out = append(out, line{s: pad + style(l), w: n + ansi.StringWidth(l)})
+	}
+	return out
+}
+
+func truncLine(s string, w int) line {
+	if w <= 0 {
+		return line{}
+	}
+	s = ansi.Truncate(s, w, ellipsis)
+	return line{s: s, w: ansi.StringWidth(s)}
+}
+
+func newTabLayout(m *Model, t *tab, width int) *tabLayout {
+	tl := &tabLayout{}
+	bw, _, _ := bodyWidth(t, width)
+	th := m.th
+	heading := t.title
+	if t.index < 0 {
+		heading = "Review your answers"
+	}
+	tl.heading = indented(heading, 1, width-1, th.Accent.Render)
+	prompt := t.prompt
+	if t.index < 0 {
+		prompt = "Enter on a question opens it; Submit sends every answer."
+	}
+	for _, p := range strings.Split(prompt, "\n") {
+		if p == "" && prompt == "" {
+			continue
+		}
+		ls := indented(p, 1, width-1, th.Muted.Render)
+		if len(ls) == 0 {
+			ls = []line{{}}
+		}
+		tl.prompt = append(tl.prompt, ls...)
+	}
+	for _, f := range t.fields {
+		var labels []line
+		var descs [][]line
+		for oi := range f.options {
+			labels = append(labels, truncLine(f.labels[oi], bw-6))
+			descs = append(descs, indented(f.descs[oi], 7, bw+1, th.Muted.Render))
+		}
+		tl.labels = append(tl.labels, labels)
+		tl.descs = append(tl.descs, descs)
+		var b builder
+		b.pad(3)
+		req := ""
+		if f.required {
+			req = " *"
+		}
+		l := truncLine(f.label, bw-2-len(req))
+		b.add(l.s, l.w)
+		b.styled(th.Muted, req, len(req))
+		tl.fieldLabel = append(tl.fieldLabel, b.line())
+	}
+	if t.index < 0 {
+		for i := range m.req.Questions {
+			tl.items = append(tl.items, truncLine(m.tabs[i].title, bw-2))
+		}
+	}
+	return tl
+}
+
+// previewLines returns the rendered preview of the option whose preview
+// tab t shows, at w cells, rendering it once per option and width.
+func (m *Model) previewLines(t *tab, w int) []line {
+	c := m.cache.forWidth(m.cache.width)
+	opt := t.lastOpt
+	f := t.fields[0]
+	if opt < 0 || opt >= len(f.options) || f.options[opt].Preview == "" {
+		return []line{{s: m.th.Muted.Render(ansi.Truncate(previewNone, w, "")), w: min(len(previewNone), w)}}
+	}
+	key := previewKey{tab: m.cur, opt: opt, width: w}
+	if ls, ok := c.previews[key]; ok {
+		return ls
+	}
+	src := safetext.Text(f.options[opt].Preview)
+	var ls []line
+	for _, s := range renderMarkdown(src, w, m.th) {
+		lw := ansi.StringWidth(s)
+		if lw > w {
+			s = ansi.Truncate(s, w, "")
+			lw = ansi.StringWidth(s)
+		}
+		ls = append(ls, line{s: s, w: lw})
+	}
+	c.previews[key] = ls
+	return ls
+}
+
+func ansiWidth(s string) int { return ansi.StringWidth(s) }

@@ -1,0 +1,336 @@
+package dialog
+
+import (
+	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/safetext"
+	"github.com/askuser/askuser/theme"
+)
+
+// Options configures a Model. A nil *Options means the defaults:
+// theme.Default() and no countdown. In a non-nil Options the zero Theme is
+// theme.Plain().
+type Options struct {
+	// Theme supplies every colour the dialog draws with.
+	Theme theme.Theme
+	// Countdown reports the time left; nil means no deadline. The dialog
+	// never reads a clock itself: the host redraws every second.
+	Countdown Countdown
+	// ToggleKey is the overlay show/hide chord in keyid's canonical form.
+	// It is the host's key: the dialog only names it in the hints, and
+	// only when Overlay is true.
+	ToggleKey string
+	// Overlay tells the dialog it is drawn as an overlay.
+	Overlay bool
+	// Title names the dialog in its header when the request has no header
+	// of its own.
+	Title string
+}
+
+// Model is the state of one questionnaire on screen: which tab is shown,
+// which control has focus, and every value entered so far. Update changes
+// it; View draws it. Neither does I/O, starts goroutines or reads a clock.
+// A Model is not safe for concurrent use.
+type Model struct {
+	req       *contract.Request
+	th        theme.Theme
+	countdown Countdown
+	toggleKey string
+	overlay   bool
+	title     string // the sanitized header text
+
+	tabs []*tab
+	cur  int
+
+	// noTimeout is set by Alt+Q: the header then says "No timeout" even
+	// before the host has cancelled the countdown.
+	noTimeout bool
+	// msg is a validation message, shown until the next key.
+	msg string
+
+	cache layoutCache
+}
+
+// ctrlKind is the kind of a focusable control.
+type ctrlKind uint8
+
+const (
+	ctrlOption ctrlKind = iota // one option of a single or multi field
+	ctrlFree                   // the supplemental text row of a choice question
+	ctrlText                   // the text of an input question or field
+	ctrlBool                   // a True/False pair
+	ctrlButton                 // Continue or Submit
+	ctrlItem                   // a question row of the review tab
+)
+
+// control is one focus target of a tab.
+type control struct {
+	kind  ctrlKind
+	field int // index into tab.fields; for ctrlItem the question's tab
+	opt   int // option index for ctrlOption
+}
+
+// field is one answerable thing: a whole question of a legacy kind or a
+// bool, or one field of a simple-form.
+type field struct {
+	kind     contract.Kind
+	name     string // form field name; "" for a question
+	label    string // sanitized form field label; "" for a question
+	required bool
+	options  []contract.Option
+	labels   []string // sanitized option labels
+	descs    []string // sanitized option descriptions
+	free     bool     // a single/multi question with a supplemental text row
+
+	sel     []bool
+	text    textInput
+	boolSet bool
+	boolVal bool
+
+	hasDefault bool
+	initial    snapshot
+}
+
+// snapshot is a field's value, for telling whether it is still the default.
+type snapshot struct {
+	sel     []bool
+	text    string
+	boolSet bool
+	boolVal bool
+}
+
+func (f *field) snap() snapshot {
+	return snapshot{sel: append([]bool(nil), f.sel...), text: f.text.Value(), boolSet: f.boolSet, boolVal: f.boolVal}
+}
+
+// unchanged reports whether the field still holds its initial value.
+func (f *field) unchanged() bool {
+	s := f.initial
+	if s.text != f.text.Value() || s.boolSet != f.boolSet || s.boolVal != f.boolVal || len(s.sel) != len(f.sel) {
+		return false
+	}
+	for i := range s.sel {
+		if s.sel[i] != f.sel[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// tab is one question, or the review tab when q is nil.
+type tab struct {
+	index  int // question index, or -1 for the review tab
+	q      *contract.Question
+	title  string // sanitized
+	prompt string // sanitized, line breaks kept
+	form   bool
+	fields []*field
+	ctrls  []control
+	focus  int
+	side   int // focused side of a bool control: 0 True, 1 False
+
+	// scroll is the first body line shown. View keeps the focused control
+	// in view and records the body's height for paging.
+	scroll  int
+	pscroll int // first preview line shown
+	lastOpt int // option whose preview is shown
+	preview bool
+	bodyH   int
+	ctrlTop []int // first body line of each control, from the last View
+}
+
+// New returns a Model for req, which must be normalized (contract.Normalize
+// or contract.Parse accepted it). Defaults are applied at once: a default
+// option is selected, a default text fills its input, a default bool side
+// is chosen, and focus starts on the selected option or side.
+func New(req *contract.Request, opts *Options) *Model {
+	m := &Model{req: req}
+	if opts == nil {
+		m.th = theme.Default()
+	} else {
+		m.th = opts.Theme
+		m.countdown = opts.Countdown
+		m.toggleKey = opts.ToggleKey
+		m.overlay = opts.Overlay
+		m.title = opts.Title
+	}
+	if req.Header != "" {
+		m.title = req.Header
+	}
+	m.title = safetext.Line(m.title)
+	free := req.FreeTextAllowed()
+	for i := range req.Questions {
+		m.tabs = append(m.tabs, newTab(i, &req.Questions[i], free, len(req.Questions) > 1))
+	}
+	if len(req.Questions) > 1 {
+		m.tabs = append(m.tabs, m.newReview())
+	}
+	return m
+}
+
+func newTab(i int, q *contract.Question, free, many bool) *tab {
+	t := &tab{index: i, q: q, title: safetext.Line(q.Title), prompt: safetext.Text(q.Prompt)}
+	if q.Kind == contract.KindForm {
+		t.form = true
+		for _, cf := range q.Fields {
+			f := newField(cf.Kind, cf.Options, cf.Default, false)
+			f.name = cf.Name
+			f.label = safetext.Line(cf.Label)
+			f.required = cf.Required
+			t.fields = append(t.fields, f)
+		}
+	} else {
+		f := newField(q.Kind, q.Options, q.Default, free)
+		f.required = true
+		t.fields = []*field{f}
+	}
+	for fi, f := range t.fields {
+		switch f.kind {
+		case contract.KindBool:
+			t.ctrls = append(t.ctrls, control{kind: ctrlBool, field: fi})
+		case contract.KindInput:
+			t.ctrls = append(t.ctrls, control{kind: ctrlText, field: fi})
+		default:
+			for oi := range f.options {
+				t.ctrls = append(t.ctrls, control{kind: ctrlOption, field: fi, opt: oi})
+			}
+			if f.free {
+				t.ctrls = append(t.ctrls, control{kind: ctrlFree, field: fi})
+			}
+		}
+		for _, o := range f.options {
+			if o.Preview != "" && !t.form {
+				t.preview = true
+			}
+		}
+	}
+	if t.form || q.Kind == contract.KindMulti {
+		t.ctrls = append(t.ctrls, control{kind: ctrlButton, field: -1})
+	}
+	// Initial focus: the first selected option, else the first control.
+	// A bool control's side follows its selection.
+	t.focus = 0
+	if !t.form {
+		for ci, c := range t.ctrls {
+			if c.kind == ctrlOption && t.fields[0].sel[c.opt] {
+				t.focus = ci
+				break
+			}
+			if c.kind == ctrlFree && t.fields[0].text.Value() != "" && !anySelected(t.fields[0].sel) {
+				t.focus = ci
+				break
+			}
+		}
+	}
+	t.enter(t.focus)
+	return t
+}
+
+func newField(kind contract.Kind, opts []contract.Option, def *contract.Value, free bool) *field {
+	f := &field{kind: kind, options: opts, sel: make([]bool, len(opts))}
+	f.free = free && (kind == contract.KindSingle || kind == contract.KindMulti)
+	for _, o := range opts {
+		f.labels = append(f.labels, safetext.Line(o.Label))
+		f.descs = append(f.descs, safetext.Text(o.Description))
+	}
+	if def != nil {
+		switch kind {
+		case contract.KindBool:
+			if b, ok := def.Bool(); ok {
+				f.boolSet, f.boolVal, f.hasDefault = true, b, true
+			}
+		case contract.KindInput:
+			if s, ok := def.String(); ok && s != "" {
+				f.text, f.hasDefault = newTextInput(s), true
+			}
+		case contract.KindSingle, contract.KindMulti:
+			labels, ok := def.Strings()
+			if s, isStr := def.String(); isStr {
+				labels, ok = []string{s}, true
+			}
+			if !ok {
+				break
+			}
+			for _, l := range labels {
+				matched := false
+				for oi, o := range opts {
+					if o.Label == l && (kind == contract.KindMulti || !anySelected(f.sel)) {
+						f.sel[oi], matched, f.hasDefault = true, true, true
+					}
+				}
+				if !matched && f.free && l != "" {
+					f.text, f.hasDefault = newTextInput(l), true
+				}
+			}
+		}
+	}
+	f.initial = f.snap()
+	return f
+}
+
+func anySelected(sel []bool) bool {
+	for _, s := range sel {
+		if s {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Model) newReview() *tab {
+	t := &tab{index: -1, title: "Review"}
+	for i := range m.req.Questions {
+		t.ctrls = append(t.ctrls, control{kind: ctrlItem, field: i})
+	}
+	t.ctrls = append(t.ctrls, control{kind: ctrlButton, field: -1})
+	t.focus = len(t.ctrls) - 1
+	return t
+}
+
+// enter gives focus to control ci, placing a bool control's side on its
+// selected value, and the text cursor at the end of an input.
+func (t *tab) enter(ci int) {
+	if ci < 0 || ci >= len(t.ctrls) {
+		return
+	}
+	t.focus = ci
+	c := t.ctrls[ci]
+	switch c.kind {
+	case ctrlBool:
+		f := t.fields[c.field]
+		t.side = 0
+		if f.boolSet && !f.boolVal {
+			t.side = 1
+		}
+	case ctrlOption:
+		t.lastOpt = c.opt
+		t.pscroll = 0
+	}
+}
+
+func (t *tab) ctrl() control {
+	if t.focus < 0 || t.focus >= len(t.ctrls) {
+		return control{kind: ctrlButton, field: -1}
+	}
+	return t.ctrls[t.focus]
+}
+
+// text returns the text input with focus, or nil.
+func (t *tab) text() *textInput {
+	c := t.ctrl()
+	if c.kind == ctrlFree || c.kind == ctrlText {
+		return &t.fields[c.field].text
+	}
+	return nil
+}
+
+func (m *Model) tab() *tab { return m.tabs[m.cur] }
+
+// counting reports whether a countdown is running, so Alt+Q means
+// something.
+func (m *Model) counting() bool {
+	if m.noTimeout || m.countdown == nil {
+		return false
+	}
+	left, ok := m.countdown.Remaining()
+	return ok && left > 0
+}

@@ -1,0 +1,277 @@
+package dialog
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Update handles one key and returns what the host should do. Keys are
+// looked up in the keymap; typed or pasted text goes into the focused
+// text input, or into the supplemental text row of a choice question when
+// an option has focus. Unknown keys do nothing.
+//
+// Esc and Ctrl+C dismiss. Alt+Q asks the host to cancel the countdown
+// once; after that the header says "No timeout". Ctrl+Enter, Enter on a
+// one-question questionnaire, and Submit validate every answer: a
+// required question left unanswered blocks submission, takes focus, and
+// is named in a message.
+func (m *Model) Update(k Key) Effect {
+	m.msg = ""
+	t := m.tab()
+	text := t.text() != nil
+	name := k.Name
+	if name == "" && k.Text == " " && !text {
+		name = "space"
+	}
+	if name == "" || (utf8.RuneCountInString(name) == 1 && k.Text == "") {
+		s := k.Text
+		if s == "" {
+			s = name
+		}
+		m.typeText(s)
+		return Effect{}
+	}
+	switch act := lookup(name, text); act {
+	case actUp:
+		m.move(-1)
+	case actDown:
+		m.move(1)
+	case actLeft:
+		m.moveSide(-1)
+	case actRight:
+		m.moveSide(1)
+	case actFirst:
+		t.enter(0)
+	case actLast:
+		t.enter(len(t.ctrls) - 1)
+	case actSelect:
+		return m.activate(false)
+	case actEnter:
+		return m.activate(true)
+	case actNextTab:
+		m.switchTab(m.cur + 1)
+	case actPrevTab:
+		m.switchTab(m.cur - 1)
+	case actSubmit:
+		return m.submit()
+	case actPageUp:
+		m.page(-1)
+	case actPageDown:
+		m.page(1)
+	case actStopTimer:
+		if m.counting() {
+			m.noTimeout = true
+			return Effect{Kind: EffectCancelCountdown}
+		}
+	case actDismiss:
+		return Effect{Kind: EffectDismiss}
+	default:
+		if text {
+			m.edit(act, t.text())
+		}
+	}
+	return Effect{}
+}
+
+// typeText puts typed or pasted text into the focused input. On a choice
+// question with a supplemental row, typing anywhere starts that row.
+func (m *Model) typeText(s string) {
+	t := m.tab()
+	in := t.text()
+	if in == nil {
+		for ci, c := range t.ctrls {
+			if c.kind == ctrlFree {
+				t.enter(ci)
+				in = t.text()
+				break
+			}
+		}
+	}
+	if in != nil {
+		in.insert(s)
+	}
+}
+
+func (m *Model) edit(act action, in *textInput) {
+	switch act {
+	case actCursorLeft:
+		in.left()
+	case actCursorRight:
+		in.right()
+	case actLineStart:
+		in.home()
+	case actLineEnd:
+		in.end()
+	case actBackspace:
+		in.backspace()
+	case actDeleteForward:
+		in.deleteForward()
+	case actDeleteWord:
+		in.deleteWord()
+	case actDeleteWordForward:
+		in.deleteWordForward()
+	case actDeleteToStart:
+		in.deleteToStart()
+	case actDeleteToEnd:
+		in.deleteToEnd()
+	case actWordLeft:
+		in.wordLeft()
+	case actWordRight:
+		in.wordRight()
+	case actYank:
+		in.yank()
+	case actInsertSpace:
+		in.insert(" ")
+	}
+}
+
+// move moves focus to the previous (-1) or next (+1) control. Focus stops
+// at the ends.
+func (m *Model) move(d int) {
+	t := m.tab()
+	if n := t.focus + d; n >= 0 && n < len(t.ctrls) {
+		t.enter(n)
+	}
+}
+
+// moveSide handles Left/Right outside text inputs: between the sides of a
+// bool control first, then like Up/Down.
+func (m *Model) moveSide(d int) {
+	t := m.tab()
+	if t.ctrl().kind == ctrlBool {
+		if d > 0 && t.side == 0 {
+			t.side = 1
+			return
+		}
+		if d < 0 && t.side == 1 {
+			t.side = 0
+			return
+		}
+	}
+	n := t.focus + d
+	if n < 0 || n >= len(t.ctrls) {
+		return
+	}
+	t.enter(n)
+	if d < 0 && t.ctrl().kind == ctrlBool {
+		t.side = 1
+	} else if d > 0 && t.ctrl().kind == ctrlBool {
+		t.side = 0
+	}
+}
+
+func (m *Model) switchTab(i int) {
+	if i < 0 || i >= len(m.tabs) {
+		return
+	}
+	m.cur = i
+}
+
+// activate handles Space (cont false) and Enter (cont true) on the focused
+// control.
+func (m *Model) activate(cont bool) Effect {
+	t := m.tab()
+	c := t.ctrl()
+	switch c.kind {
+	case ctrlOption:
+		f := t.fields[c.field]
+		if f.kind == "multi" {
+			f.sel[c.opt] = !f.sel[c.opt]
+			return Effect{}
+		}
+		for i := range f.sel {
+			f.sel[i] = i == c.opt
+		}
+	case ctrlBool:
+		f := t.fields[c.field]
+		f.boolSet, f.boolVal = true, t.side == 0
+	case ctrlItem:
+		if cont {
+			m.switchTab(c.field)
+		}
+		return Effect{}
+	case ctrlFree, ctrlText:
+		if !cont {
+			return Effect{}
+		}
+	case ctrlButton:
+		return m.next()
+	}
+	if !cont {
+		return Effect{}
+	}
+	if t.form {
+		// Move on to the next field, or the button.
+		for ci := t.focus + 1; ci < len(t.ctrls); ci++ {
+			if t.ctrls[ci].field != c.field {
+				t.enter(ci)
+				break
+			}
+		}
+		return Effect{}
+	}
+	return m.next()
+}
+
+// next continues from the current question: to the next tab, or, in a
+// one-question questionnaire and on the review tab, to submission.
+func (m *Model) next() Effect {
+	if len(m.tabs) == 1 || m.tab().index < 0 {
+		return m.submit()
+	}
+	m.switchTab(m.cur + 1)
+	return Effect{}
+}
+
+// submit validates every answer. If one is missing it takes focus and the
+// message names it; otherwise the answers are the effect.
+func (m *Model) submit() Effect {
+	answers, bad := m.answers()
+	if bad != nil {
+		m.cur = bad.tab
+		t := m.tab()
+		t.enter(bad.ctrl)
+		m.msg = bad.msg
+		return Effect{}
+	}
+	return Effect{Kind: EffectSubmit, Answers: answers}
+}
+
+// page scrolls the body (or the preview, when the tab has one) by a page.
+// When the focused control would scroll out of view, focus moves to the
+// first control in view, so the focused control always stays visible.
+func (m *Model) page(d int) {
+	t := m.tab()
+	h := max(t.bodyH-1, 1)
+	if t.preview {
+		t.pscroll = max(t.pscroll+d*h, 0)
+		return
+	}
+	t.scroll = max(t.scroll+d*h, 0)
+	if len(t.ctrlTop) != len(t.ctrls) || len(t.ctrls) == 0 {
+		return
+	}
+	top, bottom := t.scroll, t.scroll+max(t.bodyH, 1)
+	if at := t.ctrlTop[t.focus]; at >= top && at < bottom {
+		return
+	}
+	if d > 0 {
+		for ci := range t.ctrls {
+			if t.ctrlTop[ci] >= top {
+				t.enter(ci)
+				return
+			}
+		}
+		t.enter(len(t.ctrls) - 1)
+		return
+	}
+	for ci := len(t.ctrls) - 1; ci >= 0; ci-- {
+		if t.ctrlTop[ci] < bottom {
+			t.enter(ci)
+			return
+		}
+	}
+	t.enter(0)
+}
+
+func trimSpace(s string) string { return strings.TrimSpace(s) }

@@ -1,0 +1,757 @@
+package dialog
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/safetext"
+	"github.com/askuser/askuser/theme"
+)
+
+// Layout constants.
+const (
+	// MinUsableRows is the height below which the dialog no longer shows
+	// more than the key hints, the pinned text row and the focused control.
+	MinUsableRows = 3
+	// SideBySideWidth is the narrowest width at which previews are drawn
+	// beside the options rather than below them.
+	SideBySideWidth = 100
+	// lowTime is when the countdown turns to the warning colour.
+	lowTime = 15 * time.Second
+)
+
+// Markers. Focus and selection are independent: the triangle marks focus,
+// the boxes mark selection, and nothing is drawn with a background.
+const (
+	focusMark   = "▸ "
+	noMark      = "  "
+	checkOn     = "[✓]"
+	crossOn     = "[✗]"
+	boxOff      = "[ ]"
+	radioOn     = "(●)"
+	radioOff    = "( )"
+	penMark     = "✎ "
+	ellipsis    = "…"
+	previewNone = "(no preview)"
+)
+
+// line is one composed row and its width in cells.
+type line struct {
+	s string
+	w int
+}
+
+// bline is a body row, tagged with the control it belongs to.
+type bline struct {
+	line
+	ctrl int  // control index, or -1
+	mark bool // the row holding the control's focus marker
+}
+
+// builder composes a row while counting its cells, so View never has to
+// measure a finished row.
+type builder struct {
+	b strings.Builder
+	w int
+}
+
+func (b *builder) add(s string, w int) {
+	b.b.WriteString(s)
+	b.w += w
+}
+
+func (b *builder) styled(st theme.Style, s string, w int) {
+	if s == "" {
+		return
+	}
+	b.b.WriteString(st.Prefix)
+	b.b.WriteString(s)
+	b.b.WriteString(st.Suffix)
+	b.w += w
+}
+
+func (b *builder) pad(n int) {
+	for ; n > 0; n-- {
+		b.b.WriteByte(' ')
+		b.w++
+	}
+}
+
+func (b *builder) line() line { return line{s: b.b.String(), w: b.w} }
+
+// View renders the dialog in width×rows cells. No line is wider than width
+// and there are at most rows lines; zero or negative sizes give no lines.
+// Frame.Cursor is set when a text input has focus and is visible.
+//
+// When rows are short, parts are dropped in this order (the first listed
+// goes first): spacing, the separator rule, the prompt and extra title
+// lines, the tab bar, the title, the header, the validation message, the
+// Continue button row, body rows away from focus. The key hints, the pinned
+// supplemental text row and the focused control's row stay longest.
+func (m *Model) View(width, rows int) Frame {
+	if width <= 0 || rows <= 0 {
+		return Frame{}
+	}
+	t := m.tab()
+	lc := m.cache.forWidth(width)
+	tl := lc.tab(m, m.cur)
+	cw := max(width-1, 0) // content width after the left margin
+
+	// Pinned rows below the body: the supplemental text row and, for a
+	// multi question, its Continue button.
+	var pinFree, pinButton = -1, -1
+	if !t.form && t.index >= 0 {
+		for ci, c := range t.ctrls {
+			switch c.kind {
+			case ctrlFree:
+				pinFree = ci
+			case ctrlButton:
+				pinButton = ci
+			}
+		}
+	}
+
+	bodyW, prevW, side := bodyWidth(t, width)
+	leftW := bodyW
+	body, ctrlTop := m.body(t, tl, bodyW, pinFree, pinButton)
+	t.ctrlTop = ctrlTop
+
+	var prev []line
+	stacked := t.preview && !side
+	if t.preview {
+		pw := prevW
+		if stacked {
+			pw = max(cw-1, 1)
+		}
+		prev = m.previewLines(t, pw)
+	}
+
+	// Grant rows by priority.
+	hasMsg := m.msg != ""
+	hasTabs := len(m.tabs) > 1
+	var g struct {
+		hints, free, button, msg, header, tabs, rule, gap, gap2 int
+		heading, prompt, body, preview                          int
+	}
+	left := rows
+	take := func(dst *int, want int) {
+		n := min(max(want-*dst, 0), left)
+		*dst += n
+		left -= n
+	}
+	take(&g.hints, 1)
+	if pinFree >= 0 {
+		take(&g.free, 1)
+	}
+	take(&g.body, min(len(body), 1))
+	if pinButton >= 0 {
+		take(&g.button, 1)
+	}
+	if hasMsg {
+		take(&g.msg, 1)
+	}
+	take(&g.header, 1)
+	take(&g.hints, 2)
+	take(&g.heading, min(len(tl.heading), 1))
+	if hasTabs {
+		take(&g.tabs, 1)
+	}
+	take(&g.body, len(body))
+	take(&g.prompt, len(tl.prompt))
+	take(&g.heading, len(tl.heading))
+	if stacked {
+		take(&g.preview, min(len(prev)+1, 6))
+	}
+	take(&g.rule, 1)
+	if side {
+		take(&g.body, len(prev))
+	}
+	if stacked {
+		take(&g.preview, len(prev)+1)
+	}
+	if len(tl.prompt) > 0 || len(tl.heading) > 0 {
+		take(&g.gap, 1)
+	}
+	if g.free+g.button > 0 || g.msg > 0 {
+		take(&g.gap2, 1)
+	}
+
+	out := make([]string, 0, rows)
+	var cur *Cursor
+	emit := func(l line) { out = append(out, l.s) }
+
+	if g.header > 0 {
+		emit(m.headerLine(width))
+	}
+	if g.tabs > 0 {
+		emit(m.tabsLine(width))
+	}
+	if g.rule > 0 {
+		emit(lc.rule)
+	}
+	for i := 0; i < g.heading; i++ {
+		emit(tl.heading[i])
+	}
+	for i := 0; i < g.prompt; i++ {
+		emit(tl.prompt[i])
+	}
+	if g.gap > 0 {
+		emit(line{})
+	}
+
+	// Body: keep the focused control in view.
+	h := g.body
+	t.bodyH = h
+	if h > 0 {
+		t.scroll = scrollFor(t, body, h)
+		var pv []line
+		if side {
+			pv = window(prev, &t.pscroll, h)
+		}
+		for i := 0; i < h; i++ {
+			var bl bline
+			if t.scroll+i < len(body) {
+				bl = body[t.scroll+i]
+			} else {
+				bl.ctrl = -1
+			}
+			if !side {
+				if bl.ctrl >= 0 && bl.ctrl == t.focus && bl.mark {
+					if c := m.cursorIn(t, bl.ctrl, bodyW); c >= 0 {
+						cur = &Cursor{Row: len(out), Col: c}
+					}
+				}
+				emit(bl.line)
+				continue
+			}
+			var b builder
+			b.add(bl.s, bl.w)
+			b.pad(leftW + 1 - bl.w)
+			b.styled(m.th.Border, " │ ", 3)
+			if i < len(pv) {
+				b.add(pv[i].s, pv[i].w)
+			}
+			if bl.ctrl >= 0 && bl.ctrl == t.focus && bl.mark {
+				if c := m.cursorIn(t, bl.ctrl, bodyW); c >= 0 {
+					cur = &Cursor{Row: len(out), Col: c}
+				}
+			}
+			emit(b.line())
+		}
+	}
+	if g.preview > 0 {
+		emit(lc.previewRule)
+		pv := window(prev, &t.pscroll, g.preview-1)
+		for _, l := range pv {
+			var b builder
+			b.pad(2)
+			b.add(l.s, l.w)
+			emit(b.line())
+		}
+	}
+	if g.gap2 > 0 {
+		emit(line{})
+	}
+	if g.free > 0 {
+		if t.focus == pinFree {
+			if c := m.cursorIn(t, pinFree, cw); c >= 0 {
+				cur = &Cursor{Row: len(out), Col: c}
+			}
+		}
+		emit(m.ctrlLine(t, tl, pinFree, cw))
+	}
+	if g.button > 0 {
+		emit(m.ctrlLine(t, tl, pinButton, cw))
+	}
+	if g.msg > 0 {
+		emit(m.msgLine(width))
+	}
+	if g.hints > 0 {
+		scrollable := len(body) > g.body
+		if t.preview {
+			scrollable = side && len(prev) > g.body || stacked && len(prev) > g.preview-1
+		}
+		hints := m.hints(t.text() != nil, scrollable)
+		for _, l := range m.hintsLines(hints, width, g.hints) {
+			emit(l)
+		}
+	}
+	return Frame{Lines: out, Cursor: cur}
+}
+
+// window returns up to h lines of ls starting at *top, clamping *top so
+// the window stays full, and marking hidden lines with arrows.
+func window(ls []line, top *int, h int) []line {
+	if h <= 0 {
+		return nil
+	}
+	*top = min(max(*top, 0), max(len(ls)-h, 0))
+	end := min(*top+h, len(ls))
+	return ls[*top:end]
+}
+
+// scrollFor returns the scroll offset that keeps the focused control's
+// rows in view, or at least its marker row.
+func scrollFor(t *tab, body []bline, h int) int {
+	s := min(max(t.scroll, 0), max(len(body)-h, 0))
+	a, b, r := -1, -1, -1
+	for i, bl := range body {
+		if bl.ctrl != t.focus {
+			continue
+		}
+		if a < 0 {
+			a = i
+		}
+		b = i
+		if bl.mark {
+			r = i
+		}
+	}
+	if a < 0 {
+		return s
+	}
+	if b-a+1 <= h {
+		if a < s {
+			s = a
+		}
+		if b >= s+h {
+			s = b - h + 1
+		}
+		return s
+	}
+	if r < s || r >= s+h {
+		s = min(r, max(len(body)-h, 0))
+	}
+	return s
+}
+
+// body composes the scrollable rows of tab t in w cells, leaving out the
+// pinned controls, and returns the first row of each control.
+func (m *Model) body(t *tab, tl *tabLayout, w, pinFree, pinButton int) ([]bline, []int) {
+	out := make([]bline, 0, 2*len(t.ctrls)+4)
+	top := make([]int, len(t.ctrls))
+	for i := range top {
+		top[i] = -1
+	}
+	if t.index < 0 {
+		return m.reviewBody(t, tl, w, out, top)
+	}
+	lastField := -2
+	for ci, c := range t.ctrls {
+		if ci == pinFree || ci == pinButton {
+			continue
+		}
+		if t.form && c.field != lastField {
+			if lastField != -2 {
+				out = append(out, bline{ctrl: -1})
+			}
+			top[ci] = len(out)
+			if c.field >= 0 {
+				fl := tl.fieldLabel[c.field]
+				out = append(out, bline{line: fl, ctrl: ci})
+			}
+			lastField = c.field
+		}
+		if top[ci] < 0 {
+			top[ci] = len(out)
+		}
+		out = append(out, bline{line: m.ctrlLine(t, tl, ci, w), ctrl: ci, mark: true})
+		if c.kind == ctrlOption {
+			for _, d := range tl.descs[c.field][c.opt] {
+				out = append(out, bline{line: d, ctrl: ci})
+			}
+		}
+	}
+	return out, top
+}
+
+// ctrlLine renders control ci of tab t as one row of w cells.
+func (m *Model) ctrlLine(t *tab, tl *tabLayout, ci, w int) line {
+	c := t.ctrls[ci]
+	focused := ci == t.focus
+	var b builder
+	b.pad(1)
+	mark := func(on bool) {
+		if on {
+			b.styled(m.th.Accent, focusMark, 2)
+		} else {
+			b.add(noMark, 2)
+		}
+	}
+	switch c.kind {
+	case ctrlOption:
+		f := t.fields[c.field]
+		mark(focused)
+		box := boxOff
+		on := f.sel[c.opt]
+		if f.kind == contract.KindSingle {
+			box = radioOff
+			if on {
+				box = radioOn
+			}
+		} else if on {
+			box = checkOn
+		}
+		if on {
+			b.styled(m.th.Selection, box, 3)
+		} else {
+			b.add(box, 3)
+		}
+		b.pad(1)
+		l := tl.labels[c.field][c.opt]
+		b.add(l.s, l.w)
+	case ctrlBool:
+		f := t.fields[c.field]
+		sides := [2]string{"True", "False"}
+		for s := 0; s < 2; s++ {
+			if s == 1 {
+				b.pad(1)
+			}
+			mark(focused && t.side == s)
+			on := f.boolSet && f.boolVal == (s == 0)
+			switch {
+			case on && s == 0:
+				b.styled(m.th.Selection, checkOn, 3)
+			case on:
+				b.styled(m.th.Selection, crossOn, 3)
+			default:
+				b.add(boxOff, 3)
+			}
+			b.pad(1)
+			if on {
+				b.styled(m.th.Selection, sides[s], len(sides[s]))
+			} else {
+				b.add(sides[s], len(sides[s]))
+			}
+		}
+		if !f.boolSet {
+			b.pad(1)
+			b.styled(m.th.Muted, "(unset)", 7)
+		}
+	case ctrlFree, ctrlText:
+		f := t.fields[c.field]
+		mark(focused)
+		b.styled(m.th.Accent, penMark, 2)
+		avail := w - 4
+		if f.text.Value() == "" {
+			ph := "type your answer"
+			if c.kind == ctrlFree {
+				ph = "type another answer or a note"
+			}
+			if avail > 0 {
+				ph = ansi.Truncate(ph, avail, "")
+				b.styled(m.th.Muted, ph, ansi.StringWidth(ph))
+			}
+		} else if avail > 0 {
+			s, _ := f.text.window(avail)
+			b.add(s, ansi.StringWidth(s))
+		}
+	case ctrlButton:
+		mark(focused)
+		label := "[ Continue ]"
+		if len(m.tabs) == 1 || t.index < 0 {
+			label = "[ Submit ]"
+		}
+		if focused {
+			b.styled(m.th.Accent, label, len(label))
+		} else {
+			b.add(label, len(label))
+		}
+	case ctrlItem:
+		mark(focused)
+		l := tl.items[c.field]
+		b.add(l.s, l.w)
+	}
+	l := b.line()
+	if l.w > w+1 {
+		s := ansi.Truncate(l.s, w+1, "")
+		l = line{s: s, w: ansi.StringWidth(s)}
+	}
+	return l
+}
+
+// cursorIn returns the cursor column of text control ci, or -1.
+func (m *Model) cursorIn(t *tab, ci, w int) int {
+	c := t.ctrls[ci]
+	if c.kind != ctrlFree && c.kind != ctrlText {
+		return -1
+	}
+	avail := w - 4
+	if avail <= 0 {
+		return -1
+	}
+	_, col := t.fields[c.field].text.window(avail)
+	return 1 + 2 + 2 + col
+}
+
+// reviewBody lists every question with its answer so far, then Submit.
+func (m *Model) reviewBody(t *tab, tl *tabLayout, w int, out []bline, top []int) ([]bline, []int) {
+	for ci, c := range t.ctrls {
+		if c.kind == ctrlButton {
+			out = append(out, bline{ctrl: -1})
+		}
+		top[ci] = len(out)
+		out = append(out, bline{line: m.ctrlLine(t, tl, ci, w), ctrl: ci, mark: true})
+		if c.kind != ctrlItem {
+			continue
+		}
+		qt := m.tabs[c.field]
+		a, bad := qt.answer()
+		var b builder
+		b.pad(6)
+		avail := w - 5
+		if bad != nil {
+			s := ansi.Truncate("✗ not answered yet", max(avail, 0), ellipsis)
+			b.styled(m.th.Error, s, ansi.StringWidth(s))
+		} else {
+			s := ansi.Truncate(safetext.Line(summary(&a)), max(avail, 0), ellipsis)
+			b.styled(m.th.Selection, s, ansi.StringWidth(s))
+		}
+		l := b.line()
+		if l.w > w+1 {
+			l = line{}
+		}
+		out = append(out, bline{line: l, ctrl: ci})
+	}
+	return out, top
+}
+
+// summary is a one-line reading of an answer.
+func summary(a *contract.Answer) string {
+	var parts []string
+	switch {
+	case a.Value != nil && !a.Value.IsForm:
+		if a.Value.Bool {
+			return "✓ True"
+		}
+		return "✓ False"
+	case a.Value != nil:
+		for _, e := range a.Value.Form {
+			parts = append(parts, e.Name+": "+valueText(e.Value))
+		}
+		if len(parts) == 0 {
+			return "✓ (nothing filled in)"
+		}
+		return "✓ " + strings.Join(parts, " · ")
+	}
+	parts = append(parts, a.Selections...)
+	if a.FreeText != "" {
+		parts = append(parts, "“"+a.FreeText+"”")
+	}
+	return "✓ " + strings.Join(parts, ", ")
+}
+
+func valueText(v contract.Value) string {
+	if b, ok := v.Bool(); ok {
+		return strconv.FormatBool(b)
+	}
+	if s, ok := v.String(); ok {
+		return s
+	}
+	list, _ := v.Strings()
+	return strings.Join(list, ", ")
+}
+
+// headerLine is the questionnaire's header with the time left on the
+// right.
+func (m *Model) headerLine(width int) line {
+	clock, st := "No timeout", m.th.Muted
+	if !m.noTimeout && m.countdown != nil {
+		if left, ok := m.countdown.Remaining(); ok {
+			clock, st = "⏱ "+formatLeft(left), m.th.Muted
+			if left <= lowTime {
+				st = m.th.Warning
+			}
+		}
+	}
+	cwid := ansi.StringWidth(clock)
+	title := m.title
+	if title == "" {
+		title = "Question"
+		if len(m.req.Questions) > 1 {
+			title = strconv.Itoa(len(m.req.Questions)) + " questions"
+		}
+	}
+	var b builder
+	if width < cwid+2 {
+		s := ansi.Truncate(clock, width, "")
+		b.styled(st, s, ansi.StringWidth(s))
+		return b.line()
+	}
+	b.pad(1)
+	avail := width - cwid - 3
+	if avail > 0 {
+		s := ansi.Truncate(title, avail, ellipsis)
+		b.styled(m.th.Accent, s, ansi.StringWidth(s))
+	}
+	b.pad(width - 1 - b.w - cwid)
+	b.styled(st, clock, cwid)
+	return b.line()
+}
+
+// formatLeft writes a duration as m:ss, or h:mm:ss from an hour on,
+// rounding up so that 0:00 means the time is over.
+func formatLeft(d time.Duration) string {
+	s := int64((d + time.Second - 1) / time.Second)
+	if s < 0 {
+		s = 0
+	}
+	h, mnt, sec := s/3600, s/60%60, s%60
+	two := func(n int64) string {
+		if n < 10 {
+			return "0" + strconv.FormatInt(n, 10)
+		}
+		return strconv.FormatInt(n, 10)
+	}
+	if h > 0 {
+		return strconv.FormatInt(h, 10) + ":" + two(mnt) + ":" + two(sec)
+	}
+	return strconv.FormatInt(mnt, 10) + ":" + two(sec)
+}
+
+// tabsLine shows one tab per question and the review tab. The current tab
+// is bracketed and in the accent colour; answered questions are checked.
+// When the tabs do not fit even with short titles it shows "‹ 2/4 Title ›".
+func (m *Model) tabsLine(width int) line {
+	n := len(m.tabs)
+	labels := make([]string, n)
+	done := make([]bool, n)
+	for i, t := range m.tabs {
+		if t.index < 0 {
+			labels[i] = "Review"
+			continue
+		}
+		labels[i] = strconv.Itoa(i+1) + ". " + t.title
+		done[i] = t.answered()
+	}
+	build := func(maxw int) line {
+		var b builder
+		b.pad(1)
+		for i, l := range labels {
+			if i > 0 {
+				b.pad(1)
+			}
+			s := l
+			if maxw > 0 {
+				s = ansi.Truncate(l, maxw, ellipsis)
+			}
+			sw := ansi.StringWidth(s)
+			if i == m.cur {
+				b.styled(m.th.Accent, "[", 1)
+				b.styled(m.th.Accent, s, sw)
+			} else {
+				b.pad(1)
+				b.styled(m.th.Muted, s, sw)
+			}
+			if done[i] {
+				b.pad(1)
+				b.styled(m.th.Selection, "✓", 1)
+			}
+			if i == m.cur {
+				b.styled(m.th.Accent, "]", 1)
+			} else {
+				b.pad(1)
+			}
+		}
+		return b.line()
+	}
+	for _, mw := range []int{0, 24, 16, 10, 6} {
+		if l := build(mw); l.w <= width {
+			return l
+		}
+	}
+	var b builder
+	s := "‹ " + strconv.Itoa(m.cur+1) + "/" + strconv.Itoa(n) + " " + labels[m.cur] + " ›"
+	if m.tabs[m.cur].index >= 0 {
+		s = "‹ " + strconv.Itoa(m.cur+1) + "/" + strconv.Itoa(n) + " " + m.tabs[m.cur].title + " ›"
+	}
+	s = ansi.Truncate(s, max(width-1, 0), ellipsis)
+	b.pad(min(1, width))
+	b.styled(m.th.Accent, s, ansi.StringWidth(s))
+	return b.line()
+}
+
+func (m *Model) msgLine(width int) line {
+	var b builder
+	s := ansi.Truncate(" ⚠ "+m.msg, width, ellipsis)
+	b.styled(m.th.Error, s, ansi.StringWidth(s))
+	return b.line()
+}
+
+// hintsLines lays the hints out on up to n rows, in keymap order, dropping
+// the least important ones when they do not all fit.
+func (m *Model) hintsLines(items []hintItem, width, n int) []line {
+	w := max(width-1, 0)
+	keep := make([]bool, len(items))
+	for i := range keep {
+		keep[i] = true
+	}
+	iw := make([]int, len(items))
+	for i, it := range items {
+		iw[i] = ansi.StringWidth(it.label) + 1 + len(it.help)
+	}
+	// split returns the row of each kept item, or ok=false when they need
+	// more than n rows.
+	rowOf := make([]int, len(items))
+	split := func() bool {
+		r, used := 0, -3
+		for i := range items {
+			if !keep[i] {
+				continue
+			}
+			if used+3+iw[i] > w && used >= 0 {
+				r, used = r+1, -3
+			}
+			used += 3 + iw[i]
+			rowOf[i] = r
+		}
+		return r < n
+	}
+	for !split() {
+		worst := -1
+		for i, it := range items {
+			if keep[i] && (worst < 0 || it.prio > items[worst].prio) {
+				worst = i
+			}
+		}
+		if worst < 0 {
+			break
+		}
+		keep[worst] = false
+	}
+	var out []line
+	var b builder
+	row := -1
+	for i, it := range items {
+		if !keep[i] {
+			continue
+		}
+		if rowOf[i] != row {
+			if row >= 0 {
+				out = append(out, b.line())
+				b = builder{}
+			}
+			row = rowOf[i]
+			b.pad(min(1, width))
+		} else {
+			b.styled(m.th.Muted, " · ", 3)
+		}
+		b.add(it.label, ansi.StringWidth(it.label))
+		b.pad(1)
+		b.styled(m.th.Muted, it.help, len(it.help))
+	}
+	if row >= 0 {
+		out = append(out, b.line())
+	}
+	for i, l := range out {
+		if l.w > width {
+			s := ansi.Truncate(l.s, width, "")
+			out[i] = line{s: s, w: ansi.StringWidth(s)}
+		}
+	}
+	return out
+}
