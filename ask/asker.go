@@ -1,0 +1,280 @@
+package ask
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/askuser/askuser/contract"
+)
+
+// Options configures an Asker. A nil *Options means the defaults.
+type Options struct {
+	// Events receives the runtime events of every call; nil emits none.
+	Events EventSink
+}
+
+// Call describes one call for correlation. A nil *Call has no id.
+type Call struct {
+	// ID is the correlation id put on every event of the call, such as the
+	// model's tool call id; "" for none.
+	ID string
+}
+
+// Asker asks questionnaires on one Host. It is the API for code that asks
+// the user directly; the ask_user tool uses it too. An Asker is safe for
+// concurrent use, provided its EventSink is.
+type Asker struct {
+	host   *Host
+	events EventSink
+}
+
+// NewAsker returns an Asker bound to h. With a nil h every call fails with
+// not_initialized.
+func NewAsker(h *Host, opts *Options) *Asker {
+	a := &Asker{host: h}
+	if opts != nil {
+		a.events = opts.Events
+	}
+	return a
+}
+
+// Host returns the host the Asker is bound to, or nil.
+func (a *Asker) Host() *Host { return a.host }
+
+// IsAvailable reports whether the host has a route it can prompt on. It
+// is the host's structural and configured state, not a promise that a
+// render will succeed.
+func (a *Asker) IsAvailable() bool {
+	_, ok := a.host.Route()
+	return ok
+}
+
+// NotAvailableReason tells a person why the Asker cannot prompt, or
+// returns "" when it can.
+func (a *Asker) NotAvailableReason() string {
+	if a.host == nil {
+		return errNoHost.Error()
+	}
+	if a.IsAvailable() {
+		return ""
+	}
+	return a.host.Support().Reason
+}
+
+// AskJSON is Ask for a request in its JSON form, decoded strictly by
+// contract.Parse.
+func (a *Asker) AskJSON(ctx context.Context, data []byte, call *Call) (res contract.Result) {
+	defer recoverInternal(&res)
+	req, warnings, err := contract.Parse(data)
+	if err != nil {
+		return invalidRequest(err)
+	}
+	return a.ask(ctx, req, warnings, call)
+}
+
+// Ask validates req, shows it on the host's route and waits until the user
+// answers or dismisses it, the shared deadline passes, or ctx is done.
+//
+// The outcome is always a Result, never a panic: a bad request is
+// invalid_request; a host that cannot prompt gives its code
+// (invalid_config, unsupported_mode, or not_initialized without a host);
+// a renderer that refuses the request through Checker gives
+// unsupported_mode; a ctx already done gives aborted without showing
+// anything. None of these emits an event. Otherwise the call enters the
+// wait, which emits the events documented on Event.
+//
+// The deadline is the effective timeout per question times the number of
+// questions, clamped to contract.MaxSafeTimeoutMs; a zero timeout means
+// none. ctx being done, for whatever reason, is a caller abort. The core
+// settles at the first of the renderer's return, the deadline and the
+// abort, then cancels the renderer's context with ErrFinished,
+// ErrDismissed, ErrTimeout or ErrAborted as its cause; it does not wait
+// for a renderer that ignores this, and discards what it returns later.
+// Answers that break the contract are never passed on: they are
+// empty_answer or internal.
+func (a *Asker) Ask(ctx context.Context, req *contract.Request, call *Call) (res contract.Result) {
+	defer recoverInternal(&res)
+	if req == nil {
+		return invalidRequest(errors.New("the request is missing"))
+	}
+	norm, warnings, err := contract.Normalize(req)
+	if err != nil {
+		return invalidRequest(err)
+	}
+	return a.ask(ctx, norm, warnings, call)
+}
+
+func (a *Asker) ask(ctx context.Context, req *contract.Request, warnings []string, call *Call) contract.Result {
+	res := a.run(ctx, req, call)
+	if len(warnings) > 0 {
+		res.Warnings = warnings
+	}
+	return res
+}
+
+func (a *Asker) run(ctx context.Context, req *contract.Request, call *Call) contract.Result {
+	h := a.host
+	if h == nil {
+		return contract.ErrorResult(contract.ErrNotInitialized, errNoHost.Error())
+	}
+	if h.route == "" {
+		return h.refusalResult()
+	}
+	r := h.renderer(h.route)
+	if c, ok := r.(Checker); ok {
+		if res, refused := check(c, req, h.route); refused {
+			return res
+		}
+	}
+	if ctx == nil {
+		return contract.ErrorResult(contract.ErrInternal, "ask: nil context")
+	}
+	if ctx.Err() != nil {
+		return aborted("", contract.CancelAbort)
+	}
+	display, perQuestion := h.prefs.ForRequest(req)
+	total, err := totalTimeout(perQuestion, len(req.Questions))
+	if err != nil {
+		return contract.ErrorResult(contract.ErrInternal, err.Error())
+	}
+	s := &Session{Request: req, Display: display, ToggleKey: h.prefs.ToggleKey}
+	id := ""
+	if call != nil {
+		id = call.ID
+	}
+	return a.wait(ctx, r, h.route, s, total, id)
+}
+
+// check asks a Checker whether the route can show req. A refusal, or a
+// panic in Check, ends the call before the wait.
+func check(c Checker, req *contract.Request, route contract.Route) (res contract.Result, refused bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, refused = contract.ErrorResult(uiFailed(route), fmt.Sprintf("%s panicked while checking the request: %v", routeName(route), p)), true
+		}
+	}()
+	if err := c.Check(req); err != nil {
+		return contract.ErrorResult(contract.ErrUnsupportedMode, fmt.Sprintf("%s cannot show this request: %v", routeName(route), err)), true
+	}
+	return contract.Result{}, false
+}
+
+// wait runs one interactive wait: the blocked pair, the race, the
+// outcome event.
+func (a *Asker) wait(ctx context.Context, r Renderer, route contract.Route, s *Session, total time.Duration, callID string) (res contract.Result) {
+	a.emit(Event{Name: EventBlocked, CallID: callID, Active: true})
+	sent := false
+	defer func() {
+		if p := recover(); p != nil {
+			res = contract.ErrorResult(contract.ErrInternal, fmt.Sprintf("ask: internal failure: %v", p))
+			res.Route = route
+		}
+		if !sent {
+			a.emit(outcomeEvent(callID, res))
+		}
+		a.emit(Event{Name: EventBlocked, CallID: callID, Active: false})
+	}()
+
+	rctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	w := newWaiter(total, cancel)
+	s.Countdown = &Countdown{impl: countdown{w}}
+	stop := context.AfterFunc(ctx, func() {
+		w.settle(settlement{kind: byAbort, err: fmt.Errorf("%w: %w", ErrAborted, context.Cause(ctx))})
+	})
+	defer stop()
+	if !w.isSettled() {
+		go render(rctx, r, s, w)
+	}
+	<-w.done
+
+	res = settled(w.result, route, s.Request)
+	a.emit(outcomeEvent(callID, res))
+	sent = true
+	return res
+}
+
+// render runs the renderer and settles the wait with what it returns,
+// turning a panic into an error.
+func render(ctx context.Context, r Renderer, s *Session, w *waiter) {
+	st := settlement{kind: byRenderer}
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				st.err, st.panicked = panicError{p}, true
+			}
+		}()
+		st.outcome, st.err = r.Render(ctx, s)
+	}()
+	w.settle(st)
+}
+
+// settled turns the first settlement of a wait into the call's result.
+func settled(st settlement, route contract.Route, req *contract.Request) contract.Result {
+	switch st.kind {
+	case byTimeout:
+		return contract.Result{Status: contract.StatusTimeout, Route: route, Answers: []contract.Answer{}}
+	case byAbort:
+		return aborted(route, contract.CancelAbort)
+	}
+	if st.panicked {
+		return failed(route, fmt.Sprintf("%s panicked: %v", routeName(route), st.err.(panicError).value))
+	}
+	if st.err != nil {
+		return failed(route, fmt.Sprintf("%s failed: %v", routeName(route), st.err))
+	}
+	if st.outcome.Dismissed {
+		return aborted(route, contract.CancelUser)
+	}
+	if code, err := checkAnswers(req, st.outcome.Answers); err != nil {
+		res := contract.ErrorResult(code, fmt.Sprintf("%s returned answers that break the contract: %v", routeName(route), err))
+		res.Route = route
+		return res
+	}
+	return contract.Result{Status: contract.StatusAnswered, Route: route, Answers: st.outcome.Answers}
+}
+
+func aborted(route contract.Route, why contract.CancelReason) contract.Result {
+	return contract.Result{Status: contract.StatusAborted, Route: route, Answers: []contract.Answer{}, CancelledReason: why}
+}
+
+func failed(route contract.Route, msg string) contract.Result {
+	res := contract.ErrorResult(uiFailed(route), msg)
+	res.Route = route
+	return res
+}
+
+func uiFailed(route contract.Route) contract.ErrorCode {
+	if route == contract.RouteNative {
+		return contract.ErrNativeUIFailed
+	}
+	return contract.ErrCustomUIFailed
+}
+
+func routeName(route contract.Route) string {
+	if route == contract.RouteNative {
+		return "the native dialog"
+	}
+	return "the custom dialog"
+}
+
+func invalidRequest(err error) contract.Result {
+	return contract.InvalidRequestResult(err)
+}
+
+// emit hands e to the sink; a panicking sink cannot break the call.
+func (a *Asker) emit(e Event) {
+	if a.events == nil {
+		return
+	}
+	defer func() { _ = recover() }()
+	a.events.Event(e)
+}
+
+// recoverInternal turns a panic before the wait into an internal error.
+func recoverInternal(res *contract.Result) {
+	if p := recover(); p != nil {
+		*res = contract.ErrorResult(contract.ErrInternal, fmt.Sprintf("ask: internal failure: %v", p))
+	}
+}

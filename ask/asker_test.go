@@ -1,0 +1,297 @@
+package ask
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/askuser/askuser/config"
+	"github.com/askuser/askuser/contract"
+)
+
+func TestAskRefusals(t *testing.T) {
+	var called bool
+	never := noRender{&called}
+	refusing := checkingRenderer{Renderer: never, check: func(*contract.Request) error {
+		return errors.New("no selector for allowFreeText false")
+	}}
+	panicking := checkingRenderer{Renderer: never, check: func(*contract.Request) error { panic("boom") }}
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+
+	tests := []struct {
+		name     string
+		host     *Host
+		ctx      context.Context
+		req      *contract.Request
+		wantCode contract.ErrorCode
+		want     contract.Result // compared without the error message
+		message  string          // a substring of the error message
+	}{
+		{"nil request", NewHost(Capabilities{Custom: never}, nil), context.Background(), nil, contract.ErrInvalidRequest,
+			contract.ErrorResult(contract.ErrInvalidRequest, ""), "missing"},
+		{"invalid request", NewHost(Capabilities{Custom: never}, nil), context.Background(), &contract.Request{}, contract.ErrInvalidRequest,
+			contract.ErrorResult(contract.ErrInvalidRequest, ""), "questions"},
+		{"invalid request before unavailable host", NewHost(Capabilities{}, nil), context.Background(), &contract.Request{}, contract.ErrInvalidRequest,
+			contract.ErrorResult(contract.ErrInvalidRequest, ""), "questions"},
+		{"invalid request before abort", NewHost(Capabilities{Custom: never}, nil), done, &contract.Request{}, contract.ErrInvalidRequest,
+			contract.ErrorResult(contract.ErrInvalidRequest, ""), "questions"},
+		{"no host", nil, context.Background(), request(1), contract.ErrNotInitialized,
+			contract.ErrorResult(contract.ErrNotInitialized, ""), "not initialized"},
+		{"invalid config", NewHost(Capabilities{Custom: never}, &HostOptions{Options: config.Prefs{Mode: "tui"}}), context.Background(), request(1),
+			contract.ErrInvalidConfig, contract.ErrorResult(contract.ErrInvalidConfig, ""), "invalid configuration"},
+		{"configured mode unbound", NewHost(Capabilities{Custom: never, NativeReason: "rpc"}, &HostOptions{Options: config.Prefs{Mode: native}}),
+			context.Background(), request(1), contract.ErrUnsupportedMode,
+			withRoute(contract.ErrorResult(contract.ErrUnsupportedMode, ""), native), "(rpc)"},
+		{"zero host", &Host{}, context.Background(), request(1), contract.ErrUnsupportedMode,
+			contract.ErrorResult(contract.ErrUnsupportedMode, ""), "no renderer"},
+		{"no route", NewHost(Capabilities{CustomReason: "print mode", NativeReason: "print mode"}, nil), context.Background(), request(1),
+			contract.ErrUnsupportedMode, contract.ErrorResult(contract.ErrUnsupportedMode, ""), "print mode"},
+		{"unavailable before abort", NewHost(Capabilities{}, nil), done, request(1), contract.ErrUnsupportedMode,
+			contract.ErrorResult(contract.ErrUnsupportedMode, ""), "no interactive UI"},
+		{"checker refuses", NewHost(Capabilities{Native: refusing}, nil), context.Background(), request(1), contract.ErrUnsupportedMode,
+			contract.ErrorResult(contract.ErrUnsupportedMode, ""), "no selector"},
+		{"checker panics", NewHost(Capabilities{Native: panicking}, nil), context.Background(), request(1), contract.ErrNativeUIFailed,
+			contract.ErrorResult(contract.ErrNativeUIFailed, ""), "panicked"},
+		{"already aborted", NewHost(Capabilities{Custom: never}, nil), done, request(1), "",
+			contract.Result{Status: contract.StatusAborted, Answers: []contract.Answer{}, CancelledReason: contract.CancelAbort}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			called = false
+			rec := &recorder{}
+			got := NewAsker(tt.host, &Options{Events: rec}).Ask(tt.ctx, tt.req, &Call{ID: "c1"})
+			msg := ""
+			if got.Error != nil {
+				msg = got.Error.Message
+				got.Error.Message = ""
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Ask mismatch (-want +got):\n%s", diff)
+			}
+			if !strings.Contains(msg, tt.message) {
+				t.Errorf("error message %q does not mention %q", msg, tt.message)
+			}
+			if called {
+				t.Error("the renderer ran; want no UI for a refused call")
+			}
+			if ev := rec.got(); len(ev) != 0 {
+				t.Errorf("events = %+v; want none for a refused call", ev)
+			}
+		})
+	}
+}
+
+func withRoute(r contract.Result, route contract.Route) contract.Result {
+	r.Route = route
+	return r
+}
+
+func TestAskJSON(t *testing.T) {
+	r := RendererFunc(func(_ context.Context, s *Session) (Outcome, error) {
+		return Outcome{Answers: answers(len(s.Request.Questions))}, nil
+	})
+	a := NewAsker(NewHost(Capabilities{Custom: r}, nil), nil)
+	tests := []struct {
+		name string
+		data string
+		want contract.Status
+		code contract.ErrorCode
+	}{
+		{"valid", `{"questions":[{"id":"q1","title":"Question 1","options":[{"label":"a"}]}]}`, contract.StatusAnswered, ""},
+		{"not json", `{"questions":`, contract.StatusError, contract.ErrInvalidRequest},
+		{"unknown field", `{"questions":[{"title":"Question 1","options":[{"label":"a"}]}],"extra":1}`, contract.StatusError, contract.ErrInvalidRequest},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := a.AskJSON(context.Background(), []byte(tt.data), nil)
+			var code contract.ErrorCode
+			if got.Error != nil {
+				code = got.Error.Code
+			}
+			if got.Status != tt.want || code != tt.code {
+				t.Errorf("AskJSON = %s %q (%+v); want %s %q", got.Status, code, got.Error, tt.want, tt.code)
+			}
+		})
+	}
+}
+
+func TestRendererOutcomes(t *testing.T) {
+	empty := answers(1)
+	empty[0] = contract.Answer{Index: 0, ID: "q1", Title: "Question 1", Kind: contract.KindSingle, Selections: []string{}}
+	tests := []struct {
+		name    string
+		route   contract.Route
+		render  Renderer
+		want    contract.Result
+		message string // a substring of the error message
+		outcome Event
+	}{
+		{"answered", custom, answerWith(Outcome{Answers: answers(2)}, nil),
+			contract.Result{Status: contract.StatusAnswered, Route: custom, Answers: answers(2)}, "",
+			Event{Name: EventAnswered, Route: custom, Status: contract.StatusAnswered}},
+		{"answered natively", native, answerWith(Outcome{Answers: answers(2)}, nil),
+			contract.Result{Status: contract.StatusAnswered, Route: native, Answers: answers(2)}, "",
+			Event{Name: EventAnswered, Route: native, Status: contract.StatusAnswered}},
+		{"dismissed", custom, answerWith(Outcome{Dismissed: true, Answers: answers(2)}, nil),
+			contract.Result{Status: contract.StatusAborted, Route: custom, Answers: []contract.Answer{}, CancelledReason: contract.CancelUser}, "",
+			Event{Name: EventAborted, Route: custom, Status: contract.StatusAborted, CancelledReason: contract.CancelUser}},
+		{"custom error", custom, answerWith(Outcome{Answers: answers(2)}, errors.New("tty lost")),
+			withRoute(contract.ErrorResult(contract.ErrCustomUIFailed, ""), custom), "the custom dialog failed: tty lost",
+			Event{Name: EventError, Route: custom, Status: contract.StatusError, ErrorCode: contract.ErrCustomUIFailed}},
+		{"native error", native, answerWith(Outcome{}, errors.New("rpc closed")),
+			withRoute(contract.ErrorResult(contract.ErrNativeUIFailed, ""), native), "the native dialog failed: rpc closed",
+			Event{Name: EventError, Route: native, Status: contract.StatusError, ErrorCode: contract.ErrNativeUIFailed}},
+		{"panic", custom, RendererFunc(func(context.Context, *Session) (Outcome, error) { panic("index out of range") }),
+			withRoute(contract.ErrorResult(contract.ErrCustomUIFailed, ""), custom), "the custom dialog panicked: index out of range",
+			Event{Name: EventError, Route: custom, Status: contract.StatusError, ErrorCode: contract.ErrCustomUIFailed}},
+		{"native panic", native, RendererFunc(func(context.Context, *Session) (Outcome, error) { panic(errors.New("nil map")) }),
+			withRoute(contract.ErrorResult(contract.ErrNativeUIFailed, ""), native), "the native dialog panicked: nil map",
+			Event{Name: EventError, Route: native, Status: contract.StatusError, ErrorCode: contract.ErrNativeUIFailed}},
+		{"no answers", custom, answerWith(Outcome{}, nil),
+			withRoute(contract.ErrorResult(contract.ErrInternal, ""), custom), "break the contract",
+			Event{Name: EventError, Route: custom, Status: contract.StatusError, ErrorCode: contract.ErrInternal}},
+		{"too few answers", custom, answerWith(Outcome{Answers: answers(1)}, nil),
+			withRoute(contract.ErrorResult(contract.ErrInternal, ""), custom), "break the contract",
+			Event{Name: EventError, Route: custom, Status: contract.StatusError, ErrorCode: contract.ErrInternal}},
+		{"empty answer", custom, answerWith(Outcome{Answers: append(empty, answers(2)[1])}, nil),
+			withRoute(contract.ErrorResult(contract.ErrEmptyAnswer, ""), custom), "break the contract",
+			Event{Name: EventError, Route: custom, Status: contract.StatusError, ErrorCode: contract.ErrEmptyAnswer}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			caps := Capabilities{Custom: tt.render}
+			if tt.route == native {
+				caps = Capabilities{Native: tt.render}
+			}
+			rec := &recorder{}
+			got := NewAsker(NewHost(caps, nil), &Options{Events: rec}).Ask(context.Background(), request(2), &Call{ID: "toolu_1"})
+			msg := ""
+			if got.Error != nil {
+				msg = got.Error.Message
+				got.Error.Message = ""
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Ask mismatch (-want +got):\n%s", diff)
+			}
+			if !strings.Contains(msg, tt.message) {
+				t.Errorf("error message %q does not mention %q", msg, tt.message)
+			}
+			if diff := cmp.Diff(sequence("toolu_1", tt.outcome), rec.got()); diff != "" {
+				t.Errorf("events mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestSession(t *testing.T) {
+	tests := []struct {
+		name    string
+		options config.Prefs
+		req     func(*contract.Request)
+		display contract.DisplayMode
+		toggle  string
+	}{
+		{"defaults", config.Prefs{}, nil, contract.DisplayOverlay, "alt+o"},
+		{"request display", config.Prefs{}, func(r *contract.Request) { r.DisplayMode = contract.DisplayInline }, contract.DisplayInline, "alt+o"},
+		{"user display wins", config.Prefs{DisplayMode: contract.DisplayOverlay},
+			func(r *contract.Request) { r.DisplayMode = contract.DisplayInline }, contract.DisplayOverlay, "alt+o"},
+		{"toggle disabled", config.Prefs{ToggleKey: ptr("")}, nil, contract.DisplayOverlay, ""},
+		{"toggle set", config.Prefs{ToggleKey: ptr("ctrl+o")}, nil, contract.DisplayOverlay, "ctrl+o"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got *Session
+			r := RendererFunc(func(_ context.Context, s *Session) (Outcome, error) {
+				got = s
+				return Outcome{Answers: answers(1)}, nil
+			})
+			req := request(1)
+			if tt.req != nil {
+				tt.req(req)
+			}
+			res := NewAsker(NewHost(Capabilities{Custom: r}, &HostOptions{Options: tt.options}), nil).Ask(context.Background(), req, nil)
+			if res.Status != contract.StatusAnswered {
+				t.Fatalf("Ask = %+v; want answered", res)
+			}
+			if got.Display != tt.display || got.ToggleKey != tt.toggle || got.Countdown == nil {
+				t.Errorf("Session = display %q, toggle %q, countdown %v; want %q, %q, set", got.Display, got.ToggleKey, got.Countdown, tt.display, tt.toggle)
+			}
+			if got.Request == req || got.Request.Questions[0].ID != "q1" {
+				t.Errorf("Session.Request is not the normalized copy: %+v", got.Request)
+			}
+		})
+	}
+}
+
+func TestWarningsKept(t *testing.T) {
+	req := request(1)
+	req.Questions[0].Options = []contract.Option{{Label: "a"}, {Label: "a"}, {Label: "b"}}
+	r := answerWith(Outcome{Answers: answers(1)}, nil)
+	res := NewAsker(NewHost(Capabilities{Custom: r}, nil), nil).Ask(context.Background(), req, nil)
+	if res.Status != contract.StatusAnswered || len(res.Warnings) == 0 {
+		t.Errorf("Ask = %+v; want answered with a warning about the duplicate label", res)
+	}
+}
+
+func TestPanickingSink(t *testing.T) {
+	r := answerWith(Outcome{Answers: answers(1)}, nil)
+	sink := EventSinkFunc(func(Event) { panic("sink broke") })
+	res := NewAsker(NewHost(Capabilities{Custom: r}, nil), &Options{Events: sink}).Ask(context.Background(), request(1), nil)
+	if res.Status != contract.StatusAnswered {
+		t.Errorf("Ask = %+v; want answered despite the sink", res)
+	}
+}
+
+func TestConcurrentAsks(t *testing.T) {
+	r := RendererFunc(func(_ context.Context, s *Session) (Outcome, error) {
+		s.Countdown.Remaining()
+		return Outcome{Answers: answers(len(s.Request.Questions))}, nil
+	})
+	rec := &recorder{}
+	a := NewAsker(NewHost(Capabilities{Custom: r}, nil), &Options{Events: rec})
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if res := a.Ask(context.Background(), request(3), nil); res.Status != contract.StatusAnswered {
+				t.Errorf("Ask = %+v; want answered", res)
+			}
+		})
+	}
+	wg.Wait()
+	if n := len(rec.got()); n != 8*3 {
+		t.Errorf("got %d events; want %d", n, 8*3)
+	}
+}
+
+func TestAvailability(t *testing.T) {
+	r := answerWith(Outcome{}, nil)
+	avail := NewHost(Capabilities{Native: r}, nil)
+	tests := []struct {
+		name   string
+		host   *Host
+		want   bool
+		reason string // a substring of NotAvailableReason
+	}{
+		{"available", avail, true, ""},
+		{"nil host", nil, false, "not initialized"},
+		{"zero host", &Host{}, false, "no renderer"},
+		{"no route", NewHost(Capabilities{CustomReason: "json mode", NativeReason: "json mode"}, nil), false, "json mode"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := NewAsker(tt.host, nil)
+			reason := a.NotAvailableReason()
+			if a.IsAvailable() != tt.want || (reason == "") != tt.want || !strings.Contains(reason, tt.reason) {
+				t.Errorf("IsAvailable() = %v, NotAvailableReason() = %q; want %v mentioning %q", a.IsAvailable(), reason, tt.want, tt.reason)
+			}
+			if a.Host() != tt.host {
+				t.Errorf("Host() = %p; want %p", a.Host(), tt.host)
+			}
+		})
+	}
+}

@@ -1,0 +1,26 @@
+package ask
+
+import (
+	"context"
+	"testing"
+)
+
+// BenchmarkAsk measures one whole call with a renderer that answers at
+// once: validation, the wait with its timer and goroutine, the answer
+// check and the events.
+func BenchmarkAsk(b *testing.B) {
+	r := RendererFunc(func(_ context.Context, s *Session) (Outcome, error) {
+		return Outcome{Answers: answers(len(s.Request.Questions))}, nil
+	})
+	sink := EventSinkFunc(func(Event) {})
+	a := NewAsker(NewHost(Capabilities{Custom: r}, nil), &Options{Events: sink})
+	req := request(5)
+	ctx := context.Background()
+	call := &Call{ID: "toolu_1"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if res := a.Ask(ctx, req, call); res.Route == "" {
+			b.Fatalf("Ask = %+v", res)
+		}
+	}
+}

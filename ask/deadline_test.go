@@ -1,0 +1,299 @@
+package ask
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/askuser/askuser/config"
+	"github.com/askuser/askuser/contract"
+)
+
+// renderFunc is a test renderer. It may note what it sees; release is
+// closed once Ask has returned, so that a renderer ignoring its context
+// can end and the bubble can exit.
+type renderFunc func(ctx context.Context, s *Session, note func(string), release <-chan struct{}) (Outcome, error)
+
+func TestDeadline(t *testing.T) {
+	const safe = time.Duration(contract.MaxSafeTimeoutMs) * time.Millisecond
+	answered := func(n int) contract.Result {
+		return contract.Result{Status: contract.StatusAnswered, Route: custom, Answers: answers(n)}
+	}
+	timeout := contract.Result{Status: contract.StatusTimeout, Route: custom, Answers: []contract.Answer{}}
+	abort := contract.Result{Status: contract.StatusAborted, Route: custom, Answers: []contract.Answer{}, CancelledReason: contract.CancelAbort}
+	evAnswered := Event{Name: EventAnswered, Route: custom, Status: contract.StatusAnswered}
+	evTimeout := Event{Name: EventTimeout, Route: custom, Status: contract.StatusTimeout}
+	evAbort := Event{Name: EventAborted, Route: custom, Status: contract.StatusAborted, CancelledReason: contract.CancelAbort}
+
+	// ignoring never looks at ctx and answers only once released.
+	ignoring := func(_ context.Context, s *Session, _ func(string), release <-chan struct{}) (Outcome, error) {
+		<-release
+		return Outcome{Answers: answers(len(s.Request.Questions))}, nil
+	}
+	// honouring returns when ctx is done, noting the cause.
+	honouring := func(ctx context.Context, _ *Session, note func(string), _ <-chan struct{}) (Outcome, error) {
+		<-ctx.Done()
+		note(causeName(context.Cause(ctx)))
+		return Outcome{}, ctx.Err()
+	}
+	answerAfter := func(d time.Duration) renderFunc {
+		return func(_ context.Context, s *Session, _ func(string), _ <-chan struct{}) (Outcome, error) {
+			time.Sleep(d)
+			return Outcome{Answers: answers(len(s.Request.Questions))}, nil
+		}
+	}
+
+	tests := []struct {
+		name        string
+		perQuestion int64 // ms; -1 leaves the default
+		questions   int
+		abortAfter  time.Duration // 0: the caller never aborts
+		render      renderFunc
+		want        contract.Result
+		wantAfter   time.Duration // when Ask returns
+		outcome     Event
+		notes       []string
+	}{
+		{"default is 60 s per question", -1, 2, 0, honouring, timeout, 2 * time.Minute, evTimeout, []string{"timeout"}},
+		{"timeout at questions × per question", 1000, 3, 0, honouring, timeout, 3 * time.Second, evTimeout, []string{"timeout"}},
+		{"renderer ignoring ctx still times out", 1000, 3, 0, ignoring, timeout, 3 * time.Second, evTimeout, nil},
+		{"answer just before the deadline", 1000, 3, 0, answerAfter(3*time.Second - time.Nanosecond), answered(3), 3*time.Second - time.Nanosecond, evAnswered, nil},
+		{"clamped to 2³¹−1 ms", contract.MaxSafeTimeoutMs, 5, 0, honouring, timeout, safe, evTimeout, []string{"timeout"}},
+		{"largest configurable timeout", config.MaxTimeoutPerQuestionMs, 2, 0, ignoring, timeout, safe, evTimeout, nil},
+		{"just under the clamp", contract.MaxSafeTimeoutMs / 2, 2, 0, ignoring, timeout, (safe - time.Millisecond), evTimeout, nil},
+		{"zero waits until answered", 0, 3, 0, answerAfter(1000 * time.Hour), answered(3), 1000 * time.Hour, evAnswered, nil},
+		{"zero waits until aborted", 0, 1, 100 * time.Hour, honouring, abort, 100 * time.Hour, evAbort, []string{"abort"}},
+		{"abort while rendering", 1000, 1, 500 * time.Millisecond, honouring, abort, 500 * time.Millisecond, evAbort, []string{"abort"}},
+		{"abort with a renderer ignoring ctx", 1000, 1, 500 * time.Millisecond, ignoring, abort, 500 * time.Millisecond, evAbort, nil},
+		{"remaining counts down", 1000, 3, 0, func(_ context.Context, s *Session, note func(string), _ <-chan struct{}) (Outcome, error) {
+			noteRemaining(s, note)
+			time.Sleep(400 * time.Millisecond)
+			noteRemaining(s, note)
+			return Outcome{Answers: answers(3)}, nil
+		}, answered(3), 400 * time.Millisecond, evAnswered, []string{"remaining 3s", "remaining 2.6s"}},
+		{"cancel countdown, answer late", 1000, 2, 0, func(_ context.Context, s *Session, note func(string), _ <-chan struct{}) (Outcome, error) {
+			time.Sleep(time.Second)
+			note(fmt.Sprintf("cancel %v", s.Countdown.Cancel()))
+			noteRemaining(s, note)
+			time.Sleep(time.Hour)
+			return Outcome{Answers: answers(2)}, nil
+		}, answered(2), time.Hour + time.Second, evAnswered, []string{"cancel true", "no deadline"}},
+		{"cancel countdown twice", 1000, 1, 0, func(_ context.Context, s *Session, note func(string), _ <-chan struct{}) (Outcome, error) {
+			note(fmt.Sprintf("cancel %v", s.Countdown.Cancel()))
+			note(fmt.Sprintf("cancel %v", s.Countdown.Cancel()))
+			return Outcome{Answers: answers(1)}, nil
+		}, answered(1), 0, evAnswered, []string{"cancel true", "cancel false"}},
+		{"cancel countdown, abort still works", 1000, 1, time.Minute, func(ctx context.Context, s *Session, note func(string), _ <-chan struct{}) (Outcome, error) {
+			note(fmt.Sprintf("cancel %v", s.Countdown.Cancel()))
+			<-ctx.Done()
+			note(causeName(context.Cause(ctx)))
+			return Outcome{}, ctx.Err()
+		}, abort, time.Minute, evAbort, []string{"cancel true", "abort"}},
+		{"cancel without a deadline", 0, 1, 0, func(_ context.Context, s *Session, note func(string), _ <-chan struct{}) (Outcome, error) {
+			note(fmt.Sprintf("cancel %v", s.Countdown.Cancel()))
+			noteRemaining(s, note)
+			return Outcome{Answers: answers(1)}, nil
+		}, answered(1), 0, evAnswered, []string{"cancel false", "no deadline"}},
+		{"cancel at the deadline", 1000, 1, 0, func(_ context.Context, s *Session, note func(string), release <-chan struct{}) (Outcome, error) {
+			time.Sleep(time.Second)
+			note(fmt.Sprintf("cancel %v", s.Countdown.Cancel()))
+			<-release
+			return Outcome{Answers: answers(1)}, nil
+		}, timeout, time.Second, evTimeout, []string{"cancel false"}},
+		{"cancel after expiry, late result discarded", 1000, 1, 0, func(_ context.Context, s *Session, note func(string), release <-chan struct{}) (Outcome, error) {
+			<-release
+			note(fmt.Sprintf("cancel %v", s.Countdown.Cancel()))
+			noteRemaining(s, note)
+			return Outcome{Answers: answers(1)}, nil
+		}, timeout, time.Second, evTimeout, []string{"cancel false", "remaining 0s"}},
+		{"late error discarded", 1000, 1, 0, func(_ context.Context, _ *Session, _ func(string), release <-chan struct{}) (Outcome, error) {
+			<-release
+			return Outcome{}, errors.New("too late")
+		}, timeout, time.Second, evTimeout, nil},
+		{"late panic discarded", 1000, 1, 0, func(_ context.Context, _ *Session, _ func(string), release <-chan struct{}) (Outcome, error) {
+			<-release
+			panic("too late")
+		}, timeout, time.Second, evTimeout, nil},
+		{"dismissal cause", 1000, 1, 0, func(ctx context.Context, _ *Session, note func(string), release <-chan struct{}) (Outcome, error) {
+			go func() { <-ctx.Done(); note(causeName(context.Cause(ctx))) }()
+			return Outcome{Dismissed: true}, nil
+		}, contract.Result{Status: contract.StatusAborted, Route: custom, Answers: []contract.Answer{}, CancelledReason: contract.CancelUser}, 0,
+			Event{Name: EventAborted, Route: custom, Status: contract.StatusAborted, CancelledReason: contract.CancelUser}, []string{"dismissed"}},
+		{"answer cause", 1000, 1, 0, func(ctx context.Context, _ *Session, note func(string), release <-chan struct{}) (Outcome, error) {
+			go func() { <-ctx.Done(); note(causeName(context.Cause(ctx))) }()
+			return Outcome{Answers: answers(1)}, nil
+		}, answered(1), 0, evAnswered, []string{"finished"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var (
+					mu    sync.Mutex
+					notes []string
+				)
+				note := func(s string) {
+					mu.Lock()
+					defer mu.Unlock()
+					notes = append(notes, s)
+				}
+				release := make(chan struct{})
+				r := RendererFunc(func(ctx context.Context, s *Session) (Outcome, error) {
+					return tt.render(ctx, s, note, release)
+				})
+				opts := &HostOptions{}
+				if tt.perQuestion >= 0 {
+					opts.Options = config.Prefs{TimeoutPerQuestionMs: ptr(tt.perQuestion)}
+				}
+				rec := &recorder{}
+				a := NewAsker(NewHost(Capabilities{Custom: r}, opts), &Options{Events: rec})
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				if tt.abortAfter > 0 {
+					go func() {
+						time.Sleep(tt.abortAfter)
+						cancel()
+					}()
+				}
+
+				start := time.Now()
+				got := a.Ask(ctx, request(tt.questions), &Call{ID: "call-7"})
+				elapsed := time.Since(start)
+				close(release)
+				synctest.Wait() // the renderer's late result, if any, is in
+
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("Ask mismatch (-want +got):\n%s", diff)
+				}
+				if elapsed != tt.wantAfter {
+					t.Errorf("Ask returned after %v; want exactly %v", elapsed, tt.wantAfter)
+				}
+				if diff := cmp.Diff(sequence("call-7", tt.outcome), rec.got()); diff != "" {
+					t.Errorf("events mismatch (-want +got):\n%s", diff)
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if diff := cmp.Diff(tt.notes, notes); diff != "" {
+					t.Errorf("renderer notes mismatch (-want +got):\n%s", diff)
+				}
+			})
+		})
+	}
+}
+
+func noteRemaining(s *Session, note func(string)) {
+	left, ok := s.Countdown.Remaining()
+	if !ok {
+		note("no deadline")
+		return
+	}
+	note("remaining " + left.String())
+}
+
+func causeName(err error) string {
+	switch {
+	case errors.Is(err, ErrTimeout):
+		return "timeout"
+	case errors.Is(err, ErrAborted) && errors.Is(err, context.Canceled):
+		return "abort"
+	case errors.Is(err, ErrDismissed):
+		return "dismissed"
+	case errors.Is(err, ErrFinished):
+		return "finished"
+	}
+	return fmt.Sprintf("unexpected cause %v", err)
+}
+
+func TestDeadlineNotBefore(t *testing.T) {
+	// The deadline fires neither a nanosecond early nor late.
+	synctest.Test(t, func(t *testing.T) {
+		release := make(chan struct{})
+		r := RendererFunc(func(context.Context, *Session) (Outcome, error) {
+			<-release
+			return Outcome{}, nil
+		})
+		a := NewAsker(NewHost(Capabilities{Native: r}, &HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: ptr[int64](250)}}), nil)
+		done := make(chan contract.Result, 1)
+		go func() { done <- a.Ask(context.Background(), request(4), nil) }()
+		time.Sleep(time.Second - time.Nanosecond)
+		synctest.Wait()
+		select {
+		case res := <-done:
+			t.Fatalf("Ask returned %+v before 4 × 250 ms", res)
+		default:
+		}
+		time.Sleep(time.Nanosecond)
+		synctest.Wait()
+		select {
+		case res := <-done:
+			if res.Status != contract.StatusTimeout || res.Route != native {
+				t.Errorf("Ask = %+v; want a native timeout", res)
+			}
+		default:
+			t.Fatal("Ask had not returned at 4 × 250 ms")
+		}
+		close(release)
+	})
+}
+
+func TestTotalTimeout(t *testing.T) {
+	tests := []struct {
+		per  int64
+		n    int
+		want time.Duration
+	}{
+		{0, 5, 0},
+		{1, 1, time.Millisecond},
+		{60000, 5, 5 * time.Minute},
+		{contract.MaxSafeTimeoutMs, 1, contract.MaxSafeTimeoutMs * time.Millisecond},
+		{contract.MaxSafeTimeoutMs/5 + 1, 5, contract.MaxSafeTimeoutMs * time.Millisecond},
+		{math.MaxInt64, 5, contract.MaxSafeTimeoutMs * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%d×%d", tt.per, tt.n), func(t *testing.T) {
+			got, err := totalTimeout(tt.per, tt.n)
+			if err != nil || got != tt.want {
+				t.Errorf("totalTimeout(%d, %d) = %v, %v; want %v", tt.per, tt.n, got, err, tt.want)
+			}
+		})
+	}
+	if _, err := totalTimeout(-1, 1); err == nil {
+		t.Error("totalTimeout(-1, 1) succeeded; want an error")
+	}
+}
+
+func TestCancelAtTheInstant(t *testing.T) {
+	// With the timer held back, only the clock decides: a deadline that
+	// has been reached can no longer be cancelled.
+	tests := []struct {
+		name  string
+		after time.Duration
+		want  bool
+	}{
+		{"a nanosecond before", time.Second - time.Nanosecond, true},
+		{"at the deadline", time.Second, false},
+		{"after the deadline", time.Second + time.Nanosecond, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				w := newWaiter(time.Second, func(error) {})
+				w.timer.Stop()
+				time.Sleep(tt.after)
+				c := &Countdown{impl: countdown{w}}
+				if got := c.Cancel(); got != tt.want {
+					t.Errorf("Cancel() after %v = %v; want %v", tt.after, got, tt.want)
+				}
+				if _, ok := c.Deadline(); ok == tt.want {
+					t.Errorf("Deadline() ok = %v after Cancel() = %v", ok, tt.want)
+				}
+			})
+		})
+	}
+}

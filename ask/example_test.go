@@ -1,0 +1,95 @@
+package ask_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/config"
+	"github.com/askuser/askuser/contract"
+)
+
+// A renderer that answers the first option of every question, as a user
+// pressing Enter on each would.
+var firstOption = ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+	var answers []contract.Answer
+	for i, q := range s.Request.Questions {
+		answers = append(answers, contract.Answer{
+			Index: i, ID: q.ID, Title: q.Title, Kind: q.Kind,
+			Selections: []string{q.Options[0].Label},
+		})
+	}
+	return ask.Outcome{Answers: answers}, nil
+})
+
+func Example() {
+	host := ask.NewHost(ask.Capabilities{Custom: firstOption, NativeReason: "no native dialogs in this example"}, nil)
+	asker := ask.NewAsker(host, nil)
+	if !asker.IsAvailable() {
+		fmt.Println(asker.NotAvailableReason())
+		return
+	}
+	res := asker.Ask(context.Background(), &contract.Request{
+		Questions: []contract.Question{{
+			Title:   "Deploy where?",
+			Kind:    contract.KindSingle,
+			Options: []contract.Option{{Label: "staging"}, {Label: "prod"}},
+		}},
+	}, nil)
+	fmt.Println(res.Status, res.Route, res.Answers[0].Selections)
+	// Output: answered custom [staging]
+}
+
+func ExampleNewHost() {
+	host := ask.NewHost(ask.Capabilities{Custom: firstOption, Native: firstOption}, &ask.HostOptions{
+		Options: config.Prefs{Mode: contract.RouteNative},
+	})
+	data, _ := json.Marshal(host.Support())
+	fmt.Println(string(data))
+	// Output: {"status":"available","route":"native","source":"configured","available":["custom","native"]}
+}
+
+func ExampleNewHost_unavailable() {
+	host := ask.NewHost(ask.Capabilities{Custom: firstOption, NativeReason: "print mode has no dialogs"}, &ask.HostOptions{
+		Options: config.Prefs{Mode: contract.RouteNative},
+	})
+	res := ask.NewAsker(host, nil).Ask(context.Background(), &contract.Request{
+		Questions: []contract.Question{{Title: "Name?", Kind: contract.KindInput}},
+	}, nil)
+	fmt.Println(host.Support().Status)
+	fmt.Println(res.Status, res.Route, res.Error.Code)
+	// Output:
+	// configured_unavailable
+	// error native unsupported_mode
+}
+
+func ExampleAsker_Ask_events() {
+	sink := ask.EventSinkFunc(func(e ask.Event) {
+		payload, _ := json.Marshal(e)
+		fmt.Println(e.Name, string(payload))
+	})
+	asker := ask.NewAsker(ask.NewHost(ask.Capabilities{Custom: firstOption}, nil), &ask.Options{Events: sink})
+	asker.AskJSON(context.Background(), []byte(`{"questions":[{"title":"Deploy where?","options":[{"label":"staging"}]}]}`), &ask.Call{ID: "toolu_1"})
+	// Output:
+	// herdr:blocked {"active":true,"label":"Waiting for user response","callId":"toolu_1"}
+	// ask:answered {"callId":"toolu_1","route":"custom","status":"answered"}
+	// herdr:blocked {"active":false,"callId":"toolu_1"}
+}
+
+func ExampleCountdown_Cancel() {
+	r := ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+		_, before := s.Countdown.Deadline()
+		cancelled := s.Countdown.Cancel()
+		_, after := s.Countdown.Deadline()
+		fmt.Println("deadline:", before, "cancelled:", cancelled, "deadline now:", after)
+		return ask.Outcome{Dismissed: true}, nil
+	})
+	res := ask.NewAsker(ask.NewHost(ask.Capabilities{Custom: r}, nil), nil).Ask(context.Background(), &contract.Request{
+		Questions: []contract.Question{{Title: "Name?", Kind: contract.KindInput}},
+	}, nil)
+	fmt.Println(res.Status, res.CancelledReason)
+	// Output:
+	// deadline: true cancelled: true deadline now: false
+	// aborted user
+}

@@ -1,0 +1,89 @@
+package ask
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/askuser/askuser/contract"
+)
+
+// request returns a valid questionnaire of n single-choice questions.
+func request(n int) *contract.Request {
+	r := &contract.Request{}
+	for i := range n {
+		r.Questions = append(r.Questions, contract.Question{
+			ID:      fmt.Sprintf("q%d", i+1),
+			Title:   fmt.Sprintf("Question %d", i+1),
+			Kind:    contract.KindSingle,
+			Options: []contract.Option{{Label: "a"}, {Label: "b"}},
+		})
+	}
+	return r
+}
+
+// answers returns valid answers to request(n): "a" everywhere.
+func answers(n int) []contract.Answer {
+	out := []contract.Answer{}
+	for i := range n {
+		out = append(out, contract.Answer{
+			Index:      i,
+			ID:         fmt.Sprintf("q%d", i+1),
+			Title:      fmt.Sprintf("Question %d", i+1),
+			Kind:       contract.KindSingle,
+			Selections: []string{"a"},
+		})
+	}
+	return out
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// recorder is an EventSink that keeps every event.
+type recorder struct {
+	mu     sync.Mutex
+	events []Event
+}
+
+func (r *recorder) Event(e Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, e)
+}
+
+func (r *recorder) got() []Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Event{}, r.events...)
+}
+
+// sequence is the event sequence of one wait that ended with outcome.
+func sequence(callID string, outcome Event) []Event {
+	outcome.CallID = callID
+	return []Event{
+		{Name: EventBlocked, CallID: callID, Active: true},
+		outcome,
+		{Name: EventBlocked, CallID: callID},
+	}
+}
+
+// checkingRenderer is a Renderer that also refuses requests.
+type checkingRenderer struct {
+	Renderer
+	check func(*contract.Request) error
+}
+
+func (c checkingRenderer) Check(r *contract.Request) error { return c.check(r) }
+
+// answerWith renders by answering at once.
+func answerWith(out Outcome, err error) Renderer {
+	return RendererFunc(func(context.Context, *Session) (Outcome, error) { return out, err })
+}
+
+// noRender is a Renderer that must not run.
+type noRender struct{ called *bool }
+
+func (n noRender) Render(context.Context, *Session) (Outcome, error) {
+	*n.called = true
+	return Outcome{}, nil
+}

@@ -1,0 +1,278 @@
+package ask
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/askuser/askuser/config"
+	"github.com/askuser/askuser/contract"
+)
+
+// Capabilities are the renderers a host can bind, at most one per route. A
+// nil Renderer means the route cannot run on this host; the matching
+// reason says why, for a person ("no terminal", "print mode has no UI").
+type Capabilities struct {
+	Custom, Native             Renderer
+	CustomReason, NativeReason string
+}
+
+// HostOptions configures NewHost. The zero value, like a nil
+// *HostOptions, sets no programmatic option and reads no config file.
+type HostOptions struct {
+	// Options are the programmatic preferences. Each one that is set
+	// overrides the config file.
+	Options config.Prefs
+	// ConfigFile is the path of the user config file; "" reads none.
+	ConfigFile string
+}
+
+// Host binds the renderers of one host to the preferences and the route
+// that were resolved, once, when it was created. A Host is immutable and
+// safe for concurrent use. The zero Host has no route.
+type Host struct {
+	caps    Capabilities
+	prefs   config.Effective
+	route   contract.Route // "" when the host cannot prompt
+	support Support
+	refusal contract.Error // why the host cannot prompt
+	refused contract.Route // the configured route that was refused, if any
+}
+
+// NewHost resolves a host's preferences and route, once: it reads the
+// config file (when opts names one), checks the programmatic options,
+// combines both, and picks the route.
+//
+// An explicit mode is used when its renderer is bound and refused
+// otherwise, with no substitution. Without one, the custom route is chosen
+// when it can run, else the native route. A host with neither, or with an
+// invalid config, is still returned: it cannot prompt, Support says why,
+// and every Ask is refused without showing anything.
+func NewHost(caps Capabilities, opts *HostOptions) *Host {
+	if opts == nil {
+		opts = &HostOptions{}
+	}
+	h := &Host{caps: caps}
+	var file config.Prefs
+	if opts.ConfigFile != "" {
+		p, err := config.Load(opts.ConfigFile)
+		if err != nil {
+			h.invalid(err)
+			return h
+		}
+		file = p
+	}
+	if err := config.CheckPrefs(config.OptionsSource, opts.Options); err != nil {
+		h.invalid(err)
+		return h
+	}
+	h.prefs = config.Resolve(opts.Options, file)
+	h.resolve()
+	return h
+}
+
+func (h *Host) invalid(err error) {
+	reason := fmt.Sprintf("invalid configuration: %v; correct it, then start a new session so that it is read again", err)
+	h.support = Support{Status: SupportInvalidConfig, Reason: reason}
+	h.refusal = contract.Error{Code: contract.ErrInvalidConfig, Message: reason}
+}
+
+func (h *Host) resolve() {
+	avail := h.available()
+	switch mode := h.prefs.Mode; mode {
+	case contract.RouteCustom, contract.RouteNative:
+		if h.renderer(mode) != nil {
+			h.route = mode
+			h.support = Support{Status: SupportAvailable, Route: mode, Source: SourceConfigured, Available: avail}
+			return
+		}
+		reason := fmt.Sprintf("mode %q is configured, but %s cannot run here (%s); %s",
+			mode, routeNoun(mode), h.whyMissing(mode), alternative(mode, avail))
+		h.support = Support{Status: SupportConfiguredUnavailable, Configured: mode, Available: avail, Reason: reason}
+		h.refusal = contract.Error{Code: contract.ErrUnsupportedMode, Message: reason}
+		h.refused = mode
+	case "":
+		if len(avail) > 0 {
+			h.route = avail[0]
+			h.support = Support{Status: SupportAvailable, Route: avail[0], Source: SourceProbed, Available: avail}
+			return
+		}
+		reason := fmt.Sprintf("no interactive UI can run here: %s cannot (%s) and %s cannot (%s); run in an interactive session",
+			routeNoun(contract.RouteCustom), h.whyMissing(contract.RouteCustom),
+			routeNoun(contract.RouteNative), h.whyMissing(contract.RouteNative))
+		h.support = Support{Status: SupportNoAvailableUI, Reason: reason}
+		h.refusal = contract.Error{Code: contract.ErrUnsupportedMode, Message: reason}
+	default:
+		h.invalid(fmt.Errorf("mode %q is not a route; use \"custom\" or \"native\", or leave it unset", mode))
+	}
+}
+
+func (h *Host) available() []contract.Route {
+	avail := []contract.Route{}
+	for _, r := range []contract.Route{contract.RouteCustom, contract.RouteNative} {
+		if h.renderer(r) != nil {
+			avail = append(avail, r)
+		}
+	}
+	return avail
+}
+
+func (h *Host) renderer(r contract.Route) Renderer {
+	switch r {
+	case contract.RouteCustom:
+		return h.caps.Custom
+	case contract.RouteNative:
+		return h.caps.Native
+	}
+	return nil
+}
+
+func (h *Host) whyMissing(r contract.Route) string {
+	why := h.caps.NativeReason
+	if r == contract.RouteCustom {
+		why = h.caps.CustomReason
+	}
+	if why == "" {
+		why = "this host does not provide it"
+	}
+	return why
+}
+
+func routeNoun(r contract.Route) string {
+	if r == contract.RouteCustom {
+		return "the custom dialog"
+	}
+	return "native dialogs"
+}
+
+func alternative(mode contract.Route, avail []contract.Route) string {
+	for _, r := range avail {
+		if r != mode {
+			return fmt.Sprintf("set mode to %q or remove it so that the route is probed", r)
+		}
+	}
+	return "no other route can run here either; run in an interactive session"
+}
+
+// Support reports whether and how the host can prompt, without prompting.
+func (h *Host) Support() Support {
+	if h == nil || h.support.Status == "" {
+		return Support{Status: SupportNoAvailableUI, Reason: "the host has no renderer bound"}
+	}
+	s := h.support
+	if s.Available != nil {
+		s.Available = append([]contract.Route{}, s.Available...)
+	}
+	return s
+}
+
+// refusalResult is the result of every call on a host that cannot prompt.
+func (h *Host) refusalResult() contract.Result {
+	if h.refusal.Code == "" { // the zero Host
+		return contract.ErrorResult(contract.ErrUnsupportedMode, h.Support().Reason)
+	}
+	res := contract.ErrorResult(h.refusal.Code, h.refusal.Message)
+	res.Route = h.refused
+	return res
+}
+
+// Route returns the route every call on this host uses, and false when the
+// host cannot prompt.
+func (h *Host) Route() (contract.Route, bool) {
+	if h == nil {
+		return "", false
+	}
+	return h.route, h.route != ""
+}
+
+// Preferences returns the preferences the host resolved at creation. They
+// are meaningful only when the config was valid.
+func (h *Host) Preferences() config.Effective {
+	if h == nil {
+		return config.Effective{}
+	}
+	return h.prefs
+}
+
+// SupportStatus tells the variants of a Support report apart.
+type SupportStatus string
+
+// The support statuses.
+const (
+	// SupportAvailable: the host can prompt on Support.Route.
+	SupportAvailable SupportStatus = "available"
+	// SupportConfiguredUnavailable: the configured mode cannot run, and no
+	// other route is substituted.
+	SupportConfiguredUnavailable SupportStatus = "configured_unavailable"
+	// SupportNoAvailableUI: neither route can run.
+	SupportNoAvailableUI SupportStatus = "no_available_ui"
+	// SupportInvalidConfig: the config file or the programmatic options
+	// are invalid.
+	SupportInvalidConfig SupportStatus = "invalid_config"
+)
+
+// RouteSource tells how an available route was chosen.
+type RouteSource string
+
+// The route sources.
+const (
+	SourceConfigured RouteSource = "configured"
+	SourceProbed     RouteSource = "probed"
+)
+
+// Support is a host's report on whether and how it can prompt. It is a
+// union discriminated by Status:
+//
+//   - available: Route, Source and Available (every route that can run);
+//   - configured_unavailable: Configured (the mode that cannot run),
+//     Available and Reason;
+//   - no_available_ui and invalid_config: Reason.
+//
+// Reason tells a person what is wrong and what to do. Fields of other
+// variants are empty and are not marshalled.
+type Support struct {
+	Status     SupportStatus
+	Route      contract.Route
+	Source     RouteSource
+	Available  []contract.Route
+	Configured contract.Route
+	Reason     string
+}
+
+// MarshalJSON encodes s with camelCase keys and only the fields of its
+// variant, for example
+// {"status":"available","route":"custom","source":"probed","available":["custom","native"]}.
+func (s Support) MarshalJSON() ([]byte, error) {
+	avail := s.Available
+	if avail == nil {
+		avail = []contract.Route{}
+	}
+	var v any
+	switch s.Status {
+	case SupportAvailable:
+		v = struct {
+			Status    SupportStatus    `json:"status"`
+			Route     contract.Route   `json:"route"`
+			Source    RouteSource      `json:"source"`
+			Available []contract.Route `json:"available"`
+		}{s.Status, s.Route, s.Source, avail}
+	case SupportConfiguredUnavailable:
+		v = struct {
+			Status     SupportStatus    `json:"status"`
+			Configured contract.Route   `json:"configured"`
+			Available  []contract.Route `json:"available"`
+			Reason     string           `json:"reason"`
+		}{s.Status, s.Configured, avail, s.Reason}
+	case SupportNoAvailableUI, SupportInvalidConfig:
+		v = struct {
+			Status SupportStatus `json:"status"`
+			Reason string        `json:"reason"`
+		}{s.Status, s.Reason}
+	default:
+		return nil, fmt.Errorf("ask: unknown support status %q", s.Status)
+	}
+	return json.Marshal(v)
+}
+
+// errNoHost is reported by an Asker built without a Host.
+var errNoHost = errors.New("ask_user is not initialized: no host has been created for this session yet")

@@ -1,0 +1,167 @@
+package ask
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/askuser/askuser/contract"
+)
+
+// The causes with which the core cancels a Renderer's context, so that
+// context.Cause tells the renderer why it must stop.
+var (
+	// ErrTimeout: the shared deadline expired.
+	ErrTimeout = errors.New("ask: the deadline expired")
+	// ErrAborted: the caller's context was done. The cause wraps both
+	// ErrAborted and the caller's own cause.
+	ErrAborted = errors.New("ask: the caller aborted")
+	// ErrDismissed: the renderer reported that the user dismissed the
+	// questionnaire.
+	ErrDismissed = errors.New("ask: the user dismissed the questionnaire")
+	// ErrFinished: the renderer returned answers or an error.
+	ErrFinished = errors.New("ask: the renderer finished")
+)
+
+// settleKind is what ended a wait.
+type settleKind int
+
+const (
+	byRenderer settleKind = iota + 1
+	byTimeout
+	byAbort
+)
+
+// settlement is the first thing that ended a wait; later ones are
+// discarded.
+type settlement struct {
+	kind     settleKind
+	outcome  Outcome
+	err      error // the renderer's error, or its recovered panic
+	panicked bool
+}
+
+// waiter is the state of one interactive wait: the shared deadline and
+// the first settlement. It implements countdownImpl. Every field after mu
+// is guarded by mu.
+type waiter struct {
+	cancel func(cause error) // cancels the renderer's context
+	done   chan struct{}     // closed by the first settle
+
+	mu       sync.Mutex
+	settled  bool
+	result   settlement
+	at       time.Time
+	deadline bool // at is in force: set and neither cancelled nor passed
+	timer    *time.Timer
+}
+
+// newWaiter starts the deadline total from now; a zero total means none.
+func newWaiter(total time.Duration, cancel func(cause error)) *waiter {
+	w := &waiter{cancel: cancel, done: make(chan struct{})}
+	if total > 0 {
+		w.mu.Lock()
+		w.at = time.Now().Add(total)
+		w.deadline = true
+		w.timer = time.AfterFunc(total, w.expire)
+		w.mu.Unlock()
+	}
+	return w
+}
+
+func (w *waiter) expire() {
+	w.mu.Lock()
+	if !w.deadline { // cancelled while the timer was firing
+		w.mu.Unlock()
+		return
+	}
+	w.mu.Unlock()
+	w.settle(settlement{kind: byTimeout})
+}
+
+// settle records s if nothing settled the wait before, and reports
+// whether it did.
+func (w *waiter) settle(s settlement) bool {
+	w.mu.Lock()
+	if w.settled {
+		w.mu.Unlock()
+		return false
+	}
+	w.settled = true
+	w.result = s
+	if w.timer != nil {
+		w.timer.Stop()
+	}
+	w.mu.Unlock()
+	w.cancel(s.cause())
+	close(w.done)
+	return true
+}
+
+// isSettled reports whether the wait has already settled.
+func (w *waiter) isSettled() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.settled
+}
+
+func (w *waiter) deadlineAt() (time.Time, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.at, w.deadline
+}
+
+// cancelDeadline stops the deadline, unless there is none, it was
+// cancelled, it has passed, or the wait is over.
+func (w *waiter) cancelDeadline() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.deadline || w.settled || !time.Now().Before(w.at) {
+		return false
+	}
+	w.deadline = false
+	w.timer.Stop()
+	return true
+}
+
+// countdown adapts a waiter to countdownImpl.
+type countdown struct{ w *waiter }
+
+func (c countdown) deadline() (time.Time, bool) { return c.w.deadlineAt() }
+func (c countdown) cancel() bool                { return c.w.cancelDeadline() }
+
+func (s settlement) cause() error {
+	switch s.kind {
+	case byTimeout:
+		return ErrTimeout
+	case byAbort:
+		return s.err
+	}
+	if s.err == nil && s.outcome.Dismissed {
+		return ErrDismissed
+	}
+	return ErrFinished
+}
+
+// totalTimeout is the deadline of a questionnaire: perQuestionMs times
+// the number of questions, clamped to contract.MaxSafeTimeoutMs. Zero
+// means no deadline.
+func totalTimeout(perQuestionMs int64, questions int) (time.Duration, error) {
+	if perQuestionMs < 0 {
+		return 0, fmt.Errorf("negative timeout per question: %d ms", perQuestionMs)
+	}
+	if questions < 1 {
+		questions = 1
+	}
+	ms := int64(contract.MaxSafeTimeoutMs)
+	if perQuestionMs <= ms/int64(questions) {
+		ms = perQuestionMs * int64(questions)
+	}
+	return time.Duration(ms) * time.Millisecond, nil
+}
+
+// panicError is a recovered panic of a Renderer.
+type panicError struct{ value any }
+
+func (p panicError) Error() string { return fmt.Sprintf("panic: %v", p.value) }
