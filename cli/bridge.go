@@ -2,10 +2,27 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+
+	"github.com/askuser/askuser/pibridge"
 )
 
+// runBridge serves the Pi package on stdin and stdout until stdin ends.
 func runBridge(ctx context.Context, env *Env, args []string) int {
-	fmt.Fprintln(env.Stderr, "askuser bridge: not implemented yet")
-	return ExitError
+	if len(args) > 0 {
+		fmt.Fprintf(env.Stderr, "askuser bridge: takes no arguments, got %q\n", args)
+		return ExitUsage
+	}
+	err := pibridge.Serve(ctx, env.Stdin, env.Stdout)
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, pibridge.ErrVersion):
+		fmt.Fprintf(env.Stderr, "askuser bridge: %v\n", err)
+		return ExitUsage
+	default:
+		fmt.Fprintf(env.Stderr, "askuser bridge: %v\n", err)
+		return ExitError
+	}
 }

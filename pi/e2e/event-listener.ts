@@ -1,0 +1,13 @@
+// A second extension that listens to ask_user's runtime events and writes
+// each one, channel and payload, to $ASKUSER_E2E_EVENTS.
+import { appendFileSync } from "node:fs";
+
+const channels = ["herdr:blocked", "ask:answered", "ask:aborted", "ask:timeout", "ask:error"];
+
+export default function (pi: any) {
+  const file = process.env.ASKUSER_E2E_EVENTS;
+  if (!file) return;
+  for (const channel of channels) {
+    pi.events.on(channel, (payload: unknown) => appendFileSync(file, JSON.stringify({ channel, payload }) + "\n"));
+  }
+}

@@ -1,0 +1,140 @@
+// The Pi package of askuser: the ask_user tool and the TypeScript API for
+// other extensions. All behaviour lives in the askuser binary; this file
+// binds it to Pi.
+
+import { readFileSync } from "node:fs";
+import { getAgentDir } from "@earendil-works/pi-coding-agent";
+import { AskUserHost, notInitialized, sinkEmitter } from "./src/host.ts";
+import type { UIContext } from "./src/ui.ts";
+import type { AskUserOptions, AskUserRequest, AskUserResult, AskUserSupport } from "./src/types.ts";
+
+export type * from "./src/types.ts";
+export { AskUserHost };
+
+/** The tool's name, description, guidelines and parameters, generated from Go. */
+export const toolSpec: {
+  name: string;
+  label: string;
+  description: string;
+  promptSnippet: string;
+  promptGuidelines: string[];
+  parameters: Record<string, unknown>;
+} = JSON.parse(readFileSync(new URL("./src/tool.json", import.meta.url), "utf8"));
+
+/**
+ * createPiHost binds ctx (a Pi ExtensionContext) to askuser: the route and
+ * the preferences are resolved once, now, and the config file is read once.
+ */
+export function createPiHost(ctx: unknown, options: AskUserOptions = {}): AskUserHost {
+  return new AskUserHost(ctx as UIContext, options, agentDir());
+}
+
+function agentDir(): string {
+  try {
+    return getAgentDir();
+  } catch {
+    return "";
+  }
+}
+
+/** askUserSupport reports whether and how host can prompt, without prompting. */
+export function askUserSupport(host: AskUserHost): AskUserSupport {
+  return host.support();
+}
+
+/** The callable createAskUser returns. */
+export interface AskUser {
+  (request: AskUserRequest, opts?: { signal?: AbortSignal }): Promise<AskUserResult>;
+  readonly isAvailable: boolean;
+  readonly notAvailableReason: string | undefined;
+  readonly host: AskUserHost;
+}
+
+/**
+ * createAskUser returns a function that asks the user directly, with no
+ * model involved. It takes a Pi ExtensionContext (and builds a host from
+ * it with options) or an AskUserHost. The function never throws: a bad
+ * request or an unavailable host is an error result.
+ */
+export function createAskUser(ctxOrHost: unknown, options: AskUserOptions = {}): AskUser {
+  const host = ctxOrHost instanceof AskUserHost ? ctxOrHost : createPiHost(ctxOrHost, options);
+  const emit = sinkEmitter(options.events);
+  const ask = async (request: AskUserRequest, opts: { signal?: AbortSignal } = {}): Promise<AskUserResult> => {
+    try {
+      return (await host.ask(request, { signal: opts.signal, emit })).result;
+    } catch (err) {
+      return { status: "error", answers: [], error: { code: "internal", message: String(err) } };
+    }
+  };
+  let support: AskUserSupport | undefined;
+  const get = () => (support ??= host.support());
+  Object.defineProperties(ask, {
+    isAvailable: { get: () => get().status === "available", enumerable: true },
+    notAvailableReason: {
+      get: () => {
+        const s = get();
+        return s.status === "available" ? undefined : s.reason;
+      },
+      enumerable: true,
+    },
+    host: { value: host, enumerable: true },
+  });
+  return ask as AskUser;
+}
+
+/** The part of Pi's ExtensionAPI registerAskUser uses. */
+interface PiAPI {
+  registerTool(tool: unknown): void;
+  on(event: string, handler: (event: any, ctx: any) => unknown): void;
+  events: { emit(channel: string, data: unknown): void };
+}
+
+/**
+ * registerAskUser registers the ask_user tool. The host is built from the
+ * context of every session_start, with options, and released at
+ * session_shutdown; a call outside a session is not_initialized.
+ */
+export function registerAskUser(pi: PiAPI, options: AskUserOptions = {}): void {
+  let host: AskUserHost | undefined;
+  // Pi coerces arguments before its schema check ("true" becomes true);
+  // askuser must judge them as the model sent them.
+  const raw = new Map<string, unknown>();
+  pi.on("message_end", (event) => {
+    const content = event?.message?.role === "assistant" ? event.message.content : undefined;
+    if (!Array.isArray(content)) return;
+    for (const part of content) {
+      if (part?.type === "toolCall" && part.name === toolSpec.name) raw.set(part.id, part.arguments);
+    }
+  });
+  pi.on("session_start", (_event, ctx) => {
+    host?.close();
+    host = createPiHost(ctx, options);
+  });
+  pi.on("session_shutdown", () => {
+    host?.close();
+    host = undefined;
+    raw.clear();
+  });
+  pi.registerTool({
+    name: toolSpec.name,
+    label: toolSpec.label,
+    description: toolSpec.description,
+    promptSnippet: toolSpec.promptSnippet,
+    promptGuidelines: toolSpec.promptGuidelines,
+    parameters: toolSpec.parameters,
+    executionMode: "sequential",
+    async execute(toolCallId: string, params: unknown, signal: AbortSignal | undefined) {
+      const args = raw.has(toolCallId) ? raw.get(toolCallId) : params;
+      raw.delete(toolCallId);
+      const end = host
+        ? await host.ask(args, { callId: toolCallId, signal, emit: (channel, payload) => pi.events.emit(channel, payload) })
+        : notInitialized("the Pi session has not started yet; ask_user works once session_start has run");
+      return { content: [{ type: "text", text: end.text }], details: end.result };
+    },
+  });
+}
+
+/** The extension: Pi loads it and gets the ask_user tool. */
+export default function askUserExtension(pi: PiAPI): void {
+  registerAskUser(pi);
+}

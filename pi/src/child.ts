@@ -1,0 +1,242 @@
+// The askuser child process and the JSON-lines protocol of
+// pibridge/PROTOCOL.md. Nothing here decides anything: it moves messages.
+
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+
+export const PROTOCOL_VERSION = 1;
+
+/** A message of the bridge protocol. */
+export type Message = { type: string; call?: string; [key: string]: unknown };
+
+/** What a call hears from the child before its result. */
+export interface CallHandlers {
+  onMessage(msg: Message): void;
+}
+
+/** The end of one call: the result and the text for the model. */
+export interface CallEnd {
+  result: Record<string, unknown>;
+  text: string;
+}
+
+interface Pending {
+  handlers: CallHandlers;
+  resolve(end: CallEnd | undefined): void;
+}
+
+/** Why a child is gone, for an error message. */
+export interface Death {
+  code: number | null;
+  signal: string | null;
+  error?: string;
+  stderr: string;
+}
+
+let nextCall = 0;
+
+/** A fresh call id, unique in this process. */
+export function newCallId(prefix = "c"): string {
+  nextCall++;
+  return `${prefix}${nextCall}`;
+}
+
+/**
+ * One `askuser bridge` child. It is spawned at once and never blocks: the
+ * hello is written right away and `ready` settles when the child answers.
+ */
+export class Child {
+  readonly ready: Promise<Message>;
+  dead: Death | undefined;
+  readyMsg: Message | undefined;
+  private proc: ChildProcess;
+  private buf = "";
+  private stderr = "";
+  private pending = new Map<string, Pending>();
+  private waiters = new Map<string, (msg: Message) => void>();
+  private onDeath: ((d: Death) => void)[] = [];
+  private resolveReady!: (m: Message) => void;
+  private refs = 0;
+
+  constructor(binary: string, hello: Message) {
+    this.ready = new Promise((resolve) => (this.resolveReady = resolve));
+    this.proc = spawn(binary, ["bridge"], { stdio: ["pipe", "pipe", "pipe"] });
+    this.proc.stdout!.setEncoding("utf8");
+    this.proc.stdout!.on("data", (chunk: string) => this.read(chunk));
+    this.proc.stderr!.setEncoding("utf8");
+    this.proc.stderr!.on("data", (chunk: string) => {
+      this.stderr = (this.stderr + chunk).slice(-2000);
+    });
+    this.proc.stdin!.on("error", () => {}); // a dead child shows in "exit"
+    this.proc.on("error", (err) => this.die({ code: null, signal: null, error: err.message, stderr: this.stderr }));
+    this.proc.on("exit", (code, signal) => this.die({ code, signal, stderr: this.stderr }));
+    this.unref();
+    this.send(hello);
+  }
+
+  get pid(): number | undefined {
+    return this.proc.pid;
+  }
+
+  /** Writes one message. Writing to a dead child does nothing. */
+  send(msg: Message): void {
+    if (this.dead) return;
+    this.proc.stdin!.write(JSON.stringify(msg) + "\n");
+  }
+
+  /**
+   * Runs one call: sends `ask` (or another message that ends in a result),
+   * passes every message for it to handlers, and resolves with its result,
+   * or undefined when the child died first.
+   */
+  call(call: string, msg: Message, handlers: CallHandlers): Promise<CallEnd | undefined> {
+    if (this.dead) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      this.ref();
+      this.pending.set(call, {
+        handlers,
+        resolve: (end) => {
+          this.unrefSoon();
+          resolve(end);
+        },
+      });
+      this.send(msg);
+    });
+  }
+
+  /** Sends msg and resolves with the first reply of type `reply` for call. */
+  request(call: string, msg: Message, reply: string): Promise<Message | undefined> {
+    if (this.dead) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      this.ref();
+      this.waiters.set(`${reply}:${call}`, (m) => {
+        this.unrefSoon();
+        resolve(m);
+      });
+      this.send(msg);
+    });
+  }
+
+  /** Calls fn when the child dies (at once if it is dead). */
+  whenDead(fn: (d: Death) => void): void {
+    if (this.dead) fn(this.dead);
+    else this.onDeath.push(fn);
+  }
+
+  /** Ends the child: closes its stdin, and kills it if it lingers. Idempotent. */
+  close(): void {
+    if (this.dead) return;
+    this.proc.stdin!.end();
+    const t = setTimeout(() => this.proc.kill("SIGKILL"), 2000);
+    t.unref();
+  }
+
+  /** Kills the child at once (tests use it to simulate a crash). */
+  kill(signal: NodeJS.Signals = "SIGKILL"): void {
+    this.proc.kill(signal);
+  }
+
+  private read(chunk: string): void {
+    this.buf += chunk;
+    let nl: number;
+    while ((nl = this.buf.indexOf("\n")) >= 0) {
+      const line = this.buf.slice(0, nl);
+      this.buf = this.buf.slice(nl + 1);
+      if (line.length === 0) continue;
+      let msg: Message;
+      try {
+        msg = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      this.dispatch(msg);
+    }
+  }
+
+  private dispatch(msg: Message): void {
+    if (msg.type === "ready") {
+      this.readyMsg = msg;
+      this.resolveReady(msg);
+      return;
+    }
+    const call = typeof msg.call === "string" ? msg.call : undefined;
+    if (call === undefined) return; // error and fatal lines are for people: they are on stderr too
+    const waiter = this.waiters.get(`${msg.type}:${call}`);
+    if (waiter) {
+      this.waiters.delete(`${msg.type}:${call}`);
+      waiter(msg);
+      return;
+    }
+    const p = this.pending.get(call);
+    if (!p) return;
+    if (msg.type === "result") {
+      this.pending.delete(call);
+      p.resolve({ result: msg.result as Record<string, unknown>, text: String(msg.text ?? "") });
+      return;
+    }
+    p.handlers.onMessage(msg);
+  }
+
+  private die(d: Death): void {
+    if (this.dead) return;
+    this.dead = d;
+    this.resolveReady({ type: "dead" });
+    for (const p of this.pending.values()) p.resolve(undefined);
+    this.pending.clear();
+    for (const w of this.waiters.values()) w({ type: "dead" });
+    this.waiters.clear();
+    for (const fn of this.onDeath) fn(d);
+    this.onDeath = [];
+  }
+
+  // The child must not keep Pi alive on its own, but it must while a call
+  // waits on it (print mode has nothing else holding the event loop).
+  private ref(): void {
+    if (this.refs++ === 0) this.setRef(true);
+  }
+
+  private unrefSoon(): void {
+    if (--this.refs === 0) this.setRef(false);
+  }
+
+  private unref(): void {
+    this.setRef(false);
+  }
+
+  private setRef(on: boolean): void {
+    const items = [this.proc, this.proc.stdout, this.proc.stderr, this.proc.stdin] as unknown as {
+      ref?(): void;
+      unref?(): void;
+    }[];
+    for (const it of items) (on ? it?.ref : it?.unref)?.call(it);
+  }
+}
+
+/**
+ * Asks a short-lived child for the ready report of hello, synchronously,
+ * for APIs that must answer at once. Returns undefined when the child
+ * cannot run.
+ */
+export function probe(binary: string, hello: Message): Message | undefined {
+  const out = spawnSync(binary, ["bridge"], { input: JSON.stringify(hello) + "\n", encoding: "utf8", timeout: 5000 });
+  if (out.error || typeof out.stdout !== "string") return undefined;
+  for (const line of out.stdout.split("\n")) {
+    try {
+      const msg = JSON.parse(line);
+      if (msg.type === "ready") return msg;
+    } catch {
+      /* not a message */
+    }
+  }
+  return undefined;
+}
+
+/** Describes a dead child for a person. */
+export function describeDeath(d: Death): string {
+  const how = d.error
+    ? `could not run (${d.error})`
+    : d.signal
+      ? `was killed by ${d.signal}`
+      : `exited with status ${d.code}`;
+  const tail = d.stderr.trim().split("\n").slice(-3).join(" | ");
+  return `the askuser bridge process ${how}${tail ? `: ${tail}` : ""}`;
+}

@@ -1,0 +1,246 @@
+// A host: one Pi context bound to one askuser child. The child resolves
+// the route and the preferences once, at its hello; this file only carries
+// Pi's answers to it and its requests to Pi.
+
+import { statSync } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Child, type Death, type Message, describeDeath, newCallId, probe, PROTOCOL_VERSION } from "./child.ts";
+import { CustomView, NativeDialogs, type UIContext, themeColours } from "./ui.ts";
+import type { AskUserOptions, AskUserResult, AskUserSupport, AskUserEventSink } from "./types.ts";
+
+const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
+
+/** Where the askuser binary is, or why there is none. */
+export function findBinary(explicit: string | undefined): { path?: string; reason?: string } {
+  if (explicit !== undefined) {
+    if (isFile(explicit)) return { path: explicit };
+    return { reason: `the askuser binary given in the options (${explicit}) does not exist` };
+  }
+  const local = join(packageDir, "bin", "askuser");
+  if (isFile(local)) return { path: local };
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    if (dir && isFile(join(dir, "askuser"))) return { path: join(dir, "askuser") };
+  }
+  return {
+    reason:
+      `the askuser binary was not found: build it next to the package with "make -C ${dirname(packageDir)} pi-binary" ` +
+      `(it goes to ${local}), pass its path as the "binary" option, or put askuser on PATH`,
+  };
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Pi's agent directory, as getAgentDir() gives it. */
+export type AgentDirFn = () => string;
+
+/** Builds the hello that describes ctx to the child. */
+export function helloFor(ctx: UIContext, options: AskUserOptions, agentDir: string): Message {
+  const ui = ctx.ui ?? {};
+  const { binary: _b, events: _e, configFile, ...prefs } = options;
+  let theme: unknown;
+  if (ctx.mode === "tui") {
+    try {
+      theme = themeColours(ui.theme);
+    } catch {
+      theme = undefined;
+    }
+  }
+  return {
+    type: "hello",
+    version: PROTOCOL_VERSION,
+    mode: ctx.mode ?? "",
+    hasUI: ctx.hasUI === true,
+    ui: {
+      custom: typeof ui.custom === "function",
+      input: typeof ui.input === "function",
+      select: typeof ui.select === "function",
+    },
+    agentDir,
+    options: prefs,
+    ...(configFile === undefined ? {} : { configFile }),
+    ...(theme ? { theme } : {}),
+  };
+}
+
+/** How a call reports its events. */
+export type EventEmit = (channel: string, payload: unknown) => void;
+
+/** A call's end as the tool needs it. */
+export interface Answered {
+  result: AskUserResult;
+  text: string;
+}
+
+/**
+ * AskUserHost is one Pi context bound to askuser. Its route and
+ * preferences are fixed when it is created; it starts its child then,
+ * without waiting for it, and a dead child is replaced at the next call.
+ */
+export class AskUserHost {
+  private ctx: UIContext;
+  private hello: Message;
+  private binary: string | undefined;
+  private missing: string | undefined;
+  private child: Child | undefined;
+  private closed = false;
+  private probed: Message | undefined;
+
+  constructor(ctx: UIContext, options: AskUserOptions, agentDir: string) {
+    this.ctx = ctx;
+    this.hello = helloFor(ctx, options, agentDir);
+    const bin = findBinary(options.binary);
+    this.binary = bin.path;
+    this.missing = bin.reason;
+    this.start();
+  }
+
+  /** Starts the child if there is none. It never waits for it. */
+  start(): Child | undefined {
+    if (this.closed || !this.binary) return undefined;
+    if (!this.child || this.child.dead) this.child = new Child(this.binary, this.hello);
+    return this.child;
+  }
+
+  /** The current child, for tests and figures. */
+  get process(): Child | undefined {
+    return this.child;
+  }
+
+  /**
+   * The support report. It is the child's ready report; when that has not
+   * arrived yet, a short-lived child gives the same report synchronously.
+   */
+  support(): AskUserSupport {
+    if (!this.binary) return { status: "no_available_ui", reason: this.missing! };
+    const ready = this.child?.readyMsg ?? (this.probed ??= probe(this.binary, this.hello));
+    if (!ready || ready.type !== "ready") {
+      return { status: "no_available_ui", reason: "the askuser bridge process did not start; run it by hand (askuser bridge) to see why" };
+    }
+    return ready.support as AskUserSupport;
+  }
+
+  /** Ends the child. Idempotent; the host cannot ask afterwards. */
+  close(): void {
+    this.closed = true;
+    this.child?.close();
+  }
+
+  /**
+   * Asks params, the request exactly as given. It never throws: every
+   * outcome is a result, with the text the model reads for it.
+   */
+  async ask(params: unknown, opts: { callId?: string; signal?: AbortSignal; emit?: EventEmit }): Promise<Answered> {
+    if (!this.binary) return unsupported(this.missing!);
+    if (this.closed) return notInitialized("the Pi session has ended; ask_user works again in the next session");
+    const child = this.start()!;
+    const call = newCallId();
+    let view: CustomView | undefined;
+    let dialogs: NativeDialogs | undefined;
+    let route: "custom" | "native" | undefined;
+    const send = (m: Message) => child.send(m);
+    const onAbort = () => send({ type: "abort", call });
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    const ui = this.ctx;
+    const cleanup = () => {
+      view?.close();
+      dialogs?.close();
+      opts.signal?.removeEventListener("abort", onAbort);
+    };
+    let end;
+    try {
+      end = await child.call(
+        call,
+        { type: "ask", call, params, ...(opts.callId ? { callId: opts.callId } : {}) },
+        {
+          onMessage(m) {
+            switch (m.type) {
+              case "event":
+                opts.emit?.(String(m.channel), m.payload);
+                break;
+              case "open":
+                route = "custom";
+                view?.close();
+                view = new CustomView(ui, send, call, m);
+                break;
+              case "frame":
+                view?.frame(m);
+                break;
+              case "close":
+                view?.close();
+                break;
+              case "dialog":
+                route = "native";
+                dialogs ??= new NativeDialogs(ui, send, call);
+                dialogs.show(m);
+                break;
+              case "dialog_cancel":
+                dialogs?.cancel(Number(m.req));
+                break;
+            }
+          },
+        },
+      );
+      if (opts.signal?.aborted && !end) onAbort();
+    } finally {
+      cleanup();
+    }
+    if (end) return { result: end.result as unknown as AskUserResult, text: end.text };
+    return this.crashed(child.dead!, route, params);
+  }
+
+  /** The result of a call whose child died, worded by a fresh child. */
+  private async crashed(d: Death, route: "custom" | "native" | undefined, params: unknown): Promise<Answered> {
+    const why = `${describeDeath(d)}; the next ask_user call starts a new one`;
+    const code = route === "custom" ? "custom_ui_failed" : route === "native" ? "native_ui_failed" : "internal";
+    const result: AskUserResult = {
+      status: "error",
+      ...(route ? { route } : {}),
+      answers: [],
+      error: { code, message: why },
+    };
+    const fresh = this.start();
+    const call = newCallId("x");
+    const reply = await fresh?.request(call, { type: "explain", call, params, result }, "explained");
+    const text = typeof reply?.text === "string" ? reply.text : `ask_user failed: ${why}. No answer was given; do not invent one.`;
+    return { result, text };
+  }
+}
+
+function unsupported(reason: string): Answered {
+  return {
+    result: { status: "error", answers: [], error: { code: "unsupported_mode", message: reason } },
+    text: `ask_user cannot show a dialog: ${reason}. No answer was given; do not invent one. Ask the user in ordinary text instead.`,
+  };
+}
+
+export function notInitialized(reason: string): Answered {
+  return {
+    result: { status: "error", answers: [], error: { code: "not_initialized", message: reason } },
+    text: `ask_user is not ready: ${reason}. No answer was given; do not invent one. Ask the user in ordinary text instead.`,
+  };
+}
+
+/** An event function that hands events to a direct caller's sink. */
+export function sinkEmitter(sink: AskUserEventSink | undefined): EventEmit | undefined {
+  if (!sink) return undefined;
+  return (channel, payload) => {
+    try {
+      const p = payload as { active?: boolean };
+      if (channel === "herdr:blocked") {
+        if (p.active) sink.waitStarted?.(payload as never);
+        else sink.waitEnded?.(payload as never);
+      } else {
+        sink.outcome?.(channel as never, payload as never);
+      }
+    } catch {
+      /* a sink's failure is its own */
+    }
+  };
+}

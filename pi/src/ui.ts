@@ -1,0 +1,309 @@
+// Pi's side of the two routes: the custom component that shows the child's
+// frames and sends it keys, and the native dialogs the child asks for.
+
+import {
+  CURSOR_MARKER,
+  decodeKittyPrintable,
+  isKeyRelease,
+  isKeyRepeat,
+  matchesKey,
+  parseKey,
+  sliceByColumn,
+  truncateToWidth,
+} from "@earendil-works/pi-tui";
+import type { Message } from "./child.ts";
+
+/** The part of Pi's ExtensionContext the routes use. */
+export interface UIContext {
+  mode?: string;
+  hasUI?: boolean;
+  ui: {
+    custom?: (...args: any[]) => Promise<unknown> | unknown;
+    input?: (title: string, placeholder?: string, opts?: { signal?: AbortSignal; timeout?: number }) => Promise<string | undefined>;
+    select?: (title: string, options: string[], opts?: { signal?: AbortSignal; timeout?: number }) => Promise<string | undefined>;
+    onTerminalInput?: (handler: (data: string) => { consume?: boolean; data?: string } | undefined) => () => void;
+    notify?: (message: string, type?: "info" | "warning" | "error") => void;
+    theme?: unknown;
+  };
+}
+
+type Send = (msg: Message) => void;
+
+const BRACKETED_PASTE = /^\x1b\[200~([\s\S]*?)(?:\x1b\[201~)?$/;
+
+/**
+ * Turns raw terminal input into a key message: pasted and printable text
+ * as text, everything else as a Pi key name. Undefined for input that is
+ * neither (a key release, an unknown sequence).
+ */
+export function keyMessage(data: string): { key?: string; text?: string } | undefined {
+  if (isKeyRelease(data)) return undefined;
+  const paste = BRACKETED_PASTE.exec(data);
+  if (paste) return paste[1] ? { text: paste[1] } : undefined;
+  const kitty = decodeKittyPrintable(data);
+  if (kitty !== undefined) return { text: kitty };
+  if (isPrintable(data)) return { text: data };
+  const key = parseKey(data);
+  return key ? { key } : undefined;
+}
+
+function isPrintable(s: string): boolean {
+  if (s.length === 0) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f || (c >= 0x80 && c < 0xa0)) return false;
+  }
+  return true;
+}
+
+/** Rows the dialog may use: the terminal's, less a line for Pi's own UI inline. */
+function rowsFor(tui: any, overlay: boolean): number {
+  const rows = Number(tui?.terminal?.rows) || 24;
+  return Math.max(overlay ? rows - 2 : rows - 4, 1);
+}
+
+/** Puts the IME cursor marker at column col of line. */
+function withCursor(line: string, col: number, width: number): string {
+  return sliceByColumn(line, 0, col) + CURSOR_MARKER + sliceByColumn(line, col, Math.max(width - col, 0));
+}
+
+/**
+ * One custom component on screen. Created on the child's "open", fed its
+ * "frame"s, ended by "close" or by the call's end.
+ */
+export class CustomView {
+  private lines: string[] = [];
+  private cursor: { row: number; col: number } | undefined;
+  private width = 0;
+  private rows = 0;
+  private tui: any;
+  private done: ((v: unknown) => void) | undefined;
+  private handle: { setHidden(h: boolean): void; isHidden?(): boolean; focus?(): void } | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private closed = false;
+  private hidden = false;
+  private noticeShown = false;
+  private firstFrame: (() => void) | undefined;
+  readonly overlay: boolean;
+  readonly component = {
+    focused: false,
+    render: (width: number) => this.render(width),
+    handleInput: (data: string) => this.handleInput(data),
+    invalidate: () => {},
+  };
+
+  private ctx: UIContext;
+  private send: Send;
+  private call: string;
+
+  constructor(ctx: UIContext, send: Send, call: string, open: Message) {
+    this.ctx = ctx;
+    this.send = send;
+    this.call = call;
+    this.overlay = open.display !== "inline";
+    const toggleKey = this.overlay && typeof open.toggleKey === "string" ? open.toggleKey : "";
+    if (toggleKey && this.ctx.ui.onTerminalInput) {
+      this.unsubscribe = this.ctx.ui.onTerminalInput((data) => this.onRaw(data, toggleKey));
+    }
+    const options = this.overlay
+      ? {
+          overlay: true,
+          overlayOptions: { anchor: "center", width: "100%", maxHeight: "100%" },
+          onHandle: (h: CustomView["handle"]) => {
+            if (this.closed) return;
+            this.handle = h;
+          },
+        }
+      : { overlay: false };
+    try {
+      const shown = this.ctx.ui.custom!((tui: any, _theme: unknown, _kb: unknown, done: (v: unknown) => void) => {
+        this.tui = tui;
+        this.done = done;
+        if (this.closed) queueMicrotask(() => done(undefined));
+        this.resize(Number(tui?.terminal?.columns) || 80, rowsFor(tui, this.overlay));
+        // Show the component with its first frame, not empty; a slow
+        // child only delays it by a little.
+        return new Promise((resolve) => {
+          const t = setTimeout(() => resolve(this.component), 40);
+          this.firstFrame = () => {
+            clearTimeout(t);
+            resolve(this.component);
+          };
+        });
+      }, options);
+      Promise.resolve(shown).then(
+        () => {},
+        (err: unknown) => this.fail(err),
+      );
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  private fail(err: unknown): void {
+    if (this.closed) return;
+    this.send({ type: "ui_error", call: this.call, message: err instanceof Error ? err.message : String(err) });
+  }
+
+  /** Takes a frame from the child and redraws. */
+  frame(msg: Message): void {
+    this.lines = Array.isArray(msg.lines) ? (msg.lines as string[]) : [];
+    this.cursor = msg.cursor as CustomView["cursor"];
+    const first = this.firstFrame;
+    this.firstFrame = undefined;
+    first?.();
+    this.tui?.requestRender?.();
+  }
+
+  private resize(width: number, rows: number): void {
+    if (width === this.width && rows === this.rows) return;
+    this.width = width;
+    this.rows = rows;
+    this.send({ type: "resize", call: this.call, width, rows });
+  }
+
+  private render(width: number): string[] {
+    this.resize(width, rowsFor(this.tui, this.overlay));
+    const out: string[] = [];
+    const n = Math.min(this.lines.length, this.rows);
+    for (let i = 0; i < n; i++) {
+      let line = this.lines[i]!;
+      if (this.component.focused && this.cursor && this.cursor.row === i) line = withCursor(line, this.cursor.col, width);
+      // Pi throws on a line wider than the width; the child never sends
+      // one, and this keeps a stale frame after a shrink from doing it.
+      out.push(truncateToWidth(line, width, ""));
+    }
+    return out;
+  }
+
+  private handleInput(data: string): void {
+    if (this.closed) return;
+    const key = keyMessage(data);
+    if (key) this.send({ type: "key", call: this.call, ...key });
+  }
+
+  // The raw listener sees input before the component, also while the
+  // overlay is hidden, so the same key hides and restores it.
+  private onRaw(data: string, toggleKey: string): { consume: boolean } | undefined {
+    if (this.closed || !matchesKey(data, toggleKey)) return undefined;
+    if (isKeyRelease(data) || isKeyRepeat(data)) return { consume: true };
+    const h = this.handle;
+    if (!h) return { consume: true };
+    this.hidden = !this.hidden;
+    h.setHidden(this.hidden);
+    if (!this.hidden) h.focus?.();
+    if (this.hidden && !this.noticeShown) {
+      this.noticeShown = true;
+      this.ctx.ui.notify?.(`ask_user is hidden; press ${toggleKey} to show it again`, "info");
+    }
+    this.tui?.requestRender?.();
+    return { consume: true };
+  }
+
+  /** Removes the component and the raw listener. Safe to call often. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    const done = this.done;
+    this.done = undefined;
+    this.handle = undefined;
+    this.firstFrame?.();
+    this.firstFrame = undefined;
+    done?.(undefined);
+  }
+}
+
+/** The native dialogs of one call. */
+export class NativeDialogs {
+  private open = new Map<number, AbortController>();
+  private ctx: UIContext;
+  private send: Send;
+  private call: string;
+
+  constructor(ctx: UIContext, send: Send, call: string) {
+    this.ctx = ctx;
+    this.send = send;
+    this.call = call;
+  }
+
+  /** Opens the dialog the child asked for and sends back its reply. */
+  show(msg: Message): void {
+    const req = Number(msg.req);
+    const ac = new AbortController();
+    this.open.set(req, ac);
+    const timeout = typeof msg.timeoutMs === "number" && msg.timeoutMs > 0 ? msg.timeoutMs : undefined;
+    const opts = { signal: ac.signal, timeout };
+    const started = Date.now();
+    const reply = (m: Record<string, unknown>) => {
+      if (!this.open.delete(req) || ac.signal.aborted) return;
+      this.send({ type: "reply", call: this.call, req, ...m });
+    };
+    let p: Promise<string | undefined>;
+    try {
+      p =
+        msg.method === "select"
+          ? this.ctx.ui.select!(String(msg.title), (msg.options as string[]) ?? [], opts)
+          : this.ctx.ui.input!(String(msg.title), typeof msg.placeholder === "string" ? msg.placeholder : undefined, opts);
+    } catch (err) {
+      reply({ error: err instanceof Error ? err.message : String(err) });
+      return;
+    }
+    Promise.resolve(p).then(
+      (value) => {
+        if (typeof value === "string") reply({ value });
+        else if (timeout !== undefined && Date.now() - started >= timeout - 20) reply({ timedOut: true });
+        else reply({ cancelled: true });
+      },
+      (err: unknown) => reply({ error: err instanceof Error ? err.message : String(err) }),
+    );
+  }
+
+  /** Closes the dialog the child gave up on. */
+  cancel(req: number): void {
+    const ac = this.open.get(req);
+    this.open.delete(req);
+    ac?.abort();
+  }
+
+  /** Closes every open dialog. */
+  close(): void {
+    for (const ac of this.open.values()) ac.abort();
+    this.open.clear();
+  }
+}
+
+/** SGR prefix and suffix per colour role, from Pi's theme. */
+export function themeColours(theme: any): Record<string, { prefix: string; suffix: string }> | undefined {
+  if (!theme || typeof theme.fg !== "function") return undefined;
+  const out: Record<string, { prefix: string; suffix: string }> = {};
+  const split = (styled: string) => {
+    const i = styled.indexOf("\u0000");
+    return i < 0 ? undefined : { prefix: styled.slice(0, i), suffix: styled.slice(i + 1) };
+  };
+  const roles: [string, string][] = [
+    ["accent", "accent"],
+    ["muted", "muted"],
+    ["selection", "success"],
+    ["warning", "warning"],
+    ["error", "error"],
+    ["border", "border"],
+    ["code", "mdCode"],
+  ];
+  for (const [role, token] of roles) {
+    try {
+      const s = split(theme.fg(token, "\u0000"));
+      if (s) out[role] = s;
+    } catch {
+      /* the theme has no such token */
+    }
+  }
+  try {
+    const s = typeof theme.bold === "function" ? split(theme.bold("\u0000")) : undefined;
+    if (s) out.bold = s;
+  } catch {
+    /* no bold */
+  }
+  return out;
+}

@@ -1,0 +1,85 @@
+package pibridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// nativeUI is the native route inside Pi: each dialog is a request to the
+// shim, which opens ctx.ui.input or ctx.ui.select with the time left and
+// an abort signal. It implements native.Inputter and native.Selector.
+type nativeUI struct {
+	srv *server
+}
+
+// Input asks for one line of text.
+func (n *nativeUI) Input(ctx context.Context, title, placeholder string) (string, bool, error) {
+	return n.ask(ctx, dialogMsg{Method: "input", Title: title, Placeholder: placeholder})
+}
+
+// Select asks for one of choices.
+func (n *nativeUI) Select(ctx context.Context, title string, choices []string) (string, bool, error) {
+	if len(choices) == 0 {
+		return "", false, errors.New("select with no choices")
+	}
+	v, ok, err := n.ask(ctx, dialogMsg{Method: "select", Title: title, Options: choices})
+	if err == nil && ok && !contains(choices, v) {
+		return "", false, fmt.Errorf("Pi's selector returned %q, which is not one of its choices", v)
+	}
+	return v, ok, err
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// ask sends one dialog request and waits for its reply or for ctx. When
+// ctx ends first it tells the shim to close the dialog.
+func (n *nativeUI) ask(ctx context.Context, d dialogMsg) (string, bool, error) {
+	c, err := callFrom(ctx)
+	if err != nil {
+		return "", false, err
+	}
+	if err := ctx.Err(); err != nil {
+		return "", false, context.Cause(ctx)
+	}
+	ch := make(chan inMsg, 1)
+	c.mu.Lock()
+	c.nextReq++
+	req := c.nextReq
+	c.replies[req] = ch
+	c.mu.Unlock()
+	d.Type, d.Call, d.Req = typeDialog, c.id, req
+	if dl, ok := ctx.Deadline(); ok {
+		d.TimeoutMs = max(time.Until(dl).Milliseconds(), 1)
+	}
+	n.srv.send(d)
+	select {
+	case <-ctx.Done():
+		c.mu.Lock()
+		delete(c.replies, req)
+		c.mu.Unlock()
+		n.srv.send(callMsg{Type: typeCancel, Call: c.id, Req: req})
+		return "", false, context.Cause(ctx)
+	case m := <-ch:
+		switch {
+		case m.Error != "":
+			return "", false, fmt.Errorf("Pi's %s dialog failed: %s", d.Method, m.Error)
+		case m.TimedOut:
+			// Pi's own timer ran out; the core's deadline, which Pi's
+			// timeout was taken from, settles the call.
+			<-ctx.Done()
+			return "", false, context.Cause(ctx)
+		case m.Cancelled || m.Value == nil:
+			return "", false, nil
+		}
+		return *m.Value, true, nil
+	}
+}

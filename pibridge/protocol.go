@@ -1,0 +1,289 @@
+// Package pibridge serves the Pi package: it speaks the JSON-lines protocol
+// of PROTOCOL.md with the TypeScript shim that runs inside Pi, binds Pi's
+// custom components and native dialogs as the two routes of an ask.Host,
+// and answers every ask_user call with a contract.Result and the text the
+// model reads.
+//
+// All behaviour lives here and in the engine; the shim only moves bytes
+// between Pi and this package.
+package pibridge
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/askuser/askuser/contract"
+)
+
+// Version is the protocol version this package speaks.
+const Version = 1
+
+// MaxLine is the longest line the bridge reads, in bytes.
+const MaxLine = 1 << 20
+
+// The message types.
+const (
+	typeHello     = "hello"
+	typeReady     = "ready"
+	typeFatal     = "fatal"
+	typeError     = "error"
+	typeAsk       = "ask"
+	typeAbort     = "abort"
+	typeResult    = "result"
+	typeEvent     = "event"
+	typeOpen      = "open"
+	typeResize    = "resize"
+	typeKey       = "key"
+	typeFrame     = "frame"
+	typeClose     = "close"
+	typeUIError   = "ui_error"
+	typeDialog    = "dialog"
+	typeReply     = "reply"
+	typeCancel    = "dialog_cancel"
+	typeExplain   = "explain"
+	typeExplained = "explained"
+)
+
+// inMsg is any message from the shim. Fields unused by a type are ignored.
+type inMsg struct {
+	Type string `json:"type"`
+	Call string `json:"call,omitempty"`
+
+	// hello
+	Version    int             `json:"version,omitempty"`
+	Mode       string          `json:"mode,omitempty"`
+	HasUI      bool            `json:"hasUI,omitempty"`
+	UI         uiCaps          `json:"ui"`
+	AgentDir   string          `json:"agentDir,omitempty"`
+	Options    json.RawMessage `json:"options,omitempty"`
+	ConfigFile json.RawMessage `json:"configFile,omitempty"`
+	Theme      map[string]sgr  `json:"theme,omitempty"`
+
+	// ask, explain
+	CallID string          `json:"callId,omitempty"`
+	Params json.RawMessage `json:"params,omitempty"`
+	Result json.RawMessage `json:"result,omitempty"`
+
+	// key, resize
+	Key   string `json:"key,omitempty"`
+	Text  string `json:"text,omitempty"`
+	Width int    `json:"width,omitempty"`
+	Rows  int    `json:"rows,omitempty"`
+
+	// reply, ui_error
+	Req       int     `json:"req,omitempty"`
+	Value     *string `json:"value,omitempty"`
+	Cancelled bool    `json:"cancelled,omitempty"`
+	TimedOut  bool    `json:"timedOut,omitempty"`
+	Error     string  `json:"error,omitempty"`
+	Message   string  `json:"message,omitempty"`
+}
+
+type uiCaps struct {
+	Custom bool `json:"custom"`
+	Input  bool `json:"input"`
+	Select bool `json:"select"`
+}
+
+type sgr struct {
+	Prefix string `json:"prefix"`
+	Suffix string `json:"suffix"`
+}
+
+// The messages to the shim.
+
+type readyMsg struct {
+	Type      string `json:"type"`
+	Version   int    `json:"version"`
+	Support   any    `json:"support"`
+	Available bool   `json:"available"`
+	Reason    string `json:"reason,omitempty"`
+}
+
+type textMsg struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+}
+
+type resultMsg struct {
+	Type   string          `json:"type"`
+	Call   string          `json:"call"`
+	Result contract.Result `json:"result"`
+	Text   string          `json:"text"`
+}
+
+type eventMsg struct {
+	Type    string `json:"type"`
+	Call    string `json:"call"`
+	Channel string `json:"channel"`
+	Payload any    `json:"payload"`
+}
+
+type openMsg struct {
+	Type      string `json:"type"`
+	Call      string `json:"call"`
+	Display   string `json:"display"`
+	ToggleKey string `json:"toggleKey"`
+}
+
+type frameMsg struct {
+	Type   string     `json:"type"`
+	Call   string     `json:"call"`
+	Lines  []string   `json:"lines"`
+	Cursor *cursorPos `json:"cursor,omitempty"`
+}
+
+type cursorPos struct {
+	Row int `json:"row"`
+	Col int `json:"col"`
+}
+
+type callMsg struct {
+	Type string `json:"type"`
+	Call string `json:"call"`
+	Req  int    `json:"req,omitempty"`
+}
+
+type dialogMsg struct {
+	Type        string   `json:"type"`
+	Call        string   `json:"call"`
+	Req         int      `json:"req"`
+	Method      string   `json:"method"`
+	Title       string   `json:"title"`
+	Placeholder string   `json:"placeholder,omitempty"`
+	Options     []string `json:"options,omitempty"`
+	TimeoutMs   int64    `json:"timeoutMs,omitempty"`
+}
+
+type explainedMsg struct {
+	Type string `json:"type"`
+	Call string `json:"call"`
+	Text string `json:"text"`
+}
+
+// errLineTooLong reports a line over MaxLine.
+var errLineTooLong = fmt.Errorf("line longer than %d bytes", MaxLine)
+
+// lineReader reads LF-terminated lines of at most MaxLine bytes.
+type lineReader struct {
+	r    *bufio.Reader
+	long bool // discarding the rest of an over-long line
+}
+
+func newLineReader(r io.Reader) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// next returns the next line without its LF. An over-long line is skipped
+// and reported as errLineTooLong once; io.EOF ends the stream. A final line
+// without LF is returned as a line.
+func (lr *lineReader) next() ([]byte, error) {
+	var buf []byte
+	for {
+		chunk, err := lr.r.ReadSlice('\n')
+		switch {
+		case err == nil:
+			if lr.long {
+				lr.long = false
+				buf = buf[:0]
+				return nil, errLineTooLong
+			}
+			if buf == nil {
+				return chunk[:len(chunk)-1], nil
+			}
+			buf = append(buf, chunk[:len(chunk)-1]...)
+			if len(buf) > MaxLine {
+				return nil, errLineTooLong
+			}
+			return buf, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			if !lr.long {
+				buf = append(buf, chunk...)
+				if len(buf) > MaxLine {
+					lr.long = true
+					buf = nil
+				}
+			}
+		default:
+			if lr.long || len(buf)+len(chunk) == 0 {
+				if err == io.EOF {
+					return nil, io.EOF
+				}
+				return nil, err
+			}
+			buf = append(buf, chunk...)
+			if err == io.EOF {
+				return buf, nil
+			}
+			return nil, err
+		}
+	}
+}
+
+// decode parses one line as a message. The reader's buffer may be reused,
+// so the message copies what it keeps.
+func decode(line []byte) (inMsg, error) {
+	var m inMsg
+	line = bytes.TrimRight(line, "\r")
+	if len(bytes.TrimSpace(line)) == 0 || bytes.TrimSpace(line)[0] != '{' {
+		return m, errors.New("a message must be a JSON object")
+	}
+	if err := json.Unmarshal(line, &m); err != nil {
+		return m, fmt.Errorf("bad message: %w", err)
+	}
+	if m.Type == "" {
+		return m, errors.New(`a message must have a "type"`)
+	}
+	return m, nil
+}
+
+// writer writes messages as lines. It is safe for concurrent use; a write
+// error is kept and every later write is dropped.
+type writer struct {
+	mu  sync.Mutex
+	w   *bufio.Writer
+	buf bytes.Buffer
+	enc *json.Encoder
+	err error
+}
+
+func newWriter(w io.Writer) *writer {
+	wr := &writer{w: bufio.NewWriterSize(w, 64<<10)}
+	wr.enc = json.NewEncoder(&wr.buf)
+	wr.enc.SetEscapeHTML(false)
+	return wr
+}
+
+// failed returns the first write error, if any.
+func (wr *writer) failed() error {
+	wr.mu.Lock()
+	defer wr.mu.Unlock()
+	return wr.err
+}
+
+// send writes one message and flushes it.
+func (wr *writer) send(msg any) error {
+	wr.mu.Lock()
+	defer wr.mu.Unlock()
+	if wr.err != nil {
+		return wr.err
+	}
+	wr.buf.Reset()
+	if err := wr.enc.Encode(msg); err != nil { // Encode ends with LF
+		return fmt.Errorf("encode %T: %w", msg, err)
+	}
+	if _, err := wr.w.Write(wr.buf.Bytes()); err != nil {
+		wr.err = err
+		return err
+	}
+	if err := wr.w.Flush(); err != nil {
+		wr.err = err
+		return err
+	}
+	return nil
+}

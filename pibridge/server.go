@@ -1,0 +1,374 @@
+package pibridge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/config"
+	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/native"
+	"github.com/askuser/askuser/theme"
+	"github.com/askuser/askuser/tooltext"
+)
+
+// ErrVersion is returned by Serve when the shim speaks another protocol
+// version.
+var ErrVersion = errors.New("pibridge: unsupported protocol version")
+
+// Serve speaks the bridge protocol on r and w until r ends or ctx is done,
+// then aborts the calls still running and returns. It returns nil at the
+// end of r, ErrVersion (wrapped) after a hello of another version, and the
+// error that stopped reading or writing otherwise.
+//
+// Serve runs each call in its own goroutine and writes from several
+// goroutines, one line at a time.
+func Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	s := &server{ctx: ctx, out: newWriter(w), calls: map[string]*call{}}
+	defer s.wg.Wait()
+	defer cancel(errors.New("the bridge stopped"))
+	// Reading blocks, and a signal must still end the bridge: the loop
+	// runs on its own, and Serve returns at whichever ends first. A read
+	// left blocked ends with the process.
+	done := make(chan error, 1)
+	go func() { done <- s.loop(newLineReader(r)) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return nil
+	}
+}
+
+func (s *server) loop(lr *lineReader) error {
+	for {
+		line, err := lr.next()
+		if err == io.EOF {
+			return nil
+		}
+		if errors.Is(err, errLineTooLong) {
+			s.protocolError(err.Error())
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("pibridge: read: %w", err)
+		}
+		if s.ctx.Err() != nil {
+			return nil
+		}
+		m, err := decode(line)
+		if err != nil {
+			s.protocolError(err.Error())
+			continue
+		}
+		if err := s.dispatch(m); err != nil {
+			return err
+		}
+		if err := s.out.failed(); err != nil {
+			return fmt.Errorf("pibridge: write: %w", err)
+		}
+	}
+}
+
+// server is the state of one bridge.
+type server struct {
+	ctx context.Context
+	out *writer
+	wg  sync.WaitGroup
+
+	// Set by hello, then read-only.
+	hello   bool
+	host    *ask.Host
+	hostErr *contract.Error // options the host could not take
+	theme   theme.Theme
+
+	mu    sync.Mutex
+	calls map[string]*call
+}
+
+func (s *server) send(msg any) { _ = s.out.send(msg) }
+
+func (s *server) protocolError(msg string) {
+	s.send(textMsg{Type: typeError, Message: msg})
+}
+
+func (s *server) dispatch(m inMsg) error {
+	switch m.Type {
+	case typeHello:
+		return s.onHello(m)
+	case typeAsk:
+		s.onAsk(m)
+	case typeExplain:
+		s.onExplain(m)
+	case typeAbort, typeKey, typeResize, typeUIError, typeReply:
+		c := s.call(m.Call)
+		if c == nil {
+			// A late message for a call that just ended is normal.
+			return nil
+		}
+		c.deliver(m)
+	default:
+		s.protocolError(fmt.Sprintf("unknown message type %q", m.Type))
+	}
+	return nil
+}
+
+func (s *server) call(id string) *call {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.calls[id]
+}
+
+func (s *server) onHello(m inMsg) error {
+	if s.hello {
+		s.protocolError("hello was already received; a bridge serves one session")
+		return nil
+	}
+	if m.Version != Version {
+		msg := fmt.Sprintf("the Pi package speaks bridge protocol %d, this askuser speaks %d; install matching versions", m.Version, Version)
+		s.send(textMsg{Type: typeFatal, Message: msg})
+		return fmt.Errorf("%w: %d", ErrVersion, m.Version)
+	}
+	s.hello = true
+	s.theme = themeFrom(m.Theme)
+	host, hostErr := newHost(m, &customUI{srv: s}, &nativeUI{srv: s})
+	s.host, s.hostErr = host, hostErr
+	sup := s.support()
+	s.send(readyMsg{Type: typeReady, Version: Version, Support: sup, Available: sup.Status == ask.SupportAvailable, Reason: reasonOf(sup)})
+	return nil
+}
+
+func reasonOf(sup ask.Support) string {
+	if sup.Status == ask.SupportAvailable {
+		return ""
+	}
+	return sup.Reason
+}
+
+func (s *server) support() ask.Support {
+	if s.hostErr != nil {
+		return ask.Support{Status: ask.SupportInvalidConfig, Reason: s.hostErr.Message}
+	}
+	return s.host.Support()
+}
+
+// newHost binds the routes the hello says Pi has and resolves the host.
+// It returns an error instead when the options or the config path cannot
+// be read at all.
+func newHost(m inMsg, custom ask.Renderer, nat *nativeUI) (*ask.Host, *contract.Error) {
+	var caps ask.Capabilities
+	switch {
+	case m.Mode != "tui":
+		caps.CustomReason = fmt.Sprintf("Pi runs in %s mode, which has no terminal to draw the dialog on", modeName(m.Mode))
+	case !m.UI.Custom:
+		caps.CustomReason = "this Pi has no ctx.ui.custom"
+	default:
+		caps.Custom = custom
+	}
+	switch {
+	case !m.HasUI:
+		caps.NativeReason = fmt.Sprintf("Pi's %s mode has no dialog-capable UI", modeName(m.Mode))
+	case !m.UI.Input:
+		caps.NativeReason = "this Pi has no ctx.ui.input"
+	default:
+		var sel native.Selector
+		if m.UI.Select {
+			sel = nat
+		}
+		caps.Native = native.New(nat, sel)
+	}
+	opts := &ask.HostOptions{}
+	if len(m.Options) > 0 && !bytes.Equal(m.Options, []byte("null")) {
+		prefs, err := config.ParseOptions(m.Options)
+		if err != nil {
+			return nil, invalidConfig(fmt.Errorf("programmatic options: %w", err))
+		}
+		opts.Options = prefs
+	}
+	path, err := configPath(m.ConfigFile, m.AgentDir)
+	if err != nil {
+		return nil, invalidConfig(err)
+	}
+	opts.ConfigFile = path
+	return ask.NewHost(caps, opts), nil
+}
+
+func invalidConfig(err error) *contract.Error {
+	return &contract.Error{Code: contract.ErrInvalidConfig,
+		Message: fmt.Sprintf("invalid configuration: %v; correct it, then start a new session so that it is read again", err)}
+}
+
+func modeName(mode string) string {
+	if mode == "" {
+		return "an unknown"
+	}
+	return mode
+}
+
+// configPath returns the config file a hello names: the default file in
+// agentDir when configFile is absent or null, another path for a string,
+// and none for false.
+func configPath(raw json.RawMessage, agentDir string) (string, error) {
+	raw = bytes.TrimSpace(raw)
+	switch {
+	case len(raw) == 0 || bytes.Equal(raw, []byte("null")):
+		if agentDir == "" {
+			return "", errors.New(`configFile: Pi reported no agent directory, so ask-user.json cannot be found; pass configFile explicitly or false`)
+		}
+		return config.PiPath(agentDir), nil
+	case bytes.Equal(raw, []byte("false")):
+		return "", nil
+	case raw[0] == '"':
+		var p string
+		if err := json.Unmarshal(raw, &p); err != nil {
+			return "", fmt.Errorf("configFile: %w", err)
+		}
+		if p == "" {
+			return "", errors.New(`configFile: an empty path; pass a path, or false to read no file`)
+		}
+		return p, nil
+	}
+	return "", fmt.Errorf("configFile: want a path or false, not %.40s", raw)
+}
+
+// themeFrom builds the dialog's theme from Pi's colours. Roles Pi did not
+// send keep the built-in colours.
+func themeFrom(roles map[string]sgr) theme.Theme {
+	th := theme.Default()
+	set := func(name string, st *theme.Style) {
+		if c, ok := roles[name]; ok {
+			*st = theme.Style{Prefix: c.Prefix, Suffix: c.Suffix}
+		}
+	}
+	set("accent", &th.Accent)
+	set("muted", &th.Muted)
+	set("selection", &th.Selection)
+	set("warning", &th.Warning)
+	set("error", &th.Error)
+	set("border", &th.Border)
+	set("bold", &th.Bold)
+	set("code", &th.Code)
+	return th
+}
+
+func (s *server) onAsk(m inMsg) {
+	if m.Call == "" {
+		s.protocolError(`ask needs a "call" id`)
+		return
+	}
+	s.mu.Lock()
+	if _, dup := s.calls[m.Call]; dup {
+		s.mu.Unlock()
+		s.protocolError(fmt.Sprintf("call %q is already running", m.Call))
+		return
+	}
+	ctx, cancel := context.WithCancelCause(s.ctx)
+	c := newCall(s, m.Call, cancel)
+	s.calls[m.Call] = c
+	s.mu.Unlock()
+	params := bytes.Clone(m.Params)
+	s.wg.Go(func() {
+		defer cancel(nil)
+		res := s.run(context.WithValue(ctx, callKey{}, c), c, params, m.CallID)
+		s.mu.Lock()
+		delete(s.calls, c.id)
+		s.mu.Unlock()
+		s.send(resultMsg{Type: typeResult, Call: c.id, Result: res, Text: explain(params, res)})
+	})
+}
+
+// run asks one questionnaire on the session's host.
+func (s *server) run(ctx context.Context, c *call, params []byte, callID string) contract.Result {
+	switch {
+	case !s.hello:
+		return contract.ErrorResult(contract.ErrNotInitialized, "the Pi session has not started yet; call ask_user after session_start")
+	case s.hostErr != nil:
+		return contract.ErrorResult(s.hostErr.Code, s.hostErr.Message)
+	}
+	a := ask.NewAsker(s.host, &ask.Options{Events: ask.EventSinkFunc(func(e ask.Event) {
+		s.send(eventMsg{Type: typeEvent, Call: c.id, Channel: e.Name, Payload: e})
+	})})
+	return a.AskJSON(ctx, params, &ask.Call{ID: callID})
+}
+
+func (s *server) onExplain(m inMsg) {
+	var res contract.Result
+	if err := json.Unmarshal(m.Result, &res); err != nil {
+		s.protocolError(fmt.Sprintf("explain: bad result: %v", err))
+		return
+	}
+	if res.Answers == nil {
+		res.Answers = []contract.Answer{}
+	}
+	s.send(explainedMsg{Type: typeExplained, Call: m.Call, Text: explain(m.Params, res)})
+}
+
+// explain words res for the model. The request, when it parses, lets the
+// text repeat the questions for a plain-text fallback.
+func explain(params []byte, res contract.Result) string {
+	var req *contract.Request
+	if len(params) > 0 {
+		if r, _, err := contract.Parse(params); err == nil {
+			req = r
+		}
+	}
+	return tooltext.ForModel(req, res)
+}
+
+type callKey struct{}
+
+// call is one running questionnaire.
+type call struct {
+	srv    *server
+	id     string
+	cancel context.CancelCauseFunc
+	ui     chan inMsg // keys, resizes and UI errors for the custom route
+
+	mu      sync.Mutex
+	nextReq int
+	replies map[int]chan inMsg // pending native dialogs
+}
+
+func newCall(s *server, id string, cancel context.CancelCauseFunc) *call {
+	return &call{srv: s, id: id, cancel: cancel, ui: make(chan inMsg, 256), replies: map[int]chan inMsg{}}
+}
+
+// errCallerAbort is the cause of a call aborted by the shim.
+var errCallerAbort = errors.New("aborted by the caller")
+
+func (c *call) deliver(m inMsg) {
+	switch m.Type {
+	case typeAbort:
+		c.cancel(errCallerAbort)
+	case typeReply:
+		c.mu.Lock()
+		ch := c.replies[m.Req]
+		delete(c.replies, m.Req)
+		c.mu.Unlock()
+		if ch != nil {
+			ch <- m // buffered
+		}
+	default:
+		select {
+		case c.ui <- m:
+		default:
+			// Only a shim that ignores the frames it gets can fill the
+			// queue; dropping keeps the other calls running.
+			c.srv.protocolError(fmt.Sprintf("call %q: too many unread %s messages; dropped one", c.id, m.Type))
+		}
+	}
+}
+
+func callFrom(ctx context.Context) (*call, error) {
+	c, ok := ctx.Value(callKey{}).(*call)
+	if !ok {
+		return nil, errors.New("pibridge: the renderer ran outside a bridge call")
+	}
+	return c, nil
+}

@@ -1,0 +1,39 @@
+package pibridge
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/tooltext"
+)
+
+// ToolName is the name of the registered tool.
+const ToolName = "ask_user"
+
+// ToolSpec returns what the Pi package registers ask_user with, as indented
+// JSON: name, label, description, prompt snippet, guidelines and the
+// parameter schema. The package commits a copy (pi/src/tool.json), which
+// a test keeps equal to this, because Pi needs the tool before any child
+// runs.
+func ToolSpec() ([]byte, error) {
+	desc := tooltext.Description()
+	snippet, _, _ := strings.Cut(desc, ". ")
+	spec := struct {
+		Name             string          `json:"name"`
+		Label            string          `json:"label"`
+		Description      string          `json:"description"`
+		PromptSnippet    string          `json:"promptSnippet"`
+		PromptGuidelines []string        `json:"promptGuidelines"`
+		Parameters       json.RawMessage `json:"parameters"`
+	}{ToolName, "Ask user", desc, strings.TrimSuffix(snippet, ".") + ".", tooltext.Guidelines(), contract.Schema()}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(spec); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,35 @@
+package pibridge
+
+import (
+	"flag"
+	"os"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite ../pi/src/tool.json")
+
+const toolFile = "../pi/src/tool.json"
+
+// The Pi package registers ask_user from a committed copy; it must say
+// what the engine says. Run with -update after changing the description,
+// the guidelines or the schema.
+func TestToolFileIsCurrent(t *testing.T) {
+	want, err := ToolSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := os.WriteFile(toolFile, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(toolFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s is stale; run go test ./pibridge -run TestToolFileIsCurrent -update (-want +got):\n%s", toolFile, diff)
+	}
+}
