@@ -2,21 +2,171 @@
 // mode, the display mode, the overlay toggle key and the per-question
 // timeout. It also combines them with programmatic options and a request's
 // own values, in the contract's order of precedence.
+//
+// The config file is JSON with at most these keys:
+//
+//	{
+//	  "mode": "custom",              // or "native"; omitted: probe the host
+//	  "displayMode": "overlay",      // or "inline"
+//	  "overlayToggleKey": "alt+o",   // a chord, or null, "off", "none", "disabled"
+//	  "timeoutPerQuestionMs": 60000  // whole milliseconds; 0: no deadline
+//	}
+//
+// Validation is strict: every problem is reported, none is ignored,
+// coerced or replaced by a default. A host reads its file once, when it is
+// created (Load), and resolves the preferences once (Resolve).
+//
+// The package does no I/O beyond Load and holds no mutable state.
 package config
 
-import "github.com/askuser/askuser/contract"
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/askuser/askuser/contract"
+)
 
 // Prefs is one source of preferences: a config file or the programmatic
 // options of a host. The zero value sets nothing.
+//
+// Parse and ParseOptions return Prefs in normal form. Prefs built in Go
+// must pass CheckPrefs before Resolve.
 type Prefs struct {
 	// Mode forces a route; "" leaves it to the probe.
 	Mode contract.Route
 	// DisplayMode is the custom dialog's presentation; "" is unset.
 	DisplayMode contract.DisplayMode
-	// ToggleKey is the overlay show/hide chord in keyid's canonical form;
-	// nil is unset, and a pointer to "" disables the toggle.
+	// ToggleKey is the overlay show/hide chord; nil is unset, and a
+	// pointer to "" disables the toggle. Parse and ParseOptions store it
+	// in keyid's canonical form; Prefs built in Go may use any spelling
+	// that ParseToggle accepts, and Resolve canonicalizes it.
 	ToggleKey *string
 	// TimeoutPerQuestionMs is the per-question timeout; nil is unset and 0
 	// means no deadline.
 	TimeoutPerQuestionMs *int64
+}
+
+// MaxTimeoutPerQuestionMs is the largest per-question timeout a config
+// accepts: 2⁵³−1, the largest integer a JSON number carries exactly to
+// every reader. The total deadline is clamped further by the core.
+const MaxTimeoutPerQuestionMs = 1<<53 - 1
+
+// MaxFileSize is the size limit of a config file. A real one is a few
+// lines; anything larger is a mistake, such as a wrong path.
+const MaxFileSize = 64 << 10
+
+// OptionsSource is the source name that ParseOptions reports.
+const OptionsSource = "options"
+
+// Error is the error for an invalid config file or invalid options: it
+// names the source and lists every problem, each with the key it concerns
+// (Path, "" for the whole source) and the reason.
+type Error struct {
+	// File is the config file's path, or OptionsSource for programmatic
+	// options.
+	File string
+	// Problems lists what is wrong, in document order. It is never empty.
+	Problems []contract.Problem
+	// Err is the underlying I/O error when the file could not be read.
+	Err error
+}
+
+// Error reports the source and each problem:
+// "/home/u/.pi/agent/ask-user.json: invalid config: mode: must be ...".
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	b.WriteString(": invalid config: ")
+	for i, p := range e.Problems {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		if p.Path != "" {
+			b.WriteString(p.Path)
+			b.WriteString(": ")
+		}
+		b.WriteString(p.Message)
+	}
+	return b.String()
+}
+
+// Unwrap returns the underlying I/O error, if any.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Code is the result code of every config error: invalid_config.
+func (e *Error) Code() contract.ErrorCode { return contract.ErrInvalidConfig }
+
+// PiPath is the config file of the Pi host: ask-user.json in Pi's agent
+// directory (getAgentDir(): $PI_CODING_AGENT_DIR, or ~/.pi/agent).
+func PiPath(agentDir string) string {
+	return filepath.Join(agentDir, "ask-user.json")
+}
+
+// StandalonePath is the config file of the terminal and MCP hosts:
+// askuser/config.json in os.UserConfigDir() ($XDG_CONFIG_HOME or
+// ~/.config on Linux). It fails when no config directory is known.
+func StandalonePath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("locate the askuser config file: %w", err)
+	}
+	return filepath.Join(dir, "askuser", "config.json"), nil
+}
+
+// Load reads the config file at path once and parses it with Parse.
+//
+// A missing file means no preferences: zero Prefs and no error. Anything
+// else that stops the file being read (a directory or another non-regular
+// file, a symbolic link to nothing, no permission, a file over
+// MaxFileSize) is an *Error naming the file, never a silent default.
+func Load(path string) (Prefs, error) {
+	if path == "" {
+		return Prefs{}, &Error{File: `""`, Problems: []contract.Problem{{Message: "no config file path given"}}}
+	}
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if li, lerr := os.Lstat(path); lerr == nil && li.Mode()&fs.ModeSymlink != 0 {
+			return Prefs{}, fileError(path, "is a symbolic link to a file that does not exist", err)
+		}
+		return Prefs{}, nil
+	}
+	if err != nil {
+		return Prefs{}, fileError(path, "cannot read the file: "+reason(err), err)
+	}
+	if fi.IsDir() {
+		return Prefs{}, fileError(path, "is a directory; the config must be a JSON file", nil)
+	}
+	if !fi.Mode().IsRegular() {
+		return Prefs{}, fileError(path, "is not a regular file", nil)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return Prefs{}, fileError(path, "cannot read the file: "+reason(err), err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return Prefs{}, fileError(path, "cannot read the file: "+reason(err), err)
+	}
+	if len(data) > MaxFileSize {
+		return Prefs{}, fileError(path, fmt.Sprintf("is larger than %d KiB; a config file holds a few settings", MaxFileSize>>10), nil)
+	}
+	return Parse(path, data)
+}
+
+func fileError(path, msg string, err error) *Error {
+	return &Error{File: path, Problems: []contract.Problem{{Message: msg}}, Err: err}
+}
+
+// reason drops the path from a *fs.PathError, which Error already names.
+func reason(err error) string {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }

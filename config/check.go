@@ -1,0 +1,46 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/askuser/askuser/contract"
+)
+
+// CheckPrefs checks preferences built in Go, such as options from command
+// line flags, by the rules of the config file. source names them in the
+// error, which is an *Error listing every problem (code invalid_config).
+// A pointer to "" as ToggleKey disables the toggle; any other ToggleKey
+// must pass ParseToggle.
+func CheckPrefs(source string, p Prefs) error {
+	var problems []contract.Problem
+	add := func(path, format string, args ...any) {
+		problems = append(problems, contract.Problem{Path: path, Message: fmt.Sprintf(format, args...)})
+	}
+	switch p.Mode {
+	case "", contract.RouteCustom, contract.RouteNative:
+	default:
+		add(keyMode, `must be "custom" or "native", got %s`, quote(string(p.Mode)))
+	}
+	switch p.DisplayMode {
+	case "", contract.DisplayOverlay, contract.DisplayInline:
+	default:
+		add(keyDisplayMode, `must be "overlay" or "inline", got %s`, quote(string(p.DisplayMode)))
+	}
+	if p.ToggleKey != nil && *p.ToggleKey != "" {
+		if _, err := ParseToggle(*p.ToggleKey); err != nil {
+			add(keyToggle, "%v", err)
+		}
+	}
+	if t := p.TimeoutPerQuestionMs; t != nil {
+		switch {
+		case *t < 0:
+			add(keyTimeout, "must not be negative, got %d; use 0 for no deadline", *t)
+		case *t > MaxTimeoutPerQuestionMs:
+			add(keyTimeout, "must be at most %d milliseconds, got %d", int64(MaxTimeoutPerQuestionMs), *t)
+		}
+	}
+	if problems != nil {
+		return &Error{File: source, Problems: problems}
+	}
+	return nil
+}

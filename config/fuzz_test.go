@@ -1,0 +1,91 @@
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// FuzzParse checks that Parse never panics; that what it accepts passes
+// CheckPrefs and survives a round trip through JSON; and that what it
+// refuses comes as an *Error whose message is safe to print.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"",
+		"{}",
+		`{"mode": "custom", "displayMode": "overlay", "overlayToggleKey": "alt+o", "timeoutPerQuestionMs": 60000}`,
+		`{"overlayToggleKey": null, "timeoutPerQuestionMs": 6e4}`,
+		`{"overlayToggleKey": "escape", "Mode": 1, "mode": "x", "mode": "y"}`,
+		`{"timeoutPerQuestionMs": 1e999999999}`,
+		`{"a": 1,}`,
+		"\xef\xbb\xbf{}",
+		"{\"\xff\": 1}",
+		`[{"mode": "custom"}]`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		prefs, err := Parse("cfg.json", data)
+		if err != nil {
+			e, ok := errors.AsType[*Error](err)
+			if !ok {
+				t.Fatalf("error is %T, want *Error: %v", err, err)
+			}
+			if len(e.Problems) == 0 {
+				t.Fatalf("*Error without problems")
+			}
+			if diff := cmp.Diff(Prefs{}, prefs); diff != "" {
+				t.Fatalf("prefs returned with an error (-want +got):\n%s", diff)
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, "cfg.json: ") {
+				t.Fatalf("message does not name the file: %q", msg)
+			}
+			if !utf8.ValidString(msg) || strings.ContainsFunc(msg, unicode.IsControl) {
+				t.Fatalf("message holds raw control characters or bad UTF-8: %q", msg)
+			}
+			return
+		}
+		if err := CheckPrefs("cfg.json", prefs); err != nil {
+			t.Fatalf("CheckPrefs of accepted prefs: %v", err)
+		}
+		again, err := Parse("cfg.json", encode(t, prefs))
+		if err != nil {
+			t.Fatalf("re-parsing %s: %v", encode(t, prefs), err)
+		}
+		if diff := cmp.Diff(prefs, again); diff != "" {
+			t.Fatalf("round trip (-first +second):\n%s", diff)
+		}
+	})
+}
+
+// encode writes prefs as a config file.
+func encode(t *testing.T, p Prefs) []byte {
+	m := map[string]any{}
+	if p.Mode != "" {
+		m[keyMode] = p.Mode
+	}
+	if p.DisplayMode != "" {
+		m[keyDisplayMode] = p.DisplayMode
+	}
+	if p.ToggleKey != nil {
+		if *p.ToggleKey == "" {
+			m[keyToggle] = nil
+		} else {
+			m[keyToggle] = *p.ToggleKey
+		}
+	}
+	if p.TimeoutPerQuestionMs != nil {
+		m[keyTimeout] = *p.TimeoutPerQuestionMs
+	}
+	data, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}

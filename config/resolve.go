@@ -1,0 +1,77 @@
+package config
+
+import (
+	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/keyid"
+)
+
+// Effective is the resolved preferences of one host, fixed when the host
+// is created. The zero value is not meaningful; build it with Resolve.
+type Effective struct {
+	// Mode is the configured route, or "" to probe the host.
+	Mode contract.Route
+	// DisplayMode is the display mode the user configured (through
+	// programmatic options or the file), or "" when they set none and the
+	// request decides.
+	DisplayMode contract.DisplayMode
+	// TimeoutPerQuestionMs is the per-question timeout the user configured
+	// when TimeoutSet is true. 0 means no deadline.
+	TimeoutPerQuestionMs int64
+	// TimeoutSet reports whether the user configured a timeout.
+	TimeoutSet bool
+	// ToggleKey is the overlay show/hide chord in keyid's canonical form,
+	// "" when the user disabled it, keyid.DefaultToggle when they set
+	// nothing.
+	ToggleKey string
+}
+
+// Resolve combines two checked sources of preferences knob by knob: an
+// explicit programmatic option wins over the config file, which wins over
+// the built-in default. Both must come from Parse, ParseOptions or a
+// successful CheckPrefs; Resolve itself reports nothing.
+func Resolve(programmatic, file Prefs) Effective {
+	e := Effective{ToggleKey: keyid.DefaultToggle}
+	for _, p := range [...]Prefs{file, programmatic} {
+		if p.Mode != "" {
+			e.Mode = p.Mode
+		}
+		if p.DisplayMode != "" {
+			e.DisplayMode = p.DisplayMode
+		}
+		if p.TimeoutPerQuestionMs != nil {
+			e.TimeoutPerQuestionMs, e.TimeoutSet = *p.TimeoutPerQuestionMs, true
+		}
+		if p.ToggleKey != nil {
+			e.ToggleKey = *p.ToggleKey
+			if e.ToggleKey != "" {
+				if k, err := ParseToggle(e.ToggleKey); err == nil {
+					e.ToggleKey = k
+				}
+			}
+		}
+	}
+	return e
+}
+
+// ForRequest returns the display mode and per-question timeout for one
+// request: what the user configured, else what the request asks for,
+// else the built-in default (overlay, contract.DefaultTimeoutPerQuestionMs).
+// A timeout of 0 means no deadline. r may be nil. The caller derives the
+// whole questionnaire's deadline from the timeout and clamps it.
+func (e Effective) ForRequest(r *contract.Request) (contract.DisplayMode, int64) {
+	display := contract.DisplayOverlay
+	switch {
+	case e.DisplayMode != "":
+		display = e.DisplayMode
+	case r != nil && r.DisplayMode != "":
+		display = r.DisplayMode
+	}
+	timeout := int64(contract.DefaultTimeoutPerQuestionMs)
+	switch {
+	case e.TimeoutSet:
+		timeout = e.TimeoutPerQuestionMs
+	case r != nil && r.TimeoutPerQuestionMs != nil:
+		timeout = *r.TimeoutPerQuestionMs
+	}
+	return display, timeout
+}
