@@ -81,8 +81,9 @@ func (a *Asker) AskJSON(ctx context.Context, data []byte, call *Call) (res contr
 // invalid_request; a host that cannot prompt gives its code
 // (invalid_config, unsupported_mode, or not_initialized without a host);
 // a renderer that refuses the request through Checker gives
-// unsupported_mode; a ctx already done gives aborted without showing
-// anything. None of these emits an event. Otherwise the call enters the
+// unsupported_mode; a ctx already done gives aborted (cancelledReason
+// abort, no route) without showing anything. They are checked in this
+// order, and none of them emits an event: no wait was entered. Otherwise the call enters the
 // wait, which emits the events documented on Event.
 //
 // The deadline is the effective timeout per question times the number of

@@ -1,0 +1,54 @@
+package ask
+
+import (
+	"context"
+	"testing"
+
+	"github.com/askuser/askuser/contract"
+)
+
+// FuzzAskJSON feeds arbitrary requests through the whole call: it must
+// never panic, always return a coherent result, and either emit nothing
+// or exactly one blocked pair around one outcome.
+func FuzzAskJSON(f *testing.F) {
+	f.Add([]byte(`{"questions":[{"title":"Deploy where?","options":[{"label":"staging"},{"label":"prod"}]}]}`), byte(0))
+	f.Add([]byte(`{"questions":[{"title":"Go?","kind":"bool","default":false}],"timeoutPerQuestionMs":0}`), byte(1))
+	f.Add([]byte(`{"questions":[]}`), byte(2))
+	r := RendererFunc(func(_ context.Context, s *Session) (Outcome, error) {
+		switch s.Request.Header {
+		case "dismiss":
+			return Outcome{Dismissed: true}, nil
+		case "panic":
+			panic("boom")
+		}
+		var out []contract.Answer
+		for i := range s.Request.Questions {
+			out = append(out, contract.NewAnswer(s.Request, i))
+		}
+		return Outcome{Answers: out}, nil
+	})
+	f.Fuzz(func(t *testing.T, data []byte, route byte) {
+		caps := Capabilities{Custom: r}
+		if route%2 == 1 {
+			caps = Capabilities{Native: r}
+		}
+		rec := &recorder{}
+		res := NewAsker(NewHost(caps, nil), &Options{Events: rec}).AskJSON(context.Background(), data, &Call{ID: "f"})
+		if res.Answers == nil {
+			t.Fatalf("Answers is nil in %+v", res)
+		}
+		ev := rec.got()
+		switch {
+		case res.Status == contract.StatusError && res.Error == nil:
+			t.Fatalf("error result without an error: %+v", res)
+		case res.Status == contract.StatusError && res.Error.Code == contract.ErrInvalidRequest:
+			if len(ev) != 0 {
+				t.Fatalf("invalid request emitted %+v", ev)
+			}
+		case len(ev) != 3 || ev[0].Name != EventBlocked || !ev[0].Active || ev[2].Name != EventBlocked || ev[2].Active:
+			t.Fatalf("events %+v for %+v", ev, res)
+		case ev[1] != outcomeEvent("f", res):
+			t.Fatalf("outcome event %+v for %+v", ev[1], res)
+		}
+	})
+}
