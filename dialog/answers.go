@@ -64,13 +64,13 @@ func (t *tab) answer() (contract.Answer, *invalid) {
 	switch f.kind {
 	case contract.KindBool:
 		if !f.boolSet {
-			return a, &invalid{ctrl: 0, msg: "Answer “" + t.title + "”: " + f.need()}
+			return a, &invalid{ctrl: 0, msg: "Required: " + f.need()}
 		}
 		a.Value = &contract.AnswerValue{Bool: f.boolVal}
 	case contract.KindInput:
 		a.FreeText = trimSpace(f.text.Value())
 		if a.FreeText == "" {
-			return a, &invalid{ctrl: 0, msg: "Answer “" + t.title + "”: " + f.need()}
+			return a, &invalid{ctrl: 0, msg: "Required: " + f.need()}
 		}
 	default:
 		a.Selections = f.chosen()
@@ -78,7 +78,7 @@ func (t *tab) answer() (contract.Answer, *invalid) {
 			a.FreeText = trimSpace(f.text.Value())
 		}
 		if len(a.Selections) == 0 && a.FreeText == "" {
-			return a, &invalid{ctrl: 0, msg: "Answer “" + t.title + "”: " + f.need()}
+			return a, &invalid{ctrl: 0, msg: "Required: " + f.need()}
 		}
 	}
 	a.UsedDefault = f.hasDefault && f.unchanged()

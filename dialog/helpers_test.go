@@ -30,12 +30,14 @@ func (c fixedClock) Remaining() (time.Duration, bool) { return c.left, c.ok }
 func plain(c Countdown) *Options { return &Options{Theme: theme.Plain(), Countdown: c} }
 
 // keys turns a compact script into keys: space-separated chords, and
-// "'text'" for typed text (no spaces inside quotes; use _ for a space).
+// "'text'" for typed text (no spaces inside quotes; _ is a space, ⏎ a
+// line feed, ␍ a carriage return and ⇥ a tab).
 func keys(script string) []Key {
 	var out []Key
 	for _, f := range strings.Fields(script) {
 		if len(f) >= 2 && f[0] == '\'' && f[len(f)-1] == '\'' {
-			out = append(out, Key{Text: strings.ReplaceAll(f[1:len(f)-1], "_", " ")})
+			r := strings.NewReplacer("_", " ", "⏎", "\n", "␍", "\r", "⇥", "\t")
+			out = append(out, Key{Text: r.Replace(f[1 : len(f)-1])})
 			continue
 		}
 		out = append(out, Key{Name: f})
@@ -55,14 +57,14 @@ func run(m *Model, ks []Key) Effect {
 }
 
 const (
-	reqSingle = `{"header":"Database","questions":[{"title":"Which database should the service use?","prompt":"Pick one; this decides the driver.","options":[{"label":"Postgres","description":"Relational, mature, needs a server"},{"label":"SQLite","description":"Embedded, zero setup"},{"label":"DuckDB"}]}]}`
-	reqMulti  = `{"questions":[{"title":"Which checks should run?","kind":"multi","options":[{"label":"unit"},{"label":"integration","description":"Needs Docker"},{"label":"lint"}],"default":"unit"}]}`
-	reqInput  = `{"questions":[{"title":"Name the release","kind":"input","prompt":"One short line."}]}`
-	reqBool   = `{"questions":[{"title":"Proceed with deployment?","kind":"bool"}]}`
-	reqForm   = `{"header":"Release","questions":[{"title":"Deployment settings","kind":"simple-form","fields":[{"name":"confirmed","label":"Confirm","kind":"bool","required":true},{"name":"target","label":"Target","kind":"single","required":true,"options":[{"label":"staging","description":"Internal smoke test"},{"label":"production","description":"Customer-facing"}]},{"name":"checks","label":"Checks","kind":"multi","options":[{"label":"unit"},{"label":"integration"}],"default":["unit"]},{"name":"note","label":"Release note","kind":"input"}]}]}`
+	reqSingle  = `{"header":"Database","questions":[{"title":"Which database should the service use?","prompt":"Pick one; this decides the driver.","options":[{"label":"Postgres","description":"Relational, mature, needs a server"},{"label":"SQLite","description":"Embedded, zero setup"},{"label":"DuckDB"}]}]}`
+	reqMulti   = `{"questions":[{"title":"Which checks should run?","kind":"multi","options":[{"label":"unit"},{"label":"integration","description":"Needs Docker"},{"label":"lint"}],"default":"unit"}]}`
+	reqInput   = `{"questions":[{"title":"Name the release","kind":"input","prompt":"One short line."}]}`
+	reqBool    = `{"questions":[{"title":"Proceed with deployment?","kind":"bool"}]}`
+	reqForm    = `{"header":"Release","questions":[{"title":"Deployment settings","kind":"simple-form","fields":[{"name":"confirmed","label":"Confirm","kind":"bool","required":true},{"name":"target","label":"Target","kind":"single","required":true,"options":[{"label":"staging","description":"Internal smoke test"},{"label":"production","description":"Customer-facing"}]},{"name":"checks","label":"Checks","kind":"multi","options":[{"label":"unit"},{"label":"integration"}],"default":["unit"]},{"name":"note","label":"Release note","kind":"input"}]}]}`
 	reqRelease = `{"header":"Release","questions":[{"title":"Proceed with deployment?","kind":"bool","default":false},{"title":"Deployment settings","kind":"simple-form","fields":[{"name":"confirmed","label":"Confirm","kind":"bool","required":true},{"name":"target","label":"Target","kind":"single","required":true,"options":[{"label":"staging","description":"Internal smoke test"},{"label":"production","description":"Customer-facing"}]},{"name":"checks","label":"Checks","kind":"multi","options":[{"label":"unit"},{"label":"integration"}],"default":["unit"]},{"name":"note","label":"Release note","kind":"input"}]}]}`
 	reqPreview = `{"header":"Architecture","questions":[{"title":"Which cache layout?","options":[{"label":"Write-through","description":"Simple, slower writes","preview":"# Write-through\n\nEvery write goes to the cache **and** the store.\n\n- consistent reads\n- slower writes\n\n` + "```go\\ncache.Set(k, v)\\nstore.Put(k, v)\\n```" + `"},{"label":"Write-back","preview":"# Write-back\n\nWrites land in the cache and are flushed later.\n\n1. fast writes\n2. risk of loss on crash"},{"label":"No cache"}]}]}`
-	reqCJK = `{"header":"配置","questions":[{"title":"使用哪个数据库？","prompt":"请选择一个。絵文字も👍🏽大丈夫。","options":[{"label":"日本語のラベル","description":"説明文はここにあります"},{"label":"한국어 옵션"},{"label":"emoji 👨‍👩‍👧 family"}]}]}`
+	reqCJK     = `{"header":"配置","questions":[{"title":"使用哪个数据库？","prompt":"请选择一个。絵文字も👍🏽大丈夫。","options":[{"label":"日本語のラベル","description":"説明文はここにあります"},{"label":"한국어 옵션"},{"label":"emoji 👨‍👩‍👧 family"}]}]}`
 )
 
 func widthOf(s string) int { return ansiWidth(s) }

@@ -1,6 +1,5 @@
 package dialog
 
-
 // action is what a binding does.
 type action uint8
 
@@ -135,7 +134,7 @@ func Keys() []string {
 func lookup(name string, text bool) action {
 	for i := range keymap {
 		b := &keymap[i]
-		if b.scope == scopeText && !text || b.scope == scopeNav && text {
+		if b.scope != scopeAll && (b.scope == scopeText) != text {
 			continue
 		}
 		for _, k := range b.keys {
@@ -183,4 +182,3 @@ func (m *Model) hints(text bool, scrollable bool) []hintItem {
 	}
 	return out
 }
-
