@@ -63,7 +63,7 @@ func (u *customUI) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 		case msg := <-c.ui:
 			switch msg.Type {
 			case typeUIError:
-				return ask.Outcome{}, fmt.Errorf("Pi could not show the dialog: %s", msg.Message)
+				return ask.Outcome{}, fmt.Errorf("pi could not show the dialog: %s", msg.Message)
 			case typeResize:
 				if msg.Width < 1 || msg.Rows < 0 {
 					u.srv.protocolError(fmt.Sprintf("resize: bad size %dx%d", msg.Width, msg.Rows))

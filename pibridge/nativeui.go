@@ -26,7 +26,7 @@ func (n *nativeUI) Select(ctx context.Context, title string, choices []string) (
 	}
 	v, ok, err := n.ask(ctx, dialogMsg{Method: "select", Title: title, Options: choices})
 	if err == nil && ok && !contains(choices, v) {
-		return "", false, fmt.Errorf("Pi's selector returned %q, which is not one of its choices", v)
+		return "", false, fmt.Errorf("the selector of pi returned %q, which is not one of its choices", v)
 	}
 	return v, ok, err
 }
@@ -71,7 +71,7 @@ func (n *nativeUI) ask(ctx context.Context, d dialogMsg) (string, bool, error) {
 	case m := <-ch:
 		switch {
 		case m.Error != "":
-			return "", false, fmt.Errorf("Pi's %s dialog failed: %s", d.Method, m.Error)
+			return "", false, fmt.Errorf("the %s dialog of pi failed: %s", d.Method, m.Error)
 		case m.TimedOut:
 			// Pi's own timer ran out; the core's deadline, which Pi's
 			// timeout was taken from, settles the call.

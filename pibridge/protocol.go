@@ -190,7 +190,6 @@ func (lr *lineReader) next() ([]byte, error) {
 		case err == nil:
 			if lr.long {
 				lr.long = false
-				buf = buf[:0]
 				return nil, errLineTooLong
 			}
 			if buf == nil {
