@@ -43,7 +43,7 @@ func TestAskRefusals(t *testing.T) {
 		{"no host", nil, context.Background(), request(1), contract.ErrNotInitialized,
 			contract.ErrorResult(contract.ErrNotInitialized, ""), "not initialized"},
 		{"invalid config", NewHost(Capabilities{Custom: never}, &HostOptions{Options: config.Prefs{Mode: "tui"}}), context.Background(), request(1),
-			contract.ErrInvalidConfig, contract.ErrorResult(contract.ErrInvalidConfig, ""), "invalid configuration"},
+			contract.ErrInvalidConfig, contract.ErrorResult(contract.ErrInvalidConfig, ""), "options: invalid config: mode"},
 		{"configured mode unbound", NewHost(Capabilities{Custom: never, NativeReason: "rpc"}, &HostOptions{Options: config.Prefs{Mode: native}}),
 			context.Background(), request(1), contract.ErrUnsupportedMode,
 			withRoute(contract.ErrorResult(contract.ErrUnsupportedMode, ""), native), "(rpc)"},

@@ -72,7 +72,7 @@ func NewHost(caps Capabilities, opts *HostOptions) *Host {
 }
 
 func (h *Host) invalid(err error) {
-	reason := fmt.Sprintf("invalid configuration: %v; correct it, then start a new session so that it is read again", err)
+	reason := fmt.Sprintf("%v; correct it, then start a new session so that it is read again", err)
 	h.support = Support{Status: SupportInvalidConfig, Reason: reason}
 	h.refusal = contract.Error{Code: contract.ErrInvalidConfig, Message: reason}
 }
@@ -103,7 +103,7 @@ func (h *Host) resolve() {
 		h.support = Support{Status: SupportNoAvailableUI, Reason: reason}
 		h.refusal = contract.Error{Code: contract.ErrUnsupportedMode, Message: reason}
 	default:
-		h.invalid(fmt.Errorf("mode %q is not a route; use \"custom\" or \"native\", or leave it unset", mode))
+		h.invalid(fmt.Errorf("invalid config: mode %q is not a route; use \"custom\" or \"native\", or leave it unset", mode))
 	}
 }
 
