@@ -1,0 +1,718 @@
+package contract
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// checker applies the rules of the contract to a request it owns and
+// normalizes it in place. meta is nil for a typed request; for a decoded
+// one it tells which members were present and which failed to decode, so
+// that no rule reports a problem the decoder already reported.
+type checker struct {
+	meta     *reqMeta
+	probs    []problem
+	warnings []string
+}
+
+func (c *checker) add(q, f, o int, prop, msg string) {
+	c.probs = append(c.probs, problem{Problem: Problem{Path: pathOf(q, f, o, prop), Message: msg}, q: q, f: f, o: o})
+}
+
+// pathOf renders the JSON path of a member; -1 leaves an index out.
+func pathOf(q, f, o int, prop string) string {
+	var b strings.Builder
+	if q >= 0 {
+		b.WriteString("questions[")
+		b.WriteString(strconv.Itoa(q))
+		b.WriteByte(']')
+	}
+	if f >= 0 {
+		b.WriteString(".fields[")
+		b.WriteString(strconv.Itoa(f))
+		b.WriteByte(']')
+	}
+	if o >= 0 {
+		b.WriteString(".options[")
+		b.WriteString(strconv.Itoa(o))
+		b.WriteByte(']')
+	}
+	if prop != "" {
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(prop)
+	}
+	return b.String()
+}
+
+// view is what the checker knows of one object's members.
+type view struct {
+	m     objMeta
+	typed bool
+}
+
+// has reports whether a member was sent. For a typed request, a member
+// is sent when it is not its zero value.
+func (v view) has(bit uint32, nonZero bool) bool {
+	if v.typed {
+		return nonZero
+	}
+	return v.m.present&bit != 0
+}
+
+// ok reports whether a member decoded, so rules may look at it.
+func (v view) ok(bit uint32) bool { return v.typed || v.m.bad&bit == 0 }
+
+func (c *checker) request(r *Request) {
+	rv := view{typed: c.meta == nil}
+	if c.meta != nil {
+		rv.m = c.meta.obj
+	}
+	if rv.ok(rHeader) {
+		c.text(-1, -1, -1, "header", r.Header, MaxHeaderLen, rv.typed)
+	}
+	if rv.ok(rDisplayMode) && rv.has(rDisplayMode, r.DisplayMode != "") {
+		switch r.DisplayMode {
+		case DisplayOverlay, DisplayInline:
+		default:
+			c.add(-1, -1, -1, "displayMode", `must be "overlay" or "inline", got `+quote(string(r.DisplayMode)))
+		}
+	}
+	if t := r.TimeoutPerQuestionMs; rv.ok(rTimeout) && t != nil {
+		switch {
+		case *t < 0:
+			c.add(-1, -1, -1, "timeoutPerQuestionMs", "must not be negative; use 0 for no deadline")
+		case *t > maxSafeInteger:
+			c.add(-1, -1, -1, "timeoutPerQuestionMs", "is too large; the limit is 9007199254740991")
+		}
+	}
+	if !rv.ok(rQuestions) {
+		return
+	}
+	n := len(r.Questions)
+	switch {
+	case n == 0 && !rv.has(rQuestions, r.Questions != nil):
+		c.add(-1, -1, -1, "questions", `is required: send 1 to 5 questions, for example [{"title":"Which database?","options":[{"label":"Postgres"},{"label":"SQLite"}]}]`)
+	case n == 0:
+		c.add(-1, -1, -1, "questions", "must hold at least 1 question (at most 5)")
+	case n > MaxQuestions:
+		c.add(-1, -1, -1, "questions", "has "+strconv.Itoa(n)+" questions; the limit is 5: ask the most important ones first and the rest in a later call")
+	}
+	c.ids(r, rv)
+	free := r.FreeTextAllowed()
+	for i := range r.Questions {
+		qv := view{typed: rv.typed}
+		var qm *questionMeta
+		if !rv.typed {
+			qm = &c.meta.questions[i]
+			qv.m = qm.obj
+		}
+		c.question(i, &r.Questions[i], qv, qm, free)
+	}
+}
+
+// ids checks explicit ids and gives every question without one an id of
+// its own: "q" and its 1-based position, or, when an explicit id already
+// has that name, the first free of "q<position>-2", "q<position>-3", ….
+func (c *checker) ids(r *Request, rv view) {
+	qs := r.Questions
+	taken := newNameSet(len(qs))
+	for i := range qs {
+		q := &qs[i]
+		qv := c.questionView(i, rv)
+		if qv.m.bad&whole != 0 || !qv.has(qID, q.ID != "") || !qv.ok(qID) {
+			continue
+		}
+		switch {
+		case q.ID == "":
+			c.add(i, -1, -1, "id", "must not be empty; leave id out to get a generated one")
+			continue
+		case strings.TrimSpace(q.ID) == "":
+			c.add(i, -1, -1, "id", "must not be blank; leave id out to get a generated one")
+			continue
+		}
+		if !c.text(i, -1, -1, "id", q.ID, MaxIDLen, qv.typed) {
+			continue
+		}
+		if j, dup := taken.add(q.ID, i); dup {
+			c.add(i, -1, -1, "id", quote(q.ID)+" is already the id of questions["+strconv.Itoa(j)+"]; ids must be unique")
+		}
+	}
+	for i := range qs {
+		q := &qs[i]
+		qv := c.questionView(i, rv)
+		if qv.has(qID, q.ID != "") {
+			continue
+		}
+		base := "q" + strconv.Itoa(i+1)
+		id := base
+		for n := 2; taken.has(id); n++ {
+			id = base + "-" + strconv.Itoa(n)
+		}
+		taken.add(id, i)
+		q.ID = id
+	}
+}
+
+func (c *checker) questionView(i int, rv view) view {
+	if rv.typed {
+		return rv
+	}
+	return view{m: c.meta.questions[i].obj}
+}
+
+// nameSet is a set of names with the index that added each. Small sets,
+// the usual case, are searched linearly.
+type nameSet struct {
+	names []string
+	idx   []int
+	big   map[string]int
+}
+
+func newNameSet(n int) *nameSet {
+	s := &nameSet{}
+	if n > 16 {
+		s.big = make(map[string]int, n)
+	} else {
+		s.names = make([]string, 0, n)
+		s.idx = make([]int, 0, n)
+	}
+	return s
+}
+
+// add adds name for index i, or returns the index that added it first.
+func (s *nameSet) add(name string, i int) (int, bool) {
+	if s.big != nil {
+		if j, ok := s.big[name]; ok {
+			return j, true
+		}
+		s.big[name] = i
+		return 0, false
+	}
+	for k, n := range s.names {
+		if n == name {
+			return s.idx[k], true
+		}
+	}
+	s.names = append(s.names, name)
+	s.idx = append(s.idx, i)
+	return 0, false
+}
+
+func (s *nameSet) has(name string) bool {
+	if s.big != nil {
+		_, ok := s.big[name]
+		return ok
+	}
+	return slices.Contains(s.names, name)
+}
+
+var questionKinds = "single, multi, input, bool or simple-form"
+
+func (c *checker) question(i int, q *Question, qv view, qm *questionMeta, free bool) {
+	if qv.m.bad&whole != 0 {
+		return
+	}
+	if qv.ok(qTitle) {
+		c.required(i, -1, -1, "title", q.Title, MaxTitleLen, qv, "give the question a short heading")
+	}
+	if qv.ok(qPrompt) {
+		c.text(i, -1, -1, "prompt", q.Prompt, MaxPromptLen, qv.typed)
+	}
+
+	hasOptions := qv.has(qOptions, q.Options != nil)
+	hasFields := qv.has(qFields, q.Fields != nil)
+	hasDefault := qv.has(qDefault, q.Default != nil)
+	optionsOK := hasOptions && qv.ok(qOptions)
+	fieldsOK := hasFields && qv.ok(qFields)
+
+	kind := q.Kind
+	known := true
+	switch {
+	case !qv.ok(qKind):
+		known = false
+	case qv.has(qKind, q.Kind != ""):
+		switch kind {
+		case KindSingle, KindMulti, KindInput, KindBool, KindForm:
+		default:
+			c.add(i, -1, -1, "kind", "must be "+questionKinds+", got "+quote(string(kind)))
+			known = false
+		}
+	case hasFields:
+		c.add(i, -1, -1, "fields", `belongs to a simple-form question: set "kind": "simple-form"`)
+		kind = KindForm
+		q.Kind = kind
+		// Check the form as the caller evidently meant it, so every
+		// problem shows at once; the request is refused anyway.
+		known = !hasOptions
+	case hasOptions:
+		kind = KindSingle
+		q.Kind = kind
+	default:
+		kind = KindInput
+		q.Kind = kind
+	}
+
+	var om []objMeta
+	if qm != nil {
+		om = qm.options
+	}
+	optsValid := false
+	switch {
+	case !known:
+		if optionsOK {
+			optsValid = c.options(i, -1, q, &q.Options, om, qv.typed)
+		}
+	case kind == KindSingle || kind == KindMulti:
+		if !qv.ok(qOptions) {
+			break
+		}
+		if !hasOptions {
+			c.add(i, -1, -1, "options", "is required for a "+string(kind)+` question: give 1 to 5 options, such as [{"label":"Yes"},{"label":"No"}]`)
+		} else if optionsOK {
+			optsValid = c.options(i, -1, q, &q.Options, om, qv.typed)
+		}
+	case kind == KindInput:
+		if optionsOK && c.options(i, -1, q, &q.Options, om, qv.typed) {
+			c.warnings = append(c.warnings, pathOf(i, -1, -1, "")+" (id "+quote(q.ID)+`): options are ignored on an input question and were dropped; use kind "single" or "multi" to offer choices`)
+		}
+		q.Options = nil
+	case kind == KindBool && hasOptions:
+		c.add(i, -1, -1, "options", "is not allowed on a bool question: it always offers True and False")
+	case kind == KindForm && hasOptions:
+		c.add(i, -1, -1, "options", "is not allowed on a simple-form question itself: give each single or multi field its own options")
+	}
+
+	if hasDefault && qv.ok(qDefault) && known {
+		c.questionDefault(i, q, kind, free, optsValid)
+	}
+
+	var fm []fieldMeta
+	if qm != nil {
+		fm = qm.fields
+	}
+	switch {
+	case known && kind == KindForm:
+		if !qv.ok(qFields) {
+			break
+		}
+		if !hasFields {
+			c.add(i, -1, -1, "fields", `is required for a simple-form question: give 1 to 10 fields, such as [{"name":"confirmed","label":"Confirm","kind":"bool"}]`)
+		} else if fieldsOK {
+			c.fields(i, q, fm, qv.typed)
+		}
+	case known && hasFields:
+		c.add(i, -1, -1, "fields", "is only allowed on a simple-form question, not on "+article(kind)+` question; for a form set "kind": "simple-form"`)
+	case fieldsOK:
+		c.fields(i, q, fm, qv.typed)
+	}
+}
+
+func (c *checker) questionDefault(i int, q *Question, kind Kind, free, optsValid bool) {
+	v := *q.Default
+	switch kind {
+	case KindForm:
+		c.add(i, -1, -1, "default", "is not allowed on a simple-form question: set default on each field instead")
+	case KindBool:
+		if v.kind != ValueBool {
+			c.add(i, -1, -1, "default", "must be a boolean (true or false) for a bool question, got "+v.typeName())
+		}
+	default:
+		if v.kind != ValueString {
+			msg := "must be a string for " + article(kind) + " question, got " + v.typeName()
+			switch {
+			case v.kind == ValueBool:
+				msg += `; for a yes/no question set "kind": "bool"`
+			case v.kind == ValueStrings && kind == KindMulti:
+				msg += "; a multi question takes one label as its default"
+			}
+			c.add(i, -1, -1, "default", msg)
+			return
+		}
+		if !c.text(i, -1, -1, "default", v.s, MaxTextDefaultLen, c.meta == nil) {
+			return
+		}
+		if kind != KindInput && !free && optsValid && !hasLabel(q.Options, v.s) {
+			c.add(i, -1, -1, "default", quote(v.s)+" is not an option label; with allowFreeText false the default must be one of "+labelList(q.Options))
+		}
+	}
+}
+
+// options checks an option list, removes later duplicates of a label,
+// and reports whether the list is valid.
+func (c *checker) options(q, f int, qq *Question, opts *[]Option, om []objMeta, typed bool) bool {
+	list := *opts
+	before := len(c.probs)
+	prop := "options"
+	switch n := len(list); {
+	case n == 0:
+		c.add(q, f, -1, prop, `must hold at least 1 option (at most 5), such as [{"label":"Yes"}]`)
+	case n > MaxOptions:
+		c.add(q, f, -1, prop, "has "+strconv.Itoa(n)+" options; the limit is 5: keep the likeliest choices, or use an input question")
+	}
+	allLabels := true
+	for k := range list {
+		ov := view{typed: typed}
+		if !typed {
+			ov.m = om[k]
+		}
+		if ov.m.bad&whole != 0 {
+			allLabels = false
+			continue
+		}
+		o := &list[k]
+		if ov.ok(oLabel) {
+			if !c.required(q, f, k, "label", o.Label, MaxOptionLabelLen, ov, "it is what the answer reports") {
+				allLabels = false
+			}
+		} else {
+			allLabels = false
+		}
+		if ov.ok(oDescription) {
+			c.text(q, f, k, "description", o.Description, MaxDescriptionLen, typed)
+		}
+		if ov.ok(oPreview) {
+			c.text(q, f, k, "preview", o.Preview, MaxPreviewLen, typed)
+		}
+	}
+	if !allLabels {
+		return false
+	}
+	*opts = c.dedupe(q, f, qq, list)
+	return len(c.probs) == before
+}
+
+// dedupe drops options whose label repeats an earlier one, with a
+// warning for each label dropped.
+func (c *checker) dedupe(q, f int, qq *Question, list []Option) []Option {
+	dup := false
+	for k := range list {
+		for j := range k {
+			if list[j].Label == list[k].Label {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			break
+		}
+	}
+	if !dup {
+		return list
+	}
+	out := make([]Option, 0, len(list))
+	seen := newNameSet(len(list))
+	warned := newNameSet(len(list))
+	for _, o := range list {
+		if _, d := seen.add(o.Label, 0); !d {
+			out = append(out, o)
+			continue
+		}
+		if _, again := warned.add(o.Label, 0); again {
+			continue
+		}
+		where := pathOf(q, f, -1, "") + " (id " + quote(qq.ID)
+		if f >= 0 {
+			where += ", field " + quote(qq.Fields[f].Name)
+		}
+		c.warnings = append(c.warnings, where+"): duplicate option label "+quote(o.Label)+" was removed; the first option with that label was kept")
+	}
+	return out
+}
+
+var fieldKinds = "bool, single, multi or input"
+
+func (c *checker) fields(i int, q *Question, fm []fieldMeta, typed bool) {
+	switch n := len(q.Fields); {
+	case n == 0:
+		c.add(i, -1, -1, "fields", "must hold at least 1 field (at most 10)")
+	case n > MaxFormFields:
+		c.add(i, -1, -1, "fields", "has "+strconv.Itoa(n)+" fields; the limit is 10: split the form across two questions")
+	}
+	names := newNameSet(len(q.Fields))
+	for j := range q.Fields {
+		f := &q.Fields[j]
+		fv := view{typed: typed}
+		var om []objMeta
+		if !typed {
+			fv.m = fm[j].obj
+			om = fm[j].options
+		}
+		if fv.m.bad&whole != 0 {
+			continue
+		}
+		if fv.ok(fName) && c.fieldName(i, j, f.Name) {
+			if k, dup := names.add(f.Name, j); dup {
+				c.add(i, j, -1, "name", quote(f.Name)+" is already the name of fields["+strconv.Itoa(k)+"]; names must be unique within a form")
+			}
+		}
+		if fv.ok(fLabel) {
+			c.required(i, j, -1, "label", f.Label, MaxFieldLabelLen, fv, "it is shown beside the field")
+		}
+		known := fv.ok(fKind)
+		if known {
+			switch f.Kind {
+			case KindBool, KindSingle, KindMulti, KindInput:
+			case KindForm:
+				c.add(i, j, -1, "kind", "forms are flat: a field cannot be a simple-form; use "+fieldKinds)
+				known = false
+			case "":
+				if fv.has(fKind, false) {
+					c.add(i, j, -1, "kind", `must be `+fieldKinds+`, got ""`)
+				} else {
+					c.add(i, j, -1, "kind", "is required: one of "+fieldKinds)
+				}
+				known = false
+			default:
+				c.add(i, j, -1, "kind", "must be "+fieldKinds+", got "+quote(string(f.Kind)))
+				known = false
+			}
+		}
+		hasOptions := fv.has(fOptions, f.Options != nil)
+		optionsOK := hasOptions && fv.ok(fOptions)
+		optsValid := false
+		switch {
+		case !known:
+			if optionsOK {
+				optsValid = c.fieldOptions(i, j, q, f, om, typed)
+			}
+		case f.Kind == KindSingle || f.Kind == KindMulti:
+			if !fv.ok(fOptions) {
+				break
+			}
+			if !hasOptions {
+				c.add(i, j, -1, "options", "is required for a "+string(f.Kind)+" field: give 1 to 5 options")
+			} else if optionsOK {
+				optsValid = c.fieldOptions(i, j, q, f, om, typed)
+			}
+		case hasOptions:
+			c.add(i, j, -1, "options", "is not allowed on "+article(f.Kind)+" field")
+		}
+		if known && f.Default != nil && fv.ok(fDefault) {
+			c.fieldDefault(i, j, f, optsValid)
+		}
+	}
+}
+
+func (c *checker) fieldOptions(i, j int, q *Question, f *Field, om []objMeta, typed bool) bool {
+	return c.options(i, j, q, &f.Options, om, typed)
+}
+
+var reservedNames = []string{"__proto__", "constructor", "prototype"}
+
+func (c *checker) fieldName(i, j int, name string) bool {
+	switch {
+	case name == "":
+		c.add(i, j, -1, "name", `is required: the field's key in the answer, such as "target_env"`)
+		return false
+	case len(name) > MaxFieldNameLen:
+		c.add(i, j, -1, "name", "is "+strconv.Itoa(utf8.RuneCountInString(name))+" characters long; the limit is 64")
+		return false
+	case !validName(name):
+		c.add(i, j, -1, "name", quote(name)+` is not a valid field name: use 1 to 64 ASCII letters, digits, "_" or "-", starting with a letter or "_", such as "target_env"`)
+		return false
+	case slices.Contains(reservedNames, name):
+		c.add(i, j, -1, "name", quote(name)+" is reserved; choose another name")
+		return false
+	}
+	return true
+}
+
+func validName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for k := 0; k < len(s); k++ {
+		b := s[k]
+		switch {
+		case b >= 'a' && b <= 'z', b >= 'A' && b <= 'Z', b == '_':
+		case (b >= '0' && b <= '9' || b == '-') && k > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func (c *checker) fieldDefault(i, j int, f *Field, optsValid bool) {
+	v := *f.Default
+	want := ""
+	switch f.Kind {
+	case KindBool:
+		if v.kind != ValueBool {
+			want = "a boolean (true or false)"
+		}
+	case KindSingle, KindInput:
+		if v.kind != ValueString {
+			want = "a string"
+			if f.Kind == KindSingle {
+				want = "a string (one option label)"
+			}
+		}
+	case KindMulti:
+		if v.kind != ValueStrings {
+			want = `an array of option labels, such as ["unit"]`
+		}
+	}
+	if want != "" {
+		c.add(i, j, -1, "default", "must be "+want+" for "+article(f.Kind)+" field, got "+v.typeName())
+		return
+	}
+	switch f.Kind {
+	case KindInput:
+		c.text(i, j, -1, "default", v.s, MaxTextDefaultLen, c.meta == nil)
+	case KindSingle:
+		if optsValid && !hasLabel(f.Options, v.s) {
+			c.add(i, j, -1, "default", quote(v.s)+" is not an option label; use one of "+labelList(f.Options))
+		}
+	case KindMulti:
+		for k, s := range v.list {
+			if c.meta == nil && !utf8.ValidString(s) {
+				c.add(i, j, -1, "default["+strconv.Itoa(k)+"]", "is not valid UTF-8")
+				continue
+			}
+			if slices.Contains(v.list[:k], s) {
+				c.add(i, j, -1, "default["+strconv.Itoa(k)+"]", quote(s)+" is listed more than once; list each label once")
+				continue
+			}
+			if optsValid && !hasLabel(f.Options, s) {
+				c.add(i, j, -1, "default["+strconv.Itoa(k)+"]", quote(s)+" is not an option label; use labels from "+labelList(f.Options))
+			}
+		}
+	}
+}
+
+// required checks a string that must be sent and must not be blank. An
+// empty string counts as not sent, so that a typed request and its JSON
+// get the same message.
+func (c *checker) required(q, f, o int, prop, s string, limit int, v view, why string) bool {
+	switch {
+	case s == "":
+		c.add(q, f, o, prop, "is required: "+why)
+		return false
+	case strings.TrimSpace(s) == "":
+		c.add(q, f, o, prop, "must not be blank: "+why)
+		return false
+	}
+	return c.text(q, f, o, prop, s, limit, v.typed)
+}
+
+// text checks an optional string against its limit in characters and,
+// for a typed request, checks that it is UTF-8; the decoder has already
+// done so for a decoded one.
+func (c *checker) text(q, f, o int, prop, s string, limit int, typed bool) bool {
+	if typed && !utf8.ValidString(s) {
+		c.add(q, f, o, prop, "is not valid UTF-8")
+		return false
+	}
+	if len(s) <= limit {
+		return true
+	}
+	if n := utf8.RuneCountInString(s); n > limit {
+		c.add(q, f, o, prop, "is "+strconv.Itoa(n)+" characters long; the limit is "+strconv.Itoa(limit))
+		return false
+	}
+	return true
+}
+
+func hasLabel(opts []Option, label string) bool {
+	for k := range opts {
+		if opts[k].Label == label {
+			return true
+		}
+	}
+	return false
+}
+
+func labelList(opts []Option) string {
+	var b strings.Builder
+	for k := range opts {
+		if k > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(quote(opts[k].Label))
+	}
+	return b.String()
+}
+
+func article(k Kind) string {
+	switch k {
+	case KindInput:
+		return "an input"
+	}
+	return "a " + string(k)
+}
+
+func (v Value) typeName() string {
+	switch v.kind {
+	case ValueBool:
+		return "a boolean"
+	case ValueString:
+		return "a string"
+	case ValueStrings:
+		return "an array"
+	}
+	return "nothing"
+}
+
+// quote quotes s for a message, escaping what is not printable.
+func quote(s string) string {
+	if len(s) > 80 {
+		s = string([]rune(s)[:min(utf8.RuneCountInString(s), 60)]) + "…"
+	}
+	return strconv.Quote(s)
+}
+
+// sortProblems orders problems question by question, then field by field
+// and option by option, keeping the order found within one place.
+func sortProblems(ps []problem) {
+	slices.SortStableFunc(ps, func(a, b problem) int {
+		return cmp.Or(cmp.Compare(a.q, b.q), cmp.Compare(a.f, b.f), cmp.Compare(a.o, b.o))
+	})
+}
+
+// clone returns a deep copy of r.
+func clone(r *Request) *Request {
+	out := *r
+	if r.AllowFreeText != nil {
+		b := *r.AllowFreeText
+		out.AllowFreeText = &b
+	}
+	if r.TimeoutPerQuestionMs != nil {
+		t := *r.TimeoutPerQuestionMs
+		out.TimeoutPerQuestionMs = &t
+	}
+	if r.Questions != nil {
+		out.Questions = make([]Question, len(r.Questions))
+		for i, q := range r.Questions {
+			q.Options = slices.Clone(q.Options)
+			q.Default = cloneValue(q.Default)
+			if q.Fields != nil {
+				fields := make([]Field, len(q.Fields))
+				for j, f := range q.Fields {
+					f.Options = slices.Clone(f.Options)
+					f.Default = cloneValue(f.Default)
+					fields[j] = f
+				}
+				q.Fields = fields
+			}
+			out.Questions[i] = q
+		}
+	}
+	return &out
+}
+
+func cloneValue(v *Value) *Value {
+	if v == nil {
+		return nil
+	}
+	w := *v
+	if v.list != nil {
+		w.list = slices.Clone(v.list)
+	}
+	return &w
+}
