@@ -95,7 +95,9 @@ var limitCases = []limitCase{
 		want: func(n int) string {
 			return "has " + strconv.Itoa(n) + " options; the limit is 5: keep the likeliest choices, or use an input question"
 		},
-		build: func(n int) string { return `{"questions":[{"title":"t","kind":"multi","options":` + optionList(n) + `}]}` }},
+		build: func(n int) string {
+			return `{"questions":[{"title":"t","kind":"multi","options":` + optionList(n) + `}]}`
+		}},
 	{name: "field options", path: "questions[0].fields[0].options", limit: MaxOptions,
 		want: func(n int) string {
 			return "has " + strconv.Itoa(n) + " options; the limit is 5: keep the likeliest choices, or use an input question"
@@ -107,7 +109,9 @@ var limitCases = []limitCase{
 		want: func(n int) string {
 			return "has " + strconv.Itoa(n) + " fields; the limit is 10: split the form across two questions"
 		},
-		build: func(n int) string { return `{"questions":[{"title":"t","kind":"simple-form","fields":[` + fieldsJSON(n) + `]}]}` }},
+		build: func(n int) string {
+			return `{"questions":[{"title":"t","kind":"simple-form","fields":[` + fieldsJSON(n) + `]}]}`
+		}},
 }
 
 func TestLimits(t *testing.T) {
