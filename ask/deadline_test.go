@@ -297,3 +297,17 @@ func TestCancelAtTheInstant(t *testing.T) {
 		})
 	}
 }
+
+func TestZeroCountdown(t *testing.T) {
+	for _, c := range []*Countdown{nil, {}} {
+		if _, ok := c.Deadline(); ok {
+			t.Errorf("%#v.Deadline() ok; want no deadline", c)
+		}
+		if _, ok := c.Remaining(); ok {
+			t.Errorf("%#v.Remaining() ok; want no deadline", c)
+		}
+		if c.Cancel() {
+			t.Errorf("%#v.Cancel() = true; want false", c)
+		}
+	}
+}

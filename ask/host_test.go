@@ -191,3 +191,15 @@ func TestSupportReasons(t *testing.T) {
 		})
 	}
 }
+
+func TestPreferences(t *testing.T) {
+	h := NewHost(Capabilities{}, &HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: ptr[int64](5), ToggleKey: ptr("")}})
+	got := h.Preferences()
+	want := config.Effective{TimeoutPerQuestionMs: 5, TimeoutSet: true}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Preferences() mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(config.Effective{}, (*Host)(nil).Preferences()); diff != "" {
+		t.Errorf("nil Host Preferences() mismatch (-want +got):\n%s", diff)
+	}
+}
