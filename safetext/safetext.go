@@ -58,7 +58,8 @@ func isPlain(s string, multiline bool) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 0x80 {
-			return utf8.ValidString(s[i:]) && !hasUnsafeRune(s[i:])
+			// The rest may still hold ASCII controls: check it whole.
+			return utf8.ValidString(s[i:]) && !hasUnsafeRune(s[i:]) && !hasASCIIControl(s[i:], multiline)
 		}
 		if c < 0x20 || c == 0x7f {
 			if multiline && c == '\n' {
@@ -68,6 +69,15 @@ func isPlain(s string, multiline bool) bool {
 		}
 	}
 	return true
+}
+
+func hasASCIIControl(s string, multiline bool) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < 0x20 && !(multiline && c == '\n')) || c == 0x7f {
+			return true
+		}
+	}
+	return false
 }
 
 func hasUnsafeRune(s string) bool {

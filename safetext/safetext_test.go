@@ -23,6 +23,8 @@ func TestLine(t *testing.T) {
 		{"bidi override", "abc\u202edcba", "abc<U+202E>dcba"},
 		{"invalid utf8", "a\xffb", "a\uFFFDb"},
 		{"nul", "a\x00b", "a␀b"},
+		{"escape after non-ascii", "日\x1b[2J", "日␛[2J"},
+		{"newline after non-ascii", "é\nb", "é␊b"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
