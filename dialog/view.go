@@ -182,7 +182,13 @@ func (m *Model) View(width, rows int) Frame {
 
 	out := make([]string, 0, rows)
 	var cur *Cursor
-	emit := func(l line) { out = append(out, l.s) }
+	emit := func(l line) {
+		if l.w > width {
+			// Only the tiniest sizes get here: rows are built to fit.
+			l.s = ansi.Truncate(l.s, width, "")
+		}
+		out = append(out, l.s)
+	}
 
 	if g.header > 0 {
 		emit(m.headerLine(width))
