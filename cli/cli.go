@@ -3,9 +3,14 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 )
 
@@ -73,4 +78,75 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
 	}
+}
+
+// newFlagSet returns a flag set for a subcommand whose usage text is
+// intro followed by the flags, written to stderr.
+func newFlagSet(name string, env *Env, intro string, register func(*flag.FlagSet)) *flag.FlagSet {
+	fs := flag.NewFlagSet("askuser "+name, flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	if register != nil {
+		register(fs)
+	}
+	fs.Usage = func() {
+		fmt.Fprint(env.Stderr, intro)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args; when it reports false the command returns code:
+// 0 after -h, ExitUsage after a bad flag (the flag package has said why).
+func parseFlags(fs *flag.FlagSet, args []string) (int, bool) {
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return 0, true
+	case errors.Is(err, flag.ErrHelp):
+		return 0, false
+	default:
+		return ExitUsage, false
+	}
+}
+
+// usageError reports a bad invocation and returns ExitUsage.
+func usageError(env *Env, name, msg string) int {
+	fmt.Fprintf(env.Stderr, "askuser %s: %s (run 'askuser %s -h')\n", name, msg, name)
+	return ExitUsage
+}
+
+// writeJSONLine writes v as one line of JSON, with <, > and & as they are.
+func writeJSONLine(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// writeJSONIndented writes v as indented JSON and a newline.
+func writeJSONIndented(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// isTerminal reports whether r is a character device, such as a terminal
+// (or /dev/null), rather than a file or a pipe.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -1,0 +1,71 @@
+package cli_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"testing"
+
+	"github.com/askuser/askuser/cli"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain makes the test binary serve as askuser inside the scripts:
+// "askuser" runs exactly as cmd/askuser does; "askuser-detached" first
+// leaves the controlling terminal (a new session), so that the scripts see
+// no terminal even when go test runs in one.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"askuser": func() { os.Exit(runMain()) },
+		"askuser-detached": func() {
+			if _, err := syscall.Setsid(); err != nil {
+				fmt.Fprintln(os.Stderr, "askuser-detached: setsid:", err)
+				os.Exit(99)
+			}
+			os.Exit(runMain())
+		},
+	})
+}
+
+// runMain is cmd/askuser's main without os.Exit.
+func runMain() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return cli.Run(ctx, os.Args[1:], &cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv})
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// exits CODE PROG [ARGS...] runs PROG and checks its exit status.
+			"exits": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) < 2 {
+					ts.Fatalf("usage: exits CODE PROG [ARGS...]")
+				}
+				want, err := strconv.Atoi(args[0])
+				if err != nil {
+					ts.Fatalf("exits: bad CODE %q", args[0])
+				}
+				err = ts.Exec(args[1], args[2:]...)
+				got := 0
+				var ee *exec.ExitError
+				switch {
+				case errors.As(err, &ee):
+					got = ee.ExitCode()
+				case err != nil:
+					ts.Fatalf("exits: %v", err)
+				}
+				if got != want {
+					ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+				}
+			},
+		},
+	})
+}
