@@ -19,7 +19,7 @@ var evil = []string{
 	"\u009b31m\u009d0;x\u009c",             // C1 CSI, OSC, ST
 	"\x00\x07\x08\x0b\x0c\x0e\x7f",         // C0 and DEL
 	"\u202egnp.exe",                        // bidi override
-	"日本\x1b[31m after wide",               // escape after non-ASCII text
+	"日本\x1b[31m after wide",                // escape after non-ASCII text
 }
 
 func evilRequest(t *testing.T, e string) string {
