@@ -123,7 +123,7 @@ func checkFrame(t *testing.T, f Frame, w, h int, ctx string) {
 			t.Fatalf("%s: line %d is %d wide, more than %d: %q", ctx, i, got, w, l)
 		}
 		plainLine := ansi.Strip(l)
-		if strings.ContainsAny(plainLine, "\x1b\x07\x9b\x9d\r\n") || strings.ContainsRune(plainLine, 0x202e) {
+		if strings.ContainsAny(plainLine, "\x1b\x07\u009b\u009d\r\n") || strings.ContainsRune(plainLine, 0x202e) {
 			t.Fatalf("%s: line %d holds a control character: %q", ctx, i, l)
 		}
 	}
