@@ -86,7 +86,9 @@ func TestRenderPlain(t *testing.T) {
 
 func TestRenderStyled(t *testing.T) {
 	// Distinct zero-width SGR sequences, read back as tags.
-	sgr := func(n string) theme.Style { return theme.Style{Prefix: "\x1b[" + n + ";1m", Suffix: "\x1b[" + n + ";2m"} }
+	sgr := func(n string) theme.Style {
+		return theme.Style{Prefix: "\x1b[" + n + ";1m", Suffix: "\x1b[" + n + ";2m"}
+	}
 	th := theme.Theme{Accent: sgr("1"), Muted: sgr("2"), Border: sgr("3"), Bold: sgr("4"), Code: sgr("5")}
 	tags := strings.NewReplacer(
 		"\x1b[1;1m", "<A>", "\x1b[1;2m", "</A>", "\x1b[2;1m", "<M>", "\x1b[2;2m", "</M>",
