@@ -1,0 +1,193 @@
+// Runs real Pi 1.6.0 with the package and a scripted model, in print, RPC
+// and TUI (tmux) mode, away from the real home directory and the network.
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const pkgDir = dirname(dirname(fileURLToPath(import.meta.url)));
+export const nodeBin = join(pkgDir, "node_modules", ".bin", "node");
+export const piCli = join(pkgDir, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "bundle", "cli.js");
+
+export interface Run {
+  dir: string;
+  env: Record<string, string>;
+  out: string;
+  events: string;
+  /** Tool results the model was given, in order. */
+  results(): { toolCallId: string; text: string; details: any }[];
+  /** Events the listener extension saw, in order. */
+  seenEvents(): { channel: string; payload: any }[];
+}
+
+/** Prepares a Pi home for one run: the scenario (ask_user arguments, one per call) and an optional ask-user.json. */
+export function prepare(calls: unknown[], opts: { config?: string } = {}): Run {
+  const dir = mkdtempSync(join(tmpdir(), "askuser-e2e-"));
+  mkdirSync(join(dir, "agent"));
+  mkdirSync(join(dir, "home"));
+  writeFileSync(join(dir, "scenario.json"), JSON.stringify({ calls }));
+  if (opts.config !== undefined) writeFileSync(join(dir, "agent", "ask-user.json"), opts.config);
+  const out = join(dir, "out.jsonl");
+  const events = join(dir, "events.jsonl");
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    PI_CODING_AGENT_DIR: join(dir, "agent"),
+    HOME: join(dir, "home"),
+    PI_OFFLINE: "1",
+    PI_SKIP_VERSION_CHECK: "1",
+    PI_TELEMETRY: "0",
+    ASKUSER_E2E_SCENARIO: join(dir, "scenario.json"),
+    ASKUSER_E2E_OUT: out,
+    ASKUSER_E2E_EVENTS: events,
+    TERM: "xterm-256color",
+  };
+  const lines = (file: string) =>
+    existsSync(file)
+      ? readFileSync(file, "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+      : [];
+  return { dir, env, out, events, results: () => lines(out), seenEvents: () => lines(events) };
+}
+
+export const piArgs = [
+  piCli,
+  "--no-session",
+  "--no-builtin-tools",
+  "--no-mcp",
+  "-e",
+  join(pkgDir, "index.ts"),
+  "-e",
+  join(pkgDir, "e2e", "faux-model.ts"),
+  "-e",
+  join(pkgDir, "e2e", "event-listener.ts"),
+  "--model",
+  "faux/faux-1",
+];
+
+/** Runs Pi in print mode and returns when it exits. */
+export function runPrint(run: Run): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(nodeBin, [...piArgs, "-p", "ask me"], { cwd: run.dir, env: run.env, encoding: "utf8", timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Waits until cond returns something truthy. */
+export async function until<T>(what: string, cond: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = cond();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Pi in RPC mode: JSON lines on stdin and stdout. */
+export class Rpc {
+  proc: ChildProcessWithoutNullStreams;
+  messages: any[] = [];
+  private buf = "";
+
+  constructor(run: Run) {
+    this.proc = spawn(nodeBin, [...piArgs, "--mode", "rpc"], { cwd: run.dir, env: run.env });
+    this.proc.stdout.setEncoding("utf8");
+    this.proc.stdout.on("data", (c: string) => {
+      this.buf += c;
+      let i: number;
+      while ((i = this.buf.indexOf("\n")) >= 0) {
+        const line = this.buf.slice(0, i);
+        this.buf = this.buf.slice(i + 1);
+        if (line) this.messages.push(JSON.parse(line));
+      }
+    });
+  }
+
+  send(msg: unknown): void {
+    this.proc.stdin.write(JSON.stringify(msg) + "\n");
+  }
+
+  /** Waits for the next message matching pred that was not taken before. */
+  async next(what: string, pred: (m: any) => boolean, timeoutMs = 15_000): Promise<any> {
+    return until(what, () => {
+      const i = this.messages.findIndex(pred);
+      if (i < 0) return undefined;
+      return this.messages.splice(i, 1)[0];
+    }, timeoutMs);
+  }
+
+  close(): void {
+    this.proc.kill("SIGKILL");
+  }
+}
+
+/** The askuser children of a process, by pid. */
+export function askuserChildren(pid: number): number[] {
+  const out = spawnSync("ps", ["-o", "pid=,comm=", "--ppid", String(pid)], { encoding: "utf8" }).stdout ?? "";
+  return out
+    .split("\n")
+    .map((l) => l.trim().split(/\s+/))
+    .filter((f) => f[1] === "askuser")
+    .map((f) => Number(f[0]));
+}
+
+let tmuxN = 0;
+
+/** Pi's TUI in a private tmux server at a fixed size. */
+export class Tui {
+  private socket: string;
+
+  constructor(run: Run, opts: { cols?: number; rows?: number } = {}) {
+    this.socket = `askuser-e2e-${process.pid}-${++tmuxN}`;
+    const env = Object.entries(run.env).map(([k, v]) => `${k}=${shq(v)}`);
+    const cmd = `cd ${shq(run.dir)} && env -i ${env.join(" ")} ${shq(nodeBin)} ${piArgs.map(shq).join(" ")} 'ask me'; sleep 600`;
+    this.tmux("-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", String(opts.cols ?? 100), "-y", String(opts.rows ?? 30), cmd);
+  }
+
+  private tmux(...args: string[]): string {
+    return execFileSync("tmux", ["-L", this.socket, ...args], { encoding: "utf8" });
+  }
+
+  /** The screen as plain text. */
+  screen(): string {
+    return this.tmux("capture-pane", "-p", "-t", "e2e");
+  }
+
+  /** Sends tmux key names (Down, Enter, Escape, M-q) or, with literal, text. */
+  keys(...keys: string[]): void {
+    this.tmux("send-keys", "-t", "e2e", ...keys);
+  }
+
+  type(text: string): void {
+    this.tmux("send-keys", "-t", "e2e", "-l", text);
+  }
+
+  async waitFor(what: string | RegExp, timeoutMs = 15_000): Promise<string> {
+    return until(`screen to show ${what}`, () => {
+      const s = this.screen();
+      return (typeof what === "string" ? s.includes(what) : what.test(s)) ? s : undefined;
+    }, timeoutMs).catch((err) => {
+      throw new Error(`${err.message}; screen:\n${this.screen()}`);
+    });
+  }
+
+  async waitGone(what: string, timeoutMs = 15_000): Promise<string> {
+    return until(`screen to stop showing ${what}`, () => {
+      const s = this.screen();
+      return s.includes(what) ? undefined : s;
+    }, timeoutMs);
+  }
+
+  close(): void {
+    try {
+      this.tmux("kill-server");
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+function shq(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
