@@ -1,10 +1,12 @@
 package contract
 
 import (
+	"encoding/binary"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The decoder is a small JSON scanner written for requests. encoding/json
@@ -145,6 +147,10 @@ type decoder struct {
 	fatal bool
 	segs  []seg
 	probs []problem
+	// text holds the unescaped strings, one after another. It only grows:
+	// a string handed out is never written again, so the strings can share
+	// it (see readEscaped).
+	text []byte
 }
 
 // problem is a Problem with its position in the questionnaire, used to
@@ -906,6 +912,10 @@ func (d *decoder) readString() (string, int) {
 	start := d.pos + 1
 	bad := -1
 	for i := start; i < len(d.data); {
+		if i+8 <= len(d.data) && plainASCII(binary.LittleEndian.Uint64(d.data[i:])) {
+			i += 8
+			continue
+		}
 		c := d.data[i]
 		switch {
 		case c == '"':
@@ -930,16 +940,36 @@ func (d *decoder) readString() (string, int) {
 	return "", -1
 }
 
-// readEscaped continues readString from the first backslash at i.
+// plainASCII reports whether the eight bytes packed in w are all printable
+// ASCII other than '"' and '\\': bytes a string can hold as they are.
+func plainASCII(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	hasZero := func(v uint64) uint64 { return (v - ones) & ^v & highs }
+	return (w&highs)|((w-0x20*ones)&^w&highs)|hasZero(w^'"'*ones)|hasZero(w^'\\'*ones) == 0
+}
+
+// readEscaped continues readString from the first backslash at i. The
+// unescaped text is appended to d.text and the string returned shares its
+// bytes, so a questionnaire full of escaped previews costs a few
+// allocations rather than one per string.
 func (d *decoder) readEscaped(start, i, bad int) (string, int) {
-	buf := make([]byte, 0, i-start+16)
-	buf = append(buf, d.data[start:i]...)
+	if d.text == nil {
+		d.text = make([]byte, 0, 4096)
+	}
+	from := len(d.text)
+	buf := append(d.text, d.data[start:i]...)
 	for i < len(d.data) {
+		if i+8 <= len(d.data) && plainASCII(binary.LittleEndian.Uint64(d.data[i:])) {
+			buf = append(buf, d.data[i:i+8]...)
+			i += 8
+			continue
+		}
 		c := d.data[i]
 		switch {
 		case c == '"':
 			d.pos = i + 1
-			return string(buf), bad
+			d.text = buf
+			return unsafe.String(unsafe.SliceData(buf[from:]), len(buf)-from), bad
 		case c < 0x20:
 			d.syntax(i, "control character in a string; escape it, for example as \\n")
 			return "", -1
