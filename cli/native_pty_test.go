@@ -194,9 +194,10 @@ func TestNativeOnPty(t *testing.T) {
 	}
 }
 
-// TestNativeOnPtyEnds checks the two ways a native questionnaire ends
-// without answers: Esc then Enter dismisses it (exit 1, aborted by the
-// user), and silence past the deadline times it out (exit 124).
+// TestNativeOnPtyEnds checks the ways a native questionnaire ends without
+// answers: Esc then Enter dismisses it (exit 1, aborted by the user), an
+// interrupt aborts it for the caller (exit 1), and silence past the
+// deadline times it out (exit 124).
 func TestNativeOnPtyEnds(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "q.json")
 	if err := os.WriteFile(file, []byte(ptyQuestionnaire), 0o600); err != nil {
@@ -206,6 +207,7 @@ func TestNativeOnPtyEnds(t *testing.T) {
 		name     string
 		args     []string
 		keys     string
+		signal   os.Signal
 		wantCode int
 		want     contract.Result
 	}{
@@ -214,6 +216,12 @@ func TestNativeOnPtyEnds(t *testing.T) {
 			keys:     "\x1b\r",
 			wantCode: 1,
 			want:     contract.Result{Status: contract.StatusAborted, Route: contract.RouteNative, CancelledReason: contract.CancelUser},
+		},
+		{
+			name:     "interrupt",
+			signal:   os.Interrupt,
+			wantCode: 1,
+			want:     contract.Result{Status: contract.StatusAborted, Route: contract.RouteNative, CancelledReason: contract.CancelAbort},
 		},
 		{
 			name:     "timeout",
@@ -230,6 +238,11 @@ func TestNativeOnPtyEnds(t *testing.T) {
 			s.expect("left]: ")
 			if tt.keys != "" {
 				s.send(tt.keys)
+			}
+			if tt.signal != nil {
+				if err := s.cmd.Process.Signal(tt.signal); err != nil {
+					t.Fatal(err)
+				}
 			}
 			code, res := s.wait()
 			if code != tt.wantCode {
