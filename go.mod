@@ -3,7 +3,7 @@ module github.com/askuser/askuser
 go 1.26.0
 
 require (
-	charm.land/bubbletea/v2 v2.1.1 // indirect
+	charm.land/bubbletea/v2 v2.1.1
 	charm.land/lipgloss/v2 v2.1.1 // indirect
 	github.com/BurntSushi/toml v1.4.1-0.20240526193622-a339e1f7089c // indirect
 	github.com/charmbracelet/colorprofile v0.4.3 // indirect
