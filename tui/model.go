@@ -31,6 +31,9 @@ type model struct {
 	toggle    string // the overlay's show/hide chord, "" when there is none
 
 	width, height int
+	// frameH is the tallest dialog frame drawn so far at this size.
+	// Frames never get shorter, so the dialog does not jump around.
+	frameH int
 	// hidden is set while the overlay is hidden. clearing is the step
 	// between hidden and shown again: the notice on the normal screen is
 	// erased first, because switching to the alternate screen would leave
@@ -96,6 +99,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
+		m.frameH = 0
 	case tickMsg:
 		return m, m.tick()
 	case stopMsg:
@@ -202,7 +206,21 @@ func (m *model) View() tea.View {
 	case m.overlay:
 		return m.boxView()
 	}
-	return frameView(m.d.View(m.width, m.height), 0, 0)
+	return m.inlineView()
+}
+
+// inlineView draws the dialog below the prompt. The frame never gets
+// shorter while the size stays the same: a dialog that jumps up and down
+// as the focus moves between previews of different lengths is hard to
+// read, and Bubble Tea redraws an inline frame whole when its height
+// changes (about 2.5 times the bytes per key).
+func (m *model) inlineView() tea.View {
+	f := m.d.View(m.width, m.height)
+	if m.frameH > len(f.Lines) {
+		f.Lines = append(f.Lines, make([]string, m.frameH-len(f.Lines))...)
+	}
+	m.frameH = len(f.Lines)
+	return frameView(f, 0, 0)
 }
 
 // frameView places a dialog frame at column x, row y of the view.
@@ -245,6 +263,12 @@ func (m *model) boxView() tea.View {
 	boxW := min(w-2*hm, maxBoxWidth)
 	innerW := boxW - borderColumns
 	f := m.d.View(innerW, h-2*vm-2)
+	// Like the inline frame, the box keeps its height, so it does not
+	// jump around the screen from one tab to the next.
+	if m.frameH > len(f.Lines) {
+		f.Lines = append(f.Lines, make([]string, m.frameH-len(f.Lines))...)
+	}
+	m.frameH = len(f.Lines)
 	boxH := len(f.Lines) + 2
 	top, left := (h-boxH)/2, (w-boxW)/2
 

@@ -398,3 +398,23 @@ func TestCountdown(t *testing.T) {
 		t.Errorf("status = %s, want answered", res.Status)
 	}
 }
+
+func TestFrameKeepsItsHeight(t *testing.T) {
+	const req = `{"questions":[{"title":"T","options":[{"label":"long","preview":"a\n\nb\n\nc\n\nd"},{"label":"short","preview":"a"}]}]}`
+	for _, display := range []contract.DisplayMode{contract.DisplayInline, contract.DisplayOverlay} {
+		t.Run(string(display), func(t *testing.T) {
+			m := newModel(session(t, req, display), theme.Plain())
+			send(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+			tall := strings.Count(m.View().Content, "\n")
+			send(m, press("down"))
+			if got := strings.Count(m.View().Content, "\n"); got != tall {
+				t.Errorf("the frame went from %d to %d lines", tall+1, got+1)
+			}
+			// A new size starts over.
+			send(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+			if got := strings.Count(m.View().Content, "\n"); got >= tall {
+				t.Errorf("after a resize the frame still has %d lines, want fewer than %d", got+1, tall+1)
+			}
+		})
+	}
+}
