@@ -346,3 +346,26 @@ func TestCursorScrollsLongText(t *testing.T) {
 		}
 	}
 }
+
+func TestFrameHints(t *testing.T) {
+	tests := []struct {
+		w, h int
+		want int
+	}{
+		{120, 30, 1},
+		{60, 30, 2},
+		{20, 1, 1},
+		{0, 0, 0},
+	}
+	for _, tt := range tests {
+		m := New(parse(t, reqSingle), plain(nil))
+		f := m.View(tt.w, tt.h)
+		if f.Hints != tt.want {
+			t.Errorf("%dx%d: Hints = %d, want %d", tt.w, tt.h, f.Hints, tt.want)
+			continue
+		}
+		if tt.want > 0 && !strings.Contains(strings.Join(f.Lines[len(f.Lines)-f.Hints:], " "), "navigate") {
+			t.Errorf("%dx%d: the last %d lines are not the hints: %q", tt.w, tt.h, f.Hints, f.Lines)
+		}
+	}
+}

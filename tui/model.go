@@ -216,11 +216,21 @@ func (m *model) View() tea.View {
 // changes (about 2.5 times the bytes per key).
 func (m *model) inlineView() tea.View {
 	f := m.d.View(m.width, m.height)
-	if m.frameH > len(f.Lines) {
-		f.Lines = append(f.Lines, make([]string, m.frameH-len(f.Lines))...)
+	m.steady(&f)
+	return frameView(f, 0, 0)
+}
+
+// steady pads f with blank lines above its key hints to the tallest frame
+// drawn at this size, and records its height.
+func (m *model) steady(f *dialog.Frame) {
+	if n := m.frameH - len(f.Lines); n > 0 {
+		at := len(f.Lines) - f.Hints
+		lines := make([]string, 0, m.frameH)
+		lines = append(lines, f.Lines[:at]...)
+		lines = append(lines, make([]string, n)...)
+		f.Lines = append(lines, f.Lines[at:]...)
 	}
 	m.frameH = len(f.Lines)
-	return frameView(f, 0, 0)
 }
 
 // frameView places a dialog frame at column x, row y of the view.
@@ -261,26 +271,31 @@ func (m *model) boxView() tea.View {
 		vm = vMargin
 	}
 	boxW := min(w-2*hm, maxBoxWidth)
-	innerW := boxW - borderColumns
+	// The dialog keeps a column of margin on its left; the box gives it
+	// the same on its right.
+	innerW := boxW - borderColumns - 1
 	f := m.d.View(innerW, h-2*vm-2)
 	// Like the inline frame, the box keeps its height, so it does not
 	// jump around the screen from one tab to the next.
-	if m.frameH > len(f.Lines) {
-		f.Lines = append(f.Lines, make([]string, m.frameH-len(f.Lines))...)
-	}
-	m.frameH = len(f.Lines)
+	m.steady(&f)
 	boxH := len(f.Lines) + 2
 	top, left := (h-boxH)/2, (w-boxW)/2
 
 	var b strings.Builder
 	pad := strings.Repeat(" ", left)
-	rule := strings.Repeat("─", innerW)
+	rule := strings.Repeat("─", innerW+1)
 	b.WriteString(strings.Repeat("\n", top))
 	b.WriteString(pad + m.th.Border.Render("╭"+rule+"╮"))
 	side := m.th.Border.Render("│")
 	for _, l := range f.Lines {
 		b.WriteString("\n" + pad + side + l)
-		b.WriteString(strings.Repeat(" ", max(innerW-ansi.StringWidth(l), 0)))
+		fill := max(innerW-ansi.StringWidth(l), 0) + 1
+		if strings.HasSuffix(ansi.Strip(l), "─") {
+			// A rule runs on to the border.
+			b.WriteString(m.th.Border.Render(strings.Repeat("─", fill)))
+		} else {
+			b.WriteString(strings.Repeat(" ", fill))
+		}
 		b.WriteString(side)
 	}
 	b.WriteString("\n" + pad + m.th.Border.Render("╰"+rule+"╯"))

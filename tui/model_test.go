@@ -407,8 +407,17 @@ func TestFrameKeepsItsHeight(t *testing.T) {
 			send(m, tea.WindowSizeMsg{Width: 120, Height: 40})
 			tall := strings.Count(m.View().Content, "\n")
 			send(m, press("down"))
-			if got := strings.Count(m.View().Content, "\n"); got != tall {
+			v := m.View().Content
+			if got := strings.Count(v, "\n"); got != tall {
 				t.Errorf("the frame went from %d to %d lines", tall+1, got+1)
+			}
+			lines := strings.Split(v, "\n")
+			last := lines[len(lines)-1]
+			if display == contract.DisplayOverlay {
+				last = lines[len(lines)-2]
+			}
+			if !strings.Contains(last, "esc dismiss") {
+				t.Errorf("the key hints are not at the bottom of the padded frame:\n%s", v)
 			}
 			// A new size starts over.
 			send(m, tea.WindowSizeMsg{Width: 120, Height: 40})
