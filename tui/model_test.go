@@ -427,3 +427,17 @@ func TestFrameKeepsItsHeight(t *testing.T) {
 		})
 	}
 }
+
+func TestPaste(t *testing.T) {
+	m := newModel(session(t, reqInput, contract.DisplayInline), theme.Plain())
+	send(m, tea.WindowSizeMsg{Width: 60, Height: 20}, tea.PasteMsg{Content: "Ada 日本"}, press("!"))
+	if v := m.View(); !strings.Contains(v.Content, "✎ Ada 日本!") || v.Cursor == nil {
+		t.Fatalf("pasted text is not in the input, or no cursor:\n%s", v.Content)
+	}
+	if !isQuit(send(m, press("enter"))) {
+		t.Fatal("enter did not submit")
+	}
+	if got := m.outcome.Answers[0].FreeText; got != "Ada 日本!" {
+		t.Errorf("answer = %q, want %q", got, "Ada 日本!")
+	}
+}
