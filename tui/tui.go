@@ -6,13 +6,16 @@
 // The dialog is drawn either inline, below the prompt, leaving a one-line
 // summary behind, or as an overlay: a centred box on the alternate screen
 // that leaves the screen as it was. The overlay's toggle key hides it to
-// show the normal screen, and the same key brings it back; the deadline
-// keeps running while it is hidden.
+// show the normal screen, with a one-line notice, and the same key brings
+// it back. The deadline keeps running while it is hidden. A hidden dialog
+// takes no keys, so nothing changes out of sight, except Esc and Ctrl+C,
+// which dismiss it as they do when it is shown.
 package tui
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -34,12 +37,16 @@ type Options struct {
 	// support; nil means the process's own.
 	Environ []string
 	// Width and Height are the size to assume when the output is not a
-	// terminal whose size can be read, as in tests. Zero means 80×24.
+	// terminal whose size can be read, as in tests. If either is zero the
+	// size assumed is 80×24.
 	Width, Height int
 }
 
 // ErrClosed is returned by Render after Close.
 var ErrClosed = errors.New("tui: the renderer is closed")
+
+// The size assumed when the output's own cannot be read.
+const defaultWidth, defaultHeight = 80, 24
 
 // stopGrace is how long a program may take to draw its last frame and
 // restore the terminal after its context is done before it is killed.
@@ -97,9 +104,12 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 	if r.opts.Environ != nil {
 		opts = append(opts, tea.WithEnvironment(r.opts.Environ))
 	}
-	if r.opts.Width > 0 && r.opts.Height > 0 {
-		opts = append(opts, tea.WithWindowSize(r.opts.Width, r.opts.Height))
+	// A terminal's own size wins over this one.
+	w, h := r.opts.Width, r.opts.Height
+	if w <= 0 || h <= 0 {
+		w, h = defaultWidth, defaultHeight
 	}
+	opts = append(opts, tea.WithWindowSize(w, h))
 	p := tea.NewProgram(m, opts...)
 
 	finished := make(chan struct{})
@@ -133,7 +143,7 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 		return ask.Outcome{}, context.Cause(ctx)
 	}
 	if err != nil {
-		return ask.Outcome{}, err
+		return ask.Outcome{}, fmt.Errorf("showing the dialog on the terminal: %w", err)
 	}
 	if !m.finished {
 		return ask.Outcome{}, errors.New("tui: the dialog ended without an answer")
@@ -168,7 +178,7 @@ func (r *Renderer) theme() theme.Theme {
 	return theme.Default()
 }
 
-// display reports whether s asks for the overlay.
+// overlay reports whether s asks for the overlay.
 func overlay(s *ask.Session) bool { return s.Display != contract.DisplayInline }
 
 var _ ask.Renderer = (*Renderer)(nil)
