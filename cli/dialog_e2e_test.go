@@ -269,7 +269,10 @@ func TestDialogOnTerminal(t *testing.T) {
 		p.waitText("askuser is hidden")
 		p.keys("M-o")
 		p.waitText("▸ ( ) green")
-		p.keys("C-c")
+		// Esc dismisses a hidden dialog too, and the notice goes with it.
+		p.keys("M-o")
+		p.waitText("askuser is hidden")
+		p.keys("Escape")
 		code, out, screen := p.result()
 		if code != 1 {
 			t.Errorf("exit status %d, want 1", code)
@@ -277,6 +280,21 @@ func TestDialogOnTerminal(t *testing.T) {
 		checkJSON(t, out, aborted)
 		if want := p.before + "\n$"; screen != want {
 			t.Errorf("the overlay left this screen:\n%s\nwant:\n%s", screen, want)
+		}
+	})
+
+	t.Run("ctrl+c dismisses", func(t *testing.T) {
+		p := newPane(t, bin)
+		p.start("--no-config", "--display", "inline")
+		p.waitText("Pick a colour", "esc dismiss")
+		p.keys("C-c")
+		code, out, screen := p.result()
+		if code != 1 {
+			t.Errorf("exit status %d, want 1", code)
+		}
+		checkJSON(t, out, aborted)
+		if want := p.before + "\n✗ E2E: dismissed\n$"; screen != want {
+			t.Errorf("the inline dialog left this screen:\n%s\nwant:\n%s", screen, want)
 		}
 	})
 
