@@ -283,6 +283,22 @@ func TestDialogOnTerminal(t *testing.T) {
 		}
 	})
 
+	t.Run("hidden overlay times out", func(t *testing.T) {
+		p := newPane(t, bin)
+		p.start("--no-config", "--timeout-per-question", "1000")
+		p.waitText("╭", "alt+o hide")
+		p.keys("M-o")
+		p.waitText("askuser is hidden")
+		code, out, screen := p.result()
+		if code != 124 {
+			t.Errorf("exit status %d, want 124", code)
+		}
+		checkJSON(t, out, contract.Result{Status: contract.StatusTimeout, Route: contract.RouteCustom, Answers: []contract.Answer{}})
+		if want := p.before + "\n$"; screen != want {
+			t.Errorf("the hidden overlay left this screen:\n%s\nwant:\n%s", screen, want)
+		}
+	})
+
 	t.Run("ctrl+c dismisses", func(t *testing.T) {
 		p := newPane(t, bin)
 		p.start("--no-config", "--display", "inline")
