@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,9 +18,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// buildAskuser builds cmd/askuser once for the tests that need the real
+// builtAskuser is cmd/askuser built once for the tests that run the real
 // binary on a real terminal.
-var buildAskuser = sync.OnceValues(func() (string, error) {
+var builtAskuser = sync.OnceValues(func() (string, error) {
 	dir, err := os.MkdirTemp("", "askuser-bin-")
 	if err != nil {
 		return "", err
@@ -27,10 +28,24 @@ var buildAskuser = sync.OnceValues(func() (string, error) {
 	bin := filepath.Join(dir, "askuser")
 	out, err := exec.Command("go", "build", "-o", bin, "../cmd/askuser").CombinedOutput()
 	if err != nil {
-		return "", errors.New("go build: " + err.Error() + "\n" + string(out))
+		return "", fmt.Errorf("go build: %w\n%s", err, out)
 	}
 	return bin, nil
 })
+
+// buildAskuser returns the binary of builtAskuser, skipping the test when
+// there is no go command to build it with.
+func buildAskuser(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skipf("the go command is not on PATH (%v): the real-terminal tests build askuser with it", err)
+	}
+	bin, err := builtAskuser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
 
 // ptySession is the binary running with a pseudo-terminal as its
 // controlling terminal, and standard output kept apart from it.
@@ -49,15 +64,13 @@ type ptySession struct {
 
 func startOnPty(t *testing.T, args ...string) *ptySession {
 	t.Helper()
-	bin, err := buildAskuser()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := buildAskuser(t)
 	s := &ptySession{t: t, grew: make(chan struct{}, 1), done: make(chan error, 1)}
 	s.cmd = exec.Command(bin, args...)
 	s.cmd.Stdout = &s.stdout
 	s.cmd.Stderr = &s.stdout
 	s.cmd.Env = append(os.Environ(), "TERM=xterm-256color")
+	var err error
 	s.tty, err = pty.StartWithSize(s.cmd, &pty.Winsize{Rows: 30, Cols: 100})
 	if err != nil {
 		t.Fatal(err)
