@@ -346,25 +346,7 @@ func isZero(b []byte) bool {
 }
 
 func (d *decoder) questions(r *Request, m *reqMeta) {
-	if d.data[d.pos] != '[' {
-		d.typeErr("an array of question objects")
-		m.obj.bad |= rQuestions
-		return
-	}
-	d.pos++
-	r.Questions = make([]Question, 0, MaxQuestions)
-	m.questions = make([]questionMeta, 0, MaxQuestions)
-	for first := true; d.nextElem(&first); {
-		i := len(r.Questions)
-		r.Questions = append(r.Questions, Question{})
-		m.questions = append(m.questions, questionMeta{})
-		d.pushIndex(i)
-		d.question(&r.Questions[i], &m.questions[i])
-		d.pop()
-		if d.fatal {
-			return
-		}
-	}
+	r.Questions, m.questions = array(d, "question", &m.obj, rQuestions, MaxQuestions, (*decoder).question)
 }
 
 func (d *decoder) question(q *Question, m *questionMeta) {
@@ -422,26 +404,34 @@ func (d *decoder) question(q *Question, m *questionMeta) {
 }
 
 func (d *decoder) options(om *objMeta, bit uint32) ([]Option, []objMeta) {
+	return array(d, "option", om, bit, MaxOptions, (*decoder).option)
+}
+
+// array decodes the JSON array at d.pos, each element with elem, into
+// values and their metadata; an empty array gives empty, non-nil slices.
+// A value that is not an array is a type error that marks bit bad in om,
+// and gives nil slices. n is the usual most elements, to size the slices.
+func array[T, M any](d *decoder, what string, om *objMeta, bit uint32, n int, elem func(*decoder, *T, *M)) ([]T, []M) {
 	if d.data[d.pos] != '[' {
-		d.typeErr("an array of option objects")
+		d.typeErr("an array of " + what + " objects")
 		om.bad |= bit
 		return nil, nil
 	}
 	d.pos++
-	opts := make([]Option, 0, MaxOptions)
-	metas := make([]objMeta, 0, MaxOptions)
+	vals := make([]T, 0, n)
+	metas := make([]M, 0, n)
 	for first := true; d.nextElem(&first); {
-		i := len(opts)
-		opts = append(opts, Option{})
-		metas = append(metas, objMeta{})
+		i := len(vals)
+		vals = append(vals, *new(T))
+		metas = append(metas, *new(M))
 		d.pushIndex(i)
-		d.option(&opts[i], &metas[i])
+		elem(d, &vals[i], &metas[i])
 		d.pop()
 		if d.fatal {
 			break
 		}
 	}
-	return opts, metas
+	return vals, metas
 }
 
 func (d *decoder) option(o *Option, m *objMeta) {
@@ -481,25 +471,7 @@ func (d *decoder) option(o *Option, m *objMeta) {
 }
 
 func (d *decoder) fields(q *Question, m *questionMeta) {
-	if d.data[d.pos] != '[' {
-		d.typeErr("an array of field objects")
-		m.obj.bad |= qFields
-		return
-	}
-	d.pos++
-	q.Fields = make([]Field, 0, MaxFormFields)
-	m.fields = make([]fieldMeta, 0, MaxFormFields)
-	for first := true; d.nextElem(&first); {
-		i := len(q.Fields)
-		q.Fields = append(q.Fields, Field{})
-		m.fields = append(m.fields, fieldMeta{})
-		d.pushIndex(i)
-		d.field(&q.Fields[i], &m.fields[i])
-		d.pop()
-		if d.fatal {
-			return
-		}
-	}
+	q.Fields, m.fields = array(d, "field", &m.obj, qFields, MaxFormFields, (*decoder).field)
 }
 
 func (d *decoder) field(f *Field, m *fieldMeta) {
