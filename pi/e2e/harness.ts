@@ -10,22 +10,37 @@ export const pkgDir = dirname(dirname(fileURLToPath(import.meta.url)));
 export const nodeBin = join(pkgDir, "node_modules", ".bin", "node");
 export const piCli = join(pkgDir, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "bundle", "cli.js");
 
+export interface ToolResult {
+  toolCallId: string;
+  text: string;
+  details: any;
+}
+
 export interface Run {
   dir: string;
   env: Record<string, string>;
   out: string;
   events: string;
-  /** Tool results the model was given, in order. */
-  results(): { toolCallId: string; text: string; details: any }[];
+  /** Tool results as Pi appended them to the session, in order. */
+  results(): ToolResult[];
+  /** Tool results the scripted model was then given, in order. */
+  modelSaw(): ToolResult[];
+  /** The tools the model was offered on its first turn. */
+  tools(): { name: string; parameters: any }[];
   /** Events the listener extension saw, in order. */
   seenEvents(): { channel: string; payload: any }[];
 }
 
-/** Prepares a Pi home for one run: the scenario (ask_user arguments, one per call) and an optional ask-user.json. */
-export function prepare(calls: unknown[], opts: { config?: string } = {}): Run {
+/**
+ * Prepares a Pi home for one run: the package installed as `pi install`
+ * records it, the scenario (ask_user arguments, one per call) and an
+ * optional ask-user.json.
+ */
+export function prepare(calls: unknown[], opts: { config?: string; install?: boolean } = {}): Run {
   const dir = mkdtempSync(join(tmpdir(), "askuser-e2e-"));
   mkdirSync(join(dir, "agent"));
   mkdirSync(join(dir, "home"));
+  if (opts.install !== false) writeFileSync(join(dir, "agent", "settings.json"), JSON.stringify({ packages: [pkgDir] }));
   writeFileSync(join(dir, "scenario.json"), JSON.stringify({ calls }));
   if (opts.config !== undefined) writeFileSync(join(dir, "agent", "ask-user.json"), opts.config);
   const out = join(dir, "out.jsonl");
@@ -49,7 +64,13 @@ export function prepare(calls: unknown[], opts: { config?: string } = {}): Run {
           .filter(Boolean)
           .map((l) => JSON.parse(l))
       : [];
-  return { dir, env, out, events, results: () => lines(out), seenEvents: () => lines(events) };
+  const from = (source: string) => () =>
+    lines(out)
+      .filter((r) => r.source === source)
+      .map(({ source: _, ...r }) => r);
+  return { dir, env, out, events, results: from("session"), modelSaw: from("model"),
+    tools: () => lines(out).find((r) => r.source === "tools")?.tools ?? [],
+    seenEvents: () => lines(events) };
 }
 
 export const piArgs = [
@@ -58,14 +79,18 @@ export const piArgs = [
   "--no-builtin-tools",
   "--no-mcp",
   "-e",
-  join(pkgDir, "index.ts"),
-  "-e",
   join(pkgDir, "e2e", "faux-model.ts"),
   "-e",
   join(pkgDir, "e2e", "event-listener.ts"),
   "--model",
   "faux/faux-1",
 ];
+
+/** Runs the pi command (install, list, ...) in run's home. */
+export function pi(run: Run, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(nodeBin, [piCli, ...args], { cwd: run.dir, env: run.env, encoding: "utf8", timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
 
 /** Runs Pi in print mode and returns when it exits. */
 export function runPrint(run: Run): { status: number | null; stdout: string; stderr: string } {
@@ -74,7 +99,7 @@ export function runPrint(run: Run): { status: number | null; stdout: string; std
 }
 
 /** Waits until cond returns something truthy. */
-export async function until<T>(what: string, cond: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
+export async function until<T>(what: string, cond: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = cond();
@@ -109,7 +134,7 @@ export class Rpc {
   }
 
   /** Waits for the next message matching pred that was not taken before. */
-  async next(what: string, pred: (m: any) => boolean, timeoutMs = 15_000): Promise<any> {
+  async next(what: string, pred: (m: any) => boolean, timeoutMs = 30_000): Promise<any> {
     return until(what, () => {
       const i = this.messages.findIndex(pred);
       if (i < 0) return undefined;
@@ -163,7 +188,7 @@ export class Tui {
     this.tmux("send-keys", "-t", "e2e", "-l", text);
   }
 
-  async waitFor(what: string | RegExp, timeoutMs = 15_000): Promise<string> {
+  async waitFor(what: string | RegExp, timeoutMs = 30_000): Promise<string> {
     return until(`screen to show ${what}`, () => {
       const s = this.screen();
       return (typeof what === "string" ? s.includes(what) : what.test(s)) ? s : undefined;
@@ -172,7 +197,7 @@ export class Tui {
     });
   }
 
-  async waitGone(what: string, timeoutMs = 15_000): Promise<string> {
+  async waitGone(what: string, timeoutMs = 30_000): Promise<string> {
     return until(`screen to stop showing ${what}`, () => {
       const s = this.screen();
       return s.includes(what) ? undefined : s;

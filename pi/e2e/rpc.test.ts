@@ -39,6 +39,7 @@ test("rpc: select and input answer through the client, events carry no content",
     assert.match(a.text, /prod/);
     assert.equal(b.details.answers[0].freeText, "Falcon");
     assert.match(b.text, /Falcon/);
+    assert.deepEqual(run.modelSaw(), run.results(), "the model is given the results as the session holds them");
     const events = run.seenEvents();
     assert.deepEqual(
       events.map((e) => [e.channel, e.payload.active ?? e.payload.status]),
