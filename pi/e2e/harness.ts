@@ -147,6 +147,19 @@ export class Rpc {
   }
 }
 
+/** The events one call that reached the user emits, in order, exactly. */
+export function eventsOf(callId: string, route: "custom" | "native", outcome: Record<string, unknown>) {
+  const status = String(outcome.status);
+  return [
+    { channel: "herdr:blocked", payload: { active: true, label: "Waiting for user response", callId } },
+    { channel: `ask:${status}`, payload: { callId, route, ...outcome } },
+    { channel: "herdr:blocked", payload: { active: false, callId } },
+  ];
+}
+
+/** Sleeps; only for letting a key that must change nothing have its chance to. */
+export const settle = (ms = 700) => new Promise((r) => setTimeout(r, ms));
+
 /** The askuser children of a process, by pid. */
 export function askuserChildren(pid: number): number[] {
   const out = spawnSync("ps", ["-o", "pid=,comm=", "--ppid", String(pid)], { encoding: "utf8" }).stdout ?? "";
@@ -188,6 +201,11 @@ export class Tui {
     this.tmux("send-keys", "-t", "e2e", "-l", text);
   }
 
+  /** Writes raw bytes to Pi's terminal input, as a terminal would send them. */
+  raw(bytes: string): void {
+    this.tmux("send-keys", "-t", "e2e", "-H", ...[...Buffer.from(bytes, "latin1")].map((b) => b.toString(16).padStart(2, "0")));
+  }
+
   async waitFor(what: string | RegExp, timeoutMs = 30_000): Promise<string> {
     return until(`screen to show ${what}`, () => {
       const s = this.screen();
@@ -201,7 +219,9 @@ export class Tui {
     return until(`screen to stop showing ${what}`, () => {
       const s = this.screen();
       return s.includes(what) ? undefined : s;
-    }, timeoutMs);
+    }, timeoutMs).catch((err) => {
+      throw new Error(`${err.message}; screen:\n${this.screen()}`);
+    });
   }
 
   close(): void {
