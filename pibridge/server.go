@@ -173,7 +173,7 @@ func newHost(m inMsg, custom ask.Renderer, nat *nativeUI) (*ask.Host, *contract.
 	}
 	switch {
 	case !m.HasUI:
-		caps.NativeReason = fmt.Sprintf("Pi's %s mode has no dialog-capable UI", modeName(m.Mode))
+		caps.NativeReason = fmt.Sprintf("Pi in %s mode has no dialog-capable UI", modeName(m.Mode))
 	case !m.UI.Input:
 		caps.NativeReason = "this Pi has no ctx.ui.input"
 	default:
@@ -187,7 +187,7 @@ func newHost(m inMsg, custom ask.Renderer, nat *nativeUI) (*ask.Host, *contract.
 	if len(m.Options) > 0 && !bytes.Equal(m.Options, []byte("null")) {
 		prefs, err := config.ParseOptions(m.Options)
 		if err != nil {
-			return nil, invalidConfig(fmt.Errorf("programmatic options: %w", err))
+			return nil, invalidConfig(err)
 		}
 		opts.Options = prefs
 	}
@@ -201,7 +201,7 @@ func newHost(m inMsg, custom ask.Renderer, nat *nativeUI) (*ask.Host, *contract.
 
 func invalidConfig(err error) *contract.Error {
 	return &contract.Error{Code: contract.ErrInvalidConfig,
-		Message: fmt.Sprintf("invalid configuration: %v; correct it, then start a new session so that it is read again", err)}
+		Message: fmt.Sprintf("%v; correct it, then start a new session so that it is read again", err)}
 }
 
 func modeName(mode string) string {
@@ -219,7 +219,7 @@ func configPath(raw json.RawMessage, agentDir string) (string, error) {
 	switch {
 	case len(raw) == 0 || bytes.Equal(raw, []byte("null")):
 		if agentDir == "" {
-			return "", errors.New(`configFile: Pi reported no agent directory, so ask-user.json cannot be found; pass configFile explicitly or false`)
+			return "", errors.New(`options: configFile: Pi reported no agent directory, so ask-user.json cannot be found; pass configFile explicitly or false`)
 		}
 		return config.PiPath(agentDir), nil
 	case bytes.Equal(raw, []byte("false")):
@@ -227,14 +227,14 @@ func configPath(raw json.RawMessage, agentDir string) (string, error) {
 	case raw[0] == '"':
 		var p string
 		if err := json.Unmarshal(raw, &p); err != nil {
-			return "", fmt.Errorf("configFile: %w", err)
+			return "", fmt.Errorf("options: configFile: %w", err)
 		}
 		if p == "" {
-			return "", errors.New(`configFile: an empty path; pass a path, or false to read no file`)
+			return "", errors.New(`options: configFile: an empty path; pass a path, or false to read no file`)
 		}
 		return p, nil
 	}
-	return "", fmt.Errorf("configFile: want a path or false, not %.40s", raw)
+	return "", fmt.Errorf("options: configFile: want a path or false, not %.40s", raw)
 }
 
 // themeFrom builds the dialog's theme from Pi's colours. Roles Pi did not

@@ -11,20 +11,28 @@ import type { AskUserOptions, AskUserResult, AskUserSupport, AskUserEventSink } 
 
 const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
 
-/** Where the askuser binary is, or why there is none. */
-export function findBinary(explicit: string | undefined): { path?: string; reason?: string } {
+/**
+ * Where the askuser binary is, or why there is none: the explicit option,
+ * else bin/askuser in the package, else askuser on PATH. where is for
+ * tests.
+ */
+export function findBinary(
+  explicit: string | undefined,
+  where: { packageDir?: string; path?: string } = {},
+): { path?: string; reason?: string } {
   if (explicit !== undefined) {
-    if (isFile(explicit)) return { path: explicit };
-    return { reason: `the askuser binary given in the options (${explicit}) does not exist` };
+    if (typeof explicit === "string" && explicit !== "" && isFile(explicit)) return { path: explicit };
+    return { reason: `the askuser binary given in the "binary" option (${JSON.stringify(explicit)}) is not a file` };
   }
-  const local = join(packageDir, "bin", "askuser");
+  const pkg = where.packageDir ?? packageDir;
+  const local = join(pkg, "bin", "askuser");
   if (isFile(local)) return { path: local };
-  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+  for (const dir of (where.path ?? process.env.PATH ?? "").split(delimiter)) {
     if (dir && isFile(join(dir, "askuser"))) return { path: join(dir, "askuser") };
   }
   return {
     reason:
-      `the askuser binary was not found: build it next to the package with "make -C ${dirname(packageDir)} pi-binary" ` +
+      `the askuser binary was not found: build it next to the package with "make -C ${dirname(pkg)} pi-binary" ` +
       `(it goes to ${local}), pass its path as the "binary" option, or put askuser on PATH`,
   };
 }
@@ -41,11 +49,14 @@ function isFile(p: string): boolean {
 export type AgentDirFn = () => string;
 
 /** Builds the hello that describes ctx to the child. */
-export function helloFor(ctx: UIContext, options: AskUserOptions, agentDir: string): Message {
-  const ui = ctx.ui ?? {};
-  const { binary: _b, events: _e, configFile, ...prefs } = options;
+export function helloFor(ctx: UIContext | undefined, options: AskUserOptions, agentDir: string): Message {
+  const ui = ctx?.ui ?? {};
+  // Options that are not an object go to askuser as they are, to be
+  // refused there with the rest of the option checks.
+  const isObject = typeof options === "object" && options !== null && !Array.isArray(options);
+  const { binary: _b, events: _e, configFile, ...prefs } = isObject ? options : ({} as AskUserOptions);
   let theme: unknown;
-  if (ctx.mode === "tui") {
+  if (ctx?.mode === "tui") {
     try {
       theme = themeColours(ui.theme);
     } catch {
@@ -55,15 +66,15 @@ export function helloFor(ctx: UIContext, options: AskUserOptions, agentDir: stri
   return {
     type: "hello",
     version: PROTOCOL_VERSION,
-    mode: ctx.mode ?? "",
-    hasUI: ctx.hasUI === true,
+    mode: typeof ctx?.mode === "string" ? ctx.mode : "",
+    hasUI: ctx?.hasUI === true,
     ui: {
       custom: typeof ui.custom === "function",
       input: typeof ui.input === "function",
       select: typeof ui.select === "function",
     },
     agentDir,
-    options: prefs,
+    options: isObject || options === undefined || options === null ? prefs : options,
     ...(configFile === undefined ? {} : { configFile }),
     ...(theme ? { theme } : {}),
   };
@@ -95,7 +106,7 @@ export class AskUserHost {
   constructor(ctx: UIContext, options: AskUserOptions, agentDir: string) {
     this.ctx = ctx;
     this.hello = helloFor(ctx, options, agentDir);
-    const bin = findBinary(options.binary);
+    const bin = findBinary((options as AskUserOptions | null | undefined)?.binary);
     this.binary = bin.path;
     this.missing = bin.reason;
     this.start();
@@ -104,7 +115,16 @@ export class AskUserHost {
   /** Starts the child if there is none. It never waits for it. */
   start(): Child | undefined {
     if (this.closed || !this.binary) return undefined;
-    if (!this.child || this.child.dead) this.child = new Child(this.binary, this.hello);
+    if (!this.child || this.child.dead) {
+      try {
+        this.child = new Child(this.binary, this.hello);
+      } catch (err) {
+        // spawn throws at once only for arguments it cannot use at all.
+        this.missing = `the askuser binary ${this.binary} could not be started: ${err instanceof Error ? err.message : String(err)}`;
+        this.binary = undefined;
+        return undefined;
+      }
+    }
     return this.child;
   }
 
@@ -139,7 +159,20 @@ export class AskUserHost {
   async ask(params: unknown, opts: { callId?: string; signal?: AbortSignal; emit?: EventEmit }): Promise<Answered> {
     if (!this.binary) return unsupported(this.missing!);
     if (this.closed) return notInitialized("the Pi session has ended; ask_user works again in the next session");
-    const child = this.start()!;
+    try {
+      JSON.stringify(params);
+    } catch (err) {
+      return {
+        result: {
+          status: "error",
+          answers: [],
+          error: { code: "invalid_request", message: `the request is not JSON: ${err instanceof Error ? err.message : String(err)}` },
+        },
+        text: "ask_user was called with a request that is not JSON. No answer was given; do not invent one.",
+      };
+    }
+    const child = this.start();
+    if (!child) return unsupported(this.missing!);
     const call = newCallId();
     let view: CustomView | undefined;
     let dialogs: NativeDialogs | undefined;
