@@ -65,9 +65,10 @@ type inMsg struct {
 	Theme      map[string]sgr  `json:"theme,omitempty"`
 
 	// ask, explain
-	CallID string          `json:"callId,omitempty"`
-	Params json.RawMessage `json:"params,omitempty"`
-	Result json.RawMessage `json:"result,omitempty"`
+	CallID  string          `json:"callId,omitempty"`
+	Aborted bool            `json:"aborted,omitempty"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
 
 	// key, resize
 	Key   string `json:"key,omitempty"`

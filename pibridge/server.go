@@ -269,6 +269,9 @@ func (s *server) onAsk(m inMsg) {
 		return
 	}
 	ctx, cancel := context.WithCancelCause(s.ctx)
+	if m.Aborted {
+		cancel(errCallerAbort)
+	}
 	c := newCall(s, m.Call, cancel)
 	s.calls[m.Call] = c
 	s.mu.Unlock()

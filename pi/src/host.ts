@@ -190,7 +190,13 @@ export class AskUserHost {
     try {
       end = await child.call(
         call,
-        { type: "ask", call, params, ...(opts.callId ? { callId: opts.callId } : {}) },
+        {
+          type: "ask",
+          call,
+          params,
+          ...(opts.callId ? { callId: opts.callId } : {}),
+          ...(opts.signal?.aborted ? { aborted: true } : {}),
+        },
         {
           onMessage(m) {
             switch (m.type) {
@@ -220,7 +226,6 @@ export class AskUserHost {
           },
         },
       );
-      if (opts.signal?.aborted && !end) onAbort();
     } finally {
       cleanup();
     }
