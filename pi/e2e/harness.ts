@@ -177,6 +177,7 @@ export class Tui {
   private socket: string;
 
   constructor(run: Run, opts: { cols?: number; rows?: number } = {}) {
+    if (spawnSync("tmux", ["-V"]).error) throw new Error("the TUI tests need tmux on PATH (make pi-test installs it as root)");
     this.socket = `askuser-e2e-${process.pid}-${++tmuxN}`;
     const env = Object.entries(run.env).map(([k, v]) => `${k}=${shq(v)}`);
     const cmd = `cd ${shq(run.dir)} && env -i ${env.join(" ")} ${shq(nodeBin)} ${piArgs.map(shq).join(" ")} 'ask me'; sleep 600`;
