@@ -11,6 +11,9 @@ import type { AskUserOptions, AskUserResult, AskUserSupport, AskUserEventSink } 
 
 const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
 
+/** How long after its creation a host starts its child unasked. */
+export const STARTUP_DELAY_MS = 150;
+
 /**
  * Where the askuser binary is, or why there is none: the explicit option,
  * else bin/askuser in the package, else askuser on PATH. where is for
@@ -91,8 +94,9 @@ export interface Answered {
 
 /**
  * AskUserHost is one Pi context bound to askuser. Its route and
- * preferences are fixed when it is created; it starts its child then,
- * without waiting for it, and a dead child is replaced at the next call.
+ * preferences are fixed by its child's hello, read once. The child starts
+ * soon after the host is created, off Pi's startup path, or at once when
+ * the host is first used; a dead child is replaced at the next call.
  */
 export class AskUserHost {
   private ctx: UIContext;
@@ -102,6 +106,7 @@ export class AskUserHost {
   private child: Child | undefined;
   private closed = false;
   private probed: Message | undefined;
+  private soon: NodeJS.Timeout | undefined;
 
   constructor(ctx: UIContext, options: AskUserOptions, agentDir: string) {
     this.ctx = ctx;
@@ -109,11 +114,18 @@ export class AskUserHost {
     const bin = findBinary((options as AskUserOptions | null | undefined)?.binary);
     this.binary = bin.path;
     this.missing = bin.reason;
-    this.start();
+    // Spawning costs Node some milliseconds of blocked event loop; Pi is
+    // still starting now. The timer does not keep Pi alive, so a short
+    // print run that never asks never spawns.
+    if (this.binary) {
+      this.soon = setTimeout(() => this.start(), STARTUP_DELAY_MS);
+      this.soon.unref();
+    }
   }
 
   /** Starts the child if there is none. It never waits for it. */
   start(): Child | undefined {
+    clearTimeout(this.soon);
     if (this.closed || !this.binary) return undefined;
     if (!this.child || this.child.dead) {
       try {
@@ -139,6 +151,7 @@ export class AskUserHost {
    */
   support(): AskUserSupport {
     if (!this.binary) return { status: "no_available_ui", reason: this.missing! };
+    if (!this.closed && !this.child) this.start();
     const ready = this.child?.readyMsg ?? (this.probed ??= probe(this.binary, this.hello));
     if (!ready || ready.type !== "ready") {
       return { status: "no_available_ui", reason: "the askuser bridge process did not start; run it by hand (askuser bridge) to see why" };
@@ -149,6 +162,7 @@ export class AskUserHost {
   /** Ends the child. Idempotent; the host cannot ask afterwards. */
   close(): void {
     this.closed = true;
+    clearTimeout(this.soon);
     this.child?.close();
   }
 

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { askUserSupport, createAskUser, createPiHost, registerAskUser, toolSpec } from "../index.ts";
-import { findBinary } from "../src/host.ts";
+import { findBinary, STARTUP_DELAY_MS } from "../src/host.ts";
 import { binary, fakeCtx, fakePi, noConfig, pkgDir } from "./fake.ts";
 
 const deploy = { questions: [{ title: "Deploy where?", options: [{ label: "staging" }, { label: "prod" }] }] };
@@ -94,7 +94,7 @@ test("createAskUser never throws, whatever it is given", async () => {
 test("string options are refused by askuser as invalid_config", async () => {
   const ask = createAskUser(fakeCtx("rpc").ctx, "custom" as any);
   assert.equal(ask.isAvailable, false);
-  assert.match(ask.notAvailableReason!, /programmatic options/);
+  assert.match(ask.notAvailableReason!, /options: .*JSON object.*"custom"/);
   assert.equal((await ask(deploy)).error?.code, "invalid_config");
 });
 
@@ -177,4 +177,21 @@ test("the tool judges the arguments as the model sent them, before Pi's coercion
   assert.match(res.details.error.message, /allowFreeText/);
   assert.deepEqual(f.emitted, [], "an invalid request emits nothing");
   await f.fire("session_shutdown", { reason: "quit" }, rpc.ctx);
+});
+
+test("a host starts its child soon after creation, not during it, and at once when used", async () => {
+  const idle = createPiHost(fakeCtx("rpc").ctx, noConfig);
+  assert.equal(idle.process, undefined, "no spawn while Pi starts up");
+  await new Promise((r) => setTimeout(r, STARTUP_DELAY_MS + 50));
+  assert.ok(idle.process?.pid, "started after the delay");
+  idle.close();
+
+  const used = createPiHost(fakeCtx("rpc").ctx, noConfig);
+  assert.equal(askUserSupport(used).status, "available");
+  assert.ok(used.process?.pid, "started by its first use");
+  used.close();
+  const closed = createPiHost(fakeCtx("rpc").ctx, noConfig);
+  closed.close();
+  await new Promise((r) => setTimeout(r, STARTUP_DELAY_MS + 50));
+  assert.equal(closed.process, undefined, "a host closed before its start never spawns");
 });
