@@ -331,15 +331,23 @@ type call struct {
 	srv    *server
 	id     string
 	cancel context.CancelCauseFunc
-	ui     chan inMsg // keys, resizes and UI errors for the custom route
 
 	mu      sync.Mutex
+	handler func(inMsg) // the custom route's component, while one is open
 	nextReq int
 	replies map[int]chan inMsg // pending native dialogs
 }
 
+// setHandler routes the call's keys, resizes and UI errors to h, or
+// drops them when h is nil.
+func (c *call) setHandler(h func(inMsg)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.handler = h
+}
+
 func newCall(s *server, id string, cancel context.CancelCauseFunc) *call {
-	return &call{srv: s, id: id, cancel: cancel, ui: make(chan inMsg, 256), replies: map[int]chan inMsg{}}
+	return &call{srv: s, id: id, cancel: cancel, replies: map[int]chan inMsg{}}
 }
 
 // errCallerAbort is the cause of a call aborted by the shim.
@@ -358,13 +366,14 @@ func (c *call) deliver(m inMsg) {
 			ch <- m // buffered
 		}
 	default:
-		select {
-		case c.ui <- m:
-		default:
-			// Only a shim that ignores the frames it gets can fill the
-			// queue; dropping keeps the other calls running.
-			c.srv.protocolError(fmt.Sprintf("call %q: too many unread %s messages; dropped one", c.id, m.Type))
+		c.mu.Lock()
+		h := c.handler
+		c.mu.Unlock()
+		if h != nil {
+			h(m)
 		}
+		// Without a component, a key is late (the call is ending) or
+		// for a native dialog, which takes none.
 	}
 }
 
