@@ -309,7 +309,20 @@ func (s *server) onExplain(m inMsg) {
 	if res.Answers == nil {
 		res.Answers = []contract.Answer{}
 	}
-	s.send(explainedMsg{Type: typeExplained, Call: m.Call, Text: explain(m.Params, res)})
+	msg := explainedMsg{Type: typeExplained, Call: m.Call, Text: explain(m.Params, res)}
+	if m.Blocked {
+		// The dead child opened a wait it could not close: close it with
+		// the outcome it would have sent.
+		code := contract.ErrInternal
+		if res.Error != nil {
+			code = res.Error.Code
+		}
+		msg.Events = []busMessage{
+			{ask.EventError, ask.Event{Name: ask.EventError, CallID: m.CallID, Route: res.Route, Status: contract.StatusError, ErrorCode: code}},
+			{ask.EventBlocked, ask.Event{Name: ask.EventBlocked, CallID: m.CallID}},
+		}
+	}
+	s.send(msg)
 }
 
 // explain words res for the model. The request, when it parses, lets the

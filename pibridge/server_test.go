@@ -526,3 +526,16 @@ func strs(a []any) []string {
 	}
 	return out
 }
+
+func TestExplainClosesTheDeadChildsWait(t *testing.T) {
+	c := start(t)
+	c.send(`{"type":"explain","call":"x1","callId":"tool-9","blocked":true,"params":` + deploy + `,"result":{"status":"error","route":"custom","answers":[],"error":{"code":"custom_ui_failed","message":"the process died"}}}`)
+	m := c.next()
+	want := []any{
+		map[string]any{"channel": "ask:error", "payload": map[string]any{"callId": "tool-9", "route": "custom", "status": "error", "errorCode": "custom_ui_failed"}},
+		map[string]any{"channel": "herdr:blocked", "payload": map[string]any{"active": false, "callId": "tool-9"}},
+	}
+	if diff := cmp.Diff(want, m["events"]); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}

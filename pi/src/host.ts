@@ -191,6 +191,7 @@ export class AskUserHost {
     let view: CustomView | undefined;
     let dialogs: NativeDialogs | undefined;
     let route: "custom" | "native" | undefined;
+    let blocked = false; // the child started the wait and has not ended it
     const send = (m: Message) => child.send(m);
     const onAbort = () => send({ type: "abort", call });
     opts.signal?.addEventListener("abort", onAbort, { once: true });
@@ -215,6 +216,7 @@ export class AskUserHost {
           onMessage(m) {
             switch (m.type) {
               case "event":
+                if (m.channel === "herdr:blocked") blocked = (m.payload as { active?: boolean })?.active === true;
                 opts.emit?.(String(m.channel), m.payload);
                 break;
               case "open":
@@ -244,11 +246,16 @@ export class AskUserHost {
       cleanup();
     }
     if (end) return { result: end.result as unknown as AskUserResult, text: end.text };
-    return this.crashed(child.dead!, route, params);
+    return this.crashed(child.dead!, route, params, blocked ? opts : undefined);
   }
 
   /** The result of a call whose child died, worded by a fresh child. */
-  private async crashed(d: Death, route: "custom" | "native" | undefined, params: unknown): Promise<Answered> {
+  private async crashed(
+    d: Death,
+    route: "custom" | "native" | undefined,
+    params: unknown,
+    blocked: { callId?: string; emit?: EventEmit } | undefined,
+  ): Promise<Answered> {
     const why = `${describeDeath(d)}; the next ask_user call starts a new one`;
     const code = route === "custom" ? "custom_ui_failed" : route === "native" ? "native_ui_failed" : "internal";
     const result: AskUserResult = {
@@ -259,7 +266,14 @@ export class AskUserHost {
     };
     const fresh = this.start();
     const call = newCallId("x");
-    const reply = await fresh?.request(call, { type: "explain", call, params, result }, "explained");
+    const reply = await fresh?.request(
+      call,
+      { type: "explain", call, params, result, ...(blocked ? { blocked: true, ...(blocked.callId ? { callId: blocked.callId } : {}) } : {}) },
+      "explained",
+    );
+    if (blocked && Array.isArray(reply?.events)) {
+      for (const e of reply.events as { channel: string; payload: unknown }[]) blocked.emit?.(e.channel, e.payload);
+    }
     const text = typeof reply?.text === "string" ? reply.text : `ask_user failed: ${why}. No answer was given; do not invent one.`;
     return { result, text };
   }

@@ -105,9 +105,17 @@ test("native: a dismissed dialog is aborted by the user; a throwing one is nativ
   assert.equal(threw.error?.code, "native_ui_failed");
 });
 
-test("native: the child dies mid-dialog: an error result, and the next call works", async () => {
+test("native: the child dies mid-dialog: an error result, the wait is closed, and the next call works", async () => {
   const f = fakeCtx("rpc");
-  const ask = createAskUser(f.ctx, noConfig);
+  const seen: string[] = [];
+  const ask = createAskUser(f.ctx, {
+    ...noConfig,
+    events: {
+      waitStarted: () => seen.push("start"),
+      outcome: (ch, e) => seen.push(`${ch} ${e.errorCode ?? e.status}`),
+      waitEnded: () => seen.push("end"),
+    },
+  });
   let opened = false;
   f.answers.push(() => {
     opened = true;
@@ -120,6 +128,7 @@ test("native: the child dies mid-dialog: an error result, and the next call work
   assert.equal(res.status, "error");
   assert.equal(res.error?.code, "native_ui_failed");
   assert.match(res.error!.message, /killed by SIGKILL/);
+  assert.deepEqual(seen, ["start", "ask:error native_ui_failed", "end"]);
   f.answers.push("dev");
   const next = await ask(env);
   assert.deepEqual(next.answers[0]?.selections, ["dev"], JSON.stringify(next));
