@@ -30,6 +30,7 @@ pi-tmux:
 pi-test: pi-unit pi-e2e
 
 pi-unit: pi-binary pi-deps
+	cd $(PI_DIR) && $(PI_NODE) node_modules/typescript/bin/tsc -p .
 	cd $(PI_DIR) && $(PI_NODE) --test test/*.test.ts
 
 pi-e2e: pi-binary pi-deps pi-tmux

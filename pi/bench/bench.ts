@@ -185,7 +185,7 @@ await childReady();
 sessionStart();
 piStartup();
 
-const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
+const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
 console.log(`${"figure".padEnd(w[0]!)}  ${"value".padEnd(w[1]!)}  budget`);
 for (const [a, b, c] of rows) console.log(`${a.padEnd(w[0]!)}  ${b.padEnd(w[1]!)}  ${c}`);
 clearInterval(keepAlive);

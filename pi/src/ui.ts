@@ -12,6 +12,7 @@ import {
   truncateToWidth,
   visibleWidth,
 } from "@earendil-works/pi-tui";
+import type { KeyId } from "@earendil-works/pi-tui";
 import type { Message } from "./child.ts";
 
 /** The part of Pi's ExtensionContext the routes use. */
@@ -194,7 +195,7 @@ export class CustomView {
   // The raw listener sees input before the component, also while the
   // overlay is hidden, so the same key hides and restores it.
   private onRaw(data: string, toggleKey: string): { consume: boolean } | undefined {
-    if (this.closed || !matchesKey(data, toggleKey)) return undefined;
+    if (this.closed || !matchesKey(data, toggleKey as KeyId)) return undefined;
     if (isKeyRelease(data) || isKeyRepeat(data)) return { consume: true };
     const h = this.handle;
     if (!h) return { consume: true };

@@ -181,9 +181,10 @@ test("the tool judges the arguments as the model sent them, before Pi's coercion
 
 test("a host starts its child soon after creation, not during it, and at once when used", async () => {
   const idle = createPiHost(fakeCtx("rpc").ctx, noConfig);
-  assert.equal(idle.process, undefined, "no spawn while Pi starts up");
+  const child = () => idle.process; // read again after the wait
+  assert.equal(child(), undefined, "no spawn while Pi starts up");
   await new Promise((r) => setTimeout(r, STARTUP_DELAY_MS + 50));
-  assert.ok(idle.process?.pid, "started after the delay");
+  assert.ok(child()?.pid, "started after the delay");
   idle.close();
 
   const used = createPiHost(fakeCtx("rpc").ctx, noConfig);

@@ -9,7 +9,7 @@ import { CustomView, keyMessage } from "../src/ui.ts";
 import { fakeCtx, noConfig, type Shown, until } from "./fake.ts";
 
 const deploy = { questions: [{ title: "Deploy where?", options: [{ label: "staging" }, { label: "prod" }] }] };
-const named = { questions: [{ title: "Project name", kind: "input" }] };
+const named = { questions: [{ title: "Project name", kind: "input" as const }] };
 
 const screen = (s: Shown, width: number) => s.component!.render(width);
 const shows = (s: Shown | undefined, width: number, text: string) => s?.component && screen(s, width).join("\n").includes(text);

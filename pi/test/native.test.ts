@@ -6,7 +6,7 @@ import { createAskUser } from "../index.ts";
 import { fakeCtx, noConfig, until } from "./fake.ts";
 
 const env = { allowFreeText: false, questions: [{ title: "Environment", options: [{ label: "dev" }, { label: "prod" }] }] };
-const flag = { questions: [{ title: "Migrate?", kind: "bool" }] };
+const flag = { questions: [{ title: "Migrate?", kind: "bool" as const }] };
 
 test("native: select with the time left and a signal; the answer and the events", async () => {
   const f = fakeCtx("rpc");
