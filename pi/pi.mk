@@ -8,6 +8,10 @@ PI_NODE := node_modules/.bin/node
 
 EXTRA_TESTS += pi-test
 
+# `make` also puts the binary next to the package, where the package
+# looks first, so that `pi install ./pi` works from a checkout.
+all: pi-binary
+
 pi-binary:
 	$(GO) build -o $(PI_DIR)/bin/askuser ./cmd/askuser
 
