@@ -84,7 +84,7 @@ test("native: a dialog that never answers ends timeout at the deadline, and is c
     return new Promise(() => {}); // ignores its signal and its timeout
   });
   const res = await createAskUser(f.ctx, { ...noConfig, timeoutPerQuestionMs: 300 })(env);
-  assert.equal(res.status, "timeout");
+  assert.equal(res.status, "timeout", JSON.stringify(res));
   assert.equal(dialogSignal?.aborted, true);
 });
 
