@@ -202,6 +202,11 @@ export class Tui {
     this.tmux("send-keys", "-t", "e2e", "-l", text);
   }
 
+  /** Resizes the terminal Pi runs in. */
+  resize(cols: number, rows: number): void {
+    this.tmux("resize-window", "-t", "e2e", "-x", String(cols), "-y", String(rows));
+  }
+
   /** Writes raw bytes to Pi's terminal input, as a terminal would send them. */
   raw(bytes: string): void {
     this.tmux("send-keys", "-t", "e2e", "-H", ...[...Buffer.from(bytes, "latin1")].map((b) => b.toString(16).padStart(2, "0")));

@@ -153,3 +153,21 @@ test("tui: alt+o hides and restores the overlay; Kitty repeat and release do not
     assert.deepEqual(run.results()[0]!.details.answers[0].selections, ["prod"]);
   });
 });
+
+test("tui: inline display registers no toggle; a narrower terminal reflows the dialog and Pi keeps going", async () => {
+  await withTui([{ ...deploy, displayMode: "inline" }], async (tui, run) => {
+    let s = await tui.waitFor(DIALOG);
+    assert.ok(!s.includes("alt+o"), "no hide hint inline");
+    tui.keys("M-o");
+    await settle();
+    assert.ok(tui.screen().includes(DIALOG), "alt+o does nothing inline");
+    tui.resize(44, 24);
+    // The dialog's rule spans the new width, and its hints wrap to it.
+    await tui.waitFor(/^─{44}$/m);
+    await tui.waitFor(/^ ctrl\+enter submit · esc dismiss$/m);
+    tui.keys("Down", "Enter");
+    await until("a result", () => run.results().length >= 1);
+    assert.deepEqual(run.results()[0]!.details.answers[0].selections, ["prod"]);
+    await tui.waitFor("model saw:");
+  });
+});

@@ -168,3 +168,30 @@ test("CustomView.close is idempotent, and works before and after the component e
     assert.deepEqual(sent.filter((m) => m.type !== "resize"), [], `${when}: nothing else sent`);
   }
 });
+
+test("custom: the child dies with the dialog open: custom_ui_failed, the dialog and its listener go, the wait is closed", async () => {
+  const f = fakeCtx("tui", { cols: 60, rows: 20 });
+  const seen: string[] = [];
+  const ask = createAskUser(f.ctx, {
+    ...noConfig,
+    events: {
+      waitStarted: () => seen.push("start"),
+      outcome: (ch, e) => seen.push(`${ch} ${e.errorCode ?? e.status}`),
+      waitEnded: () => seen.push("end"),
+    },
+  });
+  const p = ask(deploy);
+  const s = await until("the dialog", () => (shows(f.shown[0], 60, "Deploy where?") ? f.shown[0] : undefined));
+  ask.host.process!.kill();
+  const res = await p;
+  assert.equal(res.error?.code, "custom_ui_failed");
+  assert.match(res.error!.message, /killed by SIGKILL.*next ask_user call starts a new one/);
+  assert.equal(s.settled, true);
+  assert.equal(f.listeners.size, 0);
+  assert.deepEqual(seen, ["start", "ask:error custom_ui_failed", "end"]);
+  const again = ask(deploy);
+  const s2 = await until("a new dialog", () => (shows(f.shown[1], 60, "Deploy where?") ? f.shown[1] : undefined));
+  f.type("\r");
+  assert.equal((await again).status, "answered");
+  assert.equal(s2.settled, true);
+});
