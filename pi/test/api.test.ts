@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { askUserSupport, createAskUser, createPiHost, registerAskUser, toolSpec } from "../index.ts";
-import { findBinary, STARTUP_DELAY_MS } from "../src/host.ts";
+import { findBinary, helloFor, STARTUP_DELAY_MS } from "../src/host.ts";
 import { binary, fakeCtx, fakePi, noConfig, pkgDir } from "./fake.ts";
 
 const deploy = { questions: [{ title: "Deploy where?", options: [{ label: "staging" }, { label: "prod" }] }] };
@@ -195,4 +195,40 @@ test("a host starts its child soon after creation, not during it, and at once wh
   closed.close();
   await new Promise((r) => setTimeout(r, STARTUP_DELAY_MS + 50));
   assert.equal(closed.process, undefined, "a host closed before its start never spawns");
+});
+
+test("the hello describes ctx: mode, UI methods, agent dir, options and Pi's theme colours", () => {
+  const f = fakeCtx("tui", { ui: ["custom", "input"] });
+  const colour: Record<string, number> = { accent: 36, muted: 90, success: 32, warning: 33, error: 31, border: 34, mdCode: 35 };
+  f.ctx.ui.theme = {
+    fg: (token: string, text: string) => {
+      if (!(token in colour)) throw new Error(`no ${token}`);
+      return `\x1b[${colour[token]}m${text}\x1b[39m`;
+    },
+    bold: (text: string) => `\x1b[1m${text}\x1b[22m`,
+  };
+  const hello = helloFor(f.ctx, { displayMode: "inline", overlayToggleKey: null, configFile: false, binary: "x", events: {} }, "/agent");
+  assert.deepEqual(hello, {
+    type: "hello",
+    version: 1,
+    mode: "tui",
+    hasUI: true,
+    ui: { custom: true, input: true, select: false },
+    agentDir: "/agent",
+    options: { displayMode: "inline", overlayToggleKey: null },
+    configFile: false,
+    theme: {
+      accent: { prefix: "\x1b[36m", suffix: "\x1b[39m" },
+      muted: { prefix: "\x1b[90m", suffix: "\x1b[39m" },
+      selection: { prefix: "\x1b[32m", suffix: "\x1b[39m" },
+      warning: { prefix: "\x1b[33m", suffix: "\x1b[39m" },
+      error: { prefix: "\x1b[31m", suffix: "\x1b[39m" },
+      border: { prefix: "\x1b[34m", suffix: "\x1b[39m" },
+      code: { prefix: "\x1b[35m", suffix: "\x1b[39m" },
+      bold: { prefix: "\x1b[1m", suffix: "\x1b[22m" },
+    },
+  });
+  const rpc = helloFor(fakeCtx("rpc").ctx, {}, "/agent");
+  assert.equal(rpc.theme, undefined, "no theme outside the TUI");
+  assert.equal("configFile" in rpc, false, "the default config file");
 });
