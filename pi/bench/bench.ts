@@ -4,7 +4,9 @@
 //                     new frame is rendered: keyMessage, the pipe to the
 //                     child, the dialog, the pipe back, render(width).
 //   call to frame     ask() on a host whose child is running, until the
-//                     first rendered frame with the question.
+//                     first rendered frame with the question; and in real
+//                     Pi's TUI, from the tool call's start to the dialog
+//                     on the terminal.
 //   child ready, RSS  spawn of `askuser bridge` until its ready line, and
 //                     its resident memory then and after a dialog.
 //   Pi startup        real Pi 1.6 in print mode with a scripted model that
@@ -17,7 +19,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { createAskUser, registerAskUser } from "../index.ts";
-import { nodeBin, piArgs, pkgDir, prepare } from "../e2e/harness.ts";
+import { nodeBin, piArgs, pkgDir, prepare, Tui } from "../e2e/harness.ts";
 import { binary, fakeCtx, fakePi, noConfig, until } from "../test/fake.ts";
 
 const quick = process.argv.includes("--quick");
@@ -123,6 +125,42 @@ async function childReady() {
   row(`child RSS after a dialog`, `${rss(ask.host.process!.pid!).toFixed(1)} MiB`);
 }
 
+// Real Pi's TUI under tmux: from Pi starting the tool call to the dialog
+// on the screen, seen by polling the terminal. The poll itself takes a
+// few milliseconds, so this is an upper bound.
+async function callToScreen() {
+  const n = quick ? 4 : 11;
+  const calls = Array.from({ length: n }, (_, i) => ({ questions: [{ title: `Question ${i + 1}`, options: [{ label: "a" }, { label: "b" }] }] }));
+  const r = prepare(calls);
+  const times = `${r.dir}/times`;
+  r.env.ASKUSER_E2E_TIMES = times;
+  const tui = new Tui(r);
+  const got: number[] = [];
+  try {
+    for (let i = 1; i <= n; i++) {
+      const title = `Question ${i}`;
+      let seen = 0;
+      const end = Date.now() + 30_000;
+      while (Date.now() < end) {
+        const s = tui.screen();
+        if (s.includes(title) && s.includes("esc dismiss")) {
+          seen = Date.now();
+          break;
+        }
+      }
+      if (!seen) throw new Error(`${title} never showed:\n${tui.screen()}`);
+      const started = Number(readFileSync(times, "utf8").trim().split("\n")[i - 1]);
+      got.push(seen - started);
+      tui.keys("Escape");
+    }
+  } finally {
+    tui.close();
+  }
+  // The first call comes while Pi is still starting, and starts the child.
+  row(`tool call to dialog on screen in Pi's TUI, first call (tmux poll)`, ms(got[0]!));
+  row(`tool call to dialog on screen in Pi's TUI, median of the next ${n - 1}`, ms(median(got.slice(1))), "< 50 ms");
+}
+
 function sessionStart() {
   const n = quick ? 10 : 50;
   const times: number[] = [];
@@ -181,6 +219,7 @@ function piStartup() {
 const keepAlive = setInterval(() => {}, 1000);
 await keyToFrame();
 await callToFrame();
+await callToScreen();
 await childReady();
 sessionStart();
 piStartup();
