@@ -271,8 +271,17 @@ export class AskUserHost {
       { type: "explain", call, params, result, ...(blocked ? { blocked: true, ...(blocked.callId ? { callId: blocked.callId } : {}) } : {}) },
       "explained",
     );
-    if (blocked && Array.isArray(reply?.events)) {
-      for (const e of reply.events as { channel: string; payload: unknown }[]) blocked.emit?.(e.channel, e.payload);
+    if (blocked) {
+      // The wait the dead child opened must be closed. A fresh child says
+      // how; when none can run either, the same two events are made here.
+      const id = blocked.callId ? { callId: blocked.callId } : {};
+      const events = Array.isArray(reply?.events)
+        ? (reply.events as { channel: string; payload: unknown }[])
+        : [
+            { channel: "ask:error", payload: { ...id, ...(route ? { route } : {}), status: "error", errorCode: code } },
+            { channel: "herdr:blocked", payload: { active: false, ...id } },
+          ];
+      for (const e of events) blocked.emit?.(e.channel, e.payload);
     }
     const text = typeof reply?.text === "string" ? reply.text : `ask_user failed: ${why}. No answer was given; do not invent one.`;
     return { result, text };

@@ -1,9 +1,12 @@
 // The native route through a fake ctx.ui and the real askuser binary:
 // Pi's select and input with the deadline and an abort signal.
 import assert from "node:assert/strict";
+import { chmodSync, copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
 import { createAskUser } from "../index.ts";
-import { fakeCtx, noConfig, until } from "./fake.ts";
+import { binary, fakeCtx, noConfig, until } from "./fake.ts";
 
 const env = { allowFreeText: false, questions: [{ title: "Environment", options: [{ label: "dev" }, { label: "prod" }] }] };
 const flag = { questions: [{ title: "Migrate?", kind: "bool" as const }] };
@@ -132,4 +135,34 @@ test("native: the child dies mid-dialog: an error result, the wait is closed, an
   f.answers.push("dev");
   const next = await ask(env);
   assert.deepEqual(next.answers[0]?.selections, ["dev"], JSON.stringify(next));
+});
+
+test("native: the child dies and no new one can start: the wait is still closed", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "askuser-gone-"));
+  const copy = join(dir, "askuser");
+  copyFileSync(binary, copy);
+  chmodSync(copy, 0o755);
+  const f = fakeCtx("rpc");
+  const seen: string[] = [];
+  const ask = createAskUser(f.ctx, {
+    ...noConfig,
+    binary: copy,
+    events: {
+      waitStarted: () => seen.push("start"),
+      outcome: (ch, e) => seen.push(`${ch} ${e.errorCode}`),
+      waitEnded: () => seen.push("end"),
+    },
+  });
+  let opened = false;
+  f.answers.push(() => {
+    opened = true;
+    return new Promise(() => {});
+  });
+  const p = ask(env);
+  await until("the dialog", () => opened);
+  rmSync(copy);
+  ask.host.process!.kill();
+  const res = await p;
+  assert.equal(res.error?.code, "native_ui_failed");
+  assert.deepEqual(seen, ["start", "ask:error native_ui_failed", "end"]);
 });
