@@ -88,7 +88,7 @@ test("tui: Esc dismisses the dialog: aborted by the user", async () => {
 });
 
 test("tui: a short timeout ends the call with timeout and closes the dialog", async () => {
-  await withTui([{ ...deploy, timeoutPerQuestionMs: 1500 }], async (tui, run) => {
+  await withTui([{ ...deploy, timeoutPerQuestionMs: 2500 }], async (tui, run) => {
     await tui.waitFor(DIALOG);
     await until("a result", () => run.results().length >= 1);
     const [res] = run.results();
@@ -99,7 +99,7 @@ test("tui: a short timeout ends the call with timeout and closes the dialog", as
 });
 
 test("tui: Alt+Q stops the countdown and the call outlives its deadline", async () => {
-  const timeout = 3000;
+  const timeout = 4000;
   await withTui([{ ...deploy, timeoutPerQuestionMs: timeout }], async (tui, run) => {
     await tui.waitFor(DIALOG);
     // The deadline started before the dialog was first on screen.
