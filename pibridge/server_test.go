@@ -476,13 +476,19 @@ func TestStdinEndAbortsRunningCalls(t *testing.T) {
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
 	go func() { done <- Serve(context.Background(), inR, outW); outW.Close() }()
-	sc := bufio.NewScanner(outR)
+	results := make(chan string, 1)
 	go func() {
+		sc := bufio.NewScanner(outR)
 		for sc.Scan() {
-			if strings.Contains(sc.Text(), `"type":"dialog"`) {
+			line := sc.Text()
+			if strings.Contains(line, `"type":"dialog"`) {
 				inW.Close()
 			}
+			if strings.Contains(line, `"type":"result"`) {
+				results <- line
+			}
 		}
+		close(results)
 	}()
 	io.WriteString(inW, `{"type":"hello","version":1,"mode":"rpc","hasUI":true,"ui":{"input":true,"select":true},"configFile":false}`+"\n")
 	io.WriteString(inW, `{"type":"ask","call":"c1","params":`+deploy+`}`+"\n")
@@ -493,6 +499,10 @@ func TestStdinEndAbortsRunningCalls(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Serve did not return after stdin ended with a call running")
+	}
+	line := <-results
+	if !strings.Contains(line, `"status":"aborted"`) || !strings.Contains(line, `"cancelledReason":"abort"`) {
+		t.Errorf("the running call's result = %q, want aborted by the caller", line)
 	}
 }
 
