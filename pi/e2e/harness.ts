@@ -1,12 +1,22 @@
 // Runs real Pi 1.6.0 with the package and a scripted model, in print, RPC
 // and TUI (tmux) mode, away from the real home directory and the network.
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const pkgDir = dirname(dirname(fileURLToPath(import.meta.url)));
+
+/**
+ * A new temporary directory, removed when the process exits unless
+ * ASKUSER_E2E_KEEP is set (to look at a failed run's files).
+ */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  if (!process.env.ASKUSER_E2E_KEEP) process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 export const nodeBin = join(pkgDir, "node_modules", ".bin", "node");
 export const piCli = join(pkgDir, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "bundle", "cli.js");
 
@@ -37,7 +47,7 @@ export interface Run {
  * optional ask-user.json.
  */
 export function prepare(calls: unknown[], opts: { config?: string; install?: boolean } = {}): Run {
-  const dir = mkdtempSync(join(tmpdir(), "askuser-e2e-"));
+  const dir = tempDir("askuser-e2e-");
   mkdirSync(join(dir, "agent"));
   mkdirSync(join(dir, "home"));
   if (opts.install !== false) writeFileSync(join(dir, "agent", "settings.json"), JSON.stringify({ packages: [pkgDir] }));
@@ -174,18 +184,18 @@ let tmuxN = 0;
 
 /** Pi's TUI in a private tmux server at a fixed size. */
 export class Tui {
-  private socket: string;
+  private socket: string; // in the run's directory, so it goes with it
 
   constructor(run: Run, opts: { cols?: number; rows?: number } = {}) {
     if (spawnSync("tmux", ["-V"]).error) throw new Error("the TUI tests need tmux on PATH (make pi-test installs it as root)");
-    this.socket = `askuser-e2e-${process.pid}-${++tmuxN}`;
+    this.socket = join(run.dir, `tmux-${++tmuxN}.sock`);
     const env = Object.entries(run.env).map(([k, v]) => `${k}=${shq(v)}`);
     const cmd = `cd ${shq(run.dir)} && env -i ${env.join(" ")} ${shq(nodeBin)} ${piArgs.map(shq).join(" ")} 'ask me'; sleep 600`;
     this.tmux("-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", String(opts.cols ?? 100), "-y", String(opts.rows ?? 30), cmd);
   }
 
   private tmux(...args: string[]): string {
-    return execFileSync("tmux", ["-L", this.socket, ...args], { encoding: "utf8" });
+    return execFileSync("tmux", ["-S", this.socket, ...args], { encoding: "utf8" });
   }
 
   /** The screen as plain text. */

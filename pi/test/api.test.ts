@@ -2,18 +2,17 @@
 // discovery, the registered tool and its session lifecycle.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { askUserSupport, createAskUser, createPiHost, registerAskUser, toolSpec } from "../index.ts";
 import { findBinary, helloFor, STARTUP_DELAY_MS } from "../src/host.ts";
-import { binary, fakeCtx, fakePi, noConfig, pkgDir } from "./fake.ts";
+import { binary, fakeCtx, fakePi, noConfig, pkgDir, tempDir } from "./fake.ts";
 
 const deploy = { questions: [{ title: "Deploy where?", options: [{ label: "staging" }, { label: "prod" }] }] };
 
 test("findBinary: the option, then the package's bin, then PATH, else a reason that says what to do", () => {
-  const dir = mkdtempSync(join(tmpdir(), "askuser-bin-"));
+  const dir = tempDir("askuser-bin-");
   const onPath = join(dir, "path");
   mkdirSync(onPath);
   writeFileSync(join(onPath, "askuser"), "#!/bin/sh\n");

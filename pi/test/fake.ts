@@ -2,7 +2,7 @@
 // records what the shim does with it, a TUI component host, and an
 // ExtensionAPI that collects what the extension registers. The askuser
 // binary is the real one, built next to the package.
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,9 +11,16 @@ export const pkgDir = dirname(dirname(fileURLToPath(import.meta.url)));
 export const binary = join(pkgDir, "bin", "askuser");
 if (!existsSync(binary)) throw new Error(`${binary} is missing: run make pi-binary first`);
 
+/** A new temporary directory, removed when the process exits. */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 // Pi's agent directory, where the default ask-user.json is read: never the
 // real one.
-process.env.PI_CODING_AGENT_DIR = mkdtempSync(join(tmpdir(), "askuser-agent-"));
+process.env.PI_CODING_AGENT_DIR = tempDir("askuser-agent-");
 
 /** The options that keep a host away from the user's config. */
 export const noConfig = { configFile: false as const };

@@ -1,12 +1,11 @@
 // The native route through a fake ctx.ui and the real askuser binary:
 // Pi's select and input with the deadline and an abort signal.
 import assert from "node:assert/strict";
-import { chmodSync, copyFileSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { createAskUser } from "../index.ts";
-import { binary, fakeCtx, noConfig, until } from "./fake.ts";
+import { binary, fakeCtx, noConfig, tempDir, until } from "./fake.ts";
 
 const env = { allowFreeText: false, questions: [{ title: "Environment", options: [{ label: "dev" }, { label: "prod" }] }] };
 const flag = { questions: [{ title: "Migrate?", kind: "bool" as const }] };
@@ -138,7 +137,7 @@ test("native: the child dies mid-dialog: an error result, the wait is closed, an
 });
 
 test("native: the child dies and no new one can start: the wait is still closed", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "askuser-gone-"));
+  const dir = tempDir("askuser-gone-");
   const copy = join(dir, "askuser");
   copyFileSync(binary, copy);
   chmodSync(copy, 0o755);
