@@ -14,9 +14,14 @@ export const pkgDir = dirname(dirname(fileURLToPath(import.meta.url)));
  */
 export function tempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  if (!process.env.ASKUSER_E2E_KEEP) process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  if (!process.env.ASKUSER_E2E_KEEP) {
+    if (tempDirs.size === 0) process.on("exit", () => tempDirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+    tempDirs.add(dir);
+  }
   return dir;
 }
+const tempDirs = new Set<string>();
+
 export const nodeBin = join(pkgDir, "node_modules", ".bin", "node");
 export const piCli = join(pkgDir, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "bundle", "cli.js");
 

@@ -14,9 +14,11 @@ if (!existsSync(binary)) throw new Error(`${binary} is missing: run make pi-bina
 /** A new temporary directory, removed when the process exits. */
 export function tempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  if (tempDirs.size === 0) process.on("exit", () => tempDirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  tempDirs.add(dir);
   return dir;
 }
+const tempDirs = new Set<string>();
 
 // Pi's agent directory, where the default ask-user.json is read: never the
 // real one.
