@@ -58,12 +58,16 @@ export interface AskUser {
  */
 export function createAskUser(ctxOrHost: unknown, options: AskUserOptions = {}): AskUser {
   const host = ctxOrHost instanceof AskUserHost ? ctxOrHost : createPiHost(ctxOrHost, options);
-  const emit = sinkEmitter(options.events);
-  const ask = async (request: AskUserRequest, opts: { signal?: AbortSignal } = {}): Promise<AskUserResult> => {
+  const emit = sinkEmitter((options as AskUserOptions | null | undefined)?.events);
+  const ask = async (request: AskUserRequest, opts?: { signal?: AbortSignal }): Promise<AskUserResult> => {
     try {
-      return (await host.ask(request, { signal: opts.signal, emit })).result;
+      const signal = opts?.signal;
+      if (signal !== undefined && !(signal instanceof AbortSignal)) {
+        return failed("invalid_request", "the signal option must be an AbortSignal");
+      }
+      return (await host.ask(request, { signal, emit })).result;
     } catch (err) {
-      return { status: "error", answers: [], error: { code: "internal", message: String(err) } };
+      return failed("internal", `ask_user failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   };
   let support: AskUserSupport | undefined;
@@ -80,6 +84,10 @@ export function createAskUser(ctxOrHost: unknown, options: AskUserOptions = {}):
     host: { value: host, enumerable: true },
   });
   return ask as AskUser;
+}
+
+function failed(code: "invalid_request" | "internal", message: string): AskUserResult {
+  return { status: "error", answers: [], error: { code, message } };
 }
 
 /** The part of Pi's ExtensionAPI registerAskUser uses. */

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/askuser/askuser/ask"
@@ -46,48 +47,103 @@ func (u *customUI) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 	if !overlay {
 		display = contract.DisplayInline
 	}
+	// Keys are handled on the goroutine that reads them: a hand-off to
+	// this one would add a scheduler wake-up to every key's round trip.
+	cs := &customSession{srv: u.srv, s: s, m: m, v: view{srv: u.srv, call: c.id}, end: make(chan customEnd, 1)}
+	c.setHandler(cs.handle)
+	defer c.setHandler(nil)
 	u.srv.send(openMsg{Type: typeOpen, Call: c.id, Display: string(display), ToggleKey: piKey(toggle)})
 	defer u.srv.send(callMsg{Type: typeClose, Call: c.id})
 
-	v := view{srv: u.srv, call: c.id}
 	ticker := time.NewTicker(tick)
 	defer ticker.Stop()
 	for {
 		select {
 		case <-ctx.Done():
+			cs.stop()
 			return ask.Outcome{}, context.Cause(ctx)
 		case <-ticker.C:
-			if _, counting := s.Countdown.Remaining(); counting {
-				v.draw(m, false)
-			}
-		case msg := <-c.ui:
-			switch msg.Type {
-			case typeUIError:
-				return ask.Outcome{}, fmt.Errorf("pi could not show the dialog: %s", msg.Message)
-			case typeResize:
-				if msg.Width < 1 || msg.Rows < 0 {
-					u.srv.protocolError(fmt.Sprintf("resize: bad size %dx%d", msg.Width, msg.Rows))
-					continue
-				}
-				v.width, v.rows = msg.Width, msg.Rows
-				v.draw(m, true)
-			case typeKey:
-				k, ok := toKey(msg)
-				if !ok {
-					continue
-				}
-				eff := m.Update(k)
-				switch eff.Kind {
-				case dialog.EffectSubmit:
-					return ask.Outcome{Answers: eff.Answers}, nil
-				case dialog.EffectDismiss:
-					return ask.Outcome{Dismissed: true}, nil
-				case dialog.EffectCancelCountdown:
-					s.Countdown.Cancel()
-				}
-				v.draw(m, true)
-			}
+			cs.tick()
+		case e := <-cs.end:
+			return e.outcome, e.err
 		}
+	}
+}
+
+// customEnd is how the user, or Pi, ended a component.
+type customEnd struct {
+	outcome ask.Outcome
+	err     error
+}
+
+// customSession is one component on screen. Its methods are safe for
+// concurrent use: keys come from the reading goroutine, ticks from the
+// renderer's.
+type customSession struct {
+	srv *server
+	s   *ask.Session
+	end chan customEnd // buffered; written once
+
+	mu    sync.Mutex
+	m     *dialog.Model
+	v     view
+	ended bool
+}
+
+func (cs *customSession) finish(e customEnd) {
+	cs.ended = true
+	cs.end <- e
+}
+
+// stop makes the session ignore what still comes for it.
+func (cs *customSession) stop() {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	cs.ended = true
+}
+
+func (cs *customSession) tick() {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if _, counting := cs.s.Countdown.Remaining(); counting && !cs.ended {
+		cs.v.draw(cs.m, false)
+	}
+}
+
+// handle takes a key, a resize or a UI error from the shim.
+func (cs *customSession) handle(msg inMsg) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.ended {
+		return
+	}
+	switch msg.Type {
+	case typeUIError:
+		cs.finish(customEnd{err: fmt.Errorf("pi could not show the dialog: %s", msg.Message)})
+	case typeResize:
+		if msg.Width < 1 || msg.Rows < 0 {
+			cs.srv.protocolError(fmt.Sprintf("resize: bad size %dx%d", msg.Width, msg.Rows))
+			return
+		}
+		cs.v.width, cs.v.rows = msg.Width, msg.Rows
+		cs.v.draw(cs.m, true)
+	case typeKey:
+		k, ok := toKey(msg)
+		if !ok {
+			return
+		}
+		eff := cs.m.Update(k)
+		switch eff.Kind {
+		case dialog.EffectSubmit:
+			cs.finish(customEnd{outcome: ask.Outcome{Answers: eff.Answers}})
+			return
+		case dialog.EffectDismiss:
+			cs.finish(customEnd{outcome: ask.Outcome{Dismissed: true}})
+			return
+		case dialog.EffectCancelCountdown:
+			cs.s.Countdown.Cancel()
+		}
+		cs.v.draw(cs.m, true)
 	}
 }
 

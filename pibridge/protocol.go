@@ -17,6 +17,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 )
 
@@ -65,9 +66,11 @@ type inMsg struct {
 	Theme      map[string]sgr  `json:"theme,omitempty"`
 
 	// ask, explain
-	CallID string          `json:"callId,omitempty"`
-	Params json.RawMessage `json:"params,omitempty"`
-	Result json.RawMessage `json:"result,omitempty"`
+	CallID  string          `json:"callId,omitempty"`
+	Aborted bool            `json:"aborted,omitempty"`
+	Blocked bool            `json:"blocked,omitempty"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
 
 	// key, resize
 	Key   string `json:"key,omitempty"`
@@ -161,9 +164,16 @@ type dialogMsg struct {
 }
 
 type explainedMsg struct {
-	Type string `json:"type"`
-	Call string `json:"call"`
-	Text string `json:"text"`
+	Type   string       `json:"type"`
+	Call   string       `json:"call"`
+	Text   string       `json:"text"`
+	Events []busMessage `json:"events,omitempty"`
+}
+
+// busMessage is one event as the shim puts it on Pi's bus.
+type busMessage struct {
+	Channel string    `json:"channel"`
+	Payload ask.Event `json:"payload"`
 }
 
 // errLineTooLong reports a line over MaxLine.

@@ -173,7 +173,7 @@ func newHost(m inMsg, custom ask.Renderer, nat *nativeUI) (*ask.Host, *contract.
 	}
 	switch {
 	case !m.HasUI:
-		caps.NativeReason = fmt.Sprintf("Pi's %s mode has no dialog-capable UI", modeName(m.Mode))
+		caps.NativeReason = fmt.Sprintf("Pi in %s mode has no dialog-capable UI", modeName(m.Mode))
 	case !m.UI.Input:
 		caps.NativeReason = "this Pi has no ctx.ui.input"
 	default:
@@ -187,7 +187,7 @@ func newHost(m inMsg, custom ask.Renderer, nat *nativeUI) (*ask.Host, *contract.
 	if len(m.Options) > 0 && !bytes.Equal(m.Options, []byte("null")) {
 		prefs, err := config.ParseOptions(m.Options)
 		if err != nil {
-			return nil, invalidConfig(fmt.Errorf("programmatic options: %w", err))
+			return nil, invalidConfig(err)
 		}
 		opts.Options = prefs
 	}
@@ -201,7 +201,7 @@ func newHost(m inMsg, custom ask.Renderer, nat *nativeUI) (*ask.Host, *contract.
 
 func invalidConfig(err error) *contract.Error {
 	return &contract.Error{Code: contract.ErrInvalidConfig,
-		Message: fmt.Sprintf("invalid configuration: %v; correct it, then start a new session so that it is read again", err)}
+		Message: fmt.Sprintf("%v; correct it, then start a new session so that it is read again", err)}
 }
 
 func modeName(mode string) string {
@@ -219,7 +219,7 @@ func configPath(raw json.RawMessage, agentDir string) (string, error) {
 	switch {
 	case len(raw) == 0 || bytes.Equal(raw, []byte("null")):
 		if agentDir == "" {
-			return "", errors.New(`configFile: Pi reported no agent directory, so ask-user.json cannot be found; pass configFile explicitly or false`)
+			return "", errors.New(`options: configFile: Pi reported no agent directory, so ask-user.json cannot be found; pass configFile explicitly or false`)
 		}
 		return config.PiPath(agentDir), nil
 	case bytes.Equal(raw, []byte("false")):
@@ -227,14 +227,14 @@ func configPath(raw json.RawMessage, agentDir string) (string, error) {
 	case raw[0] == '"':
 		var p string
 		if err := json.Unmarshal(raw, &p); err != nil {
-			return "", fmt.Errorf("configFile: %w", err)
+			return "", fmt.Errorf("options: configFile: %w", err)
 		}
 		if p == "" {
-			return "", errors.New(`configFile: an empty path; pass a path, or false to read no file`)
+			return "", errors.New(`options: configFile: an empty path; pass a path, or false to read no file`)
 		}
 		return p, nil
 	}
-	return "", fmt.Errorf("configFile: want a path or false, not %.40s", raw)
+	return "", fmt.Errorf("options: configFile: want a path or false, not %.40s", raw)
 }
 
 // themeFrom builds the dialog's theme from Pi's colours. Roles Pi did not
@@ -269,6 +269,9 @@ func (s *server) onAsk(m inMsg) {
 		return
 	}
 	ctx, cancel := context.WithCancelCause(s.ctx)
+	if m.Aborted {
+		cancel(errCallerAbort)
+	}
 	c := newCall(s, m.Call, cancel)
 	s.calls[m.Call] = c
 	s.mu.Unlock()
@@ -306,7 +309,20 @@ func (s *server) onExplain(m inMsg) {
 	if res.Answers == nil {
 		res.Answers = []contract.Answer{}
 	}
-	s.send(explainedMsg{Type: typeExplained, Call: m.Call, Text: explain(m.Params, res)})
+	msg := explainedMsg{Type: typeExplained, Call: m.Call, Text: explain(m.Params, res)}
+	if m.Blocked {
+		// The dead child opened a wait it could not close: close it with
+		// the outcome it would have sent.
+		code := contract.ErrInternal
+		if res.Error != nil {
+			code = res.Error.Code
+		}
+		msg.Events = []busMessage{
+			{ask.EventError, ask.Event{Name: ask.EventError, CallID: m.CallID, Route: res.Route, Status: contract.StatusError, ErrorCode: code}},
+			{ask.EventBlocked, ask.Event{Name: ask.EventBlocked, CallID: m.CallID}},
+		}
+	}
+	s.send(msg)
 }
 
 // explain words res for the model. The request, when it parses, lets the
@@ -328,15 +344,23 @@ type call struct {
 	srv    *server
 	id     string
 	cancel context.CancelCauseFunc
-	ui     chan inMsg // keys, resizes and UI errors for the custom route
 
 	mu      sync.Mutex
+	handler func(inMsg) // the custom route's component, while one is open
 	nextReq int
 	replies map[int]chan inMsg // pending native dialogs
 }
 
+// setHandler routes the call's keys, resizes and UI errors to h, or
+// drops them when h is nil.
+func (c *call) setHandler(h func(inMsg)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.handler = h
+}
+
 func newCall(s *server, id string, cancel context.CancelCauseFunc) *call {
-	return &call{srv: s, id: id, cancel: cancel, ui: make(chan inMsg, 256), replies: map[int]chan inMsg{}}
+	return &call{srv: s, id: id, cancel: cancel, replies: map[int]chan inMsg{}}
 }
 
 // errCallerAbort is the cause of a call aborted by the shim.
@@ -355,13 +379,14 @@ func (c *call) deliver(m inMsg) {
 			ch <- m // buffered
 		}
 	default:
-		select {
-		case c.ui <- m:
-		default:
-			// Only a shim that ignores the frames it gets can fill the
-			// queue; dropping keeps the other calls running.
-			c.srv.protocolError(fmt.Sprintf("call %q: too many unread %s messages; dropped one", c.id, m.Type))
+		c.mu.Lock()
+		h := c.handler
+		c.mu.Unlock()
+		if h != nil {
+			h(m)
 		}
+		// Without a component, a key is late (the call is ending) or
+		// for a native dialog, which takes none.
 	}
 }
 

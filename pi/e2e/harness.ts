@@ -1,31 +1,61 @@
 // Runs real Pi 1.6.0 with the package and a scripted model, in print, RPC
 // and TUI (tmux) mode, away from the real home directory and the network.
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const pkgDir = dirname(dirname(fileURLToPath(import.meta.url)));
+
+/**
+ * A new temporary directory, removed when the process exits unless
+ * ASKUSER_E2E_KEEP is set (to look at a failed run's files).
+ */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  if (!process.env.ASKUSER_E2E_KEEP) {
+    if (tempDirs.size === 0) process.on("exit", () => tempDirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+    tempDirs.add(dir);
+  }
+  return dir;
+}
+const tempDirs = new Set<string>();
+
 export const nodeBin = join(pkgDir, "node_modules", ".bin", "node");
 export const piCli = join(pkgDir, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "bundle", "cli.js");
+
+export interface ToolResult {
+  toolCallId: string;
+  text: string;
+  details: any;
+}
 
 export interface Run {
   dir: string;
   env: Record<string, string>;
   out: string;
   events: string;
-  /** Tool results the model was given, in order. */
-  results(): { toolCallId: string; text: string; details: any }[];
+  /** Tool results as Pi appended them to the session, in order. */
+  results(): ToolResult[];
+  /** Tool results the scripted model was then given, in order. */
+  modelSaw(): ToolResult[];
+  /** The tools the model was offered on its first turn. */
+  tools(): { name: string; parameters: any }[];
   /** Events the listener extension saw, in order. */
   seenEvents(): { channel: string; payload: any }[];
 }
 
-/** Prepares a Pi home for one run: the scenario (ask_user arguments, one per call) and an optional ask-user.json. */
-export function prepare(calls: unknown[], opts: { config?: string } = {}): Run {
-  const dir = mkdtempSync(join(tmpdir(), "askuser-e2e-"));
+/**
+ * Prepares a Pi home for one run: the package installed as `pi install`
+ * records it, the scenario (ask_user arguments, one per call) and an
+ * optional ask-user.json.
+ */
+export function prepare(calls: unknown[], opts: { config?: string; install?: boolean } = {}): Run {
+  const dir = tempDir("askuser-e2e-");
   mkdirSync(join(dir, "agent"));
   mkdirSync(join(dir, "home"));
+  if (opts.install !== false) writeFileSync(join(dir, "agent", "settings.json"), JSON.stringify({ packages: [pkgDir] }));
   writeFileSync(join(dir, "scenario.json"), JSON.stringify({ calls }));
   if (opts.config !== undefined) writeFileSync(join(dir, "agent", "ask-user.json"), opts.config);
   const out = join(dir, "out.jsonl");
@@ -49,7 +79,13 @@ export function prepare(calls: unknown[], opts: { config?: string } = {}): Run {
           .filter(Boolean)
           .map((l) => JSON.parse(l))
       : [];
-  return { dir, env, out, events, results: () => lines(out), seenEvents: () => lines(events) };
+  const from = (source: string) => () =>
+    lines(out)
+      .filter((r) => r.source === source)
+      .map(({ source: _, ...r }) => r);
+  return { dir, env, out, events, results: from("session"), modelSaw: from("model"),
+    tools: () => lines(out).find((r) => r.source === "tools")?.tools ?? [],
+    seenEvents: () => lines(events) };
 }
 
 export const piArgs = [
@@ -58,14 +94,18 @@ export const piArgs = [
   "--no-builtin-tools",
   "--no-mcp",
   "-e",
-  join(pkgDir, "index.ts"),
-  "-e",
   join(pkgDir, "e2e", "faux-model.ts"),
   "-e",
   join(pkgDir, "e2e", "event-listener.ts"),
   "--model",
   "faux/faux-1",
 ];
+
+/** Runs the pi command (install, list, ...) in run's home. */
+export function pi(run: Run, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(nodeBin, [piCli, ...args], { cwd: run.dir, env: run.env, encoding: "utf8", timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
 
 /** Runs Pi in print mode and returns when it exits. */
 export function runPrint(run: Run): { status: number | null; stdout: string; stderr: string } {
@@ -74,7 +114,7 @@ export function runPrint(run: Run): { status: number | null; stdout: string; std
 }
 
 /** Waits until cond returns something truthy. */
-export async function until<T>(what: string, cond: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
+export async function until<T>(what: string, cond: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = cond();
@@ -109,7 +149,7 @@ export class Rpc {
   }
 
   /** Waits for the next message matching pred that was not taken before. */
-  async next(what: string, pred: (m: any) => boolean, timeoutMs = 15_000): Promise<any> {
+  async next(what: string, pred: (m: any) => boolean, timeoutMs = 30_000): Promise<any> {
     return until(what, () => {
       const i = this.messages.findIndex(pred);
       if (i < 0) return undefined;
@@ -121,6 +161,19 @@ export class Rpc {
     this.proc.kill("SIGKILL");
   }
 }
+
+/** The events one call that reached the user emits, in order, exactly. */
+export function eventsOf(callId: string, route: "custom" | "native", outcome: Record<string, unknown>) {
+  const status = String(outcome.status);
+  return [
+    { channel: "herdr:blocked", payload: { active: true, label: "Waiting for user response", callId } },
+    { channel: `ask:${status}`, payload: { callId, route, ...outcome } },
+    { channel: "herdr:blocked", payload: { active: false, callId } },
+  ];
+}
+
+/** Sleeps; only for letting a key that must change nothing have its chance to. */
+export const settle = (ms = 700) => new Promise((r) => setTimeout(r, ms));
 
 /** The askuser children of a process, by pid. */
 export function askuserChildren(pid: number): number[] {
@@ -136,17 +189,18 @@ let tmuxN = 0;
 
 /** Pi's TUI in a private tmux server at a fixed size. */
 export class Tui {
-  private socket: string;
+  private socket: string; // in the run's directory, so it goes with it
 
   constructor(run: Run, opts: { cols?: number; rows?: number } = {}) {
-    this.socket = `askuser-e2e-${process.pid}-${++tmuxN}`;
+    if (spawnSync("tmux", ["-V"]).error) throw new Error("the TUI tests need tmux on PATH (make pi-test installs it as root)");
+    this.socket = join(run.dir, `tmux-${++tmuxN}.sock`);
     const env = Object.entries(run.env).map(([k, v]) => `${k}=${shq(v)}`);
     const cmd = `cd ${shq(run.dir)} && env -i ${env.join(" ")} ${shq(nodeBin)} ${piArgs.map(shq).join(" ")} 'ask me'; sleep 600`;
     this.tmux("-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", String(opts.cols ?? 100), "-y", String(opts.rows ?? 30), cmd);
   }
 
   private tmux(...args: string[]): string {
-    return execFileSync("tmux", ["-L", this.socket, ...args], { encoding: "utf8" });
+    return execFileSync("tmux", ["-S", this.socket, ...args], { encoding: "utf8" });
   }
 
   /** The screen as plain text. */
@@ -163,7 +217,17 @@ export class Tui {
     this.tmux("send-keys", "-t", "e2e", "-l", text);
   }
 
-  async waitFor(what: string | RegExp, timeoutMs = 15_000): Promise<string> {
+  /** Resizes the terminal Pi runs in. */
+  resize(cols: number, rows: number): void {
+    this.tmux("resize-window", "-t", "e2e", "-x", String(cols), "-y", String(rows));
+  }
+
+  /** Writes raw bytes to Pi's terminal input, as a terminal would send them. */
+  raw(bytes: string): void {
+    this.tmux("send-keys", "-t", "e2e", "-H", ...[...Buffer.from(bytes, "latin1")].map((b) => b.toString(16).padStart(2, "0")));
+  }
+
+  async waitFor(what: string | RegExp, timeoutMs = 30_000): Promise<string> {
     return until(`screen to show ${what}`, () => {
       const s = this.screen();
       return (typeof what === "string" ? s.includes(what) : what.test(s)) ? s : undefined;
@@ -172,11 +236,13 @@ export class Tui {
     });
   }
 
-  async waitGone(what: string, timeoutMs = 15_000): Promise<string> {
+  async waitGone(what: string, timeoutMs = 30_000): Promise<string> {
     return until(`screen to stop showing ${what}`, () => {
       const s = this.screen();
       return s.includes(what) ? undefined : s;
-    }, timeoutMs);
+    }, timeoutMs).catch((err) => {
+      throw new Error(`${err.message}; screen:\n${this.screen()}`);
+    });
   }
 
   close(): void {

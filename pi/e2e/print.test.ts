@@ -25,7 +25,7 @@ test("a bad ask-user.json is refused naming the file, the field and the reason",
   const run = prepare([deploy], { config: '{"mode":"fancy","timeoutPerQuestionMs":-5}' });
   const r = runPrint(run);
   assert.equal(r.status, 0, r.stderr);
-  const [res] = run.results();
+  const res = run.results()[0]!;
   assert.equal(res.details.error.code, "invalid_config");
   const msg: string = res.details.error.message;
   assert.match(msg, /ask-user\.json/);
@@ -41,7 +41,7 @@ test("Pi's loose coercion does not get past askuser's strict check", () => {
   // sent it has a string where a boolean belongs.
   const run = prepare([{ allowFreeText: "false", ...deploy }]);
   runPrint(run);
-  const [res] = run.results();
+  const res = run.results()[0]!;
   assert.equal(res.details.error?.code, "invalid_request", JSON.stringify(res));
   assert.match(res.details.error.message, /allowFreeText/);
   assert.deepEqual(run.seenEvents(), []);

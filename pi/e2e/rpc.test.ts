@@ -2,7 +2,7 @@
 // extension_ui_response, Pi's abort, events, and a child that dies.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { askuserChildren, prepare, Rpc, until } from "./harness.ts";
+import { askuserChildren, eventsOf, prepare, Rpc, type ToolResult, until } from "./harness.ts";
 
 const env = (label = "Environment") => ({
   allowFreeText: false,
@@ -32,27 +32,16 @@ test("rpc: select and input answer through the client, events carry no content",
     const inp = await rpc.next("an input request", uiRequest("input"));
     rpc.send({ type: "extension_ui_response", id: inp.id, value: "  Falcon  " });
     await until("two tool results", () => run.results().length >= 2);
-    const [a, b] = run.results();
+    const [a, b] = run.results() as [ToolResult, ToolResult];
     assert.equal(a.details.status, "answered");
     assert.equal(a.details.route, "native");
     assert.deepEqual(a.details.answers[0].selections, ["prod"]);
     assert.match(a.text, /prod/);
     assert.equal(b.details.answers[0].freeText, "Falcon");
     assert.match(b.text, /Falcon/);
+    assert.deepEqual(run.modelSaw(), run.results(), "the model is given the results as the session holds them");
     const events = run.seenEvents();
-    assert.deepEqual(
-      events.map((e) => [e.channel, e.payload.active ?? e.payload.status]),
-      [
-        ["herdr:blocked", true],
-        ["ask:answered", "answered"],
-        ["herdr:blocked", false],
-        ["herdr:blocked", true],
-        ["ask:answered", "answered"],
-        ["herdr:blocked", false],
-      ],
-    );
-    assert.equal(events[0].payload.callId, "call_1");
-    assert.equal(events[1].payload.route, "native");
+    assert.deepEqual(events, [...eventsOf("call_1", "native", { status: "answered" }), ...eventsOf("call_2", "native", { status: "answered" })]);
     const all = JSON.stringify(events);
     for (const secret of ["Environment", "prod", "Falcon", "Project name"]) assert.ok(!all.includes(secret), `events leak ${secret}: ${all}`);
   });
@@ -63,13 +52,10 @@ test("rpc: abort ends the call aborted with cancelledReason abort", async () => 
     await rpc.next("a select request", uiRequest("select"));
     rpc.send({ type: "abort" });
     await until("a tool result", () => run.results().length >= 1);
-    const [r] = run.results();
+    const r = run.results()[0]!;
     assert.equal(r.details.status, "aborted");
     assert.equal(r.details.cancelledReason, "abort");
-    assert.deepEqual(
-      run.seenEvents().map((e) => e.channel),
-      ["herdr:blocked", "ask:aborted", "herdr:blocked"],
-    );
+    assert.deepEqual(run.seenEvents(), eventsOf("call_1", "native", { status: "aborted", cancelledReason: "abort" }));
   });
 });
 
@@ -78,9 +64,10 @@ test("rpc: a dismissed dialog is aborted by the user", async () => {
     const sel = await rpc.next("a select request", uiRequest("select"));
     rpc.send({ type: "extension_ui_response", id: sel.id, cancelled: true });
     await until("a tool result", () => run.results().length >= 1);
-    const [r] = run.results();
+    const r = run.results()[0]!;
     assert.equal(r.details.status, "aborted");
     assert.equal(r.details.cancelledReason, "user");
+    assert.deepEqual(run.seenEvents(), eventsOf("call_1", "native", { status: "aborted", cancelledReason: "user" }));
   });
 });
 
@@ -91,7 +78,7 @@ test("rpc: the child dies mid-dialog, the call fails, Pi lives, the next call wo
     assert.equal(kids.length, 1, `askuser children: ${kids}`);
     process.kill(kids[0]!, "SIGKILL");
     await until("the first tool result", () => run.results().length >= 1);
-    const [r] = run.results();
+    const r = run.results()[0]!;
     assert.equal(r.details.status, "error");
     assert.equal(r.details.error.code, "native_ui_failed");
     assert.match(r.details.error.message, /killed by SIGKILL/);
@@ -102,5 +89,9 @@ test("rpc: the child dies mid-dialog, the call fails, Pi lives, the next call wo
     await until("the second tool result", () => run.results().length >= 2);
     assert.equal(run.results()[1]!.details.status, "answered");
     assert.equal(rpc.proc.exitCode, null, "Pi is still running");
+    assert.deepEqual(run.seenEvents(), [
+      ...eventsOf("call_1", "native", { status: "error", errorCode: "native_ui_failed" }),
+      ...eventsOf("call_2", "native", { status: "answered" }),
+    ]);
   });
 });

@@ -11,20 +11,31 @@ import type { AskUserOptions, AskUserResult, AskUserSupport, AskUserEventSink } 
 
 const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
 
-/** Where the askuser binary is, or why there is none. */
-export function findBinary(explicit: string | undefined): { path?: string; reason?: string } {
+/** How long after its creation a host starts its child unasked. */
+export const STARTUP_DELAY_MS = 150;
+
+/**
+ * Where the askuser binary is, or why there is none: the explicit option,
+ * else bin/askuser in the package, else askuser on PATH. where is for
+ * tests.
+ */
+export function findBinary(
+  explicit: string | undefined,
+  where: { packageDir?: string; path?: string } = {},
+): { path?: string; reason?: string } {
   if (explicit !== undefined) {
-    if (isFile(explicit)) return { path: explicit };
-    return { reason: `the askuser binary given in the options (${explicit}) does not exist` };
+    if (typeof explicit === "string" && explicit !== "" && isFile(explicit)) return { path: explicit };
+    return { reason: `the askuser binary given in the "binary" option (${JSON.stringify(explicit)}) is not a file` };
   }
-  const local = join(packageDir, "bin", "askuser");
+  const pkg = where.packageDir ?? packageDir;
+  const local = join(pkg, "bin", "askuser");
   if (isFile(local)) return { path: local };
-  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+  for (const dir of (where.path ?? process.env.PATH ?? "").split(delimiter)) {
     if (dir && isFile(join(dir, "askuser"))) return { path: join(dir, "askuser") };
   }
   return {
     reason:
-      `the askuser binary was not found: build it next to the package with "make -C ${dirname(packageDir)} pi-binary" ` +
+      `the askuser binary was not found: build it next to the package with "make -C ${dirname(pkg)} pi-binary" ` +
       `(it goes to ${local}), pass its path as the "binary" option, or put askuser on PATH`,
   };
 }
@@ -41,11 +52,14 @@ function isFile(p: string): boolean {
 export type AgentDirFn = () => string;
 
 /** Builds the hello that describes ctx to the child. */
-export function helloFor(ctx: UIContext, options: AskUserOptions, agentDir: string): Message {
-  const ui = ctx.ui ?? {};
-  const { binary: _b, events: _e, configFile, ...prefs } = options;
+export function helloFor(ctx: UIContext | undefined, options: AskUserOptions, agentDir: string): Message {
+  const ui = ctx?.ui ?? {};
+  // Options that are not an object go to askuser as they are, to be
+  // refused there with the rest of the option checks.
+  const isObject = typeof options === "object" && options !== null && !Array.isArray(options);
+  const { binary: _b, events: _e, configFile, ...prefs } = isObject ? options : ({} as AskUserOptions);
   let theme: unknown;
-  if (ctx.mode === "tui") {
+  if (ctx?.mode === "tui") {
     try {
       theme = themeColours(ui.theme);
     } catch {
@@ -55,15 +69,15 @@ export function helloFor(ctx: UIContext, options: AskUserOptions, agentDir: stri
   return {
     type: "hello",
     version: PROTOCOL_VERSION,
-    mode: ctx.mode ?? "",
-    hasUI: ctx.hasUI === true,
+    mode: typeof ctx?.mode === "string" ? ctx.mode : "",
+    hasUI: ctx?.hasUI === true,
     ui: {
       custom: typeof ui.custom === "function",
       input: typeof ui.input === "function",
       select: typeof ui.select === "function",
     },
     agentDir,
-    options: prefs,
+    options: isObject || options === undefined || options === null ? prefs : options,
     ...(configFile === undefined ? {} : { configFile }),
     ...(theme ? { theme } : {}),
   };
@@ -80,8 +94,9 @@ export interface Answered {
 
 /**
  * AskUserHost is one Pi context bound to askuser. Its route and
- * preferences are fixed when it is created; it starts its child then,
- * without waiting for it, and a dead child is replaced at the next call.
+ * preferences are fixed by its child's hello, read once. The child starts
+ * soon after the host is created, off Pi's startup path, or at once when
+ * the host is first used; a dead child is replaced at the next call.
  */
 export class AskUserHost {
   private ctx: UIContext;
@@ -91,20 +106,37 @@ export class AskUserHost {
   private child: Child | undefined;
   private closed = false;
   private probed: Message | undefined;
+  private soon: NodeJS.Timeout | undefined;
 
   constructor(ctx: UIContext, options: AskUserOptions, agentDir: string) {
     this.ctx = ctx;
     this.hello = helloFor(ctx, options, agentDir);
-    const bin = findBinary(options.binary);
+    const bin = findBinary((options as AskUserOptions | null | undefined)?.binary);
     this.binary = bin.path;
     this.missing = bin.reason;
-    this.start();
+    // Spawning costs Node some milliseconds of blocked event loop; Pi is
+    // still starting now. The timer does not keep Pi alive, so a short
+    // print run that never asks never spawns.
+    if (this.binary) {
+      this.soon = setTimeout(() => this.start(), STARTUP_DELAY_MS);
+      this.soon.unref();
+    }
   }
 
   /** Starts the child if there is none. It never waits for it. */
   start(): Child | undefined {
+    clearTimeout(this.soon);
     if (this.closed || !this.binary) return undefined;
-    if (!this.child || this.child.dead) this.child = new Child(this.binary, this.hello);
+    if (!this.child || this.child.dead) {
+      try {
+        this.child = new Child(this.binary, this.hello);
+      } catch (err) {
+        // spawn throws at once only for arguments it cannot use at all.
+        this.missing = `the askuser binary ${this.binary} could not be started: ${err instanceof Error ? err.message : String(err)}`;
+        this.binary = undefined;
+        return undefined;
+      }
+    }
     return this.child;
   }
 
@@ -119,6 +151,7 @@ export class AskUserHost {
    */
   support(): AskUserSupport {
     if (!this.binary) return { status: "no_available_ui", reason: this.missing! };
+    if (!this.closed && !this.child) this.start();
     const ready = this.child?.readyMsg ?? (this.probed ??= probe(this.binary, this.hello));
     if (!ready || ready.type !== "ready") {
       return { status: "no_available_ui", reason: "the askuser bridge process did not start; run it by hand (askuser bridge) to see why" };
@@ -129,6 +162,7 @@ export class AskUserHost {
   /** Ends the child. Idempotent; the host cannot ask afterwards. */
   close(): void {
     this.closed = true;
+    clearTimeout(this.soon);
     this.child?.close();
   }
 
@@ -139,11 +173,25 @@ export class AskUserHost {
   async ask(params: unknown, opts: { callId?: string; signal?: AbortSignal; emit?: EventEmit }): Promise<Answered> {
     if (!this.binary) return unsupported(this.missing!);
     if (this.closed) return notInitialized("the Pi session has ended; ask_user works again in the next session");
-    const child = this.start()!;
+    try {
+      JSON.stringify(params);
+    } catch (err) {
+      return {
+        result: {
+          status: "error",
+          answers: [],
+          error: { code: "invalid_request", message: `the request is not JSON: ${err instanceof Error ? err.message : String(err)}` },
+        },
+        text: "ask_user was called with a request that is not JSON. No answer was given; do not invent one.",
+      };
+    }
+    const child = this.start();
+    if (!child) return unsupported(this.missing!);
     const call = newCallId();
     let view: CustomView | undefined;
     let dialogs: NativeDialogs | undefined;
     let route: "custom" | "native" | undefined;
+    let blocked = false; // the child started the wait and has not ended it
     const send = (m: Message) => child.send(m);
     const onAbort = () => send({ type: "abort", call });
     opts.signal?.addEventListener("abort", onAbort, { once: true });
@@ -157,11 +205,18 @@ export class AskUserHost {
     try {
       end = await child.call(
         call,
-        { type: "ask", call, params, ...(opts.callId ? { callId: opts.callId } : {}) },
+        {
+          type: "ask",
+          call,
+          params,
+          ...(opts.callId ? { callId: opts.callId } : {}),
+          ...(opts.signal?.aborted ? { aborted: true } : {}),
+        },
         {
           onMessage(m) {
             switch (m.type) {
               case "event":
+                if (m.channel === "herdr:blocked") blocked = (m.payload as { active?: boolean })?.active === true;
                 opts.emit?.(String(m.channel), m.payload);
                 break;
               case "open":
@@ -187,16 +242,20 @@ export class AskUserHost {
           },
         },
       );
-      if (opts.signal?.aborted && !end) onAbort();
     } finally {
       cleanup();
     }
     if (end) return { result: end.result as unknown as AskUserResult, text: end.text };
-    return this.crashed(child.dead!, route, params);
+    return this.crashed(child.dead!, route, params, blocked ? opts : undefined);
   }
 
   /** The result of a call whose child died, worded by a fresh child. */
-  private async crashed(d: Death, route: "custom" | "native" | undefined, params: unknown): Promise<Answered> {
+  private async crashed(
+    d: Death,
+    route: "custom" | "native" | undefined,
+    params: unknown,
+    blocked: { callId?: string; emit?: EventEmit } | undefined,
+  ): Promise<Answered> {
     const why = `${describeDeath(d)}; the next ask_user call starts a new one`;
     const code = route === "custom" ? "custom_ui_failed" : route === "native" ? "native_ui_failed" : "internal";
     const result: AskUserResult = {
@@ -207,7 +266,23 @@ export class AskUserHost {
     };
     const fresh = this.start();
     const call = newCallId("x");
-    const reply = await fresh?.request(call, { type: "explain", call, params, result }, "explained");
+    const reply = await fresh?.request(
+      call,
+      { type: "explain", call, params, result, ...(blocked ? { blocked: true, ...(blocked.callId ? { callId: blocked.callId } : {}) } : {}) },
+      "explained",
+    );
+    if (blocked) {
+      // The wait the dead child opened must be closed. A fresh child says
+      // how; when none can run either, the same two events are made here.
+      const id = blocked.callId ? { callId: blocked.callId } : {};
+      const events = Array.isArray(reply?.events)
+        ? (reply.events as { channel: string; payload: unknown }[])
+        : [
+            { channel: "ask:error", payload: { ...id, ...(route ? { route } : {}), status: "error", errorCode: code } },
+            { channel: "herdr:blocked", payload: { active: false, ...id } },
+          ];
+      for (const e of events) blocked.emit?.(e.channel, e.payload);
+    }
     const text = typeof reply?.text === "string" ? reply.text : `ask_user failed: ${why}. No answer was given; do not invent one.`;
     return { result, text };
   }

@@ -10,7 +10,9 @@ import {
   parseKey,
   sliceByColumn,
   truncateToWidth,
+  visibleWidth,
 } from "@earendil-works/pi-tui";
+import type { KeyId } from "@earendil-works/pi-tui";
 import type { Message } from "./child.ts";
 
 /** The part of Pi's ExtensionContext the routes use. */
@@ -74,6 +76,8 @@ function withCursor(line: string, col: number, width: number): string {
 export class CustomView {
   private lines: string[] = [];
   private cursor: { row: number; col: number } | undefined;
+  // The last render, returned again while nothing it depends on changed.
+  private rendered: { lines: string[]; width: number; rows: number; focused: boolean; out: string[] } | undefined;
   private width = 0;
   private rows = 0;
   private tui: any;
@@ -164,16 +168,22 @@ export class CustomView {
 
   private render(width: number): string[] {
     this.resize(width, rowsFor(this.tui, this.overlay));
+    const focused = this.component.focused === true;
+    const c = this.rendered;
+    if (c && c.lines === this.lines && c.width === width && c.rows === this.rows && c.focused === focused) return c.out.slice();
     const out: string[] = [];
     const n = Math.min(this.lines.length, this.rows);
     for (let i = 0; i < n; i++) {
       let line = this.lines[i]!;
-      if (this.component.focused && this.cursor && this.cursor.row === i) line = withCursor(line, this.cursor.col, width);
-      // Pi throws on a line wider than the width; the child never sends
-      // one, and this keeps a stale frame after a shrink from doing it.
-      out.push(truncateToWidth(line, width, ""));
+      if (focused && this.cursor && this.cursor.row === i) line = withCursor(line, this.cursor.col, width);
+      // Pi throws on a line wider than the width. The child never sends
+      // one for the width it was given, and this keeps a stale frame after
+      // a shrink from doing it; visibleWidth is cached by pi-tui, so the
+      // check costs little when the line fits, as it nearly always does.
+      out.push(visibleWidth(line) <= width ? line : truncateToWidth(line, width, ""));
     }
-    return out;
+    this.rendered = { lines: this.lines, width, rows: this.rows, focused, out };
+    return out.slice(); // Pi may change what it is given
   }
 
   private handleInput(data: string): void {
@@ -185,7 +195,7 @@ export class CustomView {
   // The raw listener sees input before the component, also while the
   // overlay is hidden, so the same key hides and restores it.
   private onRaw(data: string, toggleKey: string): { consume: boolean } | undefined {
-    if (this.closed || !matchesKey(data, toggleKey)) return undefined;
+    if (this.closed || !matchesKey(data, toggleKey as KeyId)) return undefined;
     if (isKeyRelease(data) || isKeyRepeat(data)) return { consume: true };
     const h = this.handle;
     if (!h) return { consume: true };

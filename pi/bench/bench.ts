@@ -1,0 +1,250 @@
+// Figures for the Pi package, printed as a table. Run with `make pi-bench`.
+//
+//   key to frame      a key given to the component's handleInput until the
+//                     new frame is rendered: keyMessage, the pipe to the
+//                     child, the dialog, the pipe back, render(width).
+//   call to frame     ask() on a host whose child is running, until the
+//                     first rendered frame with the question; and in real
+//                     Pi's TUI, from the tool call's start to the dialog
+//                     on the terminal.
+//   child ready, RSS  spawn of `askuser bridge` until its ready line, and
+//                     its resident memory then and after a dialog.
+//   Pi startup        real Pi 1.6 in print mode with a scripted model that
+//                     answers at once, with and without the package, and
+//                     the package's import and factory as Pi times them.
+//   session_start     the time the package's session_start handler takes.
+//
+// The fake Pi context is the unit tests'; everything else is real.
+import { spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import { createAskUser, registerAskUser } from "../index.ts";
+import { nodeBin, piArgs, pkgDir, prepare, Tui } from "../e2e/harness.ts";
+import { binary, fakeCtx, fakePi, noConfig, until } from "../test/fake.ts";
+
+const quick = process.argv.includes("--quick");
+const question = {
+  questions: [{ title: "Deploy where?", options: [{ label: "staging" }, { label: "prod" }, { label: "canary" }] }],
+};
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+}
+const median = (xs: number[]) => pct(xs, 50);
+const us = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
+const ms = (v: number) => `${v.toFixed(1)} ms`;
+const rows: [string, string, string][] = [];
+const row = (what: string, value: string, budget = "") => {
+  rows.push([what, value, budget]);
+  console.error(`${what}: ${value}`);
+};
+
+async function keyToFrame() {
+  const f = fakeCtx("tui", { cols: 100, rows: 30 });
+  let rendered: (() => void) | undefined;
+  f.tui.requestRender = () => rendered?.();
+  const p = createAskUser(f.ctx, { ...noConfig, timeoutPerQuestionMs: 600_000 })(question);
+  const s = await until("the dialog", () => f.shown[0]?.component && f.shown[0]!.component.render(100).length > 0 && f.shown[0]);
+  const c = s.component!;
+  const n = quick ? 500 : 5000;
+  const times: number[] = [];
+  for (let i = 0; i < n + 200; i++) {
+    const key = i % 2 === 0 ? "\x1b[B" : "\x1b[A";
+    const t0 = performance.now();
+    await new Promise<void>((resolve) => {
+      rendered = resolve;
+      c.handleInput!(key);
+    });
+    c.render(100);
+    if (i >= 200) times.push(performance.now() - t0);
+  }
+  rendered = undefined;
+  f.type("\x1b");
+  await p;
+  row(`key to frame p50 (${n} keys)`, us(pct(times, 50)), "< 150 µs");
+  row(`key to frame p99`, us(pct(times, 99)), "< 1 ms");
+}
+
+async function callToFrame() {
+  const f = fakeCtx("tui", { cols: 100, rows: 30 });
+  let rendered: (() => void) | undefined;
+  f.tui.requestRender = () => rendered?.();
+  const ask = createAskUser(f.ctx, { ...noConfig, timeoutPerQuestionMs: 600_000 });
+  await ask.host.start()!.ready;
+  const n = quick ? 10 : 50;
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    const shown = new Promise<void>((resolve) => {
+      // The first frame also resolves the component Pi waits for, which
+      // the fake mounts a moment later.
+      const check = () => {
+        const c = f.shown[i]?.component;
+        if (c?.render(100).some((l) => l.includes("Deploy where?"))) resolve();
+        else setImmediate(check);
+      };
+      rendered = check;
+    });
+    const p = ask(question);
+    await shown;
+    times.push(performance.now() - t0);
+    rendered = undefined;
+    f.type("\x1b");
+    await p;
+  }
+  row(`tool call to first frame p50 (${n} calls, child running)`, ms(median(times)), "< 50 ms");
+  row(`tool call to first frame max`, ms(Math.max(...times)));
+}
+
+function rss(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+async function childReady() {
+  const hello = JSON.stringify({ type: "hello", version: 1, mode: "tui", hasUI: true, ui: { custom: true, input: true, select: true }, agentDir: "", configFile: false });
+  const n = quick ? 10 : 40;
+  const times: number[] = [];
+  const mem: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    const child = spawn(binary, ["bridge"], { stdio: ["pipe", "pipe", "inherit"] });
+    child.stdin.write(hello + "\n");
+    let buf = "";
+    await new Promise<void>((resolve) => {
+      child.stdout.setEncoding("utf8");
+      child.stdout.on("data", (d: string) => {
+        buf += d;
+        if (buf.includes('"type":"ready"')) resolve();
+      });
+    });
+    times.push(performance.now() - t0);
+    mem.push(rss(child.pid!));
+    child.stdin.end();
+    await new Promise((r) => child.on("exit", r));
+  }
+  row(`child spawn to ready p50 (${n} runs)`, ms(median(times)), "");
+  row(`child RSS at ready`, `${median(mem).toFixed(1)} MiB`);
+
+  // Memory after a dialog has been drawn and answered.
+  const f = fakeCtx("tui", { cols: 100, rows: 30 });
+  const ask = createAskUser(f.ctx, noConfig);
+  const p = ask(question);
+  await until("the dialog", () => f.shown[0]?.component?.render(100).some((l) => l.includes("Deploy where?")), 5000);
+  for (let i = 0; i < 50; i++) f.type(i % 2 ? "\x1b[A" : "\x1b[B");
+  f.type("\r");
+  await p;
+  row(`child RSS after a dialog`, `${rss(ask.host.process!.pid!).toFixed(1)} MiB`);
+}
+
+// Real Pi's TUI under tmux: from Pi starting the tool call to the dialog
+// on the screen, seen by polling the terminal. The poll itself takes a
+// few milliseconds, so this is an upper bound.
+async function callToScreen() {
+  const n = quick ? 4 : 11;
+  const calls = Array.from({ length: n }, (_, i) => ({ questions: [{ title: `Question ${i + 1}`, options: [{ label: "a" }, { label: "b" }] }] }));
+  const r = prepare(calls);
+  const times = `${r.dir}/times`;
+  r.env.ASKUSER_E2E_TIMES = times;
+  const tui = new Tui(r);
+  const got: number[] = [];
+  try {
+    for (let i = 1; i <= n; i++) {
+      const title = `Question ${i}`;
+      let seen = 0;
+      const end = Date.now() + 30_000;
+      while (Date.now() < end) {
+        const s = tui.screen();
+        if (s.includes(title) && s.includes("esc dismiss")) {
+          seen = Date.now();
+          break;
+        }
+      }
+      if (!seen) throw new Error(`${title} never showed:\n${tui.screen()}`);
+      const started = Number(readFileSync(times, "utf8").trim().split("\n")[i - 1]);
+      got.push(seen - started);
+      tui.keys("Escape");
+    }
+  } finally {
+    tui.close();
+  }
+  // The first call comes while Pi is still starting, and starts the child.
+  row(`tool call to dialog on screen in Pi's TUI, first call (tmux poll)`, ms(got[0]!));
+  row(`tool call to dialog on screen in Pi's TUI, median of the next ${n - 1}`, ms(median(got.slice(1))), "< 50 ms");
+}
+
+function sessionStart() {
+  const n = quick ? 10 : 50;
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const f = fakePi();
+    registerAskUser(f.pi, noConfig);
+    const ctx = fakeCtx("tui").ctx;
+    const t0 = performance.now();
+    void f.fire("session_start", { reason: "startup" }, ctx);
+    times.push(performance.now() - t0);
+    void f.fire("session_shutdown", { reason: "quit" }, ctx);
+  }
+  row(`session_start handler p50 (the child starts after it)`, ms(median(times)));
+}
+
+function piStartup() {
+  const n = quick ? 5 : 15;
+  // PI_TIMING=1 makes Pi print how long each extension's import and
+  // factory took: the package's own share of startup, free of the noise
+  // of the whole run.
+  const own: number[] = [];
+  const piTotal = { with: [] as number[], without: [] as number[] };
+  const run = (install: boolean) => {
+    const r = prepare([], { install });
+    const t0 = performance.now();
+    const out = spawnSync(nodeBin, [...piArgs, "-p", "hi"], { cwd: r.dir, env: { ...r.env, PI_TIMING: "1" }, encoding: "utf8" });
+    const t = performance.now() - t0;
+    if (out.status !== 0) throw new Error(`pi failed: ${out.stderr}`);
+    if (!out.stdout.includes("model saw")) throw new Error(`pi did not answer: ${out.stdout}`);
+    const total = Number(/Startup Timings: main[\s\S]*?TOTAL: (\d+)ms/.exec(out.stderr)?.[1]);
+    if (Number.isNaN(total)) throw new Error(`Pi printed no startup timings:\n${out.stderr}`);
+    (install ? piTotal.with : piTotal.without).push(total);
+    if (install) {
+      const entry = `${pkgDir}/index.ts`;
+      const part = (what: string) => Number(new RegExp(`${entry.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} ${what}: (\\d+)ms`).exec(out.stderr)?.[1]);
+      const sum = part("module import") + part("factory");
+      if (Number.isNaN(sum)) throw new Error(`Pi's timings do not list the package:\n${out.stderr}`);
+      own.push(sum);
+    }
+    return t;
+  };
+  run(false);
+  run(true);
+  const without: number[] = [];
+  const withPkg: number[] = [];
+  for (let i = 0; i < n; i++) {
+    without.push(run(false));
+    withPkg.push(run(true));
+  }
+  // Other work on the machine only ever adds time: the minimum is the
+  // steadiest estimate, the median is shown beside it.
+  row(`Pi print run without the package, min / median of ${n}`, `${ms(Math.min(...without))} / ${ms(median(without))}`);
+  row(`Pi print run with the package, min / median of ${n}`, `${ms(Math.min(...withPkg))} / ${ms(median(withPkg))}`);
+  row(`the package's import + factory, Pi's own timing, median`, ms(median(own)));
+  row(`Pi's own startup total without / with the package, medians`, `${ms(median(piTotal.without))} / ${ms(median(piTotal.with))}`);
+  row(`added by the package to Pi's own startup total`, ms(median(piTotal.with) - median(piTotal.without)), "< 20 ms");
+  row(`added by the package to the whole run (noisy), min / median`, `${ms(Math.min(...withPkg) - Math.min(...without))} / ${ms(median(withPkg) - median(without))}`);
+}
+
+// The children are unref'd so that they never keep Pi alive; this keeps
+// the bench alive while it waits on them.
+const keepAlive = setInterval(() => {}, 1000);
+await keyToFrame();
+await callToFrame();
+await callToScreen();
+await childReady();
+sessionStart();
+piStartup();
+
+const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
+console.log(`${"figure".padEnd(w[0]!)}  ${"value".padEnd(w[1]!)}  budget`);
+for (const [a, b, c] of rows) console.log(`${a.padEnd(w[0]!)}  ${b.padEnd(w[1]!)}  ${c}`);
+clearInterval(keepAlive);
+process.exit(0);

@@ -1,0 +1,233 @@
+// The TypeScript API: direct calls never throw, availability, binary
+// discovery, the registered tool and its session lifecycle.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { askUserSupport, createAskUser, createPiHost, registerAskUser, toolSpec } from "../index.ts";
+import { findBinary, helloFor, STARTUP_DELAY_MS } from "../src/host.ts";
+import { binary, fakeCtx, fakePi, noConfig, pkgDir, tempDir } from "./fake.ts";
+
+const deploy = { questions: [{ title: "Deploy where?", options: [{ label: "staging" }, { label: "prod" }] }] };
+
+test("findBinary: the option, then the package's bin, then PATH, else a reason that says what to do", () => {
+  const dir = tempDir("askuser-bin-");
+  const onPath = join(dir, "path");
+  mkdirSync(onPath);
+  writeFileSync(join(onPath, "askuser"), "#!/bin/sh\n");
+  chmodSync(join(onPath, "askuser"), 0o755);
+  const empty = join(dir, "empty-pkg");
+  mkdirSync(empty);
+  const cases: { name: string; explicit?: string; where: { packageDir?: string; path?: string }; want: RegExp | string }[] = [
+    { name: "explicit", explicit: binary, where: { path: "" }, want: binary },
+    { name: "explicit missing", explicit: join(dir, "nope"), where: {}, want: /"binary" option .*nope.* is not a file/ },
+    { name: "explicit empty", explicit: "", where: {}, want: /"binary" option \(""\) is not a file/ },
+    { name: "package bin first", where: { packageDir: pkgDir, path: onPath }, want: binary },
+    { name: "PATH", where: { packageDir: empty, path: `/nonexistent:${onPath}` }, want: join(onPath, "askuser") },
+    { name: "none", where: { packageDir: empty, path: "/nonexistent" }, want: /not found: build it .*pi-binary.*"binary" option.*PATH/ },
+  ];
+  for (const c of cases) {
+    const got = findBinary(c.explicit, c.where);
+    if (typeof c.want === "string") assert.equal(got.path, c.want, c.name);
+    else assert.match(got.reason ?? `path ${got.path}`, c.want, c.name);
+  }
+});
+
+test("no binary: unavailable with an unsupported_mode reason, and asking does not throw", async () => {
+  const ask = createAskUser(fakeCtx("tui").ctx, { ...noConfig, binary: "/nonexistent/askuser" });
+  assert.equal(ask.isAvailable, false);
+  assert.match(ask.notAvailableReason!, /\/nonexistent\/askuser/);
+  const support = askUserSupport(ask.host);
+  assert.equal(support.status, "no_available_ui");
+  const res = await ask(deploy);
+  assert.equal(res.status, "error");
+  assert.equal(res.error?.code, "unsupported_mode");
+  assert.match(res.error!.message, /\/nonexistent\/askuser/);
+});
+
+test("createAskUser never throws, whatever it is given", async () => {
+  const circular: any = { questions: [] };
+  circular.self = circular;
+  const contexts: [string, unknown, unknown, string][] = [
+    ["null ctx", null, noConfig, "unsupported_mode"],
+    ["string ctx", "tui", noConfig, "unsupported_mode"],
+    ["string options", fakeCtx("rpc").ctx, "custom", "invalid_config"],
+    ["array options", fakeCtx("rpc").ctx, ["custom"], "invalid_config"],
+    ["bad binary type", fakeCtx("rpc").ctx, { ...noConfig, binary: 42 }, "unsupported_mode"],
+    ["bad mode", fakeCtx("rpc").ctx, { ...noConfig, mode: "fancy" }, "invalid_config"],
+  ];
+  for (const [name, ctx, options, code] of contexts) {
+    const ask = createAskUser(ctx, options as any);
+    assert.equal(ask.isAvailable, false, name);
+    assert.ok(ask.notAvailableReason, `${name}: a reason`);
+    const res = await ask(deploy);
+    assert.equal(res.error?.code, code, `${name}: ${JSON.stringify(res)}`);
+    assert.ok(res.error?.message, name);
+  }
+  const rpc = fakeCtx("rpc");
+  const ask = createAskUser(rpc.ctx, null as any); // null options are the defaults
+  assert.equal(ask.isAvailable, true, ask.notAvailableReason);
+  const requests: [string, unknown, string][] = [
+    ["undefined", undefined, "invalid_request"],
+    ["null", null, "invalid_request"],
+    ["a string", "deploy?", "invalid_request"],
+    ["unknown field", { ...deploy, colour: "red" }, "invalid_request"],
+    ["circular", circular, "invalid_request"],
+    ["bigint", { questions: [{ title: "n", default: 1n }] }, "invalid_request"],
+  ];
+  for (const [name, req, code] of requests) {
+    const res = await ask(req as any);
+    assert.equal(res.status, "error", name);
+    assert.equal(res.error?.code, code, `${name}: ${JSON.stringify(res)}`);
+  }
+  const bad = await ask(deploy, { signal: {} as AbortSignal });
+  assert.equal(bad.error?.code, "invalid_request");
+  assert.match(bad.error!.message, /AbortSignal/);
+  rpc.answers.push("2");
+  const ok = await ask(deploy, null as any); // null call options are none
+  assert.equal(ok.status, "answered", JSON.stringify(ok));
+  assert.deepEqual(ok.answers[0]!.selections, ["prod"]);
+});
+
+test("string options are refused by askuser as invalid_config", async () => {
+  const ask = createAskUser(fakeCtx("rpc").ctx, "custom" as any);
+  assert.equal(ask.isAvailable, false);
+  assert.match(ask.notAvailableReason!, /options: .*JSON object.*"custom"/);
+  assert.equal((await ask(deploy)).error?.code, "invalid_config");
+});
+
+test("a direct call with no route is refused at once, before any UI", async () => {
+  const f = fakeCtx("print", { ui: [] });
+  const ask = createAskUser(f.ctx, noConfig);
+  assert.equal(ask.isAvailable, false);
+  assert.match(ask.notAvailableReason!, /print mode/);
+  const res = await ask(deploy);
+  assert.equal(res.error?.code, "unsupported_mode");
+  assert.deepEqual(f.calls, []);
+});
+
+test("createAskUser takes a host and shares it", () => {
+  const host = createPiHost(fakeCtx("rpc").ctx, noConfig);
+  const ask = createAskUser(host);
+  assert.equal(ask.host, host);
+  assert.equal(ask.isAvailable, true);
+  assert.equal(ask.notAvailableReason, undefined);
+  assert.deepEqual(askUserSupport(host), { status: "available", route: "native", source: "probed", available: ["native"] });
+  host.close();
+});
+
+test("the registered tool: ask_user, sequential, askuser's schema and guidelines", () => {
+  const f = fakePi();
+  registerAskUser(f.pi);
+  const tool = f.tool();
+  assert.equal(tool.name, "ask_user");
+  assert.equal(tool.executionMode, "sequential");
+  assert.ok(tool.description.length > 100);
+  assert.ok(Array.isArray(tool.promptGuidelines) && tool.promptGuidelines.length > 3);
+  const schema = JSON.parse(execFileSync(binary, ["schema"], { encoding: "utf8" }));
+  assert.deepEqual(tool.parameters, schema, "src/tool.json's parameters are `askuser schema`");
+  assert.deepEqual(tool.parameters, toolSpec.parameters);
+  const file = JSON.parse(readFileSync(join(pkgDir, "src", "tool.json"), "utf8"));
+  assert.deepEqual(tool.promptGuidelines, file.promptGuidelines);
+});
+
+test("the tool before session_start is not_initialized; each session has its own child", async () => {
+  const f = fakePi();
+  registerAskUser(f.pi, noConfig);
+  const exec = (id: string) => f.tool().execute(id, deploy, undefined, undefined, undefined);
+  const before = await exec("t1");
+  assert.equal(before.details.error.code, "not_initialized");
+  assert.match(before.content[0].text, /ordinary text/);
+
+  const rpc = fakeCtx("rpc");
+  rpc.answers.push("2");
+  await f.fire("session_start", { reason: "startup" }, rpc.ctx);
+  const during = await exec("t2");
+  assert.equal(during.details.status, "answered", JSON.stringify(during));
+  assert.deepEqual(
+    f.emitted.map((e) => e.channel),
+    ["herdr:blocked", "ask:answered", "herdr:blocked"],
+  );
+
+  await f.fire("session_shutdown", { reason: "quit" }, rpc.ctx);
+  await f.fire("session_shutdown", { reason: "quit" }, rpc.ctx); // twice is harmless
+  const after = await exec("t3");
+  assert.equal(after.details.error.code, "not_initialized");
+
+  const next = fakeCtx("rpc");
+  next.answers.push("1");
+  await f.fire("session_start", { reason: "new" }, next.ctx);
+  const again = await exec("t4");
+  assert.deepEqual(again.details.answers[0].selections, ["staging"]);
+  assert.equal(rpc.calls.length, 1, "the old session's UI is not used again");
+  await f.fire("session_shutdown", { reason: "quit" }, next.ctx);
+});
+
+test("the tool judges the arguments as the model sent them, before Pi's coercion", async () => {
+  const f = fakePi();
+  registerAskUser(f.pi, noConfig);
+  const rpc = fakeCtx("rpc");
+  await f.fire("session_start", { reason: "startup" }, rpc.ctx);
+  const sent = { ...deploy, allowFreeText: "false" };
+  await f.fire("message_end", { message: { role: "assistant", content: [{ type: "toolCall", id: "t1", name: "ask_user", arguments: sent }] } }, rpc.ctx);
+  const res = await f.tool().execute("t1", { ...deploy, allowFreeText: false }, undefined, undefined, undefined);
+  assert.equal(res.details.error?.code, "invalid_request");
+  assert.match(res.details.error.message, /allowFreeText/);
+  assert.deepEqual(f.emitted, [], "an invalid request emits nothing");
+  await f.fire("session_shutdown", { reason: "quit" }, rpc.ctx);
+});
+
+test("a host starts its child soon after creation, not during it, and at once when used", async () => {
+  const idle = createPiHost(fakeCtx("rpc").ctx, noConfig);
+  const child = () => idle.process; // read again after the wait
+  assert.equal(child(), undefined, "no spawn while Pi starts up");
+  await new Promise((r) => setTimeout(r, STARTUP_DELAY_MS + 50));
+  assert.ok(child()?.pid, "started after the delay");
+  idle.close();
+
+  const used = createPiHost(fakeCtx("rpc").ctx, noConfig);
+  assert.equal(askUserSupport(used).status, "available");
+  assert.ok(used.process?.pid, "started by its first use");
+  used.close();
+  const closed = createPiHost(fakeCtx("rpc").ctx, noConfig);
+  closed.close();
+  await new Promise((r) => setTimeout(r, STARTUP_DELAY_MS + 50));
+  assert.equal(closed.process, undefined, "a host closed before its start never spawns");
+});
+
+test("the hello describes ctx: mode, UI methods, agent dir, options and Pi's theme colours", () => {
+  const f = fakeCtx("tui", { ui: ["custom", "input"] });
+  const colour: Record<string, number> = { accent: 36, muted: 90, success: 32, warning: 33, error: 31, border: 34, mdCode: 35 };
+  f.ctx.ui.theme = {
+    fg: (token: string, text: string) => {
+      if (!(token in colour)) throw new Error(`no ${token}`);
+      return `\x1b[${colour[token]}m${text}\x1b[39m`;
+    },
+    bold: (text: string) => `\x1b[1m${text}\x1b[22m`,
+  };
+  const hello = helloFor(f.ctx, { displayMode: "inline", overlayToggleKey: null, configFile: false, binary: "x", events: {} }, "/agent");
+  assert.deepEqual(hello, {
+    type: "hello",
+    version: 1,
+    mode: "tui",
+    hasUI: true,
+    ui: { custom: true, input: true, select: false },
+    agentDir: "/agent",
+    options: { displayMode: "inline", overlayToggleKey: null },
+    configFile: false,
+    theme: {
+      accent: { prefix: "\x1b[36m", suffix: "\x1b[39m" },
+      muted: { prefix: "\x1b[90m", suffix: "\x1b[39m" },
+      selection: { prefix: "\x1b[32m", suffix: "\x1b[39m" },
+      warning: { prefix: "\x1b[33m", suffix: "\x1b[39m" },
+      error: { prefix: "\x1b[31m", suffix: "\x1b[39m" },
+      border: { prefix: "\x1b[34m", suffix: "\x1b[39m" },
+      code: { prefix: "\x1b[35m", suffix: "\x1b[39m" },
+      bold: { prefix: "\x1b[1m", suffix: "\x1b[22m" },
+    },
+  });
+  const rpc = helloFor(fakeCtx("rpc").ctx, {}, "/agent");
+  assert.equal(rpc.theme, undefined, "no theme outside the TUI");
+  assert.equal("configFile" in rpc, false, "the default config file");
+});

@@ -1,0 +1,197 @@
+// The custom route through a fake ctx.ui.custom and the real askuser
+// binary: frames clipped to the width, keys, the cursor marker, the
+// overlay toggle and cleanup.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { CURSOR_MARKER, visibleWidth } from "@earendil-works/pi-tui";
+import { createAskUser } from "../index.ts";
+import { CustomView, keyMessage } from "../src/ui.ts";
+import { fakeCtx, noConfig, type Shown, until } from "./fake.ts";
+
+const deploy = { questions: [{ title: "Deploy where?", options: [{ label: "staging" }, { label: "prod" }] }] };
+const named = { questions: [{ title: "Project name", kind: "input" as const }] };
+
+const screen = (s: Shown, width: number) => s.component!.render(width);
+const shows = (s: Shown | undefined, width: number, text: string) => s?.component && screen(s, width).join("\n").includes(text);
+
+test("keyMessage: Pi key names, text, Kitty printables, pastes; releases are nothing", () => {
+  const cases: [string, string, ReturnType<typeof keyMessage>][] = [
+    ["arrow", "\x1b[B", { key: "down" }],
+    ["enter", "\r", { key: "enter" }],
+    ["escape", "\x1b", { key: "escape" }],
+    ["alt+q", "\x1bq", { key: "alt+q" }],
+    ["shift+tab", "\x1b[Z", { key: "shift+tab" }],
+    ["kitty ctrl+enter", "\x1b[13;5u", { key: "ctrl+enter" }],
+    ["backspace", "\x7f", { key: "backspace" }],
+    ["letter", "a", { text: "a" }],
+    ["wide text", "日本", { text: "日本" }],
+    ["kitty printable", "\x1b[97u", { text: "a" }],
+    ["kitty shifted printable", "\x1b[97:65;2u", { text: "A" }],
+    ["kitty release", "\x1b[97;1:3u", undefined],
+    ["paste", "\x1b[200~two\nlines\x1b[201~", { text: "two\nlines" }],
+    ["empty paste", "\x1b[200~\x1b[201~", undefined],
+  ];
+  for (const [name, data, want] of cases) assert.deepEqual(keyMessage(data), want, name);
+});
+
+test("custom: an overlay, keys answer it, every line fits the width, and it all goes away", async () => {
+  const f = fakeCtx("tui", { cols: 60, rows: 20 });
+  const p = createAskUser(f.ctx, noConfig)(deploy);
+  const s = await until("the dialog", () => (shows(f.shown[0], 60, "Deploy where?") ? f.shown[0] : undefined));
+  assert.equal(s.options.overlay, true);
+  assert.equal(typeof s.options.onHandle, "function");
+  assert.equal(f.listeners.size, 1, "the overlay listens for its toggle key");
+  for (const width of [60, 25, 7, 1]) {
+    const lines = screen(s, width);
+    assert.ok(lines.length <= 18, `${lines.length} rows`);
+    for (const l of lines) assert.ok(visibleWidth(l) <= width, `width ${width}: ${JSON.stringify(l)} is ${visibleWidth(l)} wide`);
+  }
+  f.type("\x1b[B");
+  f.type("\r");
+  const res = await p;
+  assert.equal(res.status, "answered");
+  assert.equal(res.route, "custom");
+  assert.deepEqual(res.answers[0]!.selections, ["prod"]);
+  assert.equal(s.settled, true, "the component is done");
+  assert.equal(f.listeners.size, 0, "the raw listener is gone");
+});
+
+test("custom: the IME cursor marker sits where the text input's cursor is", async () => {
+  const f = fakeCtx("tui", { cols: 60, rows: 20 });
+  const p = createAskUser(f.ctx, noConfig)(named);
+  const s = await until("the dialog", () => (shows(f.shown[0], 60, "Project name") ? f.shown[0] : undefined));
+  f.type("abc");
+  const line = await until("the marker after abc", () => screen(s, 60).find((l) => l.includes(`abc${CURSOR_MARKER}`)));
+  assert.equal(line.split(CURSOR_MARKER).length, 2, "one marker");
+  s.component!.focused = false;
+  assert.ok(!screen(s, 60).join("").includes(CURSOR_MARKER), "no marker when not focused");
+  s.component!.focused = true;
+  f.type("\x1b");
+  assert.equal((await p).status, "aborted");
+});
+
+test("custom: the countdown redraws while no key is pressed", async () => {
+  const f = fakeCtx("tui", { cols: 60, rows: 20 });
+  const p = createAskUser(f.ctx, { ...noConfig, timeoutPerQuestionMs: 5000 })(deploy);
+  const s = await until("the dialog", () => (shows(f.shown[0], 60, "0:0") ? f.shown[0] : undefined));
+  const first = screen(s, 60)[0];
+  await until("another second on the clock", () => screen(s, 60)[0] !== first, 3000);
+  f.type("\x1b");
+  await p;
+});
+
+test("custom: alt+o hides and shows; Kitty repeat and release are swallowed; one notice", async () => {
+  const f = fakeCtx("tui", { cols: 60, rows: 20 });
+  const p = createAskUser(f.ctx, noConfig)(deploy);
+  const s = await until("the dialog", () => (shows(f.shown[0], 60, "Deploy where?") ? f.shown[0] : undefined));
+  const steps: [string, string, boolean][] = [
+    ["alt+o", "\x1bo", true],
+    ["kitty repeat", "\x1b[111;3:2u", true],
+    ["kitty release", "\x1b[111;3:3u", true],
+    ["kitty press", "\x1b[111;3u", false],
+    ["kitty release", "\x1b[111;3:3u", false],
+    ["alt+o", "\x1bo", true],
+    ["alt+o", "\x1bo", false],
+  ];
+  for (const [name, data, hidden] of steps) {
+    f.type(data);
+    assert.equal(s.handle.hidden, hidden, `after ${name}`);
+  }
+  assert.equal(f.notices.length, 1, `notices: ${f.notices}`);
+  assert.match(f.notices[0]!, /alt\+o/);
+  assert.equal(s.handle.focusCalls, 2, "shown again with focus");
+  f.type("\x1b");
+  assert.equal((await p).cancelledReason, "user");
+  assert.equal(f.listeners.size, 0);
+});
+
+test("custom: inline registers no listener and has no toggle", async () => {
+  const f = fakeCtx("tui", { cols: 60, rows: 20 });
+  const p = createAskUser(f.ctx, { ...noConfig, displayMode: "inline" })(deploy);
+  const s = await until("the dialog", () => (shows(f.shown[0], 60, "Deploy where?") ? f.shown[0] : undefined));
+  assert.equal(s.options.overlay, false);
+  assert.equal(f.listeners.size, 0);
+  assert.ok(!screen(s, 60).join("\n").includes("alt+o"), "no hide hint");
+  f.type("\x1b");
+  await p;
+});
+
+test("custom: a custom() that never draws or resolves still ends at the deadline, and cleans up", async () => {
+  const f = fakeCtx("tui");
+  let opened = 0;
+  f.ctx.ui.custom = () => {
+    opened++;
+    return new Promise(() => {});
+  };
+  const res = await createAskUser(f.ctx, { ...noConfig, timeoutPerQuestionMs: 300 })(deploy);
+  assert.equal(opened, 1);
+  assert.equal(res.status, "timeout");
+  assert.equal(f.listeners.size, 0, "the raw listener is removed without custom() resolving");
+});
+
+test("custom: custom() that throws or rejects is custom_ui_failed", async () => {
+  for (const [name, impl] of [
+    ["throws", () => { throw new Error("no room"); }],
+    ["rejects", () => Promise.reject(new Error("no room"))],
+  ] as const) {
+    const f = fakeCtx("tui");
+    f.ctx.ui.custom = impl;
+    const res = await createAskUser(f.ctx, noConfig)(deploy);
+    assert.equal(res.error?.code, "custom_ui_failed", name);
+    assert.match(res.error!.message, /no room/, name);
+    assert.equal(f.listeners.size, 0, name);
+  }
+});
+
+test("CustomView.close is idempotent, and works before and after the component exists", async () => {
+  for (const when of ["before", "after"]) {
+    const f = fakeCtx("tui");
+    const sent: any[] = [];
+    let factory: any;
+    let dones = 0;
+    f.ctx.ui.custom = (fn: any) => {
+      factory = fn;
+      return new Promise(() => {});
+    };
+    const view = new CustomView(f.ctx, (m) => sent.push(m), "c1", { type: "open", display: "overlay", toggleKey: "alt+o" });
+    assert.equal(f.listeners.size, 1);
+    const make = () => factory(f.tui, {}, {}, () => dones++);
+    if (when === "after") await Promise.race([make(), new Promise((r) => setTimeout(r, 100))]);
+    view.close();
+    view.close();
+    if (when === "before") await make();
+    await new Promise((r) => setTimeout(r, 0));
+    assert.equal(f.listeners.size, 0, when);
+    assert.equal(dones, 1, `${when}: done once`);
+    view.close();
+    assert.equal(dones, 1, when);
+    assert.deepEqual(sent.filter((m) => m.type !== "resize"), [], `${when}: nothing else sent`);
+  }
+});
+
+test("custom: the child dies with the dialog open: custom_ui_failed, the dialog and its listener go, the wait is closed", async () => {
+  const f = fakeCtx("tui", { cols: 60, rows: 20 });
+  const seen: string[] = [];
+  const ask = createAskUser(f.ctx, {
+    ...noConfig,
+    events: {
+      waitStarted: () => seen.push("start"),
+      outcome: (ch, e) => seen.push(`${ch} ${e.errorCode ?? e.status}`),
+      waitEnded: () => seen.push("end"),
+    },
+  });
+  const p = ask(deploy);
+  const s = await until("the dialog", () => (shows(f.shown[0], 60, "Deploy where?") ? f.shown[0] : undefined));
+  ask.host.process!.kill();
+  const res = await p;
+  assert.equal(res.error?.code, "custom_ui_failed");
+  assert.match(res.error!.message, /killed by SIGKILL.*next ask_user call starts a new one/);
+  assert.equal(s.settled, true);
+  assert.equal(f.listeners.size, 0);
+  assert.deepEqual(seen, ["start", "ask:error custom_ui_failed", "end"]);
+  const again = ask(deploy);
+  const s2 = await until("a new dialog", () => (shows(f.shown[1], 60, "Deploy where?") ? f.shown[1] : undefined));
+  f.type("\r");
+  assert.equal((await again).status, "answered");
+  assert.equal(s2.settled, true);
+});

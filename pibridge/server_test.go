@@ -1,0 +1,551 @@
+package pibridge
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// client drives Serve over pipes the way the shim does.
+type client struct {
+	t    *testing.T
+	in   *io.PipeWriter
+	msgs chan map[string]any
+	done chan error
+}
+
+func start(t *testing.T) *client {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	c := &client{t: t, in: inW, msgs: make(chan map[string]any, 1024), done: make(chan error, 1)}
+	go func() {
+		err := Serve(context.Background(), inR, outW)
+		outW.Close()
+		c.done <- err
+	}()
+	go func() {
+		sc := bufio.NewScanner(outR)
+		sc.Buffer(nil, MaxLine)
+		for sc.Scan() {
+			var m map[string]any
+			if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+				t.Errorf("the bridge wrote a line that is not JSON: %q", sc.Text())
+				continue
+			}
+			c.msgs <- m
+		}
+		close(c.msgs)
+	}()
+	t.Cleanup(func() {
+		c.in.Close()
+		select {
+		case <-c.done:
+		case <-time.After(5 * time.Second):
+			t.Error("Serve did not return after stdin ended")
+		}
+	})
+	return c
+}
+
+func (c *client) send(line string) {
+	c.t.Helper()
+	if _, err := io.WriteString(c.in, line+"\n"); err != nil {
+		c.t.Fatalf("write: %v", err)
+	}
+}
+
+func (c *client) sendMsg(m map[string]any) {
+	c.t.Helper()
+	b, err := json.Marshal(m)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.send(string(b))
+}
+
+// next returns the next message, failing the test after a while.
+func (c *client) next() map[string]any {
+	c.t.Helper()
+	select {
+	case m, ok := <-c.msgs:
+		if !ok {
+			c.t.Fatal("the bridge closed its output")
+		}
+		return m
+	case <-time.After(10 * time.Second):
+		c.t.Fatal("timed out waiting for a message from the bridge")
+	}
+	return nil
+}
+
+// until collects messages up to and including the first of type typ.
+func (c *client) until(typ string) []map[string]any {
+	c.t.Helper()
+	var got []map[string]any
+	for {
+		m := c.next()
+		got = append(got, m)
+		if m["type"] == typ {
+			return got
+		}
+	}
+}
+
+func types(msgs []map[string]any) []string {
+	var out []string
+	for _, m := range msgs {
+		s, _ := m["type"].(string)
+		if s == typeEvent {
+			s += " " + m["channel"].(string)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func hello(mode string, hasUI bool, ui map[string]bool, extra map[string]any) map[string]any {
+	m := map[string]any{"type": "hello", "version": 1, "mode": mode, "hasUI": hasUI, "ui": ui, "agentDir": "", "configFile": false}
+	for k, v := range extra {
+		m[k] = v
+	}
+	return m
+}
+
+var (
+	tuiUI = map[string]bool{"custom": true, "input": true, "select": true}
+	rpcUI = map[string]bool{"custom": false, "input": true, "select": true}
+)
+
+func TestHelloReady(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "ask-user.json")
+	if err := os.WriteFile(bad, []byte(`{"mode":"fancy"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		hello map[string]any
+		want  map[string]any
+	}{
+		{"tui", hello("tui", true, tuiUI, nil), map[string]any{
+			"type": "ready", "version": 1.0, "available": true,
+			"support": map[string]any{"status": "available", "route": "custom", "source": "probed", "available": []any{"custom", "native"}},
+		}},
+		{"rpc", hello("rpc", true, rpcUI, nil), map[string]any{
+			"type": "ready", "version": 1.0, "available": true,
+			"support": map[string]any{"status": "available", "route": "native", "source": "probed", "available": []any{"native"}},
+		}},
+		{"configured native in tui", hello("tui", true, tuiUI, map[string]any{"options": map[string]any{"mode": "native"}}), map[string]any{
+			"type": "ready", "version": 1.0, "available": true,
+			"support": map[string]any{"status": "available", "route": "native", "source": "configured", "available": []any{"custom", "native"}},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := start(t)
+			c.sendMsg(tt.hello)
+			if diff := cmp.Diff(tt.want, c.next()); diff != "" {
+				t.Errorf("ready (-want +got):\n%s", diff)
+			}
+		})
+	}
+
+	// Refusals: not available, with a reason that says why.
+	refusals := []struct {
+		name   string
+		hello  map[string]any
+		status string
+		reason []string
+	}{
+		{"print", hello("print", false, map[string]bool{}, nil), "no_available_ui", []string{"print mode"}},
+		{"bad option", hello("tui", true, tuiUI, map[string]any{"options": map[string]any{"overlayToggleKey": "alt+banana"}}), "invalid_config", []string{"overlayToggleKey", "banana"}},
+		{"options not an object", hello("rpc", true, rpcUI, map[string]any{"options": "native"}), "invalid_config", []string{"options", "JSON object"}},
+		{"bad config file", hello("rpc", true, rpcUI, map[string]any{"configFile": bad}), "invalid_config", []string{bad, "mode", "fancy"}},
+		{"no agent dir", hello("rpc", true, rpcUI, map[string]any{"configFile": nil}), "invalid_config", []string{"configFile", "agent directory"}},
+		{"bad configFile", hello("rpc", true, rpcUI, map[string]any{"configFile": true}), "invalid_config", []string{"configFile", "path or false"}},
+	}
+	for _, tt := range refusals {
+		t.Run(tt.name, func(t *testing.T) {
+			c := start(t)
+			c.sendMsg(tt.hello)
+			got := c.next()
+			sup := got["support"].(map[string]any)
+			if got["available"] != false || sup["status"] != tt.status {
+				t.Fatalf("ready = %v, want unavailable with status %s", got, tt.status)
+			}
+			for _, w := range tt.reason {
+				if !strings.Contains(got["reason"].(string), w) {
+					t.Errorf("reason %q does not mention %q", got["reason"], w)
+				}
+			}
+		})
+	}
+}
+
+func TestVersionMismatchIsFatal(t *testing.T) {
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	var out strings.Builder
+	done := make(chan error, 1)
+	go func() { done <- Serve(context.Background(), inR, &out) }()
+	io.WriteString(inW, `{"type":"hello","version":2,"mode":"tui"}`+"\n")
+	err := <-done
+	if !errors.Is(err, ErrVersion) {
+		t.Fatalf("Serve = %v, want ErrVersion", err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out.String()), &m); err != nil || m["type"] != "fatal" || !strings.Contains(m["message"].(string), "protocol 2") {
+		t.Errorf("output = %q, want a fatal message naming version 2", out.String())
+	}
+}
+
+func TestBadLinesAreAnsweredAndSurvived(t *testing.T) {
+	c := start(t)
+	lines := []struct{ line, want string }{
+		{"not json", "JSON object"},
+		{`[1,2]`, "JSON object"},
+		{`{"call":"c1"}`, `"type"`},
+		{`{"type":"dance"}`, `unknown message type "dance"`},
+		{`{"type":"ask"}`, `"call" id`},
+		{`{"type":"explain","call":"x","result":"nope"}`, "explain: bad result"},
+		{`{"type":"key","call":"nobody","key":"down"}`, ""}, // a late message is dropped quietly
+		{strings.Repeat("x", MaxLine+10), "longer than"},
+	}
+	for _, l := range lines {
+		c.send(l.line)
+	}
+	for _, l := range lines {
+		if l.want == "" {
+			continue
+		}
+		m := c.next()
+		if m["type"] != "error" || !strings.Contains(m["message"].(string), l.want) {
+			t.Errorf("after %.30q: got %v, want an error mentioning %q", l.line, m, l.want)
+		}
+	}
+	c.sendMsg(hello("rpc", true, rpcUI, nil))
+	if m := c.next(); m["type"] != "ready" {
+		t.Fatalf("after bad lines: %v, want ready", m)
+	}
+}
+
+const deploy = `{"allowFreeText":false,"questions":[{"title":"Deploy where?","options":[{"label":"staging"},{"label":"prod"}]}]}`
+
+func sendAsk(c *client, call, params string, extra string) {
+	c.t.Helper()
+	c.send(`{"type":"ask","call":"` + call + `","callId":"tool-1","params":` + params + extra + `}`)
+}
+
+func result(t *testing.T, msgs []map[string]any) map[string]any {
+	t.Helper()
+	last := msgs[len(msgs)-1]
+	if last["type"] != "result" {
+		t.Fatalf("last message %v is not a result", last)
+	}
+	if s, _ := last["text"].(string); s == "" {
+		t.Errorf("result has no text for the model: %v", last)
+	}
+	return last["result"].(map[string]any)
+}
+
+func TestAskBeforeHello(t *testing.T) {
+	c := start(t)
+	sendAsk(c, "c1", deploy, "")
+	res := result(t, c.until("result"))
+	if diff := cmp.Diff("not_initialized", res["error"].(map[string]any)["code"]); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestRefusedAndInvalidCallsSendNoEvents(t *testing.T) {
+	tests := []struct {
+		name   string
+		hello  map[string]any
+		params string
+		code   string
+	}{
+		{"invalid", hello("rpc", true, rpcUI, nil), `{"questions":[{"title":"x","kind":"single"}]}`, "invalid_request"},
+		{"print mode", hello("print", false, map[string]bool{}, nil), deploy, "unsupported_mode"},
+		{"bad options", hello("rpc", true, rpcUI, map[string]any{"options": map[string]any{"mode": "fancy"}}), deploy, "invalid_config"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := start(t)
+			c.sendMsg(tt.hello)
+			c.next()
+			sendAsk(c, "c1", tt.params, "")
+			msgs := c.until("result")
+			if diff := cmp.Diff([]string{"result"}, types(msgs)); diff != "" {
+				t.Errorf("messages (-want +got):\n%s", diff)
+			}
+			if got := result(t, msgs)["error"].(map[string]any)["code"]; got != tt.code {
+				t.Errorf("code = %v, want %s", got, tt.code)
+			}
+		})
+	}
+}
+
+func TestNativeRoute(t *testing.T) {
+	tests := []struct {
+		name  string
+		extra string
+		reply func(c *client, dialog map[string]any)
+		types []string
+		want  map[string]any
+	}{
+		{
+			name: "answered",
+			reply: func(c *client, d map[string]any) {
+				c.sendMsg(map[string]any{"type": "reply", "call": "c1", "req": d["req"], "value": "prod"})
+			},
+			types: []string{"event herdr:blocked", "dialog", "event ask:answered", "event herdr:blocked", "result"},
+			want: map[string]any{"status": "answered", "route": "native", "answers": []any{map[string]any{
+				"index": 0.0, "id": "q1", "title": "Deploy where?", "kind": "single", "selections": []any{"prod"}, "usedDefault": false,
+			}}},
+		},
+		{
+			name: "dismissed",
+			reply: func(c *client, d map[string]any) {
+				c.sendMsg(map[string]any{"type": "reply", "call": "c1", "req": d["req"], "cancelled": true})
+			},
+			types: []string{"event herdr:blocked", "dialog", "event ask:aborted", "event herdr:blocked", "result"},
+			want:  map[string]any{"status": "aborted", "route": "native", "answers": []any{}, "cancelledReason": "user"},
+		},
+		{
+			name: "caller abort",
+			reply: func(c *client, d map[string]any) {
+				c.sendMsg(map[string]any{"type": "abort", "call": "c1"})
+			},
+			types: []string{"event herdr:blocked", "dialog", "dialog_cancel", "event ask:aborted", "event herdr:blocked", "result"},
+			want:  map[string]any{"status": "aborted", "route": "native", "answers": []any{}, "cancelledReason": "abort"},
+		},
+		{
+			name:  "already aborted",
+			extra: `,"aborted":true`,
+			types: []string{"result"},
+			want:  map[string]any{"status": "aborted", "answers": []any{}, "cancelledReason": "abort"},
+		},
+		{
+			name: "dialog failed",
+			reply: func(c *client, d map[string]any) {
+				c.sendMsg(map[string]any{"type": "reply", "call": "c1", "req": d["req"], "error": "client gone"})
+			},
+			types: []string{"event herdr:blocked", "dialog", "event ask:error", "event herdr:blocked", "result"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := start(t)
+			c.sendMsg(hello("rpc", true, rpcUI, nil))
+			c.next()
+			sendAsk(c, "c1", deploy, tt.extra)
+			var msgs []map[string]any
+			if tt.reply != nil {
+				msgs = c.until("dialog")
+				d := msgs[len(msgs)-1]
+				if d["method"] != "select" || d["title"] != "Deploy where?" || d["timeoutMs"].(float64) <= 0 {
+					t.Errorf("dialog = %v, want a select with a timeout", d)
+				}
+				tt.reply(c, d)
+			}
+			msgs = append(msgs, c.until("result")...)
+			res := result(t, msgs)
+			if diff := cmp.Diff(tt.types, cancelLast(c, msgs, slices.Contains(tt.types, "dialog_cancel"))); diff != "" {
+				t.Errorf("messages (-want +got):\n%s", diff)
+			}
+			if tt.want == nil {
+				if res["error"].(map[string]any)["code"] != "native_ui_failed" {
+					t.Errorf("result = %v, want native_ui_failed", res)
+				}
+				return
+			}
+			if diff := cmp.Diff(tt.want, res); diff != "" {
+				t.Errorf("result (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestNativeTimeout(t *testing.T) {
+	c := start(t)
+	c.sendMsg(hello("rpc", true, rpcUI, map[string]any{"options": map[string]any{"timeoutPerQuestionMs": 50}}))
+	c.next()
+	sendAsk(c, "c1", deploy, "")
+	msgs := c.until("result")
+	if diff := cmp.Diff([]string{"event herdr:blocked", "dialog", "dialog_cancel", "event ask:timeout", "event herdr:blocked", "result"}, cancelLast(c, msgs, true)); diff != "" {
+		t.Errorf("messages (-want +got):\n%s", diff)
+	}
+	if got := result(t, msgs)["status"]; got != "timeout" {
+		t.Errorf("status = %v, want timeout", got)
+	}
+}
+
+func TestEventsCarryNoContent(t *testing.T) {
+	c := start(t)
+	c.sendMsg(hello("rpc", true, rpcUI, nil))
+	c.next()
+	sendAsk(c, "c1", deploy, "")
+	msgs := c.until("dialog")
+	c.sendMsg(map[string]any{"type": "reply", "call": "c1", "req": msgs[len(msgs)-1]["req"], "value": "prod"})
+	msgs = append(msgs, c.until("result")...)
+	var events []any
+	for _, m := range msgs {
+		if m["type"] == "event" {
+			events = append(events, map[string]any{"channel": m["channel"], "payload": m["payload"]})
+		}
+	}
+	want := []any{
+		map[string]any{"channel": "herdr:blocked", "payload": map[string]any{"active": true, "label": "Waiting for user response", "callId": "tool-1"}},
+		map[string]any{"channel": "ask:answered", "payload": map[string]any{"callId": "tool-1", "route": "native", "status": "answered"}},
+		map[string]any{"channel": "herdr:blocked", "payload": map[string]any{"active": false, "callId": "tool-1"}},
+	}
+	if diff := cmp.Diff(want, events); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}
+
+func TestCustomRoute(t *testing.T) {
+	c := start(t)
+	c.sendMsg(hello("tui", true, tuiUI, nil))
+	c.next()
+	sendAsk(c, "c1", deploy, "")
+	msgs := c.until("open")
+	open := msgs[len(msgs)-1]
+	if diff := cmp.Diff(map[string]any{"type": "open", "call": "c1", "display": "overlay", "toggleKey": "alt+o"}, open); diff != "" {
+		t.Errorf("open (-want +got):\n%s", diff)
+	}
+	c.sendMsg(map[string]any{"type": "resize", "call": "c1", "width": 30, "rows": 12})
+	frame := c.until("frame")
+	lines := frame[len(frame)-1]["lines"].([]any)
+	if len(lines) == 0 || len(lines) > 12 {
+		t.Fatalf("frame has %d lines, want 1 to 12", len(lines))
+	}
+	if !strings.Contains(strings.Join(strs(lines), "\n"), "Deploy where?") {
+		t.Errorf("frame does not show the question:\n%s", strings.Join(strs(lines), "\n"))
+	}
+	c.sendMsg(map[string]any{"type": "key", "call": "c1", "key": "down"})
+	c.sendMsg(map[string]any{"type": "key", "call": "c1", "key": "no-such-key"}) // dropped
+	c.sendMsg(map[string]any{"type": "key", "call": "c1", "key": "enter"})
+	msgs = c.until("result")
+	if got := types(msgs); got[len(got)-4] != "close" {
+		t.Errorf("messages %v: want close before the outcome events", got)
+	}
+	res := result(t, msgs)
+	if diff := cmp.Diff([]any{"prod"}, res["answers"].([]any)[0].(map[string]any)["selections"]); diff != "" {
+		t.Errorf("selections (-want +got):\n%s", diff)
+	}
+}
+
+func TestCustomUIError(t *testing.T) {
+	c := start(t)
+	c.sendMsg(hello("tui", true, tuiUI, nil))
+	c.next()
+	sendAsk(c, "c1", deploy, "")
+	c.until("open")
+	c.sendMsg(map[string]any{"type": "ui_error", "call": "c1", "message": "no room"})
+	res := result(t, c.until("result"))
+	e := res["error"].(map[string]any)
+	if e["code"] != "custom_ui_failed" || !strings.Contains(e["message"].(string), "no room") {
+		t.Errorf("result = %v, want custom_ui_failed naming the cause", res)
+	}
+}
+
+func TestExplain(t *testing.T) {
+	c := start(t)
+	c.send(`{"type":"explain","call":"x1","params":` + deploy + `,"result":{"status":"error","route":"native","answers":[],"error":{"code":"native_ui_failed","message":"the process died"}}}`)
+	m := c.next()
+	text, _ := m["text"].(string)
+	if m["type"] != "explained" || m["call"] != "x1" || !strings.Contains(text, "Deploy where?") || !strings.Contains(text, "ordinary text") {
+		t.Errorf("explained = %v, want the questions and the advice to ask in text", m)
+	}
+}
+
+func TestStdinEndAbortsRunningCalls(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- Serve(context.Background(), inR, outW); outW.Close() }()
+	results := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			line := sc.Text()
+			if strings.Contains(line, `"type":"dialog"`) {
+				inW.Close()
+			}
+			if strings.Contains(line, `"type":"result"`) {
+				results <- line
+			}
+		}
+		close(results)
+	}()
+	io.WriteString(inW, `{"type":"hello","version":1,"mode":"rpc","hasUI":true,"ui":{"input":true,"select":true},"configFile":false}`+"\n")
+	io.WriteString(inW, `{"type":"ask","call":"c1","params":`+deploy+`}`+"\n")
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Serve = %v, want nil at the end of stdin", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return after stdin ended with a call running")
+	}
+	line := <-results
+	if !strings.Contains(line, `"status":"aborted"`) || !strings.Contains(line, `"cancelledReason":"abort"`) {
+		t.Errorf("the running call's result = %q, want aborted by the caller", line)
+	}
+}
+
+// cancelLast returns the types of msgs, which end with a result, with a
+// dialog_cancel put right after the dialog when cancelled is set. The
+// engine settles a call without waiting for its renderer, so the
+// renderer's dialog_cancel may come before or after the result; when it
+// is not in msgs it must follow.
+func cancelLast(c *client, msgs []map[string]any, cancelled bool) []string {
+	c.t.Helper()
+	got := types(msgs)
+	if !cancelled {
+		return got
+	}
+	if !slices.Contains(got, "dialog_cancel") {
+		if m := c.next(); m["type"] != "dialog_cancel" {
+			c.t.Errorf("after the result: %v, want the dialog_cancel", m)
+		}
+	}
+	got = slices.DeleteFunc(got, func(s string) bool { return s == "dialog_cancel" })
+	if i := slices.Index(got, "dialog"); i >= 0 {
+		got = slices.Insert(got, i+1, "dialog_cancel")
+	}
+	return got
+}
+
+func strs(a []any) []string {
+	out := make([]string, len(a))
+	for i, v := range a {
+		out[i], _ = v.(string)
+	}
+	return out
+}
+
+func TestExplainClosesTheDeadChildsWait(t *testing.T) {
+	c := start(t)
+	c.send(`{"type":"explain","call":"x1","callId":"tool-9","blocked":true,"params":` + deploy + `,"result":{"status":"error","route":"custom","answers":[],"error":{"code":"custom_ui_failed","message":"the process died"}}}`)
+	m := c.next()
+	want := []any{
+		map[string]any{"channel": "ask:error", "payload": map[string]any{"callId": "tool-9", "route": "custom", "status": "error", "errorCode": "custom_ui_failed"}},
+		map[string]any{"channel": "herdr:blocked", "payload": map[string]any{"active": false, "callId": "tool-9"}},
+	}
+	if diff := cmp.Diff(want, m["events"]); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}
