@@ -7,7 +7,6 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/mcpserver"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 const mcpUsage = `usage: askuser mcp [flags]
@@ -23,10 +22,6 @@ config file, which is read once, at start.
 
 flags:
 `
-
-// maxMCPLine bounds one JSON-RPC message from the client. A questionnaire
-// is at most 256 KiB; anything far larger is refused by the transport.
-const maxMCPLine = 1 << 20
 
 func runMCP(ctx context.Context, env *Env, args []string) int {
 	var f askFlags
@@ -48,8 +43,7 @@ func runMCP(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "askuser mcp: %v\n", err)
 		return ExitError
 	}
-	t := &mcp.IOTransport{Reader: io.NopCloser(orEOF(env.Stdin)), Writer: nopWriteCloser{env.Stdout}, MaxLineLength: maxMCPLine}
-	if err := srv.Run(ctx, t); err != nil && ctx.Err() == nil {
+	if err := srv.ServeStdio(ctx, orEOF(env.Stdin), env.Stdout); err != nil && ctx.Err() == nil {
 		fmt.Fprintf(env.Stderr, "askuser mcp: %v\n", err)
 		return ExitError
 	}
@@ -62,10 +56,6 @@ func orEOF(r io.Reader) io.Reader {
 	}
 	return r
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // popupRenderer binds the custom route of askuser mcp: a terminal popup
 // running askuser's own dialog. It returns nil and the reason when the

@@ -74,6 +74,9 @@ type Server struct {
 
 	turn chan struct{} // holds one token; the call holding it may show UI
 
+	gone       context.Context // done when the stdio client has gone
+	clientGone context.CancelFunc
+
 	mu    sync.Mutex
 	hosts map[*mcp.ServerSession]*sessionHost
 }
@@ -108,6 +111,7 @@ func New(opts *Options) (*Server, error) {
 		turn:     make(chan struct{}, 1),
 		hosts:    map[*mcp.ServerSession]*sessionHost{},
 	}
+	s.gone, s.clientGone = context.WithCancel(context.Background())
 	if s.interval <= 0 {
 		s.interval = DefaultProgressInterval
 	}
@@ -195,6 +199,10 @@ func elicitationMissing(c *mcp.ClientCapabilities) string {
 
 // handle serves one tools/call of ask_user.
 func (s *Server) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(s.gone, func() { cancel(errClientGone) })
+	defer stop()
 	h := s.host(req)
 	args := req.Params.Arguments
 	if len(args) == 0 {
@@ -325,6 +333,9 @@ func toolResult(q *contract.Request, res contract.Result, action string) *mcp.Ca
 		IsError:           res.Status == contract.StatusError,
 	}
 }
+
+// errClientGone aborts the calls of a client whose input has ended.
+var errClientGone = errors.New("the client closed its connection")
 
 // errNoResponse is the native renderer's error when a modern session
 // reaches it without the client's answer.
