@@ -97,12 +97,14 @@ func (p *progress) waitingForTurn() {
 	p.send()
 }
 
-// started records the countdown of the wait that has begun.
+// started records the countdown of the wait that has begun, and says at
+// once that the call waits for the user.
 func (p *progress) started(c *ask.Countdown) {
 	p.mu.Lock()
 	p.turn = false
 	p.countdown = c
 	p.mu.Unlock()
+	p.send()
 }
 
 func (p *progress) setAction(a string) {
