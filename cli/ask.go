@@ -8,12 +8,14 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"sync"
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/lineprompt"
 	"github.com/askuser/askuser/native"
+	"github.com/askuser/askuser/tui"
 )
 
 const askUsage = `usage: askuser ask [flags] [FILE|-]
@@ -104,9 +106,12 @@ func runAsk(ctx context.Context, env *Env, args []string) int {
 // and prints the result. It is the one path of ask and demo.
 func askOnTerminal(ctx context.Context, env *Env, name string, opts *ask.HostOptions, data []byte) int {
 	caps, closeTTY := terminalCapabilities()
-	defer closeTTY()
 	host := ask.NewHost(caps, opts)
 	res := ask.NewAsker(host, nil).AskJSON(ctx, data, nil)
+	// The core settles a timeout without waiting for the dialog; give the
+	// terminal back before printing, or the result could land on the
+	// dialog's alternate screen.
+	closeTTY()
 	if err := writeJSONLine(env.Stdout, res); err != nil {
 		fmt.Fprintf(env.Stderr, "askuser %s: writing the result: %v\n", name, err)
 		return ExitError
@@ -126,16 +131,23 @@ func terminalCapabilities() (ask.Capabilities, func()) {
 	lines := lineprompt.New(tty, tty)
 	caps := ask.Capabilities{Native: native.New(lines, lines)}
 	caps.Custom, caps.CustomReason = customRenderer(tty)
+	var once sync.Once
 	return caps, func() {
-		lines.Close()
-		tty.Close()
+		once.Do(func() {
+			if c, ok := caps.Custom.(io.Closer); ok {
+				c.Close()
+			}
+			lines.Close()
+			tty.Close()
+		})
 	}
 }
 
 // customRenderer is where the custom dialog is bound to the terminal host.
-// It returns the renderer, or nil and the reason it cannot run.
+// It returns the renderer, or nil and the reason it cannot run. The
+// renderer draws on tty, so standard output carries only the result.
 func customRenderer(tty *os.File) (ask.Renderer, string) {
-	return nil, "the terminal dialog is not part of this build"
+	return tui.New(tty, tty, nil), ""
 }
 
 // exitCode maps a result to the exit status and reports errors on stderr.

@@ -50,10 +50,13 @@ type Cursor struct {
 
 // Frame is one rendering of the dialog. No line is wider than the width it
 // was rendered for, and there are never more lines than rows. Cursor is
-// set when a text input has focus, at its insertion point.
+// set when a text input has focus, at its insertion point. Hints is how
+// many of the last lines are key hints, so that a host padding the frame
+// to a steady height can keep them at the bottom.
 type Frame struct {
 	Lines  []string
 	Cursor *Cursor
+	Hints  int
 }
 
 // Countdown tells the dialog how long is left. ok is false when there is

@@ -235,8 +235,8 @@ func TestScreens(t *testing.T) {
 		{"review tab", reqRelease, "enter tab", nil, []string{"[Review]", "Proceed with deployment?", "✓ False", "✗ not answered yet", "▸ [ Submit ]"}, nil},
 		{"review after answers", reqRelease, "enter enter enter tab", nil, []string{"✓ confirmed: true · target: staging · checks: unit"}, nil},
 		{"tab bar marks answered", reqRelease, "", nil, []string{"[1. Proceed with deployment? ✓]", " 2. Deployment settings "}, nil},
-		{"preview shown side by side", reqPreview, "", nil, []string{"▸ ( ) Write-through", "│ # Write-through"}, nil},
-		{"preview follows focus", reqPreview, "down", nil, []string{"# Write-back"}, []string{"# Write-through"}},
+		{"preview shown side by side", reqPreview, "", nil, []string{"▸ ( ) Write-through", "│ Write-through", "│ • consistent reads"}, []string{"# Write-through", "- consistent"}},
+		{"preview follows focus", reqPreview, "down", nil, []string{"│ Write-back", "│ 1. fast writes"}, []string{"│ Write-through"}},
 		{"no preview", reqPreview, "down down", nil, []string{"(no preview)"}, nil},
 		{"button says continue", reqRelease, "tab", nil, []string{"[ Continue ]"}, nil},
 		{"button says submit", reqForm, "", nil, []string{"[ Submit ]"}, nil},
@@ -343,6 +343,29 @@ func TestCursorScrollsLongText(t *testing.T) {
 		}
 		if got := ansi.StringWidth(strings.TrimRight(ansi.Strip(l), " ")); got != f.Cursor.Col {
 			t.Errorf("width %d: text ends at %d, cursor at %d", w, got, f.Cursor.Col)
+		}
+	}
+}
+
+func TestFrameHints(t *testing.T) {
+	tests := []struct {
+		w, h int
+		want int
+	}{
+		{120, 30, 1},
+		{60, 30, 2},
+		{20, 1, 1},
+		{0, 0, 0},
+	}
+	for _, tt := range tests {
+		m := New(parse(t, reqSingle), plain(nil))
+		f := m.View(tt.w, tt.h)
+		if f.Hints != tt.want {
+			t.Errorf("%dx%d: Hints = %d, want %d", tt.w, tt.h, f.Hints, tt.want)
+			continue
+		}
+		if tt.want > 0 && !strings.Contains(strings.Join(f.Lines[len(f.Lines)-f.Hints:], " "), "navigate") {
+			t.Errorf("%dx%d: the last %d lines are not the hints: %q", tt.w, tt.h, f.Hints, f.Lines)
 		}
 	}
 }

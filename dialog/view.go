@@ -182,6 +182,7 @@ func (m *Model) View(width, rows int) Frame {
 
 	out := make([]string, 0, rows)
 	var cur *Cursor
+	nHints := 0
 	emit := func(l line) {
 		if l.w > width {
 			// Only the tiniest sizes get here: rows are built to fit.
@@ -284,9 +285,10 @@ func (m *Model) View(width, rows int) Frame {
 		hints := m.hints(t.text() != nil, scrollable)
 		for _, l := range m.hintsLines(hints, width, g.hints) {
 			emit(l)
+			nHints++
 		}
 	}
-	return Frame{Lines: out, Cursor: cur}
+	return Frame{Lines: out, Cursor: cur, Hints: nHints}
 }
 
 // window returns up to h lines of ls starting at *top, clamping *top so

@@ -303,17 +303,21 @@ func (w *wrapper) breakWord() {
 				w.write(p)
 				break
 			}
-			head, tail := cutCells(p.s, room)
+			head, tail, hw := cutCells(p.s, room)
+			cut := hw
 			if head == "" {
 				if w.lineW > 0 {
 					w.endLine()
 					continue
 				}
 				// One cluster is wider than the whole line.
-				head, tail = "…", p.s[len(firstCluster(p.s)):]
+				c := firstCluster(p.s)
+				head, tail, hw, cut = "…", p.s[len(c):], 1, lineWidth(c)
 			}
-			w.write(piece{head, lineWidth(head), p.fl})
-			p = piece{tail, lineWidth(tail), p.fl}
+			w.write(piece{head, hw, p.fl})
+			// Widths add up across cluster boundaries, so the tail is not
+			// measured again: that made long words quadratic.
+			p = piece{tail, p.w - cut, p.fl}
 			if p.s != "" {
 				w.endLine()
 			}
@@ -350,8 +354,8 @@ func lineWidth(s string) int {
 }
 
 // cutCells splits plain text s after at most n cells, between grapheme
-// clusters.
-func cutCells(s string, n int) (head, tail string) {
+// clusters, and returns the width of head.
+func cutCells(s string, n int) (head, tail string, headW int) {
 	i, w := 0, 0
 	for i < len(s) {
 		if c := s[i]; c >= 0x20 && c < 0x7f && (i+1 == len(s) || s[i+1] < utf8.RuneSelf) {
@@ -369,7 +373,7 @@ func cutCells(s string, n int) (head, tail string) {
 		w += gw
 		i += len(g)
 	}
-	return s[:i], s[i:]
+	return s[:i], s[i:], w
 }
 
 func firstCluster(s string) string {

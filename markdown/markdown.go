@@ -186,8 +186,11 @@ func (r *renderer) codeLine(s string, width int, fl flags) []string {
 	s = clean(strings.ReplaceAll(s, "\t", "    "))
 	st := r.styles[fl]
 	var out []string
+	// sw is s's width, kept up to date as pieces are cut off rather than
+	// measured again, which made long lines quadratic.
+	sw := lineWidth(s)
 	for {
-		if lineWidth(s) <= width {
+		if sw <= width {
 			if s == "" {
 				return append(out, "")
 			}
@@ -197,17 +200,18 @@ func (r *renderer) codeLine(s string, width int, fl flags) []string {
 		if room < 1 {
 			room, marker = width, false // no room for the marker
 		}
-		head, tail := cutCells(s, room)
+		head, tail, hw := cutCells(s, room)
 		if head == "" {
 			// One cluster is wider than the whole line.
-			head, tail = "…", tail[len(firstCluster(tail)):]
+			c := firstCluster(tail)
+			head, tail, hw = "…", tail[len(c):], lineWidth(c)
 		}
 		l := st.open + head + st.close
 		if marker {
 			l += r.th.Muted.Render("↩")
 		}
 		out = append(out, l)
-		s = tail
+		s, sw = tail, sw-hw
 	}
 }
 

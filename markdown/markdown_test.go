@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/markdown"
 	"github.com/askuser/askuser/theme"
 )
@@ -30,6 +31,10 @@ func TestRenderPlain(t *testing.T) {
 		{"hard break", "one\\\ntwo  \nthree", 20, []string{"one", "two", "three"}},
 		{"emphasis and strong", "a *b* **c** _d_", 20, []string{"a b c d"}},
 		{"long word is cut", "abcdefghij", 4, []string{"abcd", "efgh", "ij"}},
+		{"long wide word is cut", "日本語の文", 4, []string{"日本", "語の", "文"}},
+		{"long word after text", "ab 👍🏽👍🏽👍🏽x", 5, []string{"ab 👍🏽", "👍🏽👍🏽x"}},
+		{"cluster wider than the line", "日本", 1, []string{"…", "…"}},
+		{"long code line", "    abcdefg", 4, []string{"abc↩", "defg"}},
 		{"headings", "# One\n\n### Three\n\nSetext\n======", 20, []string{"One", "", "Three", "", "Setext"}},
 		{"inline code", "run `go test ./...` now", 30, []string{"run go test ./... now"}},
 		{"link", "see [the docs](https://example.com/x) here", 41,
@@ -209,7 +214,10 @@ func checkLines(t *testing.T, src string, width int, lines []string, th theme.Th
 }
 
 func FuzzRender(f *testing.F) {
-	f.Add(sample, 40)
+	// Seeds stay small: the fuzzer minimizes every seed that finds new
+	// coverage before it mutates anything, and a 1 KB seed kept it busy
+	// for the whole of a one-minute run.
+	f.Add(compact, 40)
 	f.Add("- a\n  - b\n\n> q\n\n```\ncode\n```", 3)
 	f.Add("| a | b |\n|---|---|\n| 日本 | 👍🏽 |", 5)
 	f.Add("x\x1b[31m&#27;", 1)
@@ -224,6 +232,16 @@ func FuzzRender(f *testing.F) {
 	})
 }
 
+// BenchmarkRenderLongWord renders the longest preview allowed as one word
+// in a one-cell column, which once took time quadratic in its length.
+func BenchmarkRenderLongWord(b *testing.B) {
+	src := strings.Repeat("👨‍👩‍👧", contract.MaxPreviewLen/len("👨‍👩‍👧"))
+	b.ReportAllocs()
+	for b.Loop() {
+		markdown.Render(src, 2, theme.Plain())
+	}
+}
+
 func BenchmarkRender(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(sample)))
@@ -232,6 +250,9 @@ func BenchmarkRender(b *testing.B) {
 		markdown.Render(sample, 80, th)
 	}
 }
+
+// compact has every construct Render knows, once.
+const compact = "## H\n\n**b** *i* `c` [l](u) <b>&amp;\n\n- a\n  - b\n\n1. x\n\n> q\n\n```sh\nx\n```\n\n| a | b |\n|---|--:|\n| 1 | 2 |\n\n---\n"
 
 // sample is a preview of about 2 KB with every construct Render knows.
 var sample = strings.Repeat(`## Deploy to staging

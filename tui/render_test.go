@@ -1,0 +1,106 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/config"
+	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/theme"
+)
+
+// syncBuffer is a bytes.Buffer safe for the program's writer goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+// pipeRenderer returns a Renderer reading keys from a pipe, and the pipe's
+// write end.
+func pipeRenderer(t *testing.T) (*Renderer, *os.File) {
+	t.Helper()
+	in, keys, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { in.Close(); keys.Close() })
+	plain := theme.Plain()
+	r := New(in, &syncBuffer{}, &Options{Theme: &plain, Width: 80, Height: 24, Environ: []string{"TERM=xterm-256color"}})
+	return r, keys
+}
+
+func askWith(t *testing.T, r *Renderer, req string, timeoutMs int64) contract.Result {
+	t.Helper()
+	h := ask.NewHost(ask.Capabilities{Custom: r}, &ask.HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: &timeoutMs}})
+	return ask.NewAsker(h, nil).AskJSON(t.Context(), []byte(req), nil)
+}
+
+// closeWithin fails the test when Close does not return soon: a program
+// that outlives its call would keep the terminal.
+func closeWithin(t *testing.T, r *Renderer) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { r.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the program did not end after its call")
+	}
+}
+
+func TestRenderAnswers(t *testing.T) {
+	r, keys := pipeRenderer(t)
+	// Down, then Enter, as a terminal sends them.
+	if _, err := keys.WriteString("\x1b[B\r"); err != nil {
+		t.Fatal(err)
+	}
+	res := askWith(t, r, reqSingle, 0)
+	closeWithin(t, r)
+	want := contract.Result{Status: contract.StatusAnswered, Route: contract.RouteCustom,
+		Answers: []contract.Answer{{ID: "q1", Title: "Where to?", Kind: contract.KindSingle, Selections: []string{"prod"}}}}
+	if diff := cmp.Diff(want, res); diff != "" {
+		t.Errorf("result mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestRenderTimeout(t *testing.T) {
+	r, _ := pipeRenderer(t)
+	res := askWith(t, r, reqSingle, 50)
+	closeWithin(t, r)
+	if res.Status != contract.StatusTimeout {
+		t.Errorf("status = %s, want timeout", res.Status)
+	}
+}
+
+func TestRenderDoneContext(t *testing.T) {
+	r, _ := pipeRenderer(t)
+	ctx, cancel := context.WithCancelCause(t.Context())
+	cause := errors.New("gone")
+	cancel(cause)
+	_, err := r.Render(ctx, session(t, reqSingle, contract.DisplayInline))
+	if !errors.Is(err, cause) {
+		t.Errorf("Render with a done context = %v, want %v", err, cause)
+	}
+}
+
+func TestRenderAfterClose(t *testing.T) {
+	r, _ := pipeRenderer(t)
+	r.Close()
+	if _, err := r.Render(t.Context(), session(t, reqSingle, contract.DisplayInline)); !errors.Is(err, ErrClosed) {
+		t.Errorf("Render after Close = %v, want ErrClosed", err)
+	}
+}

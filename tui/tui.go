@@ -1,0 +1,207 @@
+// Package tui shows the questionnaire dialog on a real terminal. A
+// Renderer runs one Bubble Tea program per questionnaire, hosting a
+// dialog.Model on the terminal it was given, and implements ask.Renderer
+// for the terminal host's custom route.
+//
+// The dialog is drawn either inline, below the prompt, leaving a one-line
+// summary behind, or as an overlay: a centred box on the alternate screen
+// that leaves the screen as it was. The overlay's toggle key hides it to
+// show the normal screen, with a one-line notice, and the same key brings
+// it back. The deadline keeps running while it is hidden. A hidden dialog
+// takes no keys, so nothing changes out of sight, except Esc and Ctrl+C,
+// which dismiss it as they do when it is shown.
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/dialog"
+	"github.com/askuser/askuser/theme"
+)
+
+// Options configures a Renderer. A nil *Options means the defaults.
+type Options struct {
+	// Theme supplies the dialog's colours; nil means theme.Default().
+	// Bubble Tea still lowers colours to what the terminal supports.
+	Theme *theme.Theme
+	// Environ is the environment used to detect the terminal's colour
+	// support; nil means the process's own.
+	Environ []string
+	// Width and Height are the size to assume when the output is not a
+	// terminal whose size can be read, as in tests. If either is zero the
+	// size assumed is 80×24.
+	Width, Height int
+}
+
+// ErrClosed is returned by Render after Close.
+var ErrClosed = errors.New("tui: the renderer is closed")
+
+// The size assumed when the output's own cannot be read.
+const defaultWidth, defaultHeight = 80, 24
+
+// stopGrace is how long a program may take to draw its last frame and
+// restore the terminal after its context is done before it is killed.
+const stopGrace = time.Second
+
+// Renderer draws questionnaires on one terminal. Render calls take turns:
+// one program owns the terminal at a time. Close waits for a running
+// program to restore the terminal. The zero Renderer is not usable; make
+// one with New.
+type Renderer struct {
+	in   io.Reader
+	out  io.Writer
+	opts Options
+
+	mu      sync.Mutex // held while a program runs
+	closeMu sync.Mutex
+	closed  bool
+}
+
+// New returns a Renderer that reads keys from in and draws on out,
+// normally both the controlling terminal (an *os.File), which Bubble Tea
+// then puts in raw mode for the duration of each Render.
+func New(in io.Reader, out io.Writer, opts *Options) *Renderer {
+	r := &Renderer{in: in, out: out}
+	if opts != nil {
+		r.opts = *opts
+	}
+	return r
+}
+
+// Render shows s's questionnaire until the user submits or dismisses it,
+// or ctx is done. When ctx is done it stops the program at once, leaves
+// the terminal as it found it (with the summary line in inline mode) and
+// returns context.Cause(ctx). An error from the terminal is returned as
+// is; the core reports it as custom_ui_failed.
+func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+	if err := ctx.Err(); err != nil {
+		return ask.Outcome{}, context.Cause(ctx)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.isClosed() {
+		return ask.Outcome{}, ErrClosed
+	}
+
+	m := newModel(s, r.theme())
+	opts := []tea.ProgramOption{
+		tea.WithInput(r.in),
+		tea.WithOutput(r.out),
+		// Signals belong to the caller: the CLI turns SIGINT and SIGTERM
+		// into a cancelled context, which ends the program below. In raw
+		// mode Ctrl+C is a key, and the dialog reads it as Esc.
+		tea.WithoutSignalHandler(),
+	}
+	if r.opts.Environ != nil {
+		opts = append(opts, tea.WithEnvironment(r.opts.Environ))
+	}
+	// A terminal's own size wins over this one.
+	w, h := r.opts.Width, r.opts.Height
+	if w <= 0 || h <= 0 {
+		w, h = defaultWidth, defaultHeight
+	}
+	opts = append(opts, tea.WithWindowSize(w, h))
+	p := tea.NewProgram(m, opts...)
+
+	finished := make(chan struct{})
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		select {
+		case <-finished:
+		case <-ctx.Done():
+			// Let the model draw its last frame and quit on its own, so
+			// the terminal is restored the usual way; kill it if it
+			// cannot.
+			go p.Send(stopMsg{cause: context.Cause(ctx)})
+			t := time.NewTimer(stopGrace)
+			defer t.Stop()
+			select {
+			case <-finished:
+			case <-t.C:
+				p.Kill()
+			}
+		}
+	}()
+	final, err := p.Run()
+	close(finished)
+	<-watched
+
+	if fm, ok := final.(*model); ok {
+		m = fm
+	}
+	if ctx.Err() != nil {
+		return ask.Outcome{}, context.Cause(ctx)
+	}
+	if err != nil {
+		return ask.Outcome{}, fmt.Errorf("showing the dialog on the terminal: %w", err)
+	}
+	if !m.finished {
+		return ask.Outcome{}, errors.New("tui: the dialog ended without an answer")
+	}
+	return m.outcome, nil
+}
+
+// Close waits for a running Render to give the terminal back, and makes
+// later Render calls fail with ErrClosed. A Render ends when its context
+// is done, so Close returns promptly once the core has settled the call.
+// Close does not close the terminal. It is idempotent and safe to call
+// from any goroutine.
+func (r *Renderer) Close() error {
+	r.closeMu.Lock()
+	r.closed = true
+	r.closeMu.Unlock()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return nil
+}
+
+func (r *Renderer) isClosed() bool {
+	r.closeMu.Lock()
+	defer r.closeMu.Unlock()
+	return r.closed
+}
+
+func (r *Renderer) theme() theme.Theme {
+	if r.opts.Theme != nil {
+		return *r.opts.Theme
+	}
+	return theme.Default()
+}
+
+// overlay reports whether s asks for the overlay.
+func overlay(s *ask.Session) bool { return s.Display != contract.DisplayInline }
+
+var _ ask.Renderer = (*Renderer)(nil)
+
+// stopMsg tells the model that the call is over for cause.
+type stopMsg struct{ cause error }
+
+// newDialog builds the dialog for s.
+func newDialog(s *ask.Session, th theme.Theme) *dialog.Model {
+	ov := overlay(s)
+	toggle := ""
+	if ov {
+		toggle = s.ToggleKey
+	}
+	var cd dialog.Countdown
+	if s.Countdown != nil {
+		cd = s.Countdown
+	}
+	return dialog.New(s.Request, &dialog.Options{
+		Theme:     th,
+		Countdown: cd,
+		ToggleKey: toggle,
+		Overlay:   ov,
+		Title:     "askuser",
+	})
+}
