@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/mcpserver"
 )
 
@@ -55,11 +54,4 @@ func orEOF(r io.Reader) io.Reader {
 		return eofReader{}
 	}
 	return r
-}
-
-// popupRenderer binds the custom route of askuser mcp: a terminal popup
-// running askuser's own dialog. It returns nil and the reason when the
-// popup cannot run.
-func popupRenderer(env *Env) (ask.Renderer, string) {
-	return nil, "the terminal popup is not part of this build"
 }
