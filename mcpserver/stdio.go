@@ -30,10 +30,15 @@ const (
 // it: a line that is not JSON, not a JSON-RPC message, or longer than
 // MaxMessageBytes is answered with a JSON-RPC error and dropped, so that
 // one bad message cannot end the session. When r ends, calls still
-// waiting for the user are aborted and ServeStdio returns nil.
+// waiting for the user are aborted and ServeStdio returns nil; so they are
+// when ctx is done.
 func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Calls waiting for the user end with the session: they cannot be
+	// answered once the server stops.
+	stop := context.AfterFunc(ctx, s.clientGone)
+	defer stop()
 	out := &lockedWriter{w: w}
 	pr, pw := io.Pipe()
 	go func() {

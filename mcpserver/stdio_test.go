@@ -107,7 +107,10 @@ func (s *rawServer) wait() error {
 }
 
 func startRaw(t *testing.T) *rawServer {
-	cmd := serverCommand(t)
+	return startRawCmd(t, serverCommand(t))
+}
+
+func startRawCmd(t *testing.T, cmd *exec.Cmd) *rawServer {
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
