@@ -212,10 +212,6 @@ func (s *Server) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	if err != nil {
 		return toolResult(nil, contract.InvalidRequestResult(err), ""), nil
 	}
-	call := &ask.Call{ID: fmt.Sprint(req.Params.GetProgressToken())}
-	if req.Params.GetProgressToken() == nil {
-		call = nil
-	}
 	route, _ := h.asker.Host().Route()
 	if route == contract.RouteNative && h.modern {
 		if req.Params.InputResponses == nil && req.Params.RequestState == "" {
@@ -232,7 +228,7 @@ func (s *Server) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 		return toolResult(q, withWarnings(res, warnings), ""), nil
 	}
 	defer func() { s.turn <- struct{}{} }()
-	res := h.asker.Ask(withProgress(ctx, p), q, call)
+	res := h.asker.Ask(withProgress(ctx, p), q, nil)
 	return toolResult(q, withWarnings(res, warnings), p.elicitAction()), nil
 }
 
