@@ -10,16 +10,16 @@ import (
 // built from the same preferences without reading the file again. When the
 // file or the options are invalid, o is returned as it is: each session's
 // host then reports the problem as invalid_config.
-func preload(o ask.HostOptions) (ask.HostOptions, error) {
+func preload(o ask.HostOptions) ask.HostOptions {
 	if o.ConfigFile == "" {
-		return o, nil
+		return o
 	}
 	if err := config.CheckPrefs(config.OptionsSource, o.Options); err != nil {
-		return o, nil
+		return o
 	}
 	file, err := config.Load(o.ConfigFile)
 	if err != nil {
-		return o, nil
+		return o
 	}
 	merged := file
 	p := o.Options
@@ -35,5 +35,5 @@ func preload(o ask.HostOptions) (ask.HostOptions, error) {
 	if p.ToggleKey != nil {
 		merged.ToggleKey = p.ToggleKey
 	}
-	return ask.HostOptions{Options: merged}, nil
+	return ask.HostOptions{Options: merged}
 }

@@ -24,6 +24,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -95,11 +96,7 @@ func New(opts *Options) (*Server, error) {
 	if opts != nil {
 		o = *opts
 	}
-	ho, err := preload(o.Host)
-	if err != nil {
-		return nil, err
-	}
-	o.Host = ho
+	o.Host = preload(o.Host)
 	key := make([]byte, 32)
 	if _, err := rand.Read(key); err != nil {
 		return nil, fmt.Errorf("mcpserver: making a signing key: %w", err)
@@ -120,9 +117,21 @@ func New(opts *Options) (*Server, error) {
 	if version == "" {
 		version = "devel"
 	}
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "askuser", Title: "askuser", Version: version}, nil)
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "askuser", Title: "askuser", Version: version},
+		&mcp.ServerOptions{Instructions: instructions()})
 	s.mcp.AddTool(Tool(), s.handle)
 	return s, nil
+}
+
+// instructions are the server's instructions to the model: when to ask
+// and when not to.
+func instructions() string {
+	var b strings.Builder
+	b.WriteString("Guidelines for ask_user:\n")
+	for _, g := range tooltext.Guidelines() {
+		b.WriteString("- " + g + "\n")
+	}
+	return b.String()
 }
 
 // Tool returns the ask_user tool as the server lists it.
