@@ -61,6 +61,14 @@ func (s *screen) String() string {
 
 func startTmux(t *testing.T) *tmuxClient {
 	t.Helper()
+	c := startTmuxServer(t)
+	c.attach()
+	return c
+}
+
+// startTmuxServer starts a tmux server with one session and no client.
+func startTmuxServer(t *testing.T) *tmuxClient {
+	t.Helper()
 	tmux, err := exec.LookPath("tmux")
 	if err != nil {
 		t.Skipf("tmux is not installed (%v): the popup test needs it", err)
@@ -71,8 +79,14 @@ func startTmux(t *testing.T) *tmuxClient {
 	t.Cleanup(func() { exec.Command(tmux, "-S", c.sock, "kill-server").Run() })
 	c.pane = strings.TrimSpace(c.run("display", "-p", "-t", "0", "#{pane_id}"))
 	c.server = strings.TrimSpace(c.run("display", "-p", "#{pid}"))
+	return c
+}
 
-	attach := exec.Command(tmux, "-S", c.sock, "attach", "-t", "0")
+// attach attaches a client on a pty, as a user's terminal.
+func (c *tmuxClient) attach() {
+	t := c.t
+	t.Helper()
+	attach := exec.Command(c.tmux, "-S", c.sock, "attach", "-t", "0")
 	attach.Env = append(withoutTmux(os.Environ()), "TERM=xterm-256color")
 	f, err := pty.StartWithSize(attach, &pty.Winsize{Rows: 30, Cols: 100})
 	if err != nil {
@@ -88,7 +102,6 @@ func startTmux(t *testing.T) *tmuxClient {
 		attach.Wait()
 	})
 	c.waitFor("an attached client", func() bool { return strings.TrimSpace(c.run("list-clients")) != "" })
-	return c
 }
 
 func withoutTmux(env []string) []string {
@@ -304,6 +317,24 @@ func TestPopup(t *testing.T) {
 		if got := <-next; got.err != nil || result(t, got.res).Status != contract.StatusAborted {
 			t.Errorf("next call: %+v %v", got.res, got.err)
 		}
+	})
+	t.Run("no client to show it on", func(t *testing.T) {
+		mu.Lock()
+		defer mu.Unlock()
+		c := startTmuxServer(t)
+		cs := c.serverInTmux()
+		got := <-callAsync(context.Background(), cs, popupQuestion)
+		if got.err != nil {
+			t.Fatal(got.err)
+		}
+		r := result(t, got.res)
+		if r.Status != contract.StatusError || r.Error.Code != contract.ErrCustomUIFailed || !strings.Contains(r.Error.Message, "could not be shown") {
+			t.Errorf("got %+v; want custom_ui_failed saying why", r)
+		}
+		if !strings.Contains(text(got.res), "in ordinary text") {
+			t.Errorf("the text does not tell the model to ask in ordinary text:\n%s", text(got.res))
+		}
+		noStrayPopup(c)
 	})
 	t.Run("client gone closes the popup", func(t *testing.T) {
 		mu.Lock()

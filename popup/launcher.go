@@ -1,6 +1,7 @@
 package popup
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -20,6 +21,9 @@ type Launcher interface {
 type Window interface {
 	// Done is closed when the popup has closed.
 	Done() <-chan struct{}
+	// Err says, once Done is closed, why the popup could not be shown,
+	// or returns nil when it closed normally.
+	Err() error
 	// Close closes the popup if it is still open, ends its command, and
 	// returns when it is gone. It is safe to call more than once.
 	Close() error
@@ -60,12 +64,15 @@ func (t *Tmux) Launch(ctx context.Context, argv []string) (Window, error) {
 	args := append([]string{"display-popup", "-E", "-t", t.Pane, "-w", w, "-h", h, "--"}, argv...)
 	cmd := exec.Command(t.path(), args...)
 	cmd.Env = t.Env
+	win := &tmuxWindow{t: t, cmd: cmd, done: make(chan struct{})}
+	cmd.Stderr = &win.stderr
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("popup: starting tmux: %w", err)
 	}
-	win := &tmuxWindow{t: t, cmd: cmd, done: make(chan struct{})}
 	go func() {
-		win.err = cmd.Wait()
+		if err := cmd.Wait(); err != nil {
+			win.err = fmt.Errorf("tmux display-popup: %v: %s", err, bytes.TrimSpace(win.stderr.Bytes()))
+		}
 		close(win.done)
 	}()
 	return win, nil
@@ -79,16 +86,26 @@ func (t *Tmux) path() string {
 }
 
 type tmuxWindow struct {
-	t    *Tmux
-	cmd  *exec.Cmd
-	done chan struct{}
-	err  error
+	t      *Tmux
+	cmd    *exec.Cmd
+	done   chan struct{}
+	stderr bytes.Buffer
+	err    error // set before done is closed
 
 	once     sync.Once
 	closeErr error
 }
 
 func (w *tmuxWindow) Done() <-chan struct{} { return w.done }
+
+func (w *tmuxWindow) Err() error {
+	select {
+	case <-w.done:
+		return w.err
+	default:
+		return nil
+	}
+}
 
 // Close waits a moment for the popup to close by itself, then closes it
 // with display-popup -C, which ends its command, and finally kills the

@@ -21,6 +21,7 @@ type fakeWindow struct {
 }
 
 func (w *fakeWindow) Done() <-chan struct{} { return w.done }
+func (w *fakeWindow) Err() error            { return nil }
 func (w *fakeWindow) Close() error {
 	select {
 	case <-w.closed:

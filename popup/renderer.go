@@ -97,6 +97,9 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 func (r *Renderer) why(ctx context.Context, win Window, err error) error {
 	select {
 	case <-win.Done():
+		if werr := win.Err(); werr != nil {
+			return fmt.Errorf("the popup could not be shown: %w", werr)
+		}
 		return errors.New("the popup closed without an answer")
 	default:
 	}
