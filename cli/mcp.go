@@ -17,7 +17,8 @@ starts this command; it runs until the client closes standard input.
 The questions are shown as the client's own form when it supports
 elicitation, or in a tmux popup when the server runs inside tmux. The flags
 are the same preferences as for askuser ask, and take precedence over the
-config file, which is read once, at start.
+config file, which is read once, at start. Here --mode native is the
+client's form and --mode custom the popup.
 
 flags:
 `
