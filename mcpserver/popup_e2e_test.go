@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -166,19 +167,19 @@ func (c *tmuxClient) typeKeys(s string) {
 // client that declares no elicitation, so the popup is the only route.
 func (c *tmuxClient) serverInTmux() *mcp.ClientSession {
 	c.t.Helper()
-	return c.serverInTmuxCmd(nil)
+	return c.serverInTmuxCmd(nil, nil)
 }
 
 // serverInTmuxCmd is serverInTmux, also returning the server's command
 // in *cmdp when cmdp is not nil.
-func (c *tmuxClient) serverInTmuxCmd(cmdp **exec.Cmd) *mcp.ClientSession {
+func (c *tmuxClient) serverInTmuxCmd(cmdp **exec.Cmd, copts *mcp.ClientOptions) *mcp.ClientSession {
 	c.t.Helper()
 	cmd := exec.Command(askuserBinary(c.t), "mcp", "--no-config")
 	cmd.Env = append(withoutTmux(os.Environ()), "TMUX="+c.sock+","+c.server+",0", "TMUX_PANE="+c.pane)
 	if cmdp != nil {
 		*cmdp = cmd
 	}
-	cl := mcp.NewClient(&mcp.Implementation{Name: "popup-test", Version: "1"}, nil)
+	cl := mcp.NewClient(&mcp.Implementation{Name: "popup-test", Version: "1"}, copts)
 	cs, err := cl.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		c.t.Fatal(err)
@@ -318,6 +319,47 @@ func TestPopup(t *testing.T) {
 			t.Errorf("next call: %+v %v", got.res, got.err)
 		}
 	})
+	t.Run("stopping the countdown in the popup stops the server's", func(t *testing.T) {
+		mu.Lock()
+		defer mu.Unlock()
+		c := startTmux(t)
+		msgs := make(chan string, 10)
+		cs := c.serverInTmuxCmd(nil, &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			msgs <- r.Params.Message
+		}})
+		p := &mcp.CallToolParams{Name: "ask_user", Arguments: json.RawMessage(`{"timeoutPerQuestionMs":4000,"questions":[{"title":"Pick a colour","options":[{"label":"red"},{"label":"green"}]}]}`)}
+		p.SetProgressToken("t")
+		done := make(chan callResult, 1)
+		go func() {
+			r, err := cs.CallTool(context.Background(), p)
+			done <- callResult{r, err}
+		}()
+		c.waitText("Pick a colour", "no timeout")
+		if m := <-msgs; !strings.HasSuffix(m, "s left") {
+			t.Fatalf("first progress %q; want the time left", m)
+		}
+		c.typeKeys("\x1bq") // alt+q
+		c.waitGone("no timeout")
+		// The next report, 5 s on, is past the old deadline and has none.
+		if m := <-msgs; m != "waiting for the user" {
+			t.Fatalf("progress after alt+q: %q", m)
+		}
+		c.typeKeys("\r")
+		var got callResult
+		select {
+		case got = <-done:
+		case <-time.After(3 * time.Second):
+			c.typeKeys("\r")
+			got = <-done
+		}
+		if got.err != nil {
+			t.Fatal(got.err)
+		}
+		if r := result(t, got.res); r.Status != contract.StatusAnswered || r.Answers[0].Selections[0] != "red" {
+			t.Errorf("got %+v; want red, answered after the old deadline", r)
+		}
+		noStrayPopup(c)
+	})
 	t.Run("no client to show it on", func(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -361,7 +403,7 @@ func TestPopup(t *testing.T) {
 			defer mu.Unlock()
 			c := startTmux(t)
 			var server *exec.Cmd
-			cs := c.serverInTmuxCmd(&server)
+			cs := c.serverInTmuxCmd(&server, nil)
 			callAsync(context.Background(), cs, popupQuestion)
 			c.waitText("Pick a colour")
 			if err := server.Process.Signal(sig); err != nil {
