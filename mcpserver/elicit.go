@@ -33,7 +33,8 @@ func (r *elicitRenderer) Render(ctx context.Context, s *ask.Session) (ask.Outcom
 			return ask.Outcome{}, errNoResponse
 		}
 		var err error
-		res, err = r.session.Elicit(ctx, elicitParams(s.Request))
+		left, _ := s.Countdown.Remaining()
+		res, err = r.session.Elicit(ctx, elicitParams(s.Request, left))
 		if err != nil {
 			return ask.Outcome{}, fmt.Errorf("the elicitation request failed: %w", err)
 		}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/askuser/askuser/contract"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -97,8 +98,9 @@ func (s *formSchema) MarshalJSON() ([]byte, error) {
 var one = 1
 
 // elicitParams turns req, a normalized request, into one flat elicitation
-// form holding every question.
-func elicitParams(req *contract.Request) *mcp.ElicitParams {
+// form holding every question. left is the time the user has, 0 for no
+// deadline: a client's form shows no countdown, so the message says it.
+func elicitParams(req *contract.Request, left time.Duration) *mcp.ElicitParams {
 	s := &formSchema{props: map[string]*property{}}
 	free := req.FreeTextAllowed()
 	for i := range req.Questions {
@@ -154,7 +156,7 @@ func elicitParams(req *contract.Request) *mcp.ElicitParams {
 			}
 		}
 	}
-	return &mcp.ElicitParams{Mode: "form", Message: formMessage(req), RequestedSchema: s}
+	return &mcp.ElicitParams{Mode: "form", Message: formMessage(req, left), RequestedSchema: s}
 }
 
 func fieldProperty(q *contract.Question, f *contract.Field, desc string) *property {
@@ -185,14 +187,27 @@ func fieldProperty(q *contract.Question, f *contract.Field, desc string) *proper
 }
 
 // formMessage is the message shown above the form.
-func formMessage(req *contract.Request) string {
+func formMessage(req *contract.Request, left time.Duration) string {
+	msg := "Please answer these " + strconv.Itoa(len(req.Questions)) + " questions."
 	if h := strings.TrimSpace(req.Header); h != "" {
-		return h
+		msg = h
+	} else if len(req.Questions) == 1 {
+		msg = req.Questions[0].Title
 	}
-	if len(req.Questions) == 1 {
-		return req.Questions[0].Title
+	if left > 0 {
+		msg += "\n\n(" + timeLeft(left) + " to answer)"
 	}
-	return "Please answer these " + strconv.Itoa(len(req.Questions)) + " questions."
+	return msg
+}
+
+// timeLeft says d in whole seconds up to two minutes, in whole minutes
+// beyond, rounded up.
+func timeLeft(d time.Duration) string {
+	s := int64((d + time.Second - 1) / time.Second)
+	if s <= 120 {
+		return strconv.FormatInt(s, 10) + " s"
+	}
+	return strconv.FormatInt((s+59)/60, 10) + " min"
 }
 
 // questionDescription is a question's prompt followed by the previews of

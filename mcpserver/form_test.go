@@ -41,7 +41,7 @@ const every = `{"header":"Release plan","questions":[
 func TestElicitSchemaGolden(t *testing.T) {
 	for name, req := range map[string]string{"every": every, "strict": `{"allowFreeText":false,"questions":[{"title":"Pick","options":[{"label":"A"},{"label":"B"}],"default":"B"},{"title":"Many","kind":"multi","options":[{"label":"A"}]}]}`} {
 		t.Run(name, func(t *testing.T) {
-			p := elicitParams(parse(t, req))
+			p := elicitParams(parse(t, req), 90*time.Second)
 			got, err := json.MarshalIndent(p, "", "  ")
 			if err != nil {
 				t.Fatal(err)
@@ -64,7 +64,7 @@ func TestElicitSchemaGolden(t *testing.T) {
 
 // Property names are distinct whatever ids and field names say.
 func TestPropertyNamesDistinct(t *testing.T) {
-	p := elicitParams(parse(t, every))
+	p := elicitParams(parse(t, every), 0)
 	s := p.RequestedSchema.(*formSchema)
 	seen := map[string]bool{}
 	for _, n := range s.names {
@@ -125,6 +125,24 @@ func TestFormAnswersChecked(t *testing.T) {
 	}
 	if diff := cmp.Diff([]bool{true, true, true, true, true}, used); diff != "" {
 		t.Errorf("usedDefault (-want +got):\n%s", diff)
+	}
+}
+
+func TestTimeLeft(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string
+	}{
+		{time.Millisecond, "1 s"},
+		{59500 * time.Millisecond, "60 s"},
+		{120 * time.Second, "120 s"},
+		{121 * time.Second, "3 min"},
+		{5 * time.Minute, "5 min"},
+	}
+	for _, tt := range tests {
+		if got := timeLeft(tt.d); got != tt.want {
+			t.Errorf("timeLeft(%v) = %q; want %q", tt.d, got, tt.want)
+		}
 	}
 }
 

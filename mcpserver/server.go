@@ -287,7 +287,7 @@ func (s *Server) firstRound(h *sessionHost, q *contract.Request) (*mcp.CallToolR
 		return toolResult(q, contract.ErrorResult(contract.ErrInternal, err.Error()), ""), nil
 	}
 	return &mcp.CallToolResult{
-		InputRequests: mcp.InputRequestMap{formKey: elicitParams(q)},
+		InputRequests: mcp.InputRequestMap{formKey: elicitParams(q, time.Duration(totalMs(perQuestion, len(q.Questions)))*time.Millisecond)},
 		RequestState:  state,
 	}, nil
 }

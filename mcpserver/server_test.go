@@ -428,7 +428,7 @@ func TestOneAtATime(t *testing.T) {
 		if n > 1 {
 			return nil, errors.New("two forms at once")
 		}
-		if req.Params.Message == "Database" {
+		if strings.HasPrefix(req.Params.Message, "Database") {
 			close(first)
 			select {
 			case <-queued:
@@ -440,7 +440,7 @@ func TestOneAtATime(t *testing.T) {
 	}
 	srv := newServer(t, &mcpserver.Options{ProgressInterval: time.Hour})
 	cs := connect(t, srv, v, func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-		if req.Params.Message == "Database" {
+		if strings.HasPrefix(req.Params.Message, "Database") {
 			r, err := h(ctx, req)
 			if r != nil {
 				r.Content = map[string]any{"q1": "SQLite"}
@@ -449,19 +449,26 @@ func TestOneAtATime(t *testing.T) {
 		}
 		return h(ctx, req)
 	}, copts)
+	// A wrong turn fails the test instead of hanging it.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
 	errc := make(chan error, 2)
 	go func() {
-		r, err := call(context.Background(), cs, single)
+		r, err := call(ctx, cs, single)
 		if err == nil && result(t, r).Status != contract.StatusAnswered {
 			err = errors.New("first call: " + text(r))
 		}
 		errc <- err
 	}()
-	<-first
+	select {
+	case <-first:
+	case <-ctx.Done():
+		t.Fatal("the first form never came")
+	}
 	go func() {
 		p := &mcp.CallToolParams{Name: mcpserver.ToolName, Arguments: json.RawMessage(boolQ)}
 		p.SetProgressToken("second")
-		r, err := cs.CallTool(context.Background(), p)
+		r, err := cs.CallTool(ctx, p)
 		if err == nil && result(t, r).Status != contract.StatusAnswered {
 			err = errors.New("second call: " + text(r))
 		}
