@@ -80,10 +80,10 @@ func (a *Asker) AskJSON(ctx context.Context, data []byte, call *Call) (res contr
 // The outcome is always a Result, never a panic: a bad request is
 // invalid_request; a host that cannot prompt gives its code
 // (invalid_config, unsupported_mode, or not_initialized without a host);
-// a renderer that refuses the request through Checker gives
-// unsupported_mode; a ctx already done gives aborted (cancelledReason
-// abort, no route) without showing anything. They are checked in this
-// order, and none of them emits an event: no wait was entered. Otherwise the call enters the
+// a ctx already done gives aborted (cancelledReason abort, no route)
+// before the route is consulted; a renderer that refuses the request
+// through Checker gives unsupported_mode. They are checked in this order,
+// nothing is shown, and none of them emits an event: no wait was entered. Otherwise the call enters the
 // wait, which emits the events documented on Event.
 //
 // The deadline is the effective timeout per question times the number of
@@ -123,17 +123,17 @@ func (a *Asker) run(ctx context.Context, req *contract.Request, call *Call) cont
 	if h.route == "" {
 		return h.refusalResult()
 	}
-	r := h.renderer(h.route)
-	if c, ok := r.(Checker); ok {
-		if res, refused := check(c, req, h.route); refused {
-			return res
-		}
-	}
 	if ctx == nil {
 		return contract.ErrorResult(contract.ErrInternal, "ask: nil context")
 	}
 	if ctx.Err() != nil {
 		return aborted("", contract.CancelAbort)
+	}
+	r := h.renderer(h.route)
+	if c, ok := r.(Checker); ok {
+		if res, refused := check(c, req, h.route); refused {
+			return res
+		}
 	}
 	display, perQuestion := h.prefs.ForRequest(req)
 	total, err := totalTimeout(perQuestion, len(req.Questions))
@@ -208,6 +208,12 @@ func render(ctx context.Context, r Renderer, s *Session, w *waiter) {
 		}()
 		st.outcome, st.err = r.Render(ctx, s)
 	}()
+	if (st.err != nil && !st.panicked || st.outcome.Dismissed) && w.expired() {
+		// A host dialog that gives up at the deadline (or reports it as a
+		// dismissal) can return before the core's timer fires: the
+		// questionnaire timed out all the same.
+		st = settlement{kind: byTimeout}
+	}
 	w.settle(st)
 }
 

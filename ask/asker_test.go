@@ -57,6 +57,8 @@ func TestAskRefusals(t *testing.T) {
 			contract.ErrorResult(contract.ErrUnsupportedMode, ""), "no selector"},
 		{"checker panics", NewHost(Capabilities{Native: panicking}, nil), context.Background(), request(1), contract.ErrNativeUIFailed,
 			contract.ErrorResult(contract.ErrNativeUIFailed, ""), "panicked"},
+		{"abort before the checker", NewHost(Capabilities{Native: refusing}, nil), done, request(1), "",
+			contract.Result{Status: contract.StatusAborted, Answers: []contract.Answer{}, CancelledReason: contract.CancelAbort}, ""},
 		{"already aborted", NewHost(Capabilities{Custom: never}, nil), done, request(1), "",
 			contract.Result{Status: contract.StatusAborted, Answers: []contract.Answer{}, CancelledReason: contract.CancelAbort}, ""},
 	}
@@ -164,7 +166,13 @@ func TestRendererOutcomes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			caps := Capabilities{Custom: tt.render}
+			// With both routes bound, a custom failure must stay a custom
+			// failure: the native renderer is never tried instead.
+			fallback := RendererFunc(func(context.Context, *Session) (Outcome, error) {
+				t.Error("the native renderer was called after the custom one")
+				return Outcome{Answers: answers(2)}, nil
+			})
+			caps := Capabilities{Custom: tt.render, Native: fallback}
 			if tt.route == native {
 				caps = Capabilities{Native: tt.render}
 			}

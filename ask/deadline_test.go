@@ -121,6 +121,19 @@ func TestDeadline(t *testing.T) {
 			<-release
 			panic("too late")
 		}, timeout, time.Second, evTimeout, nil},
+		// Host dialogs that carry the deadline themselves (Pi's input box,
+		// native.Render's context) may return at the same instant as the
+		// core's timer, with an error or as if dismissed: still a timeout.
+		{"dialog failing at the deadline", 1000, 2, 0, func(ctx context.Context, s *Session, _ func(string), _ <-chan struct{}) (Outcome, error) {
+			d, _ := s.Countdown.Deadline()
+			time.Sleep(time.Until(d))
+			return Outcome{}, errors.New("input box: timed out")
+		}, timeout, 2 * time.Second, evTimeout, nil},
+		{"dialog dismissed at the deadline", 1000, 2, 0, func(ctx context.Context, s *Session, _ func(string), _ <-chan struct{}) (Outcome, error) {
+			d, _ := s.Countdown.Deadline()
+			time.Sleep(time.Until(d))
+			return Outcome{Dismissed: true}, nil
+		}, timeout, 2 * time.Second, evTimeout, nil},
 		{"dismissal cause", 1000, 1, 0, func(ctx context.Context, _ *Session, note func(string), release <-chan struct{}) (Outcome, error) {
 			go func() { <-ctx.Done(); note(causeName(context.Cause(ctx))) }()
 			return Outcome{Dismissed: true}, nil

@@ -112,6 +112,13 @@ func (w *waiter) deadlineAt() (time.Time, bool) {
 	return w.at, w.deadline
 }
 
+// expired reports whether the deadline is in force and has passed.
+func (w *waiter) expired() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.deadline && !time.Now().Before(w.at)
+}
+
 // cancelDeadline stops the deadline, unless there is none, it was
 // cancelled, it has passed, or the wait is over.
 func (w *waiter) cancelDeadline() bool {

@@ -163,21 +163,6 @@ func (p *pane) result() (int, string, string) {
 	return code, string(out), screen
 }
 
-// buildAskuser builds cmd/askuser once for the test.
-func buildAskuser(t *testing.T) string {
-	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("the go command is not on PATH (%v): the real-terminal test builds askuser with it", err)
-	}
-	bin := filepath.Join(t.TempDir(), "askuser")
-	out, err := exec.Command(goTool, "build", "-o", bin, "../cmd/askuser").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // checkJSON checks that out is one line of JSON holding want.
 func checkJSON(t *testing.T, out string, want contract.Result) {
 	t.Helper()

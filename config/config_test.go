@@ -39,6 +39,7 @@ func TestParse(t *testing.T) {
 	}{
 		{"empty", "", Prefs{}},
 		{"whitespace", " \t\r\n\n ", Prefs{}},
+		{"unicode whitespace", "\u00a0\u3000\n\u2028", Prefs{}},
 		{"empty object", "{}", Prefs{}},
 		{"contract example", `{
   "mode": "custom",

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/askuser/askuser/contract"
@@ -30,8 +31,8 @@ var disableWords = []string{"off", "none", "disabled"}
 // Parse decodes a user config file strictly. file names the source in
 // errors.
 //
-// Empty data, or data that is only JSON whitespace (space, tab, CR, LF),
-// means no preferences: zero Prefs and no error. Otherwise data must be
+// Empty data, or data that is only white space (Unicode's, so a
+// non-breaking or ideographic space counts too), means no preferences: zero Prefs and no error. Otherwise data must be
 // one JSON object in valid UTF-8, without a byte order mark, holding only
 // the keys mode, displayMode, overlayToggleKey and timeoutPerQuestionMs,
 // each at most once and spelled exactly, each with a valid value. Parse
@@ -71,7 +72,7 @@ func (p *parser) fail() error {
 
 func (p *parser) parse() (Prefs, error) {
 	data := p.data
-	if len(bytes.Trim(data, " \t\r\n")) == 0 {
+	if len(bytes.TrimFunc(data, unicode.IsSpace)) == 0 && utf8.Valid(data) {
 		return Prefs{}, nil
 	}
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {

@@ -1,10 +1,12 @@
 package contract
 
 import (
+	"encoding/binary"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The decoder is a small JSON scanner written for requests. encoding/json
@@ -145,6 +147,10 @@ type decoder struct {
 	fatal bool
 	segs  []seg
 	probs []problem
+	// text holds the unescaped strings, one after another. It only grows:
+	// a string handed out is never written again, so the strings can share
+	// it (see readEscaped).
+	text []byte
 }
 
 // problem is a Problem with its position in the questionnaire, used to
@@ -340,25 +346,7 @@ func isZero(b []byte) bool {
 }
 
 func (d *decoder) questions(r *Request, m *reqMeta) {
-	if d.data[d.pos] != '[' {
-		d.typeErr("an array of question objects")
-		m.obj.bad |= rQuestions
-		return
-	}
-	d.pos++
-	r.Questions = make([]Question, 0, MaxQuestions)
-	m.questions = make([]questionMeta, 0, MaxQuestions)
-	for first := true; d.nextElem(&first); {
-		i := len(r.Questions)
-		r.Questions = append(r.Questions, Question{})
-		m.questions = append(m.questions, questionMeta{})
-		d.pushIndex(i)
-		d.question(&r.Questions[i], &m.questions[i])
-		d.pop()
-		if d.fatal {
-			return
-		}
-	}
+	r.Questions, m.questions = array(d, "question", &m.obj, rQuestions, MaxQuestions, (*decoder).question)
 }
 
 func (d *decoder) question(q *Question, m *questionMeta) {
@@ -416,26 +404,34 @@ func (d *decoder) question(q *Question, m *questionMeta) {
 }
 
 func (d *decoder) options(om *objMeta, bit uint32) ([]Option, []objMeta) {
+	return array(d, "option", om, bit, MaxOptions, (*decoder).option)
+}
+
+// array decodes the JSON array at d.pos, each element with elem, into
+// values and their metadata; an empty array gives empty, non-nil slices.
+// A value that is not an array is a type error that marks bit bad in om,
+// and gives nil slices. n is the usual most elements, to size the slices.
+func array[T, M any](d *decoder, what string, om *objMeta, bit uint32, n int, elem func(*decoder, *T, *M)) ([]T, []M) {
 	if d.data[d.pos] != '[' {
-		d.typeErr("an array of option objects")
+		d.typeErr("an array of " + what + " objects")
 		om.bad |= bit
 		return nil, nil
 	}
 	d.pos++
-	opts := make([]Option, 0, MaxOptions)
-	metas := make([]objMeta, 0, MaxOptions)
+	vals := make([]T, 0, n)
+	metas := make([]M, 0, n)
 	for first := true; d.nextElem(&first); {
-		i := len(opts)
-		opts = append(opts, Option{})
-		metas = append(metas, objMeta{})
+		i := len(vals)
+		vals = append(vals, *new(T))
+		metas = append(metas, *new(M))
 		d.pushIndex(i)
-		d.option(&opts[i], &metas[i])
+		elem(d, &vals[i], &metas[i])
 		d.pop()
 		if d.fatal {
 			break
 		}
 	}
-	return opts, metas
+	return vals, metas
 }
 
 func (d *decoder) option(o *Option, m *objMeta) {
@@ -475,25 +471,7 @@ func (d *decoder) option(o *Option, m *objMeta) {
 }
 
 func (d *decoder) fields(q *Question, m *questionMeta) {
-	if d.data[d.pos] != '[' {
-		d.typeErr("an array of field objects")
-		m.obj.bad |= qFields
-		return
-	}
-	d.pos++
-	q.Fields = make([]Field, 0, MaxFormFields)
-	m.fields = make([]fieldMeta, 0, MaxFormFields)
-	for first := true; d.nextElem(&first); {
-		i := len(q.Fields)
-		q.Fields = append(q.Fields, Field{})
-		m.fields = append(m.fields, fieldMeta{})
-		d.pushIndex(i)
-		d.field(&q.Fields[i], &m.fields[i])
-		d.pop()
-		if d.fatal {
-			return
-		}
-	}
+	q.Fields, m.fields = array(d, "field", &m.obj, qFields, MaxFormFields, (*decoder).field)
 }
 
 func (d *decoder) field(f *Field, m *fieldMeta) {
@@ -906,6 +884,10 @@ func (d *decoder) readString() (string, int) {
 	start := d.pos + 1
 	bad := -1
 	for i := start; i < len(d.data); {
+		if i+8 <= len(d.data) && plainASCII(binary.LittleEndian.Uint64(d.data[i:])) {
+			i += 8
+			continue
+		}
 		c := d.data[i]
 		switch {
 		case c == '"':
@@ -930,16 +912,36 @@ func (d *decoder) readString() (string, int) {
 	return "", -1
 }
 
-// readEscaped continues readString from the first backslash at i.
+// plainASCII reports whether the eight bytes packed in w are all printable
+// ASCII other than '"' and '\\': bytes a string can hold as they are.
+func plainASCII(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	hasZero := func(v uint64) uint64 { return (v - ones) & ^v & highs }
+	return (w&highs)|((w-0x20*ones)&^w&highs)|hasZero(w^'"'*ones)|hasZero(w^'\\'*ones) == 0
+}
+
+// readEscaped continues readString from the first backslash at i. The
+// unescaped text is appended to d.text and the string returned shares its
+// bytes, so a questionnaire full of escaped previews costs a few
+// allocations rather than one per string.
 func (d *decoder) readEscaped(start, i, bad int) (string, int) {
-	buf := make([]byte, 0, i-start+16)
-	buf = append(buf, d.data[start:i]...)
+	if d.text == nil {
+		d.text = make([]byte, 0, 4096)
+	}
+	from := len(d.text)
+	buf := append(d.text, d.data[start:i]...)
 	for i < len(d.data) {
+		if i+8 <= len(d.data) && plainASCII(binary.LittleEndian.Uint64(d.data[i:])) {
+			buf = append(buf, d.data[i:i+8]...)
+			i += 8
+			continue
+		}
 		c := d.data[i]
 		switch {
 		case c == '"':
 			d.pos = i + 1
-			return string(buf), bad
+			d.text = buf
+			return unsafe.String(unsafe.SliceData(buf[from:]), len(buf)-from), bad
 		case c < 0x20:
 			d.syntax(i, "control character in a string; escape it, for example as \\n")
 			return "", -1

@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
@@ -95,10 +96,7 @@ func InvalidRequestResult(err error) Result {
 // decoding are those of Normalize.
 func Parse(data []byte) (*Request, []string, error) {
 	if len(data) > MaxRequestBytes {
-		return nil, nil, &RequestError{Problems: []Problem{{
-			Message: "the request is " + strconv.Itoa(len(data)) + " bytes long; the limit is " +
-				strconv.Itoa(MaxRequestBytes) + " bytes (256 KiB): shorten the previews or split the questionnaire",
-		}}}
+		return nil, nil, tooLarge(len(data))
 	}
 	var segs [8]seg
 	d := decoder{data: data, s: string(data), segs: segs[:0]}
@@ -159,10 +157,50 @@ func Normalize(r *Request) (*Request, []string, error) {
 	if r == nil {
 		return nil, nil, &RequestError{Problems: []Problem{{Message: "the request is missing"}}}
 	}
+	if err := checkSize(r); err != nil {
+		return nil, nil, err
+	}
 	out := clone(r)
 	var c checker
 	c.request(out)
 	return finish(out, &c)
+}
+
+// checkSize applies MaxRequestBytes to a typed request, measured as its
+// JSON encoding, as Parse applies it to the bytes it is given. The text
+// alone is counted first, so only a request near the limit is encoded.
+func checkSize(r *Request) error {
+	n := len(r.Header)
+	for _, q := range r.Questions {
+		n += len(q.ID) + len(q.Title) + len(q.Prompt)
+		for _, o := range q.Options {
+			n += len(o.Label) + len(o.Description) + len(o.Preview)
+		}
+		for _, f := range q.Fields {
+			n += len(f.Name) + len(f.Label)
+			for _, o := range f.Options {
+				n += len(o.Label) + len(o.Description) + len(o.Preview)
+			}
+		}
+	}
+	if n < MaxRequestBytes/2 {
+		return nil
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		return &RequestError{Problems: []Problem{{Message: "the request cannot be encoded as JSON: " + err.Error()}}}
+	}
+	if len(data) > MaxRequestBytes {
+		return tooLarge(len(data))
+	}
+	return nil
+}
+
+func tooLarge(n int) error {
+	return &RequestError{Problems: []Problem{{
+		Message: "the request is " + strconv.Itoa(n) + " bytes long; the limit is " +
+			strconv.Itoa(MaxRequestBytes) + " bytes (256 KiB): shorten the previews or split the questionnaire",
+	}}}
 }
 
 func finish(r *Request, c *checker) (*Request, []string, error) {

@@ -3,6 +3,7 @@ package contract
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -620,6 +621,34 @@ func TestParseTooLarge(t *testing.T) {
 	_, _, err := Parse(pad(MaxRequestBytes + 1))
 	if diff := cmp.Diff(want, problemsOf(t, err)); diff != "" {
 		t.Errorf("problems mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestNormalizeTooLarge(t *testing.T) {
+	// Five questions of five options with the longest previews: every text
+	// within its own limit, the whole over 256 KiB.
+	preview := strings.Repeat("p", MaxPreviewLen)
+	r := &Request{}
+	for range MaxQuestions {
+		q := Question{Title: "t", Kind: KindSingle}
+		for j := range MaxOptions {
+			q.Options = append(q.Options, Option{Label: strconv.Itoa(j), Preview: preview})
+		}
+		r.Questions = append(r.Questions, q)
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Problem{{Message: "the request is " + strconv.Itoa(len(data)) + " bytes long; the limit is 262144 bytes (256 KiB): shorten the previews or split the questionnaire"}}
+	_, _, err = Normalize(r)
+	if diff := cmp.Diff(want, problemsOf(t, err)); diff != "" {
+		t.Errorf("problems mismatch (-want +got):\n%s", diff)
+	}
+	// Two questions fewer fit, and are accepted.
+	r.Questions = r.Questions[:3]
+	if _, _, err := Normalize(r); err != nil {
+		t.Errorf("Normalize of %d questions: %v", len(r.Questions), err)
 	}
 }
 

@@ -667,10 +667,28 @@ func (m *Model) tabsLine(width int) line {
 		}
 		return b.line()
 	}
-	for _, mw := range []int{0, 24, 16, 10, 6} {
-		if l := build(mw); l.w <= width {
-			return l
+	if l := build(0); l.w <= width {
+		return l
+	}
+	// The widest cut of the titles that fits, found by bisection: a frame
+	// builds the line a handful of times, not once per column.
+	lo, hi := 6, 0
+	for _, l := range labels {
+		hi = max(hi, ansi.StringWidth(l))
+	}
+	var best line
+	found := false
+	for lo <= hi {
+		mid := (lo + hi) / 2
+		if l := build(mid); l.w <= width {
+			best, found = l, true
+			lo = mid + 1
+		} else {
+			hi = mid - 1
 		}
+	}
+	if found {
+		return best
 	}
 	var b builder
 	s := "‹ " + strconv.Itoa(m.cur+1) + "/" + strconv.Itoa(n) + " " + labels[m.cur] + " ›"

@@ -678,3 +678,74 @@ func TestRenderInputterError(t *testing.T) {
 		t.Errorf("Render error = %v, want the Inputter's error", err)
 	}
 }
+
+// TestSelectorKeepDefault covers the default actions of selectors: a form
+// single field and a bool field with defaults offer "Keep default" first,
+// picking it returns the default with usedDefault, and picking an option
+// equal to the default counts as the default too.
+func TestSelectorKeepDefault(t *testing.T) {
+	fq := contract.Question{Title: "Settings", Kind: contract.KindForm, Fields: []contract.Field{
+		{Name: "region", Label: "Region", Kind: contract.KindSingle, Options: opts("eu", "us"), Default: val(contract.StringValue("us"))},
+		{Name: "notify", Label: "Notify", Kind: contract.KindBool, Default: val(contract.BoolValue(false))},
+	}}
+	tests := []struct {
+		name    string
+		steps   []step
+		want    []contract.FormEntry
+		usedDef bool
+	}{
+		{
+			name:  "keep both defaults",
+			steps: []step{picked(0), picked(0)},
+			want: []contract.FormEntry{
+				{Name: "region", Value: contract.StringValue("us")},
+				{Name: "notify", Value: contract.BoolValue(false)},
+			},
+			usedDef: true,
+		},
+		{
+			name:  "the default picked as an option",
+			steps: []step{picked(2), picked(2)},
+			want: []contract.FormEntry{
+				{Name: "region", Value: contract.StringValue("us")},
+				{Name: "notify", Value: contract.BoolValue(false)},
+			},
+			usedDef: true,
+		},
+		{
+			name:  "other choices",
+			steps: []step{picked(1), picked(1)},
+			want: []contract.FormEntry{
+				{Name: "region", Value: contract.StringValue("eu")},
+				{Name: "notify", Value: contract.BoolValue(true)},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ui := &scripted{steps: tt.steps}
+			got, err := New(ui, ui).Render(t.Context(), &ask.Session{Request: req(false, fq)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := ask.Outcome{Answers: []contract.Answer{answer(0, fq, func(a *contract.Answer) {
+				a.Value = form(tt.want...)
+				a.UsedDefault = tt.usedDef
+			})}}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("outcome mismatch (-want +got):\n%s", diff)
+			}
+			var choices [][]string
+			for _, c := range ui.calls {
+				choices = append(choices, c.Choices)
+			}
+			wantChoices := [][]string{
+				{"Keep default: us", "eu", "us"},
+				{"Keep default: False", "True", "False"},
+			}
+			if diff := cmp.Diff(wantChoices, choices); diff != "" {
+				t.Errorf("selector choices mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
