@@ -10,6 +10,7 @@ import (
 	"io"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -30,8 +31,9 @@ const (
 // it: a line that is not JSON, not a JSON-RPC message, or longer than
 // MaxMessageBytes is answered with a JSON-RPC error and dropped, so that
 // one bad message cannot end the session. When r ends, calls still
-// waiting for the user are aborted and ServeStdio returns nil; so they are
-// when ctx is done.
+// waiting for the user are aborted, every request read is answered (for
+// at most ShutdownGrace), and ServeStdio returns nil. When ctx is done,
+// waiting calls are aborted too.
 func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -39,12 +41,15 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 	// answered once the server stops.
 	stop := context.AfterFunc(ctx, s.clientGone)
 	defer stop()
-	out := &lockedWriter{w: w}
+	open := newOpenRequests()
+	out := &lockedWriter{w: w, answered: open.answered}
 	pr, pw := io.Pipe()
 	go func() {
-		err := filterLines(r, pw, out, MaxMessageBytes)
-		// The client is gone: nothing it asked for can be answered.
+		err := filterLines(r, requestWriter{pw, open}, out, MaxMessageBytes)
+		// The client is gone: nothing it asked for can be answered by
+		// the user, but each request read still gets its answer.
 		s.clientGone()
+		open.wait(ShutdownGrace)
 		pw.CloseWithError(err)
 	}()
 	t := &mcp.IOTransport{Reader: pr, Writer: out, MaxLineLength: MaxMessageBytes + 1}
@@ -55,17 +60,121 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 	return err
 }
 
+// ShutdownGrace bounds how long a server whose input has ended waits for
+// the answers to the requests it has read.
+const ShutdownGrace = 5 * time.Second
+
+// openRequests are the ids of the client's requests that have not been
+// answered yet.
+type openRequests struct {
+	mu    sync.Mutex
+	ids   map[string]bool
+	empty chan struct{} // closed and replaced as ids empties and fills
+}
+
+func newOpenRequests() *openRequests {
+	o := &openRequests{ids: map[string]bool{}, empty: make(chan struct{})}
+	close(o.empty)
+	return o
+}
+
+// header is what the request tracking reads of a message.
+type header struct {
+	ID     json.RawMessage `json:"id"`
+	Method *string         `json:"method"`
+	Result json.RawMessage `json:"result"`
+	Error  json.RawMessage `json:"error"`
+}
+
+// idKey is the id of a message in one spelling, whatever its formatting.
+func idKey(raw json.RawMessage) string {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil || v == nil {
+		return ""
+	}
+	if n, ok := v.(json.Number); ok {
+		if i, err := n.Int64(); err == nil {
+			return "n" + strconv.FormatInt(i, 10)
+		}
+		return "n" + n.String()
+	}
+	return fmt.Sprintf("s%v", v)
+}
+
+// read records msg, a message from the client, if it is a request.
+func (o *openRequests) read(msg []byte) {
+	var h header
+	if json.Unmarshal(msg, &h) != nil || h.Method == nil {
+		return
+	}
+	if k := idKey(h.ID); k != "" {
+		o.mu.Lock()
+		if len(o.ids) == 0 {
+			o.empty = make(chan struct{})
+		}
+		o.ids[k] = true
+		o.mu.Unlock()
+	}
+}
+
+// answered records msg, a message to the client, if it is a response.
+func (o *openRequests) answered(msg []byte) {
+	var h header
+	if json.Unmarshal(msg, &h) != nil || h.Method != nil || (h.Result == nil && h.Error == nil) {
+		return
+	}
+	k := idKey(h.ID)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.ids[k] {
+		delete(o.ids, k)
+		if len(o.ids) == 0 {
+			close(o.empty)
+		}
+	}
+}
+
+// wait returns when every request has been answered, or after d.
+func (o *openRequests) wait(d time.Duration) {
+	o.mu.Lock()
+	empty := o.empty
+	o.mu.Unlock()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-empty:
+	case <-t.C:
+	}
+}
+
+// requestWriter passes the client's messages on, recording its requests.
+type requestWriter struct {
+	w    io.Writer
+	open *openRequests
+}
+
+func (r requestWriter) Write(p []byte) (int, error) {
+	r.open.read(p)
+	return r.w.Write(p)
+}
+
 // lockedWriter serializes whole writes, so that the filter's error lines
 // never interleave with the SDK's messages, each of which it writes at
-// once.
+// once. It tells answered about each message written.
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu       sync.Mutex
+	w        io.Writer
+	answered func([]byte)
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.answered != nil {
+		l.answered(p)
+	}
 	return l.w.Write(p)
 }
 

@@ -265,3 +265,28 @@ func TestClientVanishes(t *testing.T) {
 		t.Errorf("exit: %v", err)
 	}
 }
+
+// Requests read before the input ends are still answered.
+func TestAnswersAfterInputEnds(t *testing.T) {
+	s := startRaw(t)
+	s.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	s.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	s.send(fmt.Sprintf(validCall, 1))
+	s.in.Close()
+	ids := map[float64]bool{}
+	for l := range s.lines {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("the server wrote %q", l)
+		}
+		if id, ok := m["id"].(float64); ok {
+			ids[id] = true
+		}
+	}
+	if !ids[0] || !ids[1] {
+		t.Errorf("answered %v; want ids 0 and 1", ids)
+	}
+	if err := s.wait(); err != nil {
+		t.Errorf("exit: %v", err)
+	}
+}
