@@ -227,6 +227,18 @@ func callAsync(ctx context.Context, cs *mcp.ClientSession, args string) <-chan c
 	return ch
 }
 
+// waitCall waits for a call to return, failing the test if it does not.
+func waitCall(t *testing.T, done <-chan callResult) callResult {
+	t.Helper()
+	select {
+	case got := <-done:
+		return got
+	case <-time.After(popupWait):
+		t.Fatal("the call did not return")
+	}
+	return callResult{}
+}
+
 func TestPopup(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the popup test runs a real tmux; skipped in -short mode")
@@ -240,16 +252,8 @@ func TestPopup(t *testing.T) {
 		done := callAsync(context.Background(), cs, popupQuestion)
 		c.waitText("Pick a colour", "red", "green")
 		c.typeKeys("\x1b[B") // Down
-		c.typeKeys("\r")
-		var got callResult
-		select {
-		case got = <-done:
-		case <-time.After(3 * time.Second):
-			// A review page asks to submit.
-			c.waitText("Submit")
-			c.typeKeys("\r")
-			got = <-done
-		}
+		c.typeKeys("\r")     // one question: Enter submits, no review page
+		got := waitCall(t, done)
 		if got.err != nil {
 			t.Fatal(got.err)
 		}
@@ -270,7 +274,7 @@ func TestPopup(t *testing.T) {
 		done := callAsync(context.Background(), cs, popupQuestion)
 		c.waitText("Pick a colour")
 		c.typeKeys("\x1b")
-		got := <-done
+		got := waitCall(t, done)
 		if got.err != nil {
 			t.Fatal(got.err)
 		}
@@ -287,7 +291,7 @@ func TestPopup(t *testing.T) {
 		cs := c.serverInTmux()
 		done := callAsync(context.Background(), cs, `{"timeoutPerQuestionMs":2000,"questions":[{"title":"Pick a colour","options":[{"label":"red"}]}]}`)
 		c.waitText("Pick a colour")
-		got := <-done
+		got := waitCall(t, done)
 		if got.err != nil {
 			t.Fatal(got.err)
 		}
@@ -345,13 +349,7 @@ func TestPopup(t *testing.T) {
 			t.Fatalf("progress after alt+q: %q", m)
 		}
 		c.typeKeys("\r")
-		var got callResult
-		select {
-		case got = <-done:
-		case <-time.After(3 * time.Second):
-			c.typeKeys("\r")
-			got = <-done
-		}
+		got := waitCall(t, done)
 		if got.err != nil {
 			t.Fatal(got.err)
 		}
