@@ -36,6 +36,9 @@ type command struct {
 	run     func(ctx context.Context, env *Env, args []string) int
 }
 
+// hidden are the commands askuser starts itself; the usage leaves them out.
+var hidden = map[string]bool{"popup": true}
+
 // commands is the table of subcommands. Each lives in its own file.
 var commands = map[string]command{
 	"ask":      {"ask a questionnaire and print the result as JSON", runAsk},
@@ -72,7 +75,9 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "commands:")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
-		names = append(names, n)
+		if !hidden[n] {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	for _, n := range names {

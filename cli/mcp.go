@@ -3,9 +3,56 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
+
+	"github.com/askuser/askuser/mcpserver"
 )
 
+const mcpUsage = `usage: askuser mcp [flags]
+
+Serve the ask_user tool over the Model Context Protocol on standard input
+and standard output, for an MCP client such as a coding agent. The client
+starts this command; it runs until the client closes standard input.
+
+The questions are shown as the client's own form when it supports
+elicitation, or in a tmux popup when the server runs inside tmux. The flags
+are the same preferences as for askuser ask, and take precedence over the
+config file, which is read once, at start. Here --mode native is the
+client's form and --mode custom the popup.
+
+flags:
+`
+
 func runMCP(ctx context.Context, env *Env, args []string) int {
-	fmt.Fprintln(env.Stderr, "askuser mcp: not implemented yet")
-	return ExitError
+	var f askFlags
+	fs := newFlagSet("mcp", env, mcpUsage, f.register)
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return usageError(env, "mcp", "takes no arguments")
+	}
+	opts, err := f.hostOptions()
+	if err != nil {
+		return usageError(env, "mcp", err.Error())
+	}
+	so := &mcpserver.Options{Host: *opts, Version: version()}
+	so.Custom, so.CustomReason = popupRenderer(env)
+	srv, err := mcpserver.New(so)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "askuser mcp: %v\n", err)
+		return ExitError
+	}
+	if err := srv.ServeStdio(ctx, orEOF(env.Stdin), env.Stdout); err != nil && ctx.Err() == nil {
+		fmt.Fprintf(env.Stderr, "askuser mcp: %v\n", err)
+		return ExitError
+	}
+	return 0
+}
+
+func orEOF(r io.Reader) io.Reader {
+	if r == nil {
+		return eofReader{}
+	}
+	return r
 }

@@ -1,0 +1,266 @@
+package mcpserver
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/askuser/askuser/contract"
+)
+
+// formAnswers maps the content of an accepted elicitation form back to one
+// answer per question of req, a normalized request. It checks every
+// property as the dialog would: known names only, values of the right
+// type, labels that are options. A property that breaks the form is an
+// error naming it; an answer that is merely missing is returned empty, for
+// the core to report as empty_answer.
+func formAnswers(req *contract.Request, content map[string]any) ([]contract.Answer, error) {
+	known := map[string]bool{}
+	free := req.FreeTextAllowed()
+	answers := make([]contract.Answer, len(req.Questions))
+	for i := range req.Questions {
+		q := &req.Questions[i]
+		a := contract.NewAnswer(req, i)
+		var err error
+		switch q.Kind {
+		case contract.KindSingle, contract.KindMulti:
+			known[questionProp(i)] = true
+			if free {
+				known[noteProp(i)] = true
+			}
+			err = choiceAnswer(q, i, content, free, &a)
+		case contract.KindInput:
+			known[questionProp(i)] = true
+			var s string
+			var ok bool
+			s, ok, err = stringProp(content, questionProp(i))
+			if ok {
+				a.FreeText = strings.TrimSpace(s)
+				d, hasDef := stringDefault(q.Default)
+				a.UsedDefault = hasDef && a.FreeText == strings.TrimSpace(d)
+			}
+		case contract.KindBool:
+			known[questionProp(i)] = true
+			var b, ok bool
+			b, ok, err = boolProp(content, questionProp(i))
+			if ok {
+				v := contract.AnswerValue{Bool: b}
+				a.Value = &v
+				if q.Default != nil {
+					d, isBool := q.Default.Bool()
+					a.UsedDefault = isBool && d == b
+				}
+			}
+		case contract.KindForm:
+			for j := range q.Fields {
+				known[fieldProp(i, q.Fields[j].Name)] = true
+			}
+			err = formAnswer(q, i, content, &a)
+		}
+		if err != nil {
+			return nil, err
+		}
+		answers[i] = a
+	}
+	var unknown []string
+	for k := range content {
+		if !known[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return nil, fmt.Errorf("the form came back with properties it does not have: %s", strings.Join(quoteAll(unknown), ", "))
+	}
+	return answers, nil
+}
+
+func choiceAnswer(q *contract.Question, i int, content map[string]any, free bool, a *contract.Answer) error {
+	name := questionProp(i)
+	if q.Kind == contract.KindSingle {
+		s, ok, err := stringProp(content, name)
+		if err != nil {
+			return err
+		}
+		if ok {
+			if !hasLabel(q.Options, s) {
+				return fmt.Errorf("property %q: %q is not one of the options", name, s)
+			}
+			a.Selections = []string{s}
+		}
+	} else {
+		list, ok, err := labelsProp(content, name, q.Options)
+		if err != nil {
+			return err
+		}
+		if ok {
+			a.Selections = list
+		}
+	}
+	if free {
+		note, ok, err := stringProp(content, noteProp(i))
+		if err != nil {
+			return err
+		}
+		if ok {
+			a.FreeText = strings.TrimSpace(note)
+		}
+	}
+	if def, isLabel := choiceDefault(q); def != "" {
+		if isLabel {
+			a.UsedDefault = slices.Equal(a.Selections, []string{def}) && a.FreeText == ""
+		} else {
+			a.UsedDefault = len(a.Selections) == 0 && a.FreeText == def
+		}
+	}
+	return nil
+}
+
+func formAnswer(q *contract.Question, i int, content map[string]any, a *contract.Answer) error {
+	v := contract.AnswerValue{IsForm: true, Form: []contract.FormEntry{}}
+	for j := range q.Fields {
+		f := &q.Fields[j]
+		name := fieldProp(i, f.Name)
+		var val contract.Value
+		var ok bool
+		switch f.Kind {
+		case contract.KindBool:
+			b, present, err := boolProp(content, name)
+			if err != nil {
+				return err
+			}
+			ok = present
+			val = contract.BoolValue(b)
+		case contract.KindInput:
+			s, present, err := stringProp(content, name)
+			if err != nil {
+				return err
+			}
+			s = strings.TrimSpace(s)
+			ok = present && s != ""
+			val = contract.StringValue(s)
+		case contract.KindSingle:
+			s, present, err := stringProp(content, name)
+			if err != nil {
+				return err
+			}
+			if present && !hasLabel(f.Options, s) {
+				return fmt.Errorf("property %q: %q is not one of the options", name, s)
+			}
+			ok = present
+			val = contract.StringValue(s)
+		case contract.KindMulti:
+			list, present, err := labelsProp(content, name, f.Options)
+			if err != nil {
+				return err
+			}
+			ok = present && len(list) > 0
+			val = contract.StringsValue(list...)
+		}
+		if !ok {
+			continue
+		}
+		if d, has := fieldDefault(f); has && d.Equal(val) {
+			a.UsedDefault = true
+		}
+		v.Form = append(v.Form, contract.FormEntry{Name: f.Name, Value: val})
+	}
+	a.Value = &v
+	return nil
+}
+
+// stringProp returns the string property name; ok is false when it is
+// absent or null.
+func stringProp(content map[string]any, name string) (string, bool, error) {
+	raw, present := content[name]
+	if !present || raw == nil {
+		return "", false, nil
+	}
+	s, isString := raw.(string)
+	if !isString {
+		return "", false, typeError(name, "a string", raw)
+	}
+	return s, true, nil
+}
+
+func boolProp(content map[string]any, name string) (bool, bool, error) {
+	raw, present := content[name]
+	if !present || raw == nil {
+		return false, false, nil
+	}
+	b, isBool := raw.(bool)
+	if !isBool {
+		return false, false, typeError(name, "a boolean", raw)
+	}
+	return b, true, nil
+}
+
+// labelsProp returns the labels of an array property in option order. A
+// label that is no option, or one chosen twice, is an error.
+func labelsProp(content map[string]any, name string, opts []contract.Option) ([]string, bool, error) {
+	raw, present := content[name]
+	if !present || raw == nil {
+		return nil, false, nil
+	}
+	items, isList := raw.([]any)
+	if !isList {
+		return nil, false, typeError(name, "an array of option labels", raw)
+	}
+	chosen := make([]bool, len(opts))
+	for k, it := range items {
+		s, isString := it.(string)
+		if !isString {
+			return nil, false, typeError(fmt.Sprintf("%s[%d]", name, k), "an option label", it)
+		}
+		j := slices.IndexFunc(opts, func(o contract.Option) bool { return o.Label == s })
+		switch {
+		case j < 0:
+			return nil, false, fmt.Errorf("property %q: %q is not one of the options", name, s)
+		case chosen[j]:
+			return nil, false, fmt.Errorf("property %q: %q is chosen twice", name, s)
+		}
+		chosen[j] = true
+	}
+	list := []string{}
+	for j, c := range chosen {
+		if c {
+			list = append(list, opts[j].Label)
+		}
+	}
+	return list, true, nil
+}
+
+func typeError(name, want string, got any) error {
+	return fmt.Errorf("property %q must be %s, not %s", name, want, jsonType(got))
+}
+
+func jsonType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case string:
+		return "a string"
+	case float64, int, int64:
+		return "a number"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("a %T", v)
+}
+
+func hasLabel(opts []contract.Option, s string) bool {
+	return slices.ContainsFunc(opts, func(o contract.Option) bool { return o.Label == s })
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
+}

@@ -1,0 +1,295 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/askuser/askuser/contract"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The elicitation form is flat: every question and form field is one
+// property. Names are built from the question's position, never from its
+// id, so they cannot collide whatever ids and field names the model picks:
+//
+//	q<N>          the answer to question N (1-based)
+//	q<N>_note     free text beside the options of a single or multi question
+//	q<N>.<field>  a field of the simple-form question N
+//
+// A field name holds only letters, digits, '_' and '-', and a position only
+// digits, so the three shapes never meet.
+
+func questionProp(i int) string { return "q" + strconv.Itoa(i+1) }
+func noteProp(i int) string     { return questionProp(i) + "_note" }
+func fieldProp(i int, name string) string {
+	return questionProp(i) + "." + name
+}
+
+// property is one property of an elicitation schema. Its members are those
+// the MCP elicitation schema allows.
+type property struct {
+	Type        string          `json:"type"`
+	Title       string          `json:"title,omitempty"`
+	Description string          `json:"description,omitempty"`
+	OneOf       []titledConst   `json:"oneOf,omitempty"`
+	Items       *itemsSchema    `json:"items,omitempty"`
+	MinLength   *int            `json:"minLength,omitempty"`
+	MinItems    *int            `json:"minItems,omitempty"`
+	Default     json.RawMessage `json:"default,omitempty"`
+}
+
+type titledConst struct {
+	Const string `json:"const"`
+	Title string `json:"title"`
+}
+
+type itemsSchema struct {
+	AnyOf []titledConst `json:"anyOf"`
+}
+
+// formSchema is the requested schema of an elicitation form. Properties
+// keep question order when marshalled.
+type formSchema struct {
+	names    []string
+	props    map[string]*property
+	required []string
+}
+
+func (s *formSchema) add(name string, p *property, required bool) {
+	s.names = append(s.names, name)
+	s.props[name] = p
+	if required {
+		s.required = append(s.required, name)
+	}
+}
+
+// MarshalJSON writes the schema with its properties in question order, so
+// that clients that show them in the order received show them as asked.
+func (s *formSchema) MarshalJSON() ([]byte, error) {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{`)
+	for i, n := range s.names {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(n)
+		v, err := json.Marshal(s.props[n])
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteString("}")
+	if len(s.required) > 0 {
+		r, _ := json.Marshal(s.required)
+		b.WriteString(`,"required":`)
+		b.Write(r)
+	}
+	b.WriteString("}")
+	return []byte(b.String()), nil
+}
+
+var one = 1
+
+// elicitParams turns req, a normalized request, into one flat elicitation
+// form holding every question. left is the time the user has, 0 for no
+// deadline: a client's form shows no countdown, so the message says it.
+func elicitParams(req *contract.Request, left time.Duration) *mcp.ElicitParams {
+	s := &formSchema{props: map[string]*property{}}
+	free := req.FreeTextAllowed()
+	for i := range req.Questions {
+		q := &req.Questions[i]
+		desc := questionDescription(q)
+		switch q.Kind {
+		case contract.KindSingle, contract.KindMulti:
+			p := &property{Title: q.Title, Description: desc}
+			choices := titled(q.Options)
+			if q.Kind == contract.KindSingle {
+				p.Type, p.OneOf = "string", choices
+			} else {
+				p.Type, p.Items = "array", &itemsSchema{AnyOf: choices}
+				if !free {
+					p.MinItems = &one
+				}
+			}
+			def, isLabel := choiceDefault(q)
+			if isLabel {
+				if q.Kind == contract.KindSingle {
+					p.Default = mustJSON(def)
+				} else {
+					p.Default = mustJSON([]string{def})
+				}
+			}
+			s.add(questionProp(i), p, !free)
+			if free {
+				n := &property{Type: "string", Title: q.Title + ": other answer or note",
+					Description: "Optional. Type an answer of your own instead of choosing, or a note to go with your choice."}
+				if def != "" && !isLabel {
+					n.Default = mustJSON(def)
+				}
+				s.add(noteProp(i), n, false)
+			}
+		case contract.KindInput:
+			p := &property{Type: "string", Title: q.Title, Description: desc, MinLength: &one}
+			if d, ok := stringDefault(q.Default); ok {
+				p.Default = mustJSON(d)
+			}
+			s.add(questionProp(i), p, true)
+		case contract.KindBool:
+			p := &property{Type: "boolean", Title: q.Title, Description: desc}
+			if q.Default != nil {
+				if b, ok := q.Default.Bool(); ok {
+					p.Default = mustJSON(b)
+				}
+			}
+			s.add(questionProp(i), p, true)
+		case contract.KindForm:
+			for j := range q.Fields {
+				f := &q.Fields[j]
+				s.add(fieldProp(i, f.Name), fieldProperty(q, f, desc), f.Required)
+			}
+		}
+	}
+	return &mcp.ElicitParams{Mode: "form", Message: formMessage(req, left), RequestedSchema: s}
+}
+
+func fieldProperty(q *contract.Question, f *contract.Field, desc string) *property {
+	p := &property{Title: f.Label, Description: q.Title}
+	if desc != "" {
+		p.Description += "\n\n" + desc
+	}
+	switch f.Kind {
+	case contract.KindBool:
+		p.Type = "boolean"
+	case contract.KindInput:
+		p.Type = "string"
+		if f.Required {
+			p.MinLength = &one
+		}
+	case contract.KindSingle:
+		p.Type, p.OneOf = "string", titled(f.Options)
+	case contract.KindMulti:
+		p.Type, p.Items = "array", &itemsSchema{AnyOf: titled(f.Options)}
+		if f.Required {
+			p.MinItems = &one
+		}
+	}
+	if v, ok := fieldDefault(f); ok {
+		p.Default = mustJSON(v)
+	}
+	return p
+}
+
+// formMessage is the message shown above the form.
+func formMessage(req *contract.Request, left time.Duration) string {
+	msg := "Please answer these " + strconv.Itoa(len(req.Questions)) + " questions."
+	if h := strings.TrimSpace(req.Header); h != "" {
+		msg = h
+	} else if len(req.Questions) == 1 {
+		msg = req.Questions[0].Title
+	}
+	if left > 0 {
+		msg += "\n\n(" + timeLeft(left) + " to answer)"
+	}
+	return msg
+}
+
+// timeLeft says d in whole seconds up to two minutes, in whole minutes
+// beyond, rounded up.
+func timeLeft(d time.Duration) string {
+	s := int64((d + time.Second - 1) / time.Second)
+	if s <= 120 {
+		return strconv.FormatInt(s, 10) + " s"
+	}
+	return strconv.FormatInt((s+59)/60, 10) + " min"
+}
+
+// questionDescription is a question's prompt followed by the previews of
+// its options, which a form cannot show beside the choices.
+func questionDescription(q *contract.Question) string {
+	var parts []string
+	if p := strings.TrimSpace(q.Prompt); p != "" {
+		parts = append(parts, p)
+	}
+	for _, o := range q.Options {
+		if strings.TrimSpace(o.Preview) != "" {
+			parts = append(parts, o.Label+":\n"+o.Preview)
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// titled turns options into titled enum entries: the label is the value
+// sent back, the title adds the description.
+func titled(opts []contract.Option) []titledConst {
+	out := make([]titledConst, len(opts))
+	for i, o := range opts {
+		t := o.Label
+		if d := strings.TrimSpace(o.Description); d != "" {
+			t += " — " + d
+		}
+		out[i] = titledConst{Const: o.Label, Title: t}
+	}
+	return out
+}
+
+// choiceDefault returns the default of a single or multi question and
+// whether it is an option label; otherwise it is free text.
+func choiceDefault(q *contract.Question) (string, bool) {
+	d, ok := stringDefault(q.Default)
+	if !ok {
+		return "", false
+	}
+	if slices.ContainsFunc(q.Options, func(o contract.Option) bool { return o.Label == d }) {
+		return d, true
+	}
+	return strings.TrimSpace(d), false
+}
+
+// stringDefault returns a string default that is not blank.
+func stringDefault(v *contract.Value) (string, bool) {
+	if v == nil {
+		return "", false
+	}
+	s, ok := v.String()
+	return s, ok && strings.TrimSpace(s) != ""
+}
+
+// fieldDefault returns a field's default when it gives the field a value.
+// Blank text and empty label lists count as none, since empty fields are
+// left out of answers.
+func fieldDefault(f *contract.Field) (contract.Value, bool) {
+	if f.Default == nil {
+		return contract.Value{}, false
+	}
+	v := *f.Default
+	switch v.Kind() {
+	case contract.ValueBool:
+		return v, f.Kind == contract.KindBool
+	case contract.ValueString:
+		s, _ := v.String()
+		if f.Kind == contract.KindInput {
+			s = strings.TrimSpace(s)
+			return contract.StringValue(s), s != ""
+		}
+		return v, f.Kind == contract.KindSingle && s != ""
+	case contract.ValueStrings:
+		list, _ := v.Strings()
+		return v, f.Kind == contract.KindMulti && len(list) > 0
+	}
+	return contract.Value{}, false
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("mcpserver: marshalling a default: %v", err))
+	}
+	return b
+}

@@ -1,0 +1,229 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/contract"
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+func parse(t testing.TB, s string) *contract.Request {
+	t.Helper()
+	q, _, err := contract.Parse([]byte(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+// every holds each kind, defaults of each shape, descriptions and
+// previews, and ids and field names chosen to collide with naive property
+// names.
+const every = `{"header":"Release plan","questions":[
+{"id":"q2_note","title":"Database","prompt":"Where the data lives.","options":[{"label":"Postgres","description":"the default","preview":"# Postgres\nfull SQL"},{"label":"SQLite"}],"default":"Postgres"},
+{"id":"q1.x","title":"Targets","kind":"multi","options":[{"label":"linux"},{"label":"mac"}],"default":"BSD"},
+{"title":"Name","kind":"input","default":"demo"},
+{"title":"Tests?","kind":"bool","default":false},
+{"id":"q5","title":"Form","kind":"simple-form","fields":[
+ {"name":"x","label":"Text","kind":"input","required":true,"default":" t "},
+ {"name":"note","label":"Pick","kind":"single","options":[{"label":"a"},{"label":"b"}],"default":"b"},
+ {"name":"m","label":"Many","kind":"multi","required":true,"options":[{"label":"a"},{"label":"b"}],"default":["a","b"]},
+ {"name":"f","label":"Flag","kind":"bool","default":true}]}]}`
+
+func TestElicitSchemaGolden(t *testing.T) {
+	for name, req := range map[string]string{"every": every, "strict": `{"allowFreeText":false,"questions":[{"title":"Pick","options":[{"label":"A"},{"label":"B"}],"default":"B"},{"title":"Many","kind":"multi","options":[{"label":"A"}]}]}`} {
+		t.Run(name, func(t *testing.T) {
+			p := elicitParams(parse(t, req), 90*time.Second)
+			got, err := json.MarshalIndent(p, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join("testdata", t.Name()+".golden")
+			if *update {
+				os.MkdirAll(filepath.Dir(path), 0o755)
+				os.WriteFile(path, got, 0o644)
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update)", err)
+			}
+			if diff := cmp.Diff(string(want), string(got)); diff != "" {
+				t.Errorf("schema (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// Property names are distinct whatever ids and field names say.
+func TestPropertyNamesDistinct(t *testing.T) {
+	p := elicitParams(parse(t, every), 0)
+	s := p.RequestedSchema.(*formSchema)
+	seen := map[string]bool{}
+	for _, n := range s.names {
+		if seen[n] {
+			t.Errorf("property %q twice", n)
+		}
+		seen[n] = true
+	}
+	if len(s.names) != 10 {
+		t.Errorf("got %d properties %v; want 10", len(s.names), s.names)
+	}
+}
+
+func TestFormAnswersErrors(t *testing.T) {
+	q := parse(t, every)
+	tests := []struct {
+		name, content, want string
+	}{
+		{"unknown property", `{"q9":"x"}`, `properties it does not have: "q9"`},
+		{"not an option", `{"q1":"MySQL"}`, `"MySQL" is not one of the options`},
+		{"wrong type", `{"q4":"yes"}`, `property "q4" must be a boolean, not a string`},
+		{"label twice", `{"q2":["linux","linux"]}`, `"linux" is chosen twice`},
+		{"array item type", `{"q2":[1]}`, `property "q2[0]" must be an option label, not a number`},
+		{"field type", `{"q5.f":"true"}`, `property "q5.f" must be a boolean`},
+		{"field label", `{"q5.note":"c"}`, `"c" is not one of the options`},
+		{"note type", `{"q1_note":false}`, `property "q1_note" must be a string`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var m map[string]any
+			if err := json.Unmarshal([]byte(tt.content), &m); err != nil {
+				t.Fatal(err)
+			}
+			_, err := formAnswers(q, m)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v; want an error holding %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestFormAnswersChecked(t *testing.T) {
+	q := parse(t, every)
+	content := map[string]any{
+		"q1": "Postgres", "q2_note": "BSD", "q3": "demo", "q4": false,
+		"q5.x": "t", "q5.note": "b", "q5.m": []any{"b", "a"}, "q5.f": true,
+	}
+	answers, err := formAnswers(q, content)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := contract.CheckAnswers(q, answers); err != nil {
+		t.Fatalf("answers break the contract: %v", err)
+	}
+	var used []bool
+	for _, a := range answers {
+		used = append(used, a.UsedDefault)
+	}
+	if diff := cmp.Diff([]bool{true, true, true, true, true}, used); diff != "" {
+		t.Errorf("usedDefault (-want +got):\n%s", diff)
+	}
+}
+
+func TestTimeLeft(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string
+	}{
+		{time.Millisecond, "1 s"},
+		{59500 * time.Millisecond, "60 s"},
+		{120 * time.Second, "120 s"},
+		{121 * time.Second, "3 min"},
+		{5 * time.Minute, "5 min"},
+	}
+	for _, tt := range tests {
+		if got := timeLeft(tt.d); got != tt.want {
+			t.Errorf("timeLeft(%v) = %q; want %q", tt.d, got, tt.want)
+		}
+	}
+}
+
+func TestRequestState(t *testing.T) {
+	s := &stateSigner{key: []byte("k1")}
+	other := &stateSigner{key: []byte("k2")}
+	q := parse(t, every)
+	now := time.Unix(1000, 0)
+	st, err := s.issue(q, 60000, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.verify(st, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := now.Add(5 * time.Minute).UnixMilli(); got.Deadline != want {
+		t.Errorf("deadline %d; want %d", got.Deadline, want)
+	}
+	if got.expired(now.Add(5*time.Minute-time.Millisecond)) || !got.expired(now.Add(5*time.Minute)) {
+		t.Error("the deadline is not where it should be")
+	}
+	none, _ := s.issue(q, 0, now)
+	if st, _ := s.verify(none, q); st.expired(now.Add(1000 * time.Hour)) {
+		t.Error("a questionnaire without a deadline expired")
+	}
+	payload, _, _ := strings.Cut(st, ".")
+	tests := []struct {
+		name, state string
+		q           *contract.Request
+		want        string
+	}{
+		{"other key", func() string { s, _ := other.issue(q, 1, now); return s }(), q, "not issued by this server"},
+		{"tampered", payload + "x." + s.mac(payload), q, "not issued by this server"},
+		{"other questionnaire", st, parse(t, `{"questions":[{"title":"x"}]}`), "another questionnaire"},
+		{"empty", "", q, "no request state"},
+		{"long", strings.Repeat("a", maxStateLen+1), q, "the limit is"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := s.verify(tt.state, tt.q); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v; want an error holding %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func FuzzFormAnswers(f *testing.F) {
+	for _, c := range []string{`{}`, `{"q1":"Postgres","q5.m":["a"]}`, `{"q2":["linux","mac"],"q2_note":"x"}`, `{"q5.f":null}`, `{"q1":1}`} {
+		f.Add(c)
+	}
+	q := parse(f, every)
+	f.Fuzz(func(t *testing.T, content string) {
+		var m map[string]any
+		if json.Unmarshal([]byte(content), &m) != nil {
+			return
+		}
+		answers, err := formAnswers(q, m)
+		if err != nil {
+			return
+		}
+		// Whatever comes back is either a valid answer or empty, never
+		// malformed.
+		if err := contract.CheckAnswers(q, answers); err != nil && !strings.Contains(err.Error(), "no selection") &&
+			!strings.Contains(err.Error(), "needs") && !strings.Contains(err.Error(), "required field") {
+			t.Fatalf("content %s gave malformed answers: %v", content, err)
+		}
+	})
+}
+
+func FuzzRequestState(f *testing.F) {
+	s := &stateSigner{key: []byte("key")}
+	q := parse(f, every)
+	good, _ := s.issue(q, 1000, time.Unix(0, 0))
+	for _, c := range []string{good, "", ".", "a.b", good + "x"} {
+		f.Add(c)
+	}
+	f.Fuzz(func(t *testing.T, state string) {
+		st, err := s.verify(state, q)
+		if err == nil && state != good && st.V != 1 {
+			t.Fatalf("accepted %q as %+v", state, st)
+		}
+	})
+}

@@ -1,0 +1,55 @@
+package mcpserver_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/askuser/askuser/mcpserver"
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Every kind of result the server sends fits its output schema.
+func TestOutputSchema(t *testing.T) {
+	var schema jsonschema.Schema
+	b, _ := json.Marshal(mcpserver.Tool().OutputSchema)
+	if err := json.Unmarshal(b, &schema); err != nil {
+		t.Fatal(err)
+	}
+	resolved, err := schema.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, args string
+		elicit     elicitFunc
+	}{
+		{"answered form", form, accept(`{"q1.version":"1","q1.arches":["amd64"],"q1.signed":false}`)},
+		{"answered bool", boolQ, accept(`{"q1":true}`)},
+		{"answered note", multi, accept(`{"q1":["mac"],"q1_note":"x"}`)},
+		{"aborted", single, action("decline")},
+		{"invalid", `{"questions":[]}`, action("decline")},
+		{"warnings", `{"questions":[{"title":"t","kind":"input","options":[{"label":"a"}]}]}`, accept(`{"q1":"x"}`)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cs := connect(t, newServer(t, nil), "2025-11-25", tt.elicit, nil)
+			r, err := call(context.Background(), cs, tt.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := resolved.Validate(r.StructuredContent); err != nil {
+				t.Errorf("structured content %v breaks the output schema: %v", r.StructuredContent, err)
+			}
+		})
+	}
+}
+
+func TestInstructions(t *testing.T) {
+	cs := connect(t, newServer(t, nil), "2025-11-25", nil, nil)
+	got := cs.InitializeResult().Instructions
+	if !strings.HasPrefix(got, "Guidelines for ask_user:\n- ") || !strings.Contains(got, "Never invent") {
+		t.Errorf("instructions:\n%s", got)
+	}
+}

@@ -1,0 +1,149 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// progress reports, at a steady interval, that a call is waiting: for its
+// turn, or for the user, with the time left. It sends nothing when the
+// client gave no progress token. It also carries what the renderer tells
+// the handler about the call.
+type progress struct {
+	session  *mcp.ServerSession
+	token    any
+	interval time.Duration
+	stopped  chan struct{}
+	done     chan struct{}
+
+	mu        sync.Mutex
+	count     float64
+	turn      bool // waiting for another call to finish
+	countdown *ask.Countdown
+	action    string // the client's elicitation action
+	stopOnce  sync.Once
+}
+
+func newProgress(req *mcp.CallToolRequest, interval time.Duration) *progress {
+	p := &progress{session: req.Session, token: req.Params.GetProgressToken(), interval: interval,
+		stopped: make(chan struct{}), done: make(chan struct{})}
+	if p.token == nil || p.session == nil {
+		close(p.done)
+		return p
+	}
+	go p.run()
+	return p
+}
+
+func (p *progress) run() {
+	defer close(p.done)
+	t := time.NewTicker(p.interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.stopped:
+			return
+		case <-t.C:
+			p.send()
+		}
+	}
+}
+
+// quietProgress is a progress that sends nothing, for a call that does
+// not wait.
+func quietProgress() *progress {
+	p := &progress{stopped: make(chan struct{}), done: make(chan struct{})}
+	close(p.done)
+	return p
+}
+
+// send sends one notification now.
+func (p *progress) send() {
+	if p.token == nil || p.session == nil {
+		return
+	}
+	p.mu.Lock()
+	p.count++
+	n := p.count
+	msg := p.messageLocked()
+	p.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), p.interval)
+	defer cancel()
+	_ = p.session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: p.token, Progress: n, Message: msg})
+}
+
+func (p *progress) messageLocked() string {
+	if p.turn {
+		return "waiting for another question to the user to finish before this one is shown"
+	}
+	if left, ok := p.countdown.Remaining(); ok {
+		return fmt.Sprintf("waiting for the user, %d s left", int64(math.Ceil(left.Seconds())))
+	}
+	return "waiting for the user"
+}
+
+// waitingForTurn marks the call as queued behind another and says so at
+// once.
+func (p *progress) waitingForTurn() {
+	p.mu.Lock()
+	p.turn = true
+	p.mu.Unlock()
+	p.send()
+}
+
+// started records the countdown of the wait that has begun, and says at
+// once that the call waits for the user.
+func (p *progress) started(c *ask.Countdown) {
+	p.mu.Lock()
+	p.turn = false
+	p.countdown = c
+	p.mu.Unlock()
+	p.send()
+}
+
+func (p *progress) setAction(a string) {
+	p.mu.Lock()
+	p.action = a
+	p.mu.Unlock()
+}
+
+func (p *progress) elicitAction() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.action
+}
+
+// stop ends the notifications and waits until none is being sent.
+func (p *progress) stop() {
+	p.stopOnce.Do(func() { close(p.stopped) })
+	<-p.done
+}
+
+type progressKey struct{}
+
+func withProgress(ctx context.Context, p *progress) context.Context {
+	return context.WithValue(ctx, progressKey{}, p)
+}
+
+func progressFrom(ctx context.Context) *progress {
+	p, _ := ctx.Value(progressKey{}).(*progress)
+	return p
+}
+
+// tracked wraps a route's renderer so that the call's progress learns the
+// countdown of each wait.
+type tracked struct{ r ask.Renderer }
+
+// Render implements ask.Renderer.
+func (t tracked) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+	if p := progressFrom(ctx); p != nil {
+		p.started(s.Countdown)
+	}
+	return t.r.Render(ctx, s)
+}

@@ -1,0 +1,347 @@
+// Package mcpserver serves ask_user over the Model Context Protocol, so
+// that any MCP client can ask its human structured questions.
+//
+// The one tool, ask_user, takes the questionnaire of package contract and
+// returns the result JSON as structured content and tooltext's text for
+// the model. Each client session gets one ask.Host, resolved on its first
+// call from the client's capabilities and the server's environment:
+//
+//   - native: the client declares elicitation, and the whole questionnaire
+//     is one flat form. Clients of protocol 2026-07-28 and later get it as
+//     InputRequests in the tool result and send the answer back in a retry
+//     of the same call; older clients get one elicitation request while
+//     the call waits;
+//   - custom: a Renderer given in Options, such as a terminal popup.
+//
+// While a call waits, the server sends progress notifications to clients
+// that asked for them. Calls that wait for the user run one at a time.
+package mcpserver
+
+import (
+	"context"
+	"crypto/rand"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/tooltext"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ToolName is the name of the tool.
+const ToolName = "ask_user"
+
+// DefaultProgressInterval is how often a waiting call reports progress.
+const DefaultProgressInterval = 5 * time.Second
+
+// modernProtocol is the first protocol version in which a server asks for
+// input by returning InputRequests instead of sending a request.
+const modernProtocol = "2026-07-28"
+
+//go:embed output.schema.json
+var outputSchema []byte
+
+// Options configures New. A nil *Options, like the zero value, gives a
+// server whose only route is elicitation, with no config file.
+type Options struct {
+	// Host holds the programmatic preferences and the config file. The
+	// file is read once, when New is called.
+	Host ask.HostOptions
+	// Custom is the renderer of the custom route, or nil when it cannot
+	// run; CustomReason then says why, for a person.
+	Custom       ask.Renderer
+	CustomReason string
+	// ProgressInterval is the time between progress notifications; 0
+	// means DefaultProgressInterval.
+	ProgressInterval time.Duration
+	// Version is the server version reported to clients.
+	Version string
+}
+
+// Server is the ask_user MCP server. It is safe for concurrent use by
+// several sessions; calls that wait for the user run one at a time across
+// all of them.
+type Server struct {
+	mcp      *mcp.Server
+	opts     Options
+	interval time.Duration
+	states   *stateSigner
+
+	turn chan struct{} // holds one token; the call holding it may show UI
+
+	gone       context.Context // done when the stdio client has gone
+	clientGone context.CancelFunc
+
+	mu    sync.Mutex
+	hosts map[*mcp.ServerSession]*sessionHost
+}
+
+// sessionHost is the host of one client session.
+type sessionHost struct {
+	asker  *ask.Asker
+	modern bool // the session answers with InputRequests
+}
+
+// New returns a server configured by opts. It reads the config file named
+// in opts once, now; an invalid file does not stop the server, but every
+// call reports it as invalid_config.
+func New(opts *Options) (*Server, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	o.Host = preload(o.Host)
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return nil, fmt.Errorf("mcpserver: making a signing key: %w", err)
+	}
+	s := &Server{
+		opts:     o,
+		interval: o.ProgressInterval,
+		states:   &stateSigner{key: key},
+		turn:     make(chan struct{}, 1),
+		hosts:    map[*mcp.ServerSession]*sessionHost{},
+	}
+	s.gone, s.clientGone = context.WithCancel(context.Background())
+	if s.interval <= 0 {
+		s.interval = DefaultProgressInterval
+	}
+	s.turn <- struct{}{}
+	version := o.Version
+	if version == "" {
+		version = "devel"
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "askuser", Title: "askuser", Version: version},
+		&mcp.ServerOptions{Instructions: instructions()})
+	s.mcp.AddTool(Tool(), s.handle)
+	return s, nil
+}
+
+// instructions are the server's instructions to the model: when to ask
+// and when not to.
+func instructions() string {
+	var b strings.Builder
+	b.WriteString("Guidelines for ask_user:\n")
+	for _, g := range tooltext.Guidelines() {
+		b.WriteString("- " + g + "\n")
+	}
+	return b.String()
+}
+
+// Tool returns the ask_user tool as the server lists it.
+func Tool() *mcp.Tool {
+	f := false
+	return &mcp.Tool{
+		Name:         ToolName,
+		Title:        "Ask the user",
+		Description:  tooltext.Description(),
+		InputSchema:  json.RawMessage(contract.Schema()),
+		OutputSchema: json.RawMessage(outputSchema),
+		Annotations: &mcp.ToolAnnotations{
+			Title:           "Ask the user",
+			ReadOnlyHint:    true,
+			DestructiveHint: &f,
+			IdempotentHint:  false,
+			OpenWorldHint:   &f,
+		},
+	}
+}
+
+// MCP returns the underlying go-sdk server, to run on a transport.
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Run serves one client on t until the client disconnects or ctx is done.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	return s.mcp.Run(ctx, t)
+}
+
+// host returns the host of the session of req, resolving it on the
+// session's first call: from then on its route is fixed.
+func (s *Server) host(req *mcp.CallToolRequest) *sessionHost {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if h, ok := s.hosts[req.Session]; ok {
+		return h
+	}
+	caps := ask.Capabilities{CustomReason: s.opts.CustomReason}
+	if s.opts.Custom != nil {
+		caps.Custom = tracked{s.opts.Custom}
+	} else if caps.CustomReason == "" {
+		caps.CustomReason = "no terminal popup is available to this server"
+	}
+	modern := req.ProtocolVersion() >= modernProtocol
+	if why := elicitationMissing(req.ClientCapabilities()); why != "" {
+		caps.NativeReason = why
+	} else {
+		caps.Native = tracked{&elicitRenderer{session: req.Session, modern: modern}}
+	}
+	h := &sessionHost{asker: ask.NewAsker(ask.NewHost(caps, &s.opts.Host), nil), modern: modern}
+	if req.Session != nil {
+		s.hosts[req.Session] = h
+		go func() {
+			_ = req.Session.Wait()
+			s.mu.Lock()
+			delete(s.hosts, req.Session)
+			s.mu.Unlock()
+		}()
+	}
+	return h
+}
+
+// elicitationMissing says why the client cannot take a form elicitation,
+// or returns "".
+func elicitationMissing(c *mcp.ClientCapabilities) string {
+	switch {
+	case c == nil || c.Elicitation == nil:
+		return "the MCP client does not declare the elicitation capability"
+	case c.Elicitation.Form == nil && c.Elicitation.URL != nil:
+		return "the MCP client takes only URL elicitation, not forms"
+	}
+	return ""
+}
+
+// handle serves one tools/call of ask_user.
+func (s *Server) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(s.gone, func() { cancel(errClientGone) })
+	defer stop()
+	h := s.host(req)
+	args := req.Params.Arguments
+	if len(args) == 0 {
+		args = []byte("null")
+	}
+	q, warnings, err := contract.Parse(args)
+	if err != nil {
+		return toolResult(nil, contract.InvalidRequestResult(err), ""), nil
+	}
+	route, _ := h.asker.Host().Route()
+	if route == contract.RouteNative && h.modern {
+		if req.Params.InputResponses == nil && req.Params.RequestState == "" {
+			return s.firstRound(h, q)
+		}
+		p := quietProgress()
+		res := s.modernRound(withProgress(ctx, p), h, req, q)
+		return toolResult(q, withWarnings(res, warnings), p.elicitAction()), nil
+	}
+	p := newProgress(req, s.interval)
+	defer p.stop()
+	if !s.takeTurn(ctx, p) {
+		res := contract.Result{Status: contract.StatusAborted, Answers: []contract.Answer{}, CancelledReason: contract.CancelAbort}
+		return toolResult(q, withWarnings(res, warnings), ""), nil
+	}
+	defer func() { s.turn <- struct{}{} }()
+	res := h.asker.Ask(withProgress(ctx, p), q, nil)
+	return toolResult(q, withWarnings(res, warnings), p.elicitAction()), nil
+}
+
+// takeTurn waits until no other call is showing UI, reporting the wait
+// as progress. It returns false when ctx is done first.
+func (s *Server) takeTurn(ctx context.Context, p *progress) bool {
+	select {
+	case <-s.turn:
+		return true
+	default:
+	}
+	p.waitingForTurn()
+	select {
+	case <-s.turn:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// modernRound serves a call from a client that takes InputRequests. The
+// first round returns the form and a signed state holding the deadline;
+// the client's retry carries the answer, which the core then checks.
+func (s *Server) modernRound(ctx context.Context, h *sessionHost, req *mcp.CallToolRequest, q *contract.Request) contract.Result {
+	p := req.Params
+	st, err := s.states.verify(p.RequestState, q)
+	if err == nil {
+		var resp *mcp.ElicitResult
+		if resp, err = formResponse(p.InputResponses); err == nil {
+			if st.expired(time.Now()) {
+				return contract.Result{Status: contract.StatusTimeout, Route: contract.RouteNative, Answers: []contract.Answer{}}
+			}
+			return h.asker.Ask(withResponse(ctx, resp), q, nil)
+		}
+	}
+	res := contract.ErrorResult(contract.ErrNativeUIFailed, "the answer to the form cannot be used: "+err.Error())
+	res.Route = contract.RouteNative
+	return res
+}
+
+// firstRound returns the whole questionnaire as one form in InputRequests,
+// with a signed state holding the deadline, which starts now.
+func (s *Server) firstRound(h *sessionHost, q *contract.Request) (*mcp.CallToolResult, error) {
+	_, perQuestion := h.asker.Host().Preferences().ForRequest(q)
+	state, err := s.states.issue(q, perQuestion, time.Now())
+	if err != nil {
+		return toolResult(q, contract.ErrorResult(contract.ErrInternal, err.Error()), ""), nil
+	}
+	return &mcp.CallToolResult{
+		InputRequests: mcp.InputRequestMap{formKey: elicitParams(q, time.Duration(totalMs(perQuestion, len(q.Questions)))*time.Millisecond)},
+		RequestState:  state,
+	}, nil
+}
+
+// formKey is the key of the one input request of a call.
+const formKey = "questionnaire"
+
+// formResponse returns the one response to the form.
+func formResponse(m mcp.InputResponseMap) (*mcp.ElicitResult, error) {
+	if len(m) != 1 {
+		return nil, fmt.Errorf("the retry carries %d input responses; want exactly one, %q", len(m), formKey)
+	}
+	r, ok := m[formKey]
+	if !ok {
+		return nil, fmt.Errorf("the retry carries no input response %q", formKey)
+	}
+	er, ok := r.(*mcp.ElicitResult)
+	if !ok || er == nil {
+		return nil, fmt.Errorf("the input response %q is not an elicitation result", formKey)
+	}
+	return er, nil
+}
+
+func withWarnings(res contract.Result, warnings []string) contract.Result {
+	if len(warnings) > 0 {
+		res.Warnings = warnings
+	}
+	return res
+}
+
+// toolResult is the tool result for res, the outcome of q: the model's text
+// as content, the result JSON as structured content, and isError for an
+// error outcome. action is the client's answer to an elicitation form, if
+// one was shown: a dismissal says whether the user declined or cancelled.
+func toolResult(q *contract.Request, res contract.Result, action string) *mcp.CallToolResult {
+	text := tooltext.ForModel(q, res)
+	if res.Status == contract.StatusAborted && res.CancelledReason == contract.CancelUser {
+		switch action {
+		case "decline":
+			text += "The user declined: they chose not to answer the form.\n"
+		case "cancel":
+			text += "The user cancelled: they closed the form without answering or declining.\n"
+		}
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
+		StructuredContent: res,
+		IsError:           res.Status == contract.StatusError,
+	}
+}
+
+// errClientGone aborts the calls of a client whose input has ended.
+var errClientGone = errors.New("the client closed its connection")
+
+// errNoResponse is the native renderer's error when a modern session
+// reaches it without the client's answer.
+var errNoResponse = errors.New("the client's answer to the form is missing")

@@ -1,0 +1,293 @@
+package mcpserver
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// MaxMessageBytes bounds one JSON-RPC message from the client. A
+// questionnaire is at most 256 KiB; a message over this limit is answered
+// with an error and dropped, not buffered.
+const MaxMessageBytes = 1 << 20
+
+// The JSON-RPC error codes the line filter answers with.
+const (
+	codeParseError     = -32700
+	codeInvalidRequest = -32600
+)
+
+// ServeStdio serves one client on newline-delimited JSON-RPC over r and w
+// until r ends or ctx is done. Each line is checked before the SDK sees
+// it: a line that is not JSON, not a JSON-RPC message, or longer than
+// MaxMessageBytes is answered with a JSON-RPC error and dropped, so that
+// one bad message cannot end the session. When r ends, calls still
+// waiting for the user are aborted, every request read is answered (for
+// at most ShutdownGrace), and ServeStdio returns nil. When ctx is done,
+// waiting calls are aborted too.
+func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// Calls waiting for the user end with the session: they cannot be
+	// answered once the server stops.
+	stop := context.AfterFunc(ctx, s.clientGone)
+	defer stop()
+	open := newOpenRequests()
+	out := &lockedWriter{w: w, answered: open.answered}
+	pr, pw := io.Pipe()
+	go func() {
+		err := filterLines(r, requestWriter{pw, open}, out, MaxMessageBytes)
+		// The client is gone: nothing it asked for can be answered by
+		// the user, but each request read still gets its answer.
+		s.clientGone()
+		open.wait(ShutdownGrace)
+		pw.CloseWithError(err)
+	}()
+	t := &mcp.IOTransport{Reader: pr, Writer: out, MaxLineLength: MaxMessageBytes + 1}
+	err := s.Run(ctx, t)
+	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
+		return nil
+	}
+	return err
+}
+
+// ShutdownGrace bounds how long a server whose input has ended waits for
+// the answers to the requests it has read.
+const ShutdownGrace = 5 * time.Second
+
+// openRequests are the ids of the client's requests that have not been
+// answered yet.
+type openRequests struct {
+	mu    sync.Mutex
+	ids   map[string]bool
+	empty chan struct{} // closed and replaced as ids empties and fills
+}
+
+func newOpenRequests() *openRequests {
+	o := &openRequests{ids: map[string]bool{}, empty: make(chan struct{})}
+	close(o.empty)
+	return o
+}
+
+// header is what the request tracking reads of a message.
+type header struct {
+	ID     json.RawMessage `json:"id"`
+	Method *string         `json:"method"`
+	Result json.RawMessage `json:"result"`
+	Error  json.RawMessage `json:"error"`
+}
+
+// idKey is the id of a message in one spelling, whatever its formatting.
+func idKey(raw json.RawMessage) string {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil || v == nil {
+		return ""
+	}
+	if n, ok := v.(json.Number); ok {
+		if i, err := n.Int64(); err == nil {
+			return "n" + strconv.FormatInt(i, 10)
+		}
+		return "n" + n.String()
+	}
+	return fmt.Sprintf("s%v", v)
+}
+
+// read records msg, a message from the client, if it is a request.
+func (o *openRequests) read(msg []byte) {
+	var h header
+	if json.Unmarshal(msg, &h) != nil || h.Method == nil {
+		return
+	}
+	if k := idKey(h.ID); k != "" {
+		o.mu.Lock()
+		if len(o.ids) == 0 {
+			o.empty = make(chan struct{})
+		}
+		o.ids[k] = true
+		o.mu.Unlock()
+	}
+}
+
+// answered records msg, a message to the client, if it is a response.
+func (o *openRequests) answered(msg []byte) {
+	var h header
+	if json.Unmarshal(msg, &h) != nil || h.Method != nil || (h.Result == nil && h.Error == nil) {
+		return
+	}
+	k := idKey(h.ID)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.ids[k] {
+		delete(o.ids, k)
+		if len(o.ids) == 0 {
+			close(o.empty)
+		}
+	}
+}
+
+// wait returns when every request has been answered, or after d.
+func (o *openRequests) wait(d time.Duration) {
+	o.mu.Lock()
+	empty := o.empty
+	o.mu.Unlock()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-empty:
+	case <-t.C:
+	}
+}
+
+// requestWriter passes the client's messages on, recording its requests.
+type requestWriter struct {
+	w    io.Writer
+	open *openRequests
+}
+
+func (r requestWriter) Write(p []byte) (int, error) {
+	r.open.read(p)
+	return r.w.Write(p)
+}
+
+// lockedWriter serializes whole writes, so that the filter's error lines
+// never interleave with the SDK's messages, each of which it writes at
+// once. It tells answered about each message written.
+type lockedWriter struct {
+	mu       sync.Mutex
+	w        io.Writer
+	answered func([]byte)
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.answered != nil {
+		l.answered(p)
+	}
+	return l.w.Write(p)
+}
+
+func (l *lockedWriter) Close() error { return nil }
+
+// filterLines copies the well-formed messages of r to pass, one per line,
+// and answers the others on out. It returns nil at the end of r.
+func filterLines(r io.Reader, pass io.Writer, out io.Writer, max int) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		over := len(line)+len(chunk) > max+1
+		if !over {
+			line = append(line, chunk...)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			if over {
+				line = line[:0]
+				if derr := discardLine(br); derr != nil {
+					return endOf(derr)
+				}
+				writeError(out, nil, codeInvalidRequest, fmt.Sprintf("the message is longer than %d bytes and was dropped", max))
+			}
+			continue
+		}
+		if over {
+			line = line[:0]
+			writeError(out, nil, codeInvalidRequest, fmt.Sprintf("the message is longer than %d bytes and was dropped", max))
+		} else if msg := bytes.TrimSpace(line); len(msg) > 0 {
+			if id, code, why := checkMessage(msg); code != 0 {
+				writeError(out, id, code, why)
+			} else if _, werr := pass.Write(append(msg, '\n')); werr != nil {
+				return werr
+			}
+		}
+		line = line[:0]
+		if err != nil {
+			return endOf(err)
+		}
+	}
+}
+
+func discardLine(br *bufio.Reader) error {
+	for {
+		_, err := br.ReadSlice('\n')
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return err
+		}
+	}
+}
+
+func endOf(err error) error {
+	if errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
+}
+
+// checkMessage checks that msg is one JSON-RPC 2.0 request, notification
+// or response. When it is not, it returns the id to answer with (nil when
+// there is none), the error code and the reason; code is 0 for a good
+// message.
+func checkMessage(msg []byte) (id json.RawMessage, code int, why string) {
+	if !json.Valid(msg) {
+		return nil, codeParseError, "the message is not valid JSON"
+	}
+	if msg[0] != '{' {
+		return nil, codeInvalidRequest, "the message is not a JSON object (batches are not supported)"
+	}
+	var m struct {
+		JSONRPC *string         `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Method  json.RawMessage `json:"method"`
+		Result  json.RawMessage `json:"result"`
+		Error   json.RawMessage `json:"error"`
+		Params  json.RawMessage `json:"params"`
+	}
+	if err := json.Unmarshal(msg, &m); err != nil {
+		return nil, codeInvalidRequest, "the message cannot be read: " + err.Error()
+	}
+	if len(m.ID) > 0 {
+		switch m.ID[0] {
+		case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+			id = m.ID
+		case 'n':
+		default:
+			return nil, codeInvalidRequest, "id must be a string or a number"
+		}
+	}
+	switch {
+	case m.JSONRPC == nil || *m.JSONRPC != "2.0":
+		return id, codeInvalidRequest, `jsonrpc must be "2.0"`
+	case len(m.Method) > 0:
+		if m.Method[0] != '"' {
+			return id, codeInvalidRequest, "method must be a string"
+		}
+		if len(m.Params) > 0 && m.Params[0] != '{' && m.Params[0] != 'n' {
+			return id, codeInvalidRequest, "params must be an object"
+		}
+	case id == nil:
+		return nil, codeInvalidRequest, "a message without a method is a response and needs an id"
+	case len(m.Result) == 0 && len(m.Error) == 0:
+		return id, codeInvalidRequest, "a response needs a result or an error"
+	}
+	return nil, 0, ""
+}
+
+func writeError(w io.Writer, id json.RawMessage, code int, msg string) {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	m, _ := json.Marshal(msg)
+	line := `{"jsonrpc":"2.0","id":` + string(id) + `,"error":{"code":` + strconv.Itoa(code) + `,"message":` + string(m) + "}}\n"
+	_, _ = io.WriteString(w, line)
+}

@@ -1,0 +1,176 @@
+package popup
+
+import (
+	"context"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/contract"
+	"github.com/google/go-cmp/cmp"
+)
+
+// fakeWindow is a popup whose "command" runs in a goroutine.
+type fakeWindow struct {
+	done   chan struct{}
+	closed chan struct{}
+}
+
+func (w *fakeWindow) Done() <-chan struct{} { return w.done }
+func (w *fakeWindow) Err() error            { return nil }
+func (w *fakeWindow) Close() error {
+	select {
+	case <-w.closed:
+	default:
+		close(w.closed)
+	}
+	<-w.done
+	return nil
+}
+
+// launcherFunc runs helper(socket) as the popup's command.
+type launcherFunc func(ctx context.Context, sock string, w *fakeWindow)
+
+func (f launcherFunc) Launch(ctx context.Context, argv []string) (Window, error) {
+	w := &fakeWindow{done: make(chan struct{}), closed: make(chan struct{})}
+	sock := argv[len(argv)-1]
+	go func() {
+		defer close(w.done)
+		f(ctx, sock, w)
+	}()
+	return w, nil
+}
+
+func session(t *testing.T) *ask.Session {
+	req, _, err := contract.Parse([]byte(`{"questions":[{"title":"Pick","options":[{"label":"A"},{"label":"B"}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &ask.Session{Request: req, Display: contract.DisplayOverlay, ToggleKey: "alt+o"}
+}
+
+func TestRendererAnswer(t *testing.T) {
+	s := session(t)
+	want := contract.NewAnswer(s.Request, 0)
+	want.Selections = []string{"B"}
+	var perms [2]os.FileMode
+	l := launcherFunc(func(ctx context.Context, sock string, w *fakeWindow) {
+		if st, err := os.Stat(filepath.Dir(sock)); err == nil {
+			perms[0] = st.Mode().Perm()
+		}
+		if st, err := os.Stat(sock); err == nil {
+			perms[1] = st.Mode().Perm()
+		}
+		// A stranger without the token is turned away.
+		if c, err := net.Dial("unix", sock); err == nil {
+			writeLine(c, Hello{Token: "guess"})
+			c.SetReadDeadline(time.Now().Add(5 * time.Second))
+			if n, _ := c.Read(make([]byte, 1)); n != 0 {
+				t.Error("the renderer answered a wrong token")
+			}
+			c.Close()
+		}
+		conn, job, err := Dial(ctx, sock)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer conn.Close()
+		if job.Display != contract.DisplayOverlay || job.ToggleKey != "alt+o" || len(job.Request.Questions) != 1 {
+			t.Errorf("job %+v", job)
+		}
+		conn.Report(Report{Type: ReportOutcome, Answers: []contract.Answer{want}})
+		<-conn.Gone()
+	})
+	out, err := NewRenderer(l, []string{"helper"}).Render(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(ask.Outcome{Answers: []contract.Answer{want}}, out); diff != "" {
+		t.Errorf("outcome (-want +got):\n%s", diff)
+	}
+	if perms != [2]os.FileMode{0o700, 0o600} {
+		t.Errorf("directory and socket modes %v; want 0700 and 0600", perms)
+	}
+}
+
+func TestRendererPopupClosed(t *testing.T) {
+	l := launcherFunc(func(context.Context, string, *fakeWindow) {}) // closes at once
+	_, err := NewRenderer(l, nil).Render(context.Background(), session(t))
+	if err == nil || !strings.Contains(err.Error(), "closed without an answer") {
+		t.Errorf("got %v; want the popup closed without an answer", err)
+	}
+}
+
+func TestRendererCancelClosesHelper(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	gone := make(chan bool, 1)
+	l := launcherFunc(func(_ context.Context, sock string, w *fakeWindow) {
+		conn, _, err := Dial(context.Background(), sock)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		cancel()
+		select {
+		case <-conn.Gone():
+			gone <- true
+		case <-time.After(10 * time.Second):
+			gone <- false
+		}
+	})
+	_, err := NewRenderer(l, nil).Render(ctx, session(t))
+	if err == nil {
+		t.Error("a cancelled render returned no error")
+	}
+	if !<-gone {
+		t.Error("the helper was not told to stop")
+	}
+}
+
+func TestDecodeReport(t *testing.T) {
+	tests := []struct {
+		line, err string
+	}{
+		{`{"type":"countdownCancelled"}`, ""},
+		{`{"type":"outcome","dismissed":true}`, ""},
+		{`{"type":"outcome","answers":[]}`, ""},
+		{`{"type":"outcome"}`, "needs answers or dismissed"},
+		{`{"type":"outcome","dismissed":true,"answers":[{"index":0,"id":"q1","title":"t","kind":"input","selections":[],"usedDefault":false}]}`, "has no answers"},
+		{`{"type":"error"}`, "needs a message"},
+		{`{"type":"what"}`, "unknown report type"},
+		{`{"type":"error","message":"x","extra":1}`, "unknown field"},
+		{`{"type":"error","message":"x"} {}`, "data after"},
+	}
+	for _, tt := range tests {
+		_, err := DecodeReport([]byte(tt.line))
+		if got := ""; err != nil {
+			got = err.Error()
+			if tt.err == "" || !strings.Contains(got, tt.err) {
+				t.Errorf("%s: error %q; want %q", tt.line, got, tt.err)
+			}
+		} else if tt.err != "" {
+			t.Errorf("%s: no error; want %q", tt.line, tt.err)
+		}
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{`{"type":"outcome","dismissed":true}`, `{"request":{"questions":[{"title":"x"}]},"display":"overlay","toggleKey":"","remainingMs":5}`, `{}`, `[`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		if r, err := DecodeReport([]byte(line)); err == nil && r.Type == "" {
+			t.Fatalf("accepted %q without a type", line)
+		}
+		if j, err := DecodeJob([]byte(line)); err == nil {
+			if err := contract.CheckAnswers(j.Request, nil); err == nil {
+				t.Fatalf("accepted %q with no questions", line)
+			}
+		}
+	})
+}

@@ -1,0 +1,145 @@
+// Package popup shows a questionnaire in a terminal popup for a process
+// that has no terminal of its own, such as an MCP server started by an
+// agent. The Renderer opens a private unix socket, asks a Launcher to start
+// a helper command in a popup window, and hands the helper the
+// questionnaire over the socket; the helper runs the terminal dialog and
+// sends the outcome back.
+//
+// The socket lives in a directory only the user can enter, is itself mode
+// 0600, and takes one connection, which must first present a random token
+// read from a file beside it. Everything on the socket is one JSON object
+// per line.
+package popup
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/askuser/askuser/contract"
+)
+
+// MaxLine bounds one line on the socket: a questionnaire is at most 256
+// KiB, and its answers are smaller.
+const MaxLine = 1 << 20
+
+// Hello is the helper's first line: the token that proves it was started
+// by the Renderer.
+type Hello struct {
+	Token string `json:"token"`
+}
+
+// Job is the Renderer's answer to a good Hello: what to show.
+type Job struct {
+	// Request is the normalized questionnaire.
+	Request *contract.Request `json:"request"`
+	// Display is the display mode of the dialog.
+	Display contract.DisplayMode `json:"display"`
+	// ToggleKey is the overlay's show/hide chord, "" when disabled.
+	ToggleKey string `json:"toggleKey"`
+	// RemainingMs is the time left until the deadline, 0 for none.
+	RemainingMs int64 `json:"remainingMs"`
+}
+
+// The kinds of Report.
+const (
+	// ReportCountdownCancelled: the user stopped the countdown.
+	ReportCountdownCancelled = "countdownCancelled"
+	// ReportOutcome: the user answered or dismissed the questionnaire.
+	ReportOutcome = "outcome"
+	// ReportError: the dialog could not run.
+	ReportError = "error"
+)
+
+// Report is a line the helper sends after the Job.
+type Report struct {
+	Type      string            `json:"type"`
+	Dismissed bool              `json:"dismissed,omitempty"`
+	Answers   []contract.Answer `json:"answers,omitempty"`
+	Message   string            `json:"message,omitempty"`
+}
+
+// lineReader reads the lines of the socket, each at most MaxLine bytes.
+type lineReader struct{ r *bufio.Reader }
+
+func newLineReader(r io.Reader) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, 64<<10)}
+}
+
+var errLineTooLong = fmt.Errorf("popup: a line on the socket is longer than %d bytes", MaxLine)
+
+// next returns the next line without its newline. A last line without a
+// newline is an error: the peer went away mid-message.
+func (l *lineReader) next() ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := l.r.ReadSlice('\n')
+		if len(line)+len(chunk) > MaxLine+1 {
+			return nil, errLineTooLong
+		}
+		line = append(line, chunk...)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if err != nil {
+			if len(line) > 0 && errors.Is(err, io.EOF) {
+				return nil, io.ErrUnexpectedEOF
+			}
+			return nil, err
+		}
+		return line[:len(line)-1], nil
+	}
+}
+
+// decodeStrict decodes one JSON object into v, refusing unknown members
+// and anything after it.
+func decodeStrict(line []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("popup: bad message: %w", err)
+	}
+	if dec.More() {
+		return errors.New("popup: bad message: data after the object")
+	}
+	return nil
+}
+
+// DecodeReport decodes and checks one Report line.
+func DecodeReport(line []byte) (Report, error) {
+	var r Report
+	if err := decodeStrict(line, &r); err != nil {
+		return Report{}, err
+	}
+	switch r.Type {
+	case ReportCountdownCancelled:
+	case ReportOutcome:
+		if !r.Dismissed && r.Answers == nil {
+			return Report{}, errors.New("popup: an outcome needs answers or dismissed")
+		}
+		if r.Dismissed && len(r.Answers) > 0 {
+			return Report{}, errors.New("popup: a dismissed outcome has no answers")
+		}
+	case ReportError:
+		if r.Message == "" {
+			return Report{}, errors.New("popup: an error report needs a message")
+		}
+	default:
+		return Report{}, fmt.Errorf("popup: unknown report type %q", r.Type)
+	}
+	return r, nil
+}
+
+func writeLine(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}

@@ -1,0 +1,170 @@
+package popup
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/askuser/askuser/ask"
+)
+
+// TokenFile is the name of the token file beside the socket.
+const TokenFile = "token"
+
+// Renderer is an ask.Renderer that shows each questionnaire in a popup
+// started by its Launcher, running Command with the flag "--socket PATH"
+// added. Calls should not overlap: each opens its own popup.
+type Renderer struct {
+	launcher Launcher
+	command  []string
+}
+
+// NewRenderer returns a Renderer that starts command (the helper, such
+// as []string{"/usr/bin/askuser", "popup"}) through l.
+func NewRenderer(l Launcher, command []string) *Renderer {
+	return &Renderer{launcher: l, command: append([]string{}, command...)}
+}
+
+// Render implements ask.Renderer. It returns when the helper reports the
+// outcome, or when ctx is done; then, or when the popup closes without an
+// outcome, it closes the connection and the popup and removes the socket.
+func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+	dir, err := os.MkdirTemp("", "askuser-popup-")
+	if err != nil {
+		return ask.Outcome{}, fmt.Errorf("popup: making the socket directory: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return ask.Outcome{}, fmt.Errorf("popup: %w", err)
+	}
+	token, err := newToken()
+	if err != nil {
+		return ask.Outcome{}, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, TokenFile), []byte(token), 0o600); err != nil {
+		return ask.Outcome{}, fmt.Errorf("popup: writing the token: %w", err)
+	}
+	sock := filepath.Join(dir, "socket")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		return ask.Outcome{}, fmt.Errorf("popup: listening: %w", err)
+	}
+	defer ln.Close()
+	if err := os.Chmod(sock, 0o600); err != nil {
+		return ask.Outcome{}, fmt.Errorf("popup: %w", err)
+	}
+
+	argv := append(append([]string{}, r.command...), "--socket", sock)
+	win, err := r.launcher.Launch(ctx, argv)
+	if err != nil {
+		return ask.Outcome{}, err
+	}
+	defer win.Close()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-win.Done():
+			cancel()
+		case <-ctx.Done():
+		}
+		ln.Close()
+	}()
+	conn, err := accept(ln, token)
+	if err != nil {
+		return ask.Outcome{}, r.why(ctx, win, err)
+	}
+	defer conn.Close()
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	out, err := serve(conn, s)
+	if err != nil {
+		return ask.Outcome{}, r.why(ctx, win, err)
+	}
+	return out, nil
+}
+
+// why explains a failed popup: a closed window says more than the socket
+// error it caused.
+func (r *Renderer) why(ctx context.Context, win Window, err error) error {
+	select {
+	case <-win.Done():
+		if werr := win.Err(); werr != nil {
+			return fmt.Errorf("the popup could not be shown: %w", werr)
+		}
+		return errors.New("the popup closed without an answer")
+	default:
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}
+
+// accept takes connections until one presents the token.
+func accept(ln net.Listener, token string) (net.Conn, error) {
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return nil, fmt.Errorf("popup: waiting for the popup: %w", err)
+		}
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		line, err := newLineReader(c).next()
+		var h Hello
+		if err == nil {
+			err = decodeStrict(line, &h)
+		}
+		if err != nil || subtle.ConstantTimeCompare([]byte(h.Token), []byte(token)) != 1 {
+			c.Close()
+			continue
+		}
+		c.SetReadDeadline(time.Time{})
+		return c, nil
+	}
+}
+
+// serve sends the job and waits for the outcome.
+func serve(c net.Conn, s *ask.Session) (ask.Outcome, error) {
+	job := Job{Request: s.Request, Display: s.Display, ToggleKey: s.ToggleKey}
+	if left, ok := s.Countdown.Remaining(); ok {
+		job.RemainingMs = max(left.Milliseconds(), 1)
+	}
+	if err := writeLine(c, job); err != nil {
+		return ask.Outcome{}, fmt.Errorf("popup: sending the questionnaire: %w", err)
+	}
+	lr := newLineReader(c)
+	for {
+		line, err := lr.next()
+		if err != nil {
+			return ask.Outcome{}, fmt.Errorf("popup: reading from the popup: %w", err)
+		}
+		rep, err := DecodeReport(line)
+		if err != nil {
+			return ask.Outcome{}, err
+		}
+		switch rep.Type {
+		case ReportCountdownCancelled:
+			s.Countdown.Cancel()
+		case ReportOutcome:
+			return ask.Outcome{Dismissed: rep.Dismissed, Answers: rep.Answers}, nil
+		case ReportError:
+			return ask.Outcome{}, errors.New(rep.Message)
+		}
+	}
+}
+
+func newToken() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("popup: making a token: %w", err)
+	}
+	return hex.EncodeToString(b), nil
+}
