@@ -81,9 +81,6 @@ func runPopup(ctx context.Context, env *Env, args []string) int {
 	if caps.Custom != nil {
 		caps.Custom = countdownWatch{caps.Custom, conn}
 	}
-	if caps.Native != nil {
-		caps.Native = countdownWatch{caps.Native, conn}
-	}
 	res := ask.NewAsker(ask.NewHost(caps, popupHostOptions(job)), nil).Ask(ctx, job.Request, nil)
 	var rep popup.Report
 	switch {
@@ -107,7 +104,8 @@ func runPopup(ctx context.Context, env *Env, args []string) int {
 // popupHostOptions are the preferences the server resolved, passed on so
 // that the popup shows the same dialog with the same time left. The
 // server's deadline is the one that counts; the popup's own ends a moment
-// later at most.
+// later at most. The popup is the custom route: the mode is custom, so a
+// dialog that cannot run is reported, never replaced by line prompts.
 func popupHostOptions(job popup.Job) *ask.HostOptions {
 	var per int64
 	if job.RemainingMs > 0 {
@@ -115,7 +113,7 @@ func popupHostOptions(job popup.Job) *ask.HostOptions {
 		per = (job.RemainingMs + n - 1) / n
 	}
 	toggle := job.ToggleKey
-	return &ask.HostOptions{Options: config.Prefs{DisplayMode: job.Display, TimeoutPerQuestionMs: &per, ToggleKey: &toggle}}
+	return &ask.HostOptions{Options: config.Prefs{Mode: contract.RouteCustom, DisplayMode: job.Display, TimeoutPerQuestionMs: &per, ToggleKey: &toggle}}
 }
 
 // countdownWatch tells the server when the user stops the countdown in

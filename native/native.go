@@ -42,9 +42,7 @@ package native
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"time"
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
@@ -108,29 +106,6 @@ func (r *Renderer) Check(req *contract.Request) error {
 	return nil
 }
 
-// deadlineGrace bounds how long Render waits for the core to settle a
-// deadline that its own copy of the deadline saw pass first.
-const deadlineGrace = time.Second
-
-// coreCause returns err, unless it came from the copy of the core's
-// deadline in ctx. Then the core's timer, set for the same instant, is
-// about to settle the call as a timeout: an error returned before it
-// would win the race and turn the timeout into a failed dialog. So it
-// waits for the core and returns the core's cause.
-func coreCause(core, ctx context.Context, err error) error {
-	if core.Err() != nil || !errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return err
-	}
-	t := time.NewTimer(deadlineGrace)
-	defer t.Stop()
-	select {
-	case <-core.Done():
-		return context.Cause(core)
-	case <-t.C:
-		return err
-	}
-}
-
 // Render asks the questions of s.Request one at a time and returns their
 // answers, or Outcome{Dismissed: true} when the user dismissed any dialog.
 // When ctx is done, or the session's countdown expires, it returns at once
@@ -141,7 +116,6 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 	if err := r.Check(req); err != nil {
 		return ask.Outcome{}, err
 	}
-	core := ctx
 	if d, ok := s.Countdown.Deadline(); ok {
 		// The core owns the deadline; carrying it in the context lets the
 		// dialogs show the time left and hosts pass it on as a timeout.
@@ -154,7 +128,7 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 	for i := range req.Questions {
 		a, ok, err := f.question(ctx, i)
 		if err != nil {
-			return ask.Outcome{}, coreCause(core, ctx, err)
+			return ask.Outcome{}, err
 		}
 		if !ok {
 			return ask.Outcome{Dismissed: true}, nil
