@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Errors that CheckToggle wraps besides Parse's.
@@ -30,8 +31,9 @@ type Reservation struct {
 }
 
 // reserved holds the questionnaire's own controls, and the keys that
-// terminals send the same way as one of them.
-var reserved = buildReserved()
+// terminals send the same way as one of them. It is built on first use,
+// not at every start of askuser.
+var reserved = sync.OnceValue(buildReserved)
 
 func buildReserved() []Reservation {
 	controls := []Reservation{
@@ -119,8 +121,8 @@ var conflicting = []Reservation{
 }
 
 var (
-	reservedByKey    = index(reserved)
-	conflictingByKey = index(conflicting)
+	reservedByKey    = sync.OnceValue(func() map[string]string { return index(reserved()) })
+	conflictingByKey = sync.OnceValue(func() map[string]string { return index(conflicting) })
 )
 
 func index(rs []Reservation) map[string]string {
@@ -136,7 +138,7 @@ func index(rs []Reservation) map[string]string {
 // Ctrl+Left/Right), the chords legacy terminals send as one of them (such
 // as ctrl+[ for esc and ctrl+i for tab), and the shift+ form of each plain
 // control. The slice is a fresh copy in a fixed order.
-func Reserved() []Reservation { return slices.Clone(reserved) }
+func Reserved() []Reservation { return slices.Clone(reserved()) }
 
 // Conflicting returns chords that already mean something: the
 // questionnaire's shortcuts (ctrl+enter, alt+q), the text-editing chords of
@@ -148,14 +150,14 @@ func Conflicting() []Reservation { return slices.Clone(conflicting) }
 
 // IsReserved reports whether the canonical chord is reserved, and why.
 func IsReserved(canonical string) (reason string, ok bool) {
-	reason, ok = reservedByKey[canonical]
+	reason, ok = reservedByKey()[canonical]
 	return reason, ok
 }
 
 // IsConflicting reports whether the canonical chord conflicts with an
 // existing binding, and why.
 func IsConflicting(canonical string) (reason string, ok bool) {
-	reason, ok = conflictingByKey[canonical]
+	reason, ok = conflictingByKey()[canonical]
 	return reason, ok
 }
 
