@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/safetext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -51,6 +52,13 @@ type itemsSchema struct {
 	AnyOf []titledConst `json:"anyOf"`
 }
 
+func (p *property) itemsAnyOf() []titledConst {
+	if p.Items == nil {
+		return nil
+	}
+	return p.Items.AnyOf
+}
+
 // formSchema is the requested schema of an elicitation form. Properties
 // keep question order when marshalled.
 type formSchema struct {
@@ -59,7 +67,17 @@ type formSchema struct {
 	required []string
 }
 
+// add puts p in the form. The text a client shows of it (titles and
+// descriptions, the model's words) goes through safetext first: many
+// clients draw forms on a terminal. Values (option labels sent back,
+// defaults) stay as they are, so answers map back exactly.
 func (s *formSchema) add(name string, p *property, required bool) {
+	p.Title, p.Description = safetext.Line(p.Title), safetext.Text(p.Description)
+	for _, list := range [][]titledConst{p.OneOf, p.itemsAnyOf()} {
+		for i := range list {
+			list[i].Title = safetext.Line(list[i].Title)
+		}
+	}
 	s.names = append(s.names, name)
 	s.props[name] = p
 	if required {
@@ -156,7 +174,7 @@ func elicitParams(req *contract.Request, left time.Duration) *mcp.ElicitParams {
 			}
 		}
 	}
-	return &mcp.ElicitParams{Mode: "form", Message: formMessage(req, left), RequestedSchema: s}
+	return &mcp.ElicitParams{Mode: "form", Message: safetext.Text(formMessage(req, left)), RequestedSchema: s}
 }
 
 func fieldProperty(q *contract.Question, f *contract.Field, desc string) *property {

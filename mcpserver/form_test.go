@@ -227,3 +227,57 @@ func FuzzRequestState(f *testing.F) {
 		}
 	})
 }
+
+// TestFormTextIsSafe: the model's words reach the client's form, which many
+// clients draw on a terminal, with every control character neutralized;
+// the labels sent back stay the model's own, so the answer maps exactly.
+func TestFormTextIsSafe(t *testing.T) {
+	q := parse(t, `{"header":"H\u001b[2J","questions":[
+		{"title":"Pick\u001b]52;c;eA==\u0007","prompt":"p\u009b6n","options":[{"label":"a\u001b[31m","description":"d\u0007"},{"label":"b"}]},
+		{"title":"Form","kind":"simple-form","fields":[{"name":"f","label":"L\u001b[1m","kind":"multi","options":[{"label":"x\u0008"},{"label":"y"}]}]}]}`)
+	p := elicitParams(q, 0)
+	raw, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shown []string
+	var walk func(v any, key string)
+	walk = func(v any, key string) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				walk(x, k)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x, key)
+			}
+		case string:
+			if key == "title" || key == "description" || key == "message" {
+				shown = append(shown, v)
+			}
+		}
+	}
+	var tree any
+	if err := json.Unmarshal(raw, &tree); err != nil {
+		t.Fatal(err)
+	}
+	walk(tree, "")
+	if len(shown) < 8 {
+		t.Fatalf("found only %d shown texts in %s", len(shown), raw)
+	}
+	for _, s := range shown {
+		for _, r := range s {
+			if r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f {
+				t.Errorf("shown text %q holds control character %U", s, r)
+			}
+		}
+	}
+	answers, err := formAnswers(q, map[string]any{"q1": "a\x1b[31m", "q1_note": "", "q2.f": []any{"x\b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"a\x1b[31m"}, answers[0].Selections); diff != "" {
+		t.Errorf("selections (-want +got):\n%s", diff)
+	}
+}

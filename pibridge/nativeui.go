@@ -4,40 +4,65 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"time"
+
+	"github.com/askuser/askuser/safetext"
 )
 
 // nativeUI is the native route inside Pi: each dialog is a request to the
 // shim, which opens ctx.ui.input or ctx.ui.select with the time left and
 // an abort signal. It implements native.Inputter and native.Selector.
+//
+// Titles, placeholders and choices come from the model, and Pi draws them
+// on its terminal as they are: they go out through safetext, so that no
+// control sequence in them reaches the terminal.
 type nativeUI struct {
 	srv *server
 }
 
 // Input asks for one line of text.
 func (n *nativeUI) Input(ctx context.Context, title, placeholder string) (string, bool, error) {
-	return n.ask(ctx, dialogMsg{Method: "input", Title: title, Placeholder: placeholder})
+	return n.ask(ctx, dialogMsg{Method: "input", Title: safetext.Text(title), Placeholder: safetext.Line(placeholder)})
 }
 
-// Select asks for one of choices.
+// Select asks for one of choices and returns it as given, whatever Pi was
+// shown of it.
 func (n *nativeUI) Select(ctx context.Context, title string, choices []string) (string, bool, error) {
 	if len(choices) == 0 {
 		return "", false, errors.New("select with no choices")
 	}
-	v, ok, err := n.ask(ctx, dialogMsg{Method: "select", Title: title, Options: choices})
-	if err == nil && ok && !contains(choices, v) {
+	shown := shownChoices(choices)
+	v, ok, err := n.ask(ctx, dialogMsg{Method: "select", Title: safetext.Text(title), Options: shown})
+	if err != nil || !ok {
+		return "", ok, err
+	}
+	i := slices.Index(shown, v)
+	if i < 0 {
 		return "", false, fmt.Errorf("the selector of pi returned %q, which is not one of its choices", v)
 	}
-	return v, ok, err
+	return choices[i], true, nil
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
+// shownChoices makes choices safe to draw. Distinct choices that come out
+// the same (a control character and its visible stand-in) are numbered,
+// so that the one picked can be told.
+func shownChoices(choices []string) []string {
+	shown := make([]string, len(choices))
+	seen := make(map[string]bool, len(choices))
+	dup := false
+	for i, c := range choices {
+		shown[i] = safetext.Line(c)
+		dup = dup || seen[shown[i]]
+		seen[shown[i]] = true
+	}
+	if dup {
+		for i := range shown {
+			shown[i] = strconv.Itoa(i+1) + ". " + shown[i]
 		}
 	}
-	return false
+	return shown
 }
 
 // ask sends one dialog request and waits for its reply or for ctx. When

@@ -549,3 +549,45 @@ func TestExplainClosesTheDeadChildsWait(t *testing.T) {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
 }
+
+// TestNativeDialogTextIsSafe sends a questionnaire full of control
+// sequences down the native route: Pi draws dialog text on its terminal as
+// it is, so none may reach the shim raw, and a choice that is only shown
+// neutralized still answers with the model's own label.
+func TestNativeDialogTextIsSafe(t *testing.T) {
+	hostile := `{"allowFreeText":false,"questions":[{"title":"Deploy\u001b]52;c;cm0gLXJmIC8=\u0007 where?\u001b[2J","prompt":"line\u009b6n","options":[{"label":"st\u001b[31mag\u001b[0ming"},{"label":"\u2400"},{"label":"\u0000"}]}]}`
+	c := start(t)
+	c.sendMsg(hello("rpc", true, rpcUI, nil))
+	c.next()
+	sendAsk(c, "c1", hostile, "")
+	msgs := c.until("dialog")
+	d := msgs[len(msgs)-1]
+	raw, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text []string
+	text = append(text, d["title"].(string))
+	for _, o := range d["options"].([]any) {
+		text = append(text, o.(string))
+	}
+	for _, s := range text {
+		for _, r := range s {
+			if r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f {
+				t.Errorf("dialog text %q holds control character %U; the dialog: %s", s, r, raw)
+			}
+		}
+	}
+	// "\u2400" and "\u0000" look alike once neutralized, so every choice is
+	// numbered; the reply names the shown choice, the answer the label.
+	opts := d["options"].([]any)
+	if len(opts) != 3 || !strings.HasPrefix(opts[0].(string), "1. ") {
+		t.Fatalf("options = %q, want three numbered choices", opts)
+	}
+	c.sendMsg(map[string]any{"type": "reply", "call": "c1", "req": d["req"], "value": opts[2]})
+	res := result(t, c.until("result"))
+	sel := res["answers"].([]any)[0].(map[string]any)["selections"]
+	if diff := cmp.Diff([]any{"\x00"}, sel); diff != "" {
+		t.Errorf("selections (-want +got):\n%s", diff)
+	}
+}
