@@ -31,8 +31,7 @@ var ErrVersion = errors.New("pibridge: unsupported protocol version")
 func Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	s := &server{ctx: ctx, out: newWriter(w), calls: map[string]*call{}}
-	defer s.wg.Wait()
-	defer cancel(errors.New("the bridge stopped"))
+	defer s.stop(cancel)
 	// Reading blocks, and a signal must still end the bridge: the loop
 	// runs on its own, and Serve returns at whichever ends first. A read
 	// left blocked ends with the process.
@@ -46,41 +45,71 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	}
 }
 
+// stop aborts the running calls and waits for their results. The read
+// loop may still be blocked in a read; once stopped is set it handles no
+// more lines, so no call starts while or after stop waits, and no result
+// is written after Serve returns.
+func (s *server) stop(cancel context.CancelCauseFunc) {
+	cancel(errors.New("the bridge stopped"))
+	s.lineMu.Lock()
+	s.stopped = true
+	s.lineMu.Unlock()
+	s.wg.Wait()
+}
+
 func (s *server) loop(lr *lineReader) error {
 	for {
 		line, err := lr.next()
 		if err == io.EOF {
 			return nil
 		}
-		if errors.Is(err, errLineTooLong) {
-			s.protocolError(err.Error())
-			continue
+		s.lineMu.Lock()
+		stopped := s.stopped || s.ctx.Err() != nil
+		if !stopped {
+			err = s.handle(line, err)
 		}
-		if err != nil {
-			return fmt.Errorf("pibridge: read: %w", err)
-		}
-		if s.ctx.Err() != nil {
+		s.lineMu.Unlock()
+		if stopped {
 			return nil
 		}
-		m, err := decode(line)
 		if err != nil {
-			s.protocolError(err.Error())
-			continue
-		}
-		if err := s.dispatch(m); err != nil {
 			return err
 		}
-		if err := s.out.failed(); err != nil {
-			return fmt.Errorf("pibridge: write: %w", err)
-		}
 	}
+}
+
+// handle answers one line, or the error that reading it gave. It runs
+// under lineMu.
+func (s *server) handle(line []byte, err error) error {
+	if errors.Is(err, errLineTooLong) {
+		s.protocolError(err.Error())
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("pibridge: read: %w", err)
+	}
+	m, err := decode(line)
+	if err != nil {
+		s.protocolError(err.Error())
+		return nil
+	}
+	if err := s.dispatch(m); err != nil {
+		return err
+	}
+	if err := s.out.failed(); err != nil {
+		return fmt.Errorf("pibridge: write: %w", err)
+	}
+	return nil
 }
 
 // server is the state of one bridge.
 type server struct {
 	ctx context.Context
 	out *writer
-	wg  sync.WaitGroup
+	wg  sync.WaitGroup // running calls; Add only under lineMu, before stopped
+
+	lineMu  sync.Mutex // held while a line is handled
+	stopped bool       // Serve is returning: handle no more lines
 
 	// Set by hello, then read-only.
 	hello   bool

@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -589,5 +591,73 @@ func TestNativeDialogTextIsSafe(t *testing.T) {
 	sel := res["answers"].([]any)[0].(map[string]any)["selections"]
 	if diff := cmp.Diff([]any{"\x00"}, sel); diff != "" {
 		t.Errorf("selections (-want +got):\n%s", diff)
+	}
+}
+
+// lineFeed is a stdin whose lines the test hands over one at a time.
+type lineFeed struct {
+	lines chan string
+	rest  []byte
+}
+
+func (f *lineFeed) Read(p []byte) (int, error) {
+	if len(f.rest) == 0 {
+		l, ok := <-f.lines
+		if !ok {
+			return 0, io.EOF
+		}
+		f.rest = []byte(l + "\n")
+	}
+	n := copy(p, f.rest)
+	f.rest = f.rest[n:]
+	return n, nil
+}
+
+// lockedBuffer is a stdout that several goroutines may write.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// A signal ends Serve while its read loop may be handling an ask. The
+// call then either runs and has its result written before Serve returns,
+// or never starts: a result written later is lost, as the process exits.
+// Run with -race, which also checks that no call is added to the wait
+// group while Serve waits on it.
+func TestSignalLosesNoResult(t *testing.T) {
+	const rounds = 200 // the signal lands in the handling of the ask about half the time
+	for range rounds {
+		synctest.Test(t, func(t *testing.T) {
+			in := &lineFeed{lines: make(chan string)}
+			var out lockedBuffer
+			ctx, signal := context.WithCancel(t.Context())
+			done := make(chan error, 1)
+			go func() { done <- Serve(ctx, in, &out) }()
+			in.lines <- `{"type":"hello","version":1,"mode":"rpc","hasUI":true,"ui":{"input":true,"select":true},"configFile":false}`
+			synctest.Wait()
+			in.lines <- `{"type":"ask","call":"c1","params":` + deploy + `}`
+			signal()
+			if err := <-done; err != nil {
+				t.Errorf("Serve = %v, want nil after a signal", err)
+			}
+			returned := out.String()
+			close(in.lines)
+			synctest.Wait()
+			if got := out.String(); got != returned {
+				t.Fatalf("the bridge wrote after Serve returned:\n%s", got[len(returned):])
+			}
+		})
 	}
 }
