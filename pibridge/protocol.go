@@ -69,6 +69,7 @@ type inMsg struct {
 	CallID  string          `json:"callId,omitempty"`
 	Aborted bool            `json:"aborted,omitempty"`
 	Blocked bool            `json:"blocked,omitempty"`
+	Outcome bool            `json:"outcome,omitempty"` // the dead child sent its ask:* event
 	Params  json.RawMessage `json:"params,omitempty"`
 	Result  json.RawMessage `json:"result,omitempty"`
 

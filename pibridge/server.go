@@ -340,16 +340,17 @@ func (s *server) onExplain(m inMsg) {
 	}
 	msg := explainedMsg{Type: typeExplained, Call: m.Call, Text: explain(m.Params, res)}
 	if m.Blocked {
-		// The dead child opened a wait it could not close: close it with
-		// the outcome it would have sent.
-		code := contract.ErrInternal
-		if res.Error != nil {
-			code = res.Error.Code
+		// The dead child opened a wait it could not close: close it, with
+		// the outcome it would have sent unless it sent one already. An
+		// attempt has exactly one outcome event.
+		if !m.Outcome {
+			code := contract.ErrInternal
+			if res.Error != nil {
+				code = res.Error.Code
+			}
+			msg.Events = append(msg.Events, busMessage{ask.EventError, ask.Event{Name: ask.EventError, CallID: m.CallID, Route: res.Route, Status: contract.StatusError, ErrorCode: code}})
 		}
-		msg.Events = []busMessage{
-			{ask.EventError, ask.Event{Name: ask.EventError, CallID: m.CallID, Route: res.Route, Status: contract.StatusError, ErrorCode: code}},
-			{ask.EventBlocked, ask.Event{Name: ask.EventBlocked, CallID: m.CallID}},
-		}
+		msg.Events = append(msg.Events, busMessage{ask.EventBlocked, ask.Event{Name: ask.EventBlocked, CallID: m.CallID}})
 	}
 	s.send(msg)
 }

@@ -540,15 +540,27 @@ func strs(a []any) []string {
 }
 
 func TestExplainClosesTheDeadChildsWait(t *testing.T) {
-	c := start(t)
-	c.send(`{"type":"explain","call":"x1","callId":"tool-9","blocked":true,"params":` + deploy + `,"result":{"status":"error","route":"custom","answers":[],"error":{"code":"custom_ui_failed","message":"the process died"}}}`)
-	m := c.next()
-	want := []any{
-		map[string]any{"channel": "ask:error", "payload": map[string]any{"callId": "tool-9", "route": "custom", "status": "error", "errorCode": "custom_ui_failed"}},
-		map[string]any{"channel": "herdr:blocked", "payload": map[string]any{"active": false, "callId": "tool-9"}},
+	const result = `"result":{"status":"error","route":"custom","answers":[],"error":{"code":"custom_ui_failed","message":"the process died"}}`
+	outcome := map[string]any{"channel": "ask:error", "payload": map[string]any{"callId": "tool-9", "route": "custom", "status": "error", "errorCode": "custom_ui_failed"}}
+	closing := map[string]any{"channel": "herdr:blocked", "payload": map[string]any{"active": false, "callId": "tool-9"}}
+	tests := []struct {
+		name  string
+		flags string
+		want  any
+	}{
+		{"no wait open", ``, nil},
+		{"wait open", `"blocked":true,`, []any{outcome, closing}},
+		{"wait open, outcome sent", `"blocked":true,"outcome":true,`, []any{closing}},
 	}
-	if diff := cmp.Diff(want, m["events"]); diff != "" {
-		t.Errorf("events (-want +got):\n%s", diff)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := start(t)
+			c.send(`{"type":"explain","call":"x1","callId":"tool-9",` + tt.flags + `"params":` + deploy + `,` + result + `}`)
+			m := c.next()
+			if diff := cmp.Diff(tt.want, m["events"]); diff != "" {
+				t.Errorf("events (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 

@@ -192,6 +192,7 @@ export class AskUserHost {
     let dialogs: NativeDialogs | undefined;
     let route: "custom" | "native" | undefined;
     let blocked = false; // the child started the wait and has not ended it
+    let outcome = false; // the child sent the attempt's ask:* event
     const send = (m: Message) => child.send(m);
     const onAbort = () => send({ type: "abort", call });
     opts.signal?.addEventListener("abort", onAbort, { once: true });
@@ -216,7 +217,10 @@ export class AskUserHost {
           onMessage(m) {
             switch (m.type) {
               case "event":
-                if (m.channel === "herdr:blocked") blocked = (m.payload as { active?: boolean })?.active === true;
+                if (m.channel === "herdr:blocked") {
+                  blocked = (m.payload as { active?: boolean })?.active === true;
+                  if (blocked) outcome = false;
+                } else if (String(m.channel).startsWith("ask:")) outcome = true;
                 opts.emit?.(String(m.channel), m.payload);
                 break;
               case "open":
@@ -246,7 +250,7 @@ export class AskUserHost {
       cleanup();
     }
     if (end) return { result: end.result as unknown as AskUserResult, text: end.text };
-    return this.crashed(child.dead!, route, params, blocked ? opts : undefined);
+    return this.crashed(child.dead!, route, params, blocked ? { ...opts, outcome } : undefined);
   }
 
   /** The result of a call whose child died, worded by a fresh child. */
@@ -254,7 +258,7 @@ export class AskUserHost {
     d: Death,
     route: "custom" | "native" | undefined,
     params: unknown,
-    blocked: { callId?: string; emit?: EventEmit } | undefined,
+    blocked: { callId?: string; emit?: EventEmit; outcome: boolean } | undefined,
   ): Promise<Answered> {
     const why = `${describeDeath(d)}; the next ask_user call starts a new one`;
     const code = route === "custom" ? "custom_ui_failed" : route === "native" ? "native_ui_failed" : "internal";
@@ -268,17 +272,28 @@ export class AskUserHost {
     const call = newCallId("x");
     const reply = await fresh?.request(
       call,
-      { type: "explain", call, params, result, ...(blocked ? { blocked: true, ...(blocked.callId ? { callId: blocked.callId } : {}) } : {}) },
+      {
+        type: "explain",
+        call,
+        params,
+        result,
+        ...(blocked
+          ? { blocked: true, ...(blocked.outcome ? { outcome: true } : {}), ...(blocked.callId ? { callId: blocked.callId } : {}) }
+          : {}),
+      },
       "explained",
     );
     if (blocked) {
-      // The wait the dead child opened must be closed. A fresh child says
-      // how; when none can run either, the same two events are made here.
+      // The wait the dead child opened must be closed, with an outcome
+      // event unless the child sent one before it died. A fresh child says
+      // how; when none can run either, the same events are made here.
       const id = blocked.callId ? { callId: blocked.callId } : {};
       const events = Array.isArray(reply?.events)
         ? (reply.events as { channel: string; payload: unknown }[])
         : [
-            { channel: "ask:error", payload: { ...id, ...(route ? { route } : {}), status: "error", errorCode: code } },
+            ...(blocked.outcome
+              ? []
+              : [{ channel: "ask:error", payload: { ...id, ...(route ? { route } : {}), status: "error", errorCode: code } }]),
             { channel: "herdr:blocked", payload: { active: false, ...id } },
           ];
       for (const e of events) blocked.emit?.(e.channel, e.payload);

@@ -231,3 +231,57 @@ test("the hello describes ctx: mode, UI methods, agent dir, options and Pi's the
   assert.equal(rpc.theme, undefined, "no theme outside the TUI");
   assert.equal("configFile" in rpc, false, "the default config file");
 });
+
+/**
+ * A binary whose first bridge opens the wait, sends the lines given, and
+ * dies; later bridges are the real one, or die at once when dead is set.
+ */
+function dyingBinary(lines: string[], dead: boolean): string {
+  const dir = tempDir("askuser-dying-");
+  const script = join(dir, "askuser");
+  const say = lines.map((l) => `echo '${l.replace(/CALL/g, "'$call'")}'`).join("\n");
+  writeFileSync(
+    script,
+    `#!/bin/sh
+if mkdir "${dir}/started" 2>/dev/null; then
+  read hello
+  echo '{"type":"ready","version":1,"support":{"status":"available","route":"native"},"available":true}'
+  read ask
+  call=$(echo "$ask" | sed 's/.*"call":"\\([^"]*\\)".*/\\1/')
+  echo '{"type":"event","call":"'$call'","channel":"herdr:blocked","payload":{"active":true}}'
+  ${say}
+  exit 3
+fi
+${dead ? "exit 1" : `exec ${binary} "$@"`}
+`,
+  );
+  chmodSync(script, 0o755);
+  return script;
+}
+
+test("a child that dies mid-attempt: the wait is closed with exactly one outcome event", async () => {
+  const answered = `{"type":"event","call":"CALL","channel":"ask:answered","payload":{"route":"native","status":"answered"}}`;
+  const cases: { name: string; lines: string[]; dead: boolean; want: string[] }[] = [
+    { name: "before the outcome", lines: [], dead: false, want: ["start", "ask:error internal", "end"] },
+    { name: "after the outcome", lines: [answered], dead: false, want: ["start", "ask:answered answered", "end"] },
+    { name: "before the outcome, no fresh child", lines: [], dead: true, want: ["start", "ask:error internal", "end"] },
+    { name: "after the outcome, no fresh child", lines: [answered], dead: true, want: ["start", "ask:answered answered", "end"] },
+  ];
+  for (const c of cases) {
+    const seen: string[] = [];
+    const ask = createAskUser(fakeCtx("rpc").ctx, {
+      ...noConfig,
+      binary: dyingBinary(c.lines, c.dead),
+      events: {
+        waitStarted: () => seen.push("start"),
+        outcome: (ch, e) => seen.push(`${ch} ${e.errorCode ?? e.status}`),
+        waitEnded: () => seen.push("end"),
+      },
+    });
+    const res = await ask(deploy);
+    assert.equal(res.error?.code, "internal", c.name);
+    assert.match(res.error!.message, /exited with status 3/, c.name);
+    assert.deepEqual(seen, c.want, c.name);
+    ask.host.close();
+  }
+});
