@@ -95,8 +95,8 @@ export interface Answered {
 /**
  * AskUserHost is one Pi context bound to askuser. Its route and
  * preferences are fixed by its child's hello, read once. The child starts
- * soon after the host is created, off Pi's startup path, or at once when
- * the host is first used; a dead child is replaced at the next call.
+ * soon after the host is created, off Pi's startup path, or at once at
+ * the first call; a dead child is replaced at the next call.
  */
 export class AskUserHost {
   private ctx: UIContext;
@@ -146,12 +146,16 @@ export class AskUserHost {
   }
 
   /**
-   * The support report. It is the child's ready report; when that has not
-   * arrived yet, a short-lived child gives the same report synchronously.
+   * The support report: the child's ready report once it has arrived, else
+   * that of a short-lived child run synchronously, once per host. The
+   * report is a synchronous property (isAvailable, notAvailableReason), and
+   * a long-lived child cannot answer synchronously: starting it here as
+   * well would spawn two processes for one question. So asking does not
+   * start the child; it starts on its timer or at the first call, which
+   * never waits for it.
    */
   support(): AskUserSupport {
     if (!this.binary) return { status: "no_available_ui", reason: this.missing! };
-    if (!this.closed && !this.child) this.start();
     const ready = this.child?.readyMsg ?? (this.probed ??= probe(this.binary, this.hello));
     if (!ready || ready.type !== "ready") {
       return { status: "no_available_ui", reason: "the askuser bridge process did not start; run it by hand (askuser bridge) to see why" };

@@ -186,9 +186,12 @@ test("a host starts its child soon after creation, not during it, and at once wh
   assert.ok(child()?.pid, "started after the delay");
   idle.close();
 
-  const used = createPiHost(fakeCtx("rpc").ctx, noConfig);
-  assert.equal(askUserSupport(used).status, "available");
-  assert.ok(used.process?.pid, "started by its first use");
+  const rpc = fakeCtx("rpc");
+  rpc.answers.push("staging");
+  const used = createPiHost(rpc.ctx, noConfig);
+  const res = used.ask(deploy, {});
+  assert.ok(used.process?.pid, "started by its first call");
+  assert.equal((await res).result.status, "answered");
   used.close();
   const closed = createPiHost(fakeCtx("rpc").ctx, noConfig);
   closed.close();
@@ -284,4 +287,27 @@ test("a child that dies mid-attempt: the wait is closed with exactly one outcome
     assert.deepEqual(seen, c.want, c.name);
     ask.host.close();
   }
+});
+
+test("isAvailable spawns one short-lived child and does not start the long-lived one", async () => {
+  const dir = tempDir("askuser-count-");
+  const log = join(dir, "spawns");
+  const counting = join(dir, "askuser");
+  writeFileSync(counting, `#!/bin/sh\necho "$$" >> ${log}\nexec ${binary} "$@"\n`);
+  chmodSync(counting, 0o755);
+  const spawns = () => readFileSync(log, "utf8").trim().split("\n").length;
+  const f = fakeCtx("rpc");
+  const ask = createAskUser(f.ctx, { ...noConfig, binary: counting });
+  assert.equal(ask.isAvailable, true, ask.notAvailableReason);
+  assert.equal(ask.host.process?.pid, undefined, "the long-lived child is not started to answer");
+  assert.equal(spawns(), 1, "one process answers");
+  assert.equal(askUserSupport(createPiHost(f.ctx, { ...noConfig, binary: counting })).status, "available");
+  assert.equal(askUserSupport(ask.host).status, "available");
+  assert.equal(spawns(), 2, "a host probes once");
+  f.answers.push("staging");
+  assert.equal((await ask(deploy)).status, "answered");
+  assert.equal(spawns(), 3, "the first call starts the child");
+  assert.equal(askUserSupport(ask.host).status, "available");
+  assert.equal(spawns(), 3, "a ready child answers without a spawn");
+  ask.host.close();
 });
