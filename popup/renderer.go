@@ -20,22 +20,34 @@ const TokenFile = "token"
 
 // Renderer is an ask.Renderer that shows each questionnaire in a popup
 // started by its Launcher, running Command with the flag "--socket PATH"
-// added. Calls should not overlap: each opens its own popup.
+// added. It is safe for concurrent use, but shows one popup at a time: a
+// terminal has room for one, and the core may settle a call (on a timeout
+// or an abort) while its popup is still closing.
 type Renderer struct {
 	launcher Launcher
 	command  []string
+	busy     chan struct{} // holds a token while a popup is open or closing
 }
 
 // NewRenderer returns a Renderer that starts command (the helper, such
 // as []string{"/usr/bin/askuser", "popup"}) through l.
 func NewRenderer(l Launcher, command []string) *Renderer {
-	return &Renderer{launcher: l, command: append([]string{}, command...)}
+	return &Renderer{launcher: l, command: append([]string{}, command...), busy: make(chan struct{}, 1)}
 }
 
-// Render implements ask.Renderer. It returns when the helper reports the
-// outcome, or when ctx is done; then, or when the popup closes without an
-// outcome, it closes the connection and the popup and removes the socket.
+// Render implements ask.Renderer. It first waits, while ctx allows, until
+// the popup of any earlier Render has closed. It returns when the helper
+// reports the outcome, or when ctx is done; then, or when the popup closes
+// without an outcome, it closes the connection and the popup and removes
+// the socket before returning. When ctx is done before the popup is
+// launched, Render returns context.Cause(ctx).
 func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+	select {
+	case r.busy <- struct{}{}:
+	case <-ctx.Done():
+		return ask.Outcome{}, context.Cause(ctx)
+	}
+	defer func() { <-r.busy }()
 	dir, err := os.MkdirTemp("", "askuser-popup-")
 	if err != nil {
 		return ask.Outcome{}, fmt.Errorf("popup: making the socket directory: %w", err)
@@ -80,25 +92,33 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 	}()
 	conn, err := accept(ln, token)
 	if err != nil {
-		return ask.Outcome{}, r.why(ctx, win, err)
+		return ask.Outcome{}, r.why(ctx, win, false, err)
 	}
 	defer conn.Close()
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
 	out, err := serve(conn, s)
 	if err != nil {
-		return ask.Outcome{}, r.why(ctx, win, err)
+		return ask.Outcome{}, r.why(ctx, win, true, err)
 	}
 	return out, nil
 }
 
+// ErrPopupBusy reports a popup that closed before its helper connected.
+// tmux display-popup does that, and succeeds, when the terminal already
+// shows a popup (another program's, or one being closed by force).
+var ErrPopupBusy = errors.New("the popup closed before it could show the questions; another popup is probably open on the terminal")
+
 // why explains a failed popup: a closed window says more than the socket
-// error it caused.
-func (r *Renderer) why(ctx context.Context, win Window, err error) error {
+// error it caused. connected says whether the helper had connected.
+func (r *Renderer) why(ctx context.Context, win Window, connected bool, err error) error {
 	select {
 	case <-win.Done():
 		if werr := win.Err(); werr != nil {
 			return fmt.Errorf("the popup could not be shown: %w", werr)
+		}
+		if !connected {
+			return ErrPopupBusy
 		}
 		return errors.New("the popup closed without an answer")
 	default:
