@@ -2,6 +2,7 @@ package popup
 
 import (
 	"context"
+	"errors"
 	"net"
 	"os"
 	"path/filepath"
@@ -195,6 +196,26 @@ func TestRendererOnePopupAtATime(t *testing.T) {
 	<-first
 	if err := <-second; err != nil {
 		t.Errorf("second render: %v", err)
+	}
+}
+
+// TestRendererDoneContext checks that a render whose context is done
+// launches nothing, whether the popup is free or another one is open.
+func TestRendererDoneContext(t *testing.T) {
+	why := errors.New("the call timed out")
+	for _, busy := range []bool{false, true} {
+		launches := 0
+		l := launcherFunc(func(context.Context, string, *fakeWindow) { launches++ })
+		r := NewRenderer(l, nil)
+		if busy {
+			r.busy <- struct{}{}
+		}
+		ctx, cancel := context.WithCancelCause(context.Background())
+		cancel(why)
+		_, err := r.Render(ctx, session(t))
+		if !errors.Is(err, why) || launches != 0 {
+			t.Errorf("busy %v: error %v after %d launches; want %v and none", busy, err, launches, why)
+		}
 	}
 }
 

@@ -48,6 +48,10 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 		return ask.Outcome{}, context.Cause(ctx)
 	}
 	defer func() { <-r.busy }()
+	// A call settled before its turn launches nothing.
+	if ctx.Err() != nil {
+		return ask.Outcome{}, context.Cause(ctx)
+	}
 	dir, err := os.MkdirTemp("", "askuser-popup-")
 	if err != nil {
 		return ask.Outcome{}, fmt.Errorf("popup: making the socket directory: %w", err)
