@@ -281,3 +281,47 @@ func TestFormTextIsSafe(t *testing.T) {
 		t.Errorf("selections (-want +got):\n%s", diff)
 	}
 }
+
+// A client need not prefill defaults: an absent property takes its
+// question's or field's default, as an empty reply does in the dialog.
+func TestFormAnswersAbsentDefaults(t *testing.T) {
+	tests := []struct {
+		name, req, content, want string
+	}{
+		{"every default", every, `{}`, `[` +
+			`{"index":0,"id":"q2_note","title":"Database","kind":"single","selections":["Postgres"],"usedDefault":true},` +
+			`{"index":1,"id":"q1.x","title":"Targets","kind":"multi","selections":[],"freeText":"BSD","usedDefault":true},` +
+			`{"index":2,"id":"q3","title":"Name","kind":"input","selections":[],"freeText":"demo","usedDefault":true},` +
+			`{"index":3,"id":"q4","title":"Tests?","kind":"bool","selections":[],"usedDefault":true,"value":false},` +
+			`{"index":4,"id":"q5","title":"Form","kind":"simple-form","selections":[],"usedDefault":true,"value":{"x":"t","note":"b","m":["a","b"],"f":true}}]`},
+		{"null is absent", `{"questions":[{"title":"Name","kind":"input","default":"demo"}]}`, `{"q1":null}`,
+			`[{"index":0,"id":"q1","title":"Name","kind":"input","selections":[],"freeText":"demo","usedDefault":true}]`},
+		{"a note is an answer", `{"questions":[{"title":"Pick","options":[{"label":"A"}],"default":"A"}]}`, `{"q1_note":"mine"}`,
+			`[{"index":0,"id":"q1","title":"Pick","kind":"single","selections":[],"freeText":"mine","usedDefault":false}]`},
+		{"no default stays empty", `{"questions":[{"title":"Pick","options":[{"label":"A"}]},{"title":"Name","kind":"input"},{"title":"Ok?","kind":"bool"}]}`, `{}`, `[` +
+			`{"index":0,"id":"q1","title":"Pick","kind":"single","selections":[],"usedDefault":false},` +
+			`{"index":1,"id":"q2","title":"Name","kind":"input","selections":[],"usedDefault":false},` +
+			`{"index":2,"id":"q3","title":"Ok?","kind":"bool","selections":[],"usedDefault":false}]`},
+		{"a field left blank is not absent", `{"questions":[{"title":"F","kind":"simple-form","fields":[{"name":"x","label":"X","kind":"input","default":"d"}]}]}`, `{"q1.x":" "}`,
+			`[{"index":0,"id":"q1","title":"F","kind":"simple-form","selections":[],"usedDefault":false,"value":{}}]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var m map[string]any
+			if err := json.Unmarshal([]byte(tt.content), &m); err != nil {
+				t.Fatal(err)
+			}
+			answers, err := formAnswers(parse(t, tt.req), m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := json.Marshal(answers)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, string(got)); diff != "" {
+				t.Errorf("answers (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
