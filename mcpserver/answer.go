@@ -42,7 +42,10 @@ func formAnswers(req *contract.Request, content map[string]any) ([]contract.Answ
 			switch {
 			case ok:
 				a.FreeText = strings.TrimSpace(s)
-				a.UsedDefault = hasDef && a.FreeText == strings.TrimSpace(d)
+				if hasDef {
+					a.FreeText = restoreDefault(a.FreeText, d)
+					a.UsedDefault = a.FreeText == strings.TrimSpace(d)
+				}
 			case hasDef:
 				a.FreeText, a.UsedDefault = strings.TrimSpace(d), true
 			}
@@ -123,6 +126,9 @@ func choiceAnswer(q *contract.Question, i int, content map[string]any, free bool
 		}
 	}
 	if def, isLabel := choiceDefault(q); def != "" {
+		if !isLabel {
+			a.FreeText = restoreDefault(a.FreeText, def)
+		}
 		switch {
 		case chose || noted:
 		case isLabel:
@@ -160,6 +166,11 @@ func formAnswer(q *contract.Question, i int, content map[string]any, a *contract
 				return err
 			}
 			s = strings.TrimSpace(s)
+			if f.Default != nil {
+				if d, isText := f.Default.String(); isText {
+					s = restoreDefault(s, d)
+				}
+			}
 			ok = present && s != ""
 			val = contract.StringValue(s)
 		case contract.KindSingle:

@@ -325,3 +325,45 @@ func TestFormAnswersAbsentDefaults(t *testing.T) {
 		})
 	}
 }
+
+// Text defaults reach the client neutralized, and an answer that keeps
+// one maps back to the model's default.
+func TestFormTextDefaults(t *testing.T) {
+	q := parse(t, `{"questions":[
+		{"title":"Name","kind":"input","default":"red\u001b[2Jx"},
+		{"title":"Pick","options":[{"label":"a"}],"default":"other\u0007"},
+		{"title":"Form","kind":"simple-form","fields":[{"name":"f","label":"F","kind":"input","default":"t\u001b]52;c;eA==\u0007"}]}]}`)
+	props := elicitParams(q, 0).RequestedSchema.(*formSchema).props
+	content := map[string]any{}
+	for _, name := range []string{"q1", "q2_note", "q3.f"} {
+		var d string
+		if err := json.Unmarshal(props[name].Default, &d); err != nil {
+			t.Fatalf("%s: default %s: %v", name, props[name].Default, err)
+		}
+		for _, r := range d {
+			if r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f {
+				t.Errorf("%s: default %q holds control character %U", name, d, r)
+			}
+		}
+		content[name] = d // the user keeps what the form showed
+	}
+	answers, err := formAnswers(q, content)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"red\x1b[2Jx", "other\a", `{"f":"t\u001b]52;c;eA==\u0007"}`}
+	got := []string{answers[0].FreeText, answers[1].FreeText}
+	form, err := json.Marshal(answers[2].Value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, string(form))
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("answers (-want +got):\n%s", diff)
+	}
+	for i, a := range answers {
+		if !a.UsedDefault {
+			t.Errorf("answer %d: usedDefault false; the user kept the default", i)
+		}
+	}
+}
