@@ -194,10 +194,12 @@ func filterLines(r io.Reader, pass io.Writer, out io.Writer, max int) error {
 		if errors.Is(err, bufio.ErrBufferFull) {
 			if over {
 				line = line[:0]
-				if derr := discardLine(br); derr != nil {
+				derr := discardLine(br)
+				// The last line, ended by the end of r, is answered too.
+				writeError(out, nil, codeInvalidRequest, fmt.Sprintf("the message is longer than %d bytes and was dropped", max))
+				if derr != nil {
 					return endOf(derr)
 				}
-				writeError(out, nil, codeInvalidRequest, fmt.Sprintf("the message is longer than %d bytes and was dropped", max))
 			}
 			continue
 		}
