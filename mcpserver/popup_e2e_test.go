@@ -431,8 +431,9 @@ func TestPopup(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		c := startTmux(t)
+		tmp := t.TempDir()
 		cmd := exec.Command(askuserBinary(t), "mcp", "--no-config")
-		cmd.Env = append(withoutTmux(os.Environ()), "TMUX="+c.sock+","+c.server+",0", "TMUX_PANE="+c.pane)
+		cmd.Env = append(withoutTmux(os.Environ()), "TMUX="+c.sock+","+c.server+",0", "TMUX_PANE="+c.pane, "TMPDIR="+tmp)
 		s := startRawCmd(t, cmd)
 		s.initialize(`{}`)
 		s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask_user","arguments":` + popupQuestion + `}}`)
@@ -442,6 +443,10 @@ func TestPopup(t *testing.T) {
 		}
 		if err := s.wait(); err != nil {
 			t.Errorf("exit: %v", err)
+		}
+		// The server waited for the popup to tear down before exiting.
+		if left, _ := filepath.Glob(filepath.Join(tmp, "askuser-popup-*")); len(left) > 0 {
+			t.Errorf("socket directories left behind: %v", left)
 		}
 		c.waitGone("Pick a colour")
 		noStrayPopup(c)
