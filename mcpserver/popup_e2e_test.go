@@ -427,6 +427,30 @@ func TestPopup(t *testing.T) {
 		}
 		noStrayPopup(c)
 	})
+	t.Run("another popup is open", func(t *testing.T) {
+		mu.Lock()
+		defer mu.Unlock()
+		c := startTmux(t)
+		other := exec.Command(c.tmux, "-S", c.sock, "display-popup", "-E", "-t", c.pane, "echo another popup; sleep 60")
+		if err := other.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			other.Process.Kill()
+			other.Wait()
+		})
+		c.waitText("another popup")
+		cs := c.serverInTmux()
+		got := waitCall(t, callAsync(context.Background(), cs, popupQuestion))
+		if got.err != nil {
+			t.Fatal(got.err)
+		}
+		r := result(t, got.res)
+		if r.Status != contract.StatusError || r.Error.Code != contract.ErrCustomUIFailed || !strings.Contains(r.Error.Message, "another popup is probably open") {
+			t.Errorf("got %+v; want custom_ui_failed saying another popup is open", r)
+		}
+		noStrayPopup(c)
+	})
 	t.Run("client gone closes the popup", func(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
