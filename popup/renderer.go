@@ -22,7 +22,8 @@ const TokenFile = "token"
 // started by its Launcher, running Command with the flag "--socket PATH"
 // added. It is safe for concurrent use, but shows one popup at a time: a
 // terminal has room for one, and the core may settle a call (on a timeout
-// or an abort) while its popup is still closing.
+// or an abort) while its popup is still closing. Make one with
+// NewRenderer; the zero value is not usable.
 type Renderer struct {
 	launcher Launcher
 	command  []string
