@@ -115,8 +115,19 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 var ErrPopupBusy = errors.New("the popup closed before it could show the questions; another popup is probably open on the terminal")
 
 // why explains a failed popup: a closed window says more than the socket
-// error it caused. connected says whether the helper had connected.
+// error it caused. connected says whether the helper had connected. A
+// lost connection means the helper has ended, so why waits a moment for
+// its popup to close.
 func (r *Renderer) why(ctx context.Context, win Window, connected bool, err error) error {
+	if errors.As(err, new(connLost)) {
+		t := time.NewTimer(closeGrace)
+		defer t.Stop()
+		select {
+		case <-win.Done():
+		case <-ctx.Done():
+		case <-t.C:
+		}
+	}
 	select {
 	case <-win.Done():
 		if werr := win.Err(); werr != nil {
@@ -163,13 +174,13 @@ func serve(c net.Conn, s *ask.Session) (ask.Outcome, error) {
 		job.RemainingMs = max(left.Milliseconds(), 1)
 	}
 	if err := writeLine(c, job); err != nil {
-		return ask.Outcome{}, fmt.Errorf("popup: sending the questionnaire: %w", err)
+		return ask.Outcome{}, connLost{fmt.Errorf("popup: sending the questionnaire: %w", err)}
 	}
 	lr := newLineReader(c)
 	for {
 		line, err := lr.next()
 		if err != nil {
-			return ask.Outcome{}, fmt.Errorf("popup: reading from the popup: %w", err)
+			return ask.Outcome{}, connLost{fmt.Errorf("popup: reading from the popup: %w", err)}
 		}
 		rep, err := DecodeReport(line)
 		if err != nil {
@@ -185,6 +196,13 @@ func serve(c net.Conn, s *ask.Session) (ask.Outcome, error) {
 		}
 	}
 }
+
+// connLost is an error of the connection to the helper itself, as when
+// the helper ends.
+type connLost struct{ err error }
+
+func (e connLost) Error() string { return e.err.Error() }
+func (e connLost) Unwrap() error { return e.err }
 
 func newToken() (string, error) {
 	b := make([]byte, 32)
