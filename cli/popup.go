@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"time"
@@ -79,7 +80,7 @@ func runPopup(ctx context.Context, env *Env, args []string) int {
 	caps, closeTTY := terminalCapabilities()
 	defer closeTTY()
 	if caps.Custom != nil {
-		caps.Custom = countdownWatch{caps.Custom, conn}
+		caps.Custom = countdownWatch{r: caps.Custom, report: conn.Report, stderr: env.Stderr}
 	}
 	res := ask.NewAsker(ask.NewHost(caps, popupHostOptions(job)), nil).Ask(ctx, job.Request, nil)
 	var rep popup.Report
@@ -119,8 +120,9 @@ func popupHostOptions(job popup.Job) *ask.HostOptions {
 // countdownWatch tells the server when the user stops the countdown in
 // the popup, so that the server's deadline stops too.
 type countdownWatch struct {
-	r    ask.Renderer
-	conn *popup.Conn
+	r      ask.Renderer
+	report func(popup.Report) error // conn.Report
+	stderr io.Writer
 }
 
 const countdownPoll = 100 * time.Millisecond
@@ -137,10 +139,13 @@ func (w countdownWatch) Render(ctx context.Context, s *ask.Session) (ask.Outcome
 				case <-done:
 					return
 				case <-t.C:
+					// Deadline keeps reporting a deadline that has passed;
+					// only a cancel, the user stopping the countdown,
+					// clears it.
 					if _, ok := s.Countdown.Deadline(); !ok {
-						// Gone also when the deadline passed; the server
-						// then times out first and ignores this.
-						w.conn.Report(popup.Report{Type: popup.ReportCountdownCancelled})
+						if err := w.report(popup.Report{Type: popup.ReportCountdownCancelled}); err != nil {
+							fmt.Fprintf(w.stderr, "askuser popup: telling the server the countdown stopped: %v\n", err)
+						}
 						return
 					}
 				}

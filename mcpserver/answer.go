@@ -14,7 +14,10 @@ import (
 // property as the dialog would: known names only, values of the right
 // type, labels that are options. A property that breaks the form is an
 // error naming it; an answer that is merely missing is returned empty, for
-// the core to report as empty_answer.
+// the core to report as empty_answer. A client need not prefill a
+// property's default, so an absent (or null) property whose question or
+// field has a default takes the default, with UsedDefault set, as an empty
+// reply does in the dialog.
 func formAnswers(req *contract.Request, content map[string]any) ([]contract.Answer, error) {
 	known := map[string]bool{}
 	free := req.FreeTextAllowed()
@@ -35,22 +38,33 @@ func formAnswers(req *contract.Request, content map[string]any) ([]contract.Answ
 			var s string
 			var ok bool
 			s, ok, err = stringProp(content, questionProp(i))
-			if ok {
+			d, hasDef := stringDefault(q.Default)
+			switch {
+			case ok:
 				a.FreeText = strings.TrimSpace(s)
-				d, hasDef := stringDefault(q.Default)
-				a.UsedDefault = hasDef && a.FreeText == strings.TrimSpace(d)
+				if hasDef {
+					a.FreeText = restoreDefault(a.FreeText, d)
+					a.UsedDefault = a.FreeText == strings.TrimSpace(d)
+				}
+			case hasDef:
+				a.FreeText, a.UsedDefault = strings.TrimSpace(d), true
 			}
 		case contract.KindBool:
 			known[questionProp(i)] = true
 			var b, ok bool
 			b, ok, err = boolProp(content, questionProp(i))
-			if ok {
+			var d, hasDef bool
+			if q.Default != nil {
+				d, hasDef = q.Default.Bool()
+			}
+			switch {
+			case ok:
 				v := contract.AnswerValue{Bool: b}
 				a.Value = &v
-				if q.Default != nil {
-					d, isBool := q.Default.Bool()
-					a.UsedDefault = isBool && d == b
-				}
+				a.UsedDefault = hasDef && d == b
+			case hasDef:
+				v := contract.AnswerValue{Bool: d}
+				a.Value, a.UsedDefault = &v, true
 			}
 		case contract.KindForm:
 			for j := range q.Fields {
@@ -78,11 +92,13 @@ func formAnswers(req *contract.Request, content map[string]any) ([]contract.Answ
 
 func choiceAnswer(q *contract.Question, i int, content map[string]any, free bool, a *contract.Answer) error {
 	name := questionProp(i)
+	var chose, noted bool
 	if q.Kind == contract.KindSingle {
 		s, ok, err := stringProp(content, name)
 		if err != nil {
 			return err
 		}
+		chose = ok
 		if ok {
 			if !hasLabel(q.Options, s) {
 				return fmt.Errorf("property %q: %q is not one of the options", name, s)
@@ -94,6 +110,7 @@ func choiceAnswer(q *contract.Question, i int, content map[string]any, free bool
 		if err != nil {
 			return err
 		}
+		chose = ok
 		if ok {
 			a.Selections = list
 		}
@@ -103,11 +120,22 @@ func choiceAnswer(q *contract.Question, i int, content map[string]any, free bool
 		if err != nil {
 			return err
 		}
+		noted = ok
 		if ok {
 			a.FreeText = strings.TrimSpace(note)
 		}
 	}
 	if def, isLabel := choiceDefault(q); def != "" {
+		if !isLabel {
+			a.FreeText = restoreDefault(a.FreeText, def)
+		}
+		switch {
+		case chose || noted:
+		case isLabel:
+			a.Selections = []string{def}
+		case free:
+			a.FreeText = def
+		}
 		if isLabel {
 			a.UsedDefault = slices.Equal(a.Selections, []string{def}) && a.FreeText == ""
 		} else {
@@ -138,6 +166,11 @@ func formAnswer(q *contract.Question, i int, content map[string]any, a *contract
 				return err
 			}
 			s = strings.TrimSpace(s)
+			if f.Default != nil {
+				if d, isText := f.Default.String(); isText {
+					s = restoreDefault(s, d)
+				}
+			}
 			ok = present && s != ""
 			val = contract.StringValue(s)
 		case contract.KindSingle:
@@ -158,10 +191,14 @@ func formAnswer(q *contract.Question, i int, content map[string]any, a *contract
 			ok = present && len(list) > 0
 			val = contract.StringsValue(list...)
 		}
+		d, hasDef := fieldDefault(f)
+		if _, present := content[name]; hasDef && (!present || content[name] == nil) {
+			val, ok = d, true
+		}
 		if !ok {
 			continue
 		}
-		if d, has := fieldDefault(f); has && d.Equal(val) {
+		if hasDef && d.Equal(val) {
 			a.UsedDefault = true
 		}
 		v.Form = append(v.Form, contract.FormEntry{Name: f.Name, Value: val})

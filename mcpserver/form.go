@@ -69,8 +69,11 @@ type formSchema struct {
 
 // add puts p in the form. The text a client shows of it (titles and
 // descriptions, the model's words) goes through safetext first: many
-// clients draw forms on a terminal. Values (option labels sent back,
-// defaults) stay as they are, so answers map back exactly.
+// clients draw forms on a terminal. Text defaults are neutralized where
+// they are made (see textDefault), and formAnswers maps them back. Option
+// labels, the enum consts sent back, stay as they are, so that answers
+// map back exactly; clients show the titles, not the consts, and a label
+// default is one of those consts.
 func (s *formSchema) add(name string, p *property, required bool) {
 	p.Title, p.Description = safetext.Line(p.Title), safetext.Text(p.Description)
 	for _, list := range [][]titledConst{p.OneOf, p.itemsAnyOf()} {
@@ -149,14 +152,14 @@ func elicitParams(req *contract.Request, left time.Duration) *mcp.ElicitParams {
 				n := &property{Type: "string", Title: q.Title + ": other answer or note",
 					Description: "Optional. Type an answer of your own instead of choosing, or a note to go with your choice."}
 				if def != "" && !isLabel {
-					n.Default = mustJSON(def)
+					n.Default = textDefault(def)
 				}
 				s.add(noteProp(i), n, false)
 			}
 		case contract.KindInput:
 			p := &property{Type: "string", Title: q.Title, Description: desc, MinLength: &one}
 			if d, ok := stringDefault(q.Default); ok {
-				p.Default = mustJSON(d)
+				p.Default = textDefault(d)
 			}
 			s.add(questionProp(i), p, true)
 		case contract.KindBool:
@@ -199,9 +202,30 @@ func fieldProperty(q *contract.Question, f *contract.Field, desc string) *proper
 		}
 	}
 	if v, ok := fieldDefault(f); ok {
-		p.Default = mustJSON(v)
+		if s, isText := v.String(); isText && f.Kind == contract.KindInput {
+			p.Default = textDefault(s)
+		} else {
+			p.Default = mustJSON(v)
+		}
 	}
 	return p
+}
+
+// textDefault is the default of a text property, safe to draw on a
+// terminal: a client may show it as the text already typed.
+func textDefault(d string) json.RawMessage {
+	return mustJSON(safetext.Text(d))
+}
+
+// restoreDefault returns the default d, trimmed, when got, a trimmed text
+// answer, is the neutralized default that textDefault sent and not the
+// default itself: the user kept the default. Otherwise it returns got.
+func restoreDefault(got, d string) string {
+	t := strings.TrimSpace(d)
+	if got != t && got == strings.TrimSpace(safetext.Text(d)) {
+		return t
+	}
+	return got
 }
 
 // formMessage is the message shown above the form.

@@ -281,3 +281,89 @@ func TestFormTextIsSafe(t *testing.T) {
 		t.Errorf("selections (-want +got):\n%s", diff)
 	}
 }
+
+// A client need not prefill defaults: an absent property takes its
+// question's or field's default, as an empty reply does in the dialog.
+func TestFormAnswersAbsentDefaults(t *testing.T) {
+	tests := []struct {
+		name, req, content, want string
+	}{
+		{"every default", every, `{}`, `[` +
+			`{"index":0,"id":"q2_note","title":"Database","kind":"single","selections":["Postgres"],"usedDefault":true},` +
+			`{"index":1,"id":"q1.x","title":"Targets","kind":"multi","selections":[],"freeText":"BSD","usedDefault":true},` +
+			`{"index":2,"id":"q3","title":"Name","kind":"input","selections":[],"freeText":"demo","usedDefault":true},` +
+			`{"index":3,"id":"q4","title":"Tests?","kind":"bool","selections":[],"usedDefault":true,"value":false},` +
+			`{"index":4,"id":"q5","title":"Form","kind":"simple-form","selections":[],"usedDefault":true,"value":{"x":"t","note":"b","m":["a","b"],"f":true}}]`},
+		{"null is absent", `{"questions":[{"title":"Name","kind":"input","default":"demo"}]}`, `{"q1":null}`,
+			`[{"index":0,"id":"q1","title":"Name","kind":"input","selections":[],"freeText":"demo","usedDefault":true}]`},
+		{"a note is an answer", `{"questions":[{"title":"Pick","options":[{"label":"A"}],"default":"A"}]}`, `{"q1_note":"mine"}`,
+			`[{"index":0,"id":"q1","title":"Pick","kind":"single","selections":[],"freeText":"mine","usedDefault":false}]`},
+		{"no default stays empty", `{"questions":[{"title":"Pick","options":[{"label":"A"}]},{"title":"Name","kind":"input"},{"title":"Ok?","kind":"bool"}]}`, `{}`, `[` +
+			`{"index":0,"id":"q1","title":"Pick","kind":"single","selections":[],"usedDefault":false},` +
+			`{"index":1,"id":"q2","title":"Name","kind":"input","selections":[],"usedDefault":false},` +
+			`{"index":2,"id":"q3","title":"Ok?","kind":"bool","selections":[],"usedDefault":false}]`},
+		{"a field left blank is not absent", `{"questions":[{"title":"F","kind":"simple-form","fields":[{"name":"x","label":"X","kind":"input","default":"d"}]}]}`, `{"q1.x":" "}`,
+			`[{"index":0,"id":"q1","title":"F","kind":"simple-form","selections":[],"usedDefault":false,"value":{}}]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var m map[string]any
+			if err := json.Unmarshal([]byte(tt.content), &m); err != nil {
+				t.Fatal(err)
+			}
+			answers, err := formAnswers(parse(t, tt.req), m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := json.Marshal(answers)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, string(got)); diff != "" {
+				t.Errorf("answers (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// Text defaults reach the client neutralized, and an answer that keeps
+// one maps back to the model's default.
+func TestFormTextDefaults(t *testing.T) {
+	q := parse(t, `{"questions":[
+		{"title":"Name","kind":"input","default":"red\u001b[2Jx"},
+		{"title":"Pick","options":[{"label":"a"}],"default":"other\u0007"},
+		{"title":"Form","kind":"simple-form","fields":[{"name":"f","label":"F","kind":"input","default":"t\u001b]52;c;eA==\u0007"}]}]}`)
+	props := elicitParams(q, 0).RequestedSchema.(*formSchema).props
+	content := map[string]any{}
+	for _, name := range []string{"q1", "q2_note", "q3.f"} {
+		var d string
+		if err := json.Unmarshal(props[name].Default, &d); err != nil {
+			t.Fatalf("%s: default %s: %v", name, props[name].Default, err)
+		}
+		for _, r := range d {
+			if r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f {
+				t.Errorf("%s: default %q holds control character %U", name, d, r)
+			}
+		}
+		content[name] = d // the user keeps what the form showed
+	}
+	answers, err := formAnswers(q, content)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"red\x1b[2Jx", "other\a", `{"f":"t\u001b]52;c;eA==\u0007"}`}
+	got := []string{answers[0].FreeText, answers[1].FreeText}
+	form, err := json.Marshal(answers[2].Value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, string(form))
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("answers (-want +got):\n%s", diff)
+	}
+	for i, a := range answers {
+		if !a.UsedDefault {
+			t.Errorf("answer %d: usedDefault false; the user kept the default", i)
+		}
+	}
+}

@@ -323,6 +323,57 @@ func TestPopup(t *testing.T) {
 			t.Errorf("next call: %+v %v", got.res, got.err)
 		}
 	})
+	// The core settles a timeout or a cancel without waiting for the
+	// popup to close; a call that follows at once must still get its own
+	// popup, not fail on the one that is closing.
+	for _, tc := range []struct {
+		name  string
+		first func(t *testing.T, c *tmuxClient, cs *mcp.ClientSession)
+	}{
+		{"after a timeout", func(t *testing.T, c *tmuxClient, cs *mcp.ClientSession) {
+			done := callAsync(context.Background(), cs, `{"timeoutPerQuestionMs":2000,"questions":[{"title":"Pick a colour","options":[{"label":"red"}]}]}`)
+			c.waitText("Pick a colour")
+			got := waitCall(t, done)
+			if got.err != nil {
+				t.Fatal(got.err)
+			}
+			if r := result(t, got.res); r.Status != contract.StatusTimeout {
+				t.Fatalf("first call: got %+v; want timeout", r)
+			}
+		}},
+		{"after a cancel", func(t *testing.T, c *tmuxClient, cs *mcp.ClientSession) {
+			ctx, cancel := context.WithCancel(context.Background())
+			done := callAsync(ctx, cs, popupQuestion)
+			c.waitText("Pick a colour")
+			cancel()
+			if got := waitCall(t, done); !errors.Is(got.err, context.Canceled) {
+				t.Fatalf("cancelled call returned %v", got.err)
+			}
+		}},
+	} {
+		t.Run("next call at once "+tc.name, func(t *testing.T) {
+			mu.Lock()
+			defer mu.Unlock()
+			c := startTmux(t)
+			cs := c.serverInTmux()
+			tc.first(t, c, cs)
+			next := callAsync(context.Background(), cs, `{"questions":[{"title":"Pick a shape","options":[{"label":"square"}]}]}`)
+			c.waitText("Pick a shape")
+			c.typeKeys("\r")
+			got := waitCall(t, next)
+			if got.err != nil {
+				t.Fatal(got.err)
+			}
+			want := contract.Result{Status: contract.StatusAnswered, Route: contract.RouteCustom, Answers: []contract.Answer{
+				{Index: 0, ID: "q1", Title: "Pick a shape", Kind: contract.KindSingle, Selections: []string{"square"}},
+			}}
+			if diff := cmp.Diff(want, result(t, got.res)); diff != "" {
+				t.Errorf("next call's result (-want +got):\n%s", diff)
+			}
+			c.waitGone("Pick a shape")
+			noStrayPopup(c)
+		})
+	}
 	t.Run("stopping the countdown in the popup stops the server's", func(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -376,12 +427,37 @@ func TestPopup(t *testing.T) {
 		}
 		noStrayPopup(c)
 	})
+	t.Run("another popup is open", func(t *testing.T) {
+		mu.Lock()
+		defer mu.Unlock()
+		c := startTmux(t)
+		other := exec.Command(c.tmux, "-S", c.sock, "display-popup", "-E", "-t", c.pane, "echo another popup; sleep 60")
+		if err := other.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			other.Process.Kill()
+			other.Wait()
+		})
+		c.waitText("another popup")
+		cs := c.serverInTmux()
+		got := waitCall(t, callAsync(context.Background(), cs, popupQuestion))
+		if got.err != nil {
+			t.Fatal(got.err)
+		}
+		r := result(t, got.res)
+		if r.Status != contract.StatusError || r.Error.Code != contract.ErrCustomUIFailed || !strings.Contains(r.Error.Message, "another popup is probably open") {
+			t.Errorf("got %+v; want custom_ui_failed saying another popup is open", r)
+		}
+		noStrayPopup(c)
+	})
 	t.Run("client gone closes the popup", func(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		c := startTmux(t)
+		tmp := t.TempDir()
 		cmd := exec.Command(askuserBinary(t), "mcp", "--no-config")
-		cmd.Env = append(withoutTmux(os.Environ()), "TMUX="+c.sock+","+c.server+",0", "TMUX_PANE="+c.pane)
+		cmd.Env = append(withoutTmux(os.Environ()), "TMUX="+c.sock+","+c.server+",0", "TMUX_PANE="+c.pane, "TMPDIR="+tmp)
 		s := startRawCmd(t, cmd)
 		s.initialize(`{}`)
 		s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask_user","arguments":` + popupQuestion + `}}`)
@@ -391,6 +467,10 @@ func TestPopup(t *testing.T) {
 		}
 		if err := s.wait(); err != nil {
 			t.Errorf("exit: %v", err)
+		}
+		// The server waited for the popup to tear down before exiting.
+		if left, _ := filepath.Glob(filepath.Join(tmp, "askuser-popup-*")); len(left) > 0 {
+			t.Errorf("socket directories left behind: %v", left)
 		}
 		c.waitGone("Pick a colour")
 		noStrayPopup(c)

@@ -16,11 +16,15 @@ import (
 // client gave no progress token. It also carries what the renderer tells
 // the handler about the call.
 type progress struct {
-	session  *mcp.ServerSession
+	session  notifier // nil when the call has no session
 	token    any
 	interval time.Duration
 	stopped  chan struct{}
 	done     chan struct{}
+
+	// sendMu is held across each notification, so that they go out in
+	// the order of their counts, and none after stop.
+	sendMu sync.Mutex
 
 	mu        sync.Mutex
 	count     float64
@@ -30,9 +34,17 @@ type progress struct {
 	stopOnce  sync.Once
 }
 
+// notifier sends progress notifications; *mcp.ServerSession is one.
+type notifier interface {
+	NotifyProgress(ctx context.Context, params *mcp.ProgressNotificationParams) error
+}
+
 func newProgress(req *mcp.CallToolRequest, interval time.Duration) *progress {
-	p := &progress{session: req.Session, token: req.Params.GetProgressToken(), interval: interval,
+	p := &progress{token: req.Params.GetProgressToken(), interval: interval,
 		stopped: make(chan struct{}), done: make(chan struct{})}
+	if req.Session != nil {
+		p.session = req.Session
+	}
 	if p.token == nil || p.session == nil {
 		close(p.done)
 		return p
@@ -63,10 +75,17 @@ func quietProgress() *progress {
 	return p
 }
 
-// send sends one notification now.
+// send sends one notification now, unless the progress has stopped.
 func (p *progress) send() {
 	if p.token == nil || p.session == nil {
 		return
+	}
+	p.sendMu.Lock()
+	defer p.sendMu.Unlock()
+	select {
+	case <-p.stopped:
+		return
+	default:
 	}
 	p.mu.Lock()
 	p.count++
@@ -119,9 +138,13 @@ func (p *progress) elicitAction() string {
 	return p.action
 }
 
-// stop ends the notifications and waits until none is being sent.
+// stop ends the notifications and waits until none is being sent; no
+// notification is sent after it returns, so none follows the tool result.
 func (p *progress) stop() {
 	p.stopOnce.Do(func() { close(p.stopped) })
+	p.sendMu.Lock()
+	//lint:ignore SA2001 taking the lock waits for a send in flight
+	p.sendMu.Unlock()
 	<-p.done
 }
 
@@ -137,13 +160,59 @@ func progressFrom(ctx context.Context) *progress {
 }
 
 // tracked wraps a route's renderer so that the call's progress learns the
-// countdown of each wait.
-type tracked struct{ r ask.Renderer }
+// countdown of each wait, and the server knows which renders still run.
+type tracked struct {
+	r       ask.Renderer
+	running *renders
+}
 
 // Render implements ask.Renderer.
 func (t tracked) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+	t.running.add(1)
+	defer t.running.add(-1)
 	if p := progressFrom(ctx); p != nil {
 		p.started(s.Countdown)
 	}
 	return t.r.Render(ctx, s)
+}
+
+// renders counts the renders in progress. Unlike a sync.WaitGroup, it
+// may be waited on while renders start.
+type renders struct {
+	mu   sync.Mutex
+	n    int
+	idle chan struct{} // closed while n is 0
+}
+
+func newRenders() *renders {
+	r := &renders{idle: make(chan struct{})}
+	close(r.idle)
+	return r
+}
+
+func (r *renders) add(d int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.n == 0 {
+		r.idle = make(chan struct{})
+	}
+	r.n += d
+	if r.n == 0 {
+		close(r.idle)
+	}
+}
+
+// wait returns true when no render is in progress, or false after d.
+func (r *renders) wait(d time.Duration) bool {
+	r.mu.Lock()
+	idle := r.idle
+	r.mu.Unlock()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-idle:
+		return true
+	case <-t.C:
+		return false
+	}
 }

@@ -75,6 +75,10 @@ type Server struct {
 
 	turn chan struct{} // holds one token; the call holding it may show UI
 
+	// running counts the renders in progress, which the core may leave
+	// behind on a timeout or an abort while they tear down.
+	running *renders
+
 	gone       context.Context // done when the stdio client has gone
 	clientGone context.CancelFunc
 
@@ -106,6 +110,7 @@ func New(opts *Options) (*Server, error) {
 		interval: o.ProgressInterval,
 		states:   &stateSigner{key: key},
 		turn:     make(chan struct{}, 1),
+		running:  newRenders(),
 		hosts:    map[*mcp.ServerSession]*sessionHost{},
 	}
 	s.gone, s.clientGone = context.WithCancel(context.Background())
@@ -171,7 +176,7 @@ func (s *Server) host(req *mcp.CallToolRequest) *sessionHost {
 	}
 	caps := ask.Capabilities{CustomReason: s.opts.CustomReason}
 	if s.opts.Custom != nil {
-		caps.Custom = tracked{s.opts.Custom}
+		caps.Custom = tracked{s.opts.Custom, s.running}
 	} else if caps.CustomReason == "" {
 		caps.CustomReason = "no terminal popup is available to this server"
 	}
@@ -179,7 +184,7 @@ func (s *Server) host(req *mcp.CallToolRequest) *sessionHost {
 	if why := elicitationMissing(req.ClientCapabilities()); why != "" {
 		caps.NativeReason = why
 	} else {
-		caps.Native = tracked{&elicitRenderer{session: req.Session, modern: modern}}
+		caps.Native = tracked{&elicitRenderer{session: req.Session, modern: modern}, s.running}
 	}
 	h := &sessionHost{asker: ask.NewAsker(ask.NewHost(caps, &s.opts.Host), nil), modern: modern}
 	if req.Session != nil {

@@ -33,7 +33,9 @@ const (
 // one bad message cannot end the session. When r ends, calls still
 // waiting for the user are aborted, every request read is answered (for
 // at most ShutdownGrace), and ServeStdio returns nil. When ctx is done,
-// waiting calls are aborted too.
+// waiting calls are aborted too. Before it returns, ServeStdio waits for
+// at most RenderGrace for the renderers of aborted calls to finish
+// (closing their popups and removing their sockets).
 func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -54,6 +56,8 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 	}()
 	t := &mcp.IOTransport{Reader: pr, Writer: out, MaxLineLength: MaxMessageBytes + 1}
 	err := s.Run(ctx, t)
+	s.clientGone()
+	s.running.wait(RenderGrace)
 	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil
 	}
@@ -63,6 +67,10 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 // ShutdownGrace bounds how long a server whose input has ended waits for
 // the answers to the requests it has read.
 const ShutdownGrace = 5 * time.Second
+
+// RenderGrace bounds how long a stopping server waits for the renderers
+// of aborted calls to tear down. A tmux popup takes up to 4 s to close.
+const RenderGrace = 5 * time.Second
 
 // openRequests are the ids of the client's requests that have not been
 // answered yet.
@@ -194,10 +202,12 @@ func filterLines(r io.Reader, pass io.Writer, out io.Writer, max int) error {
 		if errors.Is(err, bufio.ErrBufferFull) {
 			if over {
 				line = line[:0]
-				if derr := discardLine(br); derr != nil {
+				derr := discardLine(br)
+				// The last line, ended by the end of r, is answered too.
+				writeError(out, nil, codeInvalidRequest, fmt.Sprintf("the message is longer than %d bytes and was dropped", max))
+				if derr != nil {
 					return endOf(derr)
 				}
-				writeError(out, nil, codeInvalidRequest, fmt.Sprintf("the message is longer than %d bytes and was dropped", max))
 			}
 			continue
 		}

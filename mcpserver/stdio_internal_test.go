@@ -52,6 +52,34 @@ func TestFilterLines(t *testing.T) {
 	}
 }
 
+// A message over the limit is answered whether or not a newline ends it,
+// and however far past the reader's buffer it runs.
+func TestFilterLinesOversized(t *testing.T) {
+	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"
+	huge := strings.Repeat("x", 200<<10) // past the 64 KiB buffer
+	tests := []struct{ name, in string }{
+		{"short, last, no newline", ping + strings.Repeat("x", 100)},
+		{"short, newline", ping + strings.Repeat("x", 100) + "\n"},
+		{"past the buffer, last, no newline", ping + huge},
+		{"past the buffer, newline", ping + huge + "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var pass, out bytes.Buffer
+			if err := filterLines(strings.NewReader(tt.in), &pass, &out, 80); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(ping, pass.String()); diff != "" {
+				t.Errorf("passed on (-want +got):\n%s", diff)
+			}
+			want := `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"the message is longer than 80 bytes and was dropped"}}` + "\n"
+			if diff := cmp.Diff(want, out.String()); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 func FuzzFilterLines(f *testing.F) {
 	for _, s := range []string{"", "\n", `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n", "[1]\n{}", `{"id":[` + "\n", strings.Repeat("x", 200)} {
 		f.Add(s)

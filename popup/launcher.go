@@ -13,7 +13,8 @@ import (
 // Launcher starts a command in a popup window on the user's terminal.
 // Tmux is the one launcher so far; zellij, kitty or wezterm can follow.
 type Launcher interface {
-	// Launch starts argv in a new popup and returns at once.
+	// Launch starts argv in a new popup and returns at once. It starts
+	// nothing when ctx is done.
 	Launch(ctx context.Context, argv []string) (Window, error)
 }
 
@@ -50,9 +51,13 @@ const closeGrace = 2 * time.Second
 
 // Launch implements Launcher: tmux display-popup -E runs argv and closes
 // the popup when argv exits. display-popup returns when the popup closes.
+// Launch starts nothing and returns context.Cause(ctx) when ctx is done.
 func (t *Tmux) Launch(ctx context.Context, argv []string) (Window, error) {
 	if t.Pane == "" {
 		return nil, errors.New("popup: no tmux pane to show the popup on")
+	}
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
 	}
 	w, h := t.Width, t.Height
 	if w == "" {

@@ -2,10 +2,12 @@ package popup
 
 import (
 	"context"
+	"errors"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -99,10 +101,121 @@ func TestRendererAnswer(t *testing.T) {
 }
 
 func TestRendererPopupClosed(t *testing.T) {
-	l := launcherFunc(func(context.Context, string, *fakeWindow) {}) // closes at once
-	_, err := NewRenderer(l, nil).Render(context.Background(), session(t))
-	if err == nil || !strings.Contains(err.Error(), "closed without an answer") {
-		t.Errorf("got %v; want the popup closed without an answer", err)
+	tests := []struct {
+		name   string
+		helper func(t *testing.T, sock string)
+		want   string
+	}{
+		// tmux display-popup exits at once, and succeeds, when the
+		// terminal already shows a popup.
+		{"before the helper connected", func(*testing.T, string) {}, ErrPopupBusy.Error()},
+		{"after the helper connected", func(t *testing.T, sock string) {
+			conn, _, err := Dial(context.Background(), sock)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			conn.Close()
+		}, "the popup closed without an answer"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := launcherFunc(func(_ context.Context, sock string, _ *fakeWindow) { tt.helper(t, sock) })
+			_, err := NewRenderer(l, nil).Render(context.Background(), session(t))
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if got != tt.want {
+				t.Errorf("error %q; want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestRendererOnePopupAtATime checks that a render does not launch its
+// popup while the popup of the one before it, which the core abandons on
+// a timeout or an abort, is still closing.
+func TestRendererOnePopupAtATime(t *testing.T) {
+	var mu sync.Mutex
+	open, launches := 0, 0
+	connected, release := make(chan struct{}), make(chan struct{})
+	launched := make(chan struct{}, 2)
+	l := launcherFunc(func(_ context.Context, sock string, w *fakeWindow) {
+		mu.Lock()
+		if open > 0 {
+			t.Error("a popup was launched while another was still open")
+		}
+		open++
+		launches++
+		n := launches
+		mu.Unlock()
+		defer func() {
+			mu.Lock()
+			open--
+			mu.Unlock()
+		}()
+		launched <- struct{}{}
+		conn, _, err := Dial(context.Background(), sock)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer conn.Close()
+		if n == 1 {
+			close(connected)
+			<-release // the first popup is slow to close
+			return
+		}
+		conn.Report(Report{Type: ReportOutcome, Dismissed: true})
+		<-conn.Gone()
+	})
+	r := NewRenderer(l, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	first := make(chan error, 1)
+	go func() {
+		_, err := r.Render(ctx, session(t))
+		first <- err
+	}()
+	<-launched
+	<-connected
+	cancel() // the core gives up on the first call and starts the next
+	second := make(chan error, 1)
+	go func() {
+		_, err := r.Render(context.Background(), session(t))
+		second <- err
+	}()
+	// The second popup must not appear while the first is open. Nothing
+	// signals that the second render is waiting, so give it a moment to
+	// launch wrongly before the first popup closes.
+	select {
+	case <-launched:
+	case <-time.After(200 * time.Millisecond):
+	}
+	close(release)
+	<-first
+	if err := <-second; err != nil {
+		t.Errorf("second render: %v", err)
+	}
+}
+
+// TestRendererDoneContext checks that a render whose context is done
+// launches nothing, whether the popup is free or another one is open.
+func TestRendererDoneContext(t *testing.T) {
+	why := errors.New("the call timed out")
+	for _, busy := range []bool{false, true} {
+		launches := 0
+		l := launcherFunc(func(context.Context, string, *fakeWindow) { launches++ })
+		r := NewRenderer(l, nil)
+		if busy {
+			r.busy <- struct{}{}
+		}
+		ctx, cancel := context.WithCancelCause(context.Background())
+		cancel(why)
+		_, err := r.Render(ctx, session(t))
+		if !errors.Is(err, why) || launches != 0 {
+			t.Errorf("busy %v: error %v after %d launches; want %v and none", busy, err, launches, why)
+		}
 	}
 }
 

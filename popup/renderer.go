@@ -20,22 +20,39 @@ const TokenFile = "token"
 
 // Renderer is an ask.Renderer that shows each questionnaire in a popup
 // started by its Launcher, running Command with the flag "--socket PATH"
-// added. Calls should not overlap: each opens its own popup.
+// added. It is safe for concurrent use, but shows one popup at a time: a
+// terminal has room for one, and the core may settle a call (on a timeout
+// or an abort) while its popup is still closing. Make one with
+// NewRenderer; the zero value is not usable.
 type Renderer struct {
 	launcher Launcher
 	command  []string
+	busy     chan struct{} // holds a token while a popup is open or closing
 }
 
 // NewRenderer returns a Renderer that starts command (the helper, such
 // as []string{"/usr/bin/askuser", "popup"}) through l.
 func NewRenderer(l Launcher, command []string) *Renderer {
-	return &Renderer{launcher: l, command: append([]string{}, command...)}
+	return &Renderer{launcher: l, command: append([]string{}, command...), busy: make(chan struct{}, 1)}
 }
 
-// Render implements ask.Renderer. It returns when the helper reports the
-// outcome, or when ctx is done; then, or when the popup closes without an
-// outcome, it closes the connection and the popup and removes the socket.
+// Render implements ask.Renderer. It first waits, while ctx allows, until
+// the popup of any earlier Render has closed. It returns when the helper
+// reports the outcome, or when ctx is done; then, or when the popup closes
+// without an outcome, it closes the connection and the popup and removes
+// the socket before returning. When ctx is done before the popup is
+// launched, Render returns context.Cause(ctx).
 func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+	select {
+	case r.busy <- struct{}{}:
+	case <-ctx.Done():
+		return ask.Outcome{}, context.Cause(ctx)
+	}
+	defer func() { <-r.busy }()
+	// A call settled before its turn launches nothing.
+	if ctx.Err() != nil {
+		return ask.Outcome{}, context.Cause(ctx)
+	}
 	dir, err := os.MkdirTemp("", "askuser-popup-")
 	if err != nil {
 		return ask.Outcome{}, fmt.Errorf("popup: making the socket directory: %w", err)
@@ -80,25 +97,44 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 	}()
 	conn, err := accept(ln, token)
 	if err != nil {
-		return ask.Outcome{}, r.why(ctx, win, err)
+		return ask.Outcome{}, r.why(ctx, win, false, err)
 	}
 	defer conn.Close()
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
 	out, err := serve(conn, s)
 	if err != nil {
-		return ask.Outcome{}, r.why(ctx, win, err)
+		return ask.Outcome{}, r.why(ctx, win, true, err)
 	}
 	return out, nil
 }
 
+// ErrPopupBusy reports a popup that closed before its helper connected.
+// tmux display-popup does that, and succeeds, when the terminal already
+// shows a popup (another program's, or one being closed by force).
+var ErrPopupBusy = errors.New("the popup closed before it could show the questions; another popup is probably open on the terminal")
+
 // why explains a failed popup: a closed window says more than the socket
-// error it caused.
-func (r *Renderer) why(ctx context.Context, win Window, err error) error {
+// error it caused. connected says whether the helper had connected. A
+// lost connection means the helper has ended, so why waits a moment for
+// its popup to close.
+func (r *Renderer) why(ctx context.Context, win Window, connected bool, err error) error {
+	if errors.As(err, new(connLost)) {
+		t := time.NewTimer(closeGrace)
+		defer t.Stop()
+		select {
+		case <-win.Done():
+		case <-ctx.Done():
+		case <-t.C:
+		}
+	}
 	select {
 	case <-win.Done():
 		if werr := win.Err(); werr != nil {
 			return fmt.Errorf("the popup could not be shown: %w", werr)
+		}
+		if !connected {
+			return ErrPopupBusy
 		}
 		return errors.New("the popup closed without an answer")
 	default:
@@ -138,13 +174,13 @@ func serve(c net.Conn, s *ask.Session) (ask.Outcome, error) {
 		job.RemainingMs = max(left.Milliseconds(), 1)
 	}
 	if err := writeLine(c, job); err != nil {
-		return ask.Outcome{}, fmt.Errorf("popup: sending the questionnaire: %w", err)
+		return ask.Outcome{}, connLost{fmt.Errorf("popup: sending the questionnaire: %w", err)}
 	}
 	lr := newLineReader(c)
 	for {
 		line, err := lr.next()
 		if err != nil {
-			return ask.Outcome{}, fmt.Errorf("popup: reading from the popup: %w", err)
+			return ask.Outcome{}, connLost{fmt.Errorf("popup: reading from the popup: %w", err)}
 		}
 		rep, err := DecodeReport(line)
 		if err != nil {
@@ -160,6 +196,13 @@ func serve(c net.Conn, s *ask.Session) (ask.Outcome, error) {
 		}
 	}
 }
+
+// connLost is an error of the connection to the helper itself, as when
+// the helper ends.
+type connLost struct{ err error }
+
+func (e connLost) Error() string { return e.err.Error() }
+func (e connLost) Unwrap() error { return e.err }
 
 func newToken() (string, error) {
 	b := make([]byte, 32)
