@@ -916,8 +916,11 @@ func (d *decoder) readString() (string, int) {
 // ASCII other than '"' and '\\': bytes a string can hold as they are.
 func plainASCII(w uint64) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	hasZero := func(v uint64) uint64 { return (v - ones) & ^v & highs }
-	return (w&highs)|((w-0x20*ones)&^w&highs)|hasZero(w^'"'*ones)|hasZero(w^'\\'*ones) == 0
+	// Once every byte is below 0x80 (w's own high bits), subtracting
+	// sets a byte's high bit exactly when it borrows: below 0x20 for the
+	// first term, equal to '"' or '\\' (zero after the XOR) for the others.
+	// A borrow runs on only past a byte that is flagged already.
+	return (w|(w-0x20*ones)|((w^'"'*ones)-ones)|((w^'\\'*ones)-ones))&highs == 0
 }
 
 // readEscaped continues readString from the first backslash at i. The
