@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"testing"
@@ -69,6 +70,25 @@ func TestPlainASCII(t *testing.T) {
 		{"é.abcdef", false},
 		{"\x00abcdefg", false},
 		{"       \x20", true},
+	}
+	// Every byte value at every position of an otherwise plain word, and
+	// next to a byte that borrows.
+	for _, base := range []string{"abcdefgh", "\x1fbcdefgh"} {
+		for pos := range 8 {
+			for b := range 256 {
+				word := []byte(base)
+				word[pos] = byte(b)
+				want := true
+				for _, c := range word {
+					if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {
+						want = false
+					}
+				}
+				if got := plainASCII(binary.LittleEndian.Uint64(word)); got != want {
+					t.Errorf("plainASCII(%q) = %v, want %v", word, got, want)
+				}
+			}
+		}
 	}
 	for _, tt := range tests {
 		w := uint64(0)
