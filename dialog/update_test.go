@@ -1,6 +1,7 @@
 package dialog
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -367,5 +368,40 @@ func TestFrameHints(t *testing.T) {
 		if tt.want > 0 && !strings.Contains(strings.Join(f.Lines[len(f.Lines)-f.Hints:], " "), "navigate") {
 			t.Errorf("%dx%d: the last %d lines are not the hints: %q", tt.w, tt.h, f.Hints, f.Lines)
 		}
+	}
+}
+
+func TestTabsLine(t *testing.T) {
+	req := parse(t, `{"questions":[
+		{"title":"Which editor do you use most?","options":[{"label":"vim"}]},
+		{"title":"Which languages do you write?","kind":"multi","options":[{"label":"Go"}],"default":"Go"},
+		{"title":"What should it be called?","default":"x"},
+		{"title":"Run the tests?","kind":"bool","default":true},
+		{"title":"Release settings","kind":"simple-form","fields":[{"name":"n","label":"Note","kind":"input"}]}]}`)
+	tests := []struct {
+		width int
+		keys  string
+		want  string
+	}{
+		{200, "", " [1. Which editor do you use most?]  2. Which languages do you write? ✓   3. What should it be called? ✓   4. Run the tests? ✓   5. Release settings ✓   Review "},
+		{120, "", " [1. Which editor …]  2. Which languag… ✓   3. What should i… ✓   4. Run the tests? ✓   5. Release setti… ✓   Review "},
+		{76, "", " [1. Which editor do you use most?]  2 ✓   3 ✓   4 ✓   5 ✓   Review "},
+		{76, "tab", "  1  [2. Which languages do you write? ✓]  3 ✓   4 ✓   5 ✓   Review "},
+		{50, "", " [1. Which edit…]  2 ✓   3 ✓   4 ✓   5 ✓   Review "},
+		{30, "", " ‹ 1/6 Which editor do you us… "},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%d %s", tt.width, tt.keys), func(t *testing.T) {
+			m := New(req, plain(fixedClock{}))
+			run(m, keys(tt.keys))
+			got := m.tabsLine(tt.width)
+			// A cut title leaves little room unused.
+			if got.w > tt.width || strings.Contains(got.s, "…") && got.w < tt.width-8 {
+				t.Errorf("tabs line is %d wide for a width of %d", got.w, tt.width)
+			}
+			if diff := cmp.Diff(tt.want, strings.TrimRight(got.s, " ")+" "); diff != "" {
+				t.Errorf("tabs line (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -623,29 +623,41 @@ func formatLeft(d time.Duration) string {
 
 // tabsLine shows one tab per question and the review tab. The current tab
 // is bracketed and in the accent colour; answered questions are checked.
-// When the tabs do not fit even with short titles it shows "‹ 2/4 Title ›".
+// Titles are cut to the widest length that fits, down to tabCut columns;
+// below that the other tabs show only their numbers and the current one
+// keeps what room is left. When even that does not fit it shows
+// "‹ 2/4 Title ›".
 func (m *Model) tabsLine(width int) line {
 	n := len(m.tabs)
 	labels := make([]string, n)
+	short := make([]string, n)
 	done := make([]bool, n)
 	for i, t := range m.tabs {
 		if t.index < 0 {
-			labels[i] = "Review"
+			labels[i], short[i] = "Review", "Review"
 			continue
 		}
-		labels[i] = strconv.Itoa(i+1) + ". " + t.title
+		short[i] = strconv.Itoa(i + 1)
+		labels[i] = short[i] + ". " + t.title
 		done[i] = t.answered()
 	}
-	build := func(maxw int) line {
+	// build lays the tabs out with the other tabs' labels cut to maxw (0:
+	// whole, -1: numbers only) and the current one's to curw (0: whole).
+	build := func(maxw, curw int) line {
 		var b builder
 		b.pad(1)
 		for i, l := range labels {
 			if i > 0 {
 				b.pad(1)
 			}
-			s := l
-			if maxw > 0 {
-				s = ansi.Truncate(l, maxw, ellipsis)
+			s, cut := l, maxw
+			if i == m.cur {
+				cut = curw
+			} else if maxw < 0 {
+				s, cut = short[i], 0
+			}
+			if cut > 0 {
+				s = ansi.Truncate(s, cut, ellipsis)
 			}
 			sw := ansi.StringWidth(s)
 			if i == m.cur {
@@ -667,12 +679,13 @@ func (m *Model) tabsLine(width int) line {
 		}
 		return b.line()
 	}
-	if l := build(0); l.w <= width {
+	if l := build(0, 0); l.w <= width {
 		return l
 	}
 	// The widest cut of the titles that fits, found by bisection: a frame
 	// builds the line a handful of times, not once per column.
-	lo, hi := 6, 0
+	const tabCut = 10
+	lo, hi := tabCut, 0
 	for _, l := range labels {
 		hi = max(hi, ansi.StringWidth(l))
 	}
@@ -680,7 +693,7 @@ func (m *Model) tabsLine(width int) line {
 	found := false
 	for lo <= hi {
 		mid := (lo + hi) / 2
-		if l := build(mid); l.w <= width {
+		if l := build(mid, mid); l.w <= width {
 			best, found = l, true
 			lo = mid + 1
 		} else {
@@ -689,6 +702,11 @@ func (m *Model) tabsLine(width int) line {
 	}
 	if found {
 		return best
+	}
+	if l := build(-1, 0); l.w <= width {
+		return l
+	} else if cw := ansi.StringWidth(labels[m.cur]) - (l.w - width); cw >= 6 {
+		return build(-1, cw)
 	}
 	var b builder
 	s := "‹ " + strconv.Itoa(m.cur+1) + "/" + strconv.Itoa(n) + " " + labels[m.cur] + " ›"
