@@ -239,6 +239,16 @@ func waitCall(t *testing.T, done <-chan callResult) callResult {
 	return callResult{}
 }
 
+// waitResult is the result of a call that must return without error.
+func waitResult(t *testing.T, done <-chan callResult) contract.Result {
+	t.Helper()
+	got := waitCall(t, done)
+	if got.err != nil {
+		t.Fatal(got.err)
+	}
+	return result(t, got.res)
+}
+
 func TestPopup(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the popup test runs a real tmux; skipped in -short mode")
@@ -253,14 +263,11 @@ func TestPopup(t *testing.T) {
 		c.waitText("Pick a colour", "red", "green")
 		c.typeKeys("\x1b[B") // Down
 		c.typeKeys("\r")     // one question: Enter submits, no review page
-		got := waitCall(t, done)
-		if got.err != nil {
-			t.Fatal(got.err)
-		}
+		res := waitResult(t, done)
 		want := contract.Result{Status: contract.StatusAnswered, Route: contract.RouteCustom, Answers: []contract.Answer{
 			{Index: 0, ID: "q1", Title: "Pick a colour", Kind: contract.KindSingle, Selections: []string{"green"}},
 		}}
-		if diff := cmp.Diff(want, result(t, got.res)); diff != "" {
+		if diff := cmp.Diff(want, res); diff != "" {
 			t.Errorf("result (-want +got):\n%s", diff)
 		}
 		c.waitGone("Pick a colour")
@@ -274,12 +281,9 @@ func TestPopup(t *testing.T) {
 		done := callAsync(context.Background(), cs, popupQuestion)
 		c.waitText("Pick a colour")
 		c.typeKeys("\x1b")
-		got := waitCall(t, done)
-		if got.err != nil {
-			t.Fatal(got.err)
-		}
-		if r := result(t, got.res); r.Status != contract.StatusAborted || r.CancelledReason != contract.CancelUser {
-			t.Errorf("got %+v; want aborted by the user", r)
+		res := waitResult(t, done)
+		if res.Status != contract.StatusAborted || res.CancelledReason != contract.CancelUser {
+			t.Errorf("got %+v; want aborted by the user", res)
 		}
 		c.waitGone("Pick a colour")
 		noStrayPopup(c)
@@ -291,12 +295,9 @@ func TestPopup(t *testing.T) {
 		cs := c.serverInTmux()
 		done := callAsync(context.Background(), cs, `{"timeoutPerQuestionMs":2000,"questions":[{"title":"Pick a colour","options":[{"label":"red"}]}]}`)
 		c.waitText("Pick a colour")
-		got := waitCall(t, done)
-		if got.err != nil {
-			t.Fatal(got.err)
-		}
-		if r := result(t, got.res); r.Status != contract.StatusTimeout {
-			t.Errorf("got %+v; want timeout", r)
+		res := waitResult(t, done)
+		if res.Status != contract.StatusTimeout {
+			t.Errorf("got %+v; want timeout", res)
 		}
 		c.waitGone("Pick a colour")
 		noStrayPopup(c)
@@ -333,12 +334,9 @@ func TestPopup(t *testing.T) {
 		{"after a timeout", func(t *testing.T, c *tmuxClient, cs *mcp.ClientSession) {
 			done := callAsync(context.Background(), cs, `{"timeoutPerQuestionMs":2000,"questions":[{"title":"Pick a colour","options":[{"label":"red"}]}]}`)
 			c.waitText("Pick a colour")
-			got := waitCall(t, done)
-			if got.err != nil {
-				t.Fatal(got.err)
-			}
-			if r := result(t, got.res); r.Status != contract.StatusTimeout {
-				t.Fatalf("first call: got %+v; want timeout", r)
+			res := waitResult(t, done)
+			if res.Status != contract.StatusTimeout {
+				t.Fatalf("first call: got %+v; want timeout", res)
 			}
 		}},
 		{"after a cancel", func(t *testing.T, c *tmuxClient, cs *mcp.ClientSession) {
@@ -360,14 +358,11 @@ func TestPopup(t *testing.T) {
 			next := callAsync(context.Background(), cs, `{"questions":[{"title":"Pick a shape","options":[{"label":"square"}]}]}`)
 			c.waitText("Pick a shape")
 			c.typeKeys("\r")
-			got := waitCall(t, next)
-			if got.err != nil {
-				t.Fatal(got.err)
-			}
+			res := waitResult(t, next)
 			want := contract.Result{Status: contract.StatusAnswered, Route: contract.RouteCustom, Answers: []contract.Answer{
 				{Index: 0, ID: "q1", Title: "Pick a shape", Kind: contract.KindSingle, Selections: []string{"square"}},
 			}}
-			if diff := cmp.Diff(want, result(t, got.res)); diff != "" {
+			if diff := cmp.Diff(want, res); diff != "" {
 				t.Errorf("next call's result (-want +got):\n%s", diff)
 			}
 			c.waitGone("Pick a shape")
@@ -400,12 +395,9 @@ func TestPopup(t *testing.T) {
 			t.Fatalf("progress after alt+q: %q", m)
 		}
 		c.typeKeys("\r")
-		got := waitCall(t, done)
-		if got.err != nil {
-			t.Fatal(got.err)
-		}
-		if r := result(t, got.res); r.Status != contract.StatusAnswered || r.Answers[0].Selections[0] != "red" {
-			t.Errorf("got %+v; want red, answered after the old deadline", r)
+		res := waitResult(t, done)
+		if res.Status != contract.StatusAnswered || res.Answers[0].Selections[0] != "red" {
+			t.Errorf("got %+v; want red, answered after the old deadline", res)
 		}
 		noStrayPopup(c)
 	})
