@@ -163,6 +163,25 @@ func (p *pane) result() (int, string, string) {
 	return code, string(out), screen
 }
 
+// ends waits for askuser to exit and checks its status, its result, and
+// that the screen holds only what was there before plus left: nothing for
+// the overlay, the summary line for inline.
+func (p *pane) ends(wantCode int, want contract.Result, left string) {
+	p.t.Helper()
+	code, out, screen := p.result()
+	if code != wantCode {
+		p.t.Errorf("exit status %d, want %d", code, wantCode)
+	}
+	checkJSON(p.t, out, want)
+	wantScreen := p.before + "\n$"
+	if left != "" {
+		wantScreen = p.before + "\n" + left + "\n$"
+	}
+	if screen != wantScreen {
+		p.t.Errorf("askuser left this screen:\n%s\nwant:\n%s", screen, wantScreen)
+	}
+}
+
 // checkJSON checks that out is one line of JSON holding want.
 func checkJSON(t *testing.T, out string, want contract.Result) {
 	t.Helper()
@@ -229,14 +248,7 @@ func TestDialogOnTerminal(t *testing.T) {
 			t.Errorf("the inline dialog is not drawn below the prompt:\n%s", s)
 		}
 		p.keys("Escape")
-		code, out, screen := p.result()
-		if code != 1 {
-			t.Errorf("exit status %d, want 1", code)
-		}
-		checkJSON(t, out, aborted)
-		if want := p.before + "\n✗ E2E: dismissed\n$"; screen != want {
-			t.Errorf("the inline dialog left this screen:\n%s\nwant:\n%s", screen, want)
-		}
+		p.ends(1, aborted, "✗ E2E: dismissed")
 	})
 
 	t.Run("overlay hides and shows", func(t *testing.T) {
@@ -258,14 +270,7 @@ func TestDialogOnTerminal(t *testing.T) {
 		p.keys("M-o")
 		p.waitText("askuser is hidden")
 		p.keys("Escape")
-		code, out, screen := p.result()
-		if code != 1 {
-			t.Errorf("exit status %d, want 1", code)
-		}
-		checkJSON(t, out, aborted)
-		if want := p.before + "\n$"; screen != want {
-			t.Errorf("the overlay left this screen:\n%s\nwant:\n%s", screen, want)
-		}
+		p.ends(1, aborted, "")
 	})
 
 	t.Run("hidden overlay times out", func(t *testing.T) {
@@ -274,14 +279,7 @@ func TestDialogOnTerminal(t *testing.T) {
 		p.waitText("╭", "alt+o hide")
 		p.keys("M-o")
 		p.waitText("askuser is hidden")
-		code, out, screen := p.result()
-		if code != 124 {
-			t.Errorf("exit status %d, want 124", code)
-		}
-		checkJSON(t, out, contract.Result{Status: contract.StatusTimeout, Route: contract.RouteCustom, Answers: []contract.Answer{}})
-		if want := p.before + "\n$"; screen != want {
-			t.Errorf("the hidden overlay left this screen:\n%s\nwant:\n%s", screen, want)
-		}
+		p.ends(124, contract.Result{Status: contract.StatusTimeout, Route: contract.RouteCustom, Answers: []contract.Answer{}}, "")
 	})
 
 	t.Run("ctrl+c dismisses", func(t *testing.T) {
@@ -289,32 +287,18 @@ func TestDialogOnTerminal(t *testing.T) {
 		p.start("--no-config", "--display", "inline")
 		p.waitText("Pick a colour", "esc dismiss")
 		p.keys("C-c")
-		code, out, screen := p.result()
-		if code != 1 {
-			t.Errorf("exit status %d, want 1", code)
-		}
-		checkJSON(t, out, aborted)
-		if want := p.before + "\n✗ E2E: dismissed\n$"; screen != want {
-			t.Errorf("the inline dialog left this screen:\n%s\nwant:\n%s", screen, want)
-		}
+		p.ends(1, aborted, "✗ E2E: dismissed")
 	})
 
 	for _, display := range []string{"overlay", "inline"} {
 		t.Run(display+" times out", func(t *testing.T) {
 			p := newPane(t, bin)
 			p.start("--no-config", "--display", display, "--timeout-per-question", "300")
-			code, out, screen := p.result()
-			if code != 124 {
-				t.Errorf("exit status %d, want 124", code)
-			}
-			checkJSON(t, out, contract.Result{Status: contract.StatusTimeout, Route: contract.RouteCustom, Answers: []contract.Answer{}})
-			want := p.before + "\n$"
+			left := ""
 			if display == "inline" {
-				want = p.before + "\n⏱ E2E: timed out\n$"
+				left = "⏱ E2E: timed out"
 			}
-			if screen != want {
-				t.Errorf("the dialog left this screen:\n%s\nwant:\n%s", screen, want)
-			}
+			p.ends(124, contract.Result{Status: contract.StatusTimeout, Route: contract.RouteCustom, Answers: []contract.Answer{}}, left)
 		})
 	}
 
