@@ -163,7 +163,7 @@ func progressFrom(ctx context.Context) *progress {
 // countdown of each wait, and the server knows which renders still run.
 type tracked struct {
 	r       ask.Renderer
-	running *renders
+	running *pending
 }
 
 // Render implements ask.Renderer.
@@ -174,45 +174,4 @@ func (t tracked) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error
 		p.started(s.Countdown)
 	}
 	return t.r.Render(ctx, s)
-}
-
-// renders counts the renders in progress. Unlike a sync.WaitGroup, it
-// may be waited on while renders start.
-type renders struct {
-	mu   sync.Mutex
-	n    int
-	idle chan struct{} // closed while n is 0
-}
-
-func newRenders() *renders {
-	r := &renders{idle: make(chan struct{})}
-	close(r.idle)
-	return r
-}
-
-func (r *renders) add(d int) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.n == 0 {
-		r.idle = make(chan struct{})
-	}
-	r.n += d
-	if r.n == 0 {
-		close(r.idle)
-	}
-}
-
-// wait returns true when no render is in progress, or false after d.
-func (r *renders) wait(d time.Duration) bool {
-	r.mu.Lock()
-	idle := r.idle
-	r.mu.Unlock()
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-idle:
-		return true
-	case <-t.C:
-		return false
-	}
 }

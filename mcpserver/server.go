@@ -77,7 +77,7 @@ type Server struct {
 
 	// running counts the renders in progress, which the core may leave
 	// behind on a timeout or an abort while they tear down.
-	running *renders
+	running *pending
 
 	gone       context.Context // done when the stdio client has gone
 	clientGone context.CancelFunc
@@ -110,7 +110,7 @@ func New(opts *Options) (*Server, error) {
 		interval: o.ProgressInterval,
 		states:   &stateSigner{key: key},
 		turn:     make(chan struct{}, 1),
-		running:  newRenders(),
+		running:  newPending(),
 		hosts:    map[*mcp.ServerSession]*sessionHost{},
 	}
 	s.gone, s.clientGone = context.WithCancel(context.Background())

@@ -51,7 +51,7 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 		// The client is gone: nothing it asked for can be answered by
 		// the user, but each request read still gets its answer.
 		s.clientGone()
-		open.wait(ShutdownGrace)
+		open.pending.wait(ShutdownGrace)
 		pw.CloseWithError(err)
 	}()
 	t := &mcp.IOTransport{Reader: pr, Writer: out, MaxLineLength: MaxMessageBytes + 1}
@@ -75,15 +75,13 @@ const RenderGrace = 5 * time.Second
 // openRequests are the ids of the client's requests that have not been
 // answered yet.
 type openRequests struct {
-	mu    sync.Mutex
-	ids   map[string]bool
-	empty chan struct{} // closed and replaced as ids empties and fills
+	mu      sync.Mutex
+	ids     map[string]bool
+	pending *pending // one for each id in ids
 }
 
 func newOpenRequests() *openRequests {
-	o := &openRequests{ids: map[string]bool{}, empty: make(chan struct{})}
-	close(o.empty)
-	return o
+	return &openRequests{ids: map[string]bool{}, pending: newPending()}
 }
 
 // header is what the request tracking reads of a message.
@@ -119,10 +117,10 @@ func (o *openRequests) read(msg []byte) {
 	}
 	if k := idKey(h.ID); k != "" {
 		o.mu.Lock()
-		if len(o.ids) == 0 {
-			o.empty = make(chan struct{})
+		if !o.ids[k] {
+			o.ids[k] = true
+			o.pending.add(1)
 		}
-		o.ids[k] = true
 		o.mu.Unlock()
 	}
 }
@@ -138,22 +136,7 @@ func (o *openRequests) answered(msg []byte) {
 	defer o.mu.Unlock()
 	if o.ids[k] {
 		delete(o.ids, k)
-		if len(o.ids) == 0 {
-			close(o.empty)
-		}
-	}
-}
-
-// wait returns when every request has been answered, or after d.
-func (o *openRequests) wait(d time.Duration) {
-	o.mu.Lock()
-	empty := o.empty
-	o.mu.Unlock()
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-empty:
-	case <-t.C:
+		o.pending.add(-1)
 	}
 }
 
