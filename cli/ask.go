@@ -13,6 +13,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/jsonline"
 	"github.com/askuser/askuser/lineprompt"
 	"github.com/askuser/askuser/native"
 	"github.com/askuser/askuser/tui"
@@ -112,7 +113,7 @@ func askOnTerminal(ctx context.Context, env *Env, name string, opts *ask.HostOpt
 	// terminal back before printing, or the result could land on the
 	// dialog's alternate screen.
 	closeTTY()
-	if err := writeJSONLine(env.Stdout, res); err != nil {
+	if err := jsonline.Write(env.Stdout, res); err != nil {
 		fmt.Fprintf(env.Stderr, "askuser %s: writing the result: %v\n", name, err)
 		return ExitError
 	}

@@ -120,18 +120,6 @@ func usageError(env *Env, name, msg string) int {
 	return ExitUsage
 }
 
-// writeJSONLine writes v as one line of JSON, with <, > and & as they are.
-func writeJSONLine(w io.Writer, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	_, err := w.Write(buf.Bytes())
-	return err
-}
-
 // writeJSONIndented writes v as indented JSON and a newline.
 func writeJSONIndented(w io.Writer, v any) error {
 	var buf bytes.Buffer

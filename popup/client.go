@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/jsonline"
 )
 
 // Conn is the helper's end of the socket. Its methods are safe for
@@ -33,7 +34,7 @@ func Dial(ctx context.Context, sock string) (*Conn, Job, error) {
 	if err != nil {
 		return nil, Job{}, fmt.Errorf("popup: connecting: %w", err)
 	}
-	if err := writeLine(c, Hello{Token: string(token)}); err != nil {
+	if err := jsonline.Write(c, Hello{Token: string(token)}); err != nil {
 		c.Close()
 		return nil, Job{}, fmt.Errorf("popup: connecting: %w", err)
 	}
@@ -91,7 +92,7 @@ func (c *Conn) Gone() <-chan struct{} { return c.gone }
 func (c *Conn) Report(r Report) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return writeLine(c.c, r)
+	return jsonline.Write(c.c, r)
 }
 
 // Close closes the connection.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/jsonline"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -69,7 +70,7 @@ func TestRendererAnswer(t *testing.T) {
 		}
 		// A stranger without the token is turned away.
 		if c, err := net.Dial("unix", sock); err == nil {
-			writeLine(c, Hello{Token: "guess"})
+			jsonline.Write(c, Hello{Token: "guess"})
 			c.SetReadDeadline(time.Now().Add(5 * time.Second))
 			if n, _ := c.Read(make([]byte, 1)); n != 0 {
 				t.Error("the renderer answered a wrong token")

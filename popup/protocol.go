@@ -132,14 +132,3 @@ func DecodeReport(line []byte) (Report, error) {
 	}
 	return r, nil
 }
-
-func writeLine(w io.Writer, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	_, err := w.Write(buf.Bytes())
-	return err
-}

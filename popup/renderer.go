@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/jsonline"
 )
 
 // TokenFile is the name of the token file beside the socket.
@@ -173,7 +174,7 @@ func serve(c net.Conn, s *ask.Session) (ask.Outcome, error) {
 	if left, ok := s.Countdown.Remaining(); ok {
 		job.RemainingMs = max(left.Milliseconds(), 1)
 	}
-	if err := writeLine(c, job); err != nil {
+	if err := jsonline.Write(c, job); err != nil {
 		return ask.Outcome{}, connLost{fmt.Errorf("popup: sending the questionnaire: %w", err)}
 	}
 	lr := newLineReader(c)
