@@ -26,6 +26,15 @@ type client struct {
 	done chan error
 }
 
+// ready starts a bridge and says hello, discarding the ready reply.
+func ready(t *testing.T, hello map[string]any) *client {
+	t.Helper()
+	c := start(t)
+	c.sendMsg(hello)
+	c.next()
+	return c
+}
+
 func start(t *testing.T) *client {
 	t.Helper()
 	inR, inW := io.Pipe()
@@ -283,9 +292,7 @@ func TestRefusedAndInvalidCallsSendNoEvents(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := start(t)
-			c.sendMsg(tt.hello)
-			c.next()
+			c := ready(t, tt.hello)
 			sendAsk(c, "c1", tt.params, "")
 			msgs := c.until("result")
 			if diff := cmp.Diff([]string{"result"}, types(msgs)); diff != "" {
@@ -348,9 +355,7 @@ func TestNativeRoute(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := start(t)
-			c.sendMsg(hello("rpc", true, rpcUI, nil))
-			c.next()
+			c := ready(t, hello("rpc", true, rpcUI, nil))
 			sendAsk(c, "c1", deploy, tt.extra)
 			var msgs []map[string]any
 			if tt.reply != nil {
@@ -380,9 +385,7 @@ func TestNativeRoute(t *testing.T) {
 }
 
 func TestNativeTimeout(t *testing.T) {
-	c := start(t)
-	c.sendMsg(hello("rpc", true, rpcUI, map[string]any{"options": map[string]any{"timeoutPerQuestionMs": 50}}))
-	c.next()
+	c := ready(t, hello("rpc", true, rpcUI, map[string]any{"options": map[string]any{"timeoutPerQuestionMs": 50}}))
 	sendAsk(c, "c1", deploy, "")
 	msgs := c.until("result")
 	if diff := cmp.Diff([]string{"event herdr:blocked", "dialog", "dialog_cancel", "event ask:timeout", "event herdr:blocked", "result"}, cancelLast(c, msgs, true)); diff != "" {
@@ -394,9 +397,7 @@ func TestNativeTimeout(t *testing.T) {
 }
 
 func TestEventsCarryNoContent(t *testing.T) {
-	c := start(t)
-	c.sendMsg(hello("rpc", true, rpcUI, nil))
-	c.next()
+	c := ready(t, hello("rpc", true, rpcUI, nil))
 	sendAsk(c, "c1", deploy, "")
 	msgs := c.until("dialog")
 	c.sendMsg(map[string]any{"type": "reply", "call": "c1", "req": msgs[len(msgs)-1]["req"], "value": "prod"})
@@ -418,9 +419,7 @@ func TestEventsCarryNoContent(t *testing.T) {
 }
 
 func TestCustomRoute(t *testing.T) {
-	c := start(t)
-	c.sendMsg(hello("tui", true, tuiUI, nil))
-	c.next()
+	c := ready(t, hello("tui", true, tuiUI, nil))
 	sendAsk(c, "c1", deploy, "")
 	msgs := c.until("open")
 	open := msgs[len(msgs)-1]
@@ -450,9 +449,7 @@ func TestCustomRoute(t *testing.T) {
 }
 
 func TestCustomUIError(t *testing.T) {
-	c := start(t)
-	c.sendMsg(hello("tui", true, tuiUI, nil))
-	c.next()
+	c := ready(t, hello("tui", true, tuiUI, nil))
 	sendAsk(c, "c1", deploy, "")
 	c.until("open")
 	c.sendMsg(map[string]any{"type": "ui_error", "call": "c1", "message": "no room"})
@@ -570,9 +567,7 @@ func TestExplainClosesTheDeadChildsWait(t *testing.T) {
 // neutralized still answers with the model's own label.
 func TestNativeDialogTextIsSafe(t *testing.T) {
 	hostile := `{"allowFreeText":false,"questions":[{"title":"Deploy\u001b]52;c;cm0gLXJmIC8=\u0007 where?\u001b[2J","prompt":"line\u009b6n","options":[{"label":"st\u001b[31mag\u001b[0ming"},{"label":"\u2400"},{"label":"\u0000"}]}]}`
-	c := start(t)
-	c.sendMsg(hello("rpc", true, rpcUI, nil))
-	c.next()
+	c := ready(t, hello("rpc", true, rpcUI, nil))
 	sendAsk(c, "c1", hostile, "")
 	msgs := c.until("dialog")
 	d := msgs[len(msgs)-1]
