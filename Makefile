@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build test vet staticcheck gotest bench fuzz clean
+.PHONY: all build test test-steps vet staticcheck gotest bench fuzz clean
 
 all: build
 
@@ -15,7 +15,12 @@ EXTRA_TESTS :=
 -include pi/pi.mk
 -include mcpserver/mcp.mk
 
-test: vet staticcheck gotest $(EXTRA_TESTS)
+# Every step runs with TMPDIR set to a fresh directory that must be empty
+# afterwards: a test that leaves a file behind fails the run.
+test:
+	build/check-tmp.sh $(MAKE) --no-print-directory test-steps
+
+test-steps: vet staticcheck gotest $(EXTRA_TESTS)
 
 vet:
 	$(GO) vet $(PKGS)
@@ -28,6 +33,12 @@ gotest:
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem $(PKGS)
+
+# Each fuzz target for FUZZTIME (20s unless set), with a line of figures
+# per target. Not part of `make test`.
+FUZZTIME ?= 20s
+fuzz:
+	FUZZTIME=$(FUZZTIME) GO=$(GO) build/fuzz.sh
 
 clean:
 	rm -rf bin

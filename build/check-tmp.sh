@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# check-tmp.sh runs a command with TMPDIR set to a fresh, empty directory
+# and fails if the command leaves anything in it, so that a test which
+# forgets to clean up is caught on every run instead of filling /tmp.
+#
+#   build/check-tmp.sh make test-steps
+set -uo pipefail
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/askuser-test-tmp.XXXXXX") || exit 1
+# Go's test driver and node both honour TMPDIR.
+TMPDIR=$tmp "$@"
+rc=$?
+
+left=$(cd "$tmp" && find . -mindepth 1 -maxdepth 2 | sort | head -n 40)
+rm -rf "$tmp"
+if [ -n "$left" ]; then
+	echo "check-tmp: the run left files in its temporary directory:" >&2
+	printf '  %s\n' $left >&2
+	[ "$rc" -eq 0 ] && rc=1
+fi
+exit "$rc"
