@@ -258,6 +258,7 @@ func TestExactlyOnceUnderLoad(t *testing.T) {
 		failures = append(failures, fmt.Sprintf("ask %d %+v: %s", i, plans[i], fmt.Sprintf(format, args...)))
 	}
 	var overshoots []time.Duration
+	lateArrivals := 0
 	counts := map[string]int{}
 	for i, p := range plans {
 		tr := traces[i]
@@ -309,6 +310,9 @@ func TestExactlyOnceUnderLoad(t *testing.T) {
 			if late < 0 {
 				report(i, "timeout %v before the deadline", -late)
 			}
+			if !tr.returned.IsZero() && !tr.returned.Before(deadline) && tr.returned.Before(tr.done) {
+				lateArrivals++ // came after the deadline, before Ask returned
+			}
 		case res.Status == contract.StatusAnswered:
 			if p.do != answerNow && p.do != answerLate && p.do != answerWatching && p.do != stopCountdown {
 				report(i, "answered by a renderer that does not answer: %+v", res)
@@ -350,7 +354,7 @@ func TestExactlyOnceUnderLoad(t *testing.T) {
 		}
 		t.Error(f)
 	}
-	t.Logf("outcomes: %v", counts)
+	t.Logf("outcomes: %v; %d timeouts had a result from the renderer come in after the deadline and before Ask returned", counts, lateArrivals)
 	if len(overshoots) == 0 {
 		t.Fatal("no ask timed out")
 	}
