@@ -57,9 +57,9 @@ func buildAndRun(m *testing.M) int {
 type process struct {
 	t      *testing.T
 	cmd    *exec.Cmd
-	in     *os.File    // the write end of standard input
-	lines  chan string // standard output, line by line
-	stderr bytes.Buffer
+	in     *os.File     // the write end of standard input
+	lines  chan string  // standard output, line by line
+	stderr bytes.Buffer // read it only once exit.done is closed
 	exit   *exit
 }
 
@@ -117,9 +117,18 @@ func (p *process) exchange(line string) string {
 	case l := <-p.lines:
 		return l
 	case <-time.After(10 * time.Second):
-		p.t.Fatalf("no answer to %s", line)
+		p.fatalf("no answer to %s", line)
 		return ""
 	}
+}
+
+// fatalf kills the process, waits for it to end and fails the test with
+// the message and what the process wrote on stderr.
+func (p *process) fatalf(format string, args ...any) {
+	p.t.Helper()
+	p.cmd.Process.Kill()
+	<-p.exit.done
+	p.t.Fatalf(format+"; stderr:\n%s", append(args, p.stderr.String())...)
 }
 
 // waitOpenedStdin waits until askuser has opened /dev/stdin: some
@@ -144,7 +153,7 @@ func (p *process) waitOpenedStdin() {
 		select {
 		case <-tick.C:
 		case <-limit:
-			p.t.Fatalf("askuser never opened /dev/stdin; stderr:\n%s", p.stderr.String())
+			p.fatalf("askuser never opened /dev/stdin")
 		}
 	}
 }
@@ -193,7 +202,7 @@ func TestSignals(t *testing.T) {
 	greeted := func(line, answer string) ready {
 		return func(p *process) {
 			if got := p.exchange(line); !strings.Contains(got, answer) {
-				p.t.Fatalf("answer to %s = %q; want it to hold %q", line, got, answer)
+				p.fatalf("answer to %s = %q; want it to hold %q", line, got, answer)
 			}
 		}
 	}
@@ -237,41 +246,84 @@ func TestSignals(t *testing.T) {
 }
 
 // TestSignalDuringDialog sends SIGTERM to `askuser demo` while its dialog
-// holds the terminal in raw mode, and checks that the call ends as
-// aborted within exitBudget and leaves the terminal as it found it.
+// (or its line prompts) hold the terminal, and checks that the call ends
+// as aborted within exitBudget and leaves the terminal as it found it.
 func TestSignalDuringDialog(t *testing.T) {
 	if bin == "" {
 		t.Skip(noBin)
 	}
-	ptm, tty, err := pty.Open()
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name  string
+		args  []string
+		shows string // on the terminal once the questionnaire is up
+		raw   bool   // the terminal is in raw mode then
+	}{
+		{"custom dialog", []string{"demo", "--no-config"}, "Which editor do you use most?", true},
+		{"native line prompts", []string{"demo", "--no-config", "--mode", "native"}, "left]: ", false},
 	}
-	defer ptm.Close()
-	defer tty.Close()
-	if err := pty.Setsize(ptm, &pty.Winsize{Rows: 30, Cols: 100}); err != nil {
-		t.Fatal(err)
-	}
-	before := termios(t, tty)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ptm, tty, err := pty.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ptm.Close()
+			defer tty.Close()
+			if err := pty.Setsize(ptm, &pty.Winsize{Rows: 30, Cols: 100}); err != nil {
+				t.Fatal(err)
+			}
+			before := termios(t, tty)
 
-	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(bin, "demo", "--no-config")
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, &stdout, &stderr
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "TMPDIR=" + t.TempDir(), "TERM=xterm-256color"}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	e := &exit{done: make(chan struct{})}
-	go func() {
-		e.err = cmd.Wait()
-		close(e.done)
-	}()
-	defer func() {
-		cmd.Process.Kill()
-		<-e.done
-	}()
+			var stdout, stderr bytes.Buffer
+			cmd := exec.Command(bin, tt.args...)
+			cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, &stdout, &stderr
+			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "TMPDIR=" + t.TempDir(), "TERM=xterm-256color"}
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			e := &exit{done: make(chan struct{})}
+			go func() {
+				e.err = cmd.Wait()
+				close(e.done)
+			}()
+			defer func() {
+				cmd.Process.Kill()
+				<-e.done
+			}()
+			if !waitScreen(ptm, tt.shows) {
+				cmd.Process.Kill()
+				<-e.done
+				t.Fatalf("the terminal never showed %q; stderr:\n%s", tt.shows, stderr.String())
+			}
+			if up := termios(t, tty); (up.Lflag&syscall.ICANON == 0) != tt.raw {
+				t.Fatalf("terminal lflag %#x while the questionnaire is up; want raw mode %v", up.Lflag, tt.raw)
+			}
 
+			code, took := signalled(t, cmd.Process, e, syscall.SIGTERM)
+			t.Logf("ended %v after SIGTERM", took)
+			if code != 1 {
+				t.Errorf("exit status %d; want 1 (aborted); stderr:\n%s", code, stderr.String())
+			}
+			if took > exitBudget {
+				t.Errorf("ended %v after the signal; want within %v", took, exitBudget)
+			}
+			if !strings.Contains(stdout.String(), `"status":"aborted"`) {
+				t.Errorf("standard output = %q; want an aborted result", stdout.String())
+			}
+			after := termios(t, tty)
+			if after.Lflag != before.Lflag || after.Iflag != before.Iflag || after.Oflag != before.Oflag {
+				t.Errorf("terminal modes after SIGTERM: lflag %#x iflag %#x oflag %#x; want as before: lflag %#x iflag %#x oflag %#x",
+					after.Lflag, after.Iflag, after.Oflag, before.Lflag, before.Iflag, before.Oflag)
+			}
+		})
+	}
+}
+
+// waitScreen reads the terminal's output from ptm, in the background
+// until ptm is closed, and waits until it shows want. It reports false if
+// that does not happen within 10 s.
+func waitScreen(ptm *os.File, want string) bool {
 	var (
 		mu     sync.Mutex
 		screen bytes.Buffer
@@ -296,36 +348,16 @@ func TestSignalDuringDialog(t *testing.T) {
 	limit := time.After(10 * time.Second)
 	for {
 		mu.Lock()
-		up := strings.Contains(screen.String(), "Which editor do you use most?")
+		up := strings.Contains(screen.String(), want)
 		mu.Unlock()
 		if up {
-			break
+			return true
 		}
 		select {
 		case <-grew:
 		case <-limit:
-			t.Fatalf("the dialog never showed; stderr:\n%s", stderr.String())
+			return false
 		}
-	}
-	if raw := termios(t, tty); raw.Lflag&syscall.ICANON != 0 {
-		t.Fatalf("the terminal is in canonical mode while the dialog runs (lflag %#x)", raw.Lflag)
-	}
-
-	code, took := signalled(t, cmd.Process, e, syscall.SIGTERM)
-	t.Logf("ended %v after SIGTERM", took)
-	if code != 1 {
-		t.Errorf("exit status %d; want 1 (aborted); stderr:\n%s", code, stderr.String())
-	}
-	if took > exitBudget {
-		t.Errorf("ended %v after the signal; want within %v", took, exitBudget)
-	}
-	if !strings.Contains(stdout.String(), `"status":"aborted"`) {
-		t.Errorf("standard output = %q; want an aborted result", stdout.String())
-	}
-	after := termios(t, tty)
-	if after.Lflag != before.Lflag || after.Iflag != before.Iflag || after.Oflag != before.Oflag {
-		t.Errorf("terminal modes after SIGTERM: lflag %#x iflag %#x oflag %#x; want as before: lflag %#x iflag %#x oflag %#x",
-			after.Lflag, after.Iflag, after.Oflag, before.Lflag, before.Iflag, before.Oflag)
 	}
 }
 
