@@ -53,7 +53,7 @@ type waiter struct {
 	settled  bool
 	result   settlement
 	at       time.Time
-	deadline bool // at is in force: set and neither cancelled nor passed
+	deadline bool // at is in force: set and not cancelled
 	timer    *time.Timer
 }
 
@@ -97,7 +97,7 @@ func (w *waiter) expire() {
 // arrives before the deadline settles first, and the timer, which cannot
 // settle before the deadline, never overtakes it. A settlement by the
 // timer that finds no deadline in force (the countdown was cancelled
-// while it fired) is dropped.
+// while it fired), or one not yet due, is dropped.
 func (w *waiter) settle(s settlement) bool {
 	w.mu.Lock()
 	if w.settled {
