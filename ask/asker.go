@@ -90,7 +90,9 @@ func (a *Asker) AskJSON(ctx context.Context, data []byte, call *Call) (res contr
 // questions, clamped to contract.MaxSafeTimeoutMs; a zero timeout means
 // none. ctx being done, for whatever reason, is a caller abort. The core
 // settles at the first of the renderer's return, the deadline and the
-// abort, then cancels the renderer's context with ErrFinished,
+// abort, decided by the clock and not by which goroutine runs first: a
+// return or an abort that comes once the deadline has passed is a
+// timeout, even before the core's timer has fired. It then cancels the renderer's context with ErrFinished,
 // ErrDismissed, ErrTimeout or ErrAborted as its cause; it does not wait
 // for a renderer that ignores this, and discards what it returns later.
 // Answers that break the contract are never passed on: they are
@@ -208,12 +210,9 @@ func render(ctx context.Context, r Renderer, s *Session, w *waiter) {
 		}()
 		st.outcome, st.err = r.Render(ctx, s)
 	}()
-	if (st.err != nil && !st.panicked || st.outcome.Dismissed) && w.expired() {
-		// A host dialog that gives up at the deadline (or reports it as a
-		// dismissal) can return before the core's timer fires: the
-		// questionnaire timed out all the same.
-		st = settlement{kind: byTimeout}
-	}
+	// A host dialog that gives up at the deadline, with an error or as a
+	// dismissal, and an answer that comes a moment too late can arrive
+	// before the core's timer fires: settle decides by the deadline.
 	w.settle(st)
 }
 

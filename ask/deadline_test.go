@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
@@ -134,6 +135,47 @@ func TestDeadline(t *testing.T) {
 			time.Sleep(time.Until(d))
 			return Outcome{Dismissed: true}, nil
 		}, timeout, 2 * time.Second, evTimeout, nil},
+		// A loaded machine can run the core's timer late: whatever arrives
+		// once the deadline has passed is a timeout all the same, and
+		// whatever arrives before it is not.
+		{"answer after the deadline, timer late", 1000, 1, 0, holdingTimer(time.Second+time.Nanosecond, Outcome{Answers: answers(1)}, nil),
+			timeout, time.Second + time.Nanosecond, evTimeout, nil},
+		{"answer at the deadline, timer late", 1000, 1, 0, holdingTimer(time.Second, Outcome{Answers: answers(1)}, nil),
+			timeout, time.Second, evTimeout, nil},
+		{"answer before the deadline, timer late", 1000, 1, 0, holdingTimer(time.Second-time.Nanosecond, Outcome{Answers: answers(1)}, nil),
+			answered(1), time.Second - time.Nanosecond, evAnswered, nil},
+		{"error after the deadline, timer late", 1000, 1, 0, holdingTimer(time.Second+time.Millisecond, Outcome{}, errors.New("too late")),
+			timeout, time.Second + time.Millisecond, evTimeout, nil},
+		{"dismissal after the deadline, timer late", 1000, 1, 0, holdingTimer(time.Second+time.Millisecond, Outcome{Dismissed: true}, nil),
+			timeout, time.Second + time.Millisecond, evTimeout, nil},
+		{"panic after the deadline, timer late", 1000, 1, 0, func(_ context.Context, s *Session, _ func(string), _ <-chan struct{}) (Outcome, error) {
+			holdTimer(s)
+			time.Sleep(time.Second + time.Millisecond)
+			panic("too late")
+		}, timeout, time.Second + time.Millisecond, evTimeout, nil},
+		{"abort after the deadline, timer late", 1000, 1, time.Second + time.Nanosecond, func(ctx context.Context, s *Session, note func(string), _ <-chan struct{}) (Outcome, error) {
+			holdTimer(s)
+			<-ctx.Done()
+			note(causeName(context.Cause(ctx)))
+			return Outcome{}, ctx.Err()
+		}, timeout, time.Second + time.Nanosecond, evTimeout, []string{"timeout"}},
+		{"abort before the deadline, timer late", 1000, 1, time.Second - time.Nanosecond, func(ctx context.Context, s *Session, note func(string), _ <-chan struct{}) (Outcome, error) {
+			holdTimer(s)
+			<-ctx.Done()
+			note(causeName(context.Cause(ctx)))
+			return Outcome{}, ctx.Err()
+		}, abort, time.Second - time.Nanosecond, evAbort, []string{"abort"}},
+		{"answer at the instant the timer fires", 1000, 2, 0, func(_ context.Context, s *Session, _ func(string), _ <-chan struct{}) (Outcome, error) {
+			d, _ := s.Countdown.Deadline()
+			time.Sleep(time.Until(d))
+			return Outcome{Answers: answers(2)}, nil
+		}, timeout, 2 * time.Second, evTimeout, nil},
+		{"cancel countdown, answer after the old deadline, timer late", 1000, 1, 0, func(_ context.Context, s *Session, note func(string), _ <-chan struct{}) (Outcome, error) {
+			holdTimer(s)
+			note(fmt.Sprintf("cancel %v", s.Countdown.Cancel()))
+			time.Sleep(time.Second + time.Nanosecond)
+			return Outcome{Answers: answers(1)}, nil
+		}, answered(1), time.Second + time.Nanosecond, evAnswered, []string{"cancel true"}},
 		{"dismissal cause", 1000, 1, 0, func(ctx context.Context, _ *Session, note func(string), release <-chan struct{}) (Outcome, error) {
 			go func() { <-ctx.Done(); note(causeName(context.Cause(ctx))) }()
 			return Outcome{Dismissed: true}, nil
@@ -198,6 +240,51 @@ func TestDeadline(t *testing.T) {
 			})
 		})
 	}
+}
+
+// holdTimer stops the core's timer of s's wait, as a loaded machine can
+// hold it back, so that only the clock decides.
+func holdTimer(s *Session) {
+	w := s.Countdown.impl.(countdown).w
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.timer.Stop()
+}
+
+// holdingTimer holds the timer back and returns out and err after d.
+func holdingTimer(d time.Duration, out Outcome, err error) renderFunc {
+	return func(_ context.Context, s *Session, _ func(string), _ <-chan struct{}) (Outcome, error) {
+		holdTimer(s)
+		time.Sleep(d)
+		return out, err
+	}
+}
+
+func TestTimerCannotOvertake(t *testing.T) {
+	// The timer only wakes the wait: fired before the deadline (the
+	// goroutine that "won"), it settles nothing, and an answer that comes
+	// before the deadline still settles the wait.
+	synctest.Test(t, func(t *testing.T) {
+		var causes []error
+		w := newWaiter(time.Second, func(err error) { causes = append(causes, err) })
+		time.Sleep(time.Second / 2)
+		w.expire()
+		if w.isSettled() {
+			t.Fatal("a timer fired half-way settled the wait")
+		}
+		time.Sleep(time.Second/2 - time.Nanosecond)
+		if !w.settle(settlement{kind: byRenderer, outcome: Outcome{Answers: answers(1)}}) {
+			t.Fatal("an answer a nanosecond before the deadline did not settle the wait")
+		}
+		time.Sleep(time.Hour)
+		w.expire()
+		if w.result.kind != byRenderer {
+			t.Errorf("settled by %v; want the renderer (%v)", w.result.kind, byRenderer)
+		}
+		if diff := cmp.Diff([]error{ErrFinished}, causes, cmpopts.EquateErrors()); diff != "" {
+			t.Errorf("causes mismatch (-want +got):\n%s", diff)
+		}
+	})
 }
 
 func noteRemaining(s *Session, note func(string)) {

@@ -53,7 +53,7 @@ type waiter struct {
 	settled  bool
 	result   settlement
 	at       time.Time
-	deadline bool // at is in force: set and neither cancelled nor passed
+	deadline bool // at is in force: set and not cancelled
 	timer    *time.Timer
 }
 
@@ -70,11 +70,16 @@ func newWaiter(total time.Duration, cancel func(cause error)) *waiter {
 	return w
 }
 
+// expire is the deadline's timer. The timer only wakes the wait; settle
+// decides by the clock, so a timer that fired early would change nothing.
 func (w *waiter) expire() {
 	w.mu.Lock()
-	if !w.deadline { // cancelled while the timer was firing
-		w.mu.Unlock()
-		return
+	if w.deadline && !w.settled {
+		if left := time.Until(w.at); left > 0 {
+			w.timer.Reset(left)
+			w.mu.Unlock()
+			return
+		}
 	}
 	w.mu.Unlock()
 	w.settle(settlement{kind: byTimeout})
@@ -82,9 +87,26 @@ func (w *waiter) expire() {
 
 // settle records s if nothing settled the wait before, and reports
 // whether it did.
+//
+// The deadline decides, not the order in which goroutines run: whatever
+// arrives once the deadline is in force and has passed (an answer, a
+// dismissal, an error, a panic, the caller's abort) settles the wait as a
+// timeout, even when the timer has not fired yet. The arrival is read
+// from the clock under mu, the lock every settlement and a cancel of the
+// countdown take, so the clock and the order of settlements agree: what
+// arrives before the deadline settles first, and the timer, which cannot
+// settle before the deadline, never overtakes it. A settlement by the
+// timer that finds no deadline in force (the countdown was cancelled
+// while it fired), or one not yet due, is dropped.
 func (w *waiter) settle(s settlement) bool {
 	w.mu.Lock()
 	if w.settled {
+		w.mu.Unlock()
+		return false
+	}
+	if w.deadline && !time.Now().Before(w.at) {
+		s = settlement{kind: byTimeout}
+	} else if s.kind == byTimeout {
 		w.mu.Unlock()
 		return false
 	}
@@ -110,13 +132,6 @@ func (w *waiter) deadlineAt() (time.Time, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.at, w.deadline
-}
-
-// expired reports whether the deadline is in force and has passed.
-func (w *waiter) expired() bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.deadline && !time.Now().Before(w.at)
 }
 
 // cancelDeadline stops the deadline, unless there is none, it was
