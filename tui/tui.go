@@ -49,8 +49,10 @@ var ErrClosed = errors.New("tui: the renderer is closed")
 const defaultWidth, defaultHeight = 80, 24
 
 // stopGrace is how long a program may take to draw its last frame and
-// restore the terminal after its context is done before it is killed.
-const stopGrace = time.Second
+// restore the terminal after its context is done before it is killed. It
+// is well inside the half second that cmd/askuser gives a command after a
+// signal, so the terminal is restored before the process is made to exit.
+const stopGrace = 300 * time.Millisecond
 
 // Renderer draws questionnaires on one terminal. Render calls take turns:
 // one program owns the terminal at a time. Close waits for a running
