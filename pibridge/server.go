@@ -12,6 +12,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/linereader"
 	"github.com/askuser/askuser/native"
 	"github.com/askuser/askuser/theme"
 	"github.com/askuser/askuser/tooltext"
@@ -36,7 +37,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	// runs on its own, and Serve returns at whichever ends first. A read
 	// left blocked ends with the process.
 	done := make(chan error, 1)
-	go func() { done <- s.loop(newLineReader(r)) }()
+	go func() { done <- s.loop(linereader.New(r, MaxLine)) }()
 	select {
 	case err := <-done:
 		return err
@@ -57,11 +58,14 @@ func (s *server) stop(cancel context.CancelCauseFunc) {
 	s.wg.Wait()
 }
 
-func (s *server) loop(lr *lineReader) error {
+func (s *server) loop(lr *linereader.Reader) error {
 	for {
-		line, err := lr.next()
+		line, err := lr.Next()
 		if err == io.EOF {
 			return nil
+		}
+		if err == io.ErrUnexpectedEOF {
+			err = nil // a last line without LF still counts
 		}
 		s.lineMu.Lock()
 		stopped := s.stopped || s.ctx.Err() != nil
@@ -81,7 +85,7 @@ func (s *server) loop(lr *lineReader) error {
 // handle answers one line, or the error that reading it gave. It runs
 // under lineMu.
 func (s *server) handle(line []byte, err error) error {
-	if errors.Is(err, errLineTooLong) {
+	if tl := new(linereader.TooLongError); errors.As(err, &tl) {
 		s.protocolError(err.Error())
 		return nil
 	}
@@ -291,6 +295,13 @@ func (s *server) onAsk(m inMsg) {
 		s.protocolError(`ask needs a "call" id`)
 		return
 	}
+	if !s.hello {
+		// Answered here, in line order, so that the call never reads
+		// host state a hello on the next line is writing.
+		res := contract.ErrorResult(contract.ErrNotInitialized, "the Pi session has not started yet; call ask_user after session_start")
+		s.send(resultMsg{Type: typeResult, Call: m.Call, Result: res, Text: explain(m.Params, res)})
+		return
+	}
 	s.mu.Lock()
 	if _, dup := s.calls[m.Call]; dup {
 		s.mu.Unlock()
@@ -315,12 +326,10 @@ func (s *server) onAsk(m inMsg) {
 	})
 }
 
-// run asks one questionnaire on the session's host.
+// run asks one questionnaire on the session's host. It runs only after
+// the hello, whose state is read-only from then on.
 func (s *server) run(ctx context.Context, c *call, params []byte, callID string) contract.Result {
-	switch {
-	case !s.hello:
-		return contract.ErrorResult(contract.ErrNotInitialized, "the Pi session has not started yet; call ask_user after session_start")
-	case s.hostErr != nil:
+	if s.hostErr != nil {
 		return contract.ErrorResult(s.hostErr.Code, s.hostErr.Message)
 	}
 	a := ask.NewAsker(s.host, &ask.Options{Events: ask.EventSinkFunc(func(e ask.Event) {

@@ -12,7 +12,6 @@
 package popup
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -20,6 +19,7 @@ import (
 	"io"
 
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/linereader"
 )
 
 // MaxLine bounds one line on the socket: a questionnaire is at most 256
@@ -63,35 +63,23 @@ type Report struct {
 }
 
 // lineReader reads the lines of the socket, each at most MaxLine bytes.
-type lineReader struct{ r *bufio.Reader }
+type lineReader struct{ r *linereader.Reader }
 
 func newLineReader(r io.Reader) *lineReader {
-	return &lineReader{r: bufio.NewReaderSize(r, 64<<10)}
+	return &lineReader{r: linereader.New(r, MaxLine)}
 }
 
-var errLineTooLong = fmt.Errorf("popup: a line on the socket is longer than %d bytes", MaxLine)
-
 // next returns the next line without its newline. A last line without a
-// newline is an error: the peer went away mid-message.
+// newline is io.ErrUnexpectedEOF: the peer went away mid-message.
 func (l *lineReader) next() ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := l.r.ReadSlice('\n')
-		if len(line)+len(chunk) > MaxLine+1 {
-			return nil, errLineTooLong
-		}
-		line = append(line, chunk...)
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		if err != nil {
-			if len(line) > 0 && errors.Is(err, io.EOF) {
-				return nil, io.ErrUnexpectedEOF
-			}
-			return nil, err
-		}
-		return line[:len(line)-1], nil
+	line, err := l.r.Next()
+	if tl := new(linereader.TooLongError); errors.As(err, &tl) {
+		return nil, fmt.Errorf("popup: a line on the socket is %w", err)
 	}
+	if err != nil {
+		return nil, err
+	}
+	return line, nil
 }
 
 // decodeStrict decodes one JSON object into v, refusing unknown members
