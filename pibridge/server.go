@@ -12,6 +12,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/internal/linereader"
 	"github.com/askuser/askuser/native"
 	"github.com/askuser/askuser/theme"
@@ -140,6 +141,12 @@ func (s *server) dispatch(m inMsg) error {
 	case typeExplain:
 		s.onExplain(m)
 	case typeAbort, typeKey, typeResize, typeUIError, typeReply:
+		if m.Type == typeResize {
+			if err := checkSize(m); err != nil {
+				s.protocolError(err.Error())
+				return nil
+			}
+		}
 		c := s.call(m.Call)
 		if c == nil {
 			// A late message for a call that just ended is normal.
@@ -148,6 +155,18 @@ func (s *server) dispatch(m inMsg) error {
 		c.deliver(m)
 	default:
 		s.protocolError(fmt.Sprintf("unknown message type %q", m.Type))
+	}
+	return nil
+}
+
+// checkSize refuses a resize to a size no terminal has, before anything
+// is drawn at it.
+func checkSize(m inMsg) error {
+	if m.Width < 1 || m.Width > dialog.MaxWidth {
+		return fmt.Errorf("resize: width %d is out of range; a terminal has 1 to %d columns", m.Width, dialog.MaxWidth)
+	}
+	if m.Rows < 1 || m.Rows > dialog.MaxRows {
+		return fmt.Errorf("resize: rows %d is out of range; a terminal has 1 to %d rows", m.Rows, dialog.MaxRows)
 	}
 	return nil
 }
