@@ -185,8 +185,14 @@ func decode(line []byte) (inMsg, error) {
 	if len(bytes.TrimSpace(line)) == 0 || bytes.TrimSpace(line)[0] != '{' {
 		return m, errors.New("a message must be a JSON object")
 	}
+	if err := checkLine(line); err != nil {
+		return m, err
+	}
 	if err := json.Unmarshal(line, &m); err != nil {
 		return m, fmt.Errorf("bad message: %w", err)
+	}
+	if err := checkMembers(line); err != nil {
+		return m, err
 	}
 	if m.Type == "" {
 		return m, errors.New(`a message must have a "type"`)
