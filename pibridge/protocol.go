@@ -19,6 +19,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // Version is the protocol version this package speaks.
@@ -185,13 +186,14 @@ func decode(line []byte) (inMsg, error) {
 	if len(bytes.TrimSpace(line)) == 0 || bytes.TrimSpace(line)[0] != '{' {
 		return m, errors.New("a message must be a JSON object")
 	}
-	if err := checkLine(line); err != nil {
-		return m, err
-	}
 	if err := json.Unmarshal(line, &m); err != nil {
 		return m, fmt.Errorf("bad message: %w", err)
 	}
-	if err := checkMembers(line); err != nil {
+	// The members that carry a questionnaire, a result or options are
+	// left to the parsers that read them, which are as strict and say
+	// where a problem is. The deepest other member, a theme colour, is
+	// two levels down.
+	if err := strictjson.Check(line, &strictjson.Options{Skip: []string{"params", "result", "options"}, MaxDepth: 8}); err != nil {
 		return m, err
 	}
 	if m.Type == "" {

@@ -1,47 +1,69 @@
-package pibridge
+// Package strictjson refuses what encoding/json lets through silently:
+// it keeps the last of duplicate keys and turns invalid UTF-8 and
+// unpaired surrogate escapes into U+FFFD, so that a message its writer
+// cannot have sent passes as another one. Check finds these in a line of
+// JSON that encoding/json has accepted, and says where.
+package strictjson
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
 
-// encoding/json keeps the last of duplicate keys and turns invalid UTF-8
-// and unpaired surrogate escapes into U+FFFD: a message the shim cannot
-// have written would pass as another one. checkLine and checkMembers
-// refuse such lines instead. The members that carry a questionnaire, a
-// result or options are left to the parsers that read them, which are
-// as strict and say where the problem is.
+// Options tune Check. The zero value checks everything, up to 64 levels
+// deep.
+type Options struct {
+	// Skip names top-level members that are left unchecked, because the
+	// parser that reads them is as strict and says where the problem is.
+	Skip []string
+	// MaxDepth bounds the nesting Check walks; 0 means 64. A deeper
+	// value is refused.
+	MaxDepth int
+}
 
-// maxEnvelopeDepth bounds the nesting checkMembers walks: the deepest
-// envelope member, a theme colour, is two levels down.
-const maxEnvelopeDepth = 8
+// Check refuses data, which must be valid JSON (encoding/json has
+// accepted it), when it is not valid UTF-8, or holds a duplicate key or an
+// unpaired surrogate escape in a value it checks, or nests deeper than
+// opts allow. A nil opts means the zero Options.
+func Check(data []byte, opts *Options) error {
+	if opts == nil {
+		opts = &Options{}
+	}
+	if err := checkUTF8(data); err != nil {
+		return err
+	}
+	c := checker{skip: opts.Skip, max: opts.MaxDepth}
+	if c.max <= 0 {
+		c.max = 64
+	}
+	return c.value(data, "", 0)
+}
 
-// checkLine refuses a line that is not UTF-8.
-func checkLine(line []byte) error {
+type checker struct {
+	skip []string
+	max  int
+}
+
+// checkUTF8 refuses data that is not UTF-8.
+func checkUTF8(line []byte) error {
 	if utf8.Valid(line) {
 		return nil
 	}
 	for i := 0; i < len(line); {
 		r, n := utf8.DecodeRune(line[i:])
 		if r == utf8.RuneError && n == 1 {
-			return fmt.Errorf("the line is not valid UTF-8 at byte %d", i)
+			return fmt.Errorf("not valid UTF-8 at byte %d", i)
 		}
 		i += n
 	}
 	return nil
 }
 
-// checkMembers refuses a message, already known to be a valid JSON
-// object, with a duplicate key or an unpaired surrogate escape in a
-// member of the envelope.
-func checkMembers(line []byte) error {
-	return checkValue(line, "", 0)
-}
-
-func checkValue(raw json.RawMessage, path string, depth int) error {
+func (c *checker) value(raw json.RawMessage, path string, depth int) error {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return nil
@@ -56,12 +78,12 @@ func checkValue(raw json.RawMessage, path string, depth int) error {
 	default:
 		return nil
 	}
-	if depth >= maxEnvelopeDepth {
-		return fmt.Errorf("%s: nested too deeply for a message", where(path))
+	if depth >= c.max {
+		return fmt.Errorf("%s: nested deeper than %d levels", where(path), c.max)
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if _, err := dec.Token(); err != nil {
-		return fmt.Errorf("bad message: %w", err)
+		return err
 	}
 	seen := map[string]bool{}
 	for i := 0; dec.More(); i++ {
@@ -69,7 +91,7 @@ func checkValue(raw json.RawMessage, path string, depth int) error {
 		if raw[0] == '{' {
 			tok, err := dec.Token()
 			if err != nil {
-				return fmt.Errorf("bad message: %w", err)
+				return err
 			}
 			key, _ := tok.(string)
 			if seen[key] {
@@ -83,12 +105,12 @@ func checkValue(raw json.RawMessage, path string, depth int) error {
 		}
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
-			return fmt.Errorf("bad message: %w", err)
+			return err
 		}
-		if depth == 0 && (sub == "params" || sub == "result" || sub == "options") {
+		if depth == 0 && slices.Contains(c.skip, sub) {
 			continue
 		}
-		if err := checkValue(v, sub, depth+1); err != nil {
+		if err := c.value(v, sub, depth+1); err != nil {
 			return err
 		}
 	}
