@@ -20,6 +20,7 @@ import (
 
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/linereader"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // MaxLine bounds one line on the socket: a questionnaire is at most 256
@@ -82,8 +83,9 @@ func (l *lineReader) next() ([]byte, error) {
 	return line, nil
 }
 
-// decodeStrict decodes one JSON object into v, refusing unknown members
-// and anything after it.
+// decodeStrict decodes one JSON object into v, refusing unknown members,
+// anything after it, and what encoding/json would let through changed:
+// invalid UTF-8, unpaired surrogate escapes and duplicate keys.
 func decodeStrict(line []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
@@ -92,6 +94,9 @@ func decodeStrict(line []byte, v any) error {
 	}
 	if dec.More() {
 		return errors.New("popup: bad message: data after the object")
+	}
+	if err := strictjson.Check(line, nil); err != nil {
+		return fmt.Errorf("popup: bad message: %w", err)
 	}
 	return nil
 }
