@@ -166,6 +166,40 @@ func TestFlood(t *testing.T) {
 	})
 }
 
+// Asks beyond MaxCalls are refused at once; the running ones go on, and
+// all of them get their result when stdin ends.
+func TestMaxCalls(t *testing.T) {
+	c := ready(t, hello("tui", true, tuiUI, map[string]any{"options": map[string]any{"timeoutPerQuestionMs": 0}}))
+	for i := range MaxCalls {
+		sendAsk(c, fmt.Sprintf("c%d", i), deploy, "")
+	}
+	sendAsk(c, "over", deploy, "")
+	for {
+		m := c.next()
+		if m["type"] != "result" {
+			continue
+		}
+		if m["call"] != "over" {
+			t.Fatalf("a running call ended: %.300v", m)
+		}
+		e := m["result"].(map[string]any)["error"].(map[string]any)
+		if e["code"] != "internal" || !strings.Contains(e["message"].(string), "256 ask_user calls are running already") {
+			t.Errorf("the call over the limit got %v; want an internal error naming the limit", e)
+		}
+		break
+	}
+	c.in.Close()
+	results := 0
+	for m := range c.msgs {
+		if m["type"] == "result" {
+			results++
+		}
+	}
+	if results != MaxCalls {
+		t.Errorf("%d results at the end of stdin; want %d", results, MaxCalls)
+	}
+}
+
 // When stdin ends while a dialog is open, the call still gets its
 // result, and Serve returns.
 func TestStdinEndsWithDialogOpen(t *testing.T) {

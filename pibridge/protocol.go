@@ -28,6 +28,11 @@ const Version = 1
 // MaxLine is the longest line the bridge reads, in bytes.
 const MaxLine = 1 << 20
 
+// MaxCalls is how many calls a bridge runs at once. Each holds a dialog
+// and its state; a flood of asks beyond this is answered at once with an
+// error result instead of growing without bound.
+const MaxCalls = 256
+
 // The message types.
 const (
 	typeHello     = "hello"

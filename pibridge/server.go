@@ -327,6 +327,12 @@ func (s *server) onAsk(m inMsg) {
 		s.protocolError(fmt.Sprintf("call %q is already running", m.Call))
 		return
 	}
+	if len(s.calls) >= MaxCalls {
+		s.mu.Unlock()
+		res := contract.ErrorResult(contract.ErrInternal, fmt.Sprintf("%d ask_user calls are running already, the most one session serves; wait for one to end", MaxCalls))
+		s.send(resultMsg{Type: typeResult, Call: m.Call, Result: res, Text: explain(m.Params, res)})
+		return
+	}
 	ctx, cancel := context.WithCancelCause(s.ctx)
 	if m.Aborted {
 		cancel(errCallerAbort)
