@@ -8,6 +8,7 @@ package strictjson
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -25,8 +26,7 @@ type Options struct {
 	MaxDepth int
 }
 
-// Check refuses data, which must be valid JSON (encoding/json has
-// accepted it), when it is not valid UTF-8, or holds a duplicate key or an
+// Check refuses data when it is not valid UTF-8 or not valid JSON, or holds a duplicate key or an
 // unpaired surrogate escape in a value it checks, or nests deeper than
 // opts allow. A nil opts means the zero Options.
 func Check(data []byte, opts *Options) error {
@@ -36,11 +36,16 @@ func Check(data []byte, opts *Options) error {
 	if err := checkUTF8(data); err != nil {
 		return err
 	}
+	if !json.Valid(data) {
+		// The scanner below relies on it.
+		return errors.New("not valid JSON")
+	}
 	c := checker{skip: opts.Skip, max: opts.MaxDepth}
 	if c.max <= 0 {
 		c.max = 64
 	}
-	return c.value(data, "", 0)
+	_, err := c.value(data, "", 0)
+	return err
 }
 
 type checker struct {
@@ -63,58 +68,122 @@ func checkUTF8(line []byte) error {
 	return nil
 }
 
-func (c *checker) value(raw json.RawMessage, path string, depth int) error {
-	raw = bytes.TrimSpace(raw)
+// value checks the JSON value at the start of raw, which is valid JSON,
+// and returns the rest of raw after it. It scans the bytes itself: going
+// through encoding/json again would cost a decoder and allocations per
+// value on every line.
+func (c *checker) value(raw []byte, path string, depth int) ([]byte, error) {
+	raw = skipSpace(raw)
 	if len(raw) == 0 {
-		return nil
+		return raw, nil
 	}
 	switch raw[0] {
 	case '"':
-		if i := unpairedSurrogate(raw); i >= 0 {
-			return fmt.Errorf("%s: an unpaired surrogate escape at byte %d of the string; send text as UTF-8", where(path), i)
+		n := stringEnd(raw)
+		if i := unpairedSurrogate(raw[:n]); i >= 0 {
+			return nil, fmt.Errorf("%s: an unpaired surrogate escape at byte %d of the string; send text as UTF-8", where(path), i)
 		}
-		return nil
+		return raw[n:], nil
 	case '{', '[':
 	default:
-		return nil
+		return skipValue(raw), nil
 	}
 	if depth >= c.max {
-		return fmt.Errorf("%s: nested deeper than %d levels", where(path), c.max)
+		return nil, fmt.Errorf("%s: nested deeper than %d levels", where(path), c.max)
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil {
-		return err
-	}
-	seen := map[string]bool{}
-	for i := 0; dec.More(); i++ {
-		sub := path + "[" + strconv.Itoa(i) + "]"
-		if raw[0] == '{' {
-			tok, err := dec.Token()
-			if err != nil {
-				return err
+	obj := raw[0] == '{'
+	raw = skipSpace(raw[1:])
+	var seen []string
+	for i := 0; len(raw) > 0 && raw[0] != '}' && raw[0] != ']'; i++ {
+		sub := ""
+		if obj {
+			n := stringEnd(raw)
+			key := string(raw[1 : n-1])
+			if bytes.IndexByte(raw[:n], '\\') >= 0 {
+				if err := json.Unmarshal(raw[:n], &key); err != nil {
+					return nil, err
+				}
 			}
-			key, _ := tok.(string)
-			if seen[key] {
-				return fmt.Errorf("%s: duplicate key %q", where(path), key)
+			if slices.Contains(seen, key) {
+				return nil, fmt.Errorf("%s: duplicate key %q", where(path), key)
 			}
-			seen[key] = true
+			seen = append(seen, key)
+			raw = skipSpace(raw[n:])[1:] // the colon
 			sub = key
 			if path != "" {
 				sub = path + "." + key
 			}
+		} else {
+			sub = path + "[" + strconv.Itoa(i) + "]"
 		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return err
+		var err error
+		if depth == 0 && obj && slices.Contains(c.skip, sub) {
+			raw = skipValue(raw)
+		} else {
+			raw, err = c.value(raw, sub, depth+1)
 		}
-		if depth == 0 && slices.Contains(c.skip, sub) {
-			continue
+		if err != nil {
+			return nil, err
 		}
-		if err := c.value(v, sub, depth+1); err != nil {
-			return err
+		raw = skipSpace(raw)
+		if len(raw) > 0 && raw[0] == ',' {
+			raw = skipSpace(raw[1:])
+		}
+	}
+	if len(raw) > 0 {
+		raw = raw[1:]
+	}
+	return raw, nil
+}
+
+// skipValue returns what follows the valid JSON value at the start of b.
+func skipValue(b []byte) []byte {
+	depth := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			i += stringEnd(b[i:]) - 1
+			if depth == 0 {
+				return b[i+1:]
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return b[i:] // a scalar ended by its container
+			}
+			depth--
+			if depth == 0 {
+				return b[i+1:]
+			}
+		case ',', ' ', '\t', '\r', '\n':
+			if depth == 0 {
+				return b[i:]
+			}
 		}
 	}
 	return nil
+}
+
+func skipSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n') {
+		b = b[1:]
+	}
+	return b
+}
+
+// stringEnd returns the length of the JSON string at the start of b,
+// quotes included.
+func stringEnd(b []byte) int {
+	for i := 1; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b)
 }
 
 func where(path string) string {

@@ -1,6 +1,11 @@
 package strictjson
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -47,4 +52,100 @@ func TestCheck(t *testing.T) {
 	if diff := cmp.Diff(-1, unpairedSurrogate([]byte(`"\u12"`))); diff != "" {
 		t.Errorf("a short escape (-want +got):\n%s", diff)
 	}
+}
+
+// refValue is Check's walk written plainly on encoding/json's decoder:
+// slower, and the reference FuzzCheck holds the scanner to.
+func refValue(c *checker, raw json.RawMessage, path string, depth int) error {
+	raw = bytes.TrimSpace(raw)
+	switch {
+	case len(raw) == 0:
+		return nil
+	case raw[0] == '"':
+		if i := unpairedSurrogate(raw); i >= 0 {
+			return fmt.Errorf("%s: an unpaired surrogate escape at byte %d of the string; send text as UTF-8", where(path), i)
+		}
+		return nil
+	case raw[0] != '{' && raw[0] != '[':
+		return nil
+	case depth >= c.max:
+		return fmt.Errorf("%s: nested deeper than %d levels", where(path), c.max)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for i := 0; dec.More(); i++ {
+		sub := path + "[" + strconv.Itoa(i) + "]"
+		if raw[0] == '{' {
+			tok, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			key, _ := tok.(string)
+			if seen[key] {
+				return fmt.Errorf("%s: duplicate key %q", where(path), key)
+			}
+			seen[key] = true
+			sub = key
+			if path != "" {
+				sub = path + "." + key
+			}
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+		if depth == 0 && raw[0] == '{' && slices.Contains(c.skip, sub) {
+			continue
+		}
+		if err := refValue(c, v, sub, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// FuzzCheck holds Check to refValue on valid JSON. It must never panic
+// or hang, on any input.
+func FuzzCheck(f *testing.F) {
+	for _, s := range []string{
+		`{"a":"b","c":[1,{"d":"\u00e9"}],"p":{"x":1,"x":2}}`,
+		`{"a":1,"\u0061":2}`,
+		`{"a" : [ "\ud800" , 1e400 , -0 , true , null ] }`,
+		`[[[[[[[[[[1]]]]]]]]]]`,
+		`{"a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":{}}}}}}}}}`,
+		"{\"a\":\"\xff\"}",
+		`{"k\"ey":1,"k\"ey":2}`,
+		`"\\ud800"`,
+		`{"p":"\udc00","q":"\\"}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		opts := &Options{Skip: []string{"p"}, MaxDepth: 8}
+		got := errString(Check([]byte(in), opts))
+		if !json.Valid([]byte(in)) {
+			if got == "" {
+				t.Errorf("Check(%q) accepted JSON that is not valid", in)
+			}
+			return
+		}
+		c := &checker{skip: opts.Skip, max: opts.MaxDepth}
+		want := errString(checkUTF8([]byte(in)))
+		if want == "" {
+			want = errString(refValue(c, []byte(in), "", 0))
+		}
+		if got != want {
+			t.Errorf("Check(%q) = %q; the reference says %q", in, got, want)
+		}
+	})
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
