@@ -172,3 +172,31 @@ func TestRendererLongTempDir(t *testing.T) {
 		t.Errorf("left behind %v", left)
 	}
 }
+
+// A helper that goes away in the middle of a report ends the call with
+// an error, and the next popup works.
+func TestRendererHelperGoesMidReport(t *testing.T) {
+	var truncate bool // set before each Render, read by its helper
+	r := NewRenderer(launcherFunc(func(ctx context.Context, sock string, w *fakeWindow) {
+		conn, _, err := Dial(ctx, sock)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer conn.Close()
+		if truncate {
+			io.WriteString(conn.c, `{"type":"outcome","dismiss`)
+			return
+		}
+		conn.Report(Report{Type: ReportOutcome, Dismissed: true})
+		<-conn.Gone()
+	}), nil)
+	truncate = true
+	if _, err := r.Render(context.Background(), session(t)); err == nil || !strings.Contains(err.Error(), "the popup closed without an answer") {
+		t.Errorf("Render = %v; want the popup closed without an answer", err)
+	}
+	truncate = false
+	if out, err := r.Render(context.Background(), session(t)); err != nil || !out.Dismissed {
+		t.Errorf("the next popup: %v, %v; want dismissed", out, err)
+	}
+}

@@ -8,7 +8,11 @@
 // The socket lives in a directory only the user can enter, is itself mode
 // 0600, and takes one connection, which must first present a random token
 // read from a file beside it. Everything on the socket is one JSON object
-// per line.
+// per line, of at most MaxLine bytes, decoded strictly: unknown members,
+// duplicate keys, invalid UTF-8 and unpaired surrogate escapes are
+// refused. A connection whose first line is not a good Hello is closed
+// without an answer, and the Renderer waits for the next; a bad report
+// ends the call with an error saying what was wrong.
 package popup
 
 import (
