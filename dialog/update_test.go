@@ -2,6 +2,8 @@ package dialog
 
 import (
 	"fmt"
+	"math"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -403,5 +405,32 @@ func TestTabsLine(t *testing.T) {
 				t.Errorf("tabs line (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// A huge size costs what the largest terminal costs: View draws it as
+// MaxWidth×MaxRows, without allocating for the size it was given.
+func TestViewHugeSize(t *testing.T) {
+	const limit = 8 << 20
+	sizes := []struct{ w, h int }{
+		{MaxWidth, MaxRows},
+		{math.MaxInt32, 24},
+		{80, math.MaxInt32},
+		{math.MaxInt, math.MaxInt},
+	}
+	for _, sz := range sizes {
+		m := New(parse(t, reqPreview), plain(nil))
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		f := m.View(sz.w, sz.h)
+		runtime.ReadMemStats(&after)
+		if got := after.TotalAlloc - before.TotalAlloc; got > limit {
+			t.Errorf("%dx%d: View allocated %d bytes; want at most %d", sz.w, sz.h, got, limit)
+		}
+		want := m.View(min(sz.w, MaxWidth), min(sz.h, MaxRows))
+		if diff := cmp.Diff(want, f); diff != "" {
+			t.Errorf("%dx%d: frame differs from the one at the largest size (-want +got):\n%s", sz.w, sz.h, diff)
+		}
 	}
 }

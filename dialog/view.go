@@ -24,6 +24,14 @@ const (
 	lowTime = 15 * time.Second
 )
 
+// The largest size View draws at. No terminal is larger, and what a frame
+// costs must not follow whatever number a caller passes: View draws a
+// larger size as this one.
+const (
+	MaxWidth = 10000
+	MaxRows  = 10000
+)
+
 // Markers. Focus and selection are independent: the triangle marks focus,
 // the boxes mark selection, and nothing is drawn with a background.
 const (
@@ -84,8 +92,9 @@ func (b *builder) pad(n int) {
 func (b *builder) line() line { return line{s: b.b.String(), w: b.w} }
 
 // View renders the dialog in width×rows cells. No line is wider than width
-// and there are at most rows lines; zero or negative sizes give no lines.
-// Frame.Cursor is set when a text input has focus and is visible.
+// and there are at most rows lines; zero or negative sizes give no lines,
+// and a width over MaxWidth or rows over MaxRows are drawn as MaxWidth or
+// MaxRows. Frame.Cursor is set when a text input has focus and is visible.
 //
 // When rows are short, parts are dropped in this order (the first listed
 // goes first): spacing, the separator rule, the prompt and extra title
@@ -96,6 +105,7 @@ func (m *Model) View(width, rows int) Frame {
 	if width <= 0 || rows <= 0 {
 		return Frame{}
 	}
+	width, rows = min(width, MaxWidth), min(rows, MaxRows)
 	t := m.tab()
 	lc := m.cache.forWidth(width)
 	tl := lc.tab(m, m.cur)

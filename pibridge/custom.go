@@ -121,10 +121,7 @@ func (cs *customSession) handle(msg inMsg) {
 	case typeUIError:
 		cs.finish(customEnd{err: fmt.Errorf("pi could not show the dialog: %s", msg.Message)})
 	case typeResize:
-		if msg.Width < 1 || msg.Rows < 0 {
-			cs.srv.protocolError(fmt.Sprintf("resize: bad size %dx%d", msg.Width, msg.Rows))
-			return
-		}
+		// The size was checked when the line was read.
 		cs.v.width, cs.v.rows = msg.Width, msg.Rows
 		cs.v.draw(cs.m, true)
 	case typeKey:

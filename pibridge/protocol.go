@@ -19,6 +19,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // Version is the protocol version this package speaks.
@@ -26,6 +27,11 @@ const Version = 1
 
 // MaxLine is the longest line the bridge reads, in bytes.
 const MaxLine = 1 << 20
+
+// MaxCalls is how many calls a bridge runs at once. Each holds a dialog
+// and its state; a flood of asks beyond this is answered at once with an
+// error result instead of growing without bound.
+const MaxCalls = 256
 
 // The message types.
 const (
@@ -177,64 +183,6 @@ type busMessage struct {
 	Payload ask.Event `json:"payload"`
 }
 
-// errLineTooLong reports a line over MaxLine.
-var errLineTooLong = fmt.Errorf("line longer than %d bytes", MaxLine)
-
-// lineReader reads LF-terminated lines of at most MaxLine bytes.
-type lineReader struct {
-	r    *bufio.Reader
-	long bool // discarding the rest of an over-long line
-}
-
-func newLineReader(r io.Reader) *lineReader {
-	return &lineReader{r: bufio.NewReaderSize(r, 64<<10)}
-}
-
-// next returns the next line without its LF. An over-long line is skipped
-// and reported as errLineTooLong once; io.EOF ends the stream. A final line
-// without LF is returned as a line.
-func (lr *lineReader) next() ([]byte, error) {
-	var buf []byte
-	for {
-		chunk, err := lr.r.ReadSlice('\n')
-		switch {
-		case err == nil:
-			if lr.long {
-				lr.long = false
-				return nil, errLineTooLong
-			}
-			if buf == nil {
-				return chunk[:len(chunk)-1], nil
-			}
-			buf = append(buf, chunk[:len(chunk)-1]...)
-			if len(buf) > MaxLine {
-				return nil, errLineTooLong
-			}
-			return buf, nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			if !lr.long {
-				buf = append(buf, chunk...)
-				if len(buf) > MaxLine {
-					lr.long = true
-					buf = nil
-				}
-			}
-		default:
-			if lr.long || len(buf)+len(chunk) == 0 {
-				if err == io.EOF {
-					return nil, io.EOF
-				}
-				return nil, err
-			}
-			buf = append(buf, chunk...)
-			if err == io.EOF {
-				return buf, nil
-			}
-			return nil, err
-		}
-	}
-}
-
 // decode parses one line as a message. The reader's buffer may be reused,
 // so the message copies what it keeps.
 func decode(line []byte) (inMsg, error) {
@@ -245,6 +193,13 @@ func decode(line []byte) (inMsg, error) {
 	}
 	if err := json.Unmarshal(line, &m); err != nil {
 		return m, fmt.Errorf("bad message: %w", err)
+	}
+	// The members that carry a questionnaire, a result or options are
+	// left to the parsers that read them, which are as strict and say
+	// where a problem is. The deepest other member, a theme colour, is
+	// two levels down.
+	if err := strictjson.Check(line, &strictjson.Options{Skip: []string{"params", "result", "options"}, MaxDepth: 8}); err != nil {
+		return m, err
 	}
 	if m.Type == "" {
 		return m, errors.New(`a message must have a "type"`)

@@ -12,6 +12,8 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/dialog"
+	"github.com/askuser/askuser/internal/linereader"
 	"github.com/askuser/askuser/native"
 	"github.com/askuser/askuser/theme"
 	"github.com/askuser/askuser/tooltext"
@@ -36,7 +38,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	// runs on its own, and Serve returns at whichever ends first. A read
 	// left blocked ends with the process.
 	done := make(chan error, 1)
-	go func() { done <- s.loop(newLineReader(r)) }()
+	go func() { done <- s.loop(linereader.New(r, MaxLine)) }()
 	select {
 	case err := <-done:
 		return err
@@ -57,11 +59,14 @@ func (s *server) stop(cancel context.CancelCauseFunc) {
 	s.wg.Wait()
 }
 
-func (s *server) loop(lr *lineReader) error {
+func (s *server) loop(lr *linereader.Reader) error {
 	for {
-		line, err := lr.next()
+		line, err := lr.Next()
 		if err == io.EOF {
 			return nil
+		}
+		if err == io.ErrUnexpectedEOF {
+			err = nil // a last line without LF still counts
 		}
 		s.lineMu.Lock()
 		stopped := s.stopped || s.ctx.Err() != nil
@@ -81,7 +86,7 @@ func (s *server) loop(lr *lineReader) error {
 // handle answers one line, or the error that reading it gave. It runs
 // under lineMu.
 func (s *server) handle(line []byte, err error) error {
-	if errors.Is(err, errLineTooLong) {
+	if tl := new(linereader.TooLongError); errors.As(err, &tl) {
 		s.protocolError(err.Error())
 		return nil
 	}
@@ -136,6 +141,12 @@ func (s *server) dispatch(m inMsg) error {
 	case typeExplain:
 		s.onExplain(m)
 	case typeAbort, typeKey, typeResize, typeUIError, typeReply:
+		if m.Type == typeResize {
+			if err := checkSize(m); err != nil {
+				s.protocolError(err.Error())
+				return nil
+			}
+		}
 		c := s.call(m.Call)
 		if c == nil {
 			// A late message for a call that just ended is normal.
@@ -144,6 +155,18 @@ func (s *server) dispatch(m inMsg) error {
 		c.deliver(m)
 	default:
 		s.protocolError(fmt.Sprintf("unknown message type %q", m.Type))
+	}
+	return nil
+}
+
+// checkSize refuses a resize to a size no terminal has, before anything
+// is drawn at it.
+func checkSize(m inMsg) error {
+	if m.Width < 1 || m.Width > dialog.MaxWidth {
+		return fmt.Errorf("resize: width %d is out of range; a terminal has 1 to %d columns", m.Width, dialog.MaxWidth)
+	}
+	if m.Rows < 1 || m.Rows > dialog.MaxRows {
+		return fmt.Errorf("resize: rows %d is out of range; a terminal has 1 to %d rows", m.Rows, dialog.MaxRows)
 	}
 	return nil
 }
@@ -291,10 +314,23 @@ func (s *server) onAsk(m inMsg) {
 		s.protocolError(`ask needs a "call" id`)
 		return
 	}
+	if !s.hello {
+		// Answered here, in line order, so that the call never reads
+		// host state a hello on the next line is writing.
+		res := contract.ErrorResult(contract.ErrNotInitialized, "the Pi session has not started yet; call ask_user after session_start")
+		s.send(resultMsg{Type: typeResult, Call: m.Call, Result: res, Text: explain(m.Params, res)})
+		return
+	}
 	s.mu.Lock()
 	if _, dup := s.calls[m.Call]; dup {
 		s.mu.Unlock()
 		s.protocolError(fmt.Sprintf("call %q is already running", m.Call))
+		return
+	}
+	if len(s.calls) >= MaxCalls {
+		s.mu.Unlock()
+		res := contract.ErrorResult(contract.ErrInternal, fmt.Sprintf("%d ask_user calls are running already, the most one session serves; wait for one to end", MaxCalls))
+		s.send(resultMsg{Type: typeResult, Call: m.Call, Result: res, Text: explain(m.Params, res)})
 		return
 	}
 	ctx, cancel := context.WithCancelCause(s.ctx)
@@ -315,12 +351,10 @@ func (s *server) onAsk(m inMsg) {
 	})
 }
 
-// run asks one questionnaire on the session's host.
+// run asks one questionnaire on the session's host. It runs only after
+// the hello, whose state is read-only from then on.
 func (s *server) run(ctx context.Context, c *call, params []byte, callID string) contract.Result {
-	switch {
-	case !s.hello:
-		return contract.ErrorResult(contract.ErrNotInitialized, "the Pi session has not started yet; call ask_user after session_start")
-	case s.hostErr != nil:
+	if s.hostErr != nil {
 		return contract.ErrorResult(s.hostErr.Code, s.hostErr.Message)
 	}
 	a := ask.NewAsker(s.host, &ask.Options{Events: ask.EventSinkFunc(func(e ask.Event) {

@@ -279,6 +279,24 @@ func TestAskBeforeHello(t *testing.T) {
 	}
 }
 
+// An ask that comes before the hello is answered at once, before the
+// hello is handled, whatever comes right after it. Run with -race: the
+// call must not read the host state the hello writes.
+func TestAskThenHello(t *testing.T) {
+	for range 20 {
+		c := start(t)
+		sendAsk(c, "c1", deploy, "")
+		c.sendMsg(hello("tui", true, tuiUI, nil))
+		msgs := []map[string]any{c.next(), c.next()}
+		if diff := cmp.Diff([]string{"result", "ready"}, types(msgs)); diff != "" {
+			t.Fatalf("messages (-want +got):\n%s", diff)
+		}
+		if got := result(t, msgs[:1])["error"].(map[string]any)["code"]; got != "not_initialized" {
+			t.Errorf("code = %v, want not_initialized", got)
+		}
+	}
+}
+
 func TestRefusedAndInvalidCallsSendNoEvents(t *testing.T) {
 	tests := []struct {
 		name   string

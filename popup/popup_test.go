@@ -2,10 +2,12 @@ package popup
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -273,18 +275,65 @@ func TestDecodeReport(t *testing.T) {
 	}
 }
 
+// inputBound is how long one fuzz input may take: a line decodes in
+// microseconds, so an input that takes this long hangs.
+const inputBound = 10 * time.Second
+
+// bounded runs f and fails the test when it has not returned within d,
+// printing every goroutine so that the hang can be seen.
+func bounded(t *testing.T, d time.Duration, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-done:
+	case <-timer.C:
+		buf := make([]byte, 1<<20)
+		t.Fatalf("the input did not finish within %v:\n%s", d, buf[:runtime.Stack(buf, true)])
+	}
+}
+
 func FuzzDecode(f *testing.F) {
 	for _, s := range []string{`{"type":"outcome","dismissed":true}`, `{"request":{"questions":[{"title":"x"}]},"display":"overlay","toggleKey":"","remainingMs":5}`, `{}`, `[`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		if r, err := DecodeReport([]byte(line)); err == nil && r.Type == "" {
-			t.Fatalf("accepted %q without a type", line)
-		}
-		if j, err := DecodeJob([]byte(line)); err == nil {
-			if err := contract.CheckAnswers(j.Request, nil); err == nil {
-				t.Fatalf("accepted %q with no questions", line)
+		bounded(t, inputBound, func() {
+			if r, err := DecodeReport([]byte(line)); err == nil && r.Type == "" {
+				t.Errorf("accepted %q without a type", line)
 			}
+			if j, err := DecodeJob([]byte(line)); err == nil {
+				if err := contract.CheckAnswers(j.Request, nil); err == nil {
+					t.Errorf("accepted %q with no questions", line)
+				}
+			}
+		})
+	})
+}
+
+// FuzzHello reads a connection's first bytes as a hello. It must never
+// panic or hang, and must let in only a hello line carrying the token.
+func FuzzHello(f *testing.F) {
+	f.Add(`{"token":"` + goodToken + `"}` + "\n")
+	for _, h := range hostileHellos {
+		if len(h.in) <= 64<<10 {
+			f.Add(h.in)
 		}
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		bounded(t, inputBound, func() {
+			if err := readHello(strings.NewReader(in), goodToken); err == nil {
+				line, _, ok := strings.Cut(in, "\n")
+				var h Hello
+				if !ok || json.Unmarshal([]byte(line), &h) != nil || h.Token != goodToken {
+					t.Errorf("let in %q", in)
+				}
+			}
+		})
 	})
 }

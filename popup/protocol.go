@@ -8,11 +8,14 @@
 // The socket lives in a directory only the user can enter, is itself mode
 // 0600, and takes one connection, which must first present a random token
 // read from a file beside it. Everything on the socket is one JSON object
-// per line.
+// per line, of at most MaxLine bytes, decoded strictly: unknown members,
+// duplicate keys, invalid UTF-8 and unpaired surrogate escapes are
+// refused. A connection whose first line is not a good Hello is closed
+// without an answer, and the Renderer waits for the next; a bad report
+// ends the call with an error saying what was wrong.
 package popup
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -20,6 +23,8 @@ import (
 	"io"
 
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/linereader"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // MaxLine bounds one line on the socket: a questionnaire is at most 256
@@ -63,39 +68,28 @@ type Report struct {
 }
 
 // lineReader reads the lines of the socket, each at most MaxLine bytes.
-type lineReader struct{ r *bufio.Reader }
+type lineReader struct{ r *linereader.Reader }
 
 func newLineReader(r io.Reader) *lineReader {
-	return &lineReader{r: bufio.NewReaderSize(r, 64<<10)}
+	return &lineReader{r: linereader.New(r, MaxLine)}
 }
-
-var errLineTooLong = fmt.Errorf("popup: a line on the socket is longer than %d bytes", MaxLine)
 
 // next returns the next line without its newline. A last line without a
-// newline is an error: the peer went away mid-message.
+// newline is io.ErrUnexpectedEOF: the peer went away mid-message.
 func (l *lineReader) next() ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := l.r.ReadSlice('\n')
-		if len(line)+len(chunk) > MaxLine+1 {
-			return nil, errLineTooLong
-		}
-		line = append(line, chunk...)
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		if err != nil {
-			if len(line) > 0 && errors.Is(err, io.EOF) {
-				return nil, io.ErrUnexpectedEOF
-			}
-			return nil, err
-		}
-		return line[:len(line)-1], nil
+	line, err := l.r.Next()
+	if tl := new(linereader.TooLongError); errors.As(err, &tl) {
+		return nil, fmt.Errorf("popup: a line on the socket is %w", err)
 	}
+	if err != nil {
+		return nil, err
+	}
+	return line, nil
 }
 
-// decodeStrict decodes one JSON object into v, refusing unknown members
-// and anything after it.
+// decodeStrict decodes one JSON object into v, refusing unknown members,
+// anything after it, and what encoding/json would let through changed:
+// invalid UTF-8, unpaired surrogate escapes and duplicate keys.
 func decodeStrict(line []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
@@ -104,6 +98,9 @@ func decodeStrict(line []byte, v any) error {
 	}
 	if dec.More() {
 		return errors.New("popup: bad message: data after the object")
+	}
+	if err := strictjson.Check(line, nil); err != nil {
+		return fmt.Errorf("popup: bad message: %w", err)
 	}
 	return nil
 }

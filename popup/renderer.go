@@ -7,9 +7,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/askuser/askuser/ask"
@@ -18,6 +20,10 @@ import (
 
 // TokenFile is the name of the token file beside the socket.
 const TokenFile = "token"
+
+// maxSocketPath is the longest path a unix socket can be bound to: the
+// size of sun_path less its NUL, 108 bytes on Linux and 104 elsewhere.
+var maxSocketPath = map[bool]int{true: 107, false: 103}[runtime.GOOS == "linux"]
 
 // Renderer is an ask.Renderer that shows each questionnaire in a popup
 // started by its Launcher, running Command with the flag "--socket PATH"
@@ -70,6 +76,9 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 		return ask.Outcome{}, fmt.Errorf("popup: writing the token: %w", err)
 	}
 	sock := filepath.Join(dir, "socket")
+	if len(sock) > maxSocketPath {
+		return ask.Outcome{}, fmt.Errorf("popup: the socket path %s is %d bytes long, and a unix socket path can have at most %d; set TMPDIR to a shorter directory", sock, len(sock), maxSocketPath)
+	}
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
 		return ask.Outcome{}, fmt.Errorf("popup: listening: %w", err)
@@ -154,18 +163,30 @@ func accept(ln net.Listener, token string) (net.Conn, error) {
 			return nil, fmt.Errorf("popup: waiting for the popup: %w", err)
 		}
 		c.SetReadDeadline(time.Now().Add(10 * time.Second))
-		line, err := newLineReader(c).next()
-		var h Hello
-		if err == nil {
-			err = decodeStrict(line, &h)
-		}
-		if err != nil || subtle.ConstantTimeCompare([]byte(h.Token), []byte(token)) != 1 {
+		if err := readHello(c, token); err != nil {
 			c.Close()
 			continue
 		}
 		c.SetReadDeadline(time.Time{})
 		return c, nil
 	}
+}
+
+// readHello reads the first line of a connection and checks that it is
+// a Hello carrying token. It reads at most MaxLine bytes of it.
+func readHello(r io.Reader, token string) error {
+	line, err := newLineReader(r).next()
+	if err != nil {
+		return fmt.Errorf("popup: reading the hello: %w", err)
+	}
+	var h Hello
+	if err := decodeStrict(line, &h); err != nil {
+		return err
+	}
+	if subtle.ConstantTimeCompare([]byte(h.Token), []byte(token)) != 1 {
+		return errors.New("popup: the hello has the wrong token")
+	}
+	return nil
 }
 
 // serve sends the job and waits for the outcome.

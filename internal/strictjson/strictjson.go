@@ -1,0 +1,233 @@
+// Package strictjson refuses what encoding/json lets through silently:
+// it keeps the last of duplicate keys and turns invalid UTF-8 and
+// unpaired surrogate escapes into U+FFFD, so that a message its writer
+// cannot have sent passes as another one. Check finds these in a line of
+// JSON that encoding/json has accepted, and says where.
+package strictjson
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Options tune Check. The zero value checks everything, up to 64 levels
+// deep.
+type Options struct {
+	// Skip names top-level members that are left unchecked, because the
+	// parser that reads them is as strict and says where the problem is.
+	Skip []string
+	// MaxDepth bounds the nesting Check walks; 0 means 64. A deeper
+	// value is refused.
+	MaxDepth int
+}
+
+// Check refuses data when it is not valid UTF-8 or not valid JSON, or holds a duplicate key or an
+// unpaired surrogate escape in a value it checks, or nests deeper than
+// opts allow. A nil opts means the zero Options.
+func Check(data []byte, opts *Options) error {
+	if opts == nil {
+		opts = &Options{}
+	}
+	if err := checkUTF8(data); err != nil {
+		return err
+	}
+	if !json.Valid(data) {
+		// The scanner below relies on it.
+		return errors.New("not valid JSON")
+	}
+	c := checker{skip: opts.Skip, max: opts.MaxDepth}
+	if c.max <= 0 {
+		c.max = 64
+	}
+	_, err := c.value(data, "", 0)
+	return err
+}
+
+type checker struct {
+	skip []string
+	max  int
+}
+
+// checkUTF8 refuses data that is not UTF-8.
+func checkUTF8(line []byte) error {
+	if utf8.Valid(line) {
+		return nil
+	}
+	for i := 0; i < len(line); {
+		r, n := utf8.DecodeRune(line[i:])
+		if r == utf8.RuneError && n == 1 {
+			return fmt.Errorf("not valid UTF-8 at byte %d", i)
+		}
+		i += n
+	}
+	return nil
+}
+
+// value checks the JSON value at the start of raw, which is valid JSON,
+// and returns the rest of raw after it. It scans the bytes itself: going
+// through encoding/json again would cost a decoder and allocations per
+// value on every line.
+func (c *checker) value(raw []byte, path string, depth int) ([]byte, error) {
+	raw = skipSpace(raw)
+	if len(raw) == 0 {
+		return raw, nil
+	}
+	switch raw[0] {
+	case '"':
+		n := stringEnd(raw)
+		if i := unpairedSurrogate(raw[:n]); i >= 0 {
+			return nil, fmt.Errorf("%s: an unpaired surrogate escape at byte %d of the string; send text as UTF-8", where(path), i)
+		}
+		return raw[n:], nil
+	case '{', '[':
+	default:
+		return skipValue(raw), nil
+	}
+	if depth >= c.max {
+		return nil, fmt.Errorf("%s: nested deeper than %d levels", where(path), c.max)
+	}
+	obj := raw[0] == '{'
+	raw = skipSpace(raw[1:])
+	var seen []string
+	for i := 0; len(raw) > 0 && raw[0] != '}' && raw[0] != ']'; i++ {
+		sub := ""
+		if obj {
+			n := stringEnd(raw)
+			key := string(raw[1 : n-1])
+			if bytes.IndexByte(raw[:n], '\\') >= 0 {
+				if err := json.Unmarshal(raw[:n], &key); err != nil {
+					return nil, err
+				}
+			}
+			if slices.Contains(seen, key) {
+				return nil, fmt.Errorf("%s: duplicate key %q", where(path), key)
+			}
+			seen = append(seen, key)
+			raw = skipSpace(raw[n:])[1:] // the colon
+			sub = key
+			if path != "" {
+				sub = path + "." + key
+			}
+		} else {
+			sub = path + "[" + strconv.Itoa(i) + "]"
+		}
+		var err error
+		if depth == 0 && obj && slices.Contains(c.skip, sub) {
+			raw = skipValue(raw)
+		} else {
+			raw, err = c.value(raw, sub, depth+1)
+		}
+		if err != nil {
+			return nil, err
+		}
+		raw = skipSpace(raw)
+		if len(raw) > 0 && raw[0] == ',' {
+			raw = skipSpace(raw[1:])
+		}
+	}
+	if len(raw) > 0 {
+		raw = raw[1:]
+	}
+	return raw, nil
+}
+
+// skipValue returns what follows the valid JSON value at the start of b.
+func skipValue(b []byte) []byte {
+	depth := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			i += stringEnd(b[i:]) - 1
+			if depth == 0 {
+				return b[i+1:]
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return b[i:] // a scalar ended by its container
+			}
+			depth--
+			if depth == 0 {
+				return b[i+1:]
+			}
+		case ',', ' ', '\t', '\r', '\n':
+			if depth == 0 {
+				return b[i:]
+			}
+		}
+	}
+	return nil
+}
+
+func skipSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n') {
+		b = b[1:]
+	}
+	return b
+}
+
+// stringEnd returns the length of the JSON string at the start of b,
+// quotes included.
+func stringEnd(b []byte) int {
+	for i := 1; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b)
+}
+
+func where(path string) string {
+	if path == "" {
+		return "message"
+	}
+	return strconv.Quote(path)
+}
+
+// unpairedSurrogate returns the offset in the JSON string s of the first
+// \u escape of a surrogate that is not half of a pair, or -1.
+func unpairedSurrogate(s []byte) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' {
+			continue
+		}
+		i++
+		if i >= len(s) || s[i] != 'u' {
+			continue // an escaped quote or backslash, skipped whole
+		}
+		r, ok := hex4(s, i+1)
+		if !ok {
+			return -1 // not valid JSON: the decoder has said so already
+		}
+		switch {
+		case r >= 0xD800 && r < 0xDC00:
+			if lo, ok := hex4(s, i+7); ok && s[i+5] == '\\' && s[i+6] == 'u' && lo >= 0xDC00 && lo < 0xE000 {
+				i += 10
+				continue
+			}
+			return i - 1
+		case r >= 0xDC00 && r < 0xE000:
+			return i - 1
+		}
+		i += 4
+	}
+	return -1
+}
+
+// hex4 reads the four hex digits at s[i:].
+func hex4(s []byte, i int) (rune, bool) {
+	if i < 0 || i+4 > len(s) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(s[i:i+4]), 16, 32)
+	return rune(n), err == nil
+}

@@ -1,0 +1,151 @@
+package strictjson
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		name, in string
+		opts     *Options
+		want     string
+	}{
+		{"plain", `{"a":"b","c":[1,{"d":"\u00e9\ud83d\ude00"}]}`, nil, ""},
+		{"escaped backslash before u", `{"a":"\\ud800"}`, nil, ""},
+		{"invalid UTF-8", "{\"a\":\"\xff\"}", nil, "not valid UTF-8 at byte 6"},
+		{"invalid UTF-8 in a skipped member", "{\"p\":\"\xff\"}", &Options{Skip: []string{"p"}}, "not valid UTF-8 at byte 6"},
+		{"truncated UTF-8 sequence", "{\"a\":\"\xe6\x97\"}", nil, "not valid UTF-8 at byte 6"},
+		{"lone high surrogate", `{"a":"x\ud800"}`, nil, `"a": an unpaired surrogate escape at byte 2 of the string`},
+		{"high surrogate then text", `{"a":"\ud800x\udc00"}`, nil, `"a": an unpaired surrogate escape at byte 1`},
+		{"lone low surrogate", `{"a":["\udfff"]}`, nil, `"a[0]": an unpaired surrogate escape at byte 1`},
+		{"two highs", `{"a":"\ud800\ud800\udc00"}`, nil, `"a": an unpaired surrogate escape at byte 1`},
+		{"surrogate in a skipped member", `{"p":"\ud800"}`, &Options{Skip: []string{"p"}}, ""},
+		{"duplicate key", `{"a":1,"b":2,"a":3}`, nil, `message: duplicate key "a"`},
+		{"duplicate nested key", `{"a":{"b":1,"b":1}}`, nil, `"a": duplicate key "b"`},
+		{"duplicate in an array", `{"a":[{},{"b":1,"b":2}]}`, nil, `"a[1]": duplicate key "b"`},
+		{"escaped duplicate", `{"a":1,"\u0061":2}`, nil, `message: duplicate key "a"`},
+		{"duplicate in a skipped member", `{"p":{"b":1,"b":2}}`, &Options{Skip: []string{"p"}}, ""},
+		{"skip is top-level only", `{"x":{"p":{"b":1,"b":2}}}`, &Options{Skip: []string{"p"}}, `"x.p": duplicate key "b"`},
+		{"at the depth limit", `{"a":[[1]]}`, &Options{MaxDepth: 3}, ""},
+		{"past the depth limit", `{"a":[[[1]]]}`, &Options{MaxDepth: 3}, `"a[0][0]": nested deeper than 3 levels`},
+		{"deep by default", strings.Repeat("[", 65) + strings.Repeat("]", 65), nil, "nested deeper than 64 levels"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ""
+			if err := Check([]byte(tt.in), tt.opts); err != nil {
+				got = err.Error()
+			}
+			if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+				t.Errorf("Check(%s) = %q; want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+	if diff := cmp.Diff(-1, unpairedSurrogate([]byte(`"\u12"`))); diff != "" {
+		t.Errorf("a short escape (-want +got):\n%s", diff)
+	}
+}
+
+// refValue is Check's walk written plainly on encoding/json's decoder:
+// slower, and the reference FuzzCheck holds the scanner to.
+func refValue(c *checker, raw json.RawMessage, path string, depth int) error {
+	raw = bytes.TrimSpace(raw)
+	switch {
+	case len(raw) == 0:
+		return nil
+	case raw[0] == '"':
+		if i := unpairedSurrogate(raw); i >= 0 {
+			return fmt.Errorf("%s: an unpaired surrogate escape at byte %d of the string; send text as UTF-8", where(path), i)
+		}
+		return nil
+	case raw[0] != '{' && raw[0] != '[':
+		return nil
+	case depth >= c.max:
+		return fmt.Errorf("%s: nested deeper than %d levels", where(path), c.max)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for i := 0; dec.More(); i++ {
+		sub := path + "[" + strconv.Itoa(i) + "]"
+		if raw[0] == '{' {
+			tok, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			key, _ := tok.(string)
+			if seen[key] {
+				return fmt.Errorf("%s: duplicate key %q", where(path), key)
+			}
+			seen[key] = true
+			sub = key
+			if path != "" {
+				sub = path + "." + key
+			}
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+		if depth == 0 && raw[0] == '{' && slices.Contains(c.skip, sub) {
+			continue
+		}
+		if err := refValue(c, v, sub, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// FuzzCheck holds Check to refValue on valid JSON. It must never panic
+// or hang, on any input.
+func FuzzCheck(f *testing.F) {
+	for _, s := range []string{
+		`{"a":"b","c":[1,{"d":"\u00e9"}],"p":{"x":1,"x":2}}`,
+		`{"a":1,"\u0061":2}`,
+		`{"a" : [ "\ud800" , 1e400 , -0 , true , null ] }`,
+		`[[[[[[[[[[1]]]]]]]]]]`,
+		`{"a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":{}}}}}}}}}`,
+		"{\"a\":\"\xff\"}",
+		`{"k\"ey":1,"k\"ey":2}`,
+		`"\\ud800"`,
+		`{"p":"\udc00","q":"\\"}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		opts := &Options{Skip: []string{"p"}, MaxDepth: 8}
+		got := errString(Check([]byte(in), opts))
+		if !json.Valid([]byte(in)) {
+			if got == "" {
+				t.Errorf("Check(%q) accepted JSON that is not valid", in)
+			}
+			return
+		}
+		c := &checker{skip: opts.Skip, max: opts.MaxDepth}
+		want := errString(checkUTF8([]byte(in)))
+		if want == "" {
+			want = errString(refValue(c, []byte(in), "", 0))
+		}
+		if got != want {
+			t.Errorf("Check(%q) = %q; the reference says %q", in, got, want)
+		}
+	})
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
