@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/jsonnum"
 )
 
 // CheckPrefs checks preferences built in Go, such as options from command
@@ -32,11 +33,8 @@ func CheckPrefs(source string, p Prefs) error {
 		}
 	}
 	if t := p.TimeoutPerQuestionMs; t != nil {
-		switch {
-		case *t < 0:
-			add(keyTimeout, "must not be negative, got %d; use 0 for no deadline", *t)
-		case *t > MaxTimeoutPerQuestionMs:
-			add(keyTimeout, "must be at most %d milliseconds, got %d", int64(MaxTimeoutPerQuestionMs), *t)
+		if msg := jsonnum.CheckMillis(*t, MaxTimeoutPerQuestionMs); msg != "" {
+			add(keyTimeout, "%s", msg)
 		}
 	}
 	if problems != nil {

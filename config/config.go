@@ -29,6 +29,7 @@ import (
 	"strings"
 
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/jsonnum"
 )
 
 // Prefs is one source of preferences: a config file or the programmatic
@@ -54,7 +55,7 @@ type Prefs struct {
 // MaxTimeoutPerQuestionMs is the largest per-question timeout a config
 // accepts: 2⁵³−1, the largest integer a JSON number carries exactly to
 // every reader. The total deadline is clamped further by the core.
-const MaxTimeoutPerQuestionMs = 1<<53 - 1
+const MaxTimeoutPerQuestionMs = jsonnum.MaxSafeInteger
 
 // MaxFileSize is the size limit of a config file. A real one is a few
 // lines; anything larger is a mistake, such as a wrong path.

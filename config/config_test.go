@@ -455,49 +455,6 @@ func TestParseToggle(t *testing.T) {
 	}
 }
 
-func TestWholeMillis(t *testing.T) {
-	tests := []struct {
-		lit     string
-		want    int64
-		problem bool
-	}{
-		{"0", 0, false},
-		{"-0", 0, false},
-		{"0.000", 0, false},
-		{"0e99999999999", 0, false},
-		{"-0.0e-5", 0, false},
-		{"1", 1, false},
-		{"60000", 60000, false},
-		{"6E+4", 60000, false},
-		{"6e04", 60000, false},
-		{"10.50e1", 105, false},
-		{"0.001e3", 1, false},
-		{"123456789012345e1", 1234567890123450, false},
-		{"9007199254740991", MaxTimeoutPerQuestionMs, false},
-		{"9007199254740991.0", MaxTimeoutPerQuestionMs, false},
-		{"9.007199254740991e15", MaxTimeoutPerQuestionMs, false},
-		{"9007199254740992", 0, true},
-		{"9007199254740991.5", 0, true},
-		{"99999999999999999", 0, true},
-		{"1e16", 0, true},
-		{"0.5", 0, true},
-		{"1e-1", 0, true},
-		{"-1", 0, true},
-		{"-1e-400", 0, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.lit, func(t *testing.T) {
-			got, problem := wholeMillis(tt.lit)
-			if (problem != "") != tt.problem {
-				t.Fatalf("wholeMillis(%q) problem = %q, want a problem: %v", tt.lit, problem, tt.problem)
-			}
-			if got != tt.want {
-				t.Errorf("wholeMillis(%q) = %d, want %d", tt.lit, got, tt.want)
-			}
-		})
-	}
-}
-
 func TestResolve(t *testing.T) {
 	tests := []struct {
 		name               string

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/jsonnum"
 	"github.com/askuser/askuser/keyid"
 )
 
@@ -244,7 +245,7 @@ func (p *parser) timeout(off int64, raw json.RawMessage) (int64, bool) {
 		p.add(keyTimeout, off, "must be a number of milliseconds (0 for no deadline), got %s%s", describe(raw), hint)
 		return 0, false
 	}
-	n, problem := wholeMillis(string(raw))
+	n, problem := jsonnum.WholeMillis(string(raw), MaxTimeoutPerQuestionMs)
 	if problem != "" {
 		p.add(keyTimeout, off, "%s", problem)
 		return 0, false
@@ -277,83 +278,6 @@ func ParseToggle(spec string) (string, error) {
 		}
 	}
 	return keyid.CheckToggle(spec)
-}
-
-// wholeMillis reads a valid JSON number literal as a per-question timeout:
-// a whole number from 0 to MaxTimeoutPerQuestionMs. Exactness matters:
-// 1e3 and 1000.0 are whole, 1.5 and 1e-3 are not, and nothing is
-// rounded. It never allocates in proportion to an exponent.
-func wholeMillis(lit string) (int64, string) {
-	s := lit
-	neg := s[0] == '-'
-	if neg {
-		s = s[1:]
-	}
-	i := strings.IndexAny(s, ".eE")
-	intPart, rest := s, ""
-	if i >= 0 {
-		intPart, rest = s[:i], s[i:]
-	}
-	frac := ""
-	if strings.HasPrefix(rest, ".") {
-		rest = rest[1:]
-		j := strings.IndexAny(rest, "eE")
-		if j < 0 {
-			frac, rest = rest, ""
-		} else {
-			frac, rest = rest[:j], rest[j:]
-		}
-	}
-	exp := 0
-	if rest != "" { // "e" or "E", then an optional sign and digits
-		digits := rest[1:]
-		expNeg := false
-		if digits[0] == '+' || digits[0] == '-' {
-			expNeg = digits[0] == '-'
-			digits = digits[1:]
-		}
-		digits = strings.TrimLeft(digits, "0")
-		if len(digits) > 6 {
-			exp = 10_000_000 // larger than any digit count that can matter
-		} else {
-			for _, d := range digits {
-				exp = exp*10 + int(d-'0')
-			}
-		}
-		if expNeg {
-			exp = -exp
-		}
-	}
-	// The value is mant × 10^exp, mant an integer with no leading or
-	// trailing zeros.
-	mant := strings.TrimLeft(intPart+frac, "0")
-	exp -= len(frac)
-	for strings.HasSuffix(mant, "0") {
-		mant = mant[:len(mant)-1]
-		exp++
-	}
-	if mant == "" {
-		return 0, "" // 0, -0, 0.0, 0e5
-	}
-	switch {
-	case neg:
-		return 0, fmt.Sprintf("must not be negative, got %s; use 0 for no deadline", lit)
-	case exp < 0:
-		return 0, fmt.Sprintf("must be a whole number of milliseconds, got %s", lit)
-	case len(mant)+exp > 16:
-		return 0, fmt.Sprintf("must be at most %d milliseconds, got %s", int64(MaxTimeoutPerQuestionMs), lit)
-	}
-	var n int64
-	for _, d := range mant {
-		n = n*10 + int64(d-'0')
-	}
-	for range exp {
-		n *= 10
-	}
-	if n > MaxTimeoutPerQuestionMs {
-		return 0, fmt.Sprintf("must be at most %d milliseconds, got %s", int64(MaxTimeoutPerQuestionMs), lit)
-	}
-	return n, ""
 }
 
 // pathOf is the Problem path of a key: the key itself when it is a plain

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/askuser/askuser/internal/jsonnum"
 )
 
 // checker applies the rules of the contract to a request it owns and
@@ -83,11 +85,8 @@ func (c *checker) request(r *Request) {
 		}
 	}
 	if t := r.TimeoutPerQuestionMs; rv.ok(rTimeout) && t != nil {
-		switch {
-		case *t < 0:
-			c.add(-1, -1, -1, "timeoutPerQuestionMs", "must not be negative; use 0 for no deadline")
-		case *t > maxSafeInteger:
-			c.add(-1, -1, -1, "timeoutPerQuestionMs", "is too large; the limit is 9007199254740991")
+		if msg := jsonnum.CheckMillis(*t, jsonnum.MaxSafeInteger); msg != "" {
+			c.add(-1, -1, -1, "timeoutPerQuestionMs", msg)
 		}
 	}
 	if !rv.ok(rQuestions) {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/askuser/askuser/internal/jsonnum"
 )
 
 // The decoder is a small JSON scanner written for requests. encoding/json
@@ -249,100 +251,13 @@ func (d *decoder) timeout(r *Request, m *reqMeta) {
 	if !d.number() {
 		return
 	}
-	n, msg := wholeNumber(d.data[start:d.pos])
+	n, msg := jsonnum.WholeMillis(string(d.data[start:d.pos]), jsonnum.MaxSafeInteger)
 	if msg != "" {
 		d.problemAt(msg)
 		m.obj.bad |= rTimeout
 		return
 	}
 	r.TimeoutPerQuestionMs = &n
-}
-
-// maxSafeInteger is 2⁵³−1, the largest integer a JSON number carries
-// exactly in every implementation.
-const maxSafeInteger = 1<<53 - 1
-
-// wholeNumber reads a JSON number that must be a whole number from 0 to
-// 2⁵³−1. Exponents and fractions are fine as long as the value is whole
-// (6e4 and 60000.0 are 60000). It returns a message when it is not.
-func wholeNumber(num []byte) (int64, string) {
-	neg := num[0] == '-'
-	if neg {
-		num = num[1:]
-	}
-	var digits []byte
-	exp := 0
-	i := 0
-	for i < len(num) && num[i] >= '0' && num[i] <= '9' {
-		i++
-	}
-	digits = num[:i]
-	var frac []byte
-	if i < len(num) && num[i] == '.' {
-		j := i + 1
-		for j < len(num) && num[j] >= '0' && num[j] <= '9' {
-			j++
-		}
-		frac = num[i+1 : j]
-		i = j
-	}
-	if i < len(num) && (num[i] == 'e' || num[i] == 'E') {
-		e, err := strconv.Atoi(string(num[i+1:]))
-		if err != nil {
-			// An exponent too large for an int: the value is either huge or
-			// tiny; both are out of range unless the mantissa is zero.
-			if isZero(digits) && isZero(frac) {
-				return 0, ""
-			}
-			return 0, "must be a whole number from 0 to 9007199254740991"
-		}
-		exp = e
-	}
-	// The value is mant × 10^exp, with mant the digits of the integer and
-	// fraction parts together.
-	mant := make([]byte, 0, len(digits)+len(frac))
-	mant = append(mant, digits...)
-	mant = append(mant, frac...)
-	exp -= len(frac)
-	for len(mant) > 0 && mant[0] == '0' {
-		mant = mant[1:]
-	}
-	if len(mant) == 0 {
-		return 0, ""
-	}
-	if neg {
-		return 0, "must not be negative; use 0 for no deadline"
-	}
-	for len(mant) > 0 && mant[len(mant)-1] == '0' {
-		mant = mant[:len(mant)-1]
-		exp++
-	}
-	if exp < 0 {
-		return 0, "must be a whole number of milliseconds, without a fraction"
-	}
-	if len(mant)+exp > 16 {
-		return 0, "is too large; the limit is 9007199254740991"
-	}
-	var n int64
-	for _, c := range mant {
-		n = n*10 + int64(c-'0')
-	}
-	for range exp {
-		n *= 10
-	}
-	if n > maxSafeInteger {
-		return 0, "is too large; the limit is 9007199254740991"
-	}
-	return n, ""
-}
-
-func isZero(b []byte) bool {
-	for _, c := range b {
-		if c != '0' {
-			return false
-		}
-	}
-	return true
 }
 
 func (d *decoder) questions(r *Request, m *reqMeta) {
