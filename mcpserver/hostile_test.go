@@ -241,26 +241,41 @@ func TestSigtermAnswersPendingCall(t *testing.T) {
 // the server ends with status 0, not killed by SIGPIPE.
 func TestClientDies(t *testing.T) {
 	for _, tt := range []struct {
-		name    string
-		closeIn bool
-		trigger string // sent after the output is closed, to make the server write
+		name string
+		end  func(s *rawServer)
 	}{
-		{"killed", true, ""},
-		{"stops reading", false, `{"jsonrpc":"2.0","id":8,"method":"ping"}`},
+		{"killed", func(s *rawServer) {
+			s.out.Close()
+			s.in.Close()
+		}},
+		{"stops reading", (*rawServer).stopReading},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := formShown(t)
-			s.out.Close()
-			if tt.closeIn {
-				s.in.Close()
-			} else {
-				s.send(tt.trigger)
-			}
+			tt.end(s)
 			for range s.lines {
 			}
 			if err := s.wait(); err != nil {
 				t.Errorf("exit: %v", err)
 			}
 		})
+	}
+}
+
+// stopReading closes the test's end of the server's output, then sends
+// pings until the server exits: their answers fail to write, as for a
+// client that stopped reading. (The first may still fit in the pipe
+// before the close takes effect.)
+func (s *rawServer) stopReading() {
+	s.out.Close()
+	for i := range 10_000 {
+		select {
+		case <-s.done:
+			return
+		default:
+		}
+		if _, err := fmt.Fprintf(s.in, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", 100+i); err != nil {
+			return // the server has gone
+		}
 	}
 }

@@ -482,10 +482,7 @@ func TestPopup(t *testing.T) {
 			s.out.Close()
 			s.in.Close()
 		}},
-		{"client stops reading", func(s *rawServer) {
-			s.out.Close()
-			s.send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`) // the answer fails to write
-		}},
+		{"client stops reading", (*rawServer).stopReading},
 		{"SIGTERM", func(s *rawServer) {
 			if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 				s.t.Fatal(err)
