@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/askuser/askuser/mcpserver"
 )
@@ -12,7 +15,8 @@ const mcpUsage = `usage: askuser mcp [flags]
 
 Serve the ask_user tool over the Model Context Protocol on standard input
 and standard output, for an MCP client such as a coding agent. The client
-starts this command; it runs until the client closes standard input.
+starts this command; it runs until the client closes standard input or
+stops reading standard output, and then exits with status 0.
 
 The questions are shown as the client's own form when it supports
 elicitation, or in a tmux popup when the server runs inside tmux. The flags
@@ -43,6 +47,15 @@ func runMCP(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "askuser mcp: %v\n", err)
 		return ExitError
 	}
+	// A client that dies or closes its end of standard output makes a
+	// write to it fail. By default Go's runtime then kills the process
+	// with SIGPIPE, leaving any popup's socket directory behind; with
+	// SIGPIPE caught, the write returns EPIPE and the server ends as
+	// when standard input ends. A caught signal, unlike an ignored one,
+	// is reset for the processes the server starts.
+	pipe := make(chan os.Signal, 1)
+	signal.Notify(pipe, syscall.SIGPIPE)
+	defer signal.Stop(pipe)
 	if err := srv.ServeStdio(ctx, orEOF(env.Stdin), env.Stdout); err != nil && ctx.Err() == nil {
 		fmt.Fprintf(env.Stderr, "askuser mcp: %v\n", err)
 		return ExitError

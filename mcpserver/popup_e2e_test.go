@@ -36,6 +36,7 @@ type tmuxClient struct {
 	server string // the tmux server's pid
 	pty    *os.File
 	emu    *screen
+	tmp    string // the server's TMPDIR
 }
 
 // screen is a terminal emulator whose screen can be read while the
@@ -174,8 +175,7 @@ func (c *tmuxClient) serverInTmux() *mcp.ClientSession {
 // in *cmdp when cmdp is not nil.
 func (c *tmuxClient) serverInTmuxCmd(cmdp **exec.Cmd, copts *mcp.ClientOptions) *mcp.ClientSession {
 	c.t.Helper()
-	cmd := exec.Command(askuserBinary(c.t), "mcp", "--no-config")
-	cmd.Env = append(withoutTmux(os.Environ()), "TMUX="+c.sock+","+c.server+",0", "TMUX_PANE="+c.pane)
+	cmd := c.serverCmd()
 	if cmdp != nil {
 		*cmdp = cmd
 	}
@@ -186,6 +186,33 @@ func (c *tmuxClient) serverInTmuxCmd(cmdp **exec.Cmd, copts *mcp.ClientOptions) 
 	}
 	c.t.Cleanup(func() { cs.Close() })
 	return cs
+}
+
+// serverCmd is askuser mcp as if in the tmux pane, with a TMPDIR of its
+// own, c.tmp, where it makes its popup's socket directory.
+func (c *tmuxClient) serverCmd() *exec.Cmd {
+	if c.tmp == "" {
+		// Not t.TempDir: its long name would put the socket's path past
+		// the limit of a Unix socket address.
+		dir, err := os.MkdirTemp("", "mcp")
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		c.t.Cleanup(func() { os.RemoveAll(dir) })
+		c.tmp = dir
+	}
+	cmd := exec.Command(askuserBinary(c.t), "mcp", "--no-config")
+	cmd.Env = append(withoutTmux(os.Environ()), "TMUX="+c.sock+","+c.server+",0", "TMUX_PANE="+c.pane, "TMPDIR="+c.tmp)
+	return cmd
+}
+
+// noSocketDir fails the test if a popup's socket directory is left in
+// the server's TMPDIR.
+func (c *tmuxClient) noSocketDir() {
+	c.t.Helper()
+	if left, _ := filepath.Glob(filepath.Join(c.tmp, "askuser-popup-*")); len(left) > 0 {
+		c.t.Errorf("socket directories left behind: %v", left)
+	}
 }
 
 // popupProcesses lists the askuser popup helpers still running.
@@ -443,30 +470,48 @@ func TestPopup(t *testing.T) {
 		}
 		noStrayPopup(c)
 	})
-	t.Run("client gone closes the popup", func(t *testing.T) {
-		mu.Lock()
-		defer mu.Unlock()
-		c := startTmux(t)
-		tmp := t.TempDir()
-		cmd := exec.Command(askuserBinary(t), "mcp", "--no-config")
-		cmd.Env = append(withoutTmux(os.Environ()), "TMUX="+c.sock+","+c.server+",0", "TMUX_PANE="+c.pane, "TMPDIR="+tmp)
-		s := startRawCmd(t, cmd)
-		s.initialize(`{}`)
-		s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask_user","arguments":` + popupQuestion + `}}`)
-		c.waitText("Pick a colour")
-		s.in.Close()
-		for range s.lines {
-		}
-		if err := s.wait(); err != nil {
-			t.Errorf("exit: %v", err)
-		}
-		// The server waited for the popup to tear down before exiting.
-		if left, _ := filepath.Glob(filepath.Join(tmp, "askuser-popup-*")); len(left) > 0 {
-			t.Errorf("socket directories left behind: %v", left)
-		}
-		c.waitGone("Pick a colour")
-		noStrayPopup(c)
-	})
+	// However the session ends, the server closes the popup and removes
+	// its socket directory before it exits, with status 0.
+	for _, tc := range []struct {
+		name string
+		end  func(s *rawServer)
+	}{
+		{"end of input", func(s *rawServer) { s.in.Close() }},
+		{"client killed", func(s *rawServer) {
+			// As the kernel does for a killed client: both pipes close.
+			s.out.Close()
+			s.in.Close()
+		}},
+		{"client stops reading", (*rawServer).stopReading},
+		{"SIGTERM", func(s *rawServer) {
+			if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+				s.t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.name+" closes the popup and removes its socket", func(t *testing.T) {
+			mu.Lock()
+			defer mu.Unlock()
+			c := startTmux(t)
+			s := startRawCmd(t, c.serverCmd())
+			s.initialize(`{}`)
+			s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask_user","arguments":` + popupQuestion + `}}`)
+			c.waitText("Pick a colour")
+			if left, _ := filepath.Glob(filepath.Join(c.tmp, "askuser-popup-*")); len(left) != 1 {
+				t.Fatalf("socket directories while the popup is open: %v; want one", left)
+			}
+			tc.end(s)
+			for range s.lines {
+			}
+			if err := s.wait(); err != nil {
+				t.Errorf("exit: %v", err)
+			}
+			// The server waited for the popup to tear down before exiting.
+			c.noSocketDir()
+			c.waitGone("Pick a colour")
+			noStrayPopup(c)
+		})
+	}
 	for _, sig := range []os.Signal{syscall.SIGTERM, syscall.SIGKILL} {
 		t.Run("server "+sig.String()+" closes the popup", func(t *testing.T) {
 			mu.Lock()

@@ -27,38 +27,48 @@ const (
 )
 
 // ServeStdio serves one client on newline-delimited JSON-RPC over r and w
-// until r ends or ctx is done. Each line is checked before the SDK sees
-// it: a line that is not JSON, not a JSON-RPC message, or longer than
-// MaxMessageBytes is answered with a JSON-RPC error and dropped, so that
-// one bad message cannot end the session. When r ends, calls still
-// waiting for the user are aborted, every request read is answered (for
-// at most ShutdownGrace), and ServeStdio returns nil. When ctx is done,
-// waiting calls are aborted too. Before it returns, ServeStdio waits for
-// at most RenderGrace for the renderers of aborted calls to finish
-// (closing their popups and removing their sockets).
+// until r ends, w fails or ctx is done. Each line is checked before the
+// SDK sees it: a line that is not JSON, not a JSON-RPC message the SDK
+// reads as it was meant, or longer than MaxMessageBytes is answered with
+// a JSON-RPC error and dropped, so that one bad message cannot end the
+// session.
+//
+// When r ends or ctx is done, calls still waiting for the user are
+// aborted, and every request read is answered (for at most
+// ShutdownGrace) before the session closes. A failed write to w means
+// the client has stopped reading: nothing more can reach it, so the
+// session closes at once. In each case ServeStdio then waits for at most
+// RenderGrace for the renderers of aborted calls to finish (closing their
+// popups and removing their sockets), and returns nil.
 func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	// Calls waiting for the user end with the session: they cannot be
-	// answered once the server stops.
-	stop := context.AfterFunc(ctx, s.clientGone)
-	defer stop()
+	// The session outlives ctx until the calls it aborts are answered.
+	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopRun()
 	open := newOpenRequests()
-	out := &lockedWriter{w: w, answered: open.answered}
-	pr, pw := io.Pipe()
-	go func() {
-		err := filterLines(r, requestWriter{pw, open}, out, MaxMessageBytes)
-		// The client is gone: nothing it asked for can be answered by
-		// the user, but each request read still gets its answer.
+	out := &lockedWriter{w: w, answered: open.answered, failed: func() {
 		s.clientGone()
-		open.pending.wait(ShutdownGrace)
-		pw.CloseWithError(err)
-	}()
+		stopRun()
+	}}
+	pr, pw := io.Pipe()
+	var ending sync.Once
+	end := func(err error) {
+		ending.Do(func() {
+			// Calls waiting for the user cannot be answered by the user
+			// once the client has gone, but each request read still
+			// gets its answer.
+			s.clientGone()
+			open.pending.wait(ShutdownGrace)
+			pw.CloseWithError(err)
+		})
+	}
+	stop := context.AfterFunc(ctx, func() { end(nil) })
+	defer stop()
+	go func() { end(filterLines(r, requestWriter{pw, open}, out, MaxMessageBytes)) }()
 	t := &mcp.IOTransport{Reader: pr, Writer: out, MaxLineLength: MaxMessageBytes + 1}
-	err := s.Run(ctx, t)
+	err := s.Run(runCtx, t)
 	s.clientGone()
 	s.running.wait(RenderGrace)
-	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
+	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) || out.broken() {
 		return nil
 	}
 	return err
@@ -153,20 +163,41 @@ func (r requestWriter) Write(p []byte) (int, error) {
 
 // lockedWriter serializes whole writes, so that the filter's error lines
 // never interleave with the SDK's messages, each of which it writes at
-// once. It tells answered about each message written.
+// once. It tells answered about each message once it is written, and
+// calls failed on the first failed write; from then on every write fails.
 type lockedWriter struct {
 	mu       sync.Mutex
 	w        io.Writer
 	answered func([]byte)
+	failed   func()
+	err      error
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.err != nil {
+		return 0, l.err
+	}
+	n, err := l.w.Write(p)
+	if err != nil {
+		l.err = fmt.Errorf("writing to the client: %w", err)
+		if l.failed != nil {
+			go l.failed()
+		}
+		return n, l.err
+	}
 	if l.answered != nil {
 		l.answered(p)
 	}
-	return l.w.Write(p)
+	return n, nil
+}
+
+// broken reports whether a write has failed.
+func (l *lockedWriter) broken() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.err != nil
 }
 
 func (l *lockedWriter) Close() error { return nil }
@@ -225,55 +256,6 @@ func endOf(err error) error {
 		return nil
 	}
 	return err
-}
-
-// checkMessage checks that msg is one JSON-RPC 2.0 request, notification
-// or response. When it is not, it returns the id to answer with (nil when
-// there is none), the error code and the reason; code is 0 for a good
-// message.
-func checkMessage(msg []byte) (id json.RawMessage, code int, why string) {
-	if !json.Valid(msg) {
-		return nil, codeParseError, "the message is not valid JSON"
-	}
-	if msg[0] != '{' {
-		return nil, codeInvalidRequest, "the message is not a JSON object (batches are not supported)"
-	}
-	var m struct {
-		JSONRPC *string         `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Method  json.RawMessage `json:"method"`
-		Result  json.RawMessage `json:"result"`
-		Error   json.RawMessage `json:"error"`
-		Params  json.RawMessage `json:"params"`
-	}
-	if err := json.Unmarshal(msg, &m); err != nil {
-		return nil, codeInvalidRequest, "the message cannot be read: " + err.Error()
-	}
-	if len(m.ID) > 0 {
-		switch m.ID[0] {
-		case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-			id = m.ID
-		case 'n':
-		default:
-			return nil, codeInvalidRequest, "id must be a string or a number"
-		}
-	}
-	switch {
-	case m.JSONRPC == nil || *m.JSONRPC != "2.0":
-		return id, codeInvalidRequest, `jsonrpc must be "2.0"`
-	case len(m.Method) > 0:
-		if m.Method[0] != '"' {
-			return id, codeInvalidRequest, "method must be a string"
-		}
-		if len(m.Params) > 0 && m.Params[0] != '{' && m.Params[0] != 'n' {
-			return id, codeInvalidRequest, "params must be an object"
-		}
-	case id == nil:
-		return nil, codeInvalidRequest, "a message without a method is a response and needs an id"
-	case len(m.Result) == 0 && len(m.Error) == 0:
-		return id, codeInvalidRequest, "a response needs a result or an error"
-	}
-	return nil, 0, ""
 }
 
 func writeError(w io.Writer, id json.RawMessage, code int, msg string) {

@@ -1,9 +1,13 @@
 package mcpserver
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -103,4 +107,107 @@ func FuzzFilterLines(f *testing.F) {
 			}
 		}
 	})
+}
+
+// hostileLines are lines of every class of bad input the server must
+// answer without ending the session. The fuzz target starts from them;
+// they stay small, because the fuzzer minimizes what it finds, and the
+// largest inputs are in TestHostileLines.
+var hostileLines = []string{
+	`{"jsonrpc":"2.0","id":1,"method":"ping"}`,
+	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask_user","arguments":{"questions":[{"title":"t","kind":"bool"}]}}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"pi`,
+	`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":` + strings.Repeat("[", 10_001) + `}}`,
+	"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\x00\"}",
+	"{\"jsonrpc\":\"2.0\",\"id\":\"a\xff\",\"method\":\"ping\"}",
+	`{"jsonrpc":"2.0","id":"a\ud800","method":"ping"}`,
+	`{"jsonrpc":"2.0","id":"\ud83d\ude00","method":"ping"}`,
+	`{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}`,
+	`{"jsonrpc":"2.0","ID":1,"method":"ping"}`,
+	`{"jsonrpc":"2.0","id":1e400,"method":"ping"}`,
+	`{"jsonrpc":"2.0","id":-0,"method":"ping"}`,
+	`{"jsonrpc":"2.0","id":1.0,"method":"ping"}`,
+	`{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}`,
+	`{"jsonrpc":"2.0","id":1,"error":"x"}`,
+	`{"jsonrpc":"2.0","id":1,"error":{"code":1e400,"message":"m"}}`,
+	`{"jsonrpc":"2.0","id":1,"result":{}}`,
+	`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1e400}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask_user","arguments":{"timeoutPerQuestionMs":1e400,"questions":[{"title":"t","kind":"bool"}]}}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask_user","arguments":{"questions":[{"title":"a","title":"b"}]}}}`,
+	`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
+}
+
+// FuzzServe sends a line through the whole read path of the server, the
+// filter and the SDK's decoding, between an initialize and a ping: the
+// server never panics, never ends the session, and answers a bad line
+// with a JSON-RPC error.
+func FuzzServe(f *testing.F) {
+	for _, s := range hostileLines {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var problem error
+		bounded(t, line, func() { problem = serveLine(line) })
+		if problem != nil {
+			t.Fatalf("after the line %q: %v", line, problem)
+		}
+	})
+}
+
+// serveLine serves one session that sends line after initializing, then
+// a ping, and says what went wrong, if anything.
+func serveLine(line []byte) error {
+	srv, err := New(nil)
+	if err != nil {
+		return err
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	served := make(chan error, 1)
+	go func() {
+		served <- srv.ServeStdio(context.Background(), inR, outW)
+		outW.Close()
+	}()
+	go func() {
+		for _, l := range [][]byte{
+			[]byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"fuzz","version":"1"}}}`),
+			[]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`),
+			line,
+			[]byte(`{"jsonrpc":"2.0","id":"after","method":"ping"}`),
+		} {
+			if _, err := inW.Write(append(l, '\n')); err != nil {
+				return
+			}
+		}
+	}()
+	sc := bufio.NewScanner(outR)
+	sc.Buffer(nil, 4<<20)
+	var pong, answeredBad bool
+	for !pong && sc.Scan() {
+		var m struct {
+			ID     json.RawMessage
+			Result json.RawMessage
+			Error  json.RawMessage
+		}
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			return fmt.Errorf("the server wrote %q: %v", sc.Bytes(), err)
+		}
+		pong = string(m.ID) == `"after"` && m.Result != nil
+		answeredBad = answeredBad || m.Error != nil
+	}
+	inW.Close()
+	go io.Copy(io.Discard, outR)
+	if err := <-served; err != nil {
+		return fmt.Errorf("the session ended: %w", err)
+	}
+	if !pong {
+		return errors.New("the ping after it was not answered")
+	}
+	if msg := bytes.TrimSpace(line); len(msg) > 0 && !bytes.ContainsRune(msg, '\n') {
+		if _, code, why := checkMessage(msg); code != 0 && !answeredBad {
+			return fmt.Errorf("the line is bad (%s) but was not answered with an error", why)
+		}
+	}
+	return nil
 }
