@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,6 +26,7 @@ var builtAskuser = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	builtDir.Store(&dir)
 	bin := filepath.Join(dir, "askuser")
 	out, err := exec.Command("go", "build", "-o", bin, "../cmd/askuser").CombinedOutput()
 	if err != nil {
@@ -32,6 +34,17 @@ var builtAskuser = sync.OnceValues(func() (string, error) {
 	}
 	return bin, nil
 })
+
+// builtDir is the directory builtAskuser made, if it ran.
+var builtDir atomic.Pointer[string]
+
+// removeBuiltAskuser removes the directory of builtAskuser, once every
+// test is done with it.
+func removeBuiltAskuser() {
+	if dir := builtDir.Load(); dir != nil {
+		os.RemoveAll(*dir)
+	}
+}
 
 // buildAskuser returns the binary of builtAskuser, skipping the test when
 // there is no go command to build it with.

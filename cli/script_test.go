@@ -20,7 +20,7 @@ import (
 // leaves the controlling terminal (a new session), so that the scripts see
 // no terminal even when go test runs in one.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(cleanupM{m}, map[string]func(){
 		"askuser": func() { os.Exit(runMain()) },
 		"askuser-detached": func() {
 			if _, err := syscall.Setsid(); err != nil {
@@ -30,6 +30,15 @@ func TestMain(m *testing.M) {
 			os.Exit(runMain())
 		},
 	})
+}
+
+// cleanupM runs the tests, then removes the binary builtAskuser made.
+type cleanupM struct{ m *testing.M }
+
+func (c cleanupM) Run() int {
+	code := c.m.Run()
+	removeBuiltAskuser()
+	return code
 }
 
 // runMain is cmd/askuser's main without os.Exit.

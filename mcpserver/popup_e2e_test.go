@@ -75,7 +75,13 @@ func startTmuxServer(t *testing.T) *tmuxClient {
 	if err != nil {
 		t.Skipf("tmux is not installed (%v): the popup test needs it", err)
 	}
-	dir := t.TempDir()
+	// Not t.TempDir: under a long TMPDIR its name would put the socket's
+	// path past the limit of a Unix socket address.
+	dir, err := os.MkdirTemp("/tmp", "au")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
 	c := &tmuxClient{t: t, tmux: tmux, sock: filepath.Join(dir, "tmux.sock")}
 	c.run("-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30", "sh")
 	t.Cleanup(func() { exec.Command(tmux, "-S", c.sock, "kill-server").Run() })
@@ -194,7 +200,7 @@ func (c *tmuxClient) serverCmd() *exec.Cmd {
 	if c.tmp == "" {
 		// Not t.TempDir: its long name would put the socket's path past
 		// the limit of a Unix socket address.
-		dir, err := os.MkdirTemp("", "mcp")
+		dir, err := os.MkdirTemp("/tmp", "mcp")
 		if err != nil {
 			c.t.Fatal(err)
 		}
