@@ -22,6 +22,9 @@ test:
 
 test-steps: vet staticcheck gotest $(EXTRA_TESTS)
 
+# Pi turns on Node's compile cache, which would write to TMPDIR.
+export NODE_DISABLE_COMPILE_CACHE := 1
+
 vet:
 	$(GO) vet $(PKGS)
 

@@ -18,7 +18,7 @@ func runBridge(ctx context.Context, env *Env, args []string) int {
 	switch {
 	case err == nil:
 		return 0
-	case errors.Is(err, pibridge.ErrVersion):
+	case errors.Is(err, pibridge.ErrVersion), errors.Is(err, pibridge.ErrRelease):
 		fmt.Fprintf(env.Stderr, "askuser bridge: %v\n", err)
 		return ExitUsage
 	default:

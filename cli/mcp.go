@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/askuser/askuser/internal/version"
 	"github.com/askuser/askuser/mcpserver"
 )
 
@@ -40,7 +41,7 @@ func runMCP(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return usageError(env, "mcp", err.Error())
 	}
-	so := &mcpserver.Options{Host: *opts, Version: version()}
+	so := &mcpserver.Options{Host: *opts, Version: version.Get().Version}
 	so.Custom, so.CustomReason = popupRenderer(env)
 	srv, err := mcpserver.New(so)
 	if err != nil {

@@ -1,17 +1,21 @@
 package cli_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"syscall"
 	"testing"
 
 	"github.com/askuser/askuser/cli"
+	"github.com/askuser/askuser/internal/version"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -48,10 +52,27 @@ func runMain() int {
 	return cli.Run(ctx, os.Args[1:], &cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv})
 }
 
+// fillRelease writes this source's release where a script's files say
+// @RELEASE@, as the Pi package puts its own in the hello.
+func fillRelease(env *testscript.Env) error {
+	env.Setenv("RELEASE", version.Release())
+	return filepath.WalkDir(env.WorkDir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil || !bytes.Contains(b, []byte("@RELEASE@")) {
+			return err
+		}
+		return os.WriteFile(path, bytes.ReplaceAll(b, []byte("@RELEASE@"), []byte(version.Release())), 0o644)
+	})
+}
+
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
+		Setup:               fillRelease,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// exits CODE PROG [ARGS...] runs PROG and checks its exit status.
 			"exits": func(ts *testscript.TestScript, neg bool, args []string) {

@@ -3,13 +3,19 @@ package cli
 import (
 	"context"
 	"fmt"
-	"runtime/debug"
+
+	"github.com/askuser/askuser/internal/version"
 )
 
 const versionUsage = `usage: askuser version
 
-Print the version of askuser: the module version it was built as, or
-"devel" with the source revision for a build from a checkout.
+Print the release of askuser, the source commit it was built from (when
+the build knows it) and the platform, as in:
+
+    askuser 0.1.0 (commit 0123456789ab) linux/amd64
+
+A build from a checkout that no release stamped says "-devel" after the
+release number.
 `
 
 func runVersion(ctx context.Context, env *Env, args []string) int {
@@ -20,33 +26,6 @@ func runVersion(ctx context.Context, env *Env, args []string) int {
 	if fs.NArg() > 0 {
 		return usageError(env, "version", "takes no arguments")
 	}
-	fmt.Fprintf(env.Stdout, "askuser %s\n", version())
+	fmt.Fprintln(env.Stdout, version.Get())
 	return 0
-}
-
-// version is the module version from the build info, or "devel" with the
-// VCS revision (and "+dirty" for modified sources) when there is none.
-func version() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "devel"
-	}
-	if v := info.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	var rev, dirty string
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = "+dirty"
-			}
-		}
-	}
-	if rev == "" {
-		return "devel"
-	}
-	return fmt.Sprintf("devel (%.12s%s)", rev, dirty)
 }

@@ -3,6 +3,7 @@ package pibridge
 import (
 	"bufio"
 	"context"
+	"github.com/askuser/askuser/internal/version"
 	"io"
 	"strings"
 	"testing"
@@ -41,7 +42,7 @@ func BenchmarkKeyFrame(b *testing.B) {
 		}
 		b.Fatal("the bridge stopped")
 	}
-	write(`{"type":"hello","version":1,"mode":"tui","hasUI":true,"ui":{"custom":true},"configFile":false,"options":{"timeoutPerQuestionMs":600000}}`)
+	write(`{"type":"hello","version":1,"release":"` + version.Release() + `","mode":"tui","hasUI":true,"ui":{"custom":true},"configFile":false,"options":{"timeoutPerQuestionMs":600000}}`)
 	readUntil("ready")
 	write(`{"type":"ask","call":"c1","params":{"questions":[{"title":"Deploy where?","options":[{"label":"staging"},{"label":"prod"},{"label":"canary"}]}]}}`)
 	readUntil("open")

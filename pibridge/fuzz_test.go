@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/askuser/askuser/internal/version"
 	"runtime"
 	"strings"
 	"testing"
@@ -33,10 +34,9 @@ func bounded(t *testing.T, d time.Duration, f func()) {
 	}
 }
 
-const (
-	fuzzHello    = `{"type":"hello","version":1,"mode":"tui","hasUI":true,"ui":{"custom":true,"input":true,"select":true},"configFile":false,"options":{"timeoutPerQuestionMs":0}}`
-	fuzzSentinel = `{"type":"fuzz-sentinel"}`
-)
+var fuzzHello = `{"type":"hello","version":1,"release":"` + version.Release() + `","mode":"tui","hasUI":true,"ui":{"custom":true,"input":true,"select":true},"configFile":false,"options":{"timeoutPerQuestionMs":0}}`
+
+const fuzzSentinel = `{"type":"fuzz-sentinel"}`
 
 // FuzzServe feeds lines to a greeted bridge. It must never panic or
 // hang, must end at the end of its input, must write only JSON objects,

@@ -63,6 +63,7 @@ type inMsg struct {
 
 	// hello
 	Version    int             `json:"version,omitempty"`
+	Release    *string         `json:"release,omitempty"`
 	Mode       string          `json:"mode,omitempty"`
 	HasUI      bool            `json:"hasUI,omitempty"`
 	UI         uiCaps          `json:"ui"`

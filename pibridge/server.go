@@ -25,7 +25,8 @@ var ErrVersion = errors.New("pibridge: unsupported protocol version")
 
 // Serve speaks the bridge protocol on r and w until r ends or ctx is done,
 // then aborts the calls still running and returns. It returns nil at the
-// end of r, ErrVersion (wrapped) after a hello of another version, and the
+// end of r, ErrVersion (wrapped) after a hello of another version,
+// ErrRelease (wrapped) after a hello of another askuser release, and the
 // error that stopped reading or writing otherwise.
 //
 // Serve runs each call in its own goroutine and writes from several
@@ -186,6 +187,10 @@ func (s *server) onHello(m inMsg) error {
 		msg := fmt.Sprintf("the Pi package speaks bridge protocol %d, this askuser speaks %d; install matching versions", m.Version, Version)
 		s.send(textMsg{Type: typeFatal, Message: msg})
 		return fmt.Errorf("%w: %d", ErrVersion, m.Version)
+	}
+	if msg, err := checkRelease(m.Release); err != nil {
+		s.send(textMsg{Type: typeFatal, Message: msg})
+		return err
 	}
 	s.hello = true
 	s.theme = themeFrom(m.Theme)

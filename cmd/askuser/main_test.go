@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/askuser/askuser/internal/version"
 	"io"
 	"os"
 	"os/exec"
@@ -186,10 +187,9 @@ func signalled(t *testing.T, proc *os.Process, e *exit, sigs ...os.Signal) (int,
 	return 0, 0
 }
 
-const (
-	mcpInitialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`
-	bridgeHello   = `{"type":"hello","version":1,"mode":"print","hasUI":false,"ui":{"custom":false,"input":false,"select":false},"configFile":false}`
-)
+const mcpInitialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`
+
+var bridgeHello = `{"type":"hello","version":1,"release":"` + version.Release() + `","mode":"print","hasUI":false,"ui":{"custom":false,"input":false,"select":false},"configFile":false}`
 
 // TestSignals sends SIGINT and SIGTERM to commands that watch their
 // context (idle servers, which end as usual) and to one that cannot (a

@@ -29,6 +29,8 @@ export interface Death {
   code: number | null;
   signal: string | null;
   error?: string;
+  /** The child's fatal line: it cannot serve this package at all. */
+  fatal?: string;
   stderr: string;
 }
 
@@ -56,6 +58,7 @@ export class Child {
   private onDeath: ((d: Death) => void)[] = [];
   private resolveReady!: (m: Message) => void;
   private refs = 0;
+  private fatal: string | undefined;
 
   constructor(binary: string, hello: Message) {
     this.ready = new Promise((resolve) => (this.resolveReady = resolve));
@@ -67,7 +70,7 @@ export class Child {
       this.stderr = (this.stderr + chunk).slice(-2000);
     });
     this.proc.stdin!.on("error", () => {}); // a dead child shows in "exit"
-    this.proc.on("error", (err) => this.die({ code: null, signal: null, error: err.message, stderr: this.stderr }));
+    this.proc.on("error", (err) => this.die({ code: null, signal: null, error: spawnError(binary, err), stderr: this.stderr }));
     this.proc.on("exit", (code, signal) => this.die({ code, signal, stderr: this.stderr }));
     this.unref();
     this.send(hello);
@@ -159,7 +162,11 @@ export class Child {
       return;
     }
     const call = typeof msg.call === "string" ? msg.call : undefined;
-    if (call === undefined) return; // error and fatal lines are for people: they are on stderr too
+    if (msg.type === "fatal" && call === undefined && typeof msg.message === "string") {
+      this.fatal = msg.message;
+      return;
+    }
+    if (call === undefined) return; // error lines are for people: they are on stderr too
     const waiter = this.waiters.get(`${msg.type}:${call}`);
     if (waiter) {
       this.waiters.delete(`${msg.type}:${call}`);
@@ -178,13 +185,13 @@ export class Child {
 
   private die(d: Death): void {
     if (this.dead) return;
-    this.dead = d;
+    this.dead = this.fatal ? { ...d, fatal: this.fatal } : d;
     this.resolveReady({ type: "dead" });
     for (const p of this.pending.values()) p.resolve(undefined);
     this.pending.clear();
     for (const w of this.waiters.values()) w({ type: "dead" });
     this.waiters.clear();
-    for (const fn of this.onDeath) fn(d);
+    for (const fn of this.onDeath) fn(this.dead);
     this.onDeath = [];
   }
 
@@ -218,11 +225,12 @@ export class Child {
  */
 export function probe(binary: string, hello: Message): Message | undefined {
   const out = spawnSync(binary, ["bridge"], { input: JSON.stringify(hello) + "\n", encoding: "utf8", timeout: 5000 });
-  if (out.error || typeof out.stdout !== "string") return undefined;
+  if (out.error) return { type: "dead", error: spawnError(binary, out.error) };
+  if (typeof out.stdout !== "string") return undefined;
   for (const line of out.stdout.split("\n")) {
     try {
       const msg = JSON.parse(line);
-      if (msg.type === "ready") return msg;
+      if (msg.type === "ready" || msg.type === "fatal") return msg;
     } catch {
       /* not a message */
     }
@@ -230,10 +238,34 @@ export function probe(binary: string, hello: Message): Message | undefined {
   return undefined;
 }
 
+/**
+ * Says why binary could not be run, in words for the person who must fix
+ * it; the system's code stays at the end.
+ */
+export function spawnError(binary: string, err: Error): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  switch (code) {
+    case "EACCES":
+      return `${binary} is not executable (${code}): give it the exec bit (chmod +x), or reinstall the package`;
+    case "ENOEXEC":
+      return `${binary} is not a program for this platform (${process.platform}-${process.arch}, ${code}): reinstall the package, or install the binary built for this platform`;
+    case "ENOENT":
+      return `${binary} is gone (${code})`;
+    default:
+      return err.message;
+  }
+}
+
+/** Whether a child's death means its binary can never serve this package. */
+export function isPermanent(d: Death): boolean {
+  return d.fatal !== undefined || /\((EACCES|ENOEXEC|ENOENT)[,)]/.test(d.error ?? "");
+}
+
 /** Describes a dead child for a person. */
 export function describeDeath(d: Death): string {
+  if (d.fatal) return `the askuser binary refused this package: ${d.fatal}`;
   const how = d.error
-    ? `could not run (${d.error})`
+    ? `could not run: ${d.error}`
     : d.signal
       ? `was killed by ${d.signal}`
       : `exited with status ${d.code}`;

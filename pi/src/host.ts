@@ -2,10 +2,12 @@
 // the route and the preferences once, at its hello; this file only carries
 // Pi's answers to it and its requests to Pi.
 
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Child, type Death, type Message, describeDeath, newCallId, probe, PROTOCOL_VERSION } from "./child.ts";
+import { runProblem } from "./binary.ts";
+import { Child, type Death, type Message, describeDeath, isPermanent, newCallId, probe, PROTOCOL_VERSION } from "./child.ts";
 import { CustomView, NativeDialogs, type UIContext, themeColours } from "./ui.ts";
 import type { AskUserOptions, AskUserResult, AskUserSupport, AskUserEventSink } from "./types.ts";
 
@@ -14,29 +16,60 @@ const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
 /** How long after its creation a host starts its child unasked. */
 export const STARTUP_DELAY_MS = 150;
 
+/** The release of this package, which the binary must share. */
+export const RELEASE: string = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")).version;
+
+/** The platforms askuser ships a binary package for, as Node names them. */
+export const PLATFORMS = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "win32-x64", "win32-arm64"];
+
+/** The npm package that holds the askuser binary for platform. */
+export function platformPackage(platform: string): string {
+  return `@askuser/askuser-${platform}`;
+}
+
 /**
- * Where the askuser binary is, or why there is none: the explicit option,
- * else bin/askuser in the package, else askuser on PATH. where is for
- * tests.
+ * Where the askuser binary is, or why there is none, in this order: the
+ * explicit option; bin/askuser in the package, as `make` leaves it in a
+ * checkout; the platform package that npm installed beside this one (an
+ * optional dependency, found by module resolution); askuser on PATH.
+ * where is for tests.
  */
 export function findBinary(
   explicit: string | undefined,
-  where: { packageDir?: string; path?: string } = {},
+  where: { packageDir?: string; path?: string; platform?: string; resolve?: (id: string) => string } = {},
 ): { path?: string; reason?: string } {
+  const platform = where.platform ?? `${process.platform}-${process.arch}`;
+  const runnable = (path: string) => {
+    const problem = runProblem(path, platform);
+    return problem ? { reason: `the askuser binary cannot run: ${problem}` } : { path };
+  };
   if (explicit !== undefined) {
-    if (typeof explicit === "string" && explicit !== "" && isFile(explicit)) return { path: explicit };
+    if (typeof explicit === "string" && explicit !== "" && isFile(explicit)) return runnable(explicit);
     return { reason: `the askuser binary given in the "binary" option (${JSON.stringify(explicit)}) is not a file` };
   }
+  const exe = platform.startsWith("win32-") ? "askuser.exe" : "askuser";
   const pkg = where.packageDir ?? packageDir;
-  const local = join(pkg, "bin", "askuser");
-  if (isFile(local)) return { path: local };
-  for (const dir of (where.path ?? process.env.PATH ?? "").split(delimiter)) {
-    if (dir && isFile(join(dir, "askuser"))) return { path: join(dir, "askuser") };
+  const local = join(pkg, "bin", exe);
+  if (isFile(local)) return runnable(local);
+  const resolve = where.resolve ?? createRequire(join(pkg, "package.json")).resolve;
+  let installed: string | undefined;
+  try {
+    installed = join(dirname(resolve(`${platformPackage(platform)}/package.json`)), "bin", exe);
+  } catch {
+    installed = undefined; // not installed: npm skipped it, or there is none for this platform
   }
+  if (installed && isFile(installed)) return runnable(installed);
+  for (const dir of (where.path ?? process.env.PATH ?? "").split(delimiter)) {
+    if (dir && isFile(join(dir, exe))) return runnable(join(dir, exe));
+  }
+  const what = PLATFORMS.includes(platform)
+    ? `its package ${platformPackage(platform)}@${RELEASE} is not installed (npm leaves optional dependencies out with --omit=optional or --no-optional): ` +
+      `reinstall this package with optional dependencies`
+    : `askuser publishes binaries for ${PLATFORMS.join(", ")} only: build one with "go install github.com/askuser/askuser/cmd/askuser@v${RELEASE}"`;
   return {
     reason:
-      `the askuser binary was not found: build it next to the package with "make -C ${dirname(pkg)} pi-binary" ` +
-      `(it goes to ${local}), pass its path as the "binary" option, or put askuser on PATH`,
+      `no askuser binary for this platform (${platform}): ${what}, pass the path of an askuser ${RELEASE} binary as the "binary" option, ` +
+      `or put askuser on PATH (in a checkout, "make -C ${dirname(pkg)} pi-binary" builds ${local})`,
   };
 }
 
@@ -69,6 +102,7 @@ export function helloFor(ctx: UIContext | undefined, options: AskUserOptions, ag
   return {
     type: "hello",
     version: PROTOCOL_VERSION,
+    release: RELEASE,
     mode: typeof ctx?.mode === "string" ? ctx.mode : "",
     hasUI: ctx?.hasUI === true,
     ui: {
@@ -157,6 +191,10 @@ export class AskUserHost {
   support(): AskUserSupport {
     if (!this.binary) return { status: "no_available_ui", reason: this.missing! };
     const ready = this.child?.readyMsg ?? (this.probed ??= probe(this.binary, this.hello));
+    if (ready?.type === "fatal" || (ready?.type === "dead" && typeof ready.error === "string")) {
+      const d: Death = { code: null, signal: null, stderr: "", ...(ready.type === "fatal" ? { fatal: String(ready.message) } : { error: String(ready.error) }) };
+      if (isPermanent(d)) return { status: "no_available_ui", reason: describeDeath(d) };
+    }
     if (!ready || ready.type !== "ready") {
       return { status: "no_available_ui", reason: "the askuser bridge process did not start; run it by hand (askuser bridge) to see why" };
     }
@@ -254,7 +292,15 @@ export class AskUserHost {
       cleanup();
     }
     if (end) return { result: end.result as unknown as AskUserResult, text: end.text };
-    return this.crashed(child.dead!, route, params, blocked ? { ...opts, outcome } : undefined);
+    const dead = child.dead!;
+    if (isPermanent(dead) && !route) {
+      // A binary of another release, or one that cannot execute, will not
+      // do better next time: every call from now on is refused with why.
+      this.missing = `${describeDeath(dead)} (binary: ${this.binary})`;
+      this.binary = undefined;
+      return unsupported(this.missing);
+    }
+    return this.crashed(dead, route, params, blocked ? { ...opts, outcome } : undefined);
   }
 
   /** The result of a call whose child died, worded by a fresh child. */

@@ -6,12 +6,12 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { askUserSupport, createAskUser, createPiHost, registerAskUser, toolSpec } from "../index.ts";
-import { findBinary, helloFor, STARTUP_DELAY_MS } from "../src/host.ts";
+import { findBinary, helloFor, RELEASE, STARTUP_DELAY_MS } from "../src/host.ts";
 import { binary, fakeCtx, fakePi, noConfig, pkgDir, tempDir } from "./fake.ts";
 
 const deploy = { questions: [{ title: "Deploy where?", options: [{ label: "staging" }, { label: "prod" }] }] };
 
-test("findBinary: the option, then the package's bin, then PATH, else a reason that says what to do", () => {
+test("findBinary: the option, the package's bin, the platform package, PATH, else a reason that says what to do", () => {
   const dir = tempDir("askuser-bin-");
   const onPath = join(dir, "path");
   mkdirSync(onPath);
@@ -19,19 +19,76 @@ test("findBinary: the option, then the package's bin, then PATH, else a reason t
   chmodSync(join(onPath, "askuser"), 0o755);
   const empty = join(dir, "empty-pkg");
   mkdirSync(empty);
-  const cases: { name: string; explicit?: string; where: { packageDir?: string; path?: string }; want: RegExp | string }[] = [
+  // An npm tree: this package and its platform packages side by side.
+  const tree = join(dir, "tree", "node_modules");
+  const installed = join(tree, "@askuser", "pi-ask-user");
+  mkdirSync(installed, { recursive: true });
+  for (const [platform, exe] of [["linux-x64", "askuser"], ["win32-arm64", "askuser.exe"]] as const) {
+    const p = join(tree, "@askuser", `askuser-${platform}`);
+    mkdirSync(join(p, "bin"), { recursive: true });
+    writeFileSync(join(p, "package.json"), JSON.stringify({ name: `@askuser/askuser-${platform}`, version: RELEASE }));
+    writeFileSync(join(p, "bin", exe), "#!/bin/sh\n");
+    chmodSync(join(p, "bin", exe), 0o755);
+  }
+  // Files that are no program for this machine.
+  const elf = (machine: number) => {
+    const b = Buffer.alloc(64);
+    b.writeUInt32LE(0x464c457f, 0);
+    b.writeUInt16LE(machine, 18);
+    return b;
+  };
+  const bad = (name: string, bytes: Buffer | string, mode = 0o755) => {
+    const f = join(dir, name);
+    writeFileSync(f, bytes);
+    chmodSync(f, mode);
+    return f;
+  };
+  const arm = bad("arm64-elf", elf(0xb7));
+  const x64 = bad("x64-elf", elf(0x3e));
+  const noExec = bad("no-exec", "#!/bin/sh\n", 0o644);
+  const text = bad("text", "hello\n");
+  const cases: { name: string; explicit?: string; where: Parameters<typeof findBinary>[1]; want: RegExp | string }[] = [
     { name: "explicit", explicit: binary, where: { path: "" }, want: binary },
     { name: "explicit missing", explicit: join(dir, "nope"), where: {}, want: /"binary" option .*nope.* is not a file/ },
     { name: "explicit empty", explicit: "", where: {}, want: /"binary" option \(""\) is not a file/ },
+    { name: "explicit, for another platform", explicit: arm, where: { platform: "linux-x64" }, want: /cannot run: .*arm64-elf is a program for linux-arm64, and this machine is linux-x64/ },
+    { name: "explicit, for this platform", explicit: x64, where: { platform: "linux-x64" }, want: x64 },
+    { name: "explicit, no exec bit", explicit: noExec, where: {}, want: /cannot run: .*no-exec is not executable: give it the exec bit/ },
+    { name: "explicit, not a program", explicit: text, where: {}, want: /cannot run: .*text is not a program/ },
     { name: "package bin first", where: { packageDir: pkgDir, path: onPath }, want: binary },
-    { name: "PATH", where: { packageDir: empty, path: `/nonexistent:${onPath}` }, want: join(onPath, "askuser") },
-    { name: "none", where: { packageDir: empty, path: "/nonexistent" }, want: /not found: build it .*pi-binary.*"binary" option.*PATH/ },
+    {
+      name: "platform package before PATH",
+      where: { packageDir: installed, path: onPath, platform: "linux-x64" },
+      want: join(tree, "@askuser", "askuser-linux-x64", "bin", "askuser"),
+    },
+    {
+      name: "windows binary",
+      where: { packageDir: installed, path: "", platform: "win32-arm64" },
+      want: join(tree, "@askuser", "askuser-win32-arm64", "bin", "askuser.exe"),
+    },
+    { name: "PATH", where: { packageDir: empty, path: `/nonexistent:${onPath}`, platform: "linux-x64" }, want: join(onPath, "askuser") },
+    {
+      name: "platform package left out",
+      where: { packageDir: installed, path: "/nonexistent", platform: "darwin-arm64" },
+      want: new RegExp(`no askuser binary for this platform \\(darwin-arm64\\): its package @askuser/askuser-darwin-arm64@${RELEASE.replace(/\./g, "\\.")} is not installed.*optional.*"binary" option.*PATH`),
+    },
+    {
+      name: "another platform",
+      where: { packageDir: empty, path: "/nonexistent", platform: "freebsd-x64" },
+      want: /no askuser binary for this platform \(freebsd-x64\): askuser publishes binaries for linux-x64, .* only: build one with "go install .*"binary" option.*PATH/,
+    },
   ];
   for (const c of cases) {
     const got = findBinary(c.explicit, c.where);
     if (typeof c.want === "string") assert.equal(got.path, c.want, c.name);
     else assert.match(got.reason ?? `path ${got.path}`, c.want, c.name);
   }
+});
+
+test("the hello names this package's release, which is VERSION's", () => {
+  const version = readFileSync(join(pkgDir, "..", "internal", "version", "VERSION"), "utf8").trim();
+  assert.equal(RELEASE, version);
+  assert.equal(helloFor(undefined, {}, "").release, RELEASE);
 });
 
 test("no binary: unavailable with an unsupported_mode reason, and asking does not throw", async () => {
@@ -44,6 +101,24 @@ test("no binary: unavailable with an unsupported_mode reason, and asking does no
   assert.equal(res.status, "error");
   assert.equal(res.error?.code, "unsupported_mode");
   assert.match(res.error!.message, /\/nonexistent\/askuser/);
+});
+
+test("a binary of another release is refused at the handshake, for every call, naming both releases", async () => {
+  const dir = tempDir("askuser-old-");
+  const old = join(dir, "askuser");
+  const fatal = `the Pi package is release ${RELEASE} and this askuser binary is release 0.0.9: install matching versions`;
+  writeFileSync(old, `#!/bin/sh\nread hello\necho '{"type":"fatal","message":"${fatal}"}'\necho "askuser bridge: release mismatch" >&2\nexit 2\n`);
+  chmodSync(old, 0o755);
+  const ask = createAskUser(fakeCtx("tui").ctx, { ...noConfig, binary: old });
+  assert.equal(ask.isAvailable, false);
+  assert.match(ask.notAvailableReason!, /release 0\.0\.9/);
+  for (const n of [1, 2]) {
+    const res = await ask(deploy);
+    assert.equal(res.status, "error", `call ${n}`);
+    assert.equal(res.error?.code, "unsupported_mode", `call ${n}`);
+    assert.ok(res.error!.message.includes(fatal), `call ${n}: ${res.error!.message}`);
+    assert.ok(res.error!.message.includes(old), `call ${n} names the binary: ${res.error!.message}`);
+  }
 });
 
 test("createAskUser never throws, whatever it is given", async () => {
@@ -213,6 +288,7 @@ test("the hello describes ctx: mode, UI methods, agent dir, options and Pi's the
   assert.deepEqual(hello, {
     type: "hello",
     version: 1,
+    release: RELEASE,
     mode: "tui",
     hasUI: true,
     ui: { custom: true, input: true, select: false },
