@@ -2,12 +2,18 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build test test-steps vet staticcheck gotest bench fuzz clean
+.PHONY: all build dist test test-steps vet staticcheck gotest bench fuzz clean
 
 all: build
 
 build:
 	$(GO) build -o bin/askuser ./cmd/askuser
+
+# The release: a static binary and archive for each platform, SHA256SUMS
+# and the npm packages, packed, in dist/ (see build/dist).
+dist:
+	$(GO) run ./build/dist -out dist
+	$(GO) run ./build/dist -verify dist
 
 # Fragments owned by the Pi package and the MCP server add their test
 # targets to EXTRA_TESTS.
@@ -44,4 +50,4 @@ fuzz:
 	FUZZTIME=$(FUZZTIME) GO=$(GO) build/fuzz.sh
 
 clean:
-	rm -rf bin
+	rm -rf bin dist

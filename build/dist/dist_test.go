@@ -1,0 +1,123 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func TestChoose(t *testing.T) {
+	tests := []struct {
+		list    string
+		want    []string
+		wantErr string
+	}{
+		{"", []string{"linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "win32-x64", "win32-arm64"}, ""},
+		{"darwin-arm64,linux-x64", []string{"darwin-arm64", "linux-x64"}, ""},
+		{"linux-amd64", nil, `unknown platform "linux-amd64"`},
+		{"linux-x64,", nil, `unknown platform ""`},
+	}
+	for _, tt := range tests {
+		got, err := choose(tt.list)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("choose(%q) = %v, want an error with %q", tt.list, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || names(got) != strings.Join(tt.want, ",") {
+			t.Errorf("choose(%q) = %s, %v; want %v", tt.list, names(got), err, tt.want)
+		}
+	}
+}
+
+// A package.json read and written again keeps its keys in order and its
+// text as written.
+func TestObjectRoundTrip(t *testing.T) {
+	in := `{"name":"x","version":"1.0.0","engines":{"node":">=22"},"files":["a","b"],"bin":{"z":"1","a":"2"}}`
+	var o object
+	if err := json.Unmarshal([]byte(in), &o); err != nil {
+		t.Fatal(err)
+	}
+	out, err := marshal(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != in {
+		t.Errorf("round trip:\n got %s\nwant %s", out, in)
+	}
+	if got := string(o.without("engines", "bin").get("files")); got != `["a","b"]` {
+		t.Errorf("without, get: %s", got)
+	}
+	if err := json.Unmarshal([]byte(`[1]`), &o); err == nil {
+		t.Error("an array was taken for an object")
+	}
+}
+
+func TestExecutableFor(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	goos, goarch, err := executableFor(self)
+	if err != nil || goos != runtime.GOOS || goarch != runtime.GOARCH {
+		t.Errorf("executableFor(test binary) = %s/%s, %v; want %s/%s", goos, goarch, err, runtime.GOOS, runtime.GOARCH)
+	}
+	text := filepath.Join(t.TempDir(), "askuser")
+	os.WriteFile(text, []byte("#!/bin/sh\necho hi\n"), 0o755)
+	if _, _, err := executableFor(text); err == nil || !strings.Contains(err.Error(), "neither ELF, PE nor Mach-O") {
+		t.Errorf("executableFor(script) = %v", err)
+	}
+}
+
+// A platform package that holds another platform's binary, or says the
+// wrong os and cpu, is refused with a message naming both.
+func TestVerifyRefusesWrongBinary(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	binary, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var other platform
+	for _, p := range platforms {
+		if p.GOOS == runtime.GOOS && p.GOARCH != runtime.GOARCH {
+			other = p
+		}
+	}
+	if other.Node == "" {
+		t.Skipf("askuser is not released for %s/%s, so there is no sibling platform to confuse it with", runtime.GOOS, runtime.GOARCH)
+	}
+	stage := func(t *testing.T, p platform, os_, cpu string) string {
+		dir := t.TempDir()
+		pkg := filepath.Join(dir, "npm", "askuser-"+p.Node)
+		if err := os.MkdirAll(filepath.Join(pkg, "bin"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(pkg, "bin", p.exe()), binary, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeJSON(filepath.Join(pkg, "package.json"), object{
+			{"name", platformPackage(p)}, {"version", "0.1.0"}, {"os", []string{os_}}, {"cpu", []string{cpu}},
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	err = verifyRelease(stage(t, other, other.os(), other.cpu()))
+	if want := "is an executable for " + runtime.GOOS + "/" + runtime.GOARCH + ", the package is for " + other.GOOS + "/" + other.GOARCH; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("verify, wrong binary: %v; want %q", err, want)
+	}
+	err = verifyRelease(stage(t, other, "darwin", other.cpu()))
+	if err == nil || !strings.Contains(err.Error(), `package.json says os ["darwin"]`) {
+		t.Errorf("verify, wrong os: %v", err)
+	}
+	if err := verifyRelease(t.TempDir()); err == nil || !strings.Contains(err.Error(), "holds no platform package") {
+		t.Errorf("verify, empty: %v", err)
+	}
+}

@@ -1,0 +1,292 @@
+// Command dist builds askuser's release: a stripped, static binary for
+// each platform, an archive of each with a SHA256SUMS file, and the npm
+// packages (one per platform, the launcher and the Pi package), packed
+// and ready to publish. It is a Go program rather than a GoReleaser
+// config because the npm layout it writes (platform packages with os and
+// cpu fields, optional dependencies at one exact version) is most of the
+// work, and a short program here needs no tool that CI would have to
+// install.
+//
+// Usage:
+//
+//	go run ./build/dist [-out dist] [-platforms linux-x64,...] [-npm=true]
+//	go run ./build/dist -verify dist
+//
+// The release number comes from internal/version/VERSION; the commit from
+// git, stamped into each binary with the linker.
+package main
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// A platform is one release target, named as Node names it.
+type platform struct {
+	Node         string // linux-x64: process.platform-process.arch, as npm's os and cpu fields take them
+	GOOS, GOARCH string
+}
+
+var platforms = []platform{
+	{"linux-x64", "linux", "amd64"},
+	{"linux-arm64", "linux", "arm64"},
+	{"darwin-x64", "darwin", "amd64"},
+	{"darwin-arm64", "darwin", "arm64"},
+	{"win32-x64", "windows", "amd64"},
+	{"win32-arm64", "windows", "arm64"},
+}
+
+func (p platform) os() string  { return strings.Split(p.Node, "-")[0] }
+func (p platform) cpu() string { return strings.Split(p.Node, "-")[1] }
+
+func (p platform) exe() string {
+	if p.GOOS == "windows" {
+		return "askuser.exe"
+	}
+	return "askuser"
+}
+
+// Package names, used everywhere: the README, the Pi package and the
+// client snippets say the same.
+const (
+	scope         = "@askuser"
+	launcherName  = scope + "/askuser"
+	piPackageName = scope + "/pi-ask-user"
+)
+
+func platformPackage(p platform) string { return scope + "/askuser-" + p.Node }
+
+func main() {
+	out := flag.String("out", "dist", "the directory to write the release to; it is emptied first")
+	only := flag.String("platforms", "", "comma-separated platforms to build (default: all of "+names(platforms)+")")
+	npm := flag.Bool("npm", true, "also pack the npm packages")
+	verify := flag.String("verify", "", "check the release in this directory instead of building one")
+	flag.Parse()
+	if flag.NArg() > 0 {
+		fail(fmt.Errorf("takes no arguments, got %q", flag.Args()))
+	}
+	if *verify != "" {
+		if err := verifyRelease(*verify); err != nil {
+			fail(err)
+		}
+		return
+	}
+	targets, err := choose(*only)
+	if err != nil {
+		fail(err)
+	}
+	if err := build(*out, targets, *npm); err != nil {
+		fail(err)
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "dist:", err)
+	os.Exit(1)
+}
+
+func names(ps []platform) string {
+	var s []string
+	for _, p := range ps {
+		s = append(s, p.Node)
+	}
+	return strings.Join(s, ",")
+}
+
+func choose(list string) ([]platform, error) {
+	if list == "" {
+		return platforms, nil
+	}
+	var out []platform
+	for _, name := range strings.Split(list, ",") {
+		i := slices.IndexFunc(platforms, func(p platform) bool { return p.Node == name })
+		if i < 0 {
+			return nil, fmt.Errorf("-platforms: unknown platform %q; askuser is built for %s", name, names(platforms))
+		}
+		out = append(out, platforms[i])
+	}
+	return out, nil
+}
+
+// release is what one build stamps.
+type release struct {
+	Version string
+	Commit  string
+	Time    time.Time // the commit's time, for reproducible archives
+}
+
+func readRelease() (release, error) {
+	b, err := os.ReadFile("internal/version/VERSION")
+	if err != nil {
+		return release{}, fmt.Errorf("run from the root of the askuser module: %w", err)
+	}
+	r := release{Version: strings.TrimSpace(string(b)), Time: time.Unix(0, 0).UTC()}
+	if out, err := exec.Command("git", "log", "-1", "--format=%H %ct").Output(); err == nil {
+		var sec int64
+		if _, err := fmt.Sscanf(string(out), "%s %d", &r.Commit, &sec); err == nil {
+			r.Time = time.Unix(sec, 0).UTC()
+		}
+		if len(r.Commit) > 12 {
+			r.Commit = r.Commit[:12]
+		}
+		if err := exec.Command("git", "diff", "--quiet", "HEAD").Run(); err != nil {
+			r.Commit += "+dirty"
+		}
+	}
+	return r, nil
+}
+
+func build(out string, targets []platform, npm bool) error {
+	rel, err := readRelease()
+	if err != nil {
+		return err
+	}
+	if err := os.RemoveAll(out); err != nil {
+		return err
+	}
+	var sums []string
+	for _, p := range targets {
+		start := time.Now()
+		bin := filepath.Join(out, "build", p.Node, p.exe())
+		if err := compile(p, rel, bin); err != nil {
+			return err
+		}
+		archive, err := writeArchive(out, p, rel, bin)
+		if err != nil {
+			return err
+		}
+		sum, err := sha256File(archive)
+		if err != nil {
+			return err
+		}
+		sums = append(sums, sum+"  "+filepath.Base(archive))
+		fi, _ := os.Stat(bin)
+		fmt.Printf("%-13s %9d bytes  %s  (%.1fs)\n", p.Node, fi.Size(), filepath.Base(archive), time.Since(start).Seconds())
+	}
+	if err := os.WriteFile(filepath.Join(out, "SHA256SUMS"), []byte(strings.Join(sums, "\n")+"\n"), 0o644); err != nil {
+		return err
+	}
+	if !npm {
+		return nil
+	}
+	return packAll(out, targets, rel)
+}
+
+func compile(p platform, rel release, bin string) error {
+	ldflags := "-s -w"
+	if rel.Commit != "" {
+		ldflags += " -X github.com/askuser/askuser/internal/version.commit=" + rel.Commit
+	}
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", ldflags, "-o", bin, "./cmd/askuser")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+p.GOOS, "GOARCH="+p.GOARCH)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go build for %s: %w", p.Node, err)
+	}
+	return nil
+}
+
+// writeArchive writes askuser_<version>_<goos>_<goarch>.tar.gz (a .zip for
+// Windows) holding the binary and the README.
+func writeArchive(out string, p platform, rel release, bin string) (string, error) {
+	base := fmt.Sprintf("askuser_%s_%s_%s", rel.Version, p.GOOS, p.GOARCH)
+	files := []struct {
+		src, name string
+		mode      fs.FileMode
+	}{
+		{bin, p.exe(), 0o755},
+		{"README.md", "README.md", 0o644},
+	}
+	if p.GOOS == "windows" {
+		name := filepath.Join(out, base+".zip")
+		f, err := os.Create(name)
+		if err != nil {
+			return "", err
+		}
+		zw := zip.NewWriter(f)
+		for _, file := range files {
+			w, err := zw.CreateHeader(&zip.FileHeader{Name: base + "/" + file.name, Method: zip.Deflate, Modified: rel.Time})
+			if err != nil {
+				return "", err
+			}
+			if err := copyFile(w, file.src); err != nil {
+				return "", err
+			}
+		}
+		if err := errors.Join(zw.Close(), f.Close()); err != nil {
+			return "", err
+		}
+		return name, nil
+	}
+	name := filepath.Join(out, base+".tar.gz")
+	f, err := os.Create(name)
+	if err != nil {
+		return "", err
+	}
+	gz := gzip.NewWriter(f)
+	tw := tar.NewWriter(gz)
+	for _, file := range files {
+		fi, err := os.Stat(file.src)
+		if err != nil {
+			return "", err
+		}
+		hdr := &tar.Header{Name: base + "/" + file.name, Mode: int64(file.mode), Size: fi.Size(), ModTime: rel.Time, Typeflag: tar.TypeReg, Format: tar.FormatPAX}
+		if err := tw.WriteHeader(hdr); err != nil {
+			return "", err
+		}
+		if err := copyFile(tw, file.src); err != nil {
+			return "", err
+		}
+	}
+	if err := errors.Join(tw.Close(), gz.Close(), f.Close()); err != nil {
+		return "", err
+	}
+	return name, nil
+}
+
+func copyFile(w io.Writer, src string) error {
+	f, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(w, f)
+	return err
+}
+
+func sha256File(name string) (string, error) {
+	h := sha256.New()
+	if err := copyFile(h, name); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// writeJSON writes v as package.json does: two-space indents and a final
+// newline.
+func writeJSON(name string, v any) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	return os.WriteFile(name, b.Bytes(), 0o644)
+}

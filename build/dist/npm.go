@@ -1,0 +1,230 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// packAll stages every npm package under out/npm and packs each into out.
+func packAll(out string, targets []platform, rel release) error {
+	stage := filepath.Join(out, "npm")
+	var dirs []string
+	for _, p := range targets {
+		dir, err := stagePlatform(stage, p, rel, filepath.Join(out, "build", p.Node, p.exe()))
+		if err != nil {
+			return err
+		}
+		dirs = append(dirs, dir)
+	}
+	optional := object{}
+	for _, p := range platforms {
+		optional = append(optional, field{platformPackage(p), rel.Version})
+	}
+	launcher, err := stageCopy(stage, "npm/askuser", rel, optional)
+	if err != nil {
+		return err
+	}
+	pi, err := stageCopy(stage, "pi", rel, optional)
+	if err != nil {
+		return err
+	}
+	dirs = append(dirs, launcher, pi)
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return err
+	}
+	for _, dir := range dirs {
+		cmd := exec.Command("npm", "pack", "--silent", "--pack-destination", abs)
+		cmd.Dir = dir
+		cmd.Stderr = os.Stderr
+		name, err := cmd.Output()
+		if err != nil {
+			return fmt.Errorf("npm pack in %s: %w", dir, err)
+		}
+		fi, err := os.Stat(filepath.Join(abs, strings.TrimSpace(string(name))))
+		if err != nil {
+			return fmt.Errorf("npm pack in %s wrote %q: %w", dir, name, err)
+		}
+		fmt.Printf("%-40s %9d bytes packed\n", strings.TrimSpace(string(name)), fi.Size())
+	}
+	return nil
+}
+
+// stagePlatform writes the package that holds only p's binary.
+func stagePlatform(stage string, p platform, rel release, bin string) (string, error) {
+	dir := filepath.Join(stage, "askuser-"+p.Node)
+	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
+		return "", err
+	}
+	b, err := os.ReadFile(bin)
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bin", p.exe()), b, 0o755); err != nil {
+		return "", err
+	}
+	readme := fmt.Sprintf("# %s\n\nThe askuser %s binary for %s. Install [%s](https://www.npmjs.com/package/%s) or the Pi package %s instead: they depend on this package and run the binary.\n",
+		platformPackage(p), rel.Version, p.Node, launcherName, launcherName, piPackageName)
+	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte(readme), 0o644); err != nil {
+		return "", err
+	}
+	pkg := object{
+		{"name", platformPackage(p)},
+		{"version", rel.Version},
+		{"description", fmt.Sprintf("The askuser binary for %s", p.Node)},
+		{"license", "MIT"},
+		{"repository", object{{"type", "git"}, {"url", "git+https://github.com/askuser/askuser.git"}}},
+		{"os", []string{p.os()}},
+		{"cpu", []string{p.cpu()}},
+		{"files", []string{"bin/" + p.exe(), "README.md"}},
+		{"preferUnplugged", true},
+	}
+	return dir, writeJSON(filepath.Join(dir, "package.json"), pkg)
+}
+
+// stageCopy copies the package at src (its package.json and the files it
+// lists) and adds the platform packages as optional dependencies at this
+// exact release. A package's bin/ directory from a checkout build is
+// never shipped: the binary comes from the platform package.
+func stageCopy(stage, src string, rel release, optional object) (string, error) {
+	b, err := os.ReadFile(filepath.Join(src, "package.json"))
+	if err != nil {
+		return "", err
+	}
+	var pkg object
+	if err := json.Unmarshal(b, &pkg); err != nil {
+		return "", fmt.Errorf("%s/package.json: %w", src, err)
+	}
+	var name string
+	if err := json.Unmarshal(pkg.get("name"), &name); err != nil {
+		return "", fmt.Errorf("%s/package.json: name: %w", src, err)
+	}
+	var version string
+	if err := json.Unmarshal(pkg.get("version"), &version); err != nil || version != rel.Version {
+		return "", fmt.Errorf("%s/package.json: version is %s, internal/version/VERSION says %s", src, pkg.get("version"), rel.Version)
+	}
+	var files []string
+	if err := json.Unmarshal(pkg.get("files"), &files); err != nil {
+		return "", fmt.Errorf("%s/package.json: files: %w", src, err)
+	}
+	files = slices.DeleteFunc(files, func(f string) bool { return f == "bin/" })
+	pkg = pkg.without("files", "scripts", "devDependencies", "optionalDependencies")
+	pkg = append(pkg, field{"files", files}, field{"optionalDependencies", optional})
+	dir := filepath.Join(stage, strings.TrimPrefix(name, scope+"/"))
+	for _, f := range files {
+		if err := copyTree(filepath.Join(src, f), filepath.Join(dir, f)); err != nil {
+			return "", err
+		}
+	}
+	return dir, writeJSON(filepath.Join(dir, "package.json"), pkg)
+}
+
+func copyTree(src, dst string) error {
+	return filepath.Walk(src, func(path string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		to := filepath.Join(dst, rel)
+		if fi.IsDir() {
+			return os.MkdirAll(to, 0o755)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(to, b, fi.Mode().Perm())
+	})
+}
+
+// An object is a JSON object that keeps its keys in order, as a
+// package.json is best read.
+type object []field
+
+type field struct {
+	Key   string
+	Value any
+}
+
+func (o object) get(key string) json.RawMessage {
+	for _, f := range o {
+		if f.Key == key {
+			if raw, ok := f.Value.(json.RawMessage); ok {
+				return raw
+			}
+			b, _ := json.Marshal(f.Value)
+			return b
+		}
+	}
+	return nil
+}
+
+func (o object) without(keys ...string) object {
+	var out object
+	for _, f := range o {
+		if !slices.Contains(keys, f.Key) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func (o object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, f := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := marshal(f.Key)
+		v, err := marshal(f.Value)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func (o *object) UnmarshalJSON(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return fmt.Errorf("not a JSON object")
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return err
+		}
+		*o = append(*o, field{t.(string), raw})
+	}
+	return nil
+}
+
+// marshal is json.Marshal without the HTML escaping that would write
+// ">=" in a package.json as "\u003e=".
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}

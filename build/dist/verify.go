@@ -1,0 +1,151 @@
+package main
+
+import (
+	"debug/buildinfo"
+	"debug/elf"
+	"debug/macho"
+	"debug/pe"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+)
+
+// verifyRelease checks every platform package staged under dir/npm: the
+// binary it holds is an executable for the os and cpu its package.json
+// names, built by Go for the same GOOS and GOARCH, stamped with the
+// package's version. A release that would install the wrong binary on
+// some machine is refused here rather than found by its users.
+func verifyRelease(dir string) error {
+	var errs []error
+	seen := 0
+	for _, p := range platforms {
+		pkgDir := filepath.Join(dir, "npm", "askuser-"+p.Node)
+		if _, err := os.Stat(pkgDir); errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		seen++
+		if err := verifyPlatform(pkgDir, p); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", pkgDir, err))
+		}
+	}
+	if seen == 0 {
+		return fmt.Errorf("%s/npm holds no platform package; build one with go run ./build/dist -out %s", dir, dir)
+	}
+	return errors.Join(errs...)
+}
+
+func verifyPlatform(pkgDir string, p platform) error {
+	b, err := os.ReadFile(filepath.Join(pkgDir, "package.json"))
+	if err != nil {
+		return err
+	}
+	var pkg struct {
+		Name    string
+		Version string
+		OS      []string
+		CPU     []string
+	}
+	if err := json.Unmarshal(b, &pkg); err != nil {
+		return fmt.Errorf("package.json: %w", err)
+	}
+	if pkg.Name != platformPackage(p) {
+		return fmt.Errorf("package.json names %q, want %q", pkg.Name, platformPackage(p))
+	}
+	if !slices.Equal(pkg.OS, []string{p.os()}) || !slices.Equal(pkg.CPU, []string{p.cpu()}) {
+		return fmt.Errorf("package.json says os %q cpu %q, want [%s] [%s]", pkg.OS, pkg.CPU, p.os(), p.cpu())
+	}
+	bin := filepath.Join(pkgDir, "bin", p.exe())
+	fi, err := os.Stat(bin)
+	if err != nil {
+		return err
+	}
+	if p.GOOS != "windows" && fi.Mode().Perm()&0o111 == 0 {
+		return fmt.Errorf("%s is not executable (mode %v)", bin, fi.Mode().Perm())
+	}
+	goos, goarch, err := executableFor(bin)
+	if err != nil {
+		return err
+	}
+	if goos != p.GOOS || goarch != p.GOARCH {
+		return fmt.Errorf("%s is an executable for %s/%s, the package is for %s/%s", bin, goos, goarch, p.GOOS, p.GOARCH)
+	}
+	info, err := buildinfo.ReadFile(bin)
+	if err != nil {
+		return fmt.Errorf("%s: no Go build information: %w", bin, err)
+	}
+	settings := map[string]string{}
+	for _, s := range info.Settings {
+		settings[s.Key] = s.Value
+	}
+	if settings["GOOS"] != p.GOOS || settings["GOARCH"] != p.GOARCH {
+		return fmt.Errorf("%s was built for GOOS=%s GOARCH=%s", bin, settings["GOOS"], settings["GOARCH"])
+	}
+	if settings["CGO_ENABLED"] != "0" {
+		return fmt.Errorf("%s was built with CGO_ENABLED=%q; a release binary must be static", bin, settings["CGO_ENABLED"])
+	}
+	if settings["-trimpath"] != "true" {
+		return fmt.Errorf("%s was built without -trimpath, so it holds the builder's paths", bin)
+	}
+	if p.GOOS == "linux" {
+		ef, err := elf.Open(bin)
+		if err != nil {
+			return err
+		}
+		symtab := ef.Section(".symtab")
+		ef.Close()
+		if symtab != nil {
+			return fmt.Errorf("%s has a symbol table; a release binary is linked with -s -w", bin)
+		}
+	}
+	if p.GOOS == runtime.GOOS && p.GOARCH == runtime.GOARCH {
+		out, err := exec.Command(bin, "version").Output()
+		if err != nil {
+			return fmt.Errorf("%s version: %w", bin, err)
+		}
+		if f := strings.Fields(string(out)); len(f) < 2 || f[0] != "askuser" || f[1] != pkg.Version {
+			return fmt.Errorf("%s version printed %q, the package is version %s", bin, out, pkg.Version)
+		}
+	}
+	return nil
+}
+
+// executableFor reads the header of the executable at name and says which
+// GOOS and GOARCH it runs on.
+func executableFor(name string) (goos, goarch string, err error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return "", "", err
+	}
+	defer f.Close()
+	magic := make([]byte, 4)
+	if _, err := io.ReadFull(f, magic); err != nil {
+		return "", "", fmt.Errorf("%s: too short to be an executable", name)
+	}
+	switch {
+	case string(magic) == "\x7fELF":
+		ef, err := elf.NewFile(f)
+		if err != nil {
+			return "", "", fmt.Errorf("%s: %w", name, err)
+		}
+		return "linux", map[elf.Machine]string{elf.EM_X86_64: "amd64", elf.EM_AARCH64: "arm64"}[ef.Machine], nil
+	case magic[0] == 'M' && magic[1] == 'Z':
+		pf, err := pe.NewFile(f)
+		if err != nil {
+			return "", "", fmt.Errorf("%s: %w", name, err)
+		}
+		return "windows", map[uint16]string{pe.IMAGE_FILE_MACHINE_AMD64: "amd64", pe.IMAGE_FILE_MACHINE_ARM64: "arm64"}[pf.Machine], nil
+	default:
+		mf, err := macho.NewFile(f)
+		if err != nil {
+			return "", "", fmt.Errorf("%s: neither ELF, PE nor Mach-O", name)
+		}
+		return "darwin", map[macho.Cpu]string{macho.CpuAmd64: "amd64", macho.CpuArm64: "arm64"}[mf.Cpu], nil
+	}
+}
