@@ -260,7 +260,12 @@ var badCases = []struct {
 	{name: "reversed surrogates", in: `{"questions":[{"title":"\ude00\ud83d"}]}`, decodeOnly: true,
 		want: []Problem{{Path: "questions[0].title", Message: "is not valid UTF-8 (at byte offset 24); send text as UTF-8"}}},
 	{name: "invalid UTF-8 in a field name", in: "{\"questions\":[{\"title\":\"a\",\"\xff\":1}]}", decodeOnly: true,
-		want: []Problem{{Path: "questions[0].\uFFFD", Message: "unknown field \"\uFFFD\"; the fields of a question are id, title, prompt, kind, options, default, fields"}}},
+		want: []Problem{{Path: "questions[0][\"\uFFFD\"]", Message: "unknown field \"\uFFFD\"; the fields of a question are id, title, prompt, kind, options, default, fields"}}},
+
+	{name: "an escape sequence in a field name", in: `{"questions":[{"title":"a","\u001b]0;PWN\u0007":1}]}`, decodeOnly: true,
+		want: []Problem{{Path: `questions[0]["\x1b]0;PWN\a"]`, Message: `unknown field "\x1b]0;PWN\a"; the fields of a question are id, title, prompt, kind, options, default, fields`}}},
+	{name: "invisible characters in a field name", in: `{"questions":[{"title":"a","ti\u200btle\ufeff":1}]}`, decodeOnly: true,
+		want: []Problem{{Path: `questions[0]["ti\u200btle\ufeff"]`, Message: `unknown field "ti\u200btle\ufeff"; the fields of a question are id, title, prompt, kind, options, default, fields`}}},
 
 	// Members.
 	{name: "unknown top-level field", in: `{"questions":[{"title":"a"}],"metadata":{"a":[1,{"b":null}]}}`, decodeOnly: true,
