@@ -25,6 +25,9 @@ type HostOptions struct {
 	Options config.Prefs
 	// ConfigFile is the path of the user config file; "" reads none.
 	ConfigFile string
+	// ConfigNamed says the user named ConfigFile, as with --config, so it
+	// must exist; the default config file may be missing.
+	ConfigNamed bool
 }
 
 // Host binds the renderers of one host to the preferences and the route
@@ -55,7 +58,11 @@ func NewHost(caps Capabilities, opts *HostOptions) *Host {
 	h := &Host{caps: caps}
 	var file config.Prefs
 	if opts.ConfigFile != "" {
-		p, err := config.Load(opts.ConfigFile)
+		load := config.Load
+		if opts.ConfigNamed {
+			load = config.LoadNamed
+		}
+		p, err := load(opts.ConfigFile)
 		if err != nil {
 			h.invalid(err)
 			return h

@@ -72,7 +72,7 @@ func (f *askFlags) hostOptions() (*ask.HostOptions, error) {
 		return nil, errors.New("--config and --no-config cannot be used together")
 	case f.noConfig:
 	case f.config != "":
-		o.ConfigFile = f.config
+		o.ConfigFile, o.ConfigNamed = f.config, true
 	default:
 		path, err := config.StandalonePath()
 		if err != nil {

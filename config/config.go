@@ -126,6 +126,16 @@ func StandalonePath() (string, error) {
 // file, a symbolic link to nothing, no permission, a file over
 // MaxFileSize) is an *Error naming the file, never a silent default.
 func Load(path string) (Prefs, error) {
+	return load(path, false)
+}
+
+// LoadNamed is Load for a file the user named, as with --config: a
+// missing file is an *Error, not an empty set of preferences.
+func LoadNamed(path string) (Prefs, error) {
+	return load(path, true)
+}
+
+func load(path string, named bool) (Prefs, error) {
 	if path == "" {
 		return Prefs{}, &Error{File: `""`, Problems: []contract.Problem{{Message: "no config file path given"}}}
 	}
@@ -133,6 +143,9 @@ func Load(path string) (Prefs, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		if li, lerr := os.Lstat(path); lerr == nil && li.Mode()&fs.ModeSymlink != 0 {
 			return Prefs{}, fileError(path, "is a symbolic link to a file that does not exist", err)
+		}
+		if named {
+			return Prefs{}, fileError(path, "does not exist; name an existing config file, or leave the option out to use the default one", err)
 		}
 		return Prefs{}, nil
 	}

@@ -96,7 +96,9 @@ func InvalidRequestResult(err error) Result {
 // decoding are those of Normalize.
 func Parse(data []byte) (*Request, []string, error) {
 	if len(data) > MaxRequestBytes {
-		return nil, nil, tooLarge(len(data))
+		// A caller may have read only one byte past the limit, so the
+		// message does not claim to know the length.
+		return nil, nil, tooLarge(-1)
 	}
 	var segs [8]seg
 	d := decoder{data: data, s: string(data), segs: segs[:0]}
@@ -196,10 +198,15 @@ func checkSize(r *Request) error {
 	return nil
 }
 
+// tooLarge reports a request over MaxRequestBytes: n bytes long, or of
+// unknown length when n < 0.
 func tooLarge(n int) error {
+	size := "over the " + strconv.Itoa(MaxRequestBytes) + "-byte limit (256 KiB)"
+	if n >= 0 {
+		size = strconv.Itoa(n) + " bytes long, " + size
+	}
 	return &RequestError{Problems: []Problem{{
-		Message: "the request is " + strconv.Itoa(n) + " bytes long; the limit is " +
-			strconv.Itoa(MaxRequestBytes) + " bytes (256 KiB): shorten the previews or split the questionnaire",
+		Message: "the request is " + size + ": shorten the previews or split the questionnaire",
 	}}}
 }
 

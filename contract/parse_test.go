@@ -623,10 +623,10 @@ func TestParseTooLarge(t *testing.T) {
 		return []byte(head + strings.Repeat(" ", n-len(head)-2) + `"}`)
 	}
 	at := pad(MaxRequestBytes)
-	if _, _, err := Parse(at); err == nil || strings.Contains(err.Error(), "bytes long") {
+	if _, _, err := Parse(at); err == nil || strings.Contains(err.Error(), "byte limit") {
 		t.Errorf("Parse of exactly %d bytes: got %v, want a header length problem only", len(at), err)
 	}
-	want := []Problem{{Message: "the request is 262145 bytes long; the limit is 262144 bytes (256 KiB): shorten the previews or split the questionnaire"}}
+	want := []Problem{{Message: "the request is over the 262144-byte limit (256 KiB): shorten the previews or split the questionnaire"}}
 	_, _, err := Parse(pad(MaxRequestBytes + 1))
 	if diff := cmp.Diff(want, problemsOf(t, err)); diff != "" {
 		t.Errorf("problems mismatch (-want +got):\n%s", diff)
@@ -649,7 +649,7 @@ func TestNormalizeTooLarge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Problem{{Message: "the request is " + strconv.Itoa(len(data)) + " bytes long; the limit is 262144 bytes (256 KiB): shorten the previews or split the questionnaire"}}
+	want := []Problem{{Message: "the request is " + strconv.Itoa(len(data)) + " bytes long, over the 262144-byte limit (256 KiB): shorten the previews or split the questionnaire"}}
 	_, _, err = Normalize(r)
 	if diff := cmp.Diff(want, problemsOf(t, err)); diff != "" {
 		t.Errorf("problems mismatch (-want +got):\n%s", diff)

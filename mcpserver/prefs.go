@@ -17,7 +17,11 @@ func preload(o ask.HostOptions) ask.HostOptions {
 	if err := config.CheckPrefs(config.OptionsSource, o.Options); err != nil {
 		return o
 	}
-	file, err := config.Load(o.ConfigFile)
+	load := config.Load
+	if o.ConfigNamed {
+		load = config.LoadNamed
+	}
+	file, err := load(o.ConfigFile)
 	if err != nil {
 		return o
 	}
