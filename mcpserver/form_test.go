@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"flag"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/fuzzbound"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -203,24 +205,29 @@ func FuzzFormAnswers(f *testing.F) {
 	} {
 		f.Add(c)
 	}
+	for _, n := range fuzzbound.Numbers() {
+		for _, c := range []string{`{"q1":` + n + `}`, `{"q4":` + n + `}`, `{"q5.f":` + n + `}`, `{"q2":[` + n + `]}`} {
+			f.Add(c)
+		}
+	}
 	q := parse(f, every)
 	f.Fuzz(func(t *testing.T, content string) {
-		var m map[string]any
-		if json.Unmarshal([]byte(content), &m) != nil {
-			return
-		}
-		var answers []contract.Answer
-		var err error
-		bounded(t, content, func() { answers, err = formAnswers(q, m) })
-		if err != nil {
-			return
-		}
-		// Whatever comes back is either a valid answer or empty, never
-		// malformed.
-		if err := contract.CheckAnswers(q, answers); err != nil && !strings.Contains(err.Error(), "no selection") &&
-			!strings.Contains(err.Error(), "needs") && !strings.Contains(err.Error(), "required field") {
-			t.Fatalf("content %s gave malformed answers: %v", content, err)
-		}
+		fuzzbound.Run(t, content, func() {
+			var m map[string]any
+			if json.Unmarshal([]byte(content), &m) != nil {
+				return
+			}
+			answers, err := formAnswers(q, m)
+			if err != nil {
+				return
+			}
+			// Whatever comes back is either a valid answer or empty, never
+			// malformed.
+			if err := contract.CheckAnswers(q, answers); err != nil && !strings.Contains(err.Error(), "no selection") &&
+				!strings.Contains(err.Error(), "needs") && !strings.Contains(err.Error(), "required field") {
+				t.Fatalf("content %s gave malformed answers: %v", content, err)
+			}
+		})
 	})
 }
 
@@ -231,11 +238,25 @@ func FuzzRequestState(f *testing.F) {
 	for _, c := range []string{good, "", ".", "a.b", good + "x"} {
 		f.Add(c)
 	}
-	f.Fuzz(func(t *testing.T, state string) {
-		st, err := s.verify(state, q)
-		if err == nil && state != good && st.V != 1 {
-			t.Fatalf("accepted %q as %+v", state, st)
+	// Signed states, so that the fuzzer reaches the decoding of their
+	// numbers.
+	h, err := requestHash(q)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, n := range fuzzbound.Numbers() {
+		for _, body := range []string{`{"v":` + n + `,"r":"` + h + `","d":0,"n":"x"}`, `{"v":1,"r":"` + h + `","d":` + n + `,"n":"x"}`} {
+			p := base64.RawURLEncoding.EncodeToString([]byte(body))
+			f.Add(p + "." + s.mac(p))
 		}
+	}
+	f.Fuzz(func(t *testing.T, state string) {
+		fuzzbound.Run(t, state, func() {
+			st, err := s.verify(state, q)
+			if err == nil && state != good && st.V != 1 {
+				t.Fatalf("accepted %q as %+v", state, st)
+			}
+		})
 	})
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/askuser/askuser/internal/fuzzbound"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -88,24 +89,29 @@ func FuzzFilterLines(f *testing.F) {
 	for _, s := range []string{"", "\n", `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n", "[1]\n{}", `{"id":[` + "\n", strings.Repeat("x", 200)} {
 		f.Add(s)
 	}
+	for _, n := range fuzzbound.Numbers() {
+		f.Add(`{"jsonrpc":"2.0","id":` + n + `,"method":"ping"}` + "\n")
+	}
 	f.Fuzz(func(t *testing.T, in string) {
-		var pass, out bytes.Buffer
-		if err := filterLines(strings.NewReader(in), &pass, &out, 64); err != nil {
-			t.Fatal(err)
-		}
-		for _, l := range strings.Split(strings.TrimSuffix(pass.String(), "\n"), "\n") {
-			if l == "" {
-				continue
+		fuzzbound.Run(t, in, func() {
+			var pass, out bytes.Buffer
+			if err := filterLines(strings.NewReader(in), &pass, &out, 64); err != nil {
+				t.Fatal(err)
 			}
-			if _, code, why := checkMessage([]byte(l)); code != 0 || len(l) > 65 {
-				t.Fatalf("passed on %q: %s", l, why)
+			for _, l := range strings.Split(strings.TrimSuffix(pass.String(), "\n"), "\n") {
+				if l == "" {
+					continue
+				}
+				if _, code, why := checkMessage([]byte(l)); code != 0 || len(l) > 65 {
+					t.Fatalf("passed on %q: %s", l, why)
+				}
 			}
-		}
-		for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
-			if l != "" && !json.Valid([]byte(l)) {
-				t.Fatalf("wrote invalid JSON %q", l)
+			for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+				if l != "" && !json.Valid([]byte(l)) {
+					t.Fatalf("wrote invalid JSON %q", l)
+				}
 			}
-		}
+		})
 	})
 }
 
@@ -146,12 +152,23 @@ func FuzzServe(f *testing.F) {
 	for _, s := range hostileLines {
 		f.Add([]byte(s))
 	}
-	f.Fuzz(func(t *testing.T, line []byte) {
-		var problem error
-		bounded(t, line, func() { problem = serveLine(line) })
-		if problem != nil {
-			t.Fatalf("after the line %q: %v", line, problem)
+	for _, n := range fuzzbound.Numbers() {
+		for _, s := range []string{
+			`{"jsonrpc":"2.0","id":` + n + `,"method":"ping"}`,
+			`{"jsonrpc":"2.0","id":1,"error":{"code":` + n + `,"message":"m"}}`,
+			`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + n + `}}`,
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask_user","arguments":{"timeoutPerQuestionMs":` + n + `,"questions":[{"title":"t","kind":"bool"}]}}}`,
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask_user","arguments":{"questions":[{"title":"t","kind":"bool","default":` + n + `}]}}}`,
+		} {
+			f.Add([]byte(s))
 		}
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		fuzzbound.Run(t, line, func() {
+			if err := serveLine(line); err != nil {
+				t.Fatalf("after the line %q: %v", line, err)
+			}
+		})
 	})
 }
 

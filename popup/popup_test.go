@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/fuzzbound"
 	"github.com/askuser/askuser/jsonline"
 	"github.com/google/go-cmp/cmp"
 )
@@ -275,35 +275,20 @@ func TestDecodeReport(t *testing.T) {
 	}
 }
 
-// inputBound is how long one fuzz input may take: a line decodes in
-// microseconds, so an input that takes this long hangs.
-const inputBound = 10 * time.Second
-
-// bounded runs f and fails the test when it has not returned within d,
-// printing every goroutine so that the hang can be seen.
-func bounded(t *testing.T, d time.Duration, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-done:
-	case <-timer.C:
-		buf := make([]byte, 1<<20)
-		t.Fatalf("the input did not finish within %v:\n%s", d, buf[:runtime.Stack(buf, true)])
-	}
-}
-
 func FuzzDecode(f *testing.F) {
 	for _, s := range []string{`{"type":"outcome","dismissed":true}`, `{"request":{"questions":[{"title":"x"}]},"display":"overlay","toggleKey":"","remainingMs":5}`, `{}`, `[`} {
 		f.Add(s)
 	}
+	for _, n := range fuzzbound.Numbers() {
+		for _, s := range []string{
+			`{"request":{"questions":[{"title":"x"}],"timeoutPerQuestionMs":` + n + `},"display":"overlay","toggleKey":"","remainingMs":` + n + `}`,
+			`{"type":"outcome","answers":[{"index":` + n + `,"id":"q1","title":"x","kind":"single","selections":["a"],"usedDefault":false}]}`,
+		} {
+			f.Add(s)
+		}
+	}
 	f.Fuzz(func(t *testing.T, line string) {
-		bounded(t, inputBound, func() {
+		fuzzbound.Run(t, line, func() {
 			if r, err := DecodeReport([]byte(line)); err == nil && r.Type == "" {
 				t.Errorf("accepted %q without a type", line)
 			}
@@ -325,8 +310,11 @@ func FuzzHello(f *testing.F) {
 			f.Add(h.in)
 		}
 	}
+	for _, n := range fuzzbound.Numbers() {
+		f.Add(`{"token":` + n + `}` + "\n")
+	}
 	f.Fuzz(func(t *testing.T, in string) {
-		bounded(t, inputBound, func() {
+		fuzzbound.Run(t, in, func() {
 			if err := readHello(strings.NewReader(in), goodToken); err == nil {
 				line, _, ok := strings.Cut(in, "\n")
 				var h Hello
