@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/fuzzbound"
 )
 
 // FuzzAskJSON feeds arbitrary requests through the whole call: it must
@@ -14,6 +15,10 @@ func FuzzAskJSON(f *testing.F) {
 	f.Add([]byte(`{"questions":[{"title":"Deploy where?","options":[{"label":"staging"},{"label":"prod"}]}]}`), byte(0))
 	f.Add([]byte(`{"questions":[{"title":"Go?","kind":"bool","default":false}],"timeoutPerQuestionMs":0}`), byte(1))
 	f.Add([]byte(`{"questions":[]}`), byte(2))
+	for i, n := range fuzzbound.Numbers() {
+		f.Add([]byte(`{"questions":[{"title":"a","kind":"bool"}],"timeoutPerQuestionMs":`+n+`}`), byte(i))
+		f.Add([]byte(`{"questions":[{"title":"f","kind":"simple-form","fields":[{"name":"n","label":"N","kind":"input","default":`+n+`}]}]}`), byte(i))
+	}
 	r := RendererFunc(func(_ context.Context, s *Session) (Outcome, error) {
 		switch s.Request.Header {
 		case "dismiss":
@@ -28,27 +33,29 @@ func FuzzAskJSON(f *testing.F) {
 		return Outcome{Answers: out}, nil
 	})
 	f.Fuzz(func(t *testing.T, data []byte, route byte) {
-		caps := Capabilities{Custom: r}
-		if route%2 == 1 {
-			caps = Capabilities{Native: r}
-		}
-		rec := &recorder{}
-		res := NewAsker(NewHost(caps, nil), &Options{Events: rec}).AskJSON(context.Background(), data, &Call{ID: "f"})
-		if res.Answers == nil {
-			t.Fatalf("Answers is nil in %+v", res)
-		}
-		ev := rec.got()
-		switch {
-		case res.Status == contract.StatusError && res.Error == nil:
-			t.Fatalf("error result without an error: %+v", res)
-		case res.Status == contract.StatusError && res.Error.Code == contract.ErrInvalidRequest:
-			if len(ev) != 0 {
-				t.Fatalf("invalid request emitted %+v", ev)
+		fuzzbound.Run(t, data, func() {
+			caps := Capabilities{Custom: r}
+			if route%2 == 1 {
+				caps = Capabilities{Native: r}
 			}
-		case len(ev) != 3 || ev[0].Name != EventBlocked || !ev[0].Active || ev[2].Name != EventBlocked || ev[2].Active:
-			t.Fatalf("events %+v for %+v", ev, res)
-		case ev[1] != outcomeEvent("f", res):
-			t.Fatalf("outcome event %+v for %+v", ev[1], res)
-		}
+			rec := &recorder{}
+			res := NewAsker(NewHost(caps, nil), &Options{Events: rec}).AskJSON(context.Background(), data, &Call{ID: "f"})
+			if res.Answers == nil {
+				t.Fatalf("Answers is nil in %+v", res)
+			}
+			ev := rec.got()
+			switch {
+			case res.Status == contract.StatusError && res.Error == nil:
+				t.Fatalf("error result without an error: %+v", res)
+			case res.Status == contract.StatusError && res.Error.Code == contract.ErrInvalidRequest:
+				if len(ev) != 0 {
+					t.Fatalf("invalid request emitted %+v", ev)
+				}
+			case len(ev) != 3 || ev[0].Name != EventBlocked || !ev[0].Active || ev[2].Name != EventBlocked || ev[2].Active:
+				t.Fatalf("events %+v for %+v", ev, res)
+			case ev[1] != outcomeEvent("f", res):
+				t.Fatalf("outcome event %+v for %+v", ev[1], res)
+			}
+		})
 	})
 }

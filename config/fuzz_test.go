@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/askuser/askuser/internal/fuzzbound"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -29,38 +30,43 @@ func FuzzParse(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	for _, n := range fuzzbound.Numbers() {
+		f.Add([]byte(`{"timeoutPerQuestionMs": ` + n + `}`))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		prefs, err := Parse("cfg.json", data)
-		if err != nil {
-			e, ok := errors.AsType[*Error](err)
-			if !ok {
-				t.Fatalf("error is %T, want *Error: %v", err, err)
+		fuzzbound.Run(t, data, func() {
+			prefs, err := Parse("cfg.json", data)
+			if err != nil {
+				e, ok := errors.AsType[*Error](err)
+				if !ok {
+					t.Fatalf("error is %T, want *Error: %v", err, err)
+				}
+				if len(e.Problems) == 0 {
+					t.Fatalf("*Error without problems")
+				}
+				if diff := cmp.Diff(Prefs{}, prefs); diff != "" {
+					t.Fatalf("prefs returned with an error (-want +got):\n%s", diff)
+				}
+				msg := err.Error()
+				if !strings.HasPrefix(msg, "cfg.json: ") {
+					t.Fatalf("message does not name the file: %q", msg)
+				}
+				if !utf8.ValidString(msg) || strings.ContainsFunc(msg, unicode.IsControl) {
+					t.Fatalf("message holds raw control characters or bad UTF-8: %q", msg)
+				}
+				return
 			}
-			if len(e.Problems) == 0 {
-				t.Fatalf("*Error without problems")
+			if err := CheckPrefs("cfg.json", prefs); err != nil {
+				t.Fatalf("CheckPrefs of accepted prefs: %v", err)
 			}
-			if diff := cmp.Diff(Prefs{}, prefs); diff != "" {
-				t.Fatalf("prefs returned with an error (-want +got):\n%s", diff)
+			again, err := Parse("cfg.json", encode(t, prefs))
+			if err != nil {
+				t.Fatalf("re-parsing %s: %v", encode(t, prefs), err)
 			}
-			msg := err.Error()
-			if !strings.HasPrefix(msg, "cfg.json: ") {
-				t.Fatalf("message does not name the file: %q", msg)
+			if diff := cmp.Diff(prefs, again); diff != "" {
+				t.Fatalf("round trip (-first +second):\n%s", diff)
 			}
-			if !utf8.ValidString(msg) || strings.ContainsFunc(msg, unicode.IsControl) {
-				t.Fatalf("message holds raw control characters or bad UTF-8: %q", msg)
-			}
-			return
-		}
-		if err := CheckPrefs("cfg.json", prefs); err != nil {
-			t.Fatalf("CheckPrefs of accepted prefs: %v", err)
-		}
-		again, err := Parse("cfg.json", encode(t, prefs))
-		if err != nil {
-			t.Fatalf("re-parsing %s: %v", encode(t, prefs), err)
-		}
-		if diff := cmp.Diff(prefs, again); diff != "" {
-			t.Fatalf("round trip (-first +second):\n%s", diff)
-		}
+		})
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/askuser/askuser/internal/fuzzbound"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -22,36 +23,43 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"questions":[{"title":"x","Kind":"bool"}]} trailing`))
 	f.Add([]byte(`{"questions":[{"title":"x","options":[{"label":"a"},{"label":"a"}]}]}`))
 	f.Add(maximalRequest(40))
+	for _, n := range fuzzbound.Numbers() {
+		f.Add([]byte(`{"questions":[{"title":"a","kind":"bool"}],"timeoutPerQuestionMs":` + n + `}`))
+		f.Add([]byte(`{"questions":[{"title":"f","kind":"simple-form","fields":[{"name":"n","label":"N","kind":"input","default":` + n + `}]}]}`))
+		f.Add([]byte(`{"questions":[{"title":"a","kind":"bool","default":` + n + `}]}`))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		req, warnings, err := Parse(data)
-		if err != nil {
-			var re *RequestError
-			if !errors.As(err, &re) || len(re.Problems) == 0 {
-				t.Fatalf("Parse error %v (%T) has no problems", err, err)
+		fuzzbound.Run(t, data, func() {
+			req, warnings, err := Parse(data)
+			if err != nil {
+				var re *RequestError
+				if !errors.As(err, &re) || len(re.Problems) == 0 {
+					t.Fatalf("Parse error %v (%T) has no problems", err, err)
+				}
+				if req != nil {
+					t.Fatalf("Parse returned a request with an error")
+				}
+				return
 			}
-			if req != nil {
-				t.Fatalf("Parse returned a request with an error")
+			var any map[string]any
+			if jerr := json.Unmarshal(data, &any); jerr != nil {
+				t.Fatalf("Parse accepted %q, encoding/json does not: %v", data, jerr)
 			}
-			return
-		}
-		var any map[string]any
-		if jerr := json.Unmarshal(data, &any); jerr != nil {
-			t.Fatalf("Parse accepted %q, encoding/json does not: %v", data, jerr)
-		}
-		again, err := json.Marshal(req)
-		if err != nil {
-			t.Fatalf("marshal normalized request: %v", err)
-		}
-		req2, warnings2, err := Parse(again)
-		if err != nil {
-			t.Fatalf("normalized request %s is rejected: %v", again, err)
-		}
-		if diff := cmp.Diff(req, req2, valueEqual); diff != "" {
-			t.Fatalf("normalizing twice changed the request (-once +twice):\n%s", diff)
-		}
-		if len(warnings2) > 0 {
-			t.Fatalf("normalized request still warns: %q (first pass: %q)", warnings2, warnings)
-		}
+			again, err := json.Marshal(req)
+			if err != nil {
+				t.Fatalf("marshal normalized request: %v", err)
+			}
+			req2, warnings2, err := Parse(again)
+			if err != nil {
+				t.Fatalf("normalized request %s is rejected: %v", again, err)
+			}
+			if diff := cmp.Diff(req, req2, valueEqual); diff != "" {
+				t.Fatalf("normalizing twice changed the request (-once +twice):\n%s", diff)
+			}
+			if len(warnings2) > 0 {
+				t.Fatalf("normalized request still warns: %q (first pass: %q)", warnings2, warnings)
+			}
+		})
 	})
 }
 

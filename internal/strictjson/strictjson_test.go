@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/askuser/askuser/internal/fuzzbound"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -123,23 +124,29 @@ func FuzzCheck(f *testing.F) {
 	} {
 		f.Add(s)
 	}
+	for _, n := range fuzzbound.Numbers() {
+		f.Add(n)
+		f.Add(`{"a":` + n + `,"p":[` + n + `]}`)
+	}
 	f.Fuzz(func(t *testing.T, in string) {
-		opts := &Options{Skip: []string{"p"}, MaxDepth: 8}
-		got := errString(Check([]byte(in), opts))
-		if !json.Valid([]byte(in)) {
-			if got == "" {
-				t.Errorf("Check(%q) accepted JSON that is not valid", in)
+		fuzzbound.Run(t, in, func() {
+			opts := &Options{Skip: []string{"p"}, MaxDepth: 8}
+			got := errString(Check([]byte(in), opts))
+			if !json.Valid([]byte(in)) {
+				if got == "" {
+					t.Errorf("Check(%q) accepted JSON that is not valid", in)
+				}
+				return
 			}
-			return
-		}
-		c := &checker{skip: opts.Skip, max: opts.MaxDepth}
-		want := errString(checkUTF8([]byte(in)))
-		if want == "" {
-			want = errString(refValue(c, []byte(in), "", 0))
-		}
-		if got != want {
-			t.Errorf("Check(%q) = %q; the reference says %q", in, got, want)
-		}
+			c := &checker{skip: opts.Skip, max: opts.MaxDepth}
+			want := errString(checkUTF8([]byte(in)))
+			if want == "" {
+				want = errString(refValue(c, []byte(in), "", 0))
+			}
+			if got != want {
+				t.Errorf("Check(%q) = %q; the reference says %q", in, got, want)
+			}
+		})
 	})
 }
 
