@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/fuzzbound"
 	"github.com/askuser/askuser/theme"
 )
 
@@ -141,28 +142,30 @@ func FuzzDialog(f *testing.F) {
 	f.Add(uint64(42), uint64(7))
 	f.Add(uint64(7), uint64(99))
 	f.Fuzz(func(t *testing.T, seed, ks uint64) {
-		r := rand.New(rand.NewPCG(seed, ks))
-		req, _, err := contract.Normalize(randRequest(r))
-		if err != nil {
-			t.Skipf("generated request rejected: %v", err)
-		}
-		th := theme.Plain()
-		if r.IntN(2) == 0 {
-			th = theme.Default()
-		}
-		m := New(req, &Options{Theme: th, Countdown: fixedClock{left: time.Duration(r.IntN(90)) * time.Second, ok: r.IntN(4) > 0}, Overlay: true, ToggleKey: "alt+o"})
-		for i := 0; i < 40; i++ {
-			k := randKey(r)
-			e := m.Update(k)
-			if e.Kind == EffectSubmit && len(e.Answers) != len(req.Questions) {
-				t.Fatalf("submit with %d answers for %d questions", len(e.Answers), len(req.Questions))
+		fuzzbound.Run(t, [2]uint64{seed, ks}, func() {
+			r := rand.New(rand.NewPCG(seed, ks))
+			req, _, err := contract.Normalize(randRequest(r))
+			if err != nil {
+				t.Skipf("generated request rejected: %v", err)
 			}
-			sz := sizes[r.IntN(len(sizes))]
-			if r.IntN(4) == 0 {
-				sz = [2]int{r.IntN(220), r.IntN(70)}
+			th := theme.Plain()
+			if r.IntN(2) == 0 {
+				th = theme.Default()
 			}
-			checkFrame(t, m.View(sz[0], sz[1]), sz[0], sz[1], "after "+k.Name+k.Text)
-		}
+			m := New(req, &Options{Theme: th, Countdown: fixedClock{left: time.Duration(r.IntN(90)) * time.Second, ok: r.IntN(4) > 0}, Overlay: true, ToggleKey: "alt+o"})
+			for i := 0; i < 40; i++ {
+				k := randKey(r)
+				e := m.Update(k)
+				if e.Kind == EffectSubmit && len(e.Answers) != len(req.Questions) {
+					t.Fatalf("submit with %d answers for %d questions", len(e.Answers), len(req.Questions))
+				}
+				sz := sizes[r.IntN(len(sizes))]
+				if r.IntN(4) == 0 {
+					sz = [2]int{r.IntN(220), r.IntN(70)}
+				}
+				checkFrame(t, m.View(sz[0], sz[1]), sz[0], sz[1], "after "+k.Name+k.Text)
+			}
+		})
 	})
 }
 

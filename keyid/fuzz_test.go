@@ -3,6 +3,8 @@ package keyid
 import (
 	"errors"
 	"testing"
+
+	"github.com/askuser/askuser/internal/fuzzbound"
 )
 
 // FuzzParse checks that Parse never panics, that a canonical chord is a
@@ -12,26 +14,28 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		c, err := Parse(s)
-		if err != nil {
-			if c != "" {
-				t.Fatalf("Parse(%q) = %q with error %v", s, c, err)
+		fuzzbound.Run(t, s, func() {
+			c, err := Parse(s)
+			if err != nil {
+				if c != "" {
+					t.Fatalf("Parse(%q) = %q with error %v", s, c, err)
+				}
+				if _, terr := CheckToggle(s); terr == nil {
+					t.Fatalf("CheckToggle(%q) accepted what Parse refused: %v", s, err)
+				}
+				return
 			}
-			if _, terr := CheckToggle(s); terr == nil {
-				t.Fatalf("CheckToggle(%q) accepted what Parse refused: %v", s, err)
+			again, err := Parse(c)
+			if err != nil || again != c {
+				t.Fatalf("Parse(%q) = %q, but Parse(%q) = %q, %v", s, c, c, again, err)
 			}
-			return
-		}
-		again, err := Parse(c)
-		if err != nil || again != c {
-			t.Fatalf("Parse(%q) = %q, but Parse(%q) = %q, %v", s, c, c, again, err)
-		}
-		toggle, err := CheckToggle(s)
-		switch {
-		case err == nil && toggle != c:
-			t.Fatalf("CheckToggle(%q) = %q, Parse gives %q", s, toggle, c)
-		case err != nil && !errors.Is(err, ErrReserved) && !errors.Is(err, ErrPrintable) && !errors.Is(err, ErrConflicting):
-			t.Fatalf("CheckToggle(%q) failed for an unexpected reason: %v", s, err)
-		}
+			toggle, err := CheckToggle(s)
+			switch {
+			case err == nil && toggle != c:
+				t.Fatalf("CheckToggle(%q) = %q, Parse gives %q", s, toggle, c)
+			case err != nil && !errors.Is(err, ErrReserved) && !errors.Is(err, ErrPrintable) && !errors.Is(err, ErrConflicting):
+				t.Fatalf("CheckToggle(%q) failed for an unexpected reason: %v", s, err)
+			}
+		})
 	})
 }

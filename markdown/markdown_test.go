@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/fuzzbound"
 	"github.com/askuser/askuser/markdown"
 	"github.com/askuser/askuser/theme"
 )
@@ -231,13 +232,18 @@ func FuzzRender(f *testing.F) {
 	f.Add("| a | b |\n|---|---|\n| 日本 | 👍🏽 |", 5)
 	f.Add("x\x1b[31m&#27;", 1)
 	f.Fuzz(func(t *testing.T, src string, width int) {
-		width = width%200 + 1
-		if width < 1 {
-			width += 200
-		}
-		for _, th := range []theme.Theme{theme.Plain(), theme.Default()} {
-			checkLines(t, src, width, markdown.Render(src, width, th), th)
-		}
+		fuzzbound.Run(t, struct {
+			Src   string
+			Width int
+		}{src, width}, func() {
+			width = width%200 + 1
+			if width < 1 {
+				width += 200
+			}
+			for _, th := range []theme.Theme{theme.Plain(), theme.Default()} {
+				checkLines(t, src, width, markdown.Render(src, width, th), th)
+			}
+		})
 	})
 }
 

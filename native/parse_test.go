@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/askuser/askuser/internal/fuzzbound"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -146,31 +147,40 @@ func FuzzParseChoice(f *testing.F) {
 	for _, s := range []string{"2", "2 | note", "1,3", "1 3", "1，3", "1、3", "１,３｜メモ", "1.5", "| x", "free text", ""} {
 		f.Add(s, 3, true, true)
 	}
+	for _, n := range fuzzbound.Numbers() {
+		f.Add(n, 3, true, true)
+	}
 	f.Fuzz(func(t *testing.T, reply string, options int, multi, freeText bool) {
-		if options < 1 || options > 5 {
-			return
-		}
-		c, err := ParseChoice(reply, options, multi, freeText)
-		if err != nil {
-			return
-		}
-		if (len(c.Numbers) == 0) == (c.FreeText == "") {
-			t.Fatalf("ParseChoice(%q) = %+v: want exactly one of numbers and free text", reply, c)
-		}
-		if c.FreeText != "" && !freeText {
-			t.Fatalf("ParseChoice(%q) gave free text %q with free text off", reply, c.FreeText)
-		}
-		if c.Note != "" && (!freeText || len(c.Numbers) == 0) {
-			t.Fatalf("ParseChoice(%q) gave note %q", reply, c.Note)
-		}
-		if !multi && len(c.Numbers) > 1 {
-			t.Fatalf("ParseChoice(%q) gave %v for a single choice", reply, c.Numbers)
-		}
-		for i, n := range c.Numbers {
-			if n < 1 || n > options || (i > 0 && n <= c.Numbers[i-1]) {
-				t.Fatalf("ParseChoice(%q, %d) gave numbers %v", reply, options, c.Numbers)
+		fuzzbound.Run(t, struct {
+			Reply           string
+			Options         int
+			Multi, FreeText bool
+		}{reply, options, multi, freeText}, func() {
+			if options < 1 || options > 5 {
+				return
 			}
-		}
+			c, err := ParseChoice(reply, options, multi, freeText)
+			if err != nil {
+				return
+			}
+			if (len(c.Numbers) == 0) == (c.FreeText == "") {
+				t.Fatalf("ParseChoice(%q) = %+v: want exactly one of numbers and free text", reply, c)
+			}
+			if c.FreeText != "" && !freeText {
+				t.Fatalf("ParseChoice(%q) gave free text %q with free text off", reply, c.FreeText)
+			}
+			if c.Note != "" && (!freeText || len(c.Numbers) == 0) {
+				t.Fatalf("ParseChoice(%q) gave note %q", reply, c.Note)
+			}
+			if !multi && len(c.Numbers) > 1 {
+				t.Fatalf("ParseChoice(%q) gave %v for a single choice", reply, c.Numbers)
+			}
+			for i, n := range c.Numbers {
+				if n < 1 || n > options || (i > 0 && n <= c.Numbers[i-1]) {
+					t.Fatalf("ParseChoice(%q, %d) gave numbers %v", reply, options, c.Numbers)
+				}
+			}
+		})
 	})
 }
 
@@ -179,9 +189,11 @@ func FuzzParseBool(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, reply string) {
-		b, err := ParseBool(reply)
-		if err != nil && b {
-			t.Fatalf("ParseBool(%q) = true with error %v", reply, err)
-		}
+		fuzzbound.Run(t, reply, func() {
+			b, err := ParseBool(reply)
+			if err != nil && b {
+				t.Fatalf("ParseBool(%q) = true with error %v", reply, err)
+			}
+		})
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/askuser/askuser/internal/fuzzbound"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -150,28 +151,30 @@ func FuzzLine(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		checkPlain(t, s)
-		line := Line(s)
-		if strings.ContainsRune(line, '\n') {
-			t.Fatalf("Line kept a newline: %q", line)
-		}
-		for _, out := range []string{line, Text(s)} {
-			if !utf8.ValidString(out) {
-				t.Fatalf("invalid UTF-8 survived in %q", out)
+		fuzzbound.Run(t, s, func() {
+			checkPlain(t, s)
+			line := Line(s)
+			if strings.ContainsRune(line, '\n') {
+				t.Fatalf("Line kept a newline: %q", line)
 			}
-			rs := []rune(out)
-			for i, r := range rs {
-				if (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
-					t.Fatalf("control %U survived in %q", r, out)
+			for _, out := range []string{line, Text(s)} {
+				if !utf8.ValidString(out) {
+					t.Fatalf("invalid UTF-8 survived in %q", out)
 				}
-				if hidden(r) && !allowedHidden(rs, i) {
-					t.Fatalf("hidden %U survived out of place in %q", r, out)
+				rs := []rune(out)
+				for i, r := range rs {
+					if (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+						t.Fatalf("control %U survived in %q", r, out)
+					}
+					if hidden(r) && !allowedHidden(rs, i) {
+						t.Fatalf("hidden %U survived out of place in %q", r, out)
+					}
 				}
 			}
-		}
-		if again := Line(line); again != line {
-			t.Fatalf("Line is not idempotent: %q, then %q", line, again)
-		}
+			if again := Line(line); again != line {
+				t.Fatalf("Line is not idempotent: %q, then %q", line, again)
+			}
+		})
 	})
 }
 
