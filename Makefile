@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build dist test test-steps vet staticcheck gotest bench fuzz clean
+.PHONY: all build dist test test-steps vet staticcheck actionlint gotest bench fuzz clean
 
 all: build
 
@@ -20,13 +20,14 @@ dist:
 EXTRA_TESTS :=
 -include pi/pi.mk
 -include mcpserver/mcp.mk
+-include release/release.mk
 
 # Every step runs with TMPDIR set to a fresh directory that must be empty
 # afterwards: a test that leaves a file behind fails the run.
 test:
 	build/check-tmp.sh $(MAKE) --no-print-directory test-steps
 
-test-steps: vet staticcheck gotest $(EXTRA_TESTS)
+test-steps: vet staticcheck actionlint gotest $(EXTRA_TESTS)
 
 # Pi turns on Node's compile cache, which would write to TMPDIR.
 export NODE_DISABLE_COMPILE_CACHE := 1
@@ -36,6 +37,12 @@ vet:
 
 staticcheck:
 	$(GO) tool staticcheck $(PKGS)
+
+# The release workflow, checked by actionlint at a pinned version (run
+# from the module proxy, outside askuser's own module graph).
+ACTIONLINT := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
+actionlint:
+	$(GO) run $(ACTIONLINT) -color=false .github/workflows/*.yml
 
 gotest:
 	$(GO) test -race -count=1 $(PKGS)

@@ -1,0 +1,303 @@
+// The release, installed as users install it. The packages `make dist`
+// packs are published to a real npm registry (verdaccio) on 127.0.0.1,
+// then, with no Go on PATH and a fresh home:
+//
+//   - `pi install npm:@askuser/pi-ask-user`, and real Pi 1.6 with a
+//     scripted model asks through ask_user in RPC mode;
+//   - `npx -y @askuser/askuser mcp` answers initialize and tools/list;
+//   - `npx -y @askuser/askuser version` prints the version just built;
+//   - the binary from a release archive runs.
+//
+// Each step prints how long it took. Nothing is left behind: the registry
+// is stopped and its storage removed with the rest of the temp directory.
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn, spawnSync, type SpawnSyncOptions } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { delimiter, dirname, join } from "node:path";
+import { after, before, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { askuserChildren, nodeBin, prepare, Rpc, tempDir, until } from "../pi/e2e/harness.ts";
+
+const repo = dirname(dirname(fileURLToPath(import.meta.url)));
+const version = readFileSync(join(repo, "internal", "version", "VERSION"), "utf8").trim();
+const go = process.env.GO || "go";
+const launcher = "@askuser/askuser";
+/** This machine as Go names it, as `askuser version` prints it. */
+const goOS: Record<string, string> = { win32: "windows" };
+const goArch: Record<string, string> = { x64: "amd64" };
+const goPlatform = `${goOS[process.platform] ?? process.platform}/${goArch[process.arch] ?? process.arch}`;
+const piPackage = "@askuser/pi-ask-user";
+
+/**
+ * The commands of the README's Install section, comments dropped: the
+ * tests below run each one as it is written there.
+ */
+function readmeInstall(): string[] {
+  const readme = readFileSync(join(repo, "README.md"), "utf8");
+  const block = /^## Install\n\n```sh\n([\s\S]*?)\n```/m.exec(readme);
+  assert.ok(block, "the README has no Install section with a sh block");
+  return block[1]!.split("\n").map((l) => l.replace(/\s+#.*$/, "").trim()).filter(Boolean);
+}
+const install = readmeInstall();
+/** The README's install command that starts with prefix. */
+function readmeLine(prefix: string): string {
+  const line = install.find((l) => l.startsWith(prefix));
+  assert.ok(line, `the README's Install section has no line starting ${JSON.stringify(prefix)}: ${JSON.stringify(install)}`);
+  return line;
+}
+
+const work = tempDir("askuser-release-");
+const dist = join(work, "dist");
+let registry: ChildProcess | undefined;
+let registryURL = "";
+
+/** Runs a command to the end; a non-zero exit fails the test with its output. */
+function run(what: string, cmd: string, args: string[], opts: SpawnSyncOptions = {}): string {
+  const start = performance.now();
+  const r = spawnSync(cmd, args, { encoding: "utf8", timeout: 300_000, ...opts });
+  const took = ((performance.now() - start) / 1000).toFixed(1);
+  assert.equal(r.status, 0, `${what} (${cmd} ${args.join(" ")}) exited ${r.status ?? r.signal} after ${took}s:\n${r.stderr}\n${r.stdout}`);
+  console.log(`# ${what}: ${took}s`);
+  return String(r.stdout);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * PATH for a user with Node 22 and npm but no Go: the directory of the
+ * Node that Pi needs first, then every directory of this PATH that has no
+ * `go` in it.
+ */
+const userPath = [
+  dirname(realpathSync(nodeBin)),
+  ...(process.env.PATH ?? "/usr/bin:/bin").split(delimiter).filter((d) => d && !existsSync(join(d, "go"))),
+].join(delimiter);
+
+/** A user's environment: a fresh home whose .npmrc points at the registry. */
+function userEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
+  mkdirSync(home, { recursive: true });
+  writeFileSync(join(home, ".npmrc"), `registry=${registryURL}\n`);
+  return {
+    PATH: userPath,
+    HOME: home,
+    npm_config_userconfig: join(home, ".npmrc"),
+    npm_config_cache: join(home, ".npm"),
+    npm_config_update_notifier: "false",
+    npm_config_fund: "false",
+    npm_config_audit: "false",
+    TERM: "dumb",
+    ...extra,
+  };
+}
+
+before(async () => {
+  // The release, as `make dist` builds it, and its own check.
+  run("build the release (go run ./build/dist)", go, ["run", "./build/dist", "-out", dist], { cwd: repo, timeout: 900_000 });
+  run("check every platform package holds its own platform's binary", go, ["run", "./build/dist", "-verify", dist], { cwd: repo });
+
+  // The registry: @askuser/* is published here and served from here alone.
+  const port = await freePort();
+  registryURL = `http://127.0.0.1:${port}/`;
+  const reg = join(work, "registry");
+  mkdirSync(reg);
+  writeFileSync(
+    join(reg, "config.yaml"),
+    [
+      `storage: ${join(reg, "storage")}`,
+      "auth:",
+      "  htpasswd:",
+      `    file: ${join(reg, "htpasswd")}`,
+      "    max_users: 1",
+      "uplinks: {}",
+      "packages:",
+      "  '@askuser/*':",
+      "    access: $all",
+      "    publish: $authenticated",
+      "  '**':",
+      "    access: $all",
+      "web:",
+      "  enable: false",
+      `listen: 127.0.0.1:${port}`,
+      "log: { type: stdout, format: pretty, level: warn }",
+      "",
+    ].join("\n"),
+  );
+  const start = performance.now();
+  registry = spawn(process.execPath, [join(repo, "release", "node_modules", "verdaccio", "bin", "verdaccio"), "--config", join(reg, "config.yaml")], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, HOME: reg },
+  });
+  let log = "";
+  registry.stdout!.on("data", (c) => (log += c));
+  registry.stderr!.on("data", (c) => (log += c));
+  let exited = false;
+  registry.on("exit", () => (exited = true));
+  for (const end = Date.now() + 60_000; ; await new Promise((r) => setTimeout(r, 100))) {
+    if (exited) throw new Error(`verdaccio exited:\n${log}`);
+    if (Date.now() > end) throw new Error(`verdaccio did not answer on ${registryURL} within 60 s:\n${log}`);
+    const ok = await fetch(`${registryURL}-/ping`).then((r) => r.ok, () => false);
+    if (ok) break;
+  }
+  console.log(`# start verdaccio: ${((performance.now() - start) / 1000).toFixed(1)}s`);
+
+  // A publisher's account and token, then every packed package.
+  const res = await fetch(`${registryURL}-/user/org.couchdb.user:publisher`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name: "publisher", password: "publisher-password" }),
+  });
+  const body = await res.text();
+  assert.equal(res.status, 201, `creating the publisher: ${res.status} ${body}`);
+  const { token } = JSON.parse(body) as { token: string };
+  const publisher = join(work, "publisher");
+  const env = userEnv(publisher);
+  writeFileSync(join(publisher, ".npmrc"), `registry=${registryURL}\n//127.0.0.1:${port}/:_authToken=${token}\n`);
+  const tarballs = readdirSync(dist).filter((f) => f.endsWith(".tgz"));
+  assert.equal(tarballs.length, 8, `dist holds ${tarballs}`);
+  const start2 = performance.now();
+  for (const tgz of tarballs) {
+    run(`publish ${tgz}`, "npm", ["publish", join(dist, tgz), "--access", "public"], { cwd: publisher, env });
+  }
+  console.log(`# publish all: ${((performance.now() - start2) / 1000).toFixed(1)}s`);
+});
+
+after(async () => {
+  if (!registry || registry.exitCode !== null) return;
+  const gone = new Promise((r) => registry!.once("exit", r));
+  registry.kill("SIGTERM");
+  await gone;
+});
+
+test("the user's PATH has no go", () => {
+  const r = spawnSync("sh", ["-c", "command -v go"], { env: { PATH: userPath }, encoding: "utf8" });
+  assert.notEqual(r.status, 0, `go is on the user's PATH at ${r.stdout}`);
+});
+
+test("each platform package, packed, is at most 5 MB", () => {
+  for (const f of readdirSync(dist).filter((f) => /^askuser-askuser-.*-.*\.tgz$/.test(f) && f !== `askuser-askuser-${version}.tgz`)) {
+    const size = statSync(join(dist, f)).size;
+    console.log(`# ${f}: ${size} bytes`);
+    assert.ok(size <= 5_000_000, `${f} is ${size} bytes`);
+  }
+});
+
+test(`pi install npm:${piPackage}, then Pi asks through ask_user in RPC mode`, async () => {
+  const pi = prepare([{ allowFreeText: false, questions: [{ title: "Deploy where?", kind: "single", options: [{ label: "staging" }, { label: "prod" }] }] }], {
+    install: false,
+  });
+  Object.assign(pi.env, userEnv(pi.env.HOME!));
+  // The user's `pi` command is Pi 1.6 under Node 22.
+  const piCli = join(repo, "pi", "node_modules", "@earendil-works", "pi-coding-agent", "dist", "bundle", "cli.js");
+  const bin = join(pi.dir, "bin");
+  mkdirSync(bin);
+  writeFileSync(join(bin, "pi"), `#!/bin/sh\nexec '${nodeBin}' '${piCli}' "$@"\n`, { mode: 0o755 });
+  pi.env.PATH = bin + delimiter + pi.env.PATH;
+  const line = readmeLine("pi install ");
+  assert.equal(line, `pi install npm:${piPackage}`);
+  run(line, "sh", ["-c", line], { cwd: pi.dir, env: pi.env, timeout: 120_000 });
+  const list = run("pi list", "pi", ["list"], { cwd: pi.dir, env: pi.env });
+  assert.match(list, new RegExp(`npm:${piPackage}`), list);
+
+  const rpc = new Rpc(pi);
+  let stderr = "";
+  rpc.proc.stderr.on("data", (c) => (stderr += c));
+  try {
+    rpc.send({ type: "prompt", message: "ask me" });
+    const sel = await rpc
+      .next("a select request", (m) => m.type === "extension_ui_request" && m.method === "select", 60_000)
+      .catch((e) => {
+        const said = rpc.messages.filter((m) => m.type !== "message_start" && m.type !== "message_end").map((m) => JSON.stringify(m).slice(0, 500));
+        throw new Error(`${e.message}; Pi said ${said.join("\n")}; its stderr: ${stderr}; the session holds ${JSON.stringify(pi.results())}`);
+      });
+    assert.deepEqual(sel.options, ["staging", "prod"]);
+    // The binary that answers is the platform package's, installed from
+    // the registry, not a checkout's.
+    const [child] = askuserChildren(rpc.proc.pid!);
+    assert.ok(child, "no askuser child of Pi");
+    const exe = realpathSync(`/proc/${child}/exe`);
+    assert.match(exe, new RegExp(`/node_modules/@askuser/askuser-${process.platform}-${process.arch}/bin/askuser$`));
+    assert.ok(!exe.startsWith(repo), `Pi runs ${exe}, from the checkout`);
+    rpc.send({ type: "extension_ui_response", id: sel.id, value: "prod" });
+    await until("the tool result", () => pi.modelSaw().length >= 1, 60_000);
+    const [res] = pi.modelSaw();
+    assert.equal(res!.details.status, "answered", JSON.stringify(res));
+    assert.deepEqual(res!.details.answers[0].selections, ["prod"]);
+  } finally {
+    rpc.close();
+  }
+});
+
+test(`npx -y ${launcher} mcp answers initialize and tools/list`, async () => {
+  const home = join(work, "mcp-user");
+  const env = userEnv(home);
+  const cwd = join(home, "project");
+  mkdirSync(cwd);
+  const start = performance.now();
+  const line = readmeLine("npx ");
+  assert.equal(line, `npx -y ${launcher} mcp`);
+  const proc = spawn("sh", ["-c", `exec ${line}`], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  proc.stdout.on("data", (c) => (out += c));
+  proc.stderr.on("data", (c) => (err += c));
+  const exited = new Promise<number | null>((r) => proc.once("exit", (code) => r(code)));
+  const send = (m: unknown) => proc.stdin.write(JSON.stringify(m) + "\n");
+  const reply = (id: number) =>
+    until(`the answer to request ${id}`, () => {
+      const line = out.split("\n").find((l) => l.includes(`"id":${id},`) || l.includes(`"id":${id}}`));
+      return line ? JSON.parse(line) : undefined;
+    }, 60_000).catch((e) => {
+      throw new Error(`${e.message}; stdout: ${out}; stderr: ${err}`);
+    });
+  send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "release-test", version: "1" } } });
+  const init = await reply(1);
+  console.log(`# npx -y ${launcher} mcp, first run, to initialize: ${((performance.now() - start) / 1000).toFixed(1)}s`);
+  assert.equal(init.result.serverInfo.name, "askuser", JSON.stringify(init));
+  assert.equal(init.result.serverInfo.version, version);
+  send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+  const tools = await reply(2);
+  assert.deepEqual(tools.result.tools.map((t: { name: string }) => t.name), ["ask_user"]);
+  proc.stdin.end();
+  assert.equal(await exited, 0, `the server's exit at EOF; stderr: ${err}`);
+});
+
+test(`npx -y ${launcher} version prints the version just built`, () => {
+  const home = join(work, "version-user");
+  const out = run(`npx -y ${launcher} version`, "npx", ["-y", launcher, "version"], { cwd: work, env: userEnv(home) });
+  assert.match(out, new RegExp(`^askuser ${version.replaceAll(".", "\\.")} \\(commit [0-9a-f]{12}(\\+dirty)?\\) ${goPlatform}\\n$`));
+});
+
+test("the binary from the release archive runs", () => {
+  const base = `askuser_${version}_${goPlatform.replace("/", "_")}`;
+  const dir = join(work, "archive");
+  mkdirSync(dir);
+  copyFileSync(join(dist, `${base}.tar.gz`), join(dir, `${base}.tar.gz`));
+  // The README names the archive for this release on linux/amd64.
+  const line = readmeLine("tar ").replaceAll(`askuser_${version}_linux_amd64`, base);
+  const out = run(line, "sh", ["-c", line], { cwd: dir, env: { PATH: userPath } });
+  assert.match(out, new RegExp(`^askuser ${version.replaceAll(".", "\\.")} \\(commit [0-9a-f]{12}(\\+dirty)?\\) ${goPlatform}\\n$`));
+  assert.deepEqual(readdirSync(join(dir, base)).sort(), ["README.md", "askuser"]);
+  const sums = readFileSync(join(dist, "SHA256SUMS"), "utf8");
+  assert.match(sums, new RegExp(`^[0-9a-f]{64}  ${base}\\.tar\\.gz$`, "m"));
+  run("sha256sum -c SHA256SUMS", "sha256sum", ["-c", "--ignore-missing", "SHA256SUMS"], { cwd: dist });
+});
+
+test("go install from a checkout builds askuser at this release", () => {
+  const line = readmeLine("go install ");
+  const gobin = join(work, "gobin");
+  run(line, "sh", ["-c", line], { cwd: repo, env: { ...process.env, GOBIN: gobin } });
+  const out = run("askuser version", join(gobin, "askuser"), ["version"]);
+  // The commit is there when Go stamps the build with it (-buildvcs).
+  assert.match(out, new RegExp(`^askuser ${version.replaceAll(".", "\\.")}-devel (\\(commit [0-9a-f]{12}(\\+dirty)?\\) )?${goPlatform}\\n$`));
+});
