@@ -191,6 +191,15 @@ test("each platform package, packed, is at most 5 MB", () => {
   }
 });
 
+test("the stripped linux-x64 binary is at most 10 MiB", () => {
+  for (const plat of readdirSync(join(dist, "build"))) {
+    const exe = readdirSync(join(dist, "build", plat))[0]!;
+    console.log(`# ${plat}/${exe}: ${statSync(join(dist, "build", plat, exe)).size} bytes`);
+  }
+  const size = statSync(join(dist, "build", "linux-x64", "askuser")).size;
+  assert.ok(size <= 10 * 1024 * 1024, `the linux-x64 binary is ${size} bytes, over the budget of ${10 * 1024 * 1024}`);
+});
+
 test(`pi install npm:${piPackage}, then Pi asks through ask_user in RPC mode`, async () => {
   const pi = prepare([{ allowFreeText: false, questions: [{ title: "Deploy where?", kind: "single", options: [{ label: "staging" }, { label: "prod" }] }] }], {
     install: false,
