@@ -12,7 +12,7 @@
 // is stopped and its storage removed with the rest of the temp directory.
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn, spawnSync, type SpawnSyncOptions } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { delimiter, dirname, join } from "node:path";
 import { after, before, test } from "node:test";
@@ -200,12 +200,16 @@ test("the stripped linux-x64 binary is at most 10 MiB", () => {
   assert.ok(size <= 10 * 1024 * 1024, `the linux-x64 binary is ${size} bytes, over the budget of ${10 * 1024 * 1024}`);
 });
 
-test(`pi install npm:${piPackage}, then Pi asks through ask_user in RPC mode`, async () => {
-  const pi = prepare([{ allowFreeText: false, questions: [{ title: "Deploy where?", kind: "single", options: [{ label: "staging" }, { label: "prod" }] }] }], {
-    install: false,
-  });
+const deploy = { allowFreeText: false, questions: [{ title: "Deploy where?", kind: "single", options: [{ label: "staging" }, { label: "prod" }] }] };
+
+/**
+ * A fresh Pi home with the model's calls scripted, where the README's
+ * `pi install` line has run, with the user's `pi` command (Pi 1.6 under
+ * Node 22) on PATH.
+ */
+function installedPi(calls: unknown[]) {
+  const pi = prepare(calls, { install: false });
   Object.assign(pi.env, userEnv(pi.env.HOME!));
-  // The user's `pi` command is Pi 1.6 under Node 22.
   const piCli = join(repo, "pi", "node_modules", "@earendil-works", "pi-coding-agent", "dist", "bundle", "cli.js");
   const bin = join(pi.dir, "bin");
   mkdirSync(bin);
@@ -216,6 +220,19 @@ test(`pi install npm:${piPackage}, then Pi asks through ask_user in RPC mode`, a
   run(line, "sh", ["-c", line], { cwd: pi.dir, env: pi.env, timeout: 120_000 });
   const list = run("pi list", "pi", ["list"], { cwd: pi.dir, env: pi.env });
   assert.match(list, new RegExp(`npm:${piPackage}`), list);
+  return pi;
+}
+
+/** The platform binary that `pi install` put in the Pi home. */
+function installedBinary(dir: string): string {
+  const out = spawnSync("find", [dir, "-path", `*/node_modules/@askuser/askuser-${process.platform}-${process.arch}/bin/askuser`], { encoding: "utf8" });
+  const [found] = out.stdout.split("\n").filter(Boolean);
+  assert.ok(found, `no platform binary under ${dir}`);
+  return found;
+}
+
+test(`pi install npm:${piPackage}, then Pi asks through ask_user in RPC mode`, async () => {
+  const pi = installedPi([deploy]);
 
   const rpc = new Rpc(pi);
   let stderr = "";
@@ -244,6 +261,54 @@ test(`pi install npm:${piPackage}, then Pi asks through ask_user in RPC mode`, a
   } finally {
     rpc.close();
   }
+});
+
+test("a platform binary that cannot run here is refused with the reason, and Pi keeps running", async () => {
+  const pi = installedPi([deploy, deploy, deploy]);
+  const binary = installedBinary(pi.dir);
+  const other = process.arch === "arm64" ? "x64" : "arm64";
+  copyFileSync(join(dist, "build", `${process.platform}-${other}`, "askuser"), binary);
+  const rpc = new Rpc(pi);
+  try {
+    rpc.send({ type: "prompt", message: "ask me" });
+    await until("three tool results", () => pi.modelSaw().length >= 3, 60_000);
+    for (const res of pi.modelSaw()) {
+      assert.equal(res.details.status, "error", JSON.stringify(res));
+      assert.equal(res.details.error.code, "unsupported_mode");
+      assert.match(res.details.error.message, new RegExp(`is a program for ${process.platform}-${other}, and this machine is ${process.platform}-${process.arch}`));
+    }
+    assert.equal(rpc.proc.exitCode, null, "Pi is still running");
+  } finally {
+    rpc.close();
+  }
+
+  // The right binary without its exec bit.
+  const again = installedPi([deploy]);
+  const noExec = installedBinary(again.dir);
+  chmodSync(noExec, 0o644);
+  const rpc2 = new Rpc(again);
+  try {
+    rpc2.send({ type: "prompt", message: "ask me" });
+    await until("the tool result", () => again.modelSaw().length >= 1, 60_000);
+    const [res] = again.modelSaw();
+    assert.equal(res!.details.error?.code, "unsupported_mode", JSON.stringify(res));
+    assert.match(res!.details.error.message, /is not executable: give it the exec bit/);
+    assert.equal(rpc2.proc.exitCode, null, "Pi is still running");
+  } finally {
+    rpc2.close();
+  }
+});
+
+test(`npx -y ${launcher} ask passes the arguments, the result and the exit status through`, () => {
+  const home = join(work, "ask-user");
+  const env = userEnv(home);
+  writeFileSync(join(home, "bad.json"), JSON.stringify({ questions: [{ title: "Pick", kind: "single" }] }));
+  const r = spawnSync("npx", ["-y", launcher, "ask", "--no-config", "bad.json"], { cwd: home, env, encoding: "utf8", timeout: 120_000 });
+  assert.equal(r.status, 2, `exit ${r.status}; ${r.stderr}`);
+  const res = JSON.parse(r.stdout);
+  assert.equal(res.status, "error");
+  assert.equal(res.error.code, "invalid_request");
+  assert.match(r.stderr, /^askuser ask: invalid_request: /);
 });
 
 test(`npx -y ${launcher} mcp answers initialize and tools/list`, async () => {
