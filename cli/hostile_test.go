@@ -211,3 +211,40 @@ func TestHostileConfigFiles(t *testing.T) {
 		})
 	}
 }
+
+// Numbers are judged by their value: a whole number of milliseconds in
+// range is taken however it is written, and normalized.
+func TestNumbersByValue(t *testing.T) {
+	bin := buildAskuser(t)
+	tests := []struct {
+		in   string
+		want int64
+	}{
+		{"-0", 0},
+		{"-0.0", 0},
+		{"1.0", 1},
+		{"1E3", 1000},
+		{"0.1e1", 1},
+		{"60000.000", 60000},
+		{"6e4", 60000},
+		{"9007199254740991", 9007199254740991},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			r := runDetached(t, bin, []byte(`{"questions":[{"title":"a"}],"timeoutPerQuestionMs":`+tt.in+`}`), "validate", "-")
+			if r.code != 0 {
+				t.Fatalf("validate exited %d: %s", r.code, r.stderr)
+			}
+			var rep struct {
+				Valid   bool
+				Request struct{ TimeoutPerQuestionMs *int64 }
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+				t.Fatal(err)
+			}
+			if !rep.Valid || rep.Request.TimeoutPerQuestionMs == nil || *rep.Request.TimeoutPerQuestionMs != tt.want {
+				t.Errorf("validate: %s; want timeoutPerQuestionMs %d", r.stdout, tt.want)
+			}
+		})
+	}
+}
