@@ -4,6 +4,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/safetext"
 	"github.com/askuser/askuser/theme"
+	"strconv"
 )
 
 // Options configures a Model. A nil *Options means the defaults:
@@ -120,8 +121,9 @@ func (f *field) unchanged() bool {
 type tab struct {
 	index  int // question index, or -1 for the review tab
 	q      *contract.Question
-	title  string // sanitized
-	prompt string // sanitized, line breaks kept
+	title  string   // sanitized
+	prompt string   // sanitized, line breaks kept
+	label  measured // the tab bar's "2. title", or "Review"
 	form   bool
 	fields []*field
 	ctrls  []control
@@ -163,6 +165,13 @@ func New(req *contract.Request, opts *Options) *Model {
 	}
 	if len(req.Questions) > 1 {
 		m.tabs = append(m.tabs, m.newReview())
+	}
+	for i, t := range m.tabs {
+		if t.index < 0 {
+			t.label = measure("Review")
+		} else {
+			t.label = measure(strconv.Itoa(i+1) + ". " + t.title)
+		}
 	}
 	return m
 }

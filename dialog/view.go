@@ -639,37 +639,55 @@ func formatLeft(d time.Duration) string {
 // "‹ 2/4 Title ›".
 func (m *Model) tabsLine(width int) line {
 	n := len(m.tabs)
-	labels := make([]string, n)
-	short := make([]string, n)
 	done := make([]bool, n)
 	for i, t := range m.tabs {
-		if t.index < 0 {
-			labels[i], short[i] = "Review", "Review"
-			continue
-		}
-		short[i] = strconv.Itoa(i + 1)
-		labels[i] = short[i] + ". " + t.title
-		done[i] = t.answered()
+		done[i] = t.index >= 0 && t.answered()
 	}
-	// build lays the tabs out with the other tabs' labels cut to maxw (0:
-	// whole, -1: numbers only) and the current one's to curw (0: whole).
+	// label is tab i's label as the layout with the other tabs' labels cut
+	// to maxw (0: whole, -1: numbers only) and the current one's to curw
+	// (0: whole) shows it, and its width; with measure only, just the
+	// width. The labels were measured once, in New, so a cut costs no
+	// measuring, and the bisection below only adds widths.
+	label := func(i, maxw, curw int, measureOnly bool) (string, int) {
+		t := m.tabs[i]
+		cut := maxw
+		if i == m.cur {
+			cut = curw
+		}
+		switch {
+		case i != m.cur && maxw < 0 && t.index >= 0:
+			s := strconv.Itoa(i + 1)
+			return s, len(s)
+		case cut > 0 && measureOnly:
+			return "", t.label.cutWidth(cut, ellipsis, 1)
+		case cut > 0:
+			return t.label.cut(cut, ellipsis, 1)
+		}
+		return t.label.s, t.label.w
+	}
+	// lineWidth is the width of the line build makes.
+	lineWidth := func(maxw, curw int) int {
+		w := 1
+		for i := range m.tabs {
+			_, sw := label(i, maxw, curw, true)
+			w += 2 + sw // the brackets, or the padding either side
+			if i > 0 {
+				w++
+			}
+			if done[i] {
+				w += 2
+			}
+		}
+		return w
+	}
 	build := func(maxw, curw int) line {
 		var b builder
 		b.pad(1)
-		for i, l := range labels {
+		for i := range m.tabs {
 			if i > 0 {
 				b.pad(1)
 			}
-			s, cut := l, maxw
-			if i == m.cur {
-				cut = curw
-			} else if maxw < 0 {
-				s, cut = short[i], 0
-			}
-			if cut > 0 {
-				s = ansi.Truncate(s, cut, ellipsis)
-			}
-			sw := ansi.StringWidth(s)
+			s, sw := label(i, maxw, curw, false)
 			if i == m.cur {
 				b.styled(m.th.Accent, "[", 1)
 				b.styled(m.th.Accent, s, sw)
@@ -689,37 +707,35 @@ func (m *Model) tabsLine(width int) line {
 		}
 		return b.line()
 	}
-	if l := build(0, 0); l.w <= width {
-		return l
+	if lineWidth(0, 0) <= width {
+		return build(0, 0)
 	}
-	// The widest cut of the titles that fits, found by bisection: a frame
-	// builds the line a handful of times, not once per column.
+	// The widest cut of the titles that fits, found by bisection on the
+	// widths alone; the line itself is built once.
 	const tabCut = 10
 	lo, hi := tabCut, 0
-	for _, l := range labels {
-		hi = max(hi, ansi.StringWidth(l))
+	for _, t := range m.tabs {
+		hi = max(hi, t.label.w)
 	}
-	var best line
-	found := false
+	best := -1
 	for lo <= hi {
 		mid := (lo + hi) / 2
-		if l := build(mid, mid); l.w <= width {
-			best, found = l, true
-			lo = mid + 1
+		if lineWidth(mid, mid) <= width {
+			best, lo = mid, mid+1
 		} else {
 			hi = mid - 1
 		}
 	}
-	if found {
-		return best
+	if best >= 0 {
+		return build(best, best)
 	}
-	if l := build(-1, 0); l.w <= width {
-		return l
-	} else if cw := ansi.StringWidth(labels[m.cur]) - (l.w - width); cw >= 6 {
+	if w := lineWidth(-1, 0); w <= width {
+		return build(-1, 0)
+	} else if cw := m.tabs[m.cur].label.w - (w - width); cw >= 6 {
 		return build(-1, cw)
 	}
 	var b builder
-	s := "‹ " + strconv.Itoa(m.cur+1) + "/" + strconv.Itoa(n) + " " + labels[m.cur] + " ›"
+	s := "‹ " + strconv.Itoa(m.cur+1) + "/" + strconv.Itoa(n) + " " + m.tabs[m.cur].label.s + " ›"
 	if m.tabs[m.cur].index >= 0 {
 		s = "‹ " + strconv.Itoa(m.cur+1) + "/" + strconv.Itoa(n) + " " + m.tabs[m.cur].title + " ›"
 	}
