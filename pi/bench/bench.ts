@@ -19,6 +19,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { createAskUser, registerAskUser } from "../index.ts";
+import { RELEASE } from "../src/host.ts";
 import { nodeBin, piArgs, pkgDir, prepare, Tui } from "../e2e/harness.ts";
 import { binary, fakeCtx, fakePi, noConfig, until } from "../test/fake.ts";
 
@@ -103,7 +104,7 @@ function rss(pid: number): number {
 }
 
 async function childReady() {
-  const hello = JSON.stringify({ type: "hello", version: 1, mode: "tui", hasUI: true, ui: { custom: true, input: true, select: true }, agentDir: "", configFile: false });
+  const hello = JSON.stringify({ type: "hello", version: 1, release: RELEASE, mode: "tui", hasUI: true, ui: { custom: true, input: true, select: true }, agentDir: "", configFile: false });
   const n = quick ? 10 : 40;
   const times: number[] = [];
   const mem: number[] = [];
@@ -112,11 +113,12 @@ async function childReady() {
     const child = spawn(binary, ["bridge"], { stdio: ["pipe", "pipe", "inherit"] });
     child.stdin.write(hello + "\n");
     let buf = "";
-    await new Promise<void>((resolve) => {
+    await new Promise<void>((resolve, reject) => {
       child.stdout.setEncoding("utf8");
       child.stdout.on("data", (d: string) => {
         buf += d;
         if (buf.includes('"type":"ready"')) resolve();
+        else if (buf.includes('"type":"fatal"')) reject(new Error(`the bridge refused the hello: ${buf}`));
       });
     });
     times.push(performance.now() - t0);
