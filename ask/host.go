@@ -17,12 +17,17 @@ type Capabilities struct {
 	CustomReason, NativeReason string
 }
 
+// Prefs are the user's preferences: the route, the display mode, the
+// overlay toggle key and the per-question timeout. They are config.Prefs,
+// named here so that filling in HostOptions needs no other package.
+type Prefs = config.Prefs
+
 // HostOptions configures NewHost. The zero value, like a nil
 // *HostOptions, sets no programmatic option and reads no config file.
 type HostOptions struct {
 	// Options are the programmatic preferences. Each one that is set
 	// overrides the config file.
-	Options config.Prefs
+	Options Prefs
 	// ConfigFile is the path of the user config file; "" reads none.
 	ConfigFile string
 	// ConfigNamed says the user named ConfigFile, as with --config, so it

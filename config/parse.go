@@ -11,7 +11,7 @@ import (
 
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/jsonnum"
-	"github.com/askuser/askuser/keyid"
+	"github.com/askuser/askuser/internal/keyid"
 )
 
 // The keys of a config file, in the order problems about missing

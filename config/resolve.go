@@ -2,7 +2,7 @@ package config
 
 import (
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/keyid"
+	"github.com/askuser/askuser/internal/keyid"
 )
 
 // Effective is the resolved preferences of one host, fixed when the host

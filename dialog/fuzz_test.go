@@ -11,7 +11,7 @@ import (
 
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/fuzzbound"
-	"github.com/askuser/askuser/theme"
+	"github.com/askuser/askuser/internal/theme"
 )
 
 // texts are the strings random questionnaires are made of: plain, wide,

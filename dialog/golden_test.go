@@ -12,8 +12,8 @@ import (
 	"github.com/charmbracelet/x/vt"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/askuser/askuser/keyid"
-	"github.com/askuser/askuser/theme"
+	"github.com/askuser/askuser/internal/keyid"
+	"github.com/askuser/askuser/internal/theme"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden screens")

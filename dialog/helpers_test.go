@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/theme"
+	"github.com/askuser/askuser/internal/theme"
 )
 
 // parse normalizes a JSON request or fails the test.

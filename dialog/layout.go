@@ -5,7 +5,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/askuser/askuser/safetext"
+	"github.com/askuser/askuser/internal/safetext"
 )
 
 // layoutCache holds everything View needs that depends only on the width:

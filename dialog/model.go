@@ -2,17 +2,17 @@ package dialog
 
 import (
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/safetext"
-	"github.com/askuser/askuser/theme"
+	"github.com/askuser/askuser/internal/safetext"
+	"github.com/askuser/askuser/internal/theme"
 	"strconv"
 )
 
 // Options configures a Model. A nil *Options means the defaults:
-// theme.Default() and no countdown. In a non-nil Options the zero Theme is
-// theme.Plain().
+// DefaultTheme() and no countdown. In a non-nil Options the zero Theme is
+// PlainTheme().
 type Options struct {
 	// Theme supplies every colour the dialog draws with.
-	Theme theme.Theme
+	Theme Theme
 	// Countdown reports the time left; nil means no deadline. The dialog
 	// never reads a clock itself: the host redraws every second.
 	Countdown Countdown

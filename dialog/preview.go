@@ -1,8 +1,8 @@
 package dialog
 
 import (
-	"github.com/askuser/askuser/markdown"
-	"github.com/askuser/askuser/theme"
+	"github.com/askuser/askuser/internal/markdown"
+	"github.com/askuser/askuser/internal/theme"
 )
 
 // renderMarkdown renders safe Markdown source to lines of at most w cells.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/askuser/askuser/theme"
+	"github.com/askuser/askuser/internal/theme"
 )
 
 // evil holds the sequences a hostile model might try to get onto the

@@ -8,8 +8,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/safetext"
-	"github.com/askuser/askuser/theme"
+	"github.com/askuser/askuser/internal/safetext"
+	"github.com/askuser/askuser/internal/theme"
 )
 
 // Layout constants.

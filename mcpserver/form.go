@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/safetext"
+	"github.com/askuser/askuser/internal/safetext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

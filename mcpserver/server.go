@@ -30,7 +30,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/tooltext"
+	"github.com/askuser/askuser/internal/tooltext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

@@ -13,9 +13,9 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/dialog"
-	"github.com/askuser/askuser/keyid"
-	"github.com/askuser/askuser/safetext"
-	"github.com/askuser/askuser/theme"
+	"github.com/askuser/askuser/internal/keyid"
+	"github.com/askuser/askuser/internal/safetext"
+	"github.com/askuser/askuser/internal/theme"
 )
 
 // model is the Bubble Tea model around one dialog.Model. It turns key

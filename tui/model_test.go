@@ -13,7 +13,7 @@ import (
 	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/dialog"
-	"github.com/askuser/askuser/theme"
+	"github.com/askuser/askuser/internal/theme"
 )
 
 func TestToKey(t *testing.T) {

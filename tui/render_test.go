@@ -14,7 +14,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/theme"
+	"github.com/askuser/askuser/internal/theme"
 )
 
 // syncBuffer is a bytes.Buffer safe for the program's writer goroutine.

@@ -25,14 +25,14 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/dialog"
-	"github.com/askuser/askuser/theme"
+	"github.com/askuser/askuser/internal/theme"
 )
 
 // Options configures a Renderer. A nil *Options means the defaults.
 type Options struct {
-	// Theme supplies the dialog's colours; nil means theme.Default().
+	// Theme supplies the dialog's colours; nil means dialog.DefaultTheme().
 	// Bubble Tea still lowers colours to what the terminal supports.
-	Theme *theme.Theme
+	Theme *dialog.Theme
 	// Environ is the environment used to detect the terminal's colour
 	// support; nil means the process's own.
 	Environ []string

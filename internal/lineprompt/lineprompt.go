@@ -22,7 +22,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/askuser/askuser/safetext"
+	"github.com/askuser/askuser/internal/safetext"
 )
 
 // Prompter asks on one terminal. Prompts are shown one at a time; it is

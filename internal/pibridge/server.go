@@ -14,9 +14,9 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/internal/linereader"
-	"github.com/askuser/askuser/native"
-	"github.com/askuser/askuser/theme"
-	"github.com/askuser/askuser/tooltext"
+	"github.com/askuser/askuser/internal/native"
+	"github.com/askuser/askuser/internal/theme"
+	"github.com/askuser/askuser/internal/tooltext"
 )
 
 // ErrVersion is returned by Serve when the shim speaks another protocol

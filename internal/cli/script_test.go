@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/askuser/askuser/cli"
+	"github.com/askuser/askuser/internal/cli"
 	"github.com/askuser/askuser/internal/version"
 	"github.com/rogpeppe/go-internal/testscript"
 )

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/tooltext"
+	"github.com/askuser/askuser/internal/tooltext"
 )
 
 // ToolName is the name of the registered tool.

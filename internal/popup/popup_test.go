@@ -15,7 +15,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/fuzzbound"
-	"github.com/askuser/askuser/jsonline"
+	"github.com/askuser/askuser/internal/jsonline"
 	"github.com/google/go-cmp/cmp"
 )
 

@@ -12,7 +12,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/popup"
+	"github.com/askuser/askuser/internal/popup"
 )
 
 const popupUsage = `usage: askuser popup --socket PATH

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/askuser/askuser/pibridge"
+	"github.com/askuser/askuser/internal/pibridge"
 )
 
 // runBridge serves the Pi package on stdin and stdout until stdin ends.

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/askuser/askuser/safetext"
+	"github.com/askuser/askuser/internal/safetext"
 )
 
 // nativeUI is the native route inside Pi: each dialog is a request to the

@@ -13,9 +13,9 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/jsonline"
-	"github.com/askuser/askuser/lineprompt"
-	"github.com/askuser/askuser/native"
+	"github.com/askuser/askuser/internal/jsonline"
+	"github.com/askuser/askuser/internal/lineprompt"
+	"github.com/askuser/askuser/internal/native"
 	"github.com/askuser/askuser/tui"
 )
 

@@ -11,8 +11,8 @@ import (
 
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/fuzzbound"
-	"github.com/askuser/askuser/markdown"
-	"github.com/askuser/askuser/theme"
+	"github.com/askuser/askuser/internal/markdown"
+	"github.com/askuser/askuser/internal/theme"
 )
 
 func TestRenderPlain(t *testing.T) {

@@ -8,9 +8,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-var update = flag.Bool("update", false, "rewrite ../pi/src/tool.json")
+var update = flag.Bool("update", false, "rewrite ../../pi/src/tool.json")
 
-const toolFile = "../pi/src/tool.json"
+const toolFile = "../../pi/src/tool.json"
 
 // The Pi package registers ask_user from a committed copy; it must say
 // what the engine says. Run with -update after changing the description,

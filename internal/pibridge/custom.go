@@ -11,7 +11,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/dialog"
-	"github.com/askuser/askuser/keyid"
+	"github.com/askuser/askuser/internal/keyid"
 )
 
 // tick is how often a running countdown is redrawn.

@@ -10,7 +10,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/popup"
+	"github.com/askuser/askuser/internal/popup"
 	"github.com/google/go-cmp/cmp"
 )
 

@@ -10,7 +10,7 @@ import (
 	"sync"
 
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/jsonline"
+	"github.com/askuser/askuser/internal/jsonline"
 )
 
 // Conn is the helper's end of the socket. Its methods are safe for

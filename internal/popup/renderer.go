@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/jsonline"
+	"github.com/askuser/askuser/internal/jsonline"
 )
 
 // TokenFile is the name of the token file beside the socket.

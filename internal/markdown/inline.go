@@ -10,7 +10,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/util"
 
-	"github.com/askuser/askuser/safetext"
+	"github.com/askuser/askuser/internal/safetext"
 )
 
 // flags is a combination of inline styles.

@@ -10,7 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/askuser/askuser/native"
+	"github.com/askuser/askuser/internal/native"
 	"github.com/google/go-cmp/cmp"
 )
 

@@ -3,7 +3,7 @@ package keyid_test
 import (
 	"fmt"
 
-	"github.com/askuser/askuser/keyid"
+	"github.com/askuser/askuser/internal/keyid"
 )
 
 func ExampleParse() {
