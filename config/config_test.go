@@ -105,8 +105,8 @@ func TestParseErrors(t *testing.T) {
 		{"invalid utf-8 after text", "{\n\"é\": \xc3}", []P{{"", "not valid UTF-8 (line 2, column 6)"}}},
 		// Keys.
 		{"unknown key", `{"theme": "dark"}`, []P{{"theme", "unknown key; the config keys are mode, displayMode, overlayToggleKey and timeoutPerQuestionMs (line 1, column 2)"}}},
-		{"unknown key with odd characters", "{\"a b\\u001b\": 1}", []P{{`"a b\x1b"`, "unknown key; the config keys are mode, displayMode, overlayToggleKey and timeoutPerQuestionMs (line 1, column 2)"}}},
-		{"empty key", `{"": 1}`, []P{{`""`, "unknown key; the config keys are mode, displayMode, overlayToggleKey and timeoutPerQuestionMs (line 1, column 2)"}}},
+		{"unknown key with odd characters", "{\"a b\\u001b\": 1}", []P{{`["a b\x1b"]`, "unknown key; the config keys are mode, displayMode, overlayToggleKey and timeoutPerQuestionMs (line 1, column 2)"}}},
+		{"empty key", `{"": 1}`, []P{{`[""]`, "unknown key; the config keys are mode, displayMode, overlayToggleKey and timeoutPerQuestionMs (line 1, column 2)"}}},
 		{"legacy key", `{"timeout": 5}`, []P{{"timeout", "unknown key; the config keys are mode, displayMode, overlayToggleKey and timeoutPerQuestionMs (line 1, column 2)"}}},
 		{"key case", `{"Mode": "custom"}`, []P{{"Mode", `unknown key; keys are case-sensitive: write "mode" (line 1, column 2)`}}},
 		{"key case toggle", `{"overlaytogglekey": "alt+o"}`, []P{{"overlaytogglekey", `unknown key; keys are case-sensitive: write "overlayToggleKey" (line 1, column 2)`}}},

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/askuser/askuser/internal/ascii"
+	"github.com/askuser/askuser/internal/jsonpath"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -273,27 +275,15 @@ func ParseToggle(spec string) (string, error) {
 		return "", errors.New(`must not be empty: write a chord such as "alt+o", or "off" to turn the toggle off`)
 	}
 	for _, w := range disableWords {
-		if equalFoldASCII(spec, w) {
+		if ascii.EqualFold(spec, w) {
 			return "", nil
 		}
 	}
 	return keyid.CheckToggle(spec)
 }
 
-// pathOf is the Problem path of a key: the key itself when it is a plain
-// name, otherwise quoted, so that no odd character reaches a terminal.
-func pathOf(key string) string {
-	if key == "" {
-		return `""`
-	}
-	for i := 0; i < len(key); i++ {
-		c := key[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			return quote(key)
-		}
-	}
-	return key
-}
+// pathOf is the Problem path of a top-level key.
+func pathOf(key string) string { return jsonpath.Member("", key) }
 
 // describe names the JSON type of the value that starts data, for
 // "got ..." in messages. Strings are quoted and shortened.
@@ -376,20 +366,4 @@ func invalidUTF8At(data []byte) int {
 		i += size
 	}
 	return len(data)
-}
-
-func equalFoldASCII(s, lower string) bool {
-	if len(s) != len(lower) {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != lower[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -2,6 +2,7 @@ package contract
 
 import (
 	"encoding/binary"
+	"github.com/askuser/askuser/internal/jsonpath"
 	"slices"
 	"strconv"
 	"strings"
@@ -672,36 +673,9 @@ func renderPath(segs []seg) string {
 			b.WriteByte(']')
 			continue
 		}
-		if !plainKey(s.key) {
-			// A key the model wrote may hold anything, escape sequences
-			// and invisible characters included: it is shown quoted, as
-			// Go quotes it, so nothing in it acts on a terminal.
-			b.WriteByte('[')
-			b.WriteString(quote(s.key))
-			b.WriteByte(']')
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(s.key)
+		jsonpath.AppendMember(&b, s.key)
 	}
-	return b.String()
-}
-
-// plainKey reports whether key can stand in a path as it is: a non-empty
-// run of ASCII letters, digits, '_' and '-'.
-func plainKey(key string) bool {
-	if key == "" {
-		return false
-	}
-	for i := 0; i < len(key); i++ {
-		c := key[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
+	return strings.TrimPrefix(b.String(), ".")
 }
 
 // syntax records a fatal syntax error. Nothing after it can be trusted,

@@ -31,6 +31,7 @@ package keyid
 import (
 	"errors"
 	"fmt"
+	"github.com/askuser/askuser/internal/ascii"
 	"strings"
 	"unicode"
 )
@@ -210,7 +211,7 @@ func danglingPlus(s string) error {
 // modifierBit returns the bit of a modifier name, in any ASCII case.
 func modifierBit(name string) (int, bool) {
 	for _, m := range canonicalMods {
-		if equalFoldASCII(name, m.name) {
+		if ascii.EqualFold(name, m.name) {
 			return m.bit, true
 		}
 	}
@@ -244,24 +245,6 @@ func baseName(s string) (string, bool) {
 	}
 	k, ok := named[string(buf[:len(s)])]
 	return k, ok
-}
-
-// equalFoldASCII is strings.EqualFold for ASCII letters only: Unicode
-// folding would let the Kelvin sign stand for k.
-func equalFoldASCII(s, lower string) bool {
-	if len(s) != len(lower) {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != lower[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // lowerASCII folds ASCII letters only, so that no exotic character (such
