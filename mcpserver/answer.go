@@ -38,7 +38,7 @@ func formAnswers(req *contract.Request, content map[string]any) ([]contract.Answ
 			var s string
 			var ok bool
 			s, ok, err = stringProp(content, questionProp(i))
-			d, hasDef := stringDefault(q.Default)
+			d, hasDef := q.TextDefault()
 			switch {
 			case ok:
 				a.FreeText = strings.TrimSpace(s)
@@ -191,7 +191,7 @@ func formAnswer(q *contract.Question, i int, content map[string]any, a *contract
 			ok = present && len(list) > 0
 			val = contract.StringsValue(list...)
 		}
-		d, hasDef := fieldDefault(f)
+		d, hasDef := f.EffectiveDefault()
 		if _, present := content[name]; hasDef && (!present || content[name] == nil) {
 			val, ok = d, true
 		}

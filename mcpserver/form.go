@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -158,7 +157,7 @@ func elicitParams(req *contract.Request, left time.Duration) *mcp.ElicitParams {
 			}
 		case contract.KindInput:
 			p := &property{Type: "string", Title: q.Title, Description: desc, MinLength: &one}
-			if d, ok := stringDefault(q.Default); ok {
+			if d, ok := q.TextDefault(); ok {
 				p.Default = textDefault(d)
 			}
 			s.add(questionProp(i), p, true)
@@ -201,7 +200,7 @@ func fieldProperty(q *contract.Question, f *contract.Field, desc string) *proper
 			p.MinItems = &one
 		}
 	}
-	if v, ok := fieldDefault(f); ok {
+	if v, ok := f.EffectiveDefault(); ok {
 		if s, isText := v.String(); isText && f.Kind == contract.KindInput {
 			p.Default = textDefault(s)
 		} else {
@@ -284,48 +283,14 @@ func titled(opts []contract.Option) []titledConst {
 // choiceDefault returns the default of a single or multi question and
 // whether it is an option label; otherwise it is free text.
 func choiceDefault(q *contract.Question) (string, bool) {
-	d, ok := stringDefault(q.Default)
-	if !ok {
+	i, free, ok := q.ChoiceDefault()
+	switch {
+	case !ok:
 		return "", false
+	case i >= 0:
+		return q.Options[i].Label, true
 	}
-	if slices.ContainsFunc(q.Options, func(o contract.Option) bool { return o.Label == d }) {
-		return d, true
-	}
-	return strings.TrimSpace(d), false
-}
-
-// stringDefault returns a string default that is not blank.
-func stringDefault(v *contract.Value) (string, bool) {
-	if v == nil {
-		return "", false
-	}
-	s, ok := v.String()
-	return s, ok && strings.TrimSpace(s) != ""
-}
-
-// fieldDefault returns a field's default when it gives the field a value.
-// Blank text and empty label lists count as none, since empty fields are
-// left out of answers.
-func fieldDefault(f *contract.Field) (contract.Value, bool) {
-	if f.Default == nil {
-		return contract.Value{}, false
-	}
-	v := *f.Default
-	switch v.Kind() {
-	case contract.ValueBool:
-		return v, f.Kind == contract.KindBool
-	case contract.ValueString:
-		s, _ := v.String()
-		if f.Kind == contract.KindInput {
-			s = strings.TrimSpace(s)
-			return contract.StringValue(s), s != ""
-		}
-		return v, f.Kind == contract.KindSingle && s != ""
-	case contract.ValueStrings:
-		list, _ := v.Strings()
-		return v, f.Kind == contract.KindMulti && len(list) > 0
-	}
-	return contract.Value{}, false
+	return free, false
 }
 
 func mustJSON(v any) json.RawMessage {

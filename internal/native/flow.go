@@ -155,7 +155,7 @@ func (f *flow) selectSingle(ctx context.Context, q *contract.Question, t *title,
 }
 
 func (f *flow) input(ctx context.Context, q *contract.Question, t *title, a *contract.Answer) (bool, error) {
-	def, hasDef := stringDefault(q.Default)
+	def, hasDef := q.TextDefault()
 	if hasDef {
 		t.defaultLine(fmt.Sprintf("Default: %s (press Enter to keep it)", def))
 	}
@@ -272,7 +272,7 @@ func (f *flow) form(ctx context.Context, q *contract.Question, t *title, a *cont
 // field asks one form field. set is false when an optional field was left
 // empty; fromDef is true when the value equals the field's default.
 func (f *flow) field(ctx context.Context, fld *contract.Field, t *title) (v contract.Value, fromDef, set, ok bool, err error) {
-	def, hasDef := fieldDefault(fld)
+	def, hasDef := fld.EffectiveDefault()
 	optional := !fld.Required
 	if fld.Kind == contract.KindBool {
 		var bdef *bool
@@ -417,14 +417,14 @@ func sameChoice(x, y contract.Answer) bool {
 // choiceDefault returns the default of a single or multi question as the
 // reply it stands for: the option whose label equals it, or else free text.
 func choiceDefault(q *contract.Question) (*Choice, bool) {
-	s, ok := stringDefault(q.Default)
-	if !ok {
+	i, free, ok := q.ChoiceDefault()
+	switch {
+	case !ok:
 		return nil, false
-	}
-	if i := slices.IndexFunc(q.Options, func(o contract.Option) bool { return o.Label == s }); i >= 0 {
+	case i >= 0:
 		return &Choice{Numbers: []int{i + 1}}, true
 	}
-	return &Choice{FreeText: strings.TrimSpace(s)}, true
+	return &Choice{FreeText: free}, true
 }
 
 func describeChoiceDefault(q *contract.Question, def *Choice) string {
@@ -433,53 +433,6 @@ func describeChoiceDefault(q *contract.Question, def *Choice) string {
 		return fmt.Sprintf("Default: %d (%s), press Enter to keep it", n, q.Options[n-1].Label)
 	}
 	return fmt.Sprintf("Default: %s (press Enter to keep it)", def.FreeText)
-}
-
-// stringDefault returns a string default that is not blank.
-func stringDefault(v *contract.Value) (string, bool) {
-	if v == nil {
-		return "", false
-	}
-	s, ok := v.String()
-	return s, ok && strings.TrimSpace(s) != ""
-}
-
-// fieldDefault returns a field's default when it gives the field a value:
-// a blank text or an empty label list counts as no default, since empty
-// fields are omitted.
-func fieldDefault(fld *contract.Field) (contract.Value, bool) {
-	if fld.Default == nil {
-		return contract.Value{}, false
-	}
-	v := *fld.Default
-	switch fld.Kind {
-	case contract.KindBool:
-		_, ok := v.Bool()
-		return v, ok
-	case contract.KindSingle:
-		s, ok := v.String()
-		return v, ok && s != ""
-	case contract.KindInput:
-		s, ok := v.String()
-		if !ok || strings.TrimSpace(s) == "" {
-			return contract.Value{}, false
-		}
-		return contract.StringValue(strings.TrimSpace(s)), true
-	case contract.KindMulti:
-		list, ok := v.Strings()
-		if !ok || len(list) == 0 {
-			return contract.Value{}, false
-		}
-		// Labels in option order, as every multi value is.
-		var ordered []string
-		for _, o := range fld.Options {
-			if slices.Contains(list, o.Label) {
-				ordered = append(ordered, o.Label)
-			}
-		}
-		return contract.StringsValue(ordered...), true
-	}
-	return contract.Value{}, false
 }
 
 func describeFieldDefault(fld *contract.Field, def contract.Value) string {
