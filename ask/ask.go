@@ -53,6 +53,8 @@ type Session struct {
 	ToggleKey string
 	// Countdown is the shared deadline of this call.
 	Countdown *Countdown
+	// Call is the call as the caller described it, its Data included.
+	Call Call
 }
 
 // Outcome is what a Renderer reports when the user has acted.

@@ -20,6 +20,11 @@ type Call struct {
 	// ID is the correlation id put on every event of the call, such as the
 	// model's tool call id; "" for none.
 	ID string
+	// Data is the host's own value for this call, which the core hands to
+	// the renderer unchanged as Session.Call.Data: what the host's
+	// renderers need to draw this call, such as the connection it came
+	// on. The core never reads it. nil for none.
+	Data any
 }
 
 // Asker asks questionnaires on one Host. It is the API for code that asks
@@ -143,11 +148,10 @@ func (a *Asker) run(ctx context.Context, req *contract.Request, call *Call) cont
 		return contract.ErrorResult(contract.ErrInternal, err.Error())
 	}
 	s := &Session{Request: req, Display: display, ToggleKey: h.prefs.ToggleKey}
-	id := ""
 	if call != nil {
-		id = call.ID
+		s.Call = *call
 	}
-	return a.wait(ctx, r, h.route, s, total, id)
+	return a.wait(ctx, r, h.route, s, total, s.Call.ID)
 }
 
 // check asks a Checker whether the route can show req. A refusal, or a

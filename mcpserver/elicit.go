@@ -17,17 +17,25 @@ type elicitRenderer struct {
 	modern  bool
 }
 
-type responseKey struct{}
+// callData is what one tools/call hands the renderers of its session, as
+// the ask.Call's Data.
+type callData struct {
+	progress *progress         // the call's progress notifications; nil for none
+	response *mcp.ElicitResult // the client's answer to a form sent as InputRequests, if any
+}
 
-// withResponse carries the client's answer to a form sent as InputRequests
-// to the renderer.
-func withResponse(ctx context.Context, r *mcp.ElicitResult) context.Context {
-	return context.WithValue(ctx, responseKey{}, r)
+// dataOf returns the callData of s, or an empty one for a call that has
+// none.
+func dataOf(s *ask.Session) *callData {
+	if d, ok := s.Call.Data.(*callData); ok && d != nil {
+		return d
+	}
+	return &callData{}
 }
 
 // Render implements ask.Renderer.
 func (r *elicitRenderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
-	res, _ := ctx.Value(responseKey{}).(*mcp.ElicitResult)
+	res := dataOf(s).response
 	if res == nil {
 		if r.modern {
 			return ask.Outcome{}, errNoResponse
@@ -39,7 +47,7 @@ func (r *elicitRenderer) Render(ctx context.Context, s *ask.Session) (ask.Outcom
 			return ask.Outcome{}, fmt.Errorf("the elicitation request failed: %w", err)
 		}
 	}
-	if p := progressFrom(ctx); p != nil {
+	if p := dataOf(s).progress; p != nil {
 		p.setAction(res.Action)
 	}
 	return outcome(s, res)

@@ -148,16 +148,6 @@ func (p *progress) stop() {
 	<-p.done
 }
 
-type progressKey struct{}
-
-func withProgress(ctx context.Context, p *progress) context.Context {
-	return context.WithValue(ctx, progressKey{}, p)
-}
-
-func progressFrom(ctx context.Context) *progress {
-	p, _ := ctx.Value(progressKey{}).(*progress)
-	return p
-}
 
 // tracked wraps a route's renderer so that the call's progress learns the
 // countdown of each wait, and the server knows which renders still run.
@@ -170,7 +160,7 @@ type tracked struct {
 func (t tracked) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
 	t.running.add(1)
 	defer t.running.add(-1)
-	if p := progressFrom(ctx); p != nil {
+	if p := dataOf(s).progress; p != nil {
 		p.started(s.Countdown)
 	}
 	return t.r.Render(ctx, s)

@@ -79,8 +79,8 @@ type Server struct {
 	// behind on a timeout or an abort while they tear down.
 	running *pending
 
-	gone       context.Context // done when the stdio client has gone
-	clientGone context.CancelFunc
+	gone     chan struct{} // closed when the stdio client has gone
+	goneOnce sync.Once
 
 	mu    sync.Mutex
 	hosts map[*mcp.ServerSession]*sessionHost
@@ -113,7 +113,7 @@ func New(opts *Options) (*Server, error) {
 		running:  newPending(),
 		hosts:    map[*mcp.ServerSession]*sessionHost{},
 	}
-	s.gone, s.clientGone = context.WithCancel(context.Background())
+	s.gone = make(chan struct{})
 	if s.interval <= 0 {
 		s.interval = DefaultProgressInterval
 	}
@@ -211,12 +211,23 @@ func elicitationMissing(c *mcp.ClientCapabilities) string {
 	return ""
 }
 
+// clientGone tells every running call that the stdio client has gone.
+// It may be called more than once.
+func (s *Server) clientGone() { s.goneOnce.Do(func() { close(s.gone) }) }
+
 // handle serves one tools/call of ask_user.
 func (s *Server) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	stop := context.AfterFunc(s.gone, func() { cancel(errClientGone) })
-	defer stop()
+	ended := make(chan struct{})
+	defer close(ended)
+	go func() {
+		select {
+		case <-s.gone:
+			cancel(errClientGone)
+		case <-ended:
+		}
+	}()
 	h := s.host(req)
 	args := req.Params.Arguments
 	if len(args) == 0 {
@@ -232,7 +243,7 @@ func (s *Server) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 			return s.firstRound(h, q)
 		}
 		p := quietProgress()
-		res := s.modernRound(withProgress(ctx, p), h, req, q)
+		res := s.modernRound(ctx, h, req, q, p)
 		return toolResult(q, withWarnings(res, warnings), p.elicitAction()), nil
 	}
 	p := newProgress(req, s.interval)
@@ -242,7 +253,7 @@ func (s *Server) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 		return toolResult(q, withWarnings(res, warnings), ""), nil
 	}
 	defer func() { s.turn <- struct{}{} }()
-	res := h.asker.Ask(withProgress(ctx, p), q, nil)
+	res := h.asker.Ask(ctx, q, &ask.Call{Data: &callData{progress: p}})
 	return toolResult(q, withWarnings(res, warnings), p.elicitAction()), nil
 }
 
@@ -266,7 +277,7 @@ func (s *Server) takeTurn(ctx context.Context, p *progress) bool {
 // modernRound serves a call from a client that takes InputRequests. The
 // first round returns the form and a signed state holding the deadline;
 // the client's retry carries the answer, which the core then checks.
-func (s *Server) modernRound(ctx context.Context, h *sessionHost, req *mcp.CallToolRequest, q *contract.Request) contract.Result {
+func (s *Server) modernRound(ctx context.Context, h *sessionHost, req *mcp.CallToolRequest, q *contract.Request, prog *progress) contract.Result {
 	p := req.Params
 	st, err := s.states.verify(p.RequestState, q)
 	if err == nil {
@@ -275,7 +286,7 @@ func (s *Server) modernRound(ctx context.Context, h *sessionHost, req *mcp.CallT
 			if st.expired(time.Now()) {
 				return contract.Result{Status: contract.StatusTimeout, Route: contract.RouteNative, Answers: []contract.Answer{}}
 			}
-			return h.asker.Ask(withResponse(ctx, resp), q, nil)
+			return h.asker.Ask(ctx, q, &ask.Call{Data: &callData{progress: prog, response: resp}})
 		}
 	}
 	res := contract.ErrorResult(contract.ErrNativeUIFailed, "the answer to the form cannot be used: "+err.Error())

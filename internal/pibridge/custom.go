@@ -27,7 +27,7 @@ type customUI struct {
 // Render opens the component, feeds it keys until the user submits or
 // dismisses, and closes the component however the call ends.
 func (u *customUI) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
-	c, err := callFrom(ctx)
+	c, err := callFrom(s)
 	if err != nil {
 		return ask.Outcome{}, err
 	}

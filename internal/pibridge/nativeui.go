@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/native"
 	"github.com/askuser/askuser/internal/safetext"
 )
 
@@ -19,7 +22,44 @@ import (
 // on its terminal as they are: they go out through safetext, so that no
 // control sequence in them reaches the terminal.
 type nativeUI struct {
-	srv *server
+	srv  *server
+	call *call // the call whose dialogs these are
+}
+
+// nativeRoute is the native route: for each call, the line-dialog flow of
+// package native with its dialogs sent to that call.
+type nativeRoute struct {
+	srv     *server
+	selects bool             // the shim has ctx.ui.select
+	checker *native.Renderer // for Check, which needs no call
+}
+
+var (
+	_ ask.Renderer = nativeRoute{}
+	_ ask.Checker  = nativeRoute{}
+)
+
+func newNativeRoute(srv *server, selects bool) nativeRoute {
+	return nativeRoute{srv: srv, selects: selects, checker: nativeFor(&nativeUI{srv: srv}, selects)}
+}
+
+func nativeFor(ui *nativeUI, selects bool) *native.Renderer {
+	if selects {
+		return native.New(ui, ui)
+	}
+	return native.New(ui, nil)
+}
+
+// Check implements ask.Checker.
+func (r nativeRoute) Check(req *contract.Request) error { return r.checker.Check(req) }
+
+// Render implements ask.Renderer.
+func (r nativeRoute) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+	c, err := callFrom(s)
+	if err != nil {
+		return ask.Outcome{}, err
+	}
+	return nativeFor(&nativeUI{srv: r.srv, call: c}, r.selects).Render(ctx, s)
 }
 
 // Input asks for one line of text.
@@ -68,9 +108,9 @@ func shownChoices(choices []string) []string {
 // ask sends one dialog request and waits for its reply or for ctx. When
 // ctx ends first it tells the shim to close the dialog.
 func (n *nativeUI) ask(ctx context.Context, d dialogMsg) (string, bool, error) {
-	c, err := callFrom(ctx)
-	if err != nil {
-		return "", false, err
+	c := n.call
+	if c == nil {
+		return "", false, errors.New("pibridge: a dialog was asked for outside a bridge call")
 	}
 	if err := ctx.Err(); err != nil {
 		return "", false, context.Cause(ctx)

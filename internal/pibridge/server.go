@@ -14,7 +14,6 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/internal/linereader"
-	"github.com/askuser/askuser/internal/native"
 	"github.com/askuser/askuser/internal/theme"
 	"github.com/askuser/askuser/internal/tooltext"
 )
@@ -33,13 +32,13 @@ var ErrVersion = errors.New("pibridge: unsupported protocol version")
 // goroutines, one line at a time.
 func Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancelCause(ctx)
-	s := &server{ctx: ctx, out: newWriter(w), calls: map[string]*call{}}
+	s := &server{out: newWriter(w), calls: map[string]*call{}}
 	defer s.stop(cancel)
 	// Reading blocks, and a signal must still end the bridge: the loop
 	// runs on its own, and Serve returns at whichever ends first. A read
 	// left blocked ends with the process.
 	done := make(chan error, 1)
-	go func() { done <- s.loop(linereader.New(r, MaxLine)) }()
+	go func() { done <- s.loop(ctx, linereader.New(r, MaxLine)) }()
 	select {
 	case err := <-done:
 		return err
@@ -60,7 +59,7 @@ func (s *server) stop(cancel context.CancelCauseFunc) {
 	s.wg.Wait()
 }
 
-func (s *server) loop(lr *linereader.Reader) error {
+func (s *server) loop(ctx context.Context, lr *linereader.Reader) error {
 	for {
 		line, err := lr.Next()
 		if err == io.EOF {
@@ -70,9 +69,9 @@ func (s *server) loop(lr *linereader.Reader) error {
 			err = nil // a last line without LF still counts
 		}
 		s.lineMu.Lock()
-		stopped := s.stopped || s.ctx.Err() != nil
+		stopped := s.stopped || ctx.Err() != nil
 		if !stopped {
-			err = s.handle(line, err)
+			err = s.handle(ctx, line, err)
 		}
 		s.lineMu.Unlock()
 		if stopped {
@@ -86,7 +85,7 @@ func (s *server) loop(lr *linereader.Reader) error {
 
 // handle answers one line, or the error that reading it gave. It runs
 // under lineMu.
-func (s *server) handle(line []byte, err error) error {
+func (s *server) handle(ctx context.Context, line []byte, err error) error {
 	if tl := new(linereader.TooLongError); errors.As(err, &tl) {
 		s.protocolError(err.Error())
 		return nil
@@ -99,7 +98,7 @@ func (s *server) handle(line []byte, err error) error {
 		s.protocolError(err.Error())
 		return nil
 	}
-	if err := s.dispatch(m); err != nil {
+	if err := s.dispatch(ctx, m); err != nil {
 		return err
 	}
 	if err := s.out.failed(); err != nil {
@@ -110,7 +109,6 @@ func (s *server) handle(line []byte, err error) error {
 
 // server is the state of one bridge.
 type server struct {
-	ctx context.Context
 	out *writer
 	wg  sync.WaitGroup // running calls; Add only under lineMu, before stopped
 
@@ -133,12 +131,12 @@ func (s *server) protocolError(msg string) {
 	s.send(textMsg{Type: typeError, Message: msg})
 }
 
-func (s *server) dispatch(m inMsg) error {
+func (s *server) dispatch(ctx context.Context, m inMsg) error {
 	switch m.Type {
 	case typeHello:
 		return s.onHello(m)
 	case typeAsk:
-		s.onAsk(m)
+		s.onAsk(ctx, m)
 	case typeExplain:
 		s.onExplain(m)
 	case typeAbort, typeKey, typeResize, typeUIError, typeReply:
@@ -194,7 +192,7 @@ func (s *server) onHello(m inMsg) error {
 	}
 	s.hello = true
 	s.theme = themeFrom(m.Theme)
-	host, hostErr := newHost(m, &customUI{srv: s}, &nativeUI{srv: s})
+	host, hostErr := newHost(m, &customUI{srv: s}, s)
 	s.host, s.hostErr = host, hostErr
 	sup := s.support()
 	s.send(readyMsg{Type: typeReady, Version: Version, Support: sup, Available: sup.Status == ask.SupportAvailable, Reason: reasonOf(sup)})
@@ -218,7 +216,7 @@ func (s *server) support() ask.Support {
 // newHost binds the routes the hello says Pi has and resolves the host.
 // It returns an error instead when the options or the config path cannot
 // be read at all.
-func newHost(m inMsg, custom ask.Renderer, nat *nativeUI) (*ask.Host, *contract.Error) {
+func newHost(m inMsg, custom ask.Renderer, srv *server) (*ask.Host, *contract.Error) {
 	var caps ask.Capabilities
 	switch {
 	case m.Mode != "tui":
@@ -234,11 +232,7 @@ func newHost(m inMsg, custom ask.Renderer, nat *nativeUI) (*ask.Host, *contract.
 	case !m.UI.Input:
 		caps.NativeReason = "this Pi has no ctx.ui.input"
 	default:
-		var sel native.Selector
-		if m.UI.Select {
-			sel = nat
-		}
-		caps.Native = native.New(nat, sel)
+		caps.Native = newNativeRoute(srv, m.UI.Select)
 	}
 	opts := &ask.HostOptions{}
 	if len(m.Options) > 0 && !bytes.Equal(m.Options, []byte("null")) {
@@ -314,7 +308,7 @@ func themeFrom(roles map[string]sgr) theme.Theme {
 	return th
 }
 
-func (s *server) onAsk(m inMsg) {
+func (s *server) onAsk(ctx context.Context, m inMsg) {
 	if m.Call == "" {
 		s.protocolError(`ask needs a "call" id`)
 		return
@@ -338,7 +332,7 @@ func (s *server) onAsk(m inMsg) {
 		s.send(resultMsg{Type: typeResult, Call: m.Call, Result: res, Text: explain(m.Params, res)})
 		return
 	}
-	ctx, cancel := context.WithCancelCause(s.ctx)
+	ctx, cancel := context.WithCancelCause(ctx)
 	if m.Aborted {
 		cancel(errCallerAbort)
 	}
@@ -348,7 +342,7 @@ func (s *server) onAsk(m inMsg) {
 	params := bytes.Clone(m.Params)
 	s.wg.Go(func() {
 		defer cancel(nil)
-		res := s.run(context.WithValue(ctx, callKey{}, c), c, params, m.CallID)
+		res := s.run(ctx, c, params, m.CallID)
 		s.mu.Lock()
 		delete(s.calls, c.id)
 		s.mu.Unlock()
@@ -365,7 +359,7 @@ func (s *server) run(ctx context.Context, c *call, params []byte, callID string)
 	a := ask.NewAsker(s.host, &ask.Options{Events: ask.EventSinkFunc(func(e ask.Event) {
 		s.send(eventMsg{Type: typeEvent, Call: c.id, Channel: e.Name, Payload: e})
 	})})
-	return a.AskJSON(ctx, params, &ask.Call{ID: callID})
+	return a.AskJSON(ctx, params, &ask.Call{ID: callID, Data: c})
 }
 
 func (s *server) onExplain(m inMsg) {
@@ -405,8 +399,6 @@ func explain(params []byte, res contract.Result) string {
 	}
 	return tooltext.ForModel(req, res)
 }
-
-type callKey struct{}
 
 // call is one running questionnaire.
 type call struct {
@@ -459,8 +451,10 @@ func (c *call) deliver(m inMsg) {
 	}
 }
 
-func callFrom(ctx context.Context) (*call, error) {
-	c, ok := ctx.Value(callKey{}).(*call)
+// callFrom returns the bridge call that s belongs to, which run put in
+// the call's Data.
+func callFrom(s *ask.Session) (*call, error) {
+	c, ok := s.Call.Data.(*call)
 	if !ok {
 		return nil, errors.New("pibridge: the renderer ran outside a bridge call")
 	}
