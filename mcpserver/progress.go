@@ -148,7 +148,6 @@ func (p *progress) stop() {
 	<-p.done
 }
 
-
 // tracked wraps a route's renderer so that the call's progress learns the
 // countdown of each wait, and the server knows which renders still run.
 type tracked struct {
