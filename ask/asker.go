@@ -15,7 +15,8 @@ type Options struct {
 	Events EventSink
 }
 
-// Call describes one call for correlation. A nil *Call has no id.
+// Call describes one call: its id for correlation, and the host's own
+// data for its renderers. A nil *Call has neither.
 type Call struct {
 	// ID is the correlation id put on every event of the call, such as the
 	// model's tool call id; "" for none.
