@@ -4,6 +4,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/safetext"
 	"github.com/askuser/askuser/internal/theme"
+	"slices"
 	"strconv"
 )
 
@@ -181,14 +182,16 @@ func newTab(i int, q *contract.Question, free, many bool) *tab {
 	if q.Kind == contract.KindForm {
 		t.form = true
 		for _, cf := range q.Fields {
-			f := newField(cf.Kind, cf.Options, cf.Default, false)
+			def, hasDef := cf.EffectiveDefault()
+			f := newField(cf.Kind, cf.Options, def, hasDef, false)
 			f.name = cf.Name
 			f.label = safetext.Line(cf.Label)
 			f.required = cf.Required
 			t.fields = append(t.fields, f)
 		}
 	} else {
-		f := newField(q.Kind, q.Options, q.Default, free)
+		def, hasDef := questionDefault(q)
+		f := newField(q.Kind, q.Options, def, hasDef, free)
 		f.required = true
 		t.fields = []*field{f}
 	}
@@ -234,21 +237,50 @@ func newTab(i int, q *contract.Question, free, many bool) *tab {
 	return t
 }
 
-func newField(kind contract.Kind, opts []contract.Option, def *contract.Value, free bool) *field {
+// questionDefault is what the default of q, a question that is not a
+// form, gives its one field, by the contract's rules.
+func questionDefault(q *contract.Question) (contract.Value, bool) {
+	switch q.Kind {
+	case contract.KindBool:
+		if q.Default != nil {
+			if _, ok := q.Default.Bool(); ok {
+				return *q.Default, true
+			}
+		}
+	case contract.KindInput:
+		if s, ok := q.TextDefault(); ok {
+			return contract.StringValue(s), true
+		}
+	case contract.KindSingle, contract.KindMulti:
+		if i, free, ok := q.ChoiceDefault(); ok {
+			if i >= 0 {
+				return contract.StringValue(q.Options[i].Label), true
+			}
+			return contract.StringValue(free), true
+		}
+	}
+	return contract.Value{}, false
+}
+
+// newField makes the field of one question or form field, filled with
+// def, the value its default gives it (ok false for none): a label that
+// is an option selects it, any other text of a choice with free text
+// fills the text box.
+func newField(kind contract.Kind, opts []contract.Option, def contract.Value, hasDef, free bool) *field {
 	f := &field{kind: kind, options: opts, sel: make([]bool, len(opts))}
 	f.free = free && (kind == contract.KindSingle || kind == contract.KindMulti)
 	for _, o := range opts {
 		f.labels = append(f.labels, safetext.Line(o.Label))
 		f.descs = append(f.descs, safetext.Text(o.Description))
 	}
-	if def != nil {
+	if hasDef {
 		switch kind {
 		case contract.KindBool:
 			if b, ok := def.Bool(); ok {
 				f.boolSet, f.boolVal, f.hasDefault = true, b, true
 			}
 		case contract.KindInput:
-			if s, ok := def.String(); ok && s != "" {
+			if s, ok := def.String(); ok {
 				f.text, f.hasDefault = newTextInput(s), true
 			}
 		case contract.KindSingle, contract.KindMulti:
@@ -260,13 +292,9 @@ func newField(kind contract.Kind, opts []contract.Option, def *contract.Value, f
 				break
 			}
 			for _, l := range labels {
-				matched := false
-				for oi, o := range opts {
-					if o.Label == l && (kind == contract.KindMulti || !anySelected(f.sel)) {
-						f.sel[oi], matched, f.hasDefault = true, true, true
-					}
-				}
-				if !matched && f.free && l != "" {
+				if i := slices.IndexFunc(opts, func(o contract.Option) bool { return o.Label == l }); i >= 0 {
+					f.sel[i], f.hasDefault = true, true
+				} else if f.free {
 					f.text, f.hasDefault = newTextInput(l), true
 				}
 			}
