@@ -2,9 +2,11 @@
 // other extensions. All behaviour lives in the askuser binary; this file
 // binds it to Pi.
 
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { readFileSync } from "node:fs";
 import { getAgentDir } from "@earendil-works/pi-coding-agent";
 import { AskUserHost, notInitialized, sinkEmitter } from "./src/host.ts";
+import { modelText } from "./src/texts.ts";
 import type { UIContext } from "./src/ui.ts";
 import type { AskUserOptions, AskUserRequest, AskUserResult, AskUserSupport } from "./src/types.ts";
 
@@ -91,11 +93,7 @@ function failed(code: "invalid_request" | "internal", message: string): AskUserR
 }
 
 /** The part of Pi's ExtensionAPI registerAskUser uses. */
-interface PiAPI {
-  registerTool(tool: unknown): void;
-  on(event: string, handler: (event: any, ctx: any) => unknown): void;
-  events: { emit(channel: string, data: unknown): void };
-}
+type PiAPI = Pick<ExtensionAPI, "registerTool" | "on" | "events">;
 
 /**
  * registerAskUser registers the ask_user tool. The host is built from the
@@ -136,7 +134,7 @@ export function registerAskUser(pi: PiAPI, options: AskUserOptions = {}): void {
       raw.delete(toolCallId);
       const end = host
         ? await host.ask(args, { callId: toolCallId, signal, emit: (channel, payload) => pi.events.emit(channel, payload) })
-        : notInitialized("the Pi session has not started yet; ask_user works once session_start has run");
+        : notInitialized(modelText("notStarted"));
       return { content: [{ type: "text", text: end.text }], details: end.result };
     },
   });

@@ -21,13 +21,14 @@ func ToolSpec() ([]byte, error) {
 	desc := tooltext.Description()
 	snippet, _, _ := strings.Cut(desc, ". ")
 	spec := struct {
-		Name             string          `json:"name"`
-		Label            string          `json:"label"`
-		Description      string          `json:"description"`
-		PromptSnippet    string          `json:"promptSnippet"`
-		PromptGuidelines []string        `json:"promptGuidelines"`
-		Parameters       json.RawMessage `json:"parameters"`
-	}{ToolName, "Ask user", desc, strings.TrimSuffix(snippet, ".") + ".", tooltext.Guidelines(), contract.Schema()}
+		Name             string            `json:"name"`
+		Label            string            `json:"label"`
+		Description      string            `json:"description"`
+		PromptSnippet    string            `json:"promptSnippet"`
+		PromptGuidelines []string          `json:"promptGuidelines"`
+		Parameters       json.RawMessage   `json:"parameters"`
+		Texts            map[string]string `json:"texts"`
+	}{ToolName, "Ask user", desc, strings.TrimSuffix(snippet, ".") + ".", tooltext.Guidelines(), contract.Schema(), tooltext.ShimTexts()}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

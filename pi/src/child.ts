@@ -37,6 +37,12 @@ export interface Death {
 let nextCall = 0;
 
 /** A fresh call id, unique in this process. */
+/**
+ * The longest line the child may write, in characters. Its frames are a
+ * few hundred kilobytes at the largest terminal it draws on.
+ */
+export const MAX_LINE = 64 << 20;
+
 export function newCallId(prefix = "c"): string {
   nextCall++;
   return `${prefix}${nextCall}`;
@@ -55,12 +61,14 @@ export class Child {
   private stderr = "";
   private pending = new Map<string, Pending>();
   private waiters = new Map<string, (msg: Message) => void>();
-  private onDeath: ((d: Death) => void)[] = [];
   private resolveReady!: (m: Message) => void;
   private refs = 0;
   private fatal: string | undefined;
+  private readonly maxLine: number;
 
-  constructor(binary: string, hello: Message) {
+  /** maxLine is the longest line the child may write; MAX_LINE unless set. */
+  constructor(binary: string, hello: Message, maxLine = MAX_LINE) {
+    this.maxLine = maxLine;
     this.ready = new Promise((resolve) => (this.resolveReady = resolve));
     this.proc = spawn(binary, ["bridge"], { stdio: ["pipe", "pipe", "pipe"] });
     this.proc.stdout!.setEncoding("utf8");
@@ -119,12 +127,6 @@ export class Child {
     });
   }
 
-  /** Calls fn when the child dies (at once if it is dead). */
-  whenDead(fn: (d: Death) => void): void {
-    if (this.dead) fn(this.dead);
-    else this.onDeath.push(fn);
-  }
-
   /** Ends the child: closes its stdin, and kills it if it lingers. Idempotent. */
   close(): void {
     if (this.dead) return;
@@ -139,11 +141,13 @@ export class Child {
   }
 
   private read(chunk: string): void {
+    let from = this.buf.length; // no newline before this: it was searched
     this.buf += chunk;
     let nl: number;
-    while ((nl = this.buf.indexOf("\n")) >= 0) {
+    while ((nl = this.buf.indexOf("\n", from)) >= 0) {
       const line = this.buf.slice(0, nl);
       this.buf = this.buf.slice(nl + 1);
+      from = 0;
       if (line.length === 0) continue;
       let msg: Message;
       try {
@@ -152,6 +156,13 @@ export class Child {
         continue;
       }
       this.dispatch(msg);
+    }
+    if (this.buf.length > this.maxLine) {
+      // A child that writes this much without a newline is broken: it
+      // is ended, and every call waiting on it gets its death.
+      this.fatal ??= `the askuser child wrote a line of over ${this.maxLine} characters; it was stopped`;
+      this.buf = "";
+      this.proc.kill("SIGKILL");
     }
   }
 
@@ -191,8 +202,6 @@ export class Child {
     this.pending.clear();
     for (const w of this.waiters.values()) w({ type: "dead" });
     this.waiters.clear();
-    for (const fn of this.onDeath) fn(this.dead);
-    this.onDeath = [];
   }
 
   // The child must not keep Pi alive on its own, but it must while a call

@@ -2,6 +2,7 @@
 // the route and the preferences once, at its hello; this file only carries
 // Pi's answers to it and its requests to Pi.
 
+import { modelText } from "./texts.ts";
 import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { delimiter, dirname, join } from "node:path";
@@ -65,7 +66,7 @@ export function findBinary(
   const what = PLATFORMS.includes(platform)
     ? `its package ${platformPackage(platform)}@${RELEASE} is not installed (npm leaves optional dependencies out with --omit=optional or --no-optional): ` +
       `reinstall this package with optional dependencies`
-    : `askuser publishes binaries for ${PLATFORMS.join(", ")} only: build one with "go install github.com/askuser/askuser/cmd/askuser@v${RELEASE}"`;
+    : `askuser publishes binaries for ${PLATFORMS.join(", ")} only: build one from a checkout of askuser ${RELEASE} with "go install ./cmd/askuser"`;
   return {
     reason:
       `no askuser binary for this platform (${platform}): ${what}, pass the path of an askuser ${RELEASE} binary as the "binary" option, ` +
@@ -214,7 +215,7 @@ export class AskUserHost {
    */
   async ask(params: unknown, opts: { callId?: string; signal?: AbortSignal; emit?: EventEmit }): Promise<Answered> {
     if (!this.binary) return unsupported(this.missing!);
-    if (this.closed) return notInitialized("the Pi session has ended; ask_user works again in the next session");
+    if (this.closed) return notInitialized(modelText("sessionEnded"));
     try {
       JSON.stringify(params);
     } catch (err) {
@@ -224,7 +225,7 @@ export class AskUserHost {
           answers: [],
           error: { code: "invalid_request", message: `the request is not JSON: ${err instanceof Error ? err.message : String(err)}` },
         },
-        text: "ask_user was called with a request that is not JSON. No answer was given; do not invent one.",
+        text: modelText("notJSON"),
       };
     }
     const child = this.start();
@@ -348,7 +349,7 @@ export class AskUserHost {
           ];
       for (const e of events) blocked.emit?.(e.channel, e.payload);
     }
-    const text = typeof reply?.text === "string" ? reply.text : `ask_user failed: ${why}. No answer was given; do not invent one.`;
+    const text = typeof reply?.text === "string" ? reply.text : modelText("failed", why);
     return { result, text };
   }
 }
@@ -356,14 +357,14 @@ export class AskUserHost {
 function unsupported(reason: string): Answered {
   return {
     result: { status: "error", answers: [], error: { code: "unsupported_mode", message: reason } },
-    text: `ask_user cannot show a dialog: ${reason}. No answer was given; do not invent one. Ask the user in ordinary text instead.`,
+    text: modelText("unavailable", reason),
   };
 }
 
 export function notInitialized(reason: string): Answered {
   return {
     result: { status: "error", answers: [], error: { code: "not_initialized", message: reason } },
-    text: `ask_user is not ready: ${reason}. No answer was given; do not invent one. Ask the user in ordinary text instead.`,
+    text: modelText("notReady", reason),
   };
 }
 

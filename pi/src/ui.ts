@@ -12,7 +12,8 @@ import {
   truncateToWidth,
   visibleWidth,
 } from "@earendil-works/pi-tui";
-import type { KeyId } from "@earendil-works/pi-tui";
+import type { KeyId, OverlayHandle, OverlayOptions, TUI } from "@earendil-works/pi-tui";
+import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import type { Message } from "./child.ts";
 
 /** The part of Pi's ExtensionContext the routes use. */
@@ -20,7 +21,7 @@ export interface UIContext {
   mode?: string;
   hasUI?: boolean;
   ui: {
-    custom?: (...args: any[]) => Promise<unknown> | unknown;
+    custom?: ExtensionUIContext["custom"];
     input?: (title: string, placeholder?: string, opts?: { signal?: AbortSignal; timeout?: number }) => Promise<string | undefined>;
     select?: (title: string, options: string[], opts?: { signal?: AbortSignal; timeout?: number }) => Promise<string | undefined>;
     onTerminalInput?: (handler: (data: string) => { consume?: boolean; data?: string } | undefined) => () => void;
@@ -59,7 +60,7 @@ function isPrintable(s: string): boolean {
 }
 
 /** Rows the dialog may use: the terminal's, less a line for Pi's own UI inline. */
-function rowsFor(tui: any, overlay: boolean): number {
+function rowsFor(tui: TUI | undefined, overlay: boolean): number {
   const rows = Number(tui?.terminal?.rows) || 24;
   return Math.max(overlay ? rows - 2 : rows - 4, 1);
 }
@@ -80,9 +81,9 @@ export class CustomView {
   private rendered: { lines: string[]; width: number; rows: number; focused: boolean; out: string[] } | undefined;
   private width = 0;
   private rows = 0;
-  private tui: any;
+  private tui: TUI | undefined;
   private done: ((v: unknown) => void) | undefined;
-  private handle: { setHidden(h: boolean): void; isHidden?(): boolean; focus?(): void } | undefined;
+  private handle: OverlayHandle | undefined;
   private unsubscribe: (() => void) | undefined;
   private closed = false;
   private hidden = false;
@@ -112,15 +113,15 @@ export class CustomView {
     const options = this.overlay
       ? {
           overlay: true,
-          overlayOptions: { anchor: "center", width: "100%", maxHeight: "100%" },
-          onHandle: (h: CustomView["handle"]) => {
+          overlayOptions: { anchor: "center", width: "100%", maxHeight: "100%" } satisfies OverlayOptions,
+          onHandle: (h: OverlayHandle) => {
             if (this.closed) return;
             this.handle = h;
           },
         }
       : { overlay: false };
     try {
-      const shown = this.ctx.ui.custom!((tui: any, _theme: unknown, _kb: unknown, done: (v: unknown) => void) => {
+      const shown = this.ctx.ui.custom!((tui, _theme, _kb, done: (v: unknown) => void) => {
         this.tui = tui;
         this.done = done;
         if (this.closed) queueMicrotask(() => done(undefined));
@@ -285,8 +286,13 @@ export class NativeDialogs {
 }
 
 /** SGR prefix and suffix per colour role, from Pi's theme. */
-export function themeColours(theme: any): Record<string, { prefix: string; suffix: string }> | undefined {
-  if (!theme || typeof theme.fg !== "function") return undefined;
+export function themeColours(theme: unknown): Record<string, { prefix: string; suffix: string }> | undefined {
+  // Pi's Theme, as far as it is used here; another theme object, or none,
+  // means askuser's own colours.
+  const t = theme as { fg?: unknown; bold?: unknown } | null | undefined;
+  if (!t || typeof t.fg !== "function") return undefined;
+  const fg = t.fg as (token: string, text: string) => string;
+  const bold = typeof t.bold === "function" ? (t.bold as (text: string) => string) : undefined;
   const out: Record<string, { prefix: string; suffix: string }> = {};
   const split = (styled: string) => {
     const i = styled.indexOf("\u0000");
@@ -303,14 +309,14 @@ export function themeColours(theme: any): Record<string, { prefix: string; suffi
   ];
   for (const [role, token] of roles) {
     try {
-      const s = split(theme.fg(token, "\u0000"));
+      const s = split(fg.call(t, token, "\u0000"));
       if (s) out[role] = s;
     } catch {
       /* the theme has no such token */
     }
   }
   try {
-    const s = typeof theme.bold === "function" ? split(theme.bold("\u0000")) : undefined;
+    const s = bold ? split(bold.call(t, "\u0000")) : undefined;
     if (s) out.bold = s;
   } catch {
     /* no bold */

@@ -6,8 +6,9 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { askUserSupport, createAskUser, createPiHost, registerAskUser, toolSpec } from "../index.ts";
+import { Child } from "../src/child.ts";
 import { findBinary, helloFor, RELEASE, STARTUP_DELAY_MS } from "../src/host.ts";
-import { binary, fakeCtx, fakePi, noConfig, pkgDir, tempDir } from "./fake.ts";
+import { binary, fakeCtx, fakePi, noConfig, pkgDir, tempDir, until } from "./fake.ts";
 
 const deploy = { questions: [{ title: "Deploy where?", options: [{ label: "staging" }, { label: "prod" }] }] };
 
@@ -75,7 +76,7 @@ test("findBinary: the option, the package's bin, the platform package, PATH, els
     {
       name: "another platform",
       where: { packageDir: empty, path: "/nonexistent", platform: "freebsd-x64" },
-      want: /no askuser binary for this platform \(freebsd-x64\): askuser publishes binaries for linux-x64, .* only: build one with "go install .*"binary" option.*PATH/,
+      want: /no askuser binary for this platform \(freebsd-x64\): askuser publishes binaries for linux-x64, .* only: build one from a checkout of askuser [0-9.]+ with "go install \.\/cmd\/askuser".*"binary" option.*PATH/,
     },
   ];
   for (const c of cases) {
@@ -119,6 +120,16 @@ test("a binary of another release is refused at the handshake, for every call, n
     assert.ok(res.error!.message.includes(fatal), `call ${n}: ${res.error!.message}`);
     assert.ok(res.error!.message.includes(old), `call ${n} names the binary: ${res.error!.message}`);
   }
+});
+
+test("a child that writes an endless line is stopped, and says why", async () => {
+  const dir = tempDir("askuser-long-");
+  const fake = join(dir, "askuser");
+  writeFileSync(fake, `#!/bin/sh\nread hello\nhead -c 3000000 /dev/zero | tr '\\0' x\nexec sleep 60\n`);
+  chmodSync(fake, 0o755);
+  const child = new Child(fake, { type: "hello" }, 1 << 20);
+  await until("the child's death", () => child.dead, 10_000);
+  assert.match(child.dead!.fatal ?? "", /wrote a line of over 1048576 characters; it was stopped/);
 });
 
 test("createAskUser never throws, whatever it is given", async () => {

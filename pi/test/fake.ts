@@ -130,8 +130,12 @@ export function fakePi() {
     },
     on: (event: string, fn: (e: any, ctx: any) => unknown) => {
       handlers.set(event, [...(handlers.get(event) ?? []), fn]);
+      return () => {};
     },
-    events: { emit: (channel: string, payload: unknown) => emitted.push({ channel, payload }) },
+    events: {
+      emit: (channel: string, payload: unknown) => void emitted.push({ channel, payload }),
+      on: (_channel: string, _handler: (data: unknown) => void) => () => {},
+    },
   };
   const fire = async (event: string, e: any, ctx: any) => {
     for (const fn of handlers.get(event) ?? []) await fn(e, ctx);
