@@ -1,5 +1,11 @@
 package dialog
 
+import (
+	"sync"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
 // action is what a binding does.
 type action uint8
 
@@ -149,8 +155,19 @@ func lookup(name string, text bool) action {
 // hintItem is one "key help" pair of the hints row.
 type hintItem struct {
 	label, help string
+	labelW      int // the label's width in cells
 	prio        int
 }
+
+// keymapLabelW is the width of each keymap label, measured once: the
+// hints row is laid out on every frame.
+var keymapLabelW = sync.OnceValue(func() []int {
+	w := make([]int, len(keymap))
+	for i, b := range keymap {
+		w[i] = ansi.StringWidth(b.label)
+	}
+	return w
+})
 
 // hints lists the hints that apply, in keymap order. The overlay toggle is
 // the host's key, so it is added here rather than bound in the keymap.
@@ -176,9 +193,9 @@ func (m *Model) hints(text bool, scrollable bool) []hintItem {
 			}
 		}
 		if b.act == actDismiss && m.overlay && m.toggleKey != "" {
-			out = append(out, hintItem{label: m.toggleKey, help: "hide", prio: 7})
+			out = append(out, hintItem{label: m.toggleKey, labelW: ansi.StringWidth(m.toggleKey), help: "hide", prio: 7})
 		}
-		out = append(out, hintItem{label: b.label, help: b.help, prio: b.prio})
+		out = append(out, hintItem{label: b.label, labelW: keymapLabelW()[i], help: b.help, prio: b.prio})
 	}
 	return out
 }

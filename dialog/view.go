@@ -762,7 +762,7 @@ func (m *Model) hintsLines(items []hintItem, width, n int) []line {
 	}
 	iw := make([]int, len(items))
 	for i, it := range items {
-		iw[i] = ansi.StringWidth(it.label) + 1 + len(it.help)
+		iw[i] = it.labelW + 1 + len(it.help)
 	}
 	// split returns the row of each kept item, or ok=false when they need
 	// more than n rows.
@@ -810,7 +810,7 @@ func (m *Model) hintsLines(items []hintItem, width, n int) []line {
 		} else {
 			b.styled(m.th.Muted, " · ", 3)
 		}
-		b.add(it.label, ansi.StringWidth(it.label))
+		b.add(it.label, it.labelW)
 		b.pad(1)
 		b.styled(m.th.Muted, it.help, len(it.help))
 	}
