@@ -109,7 +109,7 @@ func (h *Host) resolve() {
 			h.support = Support{Status: SupportAvailable, Route: avail[0], Source: SourceProbed, Available: avail}
 			return
 		}
-		reason := fmt.Sprintf("no interactive UI can run here: %s cannot (%s) and %s cannot (%s); run in an interactive session",
+		reason := fmt.Sprintf("no interactive UI can run here: %s cannot (%s) and %s cannot (%s), so the questions cannot be shown to the user",
 			routeNoun(contract.RouteCustom), h.whyMissing(contract.RouteCustom),
 			routeNoun(contract.RouteNative), h.whyMissing(contract.RouteNative))
 		h.support = Support{Status: SupportNoAvailableUI, Reason: reason}
@@ -163,7 +163,7 @@ func alternative(mode contract.Route, avail []contract.Route) string {
 			return fmt.Sprintf("set mode to %q or remove it so that the route is probed", r)
 		}
 	}
-	return "no other route can run here either; run in an interactive session"
+	return "no other route can run here either, so the questions cannot be shown to the user"
 }
 
 // Support reports whether and how the host can prompt, without prompting.

@@ -178,9 +178,9 @@ func TestSupportReasons(t *testing.T) {
 		{"configured, other available", Capabilities{Custom: r, NativeReason: "print mode has no UI"}, native,
 			`mode "native" is configured, but native dialogs cannot run here (print mode has no UI); set mode to "custom" or remove it so that the route is probed`},
 		{"configured, nothing available", Capabilities{}, custom,
-			`mode "custom" is configured, but the custom dialog cannot run here (this host does not provide it); no other route can run here either; run in an interactive session`},
+			`mode "custom" is configured, but the custom dialog cannot run here (this host does not provide it); no other route can run here either, so the questions cannot be shown to the user`},
 		{"nothing", Capabilities{CustomReason: "no terminal", NativeReason: "no dialogs"}, "",
-			`no interactive UI can run here: the custom dialog cannot (no terminal) and native dialogs cannot (no dialogs); run in an interactive session`},
+			`no interactive UI can run here: the custom dialog cannot (no terminal) and native dialogs cannot (no dialogs), so the questions cannot be shown to the user`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

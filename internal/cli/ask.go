@@ -38,7 +38,17 @@ type askFlags struct {
 }
 
 func (f *askFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.mode, "mode", "", "force the route: custom (the dialog) or native (line prompts)")
+	f.registerFor(fs, "custom (the dialog) or native (line prompts)")
+}
+
+// registerMCP registers the same flags for askuser mcp, where the native
+// route is the client's own form.
+func (f *askFlags) registerMCP(fs *flag.FlagSet) {
+	f.registerFor(fs, "custom (the dialog, in a tmux popup) or native (the MCP client's own form)")
+}
+
+func (f *askFlags) registerFor(fs *flag.FlagSet, routes string) {
+	fs.StringVar(&f.mode, "mode", "", "force the route: "+routes)
 	fs.StringVar(&f.display, "display", "", "how the custom dialog is shown: overlay or inline")
 	fs.StringVar(&f.timeout, "timeout-per-question", "", "timeout per question in milliseconds; 0 means none")
 	fs.StringVar(&f.config, "config", "", "read preferences from `FILE` instead of the default config file")

@@ -30,7 +30,7 @@ flags:
 
 func runMCP(ctx context.Context, env *Env, args []string) int {
 	var f askFlags
-	fs := newFlagSet("mcp", env, mcpUsage, f.register)
+	fs := newFlagSet("mcp", env, mcpUsage, f.registerMCP)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
