@@ -133,14 +133,15 @@ func TestKeymapReserved(t *testing.T) {
 }
 
 // BenchmarkKeyFrame is one key plus one full frame of a five-question
-// questionnaire with previews, 60 rows high, at the common widths.
+// questionnaire with previews, 60 rows high, at the common widths, with
+// the size set as a host sets it.
 func BenchmarkKeyFrame(b *testing.B) {
 	q := `{"title":"Which cache layout?","options":[{"label":"Write-through","description":"Simple","preview":"# A\n\nSome **text** here.\n\n- one\n- two"},{"label":"Write-back","preview":"# B\n\nMore text."},{"label":"None","preview":"# C"}]}`
 	req := parse(b, `{"header":"Bench","questions":[`+q+`,`+q+`,`+q+`,`+q+`,`+q+`]}`)
 	for _, width := range []int{40, 80, 100, 120, 200} {
 		b.Run(fmt.Sprintf("%dx60", width), func(b *testing.B) {
 			m := New(req, &Options{Theme: theme.Default(), Countdown: fixedClock{left: time.Minute, ok: true}})
-			m.View(width, 60)
+			m.SetSize(width, 60)
 			ks := []Key{{Name: "down"}, {Name: "down"}, {Name: "up"}, {Name: "up"}}
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {

@@ -50,6 +50,13 @@ type Model struct {
 	msg string
 
 	cache layoutCache
+
+	// width and rows are the size the host last gave with SetSize; 0
+	// until it gives one.
+	width, rows int
+	// planned is the current tab laid out at that size, made by Update
+	// and SetSize after every change, and drawn by View at that size.
+	planned *plan
 }
 
 // ctrlKind is the kind of a focusable control.

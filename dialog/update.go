@@ -16,6 +16,35 @@ import (
 // required question left unanswered blocks submission, takes focus, and
 // is named in a message.
 func (m *Model) Update(k Key) Effect {
+	eff := m.update(k)
+	m.relayout()
+	return eff
+}
+
+// SetSize tells the model the size it is drawn at, as a host learns it
+// (a terminal's resize). Paging and keeping the focus in view work in
+// this size; View may still be asked for another one, and draws it
+// without changing the model. A size over MaxWidth or MaxRows counts as
+// MaxWidth or MaxRows.
+func (m *Model) SetSize(width, rows int) {
+	m.width, m.rows = min(max(width, 0), MaxWidth), min(max(rows, 0), MaxRows)
+	m.relayout()
+}
+
+// relayout lays the current tab out at the size SetSize gave, and keeps
+// where its body and preview are scrolled to, which paging reads.
+func (m *Model) relayout() {
+	m.planned = nil
+	if m.width <= 0 || m.rows <= 0 {
+		return
+	}
+	p := m.plan(m.width, m.rows)
+	t := p.t
+	t.scroll, t.pscroll, t.bodyH, t.ctrlTop = p.scroll, p.pscroll, p.g.body, p.ctrlTop
+	m.planned = p
+}
+
+func (m *Model) update(k Key) Effect {
 	m.msg = ""
 	t := m.tab()
 	text := t.text() != nil

@@ -106,91 +106,140 @@ func (m *Model) View(width, rows int) Frame {
 		return Frame{}
 	}
 	width, rows = min(width, MaxWidth), min(rows, MaxRows)
+	p := m.planned
+	if p == nil || p.width != width || p.rows != rows || p.t != m.tab() {
+		p = m.plan(width, rows)
+	}
+	return m.draw(p)
+}
+
+// grants are the rows each part of a frame gets.
+type grants struct {
+	hints, free, button, msg, header, tabs, rule, gap, gap2 int
+	heading, prompt, body, preview                          int
+}
+
+// A plan is one frame laid out, before any line of it is drawn: its parts,
+// the rows each gets, and where the body and the preview are scrolled to.
+// Making one reads the model and changes nothing in it.
+type plan struct {
+	width, rows int
+	cw          int // content width after the left margin
+	t           *tab
+	lc          *layoutCache
+	tl          *tabLayout
+
+	pinFree, pinButton int // pinned controls below the body, or -1
+	bodyW, leftW       int
+	side, stacked      bool // the preview beside the body, or below it
+	body               []bline
+	ctrlTop            []int // first body line of each control
+	prev               []line
+
+	g       grants
+	scroll  int // first body line shown
+	pscroll int // first preview line shown
+}
+
+// plan lays out the current tab in width×rows cells (both in range).
+func (m *Model) plan(width, rows int) *plan {
 	t := m.tab()
-	lc := m.cache.forWidth(width)
-	tl := lc.tab(m, m.cur)
-	cw := max(width-1, 0) // content width after the left margin
+	p := &plan{width: width, rows: rows, t: t, lc: m.cache.forWidth(width), cw: max(width-1, 0), pinFree: -1, pinButton: -1}
+	p.tl = p.lc.tab(m, m.cur)
 
 	// Pinned rows below the body: the supplemental text row and, for a
 	// multi question, its Continue button.
-	var pinFree, pinButton = -1, -1
 	if !t.form && t.index >= 0 {
 		for ci, c := range t.ctrls {
 			switch c.kind {
 			case ctrlFree:
-				pinFree = ci
+				p.pinFree = ci
 			case ctrlButton:
-				pinButton = ci
+				p.pinButton = ci
 			}
 		}
 	}
 
-	bodyW, prevW, side := bodyWidth(t, width)
-	leftW := bodyW
-	body, ctrlTop := m.body(t, tl, bodyW, pinFree, pinButton)
-	t.ctrlTop = ctrlTop
-
-	var prev []line
-	stacked := t.preview && !side
+	var prevW int
+	p.bodyW, prevW, p.side = bodyWidth(t, width)
+	p.leftW = p.bodyW
+	p.body, p.ctrlTop = m.body(t, p.tl, p.bodyW, p.pinFree, p.pinButton)
+	p.stacked = t.preview && !p.side
 	if t.preview {
 		pw := prevW
-		if stacked {
-			pw = max(cw-1, 1)
+		if p.stacked {
+			pw = max(p.cw-1, 1)
 		}
-		prev = m.previewLines(t, pw)
+		p.prev = m.previewLines(t, pw)
 	}
+	p.g = m.grant(p)
 
-	// Grant rows by priority.
-	hasMsg := m.msg != ""
-	hasTabs := len(m.tabs) > 1
-	var g struct {
-		hints, free, button, msg, header, tabs, rule, gap, gap2 int
-		heading, prompt, body, preview                          int
+	// Keep the focused control in view, and the preview window full.
+	p.scroll, p.pscroll = t.scroll, t.pscroll
+	if h := p.g.body; h > 0 {
+		p.scroll = scrollFor(t, p.body, h)
+		if p.side {
+			p.pscroll = windowStart(p.prev, t.pscroll, h)
+		}
 	}
-	left := rows
+	if p.g.preview > 0 {
+		p.pscroll = windowStart(p.prev, t.pscroll, p.g.preview-1)
+	}
+	return p
+}
+
+// grant shares the rows of p out by priority.
+func (m *Model) grant(p *plan) grants {
+	var g grants
+	left := p.rows
 	take := func(dst *int, want int) {
 		n := min(max(want-*dst, 0), left)
 		*dst += n
 		left -= n
 	}
 	take(&g.hints, 1)
-	if pinFree >= 0 {
+	if p.pinFree >= 0 {
 		take(&g.free, 1)
 	}
-	take(&g.body, min(len(body), 1))
-	if pinButton >= 0 {
+	take(&g.body, min(len(p.body), 1))
+	if p.pinButton >= 0 {
 		take(&g.button, 1)
 	}
-	if hasMsg {
+	if m.msg != "" {
 		take(&g.msg, 1)
 	}
 	take(&g.header, 1)
 	take(&g.hints, 2)
-	take(&g.heading, min(len(tl.heading), 1))
-	if hasTabs {
+	take(&g.heading, min(len(p.tl.heading), 1))
+	if len(m.tabs) > 1 {
 		take(&g.tabs, 1)
 	}
-	take(&g.body, len(body))
-	take(&g.prompt, len(tl.prompt))
-	take(&g.heading, len(tl.heading))
-	if stacked {
-		take(&g.preview, min(len(prev)+1, 6))
+	take(&g.body, len(p.body))
+	take(&g.prompt, len(p.tl.prompt))
+	take(&g.heading, len(p.tl.heading))
+	if p.stacked {
+		take(&g.preview, min(len(p.prev)+1, 6))
 	}
 	take(&g.rule, 1)
-	if side {
-		take(&g.body, len(prev))
+	if p.side {
+		take(&g.body, len(p.prev))
 	}
-	if stacked {
-		take(&g.preview, len(prev)+1)
+	if p.stacked {
+		take(&g.preview, len(p.prev)+1)
 	}
-	if len(tl.prompt) > 0 || len(tl.heading) > 0 {
+	if len(p.tl.prompt) > 0 || len(p.tl.heading) > 0 {
 		take(&g.gap, 1)
 	}
 	if g.free+g.button > 0 || g.msg > 0 {
 		take(&g.gap2, 1)
 	}
+	return g
+}
 
-	out := make([]string, 0, rows)
+// draw draws the frame p plans.
+func (m *Model) draw(p *plan) Frame {
+	t, g, width := p.t, p.g, p.width
+	out := make([]string, 0, p.rows)
 	var cur *Cursor
 	nHints := 0
 	emit := func(l line) {
@@ -208,37 +257,33 @@ func (m *Model) View(width, rows int) Frame {
 		emit(m.tabsLine(width))
 	}
 	if g.rule > 0 {
-		emit(lc.rule)
+		emit(p.lc.rule)
 	}
 	for i := 0; i < g.heading; i++ {
-		emit(tl.heading[i])
+		emit(p.tl.heading[i])
 	}
 	for i := 0; i < g.prompt; i++ {
-		emit(tl.prompt[i])
+		emit(p.tl.prompt[i])
 	}
 	if g.gap > 0 {
 		emit(line{})
 	}
 
-	// Body: keep the focused control in view.
-	h := g.body
-	t.bodyH = h
-	if h > 0 {
-		t.scroll = scrollFor(t, body, h)
+	if h := g.body; h > 0 {
 		var pv []line
-		if side {
-			pv = window(prev, &t.pscroll, h)
+		if p.side {
+			pv = windowOf(p.prev, p.pscroll, h)
 		}
 		for i := 0; i < h; i++ {
 			var bl bline
-			if t.scroll+i < len(body) {
-				bl = body[t.scroll+i]
+			if p.scroll+i < len(p.body) {
+				bl = p.body[p.scroll+i]
 			} else {
 				bl.ctrl = -1
 			}
-			if !side {
+			if !p.side {
 				if bl.ctrl >= 0 && bl.ctrl == t.focus && bl.mark {
-					if c := m.cursorIn(t, bl.ctrl, bodyW); c >= 0 {
+					if c := m.cursorIn(t, bl.ctrl, p.bodyW); c >= 0 {
 						cur = &Cursor{Row: len(out), Col: c}
 					}
 				}
@@ -247,13 +292,13 @@ func (m *Model) View(width, rows int) Frame {
 			}
 			var b builder
 			b.add(bl.s, bl.w)
-			b.pad(leftW + 1 - bl.w)
+			b.pad(p.leftW + 1 - bl.w)
 			b.styled(m.th.Border, " │ ", 3)
 			if i < len(pv) {
 				b.add(pv[i].s, pv[i].w)
 			}
 			if bl.ctrl >= 0 && bl.ctrl == t.focus && bl.mark {
-				if c := m.cursorIn(t, bl.ctrl, bodyW); c >= 0 {
+				if c := m.cursorIn(t, bl.ctrl, p.bodyW); c >= 0 {
 					cur = &Cursor{Row: len(out), Col: c}
 				}
 			}
@@ -261,9 +306,8 @@ func (m *Model) View(width, rows int) Frame {
 		}
 	}
 	if g.preview > 0 {
-		emit(lc.previewRule)
-		pv := window(prev, &t.pscroll, g.preview-1)
-		for _, l := range pv {
+		emit(p.lc.previewRule)
+		for _, l := range windowOf(p.prev, p.pscroll, g.preview-1) {
 			var b builder
 			b.pad(2)
 			b.add(l.s, l.w)
@@ -274,23 +318,23 @@ func (m *Model) View(width, rows int) Frame {
 		emit(line{})
 	}
 	if g.free > 0 {
-		if t.focus == pinFree {
-			if c := m.cursorIn(t, pinFree, cw); c >= 0 {
+		if t.focus == p.pinFree {
+			if c := m.cursorIn(t, p.pinFree, p.cw); c >= 0 {
 				cur = &Cursor{Row: len(out), Col: c}
 			}
 		}
-		emit(m.ctrlLine(t, tl, pinFree, cw))
+		emit(m.ctrlLine(t, p.tl, p.pinFree, p.cw))
 	}
 	if g.button > 0 {
-		emit(m.ctrlLine(t, tl, pinButton, cw))
+		emit(m.ctrlLine(t, p.tl, p.pinButton, p.cw))
 	}
 	if g.msg > 0 {
 		emit(m.msgLine(width))
 	}
 	if g.hints > 0 {
-		scrollable := len(body) > g.body
+		scrollable := len(p.body) > g.body
 		if t.preview {
-			scrollable = side && len(prev) > g.body || stacked && len(prev) > g.preview-1
+			scrollable = p.side && len(p.prev) > g.body || p.stacked && len(p.prev) > g.preview-1
 		}
 		hints := m.hints(t.text() != nil, scrollable)
 		for _, l := range m.hintsLines(hints, width, g.hints) {
@@ -301,15 +345,20 @@ func (m *Model) View(width, rows int) Frame {
 	return Frame{Lines: out, Cursor: cur, Hints: nHints}
 }
 
-// window returns up to h lines of ls starting at *top, clamping *top so
-// the window stays full, and marking hidden lines with arrows.
-func window(ls []line, top *int, h int) []line {
+// windowStart returns top clamped so that a window of h lines of ls
+// starting there stays full.
+func windowStart(ls []line, top, h int) int {
+	return min(max(top, 0), max(len(ls)-h, 0))
+}
+
+// windowOf returns up to h lines of ls from top, which windowStart
+// clamped.
+func windowOf(ls []line, top, h int) []line {
 	if h <= 0 {
 		return nil
 	}
-	*top = min(max(*top, 0), max(len(ls)-h, 0))
-	end := min(*top+h, len(ls))
-	return ls[*top:end]
+	top = windowStart(ls, top, h)
+	return ls[top:min(top+h, len(ls))]
 }
 
 // scrollFor returns the scroll offset that keeps the focused control's

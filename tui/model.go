@@ -100,6 +100,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.frameH = 0
+		m.d.SetSize(m.dialogSize())
 	case tickMsg:
 		return m, m.tick()
 	case stopMsg:
@@ -255,13 +256,12 @@ const (
 	borderColumns = 2
 )
 
-// boxView draws the dialog in a box centred on the alternate screen.
-func (m *model) boxView() tea.View {
-	w, h := m.width, m.height
+// box is where the overlay box goes on a w×h screen: its width and the
+// dialog's size inside it. ok is false when the screen is
+// too small for a box, and the dialog then takes all of it.
+func box(w, h int) (boxW, innerW, innerH int, ok bool) {
 	if w < minBoxWidth || h < minBoxHeight {
-		v := frameView(m.d.View(w, h), 0, 0)
-		v.AltScreen = true
-		return v
+		return 0, w, h, false
 	}
 	hm, vm := 0, 0
 	if w >= marginWidth {
@@ -270,11 +270,31 @@ func (m *model) boxView() tea.View {
 	if h >= marginHeight {
 		vm = vMargin
 	}
-	boxW := min(w-2*hm, maxBoxWidth)
+	boxW = min(w-2*hm, maxBoxWidth)
 	// The dialog keeps a column of margin on its left; the box gives it
 	// the same on its right.
-	innerW := boxW - borderColumns - 1
-	f := m.d.View(innerW, h-2*vm-2)
+	return boxW, boxW - borderColumns - 1, h - 2*vm - 2, true
+}
+
+// dialogSize is the size the dialog is drawn at on this screen.
+func (m *model) dialogSize() (int, int) {
+	if m.overlay {
+		_, w, h, _ := box(m.width, m.height)
+		return w, h
+	}
+	return m.width, m.height
+}
+
+// boxView draws the dialog in a box centred on the alternate screen.
+func (m *model) boxView() tea.View {
+	w, h := m.width, m.height
+	boxW, innerW, innerH, ok := box(w, h)
+	if !ok {
+		v := frameView(m.d.View(w, h), 0, 0)
+		v.AltScreen = true
+		return v
+	}
+	f := m.d.View(innerW, innerH)
 	// Like the inline frame, the box keeps its height, so it does not
 	// jump around the screen from one tab to the next.
 	m.steady(&f)

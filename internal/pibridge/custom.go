@@ -123,6 +123,7 @@ func (cs *customSession) handle(msg inMsg) {
 	case typeResize:
 		// The size was checked when the line was read.
 		cs.v.width, cs.v.rows = msg.Width, msg.Rows
+		cs.m.SetSize(msg.Width, msg.Rows)
 		cs.v.draw(cs.m, true)
 	case typeKey:
 		k, ok := toKey(msg)
