@@ -163,6 +163,11 @@ func FuzzDialog(f *testing.F) {
 				if r.IntN(4) == 0 {
 					sz = [2]int{r.IntN(220), r.IntN(70)}
 				}
+				if r.IntN(2) == 0 {
+					// As a host does on a resize; otherwise View is asked
+					// for a size the model was not given.
+					m.SetSize(sz[0], sz[1])
+				}
 				checkFrame(t, m.View(sz[0], sz[1]), sz[0], sz[1], "after "+k.Name+k.Text)
 			}
 		})
