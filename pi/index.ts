@@ -129,11 +129,11 @@ export function registerAskUser(pi: PiAPI, options: AskUserOptions = {}): void {
     promptGuidelines: toolSpec.promptGuidelines,
     parameters: toolSpec.parameters,
     executionMode: "sequential",
-    async execute(toolCallId: string, params: unknown, signal: AbortSignal | undefined) {
+    async execute(toolCallId, params, signal, _onUpdate, ctx) {
       const args = raw.has(toolCallId) ? raw.get(toolCallId) : params;
       raw.delete(toolCallId);
       const end = host
-        ? await host.ask(args, { callId: toolCallId, signal, emit: (channel, payload) => pi.events.emit(channel, payload) })
+        ? await host.ask(args, { callId: toolCallId, signal, ctx, emit: (channel, payload) => pi.events.emit(channel, payload) })
         : notInitialized(modelText("notStarted"));
       return { content: [{ type: "text", text: end.text }], details: end.result };
     },

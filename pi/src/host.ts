@@ -213,7 +213,12 @@ export class AskUserHost {
    * Asks params, the request exactly as given. It never throws: every
    * outcome is a result, with the text the model reads for it.
    */
-  async ask(params: unknown, opts: { callId?: string; signal?: AbortSignal; emit?: EventEmit }): Promise<Answered> {
+  /**
+   * Asks params. The dialogs open through opts.ctx, the context of this
+   * call as Pi gives it to the tool, when there is one, and otherwise
+   * through the context the host was made with.
+   */
+  async ask(params: unknown, opts: { callId?: string; signal?: AbortSignal; emit?: EventEmit; ctx?: UIContext }): Promise<Answered> {
     if (!this.binary) return unsupported(this.missing!);
     if (this.closed) return notInitialized(modelText("sessionEnded"));
     try {
@@ -239,7 +244,7 @@ export class AskUserHost {
     const send = (m: Message) => child.send(m);
     const onAbort = () => send({ type: "abort", call });
     opts.signal?.addEventListener("abort", onAbort, { once: true });
-    const ui = this.ctx;
+    const ui = opts.ctx?.ui ? opts.ctx : this.ctx;
     const cleanup = () => {
       view?.close();
       dialogs?.close();

@@ -218,6 +218,21 @@ test("the registered tool: ask_user, sequential, askuser's schema and guidelines
   assert.deepEqual(tool.promptGuidelines, file.promptGuidelines);
 });
 
+test("the tool's dialogs open through the ctx Pi gives execute", async () => {
+  const f = fakePi();
+  registerAskUser(f.pi, noConfig);
+  const session = fakeCtx("rpc");
+  await f.fire("session_start", { reason: "startup" }, session.ctx);
+  const call = fakeCtx("rpc");
+  call.answers.push("2");
+  const res = await f.tool().execute("t1", deploy, undefined, undefined, call.ctx);
+  assert.equal(res.details.status, "answered", JSON.stringify(res));
+  assert.deepEqual(res.details.answers[0].selections, ["prod"]);
+  assert.equal(call.calls.length, 1, "the call's ctx showed the dialog");
+  assert.equal(session.calls.length, 0, "the session's ctx showed nothing");
+  await f.fire("session_shutdown", { reason: "quit" }, session.ctx);
+});
+
 test("the tool before session_start is not_initialized; each session has its own child", async () => {
   const f = fakePi();
   registerAskUser(f.pi, noConfig);
