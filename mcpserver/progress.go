@@ -15,6 +15,11 @@ import (
 // turn, or for the user, with the time left. It sends nothing when the
 // client gave no progress token. It also carries what the renderer tells
 // the handler about the call.
+//
+// The numbers mean what they say, for a client that draws them as a bar:
+// progress is the seconds since the call began, and total, while a
+// deadline runs, the seconds from then to the deadline; with no deadline
+// (or while waiting for another call) there is no total.
 type progress struct {
 	session  notifier // nil when the call has no session
 	token    any
@@ -27,8 +32,9 @@ type progress struct {
 	sendMu sync.Mutex
 
 	mu        sync.Mutex
-	count     float64
-	turn      bool // waiting for another call to finish
+	start     time.Time // when the call began
+	last      float64   // the progress last sent, which the next exceeds
+	turn      bool      // waiting for another call to finish
 	countdown *ask.Countdown
 	action    string // the client's elicitation action
 	stopOnce  sync.Once
@@ -40,7 +46,7 @@ type notifier interface {
 }
 
 func newProgress(req *mcp.CallToolRequest, interval time.Duration) *progress {
-	p := &progress{token: req.Params.GetProgressToken(), interval: interval,
+	p := &progress{token: req.Params.GetProgressToken(), interval: interval, start: time.Now(),
 		stopped: make(chan struct{}), done: make(chan struct{})}
 	if req.Session != nil {
 		p.session = req.Session
@@ -88,13 +94,28 @@ func (p *progress) send() {
 	default:
 	}
 	p.mu.Lock()
-	p.count++
-	n := p.count
+	n, total := p.numbersLocked(time.Now())
 	msg := p.messageLocked()
 	p.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), p.interval)
 	defer cancel()
-	_ = p.session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: p.token, Progress: n, Message: msg})
+	_ = p.session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: p.token, Progress: n, Total: total, Message: msg})
+}
+
+// numbersLocked returns the progress and the total to send at now, in
+// seconds to the millisecond: progress always above the last one sent, as
+// the protocol asks, and total 0 (left out) when no deadline runs.
+func (p *progress) numbersLocked(now time.Time) (progress, total float64) {
+	ms := func(d time.Duration) float64 { return math.Round(d.Seconds()*1000) / 1000 }
+	progress = ms(now.Sub(p.start))
+	if progress <= p.last {
+		progress = p.last + 0.001
+	}
+	p.last = progress
+	if left, ok := p.countdown.Remaining(); ok && !p.turn {
+		total = max(progress+ms(left), progress)
+	}
+	return progress, total
 }
 
 func (p *progress) messageLocked() string {
