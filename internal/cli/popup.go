@@ -47,7 +47,15 @@ func popupRenderer(env *Env) (ask.Renderer, string) {
 	if err != nil {
 		return nil, "the askuser binary cannot be found to run in the popup: " + err.Error()
 	}
-	return popup.NewRenderer(&popup.Tmux{Path: tmux, Pane: pane}, []string{self, "popup"}), ""
+	t := &popup.Tmux{Path: tmux, Pane: pane}
+	attached, err := t.Attached()
+	switch {
+	case err != nil:
+		return nil, fmt.Sprintf("tmux cannot say whether a client shows pane %s: %v", pane, err)
+	case !attached:
+		return nil, fmt.Sprintf("no tmux client is attached to the session of pane %s, so a popup would show nowhere", pane)
+	}
+	return popup.NewRenderer(t, []string{self, "popup"}), ""
 }
 
 func runPopup(ctx context.Context, env *Env, args []string) int {

@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"strconv"
 	"sync"
 	"time"
+
+	"github.com/askuser/askuser/internal/safetext"
 )
 
 // Launcher starts a command in a popup window on the user's terminal.
@@ -76,11 +79,36 @@ func (t *Tmux) Launch(ctx context.Context, argv []string) (Window, error) {
 	}
 	go func() {
 		if err := cmd.Wait(); err != nil {
-			win.err = fmt.Errorf("tmux display-popup: %v: %s", err, bytes.TrimSpace(win.stderr.Bytes()))
+			if said := bytes.TrimSpace(win.stderr.Bytes()); len(said) > 0 {
+				win.err = fmt.Errorf("tmux display-popup: %v: %s", err, safetext.Line(string(said)))
+			} else {
+				win.err = fmt.Errorf("tmux display-popup ended (%v) and tmux gave no reason; the client showing the popup may have detached or closed it", err)
+			}
 		}
 		close(win.done)
 	}()
 	return win, nil
+}
+
+// Attached reports whether a tmux client is attached to the session of
+// t's pane: a popup opens on a client, and with none it shows nowhere.
+func (t *Tmux) Attached() (bool, error) {
+	cmd := exec.Command(t.path(), "display-message", "-p", "-t", t.Pane, "#{session_attached}")
+	cmd.Env = t.Env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if said := bytes.TrimSpace(stderr.Bytes()); len(said) > 0 {
+			return false, fmt.Errorf("%v: %s", err, safetext.Line(string(said)))
+		}
+		return false, err
+	}
+	n, err := strconv.Atoi(string(bytes.TrimSpace(out)))
+	if err != nil {
+		return false, fmt.Errorf("tmux reported %q clients", bytes.TrimSpace(out))
+	}
+	return n > 0, nil
 }
 
 func (t *Tmux) path() string {
