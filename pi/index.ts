@@ -3,25 +3,16 @@
 // binds it to Pi.
 
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { readFileSync } from "node:fs";
 import { getAgentDir } from "@earendil-works/pi-coding-agent";
 import { AskUserHost, notInitialized, sinkEmitter } from "./src/host.ts";
-import { modelText } from "./src/texts.ts";
+import { modelText, toolSpec } from "./src/spec.ts";
 import type { UIContext } from "./src/ui.ts";
 import type { AskUserOptions, AskUserRequest, AskUserResult, AskUserSupport } from "./src/types.ts";
 
 export type * from "./src/types.ts";
 export { AskUserHost };
 
-/** The tool's name, description, guidelines and parameters, generated from Go. */
-export const toolSpec: {
-  name: string;
-  label: string;
-  description: string;
-  promptSnippet: string;
-  promptGuidelines: string[];
-  parameters: Record<string, unknown>;
-} = JSON.parse(readFileSync(new URL("./src/tool.json", import.meta.url), "utf8"));
+export { toolSpec };
 
 /**
  * createPiHost binds ctx (a Pi ExtensionContext) to askuser: the route and

@@ -176,7 +176,10 @@ func build(out string, targets []platform, npm bool) error {
 			return err
 		}
 		sums = append(sums, sum+"  "+filepath.Base(archive))
-		fi, _ := os.Stat(bin)
+		fi, err := os.Stat(bin)
+		if err != nil {
+			return err
+		}
 		fmt.Printf("%-13s %9d bytes  %s  (%.1fs)\n", p.Node, fi.Size(), filepath.Base(archive), time.Since(start).Seconds())
 	}
 	if err := os.WriteFile(filepath.Join(out, "SHA256SUMS"), []byte(strings.Join(sums, "\n")+"\n"), 0o644); err != nil {

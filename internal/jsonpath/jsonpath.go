@@ -32,12 +32,13 @@ func IsName(key string) bool {
 // Member appends the member key to path: path.key, or path["key"] when
 // key is not a plain name. An empty path gives key alone.
 func Member(path, key string) string {
-	var b strings.Builder
-	AppendMember(&b, key)
-	if path == "" {
-		return strings.TrimPrefix(b.String(), ".")
+	switch {
+	case !IsName(key):
+		return path + "[" + Quote(key) + "]"
+	case path == "":
+		return key
 	}
-	return path + b.String()
+	return path + "." + key
 }
 
 // AppendMember writes the path element of the member key to b: ".key",

@@ -1,26 +1,14 @@
 // Runs real Pi 1.6.0 with the package and a scripted model, in print, RPC
 // and TUI (tmux) mode, away from the real home directory and the network.
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { tempDir } from "../test/tempdir.ts";
 import { fileURLToPath } from "node:url";
 
 export const pkgDir = dirname(dirname(fileURLToPath(import.meta.url)));
 
-/**
- * A new temporary directory, removed when the process exits unless
- * ASKUSER_E2E_KEEP is set (to look at a failed run's files).
- */
-export function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  if (!process.env.ASKUSER_E2E_KEEP) {
-    if (tempDirs.size === 0) process.on("exit", () => tempDirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-    tempDirs.add(dir);
-  }
-  return dir;
-}
-const tempDirs = new Set<string>();
+export { tempDir };
 
 export const nodeBin = join(pkgDir, "node_modules", ".bin", "node");
 export const piCli = join(pkgDir, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "bundle", "cli.js");

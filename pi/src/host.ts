@@ -2,7 +2,7 @@
 // the route and the preferences once, at its hello; this file only carries
 // Pi's answers to it and its requests to Pi.
 
-import { modelText } from "./texts.ts";
+import { modelText } from "./spec.ts";
 import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { delimiter, dirname, join } from "node:path";

@@ -2,23 +2,16 @@
 // records what the shim does with it, a TUI component host, and an
 // ExtensionAPI that collects what the extension registers. The askuser
 // binary is the real one, built next to the package.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tempDir } from "./tempdir.ts";
 
 export const pkgDir = dirname(dirname(fileURLToPath(import.meta.url)));
 export const binary = join(pkgDir, "bin", "askuser");
 if (!existsSync(binary)) throw new Error(`${binary} is missing: run make pi-binary first`);
 
-/** A new temporary directory, removed when the process exits. */
-export function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  if (tempDirs.size === 0) process.on("exit", () => tempDirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-  tempDirs.add(dir);
-  return dir;
-}
-const tempDirs = new Set<string>();
+export { tempDir };
 
 // Pi's agent directory, where the default ask-user.json is read: never the
 // real one.
