@@ -142,3 +142,36 @@ type Annotations struct {
 	OptionNotes     map[string]string `json:"optionNotes,omitempty"`
 	SelectedPreview string            `json:"selectedPreview,omitempty"`
 }
+
+// Status says how a call ended. Only StatusSubmitted carries answers; the
+// model reads the other three endings as Cancelled, with a text that says
+// which it was, and an error as a failed call.
+type Status string
+
+// The endings of a call.
+const (
+	StatusSubmitted Status = "submitted"
+	StatusDismissed Status = "dismissed"
+	StatusTimeout   Status = "timeout"
+	StatusAborted   Status = "aborted"
+	StatusError     Status = "error"
+)
+
+// Outcome is the whole outcome of a call, as a host sees it: how it
+// ended, on which route ("custom" or "native", "" when none ran), the
+// Result the model gets, and for StatusError what went wrong. Error codes
+// are those of ask_user's results (invalid_request, custom_ui_failed,
+// native_ui_failed, unsupported_mode, invalid_config, not_initialized,
+// internal), with the same meaning.
+type Outcome struct {
+	Status Status
+	Route  string
+	Result Result
+	Error  *Error
+}
+
+// Error describes why a call ended with StatusError.
+type Error struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
