@@ -41,4 +41,4 @@ pi-e2e: pi-binary pi-deps pi-tmux
 	cd $(PI_DIR) && $(PI_NODE) --test --test-concurrency=1 e2e/*.test.ts
 
 pi-bench: pi-binary pi-deps
-	cd $(PI_DIR) && $(PI_NODE) bench/bench.ts
+	cd $(PI_DIR) && $(PI_NODE) bench/bench.ts $(BENCH)

@@ -1,4 +1,6 @@
-// Figures for the Pi package, printed as a table. Run with `make pi-bench`.
+// Figures for the Pi package, printed as a table. Run with `make pi-bench`,
+// or `make pi-bench BENCH="key call"` for some sections only (key, call,
+// screen, child, session, startup).
 //
 //   key to frame      a key given to the component's handleInput until the
 //                     new frame is rendered: keyMessage, the pipe to the
@@ -238,12 +240,24 @@ function piStartup() {
 // The children are unref'd so that they never keep Pi alive; this keeps
 // the bench alive while it waits on them.
 const keepAlive = setInterval(() => {}, 1000);
-await keyToFrame();
-await callToFrame();
-await callToScreen();
-await childReady();
-sessionStart();
-piStartup();
+const sections: [string, () => unknown][] = [
+  ["key", keyToFrame],
+  ["call", callToFrame],
+  ["screen", callToScreen],
+  ["child", childReady],
+  ["session", sessionStart],
+  ["startup", piStartup],
+];
+// Names given on the command line (`node bench/bench.ts key`) pick the
+// sections to run; none runs them all.
+const picked = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+for (const name of picked) {
+  if (!sections.some(([n]) => n === name)) {
+    console.error(`bench: unknown section ${JSON.stringify(name)}; the sections are ${sections.map(([n]) => n).join(", ")}`);
+    process.exit(2);
+  }
+}
+for (const [name, run] of sections) if (picked.length === 0 || picked.includes(name)) await run();
 
 const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
 console.log(`${"figure".padEnd(w[0]!)}  ${"value".padEnd(w[1]!)}  budget`);
