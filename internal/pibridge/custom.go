@@ -128,6 +128,9 @@ func (cs *customSession) handle(msg inMsg) {
 	case typeKey:
 		k, ok := toKey(msg)
 		if !ok {
+			// A key the dialog cannot take changes nothing, and is
+			// answered all the same: the shim waits for every key's frame.
+			cs.v.draw(cs.m, true)
 			return
 		}
 		eff := cs.m.Update(k)
@@ -170,7 +173,7 @@ func (v *view) draw(m *dialog.Model, force bool) {
 	if f.Cursor != nil {
 		msg.Cursor = &cursorPos{Row: f.Cursor.Row, Col: f.Cursor.Col}
 	}
-	v.srv.send(msg)
+	_ = v.srv.out.sendFrame(&msg)
 }
 
 func sameFrame(a, b dialog.Frame) bool {

@@ -187,6 +187,9 @@ type busMessage struct {
 // decode parses one line as a message. The reader's buffer may be reused,
 // so the message copies what it keeps.
 func decode(line []byte) (inMsg, error) {
+	if m, ok := decodeKey(line); ok {
+		return m, nil
+	}
 	var m inMsg
 	line = bytes.TrimRight(line, "\r")
 	if len(bytes.TrimSpace(line)) == 0 || bytes.TrimSpace(line)[0] != '{' {
@@ -211,11 +214,12 @@ func decode(line []byte) (inMsg, error) {
 // writer writes messages as lines. It is safe for concurrent use; a write
 // error is kept and every later write is dropped.
 type writer struct {
-	mu  sync.Mutex
-	w   *bufio.Writer
-	buf bytes.Buffer
-	enc *json.Encoder
-	err error
+	mu    sync.Mutex
+	w     *bufio.Writer
+	buf   bytes.Buffer
+	enc   *json.Encoder
+	frame []byte // sendFrame's line, reused
+	err   error
 }
 
 func newWriter(w io.Writer) *writer {
@@ -243,7 +247,24 @@ func (wr *writer) send(msg any) error {
 	if err := wr.enc.Encode(msg); err != nil { // Encode ends with LF
 		return fmt.Errorf("encode %T: %w", msg, err)
 	}
-	if _, err := wr.w.Write(wr.buf.Bytes()); err != nil {
+	return wr.writeLine(wr.buf.Bytes())
+}
+
+// sendFrame writes a frame as send does, through appendFrame: frames are
+// what the bridge writes most, one for every key.
+func (wr *writer) sendFrame(msg *frameMsg) error {
+	wr.mu.Lock()
+	defer wr.mu.Unlock()
+	if wr.err != nil {
+		return wr.err
+	}
+	wr.frame = appendFrame(wr.frame[:0], msg)
+	return wr.writeLine(wr.frame)
+}
+
+// writeLine writes line and flushes it. It runs under mu.
+func (wr *writer) writeLine(line []byte) error {
+	if _, err := wr.w.Write(line); err != nil {
 		wr.err = err
 		return err
 	}

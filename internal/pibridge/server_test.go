@@ -467,6 +467,46 @@ func TestCustomRoute(t *testing.T) {
 	}
 }
 
+// TestKeyFrames checks that every key to an open component is answered
+// by one frame, also a key the dialog does not know, which the shim
+// waits for as it waits for any other.
+func TestKeyFrames(t *testing.T) {
+	c := ready(t, hello("tui", true, tuiUI, nil))
+	sendAsk(c, "c1", deploy, "")
+	c.until("open")
+	c.sendMsg(map[string]any{"type": "resize", "call": "c1", "width": 30, "rows": 12})
+	c.until("frame")
+	c.sendMsg(map[string]any{"type": "key", "call": "c1", "key": "alt+q"}) // stops the countdown
+	c.until("frame")
+	lastFrame := func() []string {
+		msgs := c.until("frame")
+		if got := types(msgs); len(got) != 1 {
+			t.Fatalf("messages %v; want the frame alone", got)
+		}
+		return strs(msgs[0]["lines"].([]any))
+	}
+	c.sendMsg(map[string]any{"type": "key", "call": "c1", "key": "down"})
+	down := lastFrame()
+	for _, key := range []map[string]any{
+		{"type": "key", "call": "c1", "key": "no-such-key"},
+		{"type": "key", "call": "c1", "key": ""},
+		{"type": "key", "call": "c1"},
+	} {
+		c.sendMsg(key)
+		if diff := cmp.Diff(down, lastFrame()); diff != "" {
+			t.Errorf("after %v, the frame changed (-want +got):\n%s", key, diff)
+		}
+	}
+	c.sendMsg(map[string]any{"type": "key", "call": "c1", "key": "up"})
+	if up := lastFrame(); cmp.Equal(down, up) {
+		t.Errorf("up drew the same frame as down:\n%s", strings.Join(up, "\n"))
+	}
+	c.sendMsg(map[string]any{"type": "key", "call": "c1", "key": "escape"})
+	if got := types(c.until("result")); got[0] != "close" {
+		t.Errorf("messages %v after escape; want close first", got)
+	}
+}
+
 func TestCustomUIError(t *testing.T) {
 	c := ready(t, hello("tui", true, tuiUI, nil))
 	sendAsk(c, "c1", deploy, "")

@@ -1,0 +1,131 @@
+package pibridge
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// generalDecode is decode without its fast path for keys.
+func generalDecode(line []byte) (inMsg, error) {
+	// A leading space is nothing to the general decoder and keeps the
+	// line away from decodeKey.
+	return decode(append([]byte(" "), line...))
+}
+
+// encodeFrame is what the bridge wrote for a frame before appendFrame.
+func encodeFrame(t testing.TB, msg *frameMsg) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(msg); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestDecodeKey(t *testing.T) {
+	tests := []struct {
+		line string
+		want *inMsg // nil: left to the general decoder
+	}{
+		{`{"type":"key","call":"c1","key":"down"}`, &inMsg{Type: typeKey, Call: "c1", Key: "down"}},
+		{`{"type":"key","call":"c1","text":"日本"}`, &inMsg{Type: typeKey, Call: "c1", Text: "日本"}},
+		{`{"type":"key","call":"","key":""}`, &inMsg{Type: typeKey}},
+		{`{"type":"key","call":"c1","text":"a` + "\u2028" + `b"}`, &inMsg{Type: typeKey, Call: "c1", Text: "a\u2028b"}},
+		{`{"type":"key","call":"c1","text":"a\u2028b"}`, nil},
+		{`{"type":"key","call":"c1","text":"\"}`, nil},
+		{`{"type":"key","call":"c1","text":"\n"}`, nil},
+		{`{"type":"key","call":"c1","text":"a` + "\t" + `"}`, nil},
+		{`{"type":"key","call":"c1","text":"` + "\xff" + `"}`, nil},
+		{`{"type":"key","call":"c1","key":"down"}` + "\r", nil},
+		{`{"type":"key","call":"c1","key":"down"} `, nil},
+		{`{"type":"key","call":"c1","key":"down","key":"up"}`, nil},
+		{`{"type":"key","call":"c1","key":"down","text":"a"}`, nil},
+		{`{"type":"key","call":"c1","key":"down"}}`, nil},
+		{`{"type":"key","call":"c1","key":"down"`, nil},
+		{`{"type":"key", "call":"c1","key":"down"}`, nil},
+		{`{"type":"key","call":"c1","width":3}`, nil},
+		{`{"type":"resize","call":"c1","width":3,"rows":4}`, nil},
+	}
+	for _, tt := range tests {
+		got, ok := decodeKey([]byte(tt.line))
+		if tt.want == nil {
+			if ok {
+				t.Errorf("decodeKey(%q) = %+v; want it left to the general decoder", tt.line, got)
+			}
+			continue
+		}
+		if !ok {
+			t.Errorf("decodeKey(%q) refused it", tt.line)
+			continue
+		}
+		if diff := cmp.Diff(*tt.want, got); diff != "" {
+			t.Errorf("decodeKey(%q) (-want +got):\n%s", tt.line, diff)
+		}
+	}
+}
+
+// FuzzDecodeKey checks that decodeKey reads only lines the general
+// decoder reads to the same message.
+func FuzzDecodeKey(f *testing.F) {
+	for _, l := range []string{
+		`{"type":"key","call":"c1","key":"down"}`,
+		`{"type":"key","call":"c1","text":"日本"}`,
+		`{"type":"key","call":"c1","text":"\u2029"}`,
+		`{"type":"key","call":"c1","text":"` + "\u2028" + `"}`,
+		`{"type":"key","call":"c1","key":"down"}` + "\r",
+	} {
+		f.Add(l)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		got, ok := decodeKey([]byte(line))
+		if !ok {
+			return
+		}
+		want, err := generalDecode([]byte(line))
+		if err != nil {
+			t.Fatalf("decodeKey(%q) = %+v, but the general decoder refuses it: %v", line, got, err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("decodeKey(%q) (-general +fast):\n%s", line, diff)
+		}
+	})
+}
+
+func TestAppendFrame(t *testing.T) {
+	tests := []frameMsg{
+		{Type: typeFrame, Call: "c1", Lines: []string{}},
+		{Type: typeFrame, Call: "c1"},
+		{Type: typeFrame, Call: "c1", Lines: []string{"", " \x1b[36mask_user\x1b[39m", "───", "日本 ▸ ✎"}},
+		{Type: typeFrame, Call: `q"\`, Lines: []string{"\b\f\n\r\t\x00\x01\x1f\x7f", "<&>", "\u2028\u2029\u2027\u202a", "\xff\xe2\x80", "\xe2\x80\xa8", "a\xe2"}},
+		{Type: typeFrame, Call: "c1", Lines: []string{"x"}, Cursor: &cursorPos{Row: 3, Col: 17}},
+		{Type: typeFrame, Call: "c1", Lines: []string{"x"}, Cursor: &cursorPos{Row: -1, Col: math.MinInt}},
+		{Type: typeFrame, Call: "c1", Lines: []string{"x"}, Cursor: &cursorPos{Row: math.MaxInt, Col: 0}},
+	}
+	for _, msg := range tests {
+		want := encodeFrame(t, &msg)
+		got := appendFrame([]byte("kept"), &msg)
+		if diff := cmp.Diff("kept"+string(want), string(got)); diff != "" {
+			t.Errorf("appendFrame(%+v) (-encoding/json +got):\n%s", msg, diff)
+		}
+	}
+}
+
+// FuzzAppendFrame checks appendFrame against encoding/json, byte for byte.
+func FuzzAppendFrame(f *testing.F) {
+	f.Add("c1", " \x1b[36mask_user\x1b[39m", "日本\u2028", 3, 7)
+	f.Add("", "\xff\xe2\x80\xa9", "\"\\\n", -1, 0)
+	f.Fuzz(func(t *testing.T, call, a, b string, row, col int) {
+		msg := frameMsg{Type: typeFrame, Call: call, Lines: []string{a, b}}
+		if row >= 0 {
+			msg.Cursor = &cursorPos{Row: row, Col: col}
+		}
+		if diff := cmp.Diff(string(encodeFrame(t, &msg)), string(appendFrame(nil, &msg))); diff != "" {
+			t.Errorf("appendFrame(%+v) (-encoding/json +got):\n%s", msg, diff)
+		}
+	})
+}

@@ -1,0 +1,70 @@
+package pibridge
+
+import (
+	"bytes"
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/askuser/askuser/internal/version"
+)
+
+// signalWriter collects what the bridge writes and signals each line that
+// holds want.
+type signalWriter struct {
+	mu   sync.Mutex
+	want []byte
+	seen chan struct{}
+	n    int
+}
+
+func (w *signalWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.n += len(p)
+	if w.want != nil && bytes.Contains(p, w.want) {
+		w.want = nil
+		close(w.seen)
+	}
+	return len(p), nil
+}
+
+func (w *signalWriter) expect(s string) chan struct{} {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.want, w.seen = []byte(s), make(chan struct{})
+	return w.seen
+}
+
+// BenchmarkKeyHandle is the work of one key on the bridge's side with no
+// pipe and no other goroutine: decoding the line, the dialog, encoding the
+// frame and writing it.
+func BenchmarkKeyHandle(b *testing.B) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	w := &signalWriter{}
+	s := &server{out: newWriter(w), calls: map[string]*call{}}
+	defer s.stop(cancel)
+	line := func(l string) {
+		s.lineMu.Lock()
+		defer s.lineMu.Unlock()
+		if err := s.handle(ctx, []byte(l), nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	line(`{"type":"hello","version":1,"release":"` + version.Release() + `","mode":"tui","hasUI":true,"ui":{"custom":true},"configFile":false,"options":{"timeoutPerQuestionMs":600000}}`)
+	open := w.expect(`"type":"open"`)
+	line(`{"type":"ask","call":"c1","params":{"questions":[{"title":"Deploy where?","options":[{"label":"staging"},{"label":"prod"},{"label":"canary"}]}]}}`)
+	<-open
+	line(`{"type":"resize","call":"c1","width":100,"rows":28}`)
+	line(`{"type":"key","call":"c1","key":"alt+q"}`)
+	keys := [][]byte{[]byte(`{"type":"key","call":"c1","key":"down"}`), []byte(`{"type":"key","call":"c1","key":"up"}`)}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		s.lineMu.Lock()
+		err := s.handle(ctx, keys[i%2], nil)
+		s.lineMu.Unlock()
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
