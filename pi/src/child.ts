@@ -2,6 +2,9 @@
 // internal/pibridge/PROTOCOL.md. Nothing here decides anything: it moves messages.
 
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { readSync, writeSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import { StringDecoder } from "node:string_decoder";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -36,13 +39,23 @@ export interface Death {
 
 let nextCall = 0;
 
-/** A fresh call id, unique in this process. */
+/**
+ * How long exchange waits for the child's answer before it leaves the
+ * answer to the event loop. The child answers a key in tens of
+ * microseconds; this bounds how long a stuck child can hold Pi.
+ */
+export const EXCHANGE_WAIT_MS = 10;
+
+/** The types of message that answer a key: its frame, or the component's end. */
+const ANSWERS = new Set(["frame", "close", "result"]);
+
 /**
  * The longest line the child may write, in characters. Its frames are a
  * few hundred kilobytes at the largest terminal it draws on.
  */
 export const MAX_LINE = 64 << 20;
 
+/** A fresh call id, unique in this process. */
 export function newCallId(prefix = "c"): string {
   nextCall++;
   return `${prefix}${nextCall}`;
@@ -65,14 +78,19 @@ export class Child {
   private refs = 0;
   private fatal: string | undefined;
   private readonly maxLine: number;
+  // Both readers, the event loop's and exchange's, decode through this
+  // one decoder, so that a character split between their reads survives.
+  private decoder = new StringDecoder("utf8");
+  private scratch: Buffer | undefined;
+  private awaiting: string | undefined; // the call exchange waits on
+  private answered = false;
 
   /** maxLine is the longest line the child may write; MAX_LINE unless set. */
   constructor(binary: string, hello: Message, maxLine = MAX_LINE) {
     this.maxLine = maxLine;
     this.ready = new Promise((resolve) => (this.resolveReady = resolve));
     this.proc = spawn(binary, ["bridge"], { stdio: ["pipe", "pipe", "pipe"] });
-    this.proc.stdout!.setEncoding("utf8");
-    this.proc.stdout!.on("data", (chunk: string) => this.read(chunk));
+    this.proc.stdout!.on("data", (chunk: Buffer) => this.read(this.decoder.write(chunk)));
     this.proc.stderr!.setEncoding("utf8");
     this.proc.stderr!.on("data", (chunk: string) => {
       this.stderr = (this.stderr + chunk).slice(-2000);
@@ -92,6 +110,67 @@ export class Child {
   send(msg: Message): void {
     if (this.dead) return;
     this.proc.stdin!.write(JSON.stringify(msg) + "\n");
+  }
+
+  /**
+   * Sends msg, a message the child answers for call with a frame (a key),
+   * and reads the child's output at once, synchronously, until that
+   * answer or the component's close or the call's result is handled:
+   * render(width) then already has the new frame, with no trip through
+   * the event loop. Every message read on the way is handled as the event
+   * loop would have handled it, in order.
+   *
+   * It writes and reads the pipes' descriptors directly, and so only
+   * when nothing is queued on either stream, and where Node exposes the
+   * descriptors (not on Windows); otherwise, and when the child has not
+   * answered within EXCHANGE_WAIT_MS, it leaves the answer to the event
+   * loop, as send does. It returns whether the answer was handled.
+   */
+  exchange(msg: Message, call: string): boolean {
+    if (this.dead) return false;
+    const stdin = this.proc.stdin!;
+    const stdout = this.proc.stdout!;
+    const inFd = descriptor(stdin);
+    const outFd = descriptor(stdout);
+    if (inFd === undefined || outFd === undefined || stdin.writableLength > 0 || stdout.readableLength > 0) {
+      this.send(msg);
+      return false;
+    }
+    const line = Buffer.from(JSON.stringify(msg) + "\n");
+    let written: number;
+    try {
+      written = writeSync(inFd, line);
+    } catch {
+      written = 0; // the pipe is full (EAGAIN) or broken: the stream deals with it
+    }
+    if (written < line.length) {
+      stdin.write(line.subarray(written));
+      return false;
+    }
+    this.awaiting = call;
+    this.answered = false;
+    const scratch = (this.scratch ??= Buffer.allocUnsafe(64 << 10));
+    const deadline = performance.now() + EXCHANGE_WAIT_MS;
+    // Each empty read throws; without a stack trace that costs a third less.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      while (!this.answered && !this.dead) {
+        let n: number;
+        try {
+          n = readSync(outFd, scratch, 0, scratch.length, null);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code === "EAGAIN" && performance.now() < deadline) continue;
+          return false; // nothing yet, or an error the stream reports
+        }
+        if (n === 0) return false; // the end: the stream sees it too
+        this.read(this.decoder.write(scratch.subarray(0, n)));
+      }
+      return this.answered;
+    } finally {
+      Error.stackTraceLimit = limit;
+      this.awaiting = undefined;
+    }
   }
 
   /**
@@ -167,6 +246,7 @@ export class Child {
   }
 
   private dispatch(msg: Message): void {
+    if (this.awaiting !== undefined && msg.call === this.awaiting && ANSWERS.has(msg.type)) this.answered = true;
     if (msg.type === "ready") {
       this.readyMsg = msg;
       this.resolveReady(msg);
@@ -225,6 +305,16 @@ export class Child {
     }[];
     for (const it of items) (on ? it?.ref : it?.unref)?.call(it);
   }
+}
+
+/**
+ * The file descriptor under a child's pipe stream, where Node has one.
+ * `_handle.fd` is not a documented API: anything but a descriptor means
+ * exchange cannot use it.
+ */
+function descriptor(stream: unknown): number | undefined {
+  const fd = (stream as { _handle?: { fd?: unknown } } | null)?._handle?.fd;
+  return typeof fd === "number" && Number.isInteger(fd) && fd >= 0 ? fd : undefined;
 }
 
 /**

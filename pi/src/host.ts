@@ -274,7 +274,7 @@ export class AskUserHost {
               case "open":
                 route = "custom";
                 view?.close();
-                view = new CustomView(ui, send, call, m);
+                view = new CustomView(ui, send, call, m, (k) => child.exchange(k, call));
                 break;
               case "frame":
                 view?.frame(m);

@@ -99,11 +99,18 @@ export class CustomView {
 
   private ctx: UIContext;
   private send: Send;
+  private sendKey: Send;
   private call: string;
 
-  constructor(ctx: UIContext, send: Send, call: string, open: Message) {
+  /**
+   * send writes a message to the child. sendKey, send unless given, writes
+   * a key: the host's waits for the key's frame, so that the render Pi
+   * makes after handleInput already shows it.
+   */
+  constructor(ctx: UIContext, send: Send, call: string, open: Message, sendKey: Send = send) {
     this.ctx = ctx;
     this.send = send;
+    this.sendKey = sendKey;
     this.call = call;
     this.overlay = open.display !== "inline";
     const toggleKey = this.overlay && typeof open.toggleKey === "string" ? open.toggleKey : "";
@@ -190,7 +197,7 @@ export class CustomView {
   private handleInput(data: string): void {
     if (this.closed) return;
     const key = keyMessage(data);
-    if (key) this.send({ type: "key", call: this.call, ...key });
+    if (key) this.sendKey({ type: "key", call: this.call, ...key });
   }
 
   // The raw listener sees input before the component, also while the

@@ -56,6 +56,23 @@ test("custom: an overlay, keys answer it, every line fits the width, and it all 
   assert.equal(f.listeners.size, 0, "the raw listener is gone");
 });
 
+test("custom: a key's frame is on screen when handleInput returns, and enter closes the component at once", async () => {
+  const f = fakeCtx("tui", { cols: 60, rows: 20 });
+  const p = createAskUser(f.ctx, noConfig)(deploy);
+  const s = await until("the dialog", () => (shows(f.shown[0], 60, "Deploy where?") ? f.shown[0] : undefined));
+  const selected = () => screen(s, 60).find((l) => l.includes("▸"));
+  assert.match(selected() ?? "", /staging/);
+  f.type("\x1b[B");
+  assert.match(selected() ?? "", /prod/, "the frame after down, with no wait");
+  f.type("\x1bz"); // a key the dialog ignores still gets its frame
+  assert.match(selected() ?? "", /prod/);
+  f.type("\x1b[A");
+  assert.match(selected() ?? "", /staging/, "the frame after up, with no wait");
+  f.type("\r");
+  assert.equal(s.settled, true, "the component is done when handleInput returns");
+  assert.deepEqual((await p).answers[0]!.selections, ["staging"]);
+});
+
 test("custom: the IME cursor marker sits where the text input's cursor is", async () => {
   const f = fakeCtx("tui", { cols: 60, rows: 20 });
   const p = createAskUser(f.ctx, noConfig)(named);

@@ -1,0 +1,83 @@
+// The child's synchronous exchange: a key's answer is handled before
+// handleInput returns, every message read on the way is handled in order,
+// and a child that does not answer leaves the answer to the event loop.
+import assert from "node:assert/strict";
+import { chmodSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { Child, type Message } from "../src/child.ts";
+import { tempDir, until } from "./fake.ts";
+
+// A child that writes back every line it reads: what the test sends is
+// what it hears, in order. A line with "big" in it is answered instead
+// with a frame for c1 of one line of 120000 wide characters, longer than
+// one read.
+const wide = "日本語".repeat(40_000);
+function echoChild(): Child {
+  const fake = join(tempDir("askuser-echo-"), "askuser");
+  const script = `
+    const big = JSON.stringify({ type: "frame", call: "c1", lines: [${JSON.stringify(wide)}] }) + "\\n";
+    let buf = "";
+    process.stdin.setEncoding("utf8");
+    process.stdin.on("data", (d) => {
+      buf += d;
+      let nl;
+      while ((nl = buf.indexOf("\\n")) >= 0) {
+        const line = buf.slice(0, nl + 1);
+        buf = buf.slice(nl + 1);
+        process.stdout.write(line.includes("big") ? big : line);
+      }
+    });`;
+  writeFileSync(fake, `#!${process.execPath}\n${script}\n`);
+  chmodSync(fake, 0o755);
+  return new Child(fake, { type: "hello" });
+}
+
+// Collects the messages of call c, as a call's handlers get them.
+function listen(child: Child, call: string): Message[] {
+  const got: Message[] = [];
+  void child.call(call, { type: "noop", call }, { onMessage: (m) => got.push(m) });
+  return got;
+}
+
+test("exchange: the answer, and what came before it, are handled before it returns", async (t) => {
+  const child = echoChild();
+  t.after(() => child.close());
+  const got = listen(child, "c1");
+  await until("the echo of the first message", () => got.length === 1);
+  got.length = 0;
+  // Characters split between reads come out whole.
+  assert.equal(child.exchange({ type: "key", call: "c1", key: "big" }, "c1"), true);
+  assert.equal(got.length, 1);
+  assert.ok(got[0]!.type === "frame" && (got[0]!.lines as string[])[0] === wide, "the frame, intact");
+  for (const type of ["close", "frame"]) {
+    got.length = 0;
+    assert.equal(child.exchange({ type, call: "c1" }, "c1"), true, type);
+    assert.deepEqual(got, [{ type, call: "c1" }], type);
+  }
+});
+
+test("exchange: no answer within the wait leaves it to the event loop, which still hands it on", async (t) => {
+  const child = echoChild();
+  t.after(() => child.close());
+  const got = listen(child, "c2");
+  await until("the echo of the first message", () => got.length === 1);
+  got.length = 0;
+  // A key is not an answer: the echo never answers it, and exchange
+  // gives up after EXCHANGE_WAIT_MS.
+  assert.equal(child.exchange({ type: "key", call: "c2", key: "down" }, "c2"), false);
+  assert.deepEqual(got, [{ type: "key", call: "c2", key: "down" }], "what was read on the way is handled");
+  // An answer for another call does not end the wait either.
+  got.length = 0;
+  assert.equal(child.exchange({ type: "frame", call: "other" }, "c2"), false);
+  child.send({ type: "frame", call: "c2", lines: ["later"] });
+  await until("the frame, through the event loop", () => got.length === 1);
+  assert.deepEqual(got, [{ type: "frame", call: "c2", lines: ["later"] }]);
+});
+
+test("exchange: a dead child is written nothing and waited for not at all", async () => {
+  const child = echoChild();
+  child.kill();
+  await until("the child's death", () => child.dead);
+  assert.equal(child.exchange({ type: "frame", call: "c3" }, "c3"), false);
+});
