@@ -148,7 +148,8 @@ func (cs *customSession) handle(msg inMsg) {
 	}
 }
 
-// view sends frames for one component, skipping a frame equal to the last.
+// view sends frames for one component: the first whole, then only what
+// changed, skipping a tick's frame equal to the last.
 type view struct {
 	srv         *server
 	call        string
@@ -165,8 +166,13 @@ func (v *view) draw(m *dialog.Model, force bool) {
 	if !force && v.sent && sameFrame(f, v.last) {
 		return
 	}
-	v.last, v.sent = f, true
 	msg := frameMsg{Type: typeFrame, Call: v.call, Lines: f.Lines}
+	if v.sent {
+		// The shim holds the last frame: only the lines that changed go.
+		msg.Patch, msg.Length = true, len(f.Lines)
+		msg.At, msg.Lines = changed(v.last.Lines, f.Lines)
+	}
+	v.last, v.sent = f, true
 	if msg.Lines == nil {
 		msg.Lines = []string{}
 	}
@@ -174,6 +180,26 @@ func (v *view) draw(m *dialog.Model, force bool) {
 		msg.Cursor = &cursorPos{Row: f.Cursor.Row, Col: f.Cursor.Col}
 	}
 	_ = v.srv.out.sendFrame(&msg)
+}
+
+// changed returns the lines of next that differ from last, as the index
+// of the first and the lines from there to the last that differs (or to
+// the end when next is longer). They are none, at 0, when next is last.
+func changed(last, next []string) (at int, lines []string) {
+	n := min(len(last), len(next))
+	for at < n && last[at] == next[at] {
+		at++
+	}
+	if at == len(next) {
+		return 0, nil // the same lines, or fewer: nothing to send but the length
+	}
+	end := len(next)
+	if len(next) == len(last) {
+		for end > at && last[end-1] == next[end-1] {
+			end--
+		}
+	}
+	return at, next[at:end]
 }
 
 func sameFrame(a, b dialog.Frame) bool {

@@ -71,13 +71,20 @@ func plainString(b []byte) (s, rest []byte, ok bool) {
 }
 
 // appendFrame appends msg as one line, byte for byte as encoding/json
-// writes it with HTML escaping off, without reflection and into a buffer
-// that is reused.
+// writes a whole frame with HTML escaping off, without reflection and
+// into a buffer that is reused. A patch carries "at" and "length" before
+// its lines, also when they are 0.
 func appendFrame(b []byte, msg *frameMsg) []byte {
 	b = append(b, `{"type":`...)
 	b = appendString(b, msg.Type)
 	b = append(b, `,"call":`...)
 	b = appendString(b, msg.Call)
+	if msg.Patch {
+		b = append(b, `,"at":`...)
+		b = appendInt(b, msg.At)
+		b = append(b, `,"length":`...)
+		b = appendInt(b, msg.Length)
+	}
 	b = append(b, `,"lines":`...)
 	if msg.Lines == nil {
 		b = append(b, "null"...)

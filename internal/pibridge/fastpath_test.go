@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // generalDecode is decode without its fast path for keys.
@@ -128,4 +130,48 @@ func FuzzAppendFrame(f *testing.F) {
 			t.Errorf("appendFrame(%+v) (-encoding/json +got):\n%s", msg, diff)
 		}
 	})
+}
+
+func TestChanged(t *testing.T) {
+	abc := []string{"a", "b", "c"}
+	tests := []struct {
+		name       string
+		last, next []string
+		at         int
+		lines      []string
+	}{
+		{"same", abc, abc, 0, nil},
+		{"one line", abc, []string{"a", "B", "c"}, 1, []string{"B"}},
+		{"first and last", abc, []string{"A", "b", "C"}, 0, []string{"A", "b", "C"}},
+		{"longer", abc, []string{"a", "b", "c", "d"}, 3, []string{"d"}},
+		{"longer and changed", abc, []string{"a", "B", "c", "d"}, 1, []string{"B", "c", "d"}},
+		{"shorter", abc, []string{"a", "b"}, 0, nil},
+		{"shorter and changed", abc, []string{"A"}, 0, []string{"A"}},
+		{"from nothing", nil, abc, 0, abc},
+		{"to nothing", abc, nil, 0, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			at, lines := changed(tt.last, tt.next)
+			if at != tt.at {
+				t.Errorf("at = %d, want %d", at, tt.at)
+			}
+			if diff := cmp.Diff(tt.lines, lines); diff != "" {
+				t.Errorf("lines (-want +got):\n%s", diff)
+			}
+			// The shim's rule gives next back.
+			got := append(append(slices.Clone(tt.last[:at]), lines...), tt.last[min(at+len(lines), len(tt.last)):]...)
+			if diff := cmp.Diff(tt.next, got[:len(tt.next)], cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("the patched frame (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestAppendPatch(t *testing.T) {
+	msg := frameMsg{Type: typeFrame, Call: "c1", Patch: true, At: 0, Length: 10, Lines: []string{"x"}, Cursor: &cursorPos{Row: 1, Col: 2}}
+	want := `{"type":"frame","call":"c1","at":0,"length":10,"lines":["x"],"cursor":{"row":1,"col":2}}` + "\n"
+	if diff := cmp.Diff(want, string(appendFrame(nil, &msg))); diff != "" {
+		t.Errorf("appendFrame (-want +got):\n%s", diff)
+	}
 }

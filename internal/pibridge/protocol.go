@@ -142,9 +142,15 @@ type openMsg struct {
 	ToggleKey string `json:"toggleKey"`
 }
 
+// frameMsg is a whole frame, or with Patch set the lines of the last
+// frame that changed: Lines replace the lines from At on, and the frame
+// then has Length lines.
 type frameMsg struct {
 	Type   string     `json:"type"`
 	Call   string     `json:"call"`
+	Patch  bool       `json:"-"`
+	At     int        `json:"at,omitempty"`
+	Length int        `json:"length,omitempty"`
 	Lines  []string   `json:"lines"`
 	Cursor *cursorPos `json:"cursor,omitempty"`
 }

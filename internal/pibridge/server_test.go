@@ -475,16 +475,23 @@ func TestKeyFrames(t *testing.T) {
 	sendAsk(c, "c1", deploy, "")
 	c.until("open")
 	c.sendMsg(map[string]any{"type": "resize", "call": "c1", "width": 30, "rows": 12})
-	c.until("frame")
-	c.sendMsg(map[string]any{"type": "key", "call": "c1", "key": "alt+q"}) // stops the countdown
-	c.until("frame")
+	msgs := c.until("frame")
+	first := msgs[len(msgs)-1]
+	if _, patch := first["at"]; patch {
+		t.Fatalf("the first frame is a patch: %v", first)
+	}
+	screen := strs(first["lines"].([]any))
 	lastFrame := func() []string {
+		t.Helper()
 		msgs := c.until("frame")
 		if got := types(msgs); len(got) != 1 {
 			t.Fatalf("messages %v; want the frame alone", got)
 		}
-		return strs(msgs[0]["lines"].([]any))
+		screen = applyFrame(t, screen, msgs[0])
+		return screen
 	}
+	c.sendMsg(map[string]any{"type": "key", "call": "c1", "key": "alt+q"}) // stops the countdown
+	lastFrame()
 	c.sendMsg(map[string]any{"type": "key", "call": "c1", "key": "down"})
 	down := lastFrame()
 	for _, key := range []map[string]any{
@@ -505,6 +512,29 @@ func TestKeyFrames(t *testing.T) {
 	if got := types(c.until("result")); got[0] != "close" {
 		t.Errorf("messages %v after escape; want close first", got)
 	}
+}
+
+// applyFrame is what the shim does with a frame: a whole one replaces
+// the lines, a patch changes the last ones.
+func applyFrame(t *testing.T, last []string, m map[string]any) []string {
+	t.Helper()
+	lines := strs(m["lines"].([]any))
+	at, patch := m["at"].(float64)
+	if !patch {
+		return lines
+	}
+	length, ok := m["length"].(float64)
+	if !ok || int(at) > len(last) {
+		t.Fatalf("a patch of %d lines at %v, length %v, for a frame of %d lines", len(lines), m["at"], m["length"], len(last))
+	}
+	out := append(slices.Clone(last[:int(at)]), lines...)
+	if len(out) < len(last) {
+		out = append(out, last[len(out):]...)
+	}
+	if int(length) > len(out) {
+		t.Fatalf("a patch leaves %d lines, and says %v", len(out), length)
+	}
+	return out[:int(length)]
 }
 
 func TestCustomUIError(t *testing.T) {

@@ -77,8 +77,11 @@ function withCursor(line: string, col: number, width: number): string {
 export class CustomView {
   private lines: string[] = [];
   private cursor: { row: number; col: number } | undefined;
-  // The last render, returned again while nothing it depends on changed.
-  private rendered: { lines: string[]; width: number; rows: number; focused: boolean; out: string[] } | undefined;
+  // The last render: returned again while nothing it depends on changed,
+  // and its lines reused where theirs did not.
+  private rendered:
+    | { lines: string[]; cursor: CustomView["cursor"]; width: number; rows: number; focused: boolean; out: string[] }
+    | undefined;
   private width = 0;
   private rows = 0;
   private tui: TUI | undefined;
@@ -157,9 +160,23 @@ export class CustomView {
     this.send({ type: "ui_error", call: this.call, message: err instanceof Error ? err.message : String(err) });
   }
 
-  /** Takes a frame from the child and redraws. */
+  /** Takes a frame from the child, whole or a patch, and redraws. */
   frame(msg: Message): void {
-    this.lines = Array.isArray(msg.lines) ? (msg.lines as string[]) : [];
+    const lines = Array.isArray(msg.lines) ? (msg.lines as string[]) : [];
+    if (typeof msg.at === "number" && typeof msg.length === "number") {
+      // The lines from at on are replaced, and the frame has length lines.
+      // The child patches only frames it sent; a patch past the end would
+      // be its bug, and leaves empty lines rather than a crash.
+      const last = this.lines;
+      const next = last.slice(0, msg.at);
+      while (next.length < msg.at) next.push("");
+      for (const l of lines) next.push(l);
+      for (let i = next.length; i < last.length; i++) next.push(last[i]!);
+      if (next.length > msg.length) next.length = Math.max(msg.length, 0);
+      this.lines = next;
+    } else {
+      this.lines = lines;
+    }
     this.cursor = msg.cursor as CustomView["cursor"];
     const first = this.firstFrame;
     this.firstFrame = undefined;
@@ -179,10 +196,17 @@ export class CustomView {
     const focused = this.component.focused === true;
     const c = this.rendered;
     if (c && c.lines === this.lines && c.width === width && c.rows === this.rows && c.focused === focused) return c.out.slice();
+    // The column of the cursor marker in row i, or -1.
+    const marker = (cursor: CustomView["cursor"], on: boolean, i: number) => (on && cursor && cursor.row === i ? cursor.col : -1);
+    const same = c && c.width === width && c.focused === focused ? c : undefined;
     const out: string[] = [];
     const n = Math.min(this.lines.length, this.rows);
     for (let i = 0; i < n; i++) {
       let line = this.lines[i]!;
+      if (same && i < same.out.length && same.lines[i] === line && marker(same.cursor, focused, i) === marker(this.cursor, focused, i)) {
+        out.push(same.out[i]!); // a line the patch kept, drawn as before
+        continue;
+      }
       if (focused && this.cursor && this.cursor.row === i) line = withCursor(line, this.cursor.col, width);
       // Pi throws on a line wider than the width. The child never sends
       // one for the width it was given, and this keeps a stale frame after
@@ -190,7 +214,7 @@ export class CustomView {
       // check costs little when the line fits, as it nearly always does.
       out.push(visibleWidth(line) <= width ? line : truncateToWidth(line, width, ""));
     }
-    this.rendered = { lines: this.lines, width, rows: this.rows, focused, out };
+    this.rendered = { lines: this.lines, cursor: this.cursor, width, rows: this.rows, focused, out };
     return out.slice(); // Pi may change what it is given
   }
 

@@ -160,6 +160,36 @@ test("custom: custom() that throws or rejects is custom_ui_failed", async () => 
   }
 });
 
+test("CustomView: a patch replaces the lines from at on and sets the length; kept lines are drawn as before", () => {
+  const f = fakeCtx("tui", { cols: 20, rows: 12 });
+  f.ctx.ui.custom = () => new Promise(() => {});
+  const view = new CustomView(f.ctx, () => {}, "c1", { type: "open", display: "inline", toggleKey: "" });
+  const render = (width: number) => (view as unknown as { render(w: number): string[] }).render(width);
+  (view.component as { focused: boolean }).focused = true;
+  const steps: [string, Record<string, unknown>, string[]][] = [
+    ["whole", { lines: ["a", "b", "c", "d"] }, ["a", "b", "c", "d"]],
+    ["one line", { at: 1, length: 4, lines: ["B"] }, ["a", "B", "c", "d"]],
+    ["two lines, the rest kept", { at: 0, length: 4, lines: ["A", "b"] }, ["A", "b", "c", "d"]],
+    ["nothing changed", { at: 0, length: 4, lines: [] }, ["A", "b", "c", "d"]],
+    ["longer", { at: 4, length: 6, lines: ["e", "f"] }, ["A", "b", "c", "d", "e", "f"]],
+    ["shorter", { at: 0, length: 2, lines: [] }, ["A", "b"]],
+    ["shorter and changed", { at: 1, length: 2, lines: ["x"] }, ["A", "x"]],
+    ["a cursor on a kept line", { at: 0, length: 2, lines: [], cursor: { row: 0, col: 1 } }, [`A${CURSOR_MARKER}`, "x"]],
+    ["the cursor gone", { at: 0, length: 2, lines: [] }, ["A", "x"]],
+    ["whole again", { lines: ["z"] }, ["z"]],
+  ];
+  for (const [name, msg, want] of steps) {
+    view.frame({ type: "frame", call: "c1", ...msg });
+    assert.deepEqual(render(20), want, name);
+  }
+  view.frame({ type: "frame", call: "c1", lines: ["wide line of text"] });
+  assert.deepEqual(render(20), ["wide line of text"]);
+  view.frame({ type: "frame", call: "c1", at: 0, length: 1, lines: [] });
+  const clipped = render(4);
+  assert.ok(clipped.length === 1 && clipped[0]!.startsWith("wide") && visibleWidth(clipped[0]!) === 4, `a kept line is clipped again at another width: ${JSON.stringify(clipped)}`);
+  view.close();
+});
+
 test("CustomView.close is idempotent, and works before and after the component exists", async () => {
   for (const when of ["before", "after"]) {
     const f = fakeCtx("tui");
