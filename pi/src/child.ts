@@ -151,24 +151,26 @@ export class Child {
     this.answered = false;
     const scratch = (this.scratch ??= Buffer.allocUnsafe(64 << 10));
     const deadline = performance.now() + EXCHANGE_WAIT_MS;
-    // Each empty read throws; without a stack trace that costs a third less.
     const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
     try {
       while (!this.answered && !this.dead) {
         let n: number;
+        // Each empty read throws; without a stack trace that costs a
+        // third less. The limit is back before any other code runs.
+        Error.stackTraceLimit = 0;
         try {
           n = readSync(outFd, scratch, 0, scratch.length, null);
         } catch (err) {
           if ((err as NodeJS.ErrnoException).code === "EAGAIN" && performance.now() < deadline) continue;
           return false; // nothing yet, or an error the stream reports
+        } finally {
+          Error.stackTraceLimit = limit;
         }
         if (n === 0) return false; // the end: the stream sees it too
         this.read(this.decoder.write(scratch.subarray(0, n)));
       }
       return this.answered;
     } finally {
-      Error.stackTraceLimit = limit;
       this.awaiting = undefined;
     }
   }

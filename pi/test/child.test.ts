@@ -50,6 +50,16 @@ test("exchange: the answer, and what came before it, are handled before it retur
   assert.equal(child.exchange({ type: "key", call: "c1", key: "big" }, "c1"), true);
   assert.equal(got.length, 1);
   assert.ok(got[0]!.type === "frame" && (got[0]!.lines as string[])[0] === wide, "the frame, intact");
+  // Handlers run as they would from the event loop: with stack traces.
+  const limits: number[] = [];
+  void child.call("c4", { type: "noop", call: "c4" }, { onMessage: () => limits.push(Error.stackTraceLimit) });
+  await until("the echo for c4", () => limits.length === 1);
+  const limit = Error.stackTraceLimit;
+  child.send({ type: "event", call: "c4" });
+  assert.equal(child.exchange({ type: "frame", call: "c1" }, "c1"), true);
+  assert.deepEqual(limits, [limit, limit], "the stack trace limit in a handler");
+  assert.equal(Error.stackTraceLimit, limit, "the stack trace limit after");
+  got.length = 0;
   for (const type of ["close", "frame"]) {
     got.length = 0;
     assert.equal(child.exchange({ type, call: "c1" }, "c1"), true, type);
