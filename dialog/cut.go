@@ -98,3 +98,34 @@ func (m measured) cutAt(width, tw int) (end, w int, exact bool) {
 	}
 	return end, cur + tw, ascii
 }
+
+// fit returns s cut to width cells with tail, as ansi.Truncate cuts it,
+// and the width ansi.StringWidth gives the result. Printable ASCII that
+// fits, as most labels are, is measured by its length: a frame draws
+// such labels every time.
+func fit(s string, width int, tail string) (string, int) {
+	if len(s) <= width && printableASCII(s) {
+		return s, len(s)
+	}
+	s = ansi.Truncate(s, width, tail)
+	return s, ansi.StringWidth(s)
+}
+
+// textWidth is ansi.StringWidth(s), counted by length for printable ASCII.
+func textWidth(s string) int {
+	if printableASCII(s) {
+		return len(s)
+	}
+	return ansi.StringWidth(s)
+}
+
+// printableASCII reports whether every byte of s is printable ASCII, one
+// cell wide each.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}

@@ -39,3 +39,22 @@ func TestMeasuredCut(t *testing.T) {
 		}
 	}
 }
+
+// TestFit checks fit and textWidth against ansi.Truncate and
+// ansi.StringWidth, on ASCII and on what is not.
+func TestFit(t *testing.T) {
+	for _, s := range []string{"", "ask_user", "No timeout", "type another answer or a note", "⏱ 1:23", "日本語", "a\x1b[31mb", "tab\there", "\x7f", "e\u0301"} {
+		if got, want := textWidth(s), ansi.StringWidth(s); got != want {
+			t.Errorf("textWidth(%q) = %d, want %d", s, got, want)
+		}
+		for width := 0; width <= 12; width++ {
+			for _, tail := range []string{"", "…"} {
+				got, gotW := fit(s, width, tail)
+				want := ansi.Truncate(s, width, tail)
+				if got != want || gotW != ansi.StringWidth(want) {
+					t.Errorf("fit(%q, %d, %q) = %q, %d; want %q, %d", s, width, tail, got, gotW, want, ansi.StringWidth(want))
+				}
+			}
+		}
+	}
+}

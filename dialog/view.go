@@ -510,8 +510,8 @@ func (m *Model) ctrlLine(t *tab, tl *tabLayout, ci, w int) line {
 				ph = "type another answer or a note"
 			}
 			if avail > 0 {
-				ph = ansi.Truncate(ph, avail, "")
-				b.styled(m.th.Muted, ph, ansi.StringWidth(ph))
+				ph, w := fit(ph, avail, "")
+				b.styled(m.th.Muted, ph, w)
 			}
 		} else if avail > 0 {
 			s, _ := f.text.window(avail)
@@ -635,7 +635,7 @@ func (m *Model) headerLine(width int) line {
 			}
 		}
 	}
-	cwid := ansi.StringWidth(clock)
+	cwid := textWidth(clock)
 	title := m.title
 	if title == "" {
 		title = "Question"
@@ -652,8 +652,8 @@ func (m *Model) headerLine(width int) line {
 	b.pad(1)
 	avail := width - cwid - 3
 	if avail > 0 {
-		s := ansi.Truncate(title, avail, ellipsis)
-		b.styled(m.th.Accent, s, ansi.StringWidth(s))
+		s, w := fit(title, avail, ellipsis)
+		b.styled(m.th.Accent, s, w)
 	}
 	b.pad(width - 1 - b.w - cwid)
 	b.styled(st, clock, cwid)
