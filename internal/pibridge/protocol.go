@@ -144,13 +144,14 @@ type openMsg struct {
 
 // frameMsg is a whole frame, or with Patch set the lines of the last
 // frame that changed: Lines replace the lines from At on, and the frame
-// then has Length lines.
+// then has Length lines. Frames are written by appendFrame, which writes
+// a patch's "at" and "length"; the tags are for a whole frame.
 type frameMsg struct {
 	Type   string     `json:"type"`
 	Call   string     `json:"call"`
 	Patch  bool       `json:"-"`
-	At     int        `json:"at,omitempty"`
-	Length int        `json:"length,omitempty"`
+	At     int        `json:"-"`
+	Length int        `json:"-"`
 	Lines  []string   `json:"lines"`
 	Cursor *cursorPos `json:"cursor,omitempty"`
 }
