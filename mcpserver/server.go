@@ -335,8 +335,8 @@ func withWarnings(res contract.Result, warnings []string) contract.Result {
 }
 
 // toolResult is the tool result for res, the outcome of q: the model's text
-// as content, the result JSON as structured content, and isError for an
-// error outcome. action is the client's answer to an elicitation form, if
+// as content, the result JSON with that text as structured content, and
+// isError for an error outcome. action is the client's answer to an elicitation form, if
 // one was shown: a dismissal says whether the user declined or cancelled.
 func toolResult(q *contract.Request, res contract.Result, action string) *mcp.CallToolResult {
 	text := tooltext.ForModel(q, res)
@@ -350,9 +350,20 @@ func toolResult(q *contract.Request, res contract.Result, action string) *mcp.Ca
 	}
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
-		StructuredContent: res,
+		StructuredContent: structured{Result: res, Guidance: text},
 		IsError:           res.Status == contract.StatusError,
 	}
+}
+
+// structured is the structured content of a tool result: the result of
+// the ask_user contract, and as guidance the same text the text content
+// carries. Some clients (Claude Code, Codex) hand the model only the
+// structured content of a result that has one, others (Gemini CLI,
+// OpenCode) only its text; with the text in both, the model reads the
+// same words whichever its client forwards.
+type structured struct {
+	contract.Result
+	Guidance string `json:"guidance"`
 }
 
 // errClientGone aborts the calls of a client whose input has ended.
