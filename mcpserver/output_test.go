@@ -29,7 +29,7 @@ func TestOutputSchema(t *testing.T) {
 		{"answered form", form, accept(`{"q1.version":"1","q1.arches":["amd64"],"q1.signed":false}`)},
 		{"answered bool", boolQ, accept(`{"q1":true}`)},
 		{"answered note", multi, accept(`{"q1":["mac"],"q1_note":"x"}`)},
-		{"aborted", single, action("decline")},
+		{"declined at once", single, action("decline")},
 		{"invalid", `{"questions":[]}`, action("decline")},
 		{"warnings", `{"questions":[{"title":"t","kind":"input","options":[{"label":"a"}]}]}`, accept(`{"q1":"x"}`)},
 	}

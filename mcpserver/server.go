@@ -243,7 +243,10 @@ func (s *Server) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 			return s.firstRound(h, q)
 		}
 		p := quietProgress()
-		res := s.modernRound(ctx, h, req, q, p)
+		res, again := s.modernRound(ctx, h, req, q, p)
+		if again != nil {
+			return again, nil
+		}
 		return toolResult(q, withWarnings(res, warnings), p.elicitAction()), nil
 	}
 	p := newProgress(req, s.interval)
@@ -276,22 +279,53 @@ func (s *Server) takeTurn(ctx context.Context, p *progress) bool {
 
 // modernRound serves a call from a client that takes InputRequests. The
 // first round returns the form and a signed state holding the deadline;
-// the client's retry carries the answer, which the core then checks.
-func (s *Server) modernRound(ctx context.Context, h *sessionHost, req *mcp.CallToolRequest, q *contract.Request, prog *progress) contract.Result {
+// the client's retry carries the answer, which judge reads. When it asks
+// for another round, modernRound returns that round's form as the tool
+// result to send; otherwise the core checks the verdict.
+func (s *Server) modernRound(ctx context.Context, h *sessionHost, req *mcp.CallToolRequest, q *contract.Request, prog *progress) (contract.Result, *mcp.CallToolResult) {
 	p := req.Params
 	st, err := s.states.verify(p.RequestState, q)
 	if err == nil {
 		var resp *mcp.ElicitResult
 		if resp, err = formResponse(p.InputResponses); err == nil {
-			if st.expired(time.Now()) {
-				return contract.Result{Status: contract.StatusTimeout, Route: contract.RouteNative, Answers: []contract.Answer{}}
+			now := time.Now()
+			if st.expired(now) {
+				return contract.Result{Status: contract.StatusTimeout, Route: contract.RouteNative, Answers: []contract.Answer{}}, nil
 			}
-			return h.asker.Ask(ctx, q, &ask.Call{Data: &callData{progress: prog, response: resp}})
+			v := judge(q, st.round(), resp, st.sentAgo(now))
+			if v.next == nil {
+				return h.asker.Ask(ctx, q, &ask.Call{Data: &callData{progress: prog, verdict: &v}}), nil
+			}
+			again, err := s.nextRound(q, st, *v.next, now)
+			if err == nil {
+				return contract.Result{}, again
+			}
+			res := contract.ErrorResult(contract.ErrNativeUIFailed, "the form cannot be sent again for the answers still missing: "+err.Error())
+			res.Route = contract.RouteNative
+			return res, nil
 		}
 	}
 	res := contract.ErrorResult(contract.ErrNativeUIFailed, "the answer to the form cannot be used: "+err.Error())
 	res.Route = contract.RouteNative
-	return res
+	return res, nil
+}
+
+// nextRound returns the form of round r, which follows the form of prev,
+// as InputRequests, with its signed state.
+func (s *Server) nextRound(q *contract.Request, prev requestState, r round, now time.Time) (*mcp.CallToolResult, error) {
+	var left time.Duration
+	if prev.Deadline > 0 {
+		left = max(time.UnixMilli(prev.Deadline).Sub(now), time.Millisecond)
+	}
+	form, err := r.form(q, left)
+	if err != nil {
+		return nil, err
+	}
+	state, err := s.states.next(prev, r, now)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{formKey: form}, RequestState: state}, nil
 }
 
 // firstRound returns the whole questionnaire as one form in InputRequests,
