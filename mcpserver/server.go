@@ -2,15 +2,18 @@
 // that any MCP client can ask its human structured questions.
 //
 // The one tool, ask_user, takes the questionnaire of package contract and
-// returns the result JSON as structured content and tooltext's text for
-// the model. Each client session gets one ask.Host, resolved on its first
+// returns tooltext's text for the model, and as structured content the
+// result JSON with that same text as its guidance member. Each client session gets one ask.Host, resolved on its first
 // call from the client's capabilities and the server's environment:
 //
 //   - native: the client declares elicitation, and the whole questionnaire
 //     is one flat form. Clients of protocol 2026-07-28 and later get it as
 //     InputRequests in the tool result and send the answer back in a retry
-//     of the same call; older clients get one elicitation request while
-//     the call waits;
+//     of the same call; older clients get an elicitation request while
+//     the call waits. A form submitted with questions left unanswered is
+//     followed by one holding only those, and a form dismissed sooner than
+//     anyone could read it is reported as a form the client could not
+//     show (see judge);
 //   - custom: a Renderer given in Options, such as a terminal popup.
 //
 // While a call waits, the server sends progress notifications to clients
