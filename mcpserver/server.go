@@ -13,7 +13,7 @@
 //     the call waits. A form submitted with questions left unanswered is
 //     followed by one holding only those, and a form dismissed sooner than
 //     anyone could read it is reported as a form the client could not
-//     show (see judge);
+//     show;
 //   - custom: a Renderer given in Options, such as a terminal popup.
 //
 // While a call waits, the server sends progress notifications to clients
