@@ -3,8 +3,9 @@
 //
 // The one tool, ask_user, takes the questionnaire of package contract and
 // returns tooltext's text for the model, and as structured content the
-// result JSON with that same text as its guidance member. Each client session gets one ask.Host, resolved on its first
-// call from the client's capabilities and the server's environment:
+// result JSON with that same text as its guidance member. Each client
+// session gets one ask.Host, resolved on its first call from the client's
+// capabilities and the server's environment:
 //
 //   - native: the client declares elicitation, and the whole questionnaire
 //     is one flat form. Clients of protocol 2026-07-28 and later get it as
