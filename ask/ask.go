@@ -21,11 +21,23 @@ import (
 // the deadline passes or the caller aborts, the core settles at once,
 // cancels ctx and discards whatever Render returns later. A returned error
 // means the UI failed; the core reports it as custom_ui_failed or
-// native_ui_failed. A panic in Render is recovered and reported the same
+// native_ui_failed, except an *UnansweredError, which is empty_answer. A panic in Render is recovered and reported the same
 // way.
 type Renderer interface {
 	Render(ctx context.Context, s *Session) (Outcome, error)
 }
+
+// UnansweredError is the error a Renderer returns when the user submitted
+// the questionnaire without answering all of it and the renderer cannot
+// ask for the rest. The core reports it as empty_answer, with Reason, which
+// should name what is missing, as the message; the error carries no
+// answers.
+type UnansweredError struct {
+	Reason string
+}
+
+// Error returns the reason.
+func (e *UnansweredError) Error() string { return e.Reason }
 
 // RendererFunc adapts a function to a Renderer.
 type RendererFunc func(ctx context.Context, s *Session) (Outcome, error)

@@ -232,6 +232,12 @@ func settled(st settlement, route contract.Route, req *contract.Request) contrac
 	if st.panicked {
 		return failed(route, fmt.Sprintf("%s panicked: %v", routeName(route), st.err.(panicError).value))
 	}
+	var unanswered *UnansweredError
+	if errors.As(st.err, &unanswered) {
+		res := contract.ErrorResult(contract.ErrEmptyAnswer, unanswered.Reason)
+		res.Route = route
+		return res
+	}
 	if st.err != nil {
 		return failed(route, fmt.Sprintf("%s failed: %v", routeName(route), st.err))
 	}

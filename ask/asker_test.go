@@ -3,6 +3,7 @@ package ask
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -160,6 +161,9 @@ func TestRendererOutcomes(t *testing.T) {
 		{"too few answers", custom, answerWith(Outcome{Answers: answers(1)}, nil),
 			withRoute(contract.ErrorResult(contract.ErrInternal, ""), custom), "break the contract",
 			Event{Name: EventError, Route: custom, Status: contract.StatusError, ErrorCode: contract.ErrInternal}},
+		{"unanswered", native, answerWith(Outcome{}, fmt.Errorf("asking again: %w", &UnansweredError{Reason: "no answer to question 2"})),
+			withRoute(contract.ErrorResult(contract.ErrEmptyAnswer, ""), native), "no answer to question 2",
+			Event{Name: EventError, Route: native, Status: contract.StatusError, ErrorCode: contract.ErrEmptyAnswer}},
 		{"empty answer", custom, answerWith(Outcome{Answers: append(empty, answers(2)[1])}, nil),
 			withRoute(contract.ErrorResult(contract.ErrEmptyAnswer, ""), custom), "break the contract",
 			Event{Name: EventError, Route: custom, Status: contract.StatusError, ErrorCode: contract.ErrEmptyAnswer}},

@@ -3,15 +3,17 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/askuser/askuser/ask"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // elicitRenderer is the native route: the questionnaire as one flat
-// elicitation form. On a modern session the client has already answered
-// the form, and the answer travels in the context; on an older one the
-// renderer sends the form and waits for the answer.
+// elicitation form. On a modern session the server has already read the
+// client's answer to the form, and the verdict travels in the call's data;
+// on an older one the renderer sends the form and waits for the answer,
+// and sends another form for what an accepted one left out (see judge).
 type elicitRenderer struct {
 	session *mcp.ServerSession
 	modern  bool
@@ -20,8 +22,8 @@ type elicitRenderer struct {
 // callData is what one tools/call hands the renderers of its session, as
 // the ask.Call's Data.
 type callData struct {
-	progress *progress         // the call's progress notifications; nil for none
-	response *mcp.ElicitResult // the client's answer to a form sent as InputRequests, if any
+	progress *progress // the call's progress notifications; nil for none
+	verdict  *verdict  // what the client's answer to a form sent as InputRequests means, if any
 }
 
 // dataOf returns the callData of s, or an empty one for a call that has
@@ -33,37 +35,41 @@ func dataOf(s *ask.Session) *callData {
 	return &callData{}
 }
 
-// Render implements ask.Renderer.
+// Render implements ask.Renderer. The forms of one call share its
+// deadline and its progress.
 func (r *elicitRenderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
-	res := dataOf(s).response
-	if res == nil {
-		if r.modern {
-			return ask.Outcome{}, errNoResponse
-		}
-		var err error
+	d := dataOf(s)
+	if d.verdict != nil {
+		d.record(d.verdict.action)
+		return d.verdict.outcome, d.verdict.err
+	}
+	if r.modern {
+		return ask.Outcome{}, errNoResponse
+	}
+	rd := round{n: 1}
+	for {
 		left, _ := s.Countdown.Remaining()
-		res, err = r.session.Elicit(ctx, elicitParams(s.Request, left))
-		if err != nil {
-			return ask.Outcome{}, fmt.Errorf("the elicitation request failed: %w", err)
-		}
-	}
-	if p := dataOf(s).progress; p != nil {
-		p.setAction(res.Action)
-	}
-	return outcome(s, res)
-}
-
-// outcome maps the client's answer to the form back to an ask.Outcome.
-func outcome(s *ask.Session, res *mcp.ElicitResult) (ask.Outcome, error) {
-	switch res.Action {
-	case "accept":
-		answers, err := formAnswers(s.Request, res.Content)
+		form, err := rd.form(s.Request, left)
 		if err != nil {
 			return ask.Outcome{}, err
 		}
-		return ask.Outcome{Answers: answers}, nil
-	case "decline", "cancel":
-		return ask.Outcome{Dismissed: true}, nil
+		sent := time.Now()
+		res, err := r.session.Elicit(ctx, form)
+		if err != nil {
+			return ask.Outcome{}, fmt.Errorf("the elicitation request failed: %w", err)
+		}
+		v := judge(s.Request, rd, res, time.Since(sent))
+		d.record(v.action)
+		if v.next == nil {
+			return v.outcome, v.err
+		}
+		rd = *v.next
 	}
-	return ask.Outcome{}, fmt.Errorf("the client answered the form with the unknown action %q", res.Action)
+}
+
+// record tells the call's progress the client's answer to a form.
+func (d *callData) record(action string) {
+	if d.progress != nil {
+		d.progress.setAction(action)
+	}
 }

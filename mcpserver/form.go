@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -121,10 +122,27 @@ var one = 1
 // form holding every question. left is the time the user has, 0 for no
 // deadline: a client's form shows no countdown, so the message says it.
 func elicitParams(req *contract.Request, left time.Duration) *mcp.ElicitParams {
+	return formParams(req, nil, left)
+}
+
+// formParams is the form for what of req g names, or for all of it when g
+// is nil: the form that asks again for what an accepted form left out.
+//
+// A property is required when the contract needs a value there that no
+// default gives: a client that enforces required then cannot let the user
+// skip it. A single or multi question that takes free text is answered by
+// a choice or by its note, and the form schema cannot say "one of the
+// two", so neither is required; formAnswers fills in every default that a
+// client leaves out.
+func formParams(req *contract.Request, g gaps, left time.Duration) *mcp.ElicitParams {
 	s := &formSchema{props: map[string]*property{}}
 	free := req.FreeTextAllowed()
 	for i := range req.Questions {
 		q := &req.Questions[i]
+		fields, asked := g[i]
+		if g != nil && !asked {
+			continue
+		}
 		desc := questionDescription(q)
 		switch q.Kind {
 		case contract.KindSingle, contract.KindMulti:
@@ -146,7 +164,7 @@ func elicitParams(req *contract.Request, left time.Duration) *mcp.ElicitParams {
 					p.Default = mustJSON([]string{def})
 				}
 			}
-			s.add(questionProp(i), p, !free)
+			s.add(questionProp(i), p, !free && def == "")
 			if free {
 				n := &property{Type: "string", Title: q.Title + ": other answer or note",
 					Description: "Optional. Type an answer of your own instead of choosing, or a note to go with your choice."}
@@ -157,26 +175,37 @@ func elicitParams(req *contract.Request, left time.Duration) *mcp.ElicitParams {
 			}
 		case contract.KindInput:
 			p := &property{Type: "string", Title: q.Title, Description: desc, MinLength: &one}
-			if d, ok := q.TextDefault(); ok {
+			d, hasDef := q.TextDefault()
+			if hasDef {
 				p.Default = textDefault(d)
 			}
-			s.add(questionProp(i), p, true)
+			s.add(questionProp(i), p, !hasDef)
 		case contract.KindBool:
 			p := &property{Type: "boolean", Title: q.Title, Description: desc}
+			hasDef := false
 			if q.Default != nil {
-				if b, ok := q.Default.Bool(); ok {
+				var b bool
+				if b, hasDef = q.Default.Bool(); hasDef {
 					p.Default = mustJSON(b)
 				}
 			}
-			s.add(questionProp(i), p, true)
+			s.add(questionProp(i), p, !hasDef)
 		case contract.KindForm:
 			for j := range q.Fields {
 				f := &q.Fields[j]
-				s.add(fieldProp(i, f.Name), fieldProperty(q, f, desc), f.Required)
+				if g != nil && !slices.Contains(fields, f.Name) {
+					continue
+				}
+				_, hasDef := f.EffectiveDefault()
+				s.add(fieldProp(i, f.Name), fieldProperty(q, f, desc), f.Required && !hasDef)
 			}
 		}
 	}
-	return &mcp.ElicitParams{Mode: "form", Message: safetext.Text(formMessage(req, left)), RequestedSchema: s}
+	msg := formMessage(req, left)
+	if g != nil {
+		msg = againMessage(req, g, left)
+	}
+	return &mcp.ElicitParams{Mode: "form", Message: safetext.Text(msg), RequestedSchema: s}
 }
 
 func fieldProperty(q *contract.Question, f *contract.Field, desc string) *property {
@@ -235,6 +264,16 @@ func formMessage(req *contract.Request, left time.Duration) string {
 	} else if len(req.Questions) == 1 {
 		msg = req.Questions[0].Title
 	}
+	if left > 0 {
+		msg += "\n\n(" + timeLeft(left) + " to answer)"
+	}
+	return msg
+}
+
+// againMessage is the message above a form that asks again for what g
+// names.
+func againMessage(req *contract.Request, g gaps, left time.Duration) string {
+	msg := "Some answers are still missing: " + g.describe(req) + ". The answers you gave are kept."
 	if left > 0 {
 		msg += "\n\n(" + timeLeft(left) + " to answer)"
 	}

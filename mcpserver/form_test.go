@@ -192,6 +192,45 @@ func TestRequestState(t *testing.T) {
 	}
 }
 
+// A state for a later form keeps the questionnaire and the deadline of
+// the first, and carries its round, the answers kept and when it was sent.
+func TestRequestStateNext(t *testing.T) {
+	s := &stateSigner{key: []byte("k1")}
+	q := parse(t, every)
+	start := time.Unix(1000, 0)
+	first, err := s.issue(q, 60000, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev, err := s.verify(first, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := prev.round(); got.n != 1 || got.kept != nil {
+		t.Errorf("first round %+v; want round 1 with nothing kept", got)
+	}
+	later := start.Add(40 * time.Second)
+	kept := map[string]any{"q4": true, "q3": "x"}
+	next, err := s.next(prev, round{n: 2, kept: kept}, later)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.verify(next, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Deadline != prev.Deadline || got.sentAgo(later.Add(time.Second)) != time.Second || got.Nonce == prev.Nonce {
+		t.Errorf("next state %+v after %+v; want the same deadline, sent at %v, a new nonce", got, prev, later)
+	}
+	if diff := cmp.Diff(round{n: 2, kept: kept}, got.round(), cmp.AllowUnexported(round{})); diff != "" {
+		t.Errorf("round (-want +got):\n%s", diff)
+	}
+	huge := map[string]any{"q3": strings.Repeat("x", maxStateLen)}
+	if _, err := s.next(prev, round{n: 2, kept: huge}, later); err == nil || !strings.Contains(err.Error(), "too many to carry") {
+		t.Errorf("a state too long to echo: %v; want an error", err)
+	}
+}
+
 // FuzzFormAnswers maps the content of a form response to answers: it
 // never panics or spins, and what comes back is either an error or
 // answers of the right shape.

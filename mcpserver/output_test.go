@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/mcpserver"
+	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -28,7 +29,7 @@ func TestOutputSchema(t *testing.T) {
 		{"answered form", form, accept(`{"q1.version":"1","q1.arches":["amd64"],"q1.signed":false}`)},
 		{"answered bool", boolQ, accept(`{"q1":true}`)},
 		{"answered note", multi, accept(`{"q1":["mac"],"q1_note":"x"}`)},
-		{"aborted", single, action("decline")},
+		{"declined at once", single, action("decline")},
 		{"invalid", `{"questions":[]}`, action("decline")},
 		{"warnings", `{"questions":[{"title":"t","kind":"input","options":[{"label":"a"}]}]}`, accept(`{"q1":"x"}`)},
 	}
@@ -51,5 +52,51 @@ func TestInstructions(t *testing.T) {
 	got := cs.InitializeResult().Instructions
 	if !strings.HasPrefix(got, "Guidelines for ask_user:\n- ") || !strings.Contains(got, "Never invent") {
 		t.Errorf("instructions:\n%s", got)
+	}
+}
+
+// The structured content carries, as guidance, the very text of the text
+// content, for clients that pass the model only one of the two.
+func TestGuidance(t *testing.T) {
+	tests := []struct {
+		name, args string
+		elicit     elicitFunc
+		want       []string // phrases the guidance must hold
+	}{
+		{"answered", single, accept(`{"q1":"SQLite"}`), []string{"The user answered", "SQLite"}},
+		{"no route", single, nil, []string{"Do not invent an answer", "Ask the user yourself, in ordinary text in your reply", "1. Database"}},
+		{"invalid", `{"questions":[]}`, nil, []string{"Fix these problems", "Do not invent an answer"}},
+	}
+	for _, v := range versions {
+		for _, tt := range tests {
+			t.Run(v+"/"+tt.name, func(t *testing.T) {
+				cs := connect(t, newServer(t, nil), v, tt.elicit, nil)
+				r, err := call(context.Background(), cs, tt.args)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := json.Marshal(r.StructuredContent)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var sc struct {
+					Guidance *string `json:"guidance"`
+				}
+				if err := json.Unmarshal(b, &sc); err != nil {
+					t.Fatal(err)
+				}
+				if sc.Guidance == nil {
+					t.Fatalf("structured content has no guidance: %s", b)
+				}
+				if diff := cmp.Diff(text(r), *sc.Guidance); diff != "" {
+					t.Errorf("guidance differs from the text content (-text +guidance):\n%s", diff)
+				}
+				for _, w := range tt.want {
+					if !strings.Contains(*sc.Guidance, w) {
+						t.Errorf("guidance does not hold %q:\n%s", w, *sc.Guidance)
+					}
+				}
+			})
+		}
 	}
 }

@@ -2,15 +2,19 @@
 // that any MCP client can ask its human structured questions.
 //
 // The one tool, ask_user, takes the questionnaire of package contract and
-// returns the result JSON as structured content and tooltext's text for
-// the model. Each client session gets one ask.Host, resolved on its first
-// call from the client's capabilities and the server's environment:
+// returns tooltext's text for the model, and as structured content the
+// result JSON with that same text as its guidance member. Each client
+// session gets one ask.Host, resolved on its first call from the client's
+// capabilities and the server's environment:
 //
 //   - native: the client declares elicitation, and the whole questionnaire
 //     is one flat form. Clients of protocol 2026-07-28 and later get it as
 //     InputRequests in the tool result and send the answer back in a retry
-//     of the same call; older clients get one elicitation request while
-//     the call waits;
+//     of the same call; older clients get an elicitation request while
+//     the call waits. A form submitted with questions left unanswered is
+//     followed by one holding only those, and a form dismissed sooner than
+//     anyone could read it is reported as a form the client could not
+//     show;
 //   - custom: a Renderer given in Options, such as a terminal popup.
 //
 // While a call waits, the server sends progress notifications to clients
@@ -243,7 +247,10 @@ func (s *Server) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 			return s.firstRound(h, q)
 		}
 		p := quietProgress()
-		res := s.modernRound(ctx, h, req, q, p)
+		res, again := s.modernRound(ctx, h, req, q, p)
+		if again != nil {
+			return again, nil
+		}
 		return toolResult(q, withWarnings(res, warnings), p.elicitAction()), nil
 	}
 	p := newProgress(req, s.interval)
@@ -276,22 +283,53 @@ func (s *Server) takeTurn(ctx context.Context, p *progress) bool {
 
 // modernRound serves a call from a client that takes InputRequests. The
 // first round returns the form and a signed state holding the deadline;
-// the client's retry carries the answer, which the core then checks.
-func (s *Server) modernRound(ctx context.Context, h *sessionHost, req *mcp.CallToolRequest, q *contract.Request, prog *progress) contract.Result {
+// the client's retry carries the answer, which judge reads. When it asks
+// for another round, modernRound returns that round's form as the tool
+// result to send; otherwise the core checks the verdict.
+func (s *Server) modernRound(ctx context.Context, h *sessionHost, req *mcp.CallToolRequest, q *contract.Request, prog *progress) (contract.Result, *mcp.CallToolResult) {
 	p := req.Params
 	st, err := s.states.verify(p.RequestState, q)
 	if err == nil {
 		var resp *mcp.ElicitResult
 		if resp, err = formResponse(p.InputResponses); err == nil {
-			if st.expired(time.Now()) {
-				return contract.Result{Status: contract.StatusTimeout, Route: contract.RouteNative, Answers: []contract.Answer{}}
+			now := time.Now()
+			if st.expired(now) {
+				return contract.Result{Status: contract.StatusTimeout, Route: contract.RouteNative, Answers: []contract.Answer{}}, nil
 			}
-			return h.asker.Ask(ctx, q, &ask.Call{Data: &callData{progress: prog, response: resp}})
+			v := judge(q, st.round(), resp, st.sentAgo(now))
+			if v.next == nil {
+				return h.asker.Ask(ctx, q, &ask.Call{Data: &callData{progress: prog, verdict: &v}}), nil
+			}
+			again, err := s.nextRound(q, st, *v.next, now)
+			if err == nil {
+				return contract.Result{}, again
+			}
+			res := contract.ErrorResult(contract.ErrNativeUIFailed, "the form cannot be sent again for the answers still missing: "+err.Error())
+			res.Route = contract.RouteNative
+			return res, nil
 		}
 	}
 	res := contract.ErrorResult(contract.ErrNativeUIFailed, "the answer to the form cannot be used: "+err.Error())
 	res.Route = contract.RouteNative
-	return res
+	return res, nil
+}
+
+// nextRound returns the form of round r, which follows the form of prev,
+// as InputRequests, with its signed state.
+func (s *Server) nextRound(q *contract.Request, prev requestState, r round, now time.Time) (*mcp.CallToolResult, error) {
+	var left time.Duration
+	if prev.Deadline > 0 {
+		left = max(time.UnixMilli(prev.Deadline).Sub(now), time.Millisecond)
+	}
+	form, err := r.form(q, left)
+	if err != nil {
+		return nil, err
+	}
+	state, err := s.states.next(prev, r, now)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{formKey: form}, RequestState: state}, nil
 }
 
 // firstRound returns the whole questionnaire as one form in InputRequests,
@@ -335,8 +373,8 @@ func withWarnings(res contract.Result, warnings []string) contract.Result {
 }
 
 // toolResult is the tool result for res, the outcome of q: the model's text
-// as content, the result JSON as structured content, and isError for an
-// error outcome. action is the client's answer to an elicitation form, if
+// as content, the result JSON with that text as structured content, and
+// isError for an error outcome. action is the client's answer to an elicitation form, if
 // one was shown: a dismissal says whether the user declined or cancelled.
 func toolResult(q *contract.Request, res contract.Result, action string) *mcp.CallToolResult {
 	text := tooltext.ForModel(q, res)
@@ -350,9 +388,20 @@ func toolResult(q *contract.Request, res contract.Result, action string) *mcp.Ca
 	}
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
-		StructuredContent: res,
+		StructuredContent: structured{Result: res, Guidance: text},
 		IsError:           res.Status == contract.StatusError,
 	}
+}
+
+// structured is the structured content of a tool result: the result of
+// the ask_user contract, and as guidance the same text the text content
+// carries. Some clients (Claude Code, Codex) hand the model only the
+// structured content of a result that has one, others (Gemini CLI,
+// OpenCode) only its text; with the text in both, the model reads the
+// same words whichever its client forwards.
+type structured struct {
+	contract.Result
+	Guidance string `json:"guidance"`
 }
 
 // errClientGone aborts the calls of a client whose input has ended.

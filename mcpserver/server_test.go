@@ -110,6 +110,10 @@ func dismissed() contract.Result {
 	return contract.Result{Status: contract.StatusAborted, Route: contract.RouteNative, Answers: []contract.Answer{}, CancelledReason: contract.CancelUser}
 }
 
+func uiFailed() contract.Result {
+	return contract.Result{Status: contract.StatusError, Route: contract.RouteNative, Answers: []contract.Answer{}, Error: &contract.Error{Code: contract.ErrNativeUIFailed}}
+}
+
 func accept(content string) elicitFunc {
 	return func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		var m map[string]any
@@ -171,8 +175,9 @@ func TestAskUserNative(t *testing.T) {
 				contract.FormEntry{Name: "channel", Value: contract.StringValue("stable")},
 			)}), `2`},
 		{"strict single", strict, accept(`{"q1":"B"}`), answered(contract.Answer{Index: 0, ID: "q1", Title: "Pick", Kind: contract.KindSingle, Selections: []string{"B"}}), `B`},
-		{"decline", single, action("decline"), dismissed(), "declined"},
-		{"cancel", form, action("cancel"), dismissed(), "cancelled"},
+		// A form answered at once was seen by nobody (see TestTooSoon).
+		{"decline at once", single, action("decline"), uiFailed(), "Ask the user yourself, in ordinary text in your reply"},
+		{"cancel at once", form, action("cancel"), uiFailed(), "too soon for anyone to have read it"},
 		{"empty accept", multi, accept(`{}`), contract.Result{Status: contract.StatusError, Route: contract.RouteNative, Answers: []contract.Answer{}, Error: &contract.Error{Code: contract.ErrEmptyAnswer}}, "empty"},
 	}
 	for _, v := range versions {

@@ -18,16 +18,28 @@ import (
 // in its retry; the server trusts nothing in it unless its MAC, made with a
 // key that lives only in this process, checks out. It binds the answer to
 // the questionnaire it was asked for and carries the call's deadline,
-// which holds while the client shows the form.
+// which holds while the client shows the form, the time the form was
+// sent, which tells a person's answer from a client's, and for a form
+// that asks again for what is missing, its round and the answers kept
+// from the forms before.
 type requestState struct {
-	V        int    `json:"v"`
-	Request  string `json:"r"` // hash of the normalized questionnaire
-	Deadline int64  `json:"d"` // Unix milliseconds; 0 means none
-	Nonce    string `json:"n"`
+	V        int            `json:"v"`
+	Request  string         `json:"r"`           // hash of the normalized questionnaire
+	Deadline int64          `json:"d"`           // Unix milliseconds; 0 means none
+	Sent     int64          `json:"s"`           // Unix milliseconds
+	Round    int            `json:"k,omitempty"` // 0 means 1
+	Kept     map[string]any `json:"a,omitempty"`
+	Nonce    string         `json:"n"`
 }
 
-// maxStateLen bounds the request state a client may echo.
-const maxStateLen = 1024
+// maxStateLen bounds the request state a client may echo. The answers
+// kept between rounds travel in it, so it holds as much as a request.
+const maxStateLen = contract.MaxRequestBytes * 2
+
+// round returns the round of the form st was issued with.
+func (st requestState) round() round {
+	return round{n: max(st.Round, 1), kept: st.Kept}
+}
 
 type stateSigner struct{ key []byte }
 
@@ -64,16 +76,40 @@ func (s *stateSigner) issue(q *contract.Request, perQuestionMs int64, now time.T
 	if _, err := rand.Read(nonce); err != nil {
 		return "", fmt.Errorf("making a nonce: %w", err)
 	}
-	st := requestState{V: 1, Request: h, Nonce: base64.RawURLEncoding.EncodeToString(nonce)}
+	st := requestState{V: 1, Request: h, Sent: now.UnixMilli(), Nonce: base64.RawURLEncoding.EncodeToString(nonce)}
 	if ms := totalMs(perQuestionMs, len(q.Questions)); ms > 0 {
 		st.Deadline = now.Add(time.Duration(ms) * time.Millisecond).UnixMilli()
 	}
+	return s.sign(st)
+}
+
+// next returns the signed state of the form of round r, sent at now, that
+// follows the form of prev: the same questionnaire and deadline.
+func (s *stateSigner) next(prev requestState, r round, now time.Time) (string, error) {
+	nonce := make([]byte, 12)
+	if _, err := rand.Read(nonce); err != nil {
+		return "", fmt.Errorf("making a nonce: %w", err)
+	}
+	st := requestState{V: 1, Request: prev.Request, Deadline: prev.Deadline, Sent: now.UnixMilli(),
+		Round: r.n, Kept: r.kept, Nonce: base64.RawURLEncoding.EncodeToString(nonce)}
+	return s.sign(st)
+}
+
+func (s *stateSigner) sign(st requestState) (string, error) {
 	body, err := json.Marshal(st)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("encoding the request state: %w", err)
 	}
 	p := base64.RawURLEncoding.EncodeToString(body)
+	if len(p)+44 > maxStateLen {
+		return "", fmt.Errorf("the answers so far take %d bytes, too many to carry into another form", len(body))
+	}
 	return p + "." + s.mac(p), nil
+}
+
+// sentAgo is how long before now the form of st was sent.
+func (st requestState) sentAgo(now time.Time) time.Duration {
+	return now.Sub(time.UnixMilli(st.Sent))
 }
 
 func (s *stateSigner) mac(payload string) string {

@@ -84,19 +84,68 @@ test("answers a whole questionnaire through one form", async () => {
   }
 });
 
+// A person takes longer than this to read a form and dismiss it; askuser
+// takes anything sooner for a client that could not show it.
+const readTime = 400;
+
 for (const action of ["decline", "cancel"]) {
   test(`${action} is aborted by the user`, async () => {
-    const client = await connect(async () => ({ action }));
+    const client = await connect(async () => {
+      await new Promise((resolve) => setTimeout(resolve, readTime));
+      return { action };
+    });
     try {
       const res = await client.callTool({ name: "ask_user", arguments: release });
       assert.equal(res.structuredContent.status, "aborted");
       assert.equal(res.structuredContent.cancelledReason, "user");
       assert.match(res.content[0].text, action === "decline" ? /declined/ : /cancelled/);
+      assert.equal(res.structuredContent.guidance, res.content[0].text);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test(`${action} at once is a form nobody saw`, async () => {
+    const client = await connect(async () => ({ action }));
+    try {
+      const res = await client.callTool({ name: "ask_user", arguments: release });
+      assert.equal(res.isError, true);
+      assert.equal(res.structuredContent.status, "error");
+      assert.equal(res.structuredContent.error.code, "native_ui_failed");
+      assert.match(res.structuredContent.error.message, new RegExp(`"${action}" \\d+ ms after it was sent, too soon for anyone to have read it`));
+      assert.match(res.content[0].text, /Ask the user yourself, in ordinary text in your reply/);
+      assert.equal(res.structuredContent.guidance, res.content[0].text);
     } finally {
       await client.close();
     }
   });
 }
+
+test("a form left incomplete is asked again for only what is missing", async () => {
+  const forms = [];
+  const client = await connect(async (req) => {
+    forms.push(req.params);
+    await new Promise((resolve) => setTimeout(resolve, readTime));
+    if (forms.length === 1) {
+      return { action: "accept", content: { q2: false, "q3.version": "1.0" } };
+    }
+    return { action: "accept", content: { q1: "stable" } };
+  });
+  try {
+    const res = await client.callTool({ name: "ask_user", arguments: release });
+    assert.equal(forms.length, 2);
+    assert.deepEqual(forms[0].requestedSchema.required, ["q2", "q3.version"]);
+    assert.deepEqual(Object.keys(forms[1].requestedSchema.properties), ["q1", "q1_note"]);
+    assert.match(forms[1].message, /still missing: question 1 \("Channel"\)/);
+    const sc = res.structuredContent;
+    assert.equal(sc.status, "answered");
+    assert.deepEqual(sc.answers[0].selections, ["stable"]);
+    assert.equal(sc.answers[1].value, false);
+    assert.deepEqual(sc.answers[2].value, { version: "1.0" });
+  } finally {
+    await client.close();
+  }
+});
 
 test("a bad questionnaire is a tool error listing every problem", async () => {
   const client = await connect(async () => ({ action: "cancel" }));
