@@ -136,6 +136,14 @@ func (p *Popup) Fit(maxW, maxH int) (w, h int) {
 		}
 	}
 	innerW := min(max(natural, hintsW), innerMax)
+	// Text that wraps even in the widest box gets the widest box, where
+	// it wraps least.
+	for _, f := range wide {
+		if g := p.frameAt(f, innerW).frame; len(g.Lines)-g.Hints > len(f.frame.Lines)-f.frame.Hints {
+			innerW = innerMax
+			break
+		}
+	}
 	rows := 0
 	for _, f := range p.frames(innerW, rowsMax) {
 		rows = max(rows, len(f.frame.Lines))
