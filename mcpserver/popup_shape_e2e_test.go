@@ -209,30 +209,42 @@ func TestPopupShapeAndHide(t *testing.T) {
 }
 
 // A call that ends while its dialog is hidden removes the binding: a key
-// that had none has none again.
+// that had none has none again, and one that the user bound anew while
+// it was hidden keeps the user's binding.
 func TestPopupEndsWhileHidden(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the popup test runs a real tmux; skipped in -short mode")
 	}
-	c := startTmuxServer(t)
-	o := attachOuter(c)
-	cs := c.serverInTmux()
-	done := callAsync(context.Background(), cs, `{"timeoutPerQuestionMs":3000,"questions":[{"title":"Pick a colour","options":[{"label":"red"}]}]}`)
-	o.waitText("Pick a colour")
-	o.keys("M-o")
-	o.waitFor("the dialog hidden", func(s string) bool { return !strings.Contains(s, "Pick a colour") })
-	o.until("M-o bound to the popup", func() bool { return strings.Contains(binding(c, "M-o"), "--socket") })
-	if res := waitResult(t, done); res.Status != contract.StatusTimeout {
-		t.Errorf("got %+v; want a timeout, the deadline running while hidden", res)
+	for _, rebind := range []bool{false, true} {
+		name := map[bool]string{false: "no binding before", true: "bound anew while hidden"}[rebind]
+		t.Run(name, func(t *testing.T) {
+			c := startTmuxServer(t)
+			o := attachOuter(c)
+			cs := c.serverInTmux()
+			done := callAsync(context.Background(), cs, `{"timeoutPerQuestionMs":3000,"questions":[{"title":"Pick a colour","options":[{"label":"red"}]}]}`)
+			o.waitText("Pick a colour")
+			o.keys("M-o")
+			o.waitFor("the dialog hidden", func(s string) bool { return !strings.Contains(s, "Pick a colour") })
+			o.until("M-o bound to the popup", func() bool { return strings.Contains(binding(c, "M-o"), "--socket") })
+			want := "unknown key"
+			if rebind {
+				c.run("bind-key", "-T", "root", "M-o", "display-message", "mine now")
+				want = binding(c, "M-o")
+			}
+			if res := waitResult(t, done); res.Status != contract.StatusTimeout {
+				t.Errorf("got %+v; want a timeout, the deadline running while hidden", res)
+			}
+			// The core settles the call at once; the popup's cleanup follows.
+			o.until("the socket directory removed", func() bool {
+				left, _ := filepath.Glob(filepath.Join(c.tmp, "askuser-popup-*"))
+				return len(left) == 0
+			})
+			if got := binding(c, "M-o"); !strings.Contains(got, want) {
+				t.Errorf("after the call, M-o is %q; want %q", got, want)
+			}
+			o.until("no askuser popup process left", func() bool { return len(popupProcesses(t)) == 0 })
+		})
 	}
-	// The core settles the call at once; the popup's cleanup follows.
-	o.until("M-o unbound", func() bool { return strings.Contains(binding(c, "M-o"), "unknown key") })
-	o.until("the socket directory removed", func() bool {
-		left, _ := filepath.Glob(filepath.Join(c.tmp, "askuser-popup-*"))
-		return len(left) == 0
-	})
-	c.noSocketDir()
-	o.until("no askuser popup process left", func() bool { return len(popupProcesses(t)) == 0 })
 }
 
 // A server whose pane has gone says so when a call comes, rather than

@@ -319,10 +319,8 @@ func (w *tmuxWindow) Close() error {
 			return
 		case <-time.After(closeGrace):
 		}
-		c := exec.Command(w.t.path(), "display-popup", "-C", "-t", w.t.Pane)
-		c.Env = w.t.Env
-		if out, err := c.CombinedOutput(); err != nil {
-			w.closeErr = fmt.Errorf("popup: closing the tmux popup: %v: %s", err, out)
+		if _, err := w.t.run("display-popup", "-C", "-t", w.t.Pane); err != nil {
+			w.closeErr = fmt.Errorf("popup: closing the tmux popup: %w", err)
 		}
 		select {
 		case <-w.done:
