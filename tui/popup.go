@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/internal/theme"
 )
@@ -36,7 +37,9 @@ type Popup struct {
 // is always an overlay. opts.Width and opts.Height are the size to assume
 // when the terminal's own cannot be read.
 func NewPopup(s *ask.Session, opts *Options) *Popup {
-	p := &Popup{s: s}
+	ov := *s
+	ov.Display = contract.DisplayOverlay
+	p := &Popup{s: &ov}
 	if opts != nil {
 		p.opts = *opts
 	}
@@ -52,9 +55,7 @@ func (p *Popup) theme() theme.Theme {
 }
 
 func (p *Popup) newModel() *model {
-	ov := *p.s
-	ov.Display = "overlay"
-	m := newModel(&ov, p.theme())
+	m := newModel(p.s, p.theme())
 	m.popup = true
 	return m
 }

@@ -32,7 +32,7 @@ func TestPopupFit(t *testing.T) {
 		maxW, maxH int
 		w, h       int
 	}{
-		{"one question", reqSingle, 100, 30, 46, 12},
+		{"one question", reqSingle, 100, 30, 48, 12},
 		{"two questions and the review", reqTwo, 100, 30, 61, 16},
 		{"a long title wraps in the widest box", `{"questions":[{"title":"` + long + `","kind":"bool"}]}`, 200, 60, 139, 9},
 		{"a long title on a narrow client", `{"questions":[{"title":"` + long + `","kind":"bool"}]}`, 70, 30, 69, 12},

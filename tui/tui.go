@@ -10,6 +10,12 @@
 // it back. The deadline keeps running while it is hidden. A hidden dialog
 // takes no keys, so nothing changes out of sight, except Esc and Ctrl+C,
 // which dismiss it as they do when it is shown.
+//
+// A Popup is the same dialog for a terminal made to hold it, such as a
+// tmux popup: Fit sizes the terminal to the questionnaire, the box fills
+// it, and the toggle key ends Show so that the host can close the
+// terminal, which would otherwise cover the screen, and Show the dialog
+// again later, as it was.
 package tui
 
 import (
