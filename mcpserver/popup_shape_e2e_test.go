@@ -215,13 +215,20 @@ func TestPopupEndsWhileHidden(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the popup test runs a real tmux; skipped in -short mode")
 	}
-	for _, rebind := range []bool{false, true} {
-		name := map[bool]string{false: "no binding before", true: "bound anew while hidden"}[rebind]
-		t.Run(name, func(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		rebind, again bool
+	}{
+		{name: "no binding before"},
+		{name: "bound anew while hidden", rebind: true},
+		{name: "shown again", again: true},
+	} {
+		rebind := tc.rebind
+		t.Run(tc.name, func(t *testing.T) {
 			c := startTmuxServer(t)
 			o := attachOuter(c)
 			cs := c.serverInTmux()
-			done := callAsync(context.Background(), cs, `{"timeoutPerQuestionMs":3000,"questions":[{"title":"Pick a colour","options":[{"label":"red"}]}]}`)
+			done := callAsync(context.Background(), cs, `{"timeoutPerQuestionMs":5000,"questions":[{"title":"Pick a colour","options":[{"label":"red"}]}]}`)
 			o.waitText("Pick a colour")
 			o.keys("M-o")
 			o.waitFor("the dialog hidden", func(s string) bool { return !strings.Contains(s, "Pick a colour") })
@@ -230,6 +237,11 @@ func TestPopupEndsWhileHidden(t *testing.T) {
 			if rebind {
 				c.run("bind-key", "-T", "root", "M-o", "display-message", "mine now")
 				want = binding(c, "M-o")
+			}
+			if tc.again {
+				// The popup the binding opened closes when the call ends.
+				o.keys("M-o")
+				o.waitText("Pick a colour")
 			}
 			if res := waitResult(t, done); res.Status != contract.StatusTimeout {
 				t.Errorf("got %+v; want a timeout, the deadline running while hidden", res)
@@ -242,6 +254,7 @@ func TestPopupEndsWhileHidden(t *testing.T) {
 			if got := binding(c, "M-o"); !strings.Contains(got, want) {
 				t.Errorf("after the call, M-o is %q; want %q", got, want)
 			}
+			o.waitFor("the popup gone", func(s string) bool { return !strings.Contains(s, "Pick a colour") })
 			o.until("no askuser popup process left", func() bool { return len(popupProcesses(t)) == 0 })
 		})
 	}
