@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -216,18 +217,20 @@ func TestPopupEndsWhileHidden(t *testing.T) {
 		t.Skip("the popup test runs a real tmux; skipped in -short mode")
 	}
 	for _, tc := range []struct {
-		name          string
-		rebind, again bool
+		name                   string
+		rebind, again, sigterm bool
 	}{
 		{name: "no binding before"},
 		{name: "bound anew while hidden", rebind: true},
 		{name: "shown again", again: true},
+		{name: "the server stopped by SIGTERM", sigterm: true},
 	} {
 		rebind := tc.rebind
 		t.Run(tc.name, func(t *testing.T) {
 			c := startTmuxServer(t)
 			o := attachOuter(c)
-			cs := c.serverInTmux()
+			var server *exec.Cmd
+			cs := c.serverInTmuxCmd(&server, nil)
 			done := callAsync(context.Background(), cs, `{"timeoutPerQuestionMs":5000,"questions":[{"title":"Pick a colour","options":[{"label":"red"}]}]}`)
 			o.waitText("Pick a colour")
 			o.keys("M-o")
@@ -243,7 +246,12 @@ func TestPopupEndsWhileHidden(t *testing.T) {
 				o.keys("M-o")
 				o.waitText("Pick a colour")
 			}
-			if res := waitResult(t, done); res.Status != contract.StatusTimeout {
+			if tc.sigterm {
+				if err := server.Process.Signal(syscall.SIGTERM); err != nil {
+					t.Fatal(err)
+				}
+				waitCall(t, done)
+			} else if res := waitResult(t, done); res.Status != contract.StatusTimeout {
 				t.Errorf("got %+v; want a timeout, the deadline running while hidden", res)
 			}
 			// The core settles the call at once; the popup's cleanup follows.
