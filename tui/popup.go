@@ -116,60 +116,77 @@ func (p *Popup) Fit(maxW, maxH int) (w, h int) {
 			preview = preview || o.Preview != ""
 		}
 	}
-	natural, hintsW := minFitWidth, minFitWidth
+	natural := minFitWidth
 	if preview {
 		// The narrowest width that draws previews beside the options.
 		natural = dialog.SideBySideWidth
 	}
-	wide := p.frames(innerMax, dialog.MaxRows)
+	wide := p.frames(innerMax, measureRows)
 	for _, f := range wide {
 		natural = max(natural, textWidth(f))
 	}
 	natural = min(natural, innerMax)
-	// The narrowest width at which each frame keeps all its hints.
+	// The narrowest width from there at which every state keeps all its
+	// hints on their two rows: packed as the dialog packs them, then
+	// checked by drawing, and searched for if the check fails. A wider
+	// dialog never drops more of them.
+	innerW := natural
 	for _, f := range wide {
-		want := hintItems(f)
-		for w := max(natural, hintsW); w <= innerMax; w++ {
-			if slices.Equal(hintItems(p.frameAt(f, w)), want) {
-				hintsW = max(hintsW, w)
-				break
+		innerW = max(innerW, hintsWidth(hintItems(f)))
+	}
+	innerW = min(innerW, innerMax)
+	keepsHints := func(fs []dialog.Frame) bool {
+		for i, f := range fs {
+			if !slices.Equal(hintItems(f), hintItems(wide[i])) {
+				return false
 			}
 		}
+		return true
 	}
-	innerW := min(max(natural, hintsW), innerMax)
+	at := p.frames(innerW, measureRows)
+	if !keepsHints(at) {
+		lo, hi := innerW+1, innerMax
+		for lo < hi {
+			if mid := (lo + hi) / 2; keepsHints(p.frames(mid, measureRows)) {
+				hi = mid
+			} else {
+				lo = mid + 1
+			}
+		}
+		innerW = lo
+		at = p.frames(innerW, measureRows)
+	}
 	// Text that wraps even in the widest box gets the widest box, where
 	// it wraps least.
-	for _, f := range wide {
-		if g := p.frameAt(f, innerW).frame; len(g.Lines)-g.Hints > len(f.frame.Lines)-f.frame.Hints {
+	for i, f := range at {
+		if len(f.Lines)-f.Hints > len(wide[i].Lines)-wide[i].Hints {
 			innerW = innerMax
 			break
 		}
 	}
 	rows := 0
 	for _, f := range p.frames(innerW, rowsMax) {
-		rows = max(rows, len(f.frame.Lines))
+		rows = max(rows, len(f.Lines))
 	}
 	return innerW + chrome, min(rows+2, maxH)
 }
+
+// measureRows is the height Fit measures widths at: more than any
+// screen has, so that no part of the dialog is dropped for want of rows,
+// yet not so many that each frame costs much.
+const measureRows = 512
 
 // minFitWidth is the narrowest dialog Fit makes: the header's title and
 // clock need some room.
 const minFitWidth = 40
 
-// fitFrame is one frame of a scratch dialog, with the way it got there,
-// so that the same state can be drawn at another width.
-type fitFrame struct {
-	keys  []dialog.Key
-	frame dialog.Frame
-}
-
 // frames draws a scratch dialog at width×rows in every state that can
-// change its size: each tab, with the focus on each of its controls.
-func (p *Popup) frames(width, rows int) []fitFrame {
+// change its size: each tab, with the focus on each of its controls. The
+// same walk at another size gives the same states in the same order.
+func (p *Popup) frames(width, rows int) []dialog.Frame {
 	d := newDialog(p.s, p.theme())
 	d.SetSize(width, rows)
-	var out []fitFrame
-	var keys []dialog.Key
+	var out []dialog.Frame
 	tabs := len(p.s.Request.Questions)
 	if tabs > 1 {
 		tabs++ // the review tab
@@ -181,38 +198,20 @@ func (p *Popup) frames(width, rows int) []fitFrame {
 			q := p.s.Request.Questions[ti]
 			steps = len(q.Options) + len(q.Fields) + 2
 		}
-		seen := map[string]bool{}
 		for range min(steps, 64) {
-			f := d.View(width, rows)
-			key := strings.Join(f.Lines, "\n")
-			if !seen[key] {
-				seen[key] = true
-				out = append(out, fitFrame{keys: slices.Clone(keys), frame: f})
-			}
-			keys = append(keys, dialog.Key{Name: "down"})
+			out = append(out, d.View(width, rows))
 			d.Update(dialog.Key{Name: "down"})
 		}
-		keys = append(keys, dialog.Key{Name: "tab"})
 		d.Update(dialog.Key{Name: "tab"})
 	}
 	return out
 }
 
-// frameAt draws the state of f again at width, with rows to spare.
-func (p *Popup) frameAt(f fitFrame, width int) fitFrame {
-	d := newDialog(p.s, p.theme())
-	d.SetSize(width, dialog.MaxRows)
-	for _, k := range f.keys {
-		d.Update(k)
-	}
-	return fitFrame{keys: f.keys, frame: d.View(width, dialog.MaxRows)}
-}
-
 // textWidth is the width f's text needs: its widest line but for the key
 // hints, which wrap, rules, which span any width, and the gap between the
 // header's title and its clock.
-func textWidth(f fitFrame) int {
-	lines := f.frame.Lines[:len(f.frame.Lines)-f.frame.Hints]
+func textWidth(f dialog.Frame) int {
+	lines := f.Lines[:len(f.Lines)-f.Hints]
 	w := 0
 	for i, l := range lines {
 		s := strings.TrimRight(ansi.Strip(l), " ")
@@ -230,10 +229,31 @@ func textWidth(f fitFrame) int {
 	return w
 }
 
+// hintsWidth is the narrowest dialog that puts items on two rows, as
+// the dialog lays out its hints: one cell of margin, " · " between items.
+func hintsWidth(items []string) int {
+	ws := make([]int, len(items))
+	for i, it := range items {
+		ws[i] = ansi.StringWidth(it)
+	}
+	for w := 1; ; w++ {
+		rows, used := 1, -3
+		for _, iw := range ws {
+			if used >= 0 && used+3+iw > w-1 {
+				rows, used = rows+1, -3
+			}
+			used += 3 + iw
+		}
+		if rows <= 2 || w >= dialog.MaxWidth {
+			return w
+		}
+	}
+}
+
 // hintItems lists the key hints of f, however they are split into rows.
-func hintItems(f fitFrame) []string {
+func hintItems(f dialog.Frame) []string {
 	var items []string
-	for _, l := range f.frame.Lines[len(f.frame.Lines)-f.frame.Hints:] {
+	for _, l := range f.Lines[len(f.Lines)-f.Hints:] {
 		for _, it := range strings.Split(strings.TrimSpace(ansi.Strip(l)), " · ") {
 			items = append(items, strings.TrimSpace(it))
 		}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/internal/theme"
 )
 
@@ -61,14 +60,14 @@ func TestPopupFitHoldsTheDialog(t *testing.T) {
 	} {
 		p := plainPopup(t, req)
 		w, h := p.Fit(200, 60)
-		wide := p.frames(maxBoxWidth-3, dialog.MaxRows)
+		wide := p.frames(maxBoxWidth-3, measureRows)
 		fit := p.frames(w-3, h-2)
 		if len(wide) != len(fit) {
 			t.Errorf("%s: %d states at the widest, %d at %d×%d", req, len(wide), len(fit), w, h)
 			continue
 		}
 		for i := range wide {
-			a, b := wide[i].frame, fit[i].frame
+			a, b := wide[i], fit[i]
 			if len(a.Lines)-a.Hints != len(b.Lines)-b.Hints {
 				t.Errorf("%s: state %d has %d rows but hints at the widest and %d in the popup:\n%s", req, i, len(a.Lines)-a.Hints, len(b.Lines)-b.Hints, strings.Join(b.Lines, "\n"))
 			}
@@ -131,5 +130,26 @@ func TestPopupShowDoneContext(t *testing.T) {
 	cancel(why)
 	if _, err := p.Show(ctx, Terminal{}); !errors.Is(err, why) {
 		t.Errorf("Show = %v; want %v", err, why)
+	}
+}
+
+// BenchmarkPopupFit sizes the popup of five questions of five options
+// with previews, which the server does before each popup opens.
+func BenchmarkPopupFit(b *testing.B) {
+	var qs []string
+	for q := range 5 {
+		var opts []string
+		for o := range 5 {
+			opts = append(opts, `{"label":"option `+string(rune('a'+o))+`","description":"what choosing it means for the release","preview":"# Option\n\nSome **text** and a list:\n\n- one\n- two"}`)
+		}
+		qs = append(qs, `{"title":"Question `+string(rune('1'+q))+`","options":[`+strings.Join(opts, ",")+`]}`)
+	}
+	req, _, err := contract.Parse([]byte(`{"questions":[` + strings.Join(qs, ",") + `]}`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := NewPopup(&ask.Session{Request: req, ToggleKey: "alt+o"}, nil)
+	for b.Loop() {
+		p.Fit(200, 60)
 	}
 }
