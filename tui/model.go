@@ -29,6 +29,10 @@ type model struct {
 	countdown *ask.Countdown
 	overlay   bool
 	toggle    string // the overlay's show/hide chord, "" when there is none
+	// popup is set when the terminal is a popup made for the dialog: the
+	// box fills it, and the toggle key quits the program with hid set, so
+	// that the host can close the popup.
+	popup, hid bool
 
 	width, height int
 	// frameH is the tallest dialog frame drawn so far at this size.
@@ -127,6 +131,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				return m, nil
 			}
 			switch {
+			case m.popup:
+				m.hid, m.done = true, true
+				return m, tea.Quit
 			case !m.hidden:
 				m.hidden = true
 			case m.clearing:
@@ -258,10 +265,14 @@ const (
 
 // box is where the overlay box goes on a w×h screen: its width and the
 // dialog's size inside it. ok is false when the screen is
-// too small for a box, and the dialog then takes all of it.
-func box(w, h int) (boxW, innerW, innerH int, ok bool) {
+// too small for a box, and the dialog then takes all of it. A popup's box
+// fills the popup, with no margin.
+func (m *model) box(w, h int) (boxW, innerW, innerH int, ok bool) {
 	if w < minBoxWidth || h < minBoxHeight {
 		return 0, w, h, false
+	}
+	if m.popup {
+		return w, w - borderColumns - 1, h - 2, true
 	}
 	hm, vm := 0, 0
 	if w >= marginWidth {
@@ -279,7 +290,7 @@ func box(w, h int) (boxW, innerW, innerH int, ok bool) {
 // dialogSize is the size the dialog is drawn at on this screen.
 func (m *model) dialogSize() (int, int) {
 	if m.overlay {
-		_, w, h, _ := box(m.width, m.height)
+		_, w, h, _ := m.box(m.width, m.height)
 		return w, h
 	}
 	return m.width, m.height
@@ -288,7 +299,7 @@ func (m *model) dialogSize() (int, int) {
 // boxView draws the dialog in a box centred on the alternate screen.
 func (m *model) boxView() tea.View {
 	w, h := m.width, m.height
-	boxW, innerW, innerH, ok := box(w, h)
+	boxW, innerW, innerH, ok := m.box(w, h)
 	if !ok {
 		v := frameView(m.d.View(w, h), 0, 0)
 		v.AltScreen = true
@@ -296,7 +307,11 @@ func (m *model) boxView() tea.View {
 	}
 	f := m.d.View(innerW, innerH)
 	// Like the inline frame, the box keeps its height, so it does not
-	// jump around the screen from one tab to the next.
+	// jump around the screen from one tab to the next. In a popup it
+	// fills the popup, which tmux paints opaque around it anyway.
+	if m.popup {
+		m.frameH = max(m.frameH, innerH)
+	}
 	m.steady(&f)
 	boxH := len(f.Lines) + 2
 	top, left := (h-boxH)/2, (w-boxW)/2
@@ -342,9 +357,10 @@ func (m *model) hiddenLine() string {
 func (m *model) lastView() tea.View {
 	if m.overlay {
 		// Leaving the alternate screen restores the normal one; a hidden
-		// overlay's notice is erased by the empty view.
+		// overlay's notice is erased by the empty view. A popup is closed
+		// when the program ends, and its terminal thrown away.
 		var v tea.View
-		v.AltScreen = !m.hidden
+		v.AltScreen = !m.hidden && !m.popup
 		return v
 	}
 	// On exit Bubble Tea clears the view's last line, where the cursor

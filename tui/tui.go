@@ -10,6 +10,12 @@
 // it back. The deadline keeps running while it is hidden. A hidden dialog
 // takes no keys, so nothing changes out of sight, except Esc and Ctrl+C,
 // which dismiss it as they do when it is shown.
+//
+// A Popup is the same dialog for a terminal made to hold it, such as a
+// tmux popup: Fit sizes the terminal to the questionnaire, the box fills
+// it, and the toggle key ends Show so that the host can close the
+// terminal, which would otherwise cover the screen, and Show the dialog
+// again later, as it was.
 package tui
 
 import (
@@ -21,6 +27,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
@@ -95,19 +102,35 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 	}
 
 	m := newModel(s, r.theme())
+	out, err := run(ctx, m, r.in, r.out, r.opts, nil)
+	if errors.Is(err, errHiddenQuit) {
+		err = errors.New("tui: the dialog ended hidden")
+	}
+	return out, err
+}
+
+// errHiddenQuit is run's error when a popup's model quit because the user
+// hid it.
+var errHiddenQuit = errors.New("tui: hidden")
+
+// run runs one Bubble Tea program for m on in and out until the user
+// ends the dialog, hides a popup's dialog (errHiddenQuit), or ctx is
+// done (context.Cause). Each value on resize makes it read out's size
+// again, for a terminal whose size changes reach another process.
+func run(ctx context.Context, m *model, in io.Reader, out io.Writer, o Options, resize <-chan struct{}) (ask.Outcome, error) {
 	opts := []tea.ProgramOption{
-		tea.WithInput(r.in),
-		tea.WithOutput(r.out),
+		tea.WithInput(in),
+		tea.WithOutput(out),
 		// Signals belong to the caller: the CLI turns SIGINT and SIGTERM
 		// into a cancelled context, which ends the program below. In raw
 		// mode Ctrl+C is a key, and the dialog reads it as Esc.
 		tea.WithoutSignalHandler(),
 	}
-	if r.opts.Environ != nil {
-		opts = append(opts, tea.WithEnvironment(r.opts.Environ))
+	if o.Environ != nil {
+		opts = append(opts, tea.WithEnvironment(o.Environ))
 	}
 	// A terminal's own size wins over this one.
-	w, h := r.opts.Width, r.opts.Height
+	w, h := o.Width, o.Height
 	if w <= 0 || h <= 0 {
 		w, h = defaultWidth, defaultHeight
 	}
@@ -118,9 +141,19 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 	watched := make(chan struct{})
 	go func() {
 		defer close(watched)
-		select {
-		case <-finished:
-		case <-ctx.Done():
+		for {
+			select {
+			case <-finished:
+				return
+			case <-resize:
+				if f, ok := out.(interface{ Fd() uintptr }); ok {
+					if w, h, err := term.GetSize(f.Fd()); err == nil {
+						go p.Send(tea.WindowSizeMsg{Width: w, Height: h})
+					}
+				}
+				continue
+			case <-ctx.Done():
+			}
 			// Let the model draw its last frame and quit on its own, so
 			// the terminal is restored the usual way; kill it if it
 			// cannot.
@@ -132,6 +165,7 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 			case <-t.C:
 				p.Kill()
 			}
+			return
 		}
 	}()
 	final, err := p.Run()
@@ -146,6 +180,9 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 	}
 	if err != nil {
 		return ask.Outcome{}, fmt.Errorf("showing the dialog on the terminal: %w", err)
+	}
+	if m.hid {
+		return ask.Outcome{}, errHiddenQuit
 	}
 	if !m.finished {
 		return ask.Outcome{}, errors.New("tui: the dialog ended without an answer")

@@ -9,91 +9,78 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/jsonline"
 )
 
 // Conn is the helper's end of the socket. Its methods are safe for
 // concurrent use.
 type Conn struct {
-	c    net.Conn
+	c    *net.UnixConn
 	gone chan struct{}
 	mu   sync.Mutex // serializes writes
 }
 
 // Dial connects to the Renderer listening on sock, presents the token
-// stored beside it, and returns the connection and the job, whose
-// questionnaire has been checked and normalized again.
-func Dial(ctx context.Context, sock string) (*Conn, Job, error) {
+// stored beside it and env (entries of TermEnv), and hands over tty, the
+// terminal the Renderer is to draw on. It returns once the terminal has
+// been sent; the helper should then leave tty alone until Gone.
+func Dial(ctx context.Context, sock string, tty *os.File, env []string) (*Conn, error) {
 	token, err := os.ReadFile(filepath.Join(filepath.Dir(sock), TokenFile))
 	if err != nil {
-		return nil, Job{}, fmt.Errorf("popup: reading the token: %w", err)
+		return nil, fmt.Errorf("popup: reading the token: %w", err)
 	}
 	var d net.Dialer
-	c, err := d.DialContext(ctx, "unix", sock)
+	nc, err := d.DialContext(ctx, "unix", sock)
 	if err != nil {
-		return nil, Job{}, fmt.Errorf("popup: connecting: %w", err)
+		return nil, fmt.Errorf("popup: connecting: %w", err)
 	}
-	if err := jsonline.Write(c, Hello{Token: string(token)}); err != nil {
+	c := nc.(*net.UnixConn)
+	if err := jsonline.Write(c, Hello{Token: string(token), Env: env}); err != nil {
 		c.Close()
-		return nil, Job{}, fmt.Errorf("popup: connecting: %w", err)
+		return nil, fmt.Errorf("popup: connecting: %w", err)
 	}
 	lr := newLineReader(c)
 	line, err := lr.next()
 	if err != nil {
 		c.Close()
-		return nil, Job{}, fmt.Errorf("popup: reading the questionnaire: %w", err)
+		return nil, fmt.Errorf("popup: waiting for the server: %w", err)
 	}
-	job, err := DecodeJob(line)
-	if err != nil {
+	var ready Ready
+	if err := decodeStrict(line, &ready); err != nil {
 		c.Close()
-		return nil, Job{}, err
+		return nil, err
+	}
+	if ready.Type != "ready" {
+		c.Close()
+		return nil, fmt.Errorf("popup: the server sent %q, not ready", ready.Type)
+	}
+	if err := sendTerminal(c, tty); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("popup: handing over the terminal: %w", err)
 	}
 	conn := &Conn{c: c, gone: make(chan struct{})}
 	go func() {
-		// The Renderer sends nothing after the job: any byte or the end
-		// of the stream means it is done with this popup.
+		// The Renderer sends nothing more: any byte or the end of the
+		// stream means it is done with this popup.
 		lr.next()
 		close(conn.gone)
 	}()
-	return conn, job, nil
+	return conn, nil
 }
 
-// DecodeJob decodes a Job line and checks its questionnaire.
-func DecodeJob(line []byte) (Job, error) {
-	var job Job
-	if err := decodeStrict(line, &job); err != nil {
-		return Job{}, err
-	}
-	if job.Request == nil {
-		return Job{}, errors.New("popup: the job has no questionnaire")
-	}
-	req, _, err := contract.Normalize(job.Request)
-	if err != nil {
-		return Job{}, fmt.Errorf("popup: the questionnaire is invalid: %w", err)
-	}
-	job.Request = req
-	switch job.Display {
-	case contract.DisplayOverlay, contract.DisplayInline:
-	default:
-		return Job{}, fmt.Errorf("popup: unknown display mode %q", job.Display)
-	}
-	if job.RemainingMs < 0 {
-		return Job{}, errors.New("popup: negative time left")
-	}
-	return job, nil
-}
-
-// Gone is closed when the Renderer has closed the connection: the call
-// is over and the helper should stop.
+// Gone is closed when the Renderer has closed the connection: the
+// Renderer is done with the terminal, and the helper should exit.
 func (c *Conn) Gone() <-chan struct{} { return c.gone }
 
-// Report sends r to the Renderer.
-func (c *Conn) Report(r Report) error {
+// Resized tells the Renderer that the terminal's size changed.
+func (c *Conn) Resized() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return jsonline.Write(c.c, r)
+	return jsonline.Write(c.c, Report{Type: ReportResize})
 }
 
 // Close closes the connection.
 func (c *Conn) Close() error { return c.c.Close() }
+
+// errNoTerminal is a helper that sent no usable terminal.
+var errNoTerminal = errors.New("popup: the popup sent no terminal")

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/jsonline"
+	"github.com/askuser/askuser/tui"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -48,10 +50,12 @@ var hostileHellos = []struct {
 	{"token -0", `{"token":-0}` + "\n", "cannot unmarshal number into Go struct field Hello.token of type string"},
 	{"two objects", `{"token":"` + goodToken + `"} {}` + "\n", "data after the object"},
 	{"an array", `["` + goodToken + `"]` + "\n", "cannot unmarshal array"},
+	{"env not allowed", `{"token":"` + goodToken + `","env":["LD_PRELOAD=/x.so"]}` + "\n", `names "LD_PRELOAD", which is not one of`},
+	{"env not a list", `{"token":"` + goodToken + `","env":"TERM=x"}` + "\n", "cannot unmarshal string"},
 }
 
 func TestReadHello(t *testing.T) {
-	if err := readHello(strings.NewReader(`{"token":"`+goodToken+`"}`+"\n"), goodToken); err != nil {
+	if _, err := readHello(strings.NewReader(`{"token":"`+goodToken+`"}`+"\n"), goodToken); err != nil {
 		t.Fatalf("a good hello: %v", err)
 	}
 	for _, tt := range hostileHellos {
@@ -59,7 +63,7 @@ func TestReadHello(t *testing.T) {
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
-			err := readHello(strings.NewReader(tt.in), goodToken)
+			_, err := readHello(strings.NewReader(tt.in), goodToken)
 			runtime.ReadMemStats(&after)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("readHello = %v; want an error saying %q", err, tt.want)
@@ -73,7 +77,7 @@ func TestReadHello(t *testing.T) {
 }
 
 // Strangers sending hostile hellos are turned away one after another,
-// and the helper that comes after them still gets its questionnaire.
+// and the helper that comes after them still gets the dialog.
 func TestRendererSurvivesHostileHellos(t *testing.T) {
 	s := session(t)
 	l := launcherFunc(func(ctx context.Context, sock string, w *fakeWindow) {
@@ -94,16 +98,22 @@ func TestRendererSurvivesHostileHellos(t *testing.T) {
 			}
 			c.Close()
 		}
-		conn, _, err := Dial(ctx, sock)
-		if err != nil {
-			t.Error(err)
-			return
+		// A good hello with no terminal after it is turned away too.
+		if c, err := net.Dial("unix", sock); err == nil {
+			tok, _ := os.ReadFile(filepath.Join(filepath.Dir(sock), TokenFile))
+			jsonline.Write(c, Hello{Token: string(tok)})
+			io.WriteString(c, "x")
+			c.(*net.UnixConn).CloseWrite()
+			io.Copy(io.Discard, c)
+			c.Close()
 		}
-		defer conn.Close()
-		conn.Report(Report{Type: ReportOutcome, Dismissed: true})
-		<-conn.Gone()
+		if conn := helperConn(t, ctx, sock, nil); conn != nil {
+			defer conn.Close()
+			<-conn.Gone()
+		}
 	})
-	out, err := NewRenderer(l, nil).Render(context.Background(), s)
+	d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){answerShow(ask.Outcome{Dismissed: true})}}
+	out, err := NewRenderer(l, nil, withDialog(d)).Render(context.Background(), s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,28 +126,33 @@ func TestRendererSurvivesHostileHellos(t *testing.T) {
 // no socket directory behind, and the next popup works.
 func TestRendererBadReport(t *testing.T) {
 	tests := []struct{ name, line, want string }{
-		{"malformed", `{"type":"outcome",`, "popup: bad message: unexpected EOF"},
+		{"malformed", `{"type":"resize",`, "popup: bad message: unexpected EOF"},
 		{"unknown type", `{"type":"what"}`, `unknown report type "what"`},
-		{"10 MB", `{"type":"error","message":"` + strings.Repeat("x", 10<<20) + `"}`, "line longer than 1048576 bytes"},
-		{"nested", `{"type":"outcome","answers":` + nested(100_000) + `}`, "exceeded max depth"},
-		{"NUL", "{\"type\":\"error\",\"message\":\"a\x00\"}", `invalid character '\x00'`},
-		{"invalid UTF-8", "{\"type\":\"error\",\"message\":\"\xc3\"}", "not valid UTF-8 at byte 27"},
-		{"lone surrogate", `{"type":"error","message":"\udc00"}`, `"message": an unpaired surrogate escape`},
-		{"duplicate type", `{"type":"error","type":"outcome","dismissed":true}`, `duplicate key "type"`},
-		{"duplicate in an answer", `{"type":"outcome","answers":[{"index":0,"index":1}]}`, `"answers[0]": duplicate key "index"`},
-		{"index past int", `{"type":"outcome","answers":[{"index":1e400}]}`, "cannot unmarshal number 1e400"},
+		{"10 MB", `{"type":"` + strings.Repeat("x", 10<<20) + `"}`, "line longer than 1048576 bytes"},
+		{"nested", `{"type":"resize","x":` + nested(100_000) + `}`, "exceeded max depth"},
+		{"NUL", "{\"type\":\"resize\x00\"}", `invalid character '\x00'`},
+		{"invalid UTF-8", "{\"type\":\"\xc3\"}", "not valid UTF-8 at byte 9"},
+		{"lone surrogate", `{"type":"\udc00"}`, `"type": an unpaired surrogate escape`},
+		{"duplicate type", `{"type":"resize","type":"resize"}`, `duplicate key "type"`},
 	}
 	var report string // set before each Render, read by its helper
 	r := NewRenderer(launcherFunc(func(ctx context.Context, sock string, w *fakeWindow) {
-		conn, _, err := Dial(ctx, sock)
-		if err != nil {
-			t.Error(err)
+		conn := helperConn(t, ctx, sock, nil)
+		if conn == nil {
 			return
 		}
 		defer conn.Close()
-		go io.WriteString(conn.c, report+"\n")
+		if report != "" {
+			go io.WriteString(conn.c, report+"\n")
+		}
 		<-conn.Gone()
-	}), nil)
+	}), nil, &Options{Dialog: func(*ask.Session) Dialog {
+		shows := []func(context.Context, tui.Terminal) (ask.Outcome, error){waitShow}
+		if report == "" {
+			shows[0] = answerShow(ask.Outcome{Dismissed: true})
+		}
+		return &fakeDialog{shows: shows}
+	}})
 	for _, tt := range tests {
 		report = tt.line
 		_, err := r.Render(context.Background(), session(t))
@@ -148,7 +163,7 @@ func TestRendererBadReport(t *testing.T) {
 			t.Errorf("%s: left behind %v", tt.name, left)
 		}
 	}
-	report = `{"type":"outcome","dismissed":true}`
+	report = ""
 	if out, err := r.Render(context.Background(), session(t)); err != nil || !out.Dismissed {
 		t.Errorf("after the bad reports: %v, %v; want dismissed", out, err)
 	}
@@ -164,7 +179,7 @@ func TestRendererLongTempDir(t *testing.T) {
 	t.Setenv("TMPDIR", dir)
 	launches := 0
 	l := launcherFunc(func(context.Context, string, *fakeWindow) { launches++ })
-	_, err := NewRenderer(l, nil).Render(context.Background(), session(t))
+	_, err := NewRenderer(l, nil, nil).Render(context.Background(), session(t))
 	if err == nil || !strings.Contains(err.Error(), "set TMPDIR to a shorter directory") || launches != 0 {
 		t.Errorf("Render = %v after %d launches; want the path named too long, and none", err, launches)
 	}
@@ -178,19 +193,23 @@ func TestRendererLongTempDir(t *testing.T) {
 func TestRendererHelperGoesMidReport(t *testing.T) {
 	var truncate bool // set before each Render, read by its helper
 	r := NewRenderer(launcherFunc(func(ctx context.Context, sock string, w *fakeWindow) {
-		conn, _, err := Dial(ctx, sock)
-		if err != nil {
-			t.Error(err)
+		conn := helperConn(t, ctx, sock, nil)
+		if conn == nil {
 			return
 		}
 		defer conn.Close()
 		if truncate {
-			io.WriteString(conn.c, `{"type":"outcome","dismiss`)
+			io.WriteString(conn.c, `{"type":"res`)
 			return
 		}
-		conn.Report(Report{Type: ReportOutcome, Dismissed: true})
 		<-conn.Gone()
-	}), nil)
+	}), nil, &Options{Dialog: func(*ask.Session) Dialog {
+		shows := []func(context.Context, tui.Terminal) (ask.Outcome, error){waitShow}
+		if !truncate {
+			shows[0] = answerShow(ask.Outcome{Dismissed: true})
+		}
+		return &fakeDialog{shows: shows}
+	}})
 	truncate = true
 	if _, err := r.Render(context.Background(), session(t)); err == nil || !strings.Contains(err.Error(), "the popup closed without an answer") {
 		t.Errorf("Render = %v; want the popup closed without an answer", err)

@@ -12,11 +12,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/term"
+	"github.com/creack/pty"
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/fuzzbound"
 	"github.com/askuser/askuser/internal/jsonline"
-	"github.com/google/go-cmp/cmp"
+	"github.com/askuser/askuser/tui"
 )
 
 // fakeWindow is a popup whose "command" runs in a goroutine.
@@ -37,17 +41,104 @@ func (w *fakeWindow) Close() error {
 	return nil
 }
 
-// launcherFunc runs helper(socket) as the popup's command.
-type launcherFunc func(ctx context.Context, sock string, w *fakeWindow)
+// fakeLauncher runs launch(ctx, sock) as the popup's command, and records
+// what Hide is asked.
+type fakeLauncher struct {
+	launch  func(ctx context.Context, sock string, w *fakeWindow)
+	noHide  bool                   // Hideable refuses every key
+	hide    func(sock, key string) // called by Hide, in a goroutine
+	mu      sync.Mutex
+	sizes   [][2]int // what fit gave each launch and hide
+	hides   []string // the keys Hide bound
+	undos   int
+	hideErr error
+	wg      sync.WaitGroup // the hide goroutines
+}
 
-func (f launcherFunc) Launch(ctx context.Context, argv []string) (Window, error) {
-	w := &fakeWindow{done: make(chan struct{}), closed: make(chan struct{})}
+func (l *fakeLauncher) Launch(ctx context.Context, argv []string, fit func(int, int) (int, int)) (Window, error) {
+	w, h := fit(100, 30)
+	l.mu.Lock()
+	l.sizes = append(l.sizes, [2]int{w, h})
+	l.mu.Unlock()
+	win := &fakeWindow{done: make(chan struct{}), closed: make(chan struct{})}
 	sock := argv[len(argv)-1]
 	go func() {
-		defer close(w.done)
-		f(ctx, sock, w)
+		defer close(win.done)
+		l.launch(ctx, sock, win)
 	}()
-	return w, nil
+	return win, nil
+}
+
+func (l *fakeLauncher) Hideable(key string) error {
+	if l.noHide {
+		return errors.New("no such key here")
+	}
+	return nil
+}
+
+func (l *fakeLauncher) Hide(argv []string, fit func(int, int) (int, int), key string) (func() error, error) {
+	if l.hideErr != nil {
+		return nil, l.hideErr
+	}
+	w, h := fit(100, 30)
+	l.mu.Lock()
+	l.sizes = append(l.sizes, [2]int{w, h})
+	l.hides = append(l.hides, key)
+	l.mu.Unlock()
+	if l.hide != nil {
+		l.wg.Go(func() { l.hide(argv[len(argv)-1], key) })
+	}
+	return func() error {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.undos++
+		return nil
+	}, nil
+}
+
+func launcherFunc(f func(ctx context.Context, sock string, w *fakeWindow)) *fakeLauncher {
+	return &fakeLauncher{launch: f}
+}
+
+// fakeDialog answers each Show with the next of its shows.
+type fakeDialog struct {
+	s     *ask.Session
+	mu    sync.Mutex
+	shows []func(ctx context.Context, t tui.Terminal) (ask.Outcome, error)
+	n     int
+}
+
+func (d *fakeDialog) Fit(maxW, maxH int) (int, int) { return min(maxW, 50), min(maxH, 12) }
+
+func (d *fakeDialog) Show(ctx context.Context, t tui.Terminal) (ask.Outcome, error) {
+	d.mu.Lock()
+	i := d.n
+	d.n++
+	d.mu.Unlock()
+	if i < len(d.shows) {
+		return d.shows[i](ctx, t)
+	}
+	<-ctx.Done()
+	return ask.Outcome{}, context.Cause(ctx)
+}
+
+// waitShow is a Show that lasts until ctx is done.
+func waitShow(ctx context.Context, _ tui.Terminal) (ask.Outcome, error) {
+	<-ctx.Done()
+	return ask.Outcome{}, context.Cause(ctx)
+}
+
+func answerShow(out ask.Outcome) func(context.Context, tui.Terminal) (ask.Outcome, error) {
+	return func(context.Context, tui.Terminal) (ask.Outcome, error) { return out, nil }
+}
+
+func hideShow(context.Context, tui.Terminal) (ask.Outcome, error) {
+	return ask.Outcome{}, tui.ErrHidden
+}
+
+// withDialog returns options whose Dialog is d, recording the session.
+func withDialog(d *fakeDialog) *Options {
+	return &Options{Dialog: func(s *ask.Session) Dialog { d.s = s; return d }}
 }
 
 func session(t *testing.T) *ask.Session {
@@ -56,6 +147,27 @@ func session(t *testing.T) *ask.Session {
 		t.Fatal(err)
 	}
 	return &ask.Session{Request: req, Display: contract.DisplayOverlay, ToggleKey: "alt+o"}
+}
+
+// openPTY returns a terminal for a fake helper to hand over.
+func openPTY(t *testing.T) *os.File {
+	t.Helper()
+	ptm, pts, err := pty.Open()
+	if err != nil {
+		t.Fatalf("opening a pty: %v", err)
+	}
+	t.Cleanup(func() { ptm.Close(); pts.Close() })
+	return pts
+}
+
+// helperConn dials sock as the helper does, reporting a failure to t.
+func helperConn(t *testing.T, ctx context.Context, sock string, env []string) *Conn {
+	conn, err := Dial(ctx, sock, openPTY(t), env)
+	if err != nil {
+		t.Error(err)
+		return nil
+	}
+	return conn
 }
 
 func TestRendererAnswer(t *testing.T) {
@@ -79,19 +191,22 @@ func TestRendererAnswer(t *testing.T) {
 			}
 			c.Close()
 		}
-		conn, job, err := Dial(ctx, sock)
-		if err != nil {
-			t.Error(err)
-			return
+		if conn := helperConn(t, ctx, sock, []string{"TERM=xterm-256color"}); conn != nil {
+			defer conn.Close()
+			<-conn.Gone()
 		}
-		defer conn.Close()
-		if job.Display != contract.DisplayOverlay || job.ToggleKey != "alt+o" || len(job.Request.Questions) != 1 {
-			t.Errorf("job %+v", job)
-		}
-		conn.Report(Report{Type: ReportOutcome, Answers: []contract.Answer{want}})
-		<-conn.Gone()
 	})
-	out, err := NewRenderer(l, []string{"helper"}).Render(context.Background(), s)
+	var got tui.Terminal
+	d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){
+		func(_ context.Context, tt tui.Terminal) (ask.Outcome, error) {
+			got = tt
+			if !term.IsTerminal(tt.File.Fd()) {
+				t.Error("the dialog's file is not a terminal")
+			}
+			return ask.Outcome{Answers: []contract.Answer{want}}, nil
+		},
+	}}
+	out, err := NewRenderer(l, []string{"helper"}, withDialog(d)).Render(context.Background(), s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,6 +215,111 @@ func TestRendererAnswer(t *testing.T) {
 	}
 	if perms != [2]os.FileMode{0o700, 0o600} {
 		t.Errorf("directory and socket modes %v; want 0700 and 0600", perms)
+	}
+	if diff := cmp.Diff([]string{"TERM=xterm-256color"}, got.Environ); diff != "" {
+		t.Errorf("the terminal's environment (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([][2]int{{50, 12}}, l.sizes); diff != "" {
+		t.Errorf("popup sizes (-want +got):\n%s", diff)
+	}
+}
+
+// Hiding closes the popup and asks the launcher to bind the key; the
+// next popup shows the same dialog, and the binding is undone as soon as
+// it connects.
+func TestRendererHide(t *testing.T) {
+	s := session(t)
+	l := launcherFunc(func(ctx context.Context, sock string, w *fakeWindow) {
+		if conn := helperConn(t, ctx, sock, nil); conn != nil {
+			defer conn.Close()
+			<-conn.Gone() // closed on hide: the popup closes
+		}
+	})
+	var undosAtSecond int
+	l.hide = func(sock, key string) {
+		// The user presses the key: the binding starts a helper.
+		if conn := helperConn(t, context.Background(), sock, nil); conn != nil {
+			defer conn.Close()
+			<-conn.Gone()
+		}
+	}
+	d := &fakeDialog{}
+	d.shows = append(d.shows, hideShow, func(context.Context, tui.Terminal) (ask.Outcome, error) {
+		l.mu.Lock()
+		undosAtSecond = l.undos
+		l.mu.Unlock()
+		return ask.Outcome{Dismissed: true}, nil
+	})
+	out, err := NewRenderer(l, []string{"helper"}, withDialog(d)).Render(context.Background(), s)
+	l.wg.Wait()
+	if err != nil || !out.Dismissed {
+		t.Fatalf("Render = %+v, %v; want dismissed", out, err)
+	}
+	if diff := cmp.Diff([]string{"alt+o"}, l.hides); diff != "" {
+		t.Errorf("keys bound (-want +got):\n%s", diff)
+	}
+	if undosAtSecond != 1 || l.undos != 1 {
+		t.Errorf("undone %d times when shown again, %d in all; want 1 and 1", undosAtSecond, l.undos)
+	}
+	if d.n != 2 {
+		t.Errorf("the dialog was shown %d times; want 2, the same dialog both times", d.n)
+	}
+}
+
+// A call that ends while the dialog is hidden undoes the binding.
+func TestRendererEndsHidden(t *testing.T) {
+	l := launcherFunc(func(ctx context.Context, sock string, w *fakeWindow) {
+		if conn := helperConn(t, ctx, sock, nil); conn != nil {
+			defer conn.Close()
+			<-conn.Gone()
+		}
+	})
+	ctx, cancel := context.WithCancelCause(context.Background())
+	why := errors.New("the call timed out")
+	l.hide = func(string, string) { cancel(why) }
+	d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){hideShow}}
+	_, err := NewRenderer(l, nil, withDialog(d)).Render(ctx, session(t))
+	l.wg.Wait()
+	if !errors.Is(err, why) {
+		t.Errorf("Render = %v; want %v", err, why)
+	}
+	if l.undos != 1 {
+		t.Errorf("undone %d times; want once", l.undos)
+	}
+}
+
+// A dialog that cannot be brought back fails the call, saying why.
+func TestRendererHideFails(t *testing.T) {
+	l := launcherFunc(func(ctx context.Context, sock string, w *fakeWindow) {
+		if conn := helperConn(t, ctx, sock, nil); conn != nil {
+			defer conn.Close()
+			<-conn.Gone()
+		}
+	})
+	l.hideErr = errors.New("tmux bind-key: no server")
+	d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){hideShow}}
+	_, err := NewRenderer(l, nil, withDialog(d)).Render(context.Background(), session(t))
+	if err == nil || err.Error() != "the user hid the dialog, and it cannot be brought back: tmux bind-key: no server" {
+		t.Errorf("Render = %v", err)
+	}
+}
+
+// A toggle key the launcher cannot bind is not offered.
+func TestRendererKeyNotHideable(t *testing.T) {
+	l := launcherFunc(func(ctx context.Context, sock string, w *fakeWindow) {
+		if conn := helperConn(t, ctx, sock, nil); conn != nil {
+			defer conn.Close()
+			<-conn.Gone()
+		}
+	})
+	l.noHide = true
+	d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){answerShow(ask.Outcome{Dismissed: true})}}
+	s := session(t)
+	if _, err := NewRenderer(l, nil, withDialog(d)).Render(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	if d.s.ToggleKey != "" || s.ToggleKey != "alt+o" {
+		t.Errorf("the dialog's toggle %q, the caller's %q; want none, and the caller's unchanged", d.s.ToggleKey, s.ToggleKey)
 	}
 }
 
@@ -113,18 +333,16 @@ func TestRendererPopupClosed(t *testing.T) {
 		// terminal already shows a popup.
 		{"before the helper connected", func(*testing.T, string) {}, ErrPopupBusy.Error()},
 		{"after the helper connected", func(t *testing.T, sock string) {
-			conn, _, err := Dial(context.Background(), sock)
-			if err != nil {
-				t.Error(err)
-				return
+			if conn := helperConn(t, context.Background(), sock, nil); conn != nil {
+				conn.Close()
 			}
-			conn.Close()
 		}, "the popup closed without an answer"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			l := launcherFunc(func(_ context.Context, sock string, _ *fakeWindow) { tt.helper(t, sock) })
-			_, err := NewRenderer(l, nil).Render(context.Background(), session(t))
+			d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){waitShow}}
+			_, err := NewRenderer(l, nil, withDialog(d)).Render(context.Background(), session(t))
 			got := ""
 			if err != nil {
 				got = err.Error()
@@ -159,9 +377,8 @@ func TestRendererOnePopupAtATime(t *testing.T) {
 			mu.Unlock()
 		}()
 		launched <- struct{}{}
-		conn, _, err := Dial(context.Background(), sock)
-		if err != nil {
-			t.Error(err)
+		conn := helperConn(t, context.Background(), sock, nil)
+		if conn == nil {
 			return
 		}
 		defer conn.Close()
@@ -170,10 +387,16 @@ func TestRendererOnePopupAtATime(t *testing.T) {
 			<-release // the first popup is slow to close
 			return
 		}
-		conn.Report(Report{Type: ReportOutcome, Dismissed: true})
 		<-conn.Gone()
 	})
-	r := NewRenderer(l, nil)
+	dialogs := 0 // the first render's dialog waits, the second's answers
+	r := NewRenderer(l, nil, &Options{Dialog: func(*ask.Session) Dialog {
+		dialogs++
+		if dialogs == 1 {
+			return &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){waitShow}}
+		}
+		return &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){answerShow(ask.Outcome{Dismissed: true})}}
+	}})
 	ctx, cancel := context.WithCancel(context.Background())
 	first := make(chan error, 1)
 	go func() {
@@ -209,7 +432,7 @@ func TestRendererDoneContext(t *testing.T) {
 	for _, busy := range []bool{false, true} {
 		launches := 0
 		l := launcherFunc(func(context.Context, string, *fakeWindow) { launches++ })
-		r := NewRenderer(l, nil)
+		r := NewRenderer(l, nil, nil)
 		if busy {
 			r.busy <- struct{}{}
 		}
@@ -226,9 +449,9 @@ func TestRendererCancelClosesHelper(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	gone := make(chan bool, 1)
 	l := launcherFunc(func(_ context.Context, sock string, w *fakeWindow) {
-		conn, _, err := Dial(context.Background(), sock)
-		if err != nil {
-			t.Error(err)
+		conn := helperConn(t, context.Background(), sock, nil)
+		if conn == nil {
+			gone <- false
 			return
 		}
 		cancel()
@@ -239,7 +462,8 @@ func TestRendererCancelClosesHelper(t *testing.T) {
 			gone <- false
 		}
 	})
-	_, err := NewRenderer(l, nil).Render(ctx, session(t))
+	d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){waitShow}}
+	_, err := NewRenderer(l, nil, withDialog(d)).Render(ctx, session(t))
 	if err == nil {
 		t.Error("a cancelled render returned no error")
 	}
@@ -248,19 +472,38 @@ func TestRendererCancelClosesHelper(t *testing.T) {
 	}
 }
 
+// A resize report reaches the dialog.
+func TestRendererResize(t *testing.T) {
+	l := launcherFunc(func(ctx context.Context, sock string, w *fakeWindow) {
+		if conn := helperConn(t, ctx, sock, nil); conn != nil {
+			defer conn.Close()
+			if err := conn.Resized(); err != nil {
+				t.Error(err)
+			}
+			<-conn.Gone()
+		}
+	})
+	d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){
+		func(_ context.Context, tt tui.Terminal) (ask.Outcome, error) {
+			<-tt.Resize
+			return ask.Outcome{Dismissed: true}, nil
+		},
+	}}
+	if _, err := NewRenderer(l, nil, withDialog(d)).Render(context.Background(), session(t)); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestDecodeReport(t *testing.T) {
 	tests := []struct {
 		line, err string
 	}{
-		{`{"type":"countdownCancelled"}`, ""},
-		{`{"type":"outcome","dismissed":true}`, ""},
-		{`{"type":"outcome","answers":[]}`, ""},
-		{`{"type":"outcome"}`, "needs answers or dismissed"},
-		{`{"type":"outcome","dismissed":true,"answers":[{"index":0,"id":"q1","title":"t","kind":"input","selections":[],"usedDefault":false}]}`, "has no answers"},
-		{`{"type":"error"}`, "needs a message"},
-		{`{"type":"what"}`, "unknown report type"},
-		{`{"type":"error","message":"x","extra":1}`, "unknown field"},
-		{`{"type":"error","message":"x"} {}`, "data after"},
+		{`{"type":"resize"}`, ""},
+		{`{"type":"outcome","dismissed":true}`, `unknown field "dismissed"`},
+		{`{"type":"what"}`, `unknown report type "what"`},
+		{`{}`, `unknown report type ""`},
+		{`{"type":"resize","extra":1}`, "unknown field"},
+		{`{"type":"resize"} {}`, "data after"},
 	}
 	for _, tt := range tests {
 		_, err := DecodeReport([]byte(tt.line))
@@ -275,36 +518,51 @@ func TestDecodeReport(t *testing.T) {
 	}
 }
 
+func TestCheckEnv(t *testing.T) {
+	tests := []struct {
+		env  []string
+		want string
+	}{
+		{nil, ""},
+		{[]string{"TERM=xterm-256color", "COLORTERM=truecolor", "NO_COLOR="}, ""},
+		{[]string{"TERM"}, `popup: env[0] has no "="`},
+		{[]string{"TERM=x", "PATH=/bin"}, `popup: env[1] names "PATH", which is not one of TERM, COLORTERM, NO_COLOR, CLICOLOR, CLICOLOR_FORCE, TERM_PROGRAM`},
+		{[]string{"TERM=x", "TERM=y"}, "popup: env[1] names TERM a second time"},
+		{[]string{"\x1b]0;x\a=1"}, `popup: env[0] names "␛]0;x␇", which is not one of TERM, COLORTERM, NO_COLOR, CLICOLOR, CLICOLOR_FORCE, TERM_PROGRAM`},
+	}
+	for _, tt := range tests {
+		got := ""
+		if err := checkEnv(tt.env); err != nil {
+			got = err.Error()
+		}
+		if got != tt.want {
+			t.Errorf("checkEnv(%q) = %q; want %q", tt.env, got, tt.want)
+		}
+	}
+}
+
 func FuzzDecode(f *testing.F) {
-	for _, s := range []string{`{"type":"outcome","dismissed":true}`, `{"request":{"questions":[{"title":"x"}]},"display":"overlay","toggleKey":"","remainingMs":5}`, `{}`, `[`} {
+	for _, s := range []string{`{"type":"resize"}`, `{"type":"outcome","dismissed":true}`, `{}`, `[`} {
 		f.Add(s)
 	}
 	for _, n := range fuzzbound.Numbers() {
-		for _, s := range []string{
-			`{"request":{"questions":[{"title":"x"}],"timeoutPerQuestionMs":` + n + `},"display":"overlay","toggleKey":"","remainingMs":` + n + `}`,
-			`{"type":"outcome","answers":[{"index":` + n + `,"id":"q1","title":"x","kind":"single","selections":["a"],"usedDefault":false}]}`,
-		} {
-			f.Add(s)
-		}
+		f.Add(`{"type":` + n + `}`)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
 		fuzzbound.Run(t, line, func() {
-			if r, err := DecodeReport([]byte(line)); err == nil && r.Type == "" {
-				t.Errorf("accepted %q without a type", line)
-			}
-			if j, err := DecodeJob([]byte(line)); err == nil {
-				if err := contract.CheckAnswers(j.Request, nil); err == nil {
-					t.Errorf("accepted %q with no questions", line)
-				}
+			if r, err := DecodeReport([]byte(line)); err == nil && r.Type != ReportResize {
+				t.Errorf("accepted %q as a %q report", line, r.Type)
 			}
 		})
 	})
 }
 
 // FuzzHello reads a connection's first bytes as a hello. It must never
-// panic or hang, and must let in only a hello line carrying the token.
+// panic or hang, and must let in only a hello line carrying the token and
+// a good environment.
 func FuzzHello(f *testing.F) {
 	f.Add(`{"token":"` + goodToken + `"}` + "\n")
+	f.Add(`{"token":"` + goodToken + `","env":["TERM=xterm"]}` + "\n")
 	for _, h := range hostileHellos {
 		if len(h.in) <= 64<<10 {
 			f.Add(h.in)
@@ -315,10 +573,10 @@ func FuzzHello(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		fuzzbound.Run(t, in, func() {
-			if err := readHello(strings.NewReader(in), goodToken); err == nil {
+			if _, err := readHello(strings.NewReader(in), goodToken); err == nil {
 				line, _, ok := strings.Cut(in, "\n")
 				var h Hello
-				if !ok || json.Unmarshal([]byte(line), &h) != nil || h.Token != goodToken {
+				if !ok || json.Unmarshal([]byte(line), &h) != nil || h.Token != goodToken || checkEnv(h.Env) != nil {
 					t.Errorf("let in %q", in)
 				}
 			}

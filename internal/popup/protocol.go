@@ -1,18 +1,23 @@
 // Package popup shows a questionnaire in a terminal popup for a process
 // that has no terminal of its own, such as an MCP server started by an
-// agent. The Renderer opens a private unix socket, asks a Launcher to start
-// a helper command in a popup window, and hands the helper the
-// questionnaire over the socket; the helper runs the terminal dialog and
-// sends the outcome back.
+// agent. The Renderer opens a private unix socket and asks a Launcher to
+// start a helper command in a popup window. The helper connects and hands
+// over its terminal, and the Renderer draws the dialog on it: the dialog,
+// with every answer, lives in the Renderer's process, so that the popup
+// can close while the user hides the dialog and open again, on the same
+// state, when the user brings it back.
 //
 // The socket lives in a directory only the user can enter, is itself mode
-// 0600, and takes one connection, which must first present a random token
-// read from a file beside it. Everything on the socket is one JSON object
-// per line, of at most MaxLine bytes, decoded strictly: unknown members,
-// duplicate keys, invalid UTF-8 and unpaired surrogate escapes are
-// refused. A connection whose first line is not a good Hello is closed
-// without an answer, and the Renderer waits for the next; a bad report
-// ends the call with an error saying what was wrong.
+// 0600, and takes connections that must first present a random token
+// read from a file beside it. The helper's first line is a Hello; the
+// Renderer answers a good one with a Ready line, and the helper then sends
+// its terminal's file descriptor with a single byte, and after that only
+// Report lines. Everything but that byte is one JSON object per line, of
+// at most MaxLine bytes, decoded strictly: unknown members, duplicate
+// keys, invalid UTF-8 and unpaired surrogate escapes are refused. A
+// connection whose first line is not a good Hello is closed without an
+// answer, and the Renderer waits for the next. When the Renderer closes
+// the connection the helper exits, and its popup closes.
 package popup
 
 import (
@@ -21,50 +26,61 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
-	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/linereader"
+	"github.com/askuser/askuser/internal/safetext"
 	"github.com/askuser/askuser/internal/strictjson"
 )
 
-// MaxLine bounds one line on the socket: a questionnaire is at most 256
-// KiB, and its answers are smaller.
+// MaxLine bounds one line on the socket.
 const MaxLine = 1 << 20
 
 // Hello is the helper's first line: the token that proves it was started
-// by the Renderer.
+// by the Renderer, and the variables of its environment that say what its
+// terminal can show (see TermEnv).
 type Hello struct {
-	Token string `json:"token"`
+	Token string   `json:"token"`
+	Env   []string `json:"env,omitempty"`
 }
 
-// Job is the Renderer's answer to a good Hello: what to show.
-type Job struct {
-	// Request is the normalized questionnaire.
-	Request *contract.Request `json:"request"`
-	// Display is the display mode of the dialog.
-	Display contract.DisplayMode `json:"display"`
-	// ToggleKey is the overlay's show/hide chord, "" when disabled.
-	ToggleKey string `json:"toggleKey"`
-	// RemainingMs is the time left until the deadline, 0 for none.
-	RemainingMs int64 `json:"remainingMs"`
+// TermEnv lists the environment variables a Hello may carry: the ones
+// that tell a terminal program which colours and features to use.
+var TermEnv = []string{"TERM", "COLORTERM", "NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "TERM_PROGRAM"}
+
+// checkEnv checks a Hello's environment: NAME=value entries, each of a
+// name in TermEnv, at most once.
+func checkEnv(env []string) error {
+	seen := map[string]bool{}
+	for i, e := range env {
+		name, _, ok := strings.Cut(e, "=")
+		if !ok {
+			return fmt.Errorf("popup: env[%d] has no \"=\"", i)
+		}
+		if !slices.Contains(TermEnv, name) {
+			return fmt.Errorf("popup: env[%d] names %q, which is not one of %s", i, safetext.Line(name), strings.Join(TermEnv, ", "))
+		}
+		if seen[name] {
+			return fmt.Errorf("popup: env[%d] names %s a second time", i, name)
+		}
+		seen[name] = true
+	}
+	return nil
 }
 
-// The kinds of Report.
-const (
-	// ReportCountdownCancelled: the user stopped the countdown.
-	ReportCountdownCancelled = "countdownCancelled"
-	// ReportOutcome: the user answered or dismissed the questionnaire.
-	ReportOutcome = "outcome"
-	// ReportError: the dialog could not run.
-	ReportError = "error"
-)
+// Ready is the Renderer's answer to a good Hello: send the terminal.
+type Ready struct {
+	Type string `json:"type"` // "ready"
+}
 
-// Report is a line the helper sends after the Job.
+// ReportResize is the one kind of Report: the helper's terminal changed
+// size.
+const ReportResize = "resize"
+
+// Report is a line the helper sends after its terminal.
 type Report struct {
-	Type      string            `json:"type"`
-	Dismissed bool              `json:"dismissed,omitempty"`
-	Answers   []contract.Answer `json:"answers,omitempty"`
-	Message   string            `json:"message,omitempty"`
+	Type string `json:"type"`
 }
 
 // lineReader reads the lines of the socket, each at most MaxLine bytes.
@@ -111,21 +127,8 @@ func DecodeReport(line []byte) (Report, error) {
 	if err := decodeStrict(line, &r); err != nil {
 		return Report{}, err
 	}
-	switch r.Type {
-	case ReportCountdownCancelled:
-	case ReportOutcome:
-		if !r.Dismissed && r.Answers == nil {
-			return Report{}, errors.New("popup: an outcome needs answers or dismissed")
-		}
-		if r.Dismissed && len(r.Answers) > 0 {
-			return Report{}, errors.New("popup: a dismissed outcome has no answers")
-		}
-	case ReportError:
-		if r.Message == "" {
-			return Report{}, errors.New("popup: an error report needs a message")
-		}
-	default:
-		return Report{}, fmt.Errorf("popup: unknown report type %q", r.Type)
+	if r.Type != ReportResize {
+		return Report{}, fmt.Errorf("popup: unknown report type %q", safetext.Line(r.Type))
 	}
 	return r, nil
 }

@@ -16,6 +16,8 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/jsonline"
+	"github.com/askuser/askuser/internal/linereader"
+	"github.com/askuser/askuser/tui"
 )
 
 // TokenFile is the name of the token file beside the socket.
@@ -25,30 +27,66 @@ const TokenFile = "token"
 // size of sun_path less its NUL, 108 bytes on Linux and 104 elsewhere.
 var maxSocketPath = map[bool]int{true: 107, false: 103}[runtime.GOOS == "linux"]
 
-// Renderer is an ask.Renderer that shows each questionnaire in a popup
+// Dialog is a questionnaire's dialog as the Renderer shows it: sized to a
+// popup, shown on a popup's terminal until the user answers, dismisses or
+// hides it, and shown again, on the next popup's terminal, as it was.
+// *tui.Popup is the one in use.
+type Dialog interface {
+	// Fit returns the popup size, border included, that holds the
+	// dialog, within maxW×maxH cells.
+	Fit(maxW, maxH int) (w, h int)
+	// Show draws the dialog on t until the user answers or dismisses it,
+	// or hides it (tui.ErrHidden), or ctx is done (context.Cause(ctx)).
+	Show(ctx context.Context, t tui.Terminal) (ask.Outcome, error)
+}
+
+// Options configures a Renderer. A nil *Options means the defaults.
+type Options struct {
+	// Dialog makes the dialog of a session; nil means tui.NewPopup with
+	// the default theme.
+	Dialog func(s *ask.Session) Dialog
+	// Warn is told of a failure that does not change a call's outcome,
+	// such as a temporary key binding that could not be undone; nil
+	// means such failures go unreported.
+	Warn func(error)
+}
+
+// Renderer is an ask.Renderer that shows each questionnaire in popups
 // started by its Launcher, running Command with the flag "--socket PATH"
-// added. It is safe for concurrent use, but shows one popup at a time: a
-// terminal has room for one, and the core may settle a call (on a timeout
-// or an abort) while its popup is still closing. Make one with
-// NewRenderer; the zero value is not usable.
+// added. The dialog and its answers stay in the Renderer while popups
+// come and go: the user's toggle key closes the popup, and the same key,
+// bound for the while through the Launcher, opens a new one on the same
+// dialog. It is safe for concurrent use, but shows one questionnaire at
+// a time: a terminal has room for one popup, and the core may settle a
+// call (on a timeout or an abort) while its popup is still closing. Make
+// one with NewRenderer; the zero value is not usable.
 type Renderer struct {
 	launcher Launcher
 	command  []string
+	opts     Options
 	busy     chan struct{} // holds a token while a popup is open or closing
 }
 
 // NewRenderer returns a Renderer that starts command (the helper, such
 // as []string{"/usr/bin/askuser", "popup"}) through l.
-func NewRenderer(l Launcher, command []string) *Renderer {
-	return &Renderer{launcher: l, command: append([]string{}, command...), busy: make(chan struct{}, 1)}
+func NewRenderer(l Launcher, command []string, opts *Options) *Renderer {
+	r := &Renderer{launcher: l, command: append([]string{}, command...), busy: make(chan struct{}, 1)}
+	if opts != nil {
+		r.opts = *opts
+	}
+	if r.opts.Dialog == nil {
+		r.opts.Dialog = func(s *ask.Session) Dialog { return tui.NewPopup(s, nil) }
+	}
+	return r
 }
 
 // Render implements ask.Renderer. It first waits, while ctx allows, until
-// the popup of any earlier Render has closed. It returns when the helper
-// reports the outcome, or when ctx is done; then, or when the popup closes
-// without an outcome, it closes the connection and the popup and removes
-// the socket before returning. When ctx is done before the popup is
-// launched, Render returns context.Cause(ctx).
+// the popup of any earlier Render has closed. It returns when the user
+// answers or dismisses the questionnaire, or when ctx is done, or when a
+// popup closes without an outcome; it then closes the connection, the
+// popup and any key binding made while the dialog was hidden, and removes
+// the socket. When ctx is done before the popup is launched, Render
+// returns context.Cause(ctx).
 func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
 	select {
 	case r.busy <- struct{}{}:
@@ -88,35 +126,135 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 		return ask.Outcome{}, fmt.Errorf("popup: %w", err)
 	}
 
+	// The toggle hides the dialog only where the launcher can bring it
+	// back; elsewhere the dialog does not offer it.
+	sess := *s
+	if sess.ToggleKey != "" && r.launcher.Hideable(sess.ToggleKey) != nil {
+		sess.ToggleKey = ""
+	}
+	dlg := r.opts.Dialog(&sess)
 	argv := append(append([]string{}, r.command...), "--socket", sock)
-	win, err := r.launcher.Launch(ctx, argv)
+	win, err := r.launcher.Launch(ctx, argv, dlg.Fit)
 	if err != nil {
 		return ask.Outcome{}, err
 	}
 	defer win.Close()
 
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	helpers := make(chan *helper)
+	accepting, stop := make(chan struct{}), make(chan struct{})
 	go func() {
-		select {
-		case <-win.Done():
-			cancel()
-		case <-ctx.Done():
+		defer close(accepting)
+		for {
+			h, err := accept(ln, token)
+			if err != nil {
+				return
+			}
+			select {
+			case helpers <- h:
+			case <-stop:
+				h.close()
+				return
+			}
 		}
-		ln.Close()
 	}()
-	conn, err := accept(ln, token)
-	if err != nil {
-		return ask.Outcome{}, r.why(ctx, win, false, err)
+	defer func() {
+		close(stop)
+		ln.Close()
+		<-accepting
+	}()
+
+	var undo func() error // set while the dialog is hidden
+	restore := func() {
+		if undo == nil {
+			return
+		}
+		if err := undo(); err != nil && r.opts.Warn != nil {
+			r.opts.Warn(err)
+		}
+		undo = nil
 	}
-	defer conn.Close()
-	stop := context.AfterFunc(ctx, func() { conn.Close() })
-	defer stop()
-	out, err := serve(conn, s)
-	if err != nil {
-		return ask.Outcome{}, r.why(ctx, win, true, err)
+	defer restore()
+	for round := 0; ; round++ {
+		var winDone <-chan struct{}
+		if round == 0 {
+			winDone = win.Done()
+		}
+		var h *helper
+		select {
+		case h = <-helpers:
+		case <-winDone:
+			// The popup is gone; a helper that connected before it went
+			// still says more than a popup closing at once.
+			ln.Close()
+			select {
+			case h = <-helpers:
+			case <-accepting:
+				return ask.Outcome{}, r.why(ctx, win, false, nil)
+			}
+		case <-ctx.Done():
+			return ask.Outcome{}, context.Cause(ctx)
+		}
+		// Shown again: the key is the user's again.
+		restore()
+		out, err := r.show(ctx, h, dlg)
+		h.close()
+		if errors.Is(err, tui.ErrHidden) {
+			if undo, err = r.launcher.Hide(argv, dlg.Fit, sess.ToggleKey); err != nil {
+				return ask.Outcome{}, fmt.Errorf("the user hid the dialog, and it cannot be brought back: %w", err)
+			}
+			continue
+		}
+		if err != nil && round == 0 {
+			return ask.Outcome{}, r.why(ctx, win, true, err)
+		}
+		return out, err
 	}
-	return out, nil
+}
+
+// errPopupClosed reports a popup that closed without an outcome.
+var errPopupClosed = errors.New("the popup closed without an answer")
+
+// show shows dlg on h's terminal until it returns, reading h's reports
+// meanwhile. A helper that goes away or sends a bad report ends it.
+func (r *Renderer) show(parent context.Context, h *helper, dlg Dialog) (ask.Outcome, error) {
+	ctx, cancel := context.WithCancelCause(parent)
+	defer cancel(nil)
+	resize := make(chan struct{}, 1)
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		for {
+			line, err := h.lr.next()
+			if tl := new(linereader.TooLongError); errors.As(err, &tl) {
+				cancel(err)
+				return
+			}
+			if err != nil {
+				cancel(connLost{err})
+				return
+			}
+			if _, err := DecodeReport(line); err != nil {
+				cancel(err)
+				return
+			}
+			select {
+			case resize <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	out, err := dlg.Show(ctx, tui.Terminal{File: h.tty, Environ: h.env, Resize: resize})
+	// Why the round ended, before closing the connection ends the reader.
+	cause := context.Cause(ctx)
+	h.c.Close()
+	<-read
+	if err != nil && parent.Err() == nil && cause != nil {
+		if errors.As(cause, new(connLost)) {
+			return ask.Outcome{}, errPopupClosed
+		}
+		return ask.Outcome{}, cause
+	}
+	return out, err
 }
 
 // ErrPopupBusy reports a popup that closed before its helper connected.
@@ -124,12 +262,12 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 // shows a popup (another program's, or one being closed by force).
 var ErrPopupBusy = errors.New("the popup closed before it could show the questions; another popup is probably open on the terminal")
 
-// why explains a failed popup: a closed window says more than the socket
-// error it caused. connected says whether the helper had connected. A
-// lost connection means the helper has ended, so why waits a moment for
-// its popup to close.
+// why explains a failed first popup: a closed window says more than the
+// error it caused. connected says whether the helper had connected. After
+// a lost connection the helper has ended, so why waits a moment for its
+// popup to close.
 func (r *Renderer) why(ctx context.Context, win Window, connected bool, err error) error {
-	if errors.As(err, new(connLost)) {
+	if errors.Is(err, errPopupClosed) {
 		t := time.NewTimer(closeGrace)
 		defer t.Stop()
 		select {
@@ -146,77 +284,84 @@ func (r *Renderer) why(ctx context.Context, win Window, connected bool, err erro
 		if !connected {
 			return ErrPopupBusy
 		}
-		return errors.New("the popup closed without an answer")
+		if err != nil {
+			return err
+		}
+		return errPopupClosed
 	default:
 	}
 	if ctx.Err() != nil {
-		return ctx.Err()
+		return context.Cause(ctx)
 	}
 	return err
 }
 
-// accept takes connections until one presents the token.
-func accept(ln net.Listener, token string) (net.Conn, error) {
+// helper is a connected helper: its connection, the terminal it handed
+// over, and its terminal's environment.
+type helper struct {
+	c   *net.UnixConn
+	lr  *lineReader
+	tty *os.File
+	env []string
+}
+
+func (h *helper) close() {
+	h.c.Close()
+	h.tty.Close()
+}
+
+// accept takes connections until one presents the token and a terminal.
+func accept(ln net.Listener, token string) (*helper, error) {
 	for {
 		c, err := ln.Accept()
 		if err != nil {
 			return nil, fmt.Errorf("popup: waiting for the popup: %w", err)
 		}
-		c.SetReadDeadline(time.Now().Add(10 * time.Second))
-		if err := readHello(c, token); err != nil {
+		h, err := handshake(c.(*net.UnixConn), token)
+		if err != nil {
 			c.Close()
 			continue
 		}
-		c.SetReadDeadline(time.Time{})
-		return c, nil
+		return h, nil
 	}
+}
+
+// handshake reads a Hello, answers it, and receives the terminal.
+func handshake(c *net.UnixConn, token string) (*helper, error) {
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	hello, err := readHello(c, token)
+	if err != nil {
+		return nil, err
+	}
+	if err := jsonline.Write(c, Ready{Type: "ready"}); err != nil {
+		return nil, err
+	}
+	tty, err := receiveTerminal(c)
+	if err != nil {
+		return nil, err
+	}
+	c.SetReadDeadline(time.Time{})
+	return &helper{c: c, lr: newLineReader(c), tty: tty, env: hello.Env}, nil
 }
 
 // readHello reads the first line of a connection and checks that it is
 // a Hello carrying token. It reads at most MaxLine bytes of it.
-func readHello(r io.Reader, token string) error {
+func readHello(r io.Reader, token string) (Hello, error) {
 	line, err := newLineReader(r).next()
 	if err != nil {
-		return fmt.Errorf("popup: reading the hello: %w", err)
+		return Hello{}, fmt.Errorf("popup: reading the hello: %w", err)
 	}
 	var h Hello
 	if err := decodeStrict(line, &h); err != nil {
-		return err
+		return Hello{}, err
 	}
 	if subtle.ConstantTimeCompare([]byte(h.Token), []byte(token)) != 1 {
-		return errors.New("popup: the hello has the wrong token")
+		return Hello{}, errors.New("popup: the hello has the wrong token")
 	}
-	return nil
-}
-
-// serve sends the job and waits for the outcome.
-func serve(c net.Conn, s *ask.Session) (ask.Outcome, error) {
-	job := Job{Request: s.Request, Display: s.Display, ToggleKey: s.ToggleKey}
-	if left, ok := s.Countdown.Remaining(); ok {
-		job.RemainingMs = max(left.Milliseconds(), 1)
+	if err := checkEnv(h.Env); err != nil {
+		return Hello{}, err
 	}
-	if err := jsonline.Write(c, job); err != nil {
-		return ask.Outcome{}, connLost{fmt.Errorf("popup: sending the questionnaire: %w", err)}
-	}
-	lr := newLineReader(c)
-	for {
-		line, err := lr.next()
-		if err != nil {
-			return ask.Outcome{}, connLost{fmt.Errorf("popup: reading from the popup: %w", err)}
-		}
-		rep, err := DecodeReport(line)
-		if err != nil {
-			return ask.Outcome{}, err
-		}
-		switch rep.Type {
-		case ReportCountdownCancelled:
-			s.Countdown.Cancel()
-		case ReportOutcome:
-			return ask.Outcome{Dismissed: rep.Dismissed, Answers: rep.Answers}, nil
-		case ReportError:
-			return ask.Outcome{}, errors.New(rep.Message)
-		}
-	}
+	return h, nil
 }
 
 // connLost is an error of the connection to the helper itself, as when
