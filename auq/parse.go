@@ -94,7 +94,8 @@ func Parse(data []byte) (*Request, error) {
 // Validate checks a request built in Go against every rule of the
 // contract, as Parse checks a decoded one, and returns nil or a
 // *RequestError with the same problems Parse would report for the
-// request's JSON encoding. It never modifies r.
+// request's JSON encoding, but that a nil Questions or Options, which
+// encodes as null, is reported as missing. It never modifies r.
 //
 // In a typed request a member is absent when it holds its zero value:
 // an empty ID, Question, Header, Label or Description is reported as
