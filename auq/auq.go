@@ -29,10 +29,10 @@ const (
 	MaxHeaderLen = 12
 
 	MaxIDLen          = 64
-	MaxQuestionLen    = 500
-	MaxLabelLen       = 80
-	MaxDescriptionLen = 500
-	MaxPreviewLen     = 2000
+	MaxQuestionLen    = 300
+	MaxLabelLen       = 60
+	MaxDescriptionLen = 200
+	MaxPreviewLen     = 600
 	MaxSourceLen      = 200
 	MaxFlowIDLen      = 200
 	MaxTags           = 16
