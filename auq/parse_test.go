@@ -31,7 +31,7 @@ func base() *Request {
 	}
 }
 
-func encode(t *testing.T, r *Request) []byte {
+func encode(t testing.TB, r *Request) []byte {
 	t.Helper()
 	data, err := json.Marshal(r)
 	if err != nil {
