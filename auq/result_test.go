@@ -211,7 +211,9 @@ func TestCheckResult(t *testing.T) {
 			[]Problem{{Path: "answers.db", Message: "is missing: questions[0] is required"}}},
 		{"unknown question", func(r *Result) { r.Answers["x y"] = r.Answers["db"] },
 			[]Problem{{Path: `answers["x y"]`, Message: `no question has the id "x y"`}}},
-		{"wrong kind", func(r *Result) { r.Answers["checks"] = Answer{Kind: KindSingle, Choice: Choice{OptionID: "e2e", Label: "End to end"}} },
+		{"wrong kind", func(r *Result) {
+			r.Answers["checks"] = Answer{Kind: KindSingle, Choice: Choice{OptionID: "e2e", Label: "End to end"}}
+		},
 			[]Problem{{Path: "answers.checks.kind", Message: `must be "multi" for this question, got "single"`}}},
 		{"unknown option", func(r *Result) { single(r, Choice{OptionID: "mysql", Label: "MySQL"}); delete(r.Annotations, "db") },
 			[]Problem{{Path: "answers.db.optionId", Message: `the question has no option "mysql"`}}},
@@ -221,7 +223,10 @@ func TestCheckResult(t *testing.T) {
 			[]Problem{{Path: "answers.db.optionId", Message: "is missing: a choice is an option id, or the Other answer"}}},
 		{"text on an option", func(r *Result) { single(r, Choice{OptionID: "lite", Label: "SQLite", Text: "x"}) },
 			[]Problem{{Path: "answers.db.text", Message: "only the Other answer has text"}}},
-		{"Other without text", func(r *Result) { single(r, Choice{Label: OtherLabel, Other: true, Text: " "}); delete(r.Annotations, "db") },
+		{"Other without text", func(r *Result) {
+			single(r, Choice{Label: OtherLabel, Other: true, Text: " "})
+			delete(r.Annotations, "db")
+		},
 			[]Problem{{Path: "answers.db.text", Message: "is blank: the Other answer needs the user's text"}}},
 		{"Other with an option id and another label", func(r *Result) {
 			single(r, Choice{OptionID: "lite", Label: "Mine", Other: true, Text: "x"})
