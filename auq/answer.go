@@ -1,6 +1,7 @@
 package auq
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strconv"
@@ -30,7 +31,7 @@ func (a Answer) MarshalJSON() ([]byte, error) {
 		if len(a.Selections) > 0 || a.Empty {
 			return nil, errors.New("auq: a single answer has selections or empty set; they belong to a multi answer")
 		}
-		return json.Marshal(singleJSON{Kind: a.Kind, Choice: a.Choice})
+		return marshal(singleJSON{Kind: a.Kind, Choice: a.Choice})
 	case KindMulti:
 		if a.Choice != (Choice{}) {
 			return nil, errors.New("auq: a multi answer has a choice set; its choices belong in selections")
@@ -39,9 +40,21 @@ func (a Answer) MarshalJSON() ([]byte, error) {
 		if sel == nil {
 			sel = []Choice{}
 		}
-		return json.Marshal(multiJSON{Kind: a.Kind, Selections: sel, Empty: a.Empty})
+		return marshal(multiJSON{Kind: a.Kind, Selections: sel, Empty: a.Empty})
 	}
 	return nil, errors.New("auq: an answer has kind " + strconv.Quote(string(a.Kind)) + "; want single or multi")
+}
+
+// marshal encodes v without escaping <, > and &: the encoder that called
+// MarshalJSON escapes them if it is set to, and leaves them otherwise.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // UnmarshalJSON decodes an answer strictly: member names match exactly
