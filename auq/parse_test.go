@@ -93,16 +93,18 @@ func TestParseValid(t *testing.T) {
 	}
 }
 
-// TestRules has one row per rule of the contract. Each row breaks one
+// ruleRows has one row per rule of the contract. Each row breaks one
 // rule in a valid request; Parse of its JSON and Validate of the request
 // itself must report exactly the problem given.
-func TestRules(t *testing.T) {
-	tests := []struct {
-		name string
-		edit func(r *Request)
-		path string
-		msg  string
-	}{
+type ruleRow struct {
+	name string
+	edit func(r *Request)
+	path string
+	msg  string
+}
+
+func ruleRows() []ruleRow {
+	return []ruleRow{
 		{"no questions", func(r *Request) { r.Questions = nil },
 			"questions", `is required: send 1 to 8 questions, such as ` + exampleQuestions},
 		{"empty questions", func(r *Request) { r.Questions = []Question{} },
@@ -178,7 +180,10 @@ func TestRules(t *testing.T) {
 		{"not UTF-8", func(r *Request) { r.Questions[0].Options[1].Description = "a\xffb" },
 			"questions[0].options[1].description", ""},
 	}
-	for _, tt := range tests {
+}
+
+func TestRules(t *testing.T) {
+	for _, tt := range ruleRows() {
 		t.Run(tt.name, func(t *testing.T) {
 			r := base()
 			tt.edit(r)
@@ -233,19 +238,21 @@ func nOptions(n int) []Option {
 	return os
 }
 
-// TestDecoding covers what only JSON can get wrong.
-func TestDecoding(t *testing.T) {
+// decodingRows cover what only JSON can get wrong.
+type decodingRow struct {
+	name string
+	in   string
+	want []Problem
+}
+
+func decodingRows() []decodingRow {
 	q := func(members string) string {
 		return `{"questions":[{"id":"q","question":"Which?","header":"H","options":[{"id":"a","label":"A","description":"d"},{"id":"b","label":"B","description":"d"}]` + members + `}]}`
 	}
 	o := func(members string) string {
 		return `{"questions":[{"id":"q","question":"Which?","header":"H","options":[{"id":"a","label":"A","description":"d"` + members + `},{"id":"b","label":"B","description":"d"}]}]}`
 	}
-	tests := []struct {
-		name string
-		in   string
-		want []Problem
-	}{
+	return []decodingRow{
 		{"empty input", " \n", []Problem{{Message: `the request is empty; send a JSON object such as {"questions":[...]}`}}},
 		{"not an object", `[1]`, []Problem{{Message: "the request must be a JSON object, got an array"}}},
 		{"syntax error", `{"questions":[}`, []Problem{{Message: "invalid JSON at byte offset 14: unexpected character '}', expected a value"}}},
@@ -289,7 +296,10 @@ func TestDecoding(t *testing.T) {
 		{"a member that did not decode is not judged", `{"questions":[{"id":"q","question":7,"header":"H","options":[{"id":"a","label":"A","description":"d"},{"id":"b","label":"B","description":"d"}]}]}`,
 			[]Problem{{Path: "questions[0].question", Message: "must be a string, got a number"}}},
 	}
-	for _, tt := range tests {
+}
+
+func TestDecoding(t *testing.T) {
+	for _, tt := range decodingRows() {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := Parse([]byte(tt.in))
 			if got != nil {
