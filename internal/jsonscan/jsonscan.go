@@ -31,8 +31,9 @@ type Scanner struct {
 	failed bool
 	errOff int
 	errMsg string
-	// text holds unescaped strings, one after another. It only grows: a
-	// string handed out is never written again, so strings can share it.
+	// text holds the strings handed out, one after another (see keep).
+	// It only grows: a string handed out is never written again, so
+	// strings can share it.
 	text []byte
 }
 
@@ -194,10 +195,7 @@ func (s *Scanner) NextElem(first *bool) bool {
 func (s *Scanner) String() (string, int) { return s.str(true) }
 
 // str is String; when own is false, a string without escapes is returned
-// as a part of Data rather than a copy. Each string is copied on its own
-// rather than all of Data at once, because an allocation past 32 KiB takes
-// the heap's slow path: copying a large request whole made parsing it
-// twice as slow.
+// as a part of Data rather than a copy.
 func (s *Scanner) str(own bool) (string, int) {
 	start := s.Pos + 1
 	// Most strings hold no escape and no control character: find the
@@ -213,7 +211,7 @@ func (s *Scanner) str(own bool) (string, int) {
 					bad = invalidAt(seg, start)
 				}
 				if own {
-					return string(seg), bad
+					return s.keep(seg), bad
 				}
 				return s.s[start : start+j], bad
 			}
@@ -230,7 +228,7 @@ func (s *Scanner) str(own bool) (string, int) {
 		case c == '"':
 			s.Pos = i + 1
 			if own {
-				return string(s.Data[start:i]), bad
+				return s.keep(s.Data[start:i]), bad
 			}
 			return s.s[start:i], bad
 		case c == '\\':
@@ -250,6 +248,28 @@ func (s *Scanner) str(own bool) (string, int) {
 	}
 	s.Fail(len(s.Data), "unexpected end of input inside a string")
 	return "", -1
+}
+
+// chunk is the size of the blocks strings are copied into. Copying each
+// string on its own costs an allocation per string; copying all of Data
+// at once is one allocation past 32 KiB, which takes the heap's slow path
+// and made parsing a large request twice as slow. Blocks of this size
+// take the fast path and are shared by many strings.
+const chunk = 16 << 10
+
+// keep returns a copy of b as a string, in the current block of s.text
+// or in a new one. A block is never written again where a string uses
+// it.
+func (s *Scanner) keep(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if cap(s.text)-len(s.text) < len(b) {
+		s.text = make([]byte, 0, max(chunk, len(b)))
+	}
+	from := len(s.text)
+	s.text = append(s.text, b...)
+	return unsafe.String(&s.text[from], len(b))
 }
 
 // plainText reports whether b holds no byte below 0x20 (a control
@@ -311,8 +331,8 @@ func plainASCII(w uint64) bool {
 // a document full of escaped text costs a few allocations rather than one
 // per string.
 func (s *Scanner) escaped(start, i, bad int) (string, int) {
-	if s.text == nil {
-		s.text = make([]byte, 0, 4096)
+	if cap(s.text)-len(s.text) < chunk/4 {
+		s.text = make([]byte, 0, chunk)
 	}
 	from := len(s.text)
 	buf := append(s.text, s.Data[start:i]...)
