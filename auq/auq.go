@@ -9,7 +9,10 @@
 // answer, and the request's metadata comes back unchanged.
 //
 // The types mirror the JSON of the tool exactly. A Request is only
-// meaningful after Parse has accepted it.
+// meaningful after Parse (for JSON) or Validate (for a Request built in
+// Go) has accepted it: both report every problem at once, each with its
+// JSON path. A Result is only to be given to the model after CheckResult
+// has found that it fits its request. Schema is the tool's input schema.
 //
 // The package is pure: it does no I/O and holds no global state.
 package auq
