@@ -150,8 +150,10 @@ func (c *checker) question(i int, q *Question, qv view, om []objMeta, ids *nameS
 	switch {
 	case n == 0 && !qv.has(qOptions, q.Options != nil):
 		c.add(i, -1, "options", `is required: give 2 to 4 options, such as [{"id":"pg","label":"Postgres","description":"…"},{"id":"lite","label":"SQLite","description":"…"}]`)
+	case n == 0:
+		c.add(i, -1, "options", "is empty: give 2 to 4 options, besides the Other answer the tool adds by itself")
 	case n < MinOptions:
-		c.add(i, -1, "options", "has "+strconv.Itoa(n)+" options; give at least 2 (at most 4), besides the Other answer the tool adds by itself")
+		c.add(i, -1, "options", "has 1 option; give at least 2 (at most 4), besides the Other answer the tool adds by itself")
 	case n > MaxOptions:
 		c.add(i, -1, "options", "has "+strconv.Itoa(n)+" options; the limit is 4: keep the likeliest choices, since the user can always answer Other")
 	}

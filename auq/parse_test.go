@@ -113,8 +113,10 @@ func ruleRows() []ruleRow {
 			"questions", "has 9 questions; the limit is 8: ask the most important ones now and the rest in a later call"},
 		{"no options", func(r *Request) { r.Questions[1].Options = nil },
 			"questions[1].options", `is required: give 2 to 4 options, such as [{"id":"pg","label":"Postgres","description":"…"},{"id":"lite","label":"SQLite","description":"…"}]`},
+		{"empty options", func(r *Request) { r.Questions[1].Options = []Option{} },
+			"questions[1].options", "is empty: give 2 to 4 options, besides the Other answer the tool adds by itself"},
 		{"1 option", func(r *Request) { r.Questions[1].Options = r.Questions[1].Options[:1] },
-			"questions[1].options", "has 1 options; give at least 2 (at most 4), besides the Other answer the tool adds by itself"},
+			"questions[1].options", "has 1 option; give at least 2 (at most 4), besides the Other answer the tool adds by itself"},
 		{"5 options", func(r *Request) { r.Questions[1].Options = nOptions(5) },
 			"questions[1].options", "has 5 options; the limit is 4: keep the likeliest choices, since the user can always answer Other"},
 		{"question id missing", func(r *Request) { r.Questions[0].ID = "" },
@@ -327,7 +329,7 @@ func TestEveryProblemAtOnce(t *testing.T) {
 		{Path: "questions[0].options[1].description", Message: "is required: say what choosing this option means"},
 		{Path: "questions[1].id", Message: `"a" is already the id of questions[0]; question ids must be unique`},
 		{Path: "questions[1].header", Message: "is 22 characters long; the limit is 12"},
-		{Path: "questions[1].options", Message: "has 1 options; give at least 2 (at most 4), besides the Other answer the tool adds by itself"},
+		{Path: "questions[1].options", Message: "has 1 option; give at least 2 (at most 4), besides the Other answer the tool adds by itself"},
 		{Path: "questions[1].options[0].preview", Message: "is only allowed on a single-select question: remove it, or leave multiSelect out"},
 	}
 	_, err := Parse([]byte(in))
