@@ -58,6 +58,12 @@ var (
 	metadataKeys = []string{"source", "flowId", "tags"}
 )
 
+// optionalKeys are the members a request may leave out.
+var optionalKeys = map[string]bool{
+	"metadata": true, "source": true, "flowId": true, "tags": true,
+	"multiSelect": true, "required": true, "preview": true, "recommended": true,
+}
+
 // hint is advice for a member name that models tend to send in place of
 // a real one: the member meant, if any, and what to say after
 // "unknown field %q; ".
@@ -534,8 +540,14 @@ func (d *decoder) pop()            { d.segs = d.segs[:len(d.segs)-1] }
 func (d *decoder) typeErr(want string) {
 	got := d.Type()
 	msg := "must be " + want + ", got " + got
-	if got == "null" {
-		msg += "; leave the field out instead of sending null"
+	if got == "null" && len(d.segs) > 0 {
+		switch last := d.segs[len(d.segs)-1]; {
+		case last.idx >= 0:
+		case optionalKeys[last.key]:
+			msg += "; leave the field out instead of sending null"
+		default:
+			msg += "; the field is required"
+		}
 	}
 	d.problemAt(msg)
 	d.Skip()

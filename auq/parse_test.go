@@ -219,8 +219,8 @@ func TestRules(t *testing.T) {
 // nullRules are Parse's messages for the rows whose JSON has null where
 // the request holds a nil slice: a value of the wrong type.
 var nullRules = map[string]string{
-	"no questions": "must be an array of question objects, got null; leave the field out instead of sending null",
-	"no options":   "must be an array of option objects, got null; leave the field out instead of sending null",
+	"no questions": "must be an array of question objects, got null; the field is required",
+	"no options":   "must be an array of option objects, got null; the field is required",
 }
 
 func nQuestions(n int) []Question {
@@ -279,6 +279,10 @@ func decodingRows() []decodingRow {
 			[]Problem{{Path: "questions[0].multiSelect", Message: "must be a boolean (true or false), got a string"}}},
 		{"null", q(`,"required":null`),
 			[]Problem{{Path: "questions[0].required", Message: "must be a boolean (true or false), got null; leave the field out instead of sending null"}}},
+		{"required member null", `{"questions":[{"id":null,"question":"Which?","header":"H","options":[{"id":"a","label":"A","description":"d"},{"id":"b","label":"B","description":"d"}]}]}`,
+			[]Problem{{Path: "questions[0].id", Message: "must be a string, got null; the field is required"}}},
+		{"question null", `{"questions":[null]}`,
+			[]Problem{{Path: "questions[0]", Message: "must be a question object, got null"}}},
 		{"question not an object", `{"questions":["Which?"]}`,
 			[]Problem{{Path: "questions[0]", Message: "must be a question object, got a string"}}},
 		{"options not an array", `{"questions":[{"id":"q","question":"Which?","header":"H","options":{}}]}`,
