@@ -31,10 +31,10 @@ type Scanner struct {
 	failed bool
 	errOff int
 	errMsg string
-	// text holds the strings handed out, one after another (see keep).
-	// It only grows: a string handed out is never written again, so
-	// strings can share it.
-	text []byte
+	// block holds the strings without escapes handed out (see keep),
+	// and text those with escapes (see escaped).
+	block strings.Builder
+	text  []byte
 }
 
 // New returns a Scanner at the start of data, which must not change
@@ -199,22 +199,21 @@ func (s *Scanner) String() (string, int) { return s.str(true) }
 func (s *Scanner) str(own bool) (string, int) {
 	start := s.Pos + 1
 	// Most strings hold no escape and no control character: find the
-	// closing quote and check the bytes before it with the library's
-	// vectorized searches, several times faster than the loop below.
+	// closing quote with the library's vectorized search and check the
+	// bytes before it a word at a time, several times faster than the
+	// loop below.
 	if j := bytes.IndexByte(s.Data[start:], '"'); j >= 0 {
 		seg := s.Data[start : start+j]
-		if bytes.IndexByte(seg, '\\') < 0 {
-			if noControl, ascii := plainText(seg); noControl {
-				s.Pos = start + j + 1
-				bad := -1
-				if !ascii {
-					bad = invalidAt(seg, start)
-				}
-				if own {
-					return s.keep(seg), bad
-				}
-				return s.s[start : start+j], bad
+		if plain, ascii := plainText(seg); plain {
+			s.Pos = start + j + 1
+			bad := -1
+			if !ascii {
+				bad = invalidAt(seg, start)
 			}
+			if own {
+				return s.keep(seg, len(s.Data)-start), bad
+			}
+			return s.s[start : start+j], bad
 		}
 	}
 	bad := -1
@@ -228,7 +227,7 @@ func (s *Scanner) str(own bool) (string, int) {
 		case c == '"':
 			s.Pos = i + 1
 			if own {
-				return s.keep(s.Data[start:i]), bad
+				return s.keep(s.Data[start:i], len(s.Data)-start), bad
 			}
 			return s.s[start:i], bad
 		case c == '\\':
@@ -250,53 +249,62 @@ func (s *Scanner) str(own bool) (string, int) {
 	return "", -1
 }
 
-// chunk is the size of the blocks strings are copied into. Copying each
-// string on its own costs an allocation per string; copying all of Data
-// at once is one allocation past 32 KiB, which takes the heap's slow path
-// and made parsing a large request twice as slow. Blocks of this size
-// take the fast path and are shared by many strings.
-const chunk = 16 << 10
+// maxChunk bounds the blocks strings are copied into. Copying each string
+// on its own costs an allocation per string; copying all of Data at once
+// is one allocation that, past 32 KiB, takes the heap's slow path and made
+// parsing a large request twice as slow. Blocks up to this size take the
+// fast path and are shared by many strings.
+const maxChunk = 32 << 10
 
-// keep returns a copy of b as a string, in the current block of s.text
-// or in a new one. A block is never written again where a string uses
-// it.
-func (s *Scanner) keep(b []byte) string {
+// keep returns a copy of b as a string, in the current block or in a new
+// one, sized for rest, the bytes from b to the end of Data: every string
+// still to come fits in them. The blocks are strings.Builders, which
+// allocate without clearing memory; a block is never written again where
+// a string uses it, and never grows, so the strings stay valid.
+func (s *Scanner) keep(b []byte, rest int) string {
 	if len(b) == 0 {
 		return ""
 	}
-	if cap(s.text)-len(s.text) < len(b) {
-		s.text = make([]byte, 0, max(chunk, len(b)))
+	if s.block.Cap()-s.block.Len() < len(b) {
+		s.block = strings.Builder{}
+		s.block.Grow(max(len(b), min(rest, maxChunk)))
 	}
-	from := len(s.text)
-	s.text = append(s.text, b...)
-	return unsafe.String(&s.text[from], len(b))
+	from := s.block.Len()
+	s.block.Write(b)
+	return s.block.String()[from:]
 }
 
 // plainText reports whether b holds no byte below 0x20 (a control
-// character, which a JSON string may not hold), and whether all of it is
-// ASCII, so valid UTF-8 without further checks.
-func plainText(b []byte) (noControl, ascii bool) {
+// character, which a JSON string may not hold) and no backslash, so that
+// it is the string's text as it is, and whether all of it is ASCII, so
+// valid UTF-8 without further checks.
+func plainText(b []byte) (plain, ascii bool) {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	var ctl, all uint64
+	var bad, all uint64
 	i := 0
 	for ; i+16 <= len(b); i += 16 {
 		// A byte below 0x20 borrows and has its high bit clear, so it
-		// sets its own high bit in (w - 0x20…) &^ w. A byte that borrows
-		// only because of a lower one may set a high bit too, but then a
-		// lower byte is below 0x20 already, so the test stays exact.
+		// sets its own high bit in (w - 0x20…) &^ w; so does a zero byte,
+		// a backslash once w is XORed with backslashes, in (x - 1…) &^ x.
+		// A byte that borrows only because of a lower one may set a high
+		// bit too, but then the lower byte is flagged already, so the
+		// test, that some byte is, stays exact.
 		w := binary.LittleEndian.Uint64(b[i:])
 		v := binary.LittleEndian.Uint64(b[i+8:])
-		ctl |= (w - 0x20*ones) &^ w
-		ctl |= (v - 0x20*ones) &^ v
+		x, y := w^'\\'*ones, v^'\\'*ones
+		bad |= (w - 0x20*ones) &^ w
+		bad |= (v - 0x20*ones) &^ v
+		bad |= (x - ones) &^ x
+		bad |= (y - ones) &^ y
 		all |= w | v
 	}
 	for ; i < len(b); i++ {
-		if b[i] < 0x20 {
+		if b[i] < 0x20 || b[i] == '\\' {
 			return false, false
 		}
 		all |= uint64(b[i])
 	}
-	return ctl&highs == 0, all&highs == 0
+	return bad&highs == 0, all&highs == 0
 }
 
 // invalidAt returns the offset, counted from off, of the first byte of b
@@ -331,8 +339,8 @@ func plainASCII(w uint64) bool {
 // a document full of escaped text costs a few allocations rather than one
 // per string.
 func (s *Scanner) escaped(start, i, bad int) (string, int) {
-	if cap(s.text)-len(s.text) < chunk/4 {
-		s.text = make([]byte, 0, chunk)
+	if cap(s.text)-len(s.text) < 4096 {
+		s.text = make([]byte, 0, 16<<10)
 	}
 	from := len(s.text)
 	buf := append(s.text, s.Data[start:i]...)

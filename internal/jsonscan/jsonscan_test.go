@@ -42,7 +42,7 @@ func TestPlainText(t *testing.T) {
 				text[pos] = byte(b)
 				wantCtl, wantASCII := true, true
 				for _, c := range text {
-					if c < 0x20 {
+					if c < 0x20 || c == '\\' {
 						wantCtl = false
 					}
 					if c >= 0x80 {
