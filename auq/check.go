@@ -157,7 +157,7 @@ func (c *checker) question(i int, q *Question, qv view, om []objMeta, ids *nameS
 	case n > MaxOptions:
 		c.add(i, -1, "options", "has "+strconv.Itoa(n)+" options; the limit is 4: keep the likeliest choices, since the user can always answer Other")
 	}
-	optIDs, labels := newNameSet(n), newNameSet(n)
+	optIDs, labels := newNameSet(n), newLabelSet(n)
 	recommended := -1
 	for k := range q.Options {
 		o := &q.Options[k]
@@ -219,20 +219,54 @@ func (c *checker) id(q, o int, id string, v view, why string) bool {
 }
 
 // label checks the label of option k, which is valid text, against the
-// Other answer and against the labels before it, folded by labelKey.
-func (c *checker) label(q, k int, label string, labels *nameSet) {
-	if isOther(strings.TrimSpace(label)) {
+// Other answer and against the labels before it, which look alike to the
+// user when they are equal but for case and surrounding white space.
+func (c *checker) label(q, k int, label string, labels *labelSet) {
+	trimmed := strings.TrimSpace(label)
+	if isOther(trimmed) {
 		c.add(q, k, "label", quote(label)+" is not allowed: the tool adds an Other answer to every question by itself; remove this option")
 		return
 	}
-	if j, dup := labels.add(labelKey(label), k); dup {
+	if j, dup := labels.add(trimmed, k); dup {
 		c.add(q, k, "label", quote(label)+" repeats the label of options["+strconv.Itoa(j)+"]; labels must be unique within a question, whatever their case")
 	}
 }
 
-// labelKey is what two labels that look alike to the user share: the
-// label without surrounding white space, in lower case.
-func labelKey(label string) string { return strings.ToLower(strings.TrimSpace(label)) }
+// labelSet is a set of trimmed labels compared without regard to case,
+// with the index that added each. Small sets, the usual case, are
+// searched linearly with strings.EqualFold; large ones (only a request
+// with far too many options) by their lower case.
+type labelSet struct {
+	labels []string
+	idx    []int
+	big    map[string]int
+}
+
+func newLabelSet(n int) *labelSet {
+	if n > 16 {
+		return &labelSet{big: make(map[string]int, n)}
+	}
+	return &labelSet{labels: make([]string, 0, n), idx: make([]int, 0, n)}
+}
+
+func (s *labelSet) add(label string, i int) (int, bool) {
+	if s.big != nil {
+		key := strings.ToLower(label)
+		if j, ok := s.big[key]; ok {
+			return j, true
+		}
+		s.big[key] = i
+		return 0, false
+	}
+	for k, l := range s.labels {
+		if strings.EqualFold(l, label) {
+			return s.idx[k], true
+		}
+	}
+	s.labels = append(s.labels, label)
+	s.idx = append(s.idx, i)
+	return 0, false
+}
 
 // isOther reports whether a trimmed label names an explicit Other option.
 func isOther(label string) bool {
