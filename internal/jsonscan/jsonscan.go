@@ -22,7 +22,8 @@ import (
 const MaxDepth = 64
 
 // Scanner reads one JSON document. Pos is the byte offset it has reached;
-// a decoder reads Data[Pos] to see which kind of value comes next.
+// a decoder reads Data[Pos] to see which kind of value comes next. Use it
+// through the pointer New returns: a Scanner must not be copied.
 type Scanner struct {
 	Data []byte
 	Pos  int
