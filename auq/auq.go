@@ -9,7 +9,10 @@
 // answer, and the request's metadata comes back unchanged.
 //
 // The types mirror the JSON of the tool exactly. A Request is only
-// meaningful after Parse has accepted it.
+// meaningful after Parse (for JSON) or Validate (for a Request built in
+// Go) has accepted it: both report every problem at once, each with its
+// JSON path. A Result is only to be given to the model after CheckResult
+// has found that it fits its request. Schema is the tool's input schema.
 //
 // The package is pure: it does no I/O and holds no global state.
 package auq
@@ -18,12 +21,33 @@ package auq
 const ToolName = "AskUserQuestion"
 
 // Limits of a request. Lengths count characters (Unicode code points).
+// The counts and MaxHeaderLen are the contract's; the other bounds are
+// askuser's own, generous for a question in a dialog and small enough
+// that a request at every bound is still quick to check and to show.
 const (
 	MinQuestions = 1
 	MaxQuestions = 8
 	MinOptions   = 2
 	MaxOptions   = 4
 	MaxHeaderLen = 12
+
+	MaxIDLen          = 64
+	MaxQuestionLen    = 300
+	MaxLabelLen       = 60
+	MaxDescriptionLen = 200
+	MaxPreviewLen     = 600
+	MaxSourceLen      = 200
+	MaxFlowIDLen      = 200
+	MaxTags           = 16
+	MaxTagLen         = 64
+	MaxRequestBytes   = 256 << 10
+)
+
+// Limits of a result, which CheckResult applies to what the user typed:
+// the text of an Other answer and each note.
+const (
+	MaxOtherTextLen = 2000
+	MaxNoteLen      = 2000
 )
 
 // OtherID is the reserved option id of the automatic Other answer: no

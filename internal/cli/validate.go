@@ -2,23 +2,32 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 
+	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 )
 
-const validateUsage = `usage: askuser validate [FILE|-]
+const validateUsage = `usage: askuser validate [--tool ask_user|AskUserQuestion] [FILE|-]
 
-Check the questionnaire in FILE (or on standard input) against the ask_user
-contract without asking it. Prints {"valid":true,"request":...,"warnings":[...]}
-with the normalized request and exits 0, or prints {"valid":false,"error":...}
-listing every problem with its JSON path and exits 1.
+Check the request in FILE (or on standard input) against the contract of
+the tool --tool names (ask_user unless given) without asking it. Prints
+{"valid":true,"request":...,"warnings":[...]} with the request, normalized
+for ask_user, and exits 0, or prints {"valid":false,"error":...} listing
+every problem with its JSON path and exits 1.
 `
 
+// The tools validate knows, by the name the model calls them by.
+const (
+	validateAskUser   = "ask_user"
+	validateQuestions = auq.ToolName
+)
+
 type validReport struct {
-	Valid    bool              `json:"valid"`
-	Request  *contract.Request `json:"request"`
-	Warnings []string          `json:"warnings"`
+	Valid    bool     `json:"valid"`
+	Request  any      `json:"request"`
+	Warnings []string `json:"warnings"`
 }
 
 type invalidReport struct {
@@ -33,9 +42,15 @@ type invalidDetail struct {
 }
 
 func runValidate(ctx context.Context, env *Env, args []string) int {
-	fs := newFlagSet("validate", env, validateUsage, nil)
+	tool := validateAskUser
+	fs := newFlagSet("validate", env, validateUsage, func(fs *flag.FlagSet) {
+		fs.StringVar(&tool, "tool", validateAskUser, "the tool whose contract to check: "+validateAskUser+" or "+validateQuestions)
+	})
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
+	}
+	if tool != validateAskUser && tool != validateQuestions {
+		return usageError(env, "validate", fmt.Sprintf("--tool must be %s or %s, not %q", validateAskUser, validateQuestions, tool))
 	}
 	if fs.NArg() > 1 {
 		return usageError(env, "validate", "give at most one questionnaire FILE")
@@ -44,22 +59,37 @@ func runValidate(ctx context.Context, env *Env, args []string) int {
 	if !ok {
 		return code
 	}
-	req, warnings, err := contract.Parse(data)
+	var (
+		req      any
+		warnings []string
+		problems []contract.Problem
+		err      error
+	)
+	what := "questionnaire"
+	if tool == validateQuestions {
+		what = "request"
+		var r *auq.Request
+		r, err = auq.Parse(data)
+		req, problems = r, auq.Problems(err)
+	} else {
+		var r *contract.Request
+		r, warnings, err = contract.Parse(data)
+		req, problems = r, contract.Problems(err)
+	}
 	if err != nil {
-		problems := contract.Problems(err)
 		if problems == nil {
 			problems = []contract.Problem{{Message: err.Error()}}
 		}
 		rep := invalidReport{Error: invalidDetail{
 			Code:     contract.ErrInvalidRequest,
-			Message:  fmt.Sprintf("the questionnaire has %s: %v", count(len(problems), "problem"), err),
+			Message:  fmt.Sprintf("the %s has %s: %v", what, count(len(problems), "problem"), err),
 			Problems: problems,
 		}}
 		if err := writeJSONIndented(env.Stdout, rep); err != nil {
 			fmt.Fprintf(env.Stderr, "askuser validate: writing the report: %v\n", err)
 			return ExitError
 		}
-		fmt.Fprintf(env.Stderr, "askuser validate: the questionnaire has %s:\n", count(len(problems), "problem"))
+		fmt.Fprintf(env.Stderr, "askuser validate: the %s has %s:\n", what, count(len(problems), "problem"))
 		for _, p := range problems {
 			fmt.Fprintf(env.Stderr, "  %s\n", p)
 		}

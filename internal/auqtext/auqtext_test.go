@@ -1,0 +1,201 @@
+package auqtext
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/askuser/askuser/auq"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+func ptr[T any](v T) *T { return &v }
+
+func request() *auq.Request {
+	return &auq.Request{
+		Questions: []auq.Question{
+			{ID: "db", Question: "Which database should I use?", Header: "Database", Options: []auq.Option{
+				{ID: "pg", Label: "Postgres", Description: "A server, for many writers", Preview: "docker run postgres", Recommended: true},
+				{ID: "lite", Label: "SQLite", Description: "A file, for one writer"},
+			}},
+			{ID: "checks", Question: "Which checks should run?", Header: "Checks", MultiSelect: true, Required: ptr(false), Options: []auq.Option{
+				{ID: "unit", Label: "Unit tests", Description: "Fast"},
+				{ID: "e2e", Label: "End to end", Description: "Slow"},
+			}},
+		},
+		Metadata: &auq.Metadata{Source: ptr("planner"), FlowID: ptr("flow-1"), Tags: []string{"setup"}},
+	}
+}
+
+func submitted() auq.Outcome {
+	return auq.Outcome{Status: auq.StatusSubmitted, Route: "custom", Result: auq.Result{
+		Answers: map[string]auq.Answer{
+			"db":     {Kind: auq.KindSingle, Choice: auq.Choice{OptionID: "pg", Label: "Postgres"}},
+			"checks": {Kind: auq.KindMulti, Selections: []auq.Choice{{Label: auq.OtherLabel, Other: true, Text: "lint <all>"}}},
+		},
+		Annotations: map[string]auq.Annotations{"db": {SelectedPreview: "docker run postgres", QuestionNotes: "for now"}},
+		Metadata:    &auq.ResultMetadata{Source: ptr("planner"), FlowID: ptr("flow-1")},
+	}}
+}
+
+func cancelledOutcome(s auq.Status) auq.Outcome {
+	return auq.Outcome{Status: s, Route: "custom", Result: auq.Result{Cancelled: true, Metadata: &auq.ResultMetadata{FlowID: ptr("flow-1")}}}
+}
+
+func failure(code, msg string) auq.Outcome {
+	return auq.Outcome{Status: auq.StatusError, Error: &auq.Error{Code: code, Message: msg}}
+}
+
+func TestForModel(t *testing.T) {
+	_, perr := auq.Parse([]byte(`{"questions":[{"id":"$q","question":"Which","header":"h","options":[]}]}`))
+	tests := []struct {
+		name string
+		req  *auq.Request
+		out  auq.Outcome
+	}{
+		{"submitted", request(), submitted()},
+		{"dismissed", request(), cancelledOutcome(auq.StatusDismissed)},
+		{"timeout", request(), cancelledOutcome(auq.StatusTimeout)},
+		{"aborted", request(), cancelledOutcome(auq.StatusAborted)},
+		{"unsupported_mode", request(), failure("unsupported_mode", "no interactive UI can run here")},
+		{"custom_ui_failed", request(), failure("custom_ui_failed", "the dialog failed: tty lost")},
+		{"native_ui_failed_without_request", nil, failure("native_ui_failed", "the form was refused")},
+		{"invalid_config", request(), failure("invalid_config", `ask-user.json: mode: "tui" is not a route`)},
+		{"not_initialized", request(), failure("not_initialized", "the host is not ready")},
+		{"invalid_request", nil, auq.InvalidRequestOutcome(perr)},
+		{"internal", request(), failure("internal", "something broke")},
+		{"error_without_details", request(), auq.Outcome{Status: auq.StatusError}},
+		{"unknown_status", request(), auq.Outcome{Status: "paused"}},
+	}
+	reasks := map[string]bool{"unsupported_mode": true, "custom_ui_failed": true, "native_ui_failed_without_request": true, "invalid_config": true, "not_initialized": true}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ForModel(tt.req, tt.out)
+			golden(t, filepath.Join("testdata", "TestForModel", tt.name+".golden"), got)
+			if !strings.Contains(got, "not invent") {
+				t.Errorf("the text does not tell the model not to invent an answer:\n%s", got)
+			}
+			if reask := strings.Contains(got, "ordinary text"); reask != reasks[tt.name] {
+				t.Errorf("advice to ask in ordinary text = %v; want %v:\n%s", reask, reasks[tt.name], got)
+			}
+		})
+	}
+}
+
+// TestForModelHoldsTheResult checks that the model sees the complete
+// structured result: the JSON line in the text is the result.
+func TestForModelHoldsTheResult(t *testing.T) {
+	for _, out := range []auq.Outcome{submitted(), cancelledOutcome(auq.StatusDismissed), cancelledOutcome(auq.StatusTimeout)} {
+		text := ForModel(request(), out)
+		line := strings.Split(text, "\n")[0]
+		if out.Status == auq.StatusSubmitted {
+			line = strings.Split(text, "\n")[1]
+		}
+		var got auq.Result
+		if err := json.Unmarshal([]byte(line), &got); err != nil {
+			t.Fatalf("%s: no result JSON in %q: %v", out.Status, line, err)
+		}
+		if diff := cmp.Diff(out.Result, got); diff != "" {
+			t.Errorf("%s: result in the text (-want +got):\n%s", out.Status, diff)
+		}
+	}
+}
+
+func TestForModelListsEveryOption(t *testing.T) {
+	req := request()
+	got := ForModel(req, failure("custom_ui_failed", "x"))
+	for _, q := range req.Questions {
+		want := []string{`"` + q.ID + `"`, `"` + q.Question + `"`, `"` + q.Header + `"`}
+		for _, o := range q.Options {
+			want = append(want, `"`+o.ID+`"`, `"`+o.Label+`"`, `"`+o.Description+`"`)
+		}
+		for _, w := range want {
+			if !strings.Contains(got, w) {
+				t.Errorf("the listing lacks %s:\n%s", w, got)
+			}
+		}
+	}
+}
+
+// TestForModelHasNoControls feeds control characters everywhere the
+// model or a renderer can put text, and finds none in the result text.
+func TestForModelHasNoControls(t *testing.T) {
+	const hostile = "a\x1b]52;c;eA==\x07b\u009b2Jc\x7fd\te\rf\x00"
+	req := request()
+	req.Questions[0].Question = hostile + "?"
+	req.Questions[0].Options[0].Label = hostile
+	req.Questions[0].Options[1].Description = hostile
+	req.Questions[0].Options[0].Preview = hostile
+	sub := submitted()
+	sub.Result.Answers["checks"] = auq.Answer{Kind: auq.KindMulti, Selections: []auq.Choice{{Label: auq.OtherLabel, Other: true, Text: hostile}}}
+	sub.Result.Metadata.Source = ptr(hostile)
+	dis := cancelledOutcome(auq.StatusDismissed)
+	dis.Result.Metadata.FlowID = ptr(hostile)
+	for _, out := range []auq.Outcome{sub, dis, failure("custom_ui_failed", hostile), failure("internal", hostile+"\xff"), failure(hostile, hostile)} {
+		got := ForModel(req, out)
+		for _, r := range got {
+			if r < 0x20 && r != '\n' || r >= 0x7f && r <= 0x9f {
+				t.Errorf("%s: the text holds the control character %U:\n%q", out.Status, r, got)
+				break
+			}
+		}
+		if !strings.Contains(got, `\u001b`) {
+			t.Errorf("%s: the escape is not shown escaped:\n%q", out.Status, got)
+		}
+	}
+	// Escaped inside JSON, the text is the same text.
+	got := ForModel(req, sub)
+	var res auq.Result
+	if err := json.Unmarshal([]byte(strings.Split(got, "\n")[1]), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Answers["checks"].Selections[0].Text != hostile {
+		t.Errorf("the Other text came back as %q, want %q", res.Answers["checks"].Selections[0].Text, hostile)
+	}
+}
+
+func TestDescription(t *testing.T) {
+	d := Description()
+	for _, w := range []string{"one to eight", "12 characters", "two to four", "recommended", "preview", "multiSelect", "Other", "Do not use it"} {
+		if !strings.Contains(d, w) {
+			t.Errorf("the description does not mention %q", w)
+		}
+	}
+	if len(Guidelines()) == 0 {
+		t.Error("no guidelines")
+	}
+}
+
+func TestInvalidRequestMessage(t *testing.T) {
+	got := auq.InvalidRequestMessage(errors.New("boom"))
+	if want := "the request is invalid and was not shown to the user:\n- boom"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to write it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", path, diff)
+	}
+}
