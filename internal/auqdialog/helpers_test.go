@@ -24,7 +24,9 @@ func plain(c dialog.Countdown) *Options { return &Options{Theme: theme.Plain(), 
 
 func ptr[T any](v T) *T { return &v }
 
-func opt(id, label, desc string) auq.Option { return auq.Option{ID: id, Label: label, Description: desc} }
+func opt(id, label, desc string) auq.Option {
+	return auq.Option{ID: id, Label: label, Description: desc}
+}
 
 // framework is the seed's example question, with a recommended option.
 func framework() auq.Question {

@@ -105,8 +105,9 @@ func (m *Model) update(k dialog.Key) Effect {
 			m.openInput(targetOther, q.n)
 		case !q.multi:
 			q.chosen = q.focus
-			return m.answered(nil)
+			return m.answered([]Milestone{MilestoneQuestionAnswered})
 		case anyTrue(q.sel):
+			// Space already reported the answer.
 			return m.answered(nil)
 		case emptyArmed == m.cur:
 			q.emptyOK = true
@@ -156,14 +157,11 @@ func (m *Model) goTo(i int) {
 	}
 }
 
-// answered moves on after the current question got an answer, with ms
-// the milestones already reached: a lone question is submitted, and
-// otherwise the review opens once every required question is answered,
-// or the next unanswered question is shown.
+// answered moves on after the current question got its answer, with ms
+// the milestones this key reached so far: a lone question is submitted,
+// and otherwise the review opens once every required question is
+// answered, or else the next unanswered question is shown.
 func (m *Model) answered(ms []Milestone) Effect {
-	if len(ms) == 0 {
-		ms = []Milestone{MilestoneQuestionAnswered}
-	}
 	if !m.several() {
 		return m.submit(ms)
 	}
@@ -304,7 +302,7 @@ func (m *Model) save() Effect {
 		q.focus = q.n
 		if !q.multi {
 			q.chosen = q.n
-			return m.answered(nil)
+			return m.answered([]Milestone{MilestoneQuestionAnswered})
 		}
 		was := q.answered()
 		q.sel[q.n] = true
