@@ -69,8 +69,10 @@ func (b *builder) line() line { return line{s: b.b.String(), w: b.w} }
 // those. Frame.Cursor is set while an input is open and visible.
 //
 // When rows are short, parts go in this order: spacing, the separator,
-// the preview and the question's extra lines, body rows away from the
-// focus, the question, the countdown, the tabs, the notice. The key
+// the question's lines past the third, most of a preview below the
+// options, body rows away from the focus, the question's second and
+// third lines, the first lines of the preview, the question, the second
+// row of hints, the countdown, the tabs, the notice. The first row of
 // hints, the open input and the focused row stay longest.
 //
 // View changes nothing: at the size SetSize gave it draws what Update
@@ -201,6 +203,10 @@ func (p *plan) grant() grants {
 		take(&g.hints, 2)
 	}
 	take(&g.heading, min(len(p.heading), 1))
+	if p.stacked {
+		take(&g.preview, min(len(p.prev)+1, 3))
+	}
+	take(&g.heading, min(len(p.heading), 3))
 	take(&g.body, len(p.body))
 	if p.stacked {
 		take(&g.preview, min(len(p.prev)+1, 6))
