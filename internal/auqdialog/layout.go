@@ -182,6 +182,7 @@ func (m *Model) qlayout(lay *layout, i int) *qlayout {
 // relayout brings the model's layout to the size SetSize gave, and keeps
 // where the shown body is scrolled to, so that the focus stays in view.
 func (m *Model) relayout() {
+	m.planned = nil
 	if m.width <= 0 || m.rows <= 0 {
 		return
 	}
@@ -192,6 +193,7 @@ func (m *Model) relayout() {
 		m.lay.qs[m.cur] = newQLayout(m.qs[m.cur], m.width, m.th)
 	}
 	p := m.plan(m.lay, m.width, m.rows)
+	m.planned = p
 	if m.inReview() {
 		m.reviewScroll = p.scroll
 	} else if !m.help {

@@ -43,6 +43,9 @@ type Model struct {
 	// layout of its own and changes nothing.
 	width, rows int
 	lay         *layout
+	// planned is the frame at that size as the last Update or SetSize
+	// laid it out; View draws it with the countdown read afresh.
+	planned *plan
 }
 
 // target is what an input edits.

@@ -3,6 +3,7 @@ package auqdialog
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -346,3 +347,54 @@ func TestCountdown(t *testing.T) {
 		}
 	}
 }
+
+// TestViewPure checks that View changes nothing: drawing other sizes in
+// between leaves the frame at the model's size as it was, and a model
+// never given a size draws the same as one given it.
+func TestViewPure(t *testing.T) {
+	for _, script := range []string{"", "j j", "enter space j", "tab tab tab down", "o 'abc' left", "?"} {
+		m := New(eight(), plain(fixedClock{left: 61e9, ok: true}))
+		m.SetSize(80, 24)
+		run(m, keys(script))
+		before := m.View(80, 24)
+		for _, sz := range [][2]int{{40, 12}, {200, 60}, {20, 3}, {0, 0}} {
+			m.View(sz[0], sz[1])
+		}
+		if diff := cmp.Diff(before, m.View(80, 24)); diff != "" {
+			t.Errorf("after %q other sizes changed the frame (-want +got):\n%s", script, diff)
+		}
+		fresh := New(eight(), plain(fixedClock{left: 61e9, ok: true}))
+		fresh.SetSize(80, 24)
+		run(fresh, keys(script))
+		fresh.SetSize(0, 0)
+		if diff := cmp.Diff(before, fresh.View(80, 24)); diff != "" && script == "" {
+			t.Errorf("a model without a size draws differently (-want +got):\n%s", diff)
+		}
+	}
+}
+
+// TestCountdownRedraw checks that a frame drawn again without a key shows
+// the clock as it is now, and that its row comes and goes with it.
+func TestCountdownRedraw(t *testing.T) {
+	c := &movingClock{left: 90e9, ok: true}
+	m := New(one(), plain(c))
+	m.SetSize(80, 24)
+	if got := m.View(80, 24).Lines[0]; got != " ⏱ 1:30 left" {
+		t.Fatalf("first line %q", got)
+	}
+	c.left = 10e9
+	if got := m.View(80, 24).Lines[0]; got != " ⏱ 0:10 left" {
+		t.Errorf("after the clock moved: first line %q", got)
+	}
+	c.ok = false
+	if got := m.View(80, 24).Lines[0]; got != " Framework" {
+		t.Errorf("without a deadline: first line %q", got)
+	}
+}
+
+type movingClock struct {
+	left time.Duration
+	ok   bool
+}
+
+func (c *movingClock) Remaining() (time.Duration, bool) { return c.left, c.ok }

@@ -3,6 +3,7 @@ package auqdialog
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
@@ -82,6 +83,21 @@ func (m *Model) View(width, rows int) dialog.Frame {
 		return dialog.Frame{}
 	}
 	width, rows = min(width, dialog.MaxWidth), min(rows, dialog.MaxRows)
+	if p := m.planned; p != nil && p.width == width && p.rows == rows {
+		// The countdown moves without a key: read it afresh, and plan
+		// again only if its row comes or goes.
+		if m.countdown == nil {
+			return m.draw(p)
+		}
+		if left, ok := m.countdown.Remaining(); ok == p.hasCd {
+			if !ok {
+				return m.draw(p)
+			}
+			q := *p
+			q.cd = m.countdownLine(left, width)
+			return m.draw(&q)
+		}
+	}
 	return m.draw(m.plan(m.layoutAt(width), width, rows))
 }
 
@@ -271,6 +287,7 @@ func (m *Model) draw(p *plan) dialog.Frame {
 				continue
 			}
 			var b builder
+			b.b.Grow(len(bl.s) + p.leftW + 16 + 3*width)
 			b.add(bl.s, bl.w)
 			b.pad(p.leftW + 1 - bl.w)
 			b.styled(m.th.Border, " │ ", 3)
@@ -595,10 +612,20 @@ func (m *Model) countdownLine(left time.Duration, width int) line {
 	}
 	var b builder
 	b.pad(min(1, width))
-	l := truncLine("⏱ "+formatLeft(left)+" left", width-1)
-	b.styled(st, l.s, l.w)
+	s := clockMark + formatLeft(left) + " left"
+	if w := clockW() + len(s) - len(clockMark); w <= width-1 {
+		b.styled(st, s, w)
+	} else {
+		l := truncLine(s, width-1)
+		b.styled(st, l.s, l.w)
+	}
 	return b.line()
 }
+
+const clockMark = "⏱ "
+
+// clockW is the width of clockMark, measured once.
+var clockW = sync.OnceValue(func() int { return ansi.StringWidth(clockMark) })
 
 // formatLeft writes a duration as m:ss, or h:mm:ss from an hour on,
 // rounding up so that 0:00 means the time is over.
@@ -617,13 +644,15 @@ func formatLeft(d time.Duration) string {
 	return strconv.FormatInt(mn, 10) + ":" + two(sec)
 }
 
+// review is the review tab's label.
+var review = measure("Review")
+
 // tabsLine shows one tab per question, by header, and the review tab.
 // The current tab is bracketed; answered questions are checked. Headers
 // of the other tabs are cut to the widest length that fits; when even one
 // cell each does not, the row reads "‹ 2/9 Header ›".
 func (m *Model) tabsLine(width int) line {
 	n := len(m.qs) + 1
-	review := measure("Review")
 	label := func(i int) measured {
 		if i == len(m.qs) {
 			return review
