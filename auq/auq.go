@@ -18,12 +18,33 @@ package auq
 const ToolName = "AskUserQuestion"
 
 // Limits of a request. Lengths count characters (Unicode code points).
+// The counts and MaxHeaderLen are the contract's; the other bounds are
+// askuser's own, generous for a question in a dialog and small enough
+// that a request at every bound is still quick to check and to show.
 const (
 	MinQuestions = 1
 	MaxQuestions = 8
 	MinOptions   = 2
 	MaxOptions   = 4
 	MaxHeaderLen = 12
+
+	MaxIDLen          = 64
+	MaxQuestionLen    = 300
+	MaxLabelLen       = 60
+	MaxDescriptionLen = 200
+	MaxPreviewLen     = 600
+	MaxSourceLen      = 200
+	MaxFlowIDLen      = 200
+	MaxTags           = 16
+	MaxTagLen         = 64
+	MaxRequestBytes   = 256 << 10
+)
+
+// Limits of a result, which CheckResult applies to what the user typed:
+// the text of an Other answer and each note.
+const (
+	MaxOtherTextLen = 2000
+	MaxNoteLen      = 2000
 )
 
 // OtherID is the reserved option id of the automatic Other answer: no
