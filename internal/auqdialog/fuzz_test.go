@@ -23,6 +23,9 @@ var texts = []string{
 	strings.Repeat("long words wrap ", 12), strings.Repeat("無", 70),
 }
 
+// headers are short texts, as a header may have at most 12 characters.
+var headers = []string{"a", "Deploy", "日本語のラベル", "e\u0301", "👨‍👩‍👧", "\x1b[2J\x1b[H", "tab\there", "\u202eevil", "twelve chars"}
+
 var fuzzKeys = []string{
 	"up", "down", "left", "right", "tab", "shift+tab", "space", "enter", "esc", "home", "end",
 	"backspace", "delete", "ctrl+w", "ctrl+a", "ctrl+e", "ctrl+u", "ctrl+k", HideKey, "shift+n", "shift+/", "f5",
@@ -38,13 +41,13 @@ func randRequest(r *rand.Rand) *auq.Request {
 	req := &auq.Request{}
 	n := auq.MinQuestions + r.IntN(auq.MaxQuestions)
 	for i := range n {
-		q := auq.Question{ID: fmt.Sprintf("q%d", i), Question: randText(r) + "?", Header: randText(r), MultiSelect: r.IntN(3) == 0}
+		q := auq.Question{ID: fmt.Sprintf("q%d", i), Question: randText(r) + "?", Header: headers[r.IntN(len(headers))], MultiSelect: r.IntN(3) == 0}
 		if r.IntN(3) == 0 {
 			q.Required = ptr(false)
 		}
 		rec := r.IntN(6) - 1
 		for j := range auq.MinOptions + r.IntN(auq.MaxOptions-auq.MinOptions+1) {
-			o := auq.Option{ID: fmt.Sprintf("o%d", j), Label: randText(r) + fmt.Sprint(j), Description: randText(r), Recommended: j == rec}
+			o := auq.Option{ID: fmt.Sprintf("o%d", j), Label: texts[r.IntN(len(texts)-2)] + fmt.Sprint(j), Description: randText(r), Recommended: j == rec}
 			if !q.MultiSelect && r.IntN(2) == 0 {
 				o.Preview = randText(r) + "\n\n" + randText(r)
 			}
@@ -105,6 +108,9 @@ func checkEffect(t *testing.T, req *auq.Request, e Effect) {
 		}
 		return
 	}
+	if err := auq.CheckResult(req, e.Result); err != nil {
+		t.Fatalf("the submitted result does not fit the request: %v\n%+v", err, e.Result)
+	}
 	for _, q := range req.Questions {
 		a, ok := e.Result.Answers[q.ID]
 		if !ok && q.IsRequired() {
@@ -135,6 +141,9 @@ func fuzzBody(t *testing.T, r *rand.Rand, steps int) {
 		th = theme.Default()
 	}
 	m := New(req, &Options{Theme: th, Countdown: fixedClock{left: time.Duration(r.IntN(90)) * time.Second, ok: r.IntN(4) > 0}})
+	if err := auq.Validate(req); err != nil {
+		t.Fatalf("generated request rejected: %v", err)
+	}
 	for i := 0; i < steps; i++ {
 		k := randKey(r)
 		e := m.Update(k)

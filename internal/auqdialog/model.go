@@ -92,8 +92,8 @@ type question struct {
 	scroll  int
 }
 
-// New returns a Model for req, which must be a request auq.Parse
-// accepted: New relies on its rules (1 to 8 questions, 2 to 4 options,
+// New returns a Model for req, which must be a request auq.Parse or
+// auq.Validate accepted: New relies on its rules (1 to 8 questions, 2 to 4 options,
 // previews only on single-select questions) and does not check them
 // again. Each question opens with the focus on its recommended option,
 // else on its first. opts may be nil.

@@ -1,6 +1,7 @@
 package auqdialog
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -277,7 +278,8 @@ func (m *Model) updateInput(k dialog.Key, name string) Effect {
 	return Effect{}
 }
 
-// save stores the open input's text, refusing a blank one. Saving the
+// save stores the open input's text, trimmed, refusing one that is blank
+// or longer than the contract allows. Saving the
 // Other text answers a single-select question with it, and ticks Other on
 // a multi-select one.
 func (m *Model) save() Effect {
@@ -285,6 +287,14 @@ func (m *Model) save() Effect {
 	s := strings.TrimSpace(e.text.s)
 	if s == "" {
 		m.msg = "Type some text first, or press Esc to keep what was saved"
+		return Effect{}
+	}
+	what, limit := "A note", auq.MaxNoteLen
+	if e.target == targetOther {
+		what, limit = "The "+auq.OtherLabel+" answer", auq.MaxOtherTextLen
+	}
+	if n := utf8.RuneCountInString(s); n > limit {
+		m.msg = what + " can have at most " + strconv.Itoa(limit) + " characters; this one has " + strconv.Itoa(n)
 		return Effect{}
 	}
 	m.input = nil
@@ -346,9 +356,7 @@ func (m *Model) result() auq.Result {
 			res.Annotations[id] = ann
 		}
 	}
-	if md := m.req.Metadata; md != nil && (md.Source != nil || md.FlowID != nil) {
-		res.Metadata = &auq.ResultMetadata{Source: md.Source, FlowID: md.FlowID}
-	}
+	res.Metadata = m.req.ResultMetadata()
 	return res
 }
 

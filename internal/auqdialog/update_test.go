@@ -94,6 +94,13 @@ func TestUpdate(t *testing.T) {
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": single("svelte", "Svelte")},
 				Annotations: map[string]auq.Annotations{"framework": {QuestionNotes: "first!"}}}, answered, submitted)}},
 		{"a blank note is refused", one, "n '_' enter", nil},
+		{"a note over the limit is refused", one, "n '" + strings.Repeat("x", auq.MaxNoteLen+1) + "' enter", nil},
+		{"a note at the limit is saved", one, "N '" + strings.Repeat("é", auq.MaxNoteLen) + "' enter j enter", []Effect{
+			submit(auq.Result{Answers: map[string]auq.Answer{"framework": single("svelte", "Svelte")},
+				Annotations: map[string]auq.Annotations{"framework": {QuestionNotes: strings.Repeat("é", auq.MaxNoteLen)}}}, answered, submitted)}},
+		{"an Other text over the limit is refused", one, "o '" + strings.Repeat("x", auq.MaxOtherTextLen+1) + "' enter", nil},
+		{"an Other text over the limit can be cut and saved", one, "o '" + strings.Repeat("x", auq.MaxOtherTextLen+1) + "' enter backspace enter", []Effect{
+			submit(auq.Result{Answers: map[string]auq.Answer{"framework": {Kind: auq.KindSingle, Choice: other(strings.Repeat("x", auq.MaxOtherTextLen))}}}, answered, submitted)}},
 		{"esc esc dismisses", one, "esc esc", []Effect{{Kind: EffectDismiss, Milestones: ms(dismissed)}}},
 		{"another key between two esc disarms", one, "esc down esc", nil},
 		{"ctrl+c dismisses at once", one, "ctrl+c", []Effect{{Kind: EffectDismiss, Milestones: ms(dismissed)}}},
@@ -190,11 +197,23 @@ func TestUpdate(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			m := New(c.req(), plain(nil))
+			req := c.req()
+			if err := auq.Validate(req); err != nil {
+				t.Fatalf("the test's request is invalid: %v", err)
+			}
+			m := New(req, plain(nil))
 			m.SetSize(80, 24)
 			got := run(m, keys(c.keys))
 			if diff := cmp.Diff(c.want, got); diff != "" {
 				t.Errorf("effects of %q (-want +got):\n%s", c.keys, diff)
+			}
+			for _, e := range got {
+				if e.Kind != EffectSubmit {
+					continue
+				}
+				if err := auq.CheckResult(req, e.Result); err != nil {
+					t.Errorf("the submitted result does not fit the request: %v", err)
+				}
 			}
 		})
 	}
@@ -217,6 +236,8 @@ func TestScreen(t *testing.T) {
 		{"blank Other is refused with a message", one, "o '__' enter", []string{"Type some text first", "✎ Other: "}, nil},
 		{"esc from the Other input keeps the saved text", many, "o 'first' enter shift+tab o '_second' esc", []string{"(●) Other", "“first”"}, []string{"second", "✎ Other:"}},
 		{"a blank note is refused", one, "n enter", []string{"Type some text first", "✎ Note on Vue: "}, nil},
+		{"a long note is refused", one, "n '" + strings.Repeat("x", auq.MaxNoteLen+5) + "' enter", []string{"A note can have at most 2000 characters; this one has 2005", "✎ Note on Vue: "}, nil},
+		{"a long Other text is refused", one, "o '" + strings.Repeat("x", auq.MaxOtherTextLen+5) + "' enter", []string{"The Other answer can have at most 2000 characters; this one has 2005"}, nil},
 		{"a saved note is shown under its option", one, "n 'nice' enter", []string{"( ) Vue (recommended) ✎", "✎ nice"}, nil},
 		{"a question note is shown", one, "N 'why_not' enter", []string{"✎ why not"}, nil},
 		{"an empty multi-select warns", multiOne, "enter", []string{"Nothing is selected: press Enter again"}, nil},
