@@ -34,6 +34,7 @@ func TestGolden(t *testing.T) {
 		{"nopreview", noPreview, ""},
 		{"focusnopreview", one, "j"},
 		{"eight", eight, "enter enter"},
+		{"previewscroll", eight, "pgdown"},
 	}
 	for _, c := range cases {
 		for _, sz := range [][2]int{{120, 30}, {80, 24}, {40, 12}, {20, 3}} {

@@ -21,6 +21,8 @@ const (
 	actNote
 	actQuestionNote
 	actHelp
+	actPageUp
+	actPageDown
 	actEsc
 	actDismiss
 	actHide
@@ -55,10 +57,11 @@ const (
 type hintCond uint8
 
 const (
-	always   hintCond = iota
-	several           // more than one question
-	isSingle          // a single-select question
-	isMulti           // a multi-select question
+	always     hintCond = iota
+	several             // more than one question
+	isSingle            // a single-select question
+	isMulti             // a multi-select question
+	scrollable          // a preview longer than its room
 )
 
 // binding is one row of the keymap: the chords, where they apply, what
@@ -121,6 +124,9 @@ var keymap = []binding{
 		helpKeys: "n", help: "write a note on the focused option"},
 	{keys: []string{"N"}, in: viewList, act: actQuestionNote,
 		helpKeys: "N", help: "write a note on the question"},
+	{keys: []string{"pgup"}, in: viewList, act: actPageUp, label: "pgup/pgdn", hint: "scroll preview", when: scrollable, prio: 8,
+		helpKeys: "pgup pgdn", help: "scroll a long preview"},
+	{keys: []string{"pgdown"}, in: viewList, act: actPageDown},
 	{keys: []string{"?"}, in: viewList | viewReview, act: actHelp, label: "?", hint: "help", prio: 3,
 		helpKeys: "?", help: "this help; any key closes it"},
 	{keys: []string{"esc"}, in: viewList | viewReview, act: actEsc, label: "esc esc", hint: "dismiss", prio: 7,
@@ -163,38 +169,47 @@ var allHints = func() map[[2]uint8][]hintItem {
 	for _, v := range []view{viewList, viewReview, viewInput} {
 		for _, multi := range []bool{false, true} {
 			for _, many := range []bool{false, true} {
-				var items []hintItem
-				for i := range keymap {
-					b := &keymap[i]
-					if b.hint == "" || b.in&v == 0 {
-						continue
+				for _, scroll := range []bool{false, true} {
+					var items []hintItem
+					for i := range keymap {
+						b := &keymap[i]
+						if b.hint == "" || b.in&v == 0 {
+							continue
+						}
+						switch b.when {
+						case scrollable:
+							if !scroll {
+								continue
+							}
+						case several:
+							if !many {
+								continue
+							}
+						case isSingle:
+							if multi {
+								continue
+							}
+						case isMulti:
+							if !multi {
+								continue
+							}
+						}
+						lw, hw := ansi.StringWidth(b.label), ansi.StringWidth(b.hint)
+						items = append(items, hintItem{label: b.label, hint: b.hint, prio: b.prio, labelW: lw, hintW: hw, w: lw + 1 + hw})
 					}
-					switch b.when {
-					case several:
-						if !many {
-							continue
-						}
-					case isSingle:
-						if multi {
-							continue
-						}
-					case isMulti:
-						if !multi {
-							continue
-						}
-					}
-					lw, hw := ansi.StringWidth(b.label), ansi.StringWidth(b.hint)
-					items = append(items, hintItem{label: b.label, hint: b.hint, prio: b.prio, labelW: lw, hintW: hw, w: lw + 1 + hw})
+					out[hintKey(v, multi, many, scroll)] = items
 				}
-				out[hintKey(v, multi, many)] = items
 			}
 		}
 	}
 	return out
 }()
 
-func hintKey(v view, multi, many bool) [2]uint8 {
+func hintKey(v view, multi, many, scroll bool) [2]uint8 {
 	k := [2]uint8{uint8(v), 0}
+	if scroll {
+		k[1] |= 4
+	}
 	if multi {
 		k[1] |= 1
 	}

@@ -197,6 +197,8 @@ func (m *Model) relayout() {
 	if m.inReview() {
 		m.reviewScroll = p.scroll
 	} else if !m.help {
-		m.qs[m.cur].scroll = p.scroll
+		q := m.qs[m.cur]
+		q.scroll = p.scroll
+		q.pscroll, q.pfor, q.pageH = p.pscroll, q.focus, p.pageH
 	}
 }

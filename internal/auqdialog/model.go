@@ -90,6 +90,10 @@ type question struct {
 	notes   []string
 	qnote   string
 	scroll  int
+	// pscroll is the first preview line shown, for the option pfor; a
+	// preview of another option starts at its top. pageH is the preview's
+	// height in the last layout, which paging moves by.
+	pscroll, pfor, pageH int
 }
 
 // New returns a Model for req, which must be a request auq.Parse or

@@ -126,6 +126,10 @@ func (m *Model) update(k dialog.Key) Effect {
 		m.openInput(targetQuestionNote, 0)
 	case actHelp:
 		m.help = true
+	case actPageUp:
+		q.pscroll -= max(q.pageH-1, 1)
+	case actPageDown:
+		q.pscroll += max(q.pageH-1, 1)
 	case actEsc:
 		return m.esc(escArmed)
 	}

@@ -273,6 +273,43 @@ func TestScreen(t *testing.T) {
 	}
 }
 
+// TestPreviewScroll checks that PgUp and PgDn page through a preview
+// longer than its room, and name themselves in the hints only then.
+func TestPreviewScroll(t *testing.T) {
+	const top = "  This layout keeps the data close to the code that reads it. This layout keeps"
+	cases := []struct {
+		name      string
+		req       func() *auq.Request
+		keys      string
+		want, not []string
+	}{
+		{"a long preview is cut, and the hints say how to scroll", eight, "", []string{top, "  …", "pgup/pgdn scroll preview"}, []string{"More detail"}},
+		{"pgdown scrolls", eight, "pgdown", []string{"More detail follows here."}, []string{top}},
+		{"pgup scrolls back, and stops at the top", eight, "pgdown pgup pgup", []string{top}, nil},
+		{"pgdown stops at the end", eight, "pgdown pgdown pgdown pgdown pgup", []string{top}, nil},
+		{"another option's preview starts at its top", eight, "pgdown down", []string{top}, nil},
+		{"a preview that fits has no scroll hint", one, "pgdown", []string{"Good default if you want gentle adoption."}, []string{"pgup"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := New(c.req(), plain(nil))
+			m.SetSize(80, 24)
+			run(m, keys(c.keys))
+			s := screen(m.View(80, 24))
+			for _, w := range c.want {
+				if !strings.Contains(s, w) {
+					t.Errorf("after %q the screen lacks %q:\n%s", c.keys, w, s)
+				}
+			}
+			for _, n := range c.not {
+				if strings.Contains(s, n) {
+					t.Errorf("after %q the screen still holds %q:\n%s", c.keys, n, s)
+				}
+			}
+		})
+	}
+}
+
 // TestHintWords checks that every view with hints names navigate, select
 // and enter, at the sizes hosts use.
 func TestHintWords(t *testing.T) {

@@ -129,8 +129,10 @@ type plan struct {
 	hasMsg   bool
 	hints    []hintItem
 
-	g      grants
-	scroll int
+	g       grants
+	scroll  int
+	pscroll int // the first preview line shown
+	pageH   int // the rows the preview's lines get
 }
 
 func (m *Model) plan(lay *layout, width, rows int) *plan {
@@ -183,19 +185,37 @@ func (m *Model) plan(lay *layout, width, rows int) *plan {
 	}
 	if !m.help {
 		multi := !m.inReview() && m.qs[m.cur].multi
-		p.hints = allHints[hintKey(m.view(), multi, m.several())]
+		p.hints = allHints[hintKey(m.view(), multi, m.several(), false)]
+		p.g = p.grant(width)
+		if p.side && len(p.prev) > p.g.body || p.stacked && len(p.prev) > p.g.preview-1 {
+			// The preview does not fit: name the keys that scroll it,
+			// in the rows the hints already have.
+			p.hints = allHints[hintKey(m.view(), multi, m.several(), true)]
+		}
+	} else {
+		p.g = p.grant(width)
 	}
-	p.g = p.grant()
 	if h := p.g.body; h > 0 {
 		p.scroll = scrollFor(stored, p.body, h, p.focus)
+	}
+	if p.side {
+		p.pageH = p.g.body
+	} else if p.stacked {
+		p.pageH = max(p.g.preview-1, 0)
+	}
+	if p.ql != nil {
+		if q := m.qs[m.cur]; q.pfor == q.focus {
+			p.pscroll = min(max(q.pscroll, 0), max(len(p.prev)-p.pageH, 0))
+		}
 	}
 	return p
 }
 
 // grant shares the rows out by priority.
-func (p *plan) grant() grants {
+func (p *plan) grant(width int) grants {
 	var g grants
 	left := p.rows
+	hintRows := hintRowsFor(p.hints, width, 2)
 	take := func(dst *int, want int) {
 		n := min(max(want-*dst, 0), left)
 		*dst += n
@@ -215,9 +235,7 @@ func (p *plan) grant() grants {
 	if p.hasCd {
 		take(&g.cd, 1)
 	}
-	if len(p.hints) > 0 {
-		take(&g.hints, 2)
-	}
+	take(&g.hints, hintRows)
 	take(&g.heading, min(len(p.heading), 1))
 	if p.stacked {
 		take(&g.preview, min(len(p.prev)+1, 3))
@@ -275,7 +293,7 @@ func (m *Model) draw(p *plan) dialog.Frame {
 	if h := g.body; h > 0 {
 		var pv []line
 		if p.side {
-			pv = fitted(p.prev, h, m.th)
+			pv = window(p.prev, p.pscroll, h, m.th)
 		}
 		for i := 0; i < h; i++ {
 			var bl bline
@@ -299,7 +317,7 @@ func (m *Model) draw(p *plan) dialog.Frame {
 	}
 	if g.preview > 0 {
 		emit(previewRule(width, m.th))
-		for _, l := range fitted(p.prev, g.preview-1, m.th) {
+		for _, l := range window(p.prev, p.pscroll, g.preview-1, m.th) {
 			var b builder
 			b.pad(2)
 			b.add(l.s, l.w)
@@ -327,14 +345,17 @@ func (m *Model) draw(p *plan) dialog.Frame {
 	return dialog.Frame{Lines: out, Cursor: cur, Hints: nHints}
 }
 
-// fitted returns the first lines of ls that fit in h rows, the last of
-// them an ellipsis when some are left out.
-func fitted(ls []line, h int, th theme.Theme) []line {
-	if len(ls) <= h || h <= 0 {
-		return ls[:min(len(ls), max(h, 0))]
+// window returns the lines of ls from top that fit in h rows, the last
+// of them an ellipsis when more follow.
+func window(ls []line, top, h int, th theme.Theme) []line {
+	if h <= 0 {
+		return nil
 	}
-	out := append(ls[:h-1:h-1], line{s: th.Muted.Render("…"), w: 1})
-	return out
+	ls = ls[min(top, len(ls)):]
+	if len(ls) <= h {
+		return ls
+	}
+	return append(ls[:h-1:h-1], line{s: th.Muted.Render("…"), w: 1})
 }
 
 func previewRule(width int, th theme.Theme) line {
@@ -722,6 +743,23 @@ func (m *Model) tabsLine(width int) line {
 	l := truncLine(s, width-1)
 	b.styled(m.th.Accent, l.s, l.w)
 	return b.line()
+}
+
+// hintRowsFor returns how many rows, up to n, the hints want at width:
+// as many as they take whole, and n when they do not all fit in n.
+func hintRowsFor(items []hintItem, width, n int) int {
+	if len(items) == 0 {
+		return 0
+	}
+	w := max(width-1, 0)
+	r, used := 1, -3
+	for _, it := range items {
+		if used+3+it.w > w && used >= 0 {
+			r, used = r+1, -3
+		}
+		used += 3 + it.w
+	}
+	return min(r, n)
 }
 
 // hintsLines lays the hints out on up to n rows, in keymap order,
