@@ -138,6 +138,23 @@ var keymap = []binding{
 		helpKeys: "ctrl+c", help: "dismiss at once"},
 }
 
+// Keys returns every key the dialog handles, each once: chords in keyid's
+// canonical form, and the letters it reads as keys outside an input.
+// Hosts use it to keep their own keys apart from the dialog's.
+func Keys() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, b := range keymap {
+		for _, k := range b.keys {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
 // lookup returns the action bound to name in view v.
 func lookup(name string, v view) action {
 	for i := range keymap {

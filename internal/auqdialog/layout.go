@@ -23,6 +23,10 @@ type line struct {
 type layout struct {
 	width int
 	qs    []*qlayout
+	// summary is the review's list of answers and notes, laid out when
+	// the model's state was at version summaryVer.
+	summary    []bline
+	summaryVer int
 }
 
 // qlayout is one question's text at one width.
@@ -191,6 +195,9 @@ func (m *Model) relayout() {
 	}
 	if !m.inReview() && m.lay.qs[m.cur] == nil {
 		m.lay.qs[m.cur] = newQLayout(m.qs[m.cur], m.width, m.th)
+	}
+	if m.inReview() && !m.help && (m.lay.summary == nil || m.lay.summaryVer != m.ver) {
+		m.lay.summary, m.lay.summaryVer = m.summaryLines(max(m.width-1, 0)), m.ver
 	}
 	p := m.plan(m.lay, m.width, m.rows)
 	m.planned = p

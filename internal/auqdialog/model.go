@@ -37,6 +37,9 @@ type Model struct {
 	emptyArmed int
 	// msg is a notice shown until the next key.
 	msg string
+	// ver counts the keys that may have changed an answer or a note:
+	// every key outside the review and the help.
+	ver int
 
 	// width and rows are the size the host last gave with SetSize, and
 	// lay the text laid out at that width; View draws other sizes with a

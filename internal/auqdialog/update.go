@@ -63,6 +63,9 @@ func (m *Model) update(k dialog.Key) Effect {
 		return m.dismiss()
 	}
 	m.msg = ""
+	if v != viewReview && v != viewHelp {
+		m.ver++
+	}
 	escArmed, emptyArmed := m.escArmed, m.emptyArmed
 	m.escArmed, m.emptyArmed = false, -1
 	switch v {

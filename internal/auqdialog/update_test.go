@@ -244,6 +244,7 @@ func TestScreen(t *testing.T) {
 		{"space ticks", multiOne, "space", []string{"▸ [✓] Plain CSS"}, nil},
 		{"tabs show the current question and the answered ones", many, "enter", []string{"Framework ✓  [Styling]  Extras   Review"}, nil},
 		{"the review lists answers and notes", many, "n 'nice' enter N 'hm' enter enter space enter", []string{"Review your answers", "✓ Framework · Vue", "✎ question: hm", "✎ Vue: nice", "✓ Styling · Plain CSS", "– Extras · skipped (optional)", "▸ Submit", "  Back to Framework"}, nil},
+		{"the review shows an answer changed after it opened", many, "enter space enter down enter k n 'later' enter enter", []string{"✓ Framework · React", "✎ React: later"}, []string{"Framework · Vue"}},
 		{"submit names what is missing", many, "tab tab tab enter", []string{"Answer “Framework”, “Styling” first", "▸ Back to Framework", "✗ Framework · not answered (required)"}, nil},
 		{"the help lists the keys", one, "?", []string{"Keys", "navigate the options", "Press any key to close this help"}, nil},
 		{"any key closes the help", one, "? x", []string{"Which frontend framework"}, []string{"Press any key"}},
@@ -348,6 +349,29 @@ func TestSpansWidth(t *testing.T) {
 		f := m.View(w, 30)
 		if !strings.Contains(screen(f), strings.Repeat("─", w)) {
 			t.Errorf("at width %d no rule spans the width:\n%s", w, screen(f))
+		}
+	}
+}
+
+// TestKeys checks that Keys lists the keys of the seed's keymap, and
+// every chord in it is one keyid writes that way.
+func TestKeys(t *testing.T) {
+	got := map[string]bool{}
+	for _, k := range Keys() {
+		if got[k] {
+			t.Errorf("Keys lists %q twice", k)
+		}
+		got[k] = true
+		if len([]rune(k)) == 1 {
+			continue
+		}
+		if c, err := keyid.Parse(k); err != nil || c != k {
+			t.Errorf("keyid.Parse(%q) = %q, %v: not canonical", k, c, err)
+		}
+	}
+	for _, k := range []string{"up", "down", "j", "k", "tab", "shift+tab", "left", "right", "space", "enter", "o", "n", "N", "?", "esc", "ctrl+c", HideKey} {
+		if !got[k] {
+			t.Errorf("Keys lacks %q", k)
 		}
 	}
 }

@@ -55,10 +55,15 @@ func (b *builder) styled(st theme.Style, s string, w int) {
 	b.w += w
 }
 
+// spaces is padding to slice from.
+var spaces = strings.Repeat(" ", 256)
+
 func (b *builder) pad(n int) {
-	for ; n > 0; n-- {
-		b.b.WriteByte(' ')
-		b.w++
+	for n > 0 {
+		k := min(n, len(spaces))
+		b.b.WriteString(spaces[:k])
+		b.w += k
+		n -= k
 	}
 }
 
@@ -152,7 +157,7 @@ func (m *Model) plan(lay *layout, width, rows int) *plan {
 	case m.inReview():
 		p.top = m.tabsLine(width)
 		p.heading = indented("Review your answers", 1, width, m.th.Accent.Render)
-		p.body = m.reviewBody(p.cw)
+		p.body = m.reviewBody(lay, p.cw)
 		p.focus, stored = m.pick, m.reviewScroll
 	default:
 		q := m.qs[m.cur]
@@ -291,6 +296,7 @@ func (m *Model) draw(p *plan) dialog.Frame {
 		emit(line{})
 	}
 	if h := g.body; h > 0 {
+		sep := m.th.Border.Render(" │ ")
 		var pv []line
 		if p.side {
 			pv = window(p.prev, p.pscroll, h, m.th)
@@ -304,14 +310,17 @@ func (m *Model) draw(p *plan) dialog.Frame {
 				emit(bl.line)
 				continue
 			}
-			var b builder
-			b.b.Grow(len(bl.s) + p.leftW + 16 + 3*width)
-			b.add(bl.s, bl.w)
-			b.pad(p.leftW + 1 - bl.w)
-			b.styled(m.th.Border, " │ ", 3)
+			var pl line
 			if i < len(pv) {
-				b.add(pv[i].s, pv[i].w)
+				pl = pv[i]
 			}
+			padW := max(p.leftW+1-bl.w, 0)
+			var b builder
+			b.b.Grow(len(bl.s) + padW + len(sep) + len(pl.s))
+			b.add(bl.s, bl.w)
+			b.pad(padW)
+			b.add(sep, 3)
+			b.add(pl.s, pl.w)
 			emit(b.line())
 		}
 	}
@@ -468,8 +477,21 @@ func (m *Model) optionRow(q *question, ql *qlayout, i int) line {
 }
 
 // reviewBody lists every question with its answer and notes, then the
-// picker: Submit, and a way back to each question.
-func (m *Model) reviewBody(w int) []bline {
+// picker: Submit, and a way back to each question. The list is laid out
+// once per state and width, as lay keeps it; the picker on every frame.
+func (m *Model) reviewBody(lay *layout, w int) []bline {
+	sum := lay.summary
+	if lay.summaryVer != m.ver || sum == nil {
+		sum = m.summaryLines(w)
+	}
+	out := make([]bline, len(sum), len(sum)+len(m.qs)+1)
+	copy(out, sum)
+	return m.picker(out, w)
+}
+
+// summaryLines lists every question with its answer and notes, and a
+// blank row after them.
+func (m *Model) summaryLines(w int) []bline {
 	var out []bline
 	for _, q := range m.qs {
 		var b builder
@@ -508,7 +530,11 @@ func (m *Model) reviewBody(w int) []bline {
 			}
 		}
 	}
-	out = append(out, bline{ctrl: -1})
+	return append(out, bline{ctrl: -1})
+}
+
+// picker adds the review's picker rows to out.
+func (m *Model) picker(out []bline, w int) []bline {
 	for i := 0; i <= len(m.qs); i++ {
 		var b builder
 		b.pad(1)
