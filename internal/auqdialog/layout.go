@@ -201,9 +201,12 @@ func (m *Model) relayout() {
 	}
 	p := m.plan(m.lay, m.width, m.rows)
 	m.planned = p
-	if m.inReview() {
+	switch {
+	case m.help:
+		// The help is not scrolled, and keeps the view's scroll under it.
+	case m.inReview():
 		m.reviewScroll = p.scroll
-	} else if !m.help {
+	default:
 		q := m.qs[m.cur]
 		q.scroll = p.scroll
 		q.pscroll, q.pfor, q.pageH = p.pscroll, q.focus, p.pageH

@@ -406,6 +406,21 @@ func TestHideKeepsState(t *testing.T) {
 	}
 }
 
+// TestHelpKeepsState shows that opening and closing the help leaves the
+// screen under it as it was, scrolled where it was, on a short screen.
+func TestHelpKeepsState(t *testing.T) {
+	for _, script := range []string{"", "j j j", "tab tab tab", "n 'x' enter N 'y' enter enter enter enter down down down down down", "enter enter enter enter enter enter enter enter down down down down down down"} {
+		m := New(eight(), plain(nil))
+		m.SetSize(40, 9)
+		run(m, keys(script))
+		before := m.View(40, 9)
+		run(m, keys("? x"))
+		if diff := cmp.Diff(before, m.View(40, 9)); diff != "" {
+			t.Errorf("after %q the help changed the screen (-want +got):\n%s", script, diff)
+		}
+	}
+}
+
 // TestCountdown checks the countdown line: shown only with a deadline.
 func TestCountdown(t *testing.T) {
 	cases := []struct {
