@@ -18,6 +18,14 @@ import (
 // HideKey returns EffectToggleHide and changes nothing, and Ctrl+C
 // dismisses at once, in every view. Any other key closes the help
 // screen, and does nothing more.
+//
+// Enter answers a single-select question with the focused option, and
+// confirms a multi-select one, whose ticks (Space) count as its answer
+// at once; Space does nothing on a single-select question. Enter on an
+// empty multi-select warns first and answers with no option the second
+// time in a row. Enter on Other, or o anywhere, opens the Other input;
+// saving it answers a single-select question with the text and ticks
+// Other on a multi-select one.
 func (m *Model) Update(k dialog.Key) Effect {
 	eff := m.update(k)
 	m.relayout()
@@ -110,8 +118,8 @@ func (m *Model) update(k dialog.Key) Effect {
 		case !q.multi:
 			q.chosen = q.focus
 			return m.answered([]Milestone{MilestoneQuestionAnswered})
-		case anyTrue(q.sel):
-			// Space already reported the answer.
+		case anyTrue(q.sel) || q.emptyOK:
+			// Space, or the first confirmation, reported the answer.
 			return m.answered(nil)
 		case emptyArmed == m.cur:
 			q.emptyOK = true

@@ -241,6 +241,7 @@ func TestScreen(t *testing.T) {
 		{"a saved note is shown under its option", one, "n 'nice' enter", []string{"( ) Vue (recommended) ✎", "✎ nice"}, nil},
 		{"a question note is shown", one, "N 'why_not' enter", []string{"✎ why not"}, nil},
 		{"an empty multi-select warns", multiOne, "enter", []string{"Nothing is selected: press Enter again"}, nil},
+		{"a confirmed empty answer moves on with one enter", many, "tab enter enter shift+tab enter", []string{"Anything to add to the setup?"}, []string{"Nothing is selected"}},
 		{"space ticks", multiOne, "space", []string{"▸ [✓] Plain CSS"}, nil},
 		{"tabs show the current question and the answered ones", many, "enter", []string{"Framework ✓  [Styling]  Extras   Review"}, nil},
 		{"the review lists answers and notes", many, "n 'nice' enter N 'hm' enter enter space enter", []string{"Review your answers", "✓ Framework · Vue", "✎ question: hm", "✎ Vue: nice", "✓ Styling · Plain CSS", "– Extras · skipped (optional)", "▸ Submit", "  Back to Framework"}, nil},
