@@ -1,0 +1,69 @@
+package auqdialog
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/askuser/askuser/auq"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden screens")
+
+// TestGolden draws screens at pinned sizes on a terminal emulator and
+// compares them with testdata/TestGolden. Previews are beside the options
+// at 120 columns and below them at 80 and 40.
+func TestGolden(t *testing.T) {
+	cases := []struct {
+		name string
+		req  func() *auq.Request
+		keys string
+	}{
+		{"one", one, ""},
+		{"tabs", many, "enter"},
+		{"review", many, "n 'nice_docs' enter N 'why_not_svelte' enter enter space enter"},
+		{"multi", multiOne, "space j"},
+		{"other", one, "o 'my_own_answer'"},
+		{"notes", one, "n 'good_docs' enter N 'why_not_svelte' enter j n 'draft'"},
+		{"help", one, "?"},
+		{"nopreview", noPreview, ""},
+		{"focusnopreview", one, "j"},
+		{"eight", eight, "enter enter"},
+		{"previewscroll", eight, "pgdown"},
+	}
+	for _, c := range cases {
+		for _, sz := range [][2]int{{120, 30}, {80, 24}, {40, 12}, {20, 3}} {
+			name := fmt.Sprintf("%s_%dx%d", c.name, sz[0], sz[1])
+			t.Run(name, func(t *testing.T) {
+				m := New(c.req(), plain(fixedClock{left: 102 * time.Second, ok: true}))
+				m.SetSize(sz[0], sz[1])
+				run(m, keys(c.keys))
+				f := m.View(sz[0], sz[1])
+				checkFrame(t, f, sz[0], sz[1], name)
+				got := emulate(f, sz[0], sz[1])
+				path := filepath.Join("testdata", "TestGolden", name+".golden")
+				if *update {
+					if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					return
+				}
+				want, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatalf("%v (run with -update to create it)", err)
+				}
+				if diff := cmp.Diff(string(want), got); diff != "" {
+					t.Errorf("screen (-want +got):\n%s", diff)
+				}
+			})
+		}
+	}
+}

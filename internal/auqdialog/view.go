@@ -1,0 +1,851 @@
+package auqdialog
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/askuser/askuser/dialog"
+	"github.com/askuser/askuser/internal/theme"
+)
+
+// Markers. The triangle marks focus, the boxes mark what is chosen.
+const (
+	focusMark   = "▸ "
+	noMark      = "  "
+	radioOn     = "(●)"
+	radioOff    = "( )"
+	checkOn     = "[✓]"
+	boxOff      = "[ ]"
+	previewNone = "(no preview)"
+	// lowTime is when the countdown turns to the warning colour.
+	lowTime = 15 * time.Second
+)
+
+// bline is a body row, tagged with the option or picker entry it belongs
+// to (-1 for none); mark is set on the row with its focus marker.
+type bline struct {
+	line
+	ctrl int
+	mark bool
+}
+
+// builder composes a row while counting its cells, so that a finished
+// row never has to be measured.
+type builder struct {
+	b strings.Builder
+	w int
+}
+
+func (b *builder) add(s string, w int) {
+	b.b.WriteString(s)
+	b.w += w
+}
+
+func (b *builder) styled(st theme.Style, s string, w int) {
+	if s == "" {
+		return
+	}
+	b.b.WriteString(st.Prefix)
+	b.b.WriteString(s)
+	b.b.WriteString(st.Suffix)
+	b.w += w
+}
+
+// spaces is padding to slice from.
+var spaces = strings.Repeat(" ", 256)
+
+func (b *builder) pad(n int) {
+	for n > 0 {
+		k := min(n, len(spaces))
+		b.b.WriteString(spaces[:k])
+		b.w += k
+		n -= k
+	}
+}
+
+func (b *builder) line() line { return line{s: b.b.String(), w: b.w} }
+
+// View renders the dialog in width×rows cells. No line is wider than
+// width and there are at most rows lines; zero or negative sizes give no
+// lines, and sizes over dialog.MaxWidth or dialog.MaxRows are drawn as
+// those. Frame.Cursor is set while an input is open and visible.
+//
+// When rows are short, parts go in this order: spacing, the separator,
+// the question's lines past the third, most of a preview below the
+// options, body rows away from the focus, the question's second and
+// third lines, the first lines of the preview, the question, the second
+// row of hints, the countdown, the tabs, the notice. The first row of
+// hints, the open input and the focused row stay longest.
+//
+// View changes nothing: at the size SetSize gave it draws what Update
+// laid out, and at any other size it lays the text out for itself.
+func (m *Model) View(width, rows int) dialog.Frame {
+	if width <= 0 || rows <= 0 {
+		return dialog.Frame{}
+	}
+	width, rows = min(width, dialog.MaxWidth), min(rows, dialog.MaxRows)
+	if p := m.planned; p != nil && p.width == width && p.rows == rows {
+		// The countdown moves without a key: read it afresh, and plan
+		// again only if its row comes or goes.
+		if m.countdown == nil {
+			return m.draw(p)
+		}
+		if left, ok := m.countdown.Remaining(); ok == p.hasCd {
+			if !ok {
+				return m.draw(p)
+			}
+			q := *p
+			q.cd = m.countdownLine(left, width)
+			return m.draw(&q)
+		}
+	}
+	return m.draw(m.plan(m.layoutAt(width), width, rows))
+}
+
+// grants are the rows each part of a frame gets.
+type grants struct {
+	cd, top, rule, heading, gap, body, preview, gap2, input, msg, hints int
+}
+
+// plan is one frame laid out before any of it is drawn.
+type plan struct {
+	width, rows int
+	cw          int // the width after the left margin
+	lay         *layout
+	ql          *qlayout // nil for the review and the help
+
+	cd, top  line
+	hasCd    bool
+	heading  []line
+	body     []bline
+	focus    int // the body's focused entry, or -1
+	side     bool
+	leftW    int
+	stacked  bool
+	prev     []line
+	input    line
+	inputCol int // the cursor's column in input, or -1
+	hasInput bool
+	msg      line
+	hasMsg   bool
+	hints    []hintItem
+
+	g       grants
+	scroll  int
+	pscroll int // the first preview line shown
+	pageH   int // the rows the preview's lines get
+}
+
+func (m *Model) plan(lay *layout, width, rows int) *plan {
+	p := &plan{width: width, rows: rows, cw: max(width-1, 0), lay: lay, focus: -1, inputCol: -1}
+	if m.countdown != nil {
+		if left, ok := m.countdown.Remaining(); ok {
+			p.cd, p.hasCd = m.countdownLine(left, width), true
+		}
+	}
+	stored := 0
+	switch {
+	case m.help:
+		p.top = m.title("Help", width)
+		p.heading = indented("Keys", 1, width, m.th.Accent.Render)
+		p.body = m.helpBody(p.cw)
+		p.msg, p.hasMsg = m.notice("Press any key to close this help", width, m.th.Muted), true
+	case m.inReview():
+		p.top = m.tabsLine(width)
+		p.heading = indented("Review your answers", 1, width, m.th.Accent.Render)
+		p.body = m.reviewBody(lay, p.cw)
+		p.focus, stored = m.pick, m.reviewScroll
+	default:
+		q := m.qs[m.cur]
+		p.ql = m.qlayout(lay, m.cur)
+		if m.several() {
+			p.top = m.tabsLine(width)
+		} else {
+			p.top = m.title(q.header.s, width)
+		}
+		p.heading = p.ql.heading
+		p.body = m.listBody(q, p.ql)
+		p.focus, stored = q.focus, q.scroll
+		if q.hasPreview {
+			p.side, p.stacked = p.ql.side, !p.ql.side
+			p.leftW = p.ql.bodyW
+			if q.focus < q.n && p.ql.previews[q.focus] != nil {
+				p.prev = p.ql.previews[q.focus]
+			} else {
+				w := min(len(previewNone), p.ql.prevW)
+				p.prev = []line{{s: m.th.Muted.Render(previewNone[:w]), w: w}}
+			}
+		}
+	}
+	if m.input != nil {
+		p.input, p.inputCol = m.inputLine(width)
+		p.hasInput = true
+	}
+	if m.msg != "" {
+		p.msg, p.hasMsg = m.notice(m.msg, width, m.th.Warning), true
+	}
+	if !m.help {
+		multi := !m.inReview() && m.qs[m.cur].multi
+		p.hints = allHints[hintKey(m.view(), multi, m.several(), false)]
+		p.g = p.grant(width)
+		if p.side && len(p.prev) > p.g.body || p.stacked && len(p.prev) > p.g.preview-1 {
+			// The preview does not fit: name the keys that scroll it,
+			// in the rows the hints already have.
+			p.hints = allHints[hintKey(m.view(), multi, m.several(), true)]
+		}
+	} else {
+		p.g = p.grant(width)
+	}
+	if h := p.g.body; h > 0 {
+		p.scroll = scrollFor(stored, p.body, h, p.focus)
+	}
+	if p.side {
+		p.pageH = p.g.body
+	} else if p.stacked {
+		p.pageH = max(p.g.preview-1, 0)
+	}
+	if p.ql != nil {
+		if q := m.qs[m.cur]; q.pfor == q.focus {
+			p.pscroll = min(max(q.pscroll, 0), max(len(p.prev)-p.pageH, 0))
+		}
+	}
+	return p
+}
+
+// grant shares the rows out by priority.
+func (p *plan) grant(width int) grants {
+	var g grants
+	left := p.rows
+	hintRows := hintRowsFor(p.hints, width, 2)
+	take := func(dst *int, want int) {
+		n := min(max(want-*dst, 0), left)
+		*dst += n
+		left -= n
+	}
+	if len(p.hints) > 0 {
+		take(&g.hints, 1)
+	}
+	if p.hasInput {
+		take(&g.input, 1)
+	}
+	take(&g.body, min(len(p.body), 1))
+	if p.hasMsg {
+		take(&g.msg, 1)
+	}
+	take(&g.top, 1)
+	if p.hasCd {
+		take(&g.cd, 1)
+	}
+	take(&g.hints, hintRows)
+	take(&g.heading, min(len(p.heading), 1))
+	if p.stacked {
+		take(&g.preview, min(len(p.prev)+1, 3))
+	}
+	take(&g.heading, min(len(p.heading), 3))
+	take(&g.body, len(p.body))
+	if p.stacked {
+		take(&g.preview, min(len(p.prev)+1, 6))
+	}
+	take(&g.heading, len(p.heading))
+	take(&g.rule, 1)
+	if p.side {
+		take(&g.body, len(p.prev))
+	}
+	if p.stacked {
+		take(&g.preview, len(p.prev)+1)
+	}
+	if g.heading > 0 {
+		take(&g.gap, 1)
+	}
+	if g.input+g.msg > 0 {
+		take(&g.gap2, 1)
+	}
+	return g
+}
+
+// draw draws the frame p plans.
+func (m *Model) draw(p *plan) dialog.Frame {
+	g, width := p.g, p.width
+	out := make([]string, 0, p.rows)
+	var cur *dialog.Cursor
+	nHints := 0
+	emit := func(l line) {
+		if l.w > width {
+			// Only the tiniest sizes get here: rows are built to fit.
+			l.s = ansi.Truncate(l.s, width, "")
+		}
+		out = append(out, l.s)
+	}
+	if g.cd > 0 {
+		emit(p.cd)
+	}
+	if g.top > 0 {
+		emit(p.top)
+	}
+	if g.rule > 0 {
+		emit(line{s: m.th.Border.Render(strings.Repeat("─", width)), w: width})
+	}
+	for i := 0; i < g.heading; i++ {
+		emit(p.heading[i])
+	}
+	if g.gap > 0 {
+		emit(line{})
+	}
+	if h := g.body; h > 0 {
+		sep := m.th.Border.Render(" │ ")
+		var pv []line
+		if p.side {
+			pv = window(p.prev, p.pscroll, h, m.th)
+		}
+		for i := 0; i < h; i++ {
+			var bl bline
+			if p.scroll+i < len(p.body) {
+				bl = p.body[p.scroll+i]
+			}
+			if !p.side {
+				emit(bl.line)
+				continue
+			}
+			var pl line
+			if i < len(pv) {
+				pl = pv[i]
+			}
+			padW := max(p.leftW+1-bl.w, 0)
+			var b builder
+			b.b.Grow(len(bl.s) + padW + len(sep) + len(pl.s))
+			b.add(bl.s, bl.w)
+			b.pad(padW)
+			b.add(sep, 3)
+			b.add(pl.s, pl.w)
+			emit(b.line())
+		}
+	}
+	if g.preview > 0 {
+		emit(previewRule(width, m.th))
+		for _, l := range window(p.prev, p.pscroll, g.preview-1, m.th) {
+			var b builder
+			b.pad(2)
+			b.add(l.s, l.w)
+			emit(b.line())
+		}
+	}
+	if g.gap2 > 0 {
+		emit(line{})
+	}
+	if g.input > 0 {
+		if p.inputCol >= 0 && p.inputCol < width {
+			cur = &dialog.Cursor{Row: len(out), Col: p.inputCol}
+		}
+		emit(p.input)
+	}
+	if g.msg > 0 {
+		emit(p.msg)
+	}
+	if g.hints > 0 {
+		for _, l := range hintsLines(p.hints, width, g.hints, m.th) {
+			emit(l)
+			nHints++
+		}
+	}
+	return dialog.Frame{Lines: out, Cursor: cur, Hints: nHints}
+}
+
+// window returns the lines of ls from top that fit in h rows, the last
+// of them an ellipsis when more follow.
+func window(ls []line, top, h int, th theme.Theme) []line {
+	if h <= 0 {
+		return nil
+	}
+	ls = ls[min(top, len(ls)):]
+	if len(ls) <= h {
+		return ls
+	}
+	return append(ls[:h-1:h-1], line{s: th.Muted.Render("…"), w: 1})
+}
+
+func previewRule(width int, th theme.Theme) line {
+	var b builder
+	if width >= 12 {
+		b.styled(th.Border, " ── ", 4)
+		b.styled(th.Muted, "Preview", 7)
+		b.styled(th.Border, " "+strings.Repeat("─", width-12), width-11)
+	} else {
+		b.styled(th.Border, strings.Repeat("─", width), width)
+	}
+	return b.line()
+}
+
+// scrollFor returns the first body row to show in h rows, starting from
+// the stored offset and moving as little as keeps the focused entry in
+// view, or at least its marked row.
+func scrollFor(stored int, body []bline, h, focus int) int {
+	s := min(max(stored, 0), max(len(body)-h, 0))
+	a, b, r := -1, -1, -1
+	for i, bl := range body {
+		if bl.ctrl != focus || focus < 0 {
+			continue
+		}
+		if a < 0 {
+			a = i
+		}
+		b = i
+		if bl.mark {
+			r = i
+		}
+	}
+	if a < 0 {
+		return s
+	}
+	if b-a+1 <= h {
+		if a < s {
+			s = a
+		}
+		if b >= s+h {
+			s = b - h + 1
+		}
+		return s
+	}
+	if r < s || r >= s+h {
+		s = min(r, max(len(body)-h, 0))
+	}
+	return s
+}
+
+// listBody composes the rows of a question: each option with its
+// description and note, Other last, and the question's note.
+func (m *Model) listBody(q *question, ql *qlayout) []bline {
+	out := make([]bline, 0, 3*(q.n+1)+2)
+	for i := 0; i <= q.n; i++ {
+		out = append(out, bline{line: m.optionRow(q, ql, i), ctrl: i, mark: true})
+		for _, d := range ql.descs[i] {
+			out = append(out, bline{line: d, ctrl: i})
+		}
+		for _, d := range ql.notes[i] {
+			out = append(out, bline{line: d, ctrl: i})
+		}
+	}
+	if len(ql.qnote) > 0 {
+		out = append(out, bline{ctrl: -1})
+		for _, l := range ql.qnote {
+			out = append(out, bline{line: l, ctrl: -1})
+		}
+	}
+	return out
+}
+
+func (m *Model) optionRow(q *question, ql *qlayout, i int) line {
+	var b builder
+	b.pad(1)
+	if i == q.focus {
+		b.styled(m.th.Accent, focusMark, 2)
+	} else {
+		b.add(noMark, 2)
+	}
+	on := q.multi && q.sel[i] || !q.multi && q.chosen == i
+	box := radioOff
+	switch {
+	case q.multi && on:
+		box = checkOn
+	case q.multi:
+		box = boxOff
+	case on:
+		box = radioOn
+	}
+	if on {
+		b.styled(m.th.Selection, box, 3)
+	} else {
+		b.add(box, 3)
+	}
+	b.pad(1)
+	l := ql.labels[i]
+	if i == q.focus {
+		b.styled(m.th.Accent, l.s, l.w)
+	} else {
+		b.add(l.s, l.w)
+	}
+	if i == q.rec {
+		b.styled(m.th.Muted, ql.rec, ansi.StringWidth(ql.rec))
+	}
+	if q.notes[i] != "" {
+		b.styled(m.th.Accent, noteSuffix, 2)
+	}
+	return b.line()
+}
+
+// reviewBody lists every question with its answer and notes, then the
+// picker: Submit, and a way back to each question. The list is laid out
+// once per state and width, as lay keeps it; the picker on every frame.
+func (m *Model) reviewBody(lay *layout, w int) []bline {
+	sum := lay.summary
+	if lay.summaryVer != m.ver || sum == nil {
+		sum = m.summaryLines(w)
+	}
+	out := make([]bline, len(sum), len(sum)+len(m.qs)+1)
+	copy(out, sum)
+	return m.picker(out, w)
+}
+
+// summaryLines lists every question with its answer and notes, and a
+// blank row after them.
+func (m *Model) summaryLines(w int) []bline {
+	var out []bline
+	for _, q := range m.qs {
+		var b builder
+		b.pad(1)
+		var ans string
+		switch {
+		case q.answered():
+			b.styled(m.th.Selection, "✓", 1)
+			ans = q.summary()
+		case q.q.IsRequired():
+			b.styled(m.th.Error, "✗", 1)
+			ans = "not answered (required)"
+		default:
+			b.styled(m.th.Muted, "–", 1)
+			ans = "skipped (optional)"
+		}
+		b.pad(1)
+		h, hw := q.header.cut(max(w-3, 0))
+		b.styled(m.th.Accent, h, hw)
+		if avail := w + 1 - b.w - 3; avail > 0 {
+			b.styled(m.th.Muted, " · ", 3)
+			s := ansi.Truncate(ans, avail, "…")
+			b.add(s, ansi.StringWidth(s))
+		}
+		out = append(out, bline{line: b.line(), ctrl: -1})
+		if q.qnote != "" {
+			for _, l := range noteLines("question: "+q.qnote, 3, w+1) {
+				out = append(out, bline{line: l, ctrl: -1})
+			}
+		}
+		for i, n := range q.notes {
+			if n != "" {
+				for _, l := range noteLines(q.labels[i]+": "+n, 3, w+1) {
+					out = append(out, bline{line: l, ctrl: -1})
+				}
+			}
+		}
+	}
+	return append(out, bline{ctrl: -1})
+}
+
+// picker adds the review's picker rows to out.
+func (m *Model) picker(out []bline, w int) []bline {
+	for i := 0; i <= len(m.qs); i++ {
+		var b builder
+		b.pad(1)
+		focused := i == m.pick
+		if focused {
+			b.styled(m.th.Accent, focusMark, 2)
+		} else {
+			b.add(noMark, 2)
+		}
+		if i == 0 {
+			if focused {
+				b.styled(m.th.Accent, "Submit", 6)
+			} else {
+				b.add("Submit", 6)
+			}
+		} else {
+			b.add("Back to ", 8)
+			h, hw := m.qs[i-1].header.cut(max(w-10, 0))
+			b.add(h, hw)
+		}
+		out = append(out, bline{line: b.line(), ctrl: i, mark: true})
+	}
+	return out
+}
+
+// summary is a one-line reading of the question's answer, in safe text.
+func (q *question) summary() string {
+	label := func(i int) string {
+		if i == q.n {
+			return q.labels[i] + ": “" + q.other + "”"
+		}
+		return q.labels[i]
+	}
+	if !q.multi {
+		return label(q.chosen)
+	}
+	var parts []string
+	for i, on := range q.sel {
+		if on {
+			parts = append(parts, label(i))
+		}
+	}
+	if len(parts) == 0 {
+		return "(none)"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// helpBody lists the keys and what they do.
+func (m *Model) helpBody(w int) []bline {
+	kw := 0
+	for _, r := range helpRows {
+		kw = max(kw, ansi.StringWidth(r[0]))
+	}
+	out := make([]bline, 0, len(helpRows))
+	for _, r := range helpRows {
+		var b builder
+		b.pad(3)
+		b.styled(m.th.Accent, r[0], ansi.StringWidth(r[0]))
+		b.pad(kw + 5 - b.w)
+		b.add(r[1], ansi.StringWidth(r[1]))
+		l := b.line()
+		if l.w > w+1 {
+			l = truncLine(l.s, w+1)
+		}
+		out = append(out, bline{line: l, ctrl: -1})
+	}
+	return out
+}
+
+// inputLine is the open input's row and the cursor's column in it.
+func (m *Model) inputLine(width int) (line, int) {
+	e := m.input
+	q := m.qs[e.q]
+	var label string
+	switch e.target {
+	case targetOther:
+		label = q.labels[q.n]
+	case targetOptionNote:
+		label = "Note on " + q.labels[e.opt]
+	case targetQuestionNote:
+		label = "Note on the question"
+	}
+	var b builder
+	b.pad(1)
+	b.styled(m.th.Accent, noteMark, 2)
+	l := truncLine(label, min(24, max(width/3, 1)))
+	b.styled(m.th.Accent, l.s, l.w)
+	b.add(": ", 2)
+	avail := width - b.w
+	if avail < 2 {
+		return b.line(), -1
+	}
+	s, col := e.text.window(avail)
+	col += b.w
+	b.add(s, ansi.StringWidth(s))
+	return b.line(), col
+}
+
+// title is the top row for one question, or for the help: its name.
+func (m *Model) title(s string, width int) line {
+	var b builder
+	b.pad(min(1, width))
+	l := truncLine(s, width-1)
+	b.styled(m.th.Accent, l.s, l.w)
+	return b.line()
+}
+
+func (m *Model) notice(s string, width int, st theme.Style) line {
+	var b builder
+	b.pad(min(1, width))
+	l := truncLine(s, width-1)
+	b.styled(st, l.s, l.w)
+	return b.line()
+}
+
+// countdownLine says how long is left.
+func (m *Model) countdownLine(left time.Duration, width int) line {
+	st := m.th.Muted
+	if left <= lowTime {
+		st = m.th.Warning
+	}
+	var b builder
+	b.pad(min(1, width))
+	s := clockMark + formatLeft(left) + " left"
+	if w := clockW() + len(s) - len(clockMark); w <= width-1 {
+		b.styled(st, s, w)
+	} else {
+		l := truncLine(s, width-1)
+		b.styled(st, l.s, l.w)
+	}
+	return b.line()
+}
+
+const clockMark = "⏱ "
+
+// clockW is the width of clockMark, measured once.
+var clockW = sync.OnceValue(func() int { return ansi.StringWidth(clockMark) })
+
+// formatLeft writes a duration as m:ss, or h:mm:ss from an hour on,
+// rounding up so that 0:00 means the time is over.
+func formatLeft(d time.Duration) string {
+	s := max(int64((d+time.Second-1)/time.Second), 0)
+	h, mn, sec := s/3600, s/60%60, s%60
+	two := func(n int64) string {
+		if n < 10 {
+			return "0" + strconv.FormatInt(n, 10)
+		}
+		return strconv.FormatInt(n, 10)
+	}
+	if h > 0 {
+		return strconv.FormatInt(h, 10) + ":" + two(mn) + ":" + two(sec)
+	}
+	return strconv.FormatInt(mn, 10) + ":" + two(sec)
+}
+
+// review is the review tab's label.
+var review = measure("Review")
+
+// tabsLine shows one tab per question, by header, and the review tab.
+// The current tab is bracketed; answered questions are checked. Headers
+// of the other tabs are cut to the widest length that fits; when even one
+// cell each does not, the row reads "‹ 2/9 Header ›".
+func (m *Model) tabsLine(width int) line {
+	n := len(m.qs) + 1
+	label := func(i int) measured {
+		if i == len(m.qs) {
+			return review
+		}
+		return m.qs[i].header
+	}
+	done := func(i int) bool { return i < len(m.qs) && m.qs[i].answered() }
+	// lineWidth is the row's width with the other tabs cut to cut cells.
+	lineWidth := func(cut int) int {
+		w := 1
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				w++
+			}
+			l := label(i)
+			if i == m.cur {
+				w += l.w + 2
+			} else {
+				w += l.cutWidth(cut) + 2
+			}
+			if done(i) {
+				w += 2
+			}
+		}
+		return w
+	}
+	build := func(cut int) line {
+		var b builder
+		b.pad(1)
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.pad(1)
+			}
+			l := label(i)
+			if i == m.cur {
+				b.styled(m.th.Accent, "[", 1)
+				b.styled(m.th.Accent, l.s, l.w)
+			} else {
+				s, sw := l.cut(cut)
+				b.pad(1)
+				b.styled(m.th.Muted, s, sw)
+			}
+			if done(i) {
+				b.pad(1)
+				b.styled(m.th.Selection, "✓", 1)
+			}
+			if i == m.cur {
+				b.styled(m.th.Accent, "]", 1)
+			} else {
+				b.pad(1)
+			}
+		}
+		return b.line()
+	}
+	widest := 0
+	for i := 0; i < n; i++ {
+		widest = max(widest, label(i).w)
+	}
+	for cut := widest; cut >= 2; cut-- {
+		if lineWidth(cut) <= width {
+			return build(cut)
+		}
+	}
+	s := "‹ " + strconv.Itoa(m.cur+1) + "/" + strconv.Itoa(n) + " " + label(m.cur).s + " ›"
+	var b builder
+	b.pad(min(1, width))
+	l := truncLine(s, width-1)
+	b.styled(m.th.Accent, l.s, l.w)
+	return b.line()
+}
+
+// hintRowsFor returns how many rows, up to n, the hints want at width:
+// as many as they take whole, and n when they do not all fit in n.
+func hintRowsFor(items []hintItem, width, n int) int {
+	if len(items) == 0 {
+		return 0
+	}
+	w := max(width-1, 0)
+	r, used := 1, -3
+	for _, it := range items {
+		if used+3+it.w > w && used >= 0 {
+			r, used = r+1, -3
+		}
+		used += 3 + it.w
+	}
+	return min(r, n)
+}
+
+// hintsLines lays the hints out on up to n rows, in keymap order,
+// dropping the least important ones when they do not all fit.
+func hintsLines(items []hintItem, width, n int, th theme.Theme) []line {
+	w := max(width-1, 0)
+	keep := make([]bool, len(items))
+	for i := range keep {
+		keep[i] = true
+	}
+	rowOf := make([]int, len(items))
+	split := func() bool {
+		r, used := 0, -3
+		for i, it := range items {
+			if !keep[i] {
+				continue
+			}
+			if used+3+it.w > w && used >= 0 {
+				r, used = r+1, -3
+			}
+			used += 3 + it.w
+			rowOf[i] = r
+		}
+		return r < n
+	}
+	for !split() {
+		worst := -1
+		for i, it := range items {
+			if keep[i] && (worst < 0 || it.prio > items[worst].prio) {
+				worst = i
+			}
+		}
+		if worst < 0 {
+			break
+		}
+		keep[worst] = false
+	}
+	var out []line
+	var b builder
+	row := -1
+	for i, it := range items {
+		if !keep[i] {
+			continue
+		}
+		if rowOf[i] != row {
+			if row >= 0 {
+				out = append(out, b.line())
+				b = builder{}
+			}
+			row = rowOf[i]
+			b.pad(min(1, width))
+		} else {
+			b.styled(th.Muted, " · ", 3)
+		}
+		b.add(it.label, it.labelW)
+		b.pad(1)
+		b.styled(th.Muted, it.hint, it.hintW)
+	}
+	if row >= 0 {
+		out = append(out, b.line())
+	}
+	return out
+}
