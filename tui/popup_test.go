@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/creack/pty"
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/sys/unix"
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
@@ -106,7 +107,20 @@ func TestPopupHideAndShowAgain(t *testing.T) {
 		go io.Copy(io.Discard, ptm)
 		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 		defer cancel()
-		go ptm.WriteString(keys)
+		go func() {
+			// Keys typed before the program puts the terminal in raw
+			// mode would wait in the line discipline for a newline.
+			for ctx.Err() == nil {
+				if st, err := unix.IoctlGetTermios(int(pts.Fd()), unix.TCGETS); err == nil && st.Lflag&unix.ICANON == 0 {
+					break
+				}
+				select {
+				case <-ctx.Done():
+				case <-time.After(time.Millisecond):
+				}
+			}
+			ptm.WriteString(keys)
+		}()
 		return p.Show(ctx, Terminal{File: pts})
 	}
 	if _, err := show("\x1b[B\x1bo"); !errors.Is(err, ErrHidden) { // Down, Alt+O
