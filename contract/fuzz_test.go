@@ -1,7 +1,6 @@
 package contract
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"testing"
@@ -61,50 +60,4 @@ func FuzzParse(f *testing.F) {
 			}
 		})
 	})
-}
-
-func TestPlainASCII(t *testing.T) {
-	tests := []struct {
-		in   string
-		want bool
-	}{
-		{"abcdefgh", true},
-		{"a b~!#[]", true},
-		{"abc\"defg", false},
-		{"abcdefg\\", false},
-		{"\x1fbcdefgh", false},
-		{"abcdefg\x7f", true},
-		{"abcdefg\x80", false},
-		{"é.abcdef", false},
-		{"\x00abcdefg", false},
-		{"       \x20", true},
-	}
-	// Every byte value at every position of an otherwise plain word, and
-	// next to a byte that borrows.
-	for _, base := range []string{"abcdefgh", "\x1fbcdefgh"} {
-		for pos := range 8 {
-			for b := range 256 {
-				word := []byte(base)
-				word[pos] = byte(b)
-				want := true
-				for _, c := range word {
-					if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {
-						want = false
-					}
-				}
-				if got := plainASCII(binary.LittleEndian.Uint64(word)); got != want {
-					t.Errorf("plainASCII(%q) = %v, want %v", word, got, want)
-				}
-			}
-		}
-	}
-	for _, tt := range tests {
-		w := uint64(0)
-		for i := 7; i >= 0; i-- {
-			w = w<<8 | uint64(tt.in[i])
-		}
-		if got := plainASCII(w); got != tt.want {
-			t.Errorf("plainASCII(%q) = %v, want %v", tt.in, got, tt.want)
-		}
-	}
 }

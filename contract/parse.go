@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+
+	"github.com/askuser/askuser/internal/jsonscan"
 )
 
 // maxProblems bounds the problems one RequestError lists. A request with
@@ -101,11 +103,19 @@ func Parse(data []byte) (*Request, []string, error) {
 		return nil, nil, tooLarge(-1)
 	}
 	var segs [8]seg
-	d := decoder{data: data, s: string(data), segs: segs[:0]}
+	d := decoder{sc: jsonscan.New(data), segs: segs[:0]}
 	r := new(Request)
 	var m reqMeta
 	d.decode(r, &m)
-	if d.fatal {
+	if off, msg := d.sc.Err(); off >= 0 {
+		// Nothing after a syntax error can be trusted, so it replaces
+		// every problem found so far.
+		d.probs = []problem{{
+			Problem: Problem{Message: "invalid JSON at byte offset " + strconv.Itoa(off) + ": " + msg},
+			q:       -1, f: -1, o: -1,
+		}}
+	}
+	if d.failed() {
 		return finish(nil, &checker{probs: d.probs})
 	}
 	c := checker{meta: &m, probs: d.probs}

@@ -340,8 +340,10 @@ func plainASCII(w uint64) bool {
 // a document full of escaped text costs a few allocations rather than one
 // per string.
 func (s *Scanner) escaped(start, i, bad int) (string, int) {
-	if cap(s.text)-len(s.text) < 4096 {
-		s.text = make([]byte, 0, 16<<10)
+	// The text still to come is at most the rest of Data, so a small
+	// document gets a buffer no larger than itself.
+	if rest := len(s.Data) - start; cap(s.text)-len(s.text) < min(rest, 4096) {
+		s.text = make([]byte, 0, min(rest, 16<<10))
 	}
 	from := len(s.text)
 	buf := append(s.text, s.Data[start:i]...)
