@@ -87,9 +87,13 @@ const userPath = [
 function userEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
   mkdirSync(home, { recursive: true });
   writeFileSync(join(home, ".npmrc"), `registry=${registryURL}\n`);
+  mkdirSync(join(home, "tmp"), { recursive: true });
   return {
     PATH: userPath,
     HOME: home,
+    // A temporary directory inside the home, which goes with it: Pi's
+    // extension loader caches compiled files there.
+    TMPDIR: join(home, "tmp"),
     npm_config_userconfig: join(home, ".npmrc"),
     npm_config_cache: join(home, ".npm"),
     npm_config_update_notifier: "false",

@@ -43,6 +43,7 @@ export function prepare(calls: unknown[], opts: { config?: string; install?: boo
   const dir = tempDir("askuser-e2e-");
   mkdirSync(join(dir, "agent"));
   mkdirSync(join(dir, "home"));
+  mkdirSync(join(dir, "tmp"));
   if (opts.install !== false) writeFileSync(join(dir, "agent", "settings.json"), JSON.stringify({ packages: [pkgDir] }));
   writeFileSync(join(dir, "scenario.json"), JSON.stringify({ calls }));
   if (opts.config !== undefined) writeFileSync(join(dir, "agent", "ask-user.json"), opts.config);
@@ -52,6 +53,9 @@ export function prepare(calls: unknown[], opts: { config?: string; install?: boo
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     PI_CODING_AGENT_DIR: join(dir, "agent"),
     HOME: join(dir, "home"),
+    // Pi's extension loader caches compiled files in the temporary
+    // directory: keep them in the run's, which goes with it.
+    TMPDIR: join(dir, "tmp"),
     PI_OFFLINE: "1",
     PI_SKIP_VERSION_CHECK: "1",
     PI_TELEMETRY: "0",
