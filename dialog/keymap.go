@@ -159,6 +159,9 @@ type hintItem struct {
 	prio        int
 }
 
+func (h hintItem) cells() int      { return h.labelW + 1 + len(h.help) }
+func (h hintItem) importance() int { return h.prio }
+
 // keymapLabelW is the width of each keymap label, measured once: the
 // hints row is laid out on every frame.
 var keymapLabelW = sync.OnceValue(func() []int {

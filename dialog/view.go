@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/hintrow"
 	"github.com/askuser/askuser/internal/safetext"
 	"github.com/askuser/askuser/internal/theme"
 )
@@ -804,49 +805,12 @@ func (m *Model) msgLine(width int) line {
 // hintsLines lays the hints out on up to n rows, in keymap order, dropping
 // the least important ones when they do not all fit.
 func (m *Model) hintsLines(items []hintItem, width, n int) []line {
-	w := max(width-1, 0)
-	keep := make([]bool, len(items))
-	for i := range keep {
-		keep[i] = true
-	}
-	iw := make([]int, len(items))
-	for i, it := range items {
-		iw[i] = it.labelW + 1 + len(it.help)
-	}
-	// split returns the row of each kept item, or ok=false when they need
-	// more than n rows.
-	rowOf := make([]int, len(items))
-	split := func() bool {
-		r, used := 0, -3
-		for i := range items {
-			if !keep[i] {
-				continue
-			}
-			if used+3+iw[i] > w && used >= 0 {
-				r, used = r+1, -3
-			}
-			used += 3 + iw[i]
-			rowOf[i] = r
-		}
-		return r < n
-	}
-	for !split() {
-		worst := -1
-		for i, it := range items {
-			if keep[i] && (worst < 0 || it.prio > items[worst].prio) {
-				worst = i
-			}
-		}
-		if worst < 0 {
-			break
-		}
-		keep[worst] = false
-	}
+	rowOf := hintrow.Pack(items, hintItem.cells, hintItem.importance, width, n)
 	var out []line
 	var b builder
 	row := -1
 	for i, it := range items {
-		if !keep[i] {
+		if rowOf[i] < 0 {
 			continue
 		}
 		if rowOf[i] != row {
@@ -857,7 +821,7 @@ func (m *Model) hintsLines(items []hintItem, width, n int) []line {
 			row = rowOf[i]
 			b.pad(min(1, width))
 		} else {
-			b.styled(m.th.Muted, " · ", 3)
+			b.styled(m.th.Muted, hintrow.Sep, hintrow.SepWidth)
 		}
 		b.add(it.label, it.labelW)
 		b.pad(1)

@@ -12,6 +12,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/dialog"
+	"github.com/askuser/askuser/internal/hintrow"
 	"github.com/askuser/askuser/internal/theme"
 )
 
@@ -230,21 +231,14 @@ func textWidth(f dialog.Frame) int {
 }
 
 // hintsWidth is the narrowest dialog that puts items on two rows, as
-// the dialog lays out its hints: one cell of margin, " · " between items.
+// the dialog lays out its hints.
 func hintsWidth(items []string) int {
 	ws := make([]int, len(items))
 	for i, it := range items {
 		ws[i] = ansi.StringWidth(it)
 	}
 	for w := 1; ; w++ {
-		rows, used := 1, -3
-		for _, iw := range ws {
-			if used >= 0 && used+3+iw > w-1 {
-				rows, used = rows+1, -3
-			}
-			used += 3 + iw
-		}
-		if rows <= 2 || w >= dialog.MaxWidth {
+		if hintrow.Rows(ws, func(n int) int { return n }, w) <= 2 || w >= dialog.MaxWidth {
 			return w
 		}
 	}
@@ -254,7 +248,7 @@ func hintsWidth(items []string) int {
 func hintItems(f dialog.Frame) []string {
 	var items []string
 	for _, l := range f.Lines[len(f.Lines)-f.Hints:] {
-		for _, it := range strings.Split(strings.TrimSpace(ansi.Strip(l)), " · ") {
+		for _, it := range strings.Split(strings.TrimSpace(ansi.Strip(l)), hintrow.Sep) {
 			items = append(items, strings.TrimSpace(it))
 		}
 	}

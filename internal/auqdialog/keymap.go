@@ -179,6 +179,9 @@ type hintItem struct {
 	prio          int
 }
 
+func (h hintItem) cells() int      { return h.w }
+func (h hintItem) importance() int { return h.prio }
+
 // allHints holds, per view and condition, the hints that apply, in keymap
 // order and measured once.
 var allHints = func() map[[2]uint8][]hintItem {

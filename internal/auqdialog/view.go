@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/askuser/askuser/dialog"
+	"github.com/askuser/askuser/internal/hintrow"
 	"github.com/askuser/askuser/internal/theme"
 )
 
@@ -774,60 +775,18 @@ func (m *Model) tabsLine(width int) line {
 // hintRowsFor returns how many rows, up to n, the hints want at width:
 // as many as they take whole, and n when they do not all fit in n.
 func hintRowsFor(items []hintItem, width, n int) int {
-	if len(items) == 0 {
-		return 0
-	}
-	w := max(width-1, 0)
-	r, used := 1, -3
-	for _, it := range items {
-		if used+3+it.w > w && used >= 0 {
-			r, used = r+1, -3
-		}
-		used += 3 + it.w
-	}
-	return min(r, n)
+	return min(hintrow.Rows(items, hintItem.cells, width), n)
 }
 
 // hintsLines lays the hints out on up to n rows, in keymap order,
 // dropping the least important ones when they do not all fit.
 func hintsLines(items []hintItem, width, n int, th theme.Theme) []line {
-	w := max(width-1, 0)
-	keep := make([]bool, len(items))
-	for i := range keep {
-		keep[i] = true
-	}
-	rowOf := make([]int, len(items))
-	split := func() bool {
-		r, used := 0, -3
-		for i, it := range items {
-			if !keep[i] {
-				continue
-			}
-			if used+3+it.w > w && used >= 0 {
-				r, used = r+1, -3
-			}
-			used += 3 + it.w
-			rowOf[i] = r
-		}
-		return r < n
-	}
-	for !split() {
-		worst := -1
-		for i, it := range items {
-			if keep[i] && (worst < 0 || it.prio > items[worst].prio) {
-				worst = i
-			}
-		}
-		if worst < 0 {
-			break
-		}
-		keep[worst] = false
-	}
+	rowOf := hintrow.Pack(items, hintItem.cells, hintItem.importance, width, n)
 	var out []line
 	var b builder
 	row := -1
 	for i, it := range items {
-		if !keep[i] {
+		if rowOf[i] < 0 {
 			continue
 		}
 		if rowOf[i] != row {
@@ -838,7 +797,7 @@ func hintsLines(items []hintItem, width, n int, th theme.Theme) []line {
 			row = rowOf[i]
 			b.pad(min(1, width))
 		} else {
-			b.styled(th.Muted, " · ", 3)
+			b.styled(th.Muted, hintrow.Sep, hintrow.SepWidth)
 		}
 		b.add(it.label, it.labelW)
 		b.pad(1)
