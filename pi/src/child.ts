@@ -84,10 +84,20 @@ export class Child {
   private scratch: Buffer | undefined;
   private awaiting: string | undefined; // the call exchange waits on
   private answered = false;
+  private readonly exchangeWaitMs: number;
 
-  /** maxLine is the longest line the child may write; MAX_LINE unless set. */
-  constructor(binary: string, hello: Message, maxLine = MAX_LINE) {
+  /**
+   * maxLine is the longest line the child may write, MAX_LINE unless set;
+   * exchangeWaitMs is how long exchange waits for an answer.
+   */
+  constructor(
+    binary: string,
+    hello: Message,
+    maxLine = MAX_LINE,
+    exchangeWaitMs = EXCHANGE_WAIT_MS,
+  ) {
     this.maxLine = maxLine;
+    this.exchangeWaitMs = exchangeWaitMs;
     this.ready = new Promise((resolve) => (this.resolveReady = resolve));
     this.proc = spawn(binary, ["bridge"], { stdio: ["pipe", "pipe", "pipe"] });
     this.proc.stdout!.on("data", (chunk: Buffer) => this.read(this.decoder.write(chunk)));
@@ -123,7 +133,8 @@ export class Child {
    * It writes and reads the pipes' descriptors directly, and so only
    * when nothing is queued on either stream, and where Node exposes the
    * descriptors (not on Windows); otherwise, and when the child has not
-   * answered within EXCHANGE_WAIT_MS, it leaves the answer to the event
+   * answered within its wait (EXCHANGE_WAIT_MS unless the constructor
+   * was given another), it leaves the answer to the event
    * loop, as send does. It returns whether the answer was handled.
    */
   exchange(msg: Message, call: string): boolean {
@@ -150,7 +161,7 @@ export class Child {
     this.awaiting = call;
     this.answered = false;
     const scratch = (this.scratch ??= Buffer.allocUnsafe(64 << 10));
-    const deadline = performance.now() + EXCHANGE_WAIT_MS;
+    const deadline = performance.now() + this.exchangeWaitMs;
     const limit = Error.stackTraceLimit;
     try {
       while (!this.answered && !this.dead) {
