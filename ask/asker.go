@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 )
 
@@ -26,6 +27,10 @@ type Call struct {
 	// renderers need to draw this call, such as the connection it came
 	// on. The core never reads it. nil for none.
 	Data any
+	// Progress receives the milestones of an AskUserQuestion call, in
+	// order, from the renderer's goroutine, and none once the call has
+	// settled; nil for none. Ask does not use it.
+	Progress func(auq.Milestone)
 }
 
 // Asker asks questionnaires on one Host. It is the API for code that asks
@@ -138,6 +143,9 @@ func (a *Asker) run(ctx context.Context, req *contract.Request, call *Call) cont
 		return aborted("", contract.CancelAbort)
 	}
 	r := h.renderer(h.route)
+	if r == nil {
+		return contract.ErrorResult(contract.ErrUnsupportedMode, fmt.Sprintf("%s of this host cannot show ask_user", routeName(h.route)))
+	}
 	if c, ok := r.(Checker); ok {
 		if res, refused := check(c, req, h.route); refused {
 			return res
@@ -169,52 +177,81 @@ func check(c Checker, req *contract.Request, route contract.Route) (res contract
 	return contract.Result{}, false
 }
 
-// wait runs one interactive wait: the blocked pair, the race, the
-// outcome event.
-func (a *Asker) wait(ctx context.Context, r Renderer, route contract.Route, s *Session, total time.Duration, callID string) (res contract.Result) {
+// wait runs one ask_user wait on r.
+func (a *Asker) wait(ctx context.Context, r Renderer, route contract.Route, s *Session, total time.Duration, callID string) contract.Result {
+	return waitOn(a, ctx, callID, total, waitSpec[contract.Result]{
+		render: func(rctx context.Context, cd *Countdown) (st settlement) {
+			s.Countdown = cd
+			st.outcome, st.err = r.Render(rctx, s)
+			return st
+		},
+		settled: func(st settlement) contract.Result { return settled(st, route, s.Request) },
+		internal: func(msg string) contract.Result {
+			res := contract.ErrorResult(contract.ErrInternal, msg)
+			res.Route = route
+			return res
+		},
+		event: func(res contract.Result) Event { return outcomeEvent(callID, res) },
+	})
+}
+
+// waitSpec is what one kind of call puts into a wait: how to run its
+// renderer, how to turn the first settlement into its result, its result
+// for an internal failure, and the outcome event of a result.
+type waitSpec[R any] struct {
+	render   func(ctx context.Context, cd *Countdown) settlement
+	settled  func(st settlement) R
+	internal func(msg string) R
+	event    func(res R) Event
+}
+
+// waitOn runs one interactive wait: the blocked pair, the race between
+// the renderer, the deadline and the caller's abort, and the outcome
+// event.
+func waitOn[R any](a *Asker, ctx context.Context, callID string, total time.Duration, spec waitSpec[R]) (res R) {
 	a.emit(Event{Name: EventBlocked, CallID: callID, Active: true})
 	sent := false
 	defer func() {
 		if p := recover(); p != nil {
-			res = contract.ErrorResult(contract.ErrInternal, fmt.Sprintf("ask: internal failure: %v", p))
-			res.Route = route
+			res = spec.internal(fmt.Sprintf("ask: internal failure: %v", p))
 		}
 		if !sent {
-			a.emit(outcomeEvent(callID, res))
+			a.emit(spec.event(res))
 		}
 		a.emit(Event{Name: EventBlocked, CallID: callID, Active: false})
 	}()
 
 	rctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	w := newWaiter(total, cancel)
-	s.Countdown = &Countdown{impl: countdown{w}}
+	cd := &Countdown{impl: countdown{w}}
 	stop := context.AfterFunc(ctx, func() {
 		w.settle(settlement{kind: byAbort, err: fmt.Errorf("%w: %w", ErrAborted, context.Cause(ctx))})
 	})
 	defer stop()
 	if !w.isSettled() {
-		go render(rctx, r, s, w)
+		go render(rctx, cd, spec.render, w)
 	}
 	<-w.done
 
-	res = settled(w.result, route, s.Request)
-	a.emit(outcomeEvent(callID, res))
+	res = spec.settled(w.result)
+	a.emit(spec.event(res))
 	sent = true
 	return res
 }
 
-// render runs the renderer and settles the wait with what it returns,
+// render runs a renderer and settles the wait with what it returns,
 // turning a panic into an error.
-func render(ctx context.Context, r Renderer, s *Session, w *waiter) {
-	st := settlement{kind: byRenderer}
+func render(ctx context.Context, cd *Countdown, run func(context.Context, *Countdown) settlement, w *waiter) {
+	var st settlement
 	func() {
 		defer func() {
 			if p := recover(); p != nil {
-				st.err, st.panicked = panicError{p}, true
+				st = settlement{err: panicError{p}, panicked: true}
 			}
 		}()
-		st.outcome, st.err = r.Render(ctx, s)
+		st = run(ctx, cd)
 	}()
+	st.kind = byRenderer
 	// A host dialog that gives up at the deadline, with an error or as a
 	// dismissal, and an answer that comes a moment too late can arrive
 	// before the core's timer fires: settle decides by the deadline.

@@ -9,12 +9,17 @@ import (
 	"github.com/askuser/askuser/contract"
 )
 
-// Capabilities are the renderers a host can bind, at most one per route. A
-// nil Renderer means the route cannot run on this host; the matching
-// reason says why, for a person ("no terminal", "print mode has no UI").
+// Capabilities are the renderers a host can bind, at most one per route
+// and contract: Custom and Native show ask_user requests, CustomQuestions
+// and NativeQuestions AskUserQuestion requests. A route can run when
+// either of its renderers is bound; a nil renderer of both kinds means it
+// cannot run on this host, and the matching reason says why, for a person
+// ("no terminal", "print mode has no UI"). A host usually serves one
+// contract and binds the renderers of that one only.
 type Capabilities struct {
-	Custom, Native             Renderer
-	CustomReason, NativeReason string
+	Custom, Native                   Renderer
+	CustomQuestions, NativeQuestions QuestionRenderer
+	CustomReason, NativeReason       string
 }
 
 // Prefs are the user's preferences: the route, the display mode, the
@@ -93,7 +98,7 @@ func (h *Host) resolve() {
 	avail := h.available()
 	switch mode := h.prefs.Mode; mode {
 	case contract.RouteCustom, contract.RouteNative:
-		if h.renderer(mode) != nil {
+		if h.canRun(mode) {
 			h.route = mode
 			h.support = Support{Status: SupportAvailable, Route: mode, Source: SourceConfigured, Available: avail}
 			return
@@ -122,7 +127,7 @@ func (h *Host) resolve() {
 func (h *Host) available() []contract.Route {
 	avail := []contract.Route{}
 	for _, r := range []contract.Route{contract.RouteCustom, contract.RouteNative} {
-		if h.renderer(r) != nil {
+		if h.canRun(r) {
 			avail = append(avail, r)
 		}
 	}
@@ -137,6 +142,21 @@ func (h *Host) renderer(r contract.Route) Renderer {
 		return h.caps.Native
 	}
 	return nil
+}
+
+func (h *Host) questionRenderer(r contract.Route) QuestionRenderer {
+	switch r {
+	case contract.RouteCustom:
+		return h.caps.CustomQuestions
+	case contract.RouteNative:
+		return h.caps.NativeQuestions
+	}
+	return nil
+}
+
+// canRun reports whether route r has a renderer of either contract.
+func (h *Host) canRun(r contract.Route) bool {
+	return h.renderer(r) != nil || h.questionRenderer(r) != nil
 }
 
 func (h *Host) whyMissing(r contract.Route) string {

@@ -36,10 +36,11 @@ const (
 // settlement is the first thing that ended a wait; later ones are
 // discarded.
 type settlement struct {
-	kind     settleKind
-	outcome  Outcome
-	err      error // the renderer's error, or its recovered panic
-	panicked bool
+	kind      settleKind
+	outcome   Outcome         // an ask_user renderer's
+	questions QuestionOutcome // an AskUserQuestion renderer's
+	err       error           // the renderer's error, or its recovered panic
+	panicked  bool
 }
 
 // waiter is the state of one interactive wait: the shared deadline and
@@ -160,7 +161,7 @@ func (s settlement) cause() error {
 	case byAbort:
 		return s.err
 	}
-	if s.err == nil && s.outcome.Dismissed {
+	if s.err == nil && (s.outcome.Dismissed || s.questions.Dismissed) {
 		return ErrDismissed
 	}
 	return ErrFinished

@@ -45,24 +45,19 @@ const (
 	EffectToggleHide
 )
 
-// Milestone is a content-free progress mark a host passes on to its
-// progress channel. It never carries question, answer or note text.
-type Milestone string
+// Milestone is a content-free progress mark (auq.Milestone) a host
+// passes on to its progress channel.
+type Milestone = auq.Milestone
 
-// The milestones, in the order a call usually meets them.
+// The milestones, as package auq names them. Update never returns
+// MilestoneDialogOpened: the host reports it when it draws the first
+// frame.
 const (
-	// MilestoneDialogOpened: the dialog is on screen. Update never
-	// returns it: the host reports it when it draws the first frame.
-	MilestoneDialogOpened Milestone = "dialog_opened"
-	// MilestoneQuestionAnswered: a question got an answer.
-	MilestoneQuestionAnswered Milestone = "question_answered"
-	// MilestoneReviewReady: every required question is answered and the
-	// review opened.
-	MilestoneReviewReady Milestone = "review_ready"
-	// MilestoneSubmitted: the answers were submitted.
-	MilestoneSubmitted Milestone = "submitted"
-	// MilestoneDismissed: the user dismissed the dialog.
-	MilestoneDismissed Milestone = "dismissed"
+	MilestoneDialogOpened     = auq.MilestoneDialogOpened
+	MilestoneQuestionAnswered = auq.MilestoneQuestionAnswered
+	MilestoneReviewReady      = auq.MilestoneReviewReady
+	MilestoneSubmitted        = auq.MilestoneSubmitted
+	MilestoneDismissed        = auq.MilestoneDismissed
 )
 
 // Effect is the result of handling one key. Result is set only for
