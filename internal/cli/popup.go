@@ -51,6 +51,13 @@ func popupRenderer(env *Env) (ask.Renderer, string) {
 	return popup.NewRenderer(t, []string{self, "popup"}, &popup.Options{Warn: warn}), ""
 }
 
+// popupQuestions binds the custom route of askuser mcp --tool
+// AskUserQuestion. The tmux popup does not host the AskUserQuestion
+// dialog yet, so the route cannot run and the client's form is used.
+func popupQuestions(*Env) (ask.QuestionRenderer, string) {
+	return nil, "the tmux popup does not show " + toolQuestions + " yet; the MCP client's form (elicitation) asks it"
+}
+
 func runPopup(ctx context.Context, env *Env, args []string) int {
 	var sock string
 	fs := newFlagSet("popup", env, popupUsage, func(fs *flag.FlagSet) {
