@@ -60,6 +60,9 @@ type screen struct {
 	// frame. stopped is why the call ended from outside, if it did.
 	done    bool
 	stopped error
+
+	// boxc is what the overlay's box keeps between frames.
+	boxc boxCache
 }
 
 // handle acts on the messages both models treat alike: a resize (then
@@ -276,6 +279,12 @@ func steady(f *dialog.Frame, frameH *int) {
 		lines := make([]string, 0, *frameH)
 		lines = append(lines, f.Lines[:at]...)
 		lines = append(lines, make([]string, n)...)
+		if len(f.Widths) == len(f.Lines) {
+			ws := make([]int, 0, *frameH)
+			ws = append(ws, f.Widths[:at]...)
+			ws = append(ws, make([]int, n)...)
+			f.Widths = append(ws, f.Widths[at:]...)
+		}
 		f.Lines = append(lines, f.Lines[at:]...)
 	}
 	*frameH = len(f.Lines)
@@ -359,39 +368,115 @@ func (m *model) boxView() tea.View {
 		m.frameH = max(m.frameH, innerH)
 	}
 	m.steady(&f)
-	return drawBox(m.th, f, w, h, boxW, innerW)
+	return drawBox(m.th, f, w, h, boxW, innerW, &m.boxc)
 }
 
 // drawBox draws f, innerW wide, in a box boxW wide centred on the
-// alternate screen of a w×h terminal.
-func drawBox(th theme.Theme, f dialog.Frame, w, h, boxW, innerW int) tea.View {
+// alternate screen of a w×h terminal. Measuring the lines is most of the
+// cost of a frame: it takes their widths from f when the dialog gives
+// them, and c keeps what it measured otherwise, so that a line that has
+// not changed since the last frame is not measured again.
+func drawBox(th theme.Theme, f dialog.Frame, w, h, boxW, innerW int, c *boxCache) tea.View {
 	boxH := len(f.Lines) + 2
 	top, left := (h-boxH)/2, (w-boxW)/2
+	c.at(th, innerW)
 
 	var b strings.Builder
-	pad := strings.Repeat(" ", left)
-	rule := strings.Repeat("─", innerW+1)
-	b.WriteString(strings.Repeat("\n", top))
-	b.WriteString(pad + th.Border.Render("╭"+rule+"╮"))
-	side := th.Border.Render("│")
+	size := top + 2*(left+len(c.top)+1)
 	for _, l := range f.Lines {
-		b.WriteString("\n" + pad + side + l)
-		fill := max(innerW-ansi.StringWidth(l), 0) + 1
-		if strings.HasSuffix(ansi.Strip(l), "─") {
+		size += 1 + left + 2*len(c.side) + len(l) + innerW + 1
+	}
+	b.Grow(size)
+	pad := spaces(left)
+	b.WriteString(strings.Repeat("\n", top))
+	b.WriteString(pad + c.top)
+	if len(c.lines) > len(f.Lines) {
+		c.lines = c.lines[:len(f.Lines)]
+	}
+	given := len(f.Widths) == len(f.Lines)
+	for i, l := range f.Lines {
+		var lw int
+		if given {
+			lw = f.Widths[i]
+		} else {
+			if i == len(c.lines) {
+				c.lines = append(c.lines, boxLine{})
+			}
+			bl := &c.lines[i]
+			if bl.s != l || !bl.ok {
+				bl.s, bl.w, bl.ok = l, ansi.StringWidth(l), true
+			}
+			lw = bl.w
+		}
+		b.WriteString("\n")
+		b.WriteString(pad)
+		b.WriteString(c.side)
+		b.WriteString(l)
+		fill := max(innerW-lw, 0) + 1
+		if endsInRule(l) {
 			// A rule runs on to the border.
 			b.WriteString(th.Border.Render(strings.Repeat("─", fill)))
 		} else {
-			b.WriteString(strings.Repeat(" ", fill))
+			b.WriteString(spaces(fill))
 		}
-		b.WriteString(side)
+		b.WriteString(c.side)
 	}
-	b.WriteString("\n" + pad + th.Border.Render("╰"+rule+"╯"))
+	b.WriteString("\n" + pad + c.bottom)
 	v := tea.NewView(b.String())
 	v.AltScreen = true
 	if f.Cursor != nil {
 		v.Cursor = tea.NewCursor(left+1+f.Cursor.Col, top+1+f.Cursor.Row)
 	}
 	return v
+}
+
+// boxCache is what drawBox keeps from one frame to the next: the border
+// for a width, and each line as it was last drawn with its width and
+// whether it ends in a rule.
+type boxCache struct {
+	th                theme.Theme
+	innerW            int
+	set               bool
+	top, bottom, side string
+	lines             []boxLine
+}
+
+type boxLine struct {
+	s  string
+	w  int
+	ok bool
+}
+
+// endsInRule reports whether the last character l shows is "─", past any
+// SGR sequences (colours) after it.
+func endsInRule(l string) bool {
+	for strings.HasSuffix(l, "m") {
+		at := strings.LastIndex(l, "\x1b[")
+		if at < 0 || strings.Trim(l[at+2:len(l)-1], "0123456789;:") != "" {
+			break
+		}
+		l = l[:at]
+	}
+	return strings.HasSuffix(l, "─")
+}
+
+// at makes the border for innerW in th's colours, unless c has it.
+func (c *boxCache) at(th theme.Theme, innerW int) {
+	if c.set && c.innerW == innerW && c.th == th {
+		return
+	}
+	rule := strings.Repeat("─", innerW+1)
+	c.th, c.innerW, c.set = th, innerW, true
+	c.top, c.bottom, c.side = th.Border.Render("╭"+rule+"╮"), th.Border.Render("╰"+rule+"╯"), th.Border.Render("│")
+}
+
+// spaces returns n spaces.
+func spaces(n int) string {
+	const many = "                                                                                                                                "
+	if n <= len(many) {
+		return many[:n]
+	}
+	return strings.Repeat(" ", n)
 }
 
 // hiddenLine is what a hidden overlay leaves on the normal screen: one

@@ -165,7 +165,7 @@ func (m *qmodel) View() tea.View {
 	}
 	f := m.d.View(innerW, innerH)
 	steady(&f, &m.frameH)
-	return drawBox(m.th, f, w, h, boxW, innerW)
+	return drawBox(m.th, f, w, h, boxW, innerW, &m.boxc)
 }
 
 // hiddenLine is what a hidden dialog leaves: one line saying how to
