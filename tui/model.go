@@ -109,6 +109,12 @@ func (s *screen) input(msg tea.Msg) (k dialog.Key, repeat, ok bool) {
 	return dialog.Key{}, false, false
 }
 
+// reshow makes the screen ready to show a dialog again on a new
+// terminal: shown, and drawn afresh.
+func (s *screen) reshow() {
+	s.done, s.hidden, s.clearing, s.frameH = false, false, false, 0
+}
+
 // flip hides a dialog that is shown, and starts showing a hidden one
 // again.
 func (s *screen) flip() tea.Cmd {

@@ -59,6 +59,10 @@ type qmodel struct {
 	s *ask.QuestionSession
 	// opened is set once the first frame is drawn.
 	opened bool
+	// popup is set when the terminal is a popup made for the dialog, as
+	// in model: the box fills it, and the hide key quits the program with
+	// hid set, when the host can bring the dialog back (hideable).
+	popup, hideable, hid bool
 
 	finished bool
 	outcome  ask.QuestionOutcome
@@ -118,7 +122,13 @@ func (m *qmodel) key(k dialog.Key) (tea.Model, tea.Cmd) {
 	case auqdialog.EffectDismiss:
 		return m.finish(ask.QuestionOutcome{Dismissed: true})
 	case auqdialog.EffectToggleHide:
-		return m, m.flip()
+		switch {
+		case !m.popup:
+			return m, m.flip()
+		case m.hideable:
+			m.hid, m.done = true, true
+			return m, tea.Quit
+		}
 	}
 	return m, nil
 }
@@ -131,7 +141,7 @@ func (m *qmodel) finish(o ask.QuestionOutcome) (tea.Model, tea.Cmd) {
 // dialogSize is the size the dialog is drawn at on this screen.
 func (m *qmodel) dialogSize() (int, int) {
 	if m.overlay {
-		_, w, h, _ := boxIn(m.width, m.height, false, m.width)
+		_, w, h, _ := boxIn(m.width, m.height, m.popup, m.width)
 		return w, h
 	}
 	return m.width, m.height
@@ -157,13 +167,17 @@ func (m *qmodel) View() tea.View {
 		return frameView(f, 0, 0)
 	}
 	w, h := m.width, m.height
-	boxW, innerW, innerH, ok := boxIn(w, h, false, w)
+	boxW, innerW, innerH, ok := boxIn(w, h, m.popup, w)
 	if !ok {
 		v := frameView(m.d.View(w, h), 0, 0)
 		v.AltScreen = true
 		return v
 	}
 	f := m.d.View(innerW, innerH)
+	if m.popup {
+		// A popup's box fills the popup.
+		m.frameH = max(m.frameH, innerH)
+	}
 	steady(&f, &m.frameH)
 	return drawBox(m.th, f, w, h, boxW, innerW, &m.boxc)
 }
@@ -179,7 +193,7 @@ func (m *qmodel) hiddenLine() string {
 func (m *qmodel) lastView() tea.View {
 	if m.overlay {
 		var v tea.View
-		v.AltScreen = !m.hidden
+		v.AltScreen = !m.hidden && !m.popup
 		return v
 	}
 	return tea.NewView(m.summary() + "\n")

@@ -185,3 +185,32 @@ func TestRenderQuestions(t *testing.T) {
 		t.Errorf("milestones (-want +got):\n%s", diff)
 	}
 }
+
+// TestQuestionPopup fits the popup to the whole width and the tallest
+// question, and quits on the hide key only when the host can bring the
+// dialog back.
+func TestQuestionPopup(t *testing.T) {
+	s := qsession(t, contract.DisplayInline)
+	p := NewQuestionPopup(s, true, nil)
+	w, h := p.Fit(120, 40)
+	if w != 120 || h < 10 || h > 40 {
+		t.Errorf("Fit(120, 40) = %d×%d; want the whole width and the dialog's height", w, h)
+	}
+	if w, h := p.Fit(10, 3); w != 10 || h != 3 {
+		t.Errorf("Fit(10, 3) = %d×%d; want all of a tiny screen", w, h)
+	}
+	for _, hideable := range []bool{true, false} {
+		m := NewQuestionPopup(s, hideable, nil).m
+		qsend(m, tea.WindowSizeMsg{Width: 100, Height: 20})
+		if !m.View().AltScreen {
+			t.Error("the popup's box is not on the alternate screen")
+		}
+		cmd := qsend(m, hideKey)
+		if got := isQuit(cmd) && m.hid; got != hideable {
+			t.Errorf("hideable %v: the hide key quit to hide: %v", hideable, got)
+		}
+		if m.hidden {
+			t.Error("a popup hides in place")
+		}
+	}
+}

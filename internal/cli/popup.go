@@ -24,6 +24,26 @@ flags:
 // dialog in a tmux popup on the pane the server runs in. It returns nil
 // and the reason when the popup cannot run.
 func popupRenderer(env *Env) (ask.Renderer, string) {
+	r, why := tmuxPopup(env)
+	if r == nil {
+		return nil, why
+	}
+	return r, ""
+}
+
+// popupQuestions binds the custom route of askuser mcp --tool
+// AskUserQuestion: the AskUserQuestion dialog in the same popup.
+func popupQuestions(env *Env) (ask.QuestionRenderer, string) {
+	r, why := tmuxPopup(env)
+	if r == nil {
+		return nil, why
+	}
+	return r, ""
+}
+
+// tmuxPopup is the tmux popup on the pane the server runs in, or nil and
+// the reason it cannot run.
+func tmuxPopup(env *Env) (*popup.Renderer, string) {
 	getenv := env.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
@@ -49,13 +69,6 @@ func popupRenderer(env *Env) (ask.Renderer, string) {
 	}
 	warn := func(err error) { fmt.Fprintf(env.Stderr, "askuser mcp: %v\n", err) }
 	return popup.NewRenderer(t, []string{self, "popup"}, &popup.Options{Warn: warn}), ""
-}
-
-// popupQuestions binds the custom route of askuser mcp --tool
-// AskUserQuestion. The tmux popup does not host the AskUserQuestion
-// dialog yet, so the route cannot run and the client's form is used.
-func popupQuestions(*Env) (ask.QuestionRenderer, string) {
-	return nil, "the tmux popup does not show " + toolQuestions + " yet; the MCP client's form (elicitation) asks it"
 }
 
 func runPopup(ctx context.Context, env *Env, args []string) int {
