@@ -2,6 +2,8 @@
 // MCP SDK client over stdio (see peer.mjs), on the elicitation route.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { connect as connectTo } from "./peer.mjs";
 
 const connect = (onForm) => connectTo(onForm, ["--tool", "AskUserQuestion"]);
@@ -164,5 +166,62 @@ test("a bad request is a tool error listing every problem", async () => {
     }
   } finally {
     await client.close();
+  }
+});
+
+// waitFor polls ok every 25 ms, for up to 20 s.
+async function waitFor(what, ok) {
+  for (let i = 0; i < 800; i++) {
+    if (ok()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`waiting for ${what}`);
+}
+
+test("the tmux popup asks it, and the result comes back the same", async (t) => {
+  if (spawnSync("tmux", ["-V"]).status !== 0 || spawnSync("script", ["--version"]).status !== 0) {
+    t.skip("tmux and script (util-linux) are needed for a real tmux with a client attached");
+    return;
+  }
+  // A short directory: the popup's socket path must fit a unix address.
+  const dir = mkdtempSync("/tmp/aq");
+  const sock = `${dir}/tmux.sock`;
+  const tmux = (...args) => spawnSync("tmux", ["-S", sock, ...args]).stdout.toString().trim();
+  tmux("-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30", "sh");
+  const pane = tmux("display", "-p", "-t", "0", "#{pane_id}");
+  const pid = tmux("display", "-p", "#{pid}");
+  // A client attached on a pty of script's, as a user's terminal; its
+  // output is what the user sees.
+  const env = { ...process.env, TERM: "xterm-256color" };
+  delete env.TMUX;
+  delete env.TMUX_PANE;
+  const attach = spawn("script", ["-qfec", `stty cols 100 rows 30; exec tmux -S ${sock} attach -t 0`, "/dev/null"], { env });
+  let screen = "";
+  attach.stdout.on("data", (d) => (screen += d.toString()));
+  let client;
+  try {
+    await waitFor("an attached client", () => tmux("list-clients") !== "");
+    client = await connectTo(async () => ({ action: "cancel" }), ["--tool", "AskUserQuestion"], {
+      TMUX: `${sock},${pid},0`,
+      TMUX_PANE: pane,
+      TMPDIR: dir,
+    });
+    const call = client.callTool({ name: "AskUserQuestion", arguments: request });
+    await waitFor("the popup", () => screen.includes("Which database?"));
+    attach.stdin.write("\r"); // Postgres, recommended and focused; the other question is optional
+    await waitFor("the review", () => screen.includes("Submit"));
+    attach.stdin.write("\r");
+    const res = await call;
+    const sc = res.structuredContent;
+    assert.equal(sc.cancelled, false);
+    assert.deepEqual(sc.answers, { db: { kind: "single", optionId: "pg", label: "Postgres" } });
+    assert.deepEqual(sc.annotations, { db: { selectedPreview: "SELECT 1;" } });
+    assert.deepEqual(sc.metadata, { source: "ts", flowId: "f-9" });
+    assert.equal(sc.guidance, res.content[0].text);
+  } finally {
+    if (client) await client.close();
+    attach.kill();
+    tmux("kill-server");
+    rmSync(dir, { recursive: true, force: true });
   }
 });

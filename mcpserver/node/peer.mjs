@@ -10,12 +10,13 @@ if (!bin) {
   throw new Error("set ASKUSER_BIN to the askuser binary (make mcp-node-test does)");
 }
 
-// connect starts askuser mcp with args, after --no-config, outside tmux,
-// and returns a client whose form handler is onForm(request, extra).
-export async function connect(onForm, args = []) {
+// connect starts askuser mcp with args, after --no-config, outside tmux
+// unless env says otherwise, and returns a client whose form handler is
+// onForm(request, extra).
+export async function connect(onForm, args = [], env = { TMUX: "" }) {
   const client = new Client({ name: "ts-peer", version: "1.0.0" }, { capabilities: { elicitation: {} } });
   client.setRequestHandler(ElicitRequestSchema, onForm);
-  const env = { ...process.env, TMUX: "" };
+  env = { ...process.env, ...env };
   const transport = new StdioClientTransport({ command: bin, args: ["mcp", "--no-config", ...args], env, stderr: "inherit" });
   await client.connect(transport);
   return client;
