@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -208,4 +209,40 @@ func TestQuestionsNativeOnPty(t *testing.T) {
 		}
 		sameJSON(t, out, auqCancelled)
 	})
+}
+
+// TestQuestionsOnPtyEnds stops askuser ask --tool AskUserQuestion with
+// SIGTERM on either route, which ends it at once with a cancelled result
+// and status 1, and checks that the model's text reaches the terminal
+// without its control sequences.
+func TestQuestionsOnPtyEnds(t *testing.T) {
+	const hostile = `{"questions":[{"id":"db","question":"Which \u001b]0;PWN\u0007database?","header":"D\u001b[31mb",
+	 "options":[{"id":"pg","label":"Post\u001b[2Jgres","description":"Rel\u009bational"},{"id":"lite","label":"SQLite","description":"Embedded"}]}],
+	 "metadata":{"source":"e2e"}}`
+	file := filepath.Join(t.TempDir(), "q.json")
+	if err := os.WriteFile(file, []byte(hostile), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{"custom", "native"} {
+		t.Run(mode, func(t *testing.T) {
+			s := startOnPty(t, "ask", "--tool", "AskUserQuestion", "--mode", mode, "--no-config", file)
+			s.expect("SQLite")
+			if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+				t.Fatal(err)
+			}
+			code, out := s.exit()
+			if code != 1 {
+				t.Errorf("exit status %d, want 1; output:\n%s", code, out)
+			}
+			sameJSON(t, out, `{"cancelled":true,"metadata":{"source":"e2e"}}`)
+			s.mu.Lock()
+			drawn := s.screen.String()
+			s.mu.Unlock()
+			for _, bad := range []string{"\x1b]0;PWN", "\x1b[31mb", "\x1b[2Jgres", "\u009b"} {
+				if strings.Contains(drawn, bad) {
+					t.Errorf("the terminal got the model's %q", bad)
+				}
+			}
+		})
+	}
 }
