@@ -13,7 +13,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/auqnative"
+	"github.com/askuser/askuser/internal/auqlines"
 	"github.com/askuser/askuser/internal/jsonline"
 	"github.com/askuser/askuser/internal/lineprompt"
 	"github.com/askuser/askuser/internal/native"
@@ -160,7 +160,7 @@ func terminalCapabilities(questions bool) (ask.Capabilities, func()) {
 	custom := tui.New(tty, tty, nil)
 	var caps ask.Capabilities
 	if questions {
-		caps.CustomQuestions, caps.NativeQuestions = custom, auqnative.New(lines)
+		caps.CustomQuestions, caps.NativeQuestions = custom, auqlines.New(lines)
 	} else {
 		caps.Custom, caps.Native = custom, native.New(lines, lines)
 	}

@@ -1,4 +1,4 @@
-// Package auqnative is the native route of the AskUserQuestion contract
+// Package auqlines is the native route of the AskUserQuestion contract
 // on a host that has single-line input boxes only, such as the line
 // prompts of a terminal (internal/lineprompt), which suit screen readers.
 //
@@ -23,7 +23,7 @@
 //
 // Text from the model goes to the Inputter unchanged; the Inputter makes
 // it safe for its display, as lineprompt does through safetext.
-package auqnative
+package auqlines
 
 import (
 	"context"
@@ -49,7 +49,7 @@ var _ ask.QuestionRenderer = (*Renderer)(nil)
 // New returns a Renderer that asks through in, which must not be nil.
 func New(in native.Inputter) *Renderer {
 	if in == nil {
-		panic("auqnative: New needs an Inputter")
+		panic("auqlines: New needs an Inputter")
 	}
 	return &Renderer{in: in}
 }

@@ -1,4 +1,4 @@
-package auqnative_test
+package auqlines_test
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/auqnative"
+	"github.com/askuser/askuser/internal/auqlines"
 )
 
 // script is an Inputter that replies with its lines in turn and records
@@ -58,7 +58,7 @@ func run(t *testing.T, req *auq.Request, replies ...string) (auq.Outcome, []auq.
 	t.Helper()
 	in := &script{replies: replies}
 	zero := int64(0)
-	host := ask.NewHost(ask.Capabilities{NativeQuestions: auqnative.New(in)},
+	host := ask.NewHost(ask.Capabilities{NativeQuestions: auqlines.New(in)},
 		&ask.HostOptions{Options: ask.Prefs{Mode: contract.RouteNative, TimeoutPerQuestionMs: &zero}})
 	var ms []auq.Milestone
 	var mu sync.Mutex

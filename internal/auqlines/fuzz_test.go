@@ -1,4 +1,4 @@
-package auqnative
+package auqlines
 
 import (
 	"testing"
