@@ -37,6 +37,7 @@ func CheckPrefs(source string, p Prefs) error {
 			add(keyTimeout, "%s", msg)
 		}
 	}
+	checkNotify(p.Notify, add)
 	if problems != nil {
 		return &Error{File: source, Problems: problems}
 	}

@@ -9,7 +9,14 @@
 //	  "mode": "custom",              // or "native"; omitted: probe the host
 //	  "displayMode": "overlay",      // or "inline"
 //	  "overlayToggleKey": "alt+o",   // a chord, or null, "off", "none", "disabled"
-//	  "timeoutPerQuestionMs": 60000  // whole milliseconds; 0: no deadline
+//	  "timeoutPerQuestionMs": 60000, // whole milliseconds; 0: no deadline
+//	  "notify": {
+//	    "bell": true,                 // ring the terminal bell on opening
+//	    "desktop": true,              // or false, "osc9", "osc777", "osc99";
+//	                                  // omitted: where the terminal shows it
+//	    "title": true,                // "question waiting" in the title
+//	    "command": ["prog", "arg"]    // run on opening; null: none
+//	  }
 //	}
 //
 // Validation is strict: every problem is reported, none is ignored,
@@ -50,6 +57,8 @@ type Prefs struct {
 	// TimeoutPerQuestionMs is the per-question timeout; nil is unset and 0
 	// means no deadline.
 	TimeoutPerQuestionMs *int64
+	// Notify is how the user is told that a question is waiting.
+	Notify Notify
 }
 
 // MaxTimeoutPerQuestionMs is the largest per-question timeout a config

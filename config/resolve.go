@@ -23,6 +23,8 @@ type Effective struct {
 	// "" when the user disabled it, keyid.DefaultToggle when they set
 	// nothing.
 	ToggleKey string
+	// Notify is how the user is told that a question is waiting.
+	Notify NotifyPrefs
 }
 
 // Resolve combines two checked sources of preferences knob by knob: an
@@ -30,7 +32,7 @@ type Effective struct {
 // the built-in default. Both must come from Parse, ParseOptions or a
 // successful CheckPrefs; Resolve itself reports nothing.
 func Resolve(programmatic, file Prefs) Effective {
-	e := Effective{ToggleKey: keyid.DefaultToggle}
+	e := Effective{ToggleKey: keyid.DefaultToggle, Notify: defaultNotify()}
 	for _, p := range [...]Prefs{file, programmatic} {
 		if p.Mode != "" {
 			e.Mode = p.Mode
@@ -41,6 +43,7 @@ func Resolve(programmatic, file Prefs) Effective {
 		if p.TimeoutPerQuestionMs != nil {
 			e.TimeoutPerQuestionMs, e.TimeoutSet = *p.TimeoutPerQuestionMs, true
 		}
+		e.Notify.merge(p.Notify)
 		if p.ToggleKey != nil {
 			e.ToggleKey = *p.ToggleKey
 			if e.ToggleKey != "" {
