@@ -132,6 +132,7 @@ func (a *Asker) askQuestions(ctx context.Context, req *auq.Request, call *Call) 
 	}
 	callID := s.Call.ID
 	return waitOn(a, ctx, callID, total, waitSpec[auq.Outcome]{
+		opening: Opening{Tool: ToolAskUserQuestion, Route: route, Questions: len(req.Questions)},
 		render: func(rctx context.Context, cd *Countdown) (st settlement) {
 			s.Countdown = cd
 			st.questions, st.err = r.RenderQuestions(rctx, s)
