@@ -162,7 +162,7 @@ func (a *Asker) run(ctx context.Context, req *contract.Request, call *Call) cont
 	if err != nil {
 		return contract.ErrorResult(contract.ErrInternal, err.Error())
 	}
-	s := &Session{Request: req, Display: display, ToggleKey: h.prefs.ToggleKey}
+	s := &Session{Request: req, Display: display, ToggleKey: h.prefs.ToggleKey, Notify: h.prefs.Notify}
 	if call != nil {
 		s.Call = *call
 	}

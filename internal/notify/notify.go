@@ -74,10 +74,11 @@ func Detect(environ []string) Terminal {
 
 // Desktop returns the protocol to send for the preference desktop (one
 // of config's Desktop values) on t: auto sends t.Known, on sends t.Known
-// or else OSC 9, a named protocol is sent as named, and off sends None.
+// or else OSC 9, a named protocol is sent as named, and off or ""
+// sends None.
 func (t Terminal) Desktop(desktop string) Protocol {
 	switch desktop {
-	case config.DesktopAuto, "":
+	case config.DesktopAuto:
 		return t.Known
 	case config.DesktopOn:
 		if t.Known != None {
