@@ -29,13 +29,11 @@ type alerts struct {
 // newAlerts returns the notifications of a questionnaire with header
 // whose deadline cd reports, for a terminal whose programs see environ
 // (nil for the process's own). home is where they are written while no
-// program runs once the first has started; nil drops them. title false
-// leaves the window title alone, as for a popup, which has none.
-func newAlerts(prefs config.NotifyPrefs, environ []string, header string, cd notify.Deadline, home io.Writer, title bool) *alerts {
+// program runs; nil drops them.
+func newAlerts(prefs config.NotifyPrefs, environ []string, header string, cd notify.Deadline, home io.Writer) *alerts {
 	if environ == nil {
 		environ = os.Environ()
 	}
-	prefs.Title = prefs.Title && title
 	n := notify.New(prefs, notify.Detect(environ), header)
 	if n.Off() {
 		return nil

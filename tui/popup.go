@@ -34,12 +34,6 @@ type Popup struct {
 	opts Options
 }
 
-// popupAlerts are a popup's notifications: sent on its first terminal,
-// reminded on whichever shows it then, and dropped while it is hidden.
-func (p *Popup) popupAlerts() *alerts {
-	return newAlerts(p.s.Notify, p.opts.Environ, p.s.Request.Header, p.s.Countdown, nil, false)
-}
-
 // NewPopup returns a Popup for s, whose display mode it ignores: a popup
 // is always an overlay. opts.Width and opts.Height are the size to assume
 // when the terminal's own cannot be read.
@@ -51,7 +45,6 @@ func NewPopup(s *ask.Session, opts *Options) *Popup {
 		p.opts = *opts
 	}
 	p.m = p.newModel()
-	p.opts.alerts = p.popupAlerts()
 	return p
 }
 
@@ -94,12 +87,10 @@ func (p *Popup) Show(ctx context.Context, t Terminal) (ask.Outcome, error) {
 	if t.Environ != nil {
 		o.Environ = t.Environ
 	}
-	o.alerts.open(t.File)
 	out, err := run(ctx, m, t.File, t.File, o, t.Resize)
 	if errors.Is(err, errHiddenQuit) {
 		return ask.Outcome{}, ErrHidden
 	}
-	o.alerts.close()
 	return out, err
 }
 

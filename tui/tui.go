@@ -105,7 +105,7 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 
 	m := newModel(s, r.theme())
 	o := r.opts
-	o.alerts = newAlerts(s.Notify, o.Environ, s.Request.Header, s.Countdown, r.out, true)
+	o.alerts = newAlerts(s.Notify, o.Environ, s.Request.Header, s.Countdown, r.out)
 	o.alerts.open(r.out)
 	defer o.alerts.close()
 	out, err := run(ctx, m, r.in, r.out, o, nil)
