@@ -242,3 +242,26 @@ test("custom: the child dies with the dialog open: custom_ui_failed, the dialog 
   assert.equal((await again).status, "answered");
   assert.equal(s2.settled, true);
 });
+
+test("CustomView.notify writes through Pi's terminal, holds what comes before the TUI, and restoreTitle pops a title left pushed", async () => {
+  const f = fakeCtx("tui");
+  const written: string[] = [];
+  (f.tui.terminal as any).write = (data: string) => written.push(data);
+  let factory: any;
+  f.ctx.ui.custom = (fn: any) => {
+    factory = fn;
+    return new Promise(() => {});
+  };
+  const view = new CustomView(f.ctx, () => {}, "c1", { type: "open", display: "inline", toggleKey: "" });
+  view.notify({ type: "notify", call: "c1", data: "\x07\x1b[22;0t\x1b]2;askuser: question waiting\x1b\\" });
+  assert.deepEqual(written, [], "nothing before Pi gives the TUI");
+  factory(f.tui, {}, {}, () => {});
+  assert.deepEqual(written, ["\x07\x1b[22;0t\x1b]2;askuser: question waiting\x1b\\"]);
+  view.notify({ type: "notify", call: "c1", data: 7 } as any);
+  view.close();
+  view.restoreTitle();
+  assert.deepEqual(written.slice(1), ["\x1b[23;0t"], "a title left pushed is popped at the call's end");
+  view.notify({ type: "notify", call: "c1", data: "\x1b[23;0t" });
+  view.restoreTitle();
+  assert.deepEqual(written.slice(1), ["\x1b[23;0t", "\x1b[23;0t"], "the child's late pop is written, and restoreTitle adds none");
+});
