@@ -41,6 +41,17 @@ func newAlerts(prefs config.NotifyPrefs, environ []string, header string, cd not
 	return &alerts{n: n, cd: cd, home: home}
 }
 
+// notifying returns o set to carry the notifications of a questionnaire
+// (the user's prefs, its header, its deadline cd) to out and through the
+// programs run with it, and what ends them, to call once the
+// questionnaire is over. The renderer of either contract calls it once
+// per questionnaire, before its first run.
+func notifying(o Options, out io.Writer, prefs config.NotifyPrefs, header string, cd notify.Deadline) (Options, func()) {
+	o.alerts = newAlerts(prefs, o.Environ, header, cd, out)
+	o.alerts.open(out)
+	return o, o.alerts.close
+}
+
 // open sends the opening notifications to out, the first time only.
 func (a *alerts) open(out io.Writer) {
 	if a == nil {

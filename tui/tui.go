@@ -104,10 +104,8 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 	}
 
 	m := newModel(s, r.theme())
-	o := r.opts
-	o.alerts = newAlerts(s.Notify, o.Environ, s.Request.Header, s.Countdown, r.out)
-	o.alerts.open(r.out)
-	defer o.alerts.close()
+	o, quiet := notifying(r.opts, r.out, s.Notify, s.Request.Header, s.Countdown)
+	defer quiet()
 	out, err := run(ctx, m, r.in, r.out, o, nil)
 	if errors.Is(err, errHiddenQuit) {
 		err = errors.New("tui: the dialog ended hidden")

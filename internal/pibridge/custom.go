@@ -55,7 +55,7 @@ func (u *customUI) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 	u.srv.send(openMsg{Type: typeOpen, Call: c.id, Display: string(display), ToggleKey: piKey(toggle)})
 	// The title comes back after the close, which the shim may be
 	// waiting for.
-	defer u.startNotify(c.id, s).Stop()
+	defer u.startNotify(c.id, s.Notify, s.Request.Header, s.Countdown).Stop()
 	defer u.srv.send(callMsg{Type: typeClose, Call: c.id})
 
 	ticker := time.NewTicker(tick)

@@ -4,6 +4,7 @@ import (
 	"os"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/internal/notify"
 )
 
@@ -23,12 +24,14 @@ type notifyMsg struct {
 	Data string `json:"data"`
 }
 
-// startNotify starts the notifications of the component of call id for
-// s: sent as notify messages, which the shim writes to Pi's terminal. Stop
-// the returned session before the component's close.
-func (u *customUI) startNotify(id string, s *ask.Session) *notify.Session {
-	n := notify.New(s.Notify, notify.Detect(os.Environ()), s.Request.Header)
-	return notify.Start(n, s.Countdown, func(seq string) {
+// startNotify starts the notifications of the component of call id, a
+// questionnaire with header ("" for none) whose deadline cd reports, as
+// the user's prefs ask: sent as notify messages, which the shim writes to
+// Pi's terminal. The component of either contract calls it once it is
+// open, and stops the returned session after its close.
+func (u *customUI) startNotify(id string, prefs config.NotifyPrefs, header string, cd notify.Deadline) *notify.Session {
+	n := notify.New(prefs, notify.Detect(os.Environ()), header)
+	return notify.Start(n, cd, func(seq string) {
 		u.srv.send(notifyMsg{Type: typeNotify, Call: id, Data: seq})
 	})
 }

@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/internal/notify"
 )
 
@@ -39,12 +39,15 @@ func (t *Tmux) PaneTerminal() (*os.File, error) {
 	return os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 }
 
-// notifyOpen starts s's notifications on the pane's terminal, when the
-// launcher has one, and returns what ends them. A terminal that cannot
-// be opened is reported to Warn, and the call goes on without them.
-func (r *Renderer) notifyOpen(s *ask.Session) (stop func()) {
+// notifyOpen starts the notifications of a questionnaire with header
+// ("" for none) whose deadline cd reports, as the user's prefs ask, on
+// the pane's terminal when the launcher has one, and returns what ends
+// them. A terminal that cannot be opened is reported to Warn, and the
+// call goes on without them. The popup of either contract calls it once
+// per questionnaire.
+func (r *Renderer) notifyOpen(prefs config.NotifyPrefs, header string, cd notify.Deadline) (stop func()) {
 	pt, ok := r.launcher.(PaneTerminal)
-	if !ok || notify.New(s.Notify, notify.Detect(r.environ()), "").Off() {
+	if !ok || notify.New(prefs, notify.Detect(r.environ()), "").Off() {
 		return func() {}
 	}
 	f, err := pt.PaneTerminal()
@@ -54,7 +57,7 @@ func (r *Renderer) notifyOpen(s *ask.Session) (stop func()) {
 		}
 		return func() {}
 	}
-	sess := notify.Write(f, s.Notify, r.environ(), s.Request.Header, s.Countdown)
+	sess := notify.Write(f, prefs, r.environ(), header, cd)
 	return func() {
 		sess.Stop()
 		f.Close()

@@ -136,7 +136,7 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 		sess.ToggleKey = ""
 	}
 	dlg := r.opts.Dialog(&sess)
-	defer r.notifyOpen(s)()
+	defer r.notifyOpen(s.Notify, s.Request.Header, s.Countdown)()
 	argv := append(append([]string{}, r.command...), "--socket", sock)
 	win, err := r.launcher.Launch(ctx, argv, dlg.Fit)
 	if err != nil {
