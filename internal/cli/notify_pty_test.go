@@ -233,3 +233,47 @@ func waitGone(t *testing.T, pid int) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestNotifyReminderOnPty waits on a real pseudo-terminal for the
+// reminder, which a 20 s deadline gets at 10 s left, while the dialog
+// draws: the bell and the notification once more, whole, and the dialog
+// still answers.
+func TestNotifyReminderOnPty(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the reminder comes 10 s after the dialog opens; skipped in -short mode")
+	}
+	q, cfg := notifySetup(t, `{"bell": true, "desktop": "osc777", "title": false}`)
+	s := startOnPtyWith(t, plainEnv("TERM=xterm-256color"), nil, "ask", "--config", cfg, "--timeout-per-question", "20000", q)
+	s.expect("Deploy where?")
+	// expect waits 10 s; the reminder comes about then, so wait longer.
+	reminder := "\x1b]777;notify;askuser: question waiting;Release · 10s left\x1b\\"
+	deadline := time.Now().Add(e2eWait)
+	for {
+		s.mu.Lock()
+		seen := strings.Contains(s.screen.String(), reminder)
+		s.mu.Unlock()
+		if seen {
+			break
+		}
+		if time.Now().After(deadline) {
+			s.mu.Lock()
+			all := s.screen.String()
+			s.mu.Unlock()
+			t.Fatalf("no reminder %q; notifications: %q", reminder, sequences["osc777"].FindAllString(all, -1))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	s.send("\r")
+	if code, res := s.wait(); code != 0 {
+		t.Fatalf("exit status %d, result %+v", code, res)
+	}
+	s.mu.Lock()
+	screen := s.screen.String()
+	s.mu.Unlock()
+	if n := len(sequences["osc777"].FindAllString(screen, -1)); n != 2 {
+		t.Errorf("%d notifications, want the opening and the reminder", n)
+	}
+	if n := bells(screen); n != 2 {
+		t.Errorf("%d bells, want 2", n)
+	}
+}

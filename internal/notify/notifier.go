@@ -141,7 +141,9 @@ func Start(n *Notifier, d Deadline, write func(string)) *Session {
 	if !ok || !n.bell && n.desktop == None {
 		return s
 	}
-	if lead, remind := RemindLead(left); remind {
+	// The deadline started a moment before the opening: the whole of it
+	// is what is left, to the second.
+	if lead, remind := RemindLead(left.Round(time.Second)); remind {
 		s.timer = time.AfterFunc(left-lead, func() {
 			s.mu.Lock()
 			defer s.mu.Unlock()

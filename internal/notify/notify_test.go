@@ -230,6 +230,8 @@ func TestStart(t *testing.T) {
 		{"reminder", 4 * time.Minute, false, []string{"open", "\a\x1b]9;askuser: question waiting: 1m left\x1b\\", "\x1b[23;0t"}},
 		{"stopped countdown", 4 * time.Minute, true, []string{"open", "\x1b[23;0t"}},
 		{"short deadline", 10 * time.Second, false, []string{"open", "\x1b[23;0t"}},
+		// Opened 5 ms after its 20 s deadline started.
+		{"shortest deadline with a reminder", 20*time.Second - 5*time.Millisecond, false, []string{"open", "\a\x1b]9;askuser: question waiting: 10s left\x1b\\", "\x1b[23;0t"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
