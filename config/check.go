@@ -37,6 +37,11 @@ func CheckPrefs(source string, p Prefs) error {
 			add(keyTimeout, "%s", msg)
 		}
 	}
+	switch p.Tool {
+	case "", ToolAskUser, ToolAskUserQuestion:
+	default:
+		add(keyTool, "must be %s, got %s", toolWant, quote(p.Tool))
+	}
 	if problems != nil {
 		return &Error{File: source, Problems: problems}
 	}

@@ -54,6 +54,7 @@ const (
 	typeCancel    = "dialog_cancel"
 	typeExplain   = "explain"
 	typeExplained = "explained"
+	typeProgress  = "progress"
 )
 
 // inMsg is any message from the shim. Fields unused by a type are ignored.
@@ -71,6 +72,7 @@ type inMsg struct {
 	Options    json.RawMessage `json:"options,omitempty"`
 	ConfigFile json.RawMessage `json:"configFile,omitempty"`
 	Theme      map[string]sgr  `json:"theme,omitempty"`
+	Tool       string          `json:"tool,omitempty"`
 
 	// ask, explain
 	CallID  string          `json:"callId,omitempty"`
@@ -140,6 +142,9 @@ type openMsg struct {
 	Call      string `json:"call"`
 	Display   string `json:"display"`
 	ToggleKey string `json:"toggleKey"`
+	// HiddenStatus is what Pi's footer says while the overlay is hidden;
+	// "" for the one-time notice ask_user shows instead.
+	HiddenStatus string `json:"hiddenStatus,omitempty"`
 }
 
 // frameMsg is a whole frame, or with Patch set the lines of the last
