@@ -81,6 +81,7 @@ type inMsg struct {
 	Outcome bool            `json:"outcome,omitempty"` // the dead child sent its ask:* event
 	Params  json.RawMessage `json:"params,omitempty"`
 	Result  json.RawMessage `json:"result,omitempty"`
+	Route   string          `json:"route,omitempty"` // explain of an AskUserQuestion call
 
 	// key, resize
 	Key   string `json:"key,omitempty"`

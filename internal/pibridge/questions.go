@@ -2,6 +2,7 @@ package pibridge
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/askuser/askuser/ask"
@@ -186,4 +187,20 @@ func (r questionNative) RenderQuestions(ctx context.Context, s *ask.QuestionSess
 	}
 	ui := &nativeUI{srv: r.srv, call: c}
 	return auqnative.New(ui, ui).RenderQuestions(ctx, s)
+}
+
+// onExplainQuestions words the result of an AskUserQuestion call whose
+// child died, as onExplain does for ask_user. The result is the error
+// details the shim made; route is the route the call had reached.
+func (s *server) onExplainQuestions(m inMsg) {
+	var d struct {
+		Error *auq.Error `json:"error"`
+	}
+	if err := json.Unmarshal(m.Result, &d); err != nil || d.Error == nil {
+		s.protocolError(fmt.Sprintf("explain: bad result: want {\"cancelled\":true,\"error\":{...}}, got %.200s", m.Result))
+		return
+	}
+	msg := questionResult(m.Call, m.Params, auq.Outcome{Status: auq.StatusError, Route: m.Route, Error: d.Error})
+	s.send(explainedMsg{Type: typeExplained, Call: m.Call, Text: msg.Text,
+		Events: closingEvents(m, contract.Route(m.Route), contract.ErrorCode(d.Error.Code))})
 }

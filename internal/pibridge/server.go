@@ -399,6 +399,10 @@ func (s *server) run(ctx context.Context, c *call, params []byte, callID string)
 }
 
 func (s *server) onExplain(m inMsg) {
+	if s.tool == config.ToolAskUserQuestion {
+		s.onExplainQuestions(m)
+		return
+	}
 	var res contract.Result
 	if err := json.Unmarshal(m.Result, &res); err != nil {
 		s.protocolError(fmt.Sprintf("explain: bad result: %v", err))
@@ -407,21 +411,26 @@ func (s *server) onExplain(m inMsg) {
 	if res.Answers == nil {
 		res.Answers = []contract.Answer{}
 	}
-	msg := explainedMsg{Type: typeExplained, Call: m.Call, Text: explain(m.Params, res)}
-	if m.Blocked {
-		// The dead child opened a wait it could not close: close it, with
-		// the outcome it would have sent unless it sent one already. An
-		// attempt has exactly one outcome event.
-		if !m.Outcome {
-			code := contract.ErrInternal
-			if res.Error != nil {
-				code = res.Error.Code
-			}
-			msg.Events = append(msg.Events, busMessage{ask.EventError, ask.Event{Name: ask.EventError, CallID: m.CallID, Route: res.Route, Status: contract.StatusError, ErrorCode: code}})
-		}
-		msg.Events = append(msg.Events, busMessage{ask.EventBlocked, ask.Event{Name: ask.EventBlocked, CallID: m.CallID}})
+	code := contract.ErrInternal
+	if res.Error != nil {
+		code = res.Error.Code
 	}
-	s.send(msg)
+	s.send(explainedMsg{Type: typeExplained, Call: m.Call, Text: explain(m.Params, res), Events: closingEvents(m, res.Route, code)})
+}
+
+// closingEvents are the events that close the wait a dead child opened
+// and could not close, with the outcome it would have sent unless it
+// sent one already: an attempt has exactly one outcome event. They are
+// none when the dead child had not opened a wait.
+func closingEvents(m inMsg, route contract.Route, code contract.ErrorCode) []busMessage {
+	if !m.Blocked {
+		return nil
+	}
+	var events []busMessage
+	if !m.Outcome {
+		events = append(events, busMessage{ask.EventError, ask.Event{Name: ask.EventError, CallID: m.CallID, Route: route, Status: contract.StatusError, ErrorCode: code}})
+	}
+	return append(events, busMessage{ask.EventBlocked, ask.Event{Name: ask.EventBlocked, CallID: m.CallID}})
 }
 
 // explain words res for the model. The request, when it parses, lets the
