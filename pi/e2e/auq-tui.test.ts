@@ -1,0 +1,129 @@
+// AskUserQuestion in Pi's TUI under tmux: the package registers it when
+// ask-user.json chooses it, askuser's dialog answers it with keys, and
+// the model is given the complete result.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { prepare, settle, Tui, until } from "./harness.ts";
+
+export const AUQ = { config: '{"tool":"AskUserQuestion"}', tool: "AskUserQuestion" };
+
+export const stack = {
+  questions: [
+    {
+      id: "db",
+      question: "Which database should the service use?",
+      header: "Database",
+      options: [
+        { id: "lite", label: "SQLite", description: "Embedded, one file" },
+        { id: "pg", label: "Postgres", description: "A server of its own", preview: "Runs everywhere; needs a server.", recommended: true },
+      ],
+    },
+    {
+      id: "feat",
+      question: "Which features should ship first?",
+      header: "Features",
+      multiSelect: true,
+      options: [
+        { id: "auth", label: "Auth", description: "Log in and out" },
+        { id: "pay", label: "Payments", description: "Cards and invoices" },
+      ],
+    },
+  ],
+  metadata: { source: "planning", flowId: "flow-7", tags: ["e2e"] },
+};
+
+/** The result the answers of both tests give, as the tool's details. */
+export const answered = {
+  cancelled: false,
+  answers: {
+    db: { kind: "single", optionId: "pg", label: "Postgres" },
+    feat: {
+      kind: "multi",
+      selections: [
+        { optionId: "auth", label: "Auth" },
+        { label: "Other", other: true, text: "Search" },
+      ],
+      empty: false,
+    },
+  },
+  annotations: {
+    db: { questionNotes: "for prod", optionNotes: { pg: "managed please" }, selectedPreview: "Runs everywhere; needs a server." },
+  },
+  metadata: { source: "planning", flowId: "flow-7" },
+};
+
+async function withTui(calls: unknown[], body: (tui: Tui, run: ReturnType<typeof prepare>) => Promise<void>) {
+  const run = prepare(calls, AUQ);
+  const tui = new Tui(run);
+  try {
+    await body(tui, run);
+  } finally {
+    tui.close();
+  }
+}
+
+test("tui: AskUserQuestion alone is offered; notes, an Other text and the recommended option reach the model exactly", async () => {
+  await withTui([stack], async (tui, run) => {
+    let s = await tui.waitFor("Which database should the service use?");
+    assert.match(s, /Postgres \(recommended\)/);
+    assert.match(s, /navigate/);
+    assert.match(s, /Runs everywhere; needs a server\./, "the focused recommended option's preview is shown");
+    assert.deepEqual(run.tools().map((t) => t.name), ["AskUserQuestion"], "the model sees one ask tool");
+    tui.keys("n"); // a note on the focused option, Postgres
+    await tui.waitFor("Postgres");
+    tui.type("managed please");
+    tui.keys("Enter");
+    tui.keys("N"); // a note on the question
+    tui.type("for prod");
+    tui.keys("Enter");
+    await tui.waitFor("for prod");
+    tui.keys("Enter"); // answer with Postgres
+    s = await tui.waitFor("Which features should ship first?");
+    tui.keys("Space"); // tick Auth
+    tui.keys("o");
+    tui.type("Search");
+    tui.keys("Enter"); // save the Other text, which ticks Other
+    await tui.waitFor("“Search”");
+    tui.keys("Up", "Enter"); // off the Other row, whose Enter edits it: confirm the ticks
+    await tui.waitFor("Review your answers");
+    tui.keys("Enter"); // Submit
+    await until("the result", () => run.results().length >= 1);
+    const [res] = run.results();
+    assert.deepEqual(res!.details, answered, res!.text);
+    assert.ok(res!.text.includes(JSON.stringify(answered)), `the complete result is in the text:\n${res!.text}`);
+    await until("the model to be given the result", () => run.modelSaw().length >= 1);
+    assert.deepEqual(run.modelSaw(), run.results(), "the model reads exactly what the session holds");
+    await tui.waitFor("model saw:");
+  });
+});
+
+// Kitty's keyboard protocol: ctrl+shift+q, pressed.
+const HIDE = "\x1b[113;6u";
+
+test("tui: ctrl+shift+q hides the dialog with a footer reminder and brings it back with the draft; ctrl+c dismisses and ends the turn", async () => {
+  await withTui([stack], async (tui, run) => {
+    await tui.waitFor("Which database should the service use?");
+    tui.keys("o");
+    tui.type("Mongo");
+    await tui.waitFor("Mongo");
+    tui.raw(HIDE);
+    await tui.waitGone("Which database should the service use?");
+    await tui.waitFor("AskUserQuestion is waiting");
+    assert.deepEqual(run.results(), [], "hiding does not end the call");
+    tui.raw(HIDE);
+    const s = await tui.waitFor("Which database should the service use?");
+    assert.match(s, /Mongo/, "the draft survived hiding");
+    await tui.waitGone("AskUserQuestion is waiting");
+    tui.keys("C-c");
+    await until("the result", () => run.results().length >= 1);
+    const [res] = run.results();
+    assert.deepEqual(res!.details, { cancelled: true, metadata: { source: "planning", flowId: "flow-7" } });
+    assert.match(res!.text, /dismissed/);
+    await tui.waitGone("Which database should the service use?");
+    // terminate: Pi ends the turn with the tool result, and the model is
+    // not called again.
+    await settle(1500);
+    assert.deepEqual(run.modelSaw(), [], "the model was called after a dismissal");
+    assert.ok(!tui.screen().includes("model saw:"));
+  });
+});
