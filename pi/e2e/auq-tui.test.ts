@@ -3,54 +3,8 @@
 // the model is given the complete result.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { AUQ, answered, stack } from "./auq-fixtures.ts";
 import { prepare, settle, Tui, until } from "./harness.ts";
-
-export const AUQ = { config: '{"tool":"AskUserQuestion"}', tool: "AskUserQuestion" };
-
-export const stack = {
-  questions: [
-    {
-      id: "db",
-      question: "Which database should the service use?",
-      header: "Database",
-      options: [
-        { id: "lite", label: "SQLite", description: "Embedded, one file" },
-        { id: "pg", label: "Postgres", description: "A server of its own", preview: "Runs everywhere; needs a server.", recommended: true },
-      ],
-    },
-    {
-      id: "feat",
-      question: "Which features should ship first?",
-      header: "Features",
-      multiSelect: true,
-      options: [
-        { id: "auth", label: "Auth", description: "Log in and out" },
-        { id: "pay", label: "Payments", description: "Cards and invoices" },
-      ],
-    },
-  ],
-  metadata: { source: "planning", flowId: "flow-7", tags: ["e2e"] },
-};
-
-/** The result the answers of both tests give, as the tool's details. */
-export const answered = {
-  cancelled: false,
-  answers: {
-    db: { kind: "single", optionId: "pg", label: "Postgres" },
-    feat: {
-      kind: "multi",
-      selections: [
-        { optionId: "auth", label: "Auth" },
-        { label: "Other", other: true, text: "Search" },
-      ],
-      empty: false,
-    },
-  },
-  annotations: {
-    db: { questionNotes: "for prod", optionNotes: { pg: "managed please" }, selectedPreview: "Runs everywhere; needs a server." },
-  },
-  metadata: { source: "planning", flowId: "flow-7" },
-};
 
 async function withTui(calls: unknown[], body: (tui: Tui, run: ReturnType<typeof prepare>) => Promise<void>) {
   const run = prepare(calls, AUQ);
