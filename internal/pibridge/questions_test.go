@@ -150,20 +150,35 @@ func TestQuestionsRefused(t *testing.T) {
 }
 
 func TestQuestionsToolMustMatchTheConfig(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "ask-user.json"), []byte(`{"tool":"ask_user"}`), 0o600); err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name, file, tool string
+		available        bool
+	}{
+		{"the config chooses AskUserQuestion", `{"tool":"AskUserQuestion"}`, "AskUserQuestion", true},
+		{"the config chooses ask_user", `{"tool":"ask_user"}`, "AskUserQuestion", false},
+		{"ask_user registered, the config chooses AskUserQuestion", `{"tool":"AskUserQuestion"}`, "", false},
+		{"no choice in the config", `{}`, "AskUserQuestion", true},
 	}
-	c := start(t)
-	c.sendMsg(hello("tui", true, tuiUI, map[string]any{"tool": "AskUserQuestion", "agentDir": dir, "configFile": nil}))
-	r := c.next()
-	if r["available"] != false || !strings.Contains(r["reason"].(string), `sets tool to "ask_user"`) {
-		t.Errorf("ready %v: want unavailable, naming the configured tool", r)
-	}
-	sendAsk(c, "c1", framework, "")
-	res := result(t, c.until("result"))
-	if res["error"].(map[string]any)["code"] != "invalid_config" {
-		t.Errorf("result %v, want invalid_config", res)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "ask-user.json"), []byte(tt.file), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			extra := map[string]any{"agentDir": dir, "configFile": nil}
+			if tt.tool != "" {
+				extra["tool"] = tt.tool
+			}
+			c := start(t)
+			c.sendMsg(hello("tui", true, tuiUI, extra))
+			r := c.next()
+			if r["available"] != tt.available {
+				t.Fatalf("ready %v: want available %v", r, tt.available)
+			}
+			if !tt.available && !strings.Contains(r["reason"].(string), "start a new session") {
+				t.Errorf("reason %q does not say what to do", r["reason"])
+			}
+		})
 	}
 }
 

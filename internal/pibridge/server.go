@@ -250,7 +250,7 @@ func newHost(m inMsg, custom ask.Renderer, srv *server) (*ask.Host, *contract.Er
 	default:
 		caps.Native = newNativeRoute(srv, m.UI.Select)
 	}
-	opts := &ask.HostOptions{}
+	opts := &ask.HostOptions{ToolKey: true}
 	if len(m.Options) > 0 && !bytes.Equal(m.Options, []byte("null")) {
 		prefs, err := config.ParseOptions(m.Options)
 		if err != nil {
