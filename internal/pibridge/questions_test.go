@@ -303,3 +303,25 @@ func TestQuestionsNativeDismissAndEmptyMulti(t *testing.T) {
 		}
 	})
 }
+
+// TestQuestionsNativeTextIsSafe: the model's text reaches Pi's dialogs
+// without a control sequence.
+func TestQuestionsNativeTextIsSafe(t *testing.T) {
+	params := `{"questions":[{"id":"q","question":"Pick \u001b[2J\u001b]0;pwned\u0007one?","header":"H\u001b[31m","options":[` +
+		`{"id":"a","label":"A\u001b[1m","description":"d\u009b1m"},{"id":"b","label":"B","description":"e\r\nf"}]}]}`
+	c := ready(t, hello("rpc", true, rpcUI, auqHello))
+	sendAsk(c, "c1", params, "")
+	msgs := c.until("dialog")
+	d := msgs[len(msgs)-1]
+	all := d["title"].(string) + strings.Join(strs(d["options"].([]any)), "")
+	for _, r := range all {
+		if (r < 0x20 && r != '\n') || (r >= 0x7f && r < 0xa0) {
+			t.Fatalf("a control character %U reaches Pi: %q", r, all)
+		}
+	}
+	c.sendMsg(map[string]any{"type": "reply", "call": "c1", "req": d["req"], "value": d["options"].([]any)[0]})
+	res := result(t, c.until("result"))
+	if diff := cmp.Diff(map[string]any{"kind": "single", "optionId": "a", "label": "A\x1b[1m"}, res["answers"].(map[string]any)["q"]); diff != "" {
+		t.Errorf("the answer keeps the model's label as sent (-want +got):\n%s", diff)
+	}
+}
