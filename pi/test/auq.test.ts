@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import askUserExtension, { configuredTool, registerAskUserQuestion } from "../index.ts";
+import { AskUserHost } from "../src/host.ts";
 import { STATUS_KEY } from "../src/ui.ts";
 import { fakeCtx, fakePi, noConfig, pkgDir, tempDir, until } from "./fake.ts";
 
@@ -197,5 +198,35 @@ test("print mode: refused with unsupported_mode, and the model is told to ask in
     assert.deepEqual(s.updates, []);
   } finally {
     await s.end();
+  }
+});
+
+test("native: the child dies mid-dialog: a failed AskUserQuestion result worded by a fresh child, the wait closed, the next call works", async () => {
+  const ui = fakeCtx("rpc");
+  const host = new AskUserHost(ui.ctx, noConfig, "", "AskUserQuestion");
+  try {
+    const seen: string[] = [];
+    const emit = (channel: string, payload: any) => void seen.push(`${channel} ${payload.active ?? payload.errorCode ?? ""}`);
+    let opened = false;
+    ui.answers.push(() => {
+      opened = true;
+      return new Promise(() => {});
+    });
+    const p = host.ask(framework, { callId: "t1", emit });
+    await until("the dialog", () => opened);
+    host.process!.kill();
+    const end = await p;
+    const res = end.result as any;
+    assert.equal(res.cancelled, true);
+    assert.equal(res.error.code, "native_ui_failed");
+    assert.match(res.error.message, /killed by SIGKILL.*next AskUserQuestion call starts a new one/);
+    assert.match(end.text, /ordinary text/);
+    assert.match(end.text, /Which framework\?/, "the fresh child lists the questions for a plain-text fallback");
+    assert.deepEqual(seen, ["herdr:blocked true", "ask:error native_ui_failed", "herdr:blocked false"]);
+    ui.answers.push("Vue (recommended) — Progressive");
+    const next = await host.ask(framework, {});
+    assert.deepEqual((next.result as any).answers, { fw: { kind: "single", optionId: "vue", label: "Vue" } }, next.text);
+  } finally {
+    host.close();
   }
 });
