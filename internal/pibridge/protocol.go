@@ -146,6 +146,9 @@ type openMsg struct {
 	// HiddenStatus is what Pi's footer says while the overlay is hidden;
 	// "" for the one-time notice ask_user shows instead.
 	HiddenStatus string `json:"hiddenStatus,omitempty"`
+	// HideWorking asks the shim to hide Pi's working indicator while the
+	// component is open, and to bring it back when it closes.
+	HideWorking bool `json:"hideWorking,omitempty"`
 }
 
 // frameMsg is a whole frame, or with Patch set the lines of the last

@@ -40,7 +40,7 @@ func (u *questionCustomUI) RenderQuestions(ctx context.Context, s *ask.QuestionS
 	c.setHandler(qs.handle)
 	defer c.setHandler(nil)
 	u.srv.send(openMsg{Type: typeOpen, Call: c.id, Display: string(contract.DisplayOverlay),
-		ToggleKey: piKey(auqdialog.HideKey), HiddenStatus: hiddenStatus})
+		ToggleKey: piKey(auqdialog.HideKey), HiddenStatus: hiddenStatus, HideWorking: true})
 	defer u.srv.send(callMsg{Type: typeClose, Call: c.id})
 	return qs.serve(ctx)
 }

@@ -68,7 +68,7 @@ func TestQuestionsCustomRoute(t *testing.T) {
 			sendAsk(c, "c1", framework, "")
 			msgs := c.until("open")
 			if diff := cmp.Diff(map[string]any{"type": "open", "call": "c1", "display": "overlay", "toggleKey": "ctrl+shift+q",
-				"hiddenStatus": hiddenStatus}, msgs[len(msgs)-1]); diff != "" {
+				"hiddenStatus": hiddenStatus, "hideWorking": true}, msgs[len(msgs)-1]); diff != "" {
 				t.Errorf("open (-want +got):\n%s", diff)
 			}
 			c.sendMsg(map[string]any{"type": "resize", "call": "c1", "width": 100, "rows": 30})

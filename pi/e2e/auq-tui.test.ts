@@ -23,6 +23,7 @@ test("tui: AskUserQuestion alone is offered; notes, an Other text and the recomm
     assert.match(s, /navigate/);
     assert.match(s, /Runs everywhere; needs a server\./, "the focused recommended option's preview is shown");
     assert.deepEqual(run.tools().map((t) => t.name), ["AskUserQuestion"], "the model sees one ask tool");
+    assert.doesNotMatch(s, /Working/, "Pi's working indicator is hidden while the question is pending");
     tui.keys("n"); // a note on the focused option, Postgres
     await tui.waitFor("Postgres");
     tui.type("managed please");

@@ -27,6 +27,7 @@ export interface UIContext {
     onTerminalInput?: (handler: (data: string) => { consume?: boolean; data?: string } | undefined) => () => void;
     notify?: (message: string, type?: "info" | "warning" | "error") => void;
     setStatus?: (key: string, text: string | undefined) => void;
+    setWorkingVisible?: (visible: boolean) => void;
     theme?: unknown;
   };
 }
@@ -98,6 +99,7 @@ export class CustomView {
   // What the footer says while the overlay is hidden, when the child gave
   // a reminder; else a one-time notice says how to restore it.
   private hiddenStatus: string | undefined;
+  private hideWorking = false; // Pi's working indicator is hidden while this is open
   private firstFrame: (() => void) | undefined;
   readonly overlay: boolean;
   readonly component = {
@@ -124,6 +126,8 @@ export class CustomView {
     this.call = call;
     this.overlay = open.display !== "inline";
     this.hiddenStatus = typeof open.hiddenStatus === "string" && open.hiddenStatus !== "" ? open.hiddenStatus : undefined;
+    this.hideWorking = open.hideWorking === true;
+    if (this.hideWorking) this.working(false);
     const toggleKey = this.overlay && typeof open.toggleKey === "string" ? open.toggleKey : "";
     if (toggleKey && this.ctx.ui.onTerminalInput) {
       this.unsubscribe = this.ctx.ui.onTerminalInput((data) => this.onRaw(data, toggleKey));
@@ -252,6 +256,14 @@ export class CustomView {
     return { consume: true };
   }
 
+  private working(visible: boolean): void {
+    try {
+      this.ctx.ui.setWorkingVisible?.(visible);
+    } catch {
+      /* a Pi without the indicator */
+    }
+  }
+
   private status(text: string | undefined): void {
     try {
       this.ctx.ui.setStatus?.(STATUS_KEY, text);
@@ -265,6 +277,7 @@ export class CustomView {
     if (this.closed) return;
     this.closed = true;
     if (this.hidden && this.hiddenStatus !== undefined) this.status(undefined);
+    if (this.hideWorking) this.working(true);
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     const done = this.done;

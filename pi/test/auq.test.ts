@@ -80,12 +80,14 @@ async function session(mode: "tui" | "rpc" | "print") {
   const ui = fakeCtx(mode, { cols: 100, rows: 30 });
   const statuses: [string, string | undefined][] = [];
   (ui.ctx.ui as any).setStatus = (key: string, text: string | undefined) => void statuses.push([key, text]);
+  const working: boolean[] = [];
+  (ui.ctx.ui as any).setWorkingVisible = (v: boolean) => void working.push(v);
   await f.fire("session_start", { reason: "startup" }, ui.ctx);
   const updates: any[] = [];
   const run = (params: unknown, signal?: AbortSignal) =>
     f.tool().execute("t1", params, signal, (u: any) => void updates.push(u), ui.ctx);
   const end = () => f.fire("session_shutdown", { reason: "quit" }, ui.ctx);
-  return { f, ui, statuses, updates, run, end };
+  return { f, ui, statuses, working, updates, run, end };
 }
 
 const screen = (ui: ReturnType<typeof fakeCtx>) => ui.shown.at(-1)?.component?.render(100).join("\n") ?? "";
@@ -97,6 +99,7 @@ test("custom: a note on the recommended option reaches the model, milestones go 
     await until("the dialog", () => screen(s.ui).includes("Which framework?"));
     assert.equal(s.ui.shown[0]!.options.overlay, true);
     assert.equal(s.ui.shown[0]!.options.overlayOptions.width, "100%", "the dialog spans the width");
+    assert.deepEqual(s.working, [false], "Pi's working indicator is hidden while the question is pending");
     for (const k of ["n", "f", "a", "s", "t", "\r", "\r"]) s.ui.type(k);
     const res = await p;
     assert.deepEqual(res.details, {
@@ -107,6 +110,8 @@ test("custom: a note on the recommended option reaches the model, milestones go 
     });
     assert.ok(res.content[0].text.includes(JSON.stringify(res.details)), res.content[0].text);
     assert.equal(res.terminate, undefined);
+    await until("the component to close", () => s.ui.shown[0]!.settled);
+    assert.deepEqual(s.working, [false, true], "and restored when it closes");
     assert.deepEqual(
       s.updates.map((u) => [u.content, u.details.milestone]),
       [
