@@ -64,6 +64,8 @@ test("tui: ctrl+shift+q hides the dialog with a footer reminder and brings it ba
     tui.raw(HIDE);
     await tui.waitGone("Which database should the service use?");
     await tui.waitFor("AskUserQuestion is waiting");
+    tui.type("typed into Pi");
+    await tui.waitFor("typed into Pi"); // Pi's editor has the input while the dialog is hidden
     assert.deepEqual(run.results(), [], "hiding does not end the call");
     tui.raw(HIDE);
     const s = await tui.waitFor("Which database should the service use?");
@@ -80,5 +82,22 @@ test("tui: ctrl+shift+q hides the dialog with a footer reminder and brings it ba
     await settle(1500);
     assert.deepEqual(run.modelSaw(), [], "the model was called after a dismissal");
     assert.ok(!tui.screen().includes("model saw:"));
+  });
+});
+
+test("tui: Pi's own interrupt, pressed while the dialog is hidden, aborts the call: cancelled, and the model is told so", async () => {
+  await withTui([stack], async (tui, run) => {
+    await tui.waitFor("Which database should the service use?");
+    tui.raw(HIDE);
+    await tui.waitFor("AskUserQuestion is waiting");
+    tui.keys("Escape"); // Pi's interrupt
+    await until("the result", () => run.results().length >= 1);
+    const [res] = run.results();
+    assert.equal(res!.details.cancelled, true);
+    assert.match(res!.text, /aborted/);
+    await tui.waitGone("AskUserQuestion is waiting");
+    tui.raw(HIDE);
+    await settle();
+    assert.ok(!tui.screen().includes("Which database should the service use?"), "the key brings back no dialog once the call has ended");
   });
 });
