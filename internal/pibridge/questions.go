@@ -167,7 +167,7 @@ func checkTool(h *ask.Host, registered string) *contract.Error {
 	}
 	return &contract.Error{Code: contract.ErrInvalidConfig, Message: fmt.Sprintf(
 		"the askuser config sets tool to %q, but the Pi package registered %q in this session; "+
-			"start a new session so that the package registers the tool the config names", chosen, registered)}
+			"start a new session or run /reload, so that the package registers the tool the config names", chosen, registered)}
 }
 
 // questionNative is the native route of AskUserQuestion inside Pi: the
