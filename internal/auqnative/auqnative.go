@@ -4,7 +4,8 @@
 // package native.
 //
 // Each question is one list, asked in turn: its options (with the
-// recommended one marked), "Other…" for an answer in the user's own words,
+// recommended one marked, and the previews of a single-select question
+// in the list's title), "Other…" for an answer in the user's own words,
 // "Add a note…" for a note on the question or on one option, and, for an
 // optional question, "Skip". A multi-select question lists its options
 // with ticks; choosing one ticks or unticks it, and "Done" answers (twice
@@ -150,6 +151,12 @@ func (f *flow) title(i int, warn string) string {
 	}
 	if !q.IsRequired() {
 		t += " (optional)"
+	}
+	// A list shows no preview beside its options: the title holds them.
+	for k := range q.Options {
+		if o := &q.Options[k]; o.Preview != "" {
+			t += "\n\n" + o.Label + " (preview):\n" + o.Preview
+		}
 	}
 	if warn != "" {
 		t = warn + "\n" + t

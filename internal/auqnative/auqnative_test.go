@@ -101,6 +101,7 @@ func TestFlows(t *testing.T) {
 				Annotations: map[string]auq.Annotations{"db": {SelectedPreview: "Needs a server."}},
 			}},
 			milestones: []auq.Milestone{"dialog_opened", "question_answered", "submitted"},
+			title:      "Database: Which database?\n\nPostgres (preview):\nNeeds a server.",
 		},
 		{
 			name: "a blank Other and a dismissed note keep nothing; a note that is too long is refused",
