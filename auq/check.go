@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/askuser/askuser/internal/nameset"
 )
 
 // checker applies the rules of the contract to a request. meta is nil for
@@ -85,7 +87,7 @@ func (c *checker) request(r *Request) {
 	case n > MaxQuestions:
 		c.add(-1, -1, "questions", "has "+strconv.Itoa(n)+" questions; the limit is 8: ask the most important ones now and the rest in a later call")
 	}
-	ids := newNameSet(n)
+	ids := nameset.Make(n)
 	for i := range r.Questions {
 		qv := view{typed: rv.typed}
 		var om []objMeta
@@ -94,7 +96,7 @@ func (c *checker) request(r *Request) {
 			qv.m = qm.obj
 			om = qm.options
 		}
-		c.question(i, &r.Questions[i], qv, om, ids)
+		c.question(i, &r.Questions[i], qv, om, &ids)
 	}
 }
 
@@ -122,12 +124,12 @@ func (c *checker) metadata(m *Metadata) {
 	}
 }
 
-func (c *checker) question(i int, q *Question, qv view, om []objMeta, ids *nameSet) {
+func (c *checker) question(i int, q *Question, qv view, om []objMeta, ids *nameset.Set) {
 	if qv.m.bad&whole != 0 {
 		return
 	}
 	if qv.ok(qID) && c.id(i, -1, q.ID, qv, "the key of its answer in the result") {
-		if j, dup := ids.add(q.ID, i); dup {
+		if j, dup := ids.Add(q.ID, i); dup {
 			c.add(i, -1, "id", quote(q.ID)+" is already the id of questions["+strconv.Itoa(j)+"]; question ids must be unique")
 		}
 	}
@@ -157,7 +159,7 @@ func (c *checker) question(i int, q *Question, qv view, om []objMeta, ids *nameS
 	case n > MaxOptions:
 		c.add(i, -1, "options", "has "+strconv.Itoa(n)+" options; the limit is 4: keep the likeliest choices, since the user can always answer Other")
 	}
-	optIDs, labels := newNameSet(n), newLabelSet(n)
+	optIDs, labels := nameset.Make(n), nameset.MakeFold(n)
 	recommended := -1
 	for k := range q.Options {
 		o := &q.Options[k]
@@ -169,12 +171,12 @@ func (c *checker) question(i int, q *Question, qv view, om []objMeta, ids *nameS
 			continue
 		}
 		if ov.ok(oID) && c.id(i, k, o.ID, ov, "the option's key in the answer") {
-			if j, dup := optIDs.add(o.ID, k); dup {
+			if j, dup := optIDs.Add(o.ID, k); dup {
 				c.add(i, k, "id", quote(o.ID)+" is already the id of options["+strconv.Itoa(j)+"]; option ids must be unique within a question")
 			}
 		}
 		if ov.ok(oLabel) && c.required(i, k, "label", o.Label, MaxLabelLen, "the text the user picks") {
-			c.label(i, k, o.Label, labels)
+			c.label(i, k, o.Label, &labels)
 		}
 		if ov.ok(oDescription) {
 			c.required(i, k, "description", o.Description, MaxDescriptionLen, "say what choosing this option means")
@@ -221,51 +223,15 @@ func (c *checker) id(q, o int, id string, v view, why string) bool {
 // label checks the label of option k, which is valid text, against the
 // Other answer and against the labels before it, which look alike to the
 // user when they are equal but for case and surrounding white space.
-func (c *checker) label(q, k int, label string, labels *labelSet) {
+func (c *checker) label(q, k int, label string, labels *nameset.Set) {
 	trimmed := strings.TrimSpace(label)
 	if isOther(trimmed) {
 		c.add(q, k, "label", quote(label)+" is not allowed: the tool adds an Other answer to every question by itself; remove this option")
 		return
 	}
-	if j, dup := labels.add(trimmed, k); dup {
+	if j, dup := labels.Add(trimmed, k); dup {
 		c.add(q, k, "label", quote(label)+" repeats the label of options["+strconv.Itoa(j)+"]; labels must be unique within a question, whatever their case")
 	}
-}
-
-// labelSet is a set of trimmed labels compared without regard to case,
-// with the index that added each. Small sets, the usual case, are
-// searched linearly with strings.EqualFold; large ones (only a request
-// with far too many options) by their lower case.
-type labelSet struct {
-	labels []string
-	idx    []int
-	big    map[string]int
-}
-
-func newLabelSet(n int) *labelSet {
-	if n > 16 {
-		return &labelSet{big: make(map[string]int, n)}
-	}
-	return &labelSet{labels: make([]string, 0, n), idx: make([]int, 0, n)}
-}
-
-func (s *labelSet) add(label string, i int) (int, bool) {
-	if s.big != nil {
-		key := strings.ToLower(label)
-		if j, ok := s.big[key]; ok {
-			return j, true
-		}
-		s.big[key] = i
-		return 0, false
-	}
-	for k, l := range s.labels {
-		if strings.EqualFold(l, label) {
-			return s.idx[k], true
-		}
-	}
-	s.labels = append(s.labels, label)
-	s.idx = append(s.idx, i)
-	return 0, false
 }
 
 // isOther reports whether a trimmed label names an explicit Other option.
@@ -312,40 +278,6 @@ func (c *checker) text(q, o int, prop, s string, limit int, typed bool) bool {
 		return false
 	}
 	return true
-}
-
-// nameSet is a set of names with the index that added each. Small sets,
-// the usual case, are searched linearly.
-type nameSet struct {
-	names []string
-	idx   []int
-	big   map[string]int
-}
-
-func newNameSet(n int) *nameSet {
-	if n > 16 {
-		return &nameSet{big: make(map[string]int, n)}
-	}
-	return &nameSet{names: make([]string, 0, n), idx: make([]int, 0, n)}
-}
-
-// add adds name for index i, or returns the index that added it first.
-func (s *nameSet) add(name string, i int) (int, bool) {
-	if s.big != nil {
-		if j, ok := s.big[name]; ok {
-			return j, true
-		}
-		s.big[name] = i
-		return 0, false
-	}
-	for k, n := range s.names {
-		if n == name {
-			return s.idx[k], true
-		}
-	}
-	s.names = append(s.names, name)
-	s.idx = append(s.idx, i)
-	return 0, false
 }
 
 // quote quotes s for a message, escaping what is not printable and

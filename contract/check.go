@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/askuser/askuser/internal/jsonnum"
+	"github.com/askuser/askuser/internal/nameset"
 )
 
 // checker applies the rules of the contract to a request it owns and
@@ -119,7 +120,7 @@ func (c *checker) request(r *Request) {
 // has that name, the first free of "q<position>-2", "q<position>-3", ….
 func (c *checker) ids(r *Request, rv view) {
 	qs := r.Questions
-	taken := newNameSet(len(qs))
+	taken := nameset.Make(len(qs))
 	for i := range qs {
 		q := &qs[i]
 		qv := c.questionView(i, rv)
@@ -137,7 +138,7 @@ func (c *checker) ids(r *Request, rv view) {
 		if !c.text(i, -1, -1, "id", q.ID, MaxIDLen, qv.typed) {
 			continue
 		}
-		if j, dup := taken.add(q.ID, i); dup {
+		if j, dup := taken.Add(q.ID, i); dup {
 			c.add(i, -1, -1, "id", quote(q.ID)+" is already the id of questions["+strconv.Itoa(j)+"]; ids must be unique")
 		}
 	}
@@ -149,10 +150,10 @@ func (c *checker) ids(r *Request, rv view) {
 		}
 		base := "q" + strconv.Itoa(i+1)
 		id := base
-		for n := 2; taken.has(id); n++ {
+		for n := 2; taken.Has(id); n++ {
 			id = base + "-" + strconv.Itoa(n)
 		}
-		taken.add(id, i)
+		taken.Add(id, i)
 		q.ID = id
 	}
 }
@@ -162,52 +163,6 @@ func (c *checker) questionView(i int, rv view) view {
 		return rv
 	}
 	return view{m: c.meta.questions[i].obj}
-}
-
-// nameSet is a set of names with the index that added each. Small sets,
-// the usual case, are searched linearly.
-type nameSet struct {
-	names []string
-	idx   []int
-	big   map[string]int
-}
-
-func newNameSet(n int) *nameSet {
-	s := &nameSet{}
-	if n > 16 {
-		s.big = make(map[string]int, n)
-	} else {
-		s.names = make([]string, 0, n)
-		s.idx = make([]int, 0, n)
-	}
-	return s
-}
-
-// add adds name for index i, or returns the index that added it first.
-func (s *nameSet) add(name string, i int) (int, bool) {
-	if s.big != nil {
-		if j, ok := s.big[name]; ok {
-			return j, true
-		}
-		s.big[name] = i
-		return 0, false
-	}
-	for k, n := range s.names {
-		if n == name {
-			return s.idx[k], true
-		}
-	}
-	s.names = append(s.names, name)
-	s.idx = append(s.idx, i)
-	return 0, false
-}
-
-func (s *nameSet) has(name string) bool {
-	if s.big != nil {
-		_, ok := s.big[name]
-		return ok
-	}
-	return slices.Contains(s.names, name)
 }
 
 var questionKinds = "single, multi, input, bool or simple-form"
@@ -404,14 +359,14 @@ func (c *checker) dedupe(q, f int, qq *Question, list []Option) []Option {
 		return list
 	}
 	out := make([]Option, 0, len(list))
-	seen := newNameSet(len(list))
-	warned := newNameSet(len(list))
+	seen := nameset.Make(len(list))
+	warned := nameset.Make(len(list))
 	for _, o := range list {
-		if _, d := seen.add(o.Label, 0); !d {
+		if _, d := seen.Add(o.Label, 0); !d {
 			out = append(out, o)
 			continue
 		}
-		if _, again := warned.add(o.Label, 0); again {
+		if _, again := warned.Add(o.Label, 0); again {
 			continue
 		}
 		where := pathOf(q, f, -1, "") + " (id " + quote(qq.ID)
@@ -432,7 +387,7 @@ func (c *checker) fields(i int, q *Question, fm []fieldMeta, typed bool) {
 	case n > MaxFormFields:
 		c.add(i, -1, -1, "fields", "has "+strconv.Itoa(n)+" fields; the limit is 10: split the form across two questions")
 	}
-	names := newNameSet(len(q.Fields))
+	names := nameset.Make(len(q.Fields))
 	for j := range q.Fields {
 		f := &q.Fields[j]
 		fv := view{typed: typed}
@@ -445,7 +400,7 @@ func (c *checker) fields(i int, q *Question, fm []fieldMeta, typed bool) {
 			continue
 		}
 		if fv.ok(fName) && c.fieldName(i, j, f.Name) {
-			if k, dup := names.add(f.Name, j); dup {
+			if k, dup := names.Add(f.Name, j); dup {
 				c.add(i, j, -1, "name", quote(f.Name)+" is already the name of fields["+strconv.Itoa(k)+"]; names must be unique within a form")
 			}
 		}
