@@ -144,6 +144,15 @@ type decoder struct {
 	*jsonscan.Scanner
 	segs  []seg
 	probs []problem
+	// opts, optMeta and bools are blocks that the questions' options,
+	// their records and their required flags are cut from, a few
+	// allocations for the whole request rather than some for each
+	// question. Each question's options are a part of opts with no room
+	// after them, so that appending to them copies rather than writes
+	// over the next question's.
+	opts    []Option
+	optMeta []objMeta
+	bools   []bool
 }
 
 // decode fills r and m. Problems go to d.probs; a syntax error leaves one
@@ -262,7 +271,7 @@ func (d *decoder) tags(md *Metadata, m *objMeta) {
 		return
 	}
 	d.Open()
-	md.Tags = make([]string, 0, 4)
+	md.Tags = make([]string, 0, MaxTags)
 	for first := true; d.NextElem(&first); {
 		d.pushIndex(len(md.Tags))
 		var s string
@@ -331,7 +340,7 @@ func (d *decoder) question(q *Question, m *questionMeta) {
 			if d.member(&m.obj, qRequired) {
 				var b bool
 				if d.boolInto(&b, &m.obj, qRequired) {
-					q.Required = &b
+					q.Required = d.newBool(b)
 				}
 			}
 		case "options":
@@ -355,19 +364,36 @@ func (d *decoder) options(q *Question, m *questionMeta) {
 		return
 	}
 	d.Open()
-	q.Options = make([]Option, 0, MaxOptions)
-	m.options = make([]objMeta, 0, MaxOptions)
+	if d.opts == nil {
+		d.opts = make([]Option, 0, MaxQuestions*MaxOptions)
+		d.optMeta = make([]objMeta, 0, MaxQuestions*MaxOptions)
+	}
+	start := len(d.opts)
+	defer func() {
+		end := len(d.opts)
+		q.Options = d.opts[start:end:end]
+		m.options = d.optMeta[start:end:end]
+	}()
 	for first := true; d.NextElem(&first); {
-		k := len(q.Options)
-		q.Options = append(q.Options, Option{})
-		m.options = append(m.options, objMeta{})
+		k := len(d.opts) - start
+		d.opts = append(d.opts, Option{})
+		d.optMeta = append(d.optMeta, objMeta{})
 		d.pushIndex(k)
-		d.option(&q.Options[k], &m.options[k])
+		d.option(&d.opts[start+k], &d.optMeta[start+k])
 		d.pop()
 		if d.Failed() {
 			return
 		}
 	}
+}
+
+// newBool returns a pointer to a copy of b, cut from d.bools.
+func (d *decoder) newBool(b bool) *bool {
+	if len(d.bools) == cap(d.bools) {
+		d.bools = make([]bool, 0, MaxQuestions)
+	}
+	d.bools = append(d.bools, b)
+	return &d.bools[len(d.bools)-1]
 }
 
 func (d *decoder) option(o *Option, m *objMeta) {
