@@ -187,7 +187,7 @@ func (c *checker) question(i int, q *Question, qv view, om []objMeta, ids *names
 				c.add(i, k, "preview", "is only allowed on a single-select question: remove it, or leave multiSelect out")
 			case o.Preview == "":
 				c.add(i, k, "preview", "must not be empty: leave preview out when the option has none")
-			case strings.TrimSpace(o.Preview) == "":
+			case blank(o.Preview):
 				c.add(i, k, "preview", "must not be blank: leave preview out when the option has none")
 			default:
 				c.text(i, k, "preview", o.Preview, MaxPreviewLen, qv.typed)
@@ -255,11 +255,21 @@ func (c *checker) required(q, o int, prop, s string, limit int, why string) bool
 	case s == "":
 		c.add(q, o, prop, "is required: "+why)
 		return false
-	case strings.TrimSpace(s) == "":
+	case blank(s):
 		c.add(q, o, prop, "must not be blank: "+why)
 		return false
 	}
 	return c.text(q, o, prop, s, limit, c.meta == nil)
+}
+
+// blank reports whether s is empty or white space alone, as
+// strings.TrimSpace(s) == "" does, at once for text that starts with a
+// printable ASCII character.
+func blank(s string) bool {
+	if len(s) > 0 && s[0] > ' ' && s[0] < utf8.RuneSelf {
+		return false
+	}
+	return strings.TrimSpace(s) == ""
 }
 
 // text checks a string against its limit in characters and, for a typed

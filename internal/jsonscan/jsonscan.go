@@ -280,31 +280,33 @@ func (s *Scanner) keep(b []byte, rest int) string {
 // it is the string's text as it is, and whether all of it is ASCII, so
 // valid UTF-8 without further checks.
 //
-// The library's vectorized search finds a backslash; control characters
-// are looked for a word at a time, four words a round, since the words
-// do not depend on each other and the processor can work on them at
-// once: twice as fast as one word a round, and about three times as fast
-// as also testing each word for a backslash.
+// The library's vectorized search finds a backslash. The rest is done a
+// word at a time, four words a round while they are printable ASCII, the
+// usual case, since the words do not depend on each other and the
+// processor works on them at once: about five times as fast as one word a
+// round that also looks for backslashes.
 func plainText(b []byte) (plain, ascii bool) {
 	if bytes.IndexByte(b, '\\') >= 0 {
 		return false, false
 	}
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	// A byte below 0x20 borrows and has its high bit clear, so it sets
-	// its own high bit in (w - 0x20…) &^ w; so does a zero byte. A byte
-	// that borrows only because of a lower one may set a high bit too,
-	// but then the lower byte is flagged already, so the test, that some
-	// byte is, stays exact.
-	var bad, all uint64
+	// its own high bit in w - 0x20…, and (w - 0x20…) &^ w; so does a zero
+	// byte. A byte that borrows only because of a lower one may set a
+	// high bit too, but then the lower byte is flagged already, so the
+	// test, that some byte is, stays exact. OR-ing w itself in flags the
+	// bytes that are not ASCII as well.
 	for len(b) >= 32 {
 		w0 := binary.LittleEndian.Uint64(b[0:8])
 		w1 := binary.LittleEndian.Uint64(b[8:16])
 		w2 := binary.LittleEndian.Uint64(b[16:24])
 		w3 := binary.LittleEndian.Uint64(b[24:32])
-		bad |= (w0-0x20*ones)&^w0 | (w1-0x20*ones)&^w1 | (w2-0x20*ones)&^w2 | (w3-0x20*ones)&^w3
-		all |= w0 | w1 | w2 | w3
+		if ((w0-0x20*ones)|w0|(w1-0x20*ones)|w1|(w2-0x20*ones)|w2|(w3-0x20*ones)|w3)&highs != 0 {
+			break
+		}
 		b = b[32:]
 	}
+	var bad, all uint64
 	for len(b) >= 8 {
 		w := binary.LittleEndian.Uint64(b)
 		bad |= (w - 0x20*ones) &^ w
