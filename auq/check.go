@@ -59,11 +59,11 @@ func (v view) has(bit uint32, nonZero bool) bool {
 	if v.typed {
 		return nonZero
 	}
-	return v.m.present&bit != 0
+	return v.m.Present&bit != 0
 }
 
 // ok reports whether a member decoded, so rules may look at it.
-func (v view) ok(bit uint32) bool { return v.typed || v.m.bad&bit == 0 }
+func (v view) ok(bit uint32) bool { return v.typed || v.m.Bad&bit == 0 }
 
 const exampleQuestions = `[{"id":"db","question":"Which database should I use?","header":"Database","options":[{"id":"pg","label":"Postgres","description":"…"},{"id":"lite","label":"SQLite","description":"…"}]}]`
 
@@ -125,7 +125,7 @@ func (c *checker) metadata(m *Metadata) {
 }
 
 func (c *checker) question(i int, q *Question, qv view, om []objMeta, ids *nameset.Set) {
-	if qv.m.bad&whole != 0 {
+	if qv.m.Bad&whole != 0 {
 		return
 	}
 	if qv.ok(qID) && c.id(i, -1, q.ID, qv, "the key of its answer in the result") {
@@ -167,7 +167,7 @@ func (c *checker) question(i int, q *Question, qv view, om []objMeta, ids *names
 		if !qv.typed {
 			ov.m = om[k]
 		}
-		if ov.m.bad&whole != 0 {
+		if ov.m.Bad&whole != 0 {
 			continue
 		}
 		if ov.ok(oID) && c.id(i, k, o.ID, ov, "the option's key in the answer") {

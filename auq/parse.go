@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/jsondecode"
 	"github.com/askuser/askuser/internal/jsonscan"
 )
 
@@ -78,15 +79,15 @@ func Parse(data []byte) (*Request, error) {
 		// message does not claim to know the length.
 		return nil, tooLarge(-1)
 	}
-	var segs [8]seg
-	d := decoder{Scanner: jsonscan.New(data), segs: segs[:0]}
+	var segs [8]jsondecode.Seg
+	d := decoder{Decoder: jsondecode.Decoder{Scanner: jsonscan.New(data), Segs: segs[:0], NullHint: nullHint}}
 	r := new(Request)
 	var m reqMeta
 	d.decode(r, &m)
 	if d.Failed() {
-		return finish(nil, d.probs)
+		return finish(nil, problems(d.Problems))
 	}
-	c := checker{meta: &m, probs: d.probs}
+	c := checker{meta: &m, probs: problems(d.Problems)}
 	c.request(r)
 	return finish(r, c.probs)
 }

@@ -64,11 +64,11 @@ func (v view) has(bit uint32, nonZero bool) bool {
 	if v.typed {
 		return nonZero
 	}
-	return v.m.present&bit != 0
+	return v.m.Present&bit != 0
 }
 
 // ok reports whether a member decoded, so rules may look at it.
-func (v view) ok(bit uint32) bool { return v.typed || v.m.bad&bit == 0 }
+func (v view) ok(bit uint32) bool { return v.typed || v.m.Bad&bit == 0 }
 
 func (c *checker) request(r *Request) {
 	rv := view{typed: c.meta == nil}
@@ -124,7 +124,7 @@ func (c *checker) ids(r *Request, rv view) {
 	for i := range qs {
 		q := &qs[i]
 		qv := c.questionView(i, rv)
-		if qv.m.bad&whole != 0 || !qv.has(qID, q.ID != "") || !qv.ok(qID) {
+		if qv.m.Bad&whole != 0 || !qv.has(qID, q.ID != "") || !qv.ok(qID) {
 			continue
 		}
 		switch {
@@ -168,7 +168,7 @@ func (c *checker) questionView(i int, rv view) view {
 var questionKinds = "single, multi, input, bool or simple-form"
 
 func (c *checker) question(i int, q *Question, qv view, qm *questionMeta, free bool) {
-	if qv.m.bad&whole != 0 {
+	if qv.m.Bad&whole != 0 {
 		return
 	}
 	if qv.ok(qTitle) {
@@ -314,7 +314,7 @@ func (c *checker) options(q, f int, qq *Question, opts *[]Option, om []objMeta, 
 		if !typed {
 			ov.m = om[k]
 		}
-		if ov.m.bad&whole != 0 {
+		if ov.m.Bad&whole != 0 {
 			allLabels = false
 			continue
 		}
@@ -396,7 +396,7 @@ func (c *checker) fields(i int, q *Question, fm []fieldMeta, typed bool) {
 			fv.m = fm[j].obj
 			om = fm[j].options
 		}
-		if fv.m.bad&whole != 0 {
+		if fv.m.Bad&whole != 0 {
 			continue
 		}
 		if fv.ok(fName) && c.fieldName(i, j, f.Name) {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/askuser/askuser/internal/jsondecode"
 	"github.com/askuser/askuser/internal/jsonscan"
 )
 
@@ -102,23 +103,23 @@ func Parse(data []byte) (*Request, []string, error) {
 		// message does not claim to know the length.
 		return nil, nil, tooLarge(-1)
 	}
-	var segs [8]seg
-	d := decoder{sc: jsonscan.New(data), segs: segs[:0]}
+	var segs [8]jsondecode.Seg
+	d := decoder{Decoder: jsondecode.Decoder{Scanner: jsonscan.New(data), Segs: segs[:0]}}
 	r := new(Request)
 	var m reqMeta
 	d.decode(r, &m)
-	if off, msg := d.sc.Err(); off >= 0 {
+	if off, msg := d.Err(); off >= 0 {
 		// Nothing after a syntax error can be trusted, so it replaces
 		// every problem found so far.
-		d.probs = []problem{{
-			Problem: Problem{Message: "invalid JSON at byte offset " + strconv.Itoa(off) + ": " + msg},
-			q:       -1, f: -1, o: -1,
+		d.Problems = []jsondecode.Problem{{
+			Message: "invalid JSON at byte offset " + strconv.Itoa(off) + ": " + msg,
+			Q:       -1, F: -1, O: -1,
 		}}
 	}
 	if d.failed() {
-		return finish(nil, &checker{probs: d.probs})
+		return finish(nil, &checker{probs: problems(d.Problems)})
 	}
-	c := checker{meta: &m, probs: d.probs}
+	c := checker{meta: &m, probs: problems(d.Problems)}
 	c.request(r)
 	return finish(r, &c)
 }
