@@ -177,13 +177,7 @@ func (d *decoder) syntax() {
 }
 
 func (d *decoder) request(r *Request, m *reqMeta) {
-	d.Open()
-	for first := true; ; {
-		key, ok := d.NextKey(&first)
-		if !ok {
-			return
-		}
-		d.Push(key)
+	d.Members(func(key string) {
 		switch key {
 		case "questions":
 			if d.Member(&m.obj, rQuestions) {
@@ -196,11 +190,7 @@ func (d *decoder) request(r *Request, m *reqMeta) {
 		default:
 			jsondecode.Misspelt(&m.obj, d.Unknown(key, "the request", requestKeys, requestHints), requestKeys)
 		}
-		d.Pop()
-		if d.Failed() {
-			return
-		}
-	}
+	})
 }
 
 func (d *decoder) metadata(r *Request, m *reqMeta) {
@@ -211,13 +201,7 @@ func (d *decoder) metadata(r *Request, m *reqMeta) {
 	}
 	md := new(Metadata)
 	r.Metadata = md
-	d.Open()
-	for first := true; ; {
-		key, ok := d.NextKey(&first)
-		if !ok {
-			return
-		}
-		d.Push(key)
+	d.Members(func(key string) {
 		switch key {
 		case "source":
 			if d.Member(&m.meta, mSource) {
@@ -240,11 +224,7 @@ func (d *decoder) metadata(r *Request, m *reqMeta) {
 		default:
 			jsondecode.Misspelt(&m.meta, d.Unknown(key, "metadata", metadataKeys, metadataHints), metadataKeys)
 		}
-		d.Pop()
-		if d.Failed() {
-			return
-		}
-	}
+	})
 }
 
 func (d *decoder) tags(md *Metadata, m *objMeta) {
@@ -290,31 +270,14 @@ func (d *decoder) questions(r *Request, m *reqMeta) {
 }
 
 func (d *decoder) question(q *Question, m *questionMeta) {
-	if d.Peek() != '{' {
-		d.TypeErr("a question object")
-		m.obj.Bad = whole
-		return
-	}
-	d.Open()
-	for first := true; ; {
-		key, ok := d.NextKey(&first)
-		if !ok {
-			return
-		}
-		d.Push(key)
+	d.Object(&m.obj, "a question object", func(key string) {
 		switch key {
 		case "id":
-			if d.Member(&m.obj, qID) {
-				d.StringInto(&q.ID, &m.obj, qID)
-			}
+			d.StringMember(&q.ID, &m.obj, qID)
 		case "question":
-			if d.Member(&m.obj, qQuestion) {
-				d.StringInto(&q.Question, &m.obj, qQuestion)
-			}
+			d.StringMember(&q.Question, &m.obj, qQuestion)
 		case "header":
-			if d.Member(&m.obj, qHeader) {
-				d.StringInto(&q.Header, &m.obj, qHeader)
-			}
+			d.StringMember(&q.Header, &m.obj, qHeader)
 		case "multiSelect":
 			if d.Member(&m.obj, qMultiSelect) {
 				d.BoolInto(&q.MultiSelect, &m.obj, qMultiSelect)
@@ -333,11 +296,7 @@ func (d *decoder) question(q *Question, m *questionMeta) {
 		default:
 			jsondecode.Misspelt(&m.obj, d.Unknown(key, "a question", questionKeys, questionHints), questionKeys)
 		}
-		d.Pop()
-		if d.Failed() {
-			return
-		}
-	}
+	})
 }
 
 func (d *decoder) options(q *Question, m *questionMeta) {
@@ -380,35 +339,16 @@ func (d *decoder) newBool(b bool) *bool {
 }
 
 func (d *decoder) option(o *Option, m *objMeta) {
-	if d.Peek() != '{' {
-		d.TypeErr(`an option object such as {"id":"…","label":"…","description":"…"}`)
-		m.Bad = whole
-		return
-	}
-	d.Open()
-	for first := true; ; {
-		key, ok := d.NextKey(&first)
-		if !ok {
-			return
-		}
-		d.Push(key)
+	d.Object(m, `an option object such as {"id":"…","label":"…","description":"…"}`, func(key string) {
 		switch key {
 		case "id":
-			if d.Member(m, oID) {
-				d.StringInto(&o.ID, m, oID)
-			}
+			d.StringMember(&o.ID, m, oID)
 		case "label":
-			if d.Member(m, oLabel) {
-				d.StringInto(&o.Label, m, oLabel)
-			}
+			d.StringMember(&o.Label, m, oLabel)
 		case "description":
-			if d.Member(m, oDescription) {
-				d.StringInto(&o.Description, m, oDescription)
-			}
+			d.StringMember(&o.Description, m, oDescription)
 		case "preview":
-			if d.Member(m, oPreview) {
-				d.StringInto(&o.Preview, m, oPreview)
-			}
+			d.StringMember(&o.Preview, m, oPreview)
 		case "recommended":
 			if d.Member(m, oRecommended) {
 				d.BoolInto(&o.Recommended, m, oRecommended)
@@ -416,11 +356,7 @@ func (d *decoder) option(o *Option, m *objMeta) {
 		default:
 			jsondecode.Misspelt(m, d.Unknown(key, "an option", optionKeys, optionHints), optionKeys)
 		}
-		d.Pop()
-		if d.Failed() {
-			return
-		}
-	}
+	})
 }
 
 // nullHint says what to do instead of sending null: for an element of

@@ -173,22 +173,14 @@ func (d *decoder) trailing() {
 }
 
 func (d *decoder) request(r *Request, m *reqMeta) {
-	d.Pos++ // '{'
-	for first := true; ; {
-		key, ok := d.NextKey(&first)
-		if !ok {
-			return
-		}
-		d.Push(key)
+	d.Members(func(key string) {
 		switch key {
 		case "questions":
 			if d.Member(&m.obj, rQuestions) {
 				d.questions(r, m)
 			}
 		case "header":
-			if d.Member(&m.obj, rHeader) {
-				d.StringInto(&r.Header, &m.obj, rHeader)
-			}
+			d.StringMember(&r.Header, &m.obj, rHeader)
 		case "allowFreeText":
 			if d.Member(&m.obj, rAllowFreeText) {
 				var b bool
@@ -209,11 +201,7 @@ func (d *decoder) request(r *Request, m *reqMeta) {
 		default:
 			jsondecode.Misspelt(&m.obj, d.Unknown(key, "the request", requestKeys, requestHints), requestKeys)
 		}
-		d.Pop()
-		if d.failed() {
-			return
-		}
-	}
+	})
 }
 
 func (d *decoder) timeout(r *Request, m *reqMeta) {
@@ -241,31 +229,14 @@ func (d *decoder) questions(r *Request, m *reqMeta) {
 }
 
 func (d *decoder) question(q *Question, m *questionMeta) {
-	if d.Data[d.Pos] != '{' {
-		d.TypeErr("a question object")
-		m.obj.Bad = whole
-		return
-	}
-	d.Pos++
-	for first := true; ; {
-		key, ok := d.NextKey(&first)
-		if !ok {
-			return
-		}
-		d.Push(key)
+	d.Object(&m.obj, "a question object", func(key string) {
 		switch key {
 		case "id":
-			if d.Member(&m.obj, qID) {
-				d.StringInto(&q.ID, &m.obj, qID)
-			}
+			d.StringMember(&q.ID, &m.obj, qID)
 		case "title":
-			if d.Member(&m.obj, qTitle) {
-				d.StringInto(&q.Title, &m.obj, qTitle)
-			}
+			d.StringMember(&q.Title, &m.obj, qTitle)
 		case "prompt":
-			if d.Member(&m.obj, qPrompt) {
-				d.StringInto(&q.Prompt, &m.obj, qPrompt)
-			}
+			d.StringMember(&q.Prompt, &m.obj, qPrompt)
 		case "kind":
 			if d.Member(&m.obj, qKind) {
 				var s string
@@ -287,11 +258,7 @@ func (d *decoder) question(q *Question, m *questionMeta) {
 		default:
 			jsondecode.Misspelt(&m.obj, d.Unknown(key, "a question", questionKeys, questionHints), questionKeys)
 		}
-		d.Pop()
-		if d.failed() {
-			return
-		}
-	}
+	})
 }
 
 func (d *decoder) options(om *objMeta, bit uint32) ([]Option, []objMeta) {
@@ -326,39 +293,18 @@ func array[T, M any](d *decoder, what string, om *objMeta, bit uint32, n int, el
 }
 
 func (d *decoder) option(o *Option, m *objMeta) {
-	if d.Data[d.Pos] != '{' {
-		d.TypeErr(`an option object such as {"label":"…"}`)
-		m.Bad = whole
-		return
-	}
-	d.Pos++
-	for first := true; ; {
-		key, ok := d.NextKey(&first)
-		if !ok {
-			return
-		}
-		d.Push(key)
+	d.Object(m, `an option object such as {"label":"…"}`, func(key string) {
 		switch key {
 		case "label":
-			if d.Member(m, oLabel) {
-				d.StringInto(&o.Label, m, oLabel)
-			}
+			d.StringMember(&o.Label, m, oLabel)
 		case "description":
-			if d.Member(m, oDescription) {
-				d.StringInto(&o.Description, m, oDescription)
-			}
+			d.StringMember(&o.Description, m, oDescription)
 		case "preview":
-			if d.Member(m, oPreview) {
-				d.StringInto(&o.Preview, m, oPreview)
-			}
+			d.StringMember(&o.Preview, m, oPreview)
 		default:
 			jsondecode.Misspelt(m, d.Unknown(key, "an option", optionKeys, optionHints), optionKeys)
 		}
-		d.Pop()
-		if d.failed() {
-			return
-		}
-	}
+	})
 }
 
 func (d *decoder) fields(q *Question, m *questionMeta) {
@@ -366,27 +312,12 @@ func (d *decoder) fields(q *Question, m *questionMeta) {
 }
 
 func (d *decoder) field(f *Field, m *fieldMeta) {
-	if d.Data[d.Pos] != '{' {
-		d.TypeErr("a field object")
-		m.obj.Bad = whole
-		return
-	}
-	d.Pos++
-	for first := true; ; {
-		key, ok := d.NextKey(&first)
-		if !ok {
-			return
-		}
-		d.Push(key)
+	d.Object(&m.obj, "a field object", func(key string) {
 		switch key {
 		case "name":
-			if d.Member(&m.obj, fName) {
-				d.StringInto(&f.Name, &m.obj, fName)
-			}
+			d.StringMember(&f.Name, &m.obj, fName)
 		case "label":
-			if d.Member(&m.obj, fLabel) {
-				d.StringInto(&f.Label, &m.obj, fLabel)
-			}
+			d.StringMember(&f.Label, &m.obj, fLabel)
 		case "kind":
 			if d.Member(&m.obj, fKind) {
 				var s string
@@ -408,11 +339,7 @@ func (d *decoder) field(f *Field, m *fieldMeta) {
 		default:
 			jsondecode.Misspelt(&m.obj, d.Unknown(key, "a form field", fieldKeys, fieldHints), fieldKeys)
 		}
-		d.Pop()
-		if d.failed() {
-			return
-		}
-	}
+	})
 }
 
 // value decodes a default: a string, a boolean or an array of strings.

@@ -73,6 +73,38 @@ func (d *Decoder) PushIndex(i int) { d.Segs = append(d.Segs, Seg{Idx: i}) }
 // Pop leaves the value entered last.
 func (d *Decoder) Pop() { d.Segs = d.Segs[:len(d.Segs)-1] }
 
+// Object decodes the object at the scanner's position with Members. A
+// value that is not an object is a type error, what is wanted being
+// want, that marks the whole object bad in m.
+func (d *Decoder) Object(m *Meta, want string, member func(key string)) {
+	if d.Peek() != '{' {
+		d.TypeErr(want)
+		m.Bad = Whole
+		return
+	}
+	d.Members(member)
+}
+
+// Members reads the object whose '{' is at the scanner's position member
+// by member: it calls member with each key, pushed on the path, and the
+// scanner at the value, which member must read or skip. It stops at a
+// syntax error.
+func (d *Decoder) Members(member func(key string)) {
+	d.Open()
+	for first := true; ; {
+		key, ok := d.NextKey(&first)
+		if !ok {
+			return
+		}
+		d.Push(key)
+		member(key)
+		d.Pop()
+		if d.Failed() {
+			return
+		}
+	}
+}
+
 // Member marks a member present, or reports it as a duplicate and skips
 // its value. It reports whether the value is to be decoded.
 func (d *Decoder) Member(m *Meta, bit uint32) bool {
@@ -106,6 +138,11 @@ func (d *Decoder) StringInto(dst *string, m *Meta, bit uint32) bool {
 	}
 	*dst = s
 	return true
+}
+
+// StringMember is Member and then StringInto, for a string member.
+func (d *Decoder) StringMember(dst *string, m *Meta, bit uint32) bool {
+	return d.Member(m, bit) && d.StringInto(dst, m, bit)
 }
 
 // BoolInto reads the boolean at the scanner's position into dst. A value

@@ -7,21 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// members calls f with each member of the object at d's position, its
-// key pushed on the path.
-func members(d *Decoder, f func(key string)) {
-	d.Open()
-	for first := true; ; {
-		key, ok := d.NextKey(&first)
-		if !ok {
-			return
-		}
-		d.Push(key)
-		f(key)
-		d.Pop()
-	}
-}
-
 // decodeItems reads {"questions":[{"name":"…","on":true}, …]} with the
 // helpers, as a request decoder does, each item as if it were
 // questions[0].options[2].
@@ -29,20 +14,18 @@ func decodeItems(data string, nullHint func([]Seg) string) []Problem {
 	d := Decoder{Scanner: jsonscan.New([]byte(data)), NullHint: nullHint}
 	known := []string{"name", "on"}
 	hints := map[string]Hint{"label": {Meant: "name", Text: `use "name"`}}
-	members(&d, func(string) {
+	d.Members(func(string) {
 		d.Open()
 		for first := true; d.NextElem(&first); {
 			d.PushIndex(0)
 			d.Push("options")
 			d.PushIndex(2)
 			var m Meta
-			members(&d, func(key string) {
+			d.Object(&m, "an item", func(key string) {
 				switch key {
 				case "name":
 					var s string
-					if d.Member(&m, 1) {
-						d.StringInto(&s, &m, 1)
-					}
+					d.StringMember(&s, &m, 1)
 				case "on":
 					var b bool
 					if d.Member(&m, 2) {
@@ -69,6 +52,9 @@ func TestDecoder(t *testing.T) {
 		want     []Problem
 	}{
 		{"valid", `{"questions":[{"name":"a","on":false}]}`, nil, nil},
+		{"not an object", `{"questions":[[]]}`, nil, []Problem{
+			at("questions[0].options[2]", "must be an item, got an array"),
+		}},
 		{"duplicate", `{"questions":[{"name":"a","name":"b"}]}`, nil, []Problem{
 			at("questions[0].options[2].name", "appears more than once; send each field once"),
 		}},
