@@ -7,7 +7,8 @@
 // A decoder records, for each object, which members were present and
 // which failed to decode (see Meta), so that the rules applied after
 // decoding neither repeat a decoding problem nor judge a value that was
-// never read.
+// never read (see View). The rules both contracts apply to text, that it
+// is sent, not blank, not too long, are here too.
 package jsondecode
 
 import (
@@ -239,3 +240,23 @@ func RenderPath(segs []Seg) string {
 	}
 	return strings.TrimPrefix(b.String(), ".")
 }
+
+// View is what the rule check after decoding knows of one object's
+// members: for a decoded request its Meta; for a request built in Go,
+// Typed, only that each member is a field that holds a value.
+type View struct {
+	M     Meta
+	Typed bool
+}
+
+// Has reports whether a member was sent. In a typed request a member is
+// sent when it is not its zero value, which nonZero tells.
+func (v View) Has(bit uint32, nonZero bool) bool {
+	if v.Typed {
+		return nonZero
+	}
+	return v.M.Present&bit != 0
+}
+
+// OK reports whether a member decoded, so that the rules may look at it.
+func (v View) OK(bit uint32) bool { return v.Typed || v.M.Bad&bit == 0 }
