@@ -188,7 +188,7 @@ func (d *decoder) request(r *Request, m *reqMeta) {
 				d.metadata(r, m)
 			}
 		default:
-			jsondecode.Misspelt(&m.obj, d.Unknown(key, "the request", requestKeys, requestHints), requestKeys)
+			d.Unknown(&m.obj, key, "the request", requestKeys, requestHints)
 		}
 	})
 }
@@ -222,7 +222,7 @@ func (d *decoder) metadata(r *Request, m *reqMeta) {
 				d.tags(md, &m.meta)
 			}
 		default:
-			jsondecode.Misspelt(&m.meta, d.Unknown(key, "metadata", metadataKeys, metadataHints), metadataKeys)
+			d.Unknown(&m.meta, key, "metadata", metadataKeys, metadataHints)
 		}
 	})
 }
@@ -294,7 +294,7 @@ func (d *decoder) question(q *Question, m *questionMeta) {
 				d.options(q, m)
 			}
 		default:
-			jsondecode.Misspelt(&m.obj, d.Unknown(key, "a question", questionKeys, questionHints), questionKeys)
+			d.Unknown(&m.obj, key, "a question", questionKeys, questionHints)
 		}
 	})
 }
@@ -354,7 +354,7 @@ func (d *decoder) option(o *Option, m *objMeta) {
 				d.BoolInto(&o.Recommended, m, oRecommended)
 			}
 		default:
-			jsondecode.Misspelt(m, d.Unknown(key, "an option", optionKeys, optionHints), optionKeys)
+			d.Unknown(m, key, "an option", optionKeys, optionHints)
 		}
 	})
 }

@@ -199,7 +199,7 @@ func (d *decoder) request(r *Request, m *reqMeta) {
 				d.timeout(r, m)
 			}
 		default:
-			jsondecode.Misspelt(&m.obj, d.Unknown(key, "the request", requestKeys, requestHints), requestKeys)
+			d.Unknown(&m.obj, key, "the request", requestKeys, requestHints)
 		}
 	})
 }
@@ -256,7 +256,7 @@ func (d *decoder) question(q *Question, m *questionMeta) {
 				d.fields(q, m)
 			}
 		default:
-			jsondecode.Misspelt(&m.obj, d.Unknown(key, "a question", questionKeys, questionHints), questionKeys)
+			d.Unknown(&m.obj, key, "a question", questionKeys, questionHints)
 		}
 	})
 }
@@ -302,7 +302,7 @@ func (d *decoder) option(o *Option, m *objMeta) {
 		case "preview":
 			d.StringMember(&o.Preview, m, oPreview)
 		default:
-			jsondecode.Misspelt(m, d.Unknown(key, "an option", optionKeys, optionHints), optionKeys)
+			d.Unknown(m, key, "an option", optionKeys, optionHints)
 		}
 	})
 }
@@ -337,7 +337,7 @@ func (d *decoder) field(f *Field, m *fieldMeta) {
 				f.Default = d.value(&m.obj, fDefault)
 			}
 		default:
-			jsondecode.Misspelt(&m.obj, d.Unknown(key, "a form field", fieldKeys, fieldHints), fieldKeys)
+			d.Unknown(&m.obj, key, "a form field", fieldKeys, fieldHints)
 		}
 	})
 }

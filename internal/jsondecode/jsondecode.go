@@ -22,7 +22,7 @@ import (
 
 // Meta records which members of one decoded object were present and
 // which could not be decoded, one bit a member, numbered in the order of
-// the object's list of member names (see Misspelt).
+// the object's list of member names (see Unknown).
 type Meta struct {
 	Present, Bad uint32
 }
@@ -159,12 +159,12 @@ func (d *Decoder) BoolInto(dst *bool, m *Meta, bit uint32) bool {
 	return false
 }
 
-// Unknown reports a member that the object, which the message calls
-// what, does not have, with a suggestion when one is likely: a known
-// name it is a misspelling of, or else its hint, by its lower case. It
-// skips the value and returns the member the name most likely stood for,
-// or "".
-func (d *Decoder) Unknown(key, what string, known []string, hints map[string]Hint) string {
+// Unknown reports a member that the object m, which the message calls
+// what, does not have, with a suggestion when one is likely: a known name
+// it is a misspelling of, or else its hint, by its lower case. It skips
+// the value, and marks the member the name most likely stood for as not
+// decodable (see misspelt).
+func (d *Decoder) Unknown(m *Meta, key, what string, known []string, hints map[string]Hint) {
 	msg := "unknown field " + strconv.Quote(key)
 	meant := jsonscan.Suggest(key, known)
 	if meant != "" {
@@ -177,14 +177,14 @@ func (d *Decoder) Unknown(key, what string, known []string, hints map[string]Hin
 	}
 	d.ProblemAt(msg)
 	d.Skip()
-	return meant
+	misspelt(m, meant, known)
 }
 
-// Misspelt marks the member a misspelt name stood for, meant, as not
+// misspelt marks the member a misspelt name stood for, meant, as not
 // decodable, unless it was sent under its own name too, so that the rules
 // do not also report it as missing. The mark goes when the real name
 // follows. Bit i of m stands for known[i].
-func Misspelt(m *Meta, meant string, known []string) {
+func misspelt(m *Meta, meant string, known []string) {
 	if i := slices.Index(known, meant); i >= 0 && m.Present&(1<<i) == 0 {
 		m.Bad |= 1 << i
 	}

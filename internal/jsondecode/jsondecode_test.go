@@ -32,7 +32,7 @@ func decodeItems(data string, nullHint func([]Seg) string) []Problem {
 						d.BoolInto(&b, &m, 2)
 					}
 				default:
-					Misspelt(&m, d.Unknown(key, "an item", known, hints), known)
+					d.Unknown(&m, key, "an item", known, hints)
 				}
 			})
 			d.Pop()
@@ -90,13 +90,13 @@ func TestDecoder(t *testing.T) {
 func TestMisspelt(t *testing.T) {
 	known := []string{"name", "on"}
 	var m Meta
-	Misspelt(&m, "on", known)
+	misspelt(&m, "on", known)
 	if m.Bad != 2 {
 		t.Errorf("a misspelt member not sent: Bad = %b, want 10", m.Bad)
 	}
 	m = Meta{Present: 2}
-	Misspelt(&m, "on", known)
-	Misspelt(&m, "", known)
+	misspelt(&m, "on", known)
+	misspelt(&m, "", known)
 	if m.Bad != 0 {
 		t.Errorf("a misspelt member sent as well, or none meant: Bad = %b, want 0", m.Bad)
 	}
