@@ -1,7 +1,6 @@
 package contract
 
 import (
-	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
@@ -196,15 +195,12 @@ func checkSize(r *Request) error {
 			}
 		}
 	}
-	if n < MaxRequestBytes/2 {
-		return nil
+	size, msg := jsondecode.EncodedSize(r, n, MaxRequestBytes)
+	if msg != "" {
+		return &RequestError{Problems: []Problem{{Message: msg}}}
 	}
-	data, err := json.Marshal(r)
-	if err != nil {
-		return &RequestError{Problems: []Problem{{Message: "the request cannot be encoded as JSON: " + err.Error()}}}
-	}
-	if len(data) > MaxRequestBytes {
-		return tooLarge(len(data))
+	if size > MaxRequestBytes {
+		return tooLarge(size)
 	}
 	return nil
 }
@@ -212,12 +208,8 @@ func checkSize(r *Request) error {
 // tooLarge reports a request over MaxRequestBytes: n bytes long, or of
 // unknown length when n < 0.
 func tooLarge(n int) error {
-	size := "over the " + strconv.Itoa(MaxRequestBytes) + "-byte limit (256 KiB)"
-	if n >= 0 {
-		size = strconv.Itoa(n) + " bytes long, " + size
-	}
 	return &RequestError{Problems: []Problem{{
-		Message: "the request is " + size + ": shorten the previews or split the questionnaire",
+		Message: jsondecode.TooLarge(n, MaxRequestBytes, "shorten the previews or split the questionnaire"),
 	}}}
 }
 

@@ -1,6 +1,7 @@
 package jsondecode
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -57,4 +58,32 @@ func Quote(s string) string {
 		s = string([]rune(s)[:min(utf8.RuneCountInString(s), 60)]) + "…"
 	}
 	return strconv.Quote(s)
+}
+
+// EncodedSize measures a request built in Go, v, as its JSON encoding,
+// to hold it to a limit of bytes as a decoder holds the bytes it is
+// given. text is the length of the request's text alone, counted by the
+// caller: a request whose text is under half the limit is not encoded,
+// and its size is given as 0. The message is of a request that cannot be
+// encoded, or "".
+func EncodedSize(v any, text, limit int) (int, string) {
+	if text < limit/2 {
+		return 0, ""
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return 0, "the request cannot be encoded as JSON: " + err.Error()
+	}
+	return len(data), ""
+}
+
+// TooLarge is the message of a request over the limit of bytes: n bytes
+// long, or of unknown length when n < 0. advice says how to make it
+// smaller.
+func TooLarge(n, limit int, advice string) string {
+	size := "over the " + strconv.Itoa(limit) + "-byte limit (" + strconv.Itoa(limit>>10) + " KiB)"
+	if n >= 0 {
+		size = strconv.Itoa(n) + " bytes long, " + size
+	}
+	return "the request is " + size + ": " + advice
 }

@@ -57,3 +57,22 @@ func TestView(t *testing.T) {
 		}
 	}
 }
+
+func TestSize(t *testing.T) {
+	if got, want := TooLarge(-1, 1<<10, "send less"), "the request is over the 1024-byte limit (1 KiB): send less"; got != want {
+		t.Errorf("TooLarge(-1) = %q, want %q", got, want)
+	}
+	if got, want := TooLarge(2000, 1<<10, "send less"), "the request is 2000 bytes long, over the 1024-byte limit (1 KiB): send less"; got != want {
+		t.Errorf("TooLarge(2000) = %q, want %q", got, want)
+	}
+	v := map[string]string{"text": strings.Repeat("x", 600)}
+	if n, msg := EncodedSize(v, 600, 2000); n != 0 || msg != "" {
+		t.Errorf("EncodedSize of text under half the limit = %d, %q; want 0, none", n, msg)
+	}
+	if n, msg := EncodedSize(v, 600, 1000); n != 611 || msg != "" {
+		t.Errorf("EncodedSize = %d, %q; want 611, none", n, msg)
+	}
+	if _, msg := EncodedSize(func() {}, 600, 1000); !strings.HasPrefix(msg, "the request cannot be encoded as JSON: ") {
+		t.Errorf("EncodedSize of a func: %q", msg)
+	}
+}
