@@ -132,6 +132,7 @@ test("custom: ctrl+shift+q hides the dialog with a footer reminder and restores 
     await until("the dialog", () => screen(s.ui).includes("Which framework?"));
     s.ui.type("o");
     s.ui.type("Svel");
+    await until("the draft", () => screen(s.ui).includes("Svel"));
     const hide = "\x1b[113;6u"; // Kitty: ctrl+shift+q
     s.ui.type(hide);
     const h = s.ui.shown[0]!.handle;
@@ -142,7 +143,7 @@ test("custom: ctrl+shift+q hides the dialog with a footer reminder and restores 
     s.ui.type(hide);
     assert.equal(h.hidden, false);
     assert.deepEqual(s.statuses[1], [STATUS_KEY, undefined], "the reminder goes with the restore");
-    assert.match(screen(s.ui), /Svel/, "the draft survived");
+    await until("the draft to be shown again", () => screen(s.ui).includes("Svel"));
     s.ui.type("\x03"); // ctrl+c
     const res = await p;
     assert.deepEqual(res.details, { cancelled: true, metadata: { source: "plan", flowId: "f-1" } });
