@@ -23,9 +23,10 @@ const (
 	keyDisplayMode = "displayMode"
 	keyToggle      = "overlayToggleKey"
 	keyTimeout     = "timeoutPerQuestionMs"
+	keyTool        = "tool"
 )
 
-var knownKeys = []string{keyMode, keyDisplayMode, keyToggle, keyTimeout}
+var knownKeys = []string{keyMode, keyDisplayMode, keyToggle, keyTimeout, keyTool}
 
 // disableWords turn the overlay toggle off. They are matched in any
 // ASCII case, like key names.
@@ -144,6 +145,10 @@ func (p *parser) parse() (Prefs, error) {
 			if n, ok := p.timeout(valOff, raw); ok {
 				prefs.TimeoutPerQuestionMs = &n
 			}
+		case keyTool:
+			if s, ok := p.enum(key, valOff, raw, toolWant, "omit tool for the default, ask_user", ToolAskUser, ToolAskUserQuestion); ok {
+				prefs.Tool = s
+			}
 		default:
 			p.unknownKey(key, keyOff)
 		}
@@ -210,6 +215,8 @@ func (p *parser) enum(key string, off int64, raw json.RawMessage, want, nullHint
 	return "", false
 }
 
+const toolWant = `"ask_user" or "AskUserQuestion"`
+
 const toggleWant = `a key chord such as "alt+o", or null, "off", "none" or "disabled" to turn the toggle off`
 
 func (p *parser) toggle(off int64, raw json.RawMessage) (string, bool) {
@@ -262,7 +269,7 @@ func (p *parser) unknownKey(key string, off int64) {
 			return
 		}
 	}
-	p.add(pathOf(key), off, "unknown key; the config keys are mode, displayMode, overlayToggleKey and timeoutPerQuestionMs")
+	p.add(pathOf(key), off, "unknown key; the config keys are mode, displayMode, overlayToggleKey, timeoutPerQuestionMs and tool")
 }
 
 // ParseToggle reads an overlay toggle setting: one of the disable words

@@ -23,6 +23,9 @@ type Effective struct {
 	// "" when the user disabled it, keyid.DefaultToggle when they set
 	// nothing.
 	ToggleKey string
+	// Tool is the tool the user chose for the Pi package, "" when they
+	// chose none.
+	Tool string
 }
 
 // Resolve combines two checked sources of preferences knob by knob: an
@@ -40,6 +43,9 @@ func Resolve(programmatic, file Prefs) Effective {
 		}
 		if p.TimeoutPerQuestionMs != nil {
 			e.TimeoutPerQuestionMs, e.TimeoutSet = *p.TimeoutPerQuestionMs, true
+		}
+		if p.Tool != "" {
+			e.Tool = p.Tool
 		}
 		if p.ToggleKey != nil {
 			e.ToggleKey = *p.ToggleKey

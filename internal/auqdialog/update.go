@@ -383,26 +383,5 @@ func (q *question) optionKey(i int) string {
 	return q.q.Options[i].ID
 }
 
-// choice is option i as a chosen answer.
-func (q *question) choice(i int) auq.Choice {
-	if i == q.n {
-		return auq.Choice{Label: auq.OtherLabel, Other: true, Text: q.other}
-	}
-	o := &q.q.Options[i]
-	return auq.Choice{OptionID: o.ID, Label: o.Label}
-}
-
 // answer is the question's answer; it must have one.
-func (q *question) answer() auq.Answer {
-	if !q.multi {
-		return auq.Answer{Kind: auq.KindSingle, Choice: q.choice(q.chosen)}
-	}
-	a := auq.Answer{Kind: auq.KindMulti}
-	for i, on := range q.sel {
-		if on {
-			a.Selections = append(a.Selections, q.choice(i))
-		}
-	}
-	a.Empty = len(a.Selections) == 0
-	return a
-}
+func (q *question) answer() auq.Answer { return q.q.AnswerOf(q.chosen, q.sel, q.other) }
