@@ -1,6 +1,6 @@
 // Package config reads and checks askuser's user preferences: the route
-// mode, the display mode, the overlay toggle key and the per-question
-// timeout. It also combines them with programmatic options and a request's
+// mode, the display mode, the overlay toggle key, the per-question
+// timeout and, for the Pi package, its tool. It also combines them with programmatic options and a request's
 // own values, in the contract's order of precedence.
 //
 // The config file is JSON with at most these keys:
@@ -16,7 +16,8 @@
 //	                                  // omitted: where the terminal shows it
 //	    "title": true,                // "question waiting" in the title
 //	    "command": ["prog", "arg"]    // run on opening; null: none
-//	  }
+//	  },
+//	  "tool": "ask_user"             // or "AskUserQuestion": the Pi package's tool
 //	}
 //
 // Validation is strict: every problem is reported, none is ignored,
@@ -59,7 +60,17 @@ type Prefs struct {
 	TimeoutPerQuestionMs *int64
 	// Notify is how the user is told that a question is waiting.
 	Notify Notify
+	// Tool is the one tool the Pi package registers, ToolAskUser or
+	// ToolAskUserQuestion; "" is unset. Only the Pi host reads it: the
+	// other hosts choose their contract explicitly, with --tool.
+	Tool string
 }
+
+// The tools the Pi package can register, as Prefs.Tool names them.
+const (
+	ToolAskUser         = "ask_user"
+	ToolAskUserQuestion = "AskUserQuestion"
+)
 
 // MaxTimeoutPerQuestionMs is the largest per-question timeout a config
 // accepts: 2⁵³−1, the largest integer a JSON number carries exactly to

@@ -25,6 +25,9 @@ type Effective struct {
 	ToggleKey string
 	// Notify is how the user is told that a question is waiting.
 	Notify NotifyPrefs
+	// Tool is the tool the user chose for the Pi package, "" when they
+	// chose none.
+	Tool string
 }
 
 // Resolve combines two checked sources of preferences knob by knob: an
@@ -44,6 +47,9 @@ func Resolve(programmatic, file Prefs) Effective {
 			e.TimeoutPerQuestionMs, e.TimeoutSet = *p.TimeoutPerQuestionMs, true
 		}
 		e.Notify.merge(p.Notify)
+		if p.Tool != "" {
+			e.Tool = p.Tool
+		}
 		if p.ToggleKey != nil {
 			e.ToggleKey = *p.ToggleKey
 			if e.ToggleKey != "" {

@@ -29,10 +29,10 @@ type notifyMsg struct {
 // the user's prefs ask: sent as notify messages, which the shim writes to
 // Pi's terminal. The component of either contract calls it once it is
 // open, and stops the returned session after its close.
-func (u *customUI) startNotify(id string, prefs config.NotifyPrefs, header string, cd notify.Deadline) *notify.Session {
+func (s *server) startNotify(id string, prefs config.NotifyPrefs, header string, cd notify.Deadline) *notify.Session {
 	n := notify.New(prefs, notify.Detect(os.Environ()), header)
 	return notify.Start(n, cd, func(seq string) {
-		u.srv.send(notifyMsg{Type: typeNotify, Call: id, Data: seq})
+		s.send(notifyMsg{Type: typeNotify, Call: id, Data: seq})
 	})
 }
 

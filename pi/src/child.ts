@@ -20,6 +20,8 @@ export interface CallHandlers {
 export interface CallEnd {
   result: Record<string, unknown>;
   text: string;
+  /** The child asks Pi to end the agent's turn after the tool. */
+  terminate?: boolean;
 }
 
 interface Pending {
@@ -287,7 +289,7 @@ export class Child {
     if (!p) return;
     if (msg.type === "result") {
       this.pending.delete(call);
-      p.resolve({ result: msg.result as Record<string, unknown>, text: String(msg.text ?? "") });
+      p.resolve({ result: msg.result as Record<string, unknown>, text: String(msg.text ?? ""), ...(msg.terminate === true ? { terminate: true } : {}) });
       return;
     }
     p.handlers.onMessage(msg);

@@ -26,6 +26,8 @@ export interface UIContext {
     select?: (title: string, options: string[], opts?: { signal?: AbortSignal; timeout?: number }) => Promise<string | undefined>;
     onTerminalInput?: (handler: (data: string) => { consume?: boolean; data?: string } | undefined) => () => void;
     notify?: (message: string, type?: "info" | "warning" | "error") => void;
+    setStatus?: (key: string, text: string | undefined) => void;
+    setWorkingVisible?: (visible: boolean) => void;
     theme?: unknown;
   };
 }
@@ -35,6 +37,8 @@ type Send = (msg: Message) => void;
 // The title stack's push and pop (XTWINOPS 22 and 23), as the child sends them.
 const TITLE_PUSH = "\x1b[22;0t";
 const TITLE_POP = "\x1b[23;0t";
+/** The key of the footer status the package sets while a dialog is hidden. */
+export const STATUS_KEY = "askuser";
 
 const BRACKETED_PASTE = /^\x1b\[200~([\s\S]*?)(?:\x1b\[201~)?$/;
 
@@ -95,6 +99,10 @@ export class CustomView {
   private closed = false;
   private hidden = false;
   private noticeShown = false;
+  // What the footer says while the overlay is hidden, when the child gave
+  // a reminder; else a one-time notice says how to restore it.
+  private hiddenStatus: string | undefined;
+  private hideWorking = false; // Pi's working indicator is hidden while this is open
   private firstFrame: (() => void) | undefined;
   // Notification sequences that came before Pi gave the component its TUI.
   private notices: string[] = [];
@@ -124,6 +132,9 @@ export class CustomView {
     this.sendKey = sendKey;
     this.call = call;
     this.overlay = open.display !== "inline";
+    this.hiddenStatus = typeof open.hiddenStatus === "string" && open.hiddenStatus !== "" ? open.hiddenStatus : undefined;
+    this.hideWorking = open.hideWorking === true;
+    if (this.hideWorking) this.working(false);
     const toggleKey = this.overlay && typeof open.toggleKey === "string" ? open.toggleKey : "";
     if (toggleKey && this.ctx.ui.onTerminalInput) {
       this.unsubscribe = this.ctx.ui.onTerminalInput((data) => this.onRaw(data, toggleKey));
@@ -278,7 +289,9 @@ export class CustomView {
     this.hidden = !this.hidden;
     h.setHidden(this.hidden);
     if (!this.hidden) h.focus?.();
-    if (this.hidden && !this.noticeShown) {
+    if (this.hiddenStatus !== undefined) {
+      this.status(this.hidden ? this.hiddenStatus : undefined);
+    } else if (this.hidden && !this.noticeShown) {
       this.noticeShown = true;
       this.ctx.ui.notify?.(`ask_user is hidden; press ${toggleKey} to show it again`, "info");
     }
@@ -286,10 +299,28 @@ export class CustomView {
     return { consume: true };
   }
 
+  private working(visible: boolean): void {
+    try {
+      this.ctx.ui.setWorkingVisible?.(visible);
+    } catch {
+      /* a Pi without the indicator */
+    }
+  }
+
+  private status(text: string | undefined): void {
+    try {
+      this.ctx.ui.setStatus?.(STATUS_KEY, text);
+    } catch {
+      /* a Pi without a footer: the dialog works without the reminder */
+    }
+  }
+
   /** Removes the component and the raw listener. Safe to call often. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    if (this.hidden && this.hiddenStatus !== undefined) this.status(undefined);
+    if (this.hideWorking) this.working(true);
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     const done = this.done;
