@@ -16,14 +16,32 @@ func TestNotify(t *testing.T) {
 		t.Skipf("no /bin/sh to run the notify command with: %v", err)
 	}
 	t.Setenv("TMUX", "")
-	opts := map[string]any{"timeoutPerQuestionMs": 600000, "notify": map[string]any{
-		"desktop": "osc777", "command": []string{"/bin/sh", "-c", "exit 3"}}}
-	c := ready(t, hello("tui", true, tuiUI, map[string]any{"options": opts}))
-	sendAsk(c, "c1", deploy, "")
-	msgs := c.until("open")
-	msgs = append(msgs, c.until("notify")...)
-	c.sendMsg(map[string]any{"type": "key", "call": "c1", "key": "escape"})
-	msgs = append(msgs, c.until("result")...)
+	tests := []struct {
+		tool, params, dismiss string
+		secrets               []string
+	}{
+		{"ask_user", deploy, "escape", []string{"Deploy", "prod"}},
+		{"AskUserQuestion", framework, "ctrl+c", []string{"framework", "Vue", "Framework"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool, func(t *testing.T) {
+			opts := map[string]any{"timeoutPerQuestionMs": 600000, "notify": map[string]any{
+				"desktop": "osc777", "command": []string{"/bin/sh", "-c", "exit 3"}}}
+			c := ready(t, hello("tui", true, tuiUI, map[string]any{"options": opts, "tool": tt.tool}))
+			sendAsk(c, "c1", tt.params, "")
+			msgs := c.until("open")
+			msgs = append(msgs, c.until("notify")...)
+			c.sendMsg(map[string]any{"type": "key", "call": "c1", "key": tt.dismiss})
+			msgs = append(msgs, c.until("result")...)
+			checkNotify(t, c, msgs, tt.secrets)
+		})
+	}
+}
+
+// checkNotify checks the messages of a call that opened a component and
+// was dismissed, with more read from c until the notice.
+func checkNotify(t *testing.T, c *client, msgs []map[string]any, secrets []string) {
+	t.Helper()
 	for !slices.Contains(types(msgs), typeNotice) {
 		msgs = append(msgs, c.next())
 	}
@@ -60,8 +78,10 @@ func TestNotify(t *testing.T) {
 		t.Errorf("notices %q", notices)
 	}
 	for _, d := range data {
-		if strings.Contains(d, "Deploy") || strings.Contains(d, "prod") {
-			t.Errorf("notify data %q holds the question", d)
+		for _, secret := range secrets {
+			if strings.Contains(d, secret) {
+				t.Errorf("notify data %q holds %q", d, secret)
+			}
 		}
 	}
 }
