@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { AUQ, stack } from "./auq-fixtures.ts";
 import { prepare, Tui, until } from "./harness.ts";
 
 const DIALOG = "esc dismiss";
@@ -53,3 +54,25 @@ for (const on of [true, false]) {
     }
   });
 }
+
+test("tui: AskUserQuestion's dialog sends the same notifications, with no question text", async () => {
+  const run = prepare([stack], { config: JSON.stringify({ tool: "AskUserQuestion", notify: { desktop: "osc9" } }), tool: AUQ.tool });
+  const tui = new Tui(run);
+  const bytes = join(run.dir, "pane.bytes");
+  tui.pipeTo(bytes);
+  try {
+    await tui.waitFor("Which database should the service use?");
+    await until("the title to say a question waits", () => tui.format("#{pane_title}") === "askuser: question waiting" || undefined);
+    tui.keys("C-c");
+    await until("the dismissed result", () => run.results().length >= 1);
+    await until("the title back", () => tui.format("#{pane_title}") !== "askuser: question waiting" || undefined);
+    const out = Buffer.from(readFileSync(bytes, "latin1"), "latin1").toString("utf8");
+    const notes = out.match(/\x1b\]9;[^\x1b\x07]*\x1b\\/g) ?? [];
+    assert.equal(notes.length, 1, JSON.stringify(notes));
+    assert.match(notes[0]!, /^\x1b\]9;askuser: question waiting: \d+m left\x1b\\$/);
+    assert.equal(count(out, "\x1b[22;0t"), 1, "the title pushed");
+    assert.equal(count(out, "\x1b[23;0t"), 1, "the title popped");
+  } finally {
+    tui.close();
+  }
+});
