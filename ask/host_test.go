@@ -199,7 +199,7 @@ func TestSupportReasons(t *testing.T) {
 func TestPreferences(t *testing.T) {
 	h := NewHost(Capabilities{}, &HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: ptr[int64](5), ToggleKey: ptr("")}})
 	got := h.Preferences()
-	want := config.Effective{TimeoutPerQuestionMs: 5, TimeoutSet: true}
+	want := config.Effective{TimeoutPerQuestionMs: 5, TimeoutSet: true, Notify: config.Resolve(config.Prefs{}, config.Prefs{}).Notify}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Preferences() mismatch (-want +got):\n%s", diff)
 	}

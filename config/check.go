@@ -37,6 +37,7 @@ func CheckPrefs(source string, p Prefs) error {
 			add(keyTimeout, "%s", msg)
 		}
 	}
+	checkNotify(p.Notify, add)
 	switch p.Tool {
 	case "", ToolAskUser, ToolAskUserQuestion:
 	default:

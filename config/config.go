@@ -10,6 +10,13 @@
 //	  "displayMode": "overlay",      // or "inline"
 //	  "overlayToggleKey": "alt+o",   // a chord, or null, "off", "none", "disabled"
 //	  "timeoutPerQuestionMs": 60000, // whole milliseconds; 0: no deadline
+//	  "notify": {
+//	    "bell": true,                 // ring the terminal bell on opening
+//	    "desktop": true,              // or false, "osc9", "osc777", "osc99";
+//	                                  // omitted: where the terminal shows it
+//	    "title": true,                // "question waiting" in the title
+//	    "command": ["prog", "arg"]    // run on opening; null: none
+//	  },
 //	  "tool": "ask_user"             // or "AskUserQuestion": the Pi package's tool
 //	}
 //
@@ -51,6 +58,8 @@ type Prefs struct {
 	// TimeoutPerQuestionMs is the per-question timeout; nil is unset and 0
 	// means no deadline.
 	TimeoutPerQuestionMs *int64
+	// Notify is how the user is told that a question is waiting.
+	Notify Notify
 	// Tool is the one tool the Pi package registers, ToolAskUser or
 	// ToolAskUserQuestion; "" is unset. Only the Pi host reads it: the
 	// other hosts choose their contract explicitly, with --tool.

@@ -41,7 +41,8 @@ func runMCP(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return usageError(env, "mcp", err.Error())
 	}
-	so := &mcpserver.Options{Host: *opts, Version: version.Get().Version}
+	so := &mcpserver.Options{Host: *opts, Version: version.Get().Version,
+		NotifyReport: func(err error) { fmt.Fprintf(env.Stderr, "askuser mcp: %v\n", err) }}
 	so.Custom, so.CustomReason = popupRenderer(env)
 	srv, err := mcpserver.New(so)
 	if err != nil {

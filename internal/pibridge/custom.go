@@ -53,6 +53,9 @@ func (u *customUI) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 	c.setHandler(cs.handle)
 	defer c.setHandler(nil)
 	u.srv.send(openMsg{Type: typeOpen, Call: c.id, Display: string(display), ToggleKey: piKey(toggle)})
+	// The title comes back after the close, which the shim may be
+	// waiting for.
+	defer u.srv.startNotify(c.id, s.Notify, s.Request.Header, s.Countdown).Stop()
 	defer u.srv.send(callMsg{Type: typeClose, Call: c.id})
 
 	return cs.serve(ctx)

@@ -41,6 +41,7 @@ func (u *questionCustomUI) RenderQuestions(ctx context.Context, s *ask.QuestionS
 	defer c.setHandler(nil)
 	u.srv.send(openMsg{Type: typeOpen, Call: c.id, Display: string(contract.DisplayOverlay),
 		ToggleKey: piKey(auqdialog.HideKey), HiddenStatus: hiddenStatus, HideWorking: true})
+	defer u.srv.startNotify(c.id, s.Notify, "", s.Countdown).Stop()
 	defer u.srv.send(callMsg{Type: typeClose, Call: c.id})
 	return qs.serve(ctx)
 }
@@ -139,7 +140,7 @@ func (s *server) runQuestions(ctx context.Context, c *call, params []byte, callI
 	}
 	a := ask.NewAsker(s.host, &ask.Options{Events: ask.EventSinkFunc(func(e ask.Event) {
 		s.send(eventMsg{Type: typeEvent, Call: c.id, Channel: e.Name, Payload: e})
-	})})
+	}), OnOpen: s.onOpen()})
 	return a.AskQuestionsJSON(ctx, params, &ask.Call{ID: callID, Data: c, Progress: func(m auq.Milestone) {
 		s.send(progressMsg{Type: typeProgress, Call: c.id, Milestone: m})
 	}})

@@ -49,6 +49,9 @@ type Options struct {
 	// such as a temporary key binding that could not be undone; nil
 	// means such failures go unreported.
 	Warn func(error)
+	// Environ is the environment that tells which terminal the user
+	// has, for the notifications; nil means the process's own.
+	Environ []string
 }
 
 // Renderer is an ask.Renderer that shows each questionnaire in popups
@@ -133,6 +136,7 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 		sess.ToggleKey = ""
 	}
 	dlg := r.opts.Dialog(&sess)
+	defer r.notifyOpen(s.Notify, s.Request.Header, s.Countdown)()
 	argv := append(append([]string{}, r.command...), "--socket", sock)
 	win, err := r.launcher.Launch(ctx, argv, dlg.Fit)
 	if err != nil {

@@ -238,6 +238,16 @@ export class Tui {
     });
   }
 
+  /** Appends every byte Pi writes to its terminal from now on to file. */
+  pipeTo(file: string): void {
+    this.tmux("pipe-pane", "-o", "-t", "e2e", `cat >> ${shq(file)}`);
+  }
+
+  /** A tmux format of the pane, such as #{pane_title}. */
+  format(fmt: string): string {
+    return this.tmux("display-message", "-p", "-t", "e2e", fmt).replace(/\n$/, "");
+  }
+
   close(): void {
     try {
       this.tmux("kill-server");

@@ -71,6 +71,8 @@ export class Child {
   readonly ready: Promise<Message>;
   dead: Death | undefined;
   readyMsg: Message | undefined;
+  /** Receives the child's notices for the user, such as a failed notify command. */
+  onNotice: ((message: string) => void) | undefined;
   private proc: ChildProcess;
   private buf = "";
   private stderr = "";
@@ -270,6 +272,10 @@ export class Child {
     const call = typeof msg.call === "string" ? msg.call : undefined;
     if (msg.type === "fatal" && call === undefined && typeof msg.message === "string") {
       this.fatal = msg.message;
+      return;
+    }
+    if (msg.type === "notice" && call === undefined && typeof msg.message === "string") {
+      this.onNotice?.(msg.message);
       return;
     }
     if (call === undefined) return; // error lines are for people: they are on stderr too

@@ -174,6 +174,7 @@ export class AskUserHost {
     if (!this.child || this.child.dead) {
       try {
         this.child = new Child(this.binary, this.hello);
+        this.child.onNotice = (message) => this.ctx.ui.notify?.(message, "warning");
       } catch (err) {
         // spawn throws at once only for arguments it cannot use at all.
         this.missing = `the askuser binary ${this.binary} could not be started: ${err instanceof Error ? err.message : String(err)}`;
@@ -251,6 +252,7 @@ export class AskUserHost {
     opts.signal?.addEventListener("abort", onAbort, { once: true });
     const ui = opts.ctx?.ui ? opts.ctx : this.ctx;
     const cleanup = () => {
+      view?.restoreTitle();
       view?.close();
       dialogs?.close();
       opts.signal?.removeEventListener("abort", onAbort);
@@ -286,6 +288,9 @@ export class AskUserHost {
                 break;
               case "close":
                 view?.close();
+                break;
+              case "notify":
+                view?.notify(m);
                 break;
               case "dialog":
                 route = "native";

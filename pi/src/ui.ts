@@ -34,6 +34,9 @@ export interface UIContext {
 
 type Send = (msg: Message) => void;
 
+// The title stack's push and pop (XTWINOPS 22 and 23), as the child sends them.
+const TITLE_PUSH = "\x1b[22;0t";
+const TITLE_POP = "\x1b[23;0t";
 /** The key of the footer status the package sets while a dialog is hidden. */
 export const STATUS_KEY = "askuser";
 
@@ -101,6 +104,10 @@ export class CustomView {
   private hiddenStatus: string | undefined;
   private hideWorking = false; // Pi's working indicator is hidden while this is open
   private firstFrame: (() => void) | undefined;
+  // Notification sequences that came before Pi gave the component its TUI.
+  private notices: string[] = [];
+  // The title was pushed and has not been popped yet.
+  private titlePushed = false;
   readonly overlay: boolean;
   readonly component = {
     focused: false,
@@ -146,6 +153,7 @@ export class CustomView {
       const shown = this.ctx.ui.custom!((tui, _theme, _kb, done: (v: unknown) => void) => {
         this.tui = tui;
         this.done = done;
+        for (const data of this.notices.splice(0)) this.write(data);
         if (this.closed) queueMicrotask(() => done(undefined));
         this.resize(Number(tui?.terminal?.columns) || 80, rowsFor(tui, this.overlay));
         // Show the component with its first frame, not empty; a slow
@@ -194,6 +202,41 @@ export class CustomView {
     this.firstFrame = undefined;
     first?.();
     this.tui?.requestRender?.();
+  }
+
+  /**
+   * Writes a notify message's sequences (the bell, a desktop
+   * notification, the title) through Pi's terminal. None moves the
+   * cursor or draws, so they go between Pi's renders without touching its
+   * screen. Also after close: the title comes back then.
+   */
+  notify(msg: Message): void {
+    if (typeof msg.data !== "string" || msg.data === "") return;
+    if (msg.data.includes(TITLE_PUSH)) this.titlePushed = true;
+    if (msg.data.includes(TITLE_POP)) this.titlePushed = false;
+    if (this.tui) this.write(msg.data);
+    else this.notices.push(msg.data);
+  }
+
+  /**
+   * Restores the title the child pushed, when the call ended before the
+   * child's own restore came: a result that settles the call (at the
+   * deadline, on an abort) can overtake it, and what follows a result is
+   * not read.
+   */
+  restoreTitle(): void {
+    if (!this.titlePushed) return;
+    this.titlePushed = false;
+    if (this.tui) this.write(TITLE_POP);
+    else this.notices = [];
+  }
+
+  private write(data: string): void {
+    try {
+      this.tui?.terminal?.write?.(data);
+    } catch {
+      // A terminal that cannot take them loses the notifications only.
+    }
   }
 
   private resize(width: number, rows: number): void {
