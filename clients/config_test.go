@@ -8,9 +8,11 @@ package clients
 func claudeHome(s *sandbox, m *model) {
 	s.write("home/.claude.json", mustJSON(map[string]any{
 		"hasCompletedOnboarding": true,
+		// The TUI asks once whether to use a key from the environment.
+		"customApiKeyResponses": map[string]any{"approved": []string{claudeKey[len(claudeKey)-20:]}, "rejected": []string{}},
 		"projects":               map[string]any{s.work: map[string]any{"hasTrustDialogAccepted": true}},
 	}))
-	s.setenv("ANTHROPIC_BASE_URL="+m.url(), "ANTHROPIC_API_KEY=sk-ant-test", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1",
+	s.setenv("ANTHROPIC_BASE_URL="+m.url(), "ANTHROPIC_API_KEY="+claudeKey, "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1",
 		"DISABLE_ERROR_REPORTING=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
 }
 
@@ -81,3 +83,6 @@ func claudeMCP(mode string) string {
 	return mustJSON(map[string]any{"mcpServers": map[string]any{"askuser": map[string]any{
 		"command": askuserBin, "args": askuserArgs(mode)}}})
 }
+
+// claudeKey is the API key Claude Code is given.
+const claudeKey = "sk-ant-api03-scripted-model-key-0123456789"

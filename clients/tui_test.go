@@ -1,0 +1,119 @@
+package clients
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/askuser/askuser/contract"
+)
+
+// The tests in this file run each client's TUI in tmux, with a tmux
+// client attached: the popup opens, is answered by keys and the model
+// gets the answer; Claude Code and Codex also show the questions as
+// their own form; Esc in the client, with the popup hidden, cancels the
+// call and closes the popup.
+
+// tuiQuestion is question with a timeout long enough for any machine.
+const tuiQuestion = `{"timeoutPerQuestionMs":600000,"questions":[{"title":"Pick a colour","prompt":"For the theme.","options":[{"label":"red"},{"label":"green"}]}]}`
+
+// greenAnswered is the guidance for green chosen.
+const greenAnswered = `The user answered:
+
+1. Pick a colour
+   Selected: "green"
+
+These are the user's own answers. Act on them as given; do not invent answers to anything the user was not asked.
+`
+
+// popupHints is a piece of the popup's key hints, which only the popup
+// shows.
+const popupHints = "alt+o hide · esc dismiss"
+
+// green checks that res, received by the model with its guidance, is
+// green chosen on route.
+func green(t *testing.T, res contract.Result, guidance string, route contract.Route) {
+	t.Helper()
+	if res.Status != contract.StatusAnswered || res.Route != route || len(res.Answers) != 1 ||
+		strings.Join(res.Answers[0].Selections, ",") != "green" {
+		t.Errorf("the model received %+v; want green chosen on the %s route", res, route)
+	}
+	sameGuidance(t, guidance, greenAnswered)
+}
+
+// answerPopup has the model ask, chooses green in the popup by keys, and
+// returns what the model received.
+func answerPopup(u *tui, m *model) string {
+	u.t.Helper()
+	u.ask(m)
+	u.waitText("Pick a colour", popupHints)
+	u.keys("Down")
+	u.keys("Enter") // one question: Enter submits
+	raw := u.result(m)
+	u.waitText(finalText)
+	u.until("no popup left", func() bool { return len(popups()) == 0 })
+	if s := u.screen(); strings.Contains(s, popupHints) {
+		u.t.Errorf("the popup is still on screen:\n%s", s)
+	}
+	return raw
+}
+
+// escWhileHidden has the model ask, hides the popup, presses Esc in the
+// client and waits until the popup's helper has ended and the key that
+// brings it back is unbound.
+func escWhileHidden(u *tui, m *model) {
+	u.t.Helper()
+	u.ask(m)
+	u.waitText("Pick a colour", popupHints)
+	u.keys("M-o")
+	u.waitGone(popupHints)
+	u.until("alt+o bound to bring the popup back", func() bool { return strings.Contains(u.binding("M-o"), "--socket") })
+	u.keys("Escape")
+	u.until("the call cancelled: no popup helper left and alt+o unbound", func() bool {
+		return len(popups()) == 0 && !strings.Contains(u.binding("M-o"), "--socket")
+	})
+	if _, _, results := m.state(); len(results) != 0 {
+		u.t.Errorf("the model received a result after Esc: %q", results)
+	}
+}
+
+// claudeTUI starts Claude Code's TUI with askuser mcp in mode.
+func claudeTUI(t *testing.T, mode string) (*tui, *model) {
+	s := newSandbox(t)
+	m := newModel(t, anthropic{}, "mcp__askuser__ask_user", tuiQuestion)
+	claudeHome(s, m)
+	cfg := s.write("mcp.json", claudeMCP(mode))
+	u := s.startTUI("claude", "--mcp-config", cfg, "--strict-mcp-config", "--allowedTools", "mcp__askuser__ask_user", "--model", "claude-sonnet-4-5")
+	u.waitText("? for shortcuts")
+	return u, m
+}
+
+func TestClaudeTUI(t *testing.T) {
+	t.Run("popup", func(t *testing.T) {
+		u, m := claudeTUI(t, "custom")
+		res, guidance := structuredResult(t, answerPopup(u, m))
+		green(t, res, guidance, contract.RouteCustom)
+	})
+	t.Run("form", func(t *testing.T) {
+		u, m := claudeTUI(t, "native")
+		u.ask(m)
+		// → opens the choice list, ↓ and Enter pick green, and ↓ ↓ Enter
+		// is Accept.
+		u.waitText("requests your input", "Pick a colour: ▸ not set")
+		u.keys("Right")
+		u.waitText("◯ green")
+		u.keys("Down")
+		u.waitText("❯ ◯ green")
+		u.keys("Enter")
+		u.waitText("✔ Pick a colour: green")
+		u.keys("Down", "Down")
+		u.waitText("❯ Accept")
+		u.keys("Enter")
+		res, guidance := structuredResult(t, u.result(m))
+		green(t, res, guidance, contract.RouteNative)
+		u.waitText(finalText)
+	})
+	t.Run("esc", func(t *testing.T) {
+		u, m := claudeTUI(t, "custom")
+		escWhileHidden(u, m)
+	})
+}
