@@ -10,7 +10,7 @@ func claudeHome(s *sandbox, m *model) {
 		"hasCompletedOnboarding": true,
 		// The TUI asks once whether to use a key from the environment.
 		"customApiKeyResponses": map[string]any{"approved": []string{claudeKey[len(claudeKey)-20:]}, "rejected": []string{}},
-		"projects":               map[string]any{s.work: map[string]any{"hasTrustDialogAccepted": true}},
+		"projects":              map[string]any{s.work: map[string]any{"hasTrustDialogAccepted": true}},
 	}))
 	s.setenv("ANTHROPIC_BASE_URL="+m.url(), "ANTHROPIC_API_KEY="+claudeKey, "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1",
 		"DISABLE_ERROR_REPORTING=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")

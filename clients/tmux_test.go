@@ -235,6 +235,9 @@ func (u *tui) ask(m *model) {
 	for try := 0; try < 10; try++ {
 		before := strings.Count(u.screen(), "Noted.")
 		u.text(prompt)
+		// Enter only once the prompt is on screen: a client that takes
+		// quick keys for a paste, as Codex does, would put Enter in it.
+		u.waitText(prompt)
 		u.keys("Enter")
 		called := false
 		u.waitFor("the model's answer to the prompt", func(s string) bool {

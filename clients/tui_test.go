@@ -16,28 +16,36 @@ import (
 // tuiQuestion is question with a timeout long enough for any machine.
 const tuiQuestion = `{"timeoutPerQuestionMs":600000,"questions":[{"title":"Pick a colour","prompt":"For the theme.","options":[{"label":"red"},{"label":"green"}]}]}`
 
-// greenAnswered is the guidance for green chosen.
-const greenAnswered = `The user answered:
+// greenAnswered is the guidance for green chosen, with a note if it is
+// not empty.
+func greenAnswered(note string) string {
+	also := ""
+	if note != "" {
+		also = `   Also wrote: "` + note + `"
+`
+	}
+	return `The user answered:
 
 1. Pick a colour
    Selected: "green"
-
+` + also + `
 These are the user's own answers. Act on them as given; do not invent answers to anything the user was not asked.
 `
+}
 
 // popupHints is a piece of the popup's key hints, which only the popup
 // shows.
 const popupHints = "alt+o hide · esc dismiss"
 
 // green checks that res, received by the model with its guidance, is
-// green chosen on route.
-func green(t *testing.T, res contract.Result, guidance string, route contract.Route) {
+// green chosen on route, with note.
+func green(t *testing.T, res contract.Result, guidance string, route contract.Route, note string) {
 	t.Helper()
 	if res.Status != contract.StatusAnswered || res.Route != route || len(res.Answers) != 1 ||
-		strings.Join(res.Answers[0].Selections, ",") != "green" {
-		t.Errorf("the model received %+v; want green chosen on the %s route", res, route)
+		strings.Join(res.Answers[0].Selections, ",") != "green" || res.Answers[0].FreeText != note {
+		t.Errorf("the model received %+v; want green chosen on the %s route, with the note %q", res, route, note)
 	}
-	sameGuidance(t, guidance, greenAnswered)
+	sameGuidance(t, guidance, greenAnswered(note))
 }
 
 // answerPopup has the model ask, chooses green in the popup by keys, and
@@ -91,7 +99,7 @@ func TestClaudeTUI(t *testing.T) {
 	t.Run("popup", func(t *testing.T) {
 		u, m := claudeTUI(t, "custom")
 		res, guidance := structuredResult(t, answerPopup(u, m))
-		green(t, res, guidance, contract.RouteCustom)
+		green(t, res, guidance, contract.RouteCustom, "")
 	})
 	t.Run("form", func(t *testing.T) {
 		u, m := claudeTUI(t, "native")
@@ -109,11 +117,50 @@ func TestClaudeTUI(t *testing.T) {
 		u.waitText("❯ Accept")
 		u.keys("Enter")
 		res, guidance := structuredResult(t, u.result(m))
-		green(t, res, guidance, contract.RouteNative)
+		green(t, res, guidance, contract.RouteNative, "")
 		u.waitText(finalText)
 	})
 	t.Run("esc", func(t *testing.T) {
 		u, m := claudeTUI(t, "custom")
+		escWhileHidden(u, m)
+	})
+}
+
+// codexTUI starts Codex's TUI with askuser mcp in mode.
+func codexTUI(t *testing.T, mode string) (*tui, *model) {
+	s := newSandbox(t)
+	m := newModel(t, responses{}, "mcp__askuser.ask_user", tuiQuestion)
+	codexHome(s, m, mode)
+	u := s.startTUI("codex")
+	u.waitText("? for shortcuts")
+	return u, m
+}
+
+func TestCodexTUI(t *testing.T) {
+	t.Run("popup", func(t *testing.T) {
+		u, m := codexTUI(t, "custom")
+		res, guidance := structuredResult(t, fromCodex(t, answerPopup(u, m)))
+		green(t, res, guidance, contract.RouteCustom, "")
+	})
+	t.Run("form", func(t *testing.T) {
+		u, m := codexTUI(t, "native")
+		u.ask(m)
+		// One field at a time: ↓ and Enter pick green; Enter on the
+		// optional note does nothing while it is empty, so it gets one.
+		u.waitText("Field 1/2", "2. green")
+		u.keys("Down")
+		u.waitText("› 2. green")
+		u.keys("Enter")
+		u.waitText("Field 2/2")
+		u.text("bright")
+		u.waitText("› bright")
+		u.keys("Enter")
+		res, guidance := structuredResult(t, fromCodex(t, u.result(m)))
+		green(t, res, guidance, contract.RouteNative, "bright")
+		u.waitText(finalText)
+	})
+	t.Run("esc", func(t *testing.T) {
+		u, m := codexTUI(t, "custom")
 		escWhileHidden(u, m)
 	})
 }
