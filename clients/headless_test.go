@@ -149,7 +149,7 @@ func TestCodexHeadless(t *testing.T) {
 func TestGeminiHeadless(t *testing.T) {
 	s := newSandbox(t)
 	m := newModel(t, gemini{}, "mcp_askuser_ask_user", question)
-	geminiHome(s, m, "")
+	geminiHome(s, m, "", nil)
 	out := s.headless("gemini", "-p", prompt, "--skip-trust", "-m", "gemini-2.5-flash")
 	offered, calls, _ := m.state()
 	if offered || calls != 0 {
