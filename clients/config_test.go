@@ -78,7 +78,9 @@ func opencodeHome(s *sandbox, m *model, mode string) {
 		"mcp": map[string]any{"askuser": map[string]any{
 			"type": "local", "command": append([]string{askuserBin}, askuserArgs(mode)...), "enabled": true}},
 	}))
-	s.setenv("OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1", "OPENCODE_DISABLE_SHARE=1")
+	s.setenv("OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1", "OPENCODE_DISABLE_SHARE=1",
+		"OPENCODE_DISABLE_DEFAULT_PLUGINS=1", "OPENCODE_DISABLE_CLAUDE_CODE=1", "OPENCODE_DISABLE_EXTERNAL_SKILLS=1",
+		"OPENCODE_DISABLE_EMBEDDED_WEB_UI=1", "OPENCODE_EXPERIMENTAL_DISABLE_FILEWATCHER=1")
 }
 
 // claudeMCP is Claude Code's --mcp-config for askuser mcp in mode.

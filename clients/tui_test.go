@@ -68,8 +68,9 @@ func answerPopup(u *tui, m *model) string {
 
 // escWhileHidden has the model ask, hides the popup, presses Esc in the
 // client and waits until the popup's helper has ended and the key that
-// brings it back is unbound.
-func escWhileHidden(u *tui, m *model) {
+// brings it back is unbound. again, if not empty, is what the client
+// shows when it wants Esc a second time.
+func escWhileHidden(u *tui, m *model, again string) {
 	u.t.Helper()
 	u.ask(m)
 	u.waitText("Pick a colour", popupHints)
@@ -77,6 +78,10 @@ func escWhileHidden(u *tui, m *model) {
 	u.waitGone(popupHints)
 	u.until("alt+o bound to bring the popup back", func() bool { return strings.Contains(u.binding("M-o"), "--socket") })
 	u.keys("Escape")
+	if again != "" {
+		u.waitText(again)
+		u.keys("Escape")
+	}
 	u.until("the call cancelled: no popup helper left and alt+o unbound", func() bool {
 		return len(popups()) == 0 && !strings.Contains(u.binding("M-o"), "--socket")
 	})
@@ -123,7 +128,7 @@ func TestClaudeTUI(t *testing.T) {
 	})
 	t.Run("esc", func(t *testing.T) {
 		u, m := claudeTUI(t, "custom")
-		escWhileHidden(u, m)
+		escWhileHidden(u, m, "")
 	})
 }
 
@@ -162,7 +167,7 @@ func TestCodexTUI(t *testing.T) {
 	})
 	t.Run("esc", func(t *testing.T) {
 		u, m := codexTUI(t, "custom")
-		escWhileHidden(u, m)
+		escWhileHidden(u, m, "")
 	})
 }
 
@@ -252,5 +257,28 @@ func TestGeminiTUI(t *testing.T) {
 	t.Run("esc", func(t *testing.T) {
 		t.Skip("Gemini CLI 0.61.0 sends no notifications/cancelled when Esc cancels a call (it only prints \"Request cancelled.\"), " +
 			"so askuser cannot know the call is over: the popup stays until it is answered, dismissed or timed out")
+	})
+}
+
+// opencodeTUI starts OpenCode's TUI.
+func opencodeTUI(t *testing.T) (*tui, *model) {
+	s := newSandbox(t)
+	m := newModel(t, chat{}, "askuser_ask_user", tuiQuestion)
+	opencodeHome(s, m, "")
+	u := s.startTUI("opencode")
+	// The status line counts the MCP servers connected.
+	u.waitText("Ask anything", "1 MCP")
+	return u, m
+}
+
+// OpenCode declares no elicitation: its route is the popup.
+func TestOpenCodeTUI(t *testing.T) {
+	t.Run("popup", func(t *testing.T) {
+		u, m := opencodeTUI(t)
+		sameGuidance(t, answerPopup(u, m), greenAnswered(""))
+	})
+	t.Run("esc", func(t *testing.T) {
+		u, m := opencodeTUI(t)
+		escWhileHidden(u, m, "again to interrupt")
 	})
 }
