@@ -47,17 +47,26 @@ func run(m *testing.M) int {
 	return m.Run()
 }
 
+// clientPaths are the clients' commands inside the installed tree.
+var clientPaths = map[string]string{
+	"claude":   ".bin/claude",
+	"codex":    ".bin/codex",
+	"gemini":   ".bin/gemini",
+	"node":     ".bin/node",
+	"opencode": "opencode-linux-x64/bin/opencode",
+}
+
 // clientBin returns the path of a client's command in the installed
-// tree named by ASKUSER_CLIENTS (clients/node_modules/.bin). Without it
-// the test is skipped, saying how to run it; a client missing from the
-// tree fails the test.
+// tree named by ASKUSER_CLIENTS (clients/node_modules). Without it the
+// test is skipped, saying how to run it; a client missing from the tree
+// fails the test.
 func clientBin(t *testing.T, name string) string {
 	t.Helper()
 	dir := os.Getenv("ASKUSER_CLIENTS")
 	if dir == "" {
-		t.Skip("the real MCP clients run from `make clients-test`, which installs them; or set ASKUSER_CLIENTS to clients/node_modules/.bin")
+		t.Skip("the real MCP clients run from `make clients-test`, which installs them; or set ASKUSER_CLIENTS to clients/node_modules")
 	}
-	p := filepath.Join(dir, name)
+	p := filepath.Join(dir, clientPaths[name])
 	if _, err := os.Stat(p); err != nil {
 		t.Fatalf("client %s is not installed (%v): run `make clients-deps`", name, err)
 	}
