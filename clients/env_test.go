@@ -88,6 +88,7 @@ func newSandbox(t *testing.T) *sandbox {
 	t.Helper()
 	root := t.TempDir()
 	s := &sandbox{t: t, root: root, home: filepath.Join(root, "home"), work: filepath.Join(root, "project")}
+	t.Cleanup(s.stopLeftovers)
 	for _, d := range []string{s.home, s.work, filepath.Join(root, "tmp"), filepath.Join(s.home, ".config"),
 		filepath.Join(s.home, ".local/share"), filepath.Join(s.home, ".cache"), filepath.Join(s.home, ".local/state")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {

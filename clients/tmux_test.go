@@ -52,7 +52,6 @@ func (s *sandbox) startTUI(name string, args ...string) *tui {
 	t.Cleanup(func() {
 		exec.Command(tmux, "-S", u.outer, "kill-server").Run()
 		exec.Command(tmux, "-S", u.inner, "kill-server").Run()
-		s.stopLeftovers()
 		os.RemoveAll(dir)
 	})
 	cmd := "exec " + shellQuote(clientBin(t, name))
@@ -233,11 +232,12 @@ func withoutTmux(env []string) []string {
 func (u *tui) ask(m *model) {
 	u.t.Helper()
 	for try := 0; try < 10; try++ {
-		before := strings.Count(u.screen(), "Noted.")
+		screen := u.screen()
+		before, typed := strings.Count(screen, "Noted."), strings.Count(screen, prompt)
 		u.text(prompt)
 		// Enter only once the prompt is on screen: a client that takes
 		// quick keys for a paste, as Codex does, would put Enter in it.
-		u.waitText(prompt)
+		u.waitFor("the prompt typed", func(s string) bool { return strings.Count(s, prompt) > typed })
 		u.keys("Enter")
 		called := false
 		u.waitFor("the model's answer to the prompt", func(s string) bool {
