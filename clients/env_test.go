@@ -131,7 +131,7 @@ func (s *sandbox) write(rel, content string) string {
 	return p
 }
 
-// askuserCommand is the command line of askuser mcp for a client's
+// askuserArgs are the arguments of askuser mcp for a client's
 // config, with mode forced when not empty.
 func askuserArgs(mode string) []string {
 	args := []string{"mcp", "--no-config"}
