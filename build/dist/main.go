@@ -160,12 +160,12 @@ func build(out string, targets []platform, npm bool) error {
 	if err := os.RemoveAll(out); err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp("", "askuser-dist-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	modfile, err := releaseModfile(tmp)
+	// The patched SDK lives under out while the binaries are built, at a
+	// path that goes into each binary's build information: the same out
+	// gives the same binaries.
+	sdk := filepath.Join(out, "sdk")
+	defer os.RemoveAll(sdk)
+	modfile, err := releaseModfile(sdk)
 	if err != nil {
 		return err
 	}

@@ -63,7 +63,8 @@ func patchSDKSource(src []byte) ([]byte, error) {
 	return bytes.Replace(src, []byte(sdkEager), []byte(sdkLazy), 1), nil
 }
 
-// releaseModfile copies the SDK into dir, patches the copy, and writes a
+// releaseModfile copies the SDK into dir (absolute, or relative to the
+// module's root, the working directory), patches the copy, and writes a
 // go.mod and go.sum beside it that are the module's own plus a replace
 // of the SDK by the copy. It returns the go.mod's path, for -modfile.
 func releaseModfile(dir string) (string, error) {
@@ -106,7 +107,12 @@ func releaseModfile(dir string) (string, error) {
 		return "", err
 	}
 	modfile := filepath.Join(dir, "release.mod")
-	mod = fmt.Appendf(mod, "\nreplace %s => %s\n", sdkModule, sdk)
+	// A relative replacement is read from the module's root.
+	replacement := sdk
+	if !filepath.IsAbs(sdk) {
+		replacement = "./" + filepath.ToSlash(sdk)
+	}
+	mod = fmt.Appendf(mod, "\nreplace %s => %s\n", sdkModule, replacement)
 	if err := os.WriteFile(modfile, mod, 0o644); err != nil {
 		return "", err
 	}
