@@ -15,11 +15,12 @@ dist:
 	$(GO) run ./build/dist -out dist
 	$(GO) run ./build/dist -verify dist
 
-# Fragments owned by the Pi package and the MCP server add their test
-# targets to EXTRA_TESTS.
+# Fragments owned by the Pi package, the MCP server and the real MCP
+# clients' tests add their test targets to EXTRA_TESTS.
 EXTRA_TESTS :=
 -include pi/pi.mk
 -include mcpserver/mcp.mk
+-include clients/clients.mk
 -include release/release.mk
 
 # Every step runs with TMPDIR set to a fresh directory that must be empty

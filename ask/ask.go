@@ -11,6 +11,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
 )
 
@@ -67,6 +68,10 @@ type Session struct {
 	Countdown *Countdown
 	// Call is the call as the caller described it, its Data included.
 	Call Call
+	// Notify is how the user wants to be told that a question is
+	// waiting, for a renderer that draws on a terminal; the zero value
+	// tells nothing.
+	Notify config.NotifyPrefs
 }
 
 // Outcome is what a Renderer reports when the user has acted.

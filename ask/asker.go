@@ -14,6 +14,11 @@ import (
 type Options struct {
 	// Events receives the runtime events of every call; nil emits none.
 	Events EventSink
+	// OnOpen is called as each call's wait opens, on every route, before
+	// the renderer starts, from the calling goroutine; nil for none. It
+	// must return promptly (start slow work, such as a process, on its
+	// own goroutine). A panic in it is recovered and ignored.
+	OnOpen func(Opening)
 }
 
 // Call describes one call: its id for correlation, and the host's own
@@ -39,6 +44,7 @@ type Call struct {
 type Asker struct {
 	host   *Host
 	events EventSink
+	onOpen func(Opening)
 }
 
 // NewAsker returns an Asker bound to h. With a nil h every call fails with
@@ -46,7 +52,7 @@ type Asker struct {
 func NewAsker(h *Host, opts *Options) *Asker {
 	a := &Asker{host: h}
 	if opts != nil {
-		a.events = opts.Events
+		a.events, a.onOpen = opts.Events, opts.OnOpen
 	}
 	return a
 }
@@ -156,11 +162,12 @@ func (a *Asker) run(ctx context.Context, req *contract.Request, call *Call) cont
 	if err != nil {
 		return contract.ErrorResult(contract.ErrInternal, err.Error())
 	}
-	s := &Session{Request: req, Display: display, ToggleKey: h.prefs.ToggleKey}
+	s := &Session{Request: req, Display: display, ToggleKey: h.prefs.ToggleKey, Notify: h.prefs.Notify}
 	if call != nil {
 		s.Call = *call
 	}
-	return a.wait(ctx, r, h.route, s, total, s.Call.ID)
+	open := Opening{Tool: ToolAskUser, Route: h.route, Header: req.Header, Questions: len(req.Questions)}
+	return a.wait(ctx, r, h.route, s, total, open)
 }
 
 // check asks a Checker whether the route can show req. A refusal, or a
@@ -178,8 +185,10 @@ func check(c Checker, req *contract.Request, route contract.Route) (res contract
 }
 
 // wait runs one ask_user wait on r.
-func (a *Asker) wait(ctx context.Context, r Renderer, route contract.Route, s *Session, total time.Duration, callID string) contract.Result {
+func (a *Asker) wait(ctx context.Context, r Renderer, route contract.Route, s *Session, total time.Duration, open Opening) contract.Result {
+	callID := s.Call.ID
 	return waitOn(a, ctx, callID, total, waitSpec[contract.Result]{
+		opening: open,
 		render: func(rctx context.Context, cd *Countdown) (st settlement) {
 			s.Countdown = cd
 			st.outcome, st.err = r.Render(rctx, s)
@@ -199,6 +208,7 @@ func (a *Asker) wait(ctx context.Context, r Renderer, route contract.Route, s *S
 // renderer, how to turn the first settlement into its result, its result
 // for an internal failure, and the outcome event of a result.
 type waitSpec[R any] struct {
+	opening  Opening
 	render   func(ctx context.Context, cd *Countdown) settlement
 	settled  func(st settlement) R
 	internal func(msg string) R
@@ -224,6 +234,10 @@ func waitOn[R any](a *Asker, ctx context.Context, callID string, total time.Dura
 	rctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	w := newWaiter(total, cancel)
 	cd := &Countdown{impl: countdown{w}}
+	open := spec.opening
+	open.CallID = callID
+	open.Deadline, _ = cd.Deadline()
+	a.opened(open)
 	stop := context.AfterFunc(ctx, func() {
 		w.settle(settlement{kind: byAbort, err: fmt.Errorf("%w: %w", ErrAborted, context.Cause(ctx))})
 	})

@@ -93,3 +93,22 @@ func ExampleCountdown_Cancel() {
 	// deadline: true cancelled: true deadline now: false
 	// aborted user
 }
+
+// A host tells the user that a question is waiting as each wait opens,
+// from what Opening holds: never the questions themselves.
+func ExampleOptions_onOpen() {
+	host := ask.NewHost(ask.Capabilities{Custom: firstOption}, nil)
+	asker := ask.NewAsker(host, &ask.Options{OnOpen: func(o ask.Opening) {
+		fmt.Printf("%s: %d question(s) waiting on the %s route, header %q, deadline set: %v\n",
+			o.Tool, o.Questions, o.Route, o.Header, !o.Deadline.IsZero())
+	}})
+	asker.Ask(context.Background(), &contract.Request{
+		Header: "Release",
+		Questions: []contract.Question{{
+			Title:   "Deploy where?",
+			Kind:    contract.KindSingle,
+			Options: []contract.Option{{Label: "staging"}, {Label: "prod"}},
+		}},
+	}, nil)
+	// Output: ask_user: 1 question(s) waiting on the custom route, header "Release", deadline set: true
+}

@@ -38,6 +38,10 @@ type HostOptions struct {
 	// ConfigNamed says the user named ConfigFile, as with --config, so it
 	// must exist; the default config file may be missing.
 	ConfigNamed bool
+	// ToolKey says the host is the Pi package's, whose preferences may
+	// choose its tool (Prefs.Tool). Every other host refuses preferences
+	// that set it, as invalid_config.
+	ToolKey bool
 }
 
 // Host binds the renderers of one host to the preferences and the route
@@ -82,6 +86,17 @@ func NewHost(caps Capabilities, opts *HostOptions) *Host {
 	if err := config.CheckPrefs(config.OptionsSource, opts.Options); err != nil {
 		h.invalid(err)
 		return h
+	}
+	if !opts.ToolKey {
+		for _, p := range []struct {
+			source string
+			prefs  config.Prefs
+		}{{opts.ConfigFile, file}, {config.OptionsSource, opts.Options}} {
+			if err := config.CheckNoTool(p.source, p.prefs); err != nil {
+				h.invalid(err)
+				return h
+			}
+		}
 	}
 	h.prefs = config.Resolve(opts.Options, file)
 	h.resolve()

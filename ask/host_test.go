@@ -103,6 +103,10 @@ func TestRouteResolutionWithConfigFile(t *testing.T) {
 		{"unknown mode in file", `{"mode":"tui"}`, config.Prefs{}, both, Support{Status: SupportInvalidConfig}, "mode"},
 		{"bad option with good file", `{"mode":"custom"}`, config.Prefs{TimeoutPerQuestionMs: ptr[int64](-1)}, both,
 			Support{Status: SupportInvalidConfig}, "timeoutPerQuestionMs"},
+		{"tool in the file of a host that is not Pi's", `{"tool":"AskUserQuestion"}`, config.Prefs{}, both,
+			Support{Status: SupportInvalidConfig}, "tool: only the Pi package reads tool"},
+		{"tool in the options of a host that is not Pi's", "", config.Prefs{Tool: config.ToolAskUser}, both,
+			Support{Status: SupportInvalidConfig}, "options: invalid config: tool: only the Pi package"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -195,7 +199,7 @@ func TestSupportReasons(t *testing.T) {
 func TestPreferences(t *testing.T) {
 	h := NewHost(Capabilities{}, &HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: ptr[int64](5), ToggleKey: ptr("")}})
 	got := h.Preferences()
-	want := config.Effective{TimeoutPerQuestionMs: 5, TimeoutSet: true}
+	want := config.Effective{TimeoutPerQuestionMs: 5, TimeoutSet: true, Notify: config.Resolve(config.Prefs{}, config.Prefs{}).Notify}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Preferences() mismatch (-want +got):\n%s", diff)
 	}

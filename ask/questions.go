@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
 )
 
@@ -38,6 +39,9 @@ type QuestionSession struct {
 	Countdown *Countdown
 	// Call is the call as the caller described it, its Data included.
 	Call Call
+	// Notify is how the user wants to be told that a question is
+	// waiting, as on Session.
+	Notify config.NotifyPrefs
 
 	progress *progress
 }
@@ -126,7 +130,7 @@ func (a *Asker) askQuestions(ctx context.Context, req *auq.Request, call *Call) 
 		return questionError("", contract.ErrInternal, err.Error())
 	}
 	route := h.route
-	s := &QuestionSession{Request: req, Display: display}
+	s := &QuestionSession{Request: req, Display: display, Notify: h.prefs.Notify}
 	if call != nil {
 		s.Call = *call
 		if call.Progress != nil {
@@ -135,6 +139,7 @@ func (a *Asker) askQuestions(ctx context.Context, req *auq.Request, call *Call) 
 	}
 	callID := s.Call.ID
 	return waitOn(a, ctx, callID, total, waitSpec[auq.Outcome]{
+		opening: Opening{Tool: ToolAskUserQuestion, Route: route, Questions: len(req.Questions)},
 		render: func(rctx context.Context, cd *Countdown) (st settlement) {
 			s.Countdown = cd
 			st.questions, st.err = r.RenderQuestions(rctx, s)

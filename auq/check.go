@@ -6,7 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
+
+	"github.com/askuser/askuser/internal/jsondecode"
+	"github.com/askuser/askuser/internal/nameset"
 )
 
 // checker applies the rules of the contract to a request. meta is nil for
@@ -46,92 +48,77 @@ func pathOf(q, o int, prop string) string {
 }
 
 // view is what the checker knows of one object's members.
-type view struct {
-	m     objMeta
-	typed bool
-}
-
-// has reports whether a member was sent. For a typed request, a member
-// is sent when it is not its zero value.
-func (v view) has(bit uint32, nonZero bool) bool {
-	if v.typed {
-		return nonZero
-	}
-	return v.m.present&bit != 0
-}
-
-// ok reports whether a member decoded, so rules may look at it.
-func (v view) ok(bit uint32) bool { return v.typed || v.m.bad&bit == 0 }
+type view = jsondecode.View
 
 const exampleQuestions = `[{"id":"db","question":"Which database should I use?","header":"Database","options":[{"id":"pg","label":"Postgres","description":"…"},{"id":"lite","label":"SQLite","description":"…"}]}]`
 
 func (c *checker) request(r *Request) {
-	rv := view{typed: c.meta == nil}
+	rv := view{Typed: c.meta == nil}
 	if c.meta != nil {
-		rv.m = c.meta.obj
+		rv.M = c.meta.obj
 	}
-	if r.Metadata != nil && rv.ok(rMetadata) {
+	if r.Metadata != nil && rv.OK(rMetadata) {
 		c.metadata(r.Metadata)
 	}
-	if !rv.ok(rQuestions) {
+	if !rv.OK(rQuestions) {
 		return
 	}
 	n := len(r.Questions)
 	switch {
-	case n == 0 && !rv.has(rQuestions, r.Questions != nil):
+	case n == 0 && !rv.Has(rQuestions, r.Questions != nil):
 		c.add(-1, -1, "questions", "is required: send 1 to 8 questions, such as "+exampleQuestions)
 	case n < MinQuestions:
 		c.add(-1, -1, "questions", "must hold at least 1 question (at most 8)")
 	case n > MaxQuestions:
 		c.add(-1, -1, "questions", "has "+strconv.Itoa(n)+" questions; the limit is 8: ask the most important ones now and the rest in a later call")
 	}
-	ids := newNameSet(n)
+	ids := nameset.Make(n)
 	for i := range r.Questions {
-		qv := view{typed: rv.typed}
+		qv := view{Typed: rv.Typed}
 		var om []objMeta
-		if !rv.typed {
+		if !rv.Typed {
 			qm := &c.meta.questions[i]
-			qv.m = qm.obj
+			qv.M = qm.obj
 			om = qm.options
 		}
-		c.question(i, &r.Questions[i], qv, om, ids)
+		c.question(i, &r.Questions[i], qv, om, &ids)
 	}
 }
 
 func (c *checker) metadata(m *Metadata) {
 	var mv view
 	if c.meta != nil {
-		mv.m = c.meta.meta
+		mv.M = c.meta.meta
 	} else {
-		mv.typed = true
+		mv.Typed = true
 	}
-	if m.Source != nil && mv.ok(mSource) {
-		c.text(-1, -1, "metadata.source", *m.Source, MaxSourceLen, mv.typed)
+	if m.Source != nil && mv.OK(mSource) {
+		c.text(-1, -1, "metadata.source", *m.Source, MaxSourceLen, mv.Typed)
 	}
-	if m.FlowID != nil && mv.ok(mFlowID) {
-		c.text(-1, -1, "metadata.flowId", *m.FlowID, MaxFlowIDLen, mv.typed)
+	if m.FlowID != nil && mv.OK(mFlowID) {
+		c.text(-1, -1, "metadata.flowId", *m.FlowID, MaxFlowIDLen, mv.Typed)
 	}
-	if !mv.ok(mTags) {
+	if !mv.OK(mTags) {
 		return
 	}
 	if n := len(m.Tags); n > MaxTags {
 		c.add(-1, -1, "metadata.tags", "has "+strconv.Itoa(n)+" tags; the limit is "+strconv.Itoa(MaxTags))
 	}
 	for k, t := range m.Tags {
-		c.text(-1, -1, "metadata.tags["+strconv.Itoa(k)+"]", t, MaxTagLen, mv.typed)
+		c.text(-1, -1, "metadata.tags["+strconv.Itoa(k)+"]", t, MaxTagLen, mv.Typed)
 	}
 }
 
-func (c *checker) question(i int, q *Question, qv view, om []objMeta, ids *nameSet) {
-	if qv.m.bad&whole != 0 {
+func (c *checker) question(i int, q *Question, qv view, om []objMeta, ids *nameset.Set) {
+	if qv.M.Bad&whole != 0 {
 		return
 	}
-	if qv.ok(qID) && c.id(i, -1, q.ID, qv, "the key of its answer in the result") {
-		if j, dup := ids.add(q.ID, i); dup {
+	if qv.OK(qID) && c.id(i, -1, q.ID, qv, "the key of its answer in the result") {
+		if j, dup := ids.Add(q.ID, i); dup {
 			c.add(i, -1, "id", quote(q.ID)+" is already the id of questions["+strconv.Itoa(j)+"]; question ids must be unique")
 		}
 	}
-	if qv.ok(qQuestion) && c.required(i, -1, "question", q.Question, MaxQuestionLen, "the full question the user reads, ending with \"?\"") {
+	if qv.OK(qQuestion) && c.required(i, -1, "question", q.Question, MaxQuestionLen, "the full question the user reads, ending with \"?\"") {
 		if !strings.HasSuffix(q.Question, "?") {
 			msg := `must end with "?": phrase it as a question, such as "Which database should I use?"`
 			if strings.HasSuffix(strings.TrimRightFunc(q.Question, unicode.IsSpace), "?") {
@@ -140,15 +127,15 @@ func (c *checker) question(i int, q *Question, qv view, om []objMeta, ids *nameS
 			c.add(i, -1, "question", msg)
 		}
 	}
-	if qv.ok(qHeader) {
+	if qv.OK(qHeader) {
 		c.required(i, -1, "header", q.Header, MaxHeaderLen, `a short tag of at most 12 characters shown above the question, such as "Database"`)
 	}
-	if !qv.ok(qOptions) {
+	if !qv.OK(qOptions) {
 		return
 	}
 	n := len(q.Options)
 	switch {
-	case n == 0 && !qv.has(qOptions, q.Options != nil):
+	case n == 0 && !qv.Has(qOptions, q.Options != nil):
 		c.add(i, -1, "options", `is required: give 2 to 4 options, such as [{"id":"pg","label":"Postgres","description":"…"},{"id":"lite","label":"SQLite","description":"…"}]`)
 	case n == 0:
 		c.add(i, -1, "options", "is empty: give 2 to 4 options, besides the Other answer the tool adds by itself")
@@ -157,41 +144,41 @@ func (c *checker) question(i int, q *Question, qv view, om []objMeta, ids *nameS
 	case n > MaxOptions:
 		c.add(i, -1, "options", "has "+strconv.Itoa(n)+" options; the limit is 4: keep the likeliest choices, since the user can always answer Other")
 	}
-	optIDs, labels := newNameSet(n), newLabelSet(n)
+	optIDs, labels := nameset.Make(n), nameset.MakeFold(n)
 	recommended := -1
 	for k := range q.Options {
 		o := &q.Options[k]
-		ov := view{typed: qv.typed}
-		if !qv.typed {
-			ov.m = om[k]
+		ov := view{Typed: qv.Typed}
+		if !qv.Typed {
+			ov.M = om[k]
 		}
-		if ov.m.bad&whole != 0 {
+		if ov.M.Bad&whole != 0 {
 			continue
 		}
-		if ov.ok(oID) && c.id(i, k, o.ID, ov, "the option's key in the answer") {
-			if j, dup := optIDs.add(o.ID, k); dup {
+		if ov.OK(oID) && c.id(i, k, o.ID, ov, "the option's key in the answer") {
+			if j, dup := optIDs.Add(o.ID, k); dup {
 				c.add(i, k, "id", quote(o.ID)+" is already the id of options["+strconv.Itoa(j)+"]; option ids must be unique within a question")
 			}
 		}
-		if ov.ok(oLabel) && c.required(i, k, "label", o.Label, MaxLabelLen, "the text the user picks") {
-			c.label(i, k, o.Label, labels)
+		if ov.OK(oLabel) && c.required(i, k, "label", o.Label, MaxLabelLen, "the text the user picks") {
+			c.label(i, k, o.Label, &labels)
 		}
-		if ov.ok(oDescription) {
+		if ov.OK(oDescription) {
 			c.required(i, k, "description", o.Description, MaxDescriptionLen, "say what choosing this option means")
 		}
-		if ov.ok(oPreview) && ov.has(oPreview, o.Preview != "") {
+		if ov.OK(oPreview) && ov.Has(oPreview, o.Preview != "") {
 			switch {
-			case q.MultiSelect && qv.ok(qMultiSelect):
+			case q.MultiSelect && qv.OK(qMultiSelect):
 				c.add(i, k, "preview", "is only allowed on a single-select question: remove it, or leave multiSelect out")
 			case o.Preview == "":
 				c.add(i, k, "preview", "must not be empty: leave preview out when the option has none")
-			case strings.TrimSpace(o.Preview) == "":
+			case jsondecode.Blank(o.Preview):
 				c.add(i, k, "preview", "must not be blank: leave preview out when the option has none")
 			default:
-				c.text(i, k, "preview", o.Preview, MaxPreviewLen, qv.typed)
+				c.text(i, k, "preview", o.Preview, MaxPreviewLen, qv.Typed)
 			}
 		}
-		if o.Recommended && ov.ok(oRecommended) {
+		if o.Recommended && ov.OK(oRecommended) {
 			if recommended >= 0 {
 				c.add(i, k, "recommended", "options["+strconv.Itoa(recommended)+"] is already recommended; at most one option per question may be")
 			} else {
@@ -221,51 +208,15 @@ func (c *checker) id(q, o int, id string, v view, why string) bool {
 // label checks the label of option k, which is valid text, against the
 // Other answer and against the labels before it, which look alike to the
 // user when they are equal but for case and surrounding white space.
-func (c *checker) label(q, k int, label string, labels *labelSet) {
+func (c *checker) label(q, k int, label string, labels *nameset.Set) {
 	trimmed := strings.TrimSpace(label)
 	if isOther(trimmed) {
 		c.add(q, k, "label", quote(label)+" is not allowed: the tool adds an Other answer to every question by itself; remove this option")
 		return
 	}
-	if j, dup := labels.add(trimmed, k); dup {
+	if j, dup := labels.Add(trimmed, k); dup {
 		c.add(q, k, "label", quote(label)+" repeats the label of options["+strconv.Itoa(j)+"]; labels must be unique within a question, whatever their case")
 	}
-}
-
-// labelSet is a set of trimmed labels compared without regard to case,
-// with the index that added each. Small sets, the usual case, are
-// searched linearly with strings.EqualFold; large ones (only a request
-// with far too many options) by their lower case.
-type labelSet struct {
-	labels []string
-	idx    []int
-	big    map[string]int
-}
-
-func newLabelSet(n int) *labelSet {
-	if n > 16 {
-		return &labelSet{big: make(map[string]int, n)}
-	}
-	return &labelSet{labels: make([]string, 0, n), idx: make([]int, 0, n)}
-}
-
-func (s *labelSet) add(label string, i int) (int, bool) {
-	if s.big != nil {
-		key := strings.ToLower(label)
-		if j, ok := s.big[key]; ok {
-			return j, true
-		}
-		s.big[key] = i
-		return 0, false
-	}
-	for k, l := range s.labels {
-		if strings.EqualFold(l, label) {
-			return s.idx[k], true
-		}
-	}
-	s.labels = append(s.labels, label)
-	s.idx = append(s.idx, i)
-	return 0, false
 }
 
 // isOther reports whether a trimmed label names an explicit Other option.
@@ -281,81 +232,28 @@ func isOther(label string) bool {
 	return false
 }
 
-// required checks a string that must be sent and must not be blank. An
-// empty string counts as not sent, so that a typed request and its JSON
-// get the same message.
+// required checks a string that must be sent and must not be blank, and
+// then its length.
 func (c *checker) required(q, o int, prop, s string, limit int, why string) bool {
-	switch {
-	case s == "":
-		c.add(q, o, prop, "is required: "+why)
-		return false
-	case strings.TrimSpace(s) == "":
-		c.add(q, o, prop, "must not be blank: "+why)
+	if msg := jsondecode.RequiredProblem(s, why); msg != "" {
+		c.add(q, o, prop, msg)
 		return false
 	}
 	return c.text(q, o, prop, s, limit, c.meta == nil)
 }
 
-// text checks a string against its limit in characters and, for a typed
-// request, checks that it is UTF-8; the decoder has already done so for a
-// decoded one.
+// text checks a string against its limit and, for a typed request, that
+// it is UTF-8.
 func (c *checker) text(q, o int, prop, s string, limit int, typed bool) bool {
-	if typed && !utf8.ValidString(s) {
-		c.add(q, o, prop, "is not valid UTF-8")
-		return false
-	}
-	if len(s) <= limit {
-		return true
-	}
-	if n := utf8.RuneCountInString(s); n > limit {
-		c.add(q, o, prop, "is "+strconv.Itoa(n)+" characters long; the limit is "+strconv.Itoa(limit))
+	if msg := jsondecode.TextProblem(s, limit, typed); msg != "" {
+		c.add(q, o, prop, msg)
 		return false
 	}
 	return true
 }
 
-// nameSet is a set of names with the index that added each. Small sets,
-// the usual case, are searched linearly.
-type nameSet struct {
-	names []string
-	idx   []int
-	big   map[string]int
-}
-
-func newNameSet(n int) *nameSet {
-	if n > 16 {
-		return &nameSet{big: make(map[string]int, n)}
-	}
-	return &nameSet{names: make([]string, 0, n), idx: make([]int, 0, n)}
-}
-
-// add adds name for index i, or returns the index that added it first.
-func (s *nameSet) add(name string, i int) (int, bool) {
-	if s.big != nil {
-		if j, ok := s.big[name]; ok {
-			return j, true
-		}
-		s.big[name] = i
-		return 0, false
-	}
-	for k, n := range s.names {
-		if n == name {
-			return s.idx[k], true
-		}
-	}
-	s.names = append(s.names, name)
-	s.idx = append(s.idx, i)
-	return 0, false
-}
-
-// quote quotes s for a message, escaping what is not printable and
-// shortening what is long.
-func quote(s string) string {
-	if len(s) > 80 {
-		s = string([]rune(s)[:min(utf8.RuneCountInString(s), 60)]) + "…"
-	}
-	return strconv.Quote(s)
-}
+// quote quotes s for a message.
+func quote(s string) string { return jsondecode.Quote(s) }
 
 // sortProblems orders problems question by question, then option by
 // option, keeping the order found within one place.

@@ -1,12 +1,12 @@
 package auq
 
 import (
-	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
 
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/jsondecode"
 	"github.com/askuser/askuser/internal/jsonscan"
 )
 
@@ -78,15 +78,15 @@ func Parse(data []byte) (*Request, error) {
 		// message does not claim to know the length.
 		return nil, tooLarge(-1)
 	}
-	var segs [8]seg
-	d := decoder{Scanner: jsonscan.New(data), segs: segs[:0]}
+	var segs [8]jsondecode.Seg
+	d := decoder{Decoder: jsondecode.Decoder{Scanner: jsonscan.New(data), Segs: segs[:0], NullHint: nullHint}}
 	r := new(Request)
 	var m reqMeta
 	d.decode(r, &m)
 	if d.Failed() {
-		return finish(nil, d.probs)
+		return finish(nil, problems(d.Problems))
 	}
-	c := checker{meta: &m, probs: d.probs}
+	c := checker{meta: &m, probs: problems(d.Problems)}
 	c.request(r)
 	return finish(r, c.probs)
 }
@@ -160,15 +160,12 @@ func checkSize(r *Request) error {
 			n += len(o.ID) + len(o.Label) + len(o.Description) + len(o.Preview)
 		}
 	}
-	if n < MaxRequestBytes/2 {
-		return nil
+	size, msg := jsondecode.EncodedSize(r, n, MaxRequestBytes)
+	if msg != "" {
+		return &RequestError{Problems: []Problem{{Message: msg}}}
 	}
-	data, err := json.Marshal(r)
-	if err != nil {
-		return &RequestError{Problems: []Problem{{Message: "the request cannot be encoded as JSON: " + err.Error()}}}
-	}
-	if len(data) > MaxRequestBytes {
-		return tooLarge(len(data))
+	if size > MaxRequestBytes {
+		return tooLarge(size)
 	}
 	return nil
 }
@@ -176,12 +173,8 @@ func checkSize(r *Request) error {
 // tooLarge reports a request over MaxRequestBytes: n bytes long, or of
 // unknown length when n < 0.
 func tooLarge(n int) error {
-	size := "over the " + strconv.Itoa(MaxRequestBytes) + "-byte limit (256 KiB)"
-	if n >= 0 {
-		size = strconv.Itoa(n) + " bytes long, " + size
-	}
 	return &RequestError{Problems: []Problem{{
-		Message: "the request is " + size + ": shorten the previews and descriptions or ask fewer questions",
+		Message: jsondecode.TooLarge(n, MaxRequestBytes, "shorten the previews and descriptions or ask fewer questions"),
 	}}}
 }
 

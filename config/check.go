@@ -37,8 +37,26 @@ func CheckPrefs(source string, p Prefs) error {
 			add(keyTimeout, "%s", msg)
 		}
 	}
+	checkNotify(p.Notify, add)
+	switch p.Tool {
+	case "", ToolAskUser, ToolAskUserQuestion:
+	default:
+		add(keyTool, "must be %s, got %s", toolWant, quote(p.Tool))
+	}
 	if problems != nil {
 		return &Error{File: source, Problems: problems}
 	}
 	return nil
+}
+
+// CheckNoTool refuses preferences that set Tool, for every host but the
+// Pi package's: the others choose their contract explicitly, with --tool,
+// and a tool the user set there would be ignored. source names the
+// preferences, as for CheckPrefs.
+func CheckNoTool(source string, p Prefs) error {
+	if p.Tool == "" {
+		return nil
+	}
+	return &Error{File: source, Problems: []contract.Problem{{Path: keyTool,
+		Message: "only the Pi package reads tool; this host serves the contract chosen with --tool (ask_user unless it says AskUserQuestion): leave tool out"}}}
 }

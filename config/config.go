@@ -1,6 +1,6 @@
 // Package config reads and checks askuser's user preferences: the route
-// mode, the display mode, the overlay toggle key and the per-question
-// timeout. It also combines them with programmatic options and a request's
+// mode, the display mode, the overlay toggle key, the per-question
+// timeout and, for the Pi package, its tool. It also combines them with programmatic options and a request's
 // own values, in the contract's order of precedence.
 //
 // The config file is JSON with at most these keys:
@@ -9,7 +9,15 @@
 //	  "mode": "custom",              // or "native"; omitted: probe the host
 //	  "displayMode": "overlay",      // or "inline"
 //	  "overlayToggleKey": "alt+o",   // a chord, or null, "off", "none", "disabled"
-//	  "timeoutPerQuestionMs": 60000  // whole milliseconds; 0: no deadline
+//	  "timeoutPerQuestionMs": 60000, // whole milliseconds; 0: no deadline
+//	  "notify": {
+//	    "bell": true,                 // ring the terminal bell on opening
+//	    "desktop": true,              // or false, "osc9", "osc777", "osc99";
+//	                                  // omitted: where the terminal shows it
+//	    "title": true,                // "question waiting" in the title
+//	    "command": ["prog", "arg"]    // run on opening; null: none
+//	  },
+//	  "tool": "ask_user"             // or "AskUserQuestion": the Pi package's tool
 //	}
 //
 // Validation is strict: every problem is reported, none is ignored,
@@ -50,7 +58,19 @@ type Prefs struct {
 	// TimeoutPerQuestionMs is the per-question timeout; nil is unset and 0
 	// means no deadline.
 	TimeoutPerQuestionMs *int64
+	// Notify is how the user is told that a question is waiting.
+	Notify Notify
+	// Tool is the one tool the Pi package registers, ToolAskUser or
+	// ToolAskUserQuestion; "" is unset. Only the Pi host reads it: the
+	// other hosts choose their contract explicitly, with --tool.
+	Tool string
 }
+
+// The tools the Pi package can register, as Prefs.Tool names them.
+const (
+	ToolAskUser         = "ask_user"
+	ToolAskUserQuestion = "AskUserQuestion"
+)
 
 // MaxTimeoutPerQuestionMs is the largest per-question timeout a config
 // accepts: 2⁵³−1, the largest integer a JSON number carries exactly to

@@ -89,9 +89,44 @@ func encode(t *testing.T, p Prefs) []byte {
 	if p.TimeoutPerQuestionMs != nil {
 		m[keyTimeout] = *p.TimeoutPerQuestionMs
 	}
+	if n := encodeNotify(p.Notify); n != nil {
+		m[keyNotify] = n
+	}
 	data, err := json.Marshal(m)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// encodeNotify writes a Notify as the config file's notify object, or
+// returns nil when it sets nothing.
+func encodeNotify(n Notify) map[string]any {
+	m := map[string]any{}
+	if n.Bell != nil {
+		m[keyBell] = *n.Bell
+	}
+	if n.Title != nil {
+		m[keyTitle] = *n.Title
+	}
+	switch n.Desktop {
+	case "":
+	case DesktopOn:
+		m[keyDesktop] = true
+	case DesktopOff:
+		m[keyDesktop] = false
+	default:
+		m[keyDesktop] = n.Desktop
+	}
+	if n.Command != nil {
+		if len(n.Command) == 0 {
+			m[keyCommand] = nil
+		} else {
+			m[keyCommand] = n.Command
+		}
+	}
+	if len(m) == 0 {
+		return nil
+	}
+	return m
 }

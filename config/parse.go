@@ -23,9 +23,10 @@ const (
 	keyDisplayMode = "displayMode"
 	keyToggle      = "overlayToggleKey"
 	keyTimeout     = "timeoutPerQuestionMs"
+	keyTool        = "tool"
 )
 
-var knownKeys = []string{keyMode, keyDisplayMode, keyToggle, keyTimeout}
+var knownKeys = []string{keyMode, keyDisplayMode, keyToggle, keyTimeout, keyTool, keyNotify}
 
 // disableWords turn the overlay toggle off. They are matched in any
 // ASCII case, like key names.
@@ -37,8 +38,8 @@ var disableWords = []string{"off", "none", "disabled"}
 // Empty data, or data that is only white space (Unicode's, so a
 // non-breaking or ideographic space counts too), means no preferences: zero Prefs and no error. Otherwise data must be
 // one JSON object in valid UTF-8, without a byte order mark, holding only
-// the keys mode, displayMode, overlayToggleKey and timeoutPerQuestionMs,
-// each at most once and spelled exactly, each with a valid value. Parse
+// the keys mode, displayMode, overlayToggleKey, timeoutPerQuestionMs, tool
+// and notify, each at most once and spelled exactly, each with a valid value. Parse
 // reports every problem it finds in one *Error, each with the key and
 // its line and column; a JSON syntax error is reported alone, since
 // nothing after it can be trusted. overlayToggleKey null, "off", "none"
@@ -144,6 +145,14 @@ func (p *parser) parse() (Prefs, error) {
 			if n, ok := p.timeout(valOff, raw); ok {
 				prefs.TimeoutPerQuestionMs = &n
 			}
+		case keyTool:
+			if s, ok := p.enum(key, valOff, raw, toolWant, "omit tool for the default, ask_user", ToolAskUser, ToolAskUserQuestion); ok {
+				prefs.Tool = s
+			}
+		case keyNotify:
+			if n, ok := p.notify(valOff, raw); ok {
+				prefs.Notify = n
+			}
 		default:
 			p.unknownKey(key, keyOff)
 		}
@@ -210,6 +219,8 @@ func (p *parser) enum(key string, off int64, raw json.RawMessage, want, nullHint
 	return "", false
 }
 
+const toolWant = `"ask_user" or "AskUserQuestion"`
+
 const toggleWant = `a key chord such as "alt+o", or null, "off", "none" or "disabled" to turn the toggle off`
 
 func (p *parser) toggle(off int64, raw json.RawMessage) (string, bool) {
@@ -262,7 +273,7 @@ func (p *parser) unknownKey(key string, off int64) {
 			return
 		}
 	}
-	p.add(pathOf(key), off, "unknown key; the config keys are mode, displayMode, overlayToggleKey and timeoutPerQuestionMs")
+	p.add(pathOf(key), off, "unknown key; the config keys are mode, displayMode, overlayToggleKey, timeoutPerQuestionMs, tool and notify")
 }
 
 // ParseToggle reads an overlay toggle setting: one of the disable words

@@ -23,6 +23,11 @@ type Effective struct {
 	// "" when the user disabled it, keyid.DefaultToggle when they set
 	// nothing.
 	ToggleKey string
+	// Notify is how the user is told that a question is waiting.
+	Notify NotifyPrefs
+	// Tool is the tool the user chose for the Pi package, "" when they
+	// chose none.
+	Tool string
 }
 
 // Resolve combines two checked sources of preferences knob by knob: an
@@ -30,7 +35,7 @@ type Effective struct {
 // the built-in default. Both must come from Parse, ParseOptions or a
 // successful CheckPrefs; Resolve itself reports nothing.
 func Resolve(programmatic, file Prefs) Effective {
-	e := Effective{ToggleKey: keyid.DefaultToggle}
+	e := Effective{ToggleKey: keyid.DefaultToggle, Notify: defaultNotify()}
 	for _, p := range [...]Prefs{file, programmatic} {
 		if p.Mode != "" {
 			e.Mode = p.Mode
@@ -40,6 +45,10 @@ func Resolve(programmatic, file Prefs) Effective {
 		}
 		if p.TimeoutPerQuestionMs != nil {
 			e.TimeoutPerQuestionMs, e.TimeoutSet = *p.TimeoutPerQuestionMs, true
+		}
+		e.Notify.merge(p.Notify)
+		if p.Tool != "" {
+			e.Tool = p.Tool
 		}
 		if p.ToggleKey != nil {
 			e.ToggleKey = *p.ToggleKey

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/askuser/askuser/internal/jsondecode"
 	"github.com/askuser/askuser/internal/jsonnum"
+	"github.com/askuser/askuser/internal/nameset"
 )
 
 // checker applies the rules of the contract to a request it owns and
@@ -52,49 +54,34 @@ func pathOf(q, f, o int, prop string) string {
 }
 
 // view is what the checker knows of one object's members.
-type view struct {
-	m     objMeta
-	typed bool
-}
-
-// has reports whether a member was sent. For a typed request, a member
-// is sent when it is not its zero value.
-func (v view) has(bit uint32, nonZero bool) bool {
-	if v.typed {
-		return nonZero
-	}
-	return v.m.present&bit != 0
-}
-
-// ok reports whether a member decoded, so rules may look at it.
-func (v view) ok(bit uint32) bool { return v.typed || v.m.bad&bit == 0 }
+type view = jsondecode.View
 
 func (c *checker) request(r *Request) {
-	rv := view{typed: c.meta == nil}
+	rv := view{Typed: c.meta == nil}
 	if c.meta != nil {
-		rv.m = c.meta.obj
+		rv.M = c.meta.obj
 	}
-	if rv.ok(rHeader) {
-		c.text(-1, -1, -1, "header", r.Header, MaxHeaderLen, rv.typed)
+	if rv.OK(rHeader) {
+		c.text(-1, -1, -1, "header", r.Header, MaxHeaderLen, rv.Typed)
 	}
-	if rv.ok(rDisplayMode) && rv.has(rDisplayMode, r.DisplayMode != "") {
+	if rv.OK(rDisplayMode) && rv.Has(rDisplayMode, r.DisplayMode != "") {
 		switch r.DisplayMode {
 		case DisplayOverlay, DisplayInline:
 		default:
 			c.add(-1, -1, -1, "displayMode", `must be "overlay" or "inline", got `+quote(string(r.DisplayMode)))
 		}
 	}
-	if t := r.TimeoutPerQuestionMs; rv.ok(rTimeout) && t != nil {
+	if t := r.TimeoutPerQuestionMs; rv.OK(rTimeout) && t != nil {
 		if msg := jsonnum.CheckMillis(*t, jsonnum.MaxSafeInteger); msg != "" {
 			c.add(-1, -1, -1, "timeoutPerQuestionMs", msg)
 		}
 	}
-	if !rv.ok(rQuestions) {
+	if !rv.OK(rQuestions) {
 		return
 	}
 	n := len(r.Questions)
 	switch {
-	case n == 0 && !rv.has(rQuestions, r.Questions != nil):
+	case n == 0 && !rv.Has(rQuestions, r.Questions != nil):
 		c.add(-1, -1, -1, "questions", `is required: send 1 to 5 questions, for example [{"title":"Which database?","options":[{"label":"Postgres"},{"label":"SQLite"}]}]`)
 	case n == 0:
 		c.add(-1, -1, -1, "questions", "must hold at least 1 question (at most 5)")
@@ -104,11 +91,11 @@ func (c *checker) request(r *Request) {
 	c.ids(r, rv)
 	free := r.FreeTextAllowed()
 	for i := range r.Questions {
-		qv := view{typed: rv.typed}
+		qv := view{Typed: rv.Typed}
 		var qm *questionMeta
-		if !rv.typed {
+		if !rv.Typed {
 			qm = &c.meta.questions[i]
-			qv.m = qm.obj
+			qv.M = qm.obj
 		}
 		c.question(i, &r.Questions[i], qv, qm, free)
 	}
@@ -119,11 +106,11 @@ func (c *checker) request(r *Request) {
 // has that name, the first free of "q<position>-2", "q<position>-3", ….
 func (c *checker) ids(r *Request, rv view) {
 	qs := r.Questions
-	taken := newNameSet(len(qs))
+	taken := nameset.Make(len(qs))
 	for i := range qs {
 		q := &qs[i]
 		qv := c.questionView(i, rv)
-		if qv.m.bad&whole != 0 || !qv.has(qID, q.ID != "") || !qv.ok(qID) {
+		if qv.M.Bad&whole != 0 || !qv.Has(qID, q.ID != "") || !qv.OK(qID) {
 			continue
 		}
 		switch {
@@ -134,107 +121,61 @@ func (c *checker) ids(r *Request, rv view) {
 			c.add(i, -1, -1, "id", "must not be blank; leave id out to get a generated one")
 			continue
 		}
-		if !c.text(i, -1, -1, "id", q.ID, MaxIDLen, qv.typed) {
+		if !c.text(i, -1, -1, "id", q.ID, MaxIDLen, qv.Typed) {
 			continue
 		}
-		if j, dup := taken.add(q.ID, i); dup {
+		if j, dup := taken.Add(q.ID, i); dup {
 			c.add(i, -1, -1, "id", quote(q.ID)+" is already the id of questions["+strconv.Itoa(j)+"]; ids must be unique")
 		}
 	}
 	for i := range qs {
 		q := &qs[i]
 		qv := c.questionView(i, rv)
-		if qv.has(qID, q.ID != "") {
+		if qv.Has(qID, q.ID != "") {
 			continue
 		}
 		base := "q" + strconv.Itoa(i+1)
 		id := base
-		for n := 2; taken.has(id); n++ {
+		for n := 2; taken.Has(id); n++ {
 			id = base + "-" + strconv.Itoa(n)
 		}
-		taken.add(id, i)
+		taken.Add(id, i)
 		q.ID = id
 	}
 }
 
 func (c *checker) questionView(i int, rv view) view {
-	if rv.typed {
+	if rv.Typed {
 		return rv
 	}
-	return view{m: c.meta.questions[i].obj}
-}
-
-// nameSet is a set of names with the index that added each. Small sets,
-// the usual case, are searched linearly.
-type nameSet struct {
-	names []string
-	idx   []int
-	big   map[string]int
-}
-
-func newNameSet(n int) *nameSet {
-	s := &nameSet{}
-	if n > 16 {
-		s.big = make(map[string]int, n)
-	} else {
-		s.names = make([]string, 0, n)
-		s.idx = make([]int, 0, n)
-	}
-	return s
-}
-
-// add adds name for index i, or returns the index that added it first.
-func (s *nameSet) add(name string, i int) (int, bool) {
-	if s.big != nil {
-		if j, ok := s.big[name]; ok {
-			return j, true
-		}
-		s.big[name] = i
-		return 0, false
-	}
-	for k, n := range s.names {
-		if n == name {
-			return s.idx[k], true
-		}
-	}
-	s.names = append(s.names, name)
-	s.idx = append(s.idx, i)
-	return 0, false
-}
-
-func (s *nameSet) has(name string) bool {
-	if s.big != nil {
-		_, ok := s.big[name]
-		return ok
-	}
-	return slices.Contains(s.names, name)
+	return view{M: c.meta.questions[i].obj}
 }
 
 var questionKinds = "single, multi, input, bool or simple-form"
 
 func (c *checker) question(i int, q *Question, qv view, qm *questionMeta, free bool) {
-	if qv.m.bad&whole != 0 {
+	if qv.M.Bad&whole != 0 {
 		return
 	}
-	if qv.ok(qTitle) {
+	if qv.OK(qTitle) {
 		c.required(i, -1, -1, "title", q.Title, MaxTitleLen, qv, "give the question a short heading")
 	}
-	if qv.ok(qPrompt) {
-		c.text(i, -1, -1, "prompt", q.Prompt, MaxPromptLen, qv.typed)
+	if qv.OK(qPrompt) {
+		c.text(i, -1, -1, "prompt", q.Prompt, MaxPromptLen, qv.Typed)
 	}
 
-	hasOptions := qv.has(qOptions, q.Options != nil)
-	hasFields := qv.has(qFields, q.Fields != nil)
-	hasDefault := qv.has(qDefault, q.Default != nil)
-	optionsOK := hasOptions && qv.ok(qOptions)
-	fieldsOK := hasFields && qv.ok(qFields)
+	hasOptions := qv.Has(qOptions, q.Options != nil)
+	hasFields := qv.Has(qFields, q.Fields != nil)
+	hasDefault := qv.Has(qDefault, q.Default != nil)
+	optionsOK := hasOptions && qv.OK(qOptions)
+	fieldsOK := hasFields && qv.OK(qFields)
 
 	kind := q.Kind
 	known := true
 	switch {
-	case !qv.ok(qKind):
+	case !qv.OK(qKind):
 		known = false
-	case qv.has(qKind, q.Kind != ""):
+	case qv.Has(qKind, q.Kind != ""):
 		switch kind {
 		case KindSingle, KindMulti, KindInput, KindBool, KindForm:
 		default:
@@ -264,19 +205,19 @@ func (c *checker) question(i int, q *Question, qv view, qm *questionMeta, free b
 	switch {
 	case !known:
 		if optionsOK {
-			optsValid = c.options(i, -1, q, &q.Options, om, qv.typed)
+			optsValid = c.options(i, -1, q, &q.Options, om, qv.Typed)
 		}
 	case kind == KindSingle || kind == KindMulti:
-		if !qv.ok(qOptions) {
+		if !qv.OK(qOptions) {
 			break
 		}
 		if !hasOptions {
 			c.add(i, -1, -1, "options", "is required for a "+string(kind)+` question: give 1 to 5 options, such as [{"label":"Yes"},{"label":"No"}]`)
 		} else if optionsOK {
-			optsValid = c.options(i, -1, q, &q.Options, om, qv.typed)
+			optsValid = c.options(i, -1, q, &q.Options, om, qv.Typed)
 		}
 	case kind == KindInput:
-		if optionsOK && c.options(i, -1, q, &q.Options, om, qv.typed) {
+		if optionsOK && c.options(i, -1, q, &q.Options, om, qv.Typed) {
 			c.warnings = append(c.warnings, pathOf(i, -1, -1, "")+" (id "+quote(q.ID)+`): options are ignored on an input question and were dropped; use kind "single" or "multi" to offer choices`)
 		}
 		q.Options = nil
@@ -286,7 +227,7 @@ func (c *checker) question(i int, q *Question, qv view, qm *questionMeta, free b
 		c.add(i, -1, -1, "options", "is not allowed on a simple-form question itself: give each single or multi field its own options")
 	}
 
-	if hasDefault && qv.ok(qDefault) && known {
+	if hasDefault && qv.OK(qDefault) && known {
 		c.questionDefault(i, q, kind, free, optsValid)
 	}
 
@@ -296,18 +237,18 @@ func (c *checker) question(i int, q *Question, qv view, qm *questionMeta, free b
 	}
 	switch {
 	case known && kind == KindForm:
-		if !qv.ok(qFields) {
+		if !qv.OK(qFields) {
 			break
 		}
 		if !hasFields {
 			c.add(i, -1, -1, "fields", `is required for a simple-form question: give 1 to 10 fields, such as [{"name":"confirmed","label":"Confirm","kind":"bool"}]`)
 		} else if fieldsOK {
-			c.fields(i, q, fm, qv.typed)
+			c.fields(i, q, fm, qv.Typed)
 		}
 	case known && hasFields:
 		c.add(i, -1, -1, "fields", "is only allowed on a simple-form question, not on "+article(kind)+` question; for a form set "kind": "simple-form"`)
 	case fieldsOK:
-		c.fields(i, q, fm, qv.typed)
+		c.fields(i, q, fm, qv.Typed)
 	}
 }
 
@@ -355,26 +296,26 @@ func (c *checker) options(q, f int, qq *Question, opts *[]Option, om []objMeta, 
 	}
 	allLabels := true
 	for k := range list {
-		ov := view{typed: typed}
+		ov := view{Typed: typed}
 		if !typed {
-			ov.m = om[k]
+			ov.M = om[k]
 		}
-		if ov.m.bad&whole != 0 {
+		if ov.M.Bad&whole != 0 {
 			allLabels = false
 			continue
 		}
 		o := &list[k]
-		if ov.ok(oLabel) {
+		if ov.OK(oLabel) {
 			if !c.required(q, f, k, "label", o.Label, MaxOptionLabelLen, ov, "it is what the answer reports") {
 				allLabels = false
 			}
 		} else {
 			allLabels = false
 		}
-		if ov.ok(oDescription) {
+		if ov.OK(oDescription) {
 			c.text(q, f, k, "description", o.Description, MaxDescriptionLen, typed)
 		}
-		if ov.ok(oPreview) {
+		if ov.OK(oPreview) {
 			c.text(q, f, k, "preview", o.Preview, MaxPreviewLen, typed)
 		}
 	}
@@ -404,14 +345,14 @@ func (c *checker) dedupe(q, f int, qq *Question, list []Option) []Option {
 		return list
 	}
 	out := make([]Option, 0, len(list))
-	seen := newNameSet(len(list))
-	warned := newNameSet(len(list))
+	seen := nameset.Make(len(list))
+	warned := nameset.Make(len(list))
 	for _, o := range list {
-		if _, d := seen.add(o.Label, 0); !d {
+		if _, d := seen.Add(o.Label, 0); !d {
 			out = append(out, o)
 			continue
 		}
-		if _, again := warned.add(o.Label, 0); again {
+		if _, again := warned.Add(o.Label, 0); again {
 			continue
 		}
 		where := pathOf(q, f, -1, "") + " (id " + quote(qq.ID)
@@ -432,27 +373,27 @@ func (c *checker) fields(i int, q *Question, fm []fieldMeta, typed bool) {
 	case n > MaxFormFields:
 		c.add(i, -1, -1, "fields", "has "+strconv.Itoa(n)+" fields; the limit is 10: split the form across two questions")
 	}
-	names := newNameSet(len(q.Fields))
+	names := nameset.Make(len(q.Fields))
 	for j := range q.Fields {
 		f := &q.Fields[j]
-		fv := view{typed: typed}
+		fv := view{Typed: typed}
 		var om []objMeta
 		if !typed {
-			fv.m = fm[j].obj
+			fv.M = fm[j].obj
 			om = fm[j].options
 		}
-		if fv.m.bad&whole != 0 {
+		if fv.M.Bad&whole != 0 {
 			continue
 		}
-		if fv.ok(fName) && c.fieldName(i, j, f.Name) {
-			if k, dup := names.add(f.Name, j); dup {
+		if fv.OK(fName) && c.fieldName(i, j, f.Name) {
+			if k, dup := names.Add(f.Name, j); dup {
 				c.add(i, j, -1, "name", quote(f.Name)+" is already the name of fields["+strconv.Itoa(k)+"]; names must be unique within a form")
 			}
 		}
-		if fv.ok(fLabel) {
+		if fv.OK(fLabel) {
 			c.required(i, j, -1, "label", f.Label, MaxFieldLabelLen, fv, "it is shown beside the field")
 		}
-		known := fv.ok(fKind)
+		known := fv.OK(fKind)
 		if known {
 			switch f.Kind {
 			case KindBool, KindSingle, KindMulti, KindInput:
@@ -460,7 +401,7 @@ func (c *checker) fields(i int, q *Question, fm []fieldMeta, typed bool) {
 				c.add(i, j, -1, "kind", "forms are flat: a field cannot be a simple-form; use "+fieldKinds)
 				known = false
 			case "":
-				if fv.has(fKind, false) {
+				if fv.Has(fKind, false) {
 					c.add(i, j, -1, "kind", `must be `+fieldKinds+`, got ""`)
 				} else {
 					c.add(i, j, -1, "kind", "is required: one of "+fieldKinds)
@@ -471,8 +412,8 @@ func (c *checker) fields(i int, q *Question, fm []fieldMeta, typed bool) {
 				known = false
 			}
 		}
-		hasOptions := fv.has(fOptions, f.Options != nil)
-		optionsOK := hasOptions && fv.ok(fOptions)
+		hasOptions := fv.Has(fOptions, f.Options != nil)
+		optionsOK := hasOptions && fv.OK(fOptions)
 		optsValid := false
 		switch {
 		case !known:
@@ -480,7 +421,7 @@ func (c *checker) fields(i int, q *Question, fm []fieldMeta, typed bool) {
 				optsValid = c.fieldOptions(i, j, q, f, om, typed)
 			}
 		case f.Kind == KindSingle || f.Kind == KindMulti:
-			if !fv.ok(fOptions) {
+			if !fv.OK(fOptions) {
 				break
 			}
 			if !hasOptions {
@@ -491,7 +432,7 @@ func (c *checker) fields(i int, q *Question, fm []fieldMeta, typed bool) {
 		case hasOptions:
 			c.add(i, j, -1, "options", "is not allowed on "+article(f.Kind)+" field")
 		}
-		if known && f.Default != nil && fv.ok(fDefault) {
+		if known && f.Default != nil && fv.OK(fDefault) {
 			c.fieldDefault(i, j, f, optsValid)
 		}
 	}
@@ -585,34 +526,21 @@ func (c *checker) fieldDefault(i, j int, f *Field, optsValid bool) {
 	}
 }
 
-// required checks a string that must be sent and must not be blank. An
-// empty string counts as not sent, so that a typed request and its JSON
-// get the same message.
+// required checks a string that must be sent and must not be blank, and
+// then its length.
 func (c *checker) required(q, f, o int, prop, s string, limit int, v view, why string) bool {
-	switch {
-	case s == "":
-		c.add(q, f, o, prop, "is required: "+why)
-		return false
-	case strings.TrimSpace(s) == "":
-		c.add(q, f, o, prop, "must not be blank: "+why)
+	if msg := jsondecode.RequiredProblem(s, why); msg != "" {
+		c.add(q, f, o, prop, msg)
 		return false
 	}
-	return c.text(q, f, o, prop, s, limit, v.typed)
+	return c.text(q, f, o, prop, s, limit, v.Typed)
 }
 
-// text checks an optional string against its limit in characters and,
-// for a typed request, checks that it is UTF-8; the decoder has already
-// done so for a decoded one.
+// text checks an optional string against its limit and, for a typed
+// request, that it is UTF-8.
 func (c *checker) text(q, f, o int, prop, s string, limit int, typed bool) bool {
-	if typed && !utf8.ValidString(s) {
-		c.add(q, f, o, prop, "is not valid UTF-8")
-		return false
-	}
-	if len(s) <= limit {
-		return true
-	}
-	if n := utf8.RuneCountInString(s); n > limit {
-		c.add(q, f, o, prop, "is "+strconv.Itoa(n)+" characters long; the limit is "+strconv.Itoa(limit))
+	if msg := jsondecode.TextProblem(s, limit, typed); msg != "" {
+		c.add(q, f, o, prop, msg)
 		return false
 	}
 	return true
@@ -658,13 +586,8 @@ func (v Value) typeName() string {
 	return "nothing"
 }
 
-// quote quotes s for a message, escaping what is not printable.
-func quote(s string) string {
-	if len(s) > 80 {
-		s = string([]rune(s)[:min(utf8.RuneCountInString(s), 60)]) + "…"
-	}
-	return strconv.Quote(s)
-}
+// quote quotes s for a message.
+func quote(s string) string { return jsondecode.Quote(s) }
 
 // sortProblems orders problems question by question, then field by field
 // and option by option, keeping the order found within one place.

@@ -1,11 +1,11 @@
 package contract
 
 import (
-	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
 
+	"github.com/askuser/askuser/internal/jsondecode"
 	"github.com/askuser/askuser/internal/jsonscan"
 )
 
@@ -102,23 +102,23 @@ func Parse(data []byte) (*Request, []string, error) {
 		// message does not claim to know the length.
 		return nil, nil, tooLarge(-1)
 	}
-	var segs [8]seg
-	d := decoder{sc: jsonscan.New(data), segs: segs[:0]}
+	var segs [8]jsondecode.Seg
+	d := decoder{Decoder: jsondecode.Decoder{Scanner: jsonscan.New(data), Segs: segs[:0]}}
 	r := new(Request)
 	var m reqMeta
 	d.decode(r, &m)
-	if off, msg := d.sc.Err(); off >= 0 {
+	if off, msg := d.Err(); off >= 0 {
 		// Nothing after a syntax error can be trusted, so it replaces
 		// every problem found so far.
-		d.probs = []problem{{
-			Problem: Problem{Message: "invalid JSON at byte offset " + strconv.Itoa(off) + ": " + msg},
-			q:       -1, f: -1, o: -1,
+		d.Problems = []jsondecode.Problem{{
+			Message: "invalid JSON at byte offset " + strconv.Itoa(off) + ": " + msg,
+			Q:       -1, F: -1, O: -1,
 		}}
 	}
 	if d.failed() {
-		return finish(nil, &checker{probs: d.probs})
+		return finish(nil, &checker{probs: problems(d.Problems)})
 	}
-	c := checker{meta: &m, probs: d.probs}
+	c := checker{meta: &m, probs: problems(d.Problems)}
 	c.request(r)
 	return finish(r, &c)
 }
@@ -195,15 +195,12 @@ func checkSize(r *Request) error {
 			}
 		}
 	}
-	if n < MaxRequestBytes/2 {
-		return nil
+	size, msg := jsondecode.EncodedSize(r, n, MaxRequestBytes)
+	if msg != "" {
+		return &RequestError{Problems: []Problem{{Message: msg}}}
 	}
-	data, err := json.Marshal(r)
-	if err != nil {
-		return &RequestError{Problems: []Problem{{Message: "the request cannot be encoded as JSON: " + err.Error()}}}
-	}
-	if len(data) > MaxRequestBytes {
-		return tooLarge(len(data))
+	if size > MaxRequestBytes {
+		return tooLarge(size)
 	}
 	return nil
 }
@@ -211,12 +208,8 @@ func checkSize(r *Request) error {
 // tooLarge reports a request over MaxRequestBytes: n bytes long, or of
 // unknown length when n < 0.
 func tooLarge(n int) error {
-	size := "over the " + strconv.Itoa(MaxRequestBytes) + "-byte limit (256 KiB)"
-	if n >= 0 {
-		size = strconv.Itoa(n) + " bytes long, " + size
-	}
 	return &RequestError{Problems: []Problem{{
-		Message: "the request is " + size + ": shorten the previews or split the questionnaire",
+		Message: jsondecode.TooLarge(n, MaxRequestBytes, "shorten the previews or split the questionnaire"),
 	}}}
 }
 

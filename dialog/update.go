@@ -117,40 +117,40 @@ func (m *Model) typeText(s string) {
 		}
 	}
 	if in != nil {
-		in.insert(s)
+		in.Insert(s)
 	}
 }
 
 func (m *Model) edit(act action, in *textInput) {
 	switch act {
 	case actCursorLeft:
-		in.left()
+		in.Left()
 	case actCursorRight:
-		in.right()
+		in.Right()
 	case actLineStart:
-		in.home()
+		in.Home()
 	case actLineEnd:
-		in.end()
+		in.End()
 	case actBackspace:
-		in.backspace()
+		in.Backspace()
 	case actDeleteForward:
-		in.deleteForward()
+		in.DeleteForward()
 	case actDeleteWord:
-		in.deleteWord()
+		in.DeleteWord()
 	case actDeleteWordForward:
-		in.deleteWordForward()
+		in.DeleteWordForward()
 	case actDeleteToStart:
-		in.deleteToStart()
+		in.DeleteToStart()
 	case actDeleteToEnd:
-		in.deleteToEnd()
+		in.DeleteToEnd()
 	case actWordLeft:
-		in.wordLeft()
+		in.WordLeft()
 	case actWordRight:
-		in.wordRight()
+		in.WordRight()
 	case actYank:
-		in.yank()
+		in.Yank()
 	case actInsertSpace:
-		in.insert(" ")
+		in.Insert(" ")
 	}
 }
 

@@ -515,7 +515,7 @@ func (m *Model) ctrlLine(t *tab, tl *tabLayout, ci, w int) line {
 				b.styled(m.th.Muted, ph, w)
 			}
 		} else if avail > 0 {
-			s, _ := f.text.window(avail)
+			s, _ := f.text.Window(avail)
 			b.add(s, ansi.StringWidth(s))
 		}
 	case ctrlButton:
@@ -552,7 +552,7 @@ func (m *Model) cursorIn(t *tab, ci, w int) int {
 	if avail <= 0 {
 		return -1
 	}
-	_, col := t.fields[c.field].text.window(avail)
+	_, col := t.fields[c.field].text.Window(avail)
 	return 1 + 2 + 2 + col
 }
 

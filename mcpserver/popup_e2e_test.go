@@ -1,6 +1,7 @@
 package mcpserver_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -44,11 +45,13 @@ type tmuxClient struct {
 type screen struct {
 	mu  sync.Mutex
 	emu *vt.Emulator
+	raw bytes.Buffer // every byte the client wrote
 }
 
 func (s *screen) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.raw.Write(p)
 	return s.emu.Write(p)
 }
 

@@ -78,6 +78,9 @@ type Options struct {
 	ProgressInterval time.Duration
 	// Version is the server version reported to clients.
 	Version string
+	// NotifyReport is told when the user's notify command fails; nil
+	// drops the report.
+	NotifyReport func(error)
 }
 
 // Server is the ask_user MCP server. It is safe for concurrent use by
@@ -106,6 +109,9 @@ type Server struct {
 type sessionHost struct {
 	asker  *ask.Asker
 	modern bool // the session answers with InputRequests
+	// onOpen runs the notify command; a modern native session calls it
+	// on the first round, which its waits come after.
+	onOpen func(ask.Opening)
 }
 
 // New returns a server configured by opts. It reads the config file named
@@ -222,7 +228,7 @@ func (s *Server) host(req *mcp.CallToolRequest) *sessionHost {
 			caps.Native = tracked{&elicitRenderer{session: req.Session, modern: modern}, s.running}
 		}
 	}
-	h := &sessionHost{asker: ask.NewAsker(ask.NewHost(caps, &s.opts.Host), nil), modern: modern}
+	h := s.newSessionHost(ask.NewHost(caps, &s.opts.Host), modern)
 	if req.Session != nil {
 		s.hosts[req.Session] = h
 		go func() {
@@ -385,6 +391,7 @@ func (s *Server) firstRound(h *sessionHost, q *contract.Request) (*mcp.CallToolR
 	if err != nil {
 		return toolResult(q, contract.ErrorResult(contract.ErrInternal, err.Error()), ""), nil
 	}
+	h.openedForm(q, perQuestion)
 	return &mcp.CallToolResult{
 		InputRequests: mcp.InputRequestMap{formKey: elicitParams(q, time.Duration(totalMs(perQuestion, len(q.Questions)))*time.Millisecond)},
 		RequestState:  state,

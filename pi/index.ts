@@ -4,15 +4,17 @@
 
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { getAgentDir } from "@earendil-works/pi-coding-agent";
-import { AskUserHost, notInitialized, sinkEmitter } from "./src/host.ts";
-import { modelText, toolSpec } from "./src/spec.ts";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { AskUserHost, notInitialized, sinkEmitter, type ToolName } from "./src/host.ts";
+import { modelText, questionSpec, toolSpec, type ToolSpec } from "./src/spec.ts";
 import type { UIContext } from "./src/ui.ts";
 import type { AskUserOptions, AskUserRequest, AskUserResult, AskUserSupport } from "./src/types.ts";
 
 export type * from "./src/types.ts";
 export { AskUserHost };
 
-export { toolSpec };
+export { toolSpec, questionSpec };
 
 /**
  * createPiHost binds ctx (a Pi ExtensionContext) to askuser: the route and
@@ -92,6 +94,21 @@ type PiAPI = Pick<ExtensionAPI, "registerTool" | "on" | "events">;
  * session_shutdown; a call outside a session is not_initialized.
  */
 export function registerAskUser(pi: PiAPI, options: AskUserOptions = {}): void {
+  register(pi, options, toolSpec);
+}
+
+/**
+ * registerAskUserQuestion registers the AskUserQuestion tool instead of
+ * ask_user, as registerAskUser does: its answers are keyed by question
+ * and option id, with notes and the request's metadata, and a dismissal
+ * ends the agent's turn. Register one of the two, never both.
+ */
+export function registerAskUserQuestion(pi: PiAPI, options: AskUserOptions = {}): void {
+  register(pi, options, questionSpec);
+}
+
+function register(pi: PiAPI, options: AskUserOptions, spec: ToolSpec): void {
+  const tool: ToolName = spec === questionSpec ? "AskUserQuestion" : "ask_user";
   let host: AskUserHost | undefined;
   // Pi coerces arguments before its schema check ("true" becomes true);
   // askuser must judge them as the model sent them.
@@ -100,12 +117,12 @@ export function registerAskUser(pi: PiAPI, options: AskUserOptions = {}): void {
     const content = event?.message?.role === "assistant" ? event.message.content : undefined;
     if (!Array.isArray(content)) return;
     for (const part of content) {
-      if (part?.type === "toolCall" && part.name === toolSpec.name) raw.set(part.id, part.arguments);
+      if (part?.type === "toolCall" && part.name === spec.name) raw.set(part.id, part.arguments);
     }
   });
   pi.on("session_start", (_event, ctx) => {
     host?.close();
-    host = createPiHost(ctx, options);
+    host = new AskUserHost(ctx as UIContext, options, agentDir(), tool);
   });
   pi.on("session_shutdown", () => {
     host?.close();
@@ -113,25 +130,55 @@ export function registerAskUser(pi: PiAPI, options: AskUserOptions = {}): void {
     raw.clear();
   });
   pi.registerTool({
-    name: toolSpec.name,
-    label: toolSpec.label,
-    description: toolSpec.description,
-    promptSnippet: toolSpec.promptSnippet,
-    promptGuidelines: toolSpec.promptGuidelines,
-    parameters: toolSpec.parameters,
+    name: spec.name,
+    label: spec.label,
+    description: spec.description,
+    promptSnippet: spec.promptSnippet,
+    promptGuidelines: spec.promptGuidelines,
+    parameters: spec.parameters,
     executionMode: "sequential",
-    async execute(toolCallId, params, signal, _onUpdate, ctx) {
+    async execute(toolCallId, params, signal, onUpdate, ctx) {
       const args = raw.has(toolCallId) ? raw.get(toolCallId) : params;
       raw.delete(toolCallId);
+      // AskUserQuestion's milestones go to onUpdate with no content.
+      const progress = (milestone: string) => onUpdate?.({ content: [], details: { milestone } } as never);
       const end = host
-        ? await host.ask(args, { callId: toolCallId, signal, ctx, emit: (channel, payload) => pi.events.emit(channel, payload) })
-        : notInitialized(modelText("notStarted"));
-      return { content: [{ type: "text", text: end.text }], details: end.result };
+        ? await host.ask(args, { callId: toolCallId, signal, ctx, progress, emit: (channel, payload) => pi.events.emit(channel, payload) })
+        : notInitialized(modelText("notStarted", "", spec), spec);
+      return { content: [{ type: "text", text: end.text }], details: end.result, ...(end.terminate ? { terminate: true } : {}) };
     },
   });
 }
 
-/** The extension: Pi loads it and gets the ask_user tool. */
+/**
+ * The tool the user chose in <agent dir>/ask-user.json: AskUserQuestion
+ * when its "tool" member says so exactly, else ask_user. Only this member
+ * is read here, to know which tool to register before any session; the
+ * askuser child reads the whole file strictly and refuses every call of a
+ * session whose file is invalid or names another tool.
+ */
+export function configuredTool(dir: string = agentDir()): ToolName {
+  if (!dir) return "ask_user";
+  let text: string;
+  try {
+    text = readFileSync(join(dir, "ask-user.json"), "utf8");
+  } catch {
+    return "ask_user"; // no file: the default
+  }
+  try {
+    const parsed = JSON.parse(text) as { tool?: unknown } | null;
+    return parsed?.tool === "AskUserQuestion" ? "AskUserQuestion" : "ask_user";
+  } catch {
+    return "ask_user"; // the child reports what is wrong with it, on every call
+  }
+}
+
+/**
+ * The extension: Pi loads it and gets ask_user, or AskUserQuestion when
+ * the user's ask-user.json sets "tool": "AskUserQuestion". The model is
+ * offered exactly one of the two.
+ */
 export default function askUserExtension(pi: PiAPI): void {
-  registerAskUser(pi);
+  if (configuredTool() === "AskUserQuestion") registerAskUserQuestion(pi);
+  else registerAskUser(pi);
 }

@@ -36,7 +36,9 @@ func (r *Renderer) RenderQuestions(ctx context.Context, s *ask.QuestionSession) 
 	}
 	defer release()
 	m := newQModel(s, r.theme())
-	final, err := runProgram(ctx, m, r.in, r.out, r.opts, nil)
+	o, quiet := notifying(r.opts, r.out, s.Notify, "", s.Countdown)
+	defer quiet()
+	final, err := runProgram(ctx, m, r.in, r.out, o, nil)
 	if fm, ok := final.(*qmodel); ok {
 		m = fm
 	}

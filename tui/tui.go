@@ -47,6 +47,8 @@ type Options struct {
 	// terminal whose size can be read, as in tests. If either is zero the
 	// size assumed is 80×24.
 	Width, Height int
+
+	alerts *alerts // the call's notifications, for run
 }
 
 // ErrClosed is returned by Render after Close.
@@ -99,7 +101,9 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 	defer release()
 
 	m := newModel(s, r.theme())
-	out, err := run(ctx, m, r.in, r.out, r.opts, nil)
+	o, quiet := notifying(r.opts, r.out, s.Notify, s.Request.Header, s.Countdown)
+	defer quiet()
+	out, err := run(ctx, m, r.in, r.out, o, nil)
 	if errors.Is(err, errHiddenQuit) {
 		err = errors.New("tui: the dialog ended hidden")
 	}
@@ -168,6 +172,8 @@ func runProgram(ctx context.Context, m tea.Model, in io.Reader, out io.Writer, o
 	}
 	opts = append(opts, tea.WithWindowSize(w, h))
 	p := tea.NewProgram(m, opts...)
+	o.alerts.attach(p)
+	defer o.alerts.attach(nil)
 
 	finished := make(chan struct{})
 	watched := make(chan struct{})

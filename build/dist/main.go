@@ -160,11 +160,20 @@ func build(out string, targets []platform, npm bool) error {
 	if err := os.RemoveAll(out); err != nil {
 		return err
 	}
+	// The patched SDK lives under out while the binaries are built, at a
+	// path that goes into each binary's build information: the same out
+	// gives the same binaries.
+	sdk := filepath.Join(out, "sdk")
+	defer os.RemoveAll(sdk)
+	modfile, err := releaseModfile(sdk)
+	if err != nil {
+		return err
+	}
 	var sums []string
 	for _, p := range targets {
 		start := time.Now()
 		bin := filepath.Join(out, "build", p.Node, p.exe())
-		if err := compile(p, rel, bin); err != nil {
+		if err := compile(p, rel, modfile, bin); err != nil {
 			return err
 		}
 		archive, err := writeArchive(out, p, rel, bin)
@@ -191,56 +200,14 @@ func build(out string, targets []platform, npm bool) error {
 	return packAll(out, targets, rel)
 }
 
-// noInline lists the packages built without inlining in a release, to
-// keep the linux-x64 binary within its 10 MiB budget. None of them is on
-// a per-key path: most is code the MCP SDK links and askuser never runs
-// (its OAuth discovery builds an HTTP transport when the program starts,
-// which brings in TLS, X.509 and HTTP/2), the rest runs once per call or
-// per preview (JSON-RPC, parsing and checking a request, schema checks,
-// Markdown, the CLI and the texts for the model). Inlining them costs
-// about 550 KB and buys nothing measurable per key; the dialog, the
-// terminal libraries and the Pi bridge keep it.
-var noInline = []string{
-	"crypto/...",
-	"net/...",
-	"vendor/...",
-	"math/big",
-	"encoding/asn1",
-	"encoding/gob",
-	"log/slog/...",
-	"regexp/...",
-	"golang.org/x/oauth2/...",
-	"github.com/modelcontextprotocol/...",
-	"github.com/google/jsonschema-go/...",
-	"github.com/segmentio/...",
-	"github.com/yosida95/...",
-	"github.com/yuin/goldmark/...",
-	"encoding/...",
-	"fmt",
-	"os/...",
-	"compress/...",
-	"image/...",
-	"mime/...",
-	"github.com/askuser/askuser/auq",
-	"github.com/askuser/askuser/config",
-	"github.com/askuser/askuser/contract",
-	"github.com/askuser/askuser/mcpserver",
-	"github.com/askuser/askuser/internal/auqtext",
-	"github.com/askuser/askuser/internal/cli",
-	"github.com/askuser/askuser/internal/jsonscan",
-	"github.com/askuser/askuser/internal/markdown",
-	"github.com/askuser/askuser/internal/tooltext",
-}
-
-func compile(p platform, rel release, bin string) error {
+// compile builds askuser for p with modfile, the go.mod of the release
+// (see releaseModfile).
+func compile(p platform, rel release, modfile, bin string) error {
 	ldflags := "-s -w"
 	if rel.Commit != "" {
 		ldflags += " -X github.com/askuser/askuser/internal/version.commit=" + rel.Commit
 	}
-	args := []string{"build", "-trimpath", "-ldflags", ldflags}
-	for _, pkg := range noInline {
-		args = append(args, "-gcflags="+pkg+"=-l")
-	}
+	args := []string{"build", "-trimpath", "-modfile", modfile, "-ldflags", ldflags}
 	cmd := exec.Command("go", append(args, "-o", bin, "./cmd/askuser")...)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+p.GOOS, "GOARCH="+p.GOARCH)
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr

@@ -256,12 +256,12 @@ func (m *Model) updateInput(k dialog.Key, name string) Effect {
 	e := m.input
 	in := &e.text
 	if k.Name == "" {
-		in.insert(k.Text)
+		in.Insert(k.Text)
 		return Effect{}
 	}
 	act := lookup(name, viewInput)
 	if act == actNone && utf8.RuneCountInString(name) == 1 {
-		in.insert(name)
+		in.Insert(name)
 		return Effect{}
 	}
 	switch act {
@@ -270,25 +270,25 @@ func (m *Model) updateInput(k dialog.Key, name string) Effect {
 	case actCancel:
 		m.input = nil
 	case actCursorLeft:
-		in.left()
+		in.Left()
 	case actCursorRight:
-		in.right()
+		in.Right()
 	case actLineStart:
-		in.pos = 0
+		in.Home()
 	case actLineEnd:
-		in.pos = len(in.s)
+		in.End()
 	case actBackspace:
-		in.backspace()
+		in.Backspace()
 	case actDeleteForward:
-		in.deleteForward()
+		in.DeleteForward()
 	case actDeleteWord:
-		in.deleteWord()
+		in.DeleteWord()
 	case actDeleteToStart:
-		in.s, in.pos = in.s[in.pos:], 0
+		in.DeleteToStart()
 	case actDeleteToEnd:
-		in.s = in.s[:in.pos]
+		in.DeleteToEnd()
 	case actInsertSpace:
-		in.insert(" ")
+		in.Insert(" ")
 	}
 	return Effect{}
 }
@@ -299,7 +299,7 @@ func (m *Model) updateInput(k dialog.Key, name string) Effect {
 // a multi-select one.
 func (m *Model) save() Effect {
 	e := m.input
-	s := strings.TrimSpace(e.text.s)
+	s := strings.TrimSpace(e.text.Value())
 	if s == "" {
 		m.msg = "Type some text first, or press Esc to keep what was saved"
 		return Effect{}
@@ -383,26 +383,5 @@ func (q *question) optionKey(i int) string {
 	return q.q.Options[i].ID
 }
 
-// choice is option i as a chosen answer.
-func (q *question) choice(i int) auq.Choice {
-	if i == q.n {
-		return auq.Choice{Label: auq.OtherLabel, Other: true, Text: q.other}
-	}
-	o := &q.q.Options[i]
-	return auq.Choice{OptionID: o.ID, Label: o.Label}
-}
-
 // answer is the question's answer; it must have one.
-func (q *question) answer() auq.Answer {
-	if !q.multi {
-		return auq.Answer{Kind: auq.KindSingle, Choice: q.choice(q.chosen)}
-	}
-	a := auq.Answer{Kind: auq.KindMulti}
-	for i, on := range q.sel {
-		if on {
-			a.Selections = append(a.Selections, q.choice(i))
-		}
-	}
-	a.Empty = len(a.Selections) == 0
-	return a
-}
+func (q *question) answer() auq.Answer { return q.q.AnswerOf(q.chosen, q.sel, q.other) }

@@ -632,7 +632,7 @@ func (m *Model) inputLine(width int) (line, int) {
 	if avail < 2 {
 		return b.line(), -1
 	}
-	s, col := e.text.window(avail)
+	s, col := e.text.Window(avail)
 	col += b.w
 	b.add(s, ansi.StringWidth(s))
 	return b.line(), col

@@ -47,7 +47,8 @@ func runMCP(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return usageError(env, "mcp", err.Error())
 	}
-	so := &mcpserver.Options{Host: *opts, Version: version.Get().Version, Tool: tool.name}
+	so := &mcpserver.Options{Host: *opts, Version: version.Get().Version, Tool: tool.name,
+		NotifyReport: func(err error) { fmt.Fprintf(env.Stderr, "askuser mcp: %v\n", err) }}
 	if tool.questions() {
 		so.CustomQuestions, so.CustomReason = popupQuestions(env)
 	} else {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,12 +78,22 @@ type ptySession struct {
 
 func startOnPty(t *testing.T, args ...string) *ptySession {
 	t.Helper()
+	return startOnPtyWith(t, append(os.Environ(), "TERM=xterm-256color"), nil, args...)
+}
+
+// startOnPtyWith is startOnPty with the environment env, and standard
+// error on stderr (nil: with standard output).
+func startOnPtyWith(t *testing.T, env []string, stderr io.Writer, args ...string) *ptySession {
+	t.Helper()
 	bin := buildAskuser(t)
 	s := &ptySession{t: t, grew: make(chan struct{}, 1), done: make(chan error, 1)}
 	s.cmd = exec.Command(bin, args...)
 	s.cmd.Stdout = &s.stdout
-	s.cmd.Stderr = &s.stdout
-	s.cmd.Env = append(os.Environ(), "TERM=xterm-256color")
+	s.cmd.Stderr = stderr
+	if stderr == nil {
+		s.cmd.Stderr = &s.stdout
+	}
+	s.cmd.Env = env
 	var err error
 	s.tty, err = pty.StartWithSize(s.cmd, &pty.Winsize{Rows: 30, Cols: 100})
 	if err != nil {

@@ -58,6 +58,25 @@ func TestPlainText(t *testing.T) {
 	}
 }
 
+// TestPlainTextLong does the same for texts long enough for the rounds
+// of four words, with one odd byte at every position.
+func TestPlainTextLong(t *testing.T) {
+	base := "The quick brown fox jumps over the lazy dog; then it rests a while."
+	for _, n := range []int{32, 40, 63, 64, 67} {
+		for pos := range n {
+			for _, b := range []byte{0x00, 0x01, 0x1f, 0x20, '\\', '"', 0x7f, 0x80, 0x9f, 0xdc, 0xff} {
+				text := []byte(base[:n])
+				text[pos] = b
+				wantPlain := b >= 0x20 && b != '\\'
+				plain, ascii := plainText(text)
+				if plain != wantPlain || plain && ascii != (b < 0x80) {
+					t.Errorf("plainText(%q) = %v, %v, want %v, %v", text, plain, ascii, wantPlain, b < 0x80)
+				}
+			}
+		}
+	}
+}
+
 func TestString(t *testing.T) {
 	long := strings.Repeat("0123456789abcdef", 5)
 	tests := []struct {

@@ -49,103 +49,140 @@ func (u *customUI) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 	}
 	// Keys are handled on the goroutine that reads them: a hand-off to
 	// this one would add a scheduler wake-up to every key's round trip.
-	cs := &customSession{srv: u.srv, s: s, m: m, v: view{srv: u.srv, call: c.id}, end: make(chan customEnd, 1)}
+	cs := &customSession{component: newComponent[ask.Outcome](u.srv, c.id, s.Countdown, m), srv: u.srv, s: s}
 	c.setHandler(cs.handle)
 	defer c.setHandler(nil)
 	u.srv.send(openMsg{Type: typeOpen, Call: c.id, Display: string(display), ToggleKey: piKey(toggle)})
+	// The title comes back after the close, which the shim may be
+	// waiting for.
+	defer u.srv.startNotify(c.id, s.Notify, s.Request.Header, s.Countdown).Stop()
 	defer u.srv.send(callMsg{Type: typeClose, Call: c.id})
 
+	return cs.serve(ctx)
+}
+
+// ending is how the user, or Pi, ended a component: the outcome O of
+// its dialog, or an error.
+type ending[O any] struct {
+	outcome O
+	err     error
+}
+
+// component is the state of one component on screen that both dialogs'
+// sessions share: the model M, the frames sent of it, and how it ended.
+// Its methods are safe for concurrent use: keys come from the reading
+// goroutine, ticks from the renderer's.
+type component[O any, M drawer] struct {
+	countdown *ask.Countdown
+	end       chan ending[O] // buffered; written once
+
+	mu    sync.Mutex
+	m     M
+	v     view
+	ended bool
+}
+
+func newComponent[O any, M drawer](srv *server, call string, cd *ask.Countdown, m M) component[O, M] {
+	return component[O, M]{countdown: cd, end: make(chan ending[O], 1), m: m, v: view{srv: srv, call: call}}
+}
+
+// finish ends the component; it runs under mu.
+func (c *component[O, M]) finish(e ending[O]) {
+	c.ended = true
+	c.end <- e
+}
+
+// stop makes the session ignore what still comes for it.
+func (c *component[O, M]) stop() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ended = true
+}
+
+func (c *component[O, M]) tick() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, counting := c.countdown.Remaining(); counting && !c.ended {
+		c.v.draw(c.m, false)
+	}
+}
+
+// handle takes a key, a resize or a UI error from the shim. key applies a
+// key to the model and reports whether it ended the dialog, with its
+// outcome; drawn, when not nil, runs after every frame sent.
+func (c *component[O, M]) handle(msg inMsg, key func(dialog.Key) (O, bool), drawn func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ended {
+		return
+	}
+	switch msg.Type {
+	case typeUIError:
+		c.finish(ending[O]{err: fmt.Errorf("pi could not show the dialog: %s", msg.Message)})
+		return
+	case typeResize:
+		// The size was checked when the line was read.
+		c.v.width, c.v.rows = msg.Width, msg.Rows
+		c.m.SetSize(msg.Width, msg.Rows)
+	case typeKey:
+		// A key the dialog cannot take changes nothing, and is answered
+		// all the same: the shim waits for every key's frame.
+		if k, ok := toKey(msg); ok {
+			if out, done := key(k); done {
+				c.finish(ending[O]{outcome: out})
+				return
+			}
+		}
+	default:
+		return
+	}
+	c.v.draw(c.m, true)
+	if drawn != nil && c.v.sent {
+		drawn()
+	}
+}
+
+// serve waits until the component ends, redrawing its countdown every
+// tick; when ctx ends first it stops the component.
+func (c *component[O, M]) serve(ctx context.Context) (O, error) {
 	ticker := time.NewTicker(tick)
 	defer ticker.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			cs.stop()
-			return ask.Outcome{}, context.Cause(ctx)
+			c.stop()
+			var zero O
+			return zero, context.Cause(ctx)
 		case <-ticker.C:
-			cs.tick()
-		case e := <-cs.end:
+			c.tick()
+		case e := <-c.end:
 			return e.outcome, e.err
 		}
 	}
 }
 
-// customEnd is how the user, or Pi, ended a component.
-type customEnd struct {
-	outcome ask.Outcome
-	err     error
-}
-
-// customSession is one component on screen. Its methods are safe for
-// concurrent use: keys come from the reading goroutine, ticks from the
-// renderer's.
+// customSession is one ask_user component on screen.
 type customSession struct {
+	component[ask.Outcome, *dialog.Model]
 	srv *server
 	s   *ask.Session
-	end chan customEnd // buffered; written once
-
-	mu    sync.Mutex
-	m     *dialog.Model
-	v     view
-	ended bool
-}
-
-func (cs *customSession) finish(e customEnd) {
-	cs.ended = true
-	cs.end <- e
-}
-
-// stop makes the session ignore what still comes for it.
-func (cs *customSession) stop() {
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	cs.ended = true
-}
-
-func (cs *customSession) tick() {
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	if _, counting := cs.s.Countdown.Remaining(); counting && !cs.ended {
-		cs.v.draw(cs.m, false)
-	}
 }
 
 // handle takes a key, a resize or a UI error from the shim.
-func (cs *customSession) handle(msg inMsg) {
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	if cs.ended {
-		return
+func (cs *customSession) handle(msg inMsg) { cs.component.handle(msg, cs.key, nil) }
+
+// key applies k to the dialog and reports whether it ended it.
+func (cs *customSession) key(k dialog.Key) (ask.Outcome, bool) {
+	eff := cs.m.Update(k)
+	switch eff.Kind {
+	case dialog.EffectSubmit:
+		return ask.Outcome{Answers: eff.Answers}, true
+	case dialog.EffectDismiss:
+		return ask.Outcome{Dismissed: true}, true
+	case dialog.EffectCancelCountdown:
+		cs.s.Countdown.Cancel()
 	}
-	switch msg.Type {
-	case typeUIError:
-		cs.finish(customEnd{err: fmt.Errorf("pi could not show the dialog: %s", msg.Message)})
-	case typeResize:
-		// The size was checked when the line was read.
-		cs.v.width, cs.v.rows = msg.Width, msg.Rows
-		cs.m.SetSize(msg.Width, msg.Rows)
-		cs.v.draw(cs.m, true)
-	case typeKey:
-		k, ok := toKey(msg)
-		if !ok {
-			// A key the dialog cannot take changes nothing, and is
-			// answered all the same: the shim waits for every key's frame.
-			cs.v.draw(cs.m, true)
-			return
-		}
-		eff := cs.m.Update(k)
-		switch eff.Kind {
-		case dialog.EffectSubmit:
-			cs.finish(customEnd{outcome: ask.Outcome{Answers: eff.Answers}})
-			return
-		case dialog.EffectDismiss:
-			cs.finish(customEnd{outcome: ask.Outcome{Dismissed: true}})
-			return
-		case dialog.EffectCancelCountdown:
-			cs.s.Countdown.Cancel()
-		}
-		cs.v.draw(cs.m, true)
-	}
+	return ask.Outcome{}, false
 }
 
 // view sends frames for one component: the first whole, then only what
@@ -158,7 +195,14 @@ type view struct {
 	sent        bool
 }
 
-func (v *view) draw(m *dialog.Model, force bool) {
+// drawer is a component view draws: the ask_user dialog or the
+// AskUserQuestion dialog.
+type drawer interface {
+	View(width, rows int) dialog.Frame
+	SetSize(width, rows int)
+}
+
+func (v *view) draw(m drawer, force bool) {
 	if v.width == 0 {
 		return // no size yet: the shim sends one as soon as it renders
 	}

@@ -3,6 +3,8 @@ package pibridge
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -40,6 +42,29 @@ func (w *signalWriter) expect(s string) chan struct{} {
 // pipe and no other goroutine: decoding the line, the dialog, encoding the
 // frame and writing it.
 func BenchmarkKeyHandle(b *testing.B) {
+	benchKeys(b, "",
+		`{"questions":[{"title":"Deploy where?","options":[{"label":"staging"},{"label":"prod"},{"label":"canary"}]}]}`,
+		`{"type":"resize","call":"c1","width":100,"rows":28}`, `{"type":"key","call":"c1","key":"alt+q"}`)
+}
+
+// BenchmarkQuestionKeyHandle is BenchmarkKeyHandle for AskUserQuestion:
+// eight questions with previews at 200×60, a key moving the focus.
+func BenchmarkQuestionKeyHandle(b *testing.B) {
+	var qs []string
+	for i := range 8 {
+		var opts []string
+		for j := range 4 {
+			opts = append(opts, fmt.Sprintf(`{"id":"o%d","label":"Option %d","description":"What option %d does, in a few words","preview":"line one of the preview\nline two, a little longer than the first\nline three"}`, j, j, j))
+		}
+		qs = append(qs, fmt.Sprintf(`{"id":"q%d","question":"Which option for part %d?","header":"Part %d","options":[%s]}`, i, i, i, strings.Join(opts, ",")))
+	}
+	benchKeys(b, `,"tool":"AskUserQuestion"`, `{"questions":[`+strings.Join(qs, ",")+`]}`,
+		`{"type":"resize","call":"c1","width":200,"rows":60}`)
+}
+
+// benchKeys starts a call of params on a bridge whose hello has extra
+// members, sends it the setup lines, and measures down and up keys.
+func benchKeys(b *testing.B, extra, params string, setup ...string) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	w := &signalWriter{}
 	s := &server{out: newWriter(w), calls: map[string]*call{}}
@@ -51,12 +76,13 @@ func BenchmarkKeyHandle(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	line(`{"type":"hello","version":1,"release":"` + version.Release() + `","mode":"tui","hasUI":true,"ui":{"custom":true},"configFile":false,"options":{"timeoutPerQuestionMs":600000}}`)
+	line(`{"type":"hello","version":1,"release":"` + version.Release() + `","mode":"tui","hasUI":true,"ui":{"custom":true},"configFile":false,"options":{"timeoutPerQuestionMs":600000}` + extra + `}`)
 	open := w.expect(`"type":"open"`)
-	line(`{"type":"ask","call":"c1","params":{"questions":[{"title":"Deploy where?","options":[{"label":"staging"},{"label":"prod"},{"label":"canary"}]}]}}`)
+	line(`{"type":"ask","call":"c1","params":` + params + `}`)
 	<-open
-	line(`{"type":"resize","call":"c1","width":100,"rows":28}`)
-	line(`{"type":"key","call":"c1","key":"alt+q"}`)
+	for _, l := range setup {
+		line(l)
+	}
 	keys := [][]byte{[]byte(`{"type":"key","call":"c1","key":"down"}`), []byte(`{"type":"key","call":"c1","key":"up"}`)}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {

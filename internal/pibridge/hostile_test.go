@@ -119,7 +119,9 @@ func TestLastLineWithoutNewline(t *testing.T) {
 func TestFlood(t *testing.T) {
 	const n = 20_000
 	t.Run("keys and bad lines", func(t *testing.T) {
-		c := ready(t, hello("tui", true, tuiUI, map[string]any{"options": map[string]any{"timeoutPerQuestionMs": 0}}))
+		// No notifications: a notify message could come among the frames.
+		quiet := map[string]any{"bell": false, "title": false, "desktop": false}
+		c := ready(t, hello("tui", true, tuiUI, map[string]any{"options": map[string]any{"timeoutPerQuestionMs": 0, "notify": quiet}}))
 		sendAsk(c, "c1", deploy, "")
 		c.until("open")
 		c.send(`{"type":"resize","call":"c1","width":40,"rows":10}`)

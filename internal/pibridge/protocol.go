@@ -54,6 +54,7 @@ const (
 	typeCancel    = "dialog_cancel"
 	typeExplain   = "explain"
 	typeExplained = "explained"
+	typeProgress  = "progress"
 )
 
 // inMsg is any message from the shim. Fields unused by a type are ignored.
@@ -71,6 +72,7 @@ type inMsg struct {
 	Options    json.RawMessage `json:"options,omitempty"`
 	ConfigFile json.RawMessage `json:"configFile,omitempty"`
 	Theme      map[string]sgr  `json:"theme,omitempty"`
+	Tool       string          `json:"tool,omitempty"`
 
 	// ask, explain
 	CallID  string          `json:"callId,omitempty"`
@@ -79,6 +81,7 @@ type inMsg struct {
 	Outcome bool            `json:"outcome,omitempty"` // the dead child sent its ask:* event
 	Params  json.RawMessage `json:"params,omitempty"`
 	Result  json.RawMessage `json:"result,omitempty"`
+	Route   string          `json:"route,omitempty"` // explain of an AskUserQuestion call
 
 	// key, resize
 	Key   string `json:"key,omitempty"`
@@ -140,6 +143,12 @@ type openMsg struct {
 	Call      string `json:"call"`
 	Display   string `json:"display"`
 	ToggleKey string `json:"toggleKey"`
+	// HiddenStatus is what Pi's footer says while the overlay is hidden;
+	// "" for the one-time notice ask_user shows instead.
+	HiddenStatus string `json:"hiddenStatus,omitempty"`
+	// HideWorking asks the shim to hide Pi's working indicator while the
+	// component is open, and to bring it back when it closes.
+	HideWorking bool `json:"hideWorking,omitempty"`
 }
 
 // frameMsg is a whole frame, or with Patch set the lines of the last

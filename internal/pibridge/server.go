@@ -120,6 +120,7 @@ type server struct {
 	host    *ask.Host
 	hostErr *contract.Error // options the host could not take
 	theme   theme.Theme
+	tool    string // the tool the shim registered: config.ToolAskUser or config.ToolAskUserQuestion
 
 	mu    sync.Mutex
 	calls map[string]*call
@@ -190,9 +191,18 @@ func (s *server) onHello(m inMsg) error {
 		s.send(textMsg{Type: typeFatal, Message: msg})
 		return err
 	}
+	tool, err := helloTool(m.Tool)
+	if err != nil {
+		s.protocolError(err.Error())
+		return nil
+	}
 	s.hello = true
+	s.tool = tool
 	s.theme = themeFrom(m.Theme)
 	host, hostErr := newHost(m, &customUI{srv: s}, s)
+	if hostErr == nil {
+		hostErr = checkTool(host, tool)
+	}
 	s.host, s.hostErr = host, hostErr
 	sup := s.support()
 	s.send(readyMsg{Type: typeReady, Version: Version, Support: sup, Available: sup.Status == ask.SupportAvailable, Reason: reasonOf(sup)})
@@ -223,6 +233,8 @@ func newHost(m inMsg, custom ask.Renderer, srv *server) (*ask.Host, *contract.Er
 		caps.CustomReason = fmt.Sprintf("Pi runs in %s mode, which has no terminal to draw the dialog on", modeName(m.Mode))
 	case !m.UI.Custom:
 		caps.CustomReason = "this Pi has no ctx.ui.custom"
+	case m.Tool == config.ToolAskUserQuestion:
+		caps.CustomQuestions = &questionCustomUI{srv: srv}
 	default:
 		caps.Custom = custom
 	}
@@ -231,10 +243,14 @@ func newHost(m inMsg, custom ask.Renderer, srv *server) (*ask.Host, *contract.Er
 		caps.NativeReason = fmt.Sprintf("Pi in %s mode has no dialog-capable UI", modeName(m.Mode))
 	case !m.UI.Input:
 		caps.NativeReason = "this Pi has no ctx.ui.input"
+	case m.Tool == config.ToolAskUserQuestion && !m.UI.Select:
+		caps.NativeReason = "this Pi has no ctx.ui.select, which AskUserQuestion's options need"
+	case m.Tool == config.ToolAskUserQuestion:
+		caps.NativeQuestions = newQuestionNative(srv)
 	default:
 		caps.Native = newNativeRoute(srv, m.UI.Select)
 	}
-	opts := &ask.HostOptions{}
+	opts := &ask.HostOptions{ToolKey: true}
 	if len(m.Options) > 0 && !bytes.Equal(m.Options, []byte("null")) {
 		prefs, err := config.ParseOptions(m.Options)
 		if err != nil {
@@ -320,6 +336,27 @@ func (s *server) onAsk(ctx context.Context, m inMsg) {
 		s.send(resultMsg{Type: typeResult, Call: m.Call, Result: res, Text: explain(m.Params, res)})
 		return
 	}
+	if s.tool == config.ToolAskUserQuestion {
+		s.startCall(ctx, m, func(msg string) any {
+			return questionResult(m.Call, m.Params, questionError(contract.ErrInternal, msg))
+		}, func(ctx context.Context, c *call, params []byte) any {
+			return questionResult(c.id, params, s.runQuestions(ctx, c, params, m.CallID))
+		})
+		return
+	}
+	s.startCall(ctx, m, func(msg string) any {
+		res := contract.ErrorResult(contract.ErrInternal, msg)
+		return resultMsg{Type: typeResult, Call: m.Call, Result: res, Text: explain(m.Params, res)}
+	}, func(ctx context.Context, c *call, params []byte) any {
+		res := s.run(ctx, c, params, m.CallID)
+		return resultMsg{Type: typeResult, Call: c.id, Result: res, Text: explain(params, res)}
+	})
+}
+
+// startCall runs the call m asks for in its own goroutine, and sends the
+// result message run returns for it. A call beyond MaxCalls is answered at
+// once with the message full makes.
+func (s *server) startCall(ctx context.Context, m inMsg, full func(msg string) any, run func(ctx context.Context, c *call, params []byte) any) {
 	s.mu.Lock()
 	if _, dup := s.calls[m.Call]; dup {
 		s.mu.Unlock()
@@ -328,8 +365,7 @@ func (s *server) onAsk(ctx context.Context, m inMsg) {
 	}
 	if len(s.calls) >= MaxCalls {
 		s.mu.Unlock()
-		res := contract.ErrorResult(contract.ErrInternal, fmt.Sprintf("%d ask_user calls are running already, the most one session serves; wait for one to end", MaxCalls))
-		s.send(resultMsg{Type: typeResult, Call: m.Call, Result: res, Text: explain(m.Params, res)})
+		s.send(full(fmt.Sprintf("%d %s calls are running already, the most one session serves; wait for one to end", MaxCalls, s.tool)))
 		return
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -342,11 +378,11 @@ func (s *server) onAsk(ctx context.Context, m inMsg) {
 	params := bytes.Clone(m.Params)
 	s.wg.Go(func() {
 		defer cancel(nil)
-		res := s.run(ctx, c, params, m.CallID)
+		msg := run(ctx, c, params)
 		s.mu.Lock()
 		delete(s.calls, c.id)
 		s.mu.Unlock()
-		s.send(resultMsg{Type: typeResult, Call: c.id, Result: res, Text: explain(params, res)})
+		s.send(msg)
 	})
 }
 
@@ -358,11 +394,15 @@ func (s *server) run(ctx context.Context, c *call, params []byte, callID string)
 	}
 	a := ask.NewAsker(s.host, &ask.Options{Events: ask.EventSinkFunc(func(e ask.Event) {
 		s.send(eventMsg{Type: typeEvent, Call: c.id, Channel: e.Name, Payload: e})
-	})})
+	}), OnOpen: s.onOpen()})
 	return a.AskJSON(ctx, params, &ask.Call{ID: callID, Data: c})
 }
 
 func (s *server) onExplain(m inMsg) {
+	if s.tool == config.ToolAskUserQuestion {
+		s.onExplainQuestions(m)
+		return
+	}
 	var res contract.Result
 	if err := json.Unmarshal(m.Result, &res); err != nil {
 		s.protocolError(fmt.Sprintf("explain: bad result: %v", err))
@@ -371,21 +411,26 @@ func (s *server) onExplain(m inMsg) {
 	if res.Answers == nil {
 		res.Answers = []contract.Answer{}
 	}
-	msg := explainedMsg{Type: typeExplained, Call: m.Call, Text: explain(m.Params, res)}
-	if m.Blocked {
-		// The dead child opened a wait it could not close: close it, with
-		// the outcome it would have sent unless it sent one already. An
-		// attempt has exactly one outcome event.
-		if !m.Outcome {
-			code := contract.ErrInternal
-			if res.Error != nil {
-				code = res.Error.Code
-			}
-			msg.Events = append(msg.Events, busMessage{ask.EventError, ask.Event{Name: ask.EventError, CallID: m.CallID, Route: res.Route, Status: contract.StatusError, ErrorCode: code}})
-		}
-		msg.Events = append(msg.Events, busMessage{ask.EventBlocked, ask.Event{Name: ask.EventBlocked, CallID: m.CallID}})
+	code := contract.ErrInternal
+	if res.Error != nil {
+		code = res.Error.Code
 	}
-	s.send(msg)
+	s.send(explainedMsg{Type: typeExplained, Call: m.Call, Text: explain(m.Params, res), Events: closingEvents(m, res.Route, code)})
+}
+
+// closingEvents are the events that close the wait a dead child opened
+// and could not close, with the outcome it would have sent unless it
+// sent one already: an attempt has exactly one outcome event. They are
+// none when the dead child had not opened a wait.
+func closingEvents(m inMsg, route contract.Route, code contract.ErrorCode) []busMessage {
+	if !m.Blocked {
+		return nil
+	}
+	var events []busMessage
+	if !m.Outcome {
+		events = append(events, busMessage{ask.EventError, ask.Event{Name: ask.EventError, CallID: m.CallID, Route: route, Status: contract.StatusError, ErrorCode: code}})
+	}
+	return append(events, busMessage{ask.EventBlocked, ask.Event{Name: ask.EventBlocked, CallID: m.CallID}})
 }
 
 // explain words res for the model. The request, when it parses, lets the
@@ -456,7 +501,11 @@ func (c *call) deliver(m inMsg) {
 func callFrom(s *ask.Session) (*call, error) {
 	c, ok := s.Call.Data.(*call)
 	if !ok {
-		return nil, errors.New("pibridge: the renderer ran outside a bridge call")
+		return nil, errOutsideCall
 	}
 	return c, nil
 }
+
+// errOutsideCall is a renderer's error when its session is not a bridge
+// call's.
+var errOutsideCall = errors.New("pibridge: the renderer ran outside a bridge call")

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/auqtext"
 	"github.com/askuser/askuser/internal/tooltext"
 )
 
@@ -18,7 +20,17 @@ const ToolName = "ask_user"
 // a test keeps equal to this, because Pi needs the tool before any child
 // runs.
 func ToolSpec() ([]byte, error) {
-	desc := tooltext.Description()
+	return toolSpec(ToolName, "Ask user", tooltext.Description(), tooltext.Guidelines(), contract.Schema())
+}
+
+// QuestionToolSpec is ToolSpec for AskUserQuestion, which the package
+// registers instead of ask_user when the user chooses it. Its copy is
+// pi/src/auq-tool.json.
+func QuestionToolSpec() ([]byte, error) {
+	return toolSpec(auq.ToolName, "Ask user question", auqtext.Description(), auqtext.Guidelines(), auq.Schema())
+}
+
+func toolSpec(name, label, desc string, guidelines []string, schema []byte) ([]byte, error) {
 	snippet, _, _ := strings.Cut(desc, ". ")
 	spec := struct {
 		Name             string            `json:"name"`
@@ -28,7 +40,7 @@ func ToolSpec() ([]byte, error) {
 		PromptGuidelines []string          `json:"promptGuidelines"`
 		Parameters       json.RawMessage   `json:"parameters"`
 		Texts            map[string]string `json:"texts"`
-	}{ToolName, "Ask user", desc, strings.TrimSuffix(snippet, ".") + ".", tooltext.Guidelines(), contract.Schema(), tooltext.ShimTexts()}
+	}{name, label, desc, strings.TrimSuffix(snippet, ".") + ".", guidelines, schema, tooltext.ShimTextsFor(name)}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -50,6 +50,9 @@ type Options struct {
 	// such as a temporary key binding that could not be undone; nil
 	// means such failures go unreported.
 	Warn func(error)
+	// Environ is the environment that tells which terminal the user
+	// has, for the notifications; nil means the process's own.
+	Environ []string
 }
 
 // Renderer is an ask.Renderer that shows each questionnaire in popups
@@ -97,7 +100,7 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 			sess.ToggleKey = ""
 		}
 		return r.opts.Dialog(&sess), sess.ToggleKey
-	})
+	}, func() func() { return r.notifyOpen(s.Notify, s.Request.Header, s.Countdown) })
 }
 
 // RenderQuestions implements ask.QuestionRenderer as Render does, with
@@ -109,7 +112,7 @@ func (r *Renderer) RenderQuestions(ctx context.Context, s *ask.QuestionSession) 
 			return tui.NewQuestionPopup(s, false, nil), ""
 		}
 		return tui.NewQuestionPopup(s, true, nil), auqdialog.HideKey
-	})
+	}, func() func() { return r.notifyOpen(s.Notify, "", s.Countdown) })
 }
 
 // shown is a dialog as the Renderer shows it in popups, whatever its
@@ -120,8 +123,10 @@ type shown[O any] interface {
 }
 
 // render is Render for any dialog: newDialog makes the dialog, and says
-// the key that hides it, "" for none, once the socket is ready.
-func render[O any](ctx context.Context, r *Renderer, newDialog func() (shown[O], string)) (O, error) {
+// the key that hides it, "" for none, once the socket is ready; notify
+// then tells the user that a question is waiting, until the function it
+// returns is called.
+func render[O any](ctx context.Context, r *Renderer, newDialog func() (shown[O], string), notify func() (stop func())) (O, error) {
 	var none O
 	select {
 	case r.busy <- struct{}{}:
@@ -162,6 +167,7 @@ func render[O any](ctx context.Context, r *Renderer, newDialog func() (shown[O],
 	}
 
 	dlg, hideKey := newDialog()
+	defer notify()()
 	argv := append(append([]string{}, r.command...), "--socket", sock)
 	win, err := r.launcher.Launch(ctx, argv, dlg.Fit)
 	if err != nil {

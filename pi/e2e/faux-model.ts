@@ -1,5 +1,6 @@
-// A scripted model for end-to-end tests. It calls ask_user with each
-// argument object of $ASKUSER_E2E_SCENARIO in turn and ends with a reply
+// A scripted model for end-to-end tests. It calls the scenario's tool
+// (ask_user unless it names another) with each argument object of
+// $ASKUSER_E2E_SCENARIO in turn and ends with a reply
 // that quotes the last tool result. Every tool result is written to
 // $ASKUSER_E2E_OUT twice over: as Pi appends it to the session
 // ("session"), and as the model is then given it ("model"). An aborted
@@ -39,7 +40,7 @@ export default function (pi: any) {
   const faux = fauxProvider({ provider: "faux", models: [{ id: "faux-1" }] });
   const steps = (scenario.calls as unknown[]).map((args, i) => (context: any) => {
     lastResult(context);
-    return fauxAssistantMessage(fauxToolCall("ask_user", args as any, { id: `call_${i + 1}` }), { stopReason: "toolUse" });
+    return fauxAssistantMessage(fauxToolCall(scenario.tool ?? "ask_user", args as any, { id: `call_${i + 1}` }), { stopReason: "toolUse" });
   });
   steps.push((context: any) => {
     const last = lastResult(context);

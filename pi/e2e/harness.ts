@@ -36,16 +36,17 @@ export interface Run {
 
 /**
  * Prepares a Pi home for one run: the package installed as `pi install`
- * records it, the scenario (ask_user arguments, one per call) and an
- * optional ask-user.json.
+ * records it, the scenario (the tool's arguments, one per call; the tool
+ * is ask_user unless opts.tool names another) and an optional
+ * ask-user.json.
  */
-export function prepare(calls: unknown[], opts: { config?: string; install?: boolean } = {}): Run {
+export function prepare(calls: unknown[], opts: { config?: string; install?: boolean; tool?: string } = {}): Run {
   const dir = tempDir("askuser-e2e-");
   mkdirSync(join(dir, "agent"));
   mkdirSync(join(dir, "home"));
   mkdirSync(join(dir, "tmp"));
   if (opts.install !== false) writeFileSync(join(dir, "agent", "settings.json"), JSON.stringify({ packages: [pkgDir] }));
-  writeFileSync(join(dir, "scenario.json"), JSON.stringify({ calls }));
+  writeFileSync(join(dir, "scenario.json"), JSON.stringify({ calls, ...(opts.tool ? { tool: opts.tool } : {}) }));
   if (opts.config !== undefined) writeFileSync(join(dir, "agent", "ask-user.json"), opts.config);
   const out = join(dir, "out.jsonl");
   const events = join(dir, "events.jsonl");
@@ -235,6 +236,16 @@ export class Tui {
     }, timeoutMs).catch((err) => {
       throw new Error(`${err.message}; screen:\n${this.screen()}`);
     });
+  }
+
+  /** Appends every byte Pi writes to its terminal from now on to file. */
+  pipeTo(file: string): void {
+    this.tmux("pipe-pane", "-o", "-t", "e2e", `cat >> ${shq(file)}`);
+  }
+
+  /** A tmux format of the pane, such as #{pane_title}. */
+  format(fmt: string): string {
+    return this.tmux("display-message", "-p", "-t", "e2e", fmt).replace(/\n$/, "");
   }
 
   close(): void {

@@ -20,6 +20,8 @@ export interface CallHandlers {
 export interface CallEnd {
   result: Record<string, unknown>;
   text: string;
+  /** The child asks Pi to end the agent's turn after the tool. */
+  terminate?: boolean;
 }
 
 interface Pending {
@@ -69,6 +71,8 @@ export class Child {
   readonly ready: Promise<Message>;
   dead: Death | undefined;
   readyMsg: Message | undefined;
+  /** Receives the child's notices for the user, such as a failed notify command. */
+  onNotice: ((message: string) => void) | undefined;
   private proc: ChildProcess;
   private buf = "";
   private stderr = "";
@@ -270,6 +274,10 @@ export class Child {
       this.fatal = msg.message;
       return;
     }
+    if (msg.type === "notice" && call === undefined && typeof msg.message === "string") {
+      this.onNotice?.(msg.message);
+      return;
+    }
     if (call === undefined) return; // error lines are for people: they are on stderr too
     const waiter = this.waiters.get(`${msg.type}:${call}`);
     if (waiter) {
@@ -281,7 +289,7 @@ export class Child {
     if (!p) return;
     if (msg.type === "result") {
       this.pending.delete(call);
-      p.resolve({ result: msg.result as Record<string, unknown>, text: String(msg.text ?? "") });
+      p.resolve({ result: msg.result as Record<string, unknown>, text: String(msg.text ?? ""), ...(msg.terminate === true ? { terminate: true } : {}) });
       return;
     }
     p.handlers.onMessage(msg);

@@ -2,7 +2,7 @@
 // the route and the preferences once, at its hello; this file only carries
 // Pi's answers to it and its requests to Pi.
 
-import { modelText } from "./spec.ts";
+import { modelText, questionSpec, type TextKey, toolSpec, type ToolSpec } from "./spec.ts";
 import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { delimiter, dirname, join } from "node:path";
@@ -85,8 +85,11 @@ function isFile(p: string): boolean {
 /** Pi's agent directory, as getAgentDir() gives it. */
 export type AgentDirFn = () => string;
 
+/** The tools the package can register: one per session, never both. */
+export type ToolName = "ask_user" | "AskUserQuestion";
+
 /** Builds the hello that describes ctx to the child. */
-export function helloFor(ctx: UIContext | undefined, options: AskUserOptions, agentDir: string): Message {
+export function helloFor(ctx: UIContext | undefined, options: AskUserOptions, agentDir: string, tool: ToolName = "ask_user"): Message {
   const ui = ctx?.ui ?? {};
   // Options that are not an object go to askuser as they are, to be
   // refused there with the rest of the option checks.
@@ -115,6 +118,7 @@ export function helloFor(ctx: UIContext | undefined, options: AskUserOptions, ag
     options: isObject || options === undefined || options === null ? prefs : options,
     ...(configFile === undefined ? {} : { configFile }),
     ...(theme ? { theme } : {}),
+    ...(tool === "ask_user" ? {} : { tool }),
   };
 }
 
@@ -125,6 +129,8 @@ export type EventEmit = (channel: string, payload: unknown) => void;
 export interface Answered {
   result: AskUserResult;
   text: string;
+  /** The agent's turn ends after this tool: the user dismissed AskUserQuestion. */
+  terminate?: boolean;
 }
 
 /**
@@ -142,10 +148,13 @@ export class AskUserHost {
   private closed = false;
   private probed: Message | undefined;
   private soon: NodeJS.Timeout | undefined;
+  private spec: ToolSpec;
 
-  constructor(ctx: UIContext, options: AskUserOptions, agentDir: string) {
+  /** tool is the one tool this host answers for; its child serves that contract only. */
+  constructor(ctx: UIContext, options: AskUserOptions, agentDir: string, tool: ToolName = "ask_user") {
     this.ctx = ctx;
-    this.hello = helloFor(ctx, options, agentDir);
+    this.spec = tool === "AskUserQuestion" ? questionSpec : toolSpec;
+    this.hello = helloFor(ctx, options, agentDir, tool);
     const bin = findBinary((options as AskUserOptions | null | undefined)?.binary);
     this.binary = bin.path;
     this.missing = bin.reason;
@@ -165,6 +174,7 @@ export class AskUserHost {
     if (!this.child || this.child.dead) {
       try {
         this.child = new Child(this.binary, this.hello);
+        this.child.onNotice = (message) => this.ctx.ui.notify?.(message, "warning");
       } catch (err) {
         // spawn throws at once only for arguments it cannot use at all.
         this.missing = `the askuser binary ${this.binary} could not be started: ${err instanceof Error ? err.message : String(err)}`;
@@ -218,23 +228,19 @@ export class AskUserHost {
    * call as Pi gives it to the tool, when there is one, and otherwise
    * through the context the host was made with.
    */
-  async ask(params: unknown, opts: { callId?: string; signal?: AbortSignal; emit?: EventEmit; ctx?: UIContext }): Promise<Answered> {
-    if (!this.binary) return unsupported(this.missing!);
-    if (this.closed) return notInitialized(modelText("sessionEnded"));
+  async ask(
+    params: unknown,
+    opts: { callId?: string; signal?: AbortSignal; emit?: EventEmit; ctx?: UIContext; progress?: (milestone: string) => void },
+  ): Promise<Answered> {
+    if (!this.binary) return this.unsupported(this.missing!);
+    if (this.closed) return this.refused("not_initialized", modelText("sessionEnded", "", this.spec), "notReady");
     try {
       JSON.stringify(params);
     } catch (err) {
-      return {
-        result: {
-          status: "error",
-          answers: [],
-          error: { code: "invalid_request", message: `the request is not JSON: ${err instanceof Error ? err.message : String(err)}` },
-        },
-        text: modelText("notJSON"),
-      };
+      return this.refused("invalid_request", `the request is not JSON: ${err instanceof Error ? err.message : String(err)}`, "notJSON");
     }
     const child = this.start();
-    if (!child) return unsupported(this.missing!);
+    if (!child) return this.unsupported(this.missing!);
     const call = newCallId();
     let view: CustomView | undefined;
     let dialogs: NativeDialogs | undefined;
@@ -246,6 +252,7 @@ export class AskUserHost {
     opts.signal?.addEventListener("abort", onAbort, { once: true });
     const ui = opts.ctx?.ui ? opts.ctx : this.ctx;
     const cleanup = () => {
+      view?.restoreTitle();
       view?.close();
       dialogs?.close();
       opts.signal?.removeEventListener("abort", onAbort);
@@ -282,6 +289,9 @@ export class AskUserHost {
               case "close":
                 view?.close();
                 break;
+              case "notify":
+                view?.notify(m);
+                break;
               case "dialog":
                 route = "native";
                 dialogs ??= new NativeDialogs(ui, send, call);
@@ -290,6 +300,13 @@ export class AskUserHost {
               case "dialog_cancel":
                 dialogs?.cancel(Number(m.req));
                 break;
+              case "progress":
+                try {
+                  opts.progress?.(String(m.milestone));
+                } catch {
+                  /* the listener's failure is its own */
+                }
+                break;
             }
           },
         },
@@ -297,14 +314,14 @@ export class AskUserHost {
     } finally {
       cleanup();
     }
-    if (end) return { result: end.result as unknown as AskUserResult, text: end.text };
+    if (end) return { result: end.result as unknown as AskUserResult, text: end.text, ...(end.terminate === true ? { terminate: true } : {}) };
     const dead = child.dead!;
     if (isPermanent(dead) && !route) {
       // A binary of another release, or one that cannot execute, will not
       // do better next time: every call from now on is refused with why.
       this.missing = `${describeDeath(dead)} (binary: ${this.binary})`;
       this.binary = undefined;
-      return unsupported(this.missing);
+      return this.unsupported(this.missing);
     }
     return this.crashed(dead, route, params, blocked ? { ...opts, outcome } : undefined);
   }
@@ -316,14 +333,9 @@ export class AskUserHost {
     params: unknown,
     blocked: { callId?: string; emit?: EventEmit; outcome: boolean } | undefined,
   ): Promise<Answered> {
-    const why = `${describeDeath(d)}; the next ask_user call starts a new one`;
+    const why = `${describeDeath(d)}; the next ${this.spec.name} call starts a new one`;
     const code = route === "custom" ? "custom_ui_failed" : route === "native" ? "native_ui_failed" : "internal";
-    const result: AskUserResult = {
-      status: "error",
-      ...(route ? { route } : {}),
-      answers: [],
-      error: { code, message: why },
-    };
+    const result = this.errorResult(code, why, route);
     const fresh = this.start();
     const call = newCallId("x");
     const reply = await fresh?.request(
@@ -333,6 +345,7 @@ export class AskUserHost {
         call,
         params,
         result,
+        ...(this.spec === questionSpec && route ? { route } : {}),
         ...(blocked
           ? { blocked: true, ...(blocked.outcome ? { outcome: true } : {}), ...(blocked.callId ? { callId: blocked.callId } : {}) }
           : {}),
@@ -354,22 +367,35 @@ export class AskUserHost {
           ];
       for (const e of events) blocked.emit?.(e.channel, e.payload);
     }
-    const text = typeof reply?.text === "string" ? reply.text : modelText("failed", why);
+    const text = typeof reply?.text === "string" ? reply.text : modelText("failed", why, this.spec);
     return { result, text };
+  }
+
+  /**
+   * The error result of a call that failed before or outside the child,
+   * in the shape of this host's tool: an ask_user Result, or for
+   * AskUserQuestion a cancelled result with the error.
+   */
+  private errorResult(code: string, message: string, route?: "custom" | "native"): AskUserResult {
+    if (this.spec === questionSpec) return { cancelled: true, error: { code, message } } as unknown as AskUserResult;
+    return { status: "error", ...(route ? { route } : {}), answers: [], error: { code, message } } as AskUserResult;
+  }
+
+  private refused(code: string, message: string, text: TextKey): Answered {
+    return { result: this.errorResult(code, message), text: modelText(text, message, this.spec) };
+  }
+
+  private unsupported(reason: string): Answered {
+    return this.refused("unsupported_mode", reason, "unavailable");
   }
 }
 
-function unsupported(reason: string): Answered {
+/** The result of a call made outside a session, for spec's tool. */
+export function notInitialized(reason: string, spec: ToolSpec = toolSpec): Answered {
+  const error = { code: "not_initialized", message: reason };
   return {
-    result: { status: "error", answers: [], error: { code: "unsupported_mode", message: reason } },
-    text: modelText("unavailable", reason),
-  };
-}
-
-export function notInitialized(reason: string): Answered {
-  return {
-    result: { status: "error", answers: [], error: { code: "not_initialized", message: reason } },
-    text: modelText("notReady", reason),
+    result: (spec === questionSpec ? { cancelled: true, error } : { status: "error", answers: [], error }) as AskUserResult,
+    text: modelText("notReady", reason, spec),
   };
 }
 

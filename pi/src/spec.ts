@@ -1,13 +1,14 @@
-// The tool spec generated from Go (tool.json), read once: the tool's name,
-// description, guidelines and parameters, and the sentences the shim gives
-// the model, so that every word the model reads comes from askuser itself.
+// The tool specs generated from Go (tool.json for ask_user, auq-tool.json
+// for AskUserQuestion), read once: each tool's name, description,
+// guidelines and parameters, and the sentences the shim gives the model,
+// so that every word the model reads comes from askuser itself.
 
 import { readFileSync } from "node:fs";
 
 export type TextKey = "unavailable" | "notReady" | "failed" | "notJSON" | "sessionEnded" | "notStarted";
 
-/** The tool's name, description, guidelines and parameters, generated from Go. */
-export const toolSpec: {
+/** A tool's name, description, guidelines and parameters, generated from Go. */
+export interface ToolSpec {
   name: string;
   label: string;
   description: string;
@@ -15,11 +16,21 @@ export const toolSpec: {
   promptGuidelines: string[];
   parameters: Record<string, unknown>;
   texts: Partial<Record<TextKey, string>>;
-} = JSON.parse(readFileSync(new URL("./tool.json", import.meta.url), "utf8"));
+}
 
-/** The text for key, with {reason} filled in. */
-export function modelText(key: TextKey, reason = ""): string {
-  const t = toolSpec.texts?.[key];
-  if (typeof t !== "string") throw new Error(`tool.json has no text "${key}": regenerate it (go test ./internal/pibridge -run TestToolFileIsCurrent -update)`);
+function load(file: string): ToolSpec {
+  return JSON.parse(readFileSync(new URL(file, import.meta.url), "utf8"));
+}
+
+/** The spec of ask_user. */
+export const toolSpec: ToolSpec = load("./tool.json");
+
+/** The spec of AskUserQuestion. */
+export const questionSpec: ToolSpec = load("./auq-tool.json");
+
+/** The text for key, with {reason} filled in, in the words of spec's tool. */
+export function modelText(key: TextKey, reason = "", spec: ToolSpec = toolSpec): string {
+  const t = spec.texts?.[key];
+  if (typeof t !== "string") throw new Error(`${spec.name}'s spec has no text "${key}": regenerate it (go test ./internal/pibridge -run TestToolFileIsCurrent -update)`);
   return t.replaceAll("{reason}", reason);
 }

@@ -105,12 +105,24 @@ export interface AskUserEventSink {
 }
 
 /** Programmatic options. Each one that is set overrides the user config file. */
+/** The notify preferences: each notification on or off, and a command. */
+export interface AskUserNotify {
+  bell?: boolean;
+  /** true, false, or the protocol: OSC 9, OSC 777 or kitty's OSC 99. */
+  desktop?: boolean | "osc9" | "osc777" | "osc99";
+  title?: boolean;
+  /** A program and its arguments, run as each questionnaire opens; null for none. */
+  command?: string[] | null;
+}
+
 export interface AskUserOptions {
   mode?: AskUserRoute;
   displayMode?: "overlay" | "inline";
   /** A KeyId chord, or null / "off" / "none" / "disabled" to turn the toggle off. */
   overlayToggleKey?: string | null;
   timeoutPerQuestionMs?: number;
+  /** How the user is told that a question is waiting; see the README. */
+  notify?: AskUserNotify;
   /** Another config file, or false to read none. Default: <agent dir>/ask-user.json. */
   configFile?: string | false;
   /** The askuser binary; default: bin/askuser next to the package, then PATH. */

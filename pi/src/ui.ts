@@ -26,11 +26,19 @@ export interface UIContext {
     select?: (title: string, options: string[], opts?: { signal?: AbortSignal; timeout?: number }) => Promise<string | undefined>;
     onTerminalInput?: (handler: (data: string) => { consume?: boolean; data?: string } | undefined) => () => void;
     notify?: (message: string, type?: "info" | "warning" | "error") => void;
+    setStatus?: (key: string, text: string | undefined) => void;
+    setWorkingVisible?: (visible: boolean) => void;
     theme?: unknown;
   };
 }
 
 type Send = (msg: Message) => void;
+
+// The title stack's push and pop (XTWINOPS 22 and 23), as the child sends them.
+const TITLE_PUSH = "\x1b[22;0t";
+const TITLE_POP = "\x1b[23;0t";
+/** The key of the footer status the package sets while a dialog is hidden. */
+export const STATUS_KEY = "askuser";
 
 const BRACKETED_PASTE = /^\x1b\[200~([\s\S]*?)(?:\x1b\[201~)?$/;
 
@@ -91,7 +99,15 @@ export class CustomView {
   private closed = false;
   private hidden = false;
   private noticeShown = false;
+  // What the footer says while the overlay is hidden, when the child gave
+  // a reminder; else a one-time notice says how to restore it.
+  private hiddenStatus: string | undefined;
+  private hideWorking = false; // Pi's working indicator is hidden while this is open
   private firstFrame: (() => void) | undefined;
+  // Notification sequences that came before Pi gave the component its TUI.
+  private notices: string[] = [];
+  // The title was pushed and has not been popped yet.
+  private titlePushed = false;
   readonly overlay: boolean;
   readonly component = {
     focused: false,
@@ -116,6 +132,9 @@ export class CustomView {
     this.sendKey = sendKey;
     this.call = call;
     this.overlay = open.display !== "inline";
+    this.hiddenStatus = typeof open.hiddenStatus === "string" && open.hiddenStatus !== "" ? open.hiddenStatus : undefined;
+    this.hideWorking = open.hideWorking === true;
+    if (this.hideWorking) this.working(false);
     const toggleKey = this.overlay && typeof open.toggleKey === "string" ? open.toggleKey : "";
     if (toggleKey && this.ctx.ui.onTerminalInput) {
       this.unsubscribe = this.ctx.ui.onTerminalInput((data) => this.onRaw(data, toggleKey));
@@ -134,6 +153,7 @@ export class CustomView {
       const shown = this.ctx.ui.custom!((tui, _theme, _kb, done: (v: unknown) => void) => {
         this.tui = tui;
         this.done = done;
+        for (const data of this.notices.splice(0)) this.write(data);
         if (this.closed) queueMicrotask(() => done(undefined));
         this.resize(Number(tui?.terminal?.columns) || 80, rowsFor(tui, this.overlay));
         // Show the component with its first frame, not empty; a slow
@@ -182,6 +202,41 @@ export class CustomView {
     this.firstFrame = undefined;
     first?.();
     this.tui?.requestRender?.();
+  }
+
+  /**
+   * Writes a notify message's sequences (the bell, a desktop
+   * notification, the title) through Pi's terminal. None moves the
+   * cursor or draws, so they go between Pi's renders without touching its
+   * screen. Also after close: the title comes back then.
+   */
+  notify(msg: Message): void {
+    if (typeof msg.data !== "string" || msg.data === "") return;
+    if (msg.data.includes(TITLE_PUSH)) this.titlePushed = true;
+    if (msg.data.includes(TITLE_POP)) this.titlePushed = false;
+    if (this.tui) this.write(msg.data);
+    else this.notices.push(msg.data);
+  }
+
+  /**
+   * Restores the title the child pushed, when the call ended before the
+   * child's own restore came: a result that settles the call (at the
+   * deadline, on an abort) can overtake it, and what follows a result is
+   * not read.
+   */
+  restoreTitle(): void {
+    if (!this.titlePushed) return;
+    this.titlePushed = false;
+    if (this.tui) this.write(TITLE_POP);
+    else this.notices = [];
+  }
+
+  private write(data: string): void {
+    try {
+      this.tui?.terminal?.write?.(data);
+    } catch {
+      // A terminal that cannot take them loses the notifications only.
+    }
   }
 
   private resize(width: number, rows: number): void {
@@ -234,7 +289,9 @@ export class CustomView {
     this.hidden = !this.hidden;
     h.setHidden(this.hidden);
     if (!this.hidden) h.focus?.();
-    if (this.hidden && !this.noticeShown) {
+    if (this.hiddenStatus !== undefined) {
+      this.status(this.hidden ? this.hiddenStatus : undefined);
+    } else if (this.hidden && !this.noticeShown) {
       this.noticeShown = true;
       this.ctx.ui.notify?.(`ask_user is hidden; press ${toggleKey} to show it again`, "info");
     }
@@ -242,10 +299,28 @@ export class CustomView {
     return { consume: true };
   }
 
+  private working(visible: boolean): void {
+    try {
+      this.ctx.ui.setWorkingVisible?.(visible);
+    } catch {
+      /* a Pi without the indicator */
+    }
+  }
+
+  private status(text: string | undefined): void {
+    try {
+      this.ctx.ui.setStatus?.(STATUS_KEY, text);
+    } catch {
+      /* a Pi without a footer: the dialog works without the reminder */
+    }
+  }
+
   /** Removes the component and the raw listener. Safe to call often. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    if (this.hidden && this.hiddenStatus !== undefined) this.status(undefined);
+    if (this.hideWorking) this.working(true);
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     const done = this.done;

@@ -2,7 +2,7 @@
 // binary: frames clipped to the width, keys, the cursor marker, the
 // overlay toggle and cleanup.
 import assert from "node:assert/strict";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import { CURSOR_MARKER, visibleWidth } from "@earendil-works/pi-tui";
 import { createAskUser } from "../index.ts";
 import { CustomView, keyMessage } from "../src/ui.ts";
@@ -241,4 +241,54 @@ test("custom: the child dies with the dialog open: custom_ui_failed, the dialog 
   f.type("\r");
   assert.equal((await again).status, "answered");
   assert.equal(s2.settled, true);
+});
+
+test("CustomView.notify writes through Pi's terminal, holds what comes before the TUI, and restoreTitle pops a title left pushed", async () => {
+  const f = fakeCtx("tui");
+  const written: string[] = [];
+  (f.tui.terminal as any).write = (data: string) => written.push(data);
+  let factory: any;
+  f.ctx.ui.custom = (fn: any) => {
+    factory = fn;
+    return new Promise(() => {});
+  };
+  const view = new CustomView(f.ctx, () => {}, "c1", { type: "open", display: "inline", toggleKey: "" });
+  view.notify({ type: "notify", call: "c1", data: "\x07\x1b[22;0t\x1b]2;askuser: question waiting\x1b\\" });
+  assert.deepEqual(written, [], "nothing before Pi gives the TUI");
+  factory(f.tui, {}, {}, () => {});
+  assert.deepEqual(written, ["\x07\x1b[22;0t\x1b]2;askuser: question waiting\x1b\\"]);
+  view.notify({ type: "notify", call: "c1", data: 7 } as any);
+  view.close();
+  view.restoreTitle();
+  assert.deepEqual(written.slice(1), ["\x1b[23;0t"], "a title left pushed is popped at the call's end");
+  view.notify({ type: "notify", call: "c1", data: "\x1b[23;0t" });
+  view.restoreTitle();
+  assert.deepEqual(written.slice(1), ["\x1b[23;0t", "\x1b[23;0t"], "the child's late pop is written, and restoreTitle adds none");
+});
+
+test("custom: the notify sequences reach Pi's terminal, and a failing notify command is shown as a Pi notification", async () => {
+  const f = fakeCtx("tui", { cols: 60, rows: 20 });
+  const written: string[] = [];
+  (f.tui.terminal as any).write = (data: string) => written.push(data);
+  const release = { header: "Release", ...deploy };
+  // Outside tmux, the sequences go as they are, not passed through.
+  const tmux = process.env.TMUX;
+  delete process.env.TMUX;
+  after(() => {
+    if (tmux !== undefined) process.env.TMUX = tmux;
+  });
+  const p = createAskUser(f.ctx, {
+    ...noConfig,
+    timeoutPerQuestionMs: 600000,
+    notify: { desktop: "osc777", command: ["/bin/sh", "-c", "exit 3"] },
+  })(release);
+  await until("the dialog", () => (shows(f.shown[0], 60, "Deploy where?") ? f.shown[0] : undefined));
+  await until("the opening notifications", () => written.length >= 1 || undefined);
+  assert.ok(written[0]!.startsWith("\x07\x1b]777;notify;askuser: question waiting;Release · 10m left\x1b\\"), JSON.stringify(written[0]));
+  assert.ok(!written.join("").includes("Deploy"), "no question text");
+  await until("the notice", () => f.notices.some((n) => n.includes('"/bin/sh" failed: exit status 3')) || undefined);
+  f.type("\r");
+  assert.equal((await p).status, "answered");
+  await until("the title restored", () => written.at(-1) === "\x1b[23;0t" || undefined);
+  assert.equal(written.join("").split("\x1b[23;0t").length - 1, 1, "popped once");
 });

@@ -10,7 +10,8 @@ import { join } from "node:path";
 const dirs = new Set<string>();
 
 function removeAll(): void {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  // A Pi just stopped may still be writing its compile cache here: retry.
+  for (const d of dirs) rmSync(d, { recursive: true, force: true, maxRetries: 5 });
   dirs.clear();
 }
 

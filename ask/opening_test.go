@@ -1,0 +1,68 @@
+package ask
+
+import (
+	"context"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/askuser/askuser/contract"
+)
+
+func TestOnOpen(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var got []Opening
+		var renderedAfter bool
+		opts := &Options{OnOpen: func(o Opening) { got = append(got, o) }}
+		r := RendererFunc(func(context.Context, *Session) (Outcome, error) {
+			renderedAfter = len(got) == 1
+			return Outcome{Answers: answers(2)}, nil
+		})
+		timeout := int64(30000)
+		h := NewHost(Capabilities{Native: r, CustomQuestions: questionsWith(QuestionOutcome{Result: auqSubmitted()}, nil)},
+			&HostOptions{Options: Prefs{Mode: contract.RouteNative, TimeoutPerQuestionMs: &timeout}})
+		a := NewAsker(h, opts)
+		req := request(2)
+		req.Header = "Deploy"
+		start := time.Now()
+		if res := a.Ask(context.Background(), req, &Call{ID: "c1"}); res.Status != contract.StatusAnswered {
+			t.Fatalf("Ask = %+v", res)
+		}
+		if !renderedAfter {
+			t.Error("the renderer ran before OnOpen")
+		}
+		want := []Opening{{CallID: "c1", Tool: ToolAskUser, Route: contract.RouteNative, Header: "Deploy", Questions: 2, Deadline: start.Add(time.Minute)}}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("openings (-want +got):\n%s", diff)
+		}
+
+		// A refused call opens no wait; a panicking hook breaks nothing.
+		got = nil
+		if res := a.Ask(context.Background(), &contract.Request{}, nil); res.Status != contract.StatusError {
+			t.Fatalf("Ask of an empty request = %+v", res)
+		}
+		if len(got) != 0 {
+			t.Errorf("OnOpen called for a refused call: %+v", got)
+		}
+		b := NewAsker(h, &Options{OnOpen: func(Opening) { panic("hook") }})
+		if res := b.Ask(context.Background(), request(2), nil); res.Status != contract.StatusAnswered {
+			t.Errorf("Ask with a panicking hook = %+v", res)
+		}
+	})
+}
+
+func TestOnOpenQuestions(t *testing.T) {
+	var got []Opening
+	h := NewHost(Capabilities{CustomQuestions: questionsWith(QuestionOutcome{Result: auqSubmitted()}, nil)}, nil)
+	a := NewAsker(h, &Options{OnOpen: func(o Opening) { got = append(got, o) }})
+	a.AskQuestions(context.Background(), auqRequest(), nil)
+	if len(got) != 1 {
+		t.Fatalf("openings = %+v", got)
+	}
+	o := got[0]
+	if o.Tool != ToolAskUserQuestion || o.Route != contract.RouteCustom || o.Questions != 1 || o.Header != "" || o.Deadline.IsZero() {
+		t.Errorf("opening = %+v", o)
+	}
+}

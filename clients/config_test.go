@@ -1,0 +1,93 @@
+package clients
+
+// The config of each client, written into a sandbox: the scripted model
+// as the client's model provider, askuser mcp as its one MCP server, and
+// every update check, telemetry and sharing switched off.
+
+// claudeHome sets up Claude Code's config in s for the model m.
+func claudeHome(s *sandbox, m *model) {
+	s.write("home/.claude.json", mustJSON(map[string]any{
+		"hasCompletedOnboarding": true,
+		// The TUI asks once whether to use a key from the environment.
+		"customApiKeyResponses": map[string]any{"approved": []string{claudeKey[len(claudeKey)-20:]}, "rejected": []string{}},
+		"projects":              map[string]any{s.work: map[string]any{"hasTrustDialogAccepted": true}},
+	}))
+	s.setenv("ANTHROPIC_BASE_URL="+m.url(), "ANTHROPIC_API_KEY="+claudeKey, "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1",
+		"DISABLE_ERROR_REPORTING=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
+}
+
+// codexHome sets up Codex's config in s for the model m.
+func codexHome(s *sandbox, m *model, mode string) {
+	args := ""
+	for i, a := range askuserArgs(mode) {
+		if i > 0 {
+			args += ", "
+		}
+		args += mustJSON(a)
+	}
+	s.write("home/.codex/config.toml", `model = "test-model"
+model_provider = "scripted"
+check_for_update_on_startup = false
+
+[analytics]
+enabled = false
+
+[model_providers.scripted]
+name = "scripted"
+base_url = "`+m.url()+`/v1"
+wire_api = "responses"
+env_key = "SCRIPTED_API_KEY"
+
+[mcp_servers.askuser]
+command = `+mustJSON(askuserBin)+`
+args = [`+args+`]
+env_vars = ["TMUX", "TMUX_PANE"]
+`)
+	s.setenv("CODEX_HOME="+s.home+"/.codex", "SCRIPTED_API_KEY=test")
+}
+
+// geminiHome sets up Gemini CLI's settings in s for the model m, with
+// env added to the server's environment.
+func geminiHome(s *sandbox, m *model, mode string, env map[string]string) {
+	s.write("home/.gemini/settings.json", mustJSON(map[string]any{
+		"security":  map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
+		"privacy":   map[string]any{"usageStatisticsEnabled": false},
+		"telemetry": map[string]any{"enabled": false},
+		"general":   map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
+		"mcpServers": map[string]any{"askuser": map[string]any{
+			"command": askuserBin, "args": askuserArgs(mode), "env": env, "trust": true}},
+	}))
+	// The TUI asks once whether to trust the folder.
+	s.write("home/.gemini/trustedFolders.json", mustJSON(map[string]string{s.work: "TRUST_FOLDER"}))
+	s.setenv("GOOGLE_GEMINI_BASE_URL="+m.url(), "GEMINI_API_KEY=test", "GEMINI_CLI_NO_RELAUNCH=1")
+}
+
+// opencodeHome sets up OpenCode's config in s for the model m.
+func opencodeHome(s *sandbox, m *model, mode string) {
+	s.write("home/.config/opencode/opencode.json", mustJSON(map[string]any{
+		"$schema":    "https://opencode.ai/config.json",
+		"autoupdate": false,
+		"share":      "disabled",
+		"model":      "scripted/test-model",
+		"provider": map[string]any{"scripted": map[string]any{
+			"npm":     "@ai-sdk/openai-compatible",
+			"name":    "Scripted",
+			"options": map[string]any{"baseURL": m.url() + "/v1", "apiKey": "test"},
+			"models":  map[string]any{"test-model": map[string]any{"name": "Test model"}},
+		}},
+		"mcp": map[string]any{"askuser": map[string]any{
+			"type": "local", "command": append([]string{askuserBin}, askuserArgs(mode)...), "enabled": true}},
+	}))
+	s.setenv("OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1", "OPENCODE_DISABLE_SHARE=1",
+		"OPENCODE_DISABLE_DEFAULT_PLUGINS=1", "OPENCODE_DISABLE_CLAUDE_CODE=1", "OPENCODE_DISABLE_EXTERNAL_SKILLS=1",
+		"OPENCODE_DISABLE_EMBEDDED_WEB_UI=1", "OPENCODE_EXPERIMENTAL_DISABLE_FILEWATCHER=1")
+}
+
+// claudeMCP is Claude Code's --mcp-config for askuser mcp in mode.
+func claudeMCP(mode string) string {
+	return mustJSON(map[string]any{"mcpServers": map[string]any{"askuser": map[string]any{
+		"command": askuserBin, "args": askuserArgs(mode)}}})
+}
+
+// claudeKey is the API key Claude Code is given.
+const claudeKey = "sk-ant-api03-scripted-model-key-0123456789"

@@ -1,0 +1,297 @@
+package clients
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/askuser/askuser/contract"
+)
+
+// The tests in this file run each client's TUI in tmux, with a tmux
+// client attached: the popup opens, is answered by keys and the model
+// gets the answer; Claude Code and Codex also show the questions as
+// their own form; Esc in the client, with the popup hidden, cancels the
+// call and closes the popup.
+
+// tuiQuestion is question with a timeout long enough for any machine.
+const tuiQuestion = `{"timeoutPerQuestionMs":600000,"questions":[{"title":"Pick a colour","prompt":"For the theme.","options":[{"label":"red"},{"label":"green"}]}]}`
+
+// greenAnswered is the guidance for green chosen, with a note if it is
+// not empty.
+func greenAnswered(note string) string {
+	also := ""
+	if note != "" {
+		also = `   Also wrote: "` + note + `"
+`
+	}
+	return `The user answered:
+
+1. Pick a colour
+   Selected: "green"
+` + also + `
+These are the user's own answers. Act on them as given; do not invent answers to anything the user was not asked.
+`
+}
+
+// popupHints is a piece of the popup's key hints, which only the popup
+// shows.
+const popupHints = "alt+o hide · esc dismiss"
+
+// green checks that res, received by the model with its guidance, is
+// green chosen on route, with note.
+func green(t *testing.T, res contract.Result, guidance string, route contract.Route, note string) {
+	t.Helper()
+	if res.Status != contract.StatusAnswered || res.Route != route || len(res.Answers) != 1 ||
+		strings.Join(res.Answers[0].Selections, ",") != "green" || res.Answers[0].FreeText != note {
+		t.Errorf("the model received %+v; want green chosen on the %s route, with the note %q", res, route, note)
+	}
+	sameGuidance(t, guidance, greenAnswered(note))
+}
+
+// answerPopup has the model ask, chooses green in the popup by keys, and
+// returns what the model received.
+func answerPopup(u *tui, m *model) string {
+	u.t.Helper()
+	u.ask(m)
+	u.waitText("Pick a colour", popupHints)
+	u.keys("Down")
+	u.keys("Enter") // one question: Enter submits
+	raw := u.result(m)
+	u.waitText(finalText)
+	u.until("no popup left", func() bool { return len(popups()) == 0 })
+	u.waitGone(popupHints)
+	return raw
+}
+
+// escWhileHidden has the model ask, hides the popup, presses Esc in the
+// client and waits until the popup's helper has ended and the key that
+// brings it back is unbound. again, if not empty, is what the client
+// shows when it wants Esc a second time.
+func escWhileHidden(u *tui, m *model, again string) {
+	u.t.Helper()
+	u.ask(m)
+	u.waitText("Pick a colour", popupHints)
+	u.keys("M-o")
+	u.waitGone(popupHints)
+	u.until("alt+o bound to bring the popup back", func() bool { return strings.Contains(u.binding("M-o"), "--socket") })
+	u.keys("Escape")
+	if again != "" {
+		u.waitText(again)
+		u.keys("Escape")
+	}
+	u.until("the call cancelled: no popup helper left and alt+o unbound", func() bool {
+		return len(popups()) == 0 && !strings.Contains(u.binding("M-o"), "--socket")
+	})
+	if _, _, results := m.state(); len(results) != 0 {
+		u.t.Errorf("the model received a result after Esc: %q", results)
+	}
+}
+
+// claudeTUI starts Claude Code's TUI with askuser mcp in mode.
+func claudeTUI(t *testing.T, mode string) (*tui, *model) {
+	s := newSandbox(t)
+	m := newModel(t, anthropic{}, "mcp__askuser__ask_user", tuiQuestion)
+	claudeHome(s, m)
+	cfg := s.write("mcp.json", claudeMCP(mode))
+	u := s.startTUI("claude", "--mcp-config", cfg, "--strict-mcp-config", "--allowedTools", "mcp__askuser__ask_user", "--model", "claude-sonnet-4-5")
+	u.waitText("? for shortcuts")
+	return u, m
+}
+
+func TestClaudeTUI(t *testing.T) {
+	t.Run("popup", func(t *testing.T) {
+		u, m := claudeTUI(t, "custom")
+		res, guidance := structuredResult(t, answerPopup(u, m))
+		green(t, res, guidance, contract.RouteCustom, "")
+	})
+	t.Run("form", func(t *testing.T) {
+		u, m := claudeTUI(t, "native")
+		u.ask(m)
+		// → opens the choice list, ↓ and Enter pick green, and ↓ ↓ Enter
+		// is Accept.
+		u.waitText("requests your input", "Pick a colour: ▸ not set")
+		u.keys("Right")
+		u.waitText("◯ green")
+		u.keys("Down")
+		u.waitText("❯ ◯ green")
+		u.keys("Enter")
+		u.waitText("✔ Pick a colour: green")
+		u.keys("Down", "Down")
+		u.waitText("❯ Accept")
+		u.keys("Enter")
+		res, guidance := structuredResult(t, u.result(m))
+		green(t, res, guidance, contract.RouteNative, "")
+		u.waitText(finalText)
+	})
+	t.Run("esc", func(t *testing.T) {
+		u, m := claudeTUI(t, "custom")
+		escWhileHidden(u, m, "")
+	})
+}
+
+// codexTUI starts Codex's TUI with askuser mcp in mode.
+func codexTUI(t *testing.T, mode string) (*tui, *model) {
+	s := newSandbox(t)
+	m := newModel(t, responses{}, "mcp__askuser.ask_user", tuiQuestion)
+	codexHome(s, m, mode)
+	u := s.startTUI("codex")
+	u.waitText("? for shortcuts")
+	return u, m
+}
+
+func TestCodexTUI(t *testing.T) {
+	t.Run("popup", func(t *testing.T) {
+		u, m := codexTUI(t, "custom")
+		res, guidance := structuredResult(t, fromCodex(t, answerPopup(u, m)))
+		green(t, res, guidance, contract.RouteCustom, "")
+	})
+	t.Run("form", func(t *testing.T) {
+		u, m := codexTUI(t, "native")
+		u.ask(m)
+		// One field at a time: ↓ and Enter pick green; Enter on the
+		// optional note does nothing while it is empty, so it gets one.
+		u.waitText("Field 1/2", "2. green")
+		u.keys("Down")
+		u.waitText("› 2. green")
+		u.keys("Enter")
+		u.waitText("Field 2/2")
+		u.text("bright")
+		u.waitText("› bright")
+		u.keys("Enter")
+		res, guidance := structuredResult(t, fromCodex(t, u.result(m)))
+		green(t, res, guidance, contract.RouteNative, "bright")
+		u.waitText(finalText)
+	})
+	t.Run("esc", func(t *testing.T) {
+		u, m := codexTUI(t, "custom")
+		escWhileHidden(u, m, "")
+	})
+}
+
+// geminiTUI starts Gemini CLI's TUI with env added to the server's.
+func geminiTUI(t *testing.T, env map[string]string) (*tui, *model) {
+	s := newSandbox(t)
+	m := newModel(t, gemini{}, "mcp_askuser_ask_user", tuiQuestion)
+	geminiHome(s, m, "", env)
+	u := s.startTUI("gemini", "-m", "gemini-2.5-flash")
+	u.waitText("Type your message")
+	return u, m
+}
+
+// fromGemini returns the tool's text inside what Gemini CLI gives the
+// model: for a result, a JSON object whose output wraps the text in
+// untrusted_context; for an error result, one whose error is a sentence
+// that ends with the result as JSON, content and structured content,
+// whose two texts must agree.
+func fromGemini(t *testing.T, raw string) string {
+	t.Helper()
+	var r struct {
+		Output *string `json:"output"`
+		Error  *string `json:"error"`
+	}
+	dec := json.NewDecoder(strings.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil || (r.Output == nil) == (r.Error == nil) {
+		t.Fatalf("Gemini CLI gave the model neither an output nor an error (%v):\n%s", err, raw)
+	}
+	if r.Error != nil {
+		return fromGeminiError(t, *r.Error)
+	}
+	text, ok := strings.CutPrefix(*r.Output, "<untrusted_context>\n")
+	if ok {
+		text, ok = strings.CutSuffix(text, "\n</untrusted_context>")
+	}
+	if !ok {
+		t.Fatalf("Gemini CLI gave the model an output not wrapped in untrusted_context:\n%s", *r.Output)
+	}
+	return text
+}
+
+func fromGeminiError(t *testing.T, msg string) string {
+	t.Helper()
+	const lead, mid = "MCP tool 'ask_user' reported tool error for function call: ", " with response: "
+	rest, ok := strings.CutPrefix(msg, lead)
+	at := strings.Index(rest, mid)
+	if !ok || at < 0 {
+		t.Fatalf("Gemini CLI's error for the model does not have the expected sentence:\n%s", msg)
+	}
+	var resp []struct {
+		FunctionResponse struct {
+			Response struct {
+				Content []struct {
+					Type string `json:"type"`
+					Text string `json:"text"`
+				} `json:"content"`
+				StructuredContent struct {
+					Guidance string `json:"guidance"`
+				} `json:"structuredContent"`
+			} `json:"response"`
+		} `json:"functionResponse"`
+	}
+	if err := json.Unmarshal([]byte(rest[at+len(mid):]), &resp); err != nil || len(resp) != 1 || len(resp[0].FunctionResponse.Response.Content) != 1 {
+		t.Fatalf("the result in Gemini CLI's error for the model is not one text (%v):\n%s", err, msg)
+	}
+	r := resp[0].FunctionResponse.Response
+	if r.Content[0].Text != r.StructuredContent.Guidance {
+		t.Errorf("the text and the guidance the model received differ:\n%s\n---\n%s", r.Content[0].Text, r.StructuredContent.Guidance)
+	}
+	return r.Content[0].Text
+}
+
+// Gemini CLI declares no elicitation: its route is the popup, and with
+// no popup the model is told to ask in text.
+func TestGeminiTUI(t *testing.T) {
+	t.Run("popup", func(t *testing.T) {
+		u, m := geminiTUI(t, nil)
+		sameGuidance(t, fromGemini(t, answerPopup(u, m)), greenAnswered(""))
+	})
+	t.Run("no popup", func(t *testing.T) {
+		u, m := geminiTUI(t, map[string]string{"TMUX": ""})
+		u.ask(m)
+		sameGuidance(t, fromGemini(t, u.result(m)), noRoute)
+		u.waitText(finalText)
+	})
+	// Esc in Gemini CLI 0.61.0 cancels the call for the model but sends
+	// the server no notifications/cancelled: the call goes on, and the
+	// hidden popup can be brought back, until the user closes it.
+	t.Run("esc", func(t *testing.T) {
+		u, m := geminiTUI(t, nil)
+		u.ask(m)
+		u.waitText("Pick a colour", popupHints)
+		u.keys("M-o")
+		u.waitGone(popupHints)
+		u.until("alt+o bound to bring the popup back", func() bool { return strings.Contains(u.binding("M-o"), "--socket") })
+		u.keys("Escape")
+		u.waitText("Request cancelled")
+		u.keys("M-o")
+		u.waitText("Pick a colour", popupHints)
+		u.keys("Escape")
+		u.until("no popup helper left and alt+o unbound", func() bool {
+			return len(popups()) == 0 && !strings.Contains(u.binding("M-o"), "--socket")
+		})
+	})
+}
+
+// opencodeTUI starts OpenCode's TUI.
+func opencodeTUI(t *testing.T) (*tui, *model) {
+	s := newSandbox(t)
+	m := newModel(t, chat{}, "askuser_ask_user", tuiQuestion)
+	opencodeHome(s, m, "")
+	u := s.startTUI("opencode")
+	// The status line counts the MCP servers connected.
+	u.waitText("Ask anything", "1 MCP")
+	return u, m
+}
+
+// OpenCode declares no elicitation: its route is the popup.
+func TestOpenCodeTUI(t *testing.T) {
+	t.Run("popup", func(t *testing.T) {
+		u, m := opencodeTUI(t)
+		sameGuidance(t, answerPopup(u, m), greenAnswered(""))
+	})
+	t.Run("esc", func(t *testing.T) {
+		u, m := opencodeTUI(t)
+		escWhileHidden(u, m, "again to interrupt")
+	})
+}

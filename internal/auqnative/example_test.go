@@ -1,0 +1,49 @@
+package auqnative_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/internal/auqnative"
+)
+
+// lines answers each list and input with the next of its replies, and
+// prints what it was shown.
+type lines struct{ replies []string }
+
+func (l *lines) next() string {
+	r := l.replies[0]
+	l.replies = l.replies[1:]
+	return r
+}
+
+func (l *lines) Select(_ context.Context, title string, choices []string) (string, bool, error) {
+	fmt.Printf("%s %q\n", title, choices)
+	return l.next(), true, nil
+}
+
+func (l *lines) Input(_ context.Context, title, _ string) (string, bool, error) {
+	fmt.Println(title)
+	return l.next(), true, nil
+}
+
+func Example() {
+	req, err := auq.Parse([]byte(`{"questions":[{"id":"db","question":"Which database?","header":"Database","options":[
+		{"id":"pg","label":"Postgres","description":"Relational","recommended":true},
+		{"id":"lite","label":"SQLite","description":"Embedded"}]}]}`))
+	if err != nil {
+		panic(err)
+	}
+	ui := &lines{replies: []string{"Other…", "DuckDB"}}
+	host := ask.NewHost(ask.Capabilities{NativeQuestions: auqnative.New(ui, ui)}, nil)
+	out := ask.NewAsker(host, nil).AskQuestions(context.Background(), req, nil)
+	res, _ := json.Marshal(out.Result)
+	fmt.Println(out.Status, string(res))
+	// Output:
+	// Database: Which database? ["Postgres (recommended) — Relational" "SQLite — Embedded" "Other…" "Add a note…"]
+	// Other: Which database?
+	// submitted {"cancelled":false,"answers":{"db":{"kind":"single","label":"Other","other":true,"text":"DuckDB"}}}
+}

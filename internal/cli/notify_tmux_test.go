@@ -1,0 +1,118 @@
+package cli_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// TestNotifyInTmux runs askuser ask in a tmux pane whose client is
+// attached on a pseudo-terminal, and reads every byte tmux sends that
+// terminal: the bell and the desktop notification, passed through, come
+// once each, and the pane's title says that a question waits while it
+// does, and is restored afterwards.
+func TestNotifyInTmux(t *testing.T) {
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skipf("tmux is not installed (%v): the test needs it", err)
+	}
+	bin := buildAskuser(t)
+	q, cfg := notifySetup(t, `{"desktop": "osc9"}`)
+	// Not t.TempDir: under a long TMPDIR the socket's path could pass the
+	// limit of a Unix socket address.
+	dir, err := os.MkdirTemp("/tmp", "au")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	sock := filepath.Join(dir, "s")
+	rc := filepath.Join(dir, "rc")
+	script := filepath.Join(dir, "run.sh")
+	body := "printf '\\033]2;before\\033\\\\'\n" + bin + " ask --config " + cfg + " " + q + " > /dev/null; echo $? > " + rc + "\nexec sleep 60\n"
+	if err := os.WriteFile(script, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tm := func(args ...string) string {
+		out, err := exec.Command(tmux, append([]string{"-S", sock}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return strings.TrimSuffix(string(out), "\n")
+	}
+	client := exec.Command(tmux, "-S", sock, "-f", "/dev/null", "new-session", "-x", "100", "-y", "30",
+		"tmux set -g allow-passthrough on; sh "+script)
+	client.Env = plainEnv("TERM=xterm-256color")
+	f, err := pty.StartWithSize(client, &pty.Winsize{Rows: 30, Cols: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var raw bytes.Buffer
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := f.Read(buf)
+			mu.Lock()
+			raw.Write(buf[:n])
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		exec.Command(tmux, "-S", sock, "kill-server").Run()
+		client.Process.Kill()
+		client.Wait()
+		f.Close()
+	})
+	waitFor := func(what string, ok func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(e2eWait)
+		for !ok() {
+			if time.Now().After(deadline) {
+				t.Fatalf("waiting for %s", what)
+			}
+			time.Sleep(25 * time.Millisecond)
+		}
+	}
+	waitFor("the dialog", func() bool {
+		out, _ := exec.Command(tmux, "-S", sock, "capture-pane", "-p").Output()
+		return strings.Contains(string(out), "Deploy where?")
+	})
+	if got, want := tm("display", "-p", "#{pane_title}"), "askuser: question waiting · Release"; got != want {
+		t.Errorf("pane title %q while waiting, want %q", got, want)
+	}
+	f.WriteString("\r")
+	waitFor("askuser to exit", func() bool { _, err := os.Stat(rc); return err == nil })
+	if got := tm("display", "-p", "#{pane_title}"); got != "before" {
+		t.Errorf("pane title %q after the dialog, want it restored to %q", got, "before")
+	}
+	note := "\x1b]9;askuser: question waiting: Release · 10m left\x1b\\"
+	waitFor("the notification", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return strings.Contains(raw.String(), note)
+	})
+	mu.Lock()
+	out := raw.String()
+	mu.Unlock()
+	if n := strings.Count(out, note); n != 1 {
+		t.Errorf("%d notifications, want 1", n)
+	}
+	if n := bells(out); n != 1 {
+		t.Errorf("%d bells, want 1", n)
+	}
+	for _, secret := range []string{"Deploy where?", "staging", "production"} {
+		if strings.Contains(strings.ReplaceAll(out, "\x1b\\", ""), "]9;"+secret) {
+			t.Errorf("a notification shows %q", secret)
+		}
+	}
+}

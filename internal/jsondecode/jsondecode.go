@@ -1,0 +1,262 @@
+// Package jsondecode is what both request decoders, ask_user's and
+// AskUserQuestion's, do with each member of an object they read with
+// internal/jsonscan: record that it was sent, refuse a second one, read
+// a string or a boolean, name an unknown member with a suggestion, and
+// report each problem at its JSON path.
+//
+// A decoder records, for each object, which members were present and
+// which failed to decode (see Meta), so that the rules applied after
+// decoding neither repeat a decoding problem nor judge a value that was
+// never read (see View). The rules both contracts apply to text, that it
+// is sent, not blank, not too long, are here too.
+package jsondecode
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/askuser/askuser/internal/jsonpath"
+	"github.com/askuser/askuser/internal/jsonscan"
+)
+
+// Meta records which members of one decoded object were present and
+// which could not be decoded, one bit a member, numbered in the order of
+// the object's list of member names (see Unknown).
+type Meta struct {
+	Present, Bad uint32
+}
+
+// Whole in Meta.Bad marks a value that is not an object at all.
+const Whole uint32 = 1 << 31
+
+// Seg is one step of a JSON path: a member name, or an index when
+// Idx >= 0.
+type Seg struct {
+	Key string
+	Idx int
+}
+
+// Problem is one problem found while decoding: where, as a rendered JSON
+// path, and what. Q, F and O are the indexes of the question, form field
+// and option it is in, or -1, so that a decoder can order its problems.
+type Problem struct {
+	Path, Message string
+	Q, F, O       int
+}
+
+// Hint is advice for a member name that models tend to send in place of
+// a real one: the member meant, if any, and what to say after
+// "unknown field %q; ".
+type Hint struct {
+	Meant string
+	Text  string
+}
+
+// Decoder is the state both request decoders share: the scanner, the
+// path to the value at its position, and the problems found.
+type Decoder struct {
+	*jsonscan.Scanner
+	Segs     []Seg
+	Problems []Problem
+	// NullHint, when set, returns what a type error says after "got
+	// null" at the path segs; without it, the advice is to leave the
+	// member out.
+	NullHint func(segs []Seg) string
+}
+
+// Push enters the value of member key.
+func (d *Decoder) Push(key string) { d.Segs = append(d.Segs, Seg{Key: key, Idx: -1}) }
+
+// PushIndex enters element i of an array.
+func (d *Decoder) PushIndex(i int) { d.Segs = append(d.Segs, Seg{Idx: i}) }
+
+// Pop leaves the value entered last.
+func (d *Decoder) Pop() { d.Segs = d.Segs[:len(d.Segs)-1] }
+
+// Object decodes the object at the scanner's position with Members. A
+// value that is not an object is a type error, what is wanted being
+// want, that marks the whole object bad in m.
+func (d *Decoder) Object(m *Meta, want string, member func(key string)) {
+	if d.Peek() != '{' {
+		d.TypeErr(want)
+		m.Bad = Whole
+		return
+	}
+	d.Members(member)
+}
+
+// Members reads the object whose '{' is at the scanner's position member
+// by member: it calls member with each key, pushed on the path, and the
+// scanner at the value, which member must read or skip. It stops at a
+// syntax error.
+func (d *Decoder) Members(member func(key string)) {
+	d.Open()
+	for first := true; ; {
+		key, ok := d.NextKey(&first)
+		if !ok {
+			return
+		}
+		d.Push(key)
+		member(key)
+		d.Pop()
+		if d.Failed() {
+			return
+		}
+	}
+}
+
+// Member marks a member present, or reports it as a duplicate and skips
+// its value. It reports whether the value is to be decoded.
+func (d *Decoder) Member(m *Meta, bit uint32) bool {
+	if m.Present&bit != 0 {
+		d.ProblemAt("appears more than once; send each field once")
+		d.Skip()
+		return false
+	}
+	m.Present |= bit
+	m.Bad &^= bit
+	return true
+}
+
+// StringInto reads the string at the scanner's position into dst. A
+// value of another type, or text that is not UTF-8, is reported and marks
+// bit bad in m. It reports whether dst was set.
+func (d *Decoder) StringInto(dst *string, m *Meta, bit uint32) bool {
+	if d.Peek() != '"' {
+		d.TypeErr("a string")
+		m.Bad |= bit
+		return false
+	}
+	s, bad := d.String()
+	if d.Failed() {
+		return false
+	}
+	if bad >= 0 {
+		d.ProblemAt("is not valid UTF-8 (at byte offset " + strconv.Itoa(bad) + "); send text as UTF-8")
+		m.Bad |= bit
+		return false
+	}
+	*dst = s
+	return true
+}
+
+// StringMember is Member and then StringInto, for a string member.
+func (d *Decoder) StringMember(dst *string, m *Meta, bit uint32) bool {
+	return d.Member(m, bit) && d.StringInto(dst, m, bit)
+}
+
+// BoolInto reads the boolean at the scanner's position into dst. A value
+// of another type is reported and marks bit bad in m. It reports whether
+// dst was set.
+func (d *Decoder) BoolInto(dst *bool, m *Meta, bit uint32) bool {
+	if v, ok := d.Bool(); ok {
+		*dst = v
+		return true
+	}
+	d.TypeErr("a boolean (true or false)")
+	m.Bad |= bit
+	return false
+}
+
+// Unknown reports a member that the object m, which the message calls
+// what, does not have, with a suggestion when one is likely: a known name
+// it is a misspelling of, or else its hint, by its lower case. It skips
+// the value, and marks the member the name most likely stood for as not
+// decodable (see misspelt).
+func (d *Decoder) Unknown(m *Meta, key, what string, known []string, hints map[string]Hint) {
+	msg := "unknown field " + strconv.Quote(key)
+	meant := jsonscan.Suggest(key, known)
+	if meant != "" {
+		msg += "; did you mean " + strconv.Quote(meant) + "?"
+	} else if h, ok := hints[strings.ToLower(key)]; ok {
+		msg += "; " + h.Text
+		meant = h.Meant
+	} else {
+		msg += "; the fields of " + what + " are " + strings.Join(known, ", ")
+	}
+	d.ProblemAt(msg)
+	d.Skip()
+	misspelt(m, meant, known)
+}
+
+// misspelt marks the member a misspelt name stood for, meant, as not
+// decodable, unless it was sent under its own name too, so that the rules
+// do not also report it as missing. The mark goes when the real name
+// follows. Bit i of m stands for known[i].
+func misspelt(m *Meta, meant string, known []string) {
+	if i := slices.Index(known, meant); i >= 0 && m.Present&(1<<i) == 0 {
+		m.Bad |= 1 << i
+	}
+}
+
+// TypeErr reports a value of the wrong type, when want was wanted, and
+// skips it.
+func (d *Decoder) TypeErr(want string) {
+	got := d.Type()
+	msg := "must be " + want + ", got " + got
+	if got == "null" {
+		if d.NullHint != nil {
+			msg += d.NullHint(d.Segs)
+		} else {
+			msg += "; leave the field out instead of sending null"
+		}
+	}
+	d.ProblemAt(msg)
+	d.Skip()
+}
+
+// ProblemAt records a problem at the current path.
+func (d *Decoder) ProblemAt(msg string) {
+	p := Problem{Path: RenderPath(d.Segs), Message: msg, Q: -1, F: -1, O: -1}
+	for i, s := range d.Segs {
+		if s.Idx < 0 || i == 0 {
+			continue
+		}
+		switch d.Segs[i-1].Key {
+		case "questions":
+			p.Q = s.Idx
+		case "fields":
+			p.F = s.Idx
+		case "options":
+			p.O = s.Idx
+		}
+	}
+	d.Problems = append(d.Problems, p)
+}
+
+// RenderPath renders a path as askuser's problems name it, such as
+// questions[1].options[0].id.
+func RenderPath(segs []Seg) string {
+	var b strings.Builder
+	for _, s := range segs {
+		if s.Idx >= 0 {
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(s.Idx))
+			b.WriteByte(']')
+			continue
+		}
+		jsonpath.AppendMember(&b, s.Key)
+	}
+	return strings.TrimPrefix(b.String(), ".")
+}
+
+// View is what the rule check after decoding knows of one object's
+// members: for a decoded request its Meta; for a request built in Go,
+// Typed, only that each member is a field that holds a value.
+type View struct {
+	M     Meta
+	Typed bool
+}
+
+// Has reports whether a member was sent. In a typed request a member is
+// sent when it is not its zero value, which nonZero tells.
+func (v View) Has(bit uint32, nonZero bool) bool {
+	if v.Typed {
+		return nonZero
+	}
+	return v.M.Present&bit != 0
+}
+
+// OK reports whether a member decoded, so that the rules may look at it.
+func (v View) OK(bit uint32) bool { return v.Typed || v.M.Bad&bit == 0 }

@@ -1,0 +1,103 @@
+package jsondecode
+
+import (
+	"testing"
+
+	"github.com/askuser/askuser/internal/jsonscan"
+	"github.com/google/go-cmp/cmp"
+)
+
+// decodeItems reads {"questions":[{"name":"…","on":true}, …]} with the
+// helpers, as a request decoder does, each item as if it were
+// questions[0].options[2].
+func decodeItems(data string, nullHint func([]Seg) string) []Problem {
+	d := Decoder{Scanner: jsonscan.New([]byte(data)), NullHint: nullHint}
+	known := []string{"name", "on"}
+	hints := map[string]Hint{"label": {Meant: "name", Text: `use "name"`}}
+	d.Members(func(string) {
+		d.Open()
+		for first := true; d.NextElem(&first); {
+			d.PushIndex(0)
+			d.Push("options")
+			d.PushIndex(2)
+			var m Meta
+			d.Object(&m, "an item", func(key string) {
+				switch key {
+				case "name":
+					var s string
+					d.StringMember(&s, &m, 1)
+				case "on":
+					var b bool
+					if d.Member(&m, 2) {
+						d.BoolInto(&b, &m, 2)
+					}
+				default:
+					d.Unknown(&m, key, "an item", known, hints)
+				}
+			})
+			d.Pop()
+			d.Pop()
+			d.Pop()
+		}
+	})
+	return d.Problems
+}
+
+func TestDecoder(t *testing.T) {
+	at := func(path, msg string) Problem { return Problem{Path: path, Message: msg, Q: 0, F: -1, O: 2} }
+	tests := []struct {
+		name     string
+		data     string
+		nullHint func([]Seg) string
+		want     []Problem
+	}{
+		{"valid", `{"questions":[{"name":"a","on":false}]}`, nil, nil},
+		{"not an object", `{"questions":[[]]}`, nil, []Problem{
+			at("questions[0].options[2]", "must be an item, got an array"),
+		}},
+		{"duplicate", `{"questions":[{"name":"a","name":"b"}]}`, nil, []Problem{
+			at("questions[0].options[2].name", "appears more than once; send each field once"),
+		}},
+		{"types", `{"questions":[{"name":1,"on":"yes"}]}`, nil, []Problem{
+			at("questions[0].options[2].name", "must be a string, got a number"),
+			at("questions[0].options[2].on", "must be a boolean (true or false), got a string"),
+		}},
+		{"null", `{"questions":[{"name":null}]}`, nil, []Problem{
+			at("questions[0].options[2].name", "must be a string, got null; leave the field out instead of sending null"),
+		}},
+		{"null hint", `{"questions":[{"name":null}]}`, func([]Seg) string { return "; it is required" }, []Problem{
+			at("questions[0].options[2].name", "must be a string, got null; it is required"),
+		}},
+		{"not UTF-8", "{\"questions\":[{\"name\":\"a\xffb\"}]}", nil, []Problem{
+			at("questions[0].options[2].name", "is not valid UTF-8 (at byte offset 24); send text as UTF-8"),
+		}},
+		{"unknown", `{"questions":[{"nmae":"a","label":"b","colour":"c","a b":1}]}`, nil, []Problem{
+			at("questions[0].options[2].nmae", `unknown field "nmae"; did you mean "name"?`),
+			at("questions[0].options[2].label", `unknown field "label"; use "name"`),
+			at("questions[0].options[2].colour", `unknown field "colour"; the fields of an item are name, on`),
+			at(`questions[0].options[2]["a b"]`, `unknown field "a b"; the fields of an item are name, on`),
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, decodeItems(tt.data, tt.nullHint)); diff != "" {
+				t.Errorf("problems (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestMisspelt(t *testing.T) {
+	known := []string{"name", "on"}
+	var m Meta
+	misspelt(&m, "on", known)
+	if m.Bad != 2 {
+		t.Errorf("a misspelt member not sent: Bad = %b, want 10", m.Bad)
+	}
+	m = Meta{Present: 2}
+	misspelt(&m, "on", known)
+	misspelt(&m, "", known)
+	if m.Bad != 0 {
+		t.Errorf("a misspelt member sent as well, or none meant: Bad = %b, want 0", m.Bad)
+	}
+}

@@ -1,0 +1,89 @@
+package jsondecode
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The rules both contracts apply to text after decoding, each returning
+// the message of the problem, for the member's path, or "" when there is
+// none.
+
+// RequiredProblem checks a text that must be sent and must not be blank;
+// why says what it is for. An empty string counts as not sent, so that a
+// request built in Go and its JSON get the same message.
+func RequiredProblem(s, why string) string {
+	switch {
+	case s == "":
+		return "is required: " + why
+	case Blank(s):
+		return "must not be blank: " + why
+	}
+	return ""
+}
+
+// Blank reports whether s is empty or white space alone, as
+// strings.TrimSpace(s) == "" does, at once for text that starts with a
+// printable ASCII character.
+func Blank(s string) bool {
+	if len(s) > 0 && s[0] > ' ' && s[0] < utf8.RuneSelf {
+		return false
+	}
+	return strings.TrimSpace(s) == ""
+}
+
+// TextProblem checks a text against its limit in characters (code
+// points) and, when typed, that it is UTF-8: the decoder has checked that
+// already for a decoded request, but not for one built in Go.
+func TextProblem(s string, limit int, typed bool) string {
+	if typed && !utf8.ValidString(s) {
+		return "is not valid UTF-8"
+	}
+	if len(s) <= limit {
+		return ""
+	}
+	if n := utf8.RuneCountInString(s); n > limit {
+		return "is " + strconv.Itoa(n) + " characters long; the limit is " + strconv.Itoa(limit)
+	}
+	return ""
+}
+
+// Quote quotes s for a message, escaping what is not printable and
+// keeping the first 60 characters, then "…", of a text longer than 80
+// bytes.
+func Quote(s string) string {
+	if len(s) > 80 {
+		s = string([]rune(s)[:min(utf8.RuneCountInString(s), 60)]) + "…"
+	}
+	return strconv.Quote(s)
+}
+
+// EncodedSize measures a request built in Go, v, as its JSON encoding,
+// to hold it to a limit of bytes as a decoder holds the bytes it is
+// given. text is the length of the request's text alone, counted by the
+// caller: a request whose text is under half the limit is not encoded,
+// and its size is given as 0. The message is of a request that cannot be
+// encoded, or "".
+func EncodedSize(v any, text, limit int) (int, string) {
+	if text < limit/2 {
+		return 0, ""
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return 0, "the request cannot be encoded as JSON: " + err.Error()
+	}
+	return len(data), ""
+}
+
+// TooLarge is the message of a request over the limit of bytes: n bytes
+// long, or of unknown length when n < 0. advice says how to make it
+// smaller.
+func TooLarge(n, limit int, advice string) string {
+	size := "over the " + strconv.Itoa(limit) + "-byte limit (" + strconv.Itoa(limit>>10) + " KiB)"
+	if n >= 0 {
+		size = strconv.Itoa(n) + " bytes long, " + size
+	}
+	return "the request is " + size + ": " + advice
+}

@@ -1,0 +1,78 @@
+package jsondecode
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRules(t *testing.T) {
+	tests := []struct {
+		name, got, want string
+	}{
+		{"required empty", RequiredProblem("", "say why"), "is required: say why"},
+		{"required blank", RequiredProblem(" \t\u00a0", "say why"), "must not be blank: say why"},
+		{"required", RequiredProblem("x", "say why"), ""},
+		{"required after a space", RequiredProblem(" x", "say why"), ""},
+		{"text within", TextProblem("héllo", 5, true), ""},
+		{"text too long", TextProblem("héllo!", 5, false), "is 6 characters long; the limit is 5"},
+		{"text not UTF-8, typed", TextProblem("a\xffb", 5, true), "is not valid UTF-8"},
+		{"text not UTF-8, decoded", TextProblem("a\xffb", 5, false), ""},
+		{"quote", Quote("a\x1bb"), `"a\x1bb"`},
+		{"quote long", Quote(strings.Repeat("é", 40)), `"` + strings.Repeat("é", 40) + `"`},
+		{"quote cut", Quote(strings.Repeat("x", 81)), `"` + strings.Repeat("x", 60) + `…"`},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, tt.got, tt.want)
+		}
+	}
+}
+
+func TestBlank(t *testing.T) {
+	for s, want := range map[string]bool{"": true, " ": true, "\u3000\n": true, "x": false, " x ": false, "é": false, "\u00a0é": false} {
+		if got := Blank(s); got != want || got != (strings.TrimSpace(s) == "") {
+			t.Errorf("Blank(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestView(t *testing.T) {
+	decoded := View{M: Meta{Present: 1 | 2, Bad: 2}}
+	typed := View{Typed: true}
+	tests := []struct {
+		name      string
+		got, want bool
+	}{
+		{"decoded, sent", decoded.Has(1, false), true},
+		{"decoded, not sent", decoded.Has(4, true), false},
+		{"decoded, decoded", decoded.OK(1), true},
+		{"decoded, bad", decoded.OK(2), false},
+		{"typed, zero", typed.Has(1, false), false},
+		{"typed, set", typed.Has(1, true), true},
+		{"typed, always decoded", typed.OK(2), true},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s: got %v", tt.name, tt.got)
+		}
+	}
+}
+
+func TestSize(t *testing.T) {
+	if got, want := TooLarge(-1, 1<<10, "send less"), "the request is over the 1024-byte limit (1 KiB): send less"; got != want {
+		t.Errorf("TooLarge(-1) = %q, want %q", got, want)
+	}
+	if got, want := TooLarge(2000, 1<<10, "send less"), "the request is 2000 bytes long, over the 1024-byte limit (1 KiB): send less"; got != want {
+		t.Errorf("TooLarge(2000) = %q, want %q", got, want)
+	}
+	v := map[string]string{"text": strings.Repeat("x", 600)}
+	if n, msg := EncodedSize(v, 600, 2000); n != 0 || msg != "" {
+		t.Errorf("EncodedSize of text under half the limit = %d, %q; want 0, none", n, msg)
+	}
+	if n, msg := EncodedSize(v, 600, 1000); n != 611 || msg != "" {
+		t.Errorf("EncodedSize = %d, %q; want 611, none", n, msg)
+	}
+	if _, msg := EncodedSize(func() {}, 600, 1000); !strings.HasPrefix(msg, "the request cannot be encoded as JSON: ") {
+		t.Errorf("EncodedSize of a func: %q", msg)
+	}
+}

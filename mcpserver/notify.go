@@ -1,0 +1,36 @@
+package mcpserver
+
+import (
+	"time"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/notify"
+)
+
+// newSessionHost binds a session's host to an Asker that runs the user's
+// notify command as each questionnaire opens, on every route. A modern
+// native session's questionnaire opens on its first round instead.
+func (s *Server) newSessionHost(host *ask.Host, modern bool) *sessionHost {
+	h := &sessionHost{modern: modern}
+	h.onOpen = notify.OnOpen(host.Preferences().Notify.Command, notify.HostMCP, s.opts.NotifyReport)
+	opts := &ask.Options{OnOpen: h.onOpen}
+	if route, _ := host.Route(); modern && route == contract.RouteNative {
+		opts.OnOpen = nil
+	}
+	h.asker = ask.NewAsker(host, opts)
+	return h
+}
+
+// openedForm runs the notify command for q, sent as a form whose
+// deadline is perQuestion milliseconds a question from now.
+func (h *sessionHost) openedForm(q *contract.Request, perQuestion int64) {
+	if h.onOpen == nil {
+		return
+	}
+	o := ask.Opening{Tool: ask.ToolAskUser, Route: contract.RouteNative, Header: q.Header, Questions: len(q.Questions)}
+	if perQuestion > 0 {
+		o.Deadline = time.Now().Add(time.Duration(totalMs(perQuestion, len(q.Questions))) * time.Millisecond)
+	}
+	h.onOpen(o)
+}
