@@ -32,6 +32,9 @@ func (f QuestionRendererFunc) RenderQuestions(ctx context.Context, s *QuestionSe
 type QuestionSession struct {
 	// Request is the validated request.
 	Request *auq.Request
+	// Display is the effective display mode of the custom route: the
+	// user's, or overlay when they set none.
+	Display contract.DisplayMode
 	// Countdown is the shared deadline of this call.
 	Countdown *Countdown
 	// Call is the call as the caller described it, its Data included.
@@ -121,13 +124,13 @@ func (a *Asker) askQuestions(ctx context.Context, req *auq.Request, call *Call) 
 		return questionError("", contract.ErrUnsupportedMode,
 			fmt.Sprintf("%s of this host cannot show AskUserQuestion", routeName(h.route)))
 	}
-	_, perQuestion := h.prefs.ForRequest(nil)
+	display, perQuestion := h.prefs.ForRequest(nil)
 	total, err := totalTimeout(perQuestion, len(req.Questions))
 	if err != nil {
 		return questionError("", contract.ErrInternal, err.Error())
 	}
 	route := h.route
-	s := &QuestionSession{Request: req, Notify: h.prefs.Notify}
+	s := &QuestionSession{Request: req, Display: display, Notify: h.prefs.Notify}
 	if call != nil {
 		s.Call = *call
 		if call.Progress != nil {

@@ -57,6 +57,9 @@ type Frame struct {
 	Lines  []string
 	Cursor *Cursor
 	Hints  int
+	// Widths, when the dialog sets it, holds the width in cells of each
+	// line, so that a host need not measure them again; nil otherwise.
+	Widths []int
 }
 
 // Countdown tells the dialog how long is left. ok is false when there is

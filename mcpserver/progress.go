@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/auq"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -82,7 +83,16 @@ func quietProgress() *progress {
 }
 
 // send sends one notification now, unless the progress has stopped.
-func (p *progress) send() {
+func (p *progress) send() { p.sendSaying("") }
+
+// milestone says at once that the call reached m, an AskUserQuestion
+// milestone: the notification's message is the milestone's name, which
+// holds nothing of the questions or the answers.
+func (p *progress) milestone(m auq.Milestone) { p.sendSaying(string(m)) }
+
+// sendSaying sends one notification with msg, or when msg is "" with
+// what the call waits for, unless the progress has stopped.
+func (p *progress) sendSaying(msg string) {
 	if p.token == nil || p.session == nil {
 		return
 	}
@@ -95,7 +105,9 @@ func (p *progress) send() {
 	}
 	p.mu.Lock()
 	n, total := p.numbersLocked(time.Now())
-	msg := p.messageLocked()
+	if msg == "" {
+		msg = p.messageLocked()
+	}
 	p.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), p.interval)
 	defer cancel()
@@ -178,10 +190,17 @@ type tracked struct {
 
 // Render implements ask.Renderer.
 func (t tracked) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
-	t.running.add(1)
-	defer t.running.add(-1)
-	if p := dataOf(s).progress; p != nil {
-		p.started(s.Countdown)
-	}
+	defer t.running.begin(s.Call.Data, s.Countdown)()
 	return t.r.Render(ctx, s)
+}
+
+// begin counts a render that starts, with data, the call's data, and cd,
+// its countdown, which the call's progress learns; the function it
+// returns counts the render's end.
+func (p *pending) begin(data any, cd *ask.Countdown) func() {
+	p.add(1)
+	if d, ok := data.(*callData); ok && d != nil && d.progress != nil {
+		d.progress.started(cd)
+	}
+	return func() { p.add(-1) }
 }

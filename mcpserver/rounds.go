@@ -130,6 +130,40 @@ type verdict struct {
 	action  string // the client's action
 }
 
+// unknownProperties reports the properties of content that form does
+// not have, or returns nil.
+func unknownProperties(form *mcp.ElicitParams, content map[string]any) error {
+	props := form.RequestedSchema.(*formSchema).props
+	var unknown []string
+	for k := range content {
+		if props[k] == nil {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	slices.Sort(unknown)
+	return fmt.Errorf("the form came back with properties it does not have: %s", strings.Join(quoteAll(unknown), ", "))
+}
+
+// readAction reads the client's action on the form of round n, answered
+// took after it was sent: accepted, or a dismissal, or an error for a
+// dismissal of the first form sooner than minReadTime, which is no
+// person's, and for an action the protocol does not have.
+func readAction(action string, n int, took time.Duration) (accepted, dismissed bool, err error) {
+	switch action {
+	case "decline", "cancel":
+		if n <= 1 && took < minReadTime {
+			return false, false, fmt.Errorf("the client answered the form with %q %d ms after it was sent, too soon for anyone to have read it; most likely it could not show the form", action, took.Milliseconds())
+		}
+		return false, true, nil
+	case "accept":
+		return true, false, nil
+	}
+	return false, false, fmt.Errorf("the client answered the form with the unknown action %q", action)
+}
+
 // judge reads res, the client's answer, took after it was sent, to the
 // form of round r of req.
 //
@@ -141,17 +175,8 @@ type verdict struct {
 // was the last round: then it is empty_answer, naming what is missing.
 func judge(req *contract.Request, r round, res *mcp.ElicitResult, took time.Duration) verdict {
 	v := verdict{action: res.Action}
-	switch res.Action {
-	case "decline", "cancel":
-		if r.n <= 1 && took < minReadTime {
-			v.err = fmt.Errorf("the client answered the form with %q %d ms after it was sent, too soon for anyone to have read it; most likely it could not show the form", res.Action, took.Milliseconds())
-			return v
-		}
-		v.outcome.Dismissed = true
-		return v
-	case "accept":
-	default:
-		v.err = fmt.Errorf("the client answered the form with the unknown action %q", res.Action)
+	if accepted, dismissed, err := readAction(res.Action, r.n, took); !accepted {
+		v.outcome.Dismissed, v.err = dismissed, err
 		return v
 	}
 	merged := map[string]any{}
@@ -162,16 +187,7 @@ func judge(req *contract.Request, r round, res *mcp.ElicitResult, took time.Dura
 			v.err = err
 			return v
 		}
-		props := form.RequestedSchema.(*formSchema).props
-		var unknown []string
-		for k := range res.Content {
-			if props[k] == nil {
-				unknown = append(unknown, k)
-			}
-		}
-		if len(unknown) > 0 {
-			slices.Sort(unknown)
-			v.err = fmt.Errorf("the form came back with properties it does not have: %s", strings.Join(quoteAll(unknown), ", "))
+		if v.err = unknownProperties(form, res.Content); v.err != nil {
 			return v
 		}
 	}

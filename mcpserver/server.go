@@ -1,5 +1,11 @@
-// Package mcpserver serves ask_user over the Model Context Protocol, so
-// that any MCP client can ask its human structured questions.
+// Package mcpserver serves ask_user, or AskUserQuestion instead (see
+// Options.Tool), over the Model Context Protocol, so that any MCP client
+// can ask its human structured questions.
+//
+// AskUserQuestion is served the same way on elicitation and on the custom
+// route, with one flat form of three properties a question, asked again
+// for what an accepted form left unusable; its milestones go out as
+// progress notifications named after them. The text below is ask_user's.
 //
 // The one tool, ask_user, takes the questionnaire of package contract and
 // returns tooltext's text for the model, and as structured content the
@@ -33,6 +39,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/tooltext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -57,10 +64,15 @@ type Options struct {
 	// Host holds the programmatic preferences and the config file. The
 	// file is read once, when New is called.
 	Host ask.HostOptions
-	// Custom is the renderer of the custom route, or nil when it cannot
-	// run; CustomReason then says why, for a person.
-	Custom       ask.Renderer
-	CustomReason string
+	// Tool is the tool the server serves, ToolName (the default, for "")
+	// or auq.ToolName; it lists that one alone.
+	Tool string
+	// Custom is the renderer of the custom route for ask_user, and
+	// CustomQuestions for AskUserQuestion, or nil when it cannot run;
+	// CustomReason then says why, for a person.
+	Custom          ask.Renderer
+	CustomQuestions ask.QuestionRenderer
+	CustomReason    string
 	// ProgressInterval is the time between progress notifications; 0
 	// means DefaultProgressInterval.
 	ProgressInterval time.Duration
@@ -132,9 +144,18 @@ func New(opts *Options) (*Server, error) {
 	if version == "" {
 		version = "devel"
 	}
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "askuser", Title: "askuser", Version: version},
-		&mcp.ServerOptions{Instructions: instructions()})
-	s.mcp.AddTool(Tool(), s.handle)
+	switch o.Tool {
+	case "", ToolName:
+		s.mcp = mcp.NewServer(&mcp.Implementation{Name: "askuser", Title: "askuser", Version: version},
+			&mcp.ServerOptions{Instructions: instructions()})
+		s.mcp.AddTool(Tool(), s.handle)
+	case auq.ToolName:
+		s.mcp = mcp.NewServer(&mcp.Implementation{Name: "askuser", Title: "askuser", Version: version},
+			&mcp.ServerOptions{Instructions: questionsInstructions()})
+		s.mcp.AddTool(QuestionsTool(), s.handleQuestions)
+	default:
+		return nil, fmt.Errorf("mcpserver: unknown tool %q: want %s or %s", o.Tool, ToolName, auq.ToolName)
+	}
 	return s, nil
 }
 
@@ -151,13 +172,19 @@ func instructions() string {
 
 // Tool returns the ask_user tool as the server lists it.
 func Tool() *mcp.Tool {
+	return askTool(ToolName, tooltext.Description(), contract.Schema(), outputSchema)
+}
+
+// askTool is a tool that asks the user: it reads and changes nothing,
+// and reaches nothing outside the user.
+func askTool(name, description string, input, output []byte) *mcp.Tool {
 	f := false
 	return &mcp.Tool{
-		Name:         ToolName,
+		Name:         name,
 		Title:        "Ask the user",
-		Description:  tooltext.Description(),
-		InputSchema:  json.RawMessage(contract.Schema()),
-		OutputSchema: json.RawMessage(outputSchema),
+		Description:  description,
+		InputSchema:  json.RawMessage(input),
+		OutputSchema: json.RawMessage(output),
 		Annotations: &mcp.ToolAnnotations{
 			Title:           "Ask the user",
 			ReadOnlyHint:    true,
@@ -184,17 +211,22 @@ func (s *Server) host(req *mcp.CallToolRequest) *sessionHost {
 	if h, ok := s.hosts[req.Session]; ok {
 		return h
 	}
-	caps := ask.Capabilities{CustomReason: s.opts.CustomReason}
-	if s.opts.Custom != nil {
-		caps.Custom = tracked{s.opts.Custom, s.running}
-	} else if caps.CustomReason == "" {
-		caps.CustomReason = "no terminal popup is available to this server"
-	}
 	modern := req.ProtocolVersion() >= modernProtocol
-	if why := elicitationMissing(req.ClientCapabilities()); why != "" {
-		caps.NativeReason = why
+	var caps ask.Capabilities
+	if s.opts.Tool == auq.ToolName {
+		caps = s.questionCapabilities(req, modern)
 	} else {
-		caps.Native = tracked{&elicitRenderer{session: req.Session, modern: modern}, s.running}
+		caps = ask.Capabilities{CustomReason: s.opts.CustomReason}
+		if s.opts.Custom != nil {
+			caps.Custom = tracked{s.opts.Custom, s.running}
+		} else if caps.CustomReason == "" {
+			caps.CustomReason = "no terminal popup is available to this server"
+		}
+		if why := elicitationMissing(req.ClientCapabilities()); why != "" {
+			caps.NativeReason = why
+		} else {
+			caps.Native = tracked{&elicitRenderer{session: req.Session, modern: modern}, s.running}
+		}
 	}
 	h := s.newSessionHost(ask.NewHost(caps, &s.opts.Host), modern)
 	if req.Session != nil {
@@ -227,23 +259,10 @@ func (s *Server) clientGone() { s.goneOnce.Do(func() { close(s.gone) }) }
 
 // handle serves one tools/call of ask_user.
 func (s *Server) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	ended := make(chan struct{})
-	defer close(ended)
-	go func() {
-		select {
-		case <-s.gone:
-			cancel(errClientGone)
-		case <-ended:
-		}
-	}()
+	ctx, done := s.callContext(ctx)
+	defer done()
 	h := s.host(req)
-	args := req.Params.Arguments
-	if len(args) == 0 {
-		args = []byte("null")
-	}
-	q, warnings, err := contract.Parse(args)
+	q, warnings, err := contract.Parse(arguments(req))
 	if err != nil {
 		return toolResult(nil, contract.InvalidRequestResult(err), ""), nil
 	}
@@ -268,6 +287,32 @@ func (s *Server) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	defer func() { s.turn <- struct{}{} }()
 	res := h.asker.Ask(ctx, q, &ask.Call{Data: &callData{progress: p}})
 	return toolResult(q, withWarnings(res, warnings), p.elicitAction()), nil
+}
+
+// arguments are the call's arguments as JSON, null when it sent none.
+func arguments(req *mcp.CallToolRequest) []byte {
+	if args := req.Params.Arguments; len(args) > 0 {
+		return args
+	}
+	return []byte("null")
+}
+
+// callContext is the context of one call: ctx, cancelled with
+// errClientGone when the stdio client goes. done releases it.
+func (s *Server) callContext(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	ended := make(chan struct{})
+	go func() {
+		select {
+		case <-s.gone:
+			cancel(errClientGone)
+		case <-ended:
+		}
+	}()
+	return ctx, func() {
+		close(ended)
+		cancel(nil)
+	}
 }
 
 // takeTurn waits until no other call is showing UI, reporting the wait
@@ -386,18 +431,25 @@ func withWarnings(res contract.Result, warnings []string) contract.Result {
 func toolResult(q *contract.Request, res contract.Result, action string) *mcp.CallToolResult {
 	text := tooltext.ForModel(q, res)
 	if res.Status == contract.StatusAborted && res.CancelledReason == contract.CancelUser {
-		switch action {
-		case "decline":
-			text += "The user declined: they chose not to answer the form.\n"
-		case "cancel":
-			text += "The user cancelled: they closed the form without answering or declining.\n"
-		}
+		text += dismissalText(action)
 	}
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
 		StructuredContent: structured{Result: res, Guidance: text},
 		IsError:           res.Status == contract.StatusError,
 	}
+}
+
+// dismissalText says how the user dismissed a form, from the client's
+// action: declined or cancelled; "" for no form.
+func dismissalText(action string) string {
+	switch action {
+	case "decline":
+		return "The user declined: they chose not to answer the form.\n"
+	case "cancel":
+		return "The user cancelled: they closed the form without answering or declining.\n"
+	}
+	return ""
 }
 
 // structured is the structured content of a tool result: the result of

@@ -23,43 +23,118 @@ import (
 // hides and restores the overlay, redraws the countdown, and draws the
 // last frame when the call is over.
 type model struct {
-	d         *dialog.Model
-	th        theme.Theme
-	req       *contract.Request
-	countdown *ask.Countdown
-	overlay   bool
-	toggle    string // the overlay's show/hide chord, "" when there is none
+	screen
+	d      *dialog.Model
+	req    *contract.Request
+	toggle string // the overlay's show/hide chord, "" when there is none
 	// popup is set when the terminal is a popup made for the dialog: the
 	// box fills it, and the toggle key quits the program with hid set, so
 	// that the host can close the popup.
 	popup, hid bool
 
+	// finished says the user ended the call, with outcome; otherwise
+	// stopped is why the call ended from outside.
+	finished bool
+	outcome  ask.Outcome
+}
+
+// screen is the state the models of both dialogs keep alike: the
+// terminal's size, the frame's height, hiding, the countdown, and how
+// the program ended.
+type screen struct {
+	th        theme.Theme
+	countdown *ask.Countdown
+	overlay   bool
+
 	width, height int
 	// frameH is the tallest dialog frame drawn so far at this size.
 	// Frames never get shorter, so the dialog does not jump around.
 	frameH int
-	// hidden is set while the overlay is hidden. clearing is the step
+	// hidden is set while the dialog is hidden. clearing is the step
 	// between hidden and shown again: the notice on the normal screen is
 	// erased first, because switching to the alternate screen would leave
 	// it there for good.
 	hidden, clearing bool
 
 	// done is set when the program is quitting; View then draws the last
-	// frame. finished says the user ended the call, with outcome;
-	// otherwise stopped is why the call ended from outside.
-	done     bool
-	finished bool
-	outcome  ask.Outcome
-	stopped  error
+	// frame. stopped is why the call ended from outside, if it did.
+	done    bool
+	stopped error
+
+	// boxc is what the overlay's box keeps between frames.
+	boxc boxCache
+}
+
+// handle acts on the messages both models treat alike: a resize (then
+// it calls resize, for the model to size its dialog), a countdown
+// redraw, the end of the call from outside and the end of the clearing
+// step; once the program is quitting, it takes every message. It reports
+// false for any other message.
+func (s *screen) handle(msg tea.Msg, resize func()) (tea.Cmd, bool) {
+	if s.done {
+		return nil, true
+	}
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		s.width, s.height = msg.Width, msg.Height
+		s.frameH = 0
+		resize()
+	case tickMsg:
+		return tickFor(s.countdown), true
+	case stopMsg:
+		s.stopped = msg.cause
+		s.done = true
+		return tea.Quit, true
+	case showMsg:
+		if s.clearing {
+			s.hidden, s.clearing = false, false
+		}
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// input reads msg as what the user typed: a key, or pasted text, which
+// a hidden dialog does not take. repeat says a held key repeats. It
+// reports false for anything else, and for a key without a name.
+func (s *screen) input(msg tea.Msg) (k dialog.Key, repeat, ok bool) {
+	switch msg := msg.(type) {
+	case tea.PasteMsg:
+		return dialog.Key{Text: msg.Content}, false, !s.hidden
+	case tea.KeyPressMsg:
+		k, ok := toKey(msg)
+		return k, msg.IsRepeat, ok
+	}
+	return dialog.Key{}, false, false
+}
+
+// reshow makes the screen ready to show a dialog again on a new
+// terminal: shown, and drawn afresh.
+func (s *screen) reshow() {
+	s.done, s.hidden, s.clearing, s.frameH = false, false, false, 0
+}
+
+// flip hides a dialog that is shown, and starts showing a hidden one
+// again.
+func (s *screen) flip() tea.Cmd {
+	switch {
+	case !s.hidden:
+		s.hidden = true
+	case s.clearing:
+		s.clearing = false
+	default:
+		s.clearing = true
+		return tea.Tick(clearDelay, func(time.Time) tea.Msg { return showMsg{} })
+	}
+	return nil
 }
 
 func newModel(s *ask.Session, th theme.Theme) *model {
 	m := &model{
-		d:         newDialog(s, th),
-		th:        th,
-		req:       s.Request,
-		countdown: s.Countdown,
-		overlay:   overlay(s),
+		screen: screen{th: th, countdown: s.Countdown, overlay: overlay(s)},
+		d:      newDialog(s, th),
+		req:    s.Request,
 	}
 	if m.overlay {
 		m.toggle = s.ToggleKey
@@ -79,12 +154,12 @@ type showMsg struct{}
 const clearDelay = 40 * time.Millisecond
 
 // Init starts the countdown's redraws.
-func (m *model) Init() tea.Cmd { return m.tick() }
+func (m *model) Init() tea.Cmd { return tickFor(m.countdown) }
 
-// tick schedules the next redraw for when the shown time changes: the
-// header shows whole seconds.
-func (m *model) tick() tea.Cmd {
-	left, ok := m.countdown.Remaining()
+// tickFor schedules the next redraw of cd's time left for when the shown
+// time changes: the header shows whole seconds.
+func tickFor(cd *ask.Countdown) tea.Cmd {
+	left, ok := cd.Remaining()
 	if !ok || left <= 0 {
 		return nil
 	}
@@ -97,64 +172,34 @@ func (m *model) tick() tea.Cmd {
 
 // Update handles one message.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if m.done {
+	if cmd, ok := m.handle(msg, func() { m.d.SetSize(m.dialogSize()) }); ok {
+		return m, cmd
+	}
+	k, repeat, ok := m.input(msg)
+	if !ok {
 		return m, nil
 	}
-	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
-		m.frameH = 0
-		m.d.SetSize(m.dialogSize())
-	case tickMsg:
-		return m, m.tick()
-	case stopMsg:
-		m.stopped = msg.cause
-		m.done = true
-		return m, tea.Quit
-	case showMsg:
-		if m.clearing {
-			m.hidden, m.clearing = false, false
-		}
-	case tea.PasteMsg:
-		if !m.hidden {
-			return m.key(dialog.Key{Text: msg.Content})
-		}
-	case tea.KeyPressMsg:
-		k, ok := toKey(msg)
-		if !ok {
-			return m, nil
-		}
-		if m.toggle != "" && k.Name == m.toggle {
+	if m.toggle != "" && k.Name == m.toggle {
+		switch {
+		case repeat:
 			// A held key repeats; only a fresh press toggles, so one
 			// press cannot hide and show again.
-			if msg.IsRepeat {
-				return m, nil
-			}
-			switch {
-			case m.popup:
-				m.hid, m.done = true, true
-				return m, tea.Quit
-			case !m.hidden:
-				m.hidden = true
-			case m.clearing:
-				m.clearing = false
-			default:
-				m.clearing = true
-				return m, tea.Tick(clearDelay, func(time.Time) tea.Msg { return showMsg{} })
-			}
 			return m, nil
+		case m.popup:
+			m.hid, m.done = true, true
+			return m, tea.Quit
 		}
-		if m.hidden {
-			// Hidden, the dialog takes no keys, so nothing changes out of
-			// sight; but the keys that dismiss it still do.
-			if isDismissKey(k.Name) {
-				return m.finish(ask.Outcome{Dismissed: true})
-			}
-			return m, nil
-		}
-		return m.key(k)
+		return m, m.flip()
 	}
-	return m, nil
+	if m.hidden {
+		// Hidden, the dialog takes no keys, so nothing changes out of
+		// sight; but the keys that dismiss it still do.
+		if isDismissKey(k.Name) {
+			return m.finish(ask.Outcome{Dismissed: true})
+		}
+		return m, nil
+	}
+	return m.key(k)
 }
 
 // isDismissKey reports whether name dismisses the dialog: the dialog's
@@ -230,15 +275,25 @@ func (m *model) inlineView() tea.View {
 
 // steady pads f with blank lines above its key hints to the tallest frame
 // drawn at this size, and records its height.
-func (m *model) steady(f *dialog.Frame) {
-	if n := m.frameH - len(f.Lines); n > 0 {
+func (m *model) steady(f *dialog.Frame) { steady(f, &m.frameH) }
+
+// steady pads f with blank lines above its key hints to *frameH rows,
+// and records its height in *frameH.
+func steady(f *dialog.Frame, frameH *int) {
+	if n := *frameH - len(f.Lines); n > 0 {
 		at := len(f.Lines) - f.Hints
-		lines := make([]string, 0, m.frameH)
+		lines := make([]string, 0, *frameH)
 		lines = append(lines, f.Lines[:at]...)
 		lines = append(lines, make([]string, n)...)
+		if len(f.Widths) == len(f.Lines) {
+			ws := make([]int, 0, *frameH)
+			ws = append(ws, f.Widths[:at]...)
+			ws = append(ws, make([]int, n)...)
+			f.Widths = append(ws, f.Widths[at:]...)
+		}
 		f.Lines = append(lines, f.Lines[at:]...)
 	}
-	m.frameH = len(f.Lines)
+	*frameH = len(f.Lines)
 }
 
 // frameView places a dialog frame at column x, row y of the view.
@@ -268,10 +323,16 @@ const (
 // too small for a box, and the dialog then takes all of it. A popup's box
 // fills the popup, with no margin.
 func (m *model) box(w, h int) (boxW, innerW, innerH int, ok bool) {
+	return boxIn(w, h, m.popup, maxBoxWidth)
+}
+
+// boxIn is where a box at most maxW wide goes on a w×h screen, as box
+// describes.
+func boxIn(w, h int, popup bool, maxW int) (boxW, innerW, innerH int, ok bool) {
 	if w < minBoxWidth || h < minBoxHeight {
 		return 0, w, h, false
 	}
-	if m.popup {
+	if popup {
 		return w, w - borderColumns - 1, h - 2, true
 	}
 	hm, vm := 0, 0
@@ -281,7 +342,7 @@ func (m *model) box(w, h int) (boxW, innerW, innerH int, ok bool) {
 	if h >= marginHeight {
 		vm = vMargin
 	}
-	boxW = min(w-2*hm, maxBoxWidth)
+	boxW = min(w-2*hm, maxW)
 	// The dialog keeps a column of margin on its left; the box gives it
 	// the same on its right.
 	return boxW, boxW - borderColumns - 1, h - 2*vm - 2, true
@@ -313,27 +374,60 @@ func (m *model) boxView() tea.View {
 		m.frameH = max(m.frameH, innerH)
 	}
 	m.steady(&f)
+	return drawBox(m.th, f, w, h, boxW, innerW, &m.boxc)
+}
+
+// drawBox draws f, innerW wide, in a box boxW wide centred on the
+// alternate screen of a w×h terminal. Measuring the lines is most of the
+// cost of a frame: it takes their widths from f when the dialog gives
+// them, and c keeps what it measured otherwise, so that a line that has
+// not changed since the last frame is not measured again.
+func drawBox(th theme.Theme, f dialog.Frame, w, h, boxW, innerW int, c *boxCache) tea.View {
 	boxH := len(f.Lines) + 2
 	top, left := (h-boxH)/2, (w-boxW)/2
+	c.at(th, innerW)
 
 	var b strings.Builder
-	pad := strings.Repeat(" ", left)
-	rule := strings.Repeat("─", innerW+1)
-	b.WriteString(strings.Repeat("\n", top))
-	b.WriteString(pad + m.th.Border.Render("╭"+rule+"╮"))
-	side := m.th.Border.Render("│")
+	size := top + 2*(left+len(c.top)+1)
 	for _, l := range f.Lines {
-		b.WriteString("\n" + pad + side + l)
-		fill := max(innerW-ansi.StringWidth(l), 0) + 1
-		if strings.HasSuffix(ansi.Strip(l), "─") {
-			// A rule runs on to the border.
-			b.WriteString(m.th.Border.Render(strings.Repeat("─", fill)))
-		} else {
-			b.WriteString(strings.Repeat(" ", fill))
-		}
-		b.WriteString(side)
+		size += 1 + left + 2*len(c.side) + len(l) + innerW + 1
 	}
-	b.WriteString("\n" + pad + m.th.Border.Render("╰"+rule+"╯"))
+	b.Grow(size)
+	pad := spaces(left)
+	b.WriteString(strings.Repeat("\n", top))
+	b.WriteString(pad + c.top)
+	if len(c.lines) > len(f.Lines) {
+		c.lines = c.lines[:len(f.Lines)]
+	}
+	given := len(f.Widths) == len(f.Lines)
+	for i, l := range f.Lines {
+		var lw int
+		if given {
+			lw = f.Widths[i]
+		} else {
+			if i == len(c.lines) {
+				c.lines = append(c.lines, boxLine{})
+			}
+			bl := &c.lines[i]
+			if bl.s != l || !bl.ok {
+				bl.s, bl.w, bl.ok = l, ansi.StringWidth(l), true
+			}
+			lw = bl.w
+		}
+		b.WriteString("\n")
+		b.WriteString(pad)
+		b.WriteString(c.side)
+		b.WriteString(l)
+		fill := max(innerW-lw, 0) + 1
+		if endsInRule(l) {
+			// A rule runs on to the border.
+			b.WriteString(th.Border.Render(strings.Repeat("─", fill)))
+		} else {
+			b.WriteString(spaces(fill))
+		}
+		b.WriteString(c.side)
+	}
+	b.WriteString("\n" + pad + c.bottom)
 	v := tea.NewView(b.String())
 	v.AltScreen = true
 	if f.Cursor != nil {
@@ -342,14 +436,67 @@ func (m *model) boxView() tea.View {
 	return v
 }
 
+// boxCache is what drawBox keeps from one frame to the next: the border
+// for a width, and each line as it was last drawn with its width and
+// whether it ends in a rule.
+type boxCache struct {
+	th                theme.Theme
+	innerW            int
+	set               bool
+	top, bottom, side string
+	lines             []boxLine
+}
+
+type boxLine struct {
+	s  string
+	w  int
+	ok bool
+}
+
+// endsInRule reports whether the last character l shows is "─", past any
+// SGR sequences (colours) after it.
+func endsInRule(l string) bool {
+	for strings.HasSuffix(l, "m") {
+		at := strings.LastIndex(l, "\x1b[")
+		if at < 0 || strings.Trim(l[at+2:len(l)-1], "0123456789;:") != "" {
+			break
+		}
+		l = l[:at]
+	}
+	return strings.HasSuffix(l, "─")
+}
+
+// at makes the border for innerW in th's colours, unless c has it.
+func (c *boxCache) at(th theme.Theme, innerW int) {
+	if c.set && c.innerW == innerW && c.th == th {
+		return
+	}
+	rule := strings.Repeat("─", innerW+1)
+	c.th, c.innerW, c.set = th, innerW, true
+	c.top, c.bottom, c.side = th.Border.Render("╭"+rule+"╮"), th.Border.Render("╰"+rule+"╯"), th.Border.Render("│")
+}
+
+// spaces returns n spaces.
+func spaces(n int) string {
+	const many = "                                                                                                                                "
+	if n <= len(many) {
+		return many[:n]
+	}
+	return strings.Repeat(" ", n)
+}
+
 // hiddenLine is what a hidden overlay leaves on the normal screen: one
 // line saying how to bring it back, and the time left.
 func (m *model) hiddenLine() string {
-	s := "askuser is hidden: " + m.toggle + " shows it, esc dismisses it"
-	if left, ok := m.countdown.Remaining(); ok {
-		s += " (" + clock(left) + " left)"
+	return m.notice("askuser is hidden: " + m.toggle + " shows it, esc dismisses it")
+}
+
+// notice is the line a hidden dialog leaves: s, and the time left.
+func (s *screen) notice(text string) string {
+	if left, ok := s.countdown.Remaining(); ok {
+		text += " (" + clock(left) + " left)"
 	}
-	return m.th.Muted.Render(ansi.Truncate(s, max(m.width, 0), "…"))
+	return s.th.Muted.Render(ansi.Truncate(text, max(s.width, 0), "…"))
 }
 
 // lastView is the frame left when the program ends: nothing in the
@@ -370,16 +517,9 @@ func (m *model) lastView() tea.View {
 
 // summary is the one line an inline dialog leaves behind.
 func (m *model) summary() string {
-	mark, st, what := "✓", m.th.Selection, ""
-	switch {
-	case m.finished && m.outcome.Dismissed:
-		mark, st, what = "✗", m.th.Warning, "dismissed"
-	case m.finished:
+	what := ""
+	if m.finished && !m.outcome.Dismissed {
 		what = answersText(m.outcome.Answers)
-	case errors.Is(m.stopped, ask.ErrTimeout):
-		mark, st, what = "⏱", m.th.Warning, "timed out"
-	default:
-		mark, st, what = "✗", m.th.Warning, "cancelled"
 	}
 	title := m.req.Header
 	if len(m.req.Questions) == 1 {
@@ -388,8 +528,25 @@ func (m *model) summary() string {
 	if title == "" {
 		title = "askuser"
 	}
-	s := ansi.Truncate(mark+" "+safetext.Line(title)+": "+safetext.Line(what), max(m.width, 1), "…")
-	return st.Render(s)
+	return m.summaryLine(m.finished, m.outcome.Dismissed, title, what)
+}
+
+// summaryLine is the summary of a call the user ended (finished), by
+// dismissing it or with answers, or that ended from outside: a mark, the
+// title and what the answers were, made safe and fitted to the width.
+func (s *screen) summaryLine(finished, dismissed bool, title, answers string) string {
+	mark, st, what := "✓", s.th.Selection, answers
+	switch {
+	case finished && dismissed:
+		mark, st, what = "✗", s.th.Warning, "dismissed"
+	case finished:
+	case errors.Is(s.stopped, ask.ErrTimeout):
+		mark, st, what = "⏱", s.th.Warning, "timed out"
+	default:
+		mark, st, what = "✗", s.th.Warning, "cancelled"
+	}
+	line := ansi.Truncate(mark+" "+safetext.Line(title)+": "+safetext.Line(what), max(s.width, 1), "…")
+	return st.Render(line)
 }
 
 // answersText reads a submitted questionnaire in a few words: the answer

@@ -73,6 +73,14 @@ type Terminal struct {
 	Resize <-chan struct{}
 }
 
+// options are o with the environment of t's programs, if it has one.
+func (t Terminal) options(o Options) Options {
+	if t.Environ != nil {
+		o.Environ = t.Environ
+	}
+	return o
+}
+
 // Show draws the dialog on t until the user answers or dismisses it,
 // which gives the outcome, or hides it (ErrHidden), or ctx is done
 // (context.Cause(ctx)). Show leaves the terminal as it found it, but for
@@ -82,12 +90,9 @@ func (p *Popup) Show(ctx context.Context, t Terminal) (ask.Outcome, error) {
 		return ask.Outcome{}, context.Cause(ctx)
 	}
 	m := p.m
-	m.done, m.hid, m.hidden, m.clearing, m.frameH = false, false, false, false, 0
-	o := p.opts
-	if t.Environ != nil {
-		o.Environ = t.Environ
-	}
-	out, err := run(ctx, m, t.File, t.File, o, t.Resize)
+	m.hid = false
+	m.reshow()
+	out, err := run(ctx, m, t.File, t.File, t.options(p.opts), t.Resize)
 	if errors.Is(err, errHiddenQuit) {
 		return ask.Outcome{}, ErrHidden
 	}

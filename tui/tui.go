@@ -94,14 +94,11 @@ func New(in io.Reader, out io.Writer, opts *Options) *Renderer {
 // returns context.Cause(ctx). An error from the terminal is returned as
 // is; the core reports it as custom_ui_failed.
 func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
-	if err := ctx.Err(); err != nil {
-		return ask.Outcome{}, context.Cause(ctx)
+	release, err := r.take(ctx)
+	if err != nil {
+		return ask.Outcome{}, err
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.isClosed() {
-		return ask.Outcome{}, ErrClosed
-	}
+	defer release()
 
 	m := newModel(s, r.theme())
 	o, quiet := notifying(r.opts, r.out, s.Notify, s.Request.Header, s.Countdown)
@@ -113,6 +110,21 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 	return out, err
 }
 
+// take waits for the terminal to be free and takes it, unless ctx is
+// done (context.Cause) or the renderer is closed (ErrClosed). release
+// frees it.
+func (r *Renderer) take(ctx context.Context) (release func(), err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, context.Cause(ctx)
+	}
+	r.mu.Lock()
+	if r.isClosed() {
+		r.mu.Unlock()
+		return nil, ErrClosed
+	}
+	return r.mu.Unlock, nil
+}
+
 // errHiddenQuit is run's error when a popup's model quit because the user
 // hid it.
 var errHiddenQuit = errors.New("tui: hidden")
@@ -122,6 +134,26 @@ var errHiddenQuit = errors.New("tui: hidden")
 // done (context.Cause). Each value on resize makes it read out's size
 // again, for a terminal whose size changes reach another process.
 func run(ctx context.Context, m *model, in io.Reader, out io.Writer, o Options, resize <-chan struct{}) (ask.Outcome, error) {
+	final, err := runProgram(ctx, m, in, out, o, resize)
+	if fm, ok := final.(*model); ok {
+		m = fm
+	}
+	if err != nil {
+		return ask.Outcome{}, err
+	}
+	if m.hid {
+		return ask.Outcome{}, errHiddenQuit
+	}
+	if !m.finished {
+		return ask.Outcome{}, errors.New("tui: the dialog ended without an answer")
+	}
+	return m.outcome, nil
+}
+
+// runProgram runs one Bubble Tea program for m, as run describes, and
+// returns its final model. The error is context.Cause(ctx) when ctx is
+// done, and the terminal's error, wrapped, when the program failed.
+func runProgram(ctx context.Context, m tea.Model, in io.Reader, out io.Writer, o Options, resize <-chan struct{}) (tea.Model, error) {
 	opts := []tea.ProgramOption{
 		tea.WithInput(in),
 		tea.WithOutput(out),
@@ -178,22 +210,13 @@ func run(ctx context.Context, m *model, in io.Reader, out io.Writer, o Options, 
 	close(finished)
 	<-watched
 
-	if fm, ok := final.(*model); ok {
-		m = fm
-	}
 	if ctx.Err() != nil {
-		return ask.Outcome{}, context.Cause(ctx)
+		return final, context.Cause(ctx)
 	}
 	if err != nil {
-		return ask.Outcome{}, fmt.Errorf("showing the dialog on the terminal: %w", err)
+		return final, fmt.Errorf("showing the dialog on the terminal: %w", err)
 	}
-	if m.hid {
-		return ask.Outcome{}, errHiddenQuit
-	}
-	if !m.finished {
-		return ask.Outcome{}, errors.New("tui: the dialog ended without an answer")
-	}
-	return m.outcome, nil
+	return final, nil
 }
 
 // Close waits for a running Render to give the terminal back, and makes

@@ -272,14 +272,17 @@ func (p *plan) grant(width int) grants {
 func (m *Model) draw(p *plan) dialog.Frame {
 	g, width := p.g, p.width
 	out := make([]string, 0, p.rows)
+	widths := make([]int, 0, p.rows)
 	var cur *dialog.Cursor
 	nHints := 0
 	emit := func(l line) {
 		if l.w > width {
 			// Only the tiniest sizes get here: rows are built to fit.
 			l.s = ansi.Truncate(l.s, width, "")
+			l.w = ansi.StringWidth(l.s)
 		}
 		out = append(out, l.s)
+		widths = append(widths, l.w)
 	}
 	if g.cd > 0 {
 		emit(p.cd)
@@ -352,7 +355,7 @@ func (m *Model) draw(p *plan) dialog.Frame {
 			nHints++
 		}
 	}
-	return dialog.Frame{Lines: out, Cursor: cur, Hints: nHints}
+	return dialog.Frame{Lines: out, Cursor: cur, Hints: nHints, Widths: widths}
 }
 
 // window returns the lines of ls from top that fit in h rows, the last

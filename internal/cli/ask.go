@@ -13,6 +13,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/auqlines"
 	"github.com/askuser/askuser/internal/jsonline"
 	"github.com/askuser/askuser/internal/lineprompt"
 	"github.com/askuser/askuser/internal/native"
@@ -27,6 +28,13 @@ terminal and print the result as one line of JSON on standard output.
 
 Exit status: 0 answered, 1 aborted, 124 timeout, 2 usage error or invalid
 questionnaire, 3 any other error.
+
+With --tool AskUserQuestion the request is an AskUserQuestion request and
+the result is an AskUserQuestion result: {"cancelled":false,...} when the
+user submitted it (status 0), {"cancelled":true,...} when the user
+dismissed it or it was stopped (status 1) or timed out (status 124). An
+invalid request (status 2) or another error (status 3) prints nothing on
+standard output and says why on standard error.
 
 flags:
 `
@@ -96,7 +104,11 @@ func (f *askFlags) hostOptions() (*ask.HostOptions, error) {
 
 func runAsk(ctx context.Context, env *Env, args []string) int {
 	var f askFlags
-	fs := newFlagSet("ask", env, askUsage, f.register)
+	var tool toolFlag
+	fs := newFlagSet("ask", env, askUsage, func(fs *flag.FlagSet) {
+		tool.register(fs)
+		f.register(fs)
+	})
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -111,13 +123,16 @@ func runAsk(ctx context.Context, env *Env, args []string) int {
 	if !ok {
 		return code
 	}
+	if tool.questions() {
+		return askQuestionsOnTerminal(ctx, env, opts, data)
+	}
 	return askOnTerminal(ctx, env, "ask", opts, data)
 }
 
 // askOnTerminal asks the questionnaire in data on the controlling terminal
 // and prints the result. It is the one path of ask and demo.
 func askOnTerminal(ctx context.Context, env *Env, name string, opts *ask.HostOptions, data []byte) int {
-	caps, closeTTY := terminalCapabilities()
+	caps, closeTTY := terminalCapabilities(false)
 	host := ask.NewHost(caps, opts)
 	reports := newHeldReports(env.Stderr, name)
 	res := ask.NewAsker(host, &ask.Options{OnOpen: notify.OnOpen(host.Preferences().Notify.Command, notify.HostTerminal, reports.report)}).AskJSON(ctx, data, nil)
@@ -135,33 +150,31 @@ func askOnTerminal(ctx context.Context, env *Env, name string, opts *ask.HostOpt
 
 // terminalCapabilities binds the renderers of the terminal host to the
 // controlling terminal, /dev/tty, so that standard output carries only the
-// result. Without a terminal neither route can run.
-func terminalCapabilities() (ask.Capabilities, func()) {
+// result: those of ask_user, or of AskUserQuestion when questions is set.
+// Without a terminal neither route can run.
+func terminalCapabilities(questions bool) (ask.Capabilities, func()) {
 	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
 	if err != nil {
 		why := "there is no controlling terminal (" + err.Error() + "); run askuser from an interactive terminal"
 		return ask.Capabilities{CustomReason: why, NativeReason: why}, func() {}
 	}
 	lines := lineprompt.New(tty, tty)
-	caps := ask.Capabilities{Native: native.New(lines, lines)}
-	caps.Custom, caps.CustomReason = customRenderer(tty)
+	// The dialog draws on tty, so standard output carries only the result.
+	custom := tui.New(tty, tty, nil)
+	var caps ask.Capabilities
+	if questions {
+		caps.CustomQuestions, caps.NativeQuestions = custom, auqlines.New(lines)
+	} else {
+		caps.Custom, caps.Native = custom, native.New(lines, lines)
+	}
 	var once sync.Once
 	return caps, func() {
 		once.Do(func() {
-			if c, ok := caps.Custom.(io.Closer); ok {
-				c.Close()
-			}
+			custom.Close()
 			lines.Close()
 			tty.Close()
 		})
 	}
-}
-
-// customRenderer is where the custom dialog is bound to the terminal host.
-// It returns the renderer, or nil and the reason it cannot run. The
-// renderer draws on tty, so standard output carries only the result.
-func customRenderer(tty *os.File) (ask.Renderer, string) {
-	return tui.New(tty, tty, nil), ""
 }
 
 // exitCode maps a result to the exit status and reports errors on stderr.

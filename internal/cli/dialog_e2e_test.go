@@ -168,11 +168,17 @@ func (p *pane) result() (int, string, string) {
 // the overlay, the summary line for inline.
 func (p *pane) ends(wantCode int, want contract.Result, left string) {
 	p.t.Helper()
+	p.endsWith(wantCode, func(out string) { checkJSON(p.t, out, want) }, left)
+}
+
+// endsWith is ends with check for the result.
+func (p *pane) endsWith(wantCode int, check func(out string), left string) {
+	p.t.Helper()
 	code, out, screen := p.result()
 	if code != wantCode {
 		p.t.Errorf("exit status %d, want %d", code, wantCode)
 	}
-	checkJSON(p.t, out, want)
+	check(out)
 	wantScreen := p.before + "\n$"
 	if left != "" {
 		wantScreen = p.before + "\n" + left + "\n$"

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,7 +15,8 @@ import (
 
 const mcpUsage = `usage: askuser mcp [flags]
 
-Serve the ask_user tool over the Model Context Protocol on standard input
+Serve the ask_user tool, or with --tool AskUserQuestion the
+AskUserQuestion tool alone, over the Model Context Protocol on standard input
 and standard output, for an MCP client such as a coding agent. The client
 starts this command; it runs until the client closes standard input or
 stops reading standard output, and then exits with status 0.
@@ -30,7 +32,11 @@ flags:
 
 func runMCP(ctx context.Context, env *Env, args []string) int {
 	var f askFlags
-	fs := newFlagSet("mcp", env, mcpUsage, f.registerMCP)
+	var tool toolFlag
+	fs := newFlagSet("mcp", env, mcpUsage, func(fs *flag.FlagSet) {
+		tool.register(fs)
+		f.registerMCP(fs)
+	})
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -41,9 +47,13 @@ func runMCP(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return usageError(env, "mcp", err.Error())
 	}
-	so := &mcpserver.Options{Host: *opts, Version: version.Get().Version,
+	so := &mcpserver.Options{Host: *opts, Version: version.Get().Version, Tool: tool.name,
 		NotifyReport: func(err error) { fmt.Fprintf(env.Stderr, "askuser mcp: %v\n", err) }}
-	so.Custom, so.CustomReason = popupRenderer(env)
+	if tool.questions() {
+		so.CustomQuestions, so.CustomReason = popupQuestions(env)
+	} else {
+		so.Custom, so.CustomReason = popupRenderer(env)
+	}
 	srv, err := mcpserver.New(so)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "askuser mcp: %v\n", err)

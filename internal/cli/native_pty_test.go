@@ -151,8 +151,9 @@ func (s *ptySession) send(text string) {
 	}
 }
 
-// wait returns the exit status and the result printed on standard output.
-func (s *ptySession) wait() (int, contract.Result) {
+// exit waits for askuser to exit and returns its status and what it
+// printed.
+func (s *ptySession) exit() (int, string) {
 	s.t.Helper()
 	var err error
 	select {
@@ -166,6 +167,27 @@ func (s *ptySession) wait() (int, contract.Result) {
 	} else if err != nil {
 		s.t.Fatal(err)
 	}
+	return code, s.stdout.String()
+}
+
+// ptyStep is a prompt to wait for and the answer to type at it.
+type ptyStep struct{ prompt, answer string }
+
+// answer waits for each step's prompt and the time left after it, and
+// types its answer.
+func (s *ptySession) answer(steps []ptyStep) {
+	s.t.Helper()
+	for _, st := range steps {
+		s.expect(st.prompt)
+		s.expect("left]: ")
+		s.send(st.answer)
+	}
+}
+
+// wait returns the exit status and the result printed on standard output.
+func (s *ptySession) wait() (int, contract.Result) {
+	s.t.Helper()
+	code, _ := s.exit()
 	var res contract.Result
 	if err := json.Unmarshal(s.stdout.Bytes(), &res); err != nil {
 		s.t.Fatalf("standard output is not one result: %v\n%s", err, s.stdout.Bytes())
@@ -193,7 +215,7 @@ func TestNativeOnPty(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := startOnPty(t, "ask", "--mode", "native", "--no-config", file)
-	steps := []struct{ prompt, answer string }{
+	s.answer([]ptyStep{
 		{"Question 1 of 5: Deploy where?", "2 | after lunch\r"},
 		{"Question 2 of 5: Checks", "1,3\r"},
 		{"Question 3 of 5: Run the migrations?", "maybe\r"},
@@ -202,12 +224,7 @@ func TestNativeOnPty(t *testing.T) {
 		{"Field 1 of 3: Confirm", "yes\r"},
 		{"Field 2 of 3: Target", "\r"},
 		{"Field 3 of 3: Region", "\r"},
-	}
-	for _, st := range steps {
-		s.expect(st.prompt)
-		s.expect("left]: ")
-		s.send(st.answer)
-	}
+	})
 	code, res := s.wait()
 	if code != 0 {
 		t.Fatalf("exit status %d, want 0; output:\n%s", code, s.stdout.Bytes())

@@ -24,6 +24,26 @@ flags:
 // dialog in a tmux popup on the pane the server runs in. It returns nil
 // and the reason when the popup cannot run.
 func popupRenderer(env *Env) (ask.Renderer, string) {
+	r, why := tmuxPopup(env)
+	if r == nil {
+		return nil, why
+	}
+	return r, ""
+}
+
+// popupQuestions binds the custom route of askuser mcp --tool
+// AskUserQuestion: the AskUserQuestion dialog in the same popup.
+func popupQuestions(env *Env) (ask.QuestionRenderer, string) {
+	r, why := tmuxPopup(env)
+	if r == nil {
+		return nil, why
+	}
+	return r, ""
+}
+
+// tmuxPopup is the tmux popup on the pane the server runs in, or nil and
+// the reason it cannot run.
+func tmuxPopup(env *Env) (*popup.Renderer, string) {
 	getenv := env.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }

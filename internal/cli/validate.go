@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 
 	"github.com/askuser/askuser/auq"
@@ -17,12 +16,6 @@ the tool --tool names (ask_user unless given) without asking it. Prints
 for ask_user, and exits 0, or prints {"valid":false,"error":...} listing
 every problem with its JSON path and exits 1.
 `
-
-// The tools validate knows, by the name the model calls them by.
-const (
-	validateAskUser   = "ask_user"
-	validateQuestions = auq.ToolName
-)
 
 type validReport struct {
 	Valid    bool     `json:"valid"`
@@ -42,15 +35,10 @@ type invalidDetail struct {
 }
 
 func runValidate(ctx context.Context, env *Env, args []string) int {
-	tool := validateAskUser
-	fs := newFlagSet("validate", env, validateUsage, func(fs *flag.FlagSet) {
-		fs.StringVar(&tool, "tool", validateAskUser, "the tool whose contract to check: "+validateAskUser+" or "+validateQuestions)
-	})
+	var tool toolFlag
+	fs := newFlagSet("validate", env, validateUsage, tool.register)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
-	}
-	if tool != validateAskUser && tool != validateQuestions {
-		return usageError(env, "validate", fmt.Sprintf("--tool must be %s or %s, not %q", validateAskUser, validateQuestions, tool))
 	}
 	if fs.NArg() > 1 {
 		return usageError(env, "validate", "give at most one questionnaire FILE")
@@ -66,7 +54,7 @@ func runValidate(ctx context.Context, env *Env, args []string) int {
 		err      error
 	)
 	what := "questionnaire"
-	if tool == validateQuestions {
+	if tool.questions() {
 		what = "request"
 		var r *auq.Request
 		r, err = auq.Parse(data)

@@ -31,7 +31,7 @@ func TestValidateTool(t *testing.T) {
 		{name: "ask_user by default", stdin: form, code: 0, report: "valid"},
 		{name: "ask_user by name", args: []string{"--tool=ask_user"}, stdin: question, code: 1, report: "invalid"},
 		{name: "unknown tool", args: []string{"--tool", "askuserquestion"}, stdin: question, code: 2,
-			stderr: `askuser validate: --tool must be ask_user or AskUserQuestion, not "askuserquestion" (run 'askuser validate -h')` + "\n"},
+			stderr: `invalid value "askuserquestion" for flag -tool: unknown tool "askuserquestion": want ask_user or AskUserQuestion` + "\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -71,6 +71,7 @@ func TestTmuxKey(t *testing.T) {
 		{"ctrl+alt+o", "C-M-o", ""},
 		{"alt+shift+o", "M-O", ""},
 		{"ctrl+shift+tab", "C-S-Tab", ""},
+		{"ctrl+shift+q", "C-S-q", ""},
 		{"f5", "F5", ""},
 		{"ctrl+f12", "C-F12", ""},
 		{"alt+pgup", "M-PPage", ""},

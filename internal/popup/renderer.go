@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/auqdialog"
 	"github.com/askuser/askuser/internal/jsonline"
 	"github.com/askuser/askuser/internal/linereader"
 	"github.com/askuser/askuser/tui"
@@ -91,56 +92,86 @@ func NewRenderer(l Launcher, command []string, opts *Options) *Renderer {
 // the socket. When ctx is done before the popup is launched, Render
 // returns context.Cause(ctx).
 func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+	return render(ctx, r, func() (shown[ask.Outcome], string) {
+		// The toggle hides the dialog only where the launcher can bring
+		// it back; elsewhere the dialog does not offer it.
+		sess := *s
+		if sess.ToggleKey != "" && r.launcher.Hideable(sess.ToggleKey) != nil {
+			sess.ToggleKey = ""
+		}
+		return r.opts.Dialog(&sess), sess.ToggleKey
+	}, func() func() { return r.notifyOpen(s.Notify, s.Request.Header, s.Countdown) })
+}
+
+// RenderQuestions implements ask.QuestionRenderer as Render does, with
+// the AskUserQuestion dialog (tui.QuestionPopup), which auqdialog.HideKey
+// hides where the launcher can bring it back.
+func (r *Renderer) RenderQuestions(ctx context.Context, s *ask.QuestionSession) (ask.QuestionOutcome, error) {
+	return render(ctx, r, func() (shown[ask.QuestionOutcome], string) {
+		if r.launcher.Hideable(auqdialog.HideKey) != nil {
+			return tui.NewQuestionPopup(s, false, nil), ""
+		}
+		return tui.NewQuestionPopup(s, true, nil), auqdialog.HideKey
+	}, func() func() { return r.notifyOpen(s.Notify, "", s.Countdown) })
+}
+
+// shown is a dialog as the Renderer shows it in popups, whatever its
+// outcome: Dialog, or tui.QuestionPopup.
+type shown[O any] interface {
+	Fit(maxW, maxH int) (w, h int)
+	Show(ctx context.Context, t tui.Terminal) (O, error)
+}
+
+// render is Render for any dialog: newDialog makes the dialog, and says
+// the key that hides it, "" for none, once the socket is ready; notify
+// then tells the user that a question is waiting, until the function it
+// returns is called.
+func render[O any](ctx context.Context, r *Renderer, newDialog func() (shown[O], string), notify func() (stop func())) (O, error) {
+	var none O
 	select {
 	case r.busy <- struct{}{}:
 	case <-ctx.Done():
-		return ask.Outcome{}, context.Cause(ctx)
+		return none, context.Cause(ctx)
 	}
 	defer func() { <-r.busy }()
 	// A call settled before its turn launches nothing.
 	if ctx.Err() != nil {
-		return ask.Outcome{}, context.Cause(ctx)
+		return none, context.Cause(ctx)
 	}
 	dir, err := os.MkdirTemp("", "askuser-popup-")
 	if err != nil {
-		return ask.Outcome{}, fmt.Errorf("popup: making the socket directory: %w", err)
+		return none, fmt.Errorf("popup: making the socket directory: %w", err)
 	}
 	defer os.RemoveAll(dir)
 	if err := os.Chmod(dir, 0o700); err != nil {
-		return ask.Outcome{}, fmt.Errorf("popup: %w", err)
+		return none, fmt.Errorf("popup: %w", err)
 	}
 	token, err := newToken()
 	if err != nil {
-		return ask.Outcome{}, err
+		return none, err
 	}
 	if err := os.WriteFile(filepath.Join(dir, TokenFile), []byte(token), 0o600); err != nil {
-		return ask.Outcome{}, fmt.Errorf("popup: writing the token: %w", err)
+		return none, fmt.Errorf("popup: writing the token: %w", err)
 	}
 	sock := filepath.Join(dir, "socket")
 	if len(sock) > maxSocketPath {
-		return ask.Outcome{}, fmt.Errorf("popup: the socket path %s is %d bytes long, and a unix socket path can have at most %d; set TMPDIR to a shorter directory", sock, len(sock), maxSocketPath)
+		return none, fmt.Errorf("popup: the socket path %s is %d bytes long, and a unix socket path can have at most %d; set TMPDIR to a shorter directory", sock, len(sock), maxSocketPath)
 	}
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
-		return ask.Outcome{}, fmt.Errorf("popup: listening: %w", err)
+		return none, fmt.Errorf("popup: listening: %w", err)
 	}
 	defer ln.Close()
 	if err := os.Chmod(sock, 0o600); err != nil {
-		return ask.Outcome{}, fmt.Errorf("popup: %w", err)
+		return none, fmt.Errorf("popup: %w", err)
 	}
 
-	// The toggle hides the dialog only where the launcher can bring it
-	// back; elsewhere the dialog does not offer it.
-	sess := *s
-	if sess.ToggleKey != "" && r.launcher.Hideable(sess.ToggleKey) != nil {
-		sess.ToggleKey = ""
-	}
-	dlg := r.opts.Dialog(&sess)
-	defer r.notifyOpen(s.Notify, s.Request.Header, s.Countdown)()
+	dlg, hideKey := newDialog()
+	defer notify()()
 	argv := append(append([]string{}, r.command...), "--socket", sock)
 	win, err := r.launcher.Launch(ctx, argv, dlg.Fit)
 	if err != nil {
-		return ask.Outcome{}, err
+		return none, err
 	}
 	defer win.Close()
 
@@ -193,23 +224,23 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 			select {
 			case h = <-helpers:
 			case <-accepting:
-				return ask.Outcome{}, r.why(ctx, win, false, nil)
+				return none, r.why(ctx, win, false, nil)
 			}
 		case <-ctx.Done():
-			return ask.Outcome{}, context.Cause(ctx)
+			return none, context.Cause(ctx)
 		}
 		// Shown again: the key is the user's again.
 		restore()
-		out, err := r.show(ctx, h, dlg)
+		out, err := show(ctx, h, dlg)
 		h.close()
 		if errors.Is(err, tui.ErrHidden) {
-			if undo, err = r.launcher.Hide(argv, dlg.Fit, sess.ToggleKey); err != nil {
-				return ask.Outcome{}, fmt.Errorf("the user hid the dialog, and it cannot be brought back: %w", err)
+			if undo, err = r.launcher.Hide(argv, dlg.Fit, hideKey); err != nil {
+				return none, fmt.Errorf("the user hid the dialog, and it cannot be brought back: %w", err)
 			}
 			continue
 		}
 		if err != nil && round == 0 {
-			return ask.Outcome{}, r.why(ctx, win, true, err)
+			return none, r.why(ctx, win, true, err)
 		}
 		return out, err
 	}
@@ -220,7 +251,8 @@ var errPopupClosed = errors.New("the popup closed without an answer")
 
 // show shows dlg on h's terminal until it returns, reading h's reports
 // meanwhile. A helper that goes away or sends a bad report ends it.
-func (r *Renderer) show(parent context.Context, h *helper, dlg Dialog) (ask.Outcome, error) {
+func show[O any](parent context.Context, h *helper, dlg shown[O]) (O, error) {
+	var none O
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	resize := make(chan struct{}, 1)
@@ -254,9 +286,9 @@ func (r *Renderer) show(parent context.Context, h *helper, dlg Dialog) (ask.Outc
 	<-read
 	if err != nil && parent.Err() == nil && cause != nil {
 		if errors.As(cause, new(connLost)) {
-			return ask.Outcome{}, errPopupClosed
+			return none, errPopupClosed
 		}
-		return ask.Outcome{}, cause
+		return none, cause
 	}
 	return out, err
 }

@@ -50,8 +50,10 @@ func TmuxKey(key string) (string, error) {
 		name = "F" + base[1:]
 	case len(base) == 1 && base[0] > ' ' && base[0] < 0x7f:
 		name = base
-		if shift && base[0] >= 'a' && base[0] <= 'z' {
-			// tmux writes a shifted letter as the capital.
+		if shift && base[0] >= 'a' && base[0] <= 'z' && !strings.HasPrefix(prefix, "C-") {
+			// tmux writes a shifted letter as the capital; with ctrl it
+			// keeps the shift, as tmux 3.3 reads the kitty protocol's and
+			// modifyOtherKeys' ctrl+shift+q: C-S-q.
 			name, shift = strings.ToUpper(base), false
 		}
 	default:

@@ -1,26 +1,8 @@
 // askuser mcp, driven by the official TypeScript MCP SDK client over
-// stdio. ASKUSER_BIN names the askuser binary to start.
+// stdio (see peer.mjs).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-
-const bin = process.env.ASKUSER_BIN;
-if (!bin) {
-  throw new Error("set ASKUSER_BIN to the askuser binary (make mcp-node-test does)");
-}
-
-// connect starts the server and returns a client whose form handler is
-// onForm(request, extra).
-async function connect(onForm) {
-  const client = new Client({ name: "ts-peer", version: "1.0.0" }, { capabilities: { elicitation: {} } });
-  client.setRequestHandler(ElicitRequestSchema, onForm);
-  const env = { ...process.env, TMUX: "" };
-  const transport = new StdioClientTransport({ command: bin, args: ["mcp", "--no-config"], env, stderr: "inherit" });
-  await client.connect(transport);
-  return client;
-}
+import { connect } from "./peer.mjs";
 
 const release = {
   header: "Release",
