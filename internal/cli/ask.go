@@ -17,7 +17,6 @@ import (
 	"github.com/askuser/askuser/internal/jsonline"
 	"github.com/askuser/askuser/internal/lineprompt"
 	"github.com/askuser/askuser/internal/native"
-	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/tui"
 )
 
@@ -134,13 +133,13 @@ func runAsk(ctx context.Context, env *Env, args []string) int {
 func askOnTerminal(ctx context.Context, env *Env, name string, opts *ask.HostOptions, data []byte) int {
 	caps, closeTTY := terminalCapabilities(false)
 	host := ask.NewHost(caps, opts)
-	reports := newHeldReports(env.Stderr, name)
-	res := ask.NewAsker(host, &ask.Options{OnOpen: notify.OnOpen(host.Preferences().Notify.Command, notify.HostTerminal, reports.report)}).AskJSON(ctx, data, nil)
+	askOpts, finish := terminalNotify(env, name, host)
+	res := ask.NewAsker(host, askOpts).AskJSON(ctx, data, nil)
 	// The core settles a timeout without waiting for the dialog; give the
 	// terminal back before printing, or the result could land on the
 	// dialog's alternate screen.
 	closeTTY()
-	reports.release()
+	finish()
 	if err := jsonline.Write(env.Stdout, res); err != nil {
 		fmt.Fprintf(env.Stderr, "askuser %s: writing the result: %v\n", name, err)
 		return ExitError

@@ -16,10 +16,12 @@ import (
 func askQuestionsOnTerminal(ctx context.Context, env *Env, opts *ask.HostOptions, data []byte) int {
 	caps, closeTTY := terminalCapabilities(true)
 	host := ask.NewHost(caps, opts)
-	out := ask.NewAsker(host, nil).AskQuestionsJSON(ctx, data, nil)
+	askOpts, finish := terminalNotify(env, "ask", host)
+	out := ask.NewAsker(host, askOpts).AskQuestionsJSON(ctx, data, nil)
 	// As for ask_user: the terminal goes back before the result is
-	// printed.
+	// printed, and the notify command's failure is told.
 	closeTTY()
+	finish()
 	return questionsExit(env, "ask", out)
 }
 

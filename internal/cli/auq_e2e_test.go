@@ -235,6 +235,7 @@ func TestQuestionsOnPtyEnds(t *testing.T) {
 				t.Errorf("exit status %d, want 1; output:\n%s", code, out)
 			}
 			sameJSON(t, out, `{"cancelled":true,"metadata":{"source":"e2e"}}`)
+			s.drained()
 			s.mu.Lock()
 			drawn := s.screen.String()
 			s.mu.Unlock()

@@ -50,7 +50,14 @@ func newPane(t *testing.T, bin string) *pane {
 		t.Skipf("tmux is not installed (%v): the real-terminal test needs it", err)
 	}
 	dir := t.TempDir()
-	p := &pane{t: t, tmux: tmux, sock: filepath.Join(dir, "tmux.sock"), dir: dir}
+	// A socket's path is at most about 100 bytes, and t.TempDir's holds
+	// the test's name: the socket gets a short directory of its own.
+	sockDir, err := os.MkdirTemp("", "au")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(sockDir) })
+	p := &pane{t: t, tmux: tmux, sock: filepath.Join(sockDir, "tmux.sock"), dir: dir}
 	script := "cd " + dir + "\n" + bin + ` ask "$@" q.json > out.json 2> err.txt; echo $? > rc.txt` + "\n"
 	if err := os.WriteFile(filepath.Join(dir, "run.sh"), []byte(script), 0o644); err != nil {
 		t.Fatal(err)

@@ -74,6 +74,7 @@ type ptySession struct {
 	seen   int          // how much of screen expect has consumed
 	grew   chan struct{}
 	done   chan error
+	read   chan struct{} // closed when the terminal has nothing more to read
 }
 
 func startOnPty(t *testing.T, args ...string) *ptySession {
@@ -86,7 +87,7 @@ func startOnPty(t *testing.T, args ...string) *ptySession {
 func startOnPtyWith(t *testing.T, env []string, stderr io.Writer, args ...string) *ptySession {
 	t.Helper()
 	bin := buildAskuser(t)
-	s := &ptySession{t: t, grew: make(chan struct{}, 1), done: make(chan error, 1)}
+	s := &ptySession{t: t, grew: make(chan struct{}, 1), done: make(chan error, 1), read: make(chan struct{})}
 	s.cmd = exec.Command(bin, args...)
 	s.cmd.Stdout = &s.stdout
 	s.cmd.Stderr = stderr
@@ -100,6 +101,7 @@ func startOnPtyWith(t *testing.T, env []string, stderr io.Writer, args ...string
 		t.Fatal(err)
 	}
 	go func() {
+		defer close(s.read)
 		buf := make([]byte, 4096)
 		for {
 			n, err := s.tty.Read(buf)
@@ -185,6 +187,17 @@ func (s *ptySession) answer(steps []ptyStep) {
 }
 
 // wait returns the exit status and the result printed on standard output.
+// drained waits until everything askuser wrote to the terminal has been
+// read, which is once it has exited and its terminal is closed.
+func (s *ptySession) drained() {
+	s.t.Helper()
+	select {
+	case <-s.read:
+	case <-time.After(10 * time.Second):
+		s.t.Fatal("the terminal still had output 10 s after askuser exited")
+	}
+}
+
 func (s *ptySession) wait() (int, contract.Result) {
 	s.t.Helper()
 	code, _ := s.exit()

@@ -4,7 +4,29 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/notify"
 )
+
+// commandWait is how long askuser ask waits, once its call has ended, for
+// a notify command still running, so that a failure can be reported
+// before it exits.
+const commandWait = 2 * time.Second
+
+// terminalNotify returns the Options of an Asker on the terminal host,
+// which run the user's notify command, and a function to call once the
+// dialog has given the terminal back: it waits for the command within
+// commandWait and writes the reports that were held.
+func terminalNotify(env *Env, name string, host *ask.Host) (*ask.Options, func()) {
+	reports := newHeldReports(env.Stderr, name)
+	cmds := notify.NewCommands(host.Preferences().Notify.Command, notify.HostTerminal, reports.report)
+	return &ask.Options{OnOpen: cmds.OnOpen()}, func() {
+		cmds.Wait(commandWait)
+		reports.release()
+	}
+}
 
 // heldReports holds the reports that come while a dialog draws on the
 // terminal that standard error may be, and writes them once it is done.

@@ -106,6 +106,7 @@ func TestNotifyOnPty(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit status %d, result %+v", code, res)
 			}
+			s.drained()
 			s.mu.Lock()
 			screen := s.screen.String()
 			s.mu.Unlock()
@@ -267,6 +268,7 @@ func TestNotifyReminderOnPty(t *testing.T) {
 	if code, res := s.wait(); code != 0 {
 		t.Fatalf("exit status %d, result %+v", code, res)
 	}
+	s.drained()
 	s.mu.Lock()
 	screen := s.screen.String()
 	s.mu.Unlock()

@@ -88,10 +88,13 @@ func (e Event) JSON() []byte {
 // environ) and as JSON on its standard input, its output discarded, and
 // killed after CommandTimeout. report is called once, from another
 // goroutine, if it cannot start, fails or is killed; it may be nil. An
-// empty argv runs nothing.
-func Command(argv []string, environ []string, e Event, report func(error)) {
+// empty argv runs nothing. The channel returned is closed once the
+// command has ended and its failure, if any, was reported.
+func Command(argv []string, environ []string, e Event, report func(error)) <-chan struct{} {
+	done := make(chan struct{})
 	if len(argv) == 0 {
-		return
+		close(done)
+		return done
 	}
 	if report == nil {
 		report = func(error) {}
@@ -102,10 +105,14 @@ func Command(argv []string, environ []string, e Event, report func(error)) {
 	var stderr limitedBuffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
-		go report(fmt.Errorf("the notify command %s could not start: %w", quoteProgram(argv[0]), err))
-		return
+		go func() {
+			defer close(done)
+			report(fmt.Errorf("the notify command %s could not start: %w", quoteProgram(argv[0]), err))
+		}()
+		return done
 	}
 	go func() {
+		defer close(done)
 		var killed atomic.Bool
 		t := time.AfterFunc(CommandTimeout, func() {
 			killed.Store(true)
@@ -124,6 +131,7 @@ func Command(argv []string, environ []string, e Event, report func(error)) {
 			report(fmt.Errorf("%s", msg))
 		}
 	}()
+	return done
 }
 
 func quoteProgram(p string) string { return strconv.Quote(Header(p)) }

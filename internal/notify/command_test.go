@@ -6,10 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/askuser/askuser/ask"
 )
 
 func TestEventEnvAndJSON(t *testing.T) {
@@ -133,5 +136,39 @@ func killPidFile(t *testing.T, path string) {
 			return
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Commands.Wait returns once the commands have ended and their failures
+// were reported, and gives up on one still running at its limit.
+func TestCommandsWait(t *testing.T) {
+	var mu sync.Mutex
+	var got []error
+	report := func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, err)
+	}
+	failing := NewCommands([]string{"/bin/sh", "-c", "exit 1"}, HostTerminal, report)
+	failing.OnOpen()(ask.Opening{Questions: 1})
+	if !failing.Wait(time.Minute) {
+		t.Fatal("a command that exits at once did not end within a minute")
+	}
+	mu.Lock()
+	n := len(got)
+	mu.Unlock()
+	if n != 1 {
+		t.Fatalf("%d reports once Wait returned, want 1", n)
+	}
+	slow := NewCommands([]string{"/bin/sh", "-c", "sleep 1"}, HostTerminal, nil)
+	slow.OnOpen()(ask.Opening{Questions: 1})
+	if slow.Wait(time.Millisecond) {
+		t.Error("Wait reported that a command sleeping 1 s had ended within 1 ms")
+	}
+	if !slow.Wait(time.Minute) {
+		t.Error("a command sleeping 1 s did not end within a minute")
+	}
+	if NewCommands(nil, HostTerminal, nil).OnOpen() != nil {
+		t.Error("no command has an OnOpen")
 	}
 }
