@@ -132,13 +132,13 @@ func (s *sandbox) write(rel, content string) string {
 }
 
 // askuserArgs are the arguments of askuser mcp for a client's
-// config, with mode forced when not empty.
-func askuserArgs(mode string) []string {
+// config, with mode forced when not empty, and extra after them.
+func askuserArgs(mode string, extra ...string) []string {
 	args := []string{"mcp", "--no-config"}
 	if mode != "" {
 		args = append(args, "--mode", mode)
 	}
-	return args
+	return append(args, extra...)
 }
 
 // headless runs a client's command to its end in the sandbox and

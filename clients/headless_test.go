@@ -144,7 +144,8 @@ func TestCodexHeadless(t *testing.T) {
 
 // Gemini CLI's -p never offers the tool: when not interactive it drops
 // its own ask_user tool, and with it every MCP tool whose own name is
-// ask_user, whatever the policy says. The server is started all the
+// ask_user, whatever the policy says (the filter is by that name alone:
+// see TestGeminiHeadlessAskUserQuestion). The server is started all the
 // same: its instructions reach the model.
 func TestGeminiHeadless(t *testing.T) {
 	s := newSandbox(t)
@@ -161,6 +162,35 @@ func TestGeminiHeadless(t *testing.T) {
 	if !strings.Contains(out, "Noted.") {
 		t.Errorf("gemini -p did not show the model's answer:\n%s", out)
 	}
+}
+
+// auqQuestion is the AskUserQuestion call the scripted model makes.
+const auqQuestion = `{"questions":[{"id":"colour","question":"Which colour should the theme use?","header":"Colour",` +
+	`"options":[{"id":"red","label":"Red","description":"Warm and loud"},{"id":"green","label":"Green","description":"Calm","recommended":true}]}],` +
+	`"metadata":{"flowId":"theme-1"}}`
+
+// auqNoRoute is the text of AskUserQuestion, called with auqQuestion,
+// when the client takes no form and the server is not inside tmux.
+const auqNoRoute = `The questions could not be shown to the user in a dialog (unsupported_mode: no interactive UI can run here: the custom dialog cannot (the server does not run inside tmux ($TMUX is not set)) and native dialogs cannot (the MCP client does not declare the elicitation capability), so the questions cannot be shown to the user). No answer was given. Do not invent an answer, and do not assume what the user would have chosen.
+Ask the user yourself, in ordinary text in your reply, and wait for their answer. These are the questions to ask:
+
+1. "Which colour should the theme use?" (id "colour", header "Colour"; required, choose one):
+   - "Red" (id "red"): "Warm and loud"
+   - "Green" (id "green"): "Calm" (recommended)
+   - or an answer in the user's own words (Other)
+`
+
+// Gemini CLI's -p drops only tools named ask_user: AskUserQuestion is
+// offered, and with no elicitation and no tmux the model is told to ask
+// in text. The text reaches the model inside Gemini CLI's error for the
+// call.
+func TestGeminiHeadlessAskUserQuestion(t *testing.T) {
+	s := newSandbox(t)
+	m := newModel(t, gemini{}, "mcp_askuser_AskUserQuestion", auqQuestion)
+	geminiHome(s, m, "", nil, "--tool", "AskUserQuestion")
+	out := s.headless("gemini", "-p", prompt, "--skip-trust", "-m", "gemini-2.5-flash")
+	sameGuidance(t, fromGemini(t, "AskUserQuestion", oneResult(t, m)), auqNoRoute)
+	finished(t, out)
 }
 
 // opencode run declares no elicitation, and outside tmux there is no

@@ -179,12 +179,13 @@ func geminiTUI(t *testing.T, env map[string]string) (*tui, *model) {
 	return u, m
 }
 
-// fromGemini returns the tool's text inside what Gemini CLI gives the
-// model: for a result, a JSON object whose output wraps the text in
-// untrusted_context; for an error result, one whose error is a sentence
-// that ends with the result as JSON, content and structured content,
-// whose two texts must agree.
-func fromGemini(t *testing.T, raw string) string {
+// fromGemini returns the text of askuser's tool, named tool in the
+// server, inside what Gemini CLI gives the model: for a result, a JSON
+// object whose output wraps the text in untrusted_context; for an error
+// result, one whose error is a sentence that ends with the result as
+// JSON: its content, and for ask_user its structured content, whose two
+// texts must agree.
+func fromGemini(t *testing.T, tool, raw string) string {
 	t.Helper()
 	var r struct {
 		Output *string `json:"output"`
@@ -196,7 +197,7 @@ func fromGemini(t *testing.T, raw string) string {
 		t.Fatalf("Gemini CLI gave the model neither an output nor an error (%v):\n%s", err, raw)
 	}
 	if r.Error != nil {
-		return fromGeminiError(t, *r.Error)
+		return fromGeminiError(t, tool, *r.Error)
 	}
 	text, ok := strings.CutPrefix(*r.Output, "<untrusted_context>\n")
 	if ok {
@@ -208,9 +209,9 @@ func fromGemini(t *testing.T, raw string) string {
 	return text
 }
 
-func fromGeminiError(t *testing.T, msg string) string {
+func fromGeminiError(t *testing.T, tool, msg string) string {
 	t.Helper()
-	const lead, mid = "MCP tool 'ask_user' reported tool error for function call: ", " with response: "
+	lead, mid := "MCP tool '"+tool+"' reported tool error for function call: ", " with response: "
 	rest, ok := strings.CutPrefix(msg, lead)
 	at := strings.Index(rest, mid)
 	if !ok || at < 0 {
@@ -223,7 +224,7 @@ func fromGeminiError(t *testing.T, msg string) string {
 					Type string `json:"type"`
 					Text string `json:"text"`
 				} `json:"content"`
-				StructuredContent struct {
+				StructuredContent *struct {
 					Guidance string `json:"guidance"`
 				} `json:"structuredContent"`
 			} `json:"response"`
@@ -233,7 +234,12 @@ func fromGeminiError(t *testing.T, msg string) string {
 		t.Fatalf("the result in Gemini CLI's error for the model is not one text (%v):\n%s", err, msg)
 	}
 	r := resp[0].FunctionResponse.Response
-	if r.Content[0].Text != r.StructuredContent.Guidance {
+	// askuser gives an error result of ask_user structured content, and
+	// one of AskUserQuestion the text alone.
+	if want := tool == "ask_user"; (r.StructuredContent != nil) != want {
+		t.Errorf("the error result of %s the model received has structured content: %v, want %v", tool, !want, want)
+	}
+	if r.StructuredContent != nil && r.Content[0].Text != r.StructuredContent.Guidance {
 		t.Errorf("the text and the guidance the model received differ:\n%s\n---\n%s", r.Content[0].Text, r.StructuredContent.Guidance)
 	}
 	return r.Content[0].Text
@@ -244,12 +250,12 @@ func fromGeminiError(t *testing.T, msg string) string {
 func TestGeminiTUI(t *testing.T) {
 	t.Run("popup", func(t *testing.T) {
 		u, m := geminiTUI(t, nil)
-		sameGuidance(t, fromGemini(t, answerPopup(u, m)), greenAnswered(""))
+		sameGuidance(t, fromGemini(t, "ask_user", answerPopup(u, m)), greenAnswered(""))
 	})
 	t.Run("no popup", func(t *testing.T) {
 		u, m := geminiTUI(t, map[string]string{"TMUX": ""})
 		u.ask(m)
-		sameGuidance(t, fromGemini(t, u.result(m)), noRoute)
+		sameGuidance(t, fromGemini(t, "ask_user", u.result(m)), noRoute)
 		u.waitText(finalText)
 	})
 	// Esc in Gemini CLI 0.61.0 cancels the call for the model but sends
