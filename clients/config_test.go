@@ -50,13 +50,16 @@ env_vars = ["TMUX", "TMUX_PANE"]
 // env added to the server's environment and extra to askuser mcp's
 // arguments.
 func geminiHome(s *sandbox, m *model, mode string, env map[string]string, extra ...string) {
+	server := map[string]any{"command": askuserBin, "args": askuserArgs(mode, extra...), "trust": true}
+	if env != nil {
+		server["env"] = env // Gemini refuses "env": null
+	}
 	s.write("home/.gemini/settings.json", mustJSON(map[string]any{
-		"security":  map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
-		"privacy":   map[string]any{"usageStatisticsEnabled": false},
-		"telemetry": map[string]any{"enabled": false},
-		"general":   map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
-		"mcpServers": map[string]any{"askuser": map[string]any{
-			"command": askuserBin, "args": askuserArgs(mode, extra...), "env": env, "trust": true}},
+		"security":   map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
+		"privacy":    map[string]any{"usageStatisticsEnabled": false},
+		"telemetry":  map[string]any{"enabled": false},
+		"general":    map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
+		"mcpServers": map[string]any{"askuser": server},
 	}))
 	// The TUI asks once whether to trust the folder.
 	s.write("home/.gemini/trustedFolders.json", mustJSON(map[string]string{s.work: "TRUST_FOLDER"}))
