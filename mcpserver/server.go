@@ -2,7 +2,8 @@
 // Options.Tool), over the Model Context Protocol, so that any MCP client
 // can ask its human structured questions.
 //
-// AskUserQuestion is served the same way on elicitation and on the custom
+// AskUserQuestion is served the same way on elicitation (as an elicitation
+// request or, from protocol 2026-07-28, as InputRequests) and on the custom
 // route, with one flat form of three properties a question, asked again
 // for what an accepted form left unusable; its milestones go out as
 // progress notifications named after them. The text below is ask_user's.
