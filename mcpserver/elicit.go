@@ -24,6 +24,8 @@ type elicitRenderer struct {
 type callData struct {
 	progress *progress // the call's progress notifications; nil for none
 	verdict  *verdict  // what the client's answer to a form sent as InputRequests means, if any
+	// questions is verdict for AskUserQuestion.
+	questions *qverdict
 }
 
 // dataOf returns the callData of s, or an empty one for a call that has

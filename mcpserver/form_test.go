@@ -153,7 +153,7 @@ func TestRequestState(t *testing.T) {
 	other := &stateSigner{key: []byte("k2")}
 	q := parse(t, every)
 	now := time.Unix(1000, 0)
-	st, err := s.issue(q, 60000, now)
+	st, err := s.issue(q, totalTime(60000, len(q.Questions)), now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestRequestState(t *testing.T) {
 		q           *contract.Request
 		want        string
 	}{
-		{"other key", func() string { s, _ := other.issue(q, 1, now); return s }(), q, "not issued by this server"},
+		{"other key", func() string { s, _ := other.issue(q, time.Millisecond, now); return s }(), q, "not issued by this server"},
 		{"tampered", payload + "x." + s.mac(payload), q, "not issued by this server"},
 		{"other questionnaire", st, parse(t, `{"questions":[{"title":"x"}]}`), "another questionnaire"},
 		{"empty", "", q, "no request state"},
@@ -198,7 +198,7 @@ func TestRequestStateNext(t *testing.T) {
 	s := &stateSigner{key: []byte("k1")}
 	q := parse(t, every)
 	start := time.Unix(1000, 0)
-	first, err := s.issue(q, 60000, start)
+	first, err := s.issue(q, totalTime(60000, len(q.Questions)), start)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +211,7 @@ func TestRequestStateNext(t *testing.T) {
 	}
 	later := start.Add(40 * time.Second)
 	kept := map[string]any{"q4": true, "q3": "x"}
-	next, err := s.next(prev, round{n: 2, kept: kept}, later)
+	next, err := s.next(prev, 2, kept, later)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +226,7 @@ func TestRequestStateNext(t *testing.T) {
 		t.Errorf("round (-want +got):\n%s", diff)
 	}
 	huge := map[string]any{"q3": strings.Repeat("x", maxStateLen)}
-	if _, err := s.next(prev, round{n: 2, kept: huge}, later); err == nil || !strings.Contains(err.Error(), "too many to carry") {
+	if _, err := s.next(prev, 2, huge, later); err == nil || !strings.Contains(err.Error(), "too many to carry") {
 		t.Errorf("a state too long to echo: %v; want an error", err)
 	}
 }
@@ -273,7 +273,7 @@ func FuzzFormAnswers(f *testing.F) {
 func FuzzRequestState(f *testing.F) {
 	s := &stateSigner{key: []byte("key")}
 	q := parse(f, every)
-	good, _ := s.issue(q, 1000, time.Unix(0, 0))
+	good, _ := s.issue(q, time.Second, time.Unix(0, 0))
 	for _, c := range []string{good, "", ".", "a.b", good + "x"} {
 		f.Add(c)
 	}

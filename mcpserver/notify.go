@@ -22,15 +22,14 @@ func (s *Server) newSessionHost(host *ask.Host, modern bool) *sessionHost {
 	return h
 }
 
-// openedForm runs the notify command for q, sent as a form whose
-// deadline is perQuestion milliseconds a question from now.
-func (h *sessionHost) openedForm(q *contract.Request, perQuestion int64) {
+// openedForm runs the notify command for o, a questionnaire sent as a
+// form whose deadline is total from now (none for 0).
+func (h *sessionHost) openedForm(o ask.Opening, total time.Duration) {
 	if h.onOpen == nil {
 		return
 	}
-	o := ask.Opening{Tool: ask.ToolAskUser, Route: contract.RouteNative, Header: q.Header, Questions: len(q.Questions)}
-	if perQuestion > 0 {
-		o.Deadline = time.Now().Add(time.Duration(totalMs(perQuestion, len(q.Questions))) * time.Millisecond)
+	if total > 0 {
+		o.Deadline = time.Now().Add(total)
 	}
 	h.onOpen(o)
 }

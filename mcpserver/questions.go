@@ -10,6 +10,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/auqtext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -34,9 +35,9 @@ func questionsInstructions() string {
 }
 
 // questionCapabilities are the renderers of a session's host for
-// AskUserQuestion: the custom one of Options, and the client's form,
-// sent as an elicitation request. A client of protocol 2026-07-28 or
-// later takes forms only as InputRequests, which this tool does not send.
+// AskUserQuestion: the custom one of Options, and the client's form, sent
+// as an elicitation request, or to a client of protocol 2026-07-28 or
+// later as InputRequests (see modernQuestions).
 func (s *Server) questionCapabilities(req *mcp.CallToolRequest, modern bool) ask.Capabilities {
 	caps := ask.Capabilities{CustomReason: s.opts.CustomReason}
 	if s.opts.CustomQuestions != nil {
@@ -44,13 +45,10 @@ func (s *Server) questionCapabilities(req *mcp.CallToolRequest, modern bool) ask
 	} else if caps.CustomReason == "" {
 		caps.CustomReason = "no terminal popup is available to this server"
 	}
-	switch why := elicitationMissing(req.ClientCapabilities()); {
-	case why != "":
+	if why := elicitationMissing(req.ClientCapabilities()); why != "" {
 		caps.NativeReason = why
-	case modern:
-		caps.NativeReason = "the MCP client speaks protocol " + modernProtocol + " or later, where " + auq.ToolName + " has no form yet"
-	default:
-		caps.NativeQuestions = trackedQuestions{&elicitQuestions{session: req.Session}, s.running}
+	} else {
+		caps.NativeQuestions = trackedQuestions{&elicitQuestions{session: req.Session, modern: modern}, s.running}
 	}
 	return caps
 }
@@ -66,12 +64,65 @@ func (s *Server) handleQuestions(ctx context.Context, req *mcp.CallToolRequest) 
 	}
 	p := newProgress(req, s.interval)
 	defer p.stop()
+	if route, _ := h.asker.Host().Route(); route == contract.RouteNative && h.modern {
+		return s.modernQuestions(ctx, h, req, q, p), nil
+	}
 	if !s.takeTurn(ctx, p) {
 		return questionsResult(q, auq.Outcome{Status: auq.StatusAborted, Result: auq.Result{Cancelled: true, Metadata: q.ResultMetadata()}}, ""), nil
 	}
 	defer func() { s.turn <- struct{}{} }()
 	out := h.asker.AskQuestions(ctx, q, &ask.Call{Data: &callData{progress: p}, Progress: p.milestone})
 	return questionsResult(q, out, p.elicitAction()), nil
+}
+
+// modernQuestions serves a call of AskUserQuestion from a client that
+// takes InputRequests, as modernRound does for ask_user: the first call
+// returns the form, which is the dialog_opened milestone; a retry carries
+// the answer, which judgeQuestions reads, and gets either the form that
+// asks again for what is missing or, through the core, the result.
+func (s *Server) modernQuestions(ctx context.Context, h *sessionHost, req *mcp.CallToolRequest, q *auq.Request, p *progress) *mcp.CallToolResult {
+	if !isRetry(req) {
+		_, perQuestion := h.asker.Host().Preferences().ForRequest(nil)
+		total := totalTime(perQuestion, len(q.Questions))
+		o := ask.Opening{Tool: ask.ToolAskUserQuestion, Questions: len(q.Questions)}
+		res, err := s.openForm(h, q, o, total, questionsForm(q, qround{n: 1}, total))
+		if err != nil {
+			return questionsResult(q, questionsFailed(contract.ErrInternal, err.Error()), "")
+		}
+		p.milestone(auq.MilestoneDialogOpened)
+		return res
+	}
+	rt, err := s.readRetry(req, q)
+	var r qround
+	if err == nil {
+		r, err = rt.st.qround(q)
+	}
+	if err != nil {
+		return questionsResult(q, questionsFailed(contract.ErrNativeUIFailed, unusableAnswer+err.Error()), "")
+	}
+	if rt.st.expired(rt.now) {
+		return questionsResult(q, auq.Outcome{Status: auq.StatusTimeout, Route: string(contract.RouteNative),
+			Result: auq.Result{Cancelled: true, Metadata: q.ResultMetadata()}}, "")
+	}
+	v := judgeQuestions(q, r, rt.answer, rt.took())
+	if v.next == nil {
+		out := h.asker.AskQuestions(ctx, q, &ask.Call{Data: &callData{progress: p, questions: &v}, Progress: p.milestone})
+		return questionsResult(q, out, p.elicitAction())
+	}
+	next := *v.next
+	again, err := s.again(rt, next.n, next.kept, func(left time.Duration) (*mcp.ElicitParams, error) {
+		return questionsForm(q, next, left), nil
+	})
+	if err != nil {
+		return questionsResult(q, questionsFailed(contract.ErrNativeUIFailed, cannotReask+err.Error()), "")
+	}
+	return again
+}
+
+// questionsFailed is the AskUserQuestion error outcome on the native
+// route with code and msg.
+func questionsFailed(code contract.ErrorCode, msg string) auq.Outcome {
+	return auq.Outcome{Status: auq.StatusError, Route: string(contract.RouteNative), Error: &auq.Error{Code: string(code), Message: msg}}
 }
 
 // questionsResult is the tool result for out, the outcome of q: the
@@ -103,8 +154,12 @@ type questionsStructured struct {
 // elicitQuestions is the native route of AskUserQuestion: the request as
 // one flat elicitation form, sent while the call waits, and another for
 // what an accepted one left out (see judgeQuestions).
+//
+// On a modern session the server has already read the client's answer to
+// the last form, and its verdict travels in the call's data.
 type elicitQuestions struct {
 	session *mcp.ServerSession
+	modern  bool
 }
 
 // RenderQuestions implements ask.QuestionRenderer. Sending the first form
@@ -113,6 +168,12 @@ func (r *elicitQuestions) RenderQuestions(ctx context.Context, s *ask.QuestionSe
 	d, _ := s.Call.Data.(*callData)
 	if d == nil {
 		d = &callData{}
+	}
+	if d.questions != nil {
+		return settleQuestions(s, d, *d.questions)
+	}
+	if r.modern {
+		return ask.QuestionOutcome{}, errNoResponse
 	}
 	if r.session == nil {
 		return ask.QuestionOutcome{}, errors.New("the call has no MCP session to send the form on")
@@ -130,19 +191,26 @@ func (r *elicitQuestions) RenderQuestions(ctx context.Context, s *ask.QuestionSe
 			return ask.QuestionOutcome{}, fmt.Errorf("the elicitation request failed: %w", err)
 		}
 		v := judgeQuestions(s.Request, rd, res, time.Since(sent))
-		d.record(v.action)
-		switch {
-		case v.next != nil:
-			rd = *v.next
-			continue
-		case v.err != nil:
-		case v.outcome.Dismissed:
-			s.Progress(auq.MilestoneDismissed)
-		default:
-			s.Progress(auq.MilestoneSubmitted)
+		if v.next == nil {
+			return settleQuestions(s, d, v)
 		}
-		return v.outcome, v.err
+		d.record(v.action)
+		rd = *v.next
 	}
+}
+
+// settleQuestions ends the call of s with v, the verdict on the last
+// form: it records the client's action and reports the milestone.
+func settleQuestions(s *ask.QuestionSession, d *callData, v qverdict) (ask.QuestionOutcome, error) {
+	d.record(v.action)
+	switch {
+	case v.err != nil:
+	case v.outcome.Dismissed:
+		s.Progress(auq.MilestoneDismissed)
+	default:
+		s.Progress(auq.MilestoneSubmitted)
+	}
+	return v.outcome, v.err
 }
 
 // trackedQuestions is tracked for a QuestionRenderer.

@@ -2,7 +2,8 @@
 // Options.Tool), over the Model Context Protocol, so that any MCP client
 // can ask its human structured questions.
 //
-// AskUserQuestion is served the same way on elicitation and on the custom
+// AskUserQuestion is served the same way on elicitation (as an elicitation
+// request or, from protocol 2026-07-28, as InputRequests) and on the custom
 // route, with one flat form of three properties a question, asked again
 // for what an accepted form left unusable; its milestones go out as
 // progress notifications named after them. The text below is ask_user's.
@@ -268,7 +269,7 @@ func (s *Server) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	}
 	route, _ := h.asker.Host().Route()
 	if route == contract.RouteNative && h.modern {
-		if req.Params.InputResponses == nil && req.Params.RequestState == "" {
+		if !isRetry(req) {
 			return s.firstRound(h, q)
 		}
 		p := quietProgress()
@@ -338,83 +339,43 @@ func (s *Server) takeTurn(ctx context.Context, p *progress) bool {
 // for another round, modernRound returns that round's form as the tool
 // result to send; otherwise the core checks the verdict.
 func (s *Server) modernRound(ctx context.Context, h *sessionHost, req *mcp.CallToolRequest, q *contract.Request, prog *progress) (contract.Result, *mcp.CallToolResult) {
-	p := req.Params
-	st, err := s.states.verify(p.RequestState, q)
-	if err == nil {
-		var resp *mcp.ElicitResult
-		if resp, err = formResponse(p.InputResponses); err == nil {
-			now := time.Now()
-			if st.expired(now) {
-				return contract.Result{Status: contract.StatusTimeout, Route: contract.RouteNative, Answers: []contract.Answer{}}, nil
-			}
-			v := judge(q, st.round(), resp, st.sentAgo(now))
-			if v.next == nil {
-				return h.asker.Ask(ctx, q, &ask.Call{Data: &callData{progress: prog, verdict: &v}}), nil
-			}
-			again, err := s.nextRound(q, st, *v.next, now)
-			if err == nil {
-				return contract.Result{}, again
-			}
-			res := contract.ErrorResult(contract.ErrNativeUIFailed, "the form cannot be sent again for the answers still missing: "+err.Error())
-			res.Route = contract.RouteNative
-			return res, nil
-		}
+	rt, err := s.readRetry(req, q)
+	if err != nil {
+		return nativeFailed(unusableAnswer + err.Error()), nil
 	}
-	res := contract.ErrorResult(contract.ErrNativeUIFailed, "the answer to the form cannot be used: "+err.Error())
-	res.Route = contract.RouteNative
-	return res, nil
+	if rt.st.expired(rt.now) {
+		return contract.Result{Status: contract.StatusTimeout, Route: contract.RouteNative, Answers: []contract.Answer{}}, nil
+	}
+	v := judge(q, rt.st.round(), rt.answer, rt.took())
+	if v.next == nil {
+		return h.asker.Ask(ctx, q, &ask.Call{Data: &callData{progress: prog, verdict: &v}}), nil
+	}
+	next := *v.next
+	again, err := s.again(rt, next.n, next.kept, func(left time.Duration) (*mcp.ElicitParams, error) { return next.form(q, left) })
+	if err != nil {
+		return nativeFailed(cannotReask + err.Error()), nil
+	}
+	return contract.Result{}, again
 }
 
-// nextRound returns the form of round r, which follows the form of prev,
-// as InputRequests, with its signed state.
-func (s *Server) nextRound(q *contract.Request, prev requestState, r round, now time.Time) (*mcp.CallToolResult, error) {
-	var left time.Duration
-	if prev.Deadline > 0 {
-		left = max(time.UnixMilli(prev.Deadline).Sub(now), time.Millisecond)
-	}
-	form, err := r.form(q, left)
-	if err != nil {
-		return nil, err
-	}
-	state, err := s.states.next(prev, r, now)
-	if err != nil {
-		return nil, err
-	}
-	return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{formKey: form}, RequestState: state}, nil
+// nativeFailed is the native_ui_failed result of ask_user with msg.
+func nativeFailed(msg string) contract.Result {
+	res := contract.ErrorResult(contract.ErrNativeUIFailed, msg)
+	res.Route = contract.RouteNative
+	return res
 }
 
 // firstRound returns the whole questionnaire as one form in InputRequests,
 // with a signed state holding the deadline, which starts now.
 func (s *Server) firstRound(h *sessionHost, q *contract.Request) (*mcp.CallToolResult, error) {
 	_, perQuestion := h.asker.Host().Preferences().ForRequest(q)
-	state, err := s.states.issue(q, perQuestion, time.Now())
+	total := totalTime(perQuestion, len(q.Questions))
+	o := ask.Opening{Tool: ask.ToolAskUser, Header: q.Header, Questions: len(q.Questions)}
+	res, err := s.openForm(h, q, o, total, elicitParams(q, total))
 	if err != nil {
 		return toolResult(q, contract.ErrorResult(contract.ErrInternal, err.Error()), ""), nil
 	}
-	h.openedForm(q, perQuestion)
-	return &mcp.CallToolResult{
-		InputRequests: mcp.InputRequestMap{formKey: elicitParams(q, time.Duration(totalMs(perQuestion, len(q.Questions)))*time.Millisecond)},
-		RequestState:  state,
-	}, nil
-}
-
-// formKey is the key of the one input request of a call.
-const formKey = "questionnaire"
-
-// formResponse returns the one response to the form.
-func formResponse(m mcp.InputResponseMap) (*mcp.ElicitResult, error) {
-	if len(m) != 1 {
-		return nil, fmt.Errorf("the retry carries %d input responses; want exactly one, %q", len(m), formKey)
-	}
-	r, ok := m[formKey]
-	if !ok {
-		return nil, fmt.Errorf("the retry carries no input response %q", formKey)
-	}
-	er, ok := r.(*mcp.ElicitResult)
-	if !ok || er == nil {
-		return nil, fmt.Errorf("the input response %q is not an elicitation result", formKey)
-	}
-	return er, nil
+	return res, nil
 }
 
 func withWarnings(res contract.Result, warnings []string) contract.Result {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 )
 
@@ -41,11 +42,26 @@ func (st requestState) round() round {
 	return round{n: max(st.Round, 1), kept: st.Kept}
 }
 
+// qround returns the round of the AskUserQuestion form st was issued
+// with, for req: what it asks again follows from the answers kept, as it
+// did when the form was made.
+func (st requestState) qround(req *auq.Request) (qround, error) {
+	r := qround{n: max(st.Round, 1), kept: st.Kept}
+	if r.n > 1 {
+		_, g, err := questionsAnswers(req, r.kept)
+		if err != nil {
+			return qround{}, fmt.Errorf("the answers kept from the forms before: %w", err)
+		}
+		r.asks = g
+	}
+	return r, nil
+}
+
 type stateSigner struct{ key []byte }
 
-// requestHash identifies a normalized questionnaire, independent of how
-// the client spelled its JSON.
-func requestHash(q *contract.Request) (string, error) {
+// requestHash identifies a normalized questionnaire (a *contract.Request
+// or an *auq.Request), independent of how the client spelled its JSON.
+func requestHash(q any) (string, error) {
 	b, err := json.Marshal(q)
 	if err != nil {
 		return "", fmt.Errorf("hashing the questionnaire: %w", err)
@@ -54,20 +70,23 @@ func requestHash(q *contract.Request) (string, error) {
 	return base64.RawURLEncoding.EncodeToString(sum[:]), nil
 }
 
-// totalMs is the questionnaire's deadline as the core computes it.
-func totalMs(perQuestionMs int64, questions int) int64 {
+// totalTime is the deadline of a questionnaire of that many questions as
+// the core computes it; 0 means none.
+func totalTime(perQuestionMs int64, questions int) time.Duration {
 	if perQuestionMs <= 0 {
 		return 0
 	}
 	questions = max(questions, 1)
-	if perQuestionMs > contract.MaxSafeTimeoutMs/int64(questions) {
-		return contract.MaxSafeTimeoutMs
+	ms := int64(contract.MaxSafeTimeoutMs)
+	if perQuestionMs <= contract.MaxSafeTimeoutMs/int64(questions) {
+		ms = perQuestionMs * int64(questions)
 	}
-	return perQuestionMs * int64(questions)
+	return time.Duration(ms) * time.Millisecond
 }
 
-// issue returns the signed state of a form for q sent at now.
-func (s *stateSigner) issue(q *contract.Request, perQuestionMs int64, now time.Time) (string, error) {
+// issue returns the signed state of a form for q sent at now, whose
+// deadline is total from now (none for 0).
+func (s *stateSigner) issue(q any, total time.Duration, now time.Time) (string, error) {
 	h, err := requestHash(q)
 	if err != nil {
 		return "", err
@@ -77,21 +96,22 @@ func (s *stateSigner) issue(q *contract.Request, perQuestionMs int64, now time.T
 		return "", fmt.Errorf("making a nonce: %w", err)
 	}
 	st := requestState{V: 1, Request: h, Sent: now.UnixMilli(), Nonce: base64.RawURLEncoding.EncodeToString(nonce)}
-	if ms := totalMs(perQuestionMs, len(q.Questions)); ms > 0 {
-		st.Deadline = now.Add(time.Duration(ms) * time.Millisecond).UnixMilli()
+	if total > 0 {
+		st.Deadline = now.Add(total).UnixMilli()
 	}
 	return s.sign(st)
 }
 
-// next returns the signed state of the form of round r, sent at now, that
-// follows the form of prev: the same questionnaire and deadline.
-func (s *stateSigner) next(prev requestState, r round, now time.Time) (string, error) {
+// next returns the signed state of the form of round n, sent at now, that
+// follows the form of prev: the same questionnaire and deadline, and the
+// answers kept so far.
+func (s *stateSigner) next(prev requestState, n int, kept map[string]any, now time.Time) (string, error) {
 	nonce := make([]byte, 12)
 	if _, err := rand.Read(nonce); err != nil {
 		return "", fmt.Errorf("making a nonce: %w", err)
 	}
 	st := requestState{V: 1, Request: prev.Request, Deadline: prev.Deadline, Sent: now.UnixMilli(),
-		Round: r.n, Kept: r.kept, Nonce: base64.RawURLEncoding.EncodeToString(nonce)}
+		Round: n, Kept: kept, Nonce: base64.RawURLEncoding.EncodeToString(nonce)}
 	return s.sign(st)
 }
 
@@ -119,7 +139,7 @@ func (s *stateSigner) mac(payload string) string {
 }
 
 // verify checks a state echoed by a client for q and returns it.
-func (s *stateSigner) verify(state string, q *contract.Request) (requestState, error) {
+func (s *stateSigner) verify(state string, q any) (requestState, error) {
 	st, err := s.decode(state)
 	if err != nil {
 		return requestState{}, err
@@ -155,6 +175,15 @@ func (s *stateSigner) decode(state string) (requestState, error) {
 		return requestState{}, errors.New("the request state is malformed")
 	}
 	return st, nil
+}
+
+// left is the time left at now to answer the form of st, at least a
+// millisecond; 0 means no deadline.
+func (st requestState) left(now time.Time) time.Duration {
+	if st.Deadline == 0 {
+		return 0
+	}
+	return max(time.UnixMilli(st.Deadline).Sub(now), time.Millisecond)
 }
 
 // expired reports whether the deadline of st has passed at now.
