@@ -44,7 +44,37 @@ func run(m *testing.M) int {
 			return 1
 		}
 	}
+	defer removeCodexSockets()()
 	return m.Run()
+}
+
+// removeCodexSockets notes what Codex's daemon directory holds now, and
+// returns a function that removes what the run added to it. Codex puts
+// its daemon's sockets in /tmp/codex-daemon-<uid> whatever TMPDIR says,
+// so the sandboxes cannot hold them; they are removed once every test is
+// done and every client is stopped.
+func removeCodexSockets() func() {
+	dir := filepath.Join("/tmp", fmt.Sprintf("codex-daemon-%d", os.Getuid()))
+	before := map[string]bool{}
+	entries, err := os.ReadDir(dir)
+	existed := err == nil
+	for _, e := range entries {
+		before[e.Name()] = true
+	}
+	return func() {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			if !before[e.Name()] {
+				os.Remove(filepath.Join(dir, e.Name()))
+			}
+		}
+		if !existed {
+			os.Remove(dir) // only if it is empty
+		}
+	}
 }
 
 // clientPaths are the clients' commands inside the installed tree.
