@@ -34,21 +34,28 @@ func questionsInstructions() string {
 	return b.String()
 }
 
-// questionCapabilities are the renderers of a session's host for
-// AskUserQuestion: the custom one of Options, and the client's form, sent
+// capabilities are the renderers of a session's host for the tool the
+// server serves: the custom one of Options, and the client's form, sent
 // as an elicitation request, or to a client of protocol 2026-07-28 or
-// later as InputRequests (see modernQuestions).
-func (s *Server) questionCapabilities(req *mcp.CallToolRequest, modern bool) ask.Capabilities {
+// later as InputRequests (see modernQuestions for AskUserQuestion's).
+func (s *Server) capabilities(req *mcp.CallToolRequest, modern bool) ask.Capabilities {
+	questions := s.opts.Tool == auq.ToolName
 	caps := ask.Capabilities{CustomReason: s.opts.CustomReason}
-	if s.opts.CustomQuestions != nil {
+	switch {
+	case questions && s.opts.CustomQuestions != nil:
 		caps.CustomQuestions = trackedQuestions{s.opts.CustomQuestions, s.running}
-	} else if caps.CustomReason == "" {
+	case !questions && s.opts.Custom != nil:
+		caps.Custom = tracked{s.opts.Custom, s.running}
+	case caps.CustomReason == "":
 		caps.CustomReason = "no terminal popup is available to this server"
 	}
-	if why := elicitationMissing(req.ClientCapabilities()); why != "" {
+	switch why := elicitationMissing(req.ClientCapabilities()); {
+	case why != "":
 		caps.NativeReason = why
-	} else {
+	case questions:
 		caps.NativeQuestions = trackedQuestions{&elicitQuestions{session: req.Session, modern: modern}, s.running}
+	default:
+		caps.Native = tracked{&elicitRenderer{session: req.Session, modern: modern}, s.running}
 	}
 	return caps
 }

@@ -213,23 +213,7 @@ func (s *Server) host(req *mcp.CallToolRequest) *sessionHost {
 		return h
 	}
 	modern := req.ProtocolVersion() >= modernProtocol
-	var caps ask.Capabilities
-	if s.opts.Tool == auq.ToolName {
-		caps = s.questionCapabilities(req, modern)
-	} else {
-		caps = ask.Capabilities{CustomReason: s.opts.CustomReason}
-		if s.opts.Custom != nil {
-			caps.Custom = tracked{s.opts.Custom, s.running}
-		} else if caps.CustomReason == "" {
-			caps.CustomReason = "no terminal popup is available to this server"
-		}
-		if why := elicitationMissing(req.ClientCapabilities()); why != "" {
-			caps.NativeReason = why
-		} else {
-			caps.Native = tracked{&elicitRenderer{session: req.Session, modern: modern}, s.running}
-		}
-	}
-	h := s.newSessionHost(ask.NewHost(caps, &s.opts.Host), modern)
+	h := s.newSessionHost(ask.NewHost(s.capabilities(req, modern), &s.opts.Host), modern)
 	if req.Session != nil {
 		s.hosts[req.Session] = h
 		go func() {

@@ -27,10 +27,8 @@ type model struct {
 	d      *dialog.Model
 	req    *contract.Request
 	toggle string // the overlay's show/hide chord, "" when there is none
-	// popup is set when the terminal is a popup made for the dialog: the
-	// box fills it, and the toggle key quits the program with hid set, so
-	// that the host can close the popup.
-	popup, hid bool
+	// hid is set when the toggle key quit the program in a popup.
+	hid bool
 
 	// finished says the user ended the call, with outcome; otherwise
 	// stopped is why the call ended from outside.
@@ -63,6 +61,11 @@ type screen struct {
 
 	// boxc is what the overlay's box keeps between frames.
 	boxc boxCache
+
+	// popup is set when the terminal is a popup made for the dialog: the
+	// box fills it, and the hide key quits the program, so that the host
+	// can close the popup.
+	popup bool
 }
 
 // handle acts on the messages both models treat alike: a resize (then
@@ -251,7 +254,7 @@ func toKey(k tea.KeyPressMsg) (dialog.Key, bool) {
 func (m *model) View() tea.View {
 	switch {
 	case m.done:
-		return m.lastView()
+		return m.lastView(m.summary)
 	case m.clearing:
 		return tea.NewView("")
 	case m.hidden:
@@ -500,19 +503,19 @@ func (s *screen) notice(text string) string {
 }
 
 // lastView is the frame left when the program ends: nothing in the
-// overlay, a one-line summary inline.
-func (m *model) lastView() tea.View {
-	if m.overlay {
+// overlay, the one line summary returns inline.
+func (s *screen) lastView(summary func() string) tea.View {
+	if s.overlay {
 		// Leaving the alternate screen restores the normal one; a hidden
 		// overlay's notice is erased by the empty view. A popup is closed
 		// when the program ends, and its terminal thrown away.
 		var v tea.View
-		v.AltScreen = !m.hidden && !m.popup
+		v.AltScreen = !s.hidden && !s.popup
 		return v
 	}
 	// On exit Bubble Tea clears the view's last line, where the cursor
 	// ends: an empty line after the summary keeps it.
-	return tea.NewView(m.summary() + "\n")
+	return tea.NewView(summary() + "\n")
 }
 
 // summary is the one line an inline dialog leaves behind.

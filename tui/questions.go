@@ -61,10 +61,9 @@ type qmodel struct {
 	s *ask.QuestionSession
 	// opened is set once the first frame is drawn.
 	opened bool
-	// popup is set when the terminal is a popup made for the dialog, as
-	// in model: the box fills it, and the hide key quits the program with
-	// hid set, when the host can bring the dialog back (hideable).
-	popup, hideable, hid bool
+	// In a popup (screen.popup) the hide key quits the program with hid
+	// set, when the host can bring the dialog back (hideable).
+	hideable, hid bool
 
 	finished bool
 	outcome  ask.QuestionOutcome
@@ -153,7 +152,7 @@ func (m *qmodel) dialogSize() (int, int) {
 func (m *qmodel) View() tea.View {
 	switch {
 	case m.done:
-		return m.lastView()
+		return m.lastView(m.summary)
 	case m.clearing:
 		return tea.NewView("")
 	case m.hidden:
@@ -188,17 +187,6 @@ func (m *qmodel) View() tea.View {
 // bring it back, and the time left.
 func (m *qmodel) hiddenLine() string {
 	return m.notice("askuser is hidden: " + auqdialog.HideKey + " shows it, ctrl+c dismisses it")
-}
-
-// lastView is the frame left when the program ends: nothing in the
-// overlay, a one-line summary inline.
-func (m *qmodel) lastView() tea.View {
-	if m.overlay {
-		var v tea.View
-		v.AltScreen = !m.hidden && !m.popup
-		return v
-	}
-	return tea.NewView(m.summary() + "\n")
 }
 
 // summary is the one line an inline dialog leaves behind.
