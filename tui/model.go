@@ -362,22 +362,29 @@ func (m *model) dialogSize() (int, int) {
 
 // boxView draws the dialog in a box centred on the alternate screen.
 func (m *model) boxView() tea.View {
-	w, h := m.width, m.height
-	boxW, innerW, innerH, ok := m.box(w, h)
+	return m.boxed(m.d.View, maxBoxWidth)
+}
+
+// boxed draws a frame of view in a box at most maxW wide, centred on the
+// alternate screen, or the frame alone there when the screen is too
+// small for a box.
+func (s *screen) boxed(view func(w, h int) dialog.Frame, maxW int) tea.View {
+	w, h := s.width, s.height
+	boxW, innerW, innerH, ok := boxIn(w, h, s.popup, maxW)
 	if !ok {
-		v := frameView(m.d.View(w, h), 0, 0)
+		v := frameView(view(w, h), 0, 0)
 		v.AltScreen = true
 		return v
 	}
-	f := m.d.View(innerW, innerH)
+	f := view(innerW, innerH)
 	// Like the inline frame, the box keeps its height, so it does not
 	// jump around the screen from one tab to the next. In a popup it
 	// fills the popup, which tmux paints opaque around it anyway.
-	if m.popup {
-		m.frameH = max(m.frameH, innerH)
+	if s.popup {
+		s.frameH = max(s.frameH, innerH)
 	}
-	m.steady(&f)
-	return drawBox(m.th, f, w, h, boxW, innerW, &m.boxc)
+	steady(&f, &s.frameH)
+	return drawBox(s.th, f, w, h, boxW, innerW, &s.boxc)
 }
 
 // drawBox draws f, innerW wide, in a box boxW wide centred on the

@@ -167,20 +167,8 @@ func (m *qmodel) View() tea.View {
 		steady(&f, &m.frameH)
 		return frameView(f, 0, 0)
 	}
-	w, h := m.width, m.height
-	boxW, innerW, innerH, ok := boxIn(w, h, m.popup, w)
-	if !ok {
-		v := frameView(m.d.View(w, h), 0, 0)
-		v.AltScreen = true
-		return v
-	}
-	f := m.d.View(innerW, innerH)
-	if m.popup {
-		// A popup's box fills the popup.
-		m.frameH = max(m.frameH, innerH)
-	}
-	steady(&f, &m.frameH)
-	return drawBox(m.th, f, w, h, boxW, innerW, &m.boxc)
+	// The box spans the screen.
+	return m.boxed(m.d.View, m.width)
 }
 
 // hiddenLine is what a hidden dialog leaves: one line saying how to
