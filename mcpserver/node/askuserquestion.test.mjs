@@ -136,20 +136,22 @@ test("a required question left out is asked again, alone", async () => {
   }
 });
 
-test("milestones arrive as progress, without content", async () => {
+test("milestones arrive as progress, without content, before the result", async () => {
   const client = await connect(async () => ({ action: "accept", content: { q1: "SQLite", q1_note: "secret" } }));
   try {
-    const messages = [];
+    const handed = [];
     const res = await client.callTool({ name: "AskUserQuestion", arguments: request }, undefined, {
-      onprogress: (p) => messages.push(p.message),
+      onprogress: (p) => handed.push(p.message),
     });
     assert.equal(res.structuredContent.cancelled, false);
-    // A notification may be handled after the result that followed it.
-    for (let i = 0; i < 100 && !messages.includes("submitted"); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    assert.deepEqual(messages.filter((m) => !m.startsWith("waiting")), ["dialog_opened", "submitted"]);
-    assert.ok(!messages.some((m) => /secret|SQLite/.test(m)));
+    // What the server sent, in order: the milestones, then the result.
+    const sent = client.wire.filter((m) => m.method === "notifications/progress" || "result" in m);
+    const said = sent.map((m) => ("result" in m ? "(result)" : m.params.message)).filter((m) => !m.startsWith("waiting"));
+    assert.deepEqual(said.slice(-3), ["dialog_opened", "submitted", "(result)"]);
+    assert.ok(!sent.some((m) => "method" in m && /secret|SQLite/.test(JSON.stringify(m.params))));
+    // The SDK hands the caller every milestone it handles before the
+    // result; the first comes long before.
+    assert.ok(handed.includes("dialog_opened"), `handed: ${handed}`);
   } finally {
     await client.close();
   }

@@ -19,5 +19,15 @@ export async function connect(onForm, args = [], env = { TMUX: "" }) {
   env = { ...process.env, ...env };
   const transport = new StdioClientTransport({ command: bin, args: ["mcp", "--no-config", ...args], env, stderr: "inherit" });
   await client.connect(transport);
+  // Every message as it came off the wire, before the SDK handles it:
+  // the SDK hands notifications on a turn later than responses, so one
+  // that came just before a result can reach the caller after it, or
+  // not at all once the request is settled.
+  client.wire = [];
+  const handle = transport.onmessage;
+  transport.onmessage = (msg, extra) => {
+    client.wire.push(msg);
+    handle?.(msg, extra);
+  };
   return client;
 }
