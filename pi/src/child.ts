@@ -57,6 +57,24 @@ const ANSWERS = new Set(["frame", "close", "result"]);
  */
 export const MAX_LINE = 64 << 20;
 
+/**
+ * The times of one exchange, from performance.now(), in milliseconds: for
+ * measuring where a key's round trip goes (make pi-bench). Only an
+ * exchange that got its answer synchronously is reported.
+ */
+export interface ExchangeTimes {
+  /** exchange was called. */
+  start: number;
+  /** The key's line was encoded and written to the child. */
+  written: number;
+  /** The first read that returned any of the child's output. */
+  read: number;
+  /** The answer was read and handled: the component has its new frame. */
+  answered: number;
+  /** Reads that found nothing yet. */
+  emptyReads: number;
+}
+
 /** A fresh call id, unique in this process. */
 export function newCallId(prefix = "c"): string {
   nextCall++;
@@ -89,6 +107,8 @@ export class Child {
   private awaiting: string | undefined; // the call exchange waits on
   private answered = false;
   private readonly exchangeWaitMs: number;
+  /** When set, receives the times of every exchange answered synchronously. */
+  onExchange: ((t: ExchangeTimes) => void) | undefined;
 
   /**
    * maxLine is the longest line the child may write, MAX_LINE unless set;
@@ -151,6 +171,8 @@ export class Child {
       this.send(msg);
       return false;
     }
+    const trace = this.onExchange;
+    const start = trace ? performance.now() : 0;
     const line = Buffer.from(JSON.stringify(msg) + "\n");
     let written: number;
     try {
@@ -165,7 +187,10 @@ export class Child {
     this.awaiting = call;
     this.answered = false;
     const scratch = (this.scratch ??= Buffer.allocUnsafe(64 << 10));
-    const deadline = performance.now() + this.exchangeWaitMs;
+    const sent = performance.now();
+    const deadline = sent + this.exchangeWaitMs;
+    let read = 0;
+    let emptyReads = 0;
     const limit = Error.stackTraceLimit;
     try {
       while (!this.answered && !this.dead) {
@@ -176,14 +201,19 @@ export class Child {
         try {
           n = readSync(outFd, scratch, 0, scratch.length, null);
         } catch (err) {
-          if ((err as NodeJS.ErrnoException).code === "EAGAIN" && performance.now() < deadline) continue;
+          if ((err as NodeJS.ErrnoException).code === "EAGAIN" && performance.now() < deadline) {
+            emptyReads++;
+            continue;
+          }
           return false; // nothing yet, or an error the stream reports
         } finally {
           Error.stackTraceLimit = limit;
         }
         if (n === 0) return false; // the end: the stream sees it too
+        if (trace && read === 0) read = performance.now();
         this.read(this.decoder.write(scratch.subarray(0, n)));
       }
+      if (trace && this.answered) trace({ start, written: sent, read, answered: performance.now(), emptyReads });
       return this.answered;
     } finally {
       this.awaiting = undefined;

@@ -15,13 +15,14 @@ import { tempDir, until } from "./fake.ts";
 const wide = "日本語".repeat(40_000);
 // waitMs is how long exchange waits: a test that needs the answer gives
 // the echo seconds, so a busy machine cannot make it fail.
-function echoChild(waitMs: number): Child {
+// It starts reading after deafMs.
+function echoChild(waitMs: number, deafMs = 0): Child {
   const fake = join(tempDir("askuser-echo-"), "askuser");
   const script = `
     const big = JSON.stringify({ type: "frame", call: "c1", lines: [${JSON.stringify(wide)}] }) + "\\n";
     let buf = "";
     process.stdin.setEncoding("utf8");
-    process.stdin.on("data", (d) => {
+    setTimeout(() => process.stdin.on("data", (d) => {
       buf += d;
       let nl;
       while ((nl = buf.indexOf("\\n")) >= 0) {
@@ -29,7 +30,7 @@ function echoChild(waitMs: number): Child {
         buf = buf.slice(nl + 1);
         process.stdout.write(line.includes("big") ? big : line);
       }
-    });`;
+    }), ${deafMs});`;
   writeFileSync(fake, `#!${process.execPath}\n${script}\n`);
   chmodSync(fake, 0o755);
   return new Child(fake, { type: "hello" }, undefined, waitMs);
@@ -87,6 +88,19 @@ test("exchange: no answer within the wait leaves it to the event loop, which sti
   child.send({ type: "frame", call: "c2", lines: ["later"] });
   await until("the frame, through the event loop", () => got.length === 1);
   assert.deepEqual(got, [{ type: "frame", call: "c2", lines: ["later"] }]);
+});
+
+test("exchange: a line the pipe takes only part of is finished by the stream, its characters whole", async (t) => {
+  const child = echoChild(10_000, 500);
+  t.after(() => child.close());
+  const got = listen(child, "c5");
+  // More than the pipe holds while the child does not read yet, in
+  // characters of three bytes each.
+  const text = "日本語".repeat(100_000);
+  assert.equal(child.exchange({ type: "key", call: "c5", text }, "c5"), false);
+  await until("the echo of both messages", () => got.length === 2, 20_000);
+  assert.deepEqual(got[0], { type: "noop", call: "c5" });
+  assert.ok(got[1]!.type === "key" && got[1]!.text === text, "the key, intact");
 });
 
 test("exchange: a dead child is written nothing and waited for not at all", async () => {
