@@ -181,7 +181,7 @@ async function keyToFrame() {
     `where a steady key's time goes, p50s: encode and write / wait for the child / read and apply its frame`,
     `${us(part((t) => t.written - t.start))} / ${us(part((t) => t.read - t.written))} / ${us(part((t) => t.answered - t.read))}`,
   );
-  row(`  empty reads while waiting, p50 / p99`, `${part((t) => t.emptyReads)} / ${pct(parts.map((t) => t.emptyReads), 99)}`);
+  row(`  empty reads while waiting, p50 / p99; keys with naps`, `${part((t) => t.emptyReads)} / ${pct(parts.map((t) => t.emptyReads), 99)}; ${parts.filter((t) => t.naps > 0).length} of ${parts.length}`);
   row(`key to frame, the session's first ${cold} keys, p50 / p99`, `${us(pct(first, 50))} / ${us(pct(first, 99))}`, "< 100 µs / < 1 ms");
   row(`pipe floor, synchronous as the shim reads, p50 / p99 (${frameBytes}-byte line to cat)`, `${us(pct(floorSync, 50))} / ${us(pct(floorSync, 99))}`);
   row(`pipe floor, through the event loop, p50 / p99`, `${us(pct(floorLoop, 50))} / ${us(pct(floorLoop, 99))}`);

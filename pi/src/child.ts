@@ -3,6 +3,7 @@
 
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { readSync, writeSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { performance } from "node:perf_hooks";
 import { StringDecoder } from "node:string_decoder";
 
@@ -48,6 +49,23 @@ let nextCall = 0;
  */
 export const EXCHANGE_WAIT_MS = 10;
 
+/**
+ * How long exchange spins on its reads before it naps between them:
+ * forever with more than one CPU, and not at all with one. On one CPU the
+ * child runs only while exchange lets it go: spinning there makes the
+ * child wait for the rest of exchange's time slice, milliseconds, where a
+ * nap gives it the CPU at once. With more CPUs the child has one of its
+ * own, and a nap would only delay the answer.
+ */
+export const EXCHANGE_SPIN_MS = availableParallelism() > 1 ? Infinity : 0;
+
+// exchange naps on this cell, which nothing ever wakes: Atomics.wait is
+// the one sleep Node has that blocks the thread for a given time. The
+// kernel's timer slack makes a nap last about 60 µs or more, however
+// short it is asked to be.
+const napCell = new Int32Array(new SharedArrayBuffer(4));
+const NAP_MS = 0.001;
+
 /** The types of message that answer a key: its frame, or the component's end. */
 const ANSWERS = new Set(["frame", "close", "result"]);
 
@@ -73,6 +91,8 @@ export interface ExchangeTimes {
   answered: number;
   /** Reads that found nothing yet. */
   emptyReads: number;
+  /** Naps between them, after the spin. */
+  naps: number;
 }
 
 /** A fresh call id, unique in this process. */
@@ -107,21 +127,25 @@ export class Child {
   private awaiting: string | undefined; // the call exchange waits on
   private answered = false;
   private readonly exchangeWaitMs: number;
+  private readonly exchangeSpinMs: number;
   /** When set, receives the times of every exchange answered synchronously. */
   onExchange: ((t: ExchangeTimes) => void) | undefined;
 
   /**
    * maxLine is the longest line the child may write, MAX_LINE unless set;
-   * exchangeWaitMs is how long exchange waits for an answer.
+   * exchangeWaitMs is how long exchange waits for an answer, and
+   * exchangeSpinMs how long of that it spins before it naps.
    */
   constructor(
     binary: string,
     hello: Message,
     maxLine = MAX_LINE,
     exchangeWaitMs = EXCHANGE_WAIT_MS,
+    exchangeSpinMs = EXCHANGE_SPIN_MS,
   ) {
     this.maxLine = maxLine;
     this.exchangeWaitMs = exchangeWaitMs;
+    this.exchangeSpinMs = exchangeSpinMs;
     this.ready = new Promise((resolve) => (this.resolveReady = resolve));
     this.proc = spawn(binary, ["bridge"], { stdio: ["pipe", "pipe", "pipe"] });
     this.proc.stdout!.on("data", (chunk: Buffer) => this.read(this.decoder.write(chunk)));
@@ -160,6 +184,9 @@ export class Child {
    * answered within its wait (EXCHANGE_WAIT_MS unless the constructor
    * was given another), it leaves the answer to the event
    * loop, as send does. It returns whether the answer was handled.
+   * After its spin (EXCHANGE_SPIN_MS unless the constructor was given
+   * another) it naps between reads, so that a child waiting for this CPU
+   * gets it.
    */
   exchange(msg: Message, call: string): boolean {
     if (this.dead) return false;
@@ -191,6 +218,7 @@ export class Child {
     const deadline = sent + this.exchangeWaitMs;
     let read = 0;
     let emptyReads = 0;
+    let naps = 0;
     const limit = Error.stackTraceLimit;
     try {
       while (!this.answered && !this.dead) {
@@ -201,8 +229,13 @@ export class Child {
         try {
           n = readSync(outFd, scratch, 0, scratch.length, null);
         } catch (err) {
-          if ((err as NodeJS.ErrnoException).code === "EAGAIN" && performance.now() < deadline) {
+          const now = performance.now();
+          if ((err as NodeJS.ErrnoException).code === "EAGAIN" && now < deadline) {
             emptyReads++;
+            if (now - sent >= this.exchangeSpinMs) {
+              Atomics.wait(napCell, 0, 0, NAP_MS);
+              naps++;
+            }
             continue;
           }
           return false; // nothing yet, or an error the stream reports
@@ -213,7 +246,7 @@ export class Child {
         if (trace && read === 0) read = performance.now();
         this.read(this.decoder.write(scratch.subarray(0, n)));
       }
-      if (trace && this.answered) trace({ start, written: sent, read, answered: performance.now(), emptyReads });
+      if (trace && this.answered) trace({ start, written: sent, read, answered: performance.now(), emptyReads, naps });
       return this.answered;
     } finally {
       this.awaiting = undefined;

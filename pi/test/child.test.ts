@@ -4,19 +4,20 @@
 import assert from "node:assert/strict";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { test } from "node:test";
-import { Child, EXCHANGE_WAIT_MS, type Message } from "../src/child.ts";
+import { type TestContext, test } from "node:test";
+import { Child, EXCHANGE_WAIT_MS, type ExchangeTimes, type Message } from "../src/child.ts";
 import { tempDir, until } from "./fake.ts";
 
 // A child that writes back every line it reads: what the test sends is
 // what it hears, in order. A line with "big" in it is answered instead
 // with a frame for c1 of one line of 120000 wide characters, longer than
-// one read.
+// one read; one with "slow" in it is written back after 5 ms.
 const wide = "日本語".repeat(40_000);
 // waitMs is how long exchange waits: a test that needs the answer gives
-// the echo seconds, so a busy machine cannot make it fail.
-// It starts reading after deafMs.
-function echoChild(waitMs: number, deafMs = 0): Child {
+// the echo seconds, so a busy machine cannot make it fail. spinMs is how
+// long exchange spins before it naps. The echo starts reading after
+// deafMs.
+function echoChild(waitMs: number, deafMs = 0, spinMs = Infinity): Child {
   const fake = join(tempDir("askuser-echo-"), "askuser");
   const script = `
     const big = JSON.stringify({ type: "frame", call: "c1", lines: [${JSON.stringify(wide)}] }) + "\\n";
@@ -28,12 +29,13 @@ function echoChild(waitMs: number, deafMs = 0): Child {
       while ((nl = buf.indexOf("\\n")) >= 0) {
         const line = buf.slice(0, nl + 1);
         buf = buf.slice(nl + 1);
-        process.stdout.write(line.includes("big") ? big : line);
+        if (line.includes("slow")) setTimeout(() => process.stdout.write(line), 5);
+        else process.stdout.write(line.includes("big") ? big : line);
       }
     }), ${deafMs});`;
   writeFileSync(fake, `#!${process.execPath}\n${script}\n`);
   chmodSync(fake, 0o755);
-  return new Child(fake, { type: "hello" }, undefined, waitMs);
+  return new Child(fake, { type: "hello" }, undefined, waitMs, spinMs);
 }
 
 // Collects the messages of call c, as a call's handlers get them.
@@ -68,6 +70,39 @@ test("exchange: the answer, and what came before it, are handled before it retur
     assert.equal(child.exchange({ type, call: "c1" }, "c1"), true, type);
     assert.deepEqual(got, [{ type, call: "c1" }], type);
   }
+});
+
+// An answer that takes 5 ms, waited for with spinMs: the times exchange
+// reports of it.
+async function slowAnswer(t: TestContext, spinMs: number): Promise<ExchangeTimes> {
+  const child = echoChild(10_000, 0, spinMs);
+  t.after(() => child.close());
+  const got = listen(child, "c6");
+  await until("the echo of the first message", () => got.length === 1);
+  got.length = 0;
+  const times: ExchangeTimes[] = [];
+  child.onExchange = (x) => times.push(x);
+  assert.equal(child.exchange({ type: "frame", call: "c6", lines: ["slow"] }, "c6"), true);
+  assert.deepEqual(got, [{ type: "frame", call: "c6", lines: ["slow"] }]);
+  assert.equal(times.length, 1);
+  const [x] = times;
+  // The echo may start its 5 ms before exchange notes the write.
+  assert.ok(x!.answered - x!.written >= 3, `waited ${x!.answered - x!.written} ms`);
+  return x!;
+}
+
+test("exchange: with no spin, an answer that takes a while is waited for with naps, and handled before it returns", async (t) => {
+  const x = await slowAnswer(t, 0);
+  assert.ok(x.naps > 0 && x.naps === x.emptyReads, `${x.naps} naps in ${x.emptyReads} empty reads`);
+  // An empty read takes a few microseconds and a nap tens: spinning
+  // through those milliseconds would be many hundreds of reads.
+  assert.ok(x.emptyReads < 300, `${x.emptyReads} empty reads`);
+});
+
+test("exchange: with a spin, it is waited for without naps", async (t) => {
+  const x = await slowAnswer(t, Infinity);
+  assert.equal(x.naps, 0);
+  assert.ok(x.emptyReads > 0);
 });
 
 test("exchange: no answer within the wait leaves it to the event loop, which still hands it on", async (t) => {
