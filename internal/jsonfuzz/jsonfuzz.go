@@ -51,7 +51,7 @@ func Inspect(data []byte, skip ...string) Info {
 		}
 	}
 	w := walker{toks: toks, skip: skip, info: &info}
-	w.value(0)
+	w.walk(0, false)
 	return info
 }
 
@@ -62,10 +62,8 @@ type walker struct {
 	info *Info
 }
 
-// value walks the value at w.i, depth levels down, and moves past it.
-// skipped values are walked for their extent only.
-func (w *walker) value(depth int) { w.walk(depth, false) }
-
+// walk walks the value at w.i, depth levels down, and moves past it. A
+// skipped value is walked for its extent only.
 func (w *walker) walk(depth int, skipped bool) {
 	t := w.toks[w.i]
 	w.i++
