@@ -11,9 +11,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// skipped are the members decode leaves to the parsers that read them.
-var skipped = []string{"params", "result", "options"}
-
 // byteOffset matches the one part of decode's errors that white space
 // may change.
 var byteOffset = regexp.MustCompile(`at byte \d+`)

@@ -21,6 +21,8 @@ func TestDecodeWhiteSpace(t *testing.T) {
 		{"space before a scalar option", `{"type":"hello","version":1,"options": null,"mode":"tui"}`, "hello"},
 		{"duplicate type after spaced params", `{"type":"abort","call":"c1","params": {"questions":[]},"type":"ask"}`, `message: duplicate key "type"`},
 		{"duplicate call after spaced options", `{"type":"hello","options": 1,"call":"a","call":"b"}`, `message: duplicate key "call"`},
+		{"duplicate in an explained result", `{"type":"explain","call":"x1","result": {"status":"error","status":"answered"}}`, `"result": duplicate key "status"`},
+		{"lone surrogate in an explained result", `{"type":"explain","call":"x1","result":{"cancelled":true,"error":{"code":"internal","message":"\ud800"}}}`, `"result.error.message": an unpaired surrogate escape at byte 1 of the string; send text as UTF-8`},
 		{"indented", "{\n  \"type\": \"key\",\n  \"call\": \"c1\",\n  \"key\": \"down\"\n}", "key"},
 	}
 	for _, tt := range tests {
