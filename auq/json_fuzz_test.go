@@ -19,6 +19,7 @@ var byteOffset = regexp.MustCompile(`byte offset \d+`)
 type verdict struct {
 	Request *Request
 	Answer  *Answer
+	Choice  *Choice
 	Err     string
 }
 
@@ -37,6 +38,15 @@ func answerVerdict(data []byte) verdict {
 	return verdict{Answer: a}
 }
 
+// choiceVerdict is Choice.UnmarshalJSON's verdict on data.
+func choiceVerdict(data []byte) verdict {
+	c := new(Choice)
+	if err := c.UnmarshalJSON(data); err != nil {
+		return verdict{Err: errText(err)}
+	}
+	return verdict{Choice: c}
+}
+
 func errText(err error) string {
 	if err == nil {
 		return ""
@@ -48,7 +58,8 @@ func errText(err error) string {
 // of what it says.
 var jsonProblems = []string{"invalid JSON", "not valid UTF-8", "appears more than once"}
 
-// FuzzParseJSON holds Parse and Answer.UnmarshalJSON to encoding/json: on
+// FuzzParseJSON holds Parse, Answer.UnmarshalJSON and Choice.UnmarshalJSON
+// to encoding/json: on
 // a clean text json.Valid accepts, within MaxRequestBytes and
 // jsonscan.MaxDepth, they find no problem with the JSON itself; a
 // duplicate key or bad text anywhere is refused; and white space changes
@@ -62,6 +73,7 @@ func FuzzParseJSON(f *testing.F) {
 		`{"kind": "single", "label": "A", "optionId": "a"}`,
 		`{"kind":"multi","selections":[{"label":"A"},{"label":"x","other":true,"text":"t"}],"empty":false}`,
 		`{"kind":"single","label":"A","label":"B"}`,
+		`{"label": "Other", "other": true, "text": "Svelte"}`,
 	} {
 		f.Add(s, []byte{0x17, 0x01}, uint(0))
 	}
@@ -72,7 +84,7 @@ func FuzzParseJSON(f *testing.F) {
 				return
 			}
 			info := jsonfuzz.Inspect(data)
-			for _, read := range []func([]byte) verdict{parseVerdict, answerVerdict} {
+			for _, read := range []func([]byte) verdict{parseVerdict, answerVerdict, choiceVerdict} {
 				want := read(data)
 				switch {
 				case info.Duplicate || info.BadText:
