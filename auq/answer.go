@@ -157,6 +157,7 @@ func (a *Answer) UnmarshalJSON(data []byte) error {
 // label is required, optionId, other and text are optional.
 func (c *Choice) UnmarshalJSON(data []byte) error {
 	s := jsonscan.New(data)
+	s.Space() // scanChoice starts at the value
 	var err error
 	var out Choice
 	scanChoice(s, &out, &err, func(msg string) {

@@ -183,6 +183,26 @@ func TestAnswerUnmarshal(t *testing.T) {
 	}
 }
 
+// TestUnmarshalWhiteSpace calls the decoders as a caller other than
+// encoding/json may, with the white space JSON allows around a value.
+func TestUnmarshalWhiteSpace(t *testing.T) {
+	for _, in := range []string{` {"label":"A"}`, "\t\r\n{ \"label\" : \"A\" }\n", `{"label":"A"} `} {
+		var c Choice
+		if err := c.UnmarshalJSON([]byte(in)); err != nil {
+			t.Errorf("Choice.UnmarshalJSON(%q) = %v", in, err)
+		} else if diff := cmp.Diff(Choice{Label: "A"}, c); diff != "" {
+			t.Errorf("Choice.UnmarshalJSON(%q) (-want +got):\n%s", in, diff)
+		}
+		in = strings.Replace(in, "{", `{"kind":"single",`, 1)
+		var a Answer
+		if err := a.UnmarshalJSON([]byte(in)); err != nil {
+			t.Errorf("Answer.UnmarshalJSON(%q) = %v", in, err)
+		} else if diff := cmp.Diff(Answer{Kind: KindSingle, Choice: Choice{Label: "A"}}, a); diff != "" {
+			t.Errorf("Answer.UnmarshalJSON(%q) (-want +got):\n%s", in, diff)
+		}
+	}
+}
+
 // TestCheckResult has one row per rule a result must follow.
 func TestCheckResult(t *testing.T) {
 	md := &ResultMetadata{Source: ptr("planner"), FlowID: ptr("flow-1")}

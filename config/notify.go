@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/askuser/askuser/internal/jsonscan"
 )
 
 // The desktop notification settings. The file writes true and false for
@@ -212,8 +214,15 @@ func (p *parser) notify(off int64, raw json.RawMessage) (Notify, bool) {
 						bad = true
 						continue
 					}
-					var s string
-					_ = json.Unmarshal(a, &s)
+					// encoding/json would make an unpaired surrogate
+					// escape U+FFFD: the command would run with a
+					// character nobody wrote.
+					s, badAt := jsonscan.New(a).String()
+					if badAt >= 0 {
+						p.add(fmt.Sprintf("%s[%d]", path, i), at, "holds an unpaired surrogate escape, which is not text; write the character itself")
+						bad = true
+						continue
+					}
 					args = append(args, s)
 				}
 				if bad {

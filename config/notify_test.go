@@ -23,6 +23,7 @@ func TestParseNotify(t *testing.T) {
 		{"desktop osc99", `{"notify": {"desktop": "osc99"}}`, Notify{Desktop: DesktopOSC99}},
 		{"command null", `{"notify": {"command": null}}`, Notify{Command: []string{}}},
 		{"command empty argument", `{"notify": {"command": ["echo", ""]}}`, Notify{Command: []string{"echo", ""}}},
+		{"command escaped surrogate pair", `{"notify": {"command": ["echo", "\ud83d\ude00"]}}`, Notify{Command: []string{"echo", "\U0001F600"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -56,6 +57,8 @@ func TestParseNotifyErrors(t *testing.T) {
 		{"command empty", `{"notify": {"command": []}}`, []P{{"notify.command", `must name a program, as in ["notify-send", "askuser"]; write null for no command (line 1, column 13)`}}},
 		{"command number item", `{"notify": {"command": ["a", 1]}}`, []P{{"notify.command[1]", `must be a string, got a number (line 1, column 13)`}}},
 		{"command empty program", `{"notify": {"command": [""]}}`, []P{{"notify.command[0]", `the program must not be empty (line 1, column 13)`}}},
+		{"command lone surrogate", `{"notify": {"command": ["a", "x\ud800"]}}`, []P{{"notify.command[1]", `holds an unpaired surrogate escape, which is not text; write the character itself (line 1, column 13)`}}},
+		{"command reversed surrogates", `{"notify": {"command": ["\udc00\ud800"]}}`, []P{{"notify.command[0]", `holds an unpaired surrogate escape, which is not text; write the character itself (line 1, column 13)`}}},
 		{"command NUL", `{"notify": {"command": ["a\u0000b"]}}`, []P{{"notify.command[0]", `must not contain a NUL character (line 1, column 13)`}}},
 		{"command long", `{"notify": {"command": ["a", "` + long + `"]}}`, []P{{"notify.command[1]", `is 4097 bytes long; an argument has at most 4096 (line 1, column 13)`}}},
 		{"unknown", `{"notify": {"sound": true}}`, []P{{"notify.sound", `unknown key; the keys of notify are bell, desktop, title, command (line 1, column 13)`}}},

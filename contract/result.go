@@ -23,7 +23,9 @@ const (
 // ErrorCode classifies a StatusError result.
 type ErrorCode string
 
-// The error codes.
+// The error codes. ErrTooManyCalls refuses a call, showing nothing,
+// because its host already runs as many calls as it serves at once: the
+// same call may succeed once one of them has ended.
 const (
 	ErrEmptyAnswer     ErrorCode = "empty_answer"
 	ErrInvalidRequest  ErrorCode = "invalid_request"
@@ -32,6 +34,7 @@ const (
 	ErrInvalidConfig   ErrorCode = "invalid_config"
 	ErrUnsupportedMode ErrorCode = "unsupported_mode"
 	ErrNotInitialized  ErrorCode = "not_initialized"
+	ErrTooManyCalls    ErrorCode = "too_many_calls"
 	ErrInternal        ErrorCode = "internal"
 )
 

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // nested returns n opening brackets, a value and n closing ones.
@@ -168,37 +170,49 @@ func TestFlood(t *testing.T) {
 	})
 }
 
-// Asks beyond MaxCalls are refused at once; the running ones go on, and
-// all of them get their result when stdin ends.
+// Asks beyond MaxCalls are refused at once with too_many_calls; the
+// running ones go on, and all of them get their result when stdin ends.
 func TestMaxCalls(t *testing.T) {
-	c := ready(t, hello("tui", true, tuiUI, map[string]any{"options": map[string]any{"timeoutPerQuestionMs": 0}}))
-	for i := range MaxCalls {
-		sendAsk(c, fmt.Sprintf("c%d", i), deploy, "")
+	tests := []struct{ tool, params string }{
+		{"ask_user", deploy},
+		{"AskUserQuestion", framework},
 	}
-	sendAsk(c, "over", deploy, "")
-	for {
-		m := c.next()
-		if m["type"] != "result" {
-			continue
-		}
-		if m["call"] != "over" {
-			t.Fatalf("a running call ended: %.300v", m)
-		}
-		e := m["result"].(map[string]any)["error"].(map[string]any)
-		if e["code"] != "internal" || !strings.Contains(e["message"].(string), "256 ask_user calls are running already") {
-			t.Errorf("the call over the limit got %v; want an internal error naming the limit", e)
-		}
-		break
-	}
-	c.in.Close()
-	results := 0
-	for m := range c.msgs {
-		if m["type"] == "result" {
-			results++
-		}
-	}
-	if results != MaxCalls {
-		t.Errorf("%d results at the end of stdin; want %d", results, MaxCalls)
+	for _, tt := range tests {
+		t.Run(tt.tool, func(t *testing.T) {
+			c := ready(t, hello("tui", true, tuiUI, map[string]any{"tool": tt.tool, "options": map[string]any{"timeoutPerQuestionMs": 0}}))
+			for i := range MaxCalls {
+				sendAsk(c, fmt.Sprintf("c%d", i), tt.params, "")
+			}
+			sendAsk(c, "over", tt.params, "")
+			for {
+				m := c.next()
+				if m["type"] != "result" {
+					continue
+				}
+				if m["call"] != "over" {
+					t.Fatalf("a running call ended: %.300v", m)
+				}
+				e := m["result"].(map[string]any)["error"].(map[string]any)
+				want := map[string]any{"code": "too_many_calls", "message": "256 " + tt.tool + " calls are running already, the most one Pi session serves at once; nothing was shown to the user: call again when one of them has ended"}
+				if diff := cmp.Diff(want, e); diff != "" {
+					t.Errorf("the call over the limit (-want +got):\n%s", diff)
+				}
+				if text := m["text"].(string); !strings.Contains(text, "too_many_calls") || !strings.Contains(text, "call again when one of them has ended") {
+					t.Errorf("the model reads %q; want the code and what to do", text)
+				}
+				break
+			}
+			c.in.Close()
+			results := 0
+			for m := range c.msgs {
+				if m["type"] == "result" {
+					results++
+				}
+			}
+			if results != MaxCalls {
+				t.Errorf("%d results at the end of stdin; want %d", results, MaxCalls)
+			}
+		})
 	}
 }
 

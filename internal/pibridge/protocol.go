@@ -29,8 +29,8 @@ const Version = 1
 const MaxLine = 1 << 20
 
 // MaxCalls is how many calls a bridge runs at once. Each holds a dialog
-// and its state; a flood of asks beyond this is answered at once with an
-// error result instead of growing without bound.
+// and its state; a flood of asks beyond this is answered at once with a
+// too_many_calls error result instead of growing without bound.
 const MaxCalls = 256
 
 // The message types.
@@ -200,6 +200,10 @@ type busMessage struct {
 	Payload ask.Event `json:"payload"`
 }
 
+// skipped are the members decode leaves unchecked, to the strict parsers
+// that read them.
+var skipped = []string{"params", "options"}
+
 // decode parses one line as a message. The reader's buffer may be reused,
 // so the message copies what it keeps.
 func decode(line []byte) (inMsg, error) {
@@ -214,11 +218,11 @@ func decode(line []byte) (inMsg, error) {
 	if err := json.Unmarshal(line, &m); err != nil {
 		return m, fmt.Errorf("bad message: %w", err)
 	}
-	// The members that carry a questionnaire, a result or options are
-	// left to the parsers that read them, which are as strict and say
-	// where a problem is. The deepest other member, a theme colour, is
-	// two levels down.
-	if err := strictjson.Check(line, &strictjson.Options{Skip: []string{"params", "result", "options"}, MaxDepth: 8}); err != nil {
+	// The members that carry a questionnaire or options are left to the
+	// parsers that read them, which are as strict and say where a problem
+	// is. An explained result is read by encoding/json and checked here:
+	// a form value in it is six levels down.
+	if err := strictjson.Check(line, &strictjson.Options{Skip: skipped, MaxDepth: 8}); err != nil {
 		return m, err
 	}
 	if m.Type == "" {

@@ -108,7 +108,9 @@ func (c *checker) value(raw []byte, path string, depth int) ([]byte, error) {
 				return nil, fmt.Errorf("%s: duplicate key %q", where(path), key)
 			}
 			seen = append(seen, key)
-			raw = skipSpace(raw[n:])[1:] // the colon
+			// Past the colon and the white space after it: the value,
+			// checked or skipped, starts at raw[0].
+			raw = skipSpace(skipSpace(raw[n:])[1:])
 			sub = key
 			if path != "" {
 				sub = path + "." + key
@@ -136,7 +138,8 @@ func (c *checker) value(raw []byte, path string, depth int) ([]byte, error) {
 	return raw, nil
 }
 
-// skipValue returns what follows the valid JSON value at the start of b.
+// skipValue returns what follows the valid JSON value at the start of b,
+// which must not start with white space: a scalar ends at the first.
 func skipValue(b []byte) []byte {
 	depth := 0
 	for i := 0; i < len(b); i++ {

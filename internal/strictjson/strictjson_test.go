@@ -35,6 +35,10 @@ func TestCheck(t *testing.T) {
 		{"escaped duplicate", `{"a":1,"\u0061":2}`, nil, `message: duplicate key "a"`},
 		{"duplicate in a skipped member", `{"p":{"b":1,"b":2}}`, &Options{Skip: []string{"p"}}, ""},
 		{"skip is top-level only", `{"x":{"p":{"b":1,"b":2}}}`, &Options{Skip: []string{"p"}}, `"x.p": duplicate key "b"`},
+		{"space before a skipped value", `{"p": {"b":1},"a":1}`, &Options{Skip: []string{"p"}}, ""},
+		{"white space around a skipped value", "{\"p\" :\t\r\n[1, {\"b\":1}] \n,\"a\":1}", &Options{Skip: []string{"p"}}, ""},
+		{"space before a skipped scalar", `{"p": "x","a":1}`, &Options{Skip: []string{"p"}}, ""},
+		{"duplicate after a spaced skipped value", `{"type":"abort","p": {"b":1},"type":"ask"}`, &Options{Skip: []string{"p"}}, `message: duplicate key "type"`},
 		{"at the depth limit", `{"a":[[1]]}`, &Options{MaxDepth: 3}, ""},
 		{"past the depth limit", `{"a":[[[1]]]}`, &Options{MaxDepth: 3}, `"a[0][0]": nested deeper than 3 levels`},
 		{"deep by default", strings.Repeat("[", 65) + strings.Repeat("]", 65), nil, "nested deeper than 64 levels"},
@@ -121,6 +125,8 @@ func FuzzCheck(f *testing.F) {
 		`{"k\"ey":1,"k\"ey":2}`,
 		`"\\ud800"`,
 		`{"p":"\udc00","q":"\\"}`,
+		`{"p": {"x":1},"a":1}`,
+		`{"type":"abort","p": {"x":1},"type":"ask"}`,
 	} {
 		f.Add(s)
 	}

@@ -12,6 +12,7 @@ export type AskUserErrorCode =
   | "invalid_config"
   | "unsupported_mode"
   | "not_initialized"
+  | "too_many_calls"
   | "internal";
 
 export interface AskUserAnswer {

@@ -1,0 +1,160 @@
+package jsonscan
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/askuser/askuser/internal/fuzzbound"
+	"github.com/askuser/askuser/internal/jsonfuzz"
+	"github.com/google/go-cmp/cmp"
+)
+
+// readValue reads the value at s.Pos as encoding/json reads it into an
+// any with UseNumber, and reports whether every string in it was valid
+// text and no object gave a key twice.
+func readValue(s *Scanner) (v any, clean bool) {
+	clean = true
+	var read func() any
+	read = func() any {
+		s.Space()
+		switch s.Peek() {
+		case '{':
+			s.Open()
+			m := map[string]any{}
+			for first := true; ; {
+				k, ok := s.NextKey(&first)
+				if !ok {
+					return m
+				}
+				k = string(bytes.Clone([]byte(k)))
+				if _, dup := m[k]; dup {
+					clean = false
+				}
+				m[k] = read()
+			}
+		case '[':
+			s.Open()
+			a := []any{}
+			for first := true; s.NextElem(&first); {
+				a = append(a, read())
+			}
+			return a
+		case '"':
+			str, bad := s.String()
+			if bad >= 0 {
+				clean = false
+			}
+			return str
+		case 't', 'f':
+			b, ok := s.Bool()
+			if !ok {
+				s.Fail(s.Pos, "not a boolean")
+			}
+			return b
+		case 'n':
+			if !bytes.HasPrefix(s.Data[s.Pos:], []byte("null")) {
+				s.Fail(s.Pos, "not null")
+			}
+			s.Pos += 4
+			return nil
+		}
+		start := s.Pos
+		s.Number()
+		return json.Number(s.Data[start:s.Pos])
+	}
+	v = read()
+	s.End()
+	return v, clean
+}
+
+// badKey reports whether a member name in v has U+FFFD in it.
+func badKey(v any) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if strings.ContainsRune(k, utf8.RuneError) || badKey(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if badKey(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// FuzzScanJSON holds the Scanner to encoding/json: on a text json.Valid
+// accepts and no deeper than MaxDepth, neither reading it nor Skip fails;
+// a clean text reads to the value encoding/json reads; a duplicate key or
+// bad text is seen; and white space changes nothing of that.
+func FuzzScanJSON(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"ask","call":"c1","params": {"header":"abc","questions":[{"title":"a"}]}}`,
+		`{"type":"abort","call":"c1","params": {"header":"abc"},"type":"ask"}`,
+		` { "a" : [ 1 , -0.5e+3 , true , false , null , "\u00e9\ud83d\ude00" ] } `,
+		`{"a":"\ud800"}`,
+		"[\"\xff\"]",
+		`{"a":1,"\u0061":2}`,
+	} {
+		f.Add(s, []byte{0x17, 0x01}, uint(0))
+	}
+	f.Fuzz(func(t *testing.T, in string, seed []byte, n uint) {
+		fuzzbound.Run(t, in, func() {
+			data := []byte(in)
+			if !json.Valid(data) {
+				return
+			}
+			info := jsonfuzz.Inspect(data)
+			if info.Depth > MaxDepth {
+				return
+			}
+			var want any
+			dec := json.NewDecoder(bytes.NewReader(data))
+			dec.UseNumber()
+			if err := dec.Decode(&want); err != nil {
+				t.Fatal(err)
+			}
+			check := func(text []byte) {
+				t.Helper()
+				s := New(text)
+				got, clean := readValue(s)
+				if off, msg := s.Err(); off >= 0 {
+					t.Fatalf("reading %q fails at byte %d: %s", text, off, msg)
+				}
+				// NextKey hands a name that is not text over with U+FFFD
+				// in it, to match no member, and says nothing.
+				if want := info.Clean(MaxDepth); clean != want && (want || !badKey(got)) {
+					t.Fatalf("reading %q: clean %v; encoding/json's reading is clean: %v", text, clean, want)
+				}
+				// cmp.Diff takes time exponential in the nesting of
+				// equal values: it only explains a difference.
+				if info.Clean(MaxDepth) && !reflect.DeepEqual(want, got) {
+					t.Fatalf("reading %q (-encoding/json +Scanner):\n%s", text, cmp.Diff(want, got))
+				}
+				s = New(text)
+				s.Space() // Skip starts at a value
+				s.Skip()
+				s.End()
+				if off, msg := s.Err(); off >= 0 {
+					t.Fatalf("Skip of %q fails at byte %d: %s", text, off, msg)
+				}
+			}
+			check(data)
+			for _, form := range jsonfuzz.Forms(data, seed) {
+				check(form)
+			}
+			if dup, ok := jsonfuzz.WithDuplicate(data, n); ok {
+				if _, clean := readValue(New(jsonfuzz.Respace(dup, seed))); clean {
+					t.Fatalf("reading %q does not see its duplicate key", jsonfuzz.Respace(dup, seed))
+				}
+			}
+		})
+	})
+}

@@ -1,0 +1,62 @@
+package strictjson
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/askuser/askuser/internal/fuzzbound"
+	"github.com/askuser/askuser/internal/jsonfuzz"
+)
+
+// FuzzCheckJSON holds Check to encoding/json: on a text json.Valid
+// accepts, Check accepts exactly the clean ones (no duplicate key, no bad
+// text, within its depth); white space never changes its verdict; and a
+// key given twice is always refused, also beside a skipped member.
+func FuzzCheckJSON(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"ask","call":"c1","params": {"header":"abc","questions":[{"title":"a"}]}}`,
+		`{"type":"abort","call":"c1","params": {"header":"abc"},"type":"ask"}`,
+		`{"p" :  [ 1 , "x" ] , "a" : { "b" : null } }`,
+		"{\"p\"\t:\r\n\"\\ud800\",\"a\":1}",
+		`[[[[[[[[1]]]]]]]]`,
+		`{"a":"\ud83d\ude00","b":"\\ud800"}`,
+		`"x"`,
+	} {
+		f.Add(s, []byte{0x17, 0x01}, uint(0))
+	}
+	f.Fuzz(func(t *testing.T, in string, seed []byte, n uint) {
+		fuzzbound.Run(t, in, func() {
+			data := []byte(in)
+			if !json.Valid(data) {
+				return
+			}
+			const depth = 8
+			skip := &Options{Skip: []string{"p"}, MaxDepth: depth}
+			strict := &Options{MaxDepth: depth}
+			err := Check(data, strict)
+			if clean := jsonfuzz.Inspect(data).Clean(depth); clean != (err == nil) {
+				t.Fatalf("Check(%q) = %v; encoding/json's reading is clean: %v", in, err, clean)
+			}
+			skipErr := Check(data, skip)
+			if jsonfuzz.Inspect(data, "p").Duplicate && skipErr == nil {
+				t.Fatalf("Check(%q) with p skipped accepted a duplicate key", in)
+			}
+			for _, form := range jsonfuzz.Forms(data, seed) {
+				if got := Check(form, strict); (got == nil) != (err == nil) {
+					t.Fatalf("Check(%q) = %v, but the same text as %q gets %v", in, err, form, got)
+				}
+				if got := Check(form, skip); (got == nil) != (skipErr == nil) {
+					t.Fatalf("Check(%q) with p skipped = %v, but the same text as %q gets %v", in, skipErr, form, got)
+				}
+			}
+			if dup, ok := jsonfuzz.WithDuplicate(data, n); ok {
+				if Check(dup, strict) == nil {
+					t.Fatalf("Check(%q) accepted a duplicate key", dup)
+				}
+				if jsonfuzz.Inspect(dup, "p").Duplicate && Check(jsonfuzz.Respace(dup, seed), skip) == nil {
+					t.Fatalf("Check(%q) with p skipped accepted a duplicate key", jsonfuzz.Respace(dup, seed))
+				}
+			}
+		})
+	})
+}
