@@ -186,7 +186,7 @@ const (
 // Result the model gets, and for StatusError what went wrong. Error codes
 // are those of ask_user's results (invalid_request, custom_ui_failed,
 // native_ui_failed, unsupported_mode, invalid_config, not_initialized,
-// too_many_calls, internal), with the same meaning.
+// internal), with the same meaning.
 type Outcome struct {
 	Status Status
 	Route  string

@@ -23,9 +23,9 @@ const (
 // ErrorCode classifies a StatusError result.
 type ErrorCode string
 
-// The error codes. ErrTooManyCalls refuses a call, showing nothing,
-// because its host already runs as many calls as it serves at once: the
-// same call may succeed once one of them has ended.
+// The error codes: the contract's closed set. A host that refuses a call
+// for a limit of its own (the Pi bridge's MaxCalls) uses ErrInternal, with
+// a message that names the limit.
 const (
 	ErrEmptyAnswer     ErrorCode = "empty_answer"
 	ErrInvalidRequest  ErrorCode = "invalid_request"
@@ -34,7 +34,6 @@ const (
 	ErrInvalidConfig   ErrorCode = "invalid_config"
 	ErrUnsupportedMode ErrorCode = "unsupported_mode"
 	ErrNotInitialized  ErrorCode = "not_initialized"
-	ErrTooManyCalls    ErrorCode = "too_many_calls"
 	ErrInternal        ErrorCode = "internal"
 )
 

@@ -29,8 +29,8 @@ const Version = 1
 const MaxLine = 1 << 20
 
 // MaxCalls is how many calls a bridge runs at once. Each holds a dialog
-// and its state; a flood of asks beyond this is answered at once with a
-// too_many_calls error result instead of growing without bound.
+// and its state; a flood of asks beyond this is answered at once with an
+// internal error result naming the limit, instead of growing without bound.
 const MaxCalls = 256
 
 // The message types.

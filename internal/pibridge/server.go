@@ -338,14 +338,14 @@ func (s *server) onAsk(ctx context.Context, m inMsg) {
 	}
 	if s.tool == config.ToolAskUserQuestion {
 		s.startCall(ctx, m, func(msg string) any {
-			return questionResult(m.Call, m.Params, questionError(contract.ErrTooManyCalls, msg))
+			return questionResult(m.Call, m.Params, questionError(contract.ErrInternal, msg))
 		}, func(ctx context.Context, c *call, params []byte) any {
 			return questionResult(c.id, params, s.runQuestions(ctx, c, params, m.CallID))
 		})
 		return
 	}
 	s.startCall(ctx, m, func(msg string) any {
-		res := contract.ErrorResult(contract.ErrTooManyCalls, msg)
+		res := contract.ErrorResult(contract.ErrInternal, msg)
 		return resultMsg{Type: typeResult, Call: m.Call, Result: res, Text: explain(m.Params, res)}
 	}, func(ctx context.Context, c *call, params []byte) any {
 		res := s.run(ctx, c, params, m.CallID)
@@ -365,7 +365,7 @@ func (s *server) startCall(ctx context.Context, m inMsg, full func(msg string) a
 	}
 	if len(s.calls) >= MaxCalls {
 		s.mu.Unlock()
-		s.send(full(fmt.Sprintf("%d %s calls are running already, the most one Pi session serves at once; nothing was shown to the user: call again when one of them has ended", MaxCalls, s.tool)))
+		s.send(full(fmt.Sprintf("%d %s calls are running already in this Pi session, the most it serves at once; this one was not shown to the user", MaxCalls, s.tool)))
 		return
 	}
 	ctx, cancel := context.WithCancelCause(ctx)

@@ -12,7 +12,6 @@ export type AskUserErrorCode =
   | "invalid_config"
   | "unsupported_mode"
   | "not_initialized"
-  | "too_many_calls"
   | "internal";
 
 export interface AskUserAnswer {
