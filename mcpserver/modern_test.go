@@ -62,6 +62,7 @@ func TestInputRequestsRound(t *testing.T) {
 		{"other questionnaire", first.RequestState, single, answer, "another questionnaire"},
 		{"no state", "", form, answer, "no request state"},
 		{"wrong key", first.RequestState, form, mcp.InputResponseMap{"other": answer["questionnaire"]}, `no input response "questionnaire"`},
+		{"replayed", first.RequestState, form, answer, "used already"},
 	}
 	for _, tt := range bad {
 		t.Run(tt.name, func(t *testing.T) {
@@ -248,6 +249,9 @@ func TestQuestionsInputRequestsAgain(t *testing.T) {
 		"annotations":{"extras":{"questionNotes":"small"}},
 		"metadata":{"source":"test","flowId":"f-1"}}`)
 	// A property the second form does not have is refused.
+	_, state = m.first()
+	time.Sleep(350 * time.Millisecond)
+	_, state2 = m.form(m.answer(state, &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "Other", "q2": []any{"Cache"}}}))
 	r = m.answer(state2, &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "SQLite", "q2": []any{"Queue"}}})
 	if !r.IsError || !strings.Contains(text(r), `properties it does not have: "q2"`) {
 		t.Errorf("got %s; want the unknown property refused", text(r))
