@@ -65,7 +65,7 @@ func TestGuidance(t *testing.T) {
 	}{
 		{"answered", single, accept(`{"q1":"SQLite"}`), []string{"The user answered", "SQLite"}},
 		{"no route", single, nil, []string{"Do not invent an answer", "Ask the user yourself, in ordinary text in your reply", "1. Database"}},
-		{"invalid", `{"questions":[]}`, nil, []string{"Fix these problems", "Do not invent an answer"}},
+		{"invalid", `{"questions":[]}`, nil, []string{"The questionnaire is invalid", "Fix this and call ask_user again.", "Do not invent an answer"}},
 	}
 	for _, v := range versions {
 		for _, tt := range tests {
