@@ -199,7 +199,7 @@ func TestQuestionsInputRequestsDismissed(t *testing.T) {
 			m := newModernQuestions(t)
 			_, state := m.first()
 			r := m.answer(state, &mcp.ElicitResult{Action: "decline"})
-			if !r.IsError || r.StructuredContent != nil || !strings.Contains(text(r), "native_ui_failed") ||
+			if !r.IsError || !strings.Contains(structuredJSON(t, r), `"code":"native_ui_failed"`) || !strings.Contains(text(r), "native_ui_failed") ||
 				!strings.Contains(text(r), "too soon for anyone to have read it") || !strings.Contains(text(r), "in ordinary text") {
 				t.Errorf("got %s (isError %v); want native_ui_failed with the advice to ask in text", text(r), r.IsError)
 			}

@@ -129,28 +129,40 @@ func questionsFailed(code contract.ErrorCode, msg string) auq.Outcome {
 
 // questionsResult is the tool result for out, the outcome of q: the
 // model's text (auqtext.ForModel, which holds the whole result) as
-// content, and, but for an error, the AskUserQuestion result with that
-// text as its guidance member as structured content, as toolResult does
-// for ask_user. An error is isError, with the text alone.
+// content, and the AskUserQuestion result with that text as its guidance
+// member as structured content, as toolResult does for ask_user. An error
+// is isError, and its structured content is a result without answers
+// (cancelled) that carries the error.
 func questionsResult(q *auq.Request, out auq.Outcome, action string) *mcp.CallToolResult {
 	text := auqtext.ForModel(q, out)
 	if out.Status == auq.StatusDismissed {
 		text += dismissalText(action)
 	}
-	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+	sc := questionsStructured{Result: out.Result, Guidance: text}
 	if out.Status == auq.StatusError {
-		res.IsError = true
-		return res
+		sc.Result = auq.Result{Cancelled: true}
+		if q != nil {
+			sc.Metadata = q.ResultMetadata()
+		}
+		sc.Error = out.Error
+		if sc.Error == nil {
+			sc.Error = &auq.Error{Code: string(contract.ErrInternal), Message: "no error was given"}
+		}
 	}
-	res.StructuredContent = questionsStructured{Result: out.Result, Guidance: text}
-	return res
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
+		StructuredContent: sc,
+		IsError:           out.Status == auq.StatusError,
+	}
 }
 
 // questionsStructured is the structured content of an AskUserQuestion
-// result: the result, and as guidance the text the text content carries.
+// result: the result, the error of a call that failed, and as guidance
+// the text the text content carries.
 type questionsStructured struct {
 	auq.Result
-	Guidance string `json:"guidance"`
+	Error    *auq.Error `json:"error,omitempty"`
+	Guidance string     `json:"guidance"`
 }
 
 // elicitQuestions is the native route of AskUserQuestion: the request as
