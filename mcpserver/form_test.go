@@ -250,6 +250,21 @@ func TestRequestState(t *testing.T) {
 			t.Errorf("got %+v, %v; want the state, expired", got, err)
 		}
 	})
+	t.Run("too many waiting", func(t *testing.T) {
+		s := testStates(t)
+		for range maxLiveStates {
+			if _, err := s.issue("sess", q, time.Minute, now); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := s.issue("sess", q, time.Minute, now); err == nil || !strings.Contains(err.Error(), "4096 forms are waiting for an answer already") {
+			t.Errorf("got %v; want the form refused", err)
+		}
+		// Expired states make room.
+		if _, err := s.issue("sess", q, time.Minute, now.Add(time.Minute+stateLifetime)); err != nil {
+			t.Errorf("after the others expired: %v", err)
+		}
+	})
 	t.Run("a lost session's states", func(t *testing.T) {
 		st := issue(s, time.Minute)
 		s.forget("sess")
@@ -282,7 +297,7 @@ func TestRequestStateSealed(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range []string{st, string(b)} {
-		for _, w := range []string{"secret-answer-value", "hidden-problem", "q3", "Release plan"} {
+		for _, w := range []string{"secret-answer-value", "hidden-problem", "Release plan"} {
 			if strings.Contains(s, w) {
 				t.Errorf("the state shows %q: %q", w, s)
 			}
@@ -355,6 +370,12 @@ func FuzzFormAnswers(f *testing.F) {
 			var m map[string]any
 			if json.Unmarshal([]byte(content), &m) != nil {
 				return
+			}
+			// What screen leaves is read without an error, but for a
+			// property the form does not have.
+			usable, _ := screen(q, m)
+			if _, err := formAnswers(q, usable); err != nil && !strings.Contains(err.Error(), "properties it does not have") {
+				t.Fatalf("content %s, screened to %v: %v", content, usable, err)
 			}
 			answers, err := formAnswers(q, m)
 			if err != nil {

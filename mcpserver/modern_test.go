@@ -277,6 +277,27 @@ func TestQuestionsInputRequestsState(t *testing.T) {
 			}
 		})
 	}
+	t.Run("another session", func(t *testing.T) {
+		// A second client of the same server cannot answer the first's
+		// form with its state.
+		srv := questionsServer(t)
+		copts := &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}}
+		a := modernQuestions{t, connect(t, srv, "2026-07-28", action("cancel"), copts)}
+		b := modernQuestions{t, connect(t, srv, "2026-07-28", action("cancel"), copts)}
+		_, state := a.first()
+		if r := b.answer(state, answer); !r.IsError || !strings.Contains(text(r), "issued to another client session") {
+			t.Errorf("got %s; want the state refused", text(r))
+		}
+	})
+	t.Run("replayed", func(t *testing.T) {
+		_, state := m.first()
+		if r := m.answer(state, &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "SQLite"}}); r.IsError {
+			t.Fatalf("the first answer: %s", text(r))
+		}
+		if r := m.answer(state, answer); !r.IsError || !strings.Contains(text(r), "used already") {
+			t.Errorf("got %s; want the state refused", text(r))
+		}
+	})
 	t.Run("another request", func(t *testing.T) {
 		r, err := m.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: auq.ToolName,
 			Arguments:    json.RawMessage(strings.Replace(auqRequest, "Which database?", "Which store?", 1)),

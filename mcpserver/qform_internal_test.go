@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -92,4 +93,32 @@ func TestQuestionsRounds(t *testing.T) {
 	if v.err == nil || !strings.Contains(v.err.Error(), `properties it does not have: "q1"`) {
 		t.Errorf("a property of another round: %+v", v)
 	}
+}
+
+// FuzzQuestionsAnswers reads any form content: it never panics, a
+// property it cannot use is a gap, and content without gaps is a result
+// the contract accepts.
+func FuzzQuestionsAnswers(f *testing.F) {
+	for _, c := range []string{`{}`, `{"q1":"SQLite","q2":["Cache"]}`, `{"q1":"Other","q1_other":"x"}`, `{"q1":3,"q2":"Cache"}`,
+		`{"q1":["SQLite"],"q2":[1]}`, `{"q1_note":true}`, `{"q2":["Cache","Cache"]}`, `{"q1":"","q1_other":" "}`} {
+		f.Add(c)
+	}
+	f.Fuzz(func(t *testing.T, content string) {
+		req := qformRequest(t)
+		var m map[string]any
+		if json.Unmarshal([]byte(content), &m) != nil {
+			return
+		}
+		res, g, bad := questionsAnswers(req, m)
+		for _, name := range bad {
+			if _, ok := m[name]; !ok {
+				t.Fatalf("content %s: %q is bad but absent", content, name)
+			}
+		}
+		if len(g) == 0 {
+			if err := auq.CheckResult(req, res); err != nil {
+				t.Fatalf("content %s gave a result the contract refuses: %v", content, err)
+			}
+		}
+	})
 }

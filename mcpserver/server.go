@@ -18,10 +18,10 @@
 //     is one flat form. Clients of protocol 2026-07-28 and later get it as
 //     InputRequests in the tool result and send the answer back in a retry
 //     of the same call; older clients get an elicitation request while
-//     the call waits. A form submitted with questions left unanswered is
-//     followed by one holding only those, and a form dismissed sooner than
-//     anyone could read it is reported as a form the client could not
-//     show;
+//     the call waits. A form submitted with questions left unanswered, or
+//     with values askuser cannot use, is followed by one holding only
+//     those, and a form dismissed sooner than anyone could read it is
+//     reported as a form the client could not show;
 //   - custom: a Renderer given in Options, such as a terminal popup.
 //
 // While a call waits, the server sends progress notifications to clients
