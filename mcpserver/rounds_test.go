@@ -28,7 +28,7 @@ func after(d time.Duration, f elicitFunc) elicitFunc {
 // client failing to show it, as headless clients do: the model is told to
 // ask in text. A slower one is the user's dismissal. The first form of a
 // call is timed on both elicitation paths; on the InputRequests path the
-// time it was sent travels in the signed state.
+// time it was sent travels in the sealed state.
 func TestTooSoon(t *testing.T) {
 	tests := []struct {
 		action string
