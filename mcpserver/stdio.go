@@ -31,7 +31,8 @@ const (
 // SDK sees it: a line that is not JSON, not a JSON-RPC message the SDK
 // reads as it was meant, or longer than MaxMessageBytes is answered with
 // a JSON-RPC error and dropped, so that one bad message cannot end the
-// session.
+// session. The error carries the request's id whenever it can be read,
+// from the start of a line too long to read whole too.
 //
 // When r ends or ctx is done, calls still waiting for the user are
 // aborted, and every request read is answered (for at most
