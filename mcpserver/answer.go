@@ -301,3 +301,110 @@ func quoteAll(ss []string) []string {
 	}
 	return out
 }
+
+// problems are the values of a form that cannot be used, by property
+// name, each with what is wrong with it, in words for the person who
+// filled in the form: the next form names them.
+type problems map[string]string
+
+// propRule is what one property of the form of a questionnaire holds:
+// the question it belongs to, the field for a simple-form question, and
+// the kind of value it takes.
+type propRule struct {
+	question int
+	field    string // "" for the question's own property or its note
+	note     bool
+	kind     contract.Kind // KindInput for text
+	options  []contract.Option
+}
+
+// propRules returns the rule of every property of the whole form of req.
+func propRules(req *contract.Request) map[string]propRule {
+	rules := map[string]propRule{}
+	free := req.FreeTextAllowed()
+	for i := range req.Questions {
+		q := &req.Questions[i]
+		switch q.Kind {
+		case contract.KindForm:
+			for _, f := range q.Fields {
+				rules[fieldProp(i, f.Name)] = propRule{question: i, field: f.Name, kind: f.Kind, options: f.Options}
+			}
+			continue
+		case contract.KindSingle, contract.KindMulti:
+			if free {
+				rules[noteProp(i)] = propRule{question: i, note: true, kind: contract.KindInput}
+			}
+		}
+		rules[questionProp(i)] = propRule{question: i, kind: q.Kind, options: q.Options}
+	}
+	return rules
+}
+
+// problem says what is wrong with v as the value of a property of rule r,
+// or returns "" when v can be used. A null is no value, never a problem.
+func (r propRule) problem(v any) string {
+	if v == nil {
+		return ""
+	}
+	switch r.kind {
+	case contract.KindBool:
+		if _, ok := v.(bool); !ok {
+			return wrongValue(v, "yes or no")
+		}
+	case contract.KindSingle:
+		s, ok := v.(string)
+		switch {
+		case !ok:
+			return wrongValue(v, "one of the options")
+		case !hasLabel(r.options, s):
+			return fmt.Sprintf("%q is not one of the options", s)
+		}
+	case contract.KindMulti:
+		items, ok := v.([]any)
+		if !ok {
+			return wrongValue(v, "a list of options")
+		}
+		seen := map[string]bool{}
+		for _, it := range items {
+			s, ok := it.(string)
+			switch {
+			case !ok:
+				return "the list holds " + jsonType(it) + ", not an option"
+			case !hasLabel(r.options, s):
+				return fmt.Sprintf("%q is not one of the options", s)
+			case seen[s]:
+				return fmt.Sprintf("%q is chosen twice", s)
+			}
+			seen[s] = true
+		}
+	default:
+		if _, ok := v.(string); !ok {
+			return wrongValue(v, "text")
+		}
+	}
+	return ""
+}
+
+func wrongValue(got any, want string) string {
+	return "the form sent " + jsonType(got) + " where it needs " + want
+}
+
+// screen splits content, the content of an accepted form of req, into
+// what can be used and the problems of the rest. A property the form
+// does not have is no problem of the person's: screen leaves it in, for
+// formAnswers to refuse.
+func screen(req *contract.Request, content map[string]any) (map[string]any, problems) {
+	rules := propRules(req)
+	usable := make(map[string]any, len(content))
+	bad := problems{}
+	for k, v := range content {
+		if r, known := rules[k]; known {
+			if p := r.problem(v); p != "" {
+				bad[k] = p
+				continue
+			}
+		}
+		usable[k] = v
+	}
+	return usable, bad
+}

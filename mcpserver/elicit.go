@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -56,7 +57,7 @@ func (r *elicitRenderer) Render(ctx context.Context, s *ask.Session) (ask.Outcom
 			return ask.Outcome{}, err
 		}
 		sent := time.Now()
-		res, err := r.session.Elicit(ctx, form)
+		res, err := elicit(ctx, r.session, form)
 		if err != nil {
 			return ask.Outcome{}, fmt.Errorf("the elicitation request failed: %w", err)
 		}
@@ -73,5 +74,59 @@ func (r *elicitRenderer) Render(ctx context.Context, s *ask.Session) (ask.Outcom
 func (d *callData) record(action string) {
 	if d.progress != nil {
 		d.progress.setAction(action)
+	}
+}
+
+// elicit sends form to the client of session and returns its answer with
+// the content as the client sent it. The SDK's Elicit checks an accepted
+// form's content against the requested schema and fails the whole request
+// on any mismatch, so that a client that does not enforce required, or
+// sends "true" for a boolean, would lose every answer the person gave:
+// askuser reads the content by its own rules instead (judge,
+// judgeQuestions), keeps what it can use, and asks again for the rest.
+// keepContent, a sending middleware of the server, takes the content out
+// of the answer before Elicit sees it.
+func elicit(ctx context.Context, session *mcp.ServerSession, form *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	if session == nil {
+		return nil, errors.New("the call has no MCP session to send the form on")
+	}
+	raw := &rawContent{}
+	res, err := session.Elicit(context.WithValue(ctx, rawContentKey{}, raw), form)
+	if err != nil {
+		return nil, err
+	}
+	if raw.taken {
+		res.Content = raw.content
+	}
+	return res, nil
+}
+
+// rawContentKey marks the context of an elicitation sent by elicit; its
+// value is the *rawContent that receives the answer's content.
+type rawContentKey struct{}
+
+type rawContent struct {
+	content map[string]any
+	taken   bool
+}
+
+// methodElicit is the method of an elicitation request.
+const methodElicit = "elicitation/create"
+
+// keepContent is a sending middleware: for an elicitation that elicit
+// sent, it moves the content of the client's answer into the context's
+// rawContent, leaving the SDK nothing to check. Every other request
+// passes through untouched.
+func keepContent(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if err != nil || method != methodElicit {
+			return res, err
+		}
+		raw, ok := ctx.Value(rawContentKey{}).(*rawContent)
+		if er, isElicit := res.(*mcp.ElicitResult); ok && isElicit && er != nil {
+			raw.content, raw.taken, er.Content = er.Content, true, nil
+		}
+		return res, err
 	}
 }

@@ -95,6 +95,45 @@ func checkMessage(msg []byte) (id json.RawMessage, code int, why string) {
 	return nil, 0, ""
 }
 
+// requestID returns the id of the request that prefix, the start of a
+// message too long to read whole, begins, so that the error that drops
+// it reaches the request's caller instead of leaving it to wait: when the
+// members before the cut hold a valid id, once, and a method. Otherwise
+// it returns nil. Clients write the id and the method before the params,
+// which are what makes a message long.
+func requestID(prefix []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(prefix))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var id json.RawMessage
+	method := false
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			break
+		}
+		key, _ := t.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			break
+		}
+		switch key {
+		case "id":
+			if id != nil {
+				return nil
+			}
+			id = v
+		case "method":
+			method = len(v) > 0 && v[0] == '"'
+		}
+	}
+	if !method || id == nil || string(id) == "null" || checkID(id) != nil {
+		return nil
+	}
+	return id
+}
+
 func syntaxProblem(err error) string {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {

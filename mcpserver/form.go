@@ -122,11 +122,12 @@ var one = 1
 // form holding every question. left is the time the user has, 0 for no
 // deadline: a client's form shows no countdown, so the message says it.
 func elicitParams(req *contract.Request, left time.Duration) *mcp.ElicitParams {
-	return formParams(req, nil, left)
+	return formParams(req, nil, nil, left)
 }
 
 // formParams is the form for what of req g names, or for all of it when g
-// is nil: the form that asks again for what an accepted form left out.
+// is nil: the form that asks again for what an accepted form left out or
+// sent in a way that could not be used, which bad names.
 //
 // A property is required when the contract needs a value there that no
 // default gives: a client that enforces required then cannot let the user
@@ -134,7 +135,7 @@ func elicitParams(req *contract.Request, left time.Duration) *mcp.ElicitParams {
 // a choice or by its note, and the form schema cannot say "one of the
 // two", so neither is required; formAnswers fills in every default that a
 // client leaves out.
-func formParams(req *contract.Request, g gaps, left time.Duration) *mcp.ElicitParams {
+func formParams(req *contract.Request, g gaps, bad problems, left time.Duration) *mcp.ElicitParams {
 	s := &formSchema{props: map[string]*property{}}
 	free := req.FreeTextAllowed()
 	for i := range req.Questions {
@@ -203,7 +204,7 @@ func formParams(req *contract.Request, g gaps, left time.Duration) *mcp.ElicitPa
 	}
 	msg := formMessage(req, left)
 	if g != nil {
-		msg = againMessage(req, g, left)
+		msg = againMessage(req, g, bad, left)
 	}
 	return &mcp.ElicitParams{Mode: "form", Message: safetext.Text(msg), RequestedSchema: s}
 }
@@ -271,9 +272,12 @@ func formMessage(req *contract.Request, left time.Duration) string {
 }
 
 // againMessage is the message above a form that asks again for what g
-// names.
-func againMessage(req *contract.Request, g gaps, left time.Duration) string {
-	msg := "Some answers are still missing: " + g.describe(req) + ". The answers you gave are kept."
+// names, saying what was wrong with the answers bad names.
+func againMessage(req *contract.Request, g gaps, bad problems, left time.Duration) string {
+	msg := "Some answers are still missing: " + g.describe(req, bad) + ". The answers you gave are kept."
+	if len(bad) > 0 {
+		msg = "Some answers are missing or could not be used: " + g.describe(req, bad) + ". Your other answers are kept."
+	}
 	if left > 0 {
 		msg += "\n\n(" + timeLeft(left) + " to answer)"
 	}

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -148,61 +149,174 @@ func TestTimeLeft(t *testing.T) {
 	}
 }
 
-func TestRequestState(t *testing.T) {
-	s := &stateSigner{key: []byte("k1")}
-	other := &stateSigner{key: []byte("k2")}
-	q := parse(t, every)
-	now := time.Unix(1000, 0)
-	st, err := s.issue(q, totalTime(60000, len(q.Questions)), now)
+func testStates(t testing.TB) *states {
+	t.Helper()
+	s, err := newStates([]byte("0123456789abcdef0123456789abcdef"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.verify(st, q)
+	return s
+}
+
+// A request state is sealed, bound to its session, questionnaire and
+// call, accepted once and only while it is its call's last, and expires a
+// day after the deadline (or after the form went out, for none).
+func TestRequestState(t *testing.T) {
+	s := testStates(t)
+	other, err := newStates([]byte("fedcba9876543210fedcba9876543210"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := parse(t, every)
+	now := time.Unix(1000, 0)
+	issue := func(s *states, total time.Duration) string {
+		t.Helper()
+		st, err := s.issue("sess", q, total, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	st := issue(s, totalTime(60000, len(q.Questions)))
+	got, err := s.open(st, "sess", q, now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := now.Add(5 * time.Minute).UnixMilli(); got.Deadline != want {
 		t.Errorf("deadline %d; want %d", got.Deadline, want)
 	}
-	if got.expired(now.Add(5*time.Minute-time.Millisecond)) || !got.expired(now.Add(5*time.Minute)) {
-		t.Error("the deadline is not where it should be")
+	end := now.Add(5*time.Minute + stateLifetime)
+	if got.expired(end.Add(-time.Millisecond)) || !got.expired(end) {
+		t.Error("the expiry is not a day after the deadline")
 	}
-	none, _ := s.issue(q, 0, now)
-	if st, _ := s.verify(none, q); st.expired(now.Add(1000 * time.Hour)) {
-		t.Error("a questionnaire without a deadline expired")
+	if got.left(now.Add(6*time.Minute)) != 0 || got.left(now.Add(4*time.Minute)) != time.Minute {
+		t.Error("the time left is not what remains of the deadline, and none after it")
 	}
-	payload, _, _ := strings.Cut(st, ".")
+	none := issue(s, 0)
+	if st, _ := s.open(none, "sess", q, now); st.expired(now.Add(stateLifetime-time.Millisecond)) || !st.expired(now.Add(stateLifetime)) {
+		t.Error("a questionnaire without a deadline does not expire a day after its form went out")
+	}
+
+	tampered := func(st string) string {
+		b, _ := base64.RawURLEncoding.DecodeString(st)
+		b[len(b)/2] ^= 1
+		return base64.RawURLEncoding.EncodeToString(b)
+	}
 	tests := []struct {
-		name, state string
-		q           *contract.Request
-		want        string
+		name    string
+		state   func() string
+		session string
+		q       *contract.Request
+		want    string
 	}{
-		{"other key", func() string { s, _ := other.issue(q, time.Millisecond, now); return s }(), q, "not issued by this server"},
-		{"tampered", payload + "x." + s.mac(payload), q, "not issued by this server"},
-		{"other questionnaire", st, parse(t, `{"questions":[{"title":"x"}]}`), "another questionnaire"},
-		{"empty", "", q, "no request state"},
-		{"long", strings.Repeat("a", maxStateLen+1), q, "the limit is"},
+		{"other key", func() string { return issue(other, time.Minute) }, "sess", q, "not issued by this server"},
+		{"tampered", func() string { return tampered(issue(s, time.Minute)) }, "sess", q, "not issued by this server"},
+		{"cut short", func() string { return issue(s, time.Minute)[:20] }, "sess", q, "not issued by this server"},
+		{"other questionnaire", func() string { return issue(s, time.Minute) }, "sess", parse(t, `{"questions":[{"title":"x"}]}`), "another questionnaire"},
+		{"foreign session", func() string { return issue(s, time.Minute) }, "other", q, "another client session"},
+		{"replayed", func() string {
+			st := issue(s, time.Minute)
+			if _, err := s.open(st, "sess", q, now); err != nil {
+				t.Fatal(err)
+			}
+			return st
+		}, "sess", q, "used already"},
+		{"an earlier round after a later one", func() string {
+			first := issue(s, time.Minute)
+			prev, err := s.open(first, "sess", q, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.next(prev, round{n: 2}, nil, now); err != nil {
+				t.Fatal(err)
+			}
+			return first
+		}, "sess", q, "a later form of the call replaced it"},
+		{"empty", func() string { return "" }, "sess", q, "no request state"},
+		{"long", func() string { return strings.Repeat("a", maxStateLen+1) }, "sess", q, "the limit is"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := s.verify(tt.state, tt.q); err == nil || !strings.Contains(err.Error(), tt.want) {
+			if _, err := s.open(tt.state(), tt.session, tt.q, now); err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("got %v; want an error holding %q", err, tt.want)
 			}
 		})
 	}
+
+	t.Run("expired", func(t *testing.T) {
+		st := issue(s, time.Minute)
+		got, err := s.open(st, "sess", q, now.Add(time.Minute+stateLifetime))
+		if err != nil || !got.expired(now.Add(time.Minute+stateLifetime)) {
+			t.Errorf("got %+v, %v; want the state, expired", got, err)
+		}
+	})
+	t.Run("too many waiting", func(t *testing.T) {
+		s := testStates(t)
+		for range maxLiveStates {
+			if _, err := s.issue("sess", q, time.Minute, now); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := s.issue("sess", q, time.Minute, now); err == nil || !strings.Contains(err.Error(), "4096 forms are waiting for an answer already") {
+			t.Errorf("got %v; want the form refused", err)
+		}
+		// Expired states make room.
+		if _, err := s.issue("sess", q, time.Minute, now.Add(time.Minute+stateLifetime)); err != nil {
+			t.Errorf("after the others expired: %v", err)
+		}
+	})
+	t.Run("a lost session's states", func(t *testing.T) {
+		st := issue(s, time.Minute)
+		s.forget("sess")
+		if _, err := s.open(st, "sess", q, now); !errors.Is(err, errStateReplayed) {
+			t.Errorf("got %v; want %v", err, errStateReplayed)
+		}
+	})
 }
 
-// A state for a later form keeps the questionnaire and the deadline of
-// the first, and carries its round, the answers kept and when it was sent.
-func TestRequestStateNext(t *testing.T) {
-	s := &stateSigner{key: []byte("k1")}
+// What a state carries cannot be read from it: neither the answers kept
+// nor the questionnaire's words.
+func TestRequestStateSealed(t *testing.T) {
+	s := testStates(t)
 	q := parse(t, every)
-	start := time.Unix(1000, 0)
-	first, err := s.issue(q, totalTime(60000, len(q.Questions)), start)
+	now := time.Unix(1000, 0)
+	first, err := s.issue("sess", q, time.Minute, now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	prev, err := s.verify(first, q)
+	prev, err := s.open(first, "sess", q, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.next(prev, round{n: 2, kept: map[string]any{"q3": "secret-answer-value"}, bad: problems{"q4": "hidden-problem"}}, nil, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := base64.RawURLEncoding.DecodeString(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{st, string(b)} {
+		for _, w := range []string{"secret-answer-value", "hidden-problem", "Release plan"} {
+			if strings.Contains(s, w) {
+				t.Errorf("the state shows %q: %q", w, s)
+			}
+		}
+	}
+}
+
+// A state for a later form keeps the session, call, questionnaire,
+// deadline and expiry of the first, and carries its round, the answers
+// kept and when it was sent.
+func TestRequestStateNext(t *testing.T) {
+	s := testStates(t)
+	q := parse(t, every)
+	start := time.Unix(1000, 0)
+	first, err := s.issue("sess", q, totalTime(60000, len(q.Questions)), start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev, err := s.open(first, "sess", q, start)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,23 +324,24 @@ func TestRequestStateNext(t *testing.T) {
 		t.Errorf("first round %+v; want round 1 with nothing kept", got)
 	}
 	later := start.Add(40 * time.Second)
-	kept := map[string]any{"q4": true, "q3": "x"}
-	next, err := s.next(prev, 2, kept, later)
+	r := round{n: 2, kept: map[string]any{"q4": true, "q3": "x"}, bad: problems{"q1": "the form sent a number where it needs one of the options"}}
+	next, err := s.next(prev, r, nil, later)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.verify(next, q)
+	got, err := s.open(next, "sess", q, later)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Deadline != prev.Deadline || got.sentAgo(later.Add(time.Second)) != time.Second || got.Nonce == prev.Nonce {
-		t.Errorf("next state %+v after %+v; want the same deadline, sent at %v, a new nonce", got, prev, later)
+	if got.Deadline != prev.Deadline || got.Expires != prev.Expires || got.Call != prev.Call || got.Session != prev.Session ||
+		got.sentAgo(later.Add(time.Second)) != time.Second || got.ID == prev.ID {
+		t.Errorf("next state %+v after %+v; want the same call, deadline and expiry, sent at %v, a new id", got, prev, later)
 	}
-	if diff := cmp.Diff(round{n: 2, kept: kept}, got.round(), cmp.AllowUnexported(round{})); diff != "" {
+	if diff := cmp.Diff(r, got.round(), cmp.AllowUnexported(round{})); diff != "" {
 		t.Errorf("round (-want +got):\n%s", diff)
 	}
-	huge := map[string]any{"q3": strings.Repeat("x", maxStateLen)}
-	if _, err := s.next(prev, 2, huge, later); err == nil || !strings.Contains(err.Error(), "too many to carry") {
+	huge := round{n: 2, kept: map[string]any{"q3": strings.Repeat("x", maxStateLen)}}
+	if _, err := s.next(prev, huge, nil, later); err == nil || !strings.Contains(err.Error(), "too many to carry") {
 		t.Errorf("a state too long to echo: %v; want an error", err)
 	}
 }
@@ -256,6 +371,12 @@ func FuzzFormAnswers(f *testing.F) {
 			if json.Unmarshal([]byte(content), &m) != nil {
 				return
 			}
+			// What screen leaves is read without an error, but for a
+			// property the form does not have.
+			usable, _ := screen(q, m)
+			if _, err := formAnswers(q, usable); err != nil && !strings.Contains(err.Error(), "properties it does not have") {
+				t.Fatalf("content %s, screened to %v: %v", content, usable, err)
+			}
 			answers, err := formAnswers(q, m)
 			if err != nil {
 				return
@@ -271,28 +392,33 @@ func FuzzFormAnswers(f *testing.F) {
 }
 
 func FuzzRequestState(f *testing.F) {
-	s := &stateSigner{key: []byte("key")}
+	s := testStates(f)
 	q := parse(f, every)
-	good, _ := s.issue(q, time.Second, time.Unix(0, 0))
-	for _, c := range []string{good, "", ".", "a.b", good + "x"} {
+	now := time.Unix(0, 0)
+	good, _ := s.issue("sess", q, time.Second, now)
+	for _, c := range []string{good, "", ".", "a.b", good + "x", good[:len(good)-1]} {
 		f.Add(c)
 	}
-	// Signed states, so that the fuzzer reaches the decoding of their
+	// Sealed states, so that the fuzzer reaches the decoding of their
 	// numbers.
 	h, err := requestHash(q)
 	if err != nil {
 		f.Fatal(err)
 	}
+	seal := func(body string) string {
+		n := s.aead.NonceSize()
+		b := s.aead.Seal(make([]byte, n), make([]byte, n), []byte(body), nil)
+		return base64.RawURLEncoding.EncodeToString(b)
+	}
 	for _, n := range fuzzbound.Numbers() {
-		for _, body := range []string{`{"v":` + n + `,"r":"` + h + `","d":0,"n":"x"}`, `{"v":1,"r":"` + h + `","d":` + n + `,"n":"x"}`} {
-			p := base64.RawURLEncoding.EncodeToString([]byte(body))
-			f.Add(p + "." + s.mac(p))
+		for _, body := range []string{`{"c":"sess","i":"x","n":"y","r":"` + h + `","e":` + n + `}`, `{"c":"sess","i":"x","n":"y","r":"` + h + `","k":` + n + `,"e":1}`} {
+			f.Add(seal(body))
 		}
 	}
 	f.Fuzz(func(t *testing.T, state string) {
 		fuzzbound.Run(t, state, func() {
-			st, err := s.verify(state, q)
-			if err == nil && state != good && st.V != 1 {
+			st, err := s.open(state, "sess", q, now)
+			if err == nil && state != good && !st.expired(now) {
 				t.Fatalf("accepted %q as %+v", state, st)
 			}
 		})

@@ -10,7 +10,7 @@ import (
 )
 
 // The modern path, for clients of protocol 2026-07-28 and later: the first
-// call of a questionnaire returns its form as InputRequests, with a signed
+// call of a questionnaire returns its form as InputRequests, with a sealed
 // state; the client shows the form and calls again with the answer and
 // the state. Both tools take it; this is the part they share.
 
@@ -21,10 +21,10 @@ func isRetry(req *mcp.CallToolRequest) bool {
 }
 
 // openForm returns form, the whole questionnaire q, as InputRequests,
-// with a signed state whose deadline, total (none for 0), starts now; the
+// with a sealed state whose deadline, total (none for 0), starts now; the
 // notify command runs for o as the form goes out.
 func (s *Server) openForm(h *sessionHost, q any, o ask.Opening, total time.Duration, form *mcp.ElicitParams) (*mcp.CallToolResult, error) {
-	state, err := s.states.issue(q, total, time.Now())
+	state, err := s.states.issue(h.id, q, total, time.Now())
 	if err != nil {
 		return nil, err
 	}
@@ -34,7 +34,7 @@ func (s *Server) openForm(h *sessionHost, q any, o ask.Opening, total time.Durat
 }
 
 // retry is a client's retry of a call whose form went out as
-// InputRequests: the state it echoes, verified, its answer to the form,
+// InputRequests: the state it echoes, opened, its answer to the form,
 // and when it came.
 type retry struct {
 	st     requestState
@@ -42,32 +42,33 @@ type retry struct {
 	now    time.Time
 }
 
-// readRetry reads the retry req for q, the questionnaire the state it
-// echoes must have been issued for.
-func (s *Server) readRetry(req *mcp.CallToolRequest, q any) (retry, error) {
-	st, err := s.states.verify(req.Params.RequestState, q)
-	if err != nil {
-		return retry{}, err
-	}
+// readRetry reads the retry req of a call of h for q, the questionnaire
+// the state it echoes must have been issued for.
+func (s *Server) readRetry(h *sessionHost, req *mcp.CallToolRequest, q any) (retry, error) {
 	answer, err := formResponse(req.Params.InputResponses)
 	if err != nil {
 		return retry{}, err
 	}
-	return retry{st: st, answer: answer, now: time.Now()}, nil
+	now := time.Now()
+	st, err := s.states.open(req.Params.RequestState, h.id, q, now)
+	if err != nil {
+		return retry{}, err
+	}
+	return retry{st: st, answer: answer, now: now}, nil
 }
 
 // took is how long after its form went out the answer came.
 func (rt retry) took() time.Duration { return rt.st.sentAgo(rt.now) }
 
-// again returns the form of round n, which follows the form rt answers
-// and keeps kept, as InputRequests with its signed state. form makes the
-// form with the time left to answer it.
-func (s *Server) again(rt retry, n int, kept map[string]any, form func(left time.Duration) (*mcp.ElicitParams, error)) (*mcp.CallToolResult, error) {
+// again returns the form of round r, which follows the form rt answers,
+// as InputRequests with its sealed state; asks is what an AskUserQuestion
+// form asks again. form makes the form with the time left to answer it.
+func (s *Server) again(rt retry, r round, asks qgaps, form func(left time.Duration) (*mcp.ElicitParams, error)) (*mcp.CallToolResult, error) {
 	f, err := form(rt.st.left(rt.now))
 	if err != nil {
 		return nil, err
 	}
-	state, err := s.states.next(rt.st, n, kept, rt.now)
+	state, err := s.states.next(rt.st, r, asks, rt.now)
 	if err != nil {
 		return nil, err
 	}

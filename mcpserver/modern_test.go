@@ -62,6 +62,7 @@ func TestInputRequestsRound(t *testing.T) {
 		{"other questionnaire", first.RequestState, single, answer, "another questionnaire"},
 		{"no state", "", form, answer, "no request state"},
 		{"wrong key", first.RequestState, form, mcp.InputResponseMap{"other": answer["questionnaire"]}, `no input response "questionnaire"`},
+		{"replayed", first.RequestState, form, answer, "used already"},
 	}
 	for _, tt := range bad {
 		t.Run(tt.name, func(t *testing.T) {
@@ -198,7 +199,7 @@ func TestQuestionsInputRequestsDismissed(t *testing.T) {
 			m := newModernQuestions(t)
 			_, state := m.first()
 			r := m.answer(state, &mcp.ElicitResult{Action: "decline"})
-			if !r.IsError || r.StructuredContent != nil || !strings.Contains(text(r), "native_ui_failed") ||
+			if !r.IsError || !strings.Contains(structuredJSON(t, r), `"code":"native_ui_failed"`) || !strings.Contains(text(r), "native_ui_failed") ||
 				!strings.Contains(text(r), "too soon for anyone to have read it") || !strings.Contains(text(r), "in ordinary text") {
 				t.Errorf("got %s (isError %v); want native_ui_failed with the advice to ask in text", text(r), r.IsError)
 			}
@@ -248,6 +249,9 @@ func TestQuestionsInputRequestsAgain(t *testing.T) {
 		"annotations":{"extras":{"questionNotes":"small"}},
 		"metadata":{"source":"test","flowId":"f-1"}}`)
 	// A property the second form does not have is refused.
+	_, state = m.first()
+	time.Sleep(350 * time.Millisecond)
+	_, state2 = m.form(m.answer(state, &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "Other", "q2": []any{"Cache"}}}))
 	r = m.answer(state2, &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "SQLite", "q2": []any{"Queue"}}})
 	if !r.IsError || !strings.Contains(text(r), `properties it does not have: "q2"`) {
 		t.Errorf("got %s; want the unknown property refused", text(r))
@@ -273,6 +277,27 @@ func TestQuestionsInputRequestsState(t *testing.T) {
 			}
 		})
 	}
+	t.Run("another session", func(t *testing.T) {
+		// A second client of the same server cannot answer the first's
+		// form with its state.
+		srv := questionsServer(t)
+		copts := &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}}
+		a := modernQuestions{t, connect(t, srv, "2026-07-28", action("cancel"), copts)}
+		b := modernQuestions{t, connect(t, srv, "2026-07-28", action("cancel"), copts)}
+		_, state := a.first()
+		if r := b.answer(state, answer); !r.IsError || !strings.Contains(text(r), "issued to another client session") {
+			t.Errorf("got %s; want the state refused", text(r))
+		}
+	})
+	t.Run("replayed", func(t *testing.T) {
+		_, state := m.first()
+		if r := m.answer(state, &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "SQLite"}}); r.IsError {
+			t.Fatalf("the first answer: %s", text(r))
+		}
+		if r := m.answer(state, answer); !r.IsError || !strings.Contains(text(r), "used already") {
+			t.Errorf("got %s; want the state refused", text(r))
+		}
+	})
 	t.Run("another request", func(t *testing.T) {
 		r, err := m.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: auq.ToolName,
 			Arguments:    json.RawMessage(strings.Replace(auqRequest, "Which database?", "Which store?", 1)),

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"crypto/rand"
 	"time"
 
 	"github.com/askuser/askuser/ask"
@@ -12,7 +13,7 @@ import (
 // notify command as each questionnaire opens, on every route. A modern
 // native session's questionnaire opens on its first round instead.
 func (s *Server) newSessionHost(host *ask.Host, modern bool) *sessionHost {
-	h := &sessionHost{modern: modern}
+	h := &sessionHost{id: rand.Text(), modern: modern}
 	h.onOpen = notify.OnOpen(host.Preferences().Notify.Command, notify.HostMCP, s.opts.NotifyReport)
 	opts := &ask.Options{OnOpen: h.onOpen}
 	if route, _ := host.Route(); modern && route == contract.RouteNative {

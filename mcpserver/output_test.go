@@ -47,6 +47,62 @@ func TestOutputSchema(t *testing.T) {
 	}
 }
 
+// Every kind of AskUserQuestion result fits its output schema, and one
+// that failed carries its error in the structured content, as ask_user's
+// do.
+func TestQuestionsOutputSchema(t *testing.T) {
+	var schema jsonschema.Schema
+	b, _ := json.Marshal(mcpserver.QuestionsTool().OutputSchema)
+	if err := json.Unmarshal(b, &schema); err != nil {
+		t.Fatal(err)
+	}
+	resolved, err := schema.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, args string
+		elicit     elicitFunc
+		code       string // the error's code; "" for none
+	}{
+		{"submitted", auqRequest, accept(`{"q1":"SQLite"}`), ""},
+		{"dismissed", auqRequest, slowly("decline"), ""},
+		{"declined at once", auqRequest, action("decline"), "native_ui_failed"},
+		{"invalid", `{"questions":[]}`, action("decline"), "invalid_request"},
+		{"no elicitation", auqRequest, nil, "unsupported_mode"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cs := connect(t, questionsServer(t), "2025-11-25", tt.elicit, nil)
+			r, err := callQuestions(context.Background(), cs, tt.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := resolved.Validate(r.StructuredContent); err != nil {
+				t.Errorf("structured content %v breaks the output schema: %v", r.StructuredContent, err)
+			}
+			var got struct {
+				Cancelled bool
+				Error     *struct{ Code, Message string }
+				Guidance  string
+			}
+			b, _ := json.Marshal(r.StructuredContent)
+			if err := json.Unmarshal(b, &got); err != nil {
+				t.Fatal(err)
+			}
+			if got.Guidance != text(r) {
+				t.Errorf("guidance %q is not the text %q", got.Guidance, text(r))
+			}
+			switch {
+			case tt.code == "" && (got.Error != nil || r.IsError):
+				t.Errorf("isError %v, error %+v; want neither", r.IsError, got.Error)
+			case tt.code != "" && (got.Error == nil || got.Error.Code != tt.code || got.Error.Message == "" || !got.Cancelled || !r.IsError):
+				t.Errorf("isError %v, structured content %s; want an error %s, cancelled", r.IsError, b, tt.code)
+			}
+		})
+	}
+}
+
 func TestInstructions(t *testing.T) {
 	cs := connect(t, newServer(t, nil), "2025-11-25", nil, nil)
 	got := cs.InitializeResult().Instructions
@@ -65,7 +121,7 @@ func TestGuidance(t *testing.T) {
 	}{
 		{"answered", single, accept(`{"q1":"SQLite"}`), []string{"The user answered", "SQLite"}},
 		{"no route", single, nil, []string{"Do not invent an answer", "Ask the user yourself, in ordinary text in your reply", "1. Database"}},
-		{"invalid", `{"questions":[]}`, nil, []string{"Fix these problems", "Do not invent an answer"}},
+		{"invalid", `{"questions":[]}`, nil, []string{"The questionnaire is invalid", "Fix this and call ask_user again.", "Do not invent an answer"}},
 	}
 	for _, v := range versions {
 		for _, tt := range tests {

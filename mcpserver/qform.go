@@ -130,9 +130,10 @@ type qverdict struct {
 // to the form of round r of req, by the rules of judge: a dismissal
 // sooner than minReadTime is a form nobody saw; an accepted form that
 // leaves a required question unanswered, or an answer that cannot be
-// read as one (Other without its text, an Other text beside another
-// option), gets another round for those questions, unless it came back
-// too soon or it was the last round.
+// used (Other without its text, an Other text beside another option, a
+// value of the wrong type, a label no option has), gets another round for
+// those questions, naming what was wrong, unless it came back too soon or
+// it was the last round.
 func judgeQuestions(req *auq.Request, r qround, res *mcp.ElicitResult, took time.Duration) qverdict {
 	v := qverdict{action: res.Action}
 	if accepted, dismissed, err := readAction(res.Action, r.n, took); !accepted {
@@ -152,10 +153,9 @@ func judgeQuestions(req *auq.Request, r qround, res *mcp.ElicitResult, took time
 		}
 	}
 	maps.Copy(merged, res.Content)
-	result, g, err := questionsAnswers(req, merged)
-	if err != nil {
-		v.err = err
-		return v
+	result, g, bad := questionsAnswers(req, merged)
+	for _, name := range bad {
+		delete(merged, name)
 	}
 	switch {
 	case len(g) == 0:
@@ -173,24 +173,35 @@ func judgeQuestions(req *auq.Request, r qround, res *mcp.ElicitResult, took time
 // questionsAnswers maps the content of the accepted forms to a result:
 // option labels to their ids and labels, the Other text, the notes, and
 // the preview of the chosen option. A question that needs asking again
-// is in the gaps; a value of the wrong type, or a label no option has, is
-// an error.
-func questionsAnswers(req *auq.Request, content map[string]any) (auq.Result, qgaps, error) {
-	var res auq.Result
-	g := qgaps{}
+// is in the gaps, with the reason: no answer, an answer that cannot be
+// read as one, or a value the form cannot hold (of the wrong type, a
+// label no option has, a text too long), whose property is in bad.
+func questionsAnswers(req *auq.Request, content map[string]any) (res auq.Result, g qgaps, bad []string) {
+	g = qgaps{}
 	for i := range req.Questions {
 		q := &req.Questions[i]
-		other, err := textValue(content, otherProp(i), auq.MaxOtherTextLen)
-		if err != nil {
-			return auq.Result{}, nil, err
+		other, p := textValue(content, otherProp(i), "your own answer", auq.MaxOtherTextLen)
+		if p != "" {
+			g[i], bad = p, append(bad, otherProp(i))
+			continue
 		}
-		note, err := textValue(content, noteProp(i), auq.MaxNoteLen)
-		if err != nil {
-			return auq.Result{}, nil, err
+		note, p := textValue(content, noteProp(i), "the note", auq.MaxNoteLen)
+		if p != "" {
+			g[i], bad = p, append(bad, noteProp(i))
+			continue
 		}
-		labels, given, err := labelsValue(content, questionProp(i), q.MultiSelect)
-		if err != nil {
-			return auq.Result{}, nil, err
+		labels, given, p := labelsValue(content, questionProp(i), q.MultiSelect)
+		if p == "" {
+			for _, l := range labels {
+				if l != auq.OtherLabel && optionByLabel(q, l) == nil {
+					p = strconv.Quote(l) + " is not one of the choices"
+					break
+				}
+			}
+		}
+		if p != "" {
+			g[i], bad = p, append(bad, questionProp(i))
+			continue
 		}
 		if other != "" && !slices.Contains(labels, auq.OtherLabel) {
 			if given && !q.MultiSelect {
@@ -199,11 +210,6 @@ func questionsAnswers(req *auq.Request, content map[string]any) (auq.Result, qga
 			}
 			// The text can mean nothing but the Other answer.
 			labels, given = append(labels, auq.OtherLabel), true
-		}
-		for _, l := range labels {
-			if l != auq.OtherLabel && optionByLabel(q, l) == nil {
-				return auq.Result{}, nil, fmt.Errorf("%s of the form is %q, which is not one of its choices", questionProp(i), l)
-			}
 		}
 		if slices.Contains(labels, auq.OtherLabel) && other == "" {
 			g[i] = auq.OtherLabel + " is chosen without your own answer"
@@ -247,7 +253,7 @@ func questionsAnswers(req *auq.Request, content map[string]any) (auq.Result, qga
 			res.Annotations[q.ID] = ann
 		}
 	}
-	return res, g, nil
+	return res, g, bad
 }
 
 // optionByLabel is q's option labelled l.
@@ -261,54 +267,54 @@ func optionByLabel(q *auq.Question, l string) *auq.Option {
 }
 
 // textValue is the trimmed text of content[name], "" when it is absent
-// or blank.
-func textValue(content map[string]any, name string, limit int) (string, error) {
+// or blank, or says what is wrong with it: what names it for the person.
+func textValue(content map[string]any, name, what string, limit int) (text, problem string) {
 	v, ok := content[name]
 	if !ok || v == nil {
-		return "", nil
+		return "", ""
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", fmt.Errorf("%s of the form must be text, not %T", name, v)
+		return "", what + ": " + wrongValue(v, "text")
 	}
 	s = strings.TrimSpace(s)
 	if n := utf8.RuneCountInString(s); n > limit {
-		return "", fmt.Errorf("%s of the form is %d characters long; the limit is %d", name, n, limit)
+		return "", fmt.Sprintf("%s is %d characters long; the limit is %d", what, n, limit)
 	}
-	return s, nil
+	return s, ""
 }
 
 // labelsValue reads the answer content[name]: one label, or a list of
 // distinct labels for a multi-select question. given is false when it is
-// absent (or, single-select, empty).
-func labelsValue(content map[string]any, name string, multi bool) (labels []string, given bool, err error) {
+// absent (or, single-select, empty). problem says what is wrong with it.
+func labelsValue(content map[string]any, name string, multi bool) (labels []string, given bool, problem string) {
 	v, ok := content[name]
 	if !ok || v == nil {
-		return nil, false, nil
+		return nil, false, ""
 	}
 	if !multi {
 		s, ok := v.(string)
 		if !ok {
-			return nil, false, fmt.Errorf("%s of the form must be one of its choices, not %T", name, v)
+			return nil, false, wrongValue(v, "one of the choices")
 		}
 		if s == "" {
-			return nil, false, nil
+			return nil, false, ""
 		}
-		return []string{s}, true, nil
+		return []string{s}, true, ""
 	}
 	list, ok := v.([]any)
 	if !ok {
-		return nil, false, fmt.Errorf("%s of the form must be a list of its choices, not %T", name, v)
+		return nil, false, wrongValue(v, "a list of choices")
 	}
 	for _, e := range list {
 		s, ok := e.(string)
 		if !ok {
-			return nil, false, fmt.Errorf("%s of the form must list its choices, not %T", name, e)
+			return nil, false, "the list holds " + jsonType(e) + ", not a choice"
 		}
 		if slices.Contains(labels, s) {
-			return nil, false, fmt.Errorf("%s of the form lists %q twice", name, s)
+			return nil, false, strconv.Quote(s) + " is chosen twice"
 		}
 		labels = append(labels, s)
 	}
-	return labels, true, nil
+	return labels, true, ""
 }

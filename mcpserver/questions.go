@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	_ "embed"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -99,11 +98,7 @@ func (s *Server) modernQuestions(ctx context.Context, h *sessionHost, req *mcp.C
 		p.milestone(auq.MilestoneDialogOpened)
 		return res
 	}
-	rt, err := s.readRetry(req, q)
-	var r qround
-	if err == nil {
-		r, err = rt.st.qround(q)
-	}
+	rt, err := s.readRetry(h, req, q)
 	if err != nil {
 		return questionsResult(q, questionsFailed(contract.ErrNativeUIFailed, unusableAnswer+err.Error()), "")
 	}
@@ -111,13 +106,13 @@ func (s *Server) modernQuestions(ctx context.Context, h *sessionHost, req *mcp.C
 		return questionsResult(q, auq.Outcome{Status: auq.StatusTimeout, Route: string(contract.RouteNative),
 			Result: auq.Result{Cancelled: true, Metadata: q.ResultMetadata()}}, "")
 	}
-	v := judgeQuestions(q, r, rt.answer, rt.took())
+	v := judgeQuestions(q, rt.st.qround(), rt.answer, rt.took())
 	if v.next == nil {
 		out := h.asker.AskQuestions(ctx, q, &ask.Call{Data: &callData{progress: p, questions: &v}, Progress: p.milestone})
 		return questionsResult(q, out, p.elicitAction())
 	}
 	next := *v.next
-	again, err := s.again(rt, next.n, next.kept, func(left time.Duration) (*mcp.ElicitParams, error) {
+	again, err := s.again(rt, round{n: next.n, kept: next.kept}, next.asks, func(left time.Duration) (*mcp.ElicitParams, error) {
 		return questionsForm(q, next, left), nil
 	})
 	if err != nil {
@@ -134,28 +129,40 @@ func questionsFailed(code contract.ErrorCode, msg string) auq.Outcome {
 
 // questionsResult is the tool result for out, the outcome of q: the
 // model's text (auqtext.ForModel, which holds the whole result) as
-// content, and, but for an error, the AskUserQuestion result with that
-// text as its guidance member as structured content, as toolResult does
-// for ask_user. An error is isError, with the text alone.
+// content, and the AskUserQuestion result with that text as its guidance
+// member as structured content, as toolResult does for ask_user. An error
+// is isError, and its structured content is a result without answers
+// (cancelled) that carries the error.
 func questionsResult(q *auq.Request, out auq.Outcome, action string) *mcp.CallToolResult {
 	text := auqtext.ForModel(q, out)
 	if out.Status == auq.StatusDismissed {
 		text += dismissalText(action)
 	}
-	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+	sc := questionsStructured{Result: out.Result, Guidance: text}
 	if out.Status == auq.StatusError {
-		res.IsError = true
-		return res
+		sc.Result = auq.Result{Cancelled: true}
+		if q != nil {
+			sc.Metadata = q.ResultMetadata()
+		}
+		sc.Error = out.Error
+		if sc.Error == nil {
+			sc.Error = &auq.Error{Code: string(contract.ErrInternal), Message: "no error was given"}
+		}
 	}
-	res.StructuredContent = questionsStructured{Result: out.Result, Guidance: text}
-	return res
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
+		StructuredContent: sc,
+		IsError:           out.Status == auq.StatusError,
+	}
 }
 
 // questionsStructured is the structured content of an AskUserQuestion
-// result: the result, and as guidance the text the text content carries.
+// result: the result, the error of a call that failed, and as guidance
+// the text the text content carries.
 type questionsStructured struct {
 	auq.Result
-	Guidance string `json:"guidance"`
+	Error    *auq.Error `json:"error,omitempty"`
+	Guidance string     `json:"guidance"`
 }
 
 // elicitQuestions is the native route of AskUserQuestion: the request as
@@ -182,9 +189,6 @@ func (r *elicitQuestions) RenderQuestions(ctx context.Context, s *ask.QuestionSe
 	if r.modern {
 		return ask.QuestionOutcome{}, errNoResponse
 	}
-	if r.session == nil {
-		return ask.QuestionOutcome{}, errors.New("the call has no MCP session to send the form on")
-	}
 	rd := qround{n: 1}
 	for {
 		left, _ := s.Countdown.Remaining()
@@ -193,7 +197,7 @@ func (r *elicitQuestions) RenderQuestions(ctx context.Context, s *ask.QuestionSe
 			s.Progress(auq.MilestoneDialogOpened)
 		}
 		sent := time.Now()
-		res, err := r.session.Elicit(ctx, form)
+		res, err := elicit(ctx, r.session, form)
 		if err != nil {
 			return ask.QuestionOutcome{}, fmt.Errorf("the elicitation request failed: %w", err)
 		}

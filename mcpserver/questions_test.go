@@ -219,7 +219,7 @@ func TestQuestionsAgain(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !r.IsError || r.StructuredContent != nil || !strings.Contains(text(r), "native_ui_failed") {
+		if !r.IsError || !strings.Contains(structuredJSON(t, r), `"code":"native_ui_failed"`) || !strings.Contains(text(r), "native_ui_failed") {
 			t.Errorf("got %s (isError %v, structured %v); want native_ui_failed", text(r), r.IsError, r.StructuredContent)
 		}
 	})

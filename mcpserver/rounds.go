@@ -67,18 +67,42 @@ func hasEntry(v *contract.AnswerValue, name string) bool {
 	return slices.ContainsFunc(v.Form, func(e contract.FormEntry) bool { return e.Name == name })
 }
 
-// describe names the gaps for the model and the user, in question order:
-// question 2 ("Database") and question 3 ("Release": field "version").
-func (g gaps) describe(req *contract.Request) string {
+// describe names the gaps for the model and the user, in question order,
+// with the problems of bad among them: question 2 ("Database") and
+// question 3 ("Release": field "version"; field "arches": "x86" is not
+// one of the options).
+func (g gaps) describe(req *contract.Request, bad problems) string {
+	rules := propRules(req)
 	var parts []string
 	for _, i := range slices.Sorted(maps.Keys(g)) {
-		s := "question " + strconv.Itoa(i+1) + " (" + strconv.Quote(req.Questions[i].Title)
-		if names := g[i]; len(names) > 0 {
+		var says []string
+		for _, name := range slices.Sorted(maps.Keys(bad)) {
+			if r := rules[name]; r.question == i && r.field == "" {
+				if r.note {
+					says = append(says, "the note: "+bad[name])
+				} else {
+					says = append(says, bad[name])
+				}
+			}
+		}
+		var missing []string
+		for _, f := range g[i] {
+			if p, ok := bad[fieldProp(i, f)]; ok {
+				says = append(says, "field "+strconv.Quote(f)+": "+p)
+			} else {
+				missing = append(missing, f)
+			}
+		}
+		if len(missing) > 0 {
 			word := "field "
-			if len(names) > 1 {
+			if len(missing) > 1 {
 				word = "fields "
 			}
-			s += ": " + word + strings.Join(quoteAll(names), ", ")
+			says = append([]string{word + strings.Join(quoteAll(missing), ", ")}, says...)
+		}
+		s := "question " + strconv.Itoa(i+1) + " (" + strconv.Quote(req.Questions[i].Title)
+		if len(says) > 0 {
+			s += ": " + strings.Join(says, "; ")
 		}
 		parts = append(parts, s+")")
 	}
@@ -91,11 +115,45 @@ func (g gaps) describe(req *contract.Request) string {
 	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
-// round is one form of a call: its number, from 1, and the content of
-// the forms before it that were accepted, merged.
+// add puts what bad names in g: the question of each property, or its
+// field.
+func (g gaps) add(req *contract.Request, bad problems) {
+	rules := propRules(req)
+	for name := range bad {
+		r, ok := rules[name]
+		if !ok {
+			continue
+		}
+		names, asked := g[r.question]
+		switch {
+		case r.field == "":
+			g[r.question] = nil
+		case !asked || names != nil:
+			if !slices.Contains(names, r.field) {
+				g[r.question] = append(names, r.field)
+			}
+		}
+	}
+	for i, names := range g {
+		if names != nil {
+			// Fields in the order of the question, as gapsIn gives them.
+			q := &req.Questions[i]
+			slices.SortFunc(names, func(a, b string) int { return fieldIndex(q, a) - fieldIndex(q, b) })
+		}
+	}
+}
+
+func fieldIndex(q *contract.Question, name string) int {
+	return slices.IndexFunc(q.Fields, func(f contract.Field) bool { return f.Name == name })
+}
+
+// round is one form of a call: its number, from 1, the content of the
+// forms before it that were accepted, merged, and the problems of what
+// they sent that could not be used, which the form asks for again.
 type round struct {
 	n    int
 	kept map[string]any
+	bad  problems
 }
 
 // asks returns what the form of r asks for, nil for the whole
@@ -108,7 +166,9 @@ func (r round) asks(req *contract.Request) (gaps, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the answers kept from the forms before: %w", err)
 	}
-	return gapsIn(req, answers), nil
+	g := gapsIn(req, answers)
+	g.add(req, r.bad)
+	return g, nil
 }
 
 // form returns the form of r for req, with left to answer.
@@ -117,7 +177,7 @@ func (r round) form(req *contract.Request, left time.Duration) (*mcp.ElicitParam
 	if err != nil {
 		return nil, err
 	}
-	return formParams(req, g, left), nil
+	return formParams(req, g, r.bad, left), nil
 }
 
 // verdict is what the client's answer to one form means for the call:
@@ -170,17 +230,18 @@ func readAction(action string, n int, took time.Duration) (accepted, dismissed b
 // A cancel or decline of the first form that comes sooner than
 // minReadTime is no dismissal but a form that nobody saw: an error, for
 // the model to ask in text. An accepted form that leaves questions
-// unanswered gets another round asking only for those, keeping the rest,
-// unless it came back too soon for a person to have filled it in or it
-// was the last round: then it is empty_answer, naming what is missing.
+// unanswered, or sends values that cannot be used (a string for a
+// boolean, a label that is no option), gets another round asking only for
+// those, naming what was wrong and keeping the rest, unless it came back
+// too soon for a person to have filled it in or it was the last round:
+// then it is empty_answer, naming what is missing. A property the form
+// does not have is no person's doing, and an error.
 func judge(req *contract.Request, r round, res *mcp.ElicitResult, took time.Duration) verdict {
 	v := verdict{action: res.Action}
 	if accepted, dismissed, err := readAction(res.Action, r.n, took); !accepted {
 		v.outcome.Dismissed, v.err = dismissed, err
 		return v
 	}
-	merged := map[string]any{}
-	maps.Copy(merged, r.kept)
 	if r.n > 1 {
 		form, err := r.form(req, 0)
 		if err != nil {
@@ -191,22 +252,33 @@ func judge(req *contract.Request, r round, res *mcp.ElicitResult, took time.Dura
 			return v
 		}
 	}
-	maps.Copy(merged, res.Content)
+	usable, bad := screen(req, res.Content)
+	merged := map[string]any{}
+	maps.Copy(merged, r.kept)
+	maps.Copy(merged, usable)
 	answers, err := formAnswers(req, merged)
 	if err != nil {
 		v.err = err
 		return v
 	}
 	g := gapsIn(req, answers)
+	g.add(req, bad)
+	missing := "an answer"
+	if len(bad) > 0 {
+		missing = "a usable answer"
+	}
 	switch {
 	case len(g) == 0:
 		v.outcome.Answers = answers
 	case took < minReadTime:
-		v.err = &ask.UnansweredError{Reason: fmt.Sprintf("the client returned the form %d ms after it was sent, too soon for anyone to have filled it in, without an answer to %s", took.Milliseconds(), g.describe(req))}
+		v.err = &ask.UnansweredError{Reason: fmt.Sprintf("the client returned the form %d ms after it was sent, too soon for anyone to have filled it in, without %s to %s", took.Milliseconds(), missing, g.describe(req, bad))}
 	case r.n >= maxRounds:
-		v.err = &ask.UnansweredError{Reason: fmt.Sprintf("the form was sent %d times and still came back without an answer to %s", r.n, g.describe(req))}
+		v.err = &ask.UnansweredError{Reason: fmt.Sprintf("the form was sent %d times and still came back without %s to %s", r.n, missing, g.describe(req, bad))}
 	default:
-		v.next = &round{n: r.n + 1, kept: merged}
+		if len(bad) == 0 {
+			bad = nil
+		}
+		v.next = &round{n: r.n + 1, kept: merged, bad: bad}
 	}
 	return v
 }

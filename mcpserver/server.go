@@ -18,10 +18,10 @@
 //     is one flat form. Clients of protocol 2026-07-28 and later get it as
 //     InputRequests in the tool result and send the answer back in a retry
 //     of the same call; older clients get an elicitation request while
-//     the call waits. A form submitted with questions left unanswered is
-//     followed by one holding only those, and a form dismissed sooner than
-//     anyone could read it is reported as a form the client could not
-//     show;
+//     the call waits. A form submitted with questions left unanswered, or
+//     with values askuser cannot use, is followed by one holding only
+//     those, and a form dismissed sooner than anyone could read it is
+//     reported as a form the client could not show;
 //   - custom: a Renderer given in Options, such as a terminal popup.
 //
 // While a call waits, the server sends progress notifications to clients
@@ -91,7 +91,7 @@ type Server struct {
 	mcp      *mcp.Server
 	opts     Options
 	interval time.Duration
-	states   *stateSigner
+	states   *states
 
 	turn chan struct{} // holds one token; the call holding it may show UI
 
@@ -108,6 +108,7 @@ type Server struct {
 
 // sessionHost is the host of one client session.
 type sessionHost struct {
+	id     string // binds the session's request states to it
 	asker  *ask.Asker
 	modern bool // the session answers with InputRequests
 	// onOpen runs the notify command; a modern native session calls it
@@ -126,12 +127,16 @@ func New(opts *Options) (*Server, error) {
 	o.Host = preload(o.Host)
 	key := make([]byte, 32)
 	if _, err := rand.Read(key); err != nil {
-		return nil, fmt.Errorf("mcpserver: making a signing key: %w", err)
+		return nil, fmt.Errorf("mcpserver: making the request states' key: %w", err)
+	}
+	st, err := newStates(key)
+	if err != nil {
+		return nil, fmt.Errorf("mcpserver: %w", err)
 	}
 	s := &Server{
 		opts:     o,
 		interval: o.ProgressInterval,
-		states:   &stateSigner{key: key},
+		states:   st,
 		turn:     make(chan struct{}, 1),
 		running:  newPending(),
 		hosts:    map[*mcp.ServerSession]*sessionHost{},
@@ -157,6 +162,7 @@ func New(opts *Options) (*Server, error) {
 	default:
 		return nil, fmt.Errorf("mcpserver: unknown tool %q: want %s or %s", o.Tool, ToolName, auq.ToolName)
 	}
+	s.mcp.AddSendingMiddleware(keepContent)
 	return s, nil
 }
 
@@ -221,6 +227,7 @@ func (s *Server) host(req *mcp.CallToolRequest) *sessionHost {
 			s.mu.Lock()
 			delete(s.hosts, req.Session)
 			s.mu.Unlock()
+			s.states.forget(h.id)
 		}()
 	}
 	return h
@@ -318,12 +325,12 @@ func (s *Server) takeTurn(ctx context.Context, p *progress) bool {
 }
 
 // modernRound serves a call from a client that takes InputRequests. The
-// first round returns the form and a signed state holding the deadline;
+// first round returns the form and a sealed state holding the deadline;
 // the client's retry carries the answer, which judge reads. When it asks
 // for another round, modernRound returns that round's form as the tool
 // result to send; otherwise the core checks the verdict.
 func (s *Server) modernRound(ctx context.Context, h *sessionHost, req *mcp.CallToolRequest, q *contract.Request, prog *progress) (contract.Result, *mcp.CallToolResult) {
-	rt, err := s.readRetry(req, q)
+	rt, err := s.readRetry(h, req, q)
 	if err != nil {
 		return nativeFailed(unusableAnswer + err.Error()), nil
 	}
@@ -335,7 +342,7 @@ func (s *Server) modernRound(ctx context.Context, h *sessionHost, req *mcp.CallT
 		return h.asker.Ask(ctx, q, &ask.Call{Data: &callData{progress: prog, verdict: &v}}), nil
 	}
 	next := *v.next
-	again, err := s.again(rt, next.n, next.kept, func(left time.Duration) (*mcp.ElicitParams, error) { return next.form(q, left) })
+	again, err := s.again(rt, next, nil, func(left time.Duration) (*mcp.ElicitParams, error) { return next.form(q, left) })
 	if err != nil {
 		return nativeFailed(cannotReask + err.Error()), nil
 	}
@@ -350,7 +357,7 @@ func nativeFailed(msg string) contract.Result {
 }
 
 // firstRound returns the whole questionnaire as one form in InputRequests,
-// with a signed state holding the deadline, which starts now.
+// with a sealed state holding the deadline, which starts now.
 func (s *Server) firstRound(h *sessionHost, q *contract.Request) (*mcp.CallToolResult, error) {
 	_, perQuestion := h.asker.Host().Preferences().ForRequest(q)
 	total := totalTime(perQuestion, len(q.Questions))

@@ -30,6 +30,12 @@ type elicitFunc func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, er
 // A nil elicit declares no elicitation.
 func connect(t *testing.T, srv *mcpserver.Server, v string, elicit elicitFunc, copts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
+	return connectClient(t, srv, v, elicit, copts)
+}
+
+// connectClient is connect with receiving middleware on the client.
+func connectClient(t *testing.T, srv *mcpserver.Server, v string, elicit elicitFunc, copts *mcp.ClientOptions, mw ...mcp.Middleware) *mcp.ClientSession {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ct, st := mcp.NewInMemoryTransports()
 	done := make(chan error, 1)
@@ -42,6 +48,7 @@ func connect(t *testing.T, srv *mcpserver.Server, v string, elicit elicitFunc, c
 		o.ElicitationHandler = elicit
 	}
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, o)
+	c.AddReceivingMiddleware(mw...)
 	cs, err := c.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: v})
 	if err != nil {
 		cancel()

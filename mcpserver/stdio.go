@@ -31,7 +31,8 @@ const (
 // SDK sees it: a line that is not JSON, not a JSON-RPC message the SDK
 // reads as it was meant, or longer than MaxMessageBytes is answered with
 // a JSON-RPC error and dropped, so that one bad message cannot end the
-// session.
+// session. The error carries the request's id whenever it can be read,
+// from the start of a line too long to read whole too.
 //
 // When r ends or ctx is done, calls still waiting for the user are
 // aborted, and every request read is answered (for at most
@@ -212,13 +213,18 @@ func filterLines(r io.Reader, pass io.Writer, out io.Writer, max int) error {
 		over := len(line)+len(chunk) > max+1
 		if !over {
 			line = append(line, chunk...)
+		} else if room := max + 1 - len(line); room > 0 {
+			// The start of a line too long to pass on still says whose
+			// request it is (see requestID).
+			line = append(line, chunk[:room]...)
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			if over {
+				id := requestID(line)
 				line = line[:0]
 				derr := discardLine(br)
 				// The last line, ended by the end of r, is answered too.
-				writeError(out, nil, codeInvalidRequest, fmt.Sprintf("the message is longer than %d bytes and was dropped", max))
+				writeError(out, id, codeInvalidRequest, tooLong(max))
 				if derr != nil {
 					return endOf(derr)
 				}
@@ -226,8 +232,8 @@ func filterLines(r io.Reader, pass io.Writer, out io.Writer, max int) error {
 			continue
 		}
 		if over {
+			writeError(out, requestID(line), codeInvalidRequest, tooLong(max))
 			line = line[:0]
-			writeError(out, nil, codeInvalidRequest, fmt.Sprintf("the message is longer than %d bytes and was dropped", max))
 		} else if msg := bytes.TrimSpace(line); len(msg) > 0 {
 			if id, code, why := checkMessage(msg); code != 0 {
 				writeError(out, id, code, why)
@@ -240,6 +246,10 @@ func filterLines(r io.Reader, pass io.Writer, out io.Writer, max int) error {
 			return endOf(err)
 		}
 	}
+}
+
+func tooLong(max int) string {
+	return fmt.Sprintf("the message is longer than %d bytes and was dropped", max)
 }
 
 func discardLine(br *bufio.Reader) error {

@@ -62,11 +62,23 @@ func TestFilterLines(t *testing.T) {
 func TestFilterLinesOversized(t *testing.T) {
 	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"
 	huge := strings.Repeat("x", 200<<10) // past the 64 KiB buffer
-	tests := []struct{ name, in string }{
-		{"short, last, no newline", ping + strings.Repeat("x", 100)},
-		{"short, newline", ping + strings.Repeat("x", 100) + "\n"},
-		{"past the buffer, last, no newline", ping + huge},
-		{"past the buffer, newline", ping + huge + "\n"},
+	const dropped = `"error":{"code":-32600,"message":"the message is longer than 80 bytes and was dropped"}}` + "\n"
+	tests := []struct{ name, in, id string }{
+		{"short, last, no newline", ping + strings.Repeat("x", 100), "null"},
+		{"short, newline", ping + strings.Repeat("x", 100) + "\n", "null"},
+		{"past the buffer, last, no newline", ping + huge, "null"},
+		{"past the buffer, newline", ping + huge + "\n", "null"},
+		// A request whose id and method come before the cut is answered
+		// with its id, so that its caller stops waiting.
+		{"request, short", ping + `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"a":"` + strings.Repeat("x", 100) + `"}}` + "\n", "7"},
+		{"request, past the buffer", ping + `{"jsonrpc":"2.0","method":"tools/call","id":"c-1","params":{"a":"` + huge + `"}}` + "\n", `"c-1"`},
+		{"request, past the buffer, last", ping + `{"id": 9 ,"jsonrpc":"2.0","method":"x","params":{"a":"` + huge, "9"},
+		{"id after the cut", ping + `{"jsonrpc":"2.0","method":"tools/call","params":{"a":"` + huge + `"},"id":3}` + "\n", "null"},
+		{"a response", ping + `{"jsonrpc":"2.0","id":4,"result":{"a":"` + huge + `"}}` + "\n", "null"},
+		{"no method before the cut", ping + `{"jsonrpc":"2.0","id":4,"params":{"a":"` + huge + `"},"method":"x"}` + "\n", "null"},
+		{"id twice", ping + `{"jsonrpc":"2.0","id":4,"id":5,"method":"x","params":{"a":"` + huge + `"}}` + "\n", "null"},
+		{"id not an integer", ping + `{"jsonrpc":"2.0","id":1.5,"method":"x","params":{"a":"` + huge + `"}}` + "\n", "null"},
+		{"method not a string", ping + `{"jsonrpc":"2.0","id":2,"method":3,"params":{"a":"` + huge + `"}}` + "\n", "null"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,7 +89,7 @@ func TestFilterLinesOversized(t *testing.T) {
 			if diff := cmp.Diff(ping, pass.String()); diff != "" {
 				t.Errorf("passed on (-want +got):\n%s", diff)
 			}
-			want := `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"the message is longer than 80 bytes and was dropped"}}` + "\n"
+			want := `{"jsonrpc":"2.0","id":` + tt.id + `,` + dropped
 			if diff := cmp.Diff(want, out.String()); diff != "" {
 				t.Errorf("errors (-want +got):\n%s", diff)
 			}

@@ -230,16 +230,16 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-// A message over the limit is answered with an error and dropped; the
-// server keeps serving.
+// A message over the limit is answered with an error, with its id so that
+// the client stops waiting, and dropped; the server keeps serving.
 func TestOversizedRequest(t *testing.T) {
 	s := startRaw(t)
 	s.initialize(`{}`)
 	s.send(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"ask_user","arguments":{"header":"` + strings.Repeat("x", 3<<20) + `"}}}`)
 	m := s.next()
 	e, _ := m["error"].(map[string]any)
-	if e == nil || e["code"] != float64(-32600) || !strings.Contains(fmt.Sprint(e["message"]), "longer than") {
-		t.Fatalf("got %v; want an invalid request error", m)
+	if e == nil || e["code"] != float64(-32600) || !strings.Contains(fmt.Sprint(e["message"]), "longer than") || m["id"] != float64(5) {
+		t.Fatalf("got %v; want an invalid request error for id 5", m)
 	}
 	s.send(fmt.Sprintf(validCall, 101))
 	if m := s.next(); m["id"] != float64(101) || m["result"] == nil {

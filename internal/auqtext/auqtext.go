@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/askuser/askuser/auq"
@@ -123,11 +124,20 @@ func failed(b *strings.Builder, req *auq.Request, e *auq.Error) {
 		b.WriteString("Ask the user yourself, in ordinary text in your reply, and wait for their answer. These are the questions to ask:\n\n")
 		listing(b, req)
 	case contract.ErrInvalidRequest:
-		fmt.Fprintf(b, "The AskUserQuestion call was rejected, and nothing was shown to the user.\n%s\n", msg)
+		// The message of auq.InvalidRequestMessage says what is wrong,
+		// as the JSON result gives it; the text adds what to do, once.
+		b.WriteString(sentence(msg) + "\n")
 		b.WriteString("Fix the call and call AskUserQuestion again. No answer was given. " + noInvent + "\n")
 	default:
 		fmt.Fprintf(b, "AskUserQuestion failed (%s: %s). There is no answer. %s\n", code, msg, noInvent)
 	}
+}
+
+// sentence is msg, a Go-style message, as the start of a sentence: with
+// a capital letter.
+func sentence(msg string) string {
+	r, n := utf8.DecodeRuneInString(msg)
+	return string(unicode.ToUpper(r)) + msg[n:]
 }
 
 // listing writes the questions for the model to ask in text. Every text

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -197,5 +199,30 @@ func golden(t *testing.T, path, got string) {
 	}
 	if diff := cmp.Diff(string(want), got); diff != "" {
 		t.Errorf("%s (-want +got):\n%s", path, diff)
+	}
+}
+
+// The text of an invalid_request result says what to do once, and each
+// of its lines starts as a sentence or a list item does.
+func TestInvalidRequestSaysItOnce(t *testing.T) {
+	_, one := auq.Parse([]byte(`{"questions":[]}`))
+	_, two := auq.Parse([]byte(`{"questions":[{"id":"$q","question":"x","header":"h","options":[]}]}`))
+	for name, err := range map[string]error{"one problem": one, "several problems": two} {
+		t.Run(name, func(t *testing.T) {
+			if err == nil {
+				t.Fatal("the request was accepted")
+			}
+			got := ForModel(nil, auq.InvalidRequestOutcome(err))
+			for _, w := range []string{"Fix th", "call AskUserQuestion again", "No answer was given", "not shown to the user"} {
+				if n := strings.Count(got, w); n != 1 {
+					t.Errorf("the text says %q %d times; want once:\n%s", w, n, got)
+				}
+			}
+			for _, l := range strings.Split(strings.TrimSpace(got), "\n") {
+				if r, _ := utf8.DecodeRuneInString(l); !unicode.IsUpper(r) && !strings.HasPrefix(l, "- ") {
+					t.Errorf("the line %q starts with neither a capital nor a list item's dash:\n%s", l, got)
+				}
+			}
+		})
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/askuser/askuser/contract"
 )
@@ -73,14 +75,26 @@ func failed(b *strings.Builder, req *contract.Request, e *contract.Error) {
 		b.WriteString("Ask the user yourself, in ordinary text in your reply, and wait for their answer. These are the questions to ask:\n\n")
 		listing(b, req)
 	case contract.ErrInvalidRequest:
-		fmt.Fprintf(b, "The ask_user call was rejected, and nothing was shown to the user.\n%s\n\n", msg)
-		b.WriteString("Fix these problems and call ask_user again. No answer was given.\n")
-		b.WriteString(noInvent + "\n")
+		// The message of contract.InvalidRequestMessage says what is
+		// wrong and what to do, as the JSON result gives it; the text
+		// says it once, as sentences.
+		b.WriteString(sentence(msg) + "\n")
+		if !strings.Contains(msg, "call ask_user again") {
+			b.WriteString("Fix the call and call ask_user again.\n")
+		}
+		b.WriteString("No answer was given. " + noInvent + "\n")
 	case contract.ErrEmptyAnswer:
 		fmt.Fprintf(b, "The user's answer came back empty (%s: %s). There is no usable answer.\n%s\n", code, msg, noInvent)
 	default:
 		fmt.Fprintf(b, "ask_user failed (%s: %s). There is no answer.\n%s\n", code, msg, noInvent)
 	}
+}
+
+// sentence is msg, a Go-style message, as the start of a sentence: with
+// a capital letter.
+func sentence(msg string) string {
+	r, n := utf8.DecodeRuneInString(msg)
+	return string(unicode.ToUpper(r)) + msg[n:]
 }
 
 func answered(b *strings.Builder, req *contract.Request, answers []contract.Answer) {

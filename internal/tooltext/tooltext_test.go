@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -83,7 +85,7 @@ func TestForModel(t *testing.T) {
 		{"not_initialized", small, errRes(contract.ErrNotInitialized, "ask_user is not initialized")},
 		{"custom_ui_failed", small, errRes(contract.ErrCustomUIFailed, "the custom dialog failed: tty lost")},
 		{"native_ui_failed_without_request", nil, errRes(contract.ErrNativeUIFailed, "the native dialog panicked: boom")},
-		{"invalid_request", nil, errRes(contract.ErrInvalidRequest, "invalid request:\n- questions: must hold 1 to 5 questions\n- questions[0].title: is required")},
+		{"invalid_request", nil, contract.InvalidRequestResult(invalidRequest(t))},
 		{"empty_answer", small, errRes(contract.ErrEmptyAnswer, "answers[0]: the text is empty")},
 		{"internal", small, errRes(contract.ErrInternal, "something broke")},
 		{"error_without_details", small, contract.Result{Status: contract.StatusError, Answers: []contract.Answer{}}},
@@ -170,5 +172,37 @@ func golden(t *testing.T, path, got string) {
 	}
 	if diff := cmp.Diff(string(want), got); diff != "" {
 		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
+	}
+}
+
+// invalidRequest is Parse's error for a request with two problems.
+func invalidRequest(t *testing.T) error {
+	t.Helper()
+	_, _, err := contract.Parse([]byte(`{"questions":[{"title":""}],"x":1}`))
+	if err == nil {
+		t.Fatal("the request was accepted")
+	}
+	return err
+}
+
+// The text of an invalid_request result says what to do once, and each
+// of its lines starts as a sentence or a list item does, whatever the
+// number of problems.
+func TestInvalidRequestSaysItOnce(t *testing.T) {
+	_, _, one := contract.Parse([]byte(`{"questions":[]}`))
+	for name, err := range map[string]error{"one problem": one, "two problems": invalidRequest(t)} {
+		t.Run(name, func(t *testing.T) {
+			got := ForModel(nil, contract.InvalidRequestResult(err))
+			for _, w := range []string{"Fix th", "call ask_user again", "No answer was given", "not shown to the user"} {
+				if n := strings.Count(got, w); n != 1 {
+					t.Errorf("the text says %q %d times; want once:\n%s", w, n, got)
+				}
+			}
+			for _, l := range strings.Split(strings.TrimSpace(got), "\n") {
+				if r, _ := utf8.DecodeRuneInString(l); !unicode.IsUpper(r) && !strings.HasPrefix(l, "- ") {
+					t.Errorf("the line %q starts with neither a capital nor a list item's dash:\n%s", l, got)
+				}
+			}
+		})
 	}
 }

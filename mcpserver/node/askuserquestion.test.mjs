@@ -162,7 +162,11 @@ test("a bad request is a tool error listing every problem", async () => {
   try {
     const res = await client.callTool({ name: "AskUserQuestion", arguments: { questions: [{ title: "Deploy?" }] } });
     assert.equal(res.isError, true);
-    assert.equal(res.structuredContent, undefined);
+    // The error's structured content fits the output schema too, as the
+    // SDK checks; it has no answers and carries the error.
+    assert.equal(res.structuredContent.cancelled, true);
+    assert.equal(res.structuredContent.error.code, "invalid_request");
+    assert.equal(res.structuredContent.guidance, res.content[0].text);
     for (const path of ["questions[0].title", "questions[0].id", "questions[0].options"]) {
       assert.ok(res.content[0].text.includes(path), `${path} in ${res.content[0].text}`);
     }
