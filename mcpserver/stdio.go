@@ -234,7 +234,7 @@ func filterLines(r io.Reader, pass io.Writer, out io.Writer, max int) error {
 		if over {
 			writeError(out, requestID(line), codeInvalidRequest, tooLong(max))
 			line = line[:0]
-		} else if msg := bytes.TrimSpace(line); len(msg) > 0 {
+		} else if msg := bytes.Trim(line, jsonSpace); len(msg) > 0 {
 			if id, code, why := checkMessage(msg); code != 0 {
 				writeError(out, id, code, why)
 			} else if _, werr := pass.Write(append(msg, '\n')); werr != nil {
@@ -247,6 +247,11 @@ func filterLines(r io.Reader, pass io.Writer, out io.Writer, max int) error {
 		}
 	}
 }
+
+// jsonSpace is JSON's white space, all that may stand around a message:
+// bytes.TrimSpace would also take Unicode spaces such as U+00A0 and
+// U+0085, which would then pass a line that is not JSON.
+const jsonSpace = " \t\r\n"
 
 func tooLong(max int) string {
 	return fmt.Sprintf("the message is longer than %d bytes and was dropped", max)

@@ -27,6 +27,10 @@ func TestFilterLines(t *testing.T) {
 		`{"jsonrpc":"1.0","id":5,"method":"ping"}`,
 		`{"jsonrpc":"2.0","id":6}`,
 		`{"jsonrpc":"2.0","id":7,"method":"ping"}`,
+		// JSON's white space is space, tab, LF and CR only: these are
+		// not, and encoding/json refuses the lines.
+		"\u00a0" + `{"jsonrpc":"2.0","id":8,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":9,"method":"ping"}` + "\u0085",
 	}, "\n")
 	var pass, out bytes.Buffer
 	if err := filterLines(strings.NewReader(in), &pass, &out, 80); err != nil {
@@ -51,7 +55,7 @@ func TestFilterLines(t *testing.T) {
 		}
 		got = append(got, fmt.Sprintf("%s %d", m.ID, m.Error.Code))
 	}
-	want := []string{"null -32700", `"a" -32600`, "null -32600", "5 -32600", "6 -32600"}
+	want := []string{"null -32700", `"a" -32600`, "null -32600", "5 -32600", "6 -32600", "null -32700", "null -32700"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)
 	}
