@@ -129,6 +129,11 @@ func TestKeys(t *testing.T) {
 		{"bool default focus is the selected side", `{"questions":[{"title":"P","kind":"bool","default":false}]}`, "enter", EffectSubmit, []contract.Answer{boolAnswer(0, "q1", "P", false, true)}},
 		{"bool default changed", `{"questions":[{"title":"P","kind":"bool","default":false}]}`, "left enter", EffectSubmit, []contract.Answer{boolAnswer(0, "q1", "P", true, false)}},
 		{"bool typing does nothing", reqBool, "'y' ctrl+enter", EffectNone, nil},
+		{"bool down enter selects false", reqBool, "down enter", EffectSubmit, []contract.Answer{boolAnswer(0, "q1", proceed, false, false)}},
+		{"bool down up enter selects true", reqBool, "down up enter", EffectSubmit, []contract.Answer{boolAnswer(0, "q1", proceed, true, false)}},
+		{"bool ctrl+n enter selects false", reqBool, "ctrl+n enter", EffectSubmit, []contract.Answer{boolAnswer(0, "q1", proceed, false, false)}},
+		{"bool default false up enter selects true", `{"questions":[{"title":"P","kind":"bool","default":false}]}`, "up enter", EffectSubmit, []contract.Answer{boolAnswer(0, "q1", "P", true, false)}},
+		{"bool default true down enter selects false", `{"questions":[{"title":"P","kind":"bool","default":true}]}`, "down enter", EffectSubmit, []contract.Answer{boolAnswer(0, "q1", "P", false, false)}},
 
 		// simple-form
 		{"form required fields block", reqForm, "ctrl+enter", EffectNone, nil},
@@ -143,6 +148,12 @@ func TestKeys(t *testing.T) {
 		{"form bool right past the end moves on", reqForm, "right right space ctrl+enter", EffectNone, nil},
 		{"form left right navigate outside inputs", reqForm, "space right right space right right right right 'n' left left up up ctrl+enter", EffectSubmit, []contract.Answer{
 			formAnswer(0, "q1", formTitle, true, entry("confirmed", contract.BoolValue(true)), entry("target", contract.StringValue("staging")), entry("checks", contract.StringsValue("unit")), entry("note", contract.StringValue("n")))}},
+		{"form bool down reaches false", reqForm, "down enter enter ctrl+enter", EffectSubmit, []contract.Answer{
+			formAnswer(0, "q1", formTitle, true, entry("confirmed", contract.BoolValue(false)), entry("target", contract.StringValue("staging")), entry("checks", contract.StringsValue("unit")))}},
+		{"form up into a bool lands on false", reqForm, "down down up enter enter ctrl+enter", EffectSubmit, []contract.Answer{
+			formAnswer(0, "q1", formTitle, true, entry("confirmed", contract.BoolValue(false)), entry("target", contract.StringValue("staging")), entry("checks", contract.StringsValue("unit")))}},
+		{"form down from a bool's false moves on", reqForm, "down space down space ctrl+enter", EffectSubmit, []contract.Answer{
+			formAnswer(0, "q1", formTitle, true, entry("confirmed", contract.BoolValue(false)), entry("target", contract.StringValue("staging")), entry("checks", contract.StringsValue("unit")))}},
 		{"form focus stops at the ends", reqForm, "up up left space end down down right space ctrl+enter", EffectNone, nil},
 		{"form button continues", reqForm, "enter enter end enter", EffectSubmit, []contract.Answer{
 			formAnswer(0, "q1", formTitle, true, entry("confirmed", contract.BoolValue(true)), entry("target", contract.StringValue("staging")), entry("checks", contract.StringsValue("unit")))}},
@@ -220,6 +231,9 @@ func TestScreens(t *testing.T) {
 		{"bool focus moves", reqBool, "right", nil, []string{"  [ ] True ▸ [ ] False (unset)"}, nil},
 		{"bool true selected, focus false", reqBool, "space right", nil, []string{"  [✓] True ▸ [ ] False"}, []string{"(unset)"}},
 		{"bool false selected", reqBool, "right space", nil, []string{"  [ ] True ▸ [✗] False"}, []string{"(unset)"}},
+		{"bool down focuses false", reqBool, "down", nil, []string{"  [ ] True ▸ [ ] False (unset)"}, nil},
+		{"bool down up focuses true", reqBool, "down up", nil, []string{"▸ [ ] True   [ ] False (unset)"}, nil},
+		{"form bool down focuses false", reqForm, "down", nil, []string{"   Confirm *\n   [ ] True ▸ [ ] False (unset)"}, nil},
 		{"single focus and selection are independent", reqSingle, "space down", nil, []string{"  (●) Postgres", "▸ ( ) SQLite"}, nil},
 		{"multi checks", reqMulti, "down space", nil, []string{"  [✓] unit", "▸ [✓] integration", "  [ ] lint"}, nil},
 		{"free text row shown", reqSingle, "", nil, []string{"✎ type another answer or a note"}, nil},
