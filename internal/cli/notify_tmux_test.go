@@ -157,8 +157,9 @@ func TestNotifyTitleInTmuxStatus(t *testing.T) {
 	}
 	emu := vt.NewEmulator(w, h)
 	var mu sync.Mutex
-	go io.Copy(f, emu) // the terminal's answers to tmux's queries
-	go func() {
+	var wg sync.WaitGroup
+	wg.Go(func() { io.Copy(f, emu) }) // the terminal's answers to tmux's queries
+	wg.Go(func() {
 		buf := make([]byte, 4096)
 		for {
 			n, err := f.Read(buf)
@@ -169,13 +170,16 @@ func TestNotifyTitleInTmuxStatus(t *testing.T) {
 				return
 			}
 		}
-	}()
+	})
 	t.Cleanup(func() {
 		exec.Command(tmux, "-S", sock, "kill-server").Run()
 		client.Process.Kill()
 		client.Wait()
 		f.Close()
-		emu.Close()
+		// Ends the copy of the answers. Emulator.Close would do it too,
+		// but it sets a flag that Read reads without a lock.
+		emu.InputPipe().(io.Closer).Close()
+		wg.Wait()
 	})
 	status := func() string {
 		mu.Lock()
