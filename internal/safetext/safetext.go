@@ -228,6 +228,15 @@ var hiddenTable = &unicode.RangeTable{
 	},
 }
 
+// Invisible reports whether r is, by itself, a character that a terminal
+// obeys or does not show: a C0 or C1 control, DEL, or one of the
+// invisible characters the package comment lists, the joiners and
+// selectors that Line keeps in context included. Writers that cannot
+// show a stand-in, such as JSON's, escape every such character.
+func Invisible(r rune) bool {
+	return r < 0x20 || r >= 0x7f && r <= 0x9f || mayHide(r) && hidden(r)
+}
+
 // hidden reports whether r draws as nothing, or as something other than
 // itself, on a terminal: see hiddenTable.
 func hidden(r rune) bool { return unicode.Is(hiddenTable, r) }

@@ -117,6 +117,20 @@ func TestHiddenTable(t *testing.T) {
 	}
 }
 
+// TestInvisible checks Invisible against the unicode package over every
+// code point: the controls, and what hidden reports.
+func TestInvisible(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		want := unicode.Is(unicode.Cc, r) || unicode.Is(unicode.Cf, r) ||
+			unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) ||
+			unicode.Is(unicode.Variation_Selector, r) || r == 0x2028 || r == 0x2029 ||
+			(r >= 0xe0000 && r <= 0xe0fff)
+		if got := Invisible(r); got != want {
+			t.Errorf("Invisible(%U) = %v, want %v", r, got, want)
+		}
+	}
+}
+
 // TestPlainAgrees checks that the fast path passes exactly what rewrite
 // leaves unchanged.
 func TestPlainAgrees(t *testing.T) {
