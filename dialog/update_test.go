@@ -116,6 +116,7 @@ func TestKeys(t *testing.T) {
 		{"input drops control characters", reqInput, "'a\x1b[31mb\x07\u009bc' enter", EffectSubmit, input("a[31mbc", false)},
 		{"input default", `{"questions":[{"title":"Name the release","kind":"input","default":"v2"}]}`, "enter", EffectSubmit, input("v2", true)},
 		{"input default edited", `{"questions":[{"title":"Name the release","kind":"input","default":"v2"}]}`, "'.1' enter", EffectSubmit, input("v2.1", false)},
+		{"input default with invisible characters is submitted as given", `{"questions":[{"title":"Name the release","kind":"input","default":"v\u200b2\ufeff\udb40\udc41"}]}`, "enter", EffectSubmit, input("v\u200b2\ufeff\U000E0041", true)},
 		{"input up down do not move the cursor", reqInput, "'ab' left up down 'X' enter", EffectSubmit, input("aXb", false)},
 
 		// bool
@@ -257,6 +258,9 @@ func TestScreens(t *testing.T) {
 		{"no preview", reqPreview, "down down", nil, []string{"(no preview)"}, nil},
 		{"button says continue", reqRelease, "tab", nil, []string{"[ Continue ]"}, nil},
 		{"button says submit", reqForm, "", nil, []string{"[ Submit ]"}, nil},
+		{"input default shows invisible characters", `{"questions":[{"title":"T","kind":"input","default":"v\u200b2\u200d\ufeff\udb40\udc41"}]}`, "", nil, []string{"▸ ✎ v<U+200B>2<U+200D><U+FEFF><U+E0041>"}, nil},
+		{"typed invisible characters show", reqInput, "'a\u200bb'", nil, []string{"▸ ✎ a<U+200B>b"}, nil},
+		{"an emoji's joiner is kept", reqInput, "'👨\u200d👩'", nil, []string{"▸ ✎ 👨\u200d👩"}, []string{"<U+200D>"}},
 		{"form required marker", reqForm, "", nil, []string{"Confirm *", "Target *", "   Checks\n"}, nil},
 	}
 	for _, tt := range tests {
