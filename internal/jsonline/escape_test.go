@@ -3,6 +3,7 @@ package jsonline
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
@@ -152,4 +153,25 @@ func FuzzEscape(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkEscape is Escape on a message like the bridge's frame: 4 KB
+// of ANSI-styled lines with CJK and an emoji, nothing to escape, and the
+// same with one zero-width space in it.
+func BenchmarkEscape(b *testing.B) {
+	line := `"\u001b[1m Deploy 日本語 👍🏽\u001b[0m ▸ ( ) staging  Internal smoke test",`
+	plain := []byte(`{"type":"frame","call":"c1","lines":[` + strings.Repeat(line, 4096/len(line)) + `""]}` + "\n")
+	hidden := bytes.Replace(plain, []byte("staging"), []byte("stag\u200bing"), 1)
+	for _, c := range []struct {
+		name string
+		js   []byte
+	}{{"plain", plain}, {"one hidden", hidden}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.js)))
+			b.ReportAllocs()
+			for b.Loop() {
+				Escape(c.js)
+			}
+		})
+	}
 }

@@ -43,56 +43,44 @@ func Write(w io.Writer, v any) error {
 // js must be valid JSON; bytes that are not UTF-8 pass unchanged. When
 // there is nothing to escape, js itself is returned.
 func Escape(js []byte) []byte {
-	i := firstEscape(js)
+	i, n, r := nextEscape(js)
 	if i < 0 {
 		return js
 	}
-	out := make([]byte, i, len(js)+32)
-	copy(out, js[:i])
-	for i < len(js) {
-		c := js[i]
-		if c < utf8.RuneSelf {
-			if c == 0x7f {
-				out = appendU(out, rune(c))
-			} else {
-				out = append(out, c)
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRune(js[i:])
-		if r == utf8.RuneError && n == 1 || !safetext.Invisible(r) {
-			out = append(out, js[i:i+n]...)
-		} else if r > 0xffff {
+	out := make([]byte, 0, len(js)+32)
+	for i >= 0 {
+		out = append(out, js[:i]...)
+		if r > 0xffff {
 			hi, lo := utf16.EncodeRune(r)
 			out = appendU(appendU(out, hi), lo)
 		} else {
 			out = appendU(out, r)
 		}
-		i += n
+		js = js[i+n:]
+		i, n, r = nextEscape(js)
 	}
-	return out
+	return append(out, js...)
 }
 
-// firstEscape returns the offset of the first character Escape rewrites,
-// or -1 for none.
-func firstEscape(js []byte) int {
+// nextEscape returns the offset, the length and the rune of the first
+// character in js that Escape rewrites, or -1 for none.
+func nextEscape(js []byte) (int, int, rune) {
 	for i := 0; i < len(js); {
 		c := js[i]
 		if c < utf8.RuneSelf {
 			if c == 0x7f {
-				return i
+				return i, 1, 0x7f
 			}
 			i++
 			continue
 		}
 		r, n := utf8.DecodeRune(js[i:])
 		if !(r == utf8.RuneError && n == 1) && safetext.Invisible(r) {
-			return i
+			return i, n, r
 		}
 		i += n
 	}
-	return -1
+	return -1, 0, 0
 }
 
 // appendU appends the JSON escape \uXXXX of r, which is at most U+FFFF,
