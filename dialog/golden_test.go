@@ -53,6 +53,8 @@ func TestGolden(t *testing.T) {
 		{"multi", reqMulti, "down space"},
 		{"input", reqInput, "'Spring_release_日本'"},
 		{"bool", reqBool, "space right"},
+		{"booldown", reqBool, "down"},
+		{"formbooldown", reqForm, "down"},
 		{"form", reqForm, "enter"},
 		{"review", reqRelease, "enter enter enter tab"},
 		{"preview", reqPreview, ""},

@@ -66,9 +66,9 @@ func (m *Model) update(k Key) Effect {
 	case actDown:
 		m.move(1)
 	case actLeft:
-		m.moveSide(-1)
+		m.move(-1)
 	case actRight:
-		m.moveSide(1)
+		m.move(1)
 	case actFirst:
 		t.enter(0)
 	case actLast:
@@ -154,18 +154,12 @@ func (m *Model) edit(act action, in *textInput) {
 	}
 }
 
-// move moves focus to the previous (-1) or next (+1) control. Focus stops
+// move moves focus to the previous (-1) or next (+1) focus stop, for
+// Up/Down everywhere and Left/Right outside text inputs. The two sides of
+// a bool are stops of their own, True before False, so the arrows reach
+// both answers whichever way a person reads "↑↓ navigate". Focus stops
 // at the ends.
 func (m *Model) move(d int) {
-	t := m.tab()
-	if n := t.focus + d; n >= 0 && n < len(t.ctrls) {
-		t.enter(n)
-	}
-}
-
-// moveSide handles Left/Right outside text inputs: between the sides of a
-// bool control first, then like Up/Down.
-func (m *Model) moveSide(d int) {
 	t := m.tab()
 	if t.ctrl().kind == ctrlBool {
 		if d > 0 && t.side == 0 {
@@ -182,10 +176,12 @@ func (m *Model) moveSide(d int) {
 		return
 	}
 	t.enter(n)
-	if d < 0 && t.ctrl().kind == ctrlBool {
-		t.side = 1
-	} else if d > 0 && t.ctrl().kind == ctrlBool {
+	if t.ctrl().kind == ctrlBool {
+		// Coming from below, the next stop up is False.
 		t.side = 0
+		if d < 0 {
+			t.side = 1
+		}
 	}
 }
 

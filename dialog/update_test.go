@@ -116,6 +116,7 @@ func TestKeys(t *testing.T) {
 		{"input drops control characters", reqInput, "'a\x1b[31mb\x07\u009bc' enter", EffectSubmit, input("a[31mbc", false)},
 		{"input default", `{"questions":[{"title":"Name the release","kind":"input","default":"v2"}]}`, "enter", EffectSubmit, input("v2", true)},
 		{"input default edited", `{"questions":[{"title":"Name the release","kind":"input","default":"v2"}]}`, "'.1' enter", EffectSubmit, input("v2.1", false)},
+		{"input default with invisible characters is submitted as given", `{"questions":[{"title":"Name the release","kind":"input","default":"v\u200b2\ufeff\udb40\udc41"}]}`, "enter", EffectSubmit, input("v\u200b2\ufeff\U000E0041", true)},
 		{"input up down do not move the cursor", reqInput, "'ab' left up down 'X' enter", EffectSubmit, input("aXb", false)},
 
 		// bool
@@ -129,6 +130,11 @@ func TestKeys(t *testing.T) {
 		{"bool default focus is the selected side", `{"questions":[{"title":"P","kind":"bool","default":false}]}`, "enter", EffectSubmit, []contract.Answer{boolAnswer(0, "q1", "P", false, true)}},
 		{"bool default changed", `{"questions":[{"title":"P","kind":"bool","default":false}]}`, "left enter", EffectSubmit, []contract.Answer{boolAnswer(0, "q1", "P", true, false)}},
 		{"bool typing does nothing", reqBool, "'y' ctrl+enter", EffectNone, nil},
+		{"bool down enter selects false", reqBool, "down enter", EffectSubmit, []contract.Answer{boolAnswer(0, "q1", proceed, false, false)}},
+		{"bool down up enter selects true", reqBool, "down up enter", EffectSubmit, []contract.Answer{boolAnswer(0, "q1", proceed, true, false)}},
+		{"bool ctrl+n enter selects false", reqBool, "ctrl+n enter", EffectSubmit, []contract.Answer{boolAnswer(0, "q1", proceed, false, false)}},
+		{"bool default false up enter selects true", `{"questions":[{"title":"P","kind":"bool","default":false}]}`, "up enter", EffectSubmit, []contract.Answer{boolAnswer(0, "q1", "P", true, false)}},
+		{"bool default true down enter selects false", `{"questions":[{"title":"P","kind":"bool","default":true}]}`, "down enter", EffectSubmit, []contract.Answer{boolAnswer(0, "q1", "P", false, false)}},
 
 		// simple-form
 		{"form required fields block", reqForm, "ctrl+enter", EffectNone, nil},
@@ -143,6 +149,12 @@ func TestKeys(t *testing.T) {
 		{"form bool right past the end moves on", reqForm, "right right space ctrl+enter", EffectNone, nil},
 		{"form left right navigate outside inputs", reqForm, "space right right space right right right right 'n' left left up up ctrl+enter", EffectSubmit, []contract.Answer{
 			formAnswer(0, "q1", formTitle, true, entry("confirmed", contract.BoolValue(true)), entry("target", contract.StringValue("staging")), entry("checks", contract.StringsValue("unit")), entry("note", contract.StringValue("n")))}},
+		{"form bool down reaches false", reqForm, "down enter enter ctrl+enter", EffectSubmit, []contract.Answer{
+			formAnswer(0, "q1", formTitle, true, entry("confirmed", contract.BoolValue(false)), entry("target", contract.StringValue("staging")), entry("checks", contract.StringsValue("unit")))}},
+		{"form up into a bool lands on false", reqForm, "down down up enter enter ctrl+enter", EffectSubmit, []contract.Answer{
+			formAnswer(0, "q1", formTitle, true, entry("confirmed", contract.BoolValue(false)), entry("target", contract.StringValue("staging")), entry("checks", contract.StringsValue("unit")))}},
+		{"form down from a bool's false moves on", reqForm, "down space down space ctrl+enter", EffectSubmit, []contract.Answer{
+			formAnswer(0, "q1", formTitle, true, entry("confirmed", contract.BoolValue(false)), entry("target", contract.StringValue("staging")), entry("checks", contract.StringsValue("unit")))}},
 		{"form focus stops at the ends", reqForm, "up up left space end down down right space ctrl+enter", EffectNone, nil},
 		{"form button continues", reqForm, "enter enter end enter", EffectSubmit, []contract.Answer{
 			formAnswer(0, "q1", formTitle, true, entry("confirmed", contract.BoolValue(true)), entry("target", contract.StringValue("staging")), entry("checks", contract.StringsValue("unit")))}},
@@ -220,6 +232,9 @@ func TestScreens(t *testing.T) {
 		{"bool focus moves", reqBool, "right", nil, []string{"  [ ] True ▸ [ ] False (unset)"}, nil},
 		{"bool true selected, focus false", reqBool, "space right", nil, []string{"  [✓] True ▸ [ ] False"}, []string{"(unset)"}},
 		{"bool false selected", reqBool, "right space", nil, []string{"  [ ] True ▸ [✗] False"}, []string{"(unset)"}},
+		{"bool down focuses false", reqBool, "down", nil, []string{"  [ ] True ▸ [ ] False (unset)"}, nil},
+		{"bool down up focuses true", reqBool, "down up", nil, []string{"▸ [ ] True   [ ] False (unset)"}, nil},
+		{"form bool down focuses false", reqForm, "down", nil, []string{"   Confirm *\n   [ ] True ▸ [ ] False (unset)"}, nil},
 		{"single focus and selection are independent", reqSingle, "space down", nil, []string{"  (●) Postgres", "▸ ( ) SQLite"}, nil},
 		{"multi checks", reqMulti, "down space", nil, []string{"  [✓] unit", "▸ [✓] integration", "  [ ] lint"}, nil},
 		{"free text row shown", reqSingle, "", nil, []string{"✎ type another answer or a note"}, nil},
@@ -243,6 +258,9 @@ func TestScreens(t *testing.T) {
 		{"no preview", reqPreview, "down down", nil, []string{"(no preview)"}, nil},
 		{"button says continue", reqRelease, "tab", nil, []string{"[ Continue ]"}, nil},
 		{"button says submit", reqForm, "", nil, []string{"[ Submit ]"}, nil},
+		{"input default shows invisible characters", `{"questions":[{"title":"T","kind":"input","default":"v\u200b2\u200d\ufeff\udb40\udc41"}]}`, "", nil, []string{"▸ ✎ v<U+200B>2<U+200D><U+FEFF><U+E0041>"}, nil},
+		{"typed invisible characters show", reqInput, "'a\u200bb'", nil, []string{"▸ ✎ a<U+200B>b"}, nil},
+		{"an emoji's joiner is kept", reqInput, "'👨\u200d👩'", nil, []string{"▸ ✎ 👨\u200d👩"}, []string{"<U+200D>"}},
 		{"form required marker", reqForm, "", nil, []string{"Confirm *", "Target *", "   Checks\n"}, nil},
 	}
 	for _, tt := range tests {

@@ -94,35 +94,7 @@ func TestPopupHideAndShowAgain(t *testing.T) {
 	s := session(t, reqSingle, contract.DisplayOverlay)
 	pl := theme.Plain()
 	p := NewPopup(s, &Options{Theme: &pl, Environ: []string{"TERM=xterm-256color"}})
-	show := func(keys string) (ask.Outcome, error) {
-		ptm, pts, err := pty.Open()
-		if err != nil {
-			t.Fatalf("opening a pty: %v", err)
-		}
-		defer ptm.Close()
-		defer pts.Close()
-		if err := pty.Setsize(pts, &pty.Winsize{Rows: 12, Cols: 48}); err != nil {
-			t.Fatal(err)
-		}
-		go io.Copy(io.Discard, ptm)
-		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-		defer cancel()
-		go func() {
-			// Keys typed before the program puts the terminal in raw
-			// mode would wait in the line discipline for a newline.
-			for ctx.Err() == nil {
-				if st, err := unix.IoctlGetTermios(int(pts.Fd()), unix.TCGETS); err == nil && st.Lflag&unix.ICANON == 0 {
-					break
-				}
-				select {
-				case <-ctx.Done():
-				case <-time.After(time.Millisecond):
-				}
-			}
-			ptm.WriteString(keys)
-		}()
-		return p.Show(ctx, Terminal{File: pts})
-	}
+	show := func(keys string) (ask.Outcome, error) { return showOnPTY(t, p, keys) }
 	if _, err := show("\x1b[B\x1bo"); !errors.Is(err, ErrHidden) { // Down, Alt+O
 		t.Fatalf("Show = %v; want ErrHidden", err)
 	}
@@ -134,6 +106,67 @@ func TestPopupHideAndShowAgain(t *testing.T) {
 	want.Selections = []string{"prod"}
 	if diff := cmp.Diff(ask.Outcome{Answers: []contract.Answer{want}}, out); diff != "" {
 		t.Errorf("outcome after showing again (-want +got):\n%s", diff)
+	}
+}
+
+// showOnPTY shows p on a 48×12 pseudo-terminal and types keys, as bytes
+// a terminal sends, once the program has put it in raw mode.
+func showOnPTY(t *testing.T, p *Popup, keys string) (ask.Outcome, error) {
+	t.Helper()
+	ptm, pts, err := pty.Open()
+	if err != nil {
+		t.Fatalf("opening a pty: %v", err)
+	}
+	defer ptm.Close()
+	defer pts.Close()
+	if err := pty.Setsize(pts, &pty.Winsize{Rows: 12, Cols: 48}); err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, ptm)
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	go func() {
+		// Keys typed before the program puts the terminal in raw
+		// mode would wait in the line discipline for a newline.
+		for ctx.Err() == nil {
+			if st, err := unix.IoctlGetTermios(int(pts.Fd()), unix.TCGETS); err == nil && st.Lflag&unix.ICANON == 0 {
+				break
+			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(time.Millisecond):
+			}
+		}
+		ptm.WriteString(keys)
+	}()
+	return p.Show(ctx, Terminal{File: pts})
+}
+
+// TestPopupBoolArrows answers a yes/no in the popup with the arrow keys
+// a terminal sends: Down reaches False, Up goes back to True.
+func TestPopupBoolArrows(t *testing.T) {
+	tests := []struct {
+		name, keys string
+		want       bool
+	}{
+		{"down enter", "\x1b[B\r", false},
+		{"down up enter", "\x1b[B\x1b[A\r", true},
+		{"right enter", "\x1b[C\r", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := session(t, `{"questions":[{"title":"Run the migrations?","kind":"bool"}]}`, contract.DisplayOverlay)
+			pl := theme.Plain()
+			out, err := showOnPTY(t, NewPopup(s, &Options{Theme: &pl, Environ: []string{"TERM=xterm-256color"}}), tt.keys)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := contract.NewAnswer(s.Request, 0)
+			want.Value = &contract.AnswerValue{Bool: tt.want}
+			if diff := cmp.Diff(ask.Outcome{Answers: []contract.Answer{want}}, out); diff != "" {
+				t.Errorf("outcome (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/askuser/askuser/internal/safetext"
 	"github.com/askuser/askuser/internal/theme"
 )
 
@@ -85,7 +86,7 @@ func newQLayout(q *question, width int, th theme.Theme) *qlayout {
 		if i < q.n {
 			desc = q.descs[i]
 		} else if q.other != "" {
-			desc = "“" + q.other + "”"
+			desc = "“" + safetext.Line(q.other) + "”"
 		} else {
 			desc = "type your own answer"
 		}
@@ -115,7 +116,9 @@ func noteLines(note string, n, width int) []line {
 	if note == "" {
 		return nil
 	}
-	ls := indented(note, n+2, width, func(s string) string { return s })
+	// The person's own text holds no control, but may hold invisible
+	// characters: shown as everywhere else.
+	ls := indented(safetext.Line(note), n+2, width, func(s string) string { return s })
 	if len(ls) > 0 {
 		ls[0].s = strings.Repeat(" ", n) + noteMark + ls[0].s[n+2:]
 	}

@@ -253,6 +253,10 @@ func TestScreen(t *testing.T) {
 		{"no preview", one, "j", []string{"(no preview)"}, []string{"Good default"}},
 		{"Other has no preview", one, "j j", []string{"(no preview)"}, nil},
 		{"multi-select questions show no preview pane", multiOne, "", nil, []string{"(no preview)", "Preview"}},
+		{"the Other input shows invisible characters", one, "o 'x\u200by\ufeff'", []string{"✎ Other: x<U+200B>y<U+FEFF>"}, nil},
+		{"a saved Other text shows invisible characters", many, "o 'x\u200by' enter shift+tab", []string{"“x<U+200B>y”"}, nil},
+		{"a saved note shows invisible characters", one, "n 'a\u200bb' enter", []string{"✎ a<U+200B>b"}, nil},
+		{"the review shows invisible characters", many, "n 'a\u200bb' enter o 'x\u200by' enter tab tab", []string{"Framework · Other: “x<U+200B>y”", "✎ Vue: a<U+200B>b"}, nil},
 		{"optional questions say so", many, "tab tab", []string{"Anything to add to the setup? (optional)"}, nil},
 	}
 	for _, c := range cases {

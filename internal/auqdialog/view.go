@@ -10,6 +10,7 @@ import (
 
 	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/internal/hintrow"
+	"github.com/askuser/askuser/internal/safetext"
 	"github.com/askuser/askuser/internal/theme"
 )
 
@@ -568,7 +569,7 @@ func (m *Model) picker(out []bline, w int) []bline {
 func (q *question) summary() string {
 	label := func(i int) string {
 		if i == q.n {
-			return q.labels[i] + ": “" + q.other + "”"
+			return q.labels[i] + ": “" + safetext.Line(q.other) + "”"
 		}
 		return q.labels[i]
 	}

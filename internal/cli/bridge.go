@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/askuser/askuser/internal/jsonline"
 	"github.com/askuser/askuser/internal/pibridge"
 )
 
@@ -14,7 +15,7 @@ func runBridge(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "askuser bridge: takes no arguments, got %q\n", args)
 		return ExitUsage
 	}
-	err := pibridge.Serve(ctx, env.Stdin, env.Stdout)
+	err := pibridge.Serve(ctx, env.Stdin, jsonline.NewEscaper(env.Stdout))
 	switch {
 	case err == nil:
 		return 0

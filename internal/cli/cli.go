@@ -12,6 +12,8 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"github.com/askuser/askuser/internal/jsonline"
 )
 
 // Exit codes of askuser.
@@ -120,7 +122,8 @@ func usageError(env *Env, name, msg string) int {
 	return ExitUsage
 }
 
-// writeJSONIndented writes v as indented JSON and a newline.
+// writeJSONIndented writes v as indented JSON and a newline, escaped as
+// jsonline.Escape escapes every JSON text askuser writes.
 func writeJSONIndented(w io.Writer, v any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -129,7 +132,7 @@ func writeJSONIndented(w io.Writer, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	_, err := w.Write(buf.Bytes())
+	_, err := w.Write(jsonline.Escape(buf.Bytes()))
 	return err
 }
 

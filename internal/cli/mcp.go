@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/askuser/askuser/internal/jsonline"
 	"github.com/askuser/askuser/internal/version"
 	"github.com/askuser/askuser/mcpserver"
 )
@@ -68,7 +69,9 @@ func runMCP(ctx context.Context, env *Env, args []string) int {
 	pipe := make(chan os.Signal, 1)
 	signal.Notify(pipe, syscall.SIGPIPE)
 	defer signal.Stop(pipe)
-	if err := srv.ServeStdio(ctx, orEOF(env.Stdin), env.Stdout); err != nil && ctx.Err() == nil {
+	// The SDK encodes the messages: the escaper keeps the model's text in
+	// them as escapes, as in every JSON text askuser writes.
+	if err := srv.ServeStdio(ctx, orEOF(env.Stdin), jsonline.NewEscaper(env.Stdout)); err != nil && ctx.Err() == nil {
 		fmt.Fprintf(env.Stderr, "askuser mcp: %v\n", err)
 		return ExitError
 	}

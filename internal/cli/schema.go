@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/jsonline"
 )
 
 const schemaUsage = `usage: askuser schema
@@ -24,7 +25,7 @@ func runSchema(ctx context.Context, env *Env, args []string) int {
 	if len(s) > 0 && s[len(s)-1] != '\n' {
 		s = append(s, '\n')
 	}
-	if _, err := env.Stdout.Write(s); err != nil {
+	if _, err := env.Stdout.Write(jsonline.Escape(s)); err != nil {
 		fmt.Fprintf(env.Stderr, "askuser schema: %v\n", err)
 		return ExitError
 	}

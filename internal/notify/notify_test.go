@@ -80,6 +80,7 @@ func TestSequences(t *testing.T) {
 		{"osc99", Desktop(OSC99, "T", "B"), "\x1b]99;i=askuser:d=0:p=title;T\x1b\\\x1b]99;i=askuser:d=1:p=body;B\x1b\\"},
 		{"none", Desktop(None, "T", "B"), ""},
 		{"title", SetTitle("x"), "\x1b]2;x\x1b\\"},
+		{"title with tmux directives", SetTitle("#[fg=red]X##"), "\x1b]2;##[fg=red]X####\x1b\\"},
 		{"passthrough", Passthrough("\x1b]9;T\x1b\\"), "\x1bPtmux;\x1b\x1b]9;T\x1b\x1b\\\x1b\\"},
 		{"passthrough empty", Passthrough(""), ""},
 	}
@@ -117,6 +118,10 @@ func TestNotifier(t *testing.T) {
 			rem:  "\a\x1bPtmux;\x1b\x1b]9;askuser: question waiting: 2m left\x1b\x1b\\\x1b\\"},
 		{name: "bell only", prefs: config.NotifyPrefs{Bell: true, Desktop: config.DesktopAuto}, open: "\a", rem: "\a"},
 		{name: "off", prefs: config.NotifyPrefs{Desktop: config.DesktopOff}, off: true},
+		{name: "tmux directives in the header", prefs: config.NotifyPrefs{Title: true, Desktop: config.DesktopOSC9}, header: "#[fg=red,bg=blue]X#[default]",
+			open:  "\x1b]9;askuser: question waiting: #[fg=red,bg=blue]X#[default] · 5m left\x1b\\\x1b[22;0t\x1b]2;askuser: question waiting · ##[fg=red,bg=blue]X##[default]\x1b\\",
+			rem:   "\x1b]9;askuser: question waiting: #[fg=red,bg=blue]X#[default] · 2m left\x1b\\",
+			close: "\x1b[23;0t"},
 		{name: "hostile header", prefs: config.NotifyPrefs{Title: true}, header: "a\x1b]2;pwned\a;b\u009b",
 			open:  "\x1b[22;0t\x1b]2;askuser: question waiting · a␛]2,pwned␇,b<U+009B>\x1b\\",
 			close: "\x1b[23;0t"},

@@ -13,10 +13,22 @@ const (
 	st        = "\x1b\\"
 )
 
-// SetTitle sets the window and icon titles to text (OSC 0 would do both
-// on some terminals only; OSC 2 is the window title every terminal and
-// tmux takes). text must be safe already, as Header and Body make it.
-func SetTitle(text string) string { return "\x1b]2;" + text + st }
+// SetTitle sets the window title to text (OSC 0 would set the icon
+// title too on some terminals only; OSC 2 is the window title every
+// terminal and tmux takes). text must be safe already, as Header and
+// Body make it.
+//
+// Every '#' is doubled. tmux keeps the title as the pane's title, and a
+// status line that shows it (tmux's default status-right does) reads
+// "#[...]" in it as a style directive and "##" as one '#': doubled, a
+// header cannot restyle or rearrange the status line. It is done on
+// every terminal, not only where TMUX says tmux is there: the title
+// reaches tmux also from an ssh session in a tmux pane, or from a program
+// whose environment lost TMUX, and outside tmux the cost is a doubled '#'
+// in a window title.
+func SetTitle(text string) string {
+	return "\x1b]2;" + strings.ReplaceAll(text, "#", "##") + st
+}
 
 // Desktop is the desktop notification sequence of p with title and
 // body, which must be safe already, as Body makes them; "" for None.

@@ -57,7 +57,21 @@ func Line(s string) string {
 	if isPlain(s, false) {
 		return s
 	}
-	return rewrite(s, false)
+	out, _ := rewrite(s, false, -1)
+	return out
+}
+
+// LineAt returns Line(s) and the byte offset in it of what byte pos of s
+// became: where a cursor standing before byte pos of s is drawn, as in a
+// text input that shows its text as Line does. pos is taken to be at
+// most len(s), and to start a rune; for s that is not valid UTF-8 the
+// offset is only approximate.
+func LineAt(s string, pos int) (string, int) {
+	pos = min(max(pos, 0), len(s))
+	if isPlain(s, false) {
+		return s, pos
+	}
+	return rewrite(s, false, pos)
 }
 
 // Text returns s with its line breaks kept: "\r\n" and "\n" become "\n", a
@@ -68,7 +82,8 @@ func Text(s string) string {
 	if isPlain(s, true) {
 		return s
 	}
-	return rewrite(strings.ReplaceAll(s, "\r\n", "\n"), true)
+	out, _ := rewrite(strings.ReplaceAll(s, "\r\n", "\n"), true, -1)
+	return out
 }
 
 // Lines splits s into lines as Text keeps them, each safe as by Line.
@@ -76,7 +91,9 @@ func Lines(s string) []string {
 	return strings.Split(Text(s), "\n")
 }
 
-func rewrite(s string, multiline bool) string {
+// rewrite returns s made safe, and when pos >= 0 the offset in the result
+// of what byte pos of s became (-1 otherwise).
+func rewrite(s string, multiline bool, pos int) (string, int) {
 	rs := []rune(strings.ToValidUTF8(s, "\uFFFD"))
 	var b strings.Builder
 	b.Grow(len(s) + 8)
@@ -84,7 +101,12 @@ func rewrite(s string, multiline bool) string {
 	// prev is the last rune written unchanged, or -1 after a stand-in: a
 	// joiner or selector is kept only after what is itself shown as is.
 	prev := rune(-1)
+	at, off := -1, 0 // off is the byte offset of rs[i] in s
 	for i, r := range rs {
+		if pos >= 0 && at < 0 && off >= pos {
+			at = b.Len()
+		}
+		off += utf8.RuneLen(r)
 		shown := r
 		switch {
 		case r == '\n' && multiline:
@@ -115,7 +137,10 @@ func rewrite(s string, multiline bool) string {
 		}
 		prev = shown
 	}
-	return b.String()
+	if pos >= 0 && at < 0 {
+		at = b.Len()
+	}
+	return b.String(), at
 }
 
 // keptAfter reports whether the hidden character rs[i], written after
@@ -226,6 +251,15 @@ var hiddenTable = &unicode.RangeTable{
 		{Lo: 0x1d173, Hi: 0x1d17a, Stride: 1},
 		{Lo: 0xe0000, Hi: 0xe0fff, Stride: 1},
 	},
+}
+
+// Invisible reports whether r is, by itself, a character that a terminal
+// obeys or does not show: a C0 or C1 control, DEL, or one of the
+// invisible characters the package comment lists, the joiners and
+// selectors that Line keeps in context included. Writers that cannot
+// show a stand-in, such as JSON's, escape every such character.
+func Invisible(r rune) bool {
+	return r < 0x20 || r >= 0x7f && r <= 0x9f || mayHide(r) && hidden(r)
 }
 
 // hidden reports whether r draws as nothing, or as something other than

@@ -117,6 +117,20 @@ func TestHiddenTable(t *testing.T) {
 	}
 }
 
+// TestInvisible checks Invisible against the unicode package over every
+// code point: the controls, and what hidden reports.
+func TestInvisible(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		want := unicode.Is(unicode.Cc, r) || unicode.Is(unicode.Cf, r) ||
+			unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) ||
+			unicode.Is(unicode.Variation_Selector, r) || r == 0x2028 || r == 0x2029 ||
+			(r >= 0xe0000 && r <= 0xe0fff)
+		if got := Invisible(r); got != want {
+			t.Errorf("Invisible(%U) = %v, want %v", r, got, want)
+		}
+	}
+}
+
 // TestPlainAgrees checks that the fast path passes exactly what rewrite
 // leaves unchanged.
 func TestPlainAgrees(t *testing.T) {
@@ -140,8 +154,8 @@ func checkPlain(t *testing.T, s string) {
 		if multiline {
 			in = strings.ReplaceAll(s, "\r\n", "\n")
 		}
-		if isPlain(s, multiline) && rewrite(in, multiline) != s {
-			t.Fatalf("isPlain(%q, %v) but rewrite gives %q", s, multiline, rewrite(in, multiline))
+		if out, _ := rewrite(in, multiline, -1); isPlain(s, multiline) && out != s {
+			t.Fatalf("isPlain(%q, %v) but rewrite gives %q", s, multiline, out)
 		}
 	}
 }
@@ -174,8 +188,59 @@ func FuzzLine(f *testing.F) {
 			if again := Line(line); again != line {
 				t.Fatalf("Line is not idempotent: %q, then %q", line, again)
 			}
+			if utf8.ValidString(s) {
+				checkLineAt(t, s, line)
+			}
 		})
 	})
+}
+
+// checkLineAt checks LineAt at every rune start of s, valid UTF-8 whose
+// Line is line: the same line, offsets from 0 to its end that never go
+// back, and each at a rune start.
+func checkLineAt(t *testing.T, s, line string) {
+	t.Helper()
+	last := -1
+	for pos := 0; pos <= len(s); pos++ {
+		if pos < len(s) && !utf8.RuneStart(s[pos]) {
+			continue
+		}
+		got, at := LineAt(s, pos)
+		if got != line {
+			t.Fatalf("LineAt(%q, %d) = %q, want Line's %q", s, pos, got, line)
+		}
+		if at < last || at > len(line) || at < len(line) && !utf8.RuneStart(line[at]) ||
+			pos == 0 && at != 0 || pos == len(s) && at != len(line) {
+			t.Fatalf("LineAt(%q, %d) = %d in %q, after %d", s, pos, at, line, last)
+		}
+		last = at
+	}
+}
+
+func TestLineAt(t *testing.T) {
+	tests := []struct {
+		s    string
+		pos  int
+		line string
+		at   int
+	}{
+		{"abc", 1, "abc", 1},
+		{"abc", 9, "abc", 3},
+		{"a\u200bb", 1, "a<U+200B>b", 1},
+		{"a\u200bb", 4, "a<U+200B>b", 9},
+		{"\ufeffx", 3, "<U+FEFF>x", 8},
+		{"a\U000E0041b", 5, "a<U+E0041>b", 10},
+		{"日\u200d本", 3, "日<U+200D>本", 3},
+		{"日\u200d本", 6, "日<U+200D>本", 11},
+		{"👨\u200d👩", 4, "👨\u200d👩", 4},
+	}
+	for _, tt := range tests {
+		line, at := LineAt(tt.s, tt.pos)
+		if line != tt.line || at != tt.at {
+			t.Errorf("LineAt(%q, %d) = %q, %d; want %q, %d", tt.s, tt.pos, line, at, tt.line, tt.at)
+		}
+		checkLineAt(t, tt.s, line)
+	}
 }
 
 // allowedHidden reports whether the hidden rs[i] is one the package keeps:

@@ -5,6 +5,7 @@
 //
 // Its text never holds a control character: line breaks and tabs become
 // spaces, and every other control or bidi formatting rune is dropped.
+// The invisible characters it keeps are drawn as visible stand-ins.
 package textinput
 
 import (
@@ -12,6 +13,8 @@ import (
 	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/askuser/askuser/internal/safetext"
 )
 
 // Options are what tells one dialog's input from the other's.
@@ -82,11 +85,15 @@ func dropRune(r rune) bool {
 func (t *Input) Value() string { return t.s }
 
 // next returns the end of the grapheme cluster that starts at byte i.
-func (t *Input) next(i int) int {
-	if i >= len(t.s) {
-		return len(t.s)
+func (t *Input) next(i int) int { return nextCluster(t.s, i) }
+
+// nextCluster returns the end of the grapheme cluster of s that starts at
+// byte i.
+func nextCluster(s string, i int) int {
+	if i >= len(s) {
+		return len(s)
 	}
-	g, _ := ansi.FirstGraphemeCluster(t.s[i:], ansi.GraphemeWidth)
+	g, _ := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
 	return i + max(len(g), 1)
 }
 
@@ -279,24 +286,32 @@ func (t *Input) Home() bool { moved := t.pos != 0; t.pos = 0; return moved }
 // End moves the cursor to the end. It reports whether it moved.
 func (t *Input) End() bool { moved := t.pos != len(t.s); t.pos = len(t.s); return moved }
 
-// Window returns the part of the text that fits in w cells and the
-// cursor's column within it. The window ends at the cursor when the text
-// before the cursor does not fit, always leaving one cell for the cursor.
+// Window returns the part of the text that fits in w cells, as it is
+// drawn, and the cursor's column within it. The window ends at the cursor
+// when the text before the cursor does not fit, always leaving one cell
+// for the cursor.
+//
+// The text is drawn as safetext.Line draws a title or a label: an
+// invisible character, such as a zero-width space, a byte order mark or
+// a tag character, shows as its stand-in ("<U+200B>"), so that a person
+// sees every character the input holds, a prefilled default's included.
+// Value still returns the text itself.
 func (t *Input) Window(w int) (string, int) {
 	if w <= 0 {
 		return "", 0
 	}
-	before := t.s[:t.pos]
+	s, pos := safetext.LineAt(t.s, t.pos)
+	before := s[:pos]
 	bw := ansi.StringWidth(before)
 	if bw <= w-1 {
-		return ansi.Truncate(t.s, w, ""), bw
+		return ansi.Truncate(s, w, ""), bw
 	}
 	// Drop grapheme clusters from the left until the cursor fits.
 	start := 0
-	for bw > w-1 && start < t.pos {
-		n := t.next(start)
-		bw -= ansi.StringWidth(t.s[start:n])
+	for bw > w-1 && start < pos {
+		n := nextCluster(s, start)
+		bw -= ansi.StringWidth(s[start:n])
 		start = n
 	}
-	return ansi.Truncate(t.s[start:], w, ""), bw
+	return ansi.Truncate(s[start:], w, ""), bw
 }

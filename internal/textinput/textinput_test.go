@@ -101,6 +101,15 @@ func TestWindow(t *testing.T) {
 		{"abcdefghij", 0, 5, "abcde", 0},
 		{"日本語テキスト", len("日本語テキスト"), 6, "スト", 4},
 		{"anything", 3, 0, "", 0},
+		// Invisible characters show as stand-ins, and the cursor stands
+		// after what it follows as drawn.
+		{"a\u200bb", len("a\u200bb"), 20, "a<U+200B>b", 10},
+		{"a\u200bb", 1, 20, "a<U+200B>b", 1},
+		{"a\u200bb", len("a\u200b"), 20, "a<U+200B>b", 9},
+		{"\ufeffok\u200d", len("\ufeffok\u200d"), 20, "<U+FEFF>ok<U+200D>", 18},
+		{"x\U000E0041\U000E007F", len("x\U000E0041\U000E007F"), 30, "x<U+E0041><U+E007F>", 19},
+		{"a\u200bbcdef", len("a\u200bbcdef"), 6, "bcdef", 5},
+		{"👨\u200d👩", len("👨\u200d👩"), 10, "👨\u200d👩", 2},
 	}
 	for _, tt := range tests {
 		in := New(tt.text, Options{})
