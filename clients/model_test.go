@@ -49,6 +49,15 @@ type api interface {
 	reply(w http.ResponseWriter, r *http.Request, body []byte, tool, args, text string)
 }
 
+// A searcher is an api whose client may hold a tool back until the
+// model asks for it by name.
+type searcher interface {
+	// search writes a reply to the request r that asks for tool, and
+	// reports whether it did: it does when body offers the tool by name
+	// only.
+	search(w http.ResponseWriter, r *http.Request, body []byte, tool string) bool
+}
+
 func newModel(t *testing.T, a api, tool, args string) *model {
 	t.Helper()
 	m := &model{t: t, api: a, tool: tool, args: args, got: make(chan struct{}, 16)}
@@ -103,6 +112,9 @@ func (m *model) serve(w http.ResponseWriter, r *http.Request) {
 		m.api.reply(w, r, body, m.tool, m.args, "")
 	default:
 		m.mu.Unlock()
+		if s, ok := m.api.(searcher); ok && !offered && s.search(w, r, body, m.tool) {
+			return
+		}
 		m.api.reply(w, r, body, "", "", "Noted.")
 	}
 }

@@ -95,7 +95,8 @@ func claudeTUI(t *testing.T, mode string) (*tui, *model) {
 	claudeHome(s, m)
 	cfg := s.write("mcp.json", claudeMCP(mode))
 	u := s.startTUI("claude", "--mcp-config", cfg, "--strict-mcp-config", "--allowedTools", "mcp__askuser__ask_user", "--model", "claude-sonnet-4-5")
-	u.waitText("? for shortcuts")
+	// Its idle status line: auto mode is the default.
+	u.waitText("⏵⏵ auto mode on")
 	return u, m
 }
 
@@ -108,8 +109,8 @@ func TestClaudeTUI(t *testing.T) {
 	t.Run("form", func(t *testing.T) {
 		u, m := claudeTUI(t, "native")
 		u.ask(m)
-		// → opens the choice list, ↓ and Enter pick green, and ↓ ↓ Enter
-		// is Accept.
+		// → opens the choice list, ↓ and Enter pick green and move the
+		// focus to the note, and ↓ Enter is Accept.
 		u.waitText("requests your input", "Pick a colour: ▸ not set")
 		u.keys("Right")
 		u.waitText("◯ green")
@@ -117,7 +118,7 @@ func TestClaudeTUI(t *testing.T) {
 		u.waitText("❯ ◯ green")
 		u.keys("Enter")
 		u.waitText("✔ Pick a colour: green")
-		u.keys("Down", "Down")
+		u.keys("Down")
 		u.waitText("❯ Accept")
 		u.keys("Enter")
 		res, guidance := structuredResult(t, u.result(m))
