@@ -26,6 +26,7 @@ type model struct {
 
 	mu      sync.Mutex
 	log     []string // every request, for a failing test's message
+	bodies  [][]byte // every request's body, whole
 	offered bool     // a request offered the tool
 	calls   int      // tool calls sent
 	results []string // the tool's results as the client sent them
@@ -83,6 +84,7 @@ func (m *model) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	m.mu.Lock()
 	m.log = append(m.log, fmt.Sprintf("%s %s\n%s", r.Method, r.URL, truncate(body, 4000)))
+	m.bodies = append(m.bodies, body)
 	m.mu.Unlock()
 	if r.Method != http.MethodPost {
 		http.NotFound(w, r)
@@ -124,6 +126,19 @@ func (m *model) requests() string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return strings.Join(m.log, "\n\n")
+}
+
+// sent reports whether a request's body held text, as its JSON writes
+// it.
+func (m *model) sent(text string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, b := range m.bodies {
+		if strings.Contains(string(b), text) {
+			return true
+		}
+	}
+	return false
 }
 
 // state returns whether the tool was offered, how many calls were sent,
