@@ -150,6 +150,21 @@ func TestClaudeTUI(t *testing.T) {
 			return m.sent("SYSTEM NOTIFICATION - NOT USER INPUT") && m.sent(`\"selections\":[\"green\"]`)
 		})
 	})
+	// Esc in the popup still dismisses a call in the background: the model
+	// is told there is no answer.
+	t.Run("background dismiss", func(t *testing.T) {
+		u, m := claudeTUI(t, "custom", inBackgroundSoon)
+		u.ask(m)
+		u.waitText("Pick a colour", popupHints)
+		backgrounded(t, u.result(m))
+		u.keys("Escape")
+		u.until("no popup helper left and alt+o unbound", func() bool {
+			return len(popups()) == 0 && !strings.Contains(u.binding("M-o"), "--socket")
+		})
+		u.until("the dismissal sent to the model as a notification", func() bool {
+			return m.sent("SYSTEM NOTIFICATION - NOT USER INPUT") && m.sent(`\"cancelledReason\":\"user\"`)
+		})
+	})
 	// Esc in the client leaves a call in the background running, and its
 	// popup with it; stopping the task in the client's task list cancels
 	// the call and closes the popup.
