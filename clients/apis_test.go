@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -48,7 +49,54 @@ func (anthropic) parse(body []byte) ([]string, string, bool, error) {
 	return tools, "", false, nil
 }
 
-func (anthropic) reply(w http.ResponseWriter, r *http.Request, body []byte, tool, args, text string) {
+func (a anthropic) reply(w http.ResponseWriter, r *http.Request, body []byte, tool, args, text string) {
+	a.write(w, r, body, callID, tool, args, text)
+}
+
+// searchID is the id of the ToolSearch call that loads a deferred tool.
+const searchID = "call_toolsearch_1"
+
+// search calls ToolSearch to load tool when the request names tool only
+// in its list of deferred tools: Claude Code 2.1.332 offers MCP tools by
+// name alone, and sends a tool's schema once the model has selected it.
+func (a anthropic) search(w http.ResponseWriter, r *http.Request, body []byte, tool string) bool {
+	var req struct {
+		Tools []struct {
+			Name string `json:"name"`
+		} `json:"tools"`
+		Messages []struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if json.Unmarshal(body, &req) != nil {
+		return false
+	}
+	searchable := false
+	for _, t := range req.Tools {
+		searchable = searchable || t.Name == "ToolSearch"
+	}
+	if !searchable {
+		return false
+	}
+	for _, m := range req.Messages {
+		var blocks []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		if json.Unmarshal(m.Content, &blocks) != nil {
+			continue
+		}
+		for _, b := range blocks {
+			if b.Type == "text" && strings.Contains(b.Text, "deferred tools") && slices.Contains(strings.Split(b.Text, "\n"), tool) {
+				a.write(w, r, body, searchID, "ToolSearch", mustJSON(map[string]string{"query": "select:" + tool}), "")
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (anthropic) write(w http.ResponseWriter, r *http.Request, body []byte, id, tool, args, text string) {
 	if strings.HasSuffix(r.URL.Path, "/count_tokens") {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, `{"input_tokens":10}`)
@@ -63,7 +111,7 @@ func (anthropic) reply(w http.ResponseWriter, r *http.Request, body []byte, tool
 	delta := map[string]any{"type": "text_delta", "text": text}
 	stop := "end_turn"
 	if tool != "" {
-		block = map[string]any{"type": "tool_use", "id": callID, "name": tool, "input": map[string]any{}}
+		block = map[string]any{"type": "tool_use", "id": id, "name": tool, "input": map[string]any{}}
 		delta = map[string]any{"type": "input_json_delta", "partial_json": args}
 		stop = "tool_use"
 	}
@@ -71,7 +119,7 @@ func (anthropic) reply(w http.ResponseWriter, r *http.Request, body []byte, tool
 	if !req.Stream {
 		content := map[string]any{"type": "text", "text": text}
 		if tool != "" {
-			content = map[string]any{"type": "tool_use", "id": callID, "name": tool, "input": json.RawMessage(args)}
+			content = map[string]any{"type": "tool_use", "id": id, "name": tool, "input": json.RawMessage(args)}
 		}
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, mustJSON(map[string]any{"id": "msg_1", "type": "message", "role": "assistant", "model": req.Model,

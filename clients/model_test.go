@@ -26,6 +26,7 @@ type model struct {
 
 	mu      sync.Mutex
 	log     []string // every request, for a failing test's message
+	bodies  [][]byte // every request's body, whole
 	offered bool     // a request offered the tool
 	calls   int      // tool calls sent
 	results []string // the tool's results as the client sent them
@@ -47,6 +48,15 @@ type api interface {
 	// reply writes a reply to the request r: a call of tool with args
 	// when tool is not empty, else text.
 	reply(w http.ResponseWriter, r *http.Request, body []byte, tool, args, text string)
+}
+
+// A searcher is an api whose client may hold a tool back until the
+// model asks for it by name.
+type searcher interface {
+	// search writes a reply to the request r that asks for tool, and
+	// reports whether it did: it does when body offers the tool by name
+	// only.
+	search(w http.ResponseWriter, r *http.Request, body []byte, tool string) bool
 }
 
 func newModel(t *testing.T, a api, tool, args string) *model {
@@ -74,6 +84,7 @@ func (m *model) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	m.mu.Lock()
 	m.log = append(m.log, fmt.Sprintf("%s %s\n%s", r.Method, r.URL, truncate(body, 4000)))
+	m.bodies = append(m.bodies, body)
 	m.mu.Unlock()
 	if r.Method != http.MethodPost {
 		http.NotFound(w, r)
@@ -103,6 +114,9 @@ func (m *model) serve(w http.ResponseWriter, r *http.Request) {
 		m.api.reply(w, r, body, m.tool, m.args, "")
 	default:
 		m.mu.Unlock()
+		if s, ok := m.api.(searcher); ok && !offered && s.search(w, r, body, m.tool) {
+			return
+		}
 		m.api.reply(w, r, body, "", "", "Noted.")
 	}
 }
@@ -112,6 +126,19 @@ func (m *model) requests() string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return strings.Join(m.log, "\n\n")
+}
+
+// sent reports whether a request's body held text, as its JSON writes
+// it.
+func (m *model) sent(text string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, b := range m.bodies {
+		if strings.Contains(string(b), text) {
+			return true
+		}
+	}
+	return false
 }
 
 // state returns whether the tool was offered, how many calls were sent,

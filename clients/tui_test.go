@@ -2,6 +2,8 @@ package clients
 
 import (
 	"encoding/json"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -88,28 +90,33 @@ func escWhileHidden(u *tui, m *model, again string) {
 	}
 }
 
-// claudeTUI starts Claude Code's TUI with askuser mcp in mode.
-func claudeTUI(t *testing.T, mode string) (*tui, *model) {
+// claudeTUI starts Claude Code's TUI with askuser mcp in mode, with
+// setup, if not nil, run on its sandbox first.
+func claudeTUI(t *testing.T, mode string, setup func(*sandbox)) (*tui, *model) {
 	s := newSandbox(t)
 	m := newModel(t, anthropic{}, "mcp__askuser__ask_user", tuiQuestion)
 	claudeHome(s, m)
+	if setup != nil {
+		setup(s)
+	}
 	cfg := s.write("mcp.json", claudeMCP(mode))
 	u := s.startTUI("claude", "--mcp-config", cfg, "--strict-mcp-config", "--allowedTools", "mcp__askuser__ask_user", "--model", "claude-sonnet-4-5")
-	u.waitText("? for shortcuts")
+	// Its idle status line: auto mode is the default.
+	u.waitText("⏵⏵ auto mode on")
 	return u, m
 }
 
 func TestClaudeTUI(t *testing.T) {
 	t.Run("popup", func(t *testing.T) {
-		u, m := claudeTUI(t, "custom")
+		u, m := claudeTUI(t, "custom", nil)
 		res, guidance := structuredResult(t, answerPopup(u, m))
 		green(t, res, guidance, contract.RouteCustom, "")
 	})
 	t.Run("form", func(t *testing.T) {
-		u, m := claudeTUI(t, "native")
+		u, m := claudeTUI(t, "native", nil)
 		u.ask(m)
-		// → opens the choice list, ↓ and Enter pick green, and ↓ ↓ Enter
-		// is Accept.
+		// → opens the choice list, ↓ and Enter pick green and move the
+		// focus to the note, and ↓ Enter is Accept.
 		u.waitText("requests your input", "Pick a colour: ▸ not set")
 		u.keys("Right")
 		u.waitText("◯ green")
@@ -117,7 +124,7 @@ func TestClaudeTUI(t *testing.T) {
 		u.waitText("❯ ◯ green")
 		u.keys("Enter")
 		u.waitText("✔ Pick a colour: green")
-		u.keys("Down", "Down")
+		u.keys("Down")
 		u.waitText("❯ Accept")
 		u.keys("Enter")
 		res, guidance := structuredResult(t, u.result(m))
@@ -125,9 +132,123 @@ func TestClaudeTUI(t *testing.T) {
 		u.waitText(finalText)
 	})
 	t.Run("esc", func(t *testing.T) {
-		u, m := claudeTUI(t, "custom")
+		u, m := claudeTUI(t, "custom", nil)
 		escWhileHidden(u, m, "")
 	})
+	// Claude Code moves an MCP call still running after
+	// CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS (120 s by default) to the
+	// background: the model is told so at once, and the answer given
+	// later reaches it as a notification that no person wrote.
+	t.Run("background", func(t *testing.T) {
+		u, m := claudeTUI(t, "custom", inBackgroundSoon)
+		u.ask(m)
+		u.waitText("Pick a colour", popupHints)
+		backgrounded(t, u.result(m))
+		u.keys("Down")
+		u.keys("Enter")
+		u.until("the answer sent to the model as a notification", func() bool {
+			return m.sent("SYSTEM NOTIFICATION - NOT USER INPUT") && m.sent(`\"selections\":[\"green\"]`)
+		})
+	})
+	// Esc in the popup still dismisses a call in the background: the model
+	// is told there is no answer.
+	t.Run("background dismiss", func(t *testing.T) {
+		u, m := claudeTUI(t, "custom", inBackgroundSoon)
+		u.ask(m)
+		u.waitText("Pick a colour", popupHints)
+		backgrounded(t, u.result(m))
+		u.keys("Escape")
+		u.until("no popup helper left and alt+o unbound", func() bool {
+			return len(popups()) == 0 && !strings.Contains(u.binding("M-o"), "--socket")
+		})
+		u.until("the dismissal sent to the model as a notification", func() bool {
+			return m.sent("SYSTEM NOTIFICATION - NOT USER INPUT") && m.sent(`\"cancelledReason\":\"user\"`)
+		})
+	})
+	// Esc in the client leaves a call in the background running, and its
+	// popup with it; stopping the task in the client's task list cancels
+	// the call and closes the popup.
+	t.Run("background stop", func(t *testing.T) {
+		u, m := claudeTUI(t, "custom", inBackgroundSoon)
+		u.ask(m)
+		u.waitText("Pick a colour", popupHints)
+		backgrounded(t, u.result(m))
+		u.waitText(finalText)
+		u.keys("M-o")
+		u.waitGone(popupHints)
+		u.until("alt+o bound to bring the popup back", func() bool { return strings.Contains(u.binding("M-o"), "--socket") })
+		u.keys("Escape")
+		u.waitText("1 MCP task", "↓ to manage")
+		u.keys("Down")
+		u.waitText("enter to view tasks")
+		u.keys("Enter")
+		u.waitText("askuser/ask_user", "waiting for the user", "x to stop")
+		u.keys("x")
+		u.until("the call cancelled: no popup helper left and alt+o unbound", func() bool {
+			return len(popups()) == 0 && !strings.Contains(u.binding("M-o"), "--socket")
+		})
+		if m.sent(`\"status\":\"answered\"`) {
+			t.Errorf("the model received an answer from a call the user stopped")
+		}
+	})
+	// With the variable at 0 in Claude Code's settings, the call stays in
+	// the foreground past the time it would have been moved, and the
+	// answer reaches the model as the call's result.
+	t.Run("held", func(t *testing.T) {
+		u, m := claudeTUI(t, "custom", func(s *sandbox) {
+			inBackgroundSoon(s)
+			s.write("home/.claude/settings.json", mustJSON(map[string]any{"env": map[string]string{"CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS": "0"}}))
+		})
+		u.ask(m)
+		u.waitText("Pick a colour", popupHints)
+		u.until("the call running for twice the background time", func() bool { return u.calling() >= 2*backgroundSec })
+		if _, _, results := m.state(); len(results) != 0 {
+			t.Fatalf("the model received a result before the answer: %q", results)
+		}
+		u.keys("Down")
+		u.keys("Enter")
+		res, guidance := structuredResult(t, u.result(m))
+		green(t, res, guidance, contract.RouteCustom, "")
+		u.waitText(finalText)
+	})
+}
+
+// inBackgroundSoon has Claude Code move a call to the background after
+// backgroundMs.
+func inBackgroundSoon(s *sandbox) { s.setenv("CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS=" + backgroundMs) }
+
+// backgrounded fails the test unless got, the call's result as the model
+// received it, says the call was moved to the background.
+func backgrounded(t *testing.T, got string) {
+	t.Helper()
+	if !strings.Contains(got, "It was moved to the background as task") {
+		t.Fatalf("the model received %q; want the call moved to the background", got)
+	}
+}
+
+// backgroundMs is the CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS the background
+// tests start Claude Code with, backgroundSec the same in seconds.
+const (
+	backgroundMs  = "3000"
+	backgroundSec = 3
+)
+
+// callingFor is Claude Code's line for a tool call in progress, with
+// the seconds it has run.
+var callingFor = regexp.MustCompile(`Calling askuser · (?:(\d+)m )?(\d+)s`)
+
+// calling returns the seconds Claude Code shows the askuser call has
+// run, read from the client's own pane, which the popup does not cover;
+// 0 when it shows no call.
+func (u *tui) calling() int {
+	u.t.Helper()
+	m := callingFor.FindStringSubmatch(u.tmuxIn(nil, "capture-pane", "-p", "-t", "0"))
+	if m == nil {
+		return 0
+	}
+	min, _ := strconv.Atoi(m[1])
+	sec, _ := strconv.Atoi(m[2])
+	return 60*min + sec
 }
 
 // codexTUI starts Codex's TUI with askuser mcp in mode.
