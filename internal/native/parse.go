@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 )
@@ -147,16 +146,13 @@ func optionNumbers(s string, options int, multi bool) ([]int, error) {
 	if !multi && len(fields) > 1 {
 		return nil, fmt.Errorf("choose one option, not %d: %s", len(fields), numberHint(options, false))
 	}
-	nums := make([]int, 0, len(fields))
-	for _, f := range fields {
-		n, err := strconv.Atoi(f)
-		if err != nil || n < 1 || n > options {
-			return nil, fmt.Errorf("there is no option %s: %s", f, numberHint(options, multi))
-		}
-		if slices.Contains(nums, n) {
-			return nil, fmt.Errorf("option %d is listed twice", n)
-		}
-		nums = append(nums, n)
+	nums, bad := readNumbers(fields, options)
+	switch {
+	case bad == nil:
+	case bad.twice:
+		return nil, fmt.Errorf("option %d is listed twice", bad.n)
+	default:
+		return nil, fmt.Errorf("there is no option %s: %s", bad.field, numberHint(options, multi))
 	}
 	slices.Sort(nums)
 	return nums, nil

@@ -1,15 +1,4 @@
-// Package lineprompt asks questions on a terminal with plain line prompts:
-// it prints a title and numbered choices, then reads one line. It uses no
-// cursor movement and no colour, so it works on any terminal and with
-// screen readers, and it is the native route of `askuser ask`.
-//
-// A Prompter implements native.Inputter and native.Selector. The terminal
-// stays in its normal line mode, so the terminal itself does the line
-// editing. Ending a line with Esc (Esc, then Enter) or typing the end of
-// input (Ctrl+D on an empty line) dismisses the prompt. The time left, when
-// the context has a deadline, is printed with each prompt; when the
-// context ends the prompt returns at once, even while a read is blocked.
-package lineprompt
+package native
 
 import (
 	"bufio"
@@ -17,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -49,9 +37,9 @@ type readResult struct {
 	err  error
 }
 
-// New returns a Prompter that reads replies from r and writes prompts to
+// NewPrompter returns a Prompter that reads replies from r and writes prompts to
 // w, normally both the controlling terminal.
-func New(r io.Reader, w io.Writer) *Prompter {
+func NewPrompter(r io.Reader, w io.Writer) *Prompter {
 	return &Prompter{r: r, w: w, lines: make(chan readResult), quit: make(chan struct{})}
 }
 
@@ -63,9 +51,6 @@ func (p *Prompter) Close() error {
 	p.close.Do(func() { close(p.quit) })
 	return nil
 }
-
-// errDismissed is how readLine reports Esc or the end of input.
-var errDismissed = errors.New("dismissed")
 
 // Input prints title and reads one line, which it returns as typed,
 // without its line ending. It returns ok=false when the user ends the line
@@ -132,8 +117,7 @@ func (p *Prompter) Select(ctx context.Context, title string, choices []string) (
 		if err != nil {
 			return "", false, err
 		}
-		n, err := strconv.Atoi(strings.TrimSpace(line))
-		if err == nil && n >= 1 && n <= len(choices) {
+		if n, ok := choiceNumber(line, len(choices)); ok {
 			return choices[n-1], true, nil
 		}
 		if err := p.write(fmt.Sprintf("Not accepted: type a number from 1 to %d, or Esc and Enter to cancel.\n", len(choices))); err != nil {
