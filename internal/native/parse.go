@@ -110,31 +110,24 @@ func isSeparator(r rune) bool {
 
 // isNumberList reports whether s is digits and separators with at least
 // one digit.
-func isNumberList(s string) bool {
-	digit := false
-	for _, r := range s {
-		switch {
-		case r >= '0' && r <= '9':
-			digit = true
-		case isSeparator(r):
-		default:
-			return false
-		}
-	}
-	return digit
-}
+func isNumberList(s string) bool { return digitsAnd(s, isSeparator) }
 
 // looksNumeric reports whether s is an attempt at numbers that went wrong,
 // such as "1.5", "-2", "1-3" or "#2": digits mixed with separators and
 // number punctuation only.
 func looksNumeric(s string) bool {
+	return digitsAnd(s, func(r rune) bool { return isSeparator(r) || strings.ContainsRune(".-+#", r) })
+}
+
+// digitsAnd reports whether s holds at least one digit and, besides
+// digits, only runes that also accepts.
+func digitsAnd(s string, also func(rune) bool) bool {
 	digit := false
 	for _, r := range s {
 		switch {
 		case r >= '0' && r <= '9':
 			digit = true
-		case isSeparator(r), r == '.', r == '-', r == '+', r == '#':
-		default:
+		case !also(r):
 			return false
 		}
 	}

@@ -60,13 +60,7 @@ func (p *Prompter) Close() error {
 func (p *Prompter) Input(ctx context.Context, title, placeholder string) (string, bool, error) {
 	p.turn.Lock()
 	defer p.turn.Unlock()
-	if ctx.Err() != nil {
-		return "", false, context.Cause(ctx)
-	}
-	var b strings.Builder
-	b.WriteByte('\n')
-	writeTitle(&b, title)
-	if err := p.write(b.String()); err != nil {
+	if err := p.show(ctx, title, nil); err != nil {
 		return "", false, err
 	}
 	label := "Answer"
@@ -93,16 +87,7 @@ func (p *Prompter) Select(ctx context.Context, title string, choices []string) (
 	}
 	p.turn.Lock()
 	defer p.turn.Unlock()
-	if ctx.Err() != nil {
-		return "", false, context.Cause(ctx)
-	}
-	var b strings.Builder
-	b.WriteByte('\n')
-	writeTitle(&b, title)
-	for i, c := range choices {
-		fmt.Fprintf(&b, "  %d) %s\n", i+1, safetext.Line(c))
-	}
-	if err := p.write(b.String()); err != nil {
+	if err := p.show(ctx, title, choices); err != nil {
 		return "", false, err
 	}
 	label := fmt.Sprintf("Choose 1-%d", len(choices))
@@ -223,11 +208,22 @@ func (p *Prompter) write(s string) error {
 	return nil
 }
 
-func writeTitle(b *strings.Builder, title string) {
+// show prints title and the choices numbered from 1, unless ctx is
+// already done, when it prints nothing and returns the cause.
+func (p *Prompter) show(ctx context.Context, title string, choices []string) error {
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	var b strings.Builder
+	b.WriteByte('\n')
 	for _, l := range safetext.Lines(title) {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
+	for i, c := range choices {
+		fmt.Fprintf(&b, "  %d) %s\n", i+1, safetext.Line(c))
+	}
+	return p.write(b.String())
 }
 
 // promptLine is the label, the time left when ctx has a deadline, and the
