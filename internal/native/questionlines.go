@@ -21,7 +21,8 @@ type QuestionLines struct {
 
 var _ ask.QuestionRenderer = (*QuestionLines)(nil)
 
-// NewQuestionLines returns a QuestionLines that asks through in, which must not be nil.
+// NewQuestionLines returns a QuestionLines that asks through in, which
+// must not be nil.
 func NewQuestionLines(in Inputter) *QuestionLines {
 	if in == nil {
 		panic("native: NewQuestionLines needs an Inputter")
@@ -29,11 +30,12 @@ func NewQuestionLines(in Inputter) *QuestionLines {
 	return &QuestionLines{in: in}
 }
 
-// RenderQuestions asks s.Request as the package comment describes and
-// returns the submitted result, or QuestionOutcome{Dismissed: true}. Each
-// answer is reported as auq.MilestoneQuestionAnswered, the review as
-// auq.MilestoneReviewReady, and the end as auq.MilestoneSubmitted or
-// auq.MilestoneDismissed, through s.Progress. When ctx is done, or the
+// RenderQuestions asks s.Request as the package comment's "AskUserQuestion
+// through input boxes" describes and returns the submitted result, or
+// QuestionOutcome{Dismissed: true}. Each answer is reported as
+// auq.MilestoneQuestionAnswered, the review as auq.MilestoneReviewReady,
+// and the end as auq.MilestoneSubmitted or auq.MilestoneDismissed,
+// through s.Progress. When ctx is done, or the
 // countdown expires, it returns at once with the context's cause; an
 // error from the Inputter is returned as it is.
 func (r *QuestionLines) RenderQuestions(ctx context.Context, s *ask.QuestionSession) (ask.QuestionOutcome, error) {

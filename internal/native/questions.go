@@ -22,8 +22,9 @@ const (
 )
 
 // QuestionDialogs asks AskUserQuestion requests through a Selector and an
-// Inputter. It implements ask.QuestionRenderer and is safe for concurrent
-// use when they are.
+// Inputter, as the package comment's "AskUserQuestion through lists"
+// describes. It implements ask.QuestionRenderer, holds no state between
+// calls, and is safe for concurrent use when they are.
 type QuestionDialogs struct {
 	sel Selector
 	in  Inputter
