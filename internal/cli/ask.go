@@ -13,9 +13,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/auqlines"
 	"github.com/askuser/askuser/internal/jsonline"
-	"github.com/askuser/askuser/internal/lineprompt"
 	"github.com/askuser/askuser/internal/native"
 	"github.com/askuser/askuser/tui"
 )
@@ -157,12 +155,12 @@ func terminalCapabilities(questions bool) (ask.Capabilities, func()) {
 		why := "there is no controlling terminal (" + err.Error() + "); run askuser from an interactive terminal"
 		return ask.Capabilities{CustomReason: why, NativeReason: why}, func() {}
 	}
-	lines := lineprompt.New(tty, tty)
+	lines := native.NewPrompter(tty, tty)
 	// The dialog draws on tty, so standard output carries only the result.
 	custom := tui.New(tty, tty, nil)
 	var caps ask.Capabilities
 	if questions {
-		caps.CustomQuestions, caps.NativeQuestions = custom, auqlines.New(lines)
+		caps.CustomQuestions, caps.NativeQuestions = custom, native.NewQuestionLines(lines)
 	} else {
 		caps.Custom, caps.Native = custom, native.New(lines, lines)
 	}

@@ -1,8 +1,23 @@
-// Package native is the native route: it asks a questionnaire through a
-// host's own dialogs, one logical question at a time, with single-line
-// input boxes and, where the host has them, selectors.
+// Package native is the native route of both contracts: it asks through a
+// host's own dialogs, one question at a time, instead of drawing the
+// questionnaire. A host offers two kinds of dialog, small interfaces
+// defined here: an Inputter, a single-line input box, and a Selector, a
+// list to choose from. A file per contract and per host puts them to use:
 //
-// # Replies
+//   - Renderer (askuser.go, parse.go) asks ask_user requests through an
+//     Inputter and, where the host has one, a Selector.
+//   - QuestionDialogs (questions.go) asks AskUserQuestion requests through
+//     a Selector and an Inputter, such as Pi's select and input dialogs.
+//   - QuestionLines (questionlines.go) asks AskUserQuestion requests
+//     through an Inputter alone, such as the line prompts of a terminal.
+//   - Prompter (terminal.go) is the terminal's Inputter and Selector: plain
+//     line prompts that any terminal and screen reader can follow.
+//
+// Both contracts read a reply of option numbers ("2", "1,3", "1 3") with
+// one reader, readNumbers in numbers.go; each contract says in its own
+// words what is wrong with a reply.
+//
+// # ask_user replies
 //
 // A choice question with free text allowed opens one box listing the
 // numbered options. The reply is an option number ("2"), a number and a
@@ -33,19 +48,62 @@
 // Dismissing any dialog ends the whole questionnaire as dismissed; when
 // the context is done, the flow stops at once.
 //
+// # AskUserQuestion through lists
+//
+// Each question is one list, asked in turn: its options (with the
+// recommended one marked, and the previews of a single-select question
+// in the list's title), "Other…" for an answer in the user's own words,
+// "Add a note…" for a note on the question or on one option, and, for an
+// optional question, "Skip". A multi-select question lists its options
+// with ticks; choosing one ticks or unticks it, and "Done" answers (twice
+// in a row when nothing is ticked). With several questions, a review list
+// follows the last one: submit, or go back to any question. Dismissing
+// the question list (or the review) dismisses the whole call; dismissing
+// an input or a sub-list goes back to the question and keeps what was
+// saved.
+//
+// # AskUserQuestion through input boxes
+//
+// It asks one question at a time. The box lists the options numbered
+// from 1, the recommended one marked and a single-select option's preview
+// under it, and the automatic Other answer last. The reply is an option
+// number, or for a multi-select question several separated by commas or
+// spaces; any other text is the Other answer itself, and the number of
+// Other asks for that text in a second box. "-" skips an optional
+// question, as an empty reply does on a single-select one; on a
+// multi-select question an empty reply warns first and answers with no
+// option the second time in a row, as the dialog does. A reply that is
+// not accepted opens the box again, its title saying why.
+//
+// After each answer a notes box takes notes one line at a time until an
+// empty line: "2: text" notes option 2 (the number of Other notes the
+// Other answer), and any other line is the note on the question, the
+// last one kept. With several questions a review follows: it lists the
+// answers and notes, an empty reply submits, and a question's number asks
+// it again. Dismissing any box (Esc, then Enter, on a terminal) dismisses
+// the whole request.
+//
+// # The terminal
+//
+// A Prompter prints a title and numbered choices, then reads one line. It
+// uses no cursor movement and no colour, and it is the native route of
+// `askuser ask`. The terminal stays in its normal line mode, so the
+// terminal itself does the line editing. Ending a line with Esc (Esc,
+// then Enter) or typing the end of input (Ctrl+D on an empty line)
+// dismisses the prompt. The time left, when the context has a deadline,
+// is printed with each prompt; when the context ends the prompt returns
+// at once, even while a read is blocked.
+//
 // # Untrusted text
 //
-// Titles, prompts and labels come from the model. This package passes them
-// to the Inputter and Selector unchanged; each of those must make them safe
-// for its own display (a terminal one through safetext).
+// Titles, prompts and labels come from the model. The flows pass them to
+// the Inputter and Selector unchanged; each of those must make them safe
+// for its own display, as the Prompter does through safetext.
 package native
 
 import (
 	"context"
-	"fmt"
-
-	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/contract"
+	"errors"
 )
 
 // Inputter shows a single-line input box. It returns the text entered, or
@@ -60,80 +118,6 @@ type Selector interface {
 	Select(ctx context.Context, title string, choices []string) (choice string, ok bool, err error)
 }
 
-// Renderer asks questionnaires through an Inputter and an optional
-// Selector. It implements ask.Renderer and ask.Checker. A Renderer holds
-// no state between calls and is safe for concurrent use when its Inputter
-// and Selector are.
-type Renderer struct {
-	in  Inputter
-	sel Selector
-}
-
-var (
-	_ ask.Renderer = (*Renderer)(nil)
-	_ ask.Checker  = (*Renderer)(nil)
-)
-
-// New returns a native Renderer that asks through in, which must not be
-// nil, and sel, which is nil when the host has no selector. Without a
-// selector, Check refuses requests that need one.
-func New(in Inputter, sel Selector) *Renderer {
-	if in == nil {
-		panic("native: New needs an Inputter")
-	}
-	return &Renderer{in: in, sel: sel}
-}
-
-// Check reports, before any dialog opens, whether r can ask req: with
-// allowFreeText:false, single and bool questions and form fields need a
-// Selector, and there is no fallback to a text box.
-func (r *Renderer) Check(req *contract.Request) error {
-	if r.sel != nil || req.FreeTextAllowed() {
-		return nil
-	}
-	for i, q := range req.Questions {
-		switch q.Kind {
-		case contract.KindSingle, contract.KindBool:
-			return fmt.Errorf("questions[%d] is a %s question and allowFreeText is false, which needs a selector, and this host's native dialogs have none", i, q.Kind)
-		case contract.KindForm:
-			for j, f := range q.Fields {
-				if f.Kind == contract.KindSingle || f.Kind == contract.KindBool {
-					return fmt.Errorf("questions[%d].fields[%d] is a %s field and allowFreeText is false, which needs a selector, and this host's native dialogs have none", i, j, f.Kind)
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// Render asks the questions of s.Request one at a time and returns their
-// answers, or Outcome{Dismissed: true} when the user dismissed any dialog.
-// When ctx is done, or the session's countdown expires, it returns at once
-// with the context's cause. An error from the Inputter or Selector is
-// returned as it is.
-func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
-	req := s.Request
-	if err := r.Check(req); err != nil {
-		return ask.Outcome{}, err
-	}
-	if d, ok := s.Countdown.Deadline(); ok {
-		// The core owns the deadline; carrying it in the context lets the
-		// dialogs show the time left and hosts pass it on as a timeout.
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, d)
-		defer cancel()
-	}
-	f := &flow{in: r.in, sel: r.sel, req: req, free: req.FreeTextAllowed()}
-	answers := make([]contract.Answer, 0, len(req.Questions))
-	for i := range req.Questions {
-		a, ok, err := f.question(ctx, i)
-		if err != nil {
-			return ask.Outcome{}, err
-		}
-		if !ok {
-			return ask.Outcome{Dismissed: true}, nil
-		}
-		answers = append(answers, a)
-	}
-	return ask.Outcome{Answers: answers}, nil
-}
+// errDismissed carries a dismissal inside a flow or a prompt; it never
+// leaves the package, where a dismissal is a result, not an error.
+var errDismissed = errors.New("dismissed")

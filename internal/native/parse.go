@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 )
@@ -111,31 +110,24 @@ func isSeparator(r rune) bool {
 
 // isNumberList reports whether s is digits and separators with at least
 // one digit.
-func isNumberList(s string) bool {
-	digit := false
-	for _, r := range s {
-		switch {
-		case r >= '0' && r <= '9':
-			digit = true
-		case isSeparator(r):
-		default:
-			return false
-		}
-	}
-	return digit
-}
+func isNumberList(s string) bool { return digitsAnd(s, isSeparator) }
 
 // looksNumeric reports whether s is an attempt at numbers that went wrong,
 // such as "1.5", "-2", "1-3" or "#2": digits mixed with separators and
 // number punctuation only.
 func looksNumeric(s string) bool {
+	return digitsAnd(s, func(r rune) bool { return isSeparator(r) || strings.ContainsRune(".-+#", r) })
+}
+
+// digitsAnd reports whether s holds at least one digit and, besides
+// digits, only runes that also accepts.
+func digitsAnd(s string, also func(rune) bool) bool {
 	digit := false
 	for _, r := range s {
 		switch {
 		case r >= '0' && r <= '9':
 			digit = true
-		case isSeparator(r), r == '.', r == '-', r == '+', r == '#':
-		default:
+		case !also(r):
 			return false
 		}
 	}
@@ -147,16 +139,13 @@ func optionNumbers(s string, options int, multi bool) ([]int, error) {
 	if !multi && len(fields) > 1 {
 		return nil, fmt.Errorf("choose one option, not %d: %s", len(fields), numberHint(options, false))
 	}
-	nums := make([]int, 0, len(fields))
-	for _, f := range fields {
-		n, err := strconv.Atoi(f)
-		if err != nil || n < 1 || n > options {
-			return nil, fmt.Errorf("there is no option %s: %s", f, numberHint(options, multi))
-		}
-		if slices.Contains(nums, n) {
-			return nil, fmt.Errorf("option %d is listed twice", n)
-		}
-		nums = append(nums, n)
+	nums, bad := readNumbers(fields, options)
+	switch {
+	case bad == nil:
+	case bad.twice:
+		return nil, fmt.Errorf("option %d is listed twice", bad.n)
+	default:
+		return nil, fmt.Errorf("there is no option %s: %s", bad.field, numberHint(options, multi))
 	}
 	slices.Sort(nums)
 	return nums, nil

@@ -11,8 +11,8 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/internal/auqdialog"
-	"github.com/askuser/askuser/internal/auqnative"
 	"github.com/askuser/askuser/internal/auqtext"
+	"github.com/askuser/askuser/internal/native"
 )
 
 // questionCustomUI is the custom route of AskUserQuestion inside Pi: the
@@ -172,7 +172,7 @@ func checkTool(h *ask.Host, registered string) *contract.Error {
 }
 
 // questionNative is the native route of AskUserQuestion inside Pi: the
-// flow of package auqnative, with its lists and inputs sent to the call's
+// flow of native.QuestionDialogs, with its lists and inputs sent to the call's
 // shim as Pi's select and input dialogs.
 type questionNative struct {
 	srv *server
@@ -187,7 +187,7 @@ func (r questionNative) RenderQuestions(ctx context.Context, s *ask.QuestionSess
 		return ask.QuestionOutcome{}, errOutsideCall
 	}
 	ui := &nativeUI{srv: r.srv, call: c}
-	return auqnative.New(ui, ui).RenderQuestions(ctx, s)
+	return native.NewQuestionDialogs(ui, ui).RenderQuestions(ctx, s)
 }
 
 // onExplainQuestions words the result of an AskUserQuestion call whose

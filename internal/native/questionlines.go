@@ -1,67 +1,44 @@
-// Package auqlines is the native route of the AskUserQuestion contract
-// on a host that has single-line input boxes only, such as the line
-// prompts of a terminal (internal/lineprompt), which suit screen readers.
-//
-// It asks one question at a time. The box lists the options numbered
-// from 1, the recommended one marked and a single-select option's preview
-// under it, and the automatic Other answer last. The reply is an option
-// number, or for a multi-select question several separated by commas or
-// spaces; any other text is the Other answer itself, and the number of
-// Other asks for that text in a second box. "-" skips an optional
-// question, as an empty reply does on a single-select one; on a
-// multi-select question an empty reply warns first and answers with no
-// option the second time in a row, as the dialog does. A reply that is
-// not accepted opens the box again, its title saying why.
-//
-// After each answer a notes box takes notes one line at a time until an
-// empty line: "2: text" notes option 2 (the number of Other notes the
-// Other answer), and any other line is the note on the question, the
-// last one kept. With several questions a review follows: it lists the
-// answers and notes, an empty reply submits, and a question's number asks
-// it again. Dismissing any box (Esc, then Enter, on a terminal) dismisses
-// the whole request.
-//
-// Text from the model goes to the Inputter unchanged; the Inputter makes
-// it safe for its display, as lineprompt does through safetext.
-package auqlines
+package native
 
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
-	"github.com/askuser/askuser/internal/native"
 )
 
-// Renderer asks AskUserQuestion requests through an Inputter. It
+// QuestionLines asks AskUserQuestion requests through an Inputter. It
 // implements ask.QuestionRenderer, holds no state between calls, and is
 // safe for concurrent use when its Inputter is.
-type Renderer struct {
-	in native.Inputter
+type QuestionLines struct {
+	in Inputter
 }
 
-var _ ask.QuestionRenderer = (*Renderer)(nil)
+var _ ask.QuestionRenderer = (*QuestionLines)(nil)
 
-// New returns a Renderer that asks through in, which must not be nil.
-func New(in native.Inputter) *Renderer {
+// NewQuestionLines returns a QuestionLines that asks through in, which
+// must not be nil.
+func NewQuestionLines(in Inputter) *QuestionLines {
 	if in == nil {
-		panic("auqlines: New needs an Inputter")
+		panic("native: NewQuestionLines needs an Inputter")
 	}
-	return &Renderer{in: in}
+	return &QuestionLines{in: in}
 }
 
-// RenderQuestions asks s.Request as the package comment describes and
-// returns the submitted result, or QuestionOutcome{Dismissed: true}. Each
-// answer is reported as auq.MilestoneQuestionAnswered, the review as
-// auq.MilestoneReviewReady, and the end as auq.MilestoneSubmitted or
-// auq.MilestoneDismissed, through s.Progress. When ctx is done, or the
+// RenderQuestions asks s.Request as the package comment's "AskUserQuestion
+// through input boxes" describes and returns the submitted result, or
+// QuestionOutcome{Dismissed: true}. Each answer is reported as
+// auq.MilestoneQuestionAnswered, the review as auq.MilestoneReviewReady,
+// and the end as auq.MilestoneSubmitted or auq.MilestoneDismissed,
+// through s.Progress. When ctx is done, or the
 // countdown expires, it returns at once with the context's cause; an
 // error from the Inputter is returned as it is.
-func (r *Renderer) RenderQuestions(ctx context.Context, s *ask.QuestionSession) (ask.QuestionOutcome, error) {
+func (r *QuestionLines) RenderQuestions(ctx context.Context, s *ask.QuestionSession) (ask.QuestionOutcome, error) {
 	if d, ok := s.Countdown.Deadline(); ok {
 		// The core owns the deadline; carrying it in the context lets the
 		// boxes show the time left.
@@ -69,7 +46,7 @@ func (r *Renderer) RenderQuestions(ctx context.Context, s *ask.QuestionSession) 
 		ctx, cancel = context.WithDeadline(ctx, d)
 		defer cancel()
 	}
-	f := &flow{in: r.in, req: s.Request, states: make([]state, len(s.Request.Questions))}
+	f := &lineFlow{in: r.in, req: s.Request, states: make([]lineState, len(s.Request.Questions))}
 	ok, err := f.run(ctx, s)
 	if err != nil {
 		return ask.QuestionOutcome{}, err
@@ -79,11 +56,11 @@ func (r *Renderer) RenderQuestions(ctx context.Context, s *ask.QuestionSession) 
 		return ask.QuestionOutcome{Dismissed: true}, nil
 	}
 	s.Progress(auq.MilestoneSubmitted)
-	return ask.QuestionOutcome{Result: build(s.Request, f.states)}, nil
+	return ask.QuestionOutcome{Result: lineResult(s.Request, f.states)}, nil
 }
 
-// state is one question's answer and notes as they stand.
-type state struct {
+// lineState is one question's answer and notes as they stand.
+type lineState struct {
 	answered bool
 	// chosen are the chosen options' indexes, in option order; the index
 	// len(options) is Other, whose text is other.
@@ -94,15 +71,15 @@ type state struct {
 	notes map[int]string
 }
 
-type flow struct {
-	in     native.Inputter
+type lineFlow struct {
+	in     Inputter
 	req    *auq.Request
-	states []state
+	states []lineState
 }
 
 // run asks every question, then the review when there are several. It
 // reports false when the user dismissed a box.
-func (f *flow) run(ctx context.Context, s *ask.QuestionSession) (bool, error) {
+func (f *lineFlow) run(ctx context.Context, s *ask.QuestionSession) (bool, error) {
 	for i := range f.req.Questions {
 		ok, err := f.question(ctx, i)
 		if !ok || err != nil {
@@ -123,8 +100,8 @@ func (f *flow) run(ctx context.Context, s *ask.QuestionSession) (bool, error) {
 		if reply == "" {
 			return true, nil
 		}
-		n, err := strconv.Atoi(reply)
-		if err != nil || n < 1 || n > len(f.req.Questions) {
+		n, ok := choiceNumber(reply, len(f.req.Questions))
+		if !ok {
 			if _, ok, err := f.in.Input(ctx, fmt.Sprintf("Not accepted: %q is not a question number from 1 to %d. Press Enter to see the review again.", reply, len(f.req.Questions)), ""); !ok || err != nil {
 				return false, err
 			}
@@ -139,9 +116,9 @@ func (f *flow) run(ctx context.Context, s *ask.QuestionSession) (bool, error) {
 }
 
 // question asks question i and its notes until they are accepted.
-func (f *flow) question(ctx context.Context, i int) (bool, error) {
+func (f *lineFlow) question(ctx context.Context, i int) (bool, error) {
 	q := &f.req.Questions[i]
-	st := state{qnote: f.states[i].qnote, notes: f.states[i].notes}
+	st := lineState{qnote: f.states[i].qnote, notes: f.states[i].notes}
 	why := ""
 	warnedEmpty := false
 	for {
@@ -153,7 +130,7 @@ func (f *flow) question(ctx context.Context, i int) (bool, error) {
 		if !ok || err != nil {
 			return false, err
 		}
-		c, msg := parseReply(q, reply)
+		c, msg := parseLineReply(q, reply)
 		if msg != "" {
 			why, warnedEmpty = msg, false
 			continue
@@ -189,7 +166,7 @@ func (f *flow) question(ctx context.Context, i int) (bool, error) {
 }
 
 // askText asks for a non-blank line of at most limit characters.
-func (f *flow) askText(ctx context.Context, title string, limit int) (string, bool, error) {
+func (f *lineFlow) askText(ctx context.Context, title string, limit int) (string, bool, error) {
 	t := title
 	for {
 		text, ok, err := f.in.Input(ctx, t, "")
@@ -220,7 +197,7 @@ func checkText(text string, limit int) string {
 
 // askNotes takes notes on question i until an empty line. It reports
 // false when the user dismissed the box.
-func (f *flow) askNotes(ctx context.Context, i int, st *state) (bool, error) {
+func (f *lineFlow) askNotes(ctx context.Context, i int, st *lineState) (bool, error) {
 	q := &f.req.Questions[i]
 	n := len(q.Options)
 	why := ""
@@ -263,70 +240,63 @@ func (f *flow) askNotes(ctx context.Context, i int, st *state) (bool, error) {
 	}
 }
 
-// choice is a parsed reply to a question.
-type choice struct {
+// lineChoice is a parsed reply to a question.
+type lineChoice struct {
 	skip, empty bool
 	chosen      []int
 	otherChosen bool
 	other       string
 }
 
-// parseReply reads a reply to q, or says why it is not accepted.
-func parseReply(q *auq.Question, reply string) (choice, string) {
+// parseLineReply reads a reply to q, or says why it is not accepted.
+func parseLineReply(q *auq.Question, reply string) (lineChoice, string) {
 	r := strings.TrimSpace(reply)
 	n := len(q.Options)
 	switch {
 	case r == "-":
 		if q.IsRequired() {
-			return choice{}, "this question needs an answer"
+			return lineChoice{}, "this question needs an answer"
 		}
-		return choice{skip: true}, ""
+		return lineChoice{skip: true}, ""
 	case r == "" && q.MultiSelect:
-		return choice{empty: true}, ""
+		return lineChoice{empty: true}, ""
 	case r == "":
-		return choice{skip: true}, ""
+		return lineChoice{skip: true}, ""
 	}
 	fields := strings.FieldsFunc(r, func(c rune) bool { return c == ',' || c == ' ' || c == '\t' })
 	if len(fields) == 0 {
-		return choice{}, fmt.Sprintf("type a number from 1 to %d, or your own answer", n+1)
+		return lineChoice{}, fmt.Sprintf("type a number from 1 to %d, or your own answer", n+1)
 	}
-	nums := make([]int, 0, len(fields))
-	for _, s := range fields {
-		k, err := strconv.Atoi(s)
-		if err != nil || strings.ContainsAny(s, "+-") {
-			// Not a number list: the text is the Other answer.
-			if msg := checkText(r, auq.MaxOtherTextLen); msg != "" {
-				return choice{}, msg
-			}
-			return choice{chosen: []int{n}, otherChosen: true, other: r}, ""
+	if slices.ContainsFunc(fields, func(f string) bool { return !isNumber(f) }) {
+		// Not a number list: the text is the Other answer.
+		if msg := checkText(r, auq.MaxOtherTextLen); msg != "" {
+			return lineChoice{}, msg
 		}
-		nums = append(nums, k)
+		return lineChoice{chosen: []int{n}, otherChosen: true, other: r}, ""
 	}
-	seen := make([]bool, n+1)
-	var c choice
-	for _, k := range nums {
-		if k < 1 || k > n+1 {
-			return choice{}, fmt.Sprintf("there is no option %d; type a number from 1 to %d", k, n+1)
-		}
-		if seen[k-1] {
-			return choice{}, fmt.Sprintf("option %d is given twice", k)
-		}
-		seen[k-1] = true
+	// Other is the number after the options.
+	nums, bad := readNumbers(fields, n+1)
+	switch {
+	case bad == nil:
+	case bad.twice:
+		return lineChoice{}, fmt.Sprintf("option %d is given twice", bad.n)
+	default:
+		return lineChoice{}, fmt.Sprintf("there is no option %d; type a number from 1 to %d", bad.n, n+1)
 	}
 	if !q.MultiSelect && len(nums) > 1 {
-		return choice{}, "choose one option: this question takes one answer"
+		return lineChoice{}, "choose one option: this question takes one answer"
 	}
-	for i, on := range seen {
-		if on {
-			c.chosen = append(c.chosen, i)
-		}
+	var c lineChoice
+	slices.Sort(nums)
+	for _, k := range nums {
+		c.chosen = append(c.chosen, k-1)
 	}
-	c.otherChosen = seen[n]
+	c.otherChosen = slices.Contains(nums, n+1)
 	return c, ""
 }
 
 // placeholder says what a reply to q may be.
-func (f *flow) placeholder(q *auq.Question) string {
+func (f *lineFlow) placeholder(q *auq.Question) string {
 	s := "a number, or your own answer"
 	if q.MultiSelect {
 		s = "numbers such as 1,3, or your own answer"
@@ -338,7 +308,7 @@ func (f *flow) placeholder(q *auq.Question) string {
 }
 
 // questionTitle is the box's text for question i.
-func (f *flow) questionTitle(i int) string {
+func (f *lineFlow) questionTitle(i int) string {
 	q := &f.req.Questions[i]
 	var b strings.Builder
 	fmt.Fprintf(&b, "Question %d of %d · %s", i+1, len(f.req.Questions), q.Header)
@@ -369,7 +339,7 @@ func (f *flow) questionTitle(i int) string {
 }
 
 // reviewTitle lists every answer and note.
-func (f *flow) reviewTitle() string {
+func (f *lineFlow) reviewTitle() string {
 	var b strings.Builder
 	b.WriteString("Review your answers:")
 	for i, q := range f.req.Questions {
@@ -380,7 +350,7 @@ func (f *flow) reviewTitle() string {
 }
 
 // summary is question i's answer and notes in one line.
-func (f *flow) summary(i int) string {
+func (f *lineFlow) summary(i int) string {
 	q := &f.req.Questions[i]
 	st := &f.states[i]
 	var parts []string
@@ -413,8 +383,8 @@ func (f *flow) summary(i int) string {
 	return s
 }
 
-// build is the result of states, one per question of req, in order.
-func build(req *auq.Request, states []state) auq.Result {
+// lineResult is the result of states, one per question of req, in order.
+func lineResult(req *auq.Request, states []lineState) auq.Result {
 	var res auq.Result
 	for i := range req.Questions {
 		q := &req.Questions[i]

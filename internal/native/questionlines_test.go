@@ -1,4 +1,4 @@
-package auqlines_test
+package native_test
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/auqlines"
+	"github.com/askuser/askuser/internal/native"
 )
 
 // script is an Inputter that replies with its lines in turn and records
@@ -58,7 +58,7 @@ func run(t *testing.T, req *auq.Request, replies ...string) (auq.Outcome, []auq.
 	t.Helper()
 	in := &script{replies: replies}
 	zero := int64(0)
-	host := ask.NewHost(ask.Capabilities{NativeQuestions: auqlines.New(in)},
+	host := ask.NewHost(ask.Capabilities{NativeQuestions: native.NewQuestionLines(in)},
 		&ask.HostOptions{Options: ask.Prefs{Mode: contract.RouteNative, TimeoutPerQuestionMs: &zero}})
 	var ms []auq.Milestone
 	var mu sync.Mutex
@@ -72,7 +72,7 @@ func run(t *testing.T, req *auq.Request, replies ...string) (auq.Outcome, []auq.
 	return out, ms, in.titles
 }
 
-func TestFlows(t *testing.T) {
+func TestQuestionLines(t *testing.T) {
 	one := func() *auq.Request {
 		r := request()
 		r.Questions = r.Questions[:1]

@@ -1,23 +1,4 @@
-// Package auqnative asks AskUserQuestion requests through line dialogs:
-// a list to choose from and a one-line text input, such as Pi's select
-// and input dialogs in RPC mode. It is AskUserQuestion's counterpart of
-// package native.
-//
-// Each question is one list, asked in turn: its options (with the
-// recommended one marked, and the previews of a single-select question
-// in the list's title), "Other…" for an answer in the user's own words,
-// "Add a note…" for a note on the question or on one option, and, for an
-// optional question, "Skip". A multi-select question lists its options
-// with ticks; choosing one ticks or unticks it, and "Done" answers (twice
-// in a row when nothing is ticked). With several questions, a review list
-// follows the last one: submit, or go back to any question. Dismissing
-// the question list (or the review) dismisses the whole call; dismissing
-// an input or a sub-list goes back to the question and keeps what was
-// saved.
-//
-// The package holds no state between calls. Titles and choices are handed
-// to the dialogs as they are: the dialogs sanitize what they draw.
-package auqnative
+package native
 
 import (
 	"context"
@@ -29,7 +10,6 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
-	"github.com/askuser/askuser/internal/native"
 )
 
 // The entries the lists add to a question's options.
@@ -41,26 +21,27 @@ const (
 	SubmitEntry = "Submit"
 )
 
-// Renderer asks AskUserQuestion requests through a Selector and an
-// Inputter. It implements ask.QuestionRenderer and is safe for concurrent
-// use when they are.
-type Renderer struct {
-	sel native.Selector
-	in  native.Inputter
+// QuestionDialogs asks AskUserQuestion requests through a Selector and an
+// Inputter, as the package comment's "AskUserQuestion through lists"
+// describes. It implements ask.QuestionRenderer, holds no state between
+// calls, and is safe for concurrent use when they are.
+type QuestionDialogs struct {
+	sel Selector
+	in  Inputter
 }
 
-var _ ask.QuestionRenderer = (*Renderer)(nil)
+var _ ask.QuestionRenderer = (*QuestionDialogs)(nil)
 
-// New returns a Renderer that asks through sel and in.
-func New(sel native.Selector, in native.Inputter) *Renderer {
-	return &Renderer{sel: sel, in: in}
+// NewQuestionDialogs returns a QuestionDialogs that asks through sel and in.
+func NewQuestionDialogs(sel Selector, in Inputter) *QuestionDialogs {
+	return &QuestionDialogs{sel: sel, in: in}
 }
 
 // RenderQuestions implements ask.QuestionRenderer.
-func (r *Renderer) RenderQuestions(ctx context.Context, s *ask.QuestionSession) (ask.QuestionOutcome, error) {
-	f := &flow{r: r, s: s, req: s.Request, qs: make([]*state, len(s.Request.Questions))}
+func (r *QuestionDialogs) RenderQuestions(ctx context.Context, s *ask.QuestionSession) (ask.QuestionOutcome, error) {
+	f := &dialogFlow{r: r, s: s, req: s.Request, qs: make([]*dialogState, len(s.Request.Questions))}
 	for i := range f.qs {
-		f.qs[i] = &state{q: &s.Request.Questions[i], chosen: -1, notes: map[string]string{}}
+		f.qs[i] = &dialogState{q: &s.Request.Questions[i], chosen: -1, notes: map[string]string{}}
 	}
 	res, err := f.run(ctx)
 	if errors.Is(err, errDismissed) {
@@ -74,11 +55,8 @@ func (r *Renderer) RenderQuestions(ctx context.Context, s *ask.QuestionSession) 
 	return ask.QuestionOutcome{Result: res}, nil
 }
 
-// errDismissed ends a flow the user dismissed.
-var errDismissed = errors.New("dismissed")
-
-// state is one question's answer and notes so far.
-type state struct {
+// dialogState is one question's answer and notes so far.
+type dialogState struct {
 	q        *auq.Question
 	answered bool
 	chosen   int    // single-select: the option, -1 for none, len(options) for Other
@@ -88,15 +66,15 @@ type state struct {
 	notes    map[string]string // by option id or auq.OtherNoteKey
 }
 
-type flow struct {
-	r      *Renderer
+type dialogFlow struct {
+	r      *QuestionDialogs
 	s      *ask.QuestionSession
 	req    *auq.Request
-	qs     []*state
+	qs     []*dialogState
 	opened bool
 }
 
-func (f *flow) run(ctx context.Context) (auq.Result, error) {
+func (f *dialogFlow) run(ctx context.Context) (auq.Result, error) {
 	for i := range f.qs {
 		if err := f.question(ctx, i); err != nil {
 			return auq.Result{}, err
@@ -113,7 +91,7 @@ func (f *flow) run(ctx context.Context) (auq.Result, error) {
 
 // selectOne shows a list and returns the index of the entry chosen.
 // Dismissal is errDismissed.
-func (f *flow) selectOne(ctx context.Context, title string, choices []string) (int, error) {
+func (f *dialogFlow) selectOne(ctx context.Context, title string, choices []string) (int, error) {
 	if !f.opened {
 		f.opened = true
 		f.s.Progress(auq.MilestoneDialogOpened)
@@ -134,7 +112,7 @@ func (f *flow) selectOne(ctx context.Context, title string, choices []string) (i
 
 // input asks for one line. ok is false when the user dismissed it, and
 // the text is trimmed.
-func (f *flow) input(ctx context.Context, title, placeholder string) (string, bool, error) {
+func (f *dialogFlow) input(ctx context.Context, title, placeholder string) (string, bool, error) {
 	v, ok, err := f.r.in.Input(ctx, title, placeholder)
 	if err != nil || !ok {
 		return "", false, err
@@ -143,7 +121,7 @@ func (f *flow) input(ctx context.Context, title, placeholder string) (string, bo
 }
 
 // title is the heading of question i's list.
-func (f *flow) title(i int, warn string) string {
+func (f *dialogFlow) title(i int, warn string) string {
 	q := f.qs[i].q
 	t := q.Header + ": " + q.Question
 	if len(f.qs) > 1 {
@@ -173,7 +151,7 @@ func optionLine(o *auq.Option) string {
 }
 
 // question asks question i until the user answers or skips it.
-func (f *flow) question(ctx context.Context, i int) error {
+func (f *dialogFlow) question(ctx context.Context, i int) error {
 	st := f.qs[i]
 	q := st.q
 	n := len(q.Options)
@@ -271,7 +249,7 @@ func tick(on bool) string {
 
 // note asks which note to write and then the note. It returns a warning
 // for the question's list when the note was too long to keep.
-func (f *flow) note(ctx context.Context, st *state) (string, error) {
+func (f *dialogFlow) note(ctx context.Context, st *dialogState) (string, error) {
 	q := st.q
 	targets := []string{"This question"}
 	keys := []string{""}
@@ -331,7 +309,7 @@ func tooLong(text string, limit int) string {
 // review lists the answers and offers Submit or a way back to a
 // question; a required question left without an answer sends the user
 // back to it.
-func (f *flow) review(ctx context.Context) error {
+func (f *dialogFlow) review(ctx context.Context) error {
 	for {
 		var b strings.Builder
 		b.WriteString("Review your answers:")
@@ -353,7 +331,7 @@ func (f *flow) review(ctx context.Context) error {
 	}
 }
 
-func (f *flow) summary(st *state) string {
+func (f *dialogFlow) summary(st *dialogState) string {
 	if !st.answered {
 		return "(no answer)"
 	}
@@ -378,11 +356,11 @@ func choiceText(c auq.Choice) string {
 	return c.Label
 }
 
-func (st *state) answer() auq.Answer { return st.q.AnswerOf(st.chosen, st.ticked, st.other) }
+func (st *dialogState) answer() auq.Answer { return st.q.AnswerOf(st.chosen, st.ticked, st.other) }
 
 // result is the answers and notes as the model gets them; the core adds
 // the metadata.
-func (f *flow) result() auq.Result {
+func (f *dialogFlow) result() auq.Result {
 	var res auq.Result
 	for _, st := range f.qs {
 		id := st.q.ID

@@ -7,8 +7,87 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 )
+
+// Renderer asks questionnaires through an Inputter and an optional
+// Selector. It implements ask.Renderer and ask.Checker. A Renderer holds
+// no state between calls and is safe for concurrent use when its Inputter
+// and Selector are.
+type Renderer struct {
+	in  Inputter
+	sel Selector
+}
+
+var (
+	_ ask.Renderer = (*Renderer)(nil)
+	_ ask.Checker  = (*Renderer)(nil)
+)
+
+// New returns a native Renderer that asks through in, which must not be
+// nil, and sel, which is nil when the host has no selector. Without a
+// selector, Check refuses requests that need one.
+func New(in Inputter, sel Selector) *Renderer {
+	if in == nil {
+		panic("native: New needs an Inputter")
+	}
+	return &Renderer{in: in, sel: sel}
+}
+
+// Check reports, before any dialog opens, whether r can ask req: with
+// allowFreeText:false, single and bool questions and form fields need a
+// Selector, and there is no fallback to a text box.
+func (r *Renderer) Check(req *contract.Request) error {
+	if r.sel != nil || req.FreeTextAllowed() {
+		return nil
+	}
+	for i, q := range req.Questions {
+		switch q.Kind {
+		case contract.KindSingle, contract.KindBool:
+			return fmt.Errorf("questions[%d] is a %s question and allowFreeText is false, which needs a selector, and this host's native dialogs have none", i, q.Kind)
+		case contract.KindForm:
+			for j, f := range q.Fields {
+				if f.Kind == contract.KindSingle || f.Kind == contract.KindBool {
+					return fmt.Errorf("questions[%d].fields[%d] is a %s field and allowFreeText is false, which needs a selector, and this host's native dialogs have none", i, j, f.Kind)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Render asks the questions of s.Request one at a time and returns their
+// answers, or Outcome{Dismissed: true} when the user dismissed any dialog.
+// When ctx is done, or the session's countdown expires, it returns at once
+// with the context's cause. An error from the Inputter or Selector is
+// returned as it is.
+func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+	req := s.Request
+	if err := r.Check(req); err != nil {
+		return ask.Outcome{}, err
+	}
+	if d, ok := s.Countdown.Deadline(); ok {
+		// The core owns the deadline; carrying it in the context lets the
+		// dialogs show the time left and hosts pass it on as a timeout.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, d)
+		defer cancel()
+	}
+	f := &flow{in: r.in, sel: r.sel, req: req, free: req.FreeTextAllowed()}
+	answers := make([]contract.Answer, 0, len(req.Questions))
+	for i := range req.Questions {
+		a, ok, err := f.question(ctx, i)
+		if err != nil {
+			return ask.Outcome{}, err
+		}
+		if !ok {
+			return ask.Outcome{Dismissed: true}, nil
+		}
+		answers = append(answers, a)
+	}
+	return ask.Outcome{Answers: answers}, nil
+}
 
 // flow asks one questionnaire.
 type flow struct {
@@ -493,4 +572,76 @@ func uniqueChoices(choices []string) []string {
 		seen[c] = true
 	}
 	return choices
+}
+
+// title is the text of one dialog's title, built in parts: what is being
+// asked, the numbered options, the default and a short hint. A rejected
+// reply adds the reason as its first line.
+type title struct {
+	head []string
+	opts []string
+	def  string
+	tip  string
+}
+
+func (f *flow) questionTitle(i int) *title {
+	q := &f.req.Questions[i]
+	t := &title{}
+	if f.req.Header != "" {
+		t.head = append(t.head, f.req.Header)
+	}
+	if n := len(f.req.Questions); n > 1 {
+		t.head = append(t.head, fmt.Sprintf("Question %d of %d: %s", i+1, n, q.Title))
+	} else {
+		t.head = append(t.head, q.Title)
+	}
+	if q.Prompt != "" {
+		t.head = append(t.head, q.Prompt)
+	}
+	return t
+}
+
+// field returns the title of field j of n of the form t asks.
+func (t *title) field(j, n int, fld *contract.Field) *title {
+	need := "optional"
+	if fld.Required {
+		need = "required"
+	}
+	head := append(t.head[:len(t.head):len(t.head)], fmt.Sprintf("Field %d of %d: %s (%s)", j+1, n, fld.Label, need))
+	return &title{head: head}
+}
+
+func (t *title) options(opts []contract.Option) {
+	t.opts = t.opts[:0]
+	for i, o := range opts {
+		line := fmt.Sprintf("  %d. %s", i+1, o.Label)
+		if o.Description != "" {
+			line += " — " + o.Description
+		}
+		t.opts = append(t.opts, line)
+	}
+}
+
+func (t *title) defaultLine(s string) { t.def = s }
+
+func (t *title) hint(s string) { t.tip = s }
+
+// render joins the title's lines, with why, when set, first.
+func (t *title) render(why string) string {
+	var b strings.Builder
+	if why != "" {
+		b.WriteString("Not accepted: ")
+		b.WriteString(why)
+		b.WriteString(".\n")
+	}
+	for _, part := range [][]string{t.head, t.opts, {t.def, t.tip}} {
+		for _, l := range part {
+			if l == "" {
+				continue
+			}
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }

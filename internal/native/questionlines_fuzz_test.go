@@ -1,4 +1,4 @@
-package auqlines
+package native
 
 import (
 	"testing"
@@ -6,10 +6,10 @@ import (
 	"github.com/askuser/askuser/auq"
 )
 
-// FuzzParseReply checks that any reply is either refused with a reason
+// FuzzParseLineReply checks that any reply is either refused with a reason
 // or read as choices the question has, each once, and one for a
 // single-select question.
-func FuzzParseReply(f *testing.F) {
+func FuzzParseLineReply(f *testing.F) {
 	for _, s := range []string{"1", "1,3", "2 2", "-", "", " ", "Mongo", "0", "-1", "+2", "1,,3", "99999999999999999999", "3 | x"} {
 		f.Add(s, false)
 		f.Add(s, true)
@@ -17,7 +17,7 @@ func FuzzParseReply(f *testing.F) {
 	f.Fuzz(func(t *testing.T, reply string, multi bool) {
 		q := &auq.Question{ID: "q", Question: "Q?", Header: "H", MultiSelect: multi, Options: []auq.Option{
 			{ID: "a", Label: "A", Description: "d"}, {ID: "b", Label: "B", Description: "d"}}}
-		c, why := parseReply(q, reply)
+		c, why := parseLineReply(q, reply)
 		if why != "" {
 			return
 		}

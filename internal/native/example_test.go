@@ -1,4 +1,4 @@
-package auqnative_test
+package native_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
-	"github.com/askuser/askuser/internal/auqnative"
+	"github.com/askuser/askuser/internal/native"
 )
 
 // lines answers each list and input with the next of its replies, and
@@ -30,7 +30,7 @@ func (l *lines) Input(_ context.Context, title, _ string) (string, bool, error) 
 	return l.next(), true, nil
 }
 
-func Example() {
+func ExampleQuestionDialogs() {
 	req, err := auq.Parse([]byte(`{"questions":[{"id":"db","question":"Which database?","header":"Database","options":[
 		{"id":"pg","label":"Postgres","description":"Relational","recommended":true},
 		{"id":"lite","label":"SQLite","description":"Embedded"}]}]}`))
@@ -38,7 +38,7 @@ func Example() {
 		panic(err)
 	}
 	ui := &lines{replies: []string{"Other…", "DuckDB"}}
-	host := ask.NewHost(ask.Capabilities{NativeQuestions: auqnative.New(ui, ui)}, nil)
+	host := ask.NewHost(ask.Capabilities{NativeQuestions: native.NewQuestionDialogs(ui, ui)}, nil)
 	out := ask.NewAsker(host, nil).AskQuestions(context.Background(), req, nil)
 	res, _ := json.Marshal(out.Result)
 	fmt.Println(out.Status, string(res))

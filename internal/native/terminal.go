@@ -1,15 +1,4 @@
-// Package lineprompt asks questions on a terminal with plain line prompts:
-// it prints a title and numbered choices, then reads one line. It uses no
-// cursor movement and no colour, so it works on any terminal and with
-// screen readers, and it is the native route of `askuser ask`.
-//
-// A Prompter implements native.Inputter and native.Selector. The terminal
-// stays in its normal line mode, so the terminal itself does the line
-// editing. Ending a line with Esc (Esc, then Enter) or typing the end of
-// input (Ctrl+D on an empty line) dismisses the prompt. The time left, when
-// the context has a deadline, is printed with each prompt; when the
-// context ends the prompt returns at once, even while a read is blocked.
-package lineprompt
+package native
 
 import (
 	"bufio"
@@ -17,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -49,9 +37,9 @@ type readResult struct {
 	err  error
 }
 
-// New returns a Prompter that reads replies from r and writes prompts to
+// NewPrompter returns a Prompter that reads replies from r and writes prompts to
 // w, normally both the controlling terminal.
-func New(r io.Reader, w io.Writer) *Prompter {
+func NewPrompter(r io.Reader, w io.Writer) *Prompter {
 	return &Prompter{r: r, w: w, lines: make(chan readResult), quit: make(chan struct{})}
 }
 
@@ -64,9 +52,6 @@ func (p *Prompter) Close() error {
 	return nil
 }
 
-// errDismissed is how readLine reports Esc or the end of input.
-var errDismissed = errors.New("dismissed")
-
 // Input prints title and reads one line, which it returns as typed,
 // without its line ending. It returns ok=false when the user ends the line
 // with Esc or ends the input. A line holding other escape sequences, from
@@ -75,13 +60,7 @@ var errDismissed = errors.New("dismissed")
 func (p *Prompter) Input(ctx context.Context, title, placeholder string) (string, bool, error) {
 	p.turn.Lock()
 	defer p.turn.Unlock()
-	if ctx.Err() != nil {
-		return "", false, context.Cause(ctx)
-	}
-	var b strings.Builder
-	b.WriteByte('\n')
-	writeTitle(&b, title)
-	if err := p.write(b.String()); err != nil {
+	if err := p.show(ctx, title, nil); err != nil {
 		return "", false, err
 	}
 	label := "Answer"
@@ -108,16 +87,7 @@ func (p *Prompter) Select(ctx context.Context, title string, choices []string) (
 	}
 	p.turn.Lock()
 	defer p.turn.Unlock()
-	if ctx.Err() != nil {
-		return "", false, context.Cause(ctx)
-	}
-	var b strings.Builder
-	b.WriteByte('\n')
-	writeTitle(&b, title)
-	for i, c := range choices {
-		fmt.Fprintf(&b, "  %d) %s\n", i+1, safetext.Line(c))
-	}
-	if err := p.write(b.String()); err != nil {
+	if err := p.show(ctx, title, choices); err != nil {
 		return "", false, err
 	}
 	label := fmt.Sprintf("Choose 1-%d", len(choices))
@@ -132,8 +102,7 @@ func (p *Prompter) Select(ctx context.Context, title string, choices []string) (
 		if err != nil {
 			return "", false, err
 		}
-		n, err := strconv.Atoi(strings.TrimSpace(line))
-		if err == nil && n >= 1 && n <= len(choices) {
+		if n, ok := choiceNumber(line, len(choices)); ok {
 			return choices[n-1], true, nil
 		}
 		if err := p.write(fmt.Sprintf("Not accepted: type a number from 1 to %d, or Esc and Enter to cancel.\n", len(choices))); err != nil {
@@ -239,11 +208,22 @@ func (p *Prompter) write(s string) error {
 	return nil
 }
 
-func writeTitle(b *strings.Builder, title string) {
+// show prints title and the choices numbered from 1, unless ctx is
+// already done, when it prints nothing and returns the cause.
+func (p *Prompter) show(ctx context.Context, title string, choices []string) error {
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	var b strings.Builder
+	b.WriteByte('\n')
 	for _, l := range safetext.Lines(title) {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
+	for i, c := range choices {
+		fmt.Fprintf(&b, "  %d) %s\n", i+1, safetext.Line(c))
+	}
+	return p.write(b.String())
 }
 
 // promptLine is the label, the time left when ctx has a deadline, and the

@@ -1,4 +1,4 @@
-package lineprompt
+package native
 
 import (
 	"bytes"
@@ -10,13 +10,12 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/askuser/askuser/internal/native"
 	"github.com/google/go-cmp/cmp"
 )
 
 var (
-	_ native.Inputter = (*Prompter)(nil)
-	_ native.Selector = (*Prompter)(nil)
+	_ Inputter = (*Prompter)(nil)
+	_ Selector = (*Prompter)(nil)
 )
 
 type result struct {
@@ -86,7 +85,7 @@ func TestInput(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out bytes.Buffer
-			p := New(strings.NewReader(tt.input), &out)
+			p := NewPrompter(strings.NewReader(tt.input), &out)
 			var got []result
 			for range tt.want {
 				text, ok, err := p.Input(t.Context(), "Pick one\n  1. a", "number")
@@ -140,7 +139,7 @@ func TestSelect(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out bytes.Buffer
-			p := New(strings.NewReader(tt.input), &out)
+			p := NewPrompter(strings.NewReader(tt.input), &out)
 			got := res(p.Select(t.Context(), "Proceed?", []string{"True", "False"}))
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("Select result mismatch (-want +got):\n%s", diff)
@@ -154,7 +153,7 @@ func TestSelect(t *testing.T) {
 
 func TestUntrustedTextIsNeutralized(t *testing.T) {
 	var out bytes.Buffer
-	p := New(strings.NewReader("1\n1\n"), &out)
+	p := NewPrompter(strings.NewReader("1\n1\n"), &out)
 	if _, _, err := p.Input(t.Context(), "Title \x1b]52;c;aGk=\x07\nline two\x1b[2J", "\x1b[31mred"); err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +175,7 @@ func TestTimeLeftAndTimeout(t *testing.T) {
 		r, w := io.Pipe()
 		defer w.Close()
 		var out bytes.Buffer
-		p := New(r, &out)
+		p := NewPrompter(r, &out)
 		defer p.Close()
 		ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 		defer cancel()
@@ -200,7 +199,7 @@ func TestCancelWhileReadingKeepsInput(t *testing.T) {
 		r, w := io.Pipe()
 		defer w.Close()
 		var out bytes.Buffer
-		p := New(r, &out)
+		p := NewPrompter(r, &out)
 		defer p.Close()
 		cause := errors.New("caller aborted")
 		ctx, cancel := context.WithCancelCause(t.Context())
@@ -230,7 +229,7 @@ func TestAlreadyCancelledPrintsNothing(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	var out bytes.Buffer
-	p := New(strings.NewReader("1\n"), &out)
+	p := NewPrompter(strings.NewReader("1\n"), &out)
 	if _, _, err := p.Input(ctx, "t", ""); !errors.Is(err, context.Canceled) {
 		t.Errorf("Input error = %v, want context.Canceled", err)
 	}
@@ -247,7 +246,7 @@ type failingReader struct{}
 func (failingReader) Read([]byte) (int, error) { return 0, errors.New("input/output error") }
 
 func TestReadError(t *testing.T) {
-	p := New(failingReader{}, io.Discard)
+	p := NewPrompter(failingReader{}, io.Discard)
 	_, ok, err := p.Input(t.Context(), "t", "")
 	if ok || err == nil || err.Error() != "lineprompt: reading the terminal: input/output error" {
 		t.Errorf("Input = ok %v, err %v; want the read error", ok, err)

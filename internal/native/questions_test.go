@@ -1,4 +1,4 @@
-package auqnative
+package native
 
 import (
 	"context"
@@ -12,22 +12,22 @@ import (
 	"github.com/askuser/askuser/auq"
 )
 
-// step is one scripted dialog: the kind expected, and the answer. A
+// dialogStep is one scripted dialog: the kind expected, and the answer. A
 // select's answer is the prefix of the choice to pick; "" dismisses.
-type step struct {
+type dialogStep struct {
 	kind   string // "select" or "input"
 	answer string
 }
 
-// script answers the dialogs in order and records their titles.
-type script struct {
+// dialogScript answers the dialogs in order and records their titles.
+type dialogScript struct {
 	t      *testing.T
-	steps  []step
+	steps  []dialogStep
 	titles []string
 	lists  [][]string
 }
 
-func (s *script) next(kind, title string) step {
+func (s *dialogScript) next(kind, title string) dialogStep {
 	s.t.Helper()
 	s.titles = append(s.titles, title)
 	if len(s.steps) == 0 {
@@ -41,7 +41,7 @@ func (s *script) next(kind, title string) step {
 	return st
 }
 
-func (s *script) Select(_ context.Context, title string, choices []string) (string, bool, error) {
+func (s *dialogScript) Select(_ context.Context, title string, choices []string) (string, bool, error) {
 	s.lists = append(s.lists, choices)
 	st := s.next("select", title)
 	if st.answer == "" {
@@ -56,13 +56,13 @@ func (s *script) Select(_ context.Context, title string, choices []string) (stri
 	return "", false, nil
 }
 
-func (s *script) Input(_ context.Context, title, _ string) (string, bool, error) {
+func (s *dialogScript) Input(_ context.Context, title, _ string) (string, bool, error) {
 	st := s.next("input", title)
 	return st.answer, st.answer != "\x00", nil // "\x00" dismisses an input
 }
 
-func sel(a string) step { return step{"select", a} }
-func in(a string) step  { return step{"input", a} }
+func sel(a string) dialogStep { return dialogStep{"select", a} }
+func in(a string) dialogStep  { return dialogStep{"input", a} }
 
 const dismissInput = "\x00"
 
@@ -82,12 +82,12 @@ const optional = `{"questions":[` +
 	`{"id":"db","question":"Which database?","header":"Database","options":[{"id":"pg","label":"Postgres","description":"Relational"},{"id":"lite","label":"SQLite","description":"Embedded"}]},` +
 	`{"id":"ci","question":"Which CI?","header":"CI","required":false,"multiSelect":true,"options":[{"id":"gh","label":"GitHub","description":"Actions"},{"id":"gl","label":"GitLab","description":"Pipelines"}]}]}`
 
-func TestFlows(t *testing.T) {
+func TestQuestionDialogs(t *testing.T) {
 	long := strings.Repeat("x", auq.MaxNoteLen+1)
 	tests := []struct {
 		name       string
 		req        string
-		steps      []step
+		steps      []dialogStep
 		want       auq.Outcome
 		milestones []auq.Milestone
 		title      string // in some title
@@ -95,7 +95,7 @@ func TestFlows(t *testing.T) {
 		{
 			name:  "an option with a preview",
 			req:   one,
-			steps: []step{sel("Postgres")},
+			steps: []dialogStep{sel("Postgres")},
 			want: auq.Outcome{Status: auq.StatusSubmitted, Route: "native", Result: auq.Result{
 				Answers:     map[string]auq.Answer{"db": {Kind: auq.KindSingle, Choice: auq.Choice{OptionID: "pg", Label: "Postgres"}}},
 				Annotations: map[string]auq.Annotations{"db": {SelectedPreview: "Needs a server."}},
@@ -106,7 +106,7 @@ func TestFlows(t *testing.T) {
 		{
 			name: "a blank Other and a dismissed note keep nothing; a note that is too long is refused",
 			req:  one,
-			steps: []step{
+			steps: []dialogStep{
 				sel("Other…"), in("   "),
 				sel("Add a note…"), sel("This question"), in(dismissInput),
 				sel("Add a note…"), sel(""), // the target list dismissed: back to the question
@@ -124,7 +124,7 @@ func TestFlows(t *testing.T) {
 		{
 			name: "an optional question skipped, then answered from the review, then skipped again",
 			req:  optional,
-			steps: []step{
+			steps: []dialogStep{
 				sel("Postgres"), sel("Skip"),
 				sel("Change 2."), sel("[ ] GitHub"), sel("Done"),
 				sel("Change 2."), sel("Skip"),
@@ -139,23 +139,23 @@ func TestFlows(t *testing.T) {
 		{
 			name:       "a dismissed question list dismisses the call",
 			req:        optional,
-			steps:      []step{sel("Postgres"), sel("")},
+			steps:      []dialogStep{sel("Postgres"), sel("")},
 			want:       auq.Outcome{Status: auq.StatusDismissed, Route: "native", Result: auq.Result{Cancelled: true}},
 			milestones: []auq.Milestone{"dialog_opened", "question_answered", "dismissed"},
 		},
 		{
 			name:       "a dismissed review dismisses the call",
 			req:        optional,
-			steps:      []step{sel("Postgres"), sel("Skip"), sel("")},
+			steps:      []dialogStep{sel("Postgres"), sel("Skip"), sel("")},
 			want:       auq.Outcome{Status: auq.StatusDismissed, Route: "native", Result: auq.Result{Cancelled: true}},
 			milestones: []auq.Milestone{"dialog_opened", "question_answered", "review_ready", "dismissed"},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sc := &script{t: t, steps: tt.steps}
+			sc := &dialogScript{t: t, steps: tt.steps}
 			req := parse(t, tt.req)
-			out, got := run(req, New(sc, sc))
+			out, got := run(req, NewQuestionDialogs(sc, sc))
 			if diff := cmp.Diff(tt.want, out); diff != "" {
 				t.Errorf("outcome (-want +got):\n%s", diff)
 			}
@@ -180,7 +180,7 @@ func (failing) Select(context.Context, string, []string) (string, bool, error) {
 func (failing) Input(context.Context, string, string) (string, bool, error) { return "", false, nil }
 
 func TestDialogErrorsAreErrors(t *testing.T) {
-	out, _ := run(parse(t, one), New(failing{}, failing{}))
+	out, _ := run(parse(t, one), NewQuestionDialogs(failing{}, failing{}))
 	if out.Status != auq.StatusError || out.Error.Code != "native_ui_failed" || !strings.Contains(out.Error.Message, "the list broke") {
 		t.Errorf("outcome %+v, want native_ui_failed with the list's error", out)
 	}
@@ -189,7 +189,7 @@ func TestDialogErrorsAreErrors(t *testing.T) {
 // run asks req through the engine, on a host whose native route is r, and
 // returns the outcome and the milestones. The engine checks every result
 // against the contract before it passes it on.
-func run(req *auq.Request, r *Renderer) (auq.Outcome, []auq.Milestone) {
+func run(req *auq.Request, r *QuestionDialogs) (auq.Outcome, []auq.Milestone) {
 	h := ask.NewHost(ask.Capabilities{NativeQuestions: r, CustomReason: "none here"}, nil)
 	var got []auq.Milestone
 	out := ask.NewAsker(h, nil).AskQuestions(context.Background(), req, &ask.Call{Progress: func(m auq.Milestone) { got = append(got, m) }})
