@@ -1,14 +1,13 @@
 package auq
 
 import (
-	"cmp"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/askuser/askuser/internal/jsondecode"
 	"github.com/askuser/askuser/internal/nameset"
+	"github.com/askuser/askuser/internal/rules"
 )
 
 // checker applies the rules of the contract to a request. meta is nil for
@@ -17,35 +16,10 @@ import (
 // decoder already reported.
 type checker struct {
 	meta  *reqMeta
-	probs []problem
+	probs rules.List
 }
 
-func (c *checker) add(q, o int, prop, msg string) {
-	c.probs = append(c.probs, problem{Problem: Problem{Path: pathOf(q, o, prop), Message: msg}, q: q, o: o})
-}
-
-// pathOf renders the JSON path of a member; -1 leaves an index out.
-func pathOf(q, o int, prop string) string {
-	var b strings.Builder
-	b.Grow(32)
-	if q >= 0 {
-		b.WriteString("questions[")
-		b.WriteString(strconv.Itoa(q))
-		b.WriteByte(']')
-	}
-	if o >= 0 {
-		b.WriteString(".options[")
-		b.WriteString(strconv.Itoa(o))
-		b.WriteByte(']')
-	}
-	if prop != "" {
-		if b.Len() > 0 && prop[0] != '[' {
-			b.WriteByte('.')
-		}
-		b.WriteString(prop)
-	}
-	return b.String()
-}
+func (c *checker) add(q, o int, prop, msg string) { c.probs.Add(q, -1, o, prop, msg) }
 
 // view is what the checker knows of one object's members.
 type view = jsondecode.View
@@ -172,7 +146,7 @@ func (c *checker) question(i int, q *Question, qv view, om []objMeta, ids *names
 				c.add(i, k, "preview", "is only allowed on a single-select question: remove it, or leave multiSelect out")
 			case o.Preview == "":
 				c.add(i, k, "preview", "must not be empty: leave preview out when the option has none")
-			case jsondecode.Blank(o.Preview):
+			case rules.Blank(o.Preview):
 				c.add(i, k, "preview", "must not be blank: leave preview out when the option has none")
 			default:
 				c.text(i, k, "preview", o.Preview, MaxPreviewLen, qv.Typed)
@@ -235,30 +209,14 @@ func isOther(label string) bool {
 // required checks a string that must be sent and must not be blank, and
 // then its length.
 func (c *checker) required(q, o int, prop, s string, limit int, why string) bool {
-	if msg := jsondecode.RequiredProblem(s, why); msg != "" {
-		c.add(q, o, prop, msg)
-		return false
-	}
-	return c.text(q, o, prop, s, limit, c.meta == nil)
+	return c.probs.Required(q, -1, o, prop, s, limit, why, c.meta == nil)
 }
 
 // text checks a string against its limit and, for a typed request, that
 // it is UTF-8.
 func (c *checker) text(q, o int, prop, s string, limit int, typed bool) bool {
-	if msg := jsondecode.TextProblem(s, limit, typed); msg != "" {
-		c.add(q, o, prop, msg)
-		return false
-	}
-	return true
+	return c.probs.Text(q, -1, o, prop, s, limit, typed)
 }
 
 // quote quotes s for a message.
-func quote(s string) string { return jsondecode.Quote(s) }
-
-// sortProblems orders problems question by question, then option by
-// option, keeping the order found within one place.
-func sortProblems(ps []problem) {
-	slices.SortStableFunc(ps, func(a, b problem) int {
-		return cmp.Or(cmp.Compare(a.q, b.q), cmp.Compare(a.o, b.o))
-	})
-}
+func quote(s string) string { return rules.Quote(s) }

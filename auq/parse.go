@@ -2,12 +2,11 @@ package auq
 
 import (
 	"errors"
-	"strconv"
-	"strings"
 
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/jsondecode"
 	"github.com/askuser/askuser/internal/jsonscan"
+	"github.com/askuser/askuser/internal/rules"
 )
 
 // Problem is one thing wrong with a request: where, as a JSON path such
@@ -15,9 +14,6 @@ import (
 // ask_user's problem type, so that a host serving either contract
 // reports problems the same way.
 type Problem = contract.Problem
-
-// maxProblems bounds the problems one RequestError lists.
-const maxProblems = 50
 
 // RequestError is the error Parse and Validate return for a bad request.
 // It lists every problem found: first those of the request itself and its
@@ -29,32 +25,15 @@ type RequestError struct {
 }
 
 // Error joins the problems as "path: message; path: message".
-func (e *RequestError) Error() string {
-	var b strings.Builder
-	for i, p := range e.Problems {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(p.String())
-	}
-	return b.String()
-}
+func (e *RequestError) Error() string { return (*rules.Error)(e).Error() }
 
 // Problems returns the problems of err when it is or wraps a
 // *RequestError, and nil otherwise.
 func Problems(err error) []Problem {
-	var re *RequestError
-	if errors.As(err, &re) {
+	if re, ok := errors.AsType[*RequestError](err); ok {
 		return re.Problems
 	}
 	return nil
-}
-
-// problem is a Problem with its place in the request, to order problems
-// question by question.
-type problem struct {
-	Problem
-	q, o int
 }
 
 // Parse decodes an AskUserQuestion request strictly and checks it against
@@ -84,9 +63,9 @@ func Parse(data []byte) (*Request, error) {
 	var m reqMeta
 	d.decode(r, &m)
 	if d.Failed() {
-		return finish(nil, problems(d.Problems))
+		return finish(nil, d.Problems)
 	}
-	c := checker{meta: &m, probs: problems(d.Problems)}
+	c := checker{meta: &m, probs: d.Problems}
 	c.request(r)
 	return finish(r, c.probs)
 }
@@ -160,7 +139,7 @@ func checkSize(r *Request) error {
 			n += len(o.ID) + len(o.Label) + len(o.Description) + len(o.Preview)
 		}
 	}
-	size, msg := jsondecode.EncodedSize(r, n, MaxRequestBytes)
+	size, msg := rules.EncodedSize(r, n, MaxRequestBytes)
 	if msg != "" {
 		return &RequestError{Problems: []Problem{{Message: msg}}}
 	}
@@ -174,22 +153,15 @@ func checkSize(r *Request) error {
 // unknown length when n < 0.
 func tooLarge(n int) error {
 	return &RequestError{Problems: []Problem{{
-		Message: jsondecode.TooLarge(n, MaxRequestBytes, "shorten the previews and descriptions or ask fewer questions"),
+		Message: rules.TooLarge(n, MaxRequestBytes, "shorten the previews and descriptions or ask fewer questions"),
 	}}}
 }
 
-func finish(r *Request, probs []problem) (*Request, error) {
-	if len(probs) == 0 {
-		return r, nil
+// finish returns r when probs is empty, and otherwise the RequestError
+// of its problems.
+func finish(r *Request, probs rules.List) (*Request, error) {
+	if e := probs.Err(); e != nil {
+		return nil, (*RequestError)(e)
 	}
-	sortProblems(probs)
-	n := min(len(probs), maxProblems)
-	ps := make([]Problem, n, n+1)
-	for i := range n {
-		ps[i] = probs[i].Problem
-	}
-	if more := len(probs) - n; more > 0 {
-		ps = append(ps, Problem{Message: "and " + strconv.Itoa(more) + " more problems"})
-	}
-	return nil, &RequestError{Problems: ps}
+	return r, nil
 }

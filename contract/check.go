@@ -1,7 +1,6 @@
 package contract
 
 import (
-	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/askuser/askuser/internal/jsondecode"
 	"github.com/askuser/askuser/internal/jsonnum"
 	"github.com/askuser/askuser/internal/nameset"
+	"github.com/askuser/askuser/internal/rules"
 )
 
 // checker applies the rules of the contract to a request it owns and
@@ -18,40 +18,14 @@ import (
 // that no rule reports a problem the decoder already reported.
 type checker struct {
 	meta     *reqMeta
-	probs    []problem
+	probs    rules.List
 	warnings []string
 }
 
-func (c *checker) add(q, f, o int, prop, msg string) {
-	c.probs = append(c.probs, problem{Problem: Problem{Path: pathOf(q, f, o, prop), Message: msg}, q: q, f: f, o: o})
-}
+func (c *checker) add(q, f, o int, prop, msg string) { c.probs.Add(q, f, o, prop, msg) }
 
 // pathOf renders the JSON path of a member; -1 leaves an index out.
-func pathOf(q, f, o int, prop string) string {
-	var b strings.Builder
-	if q >= 0 {
-		b.WriteString("questions[")
-		b.WriteString(strconv.Itoa(q))
-		b.WriteByte(']')
-	}
-	if f >= 0 {
-		b.WriteString(".fields[")
-		b.WriteString(strconv.Itoa(f))
-		b.WriteByte(']')
-	}
-	if o >= 0 {
-		b.WriteString(".options[")
-		b.WriteString(strconv.Itoa(o))
-		b.WriteByte(']')
-	}
-	if prop != "" {
-		if b.Len() > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(prop)
-	}
-	return b.String()
-}
+func pathOf(q, f, o int, prop string) string { return rules.Path(q, f, o, prop) }
 
 // view is what the checker knows of one object's members.
 type view = jsondecode.View
@@ -529,21 +503,13 @@ func (c *checker) fieldDefault(i, j int, f *Field, optsValid bool) {
 // required checks a string that must be sent and must not be blank, and
 // then its length.
 func (c *checker) required(q, f, o int, prop, s string, limit int, v view, why string) bool {
-	if msg := jsondecode.RequiredProblem(s, why); msg != "" {
-		c.add(q, f, o, prop, msg)
-		return false
-	}
-	return c.text(q, f, o, prop, s, limit, v.Typed)
+	return c.probs.Required(q, f, o, prop, s, limit, why, v.Typed)
 }
 
 // text checks an optional string against its limit and, for a typed
 // request, that it is UTF-8.
 func (c *checker) text(q, f, o int, prop, s string, limit int, typed bool) bool {
-	if msg := jsondecode.TextProblem(s, limit, typed); msg != "" {
-		c.add(q, f, o, prop, msg)
-		return false
-	}
-	return true
+	return c.probs.Text(q, f, o, prop, s, limit, typed)
 }
 
 func hasLabel(opts []Option, label string) bool {
@@ -587,15 +553,7 @@ func (v Value) typeName() string {
 }
 
 // quote quotes s for a message.
-func quote(s string) string { return jsondecode.Quote(s) }
-
-// sortProblems orders problems question by question, then field by field
-// and option by option, keeping the order found within one place.
-func sortProblems(ps []problem) {
-	slices.SortStableFunc(ps, func(a, b problem) int {
-		return cmp.Or(cmp.Compare(a.q, b.q), cmp.Compare(a.f, b.f), cmp.Compare(a.o, b.o))
-	})
-}
+func quote(s string) string { return rules.Quote(s) }
 
 // clone returns a deep copy of r.
 func clone(r *Request) *Request {

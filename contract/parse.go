@@ -7,11 +7,8 @@ import (
 
 	"github.com/askuser/askuser/internal/jsondecode"
 	"github.com/askuser/askuser/internal/jsonscan"
+	"github.com/askuser/askuser/internal/rules"
 )
-
-// maxProblems bounds the problems one RequestError lists. A request with
-// more is summarized by a last problem saying how many were left out.
-const maxProblems = 50
 
 // RequestError is the error Parse and Normalize return for a bad request.
 // It lists every problem found, question by question: first those of the
@@ -24,31 +21,12 @@ type RequestError struct {
 }
 
 // Error joins the problems as "path: message; path: message".
-func (e *RequestError) Error() string {
-	var b strings.Builder
-	for i, p := range e.Problems {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(p.String())
-	}
-	return b.String()
-}
-
-// String formats p as "path: message", or as the message alone when the
-// problem concerns the whole request.
-func (p Problem) String() string {
-	if p.Path == "" {
-		return p.Message
-	}
-	return p.Path + ": " + p.Message
-}
+func (e *RequestError) Error() string { return (*rules.Error)(e).Error() }
 
 // Problems returns the problems of err when it is or wraps a
 // *RequestError, and nil otherwise.
 func Problems(err error) []Problem {
-	var re *RequestError
-	if errors.As(err, &re) {
+	if re, ok := errors.AsType[*RequestError](err); ok {
 		return re.Problems
 	}
 	return nil
@@ -110,15 +88,15 @@ func Parse(data []byte) (*Request, []string, error) {
 	if off, msg := d.Err(); off >= 0 {
 		// Nothing after a syntax error can be trusted, so it replaces
 		// every problem found so far.
-		d.Problems = []jsondecode.Problem{{
-			Message: "invalid JSON at byte offset " + strconv.Itoa(off) + ": " + msg,
+		d.Problems = rules.List{{
+			Problem: Problem{Message: "invalid JSON at byte offset " + strconv.Itoa(off) + ": " + msg},
 			Q:       -1, F: -1, O: -1,
 		}}
 	}
 	if d.failed() {
-		return finish(nil, &checker{probs: problems(d.Problems)})
+		return finish(nil, &checker{probs: d.Problems})
 	}
-	c := checker{meta: &m, probs: problems(d.Problems)}
+	c := checker{meta: &m, probs: d.Problems}
 	c.request(r)
 	return finish(r, &c)
 }
@@ -195,7 +173,7 @@ func checkSize(r *Request) error {
 			}
 		}
 	}
-	size, msg := jsondecode.EncodedSize(r, n, MaxRequestBytes)
+	size, msg := rules.EncodedSize(r, n, MaxRequestBytes)
 	if msg != "" {
 		return &RequestError{Problems: []Problem{{Message: msg}}}
 	}
@@ -209,22 +187,15 @@ func checkSize(r *Request) error {
 // unknown length when n < 0.
 func tooLarge(n int) error {
 	return &RequestError{Problems: []Problem{{
-		Message: jsondecode.TooLarge(n, MaxRequestBytes, "shorten the previews or split the questionnaire"),
+		Message: rules.TooLarge(n, MaxRequestBytes, "shorten the previews or split the questionnaire"),
 	}}}
 }
 
+// finish returns r and the warnings when c found no problem, and
+// otherwise the RequestError of its problems.
 func finish(r *Request, c *checker) (*Request, []string, error) {
-	if len(c.probs) == 0 {
-		return r, c.warnings, nil
+	if e := c.probs.Err(); e != nil {
+		return nil, nil, (*RequestError)(e)
 	}
-	sortProblems(c.probs)
-	n := min(len(c.probs), maxProblems)
-	ps := make([]Problem, n, n+1)
-	for i := range n {
-		ps[i] = c.probs[i].Problem
-	}
-	if more := len(c.probs) - n; more > 0 {
-		ps = append(ps, Problem{Message: "and " + strconv.Itoa(more) + " more problems"})
-	}
-	return nil, nil, &RequestError{Problems: ps}
+	return r, c.warnings, nil
 }

@@ -1,4 +1,4 @@
-package jsondecode
+package rules
 
 import (
 	"encoding/json"
@@ -11,10 +11,10 @@ import (
 // the message of the problem, for the member's path, or "" when there is
 // none.
 
-// RequiredProblem checks a text that must be sent and must not be blank;
+// requiredProblem checks a text that must be sent and must not be blank;
 // why says what it is for. An empty string counts as not sent, so that a
 // request built in Go and its JSON get the same message.
-func RequiredProblem(s, why string) string {
+func requiredProblem(s, why string) string {
 	switch {
 	case s == "":
 		return "is required: " + why
@@ -34,10 +34,10 @@ func Blank(s string) bool {
 	return strings.TrimSpace(s) == ""
 }
 
-// TextProblem checks a text against its limit in characters (code
+// textProblem checks a text against its limit in characters (code
 // points) and, when typed, that it is UTF-8: the decoder has checked that
 // already for a decoded request, but not for one built in Go.
-func TextProblem(s string, limit int, typed bool) string {
+func textProblem(s string, limit int, typed bool) string {
 	if typed && !utf8.ValidString(s) {
 		return "is not valid UTF-8"
 	}

@@ -1,4 +1,4 @@
-package jsondecode
+package rules
 
 import (
 	"strings"
@@ -9,14 +9,14 @@ func TestRules(t *testing.T) {
 	tests := []struct {
 		name, got, want string
 	}{
-		{"required empty", RequiredProblem("", "say why"), "is required: say why"},
-		{"required blank", RequiredProblem(" \t\u00a0", "say why"), "must not be blank: say why"},
-		{"required", RequiredProblem("x", "say why"), ""},
-		{"required after a space", RequiredProblem(" x", "say why"), ""},
-		{"text within", TextProblem("héllo", 5, true), ""},
-		{"text too long", TextProblem("héllo!", 5, false), "is 6 characters long; the limit is 5"},
-		{"text not UTF-8, typed", TextProblem("a\xffb", 5, true), "is not valid UTF-8"},
-		{"text not UTF-8, decoded", TextProblem("a\xffb", 5, false), ""},
+		{"required empty", requiredProblem("", "say why"), "is required: say why"},
+		{"required blank", requiredProblem(" \t\u00a0", "say why"), "must not be blank: say why"},
+		{"required", requiredProblem("x", "say why"), ""},
+		{"required after a space", requiredProblem(" x", "say why"), ""},
+		{"text within", textProblem("héllo", 5, true), ""},
+		{"text too long", textProblem("héllo!", 5, false), "is 6 characters long; the limit is 5"},
+		{"text not UTF-8, typed", textProblem("a\xffb", 5, true), "is not valid UTF-8"},
+		{"text not UTF-8, decoded", textProblem("a\xffb", 5, false), ""},
 		{"quote", Quote("a\x1bb"), `"a\x1bb"`},
 		{"quote long", Quote(strings.Repeat("é", 40)), `"` + strings.Repeat("é", 40) + `"`},
 		{"quote cut", Quote(strings.Repeat("x", 81)), `"` + strings.Repeat("x", 60) + `…"`},
@@ -32,28 +32,6 @@ func TestBlank(t *testing.T) {
 	for s, want := range map[string]bool{"": true, " ": true, "\u3000\n": true, "x": false, " x ": false, "é": false, "\u00a0é": false} {
 		if got := Blank(s); got != want || got != (strings.TrimSpace(s) == "") {
 			t.Errorf("Blank(%q) = %v, want %v", s, got, want)
-		}
-	}
-}
-
-func TestView(t *testing.T) {
-	decoded := View{M: Meta{Present: 1 | 2, Bad: 2}}
-	typed := View{Typed: true}
-	tests := []struct {
-		name      string
-		got, want bool
-	}{
-		{"decoded, sent", decoded.Has(1, false), true},
-		{"decoded, not sent", decoded.Has(4, true), false},
-		{"decoded, decoded", decoded.OK(1), true},
-		{"decoded, bad", decoded.OK(2), false},
-		{"typed, zero", typed.Has(1, false), false},
-		{"typed, set", typed.Has(1, true), true},
-		{"typed, always decoded", typed.OK(2), true},
-	}
-	for _, tt := range tests {
-		if tt.got != tt.want {
-			t.Errorf("%s: got %v", tt.name, tt.got)
 		}
 	}
 }
