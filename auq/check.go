@@ -24,6 +24,10 @@ func (c *checker) add(q, o int, prop, msg string) { c.probs.Add(q, -1, o, prop, 
 // view is what the checker knows of one object's members.
 type view = jsondecode.View
 
+// headerWhy says what a header is for, built once since every question's
+// header is checked with it.
+var headerWhy = "a short tag of at most " + strconv.Itoa(MaxHeaderLen) + ` characters shown above the question, such as "Database"`
+
 const exampleQuestions = `[{"id":"db","question":"Which database should I use?","header":"Database","options":[{"id":"pg","label":"Postgres","description":"…"},{"id":"lite","label":"SQLite","description":"…"}]}]`
 
 func (c *checker) request(r *Request) {
@@ -40,11 +44,11 @@ func (c *checker) request(r *Request) {
 	n := len(r.Questions)
 	switch {
 	case n == 0 && !rv.Has(rQuestions, r.Questions != nil):
-		c.add(-1, -1, "questions", "is required: send 1 to 8 questions, such as "+exampleQuestions)
+		c.add(-1, -1, "questions", "is required: send "+strconv.Itoa(MinQuestions)+" to "+strconv.Itoa(MaxQuestions)+" questions, such as "+exampleQuestions)
 	case n < MinQuestions:
-		c.add(-1, -1, "questions", "must hold at least 1 question (at most 8)")
+		c.add(-1, -1, "questions", "must hold at least "+strconv.Itoa(MinQuestions)+" question (at most "+strconv.Itoa(MaxQuestions)+")")
 	case n > MaxQuestions:
-		c.add(-1, -1, "questions", "has "+strconv.Itoa(n)+" questions; the limit is 8: ask the most important ones now and the rest in a later call")
+		c.add(-1, -1, "questions", "has "+strconv.Itoa(n)+" questions; the limit is "+strconv.Itoa(MaxQuestions)+": ask the most important ones now and the rest in a later call")
 	}
 	ids := nameset.Make(n)
 	for i := range r.Questions {
@@ -102,7 +106,7 @@ func (c *checker) question(i int, q *Question, qv view, om []objMeta, ids *names
 		}
 	}
 	if qv.OK(qHeader) {
-		c.required(i, -1, "header", q.Header, MaxHeaderLen, `a short tag of at most 12 characters shown above the question, such as "Database"`)
+		c.required(i, -1, "header", q.Header, MaxHeaderLen, headerWhy)
 	}
 	if !qv.OK(qOptions) {
 		return
@@ -110,13 +114,13 @@ func (c *checker) question(i int, q *Question, qv view, om []objMeta, ids *names
 	n := len(q.Options)
 	switch {
 	case n == 0 && !qv.Has(qOptions, q.Options != nil):
-		c.add(i, -1, "options", `is required: give 2 to 4 options, such as [{"id":"pg","label":"Postgres","description":"…"},{"id":"lite","label":"SQLite","description":"…"}]`)
+		c.add(i, -1, "options", "is required: give "+strconv.Itoa(MinOptions)+" to "+strconv.Itoa(MaxOptions)+` options, such as [{"id":"pg","label":"Postgres","description":"…"},{"id":"lite","label":"SQLite","description":"…"}]`)
 	case n == 0:
-		c.add(i, -1, "options", "is empty: give 2 to 4 options, besides the Other answer the tool adds by itself")
+		c.add(i, -1, "options", "is empty: give "+strconv.Itoa(MinOptions)+" to "+strconv.Itoa(MaxOptions)+" options, besides the Other answer the tool adds by itself")
 	case n < MinOptions:
-		c.add(i, -1, "options", "has 1 option; give at least 2 (at most 4), besides the Other answer the tool adds by itself")
+		c.add(i, -1, "options", "has 1 option; give at least "+strconv.Itoa(MinOptions)+" (at most "+strconv.Itoa(MaxOptions)+"), besides the Other answer the tool adds by itself")
 	case n > MaxOptions:
-		c.add(i, -1, "options", "has "+strconv.Itoa(n)+" options; the limit is 4: keep the likeliest choices, since the user can always answer Other")
+		c.add(i, -1, "options", "has "+strconv.Itoa(n)+" options; the limit is "+strconv.Itoa(MaxOptions)+": keep the likeliest choices, since the user can always answer Other")
 	}
 	optIDs, labels := nameset.Make(n), nameset.MakeFold(n)
 	recommended := -1
