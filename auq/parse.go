@@ -55,7 +55,7 @@ func Parse(data []byte) (*Request, error) {
 	if len(data) > MaxRequestBytes {
 		// A caller may have read only one byte past the limit, so the
 		// message does not claim to know the length.
-		return nil, tooLarge(-1)
+		return nil, &RequestError{Problems: []Problem{{Message: rules.TooLarge(-1, MaxRequestBytes, sizeAdvice)}}}
 	}
 	var segs [8]jsondecode.Seg
 	d := decoder{Decoder: jsondecode.Decoder{Scanner: jsonscan.New(data), Segs: segs[:0], NullHint: nullHint}}
@@ -139,23 +139,14 @@ func checkSize(r *Request) error {
 			n += len(o.ID) + len(o.Label) + len(o.Description) + len(o.Preview)
 		}
 	}
-	size, msg := rules.EncodedSize(r, n, MaxRequestBytes)
-	if msg != "" {
+	if msg := rules.SizeProblem(r, n, MaxRequestBytes, sizeAdvice); msg != "" {
 		return &RequestError{Problems: []Problem{{Message: msg}}}
-	}
-	if size > MaxRequestBytes {
-		return tooLarge(size)
 	}
 	return nil
 }
 
-// tooLarge reports a request over MaxRequestBytes: n bytes long, or of
-// unknown length when n < 0.
-func tooLarge(n int) error {
-	return &RequestError{Problems: []Problem{{
-		Message: rules.TooLarge(n, MaxRequestBytes, "shorten the previews and descriptions or ask fewer questions"),
-	}}}
-}
+// sizeAdvice says how to bring a request under MaxRequestBytes.
+const sizeAdvice = "shorten the previews and descriptions or ask fewer questions"
 
 // finish returns r when probs is empty, and otherwise the RequestError
 // of its problems.

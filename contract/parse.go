@@ -78,7 +78,7 @@ func Parse(data []byte) (*Request, []string, error) {
 	if len(data) > MaxRequestBytes {
 		// A caller may have read only one byte past the limit, so the
 		// message does not claim to know the length.
-		return nil, nil, tooLarge(-1)
+		return nil, nil, &RequestError{Problems: []Problem{{Message: rules.TooLarge(-1, MaxRequestBytes, sizeAdvice)}}}
 	}
 	var segs [8]jsondecode.Seg
 	d := decoder{Decoder: jsondecode.Decoder{Scanner: jsonscan.New(data), Segs: segs[:0]}}
@@ -173,23 +173,14 @@ func checkSize(r *Request) error {
 			}
 		}
 	}
-	size, msg := rules.EncodedSize(r, n, MaxRequestBytes)
-	if msg != "" {
+	if msg := rules.SizeProblem(r, n, MaxRequestBytes, sizeAdvice); msg != "" {
 		return &RequestError{Problems: []Problem{{Message: msg}}}
-	}
-	if size > MaxRequestBytes {
-		return tooLarge(size)
 	}
 	return nil
 }
 
-// tooLarge reports a request over MaxRequestBytes: n bytes long, or of
-// unknown length when n < 0.
-func tooLarge(n int) error {
-	return &RequestError{Problems: []Problem{{
-		Message: rules.TooLarge(n, MaxRequestBytes, "shorten the previews or split the questionnaire"),
-	}}}
-}
+// sizeAdvice says how to bring a request under MaxRequestBytes.
+const sizeAdvice = "shorten the previews or split the questionnaire"
 
 // finish returns r and the warnings when c found no problem, and
 // otherwise the RequestError of its problems.

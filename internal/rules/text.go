@@ -60,21 +60,23 @@ func Quote(s string) string {
 	return strconv.Quote(s)
 }
 
-// EncodedSize measures a request built in Go, v, as its JSON encoding,
-// to hold it to a limit of bytes as a decoder holds the bytes it is
-// given. text is the length of the request's text alone, counted by the
-// caller: a request whose text is under half the limit is not encoded,
-// and its size is given as 0. The message is of a request that cannot be
-// encoded, or "".
-func EncodedSize(v any, text, limit int) (int, string) {
+// SizeProblem holds v, a request built in Go, to a limit of bytes on its
+// JSON encoding, as a decoder holds the bytes it is given, and returns
+// the message of its problem, or "". text is the length of the request's
+// text alone, counted by the caller: a request whose text is under half
+// the limit is not encoded. advice says how to make a request smaller.
+func SizeProblem(v any, text, limit int, advice string) string {
 	if text < limit/2 {
-		return 0, ""
+		return ""
 	}
 	data, err := json.Marshal(v)
-	if err != nil {
-		return 0, "the request cannot be encoded as JSON: " + err.Error()
+	switch {
+	case err != nil:
+		return "the request cannot be encoded as JSON: " + err.Error()
+	case len(data) > limit:
+		return TooLarge(len(data), limit, advice)
 	}
-	return len(data), ""
+	return ""
 }
 
 // TooLarge is the message of a request over the limit of bytes: n bytes

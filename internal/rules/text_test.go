@@ -44,13 +44,20 @@ func TestSize(t *testing.T) {
 		t.Errorf("TooLarge(2000) = %q, want %q", got, want)
 	}
 	v := map[string]string{"text": strings.Repeat("x", 600)}
-	if n, msg := EncodedSize(v, 600, 2000); n != 0 || msg != "" {
-		t.Errorf("EncodedSize of text under half the limit = %d, %q; want 0, none", n, msg)
+	tests := []struct {
+		name        string
+		v           any
+		text, limit int
+		want        string
+	}{
+		{"text under half the limit", v, 600, 1201, ""},
+		{"at the limit", v, 600, 611, ""},
+		{"over the limit", v, 600, 610, "the request is 611 bytes long, over the 610-byte limit (0 KiB): send less"},
+		{"a func", func() {}, 600, 1000, "the request cannot be encoded as JSON: json: unsupported type: func()"},
 	}
-	if n, msg := EncodedSize(v, 600, 1000); n != 611 || msg != "" {
-		t.Errorf("EncodedSize = %d, %q; want 611, none", n, msg)
-	}
-	if _, msg := EncodedSize(func() {}, 600, 1000); !strings.HasPrefix(msg, "the request cannot be encoded as JSON: ") {
-		t.Errorf("EncodedSize of a func: %q", msg)
+	for _, tt := range tests {
+		if got := SizeProblem(tt.v, tt.text, tt.limit, "send less"); got != tt.want {
+			t.Errorf("%s: SizeProblem = %q, want %q", tt.name, got, tt.want)
+		}
 	}
 }
