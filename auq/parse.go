@@ -1,8 +1,6 @@
 package auq
 
 import (
-	"errors"
-
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/jsondecode"
 	"github.com/askuser/askuser/internal/jsonscan"
@@ -30,10 +28,7 @@ func (e *RequestError) Error() string { return (*rules.Error)(e).Error() }
 // Problems returns the problems of err when it is or wraps a
 // *RequestError, and nil otherwise.
 func Problems(err error) []Problem {
-	if re, ok := errors.AsType[*RequestError](err); ok {
-		return re.Problems
-	}
-	return nil
+	return rules.ProblemsOf[RequestError](err)
 }
 
 // Parse decodes an AskUserQuestion request strictly and checks it against

@@ -1,7 +1,6 @@
 package contract
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 
@@ -26,10 +25,7 @@ func (e *RequestError) Error() string { return (*rules.Error)(e).Error() }
 // Problems returns the problems of err when it is or wraps a
 // *RequestError, and nil otherwise.
 func Problems(err error) []Problem {
-	if re, ok := errors.AsType[*RequestError](err); ok {
-		return re.Problems
-	}
-	return nil
+	return rules.ProblemsOf[RequestError](err)
 }
 
 // InvalidRequestMessage explains err, an error from Parse or Normalize,

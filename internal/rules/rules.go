@@ -12,6 +12,7 @@ package rules
 
 import (
 	"cmp"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -54,6 +55,18 @@ func (e *Error) Error() string {
 		b.WriteString(p.String())
 	}
 	return b.String()
+}
+
+// ProblemsOf returns the problems of err when it is or wraps an *E, a
+// contract's own error type laid out as Error, and nil otherwise.
+func ProblemsOf[E ~struct{ Problems []Problem }, P interface {
+	*E
+	error
+}](err error) []Problem {
+	if p, ok := errors.AsType[P](err); ok {
+		return Error(*p).Problems
+	}
+	return nil
 }
 
 // Placed is a Problem with its place in the questionnaire: the indexes of
