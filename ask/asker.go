@@ -158,7 +158,7 @@ func (a *Asker) run(ctx context.Context, req *contract.Request, call *Call) cont
 		}
 	}
 	display, perQuestion := h.prefs.ForRequest(req)
-	total, err := totalTimeout(perQuestion, len(req.Questions))
+	total, err := TotalTimeout(perQuestion, len(req.Questions))
 	if err != nil {
 		return contract.ErrorResult(contract.ErrInternal, err.Error())
 	}

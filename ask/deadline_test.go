@@ -349,7 +349,10 @@ func TestTotalTimeout(t *testing.T) {
 		want time.Duration
 	}{
 		{0, 5, 0},
+		{0, 0, 0},
 		{1, 1, time.Millisecond},
+		{60000, 0, time.Minute},
+		{60000, 1, time.Minute},
 		{60000, 5, 5 * time.Minute},
 		{contract.MaxSafeTimeoutMs, 1, contract.MaxSafeTimeoutMs * time.Millisecond},
 		{contract.MaxSafeTimeoutMs/5 + 1, 5, contract.MaxSafeTimeoutMs * time.Millisecond},
@@ -357,14 +360,17 @@ func TestTotalTimeout(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%d×%d", tt.per, tt.n), func(t *testing.T) {
-			got, err := totalTimeout(tt.per, tt.n)
+			got, err := TotalTimeout(tt.per, tt.n)
 			if err != nil || got != tt.want {
-				t.Errorf("totalTimeout(%d, %d) = %v, %v; want %v", tt.per, tt.n, got, err, tt.want)
+				t.Errorf("TotalTimeout(%d, %d) = %v, %v; want %v", tt.per, tt.n, got, err, tt.want)
 			}
 		})
 	}
-	if _, err := totalTimeout(-1, 1); err == nil {
-		t.Error("totalTimeout(-1, 1) succeeded; want an error")
+	// A negative time per question is a mistake, not "no deadline".
+	for _, n := range []int{0, 1, 5} {
+		if got, err := TotalTimeout(-1, n); err == nil {
+			t.Errorf("TotalTimeout(-1, %d) = %v; want an error", n, got)
+		}
 	}
 }
 

@@ -125,7 +125,7 @@ func (a *Asker) askQuestions(ctx context.Context, req *auq.Request, call *Call) 
 			fmt.Sprintf("%s of this host cannot show AskUserQuestion", routeName(h.route)))
 	}
 	display, perQuestion := h.prefs.ForRequest(nil)
-	total, err := totalTimeout(perQuestion, len(req.Questions))
+	total, err := TotalTimeout(perQuestion, len(req.Questions))
 	if err != nil {
 		return questionError("", contract.ErrInternal, err.Error())
 	}

@@ -167,10 +167,13 @@ func (s settlement) cause() error {
 	return ErrFinished
 }
 
-// totalTimeout is the deadline of a questionnaire: perQuestionMs times
-// the number of questions, clamped to contract.MaxSafeTimeoutMs. Zero
-// means no deadline.
-func totalTimeout(perQuestionMs int64, questions int) (time.Duration, error) {
+// TotalTimeout is how long a questionnaire of that many questions stays
+// open, for either contract: perQuestionMs times the number of questions
+// (a count below 1 counts as 1), clamped to contract.MaxSafeTimeoutMs.
+// Zero means no deadline. A negative perQuestionMs is an error, not "no
+// deadline": the contracts and the config refuse one, so it can only
+// come from a caller's mistake.
+func TotalTimeout(perQuestionMs int64, questions int) (time.Duration, error) {
 	if perQuestionMs < 0 {
 		return 0, fmt.Errorf("negative timeout per question: %d ms", perQuestionMs)
 	}

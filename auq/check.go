@@ -1,14 +1,13 @@
 package auq
 
 import (
-	"cmp"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/askuser/askuser/internal/jsondecode"
 	"github.com/askuser/askuser/internal/nameset"
+	"github.com/askuser/askuser/internal/rules"
 )
 
 // checker applies the rules of the contract to a request. meta is nil for
@@ -17,38 +16,17 @@ import (
 // decoder already reported.
 type checker struct {
 	meta  *reqMeta
-	probs []problem
+	probs rules.List
 }
 
-func (c *checker) add(q, o int, prop, msg string) {
-	c.probs = append(c.probs, problem{Problem: Problem{Path: pathOf(q, o, prop), Message: msg}, q: q, o: o})
-}
-
-// pathOf renders the JSON path of a member; -1 leaves an index out.
-func pathOf(q, o int, prop string) string {
-	var b strings.Builder
-	b.Grow(32)
-	if q >= 0 {
-		b.WriteString("questions[")
-		b.WriteString(strconv.Itoa(q))
-		b.WriteByte(']')
-	}
-	if o >= 0 {
-		b.WriteString(".options[")
-		b.WriteString(strconv.Itoa(o))
-		b.WriteByte(']')
-	}
-	if prop != "" {
-		if b.Len() > 0 && prop[0] != '[' {
-			b.WriteByte('.')
-		}
-		b.WriteString(prop)
-	}
-	return b.String()
-}
+func (c *checker) add(q, o int, prop, msg string) { c.probs.Add(q, -1, o, prop, msg) }
 
 // view is what the checker knows of one object's members.
 type view = jsondecode.View
+
+// headerWhy says what a header is for, built once since every question's
+// header is checked with it.
+var headerWhy = "a short tag of at most " + strconv.Itoa(MaxHeaderLen) + ` characters shown above the question, such as "Database"`
 
 const exampleQuestions = `[{"id":"db","question":"Which database should I use?","header":"Database","options":[{"id":"pg","label":"Postgres","description":"…"},{"id":"lite","label":"SQLite","description":"…"}]}]`
 
@@ -66,11 +44,11 @@ func (c *checker) request(r *Request) {
 	n := len(r.Questions)
 	switch {
 	case n == 0 && !rv.Has(rQuestions, r.Questions != nil):
-		c.add(-1, -1, "questions", "is required: send 1 to 8 questions, such as "+exampleQuestions)
+		c.add(-1, -1, "questions", "is required: send "+strconv.Itoa(MinQuestions)+" to "+strconv.Itoa(MaxQuestions)+" questions, such as "+exampleQuestions)
 	case n < MinQuestions:
-		c.add(-1, -1, "questions", "must hold at least 1 question (at most 8)")
+		c.add(-1, -1, "questions", "must hold at least "+strconv.Itoa(MinQuestions)+" question (at most "+strconv.Itoa(MaxQuestions)+")")
 	case n > MaxQuestions:
-		c.add(-1, -1, "questions", "has "+strconv.Itoa(n)+" questions; the limit is 8: ask the most important ones now and the rest in a later call")
+		c.add(-1, -1, "questions", "has "+strconv.Itoa(n)+" questions; the limit is "+strconv.Itoa(MaxQuestions)+": ask the most important ones now and the rest in a later call")
 	}
 	ids := nameset.Make(n)
 	for i := range r.Questions {
@@ -128,7 +106,7 @@ func (c *checker) question(i int, q *Question, qv view, om []objMeta, ids *names
 		}
 	}
 	if qv.OK(qHeader) {
-		c.required(i, -1, "header", q.Header, MaxHeaderLen, `a short tag of at most 12 characters shown above the question, such as "Database"`)
+		c.required(i, -1, "header", q.Header, MaxHeaderLen, headerWhy)
 	}
 	if !qv.OK(qOptions) {
 		return
@@ -136,13 +114,13 @@ func (c *checker) question(i int, q *Question, qv view, om []objMeta, ids *names
 	n := len(q.Options)
 	switch {
 	case n == 0 && !qv.Has(qOptions, q.Options != nil):
-		c.add(i, -1, "options", `is required: give 2 to 4 options, such as [{"id":"pg","label":"Postgres","description":"…"},{"id":"lite","label":"SQLite","description":"…"}]`)
+		c.add(i, -1, "options", "is required: give "+strconv.Itoa(MinOptions)+" to "+strconv.Itoa(MaxOptions)+` options, such as [{"id":"pg","label":"Postgres","description":"…"},{"id":"lite","label":"SQLite","description":"…"}]`)
 	case n == 0:
-		c.add(i, -1, "options", "is empty: give 2 to 4 options, besides the Other answer the tool adds by itself")
+		c.add(i, -1, "options", "is empty: give "+strconv.Itoa(MinOptions)+" to "+strconv.Itoa(MaxOptions)+" options, besides the Other answer the tool adds by itself")
 	case n < MinOptions:
-		c.add(i, -1, "options", "has 1 option; give at least 2 (at most 4), besides the Other answer the tool adds by itself")
+		c.add(i, -1, "options", "has 1 option; give at least "+strconv.Itoa(MinOptions)+" (at most "+strconv.Itoa(MaxOptions)+"), besides the Other answer the tool adds by itself")
 	case n > MaxOptions:
-		c.add(i, -1, "options", "has "+strconv.Itoa(n)+" options; the limit is 4: keep the likeliest choices, since the user can always answer Other")
+		c.add(i, -1, "options", "has "+strconv.Itoa(n)+" options; the limit is "+strconv.Itoa(MaxOptions)+": keep the likeliest choices, since the user can always answer Other")
 	}
 	optIDs, labels := nameset.Make(n), nameset.MakeFold(n)
 	recommended := -1
@@ -172,7 +150,7 @@ func (c *checker) question(i int, q *Question, qv view, om []objMeta, ids *names
 				c.add(i, k, "preview", "is only allowed on a single-select question: remove it, or leave multiSelect out")
 			case o.Preview == "":
 				c.add(i, k, "preview", "must not be empty: leave preview out when the option has none")
-			case jsondecode.Blank(o.Preview):
+			case rules.Blank(o.Preview):
 				c.add(i, k, "preview", "must not be blank: leave preview out when the option has none")
 			default:
 				c.text(i, k, "preview", o.Preview, MaxPreviewLen, qv.Typed)
@@ -235,30 +213,14 @@ func isOther(label string) bool {
 // required checks a string that must be sent and must not be blank, and
 // then its length.
 func (c *checker) required(q, o int, prop, s string, limit int, why string) bool {
-	if msg := jsondecode.RequiredProblem(s, why); msg != "" {
-		c.add(q, o, prop, msg)
-		return false
-	}
-	return c.text(q, o, prop, s, limit, c.meta == nil)
+	return c.probs.Required(q, -1, o, prop, s, limit, why, c.meta == nil)
 }
 
 // text checks a string against its limit and, for a typed request, that
 // it is UTF-8.
 func (c *checker) text(q, o int, prop, s string, limit int, typed bool) bool {
-	if msg := jsondecode.TextProblem(s, limit, typed); msg != "" {
-		c.add(q, o, prop, msg)
-		return false
-	}
-	return true
+	return c.probs.Text(q, -1, o, prop, s, limit, typed)
 }
 
 // quote quotes s for a message.
-func quote(s string) string { return jsondecode.Quote(s) }
-
-// sortProblems orders problems question by question, then option by
-// option, keeping the order found within one place.
-func sortProblems(ps []problem) {
-	slices.SortStableFunc(ps, func(a, b problem) int {
-		return cmp.Or(cmp.Compare(a.q, b.q), cmp.Compare(a.o, b.o))
-	})
-}
+func quote(s string) string { return rules.Quote(s) }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/askuser/askuser/internal/jsondecode"
+	"github.com/askuser/askuser/internal/rules"
 )
 
 // The decoder reads a request with internal/jsonscan rather than
@@ -170,8 +171,8 @@ func (d *decoder) syntax() {
 	if msg == "" {
 		return
 	}
-	d.Problems = append(d.Problems[:0], jsondecode.Problem{
-		Message: "invalid JSON at byte offset " + strconv.Itoa(off) + ": " + msg,
+	d.Problems = append(d.Problems[:0], rules.Placed{
+		Problem: Problem{Message: "invalid JSON at byte offset " + strconv.Itoa(off) + ": " + msg},
 		Q:       -1, F: -1, O: -1,
 	})
 }
@@ -373,16 +374,4 @@ func nullHint(segs []jsondecode.Seg) string {
 		return "; leave the field out instead of sending null"
 	}
 	return "; the field is required"
-}
-
-// problems turns the decoder's problems into the checker's.
-func problems(ps []jsondecode.Problem) []problem {
-	if len(ps) == 0 {
-		return nil
-	}
-	out := make([]problem, len(ps))
-	for i, p := range ps {
-		out[i] = problem{Problem: Problem{Path: p.Path, Message: p.Message}, q: p.Q, o: p.O}
-	}
-	return out
 }

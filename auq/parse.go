@@ -1,13 +1,10 @@
 package auq
 
 import (
-	"errors"
-	"strconv"
-	"strings"
-
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/jsondecode"
 	"github.com/askuser/askuser/internal/jsonscan"
+	"github.com/askuser/askuser/internal/rules"
 )
 
 // Problem is one thing wrong with a request: where, as a JSON path such
@@ -15,9 +12,6 @@ import (
 // ask_user's problem type, so that a host serving either contract
 // reports problems the same way.
 type Problem = contract.Problem
-
-// maxProblems bounds the problems one RequestError lists.
-const maxProblems = 50
 
 // RequestError is the error Parse and Validate return for a bad request.
 // It lists every problem found: first those of the request itself and its
@@ -29,32 +23,12 @@ type RequestError struct {
 }
 
 // Error joins the problems as "path: message; path: message".
-func (e *RequestError) Error() string {
-	var b strings.Builder
-	for i, p := range e.Problems {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(p.String())
-	}
-	return b.String()
-}
+func (e *RequestError) Error() string { return (*rules.Error)(e).Error() }
 
 // Problems returns the problems of err when it is or wraps a
 // *RequestError, and nil otherwise.
 func Problems(err error) []Problem {
-	var re *RequestError
-	if errors.As(err, &re) {
-		return re.Problems
-	}
-	return nil
-}
-
-// problem is a Problem with its place in the request, to order problems
-// question by question.
-type problem struct {
-	Problem
-	q, o int
+	return rules.ProblemsOf[RequestError](err)
 }
 
 // Parse decodes an AskUserQuestion request strictly and checks it against
@@ -76,7 +50,7 @@ func Parse(data []byte) (*Request, error) {
 	if len(data) > MaxRequestBytes {
 		// A caller may have read only one byte past the limit, so the
 		// message does not claim to know the length.
-		return nil, tooLarge(-1)
+		return nil, &RequestError{Problems: []Problem{{Message: rules.TooLarge(-1, MaxRequestBytes, sizeAdvice)}}}
 	}
 	var segs [8]jsondecode.Seg
 	d := decoder{Decoder: jsondecode.Decoder{Scanner: jsonscan.New(data), Segs: segs[:0], NullHint: nullHint}}
@@ -84,9 +58,9 @@ func Parse(data []byte) (*Request, error) {
 	var m reqMeta
 	d.decode(r, &m)
 	if d.Failed() {
-		return finish(nil, problems(d.Problems))
+		return finish(nil, d.Problems)
 	}
-	c := checker{meta: &m, probs: problems(d.Problems)}
+	c := checker{meta: &m, probs: d.Problems}
 	c.request(r)
 	return finish(r, c.probs)
 }
@@ -160,36 +134,20 @@ func checkSize(r *Request) error {
 			n += len(o.ID) + len(o.Label) + len(o.Description) + len(o.Preview)
 		}
 	}
-	size, msg := jsondecode.EncodedSize(r, n, MaxRequestBytes)
-	if msg != "" {
+	if msg := rules.SizeProblem(r, n, MaxRequestBytes, sizeAdvice); msg != "" {
 		return &RequestError{Problems: []Problem{{Message: msg}}}
-	}
-	if size > MaxRequestBytes {
-		return tooLarge(size)
 	}
 	return nil
 }
 
-// tooLarge reports a request over MaxRequestBytes: n bytes long, or of
-// unknown length when n < 0.
-func tooLarge(n int) error {
-	return &RequestError{Problems: []Problem{{
-		Message: jsondecode.TooLarge(n, MaxRequestBytes, "shorten the previews and descriptions or ask fewer questions"),
-	}}}
-}
+// sizeAdvice says how to bring a request under MaxRequestBytes.
+const sizeAdvice = "shorten the previews and descriptions or ask fewer questions"
 
-func finish(r *Request, probs []problem) (*Request, error) {
-	if len(probs) == 0 {
-		return r, nil
+// finish returns r when probs is empty, and otherwise the RequestError
+// of its problems.
+func finish(r *Request, probs rules.List) (*Request, error) {
+	if e := probs.Err(); e != nil {
+		return nil, (*RequestError)(e)
 	}
-	sortProblems(probs)
-	n := min(len(probs), maxProblems)
-	ps := make([]Problem, n, n+1)
-	for i := range n {
-		ps[i] = probs[i].Problem
-	}
-	if more := len(probs) - n; more > 0 {
-		ps = append(ps, Problem{Message: "and " + strconv.Itoa(more) + " more problems"})
-	}
-	return nil, &RequestError{Problems: ps}
+	return r, nil
 }

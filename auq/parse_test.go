@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/rules"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -352,11 +354,11 @@ func TestProblemsAreBounded(t *testing.T) {
 		r.Questions[i].Question = ""
 	}
 	ps := Problems(Validate(r))
-	if len(ps) != maxProblems+1 {
-		t.Fatalf("got %d problems, want %d", len(ps), maxProblems+1)
+	if len(ps) != rules.MaxProblems+1 {
+		t.Fatalf("got %d problems, want %d", len(ps), rules.MaxProblems+1)
 	}
-	if want := (Problem{Message: "and 31 more problems"}); ps[maxProblems] != want {
-		t.Errorf("last problem = %v, want %v", ps[maxProblems], want)
+	if want := (Problem{Message: "and 31 more problems"}); ps[rules.MaxProblems] != want {
+		t.Errorf("last problem = %v, want %v", ps[rules.MaxProblems], want)
 	}
 }
 
@@ -364,5 +366,24 @@ func TestValidateNil(t *testing.T) {
 	want := []Problem{{Message: "the request is missing"}}
 	if diff := cmp.Diff(want, Problems(Validate(nil))); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestRequestErrorOwn checks that each contract's errors are its own, so
+// that a host serving both can tell which contract refused a request.
+func TestRequestErrorOwn(t *testing.T) {
+	_, _, cerr := contract.Parse([]byte(`{}`))
+	_, aerr := Parse([]byte(`{}`))
+	if cerr == nil || aerr == nil {
+		t.Fatalf("Parse of {}: contract %v, auq %v; want errors from both", cerr, aerr)
+	}
+	if ps := Problems(cerr); ps != nil {
+		t.Errorf("auq.Problems of an ask_user error = %v, want nil", ps)
+	}
+	if ps := contract.Problems(aerr); ps != nil {
+		t.Errorf("contract.Problems of an AskUserQuestion error = %v, want nil", ps)
+	}
+	if len(Problems(aerr)) == 0 || len(contract.Problems(cerr)) == 0 {
+		t.Errorf("each contract's Problems of its own error is empty")
 	}
 }

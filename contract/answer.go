@@ -234,3 +234,52 @@ func checkFieldValue(f *Field, v Value) string {
 	}
 	return ""
 }
+
+// Unanswered reports whether a leaves q unanswered, the rule by which a
+// call ends with ErrEmptyAnswer rather than ErrInternal, and which
+// required fields of a simple-form it leaves without a value.
+//
+// A single, multi or input answer is empty when it has no selection, no
+// free text and no value. A bool answer is empty when it has no value;
+// false is an answer. A simple-form answer is empty when it has no value
+// or when a required field has no entry or an empty one: text "", a list
+// of no labels, or no value; fields then names those fields in q's order
+// (every required field when the value is missing). Unanswered judges
+// emptiness alone: an answer it passes may still break the contract,
+// which CheckAnswers tells.
+func (q *Question) Unanswered(a *Answer) (empty bool, fields []string) {
+	switch q.Kind {
+	case KindBool:
+		return a.Value == nil, nil
+	case KindForm:
+		for i := range q.Fields {
+			f := &q.Fields[i]
+			if !f.Required {
+				continue
+			}
+			if a.Value == nil {
+				fields = append(fields, f.Name)
+				continue
+			}
+			if v, ok := a.Value.Field(f.Name); !ok || v.blank() {
+				fields = append(fields, f.Name)
+			}
+		}
+		return a.Value == nil || len(fields) > 0, fields
+	}
+	return len(a.Selections) == 0 && a.FreeText == "" && a.Value == nil, nil
+}
+
+// blank reports whether v gives a field no value: none, text "" or a
+// list of no labels. A boolean is never blank.
+func (v Value) blank() bool {
+	switch v.kind {
+	case ValueString:
+		return v.s == ""
+	case ValueStrings:
+		return len(v.list) == 0
+	case ValueNone:
+		return true
+	}
+	return false
+}

@@ -1,7 +1,6 @@
 package contract
 
 import (
-	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/askuser/askuser/internal/jsondecode"
 	"github.com/askuser/askuser/internal/jsonnum"
 	"github.com/askuser/askuser/internal/nameset"
+	"github.com/askuser/askuser/internal/rules"
 )
 
 // checker applies the rules of the contract to a request it owns and
@@ -18,40 +18,14 @@ import (
 // that no rule reports a problem the decoder already reported.
 type checker struct {
 	meta     *reqMeta
-	probs    []problem
+	probs    rules.List
 	warnings []string
 }
 
-func (c *checker) add(q, f, o int, prop, msg string) {
-	c.probs = append(c.probs, problem{Problem: Problem{Path: pathOf(q, f, o, prop), Message: msg}, q: q, f: f, o: o})
-}
+func (c *checker) add(q, f, o int, prop, msg string) { c.probs.Add(q, f, o, prop, msg) }
 
 // pathOf renders the JSON path of a member; -1 leaves an index out.
-func pathOf(q, f, o int, prop string) string {
-	var b strings.Builder
-	if q >= 0 {
-		b.WriteString("questions[")
-		b.WriteString(strconv.Itoa(q))
-		b.WriteByte(']')
-	}
-	if f >= 0 {
-		b.WriteString(".fields[")
-		b.WriteString(strconv.Itoa(f))
-		b.WriteByte(']')
-	}
-	if o >= 0 {
-		b.WriteString(".options[")
-		b.WriteString(strconv.Itoa(o))
-		b.WriteByte(']')
-	}
-	if prop != "" {
-		if b.Len() > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(prop)
-	}
-	return b.String()
-}
+func pathOf(q, f, o int, prop string) string { return rules.Path(q, f, o, prop) }
 
 // view is what the checker knows of one object's members.
 type view = jsondecode.View
@@ -82,11 +56,11 @@ func (c *checker) request(r *Request) {
 	n := len(r.Questions)
 	switch {
 	case n == 0 && !rv.Has(rQuestions, r.Questions != nil):
-		c.add(-1, -1, -1, "questions", `is required: send 1 to 5 questions, for example [{"title":"Which database?","options":[{"label":"Postgres"},{"label":"SQLite"}]}]`)
+		c.add(-1, -1, -1, "questions", "is required: send 1 to "+strconv.Itoa(MaxQuestions)+` questions, for example [{"title":"Which database?","options":[{"label":"Postgres"},{"label":"SQLite"}]}]`)
 	case n == 0:
-		c.add(-1, -1, -1, "questions", "must hold at least 1 question (at most 5)")
+		c.add(-1, -1, -1, "questions", "must hold at least 1 question (at most "+strconv.Itoa(MaxQuestions)+")")
 	case n > MaxQuestions:
-		c.add(-1, -1, -1, "questions", "has "+strconv.Itoa(n)+" questions; the limit is 5: ask the most important ones first and the rest in a later call")
+		c.add(-1, -1, -1, "questions", "has "+strconv.Itoa(n)+" questions; the limit is "+strconv.Itoa(MaxQuestions)+": ask the most important ones first and the rest in a later call")
 	}
 	c.ids(r, rv)
 	free := r.FreeTextAllowed()
@@ -212,7 +186,7 @@ func (c *checker) question(i int, q *Question, qv view, qm *questionMeta, free b
 			break
 		}
 		if !hasOptions {
-			c.add(i, -1, -1, "options", "is required for a "+string(kind)+` question: give 1 to 5 options, such as [{"label":"Yes"},{"label":"No"}]`)
+			c.add(i, -1, -1, "options", "is required for a "+string(kind)+" question: give 1 to "+strconv.Itoa(MaxOptions)+` options, such as [{"label":"Yes"},{"label":"No"}]`)
 		} else if optionsOK {
 			optsValid = c.options(i, -1, q, &q.Options, om, qv.Typed)
 		}
@@ -241,7 +215,7 @@ func (c *checker) question(i int, q *Question, qv view, qm *questionMeta, free b
 			break
 		}
 		if !hasFields {
-			c.add(i, -1, -1, "fields", `is required for a simple-form question: give 1 to 10 fields, such as [{"name":"confirmed","label":"Confirm","kind":"bool"}]`)
+			c.add(i, -1, -1, "fields", "is required for a simple-form question: give 1 to "+strconv.Itoa(MaxFormFields)+` fields, such as [{"name":"confirmed","label":"Confirm","kind":"bool"}]`)
 		} else if fieldsOK {
 			c.fields(i, q, fm, qv.Typed)
 		}
@@ -290,9 +264,9 @@ func (c *checker) options(q, f int, qq *Question, opts *[]Option, om []objMeta, 
 	prop := "options"
 	switch n := len(list); {
 	case n == 0:
-		c.add(q, f, -1, prop, `must hold at least 1 option (at most 5), such as [{"label":"Yes"}]`)
+		c.add(q, f, -1, prop, "must hold at least 1 option (at most "+strconv.Itoa(MaxOptions)+`), such as [{"label":"Yes"}]`)
 	case n > MaxOptions:
-		c.add(q, f, -1, prop, "has "+strconv.Itoa(n)+" options; the limit is 5: keep the likeliest choices, or use an input question")
+		c.add(q, f, -1, prop, "has "+strconv.Itoa(n)+" options; the limit is "+strconv.Itoa(MaxOptions)+": keep the likeliest choices, or use an input question")
 	}
 	allLabels := true
 	for k := range list {
@@ -369,9 +343,9 @@ var fieldKinds = "bool, single, multi or input"
 func (c *checker) fields(i int, q *Question, fm []fieldMeta, typed bool) {
 	switch n := len(q.Fields); {
 	case n == 0:
-		c.add(i, -1, -1, "fields", "must hold at least 1 field (at most 10)")
+		c.add(i, -1, -1, "fields", "must hold at least 1 field (at most "+strconv.Itoa(MaxFormFields)+")")
 	case n > MaxFormFields:
-		c.add(i, -1, -1, "fields", "has "+strconv.Itoa(n)+" fields; the limit is 10: split the form across two questions")
+		c.add(i, -1, -1, "fields", "has "+strconv.Itoa(n)+" fields; the limit is "+strconv.Itoa(MaxFormFields)+": split the form across two questions")
 	}
 	names := nameset.Make(len(q.Fields))
 	for j := range q.Fields {
@@ -425,7 +399,7 @@ func (c *checker) fields(i int, q *Question, fm []fieldMeta, typed bool) {
 				break
 			}
 			if !hasOptions {
-				c.add(i, j, -1, "options", "is required for a "+string(f.Kind)+" field: give 1 to 5 options")
+				c.add(i, j, -1, "options", "is required for a "+string(f.Kind)+" field: give 1 to "+strconv.Itoa(MaxOptions)+" options")
 			} else if optionsOK {
 				optsValid = c.fieldOptions(i, j, q, f, om, typed)
 			}
@@ -450,10 +424,10 @@ func (c *checker) fieldName(i, j int, name string) bool {
 		c.add(i, j, -1, "name", `is required: the field's key in the answer, such as "target_env"`)
 		return false
 	case len(name) > MaxFieldNameLen:
-		c.add(i, j, -1, "name", "is "+strconv.Itoa(utf8.RuneCountInString(name))+" characters long; the limit is 64")
+		c.add(i, j, -1, "name", "is "+strconv.Itoa(utf8.RuneCountInString(name))+" characters long; the limit is "+strconv.Itoa(MaxFieldNameLen))
 		return false
 	case !validName(name):
-		c.add(i, j, -1, "name", quote(name)+` is not a valid field name: use 1 to 64 ASCII letters, digits, "_" or "-", starting with a letter or "_", such as "target_env"`)
+		c.add(i, j, -1, "name", quote(name)+" is not a valid field name: use 1 to "+strconv.Itoa(MaxFieldNameLen)+` ASCII letters, digits, "_" or "-", starting with a letter or "_", such as "target_env"`)
 		return false
 	case slices.Contains(reservedNames, name):
 		c.add(i, j, -1, "name", quote(name)+" is reserved; choose another name")
@@ -529,21 +503,13 @@ func (c *checker) fieldDefault(i, j int, f *Field, optsValid bool) {
 // required checks a string that must be sent and must not be blank, and
 // then its length.
 func (c *checker) required(q, f, o int, prop, s string, limit int, v view, why string) bool {
-	if msg := jsondecode.RequiredProblem(s, why); msg != "" {
-		c.add(q, f, o, prop, msg)
-		return false
-	}
-	return c.text(q, f, o, prop, s, limit, v.Typed)
+	return c.probs.Required(q, f, o, prop, s, limit, why, v.Typed)
 }
 
 // text checks an optional string against its limit and, for a typed
 // request, that it is UTF-8.
 func (c *checker) text(q, f, o int, prop, s string, limit int, typed bool) bool {
-	if msg := jsondecode.TextProblem(s, limit, typed); msg != "" {
-		c.add(q, f, o, prop, msg)
-		return false
-	}
-	return true
+	return c.probs.Text(q, f, o, prop, s, limit, typed)
 }
 
 func hasLabel(opts []Option, label string) bool {
@@ -587,15 +553,7 @@ func (v Value) typeName() string {
 }
 
 // quote quotes s for a message.
-func quote(s string) string { return jsondecode.Quote(s) }
-
-// sortProblems orders problems question by question, then field by field
-// and option by option, keeping the order found within one place.
-func sortProblems(ps []problem) {
-	slices.SortStableFunc(ps, func(a, b problem) int {
-		return cmp.Or(cmp.Compare(a.q, b.q), cmp.Compare(a.f, b.f), cmp.Compare(a.o, b.o))
-	})
-}
+func quote(s string) string { return rules.Quote(s) }
 
 // clone returns a deep copy of r.
 func clone(r *Request) *Request {

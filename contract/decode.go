@@ -131,13 +131,6 @@ type decoder struct {
 // failed reports whether decoding has stopped.
 func (d *decoder) failed() bool { return d.stop || d.Failed() }
 
-// problem is a Problem with its position in the questionnaire, used to
-// order problems question by question.
-type problem struct {
-	Problem
-	q, f, o int
-}
-
 // decode fills r and m from data and reports whether the input was
 // well-formed JSON. Problems go to d.Problems.
 func (d *decoder) decode(r *Request, m *reqMeta) {
@@ -389,16 +382,4 @@ func (d *decoder) value(m *objMeta, bit uint32) *Value {
 	d.TypeErr("a string, a boolean or an array of strings, as the kind requires")
 	m.Bad |= bit
 	return nil
-}
-
-// problems turns the decoder's problems into the checker's.
-func problems(ps []jsondecode.Problem) []problem {
-	if len(ps) == 0 {
-		return nil
-	}
-	out := make([]problem, len(ps))
-	for i, p := range ps {
-		out[i] = problem{Problem: Problem{Path: p.Path, Message: p.Message}, q: p.Q, f: p.F, o: p.O}
-	}
-	return out
 }

@@ -1,17 +1,13 @@
 package contract
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 
 	"github.com/askuser/askuser/internal/jsondecode"
 	"github.com/askuser/askuser/internal/jsonscan"
+	"github.com/askuser/askuser/internal/rules"
 )
-
-// maxProblems bounds the problems one RequestError lists. A request with
-// more is summarized by a last problem saying how many were left out.
-const maxProblems = 50
 
 // RequestError is the error Parse and Normalize return for a bad request.
 // It lists every problem found, question by question: first those of the
@@ -24,34 +20,12 @@ type RequestError struct {
 }
 
 // Error joins the problems as "path: message; path: message".
-func (e *RequestError) Error() string {
-	var b strings.Builder
-	for i, p := range e.Problems {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(p.String())
-	}
-	return b.String()
-}
-
-// String formats p as "path: message", or as the message alone when the
-// problem concerns the whole request.
-func (p Problem) String() string {
-	if p.Path == "" {
-		return p.Message
-	}
-	return p.Path + ": " + p.Message
-}
+func (e *RequestError) Error() string { return (*rules.Error)(e).Error() }
 
 // Problems returns the problems of err when it is or wraps a
 // *RequestError, and nil otherwise.
 func Problems(err error) []Problem {
-	var re *RequestError
-	if errors.As(err, &re) {
-		return re.Problems
-	}
-	return nil
+	return rules.ProblemsOf[RequestError](err)
 }
 
 // InvalidRequestMessage explains err, an error from Parse or Normalize,
@@ -100,7 +74,7 @@ func Parse(data []byte) (*Request, []string, error) {
 	if len(data) > MaxRequestBytes {
 		// A caller may have read only one byte past the limit, so the
 		// message does not claim to know the length.
-		return nil, nil, tooLarge(-1)
+		return nil, nil, &RequestError{Problems: []Problem{{Message: rules.TooLarge(-1, MaxRequestBytes, sizeAdvice)}}}
 	}
 	var segs [8]jsondecode.Seg
 	d := decoder{Decoder: jsondecode.Decoder{Scanner: jsonscan.New(data), Segs: segs[:0]}}
@@ -110,15 +84,15 @@ func Parse(data []byte) (*Request, []string, error) {
 	if off, msg := d.Err(); off >= 0 {
 		// Nothing after a syntax error can be trusted, so it replaces
 		// every problem found so far.
-		d.Problems = []jsondecode.Problem{{
-			Message: "invalid JSON at byte offset " + strconv.Itoa(off) + ": " + msg,
+		d.Problems = rules.List{{
+			Problem: Problem{Message: "invalid JSON at byte offset " + strconv.Itoa(off) + ": " + msg},
 			Q:       -1, F: -1, O: -1,
 		}}
 	}
 	if d.failed() {
-		return finish(nil, &checker{probs: problems(d.Problems)})
+		return finish(nil, &checker{probs: d.Problems})
 	}
-	c := checker{meta: &m, probs: problems(d.Problems)}
+	c := checker{meta: &m, probs: d.Problems}
 	c.request(r)
 	return finish(r, &c)
 }
@@ -195,36 +169,20 @@ func checkSize(r *Request) error {
 			}
 		}
 	}
-	size, msg := jsondecode.EncodedSize(r, n, MaxRequestBytes)
-	if msg != "" {
+	if msg := rules.SizeProblem(r, n, MaxRequestBytes, sizeAdvice); msg != "" {
 		return &RequestError{Problems: []Problem{{Message: msg}}}
-	}
-	if size > MaxRequestBytes {
-		return tooLarge(size)
 	}
 	return nil
 }
 
-// tooLarge reports a request over MaxRequestBytes: n bytes long, or of
-// unknown length when n < 0.
-func tooLarge(n int) error {
-	return &RequestError{Problems: []Problem{{
-		Message: jsondecode.TooLarge(n, MaxRequestBytes, "shorten the previews or split the questionnaire"),
-	}}}
-}
+// sizeAdvice says how to bring a request under MaxRequestBytes.
+const sizeAdvice = "shorten the previews or split the questionnaire"
 
+// finish returns r and the warnings when c found no problem, and
+// otherwise the RequestError of its problems.
 func finish(r *Request, c *checker) (*Request, []string, error) {
-	if len(c.probs) == 0 {
-		return r, c.warnings, nil
+	if e := c.probs.Err(); e != nil {
+		return nil, nil, (*RequestError)(e)
 	}
-	sortProblems(c.probs)
-	n := min(len(c.probs), maxProblems)
-	ps := make([]Problem, n, n+1)
-	for i := range n {
-		ps[i] = c.probs[i].Problem
-	}
-	if more := len(c.probs) - n; more > 0 {
-		ps = append(ps, Problem{Message: "and " + strconv.Itoa(more) + " more problems"})
-	}
-	return nil, nil, &RequestError{Problems: ps}
+	return r, c.warnings, nil
 }

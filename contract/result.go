@@ -1,5 +1,7 @@
 package contract
 
+import "github.com/askuser/askuser/internal/rules"
+
 // Status is the outcome of an ask_user call.
 type Status string
 
@@ -74,11 +76,11 @@ type Error struct {
 }
 
 // Problem is one thing wrong with a request or a config file: where it is,
-// as a JSON path such as questions[1].fields[2].default, and what to do.
-type Problem struct {
-	Path    string `json:"path"`
-	Message string `json:"message"`
-}
+// as a JSON path such as questions[1].fields[2].default (empty for the
+// whole request or file), and what to do. Its String method formats it as
+// "path: message", or as the message alone when the path is empty. Both
+// contracts share the type: auq.Problem is the same.
+type Problem = rules.Problem
 
 // ErrorResult returns a StatusError result with the given code and message,
 // and an empty answer list.

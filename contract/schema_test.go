@@ -2,8 +2,11 @@ package contract
 
 import (
 	"encoding/json"
+	"strconv"
 	"testing"
 
+	"github.com/askuser/askuser/internal/jsonnum"
+	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -137,5 +140,71 @@ func TestSchemaRefusesInvalidRequests(t *testing.T) {
 				t.Errorf("schema accepts an invalid request")
 			}
 		})
+	}
+}
+
+// TestSchemaBounds checks every bound the schema states against the
+// constant the rules apply, and that the schema states no bound the
+// table does not know, so that a limit changed in Go cannot leave the
+// schema behind.
+func TestSchemaBounds(t *testing.T) {
+	var top map[string]any
+	if err := json.Unmarshal(Schema(), &top); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"/properties/questions/minItems":                       1,
+		"/properties/questions/maxItems":                       MaxQuestions,
+		"/properties/header/maxLength":                         MaxHeaderLen,
+		"/properties/timeoutPerQuestionMs/minimum":             0,
+		"/properties/timeoutPerQuestionMs/maximum":             jsonnum.MaxSafeInteger,
+		"/$defs/question/properties/id/minLength":              1,
+		"/$defs/question/properties/id/maxLength":              MaxIDLen,
+		"/$defs/question/properties/title/minLength":           1,
+		"/$defs/question/properties/title/maxLength":           MaxTitleLen,
+		"/$defs/question/properties/prompt/maxLength":          MaxPromptLen,
+		"/$defs/question/properties/options/minItems":          1,
+		"/$defs/question/properties/options/maxItems":          MaxOptions,
+		"/$defs/question/properties/default/anyOf/0/maxLength": MaxTextDefaultLen,
+		"/$defs/question/properties/fields/minItems":           1,
+		"/$defs/question/properties/fields/maxItems":           MaxFormFields,
+		"/$defs/option/properties/label/minLength":             1,
+		"/$defs/option/properties/label/maxLength":             MaxOptionLabelLen,
+		"/$defs/option/properties/description/maxLength":       MaxDescriptionLen,
+		"/$defs/option/properties/preview/maxLength":           MaxPreviewLen,
+		"/$defs/field/properties/name/pattern":                 "^[A-Za-z_][A-Za-z0-9_-]{0," + strconv.Itoa(MaxFieldNameLen-1) + "}$",
+		"/$defs/field/properties/label/minLength":              1,
+		"/$defs/field/properties/label/maxLength":              MaxFieldLabelLen,
+		"/$defs/field/properties/options/minItems":             1,
+		"/$defs/field/properties/options/maxItems":             MaxOptions,
+		"/$defs/field/properties/default/anyOf/1/maxLength":    MaxTextDefaultLen,
+	}
+	for k, v := range want {
+		if n, ok := v.(int); ok {
+			want[k] = float64(n)
+		}
+	}
+	got := map[string]any{}
+	var walk func(ptr string, v any)
+	walk = func(ptr string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				switch k {
+				case "minItems", "maxItems", "minLength", "maxLength", "minimum", "maximum",
+					"exclusiveMinimum", "exclusiveMaximum", "minProperties", "maxProperties", "pattern":
+					got[ptr+"/"+k] = x
+				}
+				walk(ptr+"/"+k, x)
+			}
+		case []any:
+			for i, x := range v {
+				walk(ptr+"/"+strconv.Itoa(i), x)
+			}
+		}
+	}
+	walk("", top)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("schema bounds mismatch (-want +got):\n%s", diff)
 	}
 }

@@ -7,8 +7,8 @@
 // A decoder records, for each object, which members were present and
 // which failed to decode (see Meta), so that the rules applied after
 // decoding neither repeat a decoding problem nor judge a value that was
-// never read (see View). The rules both contracts apply to text, that it
-// is sent, not blank, not too long, are here too.
+// never read (see View). The rules applied to what was decoded, and the
+// problem type, are internal/rules'.
 package jsondecode
 
 import (
@@ -18,6 +18,7 @@ import (
 
 	"github.com/askuser/askuser/internal/jsonpath"
 	"github.com/askuser/askuser/internal/jsonscan"
+	"github.com/askuser/askuser/internal/rules"
 )
 
 // Meta records which members of one decoded object were present and
@@ -37,14 +38,6 @@ type Seg struct {
 	Idx int
 }
 
-// Problem is one problem found while decoding: where, as a rendered JSON
-// path, and what. Q, F and O are the indexes of the question, form field
-// and option it is in, or -1, so that a decoder can order its problems.
-type Problem struct {
-	Path, Message string
-	Q, F, O       int
-}
-
 // Hint is advice for a member name that models tend to send in place of
 // a real one: the member meant, if any, and what to say after
 // "unknown field %q; ".
@@ -58,7 +51,7 @@ type Hint struct {
 type Decoder struct {
 	*jsonscan.Scanner
 	Segs     []Seg
-	Problems []Problem
+	Problems rules.List
 	// NullHint, when set, returns what a type error says after "got
 	// null" at the path segs; without it, the advice is to leave the
 	// member out.
@@ -208,7 +201,7 @@ func (d *Decoder) TypeErr(want string) {
 
 // ProblemAt records a problem at the current path.
 func (d *Decoder) ProblemAt(msg string) {
-	p := Problem{Path: RenderPath(d.Segs), Message: msg, Q: -1, F: -1, O: -1}
+	p := rules.Placed{Problem: rules.Problem{Path: RenderPath(d.Segs), Message: msg}, Q: -1, F: -1, O: -1}
 	for i, s := range d.Segs {
 		if s.Idx < 0 || i == 0 {
 			continue

@@ -4,13 +4,14 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/internal/jsonscan"
+	"github.com/askuser/askuser/internal/rules"
 	"github.com/google/go-cmp/cmp"
 )
 
 // decodeItems reads {"questions":[{"name":"…","on":true}, …]} with the
 // helpers, as a request decoder does, each item as if it were
 // questions[0].options[2].
-func decodeItems(data string, nullHint func([]Seg) string) []Problem {
+func decodeItems(data string, nullHint func([]Seg) string) rules.List {
 	d := Decoder{Scanner: jsonscan.New([]byte(data)), NullHint: nullHint}
 	known := []string{"name", "on"}
 	hints := map[string]Hint{"label": {Meant: "name", Text: `use "name"`}}
@@ -44,34 +45,36 @@ func decodeItems(data string, nullHint func([]Seg) string) []Problem {
 }
 
 func TestDecoder(t *testing.T) {
-	at := func(path, msg string) Problem { return Problem{Path: path, Message: msg, Q: 0, F: -1, O: 2} }
+	at := func(path, msg string) rules.Placed {
+		return rules.Placed{Problem: rules.Problem{Path: path, Message: msg}, Q: 0, F: -1, O: 2}
+	}
 	tests := []struct {
 		name     string
 		data     string
 		nullHint func([]Seg) string
-		want     []Problem
+		want     rules.List
 	}{
 		{"valid", `{"questions":[{"name":"a","on":false}]}`, nil, nil},
-		{"not an object", `{"questions":[[]]}`, nil, []Problem{
+		{"not an object", `{"questions":[[]]}`, nil, rules.List{
 			at("questions[0].options[2]", "must be an item, got an array"),
 		}},
-		{"duplicate", `{"questions":[{"name":"a","name":"b"}]}`, nil, []Problem{
+		{"duplicate", `{"questions":[{"name":"a","name":"b"}]}`, nil, rules.List{
 			at("questions[0].options[2].name", "appears more than once; send each field once"),
 		}},
-		{"types", `{"questions":[{"name":1,"on":"yes"}]}`, nil, []Problem{
+		{"types", `{"questions":[{"name":1,"on":"yes"}]}`, nil, rules.List{
 			at("questions[0].options[2].name", "must be a string, got a number"),
 			at("questions[0].options[2].on", "must be a boolean (true or false), got a string"),
 		}},
-		{"null", `{"questions":[{"name":null}]}`, nil, []Problem{
+		{"null", `{"questions":[{"name":null}]}`, nil, rules.List{
 			at("questions[0].options[2].name", "must be a string, got null; leave the field out instead of sending null"),
 		}},
-		{"null hint", `{"questions":[{"name":null}]}`, func([]Seg) string { return "; it is required" }, []Problem{
+		{"null hint", `{"questions":[{"name":null}]}`, func([]Seg) string { return "; it is required" }, rules.List{
 			at("questions[0].options[2].name", "must be a string, got null; it is required"),
 		}},
-		{"not UTF-8", "{\"questions\":[{\"name\":\"a\xffb\"}]}", nil, []Problem{
+		{"not UTF-8", "{\"questions\":[{\"name\":\"a\xffb\"}]}", nil, rules.List{
 			at("questions[0].options[2].name", "is not valid UTF-8 (at byte offset 24); send text as UTF-8"),
 		}},
-		{"unknown", `{"questions":[{"nmae":"a","label":"b","colour":"c","a b":1}]}`, nil, []Problem{
+		{"unknown", `{"questions":[{"nmae":"a","label":"b","colour":"c","a b":1}]}`, nil, rules.List{
 			at("questions[0].options[2].nmae", `unknown field "nmae"; did you mean "name"?`),
 			at("questions[0].options[2].label", `unknown field "label"; use "name"`),
 			at("questions[0].options[2].colour", `unknown field "colour"; the fields of an item are name, on`),
@@ -99,5 +102,27 @@ func TestMisspelt(t *testing.T) {
 	misspelt(&m, "", known)
 	if m.Bad != 0 {
 		t.Errorf("a misspelt member sent as well, or none meant: Bad = %b, want 0", m.Bad)
+	}
+}
+
+func TestView(t *testing.T) {
+	decoded := View{M: Meta{Present: 1 | 2, Bad: 2}}
+	typed := View{Typed: true}
+	tests := []struct {
+		name      string
+		got, want bool
+	}{
+		{"decoded, sent", decoded.Has(1, false), true},
+		{"decoded, not sent", decoded.Has(4, true), false},
+		{"decoded, decoded", decoded.OK(1), true},
+		{"decoded, bad", decoded.OK(2), false},
+		{"typed, zero", typed.Has(1, false), false},
+		{"typed, set", typed.Has(1, true), true},
+		{"typed, always decoded", typed.OK(2), true},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s: got %v", tt.name, tt.got)
+		}
 	}
 }

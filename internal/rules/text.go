@@ -1,4 +1,4 @@
-package jsondecode
+package rules
 
 import (
 	"encoding/json"
@@ -11,10 +11,10 @@ import (
 // the message of the problem, for the member's path, or "" when there is
 // none.
 
-// RequiredProblem checks a text that must be sent and must not be blank;
+// requiredProblem checks a text that must be sent and must not be blank;
 // why says what it is for. An empty string counts as not sent, so that a
 // request built in Go and its JSON get the same message.
-func RequiredProblem(s, why string) string {
+func requiredProblem(s, why string) string {
 	switch {
 	case s == "":
 		return "is required: " + why
@@ -34,10 +34,10 @@ func Blank(s string) bool {
 	return strings.TrimSpace(s) == ""
 }
 
-// TextProblem checks a text against its limit in characters (code
+// textProblem checks a text against its limit in characters (code
 // points) and, when typed, that it is UTF-8: the decoder has checked that
 // already for a decoded request, but not for one built in Go.
-func TextProblem(s string, limit int, typed bool) string {
+func textProblem(s string, limit int, typed bool) string {
 	if typed && !utf8.ValidString(s) {
 		return "is not valid UTF-8"
 	}
@@ -60,21 +60,23 @@ func Quote(s string) string {
 	return strconv.Quote(s)
 }
 
-// EncodedSize measures a request built in Go, v, as its JSON encoding,
-// to hold it to a limit of bytes as a decoder holds the bytes it is
-// given. text is the length of the request's text alone, counted by the
-// caller: a request whose text is under half the limit is not encoded,
-// and its size is given as 0. The message is of a request that cannot be
-// encoded, or "".
-func EncodedSize(v any, text, limit int) (int, string) {
+// SizeProblem holds v, a request built in Go, to a limit of bytes on its
+// JSON encoding, as a decoder holds the bytes it is given, and returns
+// the message of its problem, or "". text is the length of the request's
+// text alone, counted by the caller: a request whose text is under half
+// the limit is not encoded. advice says how to make a request smaller.
+func SizeProblem(v any, text, limit int, advice string) string {
 	if text < limit/2 {
-		return 0, ""
+		return ""
 	}
 	data, err := json.Marshal(v)
-	if err != nil {
-		return 0, "the request cannot be encoded as JSON: " + err.Error()
+	switch {
+	case err != nil:
+		return "the request cannot be encoded as JSON: " + err.Error()
+	case len(data) > limit:
+		return TooLarge(len(data), limit, advice)
 	}
-	return len(data), ""
+	return ""
 }
 
 // TooLarge is the message of a request over the limit of bytes: n bytes

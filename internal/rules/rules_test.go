@@ -1,0 +1,99 @@
+package rules
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestPath(t *testing.T) {
+	tests := []struct {
+		q, f, o int
+		prop    string
+		want    string
+	}{
+		{-1, -1, -1, "", ""},
+		{-1, -1, -1, "header", "header"},
+		{2, -1, -1, "", "questions[2]"},
+		{0, 1, -1, "name", "questions[0].fields[1].name"},
+		{0, 1, 3, "label", "questions[0].fields[1].options[3].label"},
+		{4, -1, 0, "id", "questions[4].options[0].id"},
+		{-1, -1, -1, "metadata.tags", "metadata.tags"},
+		{1, -1, -1, "[0]", "questions[1][0]"},
+	}
+	for _, tt := range tests {
+		if got := Path(tt.q, tt.f, tt.o, tt.prop); got != tt.want {
+			t.Errorf("Path(%d, %d, %d, %q) = %q, want %q", tt.q, tt.f, tt.o, tt.prop, got, tt.want)
+		}
+	}
+}
+
+func TestErr(t *testing.T) {
+	var none List
+	if e := none.Err(); e != nil {
+		t.Errorf("empty list: Err() = %v, want nil", e)
+	}
+
+	var l List
+	l.Add(1, -1, 0, "label", "b")
+	l.Add(0, 2, -1, "name", "c")
+	l.Add(-1, -1, -1, "header", "d")
+	l.Add(0, -1, -1, "title", "e")
+	l.Add(1, -1, 0, "label", "f")
+	want := &Error{Problems: []Problem{
+		{Path: "header", Message: "d"},
+		{Path: "questions[0].title", Message: "e"},
+		{Path: "questions[0].fields[2].name", Message: "c"},
+		{Path: "questions[1].options[0].label", Message: "b"},
+		{Path: "questions[1].options[0].label", Message: "f"},
+	}}
+	e := l.Err()
+	if diff := cmp.Diff(want, e); diff != "" {
+		t.Errorf("Err() mismatch (-want +got):\n%s", diff)
+	}
+	if got, want := e.Error(), "header: d; questions[0].title: e; questions[0].fields[2].name: c; questions[1].options[0].label: b; questions[1].options[0].label: f"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}
+
+func TestErrCapped(t *testing.T) {
+	var l List
+	for i := range MaxProblems + 7 {
+		l.Add(i, -1, -1, "title", strconv.Itoa(i))
+	}
+	ps := l.Err().Problems
+	if len(ps) != MaxProblems+1 {
+		t.Fatalf("got %d problems, want %d", len(ps), MaxProblems+1)
+	}
+	if diff := cmp.Diff(Problem{Message: "and 7 more problems"}, ps[MaxProblems]); diff != "" {
+		t.Errorf("last problem mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(Problem{Path: "questions[49].title", Message: "49"}, ps[MaxProblems-1]); diff != "" {
+		t.Errorf("last listed problem mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestRequiredText(t *testing.T) {
+	var l List
+	oks := []bool{
+		l.Required(0, -1, -1, "title", "", 5, "say what", false),
+		l.Required(0, -1, -1, "title", " ", 5, "say what", false),
+		l.Required(0, -1, -1, "title", "toolong", 5, "say what", false),
+		l.Required(0, -1, -1, "title", "fine", 5, "say what", false),
+		l.Text(0, -1, 1, "label", "a\xff", 5, true),
+		l.Text(0, -1, 1, "label", "", 5, true),
+	}
+	if diff := cmp.Diff([]bool{false, false, false, true, false, true}, oks); diff != "" {
+		t.Errorf("results mismatch (-want +got):\n%s", diff)
+	}
+	want := []Problem{
+		{Path: "questions[0].title", Message: "is required: say what"},
+		{Path: "questions[0].title", Message: "must not be blank: say what"},
+		{Path: "questions[0].title", Message: "is 7 characters long; the limit is 5"},
+		{Path: "questions[0].options[1].label", Message: "is not valid UTF-8"},
+	}
+	if diff := cmp.Diff(want, l.Err().Problems); diff != "" {
+		t.Errorf("problems mismatch (-want +got):\n%s", diff)
+	}
+}
