@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/fuzzbound"
 	"github.com/google/go-cmp/cmp"
@@ -177,7 +178,7 @@ func TestRequestState(t *testing.T) {
 		}
 		return st
 	}
-	st := issue(s, totalTime(60000, len(q.Questions)))
+	st := issue(s, mustTotal(t, 60000, len(q.Questions)))
 	got, err := s.open(st, "sess", q, now)
 	if err != nil {
 		t.Fatal(err)
@@ -312,7 +313,7 @@ func TestRequestStateNext(t *testing.T) {
 	s := testStates(t)
 	q := parse(t, every)
 	start := time.Unix(1000, 0)
-	first, err := s.issue("sess", q, totalTime(60000, len(q.Questions)), start)
+	first, err := s.issue("sess", q, mustTotal(t, 60000, len(q.Questions)), start)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -563,4 +564,14 @@ func TestFormTextDefaults(t *testing.T) {
 			t.Errorf("answer %d: usedDefault false; the user kept the default", i)
 		}
 	}
+}
+
+// mustTotal is ask.TotalTimeout of a valid timeout.
+func mustTotal(t *testing.T, perQuestionMs int64, questions int) time.Duration {
+	t.Helper()
+	d, err := ask.TotalTimeout(perQuestionMs, questions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

@@ -89,7 +89,10 @@ func (s *Server) handleQuestions(ctx context.Context, req *mcp.CallToolRequest) 
 func (s *Server) modernQuestions(ctx context.Context, h *sessionHost, req *mcp.CallToolRequest, q *auq.Request, p *progress) *mcp.CallToolResult {
 	if !isRetry(req) {
 		_, perQuestion := h.asker.Host().Preferences().ForRequest(nil)
-		total := totalTime(perQuestion, len(q.Questions))
+		total, err := ask.TotalTimeout(perQuestion, len(q.Questions))
+		if err != nil {
+			return questionsResult(q, questionsFailed(contract.ErrInternal, err.Error()), "")
+		}
 		o := ask.Opening{Tool: ask.ToolAskUserQuestion, Questions: len(q.Questions)}
 		res, err := s.openForm(h, q, o, total, questionsForm(q, qround{n: 1}, total))
 		if err != nil {

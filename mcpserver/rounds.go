@@ -34,37 +34,15 @@ const maxRounds = 3
 type gaps map[int][]string
 
 // gapsIn returns the gaps of answers, the answers to req: the questions
-// that the contract would refuse as empty_answer.
+// that the contract would refuse as empty_answer (contract's Unanswered).
 func gapsIn(req *contract.Request, answers []contract.Answer) gaps {
 	g := gaps{}
 	for i := range req.Questions {
-		q, a := &req.Questions[i], &answers[i]
-		switch q.Kind {
-		case contract.KindBool:
-			if a.Value == nil {
-				g[i] = nil
-			}
-		case contract.KindForm:
-			var names []string
-			for _, f := range q.Fields {
-				if f.Required && (a.Value == nil || !hasEntry(a.Value, f.Name)) {
-					names = append(names, f.Name)
-				}
-			}
-			if len(names) > 0 {
-				g[i] = names
-			}
-		default:
-			if len(a.Selections) == 0 && a.FreeText == "" {
-				g[i] = nil
-			}
+		if empty, fields := req.Questions[i].Unanswered(&answers[i]); empty {
+			g[i] = fields
 		}
 	}
 	return g
-}
-
-func hasEntry(v *contract.AnswerValue, name string) bool {
-	return slices.ContainsFunc(v.Form, func(e contract.FormEntry) bool { return e.Name == name })
 }
 
 // describe names the gaps for the model and the user, in question order,

@@ -360,7 +360,10 @@ func nativeFailed(msg string) contract.Result {
 // with a sealed state holding the deadline, which starts now.
 func (s *Server) firstRound(h *sessionHost, q *contract.Request) (*mcp.CallToolResult, error) {
 	_, perQuestion := h.asker.Host().Preferences().ForRequest(q)
-	total := totalTime(perQuestion, len(q.Questions))
+	total, err := ask.TotalTimeout(perQuestion, len(q.Questions))
+	if err != nil {
+		return toolResult(q, contract.ErrorResult(contract.ErrInternal, err.Error()), ""), nil
+	}
 	o := ask.Opening{Tool: ask.ToolAskUser, Header: q.Header, Questions: len(q.Questions)}
 	res, err := s.openForm(h, q, o, total, elicitParams(q, total))
 	if err != nil {

@@ -121,20 +121,6 @@ func requestHash(q any) (string, error) {
 	return base64.RawURLEncoding.EncodeToString(sum[:]), nil
 }
 
-// totalTime is the deadline of a questionnaire of that many questions as
-// the core computes it; 0 means none.
-func totalTime(perQuestionMs int64, questions int) time.Duration {
-	if perQuestionMs <= 0 {
-		return 0
-	}
-	questions = max(questions, 1)
-	ms := int64(contract.MaxSafeTimeoutMs)
-	if perQuestionMs <= contract.MaxSafeTimeoutMs/int64(questions) {
-		ms = perQuestionMs * int64(questions)
-	}
-	return time.Duration(ms) * time.Millisecond
-}
-
 func randomID() (string, error) {
 	b := make([]byte, 16)
 	if _, err := rand.Read(b); err != nil {
