@@ -16,17 +16,18 @@
 //
 // Each step prints how long it took. Its timeout only catches a hang: a
 // slow machine is not a failure. Nothing is left behind: the registry is
-// stopped, a Go build that is stopped is ended with its whole process
-// group, and its storage and Go's build directories (GOTMPDIR) are
-// removed with the rest of the temp directory.
+// stopped and its storage removed with the rest of the temp directory; a
+// Go command that is stopped is ended with its whole process group, and
+// its build directories removed (see gorun.ts).
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn, spawnSync, type SpawnOptions, type SpawnSyncOptions } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync, type SpawnSyncOptions } from "node:child_process";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { delimiter, dirname, join } from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { askuserChildren, nodeBin, piCli, prepare, Rpc, tempDir, until } from "../pi/e2e/harness.ts";
+import { type GoOptions, runGo as runGoIn } from "./gorun.ts";
 
 const repo = dirname(dirname(fileURLToPath(import.meta.url)));
 const version = readFileSync(join(repo, "internal", "version", "VERSION"), "utf8").trim();
@@ -60,12 +61,6 @@ function readmeLine(prefix: string): string {
 
 const work = tempDir("askuser-release-");
 const dist = join(work, "dist");
-/**
- * Go's build directories (go-build*) go here, inside the temp directory,
- * rather than in TMPDIR: a build that is stopped cannot remove its own.
- */
-const goTmp = join(work, "gotmp");
-mkdirSync(goTmp);
 let registry: ChildProcess | undefined;
 let registryURL = "";
 
@@ -79,58 +74,9 @@ function run(what: string, cmd: string, args: string[], opts: SpawnSyncOptions =
   return String(r.stdout);
 }
 
-/** The process groups of the Go commands running now. */
-const goGroups = new Set<number>();
-function endGoGroups(): void {
-  for (const pgid of goGroups) {
-    try {
-      process.kill(-pgid, "SIGKILL");
-    } catch {
-      // Gone already.
-    }
-  }
-  goGroups.clear();
-}
-// Before the temp directory's own handlers (pi/test/tempdir.ts), which
-// remove it and end the process: a build still running would write into it
-// again.
-process.once("exit", endGoGroups);
-for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-  process.prependOnceListener(sig, endGoGroups);
-}
-
-/**
- * Runs go with args to the end, in a process group of its own with
- * GOTMPDIR in the temp directory; a non-zero exit fails the test with its
- * output. At the timeout, which is there to catch a hang, the whole group
- * (go, the compiler, a program go run started and the builds it started)
- * is killed.
- */
-async function runGo(what: string, args: string[], opts: SpawnOptions & { timeout: number }): Promise<string> {
-  const start = performance.now();
-  const proc = spawn(go, args, { ...opts, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...(opts.env ?? process.env), GOTMPDIR: goTmp } });
-  goGroups.add(proc.pid!);
-  let stdout = "";
-  let stderr = "";
-  proc.stdout!.on("data", (c) => (stdout += c));
-  proc.stderr!.on("data", (c) => (stderr += c));
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    process.kill(-proc.pid!, "SIGKILL");
-  }, opts.timeout);
-  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
-    proc.once("error", reject);
-    proc.once("close", (code, signal) => resolve([code, signal]));
-  }).finally(() => clearTimeout(timer));
-  goGroups.delete(proc.pid!);
-  const took = ((performance.now() - start) / 1000).toFixed(1);
-  if (timedOut) {
-    assert.fail(`${what} (go ${args.join(" ")}) was still running after ${opts.timeout / 1000}s, and was killed:\n${stderr}\n${stdout}`);
-  }
-  assert.equal(code, 0, `${what} (go ${args.join(" ")}) exited ${code ?? signal} after ${took}s:\n${stderr}\n${stdout}`);
-  console.log(`# ${what}: ${took}s`);
-  return stdout;
+/** Runs go (see gorun.ts) with its build directories in the temp directory. */
+function runGo(what: string, args: string[], opts: Omit<GoOptions, "tmp" | "go">): Promise<string> {
+  return runGoIn(what, args, { ...opts, tmp: work, go });
 }
 
 function freePort(): Promise<number> {
