@@ -11,8 +11,8 @@ CLIENTS_DIR := clients
 
 EXTRA_TESTS += clients-test
 
-clients-binary:
-	$(GO) build -o $(CLIENTS_DIR)/bin/askuser ./cmd/askuser
+clients-binary: build
+	mkdir -p $(CLIENTS_DIR)/bin && cp bin/askuser $(CLIENTS_DIR)/bin/askuser
 
 clients-deps: $(CLIENTS_DIR)/node_modules/.package-lock.json
 

@@ -7,8 +7,8 @@ MCP_NODE_DIR := mcpserver/node
 
 EXTRA_TESTS += mcp-node-test
 
-mcp-binary:
-	$(GO) build -o $(MCP_NODE_DIR)/bin/askuser ./cmd/askuser
+mcp-binary: build
+	mkdir -p $(MCP_NODE_DIR)/bin && cp bin/askuser $(MCP_NODE_DIR)/bin/askuser
 
 # npm ci only when the lockfile is newer than the installed tree.
 mcp-node-deps: $(MCP_NODE_DIR)/node_modules/.package-lock.json

@@ -12,8 +12,8 @@ EXTRA_TESTS += pi-test
 # looks first, so that `pi install ./pi` works from a checkout.
 all: pi-binary
 
-pi-binary:
-	$(GO) build -o $(PI_DIR)/bin/askuser ./cmd/askuser
+pi-binary: build
+	mkdir -p $(PI_DIR)/bin && cp bin/askuser $(PI_DIR)/bin/askuser
 
 # npm ci only when the lockfile is newer than the installed tree. The
 # lockfile brings Node 22 (the registry package "node") and Pi 1.6.0.

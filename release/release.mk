@@ -17,4 +17,4 @@ $(RELEASE_DIR)/node_modules/.package-lock.json: $(RELEASE_DIR)/package-lock.json
 
 release-test: release-deps pi-deps
 	cd $(PI_DIR) && $(PI_NODE) node_modules/typescript/bin/tsc -p ../$(RELEASE_DIR)
-	cd $(RELEASE_DIR) && GO=$(GO) ../$(PI_DIR)/$(PI_NODE) --test install.test.ts
+	cd $(RELEASE_DIR) && GO=$(GO) ../$(PI_DIR)/$(PI_NODE) --test gorun.test.ts install.test.ts

@@ -121,3 +121,53 @@ func TestVerifyRefusesWrongBinary(t *testing.T) {
 		t.Errorf("verify, empty: %v", err)
 	}
 }
+
+// A platform package packed over its size, or a linux-x64 binary over
+// its, is refused with both figures; one that is not packed is refused too.
+func TestVerifySizes(t *testing.T) {
+	linux, darwin := platforms[0], platforms[3]
+	tests := []struct {
+		name        string
+		p           platform
+		packed, bin int64 // -1: no such file
+		want        string
+	}{
+		{"within", linux, maxPacked, maxLinuxBinary, ""},
+		{"packed over", linux, maxPacked + 1, 1, "is 5000001 bytes, over the 5000000 a platform package may take"},
+		{"binary over", linux, 1, maxLinuxBinary + 1, "is 10485761 bytes, over the 10485760 the linux-x64 binary may take"},
+		{"another platform's binary is not held to linux-x64's size", darwin, 1, maxLinuxBinary + 1, ""},
+		{"not packed", darwin, -1, 1, "askuser-askuser-darwin-arm64-0.1.0.tgz: no such file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			pkgDir := filepath.Join(dir, "npm", "askuser-"+tt.p.Node)
+			if err := os.MkdirAll(filepath.Join(pkgDir, "bin"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := writeJSON(filepath.Join(pkgDir, "package.json"), object{{"name", platformPackage(tt.p)}, {"version", "0.1.0"}}); err != nil {
+				t.Fatal(err)
+			}
+			sized := func(name string, size int64) {
+				if size < 0 {
+					return
+				}
+				if err := os.WriteFile(name, nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Truncate(name, size); err != nil {
+					t.Fatal(err)
+				}
+			}
+			sized(filepath.Join(dir, "askuser-askuser-"+tt.p.Node+"-0.1.0.tgz"), tt.packed)
+			sized(filepath.Join(pkgDir, "bin", tt.p.exe()), tt.bin)
+			err := verifySizes(dir, pkgDir, tt.p)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("verifySizes: %v", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("verifySizes: %v; want an error with %q", err, tt.want)
+			}
+		})
+	}
+}

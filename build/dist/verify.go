@@ -17,11 +17,20 @@ import (
 	"strings"
 )
 
+// The sizes a release keeps within: each platform package as packed for
+// npm, and the stripped linux-x64 binary (the one the README's figures
+// are for).
+const (
+	maxPacked      = 5_000_000
+	maxLinuxBinary = 10 << 20
+)
+
 // verifyRelease checks every platform package staged under dir/npm: the
 // binary it holds is an executable for the os and cpu its package.json
 // names, built by Go for the same GOOS and GOARCH, stamped with the
-// package's version. A release that would install the wrong binary on
-// some machine is refused here rather than found by its users.
+// package's version, and the package, packed in dir, and the linux-x64
+// binary are within their sizes. A release that would install the wrong
+// binary on some machine is refused here rather than found by its users.
 func verifyRelease(dir string) error {
 	var errs []error
 	seen := 0
@@ -33,6 +42,9 @@ func verifyRelease(dir string) error {
 		seen++
 		if err := verifyPlatform(pkgDir, p); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", pkgDir, err))
+		}
+		if err := verifySizes(dir, pkgDir, p); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	if seen == 0 {
@@ -112,6 +124,38 @@ func verifyPlatform(pkgDir string, p platform) error {
 		if f := strings.Fields(string(out)); len(f) < 2 || f[0] != "askuser" || f[1] != pkg.Version {
 			return fmt.Errorf("%s version printed %q, the package is version %s", bin, out, pkg.Version)
 		}
+	}
+	return nil
+}
+
+// verifySizes checks that p's package, packed in dir as npm pack names
+// it, and its binary if it is linux-x64's, are within their sizes.
+func verifySizes(dir, pkgDir string, p platform) error {
+	var pkg struct{ Version string }
+	b, err := os.ReadFile(filepath.Join(pkgDir, "package.json"))
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, &pkg); err != nil {
+		return fmt.Errorf("%s/package.json: %w", pkgDir, err)
+	}
+	packed := filepath.Join(dir, fmt.Sprintf("askuser-askuser-%s-%s.tgz", p.Node, pkg.Version))
+	fi, err := os.Stat(packed)
+	if err != nil {
+		return err
+	}
+	if fi.Size() > maxPacked {
+		return fmt.Errorf("%s is %d bytes, over the %d a platform package may take", packed, fi.Size(), maxPacked)
+	}
+	if p.Node != "linux-x64" {
+		return nil
+	}
+	bin := filepath.Join(pkgDir, "bin", p.exe())
+	if fi, err = os.Stat(bin); err != nil {
+		return err
+	}
+	if fi.Size() > maxLinuxBinary {
+		return fmt.Errorf("%s is %d bytes, over the %d the linux-x64 binary may take", bin, fi.Size(), maxLinuxBinary)
 	}
 	return nil
 }
