@@ -60,7 +60,12 @@ export function createAskUser(ctxOrHost: unknown, options: AskUserOptions = {}):
       if (signal !== undefined && !(signal instanceof AbortSignal)) {
         return failed("invalid_request", "the signal option must be an AbortSignal");
       }
-      return (await host.ask(request, { signal, emit })).result;
+      if (host.tool !== "ask_user") {
+        return failed("invalid_request", `createAskUser asks ask_user questions, and this host serves ${host.tool}`);
+      }
+      const { result } = await host.ask(request, { signal, emit });
+      // A host of ask_user gets ask_user's result from its child.
+      return "status" in result ? result : failed("internal", "the askuser child answered with another tool's result");
     } catch (err) {
       return failed("internal", `ask_user failed: ${err instanceof Error ? err.message : String(err)}`);
     }

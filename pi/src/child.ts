@@ -6,20 +6,18 @@ import { readSync, writeSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { performance } from "node:perf_hooks";
 import { StringDecoder } from "node:string_decoder";
+import { type CallMessage, type Dead, type Fatal, type FromChild, type Hello, parseMessage, type Ready, type ToChild, type ToolResult } from "./protocol.ts";
 
 export const PROTOCOL_VERSION = 1;
 
-/** A message of the bridge protocol. */
-export type Message = { type: string; call?: string; [key: string]: unknown };
-
 /** What a call hears from the child before its result. */
 export interface CallHandlers {
-  onMessage(msg: Message): void;
+  onMessage(msg: CallMessage): void;
 }
 
 /** The end of one call: the result and the text for the model. */
 export interface CallEnd {
-  result: Record<string, unknown>;
+  result: ToolResult;
   text: string;
   /** The child asks Pi to end the agent's turn after the tool. */
   terminate?: boolean;
@@ -67,7 +65,7 @@ const napCell = new Int32Array(new SharedArrayBuffer(4));
 const NAP_MS = 0.001;
 
 /** The types of message that answer a key: its frame, or the component's end. */
-const ANSWERS = new Set(["frame", "close", "result"]);
+const ANSWERS: ReadonlySet<string> = new Set<FromChild["type"]>(["frame", "close", "result"]);
 
 /**
  * The longest line the child may write, in characters. Its frames are a
@@ -106,17 +104,17 @@ export function newCallId(prefix = "c"): string {
  * hello is written right away and `ready` settles when the child answers.
  */
 export class Child {
-  readonly ready: Promise<Message>;
+  readonly ready: Promise<Ready | Dead>;
   dead: Death | undefined;
-  readyMsg: Message | undefined;
+  readyMsg: Ready | undefined;
   /** Receives the child's notices for the user, such as a failed notify command. */
   onNotice: ((message: string) => void) | undefined;
   private proc: ChildProcess;
   private buf = "";
   private stderr = "";
   private pending = new Map<string, Pending>();
-  private waiters = new Map<string, (msg: Message) => void>();
-  private resolveReady!: (m: Message) => void;
+  private waiters = new Map<string, (msg: FromChild | Dead) => void>();
+  private resolveReady!: (m: Ready | Dead) => void;
   private refs = 0;
   private fatal: string | undefined;
   private readonly maxLine: number;
@@ -138,7 +136,7 @@ export class Child {
    */
   constructor(
     binary: string,
-    hello: Message,
+    hello: Hello,
     maxLine = MAX_LINE,
     exchangeWaitMs = EXCHANGE_WAIT_MS,
     exchangeSpinMs = EXCHANGE_SPIN_MS,
@@ -165,7 +163,7 @@ export class Child {
   }
 
   /** Writes one message. Writing to a dead child does nothing. */
-  send(msg: Message): void {
+  send(msg: ToChild): void {
     if (this.dead) return;
     this.proc.stdin!.write(JSON.stringify(msg) + "\n");
   }
@@ -188,7 +186,7 @@ export class Child {
    * another) it naps between reads, so that a child waiting for this CPU
    * gets it.
    */
-  exchange(msg: Message, call: string): boolean {
+  exchange(msg: ToChild, call: string): boolean {
     if (this.dead) return false;
     const stdin = this.proc.stdin!;
     const stdout = this.proc.stdout!;
@@ -258,7 +256,7 @@ export class Child {
    * passes every message for it to handlers, and resolves with its result,
    * or undefined when the child died first.
    */
-  call(call: string, msg: Message, handlers: CallHandlers): Promise<CallEnd | undefined> {
+  call(call: string, msg: ToChild, handlers: CallHandlers): Promise<CallEnd | undefined> {
     if (this.dead) return Promise.resolve(undefined);
     return new Promise((resolve) => {
       this.ref();
@@ -273,14 +271,17 @@ export class Child {
     });
   }
 
-  /** Sends msg and resolves with the first reply of type `reply` for call. */
-  request(call: string, msg: Message, reply: string): Promise<Message | undefined> {
+  /**
+   * Sends msg and resolves with the first reply of type `reply` for call,
+   * or undefined when the child is dead or dies first.
+   */
+  request<T extends FromChild["type"]>(call: string, msg: ToChild, reply: T): Promise<Extract<FromChild, { type: T }> | undefined> {
     if (this.dead) return Promise.resolve(undefined);
     return new Promise((resolve) => {
       this.ref();
       this.waiters.set(`${reply}:${call}`, (m) => {
         this.unrefSoon();
-        resolve(m);
+        resolve(m.type === reply ? (m as Extract<FromChild, { type: T }>) : undefined);
       });
       this.send(msg);
     });
@@ -308,13 +309,8 @@ export class Child {
       this.buf = this.buf.slice(nl + 1);
       from = 0;
       if (line.length === 0) continue;
-      let msg: Message;
-      try {
-        msg = JSON.parse(line);
-      } catch {
-        continue;
-      }
-      this.dispatch(msg);
+      const msg = parseMessage(line);
+      if (msg) this.dispatch(msg);
     }
     if (this.buf.length > this.maxLine) {
       // A child that writes this much without a newline is broken: it
@@ -325,37 +321,40 @@ export class Child {
     }
   }
 
-  private dispatch(msg: Message): void {
-    if (this.awaiting !== undefined && msg.call === this.awaiting && ANSWERS.has(msg.type)) this.answered = true;
-    if (msg.type === "ready") {
-      this.readyMsg = msg;
-      this.resolveReady(msg);
-      return;
+  private dispatch(msg: FromChild): void {
+    switch (msg.type) {
+      case "ready":
+        this.readyMsg = msg;
+        this.resolveReady(msg);
+        return;
+      case "fatal":
+        this.fatal = msg.message;
+        return;
+      case "notice":
+        this.onNotice?.(msg.message);
+        return;
+      case "error":
+        return; // error lines are for people: they are on stderr too
     }
-    const call = typeof msg.call === "string" ? msg.call : undefined;
-    if (msg.type === "fatal" && call === undefined && typeof msg.message === "string") {
-      this.fatal = msg.message;
-      return;
-    }
-    if (msg.type === "notice" && call === undefined && typeof msg.message === "string") {
-      this.onNotice?.(msg.message);
-      return;
-    }
-    if (call === undefined) return; // error lines are for people: they are on stderr too
-    const waiter = this.waiters.get(`${msg.type}:${call}`);
+    if (msg.call === this.awaiting && ANSWERS.has(msg.type)) this.answered = true;
+    const waiter = this.waiters.get(`${msg.type}:${msg.call}`);
     if (waiter) {
-      this.waiters.delete(`${msg.type}:${call}`);
+      this.waiters.delete(`${msg.type}:${msg.call}`);
       waiter(msg);
       return;
     }
-    const p = this.pending.get(call);
+    const p = this.pending.get(msg.call);
     if (!p) return;
-    if (msg.type === "result") {
-      this.pending.delete(call);
-      p.resolve({ result: msg.result as Record<string, unknown>, text: String(msg.text ?? ""), ...(msg.terminate === true ? { terminate: true } : {}) });
-      return;
+    switch (msg.type) {
+      case "result":
+        this.pending.delete(msg.call);
+        p.resolve({ result: msg.result, text: msg.text, ...(msg.terminate === true ? { terminate: true } : {}) });
+        return;
+      case "explained":
+        return; // only a request waits for one
+      default:
+        p.handlers.onMessage(msg);
     }
-    p.handlers.onMessage(msg);
   }
 
   private die(d: Death): void {
@@ -406,17 +405,13 @@ function descriptor(stream: unknown): number | undefined {
  * for APIs that must answer at once. Returns undefined when the child
  * cannot run.
  */
-export function probe(binary: string, hello: Message): Message | undefined {
+export function probe(binary: string, hello: Hello): Ready | Fatal | Dead | undefined {
   const out = spawnSync(binary, ["bridge"], { input: JSON.stringify(hello) + "\n", encoding: "utf8", timeout: 5000 });
   if (out.error) return { type: "dead", error: spawnError(binary, out.error) };
   if (typeof out.stdout !== "string") return undefined;
   for (const line of out.stdout.split("\n")) {
-    try {
-      const msg = JSON.parse(line);
-      if (msg.type === "ready" || msg.type === "fatal") return msg;
-    } catch {
-      /* not a message */
-    }
+    const msg = parseMessage(line);
+    if (msg?.type === "ready" || msg?.type === "fatal") return msg;
   }
   return undefined;
 }

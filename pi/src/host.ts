@@ -8,9 +8,19 @@ import { createRequire } from "node:module";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runProblem } from "./binary.ts";
-import { Child, type Death, type Message, describeDeath, isPermanent, newCallId, probe, PROTOCOL_VERSION } from "./child.ts";
+import { Child, type Death, describeDeath, isPermanent, newCallId, probe, PROTOCOL_VERSION } from "./child.ts";
+import { type Dead, errorResult, type EventRecord, type Fatal, type Hello, type Ready, type ToChild, type ToolResult } from "./protocol.ts";
 import { CustomView, NativeDialogs, type UIContext, themeColours } from "./ui.ts";
-import type { AskUserOptions, AskUserResult, AskUserSupport, AskUserEventSink } from "./types.ts";
+import type {
+  AskUserErrorCode,
+  AskUserEventSink,
+  AskUserOptions,
+  AskUserOutcomeChannel,
+  AskUserOutcomeEvent,
+  AskUserSupport,
+  AskUserWaitEnded,
+  AskUserWaitStarted,
+} from "./types.ts";
 
 const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
 
@@ -89,13 +99,13 @@ export type AgentDirFn = () => string;
 export type ToolName = "ask_user" | "AskUserQuestion";
 
 /** Builds the hello that describes ctx to the child. */
-export function helloFor(ctx: UIContext | undefined, options: AskUserOptions, agentDir: string, tool: ToolName = "ask_user"): Message {
+export function helloFor(ctx: UIContext | undefined, options: AskUserOptions, agentDir: string, tool: ToolName = "ask_user"): Hello {
   const ui = ctx?.ui ?? {};
   // Options that are not an object go to askuser as they are, to be
   // refused there with the rest of the option checks.
   const isObject = typeof options === "object" && options !== null && !Array.isArray(options);
   const { binary: _b, events: _e, configFile, ...prefs } = isObject ? options : ({} as AskUserOptions);
-  let theme: unknown;
+  let theme: Hello["theme"];
   if (ctx?.mode === "tui") {
     try {
       theme = themeColours(ui.theme);
@@ -127,7 +137,7 @@ export type EventEmit = (channel: string, payload: unknown) => void;
 
 /** A call's end as the tool needs it. */
 export interface Answered {
-  result: AskUserResult;
+  result: ToolResult;
   text: string;
   /** The agent's turn ends after this tool: the user dismissed AskUserQuestion. */
   terminate?: boolean;
@@ -141,18 +151,21 @@ export interface Answered {
  */
 export class AskUserHost {
   private ctx: UIContext;
-  private hello: Message;
+  private hello: Hello;
   private binary: string | undefined;
   private missing: string | undefined;
   private child: Child | undefined;
   private closed = false;
-  private probed: Message | undefined;
+  private probed: Ready | Fatal | Dead | undefined;
   private soon: NodeJS.Timeout | undefined;
   private spec: ToolSpec;
+  /** The one tool this host answers for. */
+  readonly tool: ToolName;
 
   /** tool is the one tool this host answers for; its child serves that contract only. */
   constructor(ctx: UIContext, options: AskUserOptions, agentDir: string, tool: ToolName = "ask_user") {
     this.ctx = ctx;
+    this.tool = tool;
     this.spec = tool === "AskUserQuestion" ? questionSpec : toolSpec;
     this.hello = helloFor(ctx, options, agentDir, tool);
     const bin = findBinary((options as AskUserOptions | null | undefined)?.binary);
@@ -202,14 +215,14 @@ export class AskUserHost {
   support(): AskUserSupport {
     if (!this.binary) return { status: "no_available_ui", reason: this.missing! };
     const ready = this.child?.readyMsg ?? (this.probed ??= probe(this.binary, this.hello));
-    if (ready?.type === "fatal" || (ready?.type === "dead" && typeof ready.error === "string")) {
-      const d: Death = { code: null, signal: null, stderr: "", ...(ready.type === "fatal" ? { fatal: String(ready.message) } : { error: String(ready.error) }) };
+    if (ready?.type === "fatal" || (ready?.type === "dead" && ready.error !== undefined)) {
+      const d: Death = { code: null, signal: null, stderr: "", ...(ready.type === "fatal" ? { fatal: ready.message } : { error: ready.error }) };
       if (isPermanent(d)) return { status: "no_available_ui", reason: describeDeath(d) };
     }
-    if (!ready || ready.type !== "ready") {
+    if (ready?.type !== "ready") {
       return { status: "no_available_ui", reason: "the askuser bridge process did not start; run it by hand (askuser bridge) to see why" };
     }
-    return ready.support as AskUserSupport;
+    return ready.support;
   }
 
   /** Ends the child. Idempotent; the host cannot ask afterwards. */
@@ -247,7 +260,7 @@ export class AskUserHost {
     let route: "custom" | "native" | undefined;
     let blocked = false; // the child started the wait and has not ended it
     let outcome = false; // the child sent the attempt's ask:* event
-    const send = (m: Message) => child.send(m);
+    const send = (m: ToChild) => child.send(m);
     const onAbort = () => send({ type: "abort", call });
     opts.signal?.addEventListener("abort", onAbort, { once: true });
     const ui = opts.ctx?.ui ? opts.ctx : this.ctx;
@@ -273,10 +286,10 @@ export class AskUserHost {
             switch (m.type) {
               case "event":
                 if (m.channel === "herdr:blocked") {
-                  blocked = (m.payload as { active?: boolean })?.active === true;
+                  blocked = isActive(m.payload);
                   if (blocked) outcome = false;
-                } else if (String(m.channel).startsWith("ask:")) outcome = true;
-                opts.emit?.(String(m.channel), m.payload);
+                } else if (m.channel.startsWith("ask:")) outcome = true;
+                opts.emit?.(m.channel, m.payload);
                 break;
               case "open":
                 route = "custom";
@@ -298,11 +311,11 @@ export class AskUserHost {
                 dialogs.show(m);
                 break;
               case "dialog_cancel":
-                dialogs?.cancel(Number(m.req));
+                dialogs?.cancel(m.req);
                 break;
               case "progress":
                 try {
-                  opts.progress?.(String(m.milestone));
+                  opts.progress?.(m.milestone);
                 } catch {
                   /* the listener's failure is its own */
                 }
@@ -314,7 +327,7 @@ export class AskUserHost {
     } finally {
       cleanup();
     }
-    if (end) return { result: end.result as unknown as AskUserResult, text: end.text, ...(end.terminate === true ? { terminate: true } : {}) };
+    if (end) return { result: end.result, text: end.text, ...(end.terminate === true ? { terminate: true } : {}) };
     const dead = child.dead!;
     if (isPermanent(dead) && !route) {
       // A binary of another release, or one that cannot execute, will not
@@ -335,7 +348,7 @@ export class AskUserHost {
   ): Promise<Answered> {
     const why = `${describeDeath(d)}; the next ${this.spec.name} call starts a new one`;
     const code = route === "custom" ? "custom_ui_failed" : route === "native" ? "native_ui_failed" : "internal";
-    const result = this.errorResult(code, why, route);
+    const result = errorResult(this.spec === questionSpec, code, why, route);
     const fresh = this.start();
     const call = newCallId("x");
     const reply = await fresh?.request(
@@ -357,9 +370,7 @@ export class AskUserHost {
       // event unless the child sent one before it died. A fresh child says
       // how; when none can run either, the same events are made here.
       const id = blocked.callId ? { callId: blocked.callId } : {};
-      const events = Array.isArray(reply?.events)
-        ? (reply.events as { channel: string; payload: unknown }[])
-        : [
+      const events: EventRecord[] = reply?.events ?? [
             ...(blocked.outcome
               ? []
               : [{ channel: "ask:error", payload: { ...id, ...(route ? { route } : {}), status: "error", errorCode: code } }]),
@@ -367,22 +378,12 @@ export class AskUserHost {
           ];
       for (const e of events) blocked.emit?.(e.channel, e.payload);
     }
-    const text = typeof reply?.text === "string" ? reply.text : modelText("failed", why, this.spec);
+    const text = reply?.text ?? modelText("failed", why, this.spec);
     return { result, text };
   }
 
-  /**
-   * The error result of a call that failed before or outside the child,
-   * in the shape of this host's tool: an ask_user Result, or for
-   * AskUserQuestion a cancelled result with the error.
-   */
-  private errorResult(code: string, message: string, route?: "custom" | "native"): AskUserResult {
-    if (this.spec === questionSpec) return { cancelled: true, error: { code, message } } as unknown as AskUserResult;
-    return { status: "error", ...(route ? { route } : {}), answers: [], error: { code, message } } as AskUserResult;
-  }
-
-  private refused(code: string, message: string, text: TextKey): Answered {
-    return { result: this.errorResult(code, message), text: modelText(text, message, this.spec) };
+  private refused(code: AskUserErrorCode, message: string, text: TextKey): Answered {
+    return { result: errorResult(this.spec === questionSpec, code, message), text: modelText(text, message, this.spec) };
   }
 
   private unsupported(reason: string): Answered {
@@ -392,11 +393,7 @@ export class AskUserHost {
 
 /** The result of a call made outside a session, for spec's tool. */
 export function notInitialized(reason: string, spec: ToolSpec = toolSpec): Answered {
-  const error = { code: "not_initialized", message: reason };
-  return {
-    result: (spec === questionSpec ? { cancelled: true, error } : { status: "error", answers: [], error }) as AskUserResult,
-    text: modelText("notReady", reason, spec),
-  };
+  return { result: errorResult(spec === questionSpec, "not_initialized", reason), text: modelText("notReady", reason, spec) };
 }
 
 /** An event function that hands events to a direct caller's sink. */
@@ -404,15 +401,21 @@ export function sinkEmitter(sink: AskUserEventSink | undefined): EventEmit | und
   if (!sink) return undefined;
   return (channel, payload) => {
     try {
-      const p = payload as { active?: boolean };
+      // The child's events have the payloads of types.ts: it is askuser
+      // of the same release, and its events are tested against them.
       if (channel === "herdr:blocked") {
-        if (p.active) sink.waitStarted?.(payload as never);
-        else sink.waitEnded?.(payload as never);
+        if (isActive(payload)) sink.waitStarted?.(payload as AskUserWaitStarted);
+        else sink.waitEnded?.(payload as AskUserWaitEnded);
       } else {
-        sink.outcome?.(channel as never, payload as never);
+        sink.outcome?.(channel as AskUserOutcomeChannel, payload as AskUserOutcomeEvent);
       }
     } catch {
       /* a sink's failure is its own */
     }
   };
+}
+
+/** Whether a herdr:blocked payload opens the wait. */
+function isActive(payload: unknown): boolean {
+  return typeof payload === "object" && payload !== null && (payload as { active?: unknown }).active === true;
 }

@@ -34,6 +34,31 @@ export interface AskUserResult {
   error?: { code: AskUserErrorCode; message: string };
 }
 
+/** One chosen answer of AskUserQuestion: an option by id and label, or the Other text. */
+export interface AskUserQuestionChoice {
+  optionId?: string;
+  label: string;
+  other?: true;
+  text?: string;
+}
+
+/** An AskUserQuestion answer: one choice, or for a multi-select question the selections. */
+export type AskUserQuestionAnswer =
+  | ({ kind: "single" } & AskUserQuestionChoice)
+  | { kind: "multi"; selections: AskUserQuestionChoice[]; empty: boolean };
+
+/**
+ * AskUserQuestion's result: answers and notes keyed by question id, and
+ * the request's metadata. A call that failed is cancelled with the error.
+ */
+export interface AskUserQuestionResult {
+  cancelled: boolean;
+  answers?: Record<string, AskUserQuestionAnswer>;
+  annotations?: Record<string, { questionNotes?: string; optionNotes?: Record<string, string>; selectedPreview?: string }>;
+  metadata?: { source?: string; flowId?: string };
+  error?: { code: AskUserErrorCode; message: string };
+}
+
 export interface AskUserOption {
   label: string;
   description?: string;

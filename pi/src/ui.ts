@@ -14,7 +14,7 @@ import {
 } from "@earendil-works/pi-tui";
 import type { KeyId, OverlayHandle, OverlayOptions, TUI } from "@earendil-works/pi-tui";
 import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
-import type { Message } from "./child.ts";
+import type { Cursor, Dialog, Frame, Notify, Open, ToChild } from "./protocol.ts";
 
 /** The part of Pi's ExtensionContext the routes use. */
 export interface UIContext {
@@ -32,7 +32,7 @@ export interface UIContext {
   };
 }
 
-type Send = (msg: Message) => void;
+type Send = (msg: ToChild) => void;
 
 // The title stack's push and pop (XTWINOPS 22 and 23), as the child sends them.
 const TITLE_PUSH = "\x1b[22;0t";
@@ -47,7 +47,7 @@ const BRACKETED_PASTE = /^\x1b\[200~([\s\S]*?)(?:\x1b\[201~)?$/;
  * as text, everything else as a Pi key name. Undefined for input that is
  * neither (a key release, an unknown sequence).
  */
-export function keyMessage(data: string): { key?: string; text?: string } | undefined {
+export function keyMessage(data: string): { key: string } | { text: string } | undefined {
   if (isKeyRelease(data)) return undefined;
   const paste = BRACKETED_PASTE.exec(data);
   if (paste) return paste[1] ? { text: paste[1] } : undefined;
@@ -84,11 +84,11 @@ function withCursor(line: string, col: number, width: number): string {
  */
 export class CustomView {
   private lines: string[] = [];
-  private cursor: { row: number; col: number } | undefined;
+  private cursor: Cursor | undefined;
   // The last render: returned again while nothing it depends on changed,
   // and its lines reused where theirs did not.
   private rendered:
-    | { lines: string[]; cursor: CustomView["cursor"]; width: number; rows: number; focused: boolean; out: string[] }
+    | { lines: string[]; cursor: Cursor | undefined; width: number; rows: number; focused: boolean; out: string[] }
     | undefined;
   private width = 0;
   private rows = 0;
@@ -126,16 +126,16 @@ export class CustomView {
    * a key: the host's waits for the key's frame, so that the render Pi
    * makes after handleInput already shows it.
    */
-  constructor(ctx: UIContext, send: Send, call: string, open: Message, sendKey: Send = send) {
+  constructor(ctx: UIContext, send: Send, call: string, open: Open, sendKey: Send = send) {
     this.ctx = ctx;
     this.send = send;
     this.sendKey = sendKey;
     this.call = call;
     this.overlay = open.display !== "inline";
-    this.hiddenStatus = typeof open.hiddenStatus === "string" && open.hiddenStatus !== "" ? open.hiddenStatus : undefined;
+    this.hiddenStatus = open.hiddenStatus || undefined;
     this.hideWorking = open.hideWorking === true;
     if (this.hideWorking) this.working(false);
-    const toggleKey = this.overlay && typeof open.toggleKey === "string" ? open.toggleKey : "";
+    const toggleKey = this.overlay ? open.toggleKey : "";
     if (toggleKey && this.ctx.ui.onTerminalInput) {
       this.unsubscribe = this.ctx.ui.onTerminalInput((data) => this.onRaw(data, toggleKey));
     }
@@ -181,9 +181,9 @@ export class CustomView {
   }
 
   /** Takes a frame from the child, whole or a patch, and redraws. */
-  frame(msg: Message): void {
-    const lines = Array.isArray(msg.lines) ? (msg.lines as string[]) : [];
-    if (typeof msg.at === "number" && typeof msg.length === "number") {
+  frame(msg: Frame): void {
+    const lines = msg.lines;
+    if (msg.at !== undefined && msg.length !== undefined) {
       // The lines from at on are replaced, and the frame has length lines.
       // The child patches only frames it sent; a patch past the end would
       // be its bug, and leaves empty lines rather than a crash.
@@ -197,7 +197,7 @@ export class CustomView {
     } else {
       this.lines = lines;
     }
-    this.cursor = msg.cursor as CustomView["cursor"];
+    this.cursor = msg.cursor;
     const first = this.firstFrame;
     this.firstFrame = undefined;
     first?.();
@@ -210,8 +210,8 @@ export class CustomView {
    * cursor or draws, so they go between Pi's renders without touching its
    * screen. Also after close: the title comes back then.
    */
-  notify(msg: Message): void {
-    if (typeof msg.data !== "string" || msg.data === "") return;
+  notify(msg: Notify): void {
+    if (msg.data === "") return;
     if (msg.data.includes(TITLE_PUSH)) this.titlePushed = true;
     if (msg.data.includes(TITLE_POP)) this.titlePushed = false;
     if (this.tui) this.write(msg.data);
@@ -252,7 +252,7 @@ export class CustomView {
     const c = this.rendered;
     if (c && c.lines === this.lines && c.width === width && c.rows === this.rows && c.focused === focused) return c.out.slice();
     // The column of the cursor marker in row i, or -1.
-    const marker = (cursor: CustomView["cursor"], on: boolean, i: number) => (on && cursor && cursor.row === i ? cursor.col : -1);
+    const marker = (cursor: Cursor | undefined, on: boolean, i: number) => (on && cursor && cursor.row === i ? cursor.col : -1);
     const same = c && c.width === width && c.focused === focused ? c : undefined;
     const out: string[] = [];
     const n = Math.min(this.lines.length, this.rows);
@@ -346,14 +346,14 @@ export class NativeDialogs {
   }
 
   /** Opens the dialog the child asked for and sends back its reply. */
-  show(msg: Message): void {
-    const req = Number(msg.req);
+  show(msg: Dialog): void {
+    const req = msg.req;
     const ac = new AbortController();
     this.open.set(req, ac);
-    const timeout = typeof msg.timeoutMs === "number" && msg.timeoutMs > 0 ? msg.timeoutMs : undefined;
+    const timeout = msg.timeoutMs !== undefined && msg.timeoutMs > 0 ? msg.timeoutMs : undefined;
     const opts = { signal: ac.signal, timeout };
     const started = Date.now();
-    const reply = (m: Record<string, unknown>) => {
+    const reply = (m: { value: string } | { cancelled: true } | { timedOut: true } | { error: string }) => {
       if (!this.open.delete(req) || ac.signal.aborted) return;
       this.send({ type: "reply", call: this.call, req, ...m });
     };
@@ -361,8 +361,8 @@ export class NativeDialogs {
     try {
       p =
         msg.method === "select"
-          ? this.ctx.ui.select!(String(msg.title), (msg.options as string[]) ?? [], opts)
-          : this.ctx.ui.input!(String(msg.title), typeof msg.placeholder === "string" ? msg.placeholder : undefined, opts);
+          ? this.ctx.ui.select!(msg.title, msg.options ?? [], opts)
+          : this.ctx.ui.input!(msg.title, msg.placeholder, opts);
     } catch (err) {
       reply({ error: err instanceof Error ? err.message : String(err) });
       return;

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { askUserSupport, createAskUser, createPiHost, registerAskUser, toolSpec } from "../index.ts";
 import { Child } from "../src/child.ts";
+import type { Hello } from "../src/protocol.ts";
 import { findBinary, helloFor, RELEASE, STARTUP_DELAY_MS } from "../src/host.ts";
 import { binary, fakeCtx, fakePi, noConfig, pkgDir, tempDir, until } from "./fake.ts";
 
@@ -127,7 +128,7 @@ test("a child that writes an endless line is stopped, and says why", async () =>
   const fake = join(dir, "askuser");
   writeFileSync(fake, `#!/bin/sh\nread hello\nhead -c 3000000 /dev/zero | tr '\\0' x\nexec sleep 60\n`);
   chmodSync(fake, 0o755);
-  const child = new Child(fake, { type: "hello" }, 1 << 20);
+  const child = new Child(fake, { type: "hello" } as Hello, 1 << 20);
   await until("the child's death", () => child.dead, 10_000);
   assert.match(child.dead!.fatal ?? "", /wrote a line of over 1048576 characters; it was stopped/);
 });
@@ -292,7 +293,8 @@ test("a host starts its child soon after creation, not during it, and at once wh
   const used = createPiHost(rpc.ctx, noConfig);
   const res = used.ask(deploy, {});
   assert.ok(used.process?.pid, "started by its first call");
-  assert.equal((await res).result.status, "answered");
+  const { result } = await res;
+  assert.ok("status" in result && result.status === "answered", JSON.stringify(result));
   used.close();
   const closed = createPiHost(fakeCtx("rpc").ctx, noConfig);
   closed.close();

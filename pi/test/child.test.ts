@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type TestContext, test } from "node:test";
-import { Child, EXCHANGE_WAIT_MS, type ExchangeTimes, type Message } from "../src/child.ts";
+import { Child, EXCHANGE_WAIT_MS, type ExchangeTimes } from "../src/child.ts";
+import type { CallMessage, FromChild, Hello, ToChild } from "../src/protocol.ts";
 import { tempDir, until } from "./fake.ts";
 
 // A child that writes back every line it reads: what the test sends is
@@ -35,13 +36,24 @@ function echoChild(waitMs: number, deafMs = 0, spinMs = Infinity): Child {
     }), ${deafMs});`;
   writeFileSync(fake, `#!${process.execPath}\n${script}\n`);
   chmodSync(fake, 0o755);
-  return new Child(fake, { type: "hello" }, undefined, waitMs, spinMs);
+  return new Child(fake, { type: "hello" } as Hello, undefined, waitMs, spinMs);
+}
+
+// The echo writes back what it is sent, so the tests send it the child's
+// own messages, to hear them back as the child's.
+function wire(m: FromChild): ToChild {
+  return m as unknown as ToChild;
+}
+
+// An event for call, which the echo makes a message that is not a key's answer.
+function event(call: string, channel = "noop"): ToChild {
+  return wire({ type: "event", call, channel, payload: null });
 }
 
 // Collects the messages of call c, as a call's handlers get them.
-function listen(child: Child, call: string): Message[] {
-  const got: Message[] = [];
-  void child.call(call, { type: "noop", call }, { onMessage: (m) => got.push(m) });
+function listen(child: Child, call: string): CallMessage[] {
+  const got: CallMessage[] = [];
+  void child.call(call, event(call), { onMessage: (m) => got.push(m) });
   return got;
 }
 
@@ -54,21 +66,21 @@ test("exchange: the answer, and what came before it, are handled before it retur
   // Characters split between reads come out whole.
   assert.equal(child.exchange({ type: "key", call: "c1", key: "big" }, "c1"), true);
   assert.equal(got.length, 1);
-  assert.ok(got[0]!.type === "frame" && (got[0]!.lines as string[])[0] === wide, "the frame, intact");
+  assert.ok(got[0]!.type === "frame" && got[0]!.lines[0] === wide, "the frame, intact");
   // Handlers run as they would from the event loop: with stack traces.
   const limits: number[] = [];
-  void child.call("c4", { type: "noop", call: "c4" }, { onMessage: () => limits.push(Error.stackTraceLimit) });
+  void child.call("c4", event("c4"), { onMessage: () => limits.push(Error.stackTraceLimit) });
   await until("the echo for c4", () => limits.length === 1);
   const limit = Error.stackTraceLimit;
-  child.send({ type: "event", call: "c4" });
-  assert.equal(child.exchange({ type: "frame", call: "c1" }, "c1"), true);
+  child.send(event("c4"));
+  assert.equal(child.exchange(wire({ type: "frame", call: "c1", lines: [] }), "c1"), true);
   assert.deepEqual(limits, [limit, limit], "the stack trace limit in a handler");
   assert.equal(Error.stackTraceLimit, limit, "the stack trace limit after");
   got.length = 0;
-  for (const type of ["close", "frame"]) {
+  for (const m of [{ type: "close", call: "c1" }, { type: "frame", call: "c1", lines: [] }] satisfies FromChild[]) {
     got.length = 0;
-    assert.equal(child.exchange({ type, call: "c1" }, "c1"), true, type);
-    assert.deepEqual(got, [{ type, call: "c1" }], type);
+    assert.equal(child.exchange(wire(m), "c1"), true, m.type);
+    assert.deepEqual(got, [m], m.type);
   }
 });
 
@@ -82,7 +94,7 @@ async function slowAnswer(t: TestContext, spinMs: number): Promise<ExchangeTimes
   got.length = 0;
   const times: ExchangeTimes[] = [];
   child.onExchange = (x) => times.push(x);
-  assert.equal(child.exchange({ type: "frame", call: "c6", lines: ["slow"] }, "c6"), true);
+  assert.equal(child.exchange(wire({ type: "frame", call: "c6", lines: ["slow"] }), "c6"), true);
   assert.deepEqual(got, [{ type: "frame", call: "c6", lines: ["slow"] }]);
   assert.equal(times.length, 1);
   const [x] = times;
@@ -111,16 +123,15 @@ test("exchange: no answer within the wait leaves it to the event loop, which sti
   const got = listen(child, "c2");
   await until("the echo of the first message", () => got.length === 1);
   got.length = 0;
-  // A key is not an answer: the echo never answers it, and exchange
-  // gives up after EXCHANGE_WAIT_MS.
-  assert.equal(child.exchange({ type: "key", call: "c2", key: "down" }, "c2"), false);
+  // An event is not an answer: exchange gives up after EXCHANGE_WAIT_MS.
+  assert.equal(child.exchange(event("c2", "down"), "c2"), false);
   // The echo is handled, on the way or, on a busy machine, after.
-  await until("the echo of the key", () => got.length === 1);
-  assert.deepEqual(got, [{ type: "key", call: "c2", key: "down" }]);
+  await until("the echo of the event", () => got.length === 1);
+  assert.deepEqual(got, [{ type: "event", call: "c2", channel: "down", payload: null }]);
   // An answer for another call does not end the wait either.
   got.length = 0;
-  assert.equal(child.exchange({ type: "frame", call: "other" }, "c2"), false);
-  child.send({ type: "frame", call: "c2", lines: ["later"] });
+  assert.equal(child.exchange(wire({ type: "frame", call: "other", lines: [] }), "c2"), false);
+  child.send(wire({ type: "frame", call: "c2", lines: ["later"] }));
   await until("the frame, through the event loop", () => got.length === 1);
   assert.deepEqual(got, [{ type: "frame", call: "c2", lines: ["later"] }]);
 });
@@ -132,15 +143,15 @@ test("exchange: a line the pipe takes only part of is finished by the stream, it
   // More than the pipe holds while the child does not read yet, in
   // characters of three bytes each.
   const text = "日本語".repeat(100_000);
-  assert.equal(child.exchange({ type: "key", call: "c5", text }, "c5"), false);
+  assert.equal(child.exchange(wire({ type: "frame", call: "c5", lines: [text] }), "c5"), false);
   await until("the echo of both messages", () => got.length === 2, 20_000);
-  assert.deepEqual(got[0], { type: "noop", call: "c5" });
-  assert.ok(got[1]!.type === "key" && got[1]!.text === text, "the key, intact");
+  assert.deepEqual(got[0], { type: "event", call: "c5", channel: "noop", payload: null });
+  assert.ok(got[1]!.type === "frame" && got[1]!.lines[0] === text, "the frame, intact");
 });
 
 test("exchange: a dead child is written nothing and waited for not at all", async () => {
   const child = echoChild(10_000);
   child.kill();
   await until("the child's death", () => child.dead);
-  assert.equal(child.exchange({ type: "frame", call: "c3" }, "c3"), false);
+  assert.equal(child.exchange(wire({ type: "frame", call: "c3", lines: [] }), "c3"), false);
 });

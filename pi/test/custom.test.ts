@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { CURSOR_MARKER, visibleWidth } from "@earendil-works/pi-tui";
 import { createAskUser } from "../index.ts";
+import type { Frame } from "../src/protocol.ts";
 import { CustomView, keyMessage } from "../src/ui.ts";
 import { fakeCtx, noConfig, type Shown, until } from "./fake.ts";
 
@@ -163,10 +164,10 @@ test("custom: custom() that throws or rejects is custom_ui_failed", async () => 
 test("CustomView: a patch replaces the lines from at on and sets the length; kept lines are drawn as before", () => {
   const f = fakeCtx("tui", { cols: 20, rows: 12 });
   f.ctx.ui.custom = () => new Promise(() => {});
-  const view = new CustomView(f.ctx, () => {}, "c1", { type: "open", display: "inline", toggleKey: "" });
+  const view = new CustomView(f.ctx, () => {}, "c1", { type: "open", call: "c1", display: "inline", toggleKey: "" });
   const render = (width: number) => (view as unknown as { render(w: number): string[] }).render(width);
   (view.component as { focused: boolean }).focused = true;
-  const steps: [string, Record<string, unknown>, string[]][] = [
+  const steps: [string, Omit<Frame, "type" | "call">, string[]][] = [
     ["whole", { lines: ["a", "b", "c", "d"] }, ["a", "b", "c", "d"]],
     ["one line", { at: 1, length: 4, lines: ["B"] }, ["a", "B", "c", "d"]],
     ["two lines, the rest kept", { at: 0, length: 4, lines: ["A", "b"] }, ["A", "b", "c", "d"]],
@@ -200,7 +201,7 @@ test("CustomView.close is idempotent, and works before and after the component e
       factory = fn;
       return new Promise(() => {});
     };
-    const view = new CustomView(f.ctx, (m) => sent.push(m), "c1", { type: "open", display: "overlay", toggleKey: "alt+o" });
+    const view = new CustomView(f.ctx, (m) => sent.push(m), "c1", { type: "open", call: "c1", display: "overlay", toggleKey: "alt+o" });
     assert.equal(f.listeners.size, 1);
     const make = () => factory(f.tui, {}, {}, () => dones++);
     if (when === "after") await Promise.race([make(), new Promise((r) => setTimeout(r, 100))]);
@@ -252,12 +253,11 @@ test("CustomView.notify writes through Pi's terminal, holds what comes before th
     factory = fn;
     return new Promise(() => {});
   };
-  const view = new CustomView(f.ctx, () => {}, "c1", { type: "open", display: "inline", toggleKey: "" });
+  const view = new CustomView(f.ctx, () => {}, "c1", { type: "open", call: "c1", display: "inline", toggleKey: "" });
   view.notify({ type: "notify", call: "c1", data: "\x07\x1b[22;0t\x1b]2;askuser: question waiting\x1b\\" });
   assert.deepEqual(written, [], "nothing before Pi gives the TUI");
   factory(f.tui, {}, {}, () => {});
   assert.deepEqual(written, ["\x07\x1b[22;0t\x1b]2;askuser: question waiting\x1b\\"]);
-  view.notify({ type: "notify", call: "c1", data: 7 } as any);
   view.close();
   view.restoreTitle();
   assert.deepEqual(written.slice(1), ["\x1b[23;0t"], "a title left pushed is popped at the call's end");
