@@ -42,6 +42,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/internal/tooltext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -99,6 +100,10 @@ type Server struct {
 	// behind on a timeout or an abort while they tear down.
 	running *pending
 
+	// commands are the notify commands of every session, stopped when
+	// ServeStdio returns or its context is done.
+	commands *notify.Commands
+
 	gone     chan struct{} // closed when the stdio client has gone
 	goneOnce sync.Once
 
@@ -134,6 +139,7 @@ func New(opts *Options) (*Server, error) {
 		states:   &stateSigner{key: key},
 		turn:     make(chan struct{}, 1),
 		running:  newPending(),
+		commands: notify.NewCommands(notify.HostMCP, o.NotifyReport),
 		hosts:    map[*mcp.ServerSession]*sessionHost{},
 	}
 	s.gone = make(chan struct{})
