@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/askuser/askuser/ask"
@@ -179,18 +180,7 @@ func render[O any](ctx context.Context, r *Renderer, newDialog func() (shown[O],
 	accepting, stop := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(accepting)
-		for {
-			h, err := accept(ln, token)
-			if err != nil {
-				return
-			}
-			select {
-			case helpers <- h:
-			case <-stop:
-				h.close()
-				return
-			}
-		}
+		serve(ln, token, helpers, stop)
 	}()
 	defer func() {
 		close(stop)
@@ -346,25 +336,53 @@ func (h *helper) close() {
 	h.tty.Close()
 }
 
-// accept takes connections until one presents the token and a terminal.
-func accept(ln net.Listener, token string) (*helper, error) {
+// handshakeWait bounds a connection's handshake: the helper runs on the
+// same machine and says its hello at once.
+const handshakeWait = 5 * time.Second
+
+// serve takes connections until ln is closed, and sends each that
+// presents the token and a terminal to helpers, until stop is closed.
+// Each connection has its handshake in a goroutine of its own, so that
+// one that says nothing holds up no other. serve returns once ln is
+// closed and every handshake has ended; closing stop ends those under
+// way.
+func serve(ln net.Listener, token string, helpers chan<- *helper, stop <-chan struct{}) {
+	var wg sync.WaitGroup
+	defer wg.Wait()
 	for {
 		c, err := ln.Accept()
 		if err != nil {
-			return nil, fmt.Errorf("popup: waiting for the popup: %w", err)
+			return
 		}
-		h, err := handshake(c.(*net.UnixConn), token)
-		if err != nil {
-			c.Close()
-			continue
-		}
-		return h, nil
+		wg.Go(func() {
+			shaken, watched := make(chan struct{}), make(chan struct{})
+			go func() {
+				defer close(watched)
+				select {
+				case <-stop:
+					c.Close()
+				case <-shaken:
+				}
+			}()
+			h, err := handshake(c.(*net.UnixConn), token)
+			close(shaken)
+			<-watched
+			if err != nil {
+				c.Close()
+				return
+			}
+			select {
+			case helpers <- h:
+			case <-stop:
+				h.close()
+			}
+		})
 	}
 }
 
 // handshake reads a Hello, answers it, and receives the terminal.
 func handshake(c *net.UnixConn, token string) (*helper, error) {
-	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	c.SetReadDeadline(time.Now().Add(handshakeWait))
 	hello, err := readHello(c, token)
 	if err != nil {
 		return nil, err
