@@ -25,7 +25,9 @@
 //   - custom: a Renderer given in Options, such as a terminal popup.
 //
 // While a call waits, the server sends progress notifications to clients
-// that asked for them. Calls that wait for the user run one at a time.
+// that asked for them. Calls that wait for the user run one at a time; on
+// the custom route the renderer orders them, and a hidden dialog lets a
+// newer call's show.
 package mcpserver
 
 import (
@@ -87,7 +89,7 @@ type Options struct {
 
 // Server is the ask_user MCP server. It is safe for concurrent use by
 // several sessions; calls that wait for the user run one at a time across
-// all of them.
+// all of them, in the order the custom route's renderer gives them there.
 type Server struct {
 	mcp      *mcp.Server
 	opts     Options
@@ -271,11 +273,12 @@ func (s *Server) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	}
 	p := newProgress(req, s.interval)
 	defer p.stop()
-	if !s.takeTurn(ctx, p) {
+	endTurn, ok := s.takeTurn(ctx, route, p)
+	if !ok {
 		res := contract.Result{Status: contract.StatusAborted, Answers: []contract.Answer{}, CancelledReason: contract.CancelAbort}
 		return toolResult(q, withWarnings(res, warnings), ""), nil
 	}
-	defer func() { s.turn <- struct{}{} }()
+	defer endTurn()
 	res := h.asker.Ask(ctx, q, &ask.Call{Data: &callData{progress: p}})
 	return toolResult(q, withWarnings(res, warnings), p.elicitAction()), nil
 }
@@ -306,20 +309,28 @@ func (s *Server) callContext(ctx context.Context) (context.Context, func()) {
 	}
 }
 
-// takeTurn waits until no other call is showing UI, reporting the wait
-// as progress. It returns false when ctx is done first.
-func (s *Server) takeTurn(ctx context.Context, p *progress) bool {
+// takeTurn waits until no other call is showing UI on route, reporting
+// the wait as progress, and returns the function that ends the turn. It
+// returns false when ctx is done first. The custom route takes no turn:
+// its renderer orders the calls itself, and must be free to show a newer
+// call while an older one's dialog is hidden, as when the client forgot
+// that call without cancelling it.
+func (s *Server) takeTurn(ctx context.Context, route contract.Route, p *progress) (func(), bool) {
+	if route == contract.RouteCustom {
+		return func() {}, true
+	}
+	end := func() { s.turn <- struct{}{} }
 	select {
 	case <-s.turn:
-		return true
+		return end, true
 	default:
 	}
 	p.waitingForTurn()
 	select {
 	case <-s.turn:
-		return true
+		return end, true
 	case <-ctx.Done():
-		return false
+		return nil, false
 	}
 }
 
