@@ -89,7 +89,7 @@ func TestPopupWaitingIsTold(t *testing.T) {
 	first := callAsync(context.Background(), cs, popupQuestion)
 	o.waitText("Pick a colour", "esc dismiss")
 	second := callAsync(context.Background(), cs, fruitQuestion)
-	o.waitText("Pick a colour", "askuser: another question is waiting")
+	o.waitText("Pick a colour", "askuser: a newer question is waiting behind this one")
 	o.keys("Enter")
 	if res := waitResult(t, first); res.Status != contract.StatusAnswered {
 		t.Errorf("the first call's result %+v", res)

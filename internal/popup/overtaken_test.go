@@ -112,6 +112,11 @@ func TestRendererOvertaken(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
+	go func() {
+		// The helper exits once the renderer is done with it.
+		<-conn.Gone()
+		conn.Close()
+	}()
 	var drawn bytes.Buffer
 	buf := make([]byte, 4096)
 	for !strings.Contains(drawn.String(), "Enter  answer it anyway") {

@@ -189,8 +189,9 @@ func (r *Renderer) unbind(b *binding) {
 	}
 }
 
-// waitingMsg tells the user that a question waits behind a shown popup.
-const waitingMsg = "askuser: another question is waiting; it opens when you answer, dismiss or hide this one"
+// waitingMsg tells the user that a question waits behind a shown popup,
+// and that the shown one may be one the client forgot.
+const waitingMsg = "askuser: a newer question is waiting behind this one, which the agent may no longer await"
 
 // takeScreen waits, while ctx allows, until no popup is open or closing,
 // and then holds the screen. When another popup is shown, the user is
@@ -390,6 +391,16 @@ func show[O any](parent context.Context, h *helper, dlg shown[O]) (O, error) {
 	out, err := dlg.Show(ctx, tui.Terminal{File: h.tty, Environ: h.env, Resize: resize})
 	// Why the round ended, before closing the connection ends the reader.
 	cause := context.Cause(ctx)
+	// The end of the stream tells the helper to exit, which closes its
+	// popup; its own end of the connection says it has, so that the next
+	// popup does not open while this one still closes.
+	h.c.CloseWrite()
+	t := time.NewTimer(closeGrace)
+	select {
+	case <-read:
+	case <-t.C:
+	}
+	t.Stop()
 	h.c.Close()
 	<-read
 	if err != nil && parent.Err() == nil && cause != nil {
