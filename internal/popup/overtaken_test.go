@@ -5,6 +5,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -228,5 +229,86 @@ func TestConfirm(t *testing.T) {
 				t.Errorf("the notice drawn is %q", s)
 			}
 		})
+	}
+}
+
+// A dialog brought back by its key has a popup the renderer did not
+// launch; once it is answered, the next call's popup opens only after
+// that popup's helper has gone, as it does after a launched popup.
+func TestRendererWaitsForKeyPopup(t *testing.T) {
+	var keyHelperGone atomic.Bool
+	var mu sync.Mutex
+	var goneAtLaunch []bool
+	launched := make(chan struct{}, 2)
+	l := launcherFunc(func(ctx context.Context, sock string, w *fakeWindow) {
+		mu.Lock()
+		goneAtLaunch = append(goneAtLaunch, keyHelperGone.Load())
+		mu.Unlock()
+		launched <- struct{}{}
+		if conn := helperConn(t, ctx, sock, nil); conn != nil {
+			defer conn.Close()
+			<-conn.Gone()
+		}
+	})
+	l.hide = func(sock, key string) {
+		// The key's popup: its helper exits when the renderer is done.
+		if conn := helperConn(t, context.Background(), sock, nil); conn != nil {
+			<-conn.Gone()
+			// A popup takes a moment to close: long enough for the next
+			// one to open too early, if it is going to.
+			select {
+			case <-launched:
+			case <-time.After(300 * time.Millisecond):
+			}
+			keyHelperGone.Store(true)
+			conn.Close()
+		}
+	}
+	showing, answer := make(chan struct{}), make(chan struct{})
+	older := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){
+		hideShow,
+		func(context.Context, tui.Terminal) (ask.Outcome, error) {
+			close(showing)
+			<-answer
+			return ask.Outcome{Dismissed: true}, nil
+		},
+	}}
+	newer := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){answerShow(ask.Outcome{Dismissed: true})}}
+	var dmu sync.Mutex
+	dialogs := []*fakeDialog{older, newer}
+	r := NewRenderer(l, nil, &Options{Dialog: func(*ask.Session) Dialog {
+		dmu.Lock()
+		defer dmu.Unlock()
+		d := dialogs[0]
+		dialogs = dialogs[1:]
+		return d
+	}})
+	first := make(chan error, 1)
+	go func() {
+		_, err := r.Render(context.Background(), session(t))
+		first <- err
+	}()
+	select {
+	case <-showing:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the hidden dialog never came back")
+	}
+	<-launched // the first popup's
+	second := make(chan error, 1)
+	go func() {
+		_, err := r.Render(context.Background(), session(t))
+		second <- err
+	}()
+	close(answer)
+	for _, ch := range []chan error{first, second} {
+		if err := <-ch; err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if diff := cmp.Diff([]bool{false, true}, goneAtLaunch); diff != "" {
+		t.Errorf("the key's popup gone at each launch (-want +got):\n%s", diff)
 	}
 }
