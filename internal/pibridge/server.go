@@ -33,10 +33,7 @@ var ErrVersion = errors.New("pibridge: unsupported protocol version")
 // goroutines, one line at a time.
 func Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancelCause(ctx)
-	s := &server{out: newWriter(w), calls: map[string]*call{}}
-	s.commands = notify.NewCommands(notify.HostPi, func(err error) {
-		s.send(textMsg{Type: typeNotice, Message: err.Error()})
-	})
+	s := newServer(w)
 	defer s.stop(cancel)
 	// Reading blocks, and a signal must still end the bridge: the loop
 	// runs on its own, and Serve returns at whichever ends first. A read
@@ -49,6 +46,15 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	case <-ctx.Done():
 		return nil
 	}
+}
+
+// newServer is a bridge that writes to w.
+func newServer(w io.Writer) *server {
+	s := &server{out: newWriter(w), calls: map[string]*call{}}
+	s.commands = notify.NewCommands(notify.HostPi, func(err error) {
+		s.send(textMsg{Type: typeNotice, Message: err.Error()})
+	})
+	return s
 }
 
 // stop aborts the running calls, stops the user's notify commands and
