@@ -119,16 +119,20 @@ func TestNotifyCommandEndsWithAsk(t *testing.T) {
 			}
 			select {
 			case at := <-out.at:
-				if took := at.Sub(began); took > time.Second {
+				took := at.Sub(began)
+				if took > time.Second {
 					t.Errorf("the result came %s after the %s, want within 1 s", took, tt.name)
 				}
+				t.Logf("the result came %s after the %s", took, tt.name)
 			case <-time.After(e2eWait):
 				t.Fatalf("no result; standard error: %s", stderr.String())
 			}
 			code, res := s.wait()
-			if took := time.Since(began); took > tt.exitBy {
+			took := time.Since(began)
+			if took > tt.exitBy {
 				t.Errorf("askuser exited %s after the %s, want within %s", took, tt.name, tt.exitBy)
 			}
+			t.Logf("askuser exited %s after the %s", took, tt.name)
 			if code != 1 {
 				t.Errorf("exit status %d, want 1; standard error: %s", code, stderr.String())
 			}
