@@ -6,7 +6,6 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/notify"
 )
 
 // newSessionHost binds a session's host to an Asker that runs the user's
@@ -14,7 +13,7 @@ import (
 // native session's questionnaire opens on its first round instead.
 func (s *Server) newSessionHost(host *ask.Host, modern bool) *sessionHost {
 	h := &sessionHost{id: rand.Text(), modern: modern}
-	h.onOpen = notify.OnOpen(host.Preferences().Notify.Command, notify.HostMCP, s.opts.NotifyReport)
+	h.onOpen = s.commands.OnOpen(host.Preferences().Notify.Command)
 	opts := &ask.Options{OnOpen: h.onOpen}
 	if route, _ := host.Route(); modern && route == contract.RouteNative {
 		opts.OnOpen = nil

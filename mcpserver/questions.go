@@ -70,13 +70,15 @@ func (s *Server) handleQuestions(ctx context.Context, req *mcp.CallToolRequest) 
 	}
 	p := newProgress(req, s.interval)
 	defer p.stop()
-	if route, _ := h.asker.Host().Route(); route == contract.RouteNative && h.modern {
+	route, _ := h.asker.Host().Route()
+	if route == contract.RouteNative && h.modern {
 		return s.modernQuestions(ctx, h, req, q, p), nil
 	}
-	if !s.takeTurn(ctx, p) {
+	endTurn, ok := s.takeTurn(ctx, route, p)
+	if !ok {
 		return questionsResult(q, auq.Outcome{Status: auq.StatusAborted, Result: auq.Result{Cancelled: true, Metadata: q.ResultMetadata()}}, ""), nil
 	}
-	defer func() { s.turn <- struct{}{} }()
+	defer endTurn()
 	out := h.asker.AskQuestions(ctx, q, &ask.Call{Data: &callData{progress: p}, Progress: p.milestone})
 	return questionsResult(q, out, p.elicitAction()), nil
 }

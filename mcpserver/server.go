@@ -25,7 +25,9 @@
 //   - custom: a Renderer given in Options, such as a terminal popup.
 //
 // While a call waits, the server sends progress notifications to clients
-// that asked for them. Calls that wait for the user run one at a time.
+// that asked for them. Calls that wait for the user run one at a time; on
+// the custom route the renderer orders them, and a hidden dialog lets a
+// newer call's show.
 package mcpserver
 
 import (
@@ -42,6 +44,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/internal/tooltext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -86,7 +89,7 @@ type Options struct {
 
 // Server is the ask_user MCP server. It is safe for concurrent use by
 // several sessions; calls that wait for the user run one at a time across
-// all of them.
+// all of them, in the order the custom route's renderer gives them there.
 type Server struct {
 	mcp      *mcp.Server
 	opts     Options
@@ -98,6 +101,10 @@ type Server struct {
 	// running counts the renders in progress, which the core may leave
 	// behind on a timeout or an abort while they tear down.
 	running *pending
+
+	// commands are the notify commands of every session, stopped when
+	// ServeStdio returns or its context is done.
+	commands *notify.Commands
 
 	gone     chan struct{} // closed when the stdio client has gone
 	goneOnce sync.Once
@@ -139,6 +146,7 @@ func New(opts *Options) (*Server, error) {
 		states:   st,
 		turn:     make(chan struct{}, 1),
 		running:  newPending(),
+		commands: notify.NewCommands(notify.HostMCP, o.NotifyReport),
 		hosts:    map[*mcp.ServerSession]*sessionHost{},
 	}
 	s.gone = make(chan struct{})
@@ -272,11 +280,12 @@ func (s *Server) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	}
 	p := newProgress(req, s.interval)
 	defer p.stop()
-	if !s.takeTurn(ctx, p) {
+	endTurn, ok := s.takeTurn(ctx, route, p)
+	if !ok {
 		res := contract.Result{Status: contract.StatusAborted, Answers: []contract.Answer{}, CancelledReason: contract.CancelAbort}
 		return toolResult(q, withWarnings(res, warnings), ""), nil
 	}
-	defer func() { s.turn <- struct{}{} }()
+	defer endTurn()
 	res := h.asker.Ask(ctx, q, &ask.Call{Data: &callData{progress: p}})
 	return toolResult(q, withWarnings(res, warnings), p.elicitAction()), nil
 }
@@ -307,20 +316,28 @@ func (s *Server) callContext(ctx context.Context) (context.Context, func()) {
 	}
 }
 
-// takeTurn waits until no other call is showing UI, reporting the wait
-// as progress. It returns false when ctx is done first.
-func (s *Server) takeTurn(ctx context.Context, p *progress) bool {
+// takeTurn waits until no other call is showing UI on route, reporting
+// the wait as progress, and returns the function that ends the turn. It
+// returns false when ctx is done first. The custom route takes no turn:
+// its renderer orders the calls itself, and must be free to show a newer
+// call while an older one's dialog is hidden, as when the client forgot
+// that call without cancelling it.
+func (s *Server) takeTurn(ctx context.Context, route contract.Route, p *progress) (func(), bool) {
+	if route == contract.RouteCustom {
+		return func() {}, true
+	}
+	end := func() { s.turn <- struct{}{} }
 	select {
 	case <-s.turn:
-		return true
+		return end, true
 	default:
 	}
 	p.waitingForTurn()
 	select {
 	case <-s.turn:
-		return true
+		return end, true
 	case <-ctx.Done():
-		return false
+		return nil, false
 	}
 }
 

@@ -40,8 +40,12 @@ const (
 // the client has stopped reading: nothing more can reach it, so the
 // session closes at once. In each case ServeStdio then waits for at most
 // RenderGrace for the renderers of aborted calls to finish (closing their
-// popups and removing their sockets), and returns nil.
+// popups and removing their sockets), and returns nil. The user's notify
+// commands still running, and what they started, are stopped when ctx is
+// done and when ServeStdio returns.
 func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
+	defer s.commands.Stop()
+	defer context.AfterFunc(ctx, s.commands.Stop)()
 	// The session outlives ctx until the calls it aborts are answered.
 	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopRun()

@@ -137,8 +137,12 @@ func askOnTerminal(ctx context.Context, env *Env, name string, opts *ask.HostOpt
 	// terminal back before printing, or the result could land on the
 	// dialog's alternate screen.
 	closeTTY()
-	finish()
-	if err := jsonline.Write(env.Stdout, res); err != nil {
+	// The result comes first: a notify command still running is waited
+	// for, within a bound, only after it.
+	err := jsonline.Write(env.Stdout, res)
+	endResult(env)
+	finish(ctx)
+	if err != nil {
 		fmt.Fprintf(env.Stderr, "askuser %s: writing the result: %v\n", name, err)
 		return ExitError
 	}

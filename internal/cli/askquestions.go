@@ -19,10 +19,12 @@ func askQuestionsOnTerminal(ctx context.Context, env *Env, opts *ask.HostOptions
 	askOpts, finish := terminalNotify(env, "ask", host)
 	out := ask.NewAsker(host, askOpts).AskQuestionsJSON(ctx, data, nil)
 	// As for ask_user: the terminal goes back before the result is
-	// printed, and the notify command's failure is told.
+	// printed, and the notify command is waited for after it.
 	closeTTY()
-	finish()
-	return questionsExit(env, "ask", out)
+	code := questionsExit(env, "ask", out)
+	endResult(env)
+	finish(ctx)
+	return code
 }
 
 // questionsExit prints a settled call's result and maps its outcome to

@@ -86,10 +86,20 @@ func startOnPty(t *testing.T, args ...string) *ptySession {
 // error on stderr (nil: with standard output).
 func startOnPtyWith(t *testing.T, env []string, stderr io.Writer, args ...string) *ptySession {
 	t.Helper()
+	return startOnPtyTo(t, env, nil, stderr, args...)
+}
+
+// startOnPtyTo is startOnPtyWith with standard output also written, as
+// it comes, to stdout (nil for nowhere else).
+func startOnPtyTo(t *testing.T, env []string, stdout, stderr io.Writer, args ...string) *ptySession {
+	t.Helper()
 	bin := buildAskuser(t)
 	s := &ptySession{t: t, grew: make(chan struct{}, 1), done: make(chan error, 1), read: make(chan struct{})}
 	s.cmd = exec.Command(bin, args...)
 	s.cmd.Stdout = &s.stdout
+	if stdout != nil {
+		s.cmd.Stdout = io.MultiWriter(&s.stdout, stdout)
+	}
 	s.cmd.Stderr = stderr
 	if stderr == nil {
 		s.cmd.Stderr = &s.stdout

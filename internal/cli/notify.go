@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"sync"
@@ -10,21 +11,32 @@ import (
 	"github.com/askuser/askuser/internal/notify"
 )
 
-// commandWait is how long askuser ask waits, once its call has ended, for
-// a notify command still running, so that a failure can be reported
-// before it exits.
+// commandWait is how long askuser ask waits, once its result is
+// written, for a notify command still running, so that a failure can be
+// reported before it exits; a command still running then is stopped.
 const commandWait = 2 * time.Second
 
 // terminalNotify returns the Options of an Asker on the terminal host,
 // which run the user's notify command, and a function to call once the
-// dialog has given the terminal back: it waits for the command within
-// commandWait and writes the reports that were held.
-func terminalNotify(env *Env, name string, host *ask.Host) (*ask.Options, func()) {
+// result is written: it waits for the command within commandWait, or
+// until ctx is done, stops what still runs, and writes the reports that
+// were held.
+func terminalNotify(env *Env, name string, host *ask.Host) (*ask.Options, func(ctx context.Context)) {
 	reports := newHeldReports(env.Stderr, name)
-	cmds := notify.NewCommands(host.Preferences().Notify.Command, notify.HostTerminal, reports.report)
-	return &ask.Options{OnOpen: cmds.OnOpen()}, func() {
-		cmds.Wait(commandWait)
+	cmds := notify.NewCommands(notify.HostTerminal, reports.report)
+	return &ask.Options{OnOpen: cmds.OnOpen(host.Preferences().Notify.Command)}, func(ctx context.Context) {
+		cmds.Wait(ctx, commandWait)
+		cmds.Stop()
 		reports.release()
+	}
+}
+
+// endResult closes standard output once the result is on it, so that a
+// reader such as $(askuser ask) has it at once, while askuser still
+// waits for a notify command.
+func endResult(env *Env) {
+	if c, ok := env.Stdout.(io.Closer); ok {
+		c.Close()
 	}
 }
 

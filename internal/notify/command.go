@@ -3,11 +3,12 @@ package notify
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os/exec"
 	"strconv"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"time"
 )
 
@@ -31,8 +32,18 @@ type Event struct {
 }
 
 // CommandTimeout is how long the notify command may run before it is
-// killed.
+// stopped.
 const CommandTimeout = 30 * time.Second
+
+// StopGrace is how long a notify command being stopped has between
+// SIGTERM and SIGKILL, and then for its end to be seen: a stop takes at
+// most twice as long.
+const StopGrace = 150 * time.Millisecond
+
+// pipeWait bounds how long the end of a notify command waits, once the
+// command has exited, for its standard error to close: a process it
+// started outside its process group may hold it open.
+const pipeWait = time.Second
 
 // maxReported is how much of the command's standard error a failure
 // report quotes.
@@ -86,15 +97,98 @@ func (e Event) JSON() []byte {
 // Command runs the user's notify command, argv, for an event: started at
 // once and not waited for, with the event in its environment (on top of
 // environ) and as JSON on its standard input, its output discarded, and
-// killed after CommandTimeout. report is called once, from another
-// goroutine, if it cannot start, fails or is killed; it may be nil. An
-// empty argv runs nothing. The channel returned is closed once the
-// command has ended and its failure, if any, was reported.
-func Command(argv []string, environ []string, e Event, report func(error)) <-chan struct{} {
-	done := make(chan struct{})
+// stopped after CommandTimeout. On unix it runs in a process group of
+// its own, and a stop ends the whole group: SIGTERM, then SIGKILL after
+// StopGrace. report is called once, from another goroutine, if it cannot
+// start, fails or reaches its limit; it may be nil. An empty argv runs
+// nothing.
+func Command(argv []string, environ []string, e Event, report func(error)) *Run {
+	return start(argv, environ, e, report, CommandTimeout)
+}
+
+// Run is a notify command that Command started.
+type Run struct {
+	done    chan struct{}
+	ended   chan struct{} // closed once the command's own process has been waited for
+	claimed chan struct{} // closed once its group is being stopped
+	cmd     *exec.Cmd     // nil when nothing runs
+
+	mu    sync.Mutex
+	owner string // who stops the group: "" for no one yet, "limit" or "stop"
+}
+
+// Done is closed once the command has ended and its failure, if any, was
+// reported.
+func (r *Run) Done() <-chan struct{} { return r.done }
+
+// Stop ends the command, and on unix every process left in its group,
+// without reporting it: SIGTERM, then SIGKILL to what is left after
+// StopGrace. It returns once the command has ended, or at most
+// 2×StopGrace after it was called. A group is signalled only until the
+// command's limit, when what is left of it is stopped anyway. Stop is
+// safe to call more than once and from any goroutine.
+func (r *Run) Stop() {
+	if r.cmd == nil {
+		return
+	}
+	if r.claim("stop") {
+		r.end()
+		return
+	}
+	t := time.NewTimer(2 * StopGrace)
+	defer t.Stop()
+	select {
+	case <-r.ended:
+	case <-t.C:
+	}
+}
+
+// claim makes who the one that stops the group, and reports whether it
+// is: the first to claim it.
+func (r *Run) claim(who string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.owner != "" {
+		return false
+	}
+	r.owner = who
+	close(r.claimed)
+	return true
+}
+
+func (r *Run) stoppedBy() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.owner
+}
+
+// end stops the command's group: SIGTERM, SIGKILL once the command has
+// ended or after StopGrace, and then up to StopGrace for its end.
+func (r *Run) end() {
+	terminate(r.cmd.Process)
+	t := time.NewTimer(StopGrace)
+	defer t.Stop()
+	select {
+	case <-r.ended:
+		// What the command started may outlive it; the group goes too.
+		kill(r.cmd.Process)
+		return
+	case <-t.C:
+	}
+	kill(r.cmd.Process)
+	t.Reset(StopGrace)
+	select {
+	case <-r.ended:
+	case <-t.C:
+	}
+}
+
+func start(argv []string, environ []string, e Event, report func(error), limit time.Duration) *Run {
+	r := &Run{done: make(chan struct{}), ended: make(chan struct{}), claimed: make(chan struct{})}
 	if len(argv) == 0 {
-		close(done)
-		return done
+		close(r.done)
+		close(r.ended)
+		return r
 	}
 	if report == nil {
 		report = func(error) {}
@@ -104,34 +198,63 @@ func Command(argv []string, environ []string, e Event, report func(error)) <-cha
 	cmd.Stdin = bytes.NewReader(e.JSON())
 	var stderr limitedBuffer
 	cmd.Stderr = &stderr
+	cmd.WaitDelay = pipeWait
+	ownGroup(cmd)
 	if err := cmd.Start(); err != nil {
+		close(r.ended)
 		go func() {
-			defer close(done)
+			defer close(r.done)
 			report(fmt.Errorf("the notify command %s could not start: %w", quoteProgram(argv[0]), err))
 		}()
-		return done
+		return r
 	}
+	r.cmd = cmd
+	exited := make(chan error, 1)
 	go func() {
-		defer close(done)
-		var killed atomic.Bool
-		t := time.AfterFunc(CommandTimeout, func() {
-			killed.Store(true)
-			_ = cmd.Process.Kill()
-		})
 		err := cmd.Wait()
-		t.Stop()
-		switch {
-		case killed.Load():
-			report(fmt.Errorf("the notify command %s ran for %s and was stopped", quoteProgram(argv[0]), CommandTimeout))
-		case err != nil:
-			msg := fmt.Sprintf("the notify command %s failed: %v", quoteProgram(argv[0]), err)
-			if s := stderr.text(); s != "" {
-				msg += ": " + s
+		close(r.ended)
+		exited <- err
+	}()
+	go func() {
+		t := time.NewTimer(limit)
+		defer t.Stop()
+		var err error
+		select {
+		case err = <-exited:
+		case <-t.C:
+			if r.claim("limit") {
+				r.end()
 			}
-			report(fmt.Errorf("%s", msg))
+			err = <-exited
+		}
+		switch r.stoppedBy() {
+		case "stop":
+		case "limit":
+			report(fmt.Errorf("the notify command %s ran for %s and was stopped", quoteProgram(argv[0]), limit))
+		default:
+			// A process the command left behind holding its standard
+			// error is stopped at the limit, and is no failure of the
+			// command itself.
+			if err != nil && !errors.Is(err, exec.ErrWaitDelay) {
+				msg := fmt.Sprintf("the notify command %s failed: %v", quoteProgram(argv[0]), err)
+				if s := stderr.text(); s != "" {
+					msg += ": " + s
+				}
+				report(fmt.Errorf("%s", msg))
+			}
+		}
+		close(r.done)
+		// What the command started in its group may run on until the
+		// limit, as the command itself could have.
+		select {
+		case <-t.C:
+			if r.claim("limit") {
+				r.end()
+			}
+		case <-r.claimed:
 		}
 	}()
-	return done
+	return r
 }
 
 func quoteProgram(p string) string { return strconv.Quote(Header(p)) }

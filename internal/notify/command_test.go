@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -140,7 +141,8 @@ func killPidFile(t *testing.T, path string) {
 }
 
 // Commands.Wait returns once the commands have ended and their failures
-// were reported, and gives up on one still running at its limit.
+// were reported, and gives up on one still running at its limit or when
+// its context is done.
 func TestCommandsWait(t *testing.T) {
 	var mu sync.Mutex
 	var got []error
@@ -149,9 +151,9 @@ func TestCommandsWait(t *testing.T) {
 		defer mu.Unlock()
 		got = append(got, err)
 	}
-	failing := NewCommands([]string{"/bin/sh", "-c", "exit 1"}, HostTerminal, report)
-	failing.OnOpen()(ask.Opening{Questions: 1})
-	if !failing.Wait(time.Minute) {
+	failing := NewCommands(HostTerminal, report)
+	failing.OnOpen([]string{"/bin/sh", "-c", "exit 1"})(ask.Opening{Questions: 1})
+	if !failing.Wait(context.Background(), time.Minute) {
 		t.Fatal("a command that exits at once did not end within a minute")
 	}
 	mu.Lock()
@@ -160,15 +162,21 @@ func TestCommandsWait(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("%d reports once Wait returned, want 1", n)
 	}
-	slow := NewCommands([]string{"/bin/sh", "-c", "sleep 1"}, HostTerminal, nil)
-	slow.OnOpen()(ask.Opening{Questions: 1})
-	if slow.Wait(time.Millisecond) {
+	slow := NewCommands(HostTerminal, nil)
+	defer slow.Stop()
+	slow.OnOpen([]string{"/bin/sh", "-c", "sleep 1"})(ask.Opening{Questions: 1})
+	if slow.Wait(context.Background(), time.Millisecond) {
 		t.Error("Wait reported that a command sleeping 1 s had ended within 1 ms")
 	}
-	if !slow.Wait(time.Minute) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if slow.Wait(ctx, time.Minute) {
+		t.Error("Wait reported that a command sleeping 1 s had ended, with its context done")
+	}
+	if !slow.Wait(context.Background(), time.Minute) {
 		t.Error("a command sleeping 1 s did not end within a minute")
 	}
-	if NewCommands(nil, HostTerminal, nil).OnOpen() != nil {
+	if NewCommands(HostTerminal, nil).OnOpen(nil) != nil {
 		t.Error("no command has an OnOpen")
 	}
 }

@@ -1,7 +1,9 @@
 package notify
 
 import (
+	"context"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -15,72 +17,94 @@ const (
 	HostMCP      = "mcp"
 )
 
-// OnOpen returns an ask.Options.OnOpen that runs the notify command argv
-// for each questionnaire that opens on host (HostTerminal, HostPi or
-// HostMCP), in the process's environment, or nil when argv is empty.
-// report is told of each failure, as by Command.
-func OnOpen(argv []string, host string, report func(error)) func(ask.Opening) {
-	if len(argv) == 0 {
-		return nil
-	}
-	argv = append([]string{}, argv...)
-	return func(o ask.Opening) {
-		Command(argv, os.Environ(), EventOf(o, host), report)
-	}
-}
-
 // EventOf is the Event of the opening o on host.
 func EventOf(o ask.Opening, host string) Event {
 	return Event{Header: o.Header, Questions: o.Questions, Deadline: o.Deadline, Host: host, Route: string(o.Route), Tool: o.Tool}
 }
 
-// Commands runs the notify command for each questionnaire that opens, as
-// OnOpen does, and lets a host that exits when its call ends wait for the
-// commands still running, so that their failures are reported.
+// Commands runs the notify command for each questionnaire that opens on
+// a host, and keeps them so that the host can wait for them, for their
+// failures to be reported, and stop them when it exits: a notify command
+// never outlives its host. It is safe for concurrent use. Make one with
+// NewCommands; the zero value is not usable.
 type Commands struct {
-	argv   []string
 	host   string
 	report func(error)
+	limit  time.Duration
 
 	mu      sync.Mutex
-	running []<-chan struct{}
+	runs    []*Run
+	stopped bool
 }
 
-// NewCommands returns the Commands of argv on host, reporting failures
-// to report.
-func NewCommands(argv []string, host string, report func(error)) *Commands {
-	return &Commands{argv: append([]string{}, argv...), host: host, report: report}
+// NewCommands returns the Commands of host (HostTerminal, HostPi or
+// HostMCP), reporting each failure to report, as Command does.
+func NewCommands(host string, report func(error)) *Commands {
+	return &Commands{host: host, report: report, limit: CommandTimeout}
 }
 
-// OnOpen returns the ask.Options.OnOpen that runs the command, or nil
-// when there is no command.
-func (c *Commands) OnOpen() func(ask.Opening) {
-	if len(c.argv) == 0 {
+// OnOpen returns an ask.Options.OnOpen that runs argv, in the process's
+// environment, for each questionnaire that opens, or nil when argv is
+// empty. After Stop it runs nothing.
+func (c *Commands) OnOpen(argv []string) func(ask.Opening) {
+	if len(argv) == 0 {
 		return nil
 	}
+	argv = append([]string{}, argv...)
 	return func(o ask.Opening) {
-		done := Command(c.argv, os.Environ(), EventOf(o, c.host), c.report)
 		c.mu.Lock()
-		c.running = append(c.running, done)
-		c.mu.Unlock()
+		defer c.mu.Unlock()
+		if c.stopped {
+			return
+		}
+		// Keep the commands that run, or whose group may still hold
+		// what they started.
+		c.runs = slices.DeleteFunc(c.runs, func(r *Run) bool { return isClosed(r.done) && isClosed(r.claimed) })
+		c.runs = append(c.runs, start(argv, os.Environ(), EventOf(o, c.host), c.report, c.limit))
 	}
 }
 
-// Wait waits up to d for every command started so far to end, and
-// reports whether they all did. A command still running after d is left
-// to end on its own.
-func (c *Commands) Wait(d time.Duration) bool {
+// Wait waits until every command started so far has ended, d has passed
+// or ctx is done, and reports whether they all ended. It stops nothing.
+func (c *Commands) Wait(ctx context.Context, d time.Duration) bool {
 	c.mu.Lock()
-	running := append([]<-chan struct{}{}, c.running...)
+	runs := slices.Clone(c.runs)
 	c.mu.Unlock()
 	limit := time.NewTimer(d)
 	defer limit.Stop()
-	for _, done := range running {
+	for _, r := range runs {
 		select {
-		case <-done:
+		case <-r.Done():
 		case <-limit.C:
+			return false
+		case <-ctx.Done():
 			return false
 		}
 	}
 	return true
+}
+
+// Stop stops every command still running, and what it started, as
+// Run.Stop does, all at once, and returns when they have ended or at most
+// 2×StopGrace later. No command starts after it.
+func (c *Commands) Stop() {
+	c.mu.Lock()
+	c.stopped = true
+	runs := slices.Clone(c.runs)
+	c.runs = nil
+	c.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, r := range runs {
+		wg.Go(r.Stop)
+	}
+	wg.Wait()
+}
+
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }

@@ -67,7 +67,7 @@ func BenchmarkQuestionKeyHandle(b *testing.B) {
 func benchKeys(b *testing.B, extra, params string, setup ...string) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	w := &signalWriter{}
-	s := &server{out: newWriter(w), calls: map[string]*call{}}
+	s := newServer(w)
 	defer s.stop(cancel)
 	line := func(l string) {
 		s.lineMu.Lock()

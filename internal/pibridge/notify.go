@@ -39,7 +39,5 @@ func (s *server) startNotify(id string, prefs config.NotifyPrefs, header string,
 // onOpen runs the user's notify command for each questionnaire of the
 // session; its failures become notices.
 func (s *server) onOpen() func(ask.Opening) {
-	return notify.OnOpen(s.host.Preferences().Notify.Command, notify.HostPi, func(err error) {
-		s.send(textMsg{Type: typeNotice, Message: err.Error()})
-	})
+	return s.commands.OnOpen(s.host.Preferences().Notify.Command)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/internal/linereader"
+	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/internal/theme"
 	"github.com/askuser/askuser/internal/tooltext"
 )
@@ -32,7 +33,7 @@ var ErrVersion = errors.New("pibridge: unsupported protocol version")
 // goroutines, one line at a time.
 func Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancelCause(ctx)
-	s := &server{out: newWriter(w), calls: map[string]*call{}}
+	s := newServer(w)
 	defer s.stop(cancel)
 	// Reading blocks, and a signal must still end the bridge: the loop
 	// runs on its own, and Serve returns at whichever ends first. A read
@@ -47,15 +48,26 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	}
 }
 
-// stop aborts the running calls and waits for their results. The read
-// loop may still be blocked in a read; once stopped is set it handles no
-// more lines, so no call starts while or after stop waits, and no result
-// is written after Serve returns.
+// newServer is a bridge that writes to w.
+func newServer(w io.Writer) *server {
+	s := &server{out: newWriter(w), calls: map[string]*call{}}
+	s.commands = notify.NewCommands(notify.HostPi, func(err error) {
+		s.send(textMsg{Type: typeNotice, Message: err.Error()})
+	})
+	return s
+}
+
+// stop aborts the running calls, stops the user's notify commands and
+// what they started, and waits for the calls' results. The read loop may
+// still be blocked in a read; once stopped is set it handles no more
+// lines, so no call starts while or after stop waits, and no result is
+// written after Serve returns.
 func (s *server) stop(cancel context.CancelCauseFunc) {
 	cancel(errors.New("the bridge stopped"))
 	s.lineMu.Lock()
 	s.stopped = true
 	s.lineMu.Unlock()
+	s.commands.Stop()
 	s.wg.Wait()
 }
 
@@ -121,6 +133,8 @@ type server struct {
 	hostErr *contract.Error // options the host could not take
 	theme   theme.Theme
 	tool    string // the tool the shim registered: config.ToolAskUser or config.ToolAskUserQuestion
+
+	commands *notify.Commands // the user's notify commands, stopped by stop
 
 	mu    sync.Mutex
 	calls map[string]*call

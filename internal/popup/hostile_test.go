@@ -2,6 +2,7 @@ package popup
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/jsonline"
@@ -217,5 +219,55 @@ func TestRendererHelperGoesMidReport(t *testing.T) {
 	truncate = false
 	if out, err := r.Render(context.Background(), session(t)); err != nil || !out.Dismissed {
 		t.Errorf("the next popup: %v, %v; want dismissed", out, err)
+	}
+}
+
+// Connections that say nothing, made before the helper's, do not delay
+// the dialog: they are still waiting for their hello when it shows.
+func TestRendererSilentConnections(t *testing.T) {
+	s := session(t)
+	var silent []net.Conn
+	l := launcherFunc(func(ctx context.Context, sock string, w *fakeWindow) {
+		for range 3 {
+			c, err := net.Dial("unix", sock)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			silent = append(silent, c)
+		}
+		if conn := helperConn(t, ctx, sock, nil); conn != nil {
+			defer conn.Close()
+			<-conn.Gone()
+		}
+	})
+	var waiting []bool
+	d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){
+		func(context.Context, tui.Terminal) (ask.Outcome, error) {
+			// Each silent connection is still open: a read waits rather
+			// than find it closed.
+			for _, c := range silent {
+				c.SetReadDeadline(time.Now().Add(10 * time.Millisecond))
+				_, err := c.Read(make([]byte, 1))
+				waiting = append(waiting, errors.Is(err, os.ErrDeadlineExceeded))
+			}
+			return ask.Outcome{Dismissed: true}, nil
+		},
+	}}
+	began := time.Now()
+	out, err := NewRenderer(l, nil, withDialog(d)).Render(context.Background(), s)
+	took := time.Since(began)
+	for _, c := range silent {
+		c.Close()
+	}
+	if err != nil || !out.Dismissed {
+		t.Fatalf("Render = %+v, %v; want dismissed", out, err)
+	}
+	// Render ends the handshakes still under way as it returns.
+	if took >= handshakeWait {
+		t.Errorf("Render took %s, as long as a handshake may (%s)", took, handshakeWait)
+	}
+	if diff := cmp.Diff([]bool{true, true, true}, waiting); diff != "" {
+		t.Errorf("silent connections waiting when the dialog showed (-want +got):\n%s", diff)
 	}
 }

@@ -250,6 +250,15 @@ func (t *Tmux) Hide(argv []string, fit func(maxW, maxH int) (w, h int), key stri
 	return undo, nil
 }
 
+// Tell implements Teller: it shows msg on the client of t's pane for a
+// few seconds, as tmux shows its own messages.
+func (t *Tmux) Tell(msg string) error {
+	if _, err := t.run("display-message", "-t", t.Pane, "-d", strconv.Itoa(hiddenFor), strings.ReplaceAll(msg, "#", "##")); err != nil {
+		return fmt.Errorf("telling the user that a question waits: %w", err)
+	}
+	return nil
+}
+
 // source runs tmux commands as tmux listed them (list-keys prints
 // commands tmux can read back), from a file only the user can read.
 func (t *Tmux) source(cmds string) error {

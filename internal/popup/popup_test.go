@@ -434,7 +434,7 @@ func TestRendererDoneContext(t *testing.T) {
 		l := launcherFunc(func(context.Context, string, *fakeWindow) { launches++ })
 		r := NewRenderer(l, nil, nil)
 		if busy {
-			r.busy <- struct{}{}
+			r.screen <- struct{}{}
 		}
 		ctx, cancel := context.WithCancelCause(context.Background())
 		cancel(why)

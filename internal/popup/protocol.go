@@ -12,7 +12,8 @@
 // read from a file beside it. The helper's first line is a Hello; the
 // Renderer answers a good one with a Ready line, and the helper then sends
 // its terminal's file descriptor with a single byte, and after that only
-// Report lines. Everything but that byte is one JSON object per line, of
+// Report lines. Each connection has its handshake on its own, within a
+// few seconds, so that one that says nothing holds up no other. Everything but that byte is one JSON object per line, of
 // at most MaxLine bytes, decoded strictly: unknown members, duplicate
 // keys, invalid UTF-8 and unpaired surrogate escapes are refused. A
 // connection whose first line is not a good Hello is closed without an

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/askuser/askuser/ask"
@@ -60,21 +61,47 @@ type Options struct {
 // added. The dialog and its answers stay in the Renderer while popups
 // come and go: the user's toggle key closes the popup, and the same key,
 // bound for the while through the Launcher, opens a new one on the same
-// dialog. It is safe for concurrent use, but shows one questionnaire at
-// a time: a terminal has room for one popup, and the core may settle a
-// call (on a timeout or an abort) while its popup is still closing. Make
-// one with NewRenderer; the zero value is not usable.
+// dialog.
+//
+// It is safe for concurrent use, and shows one popup at a time: a
+// terminal has room for one, and the core may settle a call (on a
+// timeout or an abort) while its popup is still closing. A hidden dialog
+// holds no popup, so a newer call opens its own at once, and the key
+// brings back the newest hidden dialog first. A call that comes while a
+// popup is shown waits for it, and the user is told at once (see Teller).
+// A dialog shown after a newer call has begun, such as one the user hid
+// and the client then forgot, first tells the user that the agent may no
+// longer wait for its answer, and is answered only once the user says
+// so. Make one with NewRenderer; the zero value is not usable.
 type Renderer struct {
 	launcher Launcher
 	command  []string
 	opts     Options
-	busy     chan struct{} // holds a token while a popup is open or closing
+	screen   chan struct{} // holds a token while a popup is open or closing
+
+	mu    sync.Mutex
+	calls uint64     // the renders begun so far
+	keys  []*binding // the bindings of hidden dialogs' key, oldest first
+}
+
+// binding is a hidden dialog's binding of its key, undone once the
+// dialog is shown again or its call ends and no newer binding is left
+// above it.
+type binding struct {
+	undo func() error
+	gone bool
+}
+
+// Teller is a Launcher that can tell the user something at once, outside
+// any popup: that a question waits while another's popup is shown.
+type Teller interface {
+	Tell(msg string) error
 }
 
 // NewRenderer returns a Renderer that starts command (the helper, such
 // as []string{"/usr/bin/askuser", "popup"}) through l.
 func NewRenderer(l Launcher, command []string, opts *Options) *Renderer {
-	r := &Renderer{launcher: l, command: append([]string{}, command...), busy: make(chan struct{}, 1)}
+	r := &Renderer{launcher: l, command: append([]string{}, command...), screen: make(chan struct{}, 1)}
 	if opts != nil {
 		r.opts = *opts
 	}
@@ -85,12 +112,12 @@ func NewRenderer(l Launcher, command []string, opts *Options) *Renderer {
 }
 
 // Render implements ask.Renderer. It first waits, while ctx allows, until
-// the popup of any earlier Render has closed. It returns when the user
-// answers or dismisses the questionnaire, or when ctx is done, or when a
-// popup closes without an outcome; it then closes the connection, the
-// popup and any key binding made while the dialog was hidden, and removes
-// the socket. When ctx is done before the popup is launched, Render
-// returns context.Cause(ctx).
+// no other popup is open or closing. It returns when the user answers or
+// dismisses the questionnaire, or when ctx is done, or when a popup
+// closes without an outcome; it then closes the connection, the popup
+// and any key binding made while the dialog was hidden, and removes the
+// socket. When ctx is done before the popup is launched, Render returns
+// context.Cause(ctx).
 func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
 	return render(ctx, r, func() (shown[ask.Outcome], string) {
 		// The toggle hides the dialog only where the launcher can bring
@@ -100,7 +127,7 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 			sess.ToggleKey = ""
 		}
 		return r.opts.Dialog(&sess), sess.ToggleKey
-	}, func() func() { return r.notifyOpen(s.Notify, s.Request.Header, s.Countdown) })
+	}, func() func() { return r.notifyOpen(s.Notify, s.Request.Header, s.Countdown) }, ask.Outcome{Dismissed: true})
 }
 
 // RenderQuestions implements ask.QuestionRenderer as Render does, with
@@ -112,7 +139,7 @@ func (r *Renderer) RenderQuestions(ctx context.Context, s *ask.QuestionSession) 
 			return tui.NewQuestionPopup(s, false, nil), ""
 		}
 		return tui.NewQuestionPopup(s, true, nil), auqdialog.HideKey
-	}, func() func() { return r.notifyOpen(s.Notify, "", s.Countdown) })
+	}, func() func() { return r.notifyOpen(s.Notify, "", s.Countdown) }, ask.QuestionOutcome{Dismissed: true})
 }
 
 // shown is a dialog as the Renderer shows it in popups, whatever its
@@ -122,18 +149,91 @@ type shown[O any] interface {
 	Show(ctx context.Context, t tui.Terminal) (O, error)
 }
 
+// begin counts a render and returns its number.
+func (r *Renderer) begin() uint64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.calls++
+	return r.calls
+}
+
+// overtaken reports whether a render began after render n.
+func (r *Renderer) overtaken(n uint64) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.calls > n
+}
+
+// bound records a hidden dialog's binding of its key, the newest.
+func (r *Renderer) bound(undo func() error) *binding {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	b := &binding{undo: undo}
+	r.keys = append(r.keys, b)
+	return b
+}
+
+// unbind gives up b, and undoes the newest bindings that are given up:
+// each gives the key back what it did before, which is the binding of the
+// hidden dialog below it, or the user's own.
+func (r *Renderer) unbind(b *binding) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	b.gone = true
+	for len(r.keys) > 0 && r.keys[len(r.keys)-1].gone {
+		top := r.keys[len(r.keys)-1]
+		r.keys = r.keys[:len(r.keys)-1]
+		if err := top.undo(); err != nil && r.opts.Warn != nil {
+			r.opts.Warn(err)
+		}
+	}
+}
+
+// waitingMsg tells the user that a question waits behind a shown popup,
+// and that the shown one may be one the client forgot.
+const waitingMsg = "askuser: a newer question is waiting behind this one, which the agent may no longer await"
+
+// takeScreen waits, while ctx allows, until no popup is open or closing,
+// and then holds the screen. When another popup is shown, the user is
+// told at once that one more question waits.
+func (r *Renderer) takeScreen(ctx context.Context, tell bool) error {
+	select {
+	case r.screen <- struct{}{}:
+		return nil
+	default:
+	}
+	if t, ok := r.launcher.(Teller); ok && tell {
+		if err := t.Tell(waitingMsg); err != nil && r.opts.Warn != nil {
+			r.opts.Warn(err)
+		}
+	}
+	select {
+	case r.screen <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}
+
 // render is Render for any dialog: newDialog makes the dialog, and says
 // the key that hides it, "" for none, once the socket is ready; notify
 // then tells the user that a question is waiting, until the function it
-// returns is called.
-func render[O any](ctx context.Context, r *Renderer, newDialog func() (shown[O], string), notify func() (stop func())) (O, error) {
+// returns is called. dismissed is the outcome of a dialog the user
+// dismisses before it is shown, on being told that a newer call came.
+func render[O any](ctx context.Context, r *Renderer, newDialog func() (shown[O], string), notify func() (stop func()), dismissed O) (O, error) {
 	var none O
-	select {
-	case r.busy <- struct{}{}:
-	case <-ctx.Done():
-		return none, context.Cause(ctx)
+	n := r.begin()
+	if err := r.takeScreen(ctx, true); err != nil {
+		return none, err
 	}
-	defer func() { <-r.busy }()
+	held := true
+	release := func() {
+		if held {
+			<-r.screen
+			held = false
+		}
+	}
+	defer func() { release() }()
 	// A call settled before its turn launches nothing.
 	if ctx.Err() != nil {
 		return none, context.Cause(ctx)
@@ -179,18 +279,7 @@ func render[O any](ctx context.Context, r *Renderer, newDialog func() (shown[O],
 	accepting, stop := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(accepting)
-		for {
-			h, err := accept(ln, token)
-			if err != nil {
-				return
-			}
-			select {
-			case helpers <- h:
-			case <-stop:
-				h.close()
-				return
-			}
-		}
+		serve(ln, token, helpers, stop)
 	}()
 	defer func() {
 		close(stop)
@@ -198,17 +287,15 @@ func render[O any](ctx context.Context, r *Renderer, newDialog func() (shown[O],
 		<-accepting
 	}()
 
-	var undo func() error // set while the dialog is hidden
+	var key *binding // set while the dialog is hidden
 	restore := func() {
-		if undo == nil {
-			return
+		if key != nil {
+			r.unbind(key)
+			key = nil
 		}
-		if err := undo(); err != nil && r.opts.Warn != nil {
-			r.opts.Warn(err)
-		}
-		undo = nil
 	}
 	defer restore()
+	warned := false
 	for round := 0; ; round++ {
 		var winDone <-chan struct{}
 		if round == 0 {
@@ -229,14 +316,36 @@ func render[O any](ctx context.Context, r *Renderer, newDialog func() (shown[O],
 		case <-ctx.Done():
 			return none, context.Cause(ctx)
 		}
-		// Shown again: the key is the user's again.
+		if !held {
+			// Brought back by its key: the popup is open, but a newer
+			// call's may still be closing.
+			if err := r.takeScreen(ctx, false); err != nil {
+				h.close()
+				return none, err
+			}
+			held = true
+		}
+		// Shown again: the key is the user's again, or the next hidden
+		// dialog's.
 		restore()
-		out, err := show(ctx, h, dlg)
+		var shownDlg shown[O] = dlg
+		if !warned && r.overtaken(n) {
+			warned = true
+			shownDlg = &overtaken[O]{dlg: dlg, dismissed: dismissed}
+		}
+		out, err := show(ctx, h, shownDlg)
 		h.close()
 		if errors.Is(err, tui.ErrHidden) {
-			if undo, err = r.launcher.Hide(argv, dlg.Fit, hideKey); err != nil {
+			if round == 0 {
+				win.Close()
+			}
+			undo, err := r.launcher.Hide(argv, dlg.Fit, hideKey)
+			if err != nil {
 				return none, fmt.Errorf("the user hid the dialog, and it cannot be brought back: %w", err)
 			}
+			key = r.bound(undo)
+			// Hidden, the dialog leaves the screen to other calls.
+			release()
 			continue
 		}
 		if err != nil && round == 0 {
@@ -282,6 +391,16 @@ func show[O any](parent context.Context, h *helper, dlg shown[O]) (O, error) {
 	out, err := dlg.Show(ctx, tui.Terminal{File: h.tty, Environ: h.env, Resize: resize})
 	// Why the round ended, before closing the connection ends the reader.
 	cause := context.Cause(ctx)
+	// The end of the stream tells the helper to exit, which closes its
+	// popup; its own end of the connection says it has, so that the next
+	// popup does not open while this one still closes.
+	h.c.CloseWrite()
+	t := time.NewTimer(closeGrace)
+	select {
+	case <-read:
+	case <-t.C:
+	}
+	t.Stop()
 	h.c.Close()
 	<-read
 	if err != nil && parent.Err() == nil && cause != nil {
@@ -346,25 +465,53 @@ func (h *helper) close() {
 	h.tty.Close()
 }
 
-// accept takes connections until one presents the token and a terminal.
-func accept(ln net.Listener, token string) (*helper, error) {
+// handshakeWait bounds a connection's handshake: the helper runs on the
+// same machine and says its hello at once.
+const handshakeWait = 5 * time.Second
+
+// serve takes connections until ln is closed, and sends each that
+// presents the token and a terminal to helpers, until stop is closed.
+// Each connection has its handshake in a goroutine of its own, so that
+// one that says nothing holds up no other. serve returns once ln is
+// closed and every handshake has ended; closing stop ends those under
+// way.
+func serve(ln net.Listener, token string, helpers chan<- *helper, stop <-chan struct{}) {
+	var wg sync.WaitGroup
+	defer wg.Wait()
 	for {
 		c, err := ln.Accept()
 		if err != nil {
-			return nil, fmt.Errorf("popup: waiting for the popup: %w", err)
+			return
 		}
-		h, err := handshake(c.(*net.UnixConn), token)
-		if err != nil {
-			c.Close()
-			continue
-		}
-		return h, nil
+		wg.Go(func() {
+			shaken, watched := make(chan struct{}), make(chan struct{})
+			go func() {
+				defer close(watched)
+				select {
+				case <-stop:
+					c.Close()
+				case <-shaken:
+				}
+			}()
+			h, err := handshake(c.(*net.UnixConn), token)
+			close(shaken)
+			<-watched
+			if err != nil {
+				c.Close()
+				return
+			}
+			select {
+			case helpers <- h:
+			case <-stop:
+				h.close()
+			}
+		})
 	}
 }
 
 // handshake reads a Hello, answers it, and receives the terminal.
 func handshake(c *net.UnixConn, token string) (*helper, error) {
-	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	c.SetReadDeadline(time.Now().Add(handshakeWait))
 	hello, err := readHello(c, token)
 	if err != nil {
 		return nil, err
