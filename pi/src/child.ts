@@ -48,6 +48,13 @@ let nextCall = 0;
 export const EXCHANGE_WAIT_MS = 10;
 
 /**
+ * The wait of the children made from now on, EXCHANGE_WAIT_MS unless
+ * changed: tests that check that a key's frame comes back synchronously
+ * set it long, so that a busy machine cannot fail them.
+ */
+export const exchangeDefaults = { waitMs: EXCHANGE_WAIT_MS };
+
+/**
  * How long exchange spins on its reads before it naps between them:
  * forever with more than one CPU, and not at all with one. On one CPU the
  * child runs only while exchange lets it go: spinning there makes the
@@ -138,7 +145,7 @@ export class Child {
     binary: string,
     hello: Hello,
     maxLine = MAX_LINE,
-    exchangeWaitMs = EXCHANGE_WAIT_MS,
+    exchangeWaitMs = exchangeDefaults.waitMs,
     exchangeSpinMs = EXCHANGE_SPIN_MS,
   ) {
     this.maxLine = maxLine;

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { CURSOR_MARKER, visibleWidth } from "@earendil-works/pi-tui";
 import { createAskUser } from "../index.ts";
+import { EXCHANGE_WAIT_MS, exchangeDefaults } from "../src/child.ts";
 import type { Frame } from "../src/protocol.ts";
 import { CustomView, keyMessage } from "../src/ui.ts";
 import { fakeCtx, noConfig, type Shown, until } from "./fake.ts";
@@ -57,7 +58,11 @@ test("custom: an overlay, keys answer it, every line fits the width, and it all 
   assert.equal(f.listeners.size, 0, "the raw listener is gone");
 });
 
-test("custom: a key's frame is on screen when handleInput returns, and enter closes the component at once", async () => {
+test("custom: a key's frame is on screen when handleInput returns, and enter closes the component at once", async (t) => {
+  // The child's answer is waited for synchronously; a long wait keeps a
+  // busy machine from sending it through the event loop instead.
+  exchangeDefaults.waitMs = 10_000;
+  t.after(() => (exchangeDefaults.waitMs = EXCHANGE_WAIT_MS));
   const f = fakeCtx("tui", { cols: 60, rows: 20 });
   const p = createAskUser(f.ctx, noConfig)(deploy);
   const s = await until("the dialog", () => (shows(f.shown[0], 60, "Deploy where?") ? f.shown[0] : undefined));
