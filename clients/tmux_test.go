@@ -142,6 +142,25 @@ func (u *tui) waitGone(text string) string {
 	return u.waitFor(text+" gone", func(s string) bool { return !strings.Contains(s, text) })
 }
 
+// pressUntilGone presses key until the screen no longer shows text. A TUI
+// may drop a key that comes in the frame where its focus moved (Claude
+// Code's form does, for Enter on Accept), so the key is pressed again
+// when text is still there after a few seconds, up to five times.
+func (u *tui) pressUntilGone(key, text string) {
+	u.t.Helper()
+	for range 5 {
+		u.keys(key)
+		deadline := time.Now().Add(3 * time.Second)
+		for time.Now().Before(deadline) {
+			if !strings.Contains(u.screen(), text) {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	u.t.Fatalf("%s did not take %q off the screen:\n%s", key, text, u.screen())
+}
+
 // until waits until ok, showing the screen if it never is.
 func (u *tui) until(what string, ok func() bool) {
 	u.t.Helper()
