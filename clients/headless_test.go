@@ -122,7 +122,7 @@ func TestClaudeHeadless(t *testing.T) {
 	claudeHome(s, m)
 	cfg := s.write("mcp.json", claudeMCP(""))
 	out := s.headless("claude", "-p", prompt, "--mcp-config", cfg, "--strict-mcp-config",
-		"--allowedTools", "mcp__askuser__ask_user", "--model", "claude-sonnet-4-5")
+		"--allowedTools", "mcp__askuser__ask_user", "--model", claudeModel)
 	sameGuidance(t, oneResult(t, m), formNotShown("cancel"))
 	finished(t, out)
 }

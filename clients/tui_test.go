@@ -100,11 +100,16 @@ func claudeTUI(t *testing.T, mode string, setup func(*sandbox)) (*tui, *model) {
 		setup(s)
 	}
 	cfg := s.write("mcp.json", claudeMCP(mode))
-	u := s.startTUI("claude", "--mcp-config", cfg, "--strict-mcp-config", "--allowedTools", "mcp__askuser__ask_user", "--model", "claude-sonnet-4-5")
+	u := s.startTUI("claude", "--mcp-config", cfg, "--strict-mcp-config", "--allowedTools", "mcp__askuser__ask_user", "--model", claudeModel)
 	// Its idle status line: auto mode is the default.
 	u.waitText("⏵⏵ auto mode on")
 	return u, m
 }
+
+// claudeModel is the model the Claude Code tests name: one that Claude
+// Code 2.1.332 does not list as retired by today's date. With a retired
+// one it starts in manual mode, with a warning, and its calls fail.
+const claudeModel = "claude-sonnet-4-6"
 
 func TestClaudeTUI(t *testing.T) {
 	t.Run("popup", func(t *testing.T) {
