@@ -66,7 +66,9 @@ var hostileLines = []struct {
 // open. Each gets its error line, and the bridge still answers: the
 // resize after it is drawn.
 func TestHostileLines(t *testing.T) {
-	c := ready(t, hello("tui", true, tuiUI, map[string]any{"options": map[string]any{"timeoutPerQuestionMs": 0}}))
+	// No notifications: a notify message could come before an error.
+	quiet := map[string]any{"bell": false, "title": false, "desktop": false}
+	c := ready(t, hello("tui", true, tuiUI, map[string]any{"options": map[string]any{"timeoutPerQuestionMs": 0, "notify": quiet}}))
 	sendAsk(c, "c1", deploy, "")
 	c.until("open")
 	const resize = `{"type":"resize","call":"c1","width":40,"rows":10}`
