@@ -11,7 +11,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/internal/auqdialog"
-	"github.com/askuser/askuser/internal/auqtext"
+	"github.com/askuser/askuser/internal/modeltext"
 	"github.com/askuser/askuser/internal/native"
 )
 
@@ -123,7 +123,7 @@ func questionResult(call string, params []byte, out auq.Outcome) questionResultM
 	if out.Status == auq.StatusError {
 		d.Result = auq.Result{Cancelled: true}
 	}
-	return questionResultMsg{Type: typeResult, Call: call, Result: d, Text: auqtext.ForModel(req, out),
+	return questionResultMsg{Type: typeResult, Call: call, Result: d, Text: modeltext.AskUserQuestionResult(req, out),
 		Terminate: out.Status == auq.StatusDismissed}
 }
 
