@@ -13,6 +13,7 @@ import (
 	"github.com/askuser/askuser/internal/auqdialog"
 	"github.com/askuser/askuser/internal/modeltext"
 	"github.com/askuser/askuser/internal/native"
+	"github.com/askuser/askuser/internal/notify"
 )
 
 // questionCustomUI is the custom route of AskUserQuestion inside Pi: the
@@ -41,7 +42,7 @@ func (u *questionCustomUI) RenderQuestions(ctx context.Context, s *ask.QuestionS
 	defer c.setHandler(nil)
 	u.srv.send(openMsg{Type: typeOpen, Call: c.id, Display: string(contract.DisplayOverlay),
 		ToggleKey: piKey(auqdialog.HideKey), HiddenStatus: hiddenStatus, HideWorking: true})
-	defer u.srv.startNotify(c.id, s.Notify, "", s.Countdown).Stop()
+	defer notify.Attach(u.srv.notifyTo(c.id), s.Notify, "", s.Countdown)()
 	defer u.srv.send(callMsg{Type: typeClose, Call: c.id})
 	return qs.serve(ctx)
 }
