@@ -10,7 +10,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/auqtext"
+	"github.com/askuser/askuser/internal/modeltext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -20,14 +20,14 @@ var questionsOutputSchema []byte
 // QuestionsTool returns the AskUserQuestion tool as a server with
 // Options.Tool set to auq.ToolName lists it.
 func QuestionsTool() *mcp.Tool {
-	return askTool(auq.ToolName, auqtext.Description(), auq.Schema(), questionsOutputSchema)
+	return askTool(auq.ToolName, modeltext.AskUserQuestion.Description(), auq.Schema(), questionsOutputSchema)
 }
 
 // questionsInstructions are the server's instructions for AskUserQuestion.
 func questionsInstructions() string {
 	var b strings.Builder
 	b.WriteString("Guidelines for " + auq.ToolName + ":\n")
-	for _, g := range auqtext.Guidelines() {
+	for _, g := range modeltext.AskUserQuestion.Guidelines() {
 		b.WriteString("- " + g + "\n")
 	}
 	return b.String()
@@ -133,13 +133,13 @@ func questionsFailed(code contract.ErrorCode, msg string) auq.Outcome {
 }
 
 // questionsResult is the tool result for out, the outcome of q: the
-// model's text (auqtext.ForModel, which holds the whole result) as
-// content, and the AskUserQuestion result with that text as its guidance
-// member as structured content, as toolResult does for ask_user. An error
+// model's text (modeltext.AskUserQuestionResult, which holds the whole
+// result) as content, and the AskUserQuestion result with that text as its
+// guidance member as structured content, as toolResult does for ask_user. An error
 // is isError, and its structured content is a result without answers
 // (cancelled) that carries the error.
 func questionsResult(q *auq.Request, out auq.Outcome, action string) *mcp.CallToolResult {
-	text := auqtext.ForModel(q, out)
+	text := modeltext.AskUserQuestionResult(q, out)
 	if out.Status == auq.StatusDismissed {
 		text += dismissalText(action)
 	}

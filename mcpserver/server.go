@@ -9,7 +9,7 @@
 // progress notifications named after them. The text below is ask_user's.
 //
 // The one tool, ask_user, takes the questionnaire of package contract and
-// returns tooltext's text for the model, and as structured content the
+// returns modeltext's text for the model, and as structured content the
 // result JSON with that same text as its guidance member. Each client
 // session gets one ask.Host, resolved on its first call from the client's
 // capabilities and the server's environment:
@@ -44,8 +44,8 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/modeltext"
 	"github.com/askuser/askuser/internal/notify"
-	"github.com/askuser/askuser/internal/tooltext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -179,7 +179,7 @@ func New(opts *Options) (*Server, error) {
 func instructions() string {
 	var b strings.Builder
 	b.WriteString("Guidelines for ask_user:\n")
-	for _, g := range tooltext.Guidelines() {
+	for _, g := range modeltext.AskUser.Guidelines() {
 		b.WriteString("- " + g + "\n")
 	}
 	return b.String()
@@ -187,7 +187,7 @@ func instructions() string {
 
 // Tool returns the ask_user tool as the server lists it.
 func Tool() *mcp.Tool {
-	return askTool(ToolName, tooltext.Description(), contract.Schema(), outputSchema)
+	return askTool(ToolName, modeltext.AskUser.Description(), contract.Schema(), outputSchema)
 }
 
 // askTool is a tool that asks the user: it reads and changes nothing,
@@ -401,7 +401,7 @@ func withWarnings(res contract.Result, warnings []string) contract.Result {
 // isError for an error outcome. action is the client's answer to an elicitation form, if
 // one was shown: a dismissal says whether the user declined or cancelled.
 func toolResult(q *contract.Request, res contract.Result, action string) *mcp.CallToolResult {
-	text := tooltext.ForModel(q, res)
+	text := modeltext.AskUserResult(q, res)
 	if res.Status == contract.StatusAborted && res.CancelledReason == contract.CancelUser {
 		text += dismissalText(action)
 	}

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"io"
-	"os"
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
@@ -11,34 +10,15 @@ import (
 	"github.com/askuser/askuser/internal/notify"
 )
 
-// alerts are the notifications of one questionnaire, which tell the user
-// that it waits. They are written straight to the terminal while no
-// program draws on it, and through the running program otherwise, so
-// that they never split one of its frames. A nil *alerts sends nothing.
+// alerts route the notifications of one questionnaire, which tell the
+// user that it waits: straight to the terminal while no program draws on
+// it, and through the running program otherwise, so that they never
+// split one of its frames. A nil *alerts routes nothing.
 type alerts struct {
-	n    *notify.Notifier
-	cd   notify.Deadline
-	home io.Writer // where to write between programs; nil drops
+	out io.Writer // where to write while p is nil; nil drops
 
-	mu   sync.Mutex
-	out  io.Writer    // where to write now, while p is nil
-	p    *tea.Program // the program drawing, or nil
-	sess *notify.Session
-}
-
-// newAlerts returns the notifications of a questionnaire with header
-// whose deadline cd reports, for a terminal whose programs see environ
-// (nil for the process's own). home is where they are written while no
-// program runs; nil drops them.
-func newAlerts(prefs config.NotifyPrefs, environ []string, header string, cd notify.Deadline, home io.Writer) *alerts {
-	if environ == nil {
-		environ = os.Environ()
-	}
-	n := notify.New(prefs, notify.Detect(environ), header)
-	if n.Off() {
-		return nil
-	}
-	return &alerts{n: n, cd: cd, home: home}
+	mu sync.Mutex
+	p  *tea.Program // the program drawing, or nil
 }
 
 // notifying returns o set to carry the notifications of a questionnaire
@@ -47,32 +27,12 @@ func newAlerts(prefs config.NotifyPrefs, environ []string, header string, cd not
 // questionnaire is over. The renderer of either contract calls it once
 // per questionnaire, before its first run.
 func notifying(o Options, out io.Writer, prefs config.NotifyPrefs, header string, cd notify.Deadline) (Options, func()) {
-	o.alerts = newAlerts(prefs, o.Environ, header, cd, out)
-	o.alerts.open(out)
-	return o, o.alerts.close
-}
-
-// open sends the opening notifications to out, the first time only.
-func (a *alerts) open(out io.Writer) {
-	if a == nil {
-		return
-	}
-	a.mu.Lock()
-	first := a.sess == nil
-	if first {
-		a.out = out
-	}
-	a.mu.Unlock()
-	if first {
-		sess := notify.Start(a.n, a.cd, a.write)
-		a.mu.Lock()
-		a.sess, a.out = sess, a.home
-		a.mu.Unlock()
-	}
+	o.alerts = &alerts{out: out}
+	return o, notify.Attach(notify.Output{Environ: o.Environ, Write: o.alerts.write}, prefs, header, cd)
 }
 
 // attach routes the notifications through p while it runs; nil, once
-// it has ended, routes them to home again.
+// it has ended, routes them to the terminal again.
 func (a *alerts) attach(p *tea.Program) {
 	if a == nil {
 		return
@@ -82,27 +42,16 @@ func (a *alerts) attach(p *tea.Program) {
 	a.mu.Unlock()
 }
 
-// close cancels the reminder and restores the title.
-func (a *alerts) close() {
-	if a == nil {
-		return
-	}
-	a.mu.Lock()
-	sess := a.sess
-	a.mu.Unlock()
-	sess.Stop()
-}
-
 func (a *alerts) write(seq string) {
 	a.mu.Lock()
-	p, out := a.p, a.out
+	p := a.p
 	a.mu.Unlock()
 	switch {
 	case p != nil:
 		// Send blocks until the program takes it, or returns once it
 		// has ended.
 		go p.Send(tea.RawMsg{Msg: seq})
-	case out != nil:
-		_, _ = io.WriteString(out, seq)
+	case a.out != nil:
+		_, _ = io.WriteString(a.out, seq)
 	}
 }

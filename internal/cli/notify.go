@@ -25,8 +25,7 @@ func terminalNotify(env *Env, name string, host *ask.Host) (*ask.Options, func(c
 	reports := newHeldReports(env.Stderr, name)
 	cmds := notify.NewCommands(notify.HostTerminal, reports.report)
 	return &ask.Options{OnOpen: cmds.OnOpen(host.Preferences().Notify.Command)}, func(ctx context.Context) {
-		cmds.Wait(ctx, commandWait)
-		cmds.Stop()
+		cmds.Close(ctx, commandWait)
 		reports.release()
 	}
 }

@@ -100,6 +100,15 @@ func (c *Commands) Stop() {
 	wg.Wait()
 }
 
+// Close waits, as Wait does, for the commands started so far, at most d
+// or until ctx is done, then stops what still runs, as Stop does. A host
+// that reports the commands' failures after its result calls it before
+// it exits.
+func (c *Commands) Close(ctx context.Context, d time.Duration) {
+	c.Wait(ctx, d)
+	c.Stop()
+}
+
 func isClosed(ch <-chan struct{}) bool {
 	select {
 	case <-ch:

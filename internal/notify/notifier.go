@@ -1,7 +1,6 @@
 package notify
 
 import (
-	"io"
 	"sync"
 	"time"
 
@@ -178,14 +177,4 @@ func (s *Session) Stop() {
 	if seq := s.n.Close(); seq != "" {
 		s.write(seq)
 	}
-}
-
-// Write starts the notifications of a questionnaire with header, whose
-// deadline d reports, written straight to w: a terminal that nothing else
-// draws on meanwhile, or one to which each write goes whole. The
-// terminal is detected from environ. Stop the returned Session when the
-// questionnaire is over; write errors are ignored, as a notification
-// cannot change the call's outcome.
-func Write(w io.Writer, p config.NotifyPrefs, environ []string, header string, d Deadline) *Session {
-	return Start(New(p, Detect(environ), header), d, func(seq string) { _, _ = io.WriteString(w, seq) })
 }

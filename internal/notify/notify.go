@@ -10,8 +10,10 @@
 // questionnaire's header when there is one, and the time left. It never
 // carries a question, an option or an answer.
 //
-// The package also runs the user's notify command (Command). It holds no
-// global state.
+// The package also runs the user's notify command (Command). A host
+// attaches a questionnaire's terminal notifications with Attach, giving
+// only its Output, and runs the notify command of every questionnaire
+// that opens on it through Commands. It holds no global state.
 package notify
 
 import (

@@ -12,6 +12,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/internal/keyid"
+	"github.com/askuser/askuser/internal/notify"
 )
 
 // tick is how often a running countdown is redrawn.
@@ -55,7 +56,7 @@ func (u *customUI) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 	u.srv.send(openMsg{Type: typeOpen, Call: c.id, Display: string(display), ToggleKey: piKey(toggle)})
 	// The title comes back after the close, which the shim may be
 	// waiting for.
-	defer u.srv.startNotify(c.id, s.Notify, s.Request.Header, s.Countdown).Stop()
+	defer notify.Attach(u.srv.notifyTo(c.id), s.Notify, s.Request.Header, s.Countdown)()
 	defer u.srv.send(callMsg{Type: typeClose, Call: c.id})
 
 	return cs.serve(ctx)

@@ -1,10 +1,7 @@
 package pibridge
 
 import (
-	"os"
-
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/internal/notify"
 )
 
@@ -24,16 +21,14 @@ type notifyMsg struct {
 	Data string `json:"data"`
 }
 
-// startNotify starts the notifications of the component of call id, a
-// questionnaire with header ("" for none) whose deadline cd reports, as
-// the user's prefs ask: sent as notify messages, which the shim writes to
-// Pi's terminal. The component of either contract calls it once it is
-// open, and stops the returned session after its close.
-func (s *server) startNotify(id string, prefs config.NotifyPrefs, header string, cd notify.Deadline) *notify.Session {
-	n := notify.New(prefs, notify.Detect(os.Environ()), header)
-	return notify.Start(n, cd, func(seq string) {
+// notifyTo is where the notifications of the component of call id go:
+// notify messages, which the shim writes to Pi's terminal. The component
+// of either contract attaches them once it is open, and ends them after
+// its close.
+func (s *server) notifyTo(id string) notify.Output {
+	return notify.Output{Write: func(seq string) {
 		s.send(notifyMsg{Type: typeNotify, Call: id, Data: seq})
-	})
+	}}
 }
 
 // onOpen runs the user's notify command for each questionnaire of the

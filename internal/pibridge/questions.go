@@ -11,8 +11,9 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/internal/auqdialog"
-	"github.com/askuser/askuser/internal/auqtext"
+	"github.com/askuser/askuser/internal/modeltext"
 	"github.com/askuser/askuser/internal/native"
+	"github.com/askuser/askuser/internal/notify"
 )
 
 // questionCustomUI is the custom route of AskUserQuestion inside Pi: the
@@ -41,7 +42,7 @@ func (u *questionCustomUI) RenderQuestions(ctx context.Context, s *ask.QuestionS
 	defer c.setHandler(nil)
 	u.srv.send(openMsg{Type: typeOpen, Call: c.id, Display: string(contract.DisplayOverlay),
 		ToggleKey: piKey(auqdialog.HideKey), HiddenStatus: hiddenStatus, HideWorking: true})
-	defer u.srv.startNotify(c.id, s.Notify, "", s.Countdown).Stop()
+	defer notify.Attach(u.srv.notifyTo(c.id), s.Notify, "", s.Countdown)()
 	defer u.srv.send(callMsg{Type: typeClose, Call: c.id})
 	return qs.serve(ctx)
 }
@@ -123,7 +124,7 @@ func questionResult(call string, params []byte, out auq.Outcome) questionResultM
 	if out.Status == auq.StatusError {
 		d.Result = auq.Result{Cancelled: true}
 	}
-	return questionResultMsg{Type: typeResult, Call: call, Result: d, Text: auqtext.ForModel(req, out),
+	return questionResultMsg{Type: typeResult, Call: call, Result: d, Text: modeltext.AskUserQuestionResult(req, out),
 		Terminate: out.Status == auq.StatusDismissed}
 }
 

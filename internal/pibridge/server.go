@@ -14,9 +14,9 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/internal/linereader"
+	"github.com/askuser/askuser/internal/modeltext"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/internal/theme"
-	"github.com/askuser/askuser/internal/tooltext"
 )
 
 // ErrVersion is returned by Serve when the shim speaks another protocol
@@ -456,7 +456,7 @@ func explain(params []byte, res contract.Result) string {
 			req = r
 		}
 	}
-	return tooltext.ForModel(req, res)
+	return modeltext.AskUserResult(req, res)
 }
 
 // call is one running questionnaire.

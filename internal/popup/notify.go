@@ -3,6 +3,7 @@ package popup
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -39,29 +40,26 @@ func (t *Tmux) PaneTerminal() (*os.File, error) {
 	return os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 }
 
-// notifyOpen starts the notifications of a questionnaire with header
-// ("" for none) whose deadline cd reports, as the user's prefs ask, on
+// notifyOpen attaches the notifications of a questionnaire with header
+// ("" for none) whose deadline cd reports, as the user's prefs ask, to
 // the pane's terminal when the launcher has one, and returns what ends
 // them. A terminal that cannot be opened is reported to Warn, and the
 // call goes on without them. The popup of either contract calls it once
 // per questionnaire.
 func (r *Renderer) notifyOpen(prefs config.NotifyPrefs, header string, cd notify.Deadline) (stop func()) {
 	pt, ok := r.launcher.(PaneTerminal)
-	if !ok || notify.New(prefs, notify.Detect(r.environ()), "").Off() {
+	if !ok {
 		return func() {}
 	}
-	f, err := pt.PaneTerminal()
-	if err != nil {
-		if r.opts.Warn != nil {
-			r.opts.Warn(fmt.Errorf("the pane cannot be told that a question is waiting: %w", err))
-		}
-		return func() {}
-	}
-	sess := notify.Write(f, prefs, r.environ(), header, cd)
-	return func() {
-		sess.Stop()
-		f.Close()
-	}
+	return notify.Attach(notify.Output{
+		Environ: r.environ(),
+		Open:    func() (io.WriteCloser, error) { return pt.PaneTerminal() },
+		Report: func(err error) {
+			if r.opts.Warn != nil {
+				r.opts.Warn(fmt.Errorf("the pane cannot be told that a question is waiting: %w", err))
+			}
+		},
+	}, prefs, header, cd)
 }
 
 func (r *Renderer) environ() []string {

@@ -1,22 +1,14 @@
-package tooltext
+package modeltext
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/askuser/askuser/contract"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
-
-func ptr[T any](v T) *T { return &v }
 
 // release is a normalized questionnaire with every kind of question.
 func release() *contract.Request {
@@ -58,7 +50,7 @@ func releaseAnswers() []contract.Answer {
 	}
 }
 
-func TestForModel(t *testing.T) {
+func TestAskUserResult(t *testing.T) {
 	strict := release()
 	strict.AllowFreeText = ptr(false)
 	small := &contract.Request{Questions: []contract.Question{{ID: "q1", Title: "Name the branch", Kind: contract.KindInput}}}
@@ -93,8 +85,8 @@ func TestForModel(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := ForModel(tt.req, tt.res)
-			golden(t, filepath.Join("testdata", "TestForModel", tt.name+".golden"), got)
+			got := AskUserResult(tt.req, tt.res)
+			golden(t, filepath.Join("testdata", "TestAskUserResult", tt.name+".golden"), got)
 			if !strings.Contains(got, "not invent") {
 				t.Errorf("the text does not tell the model not to invent an answer:\n%s", got)
 			}
@@ -110,9 +102,9 @@ func TestForModel(t *testing.T) {
 	}
 }
 
-func TestForModelListsEveryOption(t *testing.T) {
+func TestAskUserResultListsEveryOption(t *testing.T) {
 	req := release()
-	got := ForModel(req, contract.ErrorResult(contract.ErrCustomUIFailed, "x"))
+	got := AskUserResult(req, contract.ErrorResult(contract.ErrCustomUIFailed, "x"))
 	for _, q := range req.Questions {
 		want := []string{q.Title}
 		for _, o := range q.Options {
@@ -132,46 +124,26 @@ func TestForModelListsEveryOption(t *testing.T) {
 	}
 }
 
-func TestDescriptionAndGuidelines(t *testing.T) {
-	d := Description()
+func TestAskUserDescriptionAndGuidelines(t *testing.T) {
+	d := AskUser.Description()
 	if d == "" || strings.Contains(d, "\n") {
-		t.Errorf("Description() = %q; want one non-empty paragraph", d)
+		t.Errorf("AskUser.Description() = %q; want one non-empty paragraph", d)
 	}
-	g := Guidelines()
+	g := AskUser.Guidelines()
 	if len(g) < 5 {
-		t.Fatalf("Guidelines() has %d entries; want at least 5", len(g))
+		t.Fatalf("AskUser.Guidelines() has %d entries; want at least 5", len(g))
 	}
 	for i, s := range g {
 		if s == "" || strings.HasPrefix(s, "-") || !strings.HasSuffix(s, ".") {
-			t.Errorf("Guidelines()[%d] = %q; want a sentence without its bullet", i, s)
+			t.Errorf("AskUser.Guidelines()[%d] = %q; want a sentence without its bullet", i, s)
 		}
 	}
 	if !strings.Contains(strings.Join(g, " "), "invent") {
-		t.Error("Guidelines() never says not to invent an answer")
+		t.Error("AskUser.Guidelines() never says not to invent an answer")
 	}
 	g[0] = "changed"
-	if Guidelines()[0] == "changed" {
-		t.Error("Guidelines() returned shared storage")
-	}
-}
-
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
+	if AskUser.Guidelines()[0] == "changed" {
+		t.Error("AskUser.Guidelines() returned shared storage")
 	}
 }
 
@@ -188,11 +160,11 @@ func invalidRequest(t *testing.T) error {
 // The text of an invalid_request result says what to do once, and each
 // of its lines starts as a sentence or a list item does, whatever the
 // number of problems.
-func TestInvalidRequestSaysItOnce(t *testing.T) {
+func TestAskUserInvalidRequestSaysItOnce(t *testing.T) {
 	_, _, one := contract.Parse([]byte(`{"questions":[]}`))
 	for name, err := range map[string]error{"one problem": one, "two problems": invalidRequest(t)} {
 		t.Run(name, func(t *testing.T) {
-			got := ForModel(nil, contract.InvalidRequestResult(err))
+			got := AskUserResult(nil, contract.InvalidRequestResult(err))
 			for _, w := range []string{"Fix th", "call ask_user again", "No answer was given", "not shown to the user"} {
 				if n := strings.Count(got, w); n != 1 {
 					t.Errorf("the text says %q %d times; want once:\n%s", w, n, got)

@@ -1,10 +1,8 @@
-package auqtext
+package modeltext
 
 import (
 	"encoding/json"
 	"errors"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,10 +13,6 @@ import (
 
 	"github.com/askuser/askuser/auq"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
-
-func ptr[T any](v T) *T { return &v }
 
 func request() *auq.Request {
 	return &auq.Request{
@@ -55,7 +49,7 @@ func failure(code, msg string) auq.Outcome {
 	return auq.Outcome{Status: auq.StatusError, Error: &auq.Error{Code: code, Message: msg}}
 }
 
-func TestForModel(t *testing.T) {
+func TestAskUserQuestionResult(t *testing.T) {
 	_, perr := auq.Parse([]byte(`{"questions":[{"id":"$q","question":"Which","header":"h","options":[]}]}`))
 	tests := []struct {
 		name string
@@ -79,8 +73,8 @@ func TestForModel(t *testing.T) {
 	reasks := map[string]bool{"unsupported_mode": true, "custom_ui_failed": true, "native_ui_failed_without_request": true, "invalid_config": true, "not_initialized": true}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := ForModel(tt.req, tt.out)
-			golden(t, filepath.Join("testdata", "TestForModel", tt.name+".golden"), got)
+			got := AskUserQuestionResult(tt.req, tt.out)
+			golden(t, filepath.Join("testdata", "TestAskUserQuestionResult", tt.name+".golden"), got)
 			if !strings.Contains(got, "not invent") {
 				t.Errorf("the text does not tell the model not to invent an answer:\n%s", got)
 			}
@@ -91,11 +85,11 @@ func TestForModel(t *testing.T) {
 	}
 }
 
-// TestForModelHoldsTheResult checks that the model sees the complete
+// TestAskUserQuestionResultHoldsTheResult checks that the model sees the complete
 // structured result: the JSON line in the text is the result.
-func TestForModelHoldsTheResult(t *testing.T) {
+func TestAskUserQuestionResultHoldsTheResult(t *testing.T) {
 	for _, out := range []auq.Outcome{submitted(), cancelledOutcome(auq.StatusDismissed), cancelledOutcome(auq.StatusTimeout)} {
-		text := ForModel(request(), out)
+		text := AskUserQuestionResult(request(), out)
 		line := strings.Split(text, "\n")[0]
 		if out.Status == auq.StatusSubmitted {
 			line = strings.Split(text, "\n")[1]
@@ -110,9 +104,9 @@ func TestForModelHoldsTheResult(t *testing.T) {
 	}
 }
 
-func TestForModelListsEveryOption(t *testing.T) {
+func TestAskUserQuestionResultListsEveryOption(t *testing.T) {
 	req := request()
-	got := ForModel(req, failure("custom_ui_failed", "x"))
+	got := AskUserQuestionResult(req, failure("custom_ui_failed", "x"))
 	for _, q := range req.Questions {
 		want := []string{`"` + q.ID + `"`, `"` + q.Question + `"`, `"` + q.Header + `"`}
 		for _, o := range q.Options {
@@ -126,9 +120,9 @@ func TestForModelListsEveryOption(t *testing.T) {
 	}
 }
 
-// TestForModelHasNoControls feeds control characters everywhere the
+// TestAskUserQuestionResultHasNoControls feeds control characters everywhere the
 // model or a renderer can put text, and finds none in the result text.
-func TestForModelHasNoControls(t *testing.T) {
+func TestAskUserQuestionResultHasNoControls(t *testing.T) {
 	const hostile = "a\x1b]52;c;eA==\x07b\u009b2Jc\x7fd\te\rf\x00"
 	req := request()
 	req.Questions[0].Question = hostile + "?"
@@ -141,7 +135,7 @@ func TestForModelHasNoControls(t *testing.T) {
 	dis := cancelledOutcome(auq.StatusDismissed)
 	dis.Result.Metadata.FlowID = ptr(hostile)
 	for _, out := range []auq.Outcome{sub, dis, failure("custom_ui_failed", hostile), failure("internal", hostile+"\xff"), failure(hostile, hostile)} {
-		got := ForModel(req, out)
+		got := AskUserQuestionResult(req, out)
 		for _, r := range got {
 			if r < 0x20 && r != '\n' || r >= 0x7f && r <= 0x9f {
 				t.Errorf("%s: the text holds the control character %U:\n%q", out.Status, r, got)
@@ -153,7 +147,7 @@ func TestForModelHasNoControls(t *testing.T) {
 		}
 	}
 	// Escaped inside JSON, the text is the same text.
-	got := ForModel(req, sub)
+	got := AskUserQuestionResult(req, sub)
 	var res auq.Result
 	if err := json.Unmarshal([]byte(strings.Split(got, "\n")[1]), &res); err != nil {
 		t.Fatal(err)
@@ -163,48 +157,28 @@ func TestForModelHasNoControls(t *testing.T) {
 	}
 }
 
-func TestDescription(t *testing.T) {
-	d := Description()
+func TestAskUserQuestionDescription(t *testing.T) {
+	d := AskUserQuestion.Description()
 	for _, w := range []string{"one to eight", "12 characters", "two to four", "recommended", "preview", "multiSelect", "Other", "Do not use it"} {
 		if !strings.Contains(d, w) {
 			t.Errorf("the description does not mention %q", w)
 		}
 	}
-	if len(Guidelines()) == 0 {
+	if len(AskUserQuestion.Guidelines()) == 0 {
 		t.Error("no guidelines")
 	}
 }
 
-func TestInvalidRequestMessage(t *testing.T) {
+func TestAskUserQuestionInvalidRequestMessage(t *testing.T) {
 	got := auq.InvalidRequestMessage(errors.New("boom"))
 	if want := "the request is invalid and was not shown to the user:\n- boom"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
 
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to write it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", path, diff)
-	}
-}
-
 // The text of an invalid_request result says what to do once, and each
 // of its lines starts as a sentence or a list item does.
-func TestInvalidRequestSaysItOnce(t *testing.T) {
+func TestAskUserQuestionInvalidRequestSaysItOnce(t *testing.T) {
 	_, one := auq.Parse([]byte(`{"questions":[]}`))
 	_, two := auq.Parse([]byte(`{"questions":[{"id":"$q","question":"x","header":"h","options":[]}]}`))
 	for name, err := range map[string]error{"one problem": one, "several problems": two} {
@@ -212,7 +186,7 @@ func TestInvalidRequestSaysItOnce(t *testing.T) {
 			if err == nil {
 				t.Fatal("the request was accepted")
 			}
-			got := ForModel(nil, auq.InvalidRequestOutcome(err))
+			got := AskUserQuestionResult(nil, auq.InvalidRequestOutcome(err))
 			for _, w := range []string{"Fix th", "call AskUserQuestion again", "No answer was given", "not shown to the user"} {
 				if n := strings.Count(got, w); n != 1 {
 					t.Errorf("the text says %q %d times; want once:\n%s", w, n, got)

@@ -1,56 +1,43 @@
-package tooltext
+package modeltext
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/askuser/askuser/contract"
 )
 
-const noInvent = "Do not invent an answer, and do not assume what the user would have chosen."
-
-// ForModel returns the tool result text the model reads for res, the
-// outcome of req. req should be the normalized request; it may be nil, for
-// example when the request was invalid, and the text then names no
-// question.
-//
-//   - answered: every answer, per question, and a reminder to use only
-//     these answers;
-//   - aborted and timeout: that there is no answer, with no advice to ask
-//     again in text, because the user may already have seen the dialog;
-//   - a UI that could not run or finish (unsupported_mode, invalid_config,
-//     not_initialized, custom_ui_failed, native_ui_failed): advice to ask
-//     the user in ordinary text, with every question, its prompt, its
-//     numbered options and its fields;
-//   - invalid_request: the problems, and advice to fix the call;
-//   - empty_answer, internal and anything unknown: the error, plainly.
-//
-// Every text tells the model not to invent an answer.
-func ForModel(req *contract.Request, res contract.Result) string {
+// AskUserResult returns the tool result text the model reads for res, the
+// outcome of req, in the words of ask_user.md. req should be the
+// normalized request; it may be nil, for example when the request was
+// invalid, and the text then names no question. An answered result gives
+// every answer, per question, and a reminder to use only these answers;
+// aborted and timeout say that there is no answer, with no advice to ask
+// again in text, because the user may already have seen the dialog. An
+// error is told as the package comment says.
+func AskUserResult(req *contract.Request, res contract.Result) string {
+	t := AskUser
 	var b strings.Builder
 	switch res.Status {
 	case contract.StatusAnswered:
 		answered(&b, req, res.Answers)
 	case contract.StatusAborted:
 		if res.CancelledReason == contract.CancelUser {
-			b.WriteString("The user dismissed the questions without answering. There is no answer.\n")
+			t.line(&b, "dismissed")
 		} else {
-			b.WriteString("The questions were cancelled before the user answered: the call was aborted. There is no answer.\n")
+			t.line(&b, "aborted")
 		}
-		b.WriteString(noInvent + "\n")
 	case contract.StatusTimeout:
-		b.WriteString("The user did not answer in time: the questions timed out. There is no answer.\n")
-		b.WriteString(noInvent + "\n")
+		t.line(&b, "timeout")
 	case contract.StatusError:
 		failed(&b, req, res.Error)
 	default:
-		fmt.Fprintf(&b, "ask_user ended with an unknown status %q. There is no answer.\n%s\n", res.Status, noInvent)
+		t.line(&b, "unknown-status", "status", strconv.Quote(string(res.Status)))
 	}
 	if len(res.Warnings) > 0 {
-		b.WriteString("\nNotes on your call:\n")
+		b.WriteString("\n")
+		t.line(&b, "warnings")
 		for _, w := range res.Warnings {
 			b.WriteString("- " + oneLine(w) + "\n")
 		}
@@ -59,46 +46,38 @@ func ForModel(req *contract.Request, res contract.Result) string {
 }
 
 func failed(b *strings.Builder, req *contract.Request, e *contract.Error) {
+	t := AskUser
 	code, msg := contract.ErrInternal, "no error was given"
 	if e != nil {
 		code, msg = e.Code, e.Message
 	}
-	switch code {
-	case contract.ErrUnsupportedMode, contract.ErrInvalidConfig, contract.ErrNotInitialized,
-		contract.ErrCustomUIFailed, contract.ErrNativeUIFailed:
-		fmt.Fprintf(b, "The questions could not be shown to the user through a dialog (%s: %s). No answer was given.\n", code, msg)
-		b.WriteString(noInvent + "\n")
-		if req == nil || len(req.Questions) == 0 {
-			b.WriteString("Ask the user yourself, in ordinary text in your reply, and wait for their answer.\n")
-			return
+	switch {
+	case noDialog(code):
+		n := 0
+		if req != nil {
+			n = len(req.Questions)
 		}
-		b.WriteString("Ask the user yourself, in ordinary text in your reply, and wait for their answer. These are the questions to ask:\n\n")
-		listing(b, req)
-	case contract.ErrInvalidRequest:
+		t.askInText(b, string(code), msg, n, func() { listing(b, req) })
+	case code == contract.ErrInvalidRequest:
 		// The message of contract.InvalidRequestMessage says what is
 		// wrong and what to do, as the JSON result gives it; the text
 		// says it once, as sentences.
-		b.WriteString(sentence(msg) + "\n")
-		if !strings.Contains(msg, "call ask_user again") {
-			b.WriteString("Fix the call and call ask_user again.\n")
+		if strings.Contains(msg, "call ask_user again") {
+			t.line(b, "invalid-request-told", "message", sentence(msg))
+		} else {
+			t.line(b, "invalid-request", "message", sentence(msg))
 		}
-		b.WriteString("No answer was given. " + noInvent + "\n")
-	case contract.ErrEmptyAnswer:
-		fmt.Fprintf(b, "The user's answer came back empty (%s: %s). There is no usable answer.\n%s\n", code, msg, noInvent)
+	case code == contract.ErrEmptyAnswer:
+		t.line(b, "empty-answer", "code", string(code), "message", msg)
 	default:
-		fmt.Fprintf(b, "ask_user failed (%s: %s). There is no answer.\n%s\n", code, msg, noInvent)
+		t.line(b, "failed", "code", string(code), "message", msg)
 	}
 }
 
-// sentence is msg, a Go-style message, as the start of a sentence: with
-// a capital letter.
-func sentence(msg string) string {
-	r, n := utf8.DecodeRuneInString(msg)
-	return string(unicode.ToUpper(r)) + msg[n:]
-}
-
 func answered(b *strings.Builder, req *contract.Request, answers []contract.Answer) {
-	b.WriteString("The user answered:\n\n")
+	t := AskUser
+	t.line(b, "answered")
+	b.WriteString("\n")
 	for i, a := range answers {
 		if i > 0 {
 			b.WriteString("\n")
@@ -107,38 +86,39 @@ func answered(b *strings.Builder, req *contract.Request, answers []contract.Answ
 		switch a.Kind {
 		case contract.KindBool:
 			if a.Value != nil {
-				fmt.Fprintf(b, "   Answer: %s\n", yesNo(a.Value.Bool))
+				t.indented(b, "   ", "answer-bool", "value", yesNo(a.Value.Bool))
 			}
 		case contract.KindForm:
 			formAnswer(b, question(req, a), a.Value)
 		case contract.KindInput:
-			fmt.Fprintf(b, "   Wrote: %s\n", strconv.Quote(a.FreeText))
+			t.indented(b, "   ", "answer-wrote", "text", strconv.Quote(a.FreeText))
 		default:
 			switch {
 			case len(a.Selections) > 0:
-				fmt.Fprintf(b, "   Selected: %s\n", quoteList(a.Selections))
+				t.indented(b, "   ", "answer-selected", "list", quoteList(a.Selections))
 				if a.FreeText != "" {
-					fmt.Fprintf(b, "   Also wrote: %s\n", strconv.Quote(a.FreeText))
+					t.indented(b, "   ", "answer-also-wrote", "text", strconv.Quote(a.FreeText))
 				}
 			case a.FreeText != "":
-				fmt.Fprintf(b, "   Chose no option and wrote: %s\n", strconv.Quote(a.FreeText))
+				t.indented(b, "   ", "answer-wrote-only", "text", strconv.Quote(a.FreeText))
 			default:
-				b.WriteString("   Selected nothing.\n")
+				t.indented(b, "   ", "answer-nothing")
 			}
 		}
 		switch {
 		case a.UsedDefault && a.Kind == contract.KindForm:
-			b.WriteString("   (Some of these values are defaults the user kept.)\n")
+			t.indented(b, "   ", "answer-form-defaults")
 		case a.UsedDefault:
-			b.WriteString("   (The user kept the default.)\n")
+			t.indented(b, "   ", "answer-default")
 		}
 	}
-	b.WriteString("\nThese are the user's own answers. Act on them as given; do not invent answers to anything the user was not asked.\n")
+	b.WriteString("\n")
+	t.line(b, "answered-end")
 }
 
 func formAnswer(b *strings.Builder, q *contract.Question, v *contract.AnswerValue) {
 	if v == nil || len(v.Form) == 0 {
-		b.WriteString("   No field was filled in.\n")
+		AskUser.indented(b, "   ", "answer-form-empty")
 		return
 	}
 	for _, e := range v.Form {
@@ -172,6 +152,7 @@ func field(q *contract.Question, name string) *contract.Field {
 
 // listing writes the questionnaire for the model to ask in text.
 func listing(b *strings.Builder, req *contract.Request) {
+	t := AskUser
 	if req.Header != "" {
 		b.WriteString(oneLine(req.Header) + "\n\n")
 	}
@@ -182,30 +163,29 @@ func listing(b *strings.Builder, req *contract.Request) {
 		}
 		fmt.Fprintf(b, "%d. %s\n", i+1, oneLine(q.Title))
 		if q.Prompt != "" {
-			indented(b, "   ", q.Prompt)
+			writeIndented(b, "   ", q.Prompt)
 		}
+		def := defaultText(q.Default, " (default: %s)")
 		switch kindOf(q) {
-		case contract.KindSingle:
-			b.WriteString("   Choose one" + defaultText(q.Default, " (default: %s)") + ":\n")
-			options(b, "   ", q.Options)
-			if free {
-				b.WriteString("   Or answer in your own words.\n")
+		case contract.KindSingle, contract.KindMulti:
+			name := "list-single"
+			if kindOf(q) == contract.KindMulti {
+				name = "list-multi"
 			}
-		case contract.KindMulti:
-			b.WriteString("   Choose one or more" + defaultText(q.Default, " (default: %s)") + ":\n")
+			t.indented(b, "   ", name, "default", def)
 			options(b, "   ", q.Options)
 			if free {
-				b.WriteString("   Or answer in your own words.\n")
+				t.indented(b, "   ", "list-own-words-too")
 			}
 		case contract.KindBool:
-			b.WriteString("   Answer yes or no" + defaultText(q.Default, " (default: %s)") + ".\n")
+			t.indented(b, "   ", "list-bool", "default", def)
 		case contract.KindForm:
-			b.WriteString("   A form with these fields:\n")
+			t.indented(b, "   ", "list-form")
 			for _, f := range q.Fields {
 				formField(b, f)
 			}
 		default:
-			b.WriteString("   Answer in your own words" + defaultText(q.Default, " (default: %s)") + ".\n")
+			t.indented(b, "   ", "list-input", "default", def)
 		}
 	}
 }
@@ -295,7 +275,14 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-func indented(b *strings.Builder, indent, text string) {
+// indented writes the text name, filled in with args, after indent.
+func (t *Tool) indented(b *strings.Builder, indent, name string, args ...string) {
+	b.WriteString(indent)
+	t.line(b, name, args...)
+}
+
+// writeIndented writes text, each of its lines after indent.
+func writeIndented(b *strings.Builder, indent, text string) {
 	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
 		b.WriteString(strings.TrimRight(indent+line, " ") + "\n")
 	}
