@@ -55,17 +55,8 @@ func (c *layoutCache) forWidth(w int) *layoutCache {
 func (c *layoutCache) tab(m *Model, i int) *tabLayout {
 	if c.tabs == nil {
 		c.tabs = make([]*tabLayout, len(m.tabs))
-		rs := strings.Repeat("─", c.width)
-		c.rule = line{s: m.th.Border.Render(rs), w: c.width}
-		var b builder
-		if c.width >= 12 {
-			b.styled(m.th.Border, " ── ", 4)
-			b.styled(m.th.Muted, "Preview", 7)
-			b.styled(m.th.Border, " "+strings.Repeat("─", c.width-12), c.width-11)
-		} else {
-			b.styled(m.th.Border, rs, c.width)
-		}
-		c.previewRule = b.line()
+		c.rule = line{s: m.th.Border.Render(strings.Repeat("─", c.width)), w: c.width}
+		c.previewRule = previewRule(c.width, m.th)
 	}
 	if c.tabs[i] == nil {
 		c.tabs[i] = newTabLayout(m, m.tabs[i], c.width)
@@ -83,48 +74,6 @@ func bodyWidth(t *tab, width int) (body, preview int, side bool) {
 	}
 	left := min(max(width*2/5, 36), 64) - 1
 	return left, width - left - 4, true // " " + left + " │ " + preview
-}
-
-// wrap breaks s into lines of at most w cells: at spaces when it can,
-// inside words when it must.
-func wrap(s string, w int) []string {
-	if w <= 0 {
-		return nil
-	}
-	var out []string
-	for _, para := range strings.Split(s, "\n") {
-		if ansi.StringWidth(para) <= w {
-			out = append(out, para)
-			continue
-		}
-		wrapped := ansi.Hardwrap(ansi.Wordwrap(para, w, ""), w, true)
-		out = append(out, strings.Split(wrapped, "\n")...)
-	}
-	return out
-}
-
-// indented wraps s to fit after an indent of n cells in a row of width
-// cells, styling the text.
-func indented(s string, n, width int, style func(string) string) []line {
-	avail := width - n
-	if s == "" || avail <= 0 {
-		return nil
-	}
-	pad := strings.Repeat(" ", n)
-	var out []line
-	for _, l := range wrap(s, avail) {
-		l = strings.TrimRight(l, " ")
-		out = append(out, line{s: pad + style(l), w: n + ansi.StringWidth(l)})
-	}
-	return out
-}
-
-func truncLine(s string, w int) line {
-	if w <= 0 {
-		return line{}
-	}
-	s = ansi.Truncate(s, w, ellipsis)
-	return line{s: s, w: ansi.StringWidth(s)}
 }
 
 func newTabLayout(m *Model, t *tab, width int) *tabLayout {

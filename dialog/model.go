@@ -3,30 +3,9 @@ package dialog
 import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/safetext"
-	"github.com/askuser/askuser/internal/theme"
 	"slices"
 	"strconv"
 )
-
-// Options configures a Model. A nil *Options means the defaults:
-// DefaultTheme() and no countdown. In a non-nil Options the zero Theme is
-// PlainTheme().
-type Options struct {
-	// Theme supplies every colour the dialog draws with.
-	Theme Theme
-	// Countdown reports the time left; nil means no deadline. The dialog
-	// never reads a clock itself: the host redraws every second.
-	Countdown Countdown
-	// ToggleKey is the overlay show/hide chord in keyid's canonical form.
-	// It is the host's key: the dialog only names it in the hints, and
-	// only when Overlay is true.
-	ToggleKey string
-	// Overlay tells the dialog it is drawn as an overlay.
-	Overlay bool
-	// Title names the dialog in its header when the request has no header
-	// of its own.
-	Title string
-}
 
 // Model is the state of one questionnaire on screen: which tab is shown,
 // which control has focus, and every value entered so far. Update changes
@@ -34,7 +13,7 @@ type Options struct {
 // A Model is not safe for concurrent use.
 type Model struct {
 	req       *contract.Request
-	th        theme.Theme
+	th        Theme
 	countdown Countdown
 	toggleKey string
 	overlay   bool
@@ -154,11 +133,8 @@ type tab struct {
 // is chosen, and focus starts on the selected option or side.
 func New(req *contract.Request, opts *Options) *Model {
 	m := &Model{req: req}
-	if opts == nil {
-		m.th = theme.Default()
-	} else {
-		m.th = opts.Theme
-		m.countdown = opts.Countdown
+	m.th, m.countdown = themeOf(opts)
+	if opts != nil {
 		m.toggleKey = opts.ToggleKey
 		m.overlay = opts.Overlay
 		m.title = opts.Title
@@ -234,7 +210,7 @@ func newTab(i int, q *contract.Question, free, many bool) *tab {
 				t.focus = ci
 				break
 			}
-			if c.kind == ctrlFree && t.fields[0].text.Value() != "" && !anySelected(t.fields[0].sel) {
+			if c.kind == ctrlFree && t.fields[0].text.Value() != "" && !anyTrue(t.fields[0].sel) {
 				t.focus = ci
 				break
 			}
@@ -288,7 +264,7 @@ func newField(kind contract.Kind, opts []contract.Option, def contract.Value, ha
 			}
 		case contract.KindInput:
 			if s, ok := def.String(); ok {
-				f.text, f.hasDefault = newTextInput(s), true
+				f.text, f.hasDefault = newTextInput(s, inputOptions{}), true
 			}
 		case contract.KindSingle, contract.KindMulti:
 			labels, ok := def.Strings()
@@ -302,22 +278,13 @@ func newField(kind contract.Kind, opts []contract.Option, def contract.Value, ha
 				if i := slices.IndexFunc(opts, func(o contract.Option) bool { return o.Label == l }); i >= 0 {
 					f.sel[i], f.hasDefault = true, true
 				} else if f.free {
-					f.text, f.hasDefault = newTextInput(l), true
+					f.text, f.hasDefault = newTextInput(l, inputOptions{}), true
 				}
 			}
 		}
 	}
 	f.initial = f.snap()
 	return f
-}
-
-func anySelected(sel []bool) bool {
-	for _, s := range sel {
-		if s {
-			return true
-		}
-	}
-	return false
 }
 
 func (m *Model) newReview() *tab {
