@@ -51,17 +51,32 @@ func (c *layoutCache) forWidth(w int) *layoutCache {
 	return c
 }
 
-// tab returns the layout of tab i, building it on first use.
-func (c *layoutCache) tab(m *Model, i int) *tabLayout {
+// cacheAt returns a layout cache for width: the model's own when it is
+// for that width, else a new one, which only its caller uses.
+func (m *Model) cacheAt(width int) *layoutCache {
+	if m.cache.width == width && m.cache.tabs != nil {
+		return &m.cache
+	}
+	return new(layoutCache).forWidth(width)
+}
+
+// tab returns the layout of tab i, building it on first use, and keeping
+// it when store is set: View draws with the model's cache but never
+// writes to it.
+func (c *layoutCache) tab(m *Model, i int, store bool) *tabLayout {
 	if c.tabs == nil {
 		c.tabs = make([]*tabLayout, len(m.tabs))
 		c.rule = line{s: m.th.Border.Render(strings.Repeat("─", c.width)), w: c.width}
 		c.previewRule = previewRule(c.width, m.th)
 	}
-	if c.tabs[i] == nil {
-		c.tabs[i] = newTabLayout(m, m.tabs[i], c.width)
+	if tl := c.tabs[i]; tl != nil {
+		return tl
 	}
-	return c.tabs[i]
+	tl := newTabLayout(m, m.tabs[i], c.width)
+	if store {
+		c.tabs[i] = tl
+	}
+	return tl
 }
 
 // bodyWidth returns the content width of tab t's body (after the one-cell
@@ -128,9 +143,9 @@ func newTabLayout(m *Model, t *tab, width int) *tabLayout {
 }
 
 // previewLines returns the rendered preview of the option whose preview
-// tab t shows, at w cells, rendering it once per option and width.
-func (m *Model) previewLines(t *tab, w int) []line {
-	c := m.cache.forWidth(m.cache.width)
+// tab t shows, at w cells, rendering it once per option and width and
+// keeping it in c when store is set.
+func (m *Model) previewLines(c *layoutCache, t *tab, w int, store bool) []line {
 	opt := t.lastOpt
 	f := t.fields[0]
 	if opt < 0 || opt >= len(f.options) || f.options[opt].Preview == "" {
@@ -150,7 +165,9 @@ func (m *Model) previewLines(t *tab, w int) []line {
 		}
 		ls = append(ls, line{s: s, w: lw})
 	}
-	c.previews[key] = ls
+	if store {
+		c.previews[key] = ls
+	}
 	return ls
 }
 

@@ -24,7 +24,9 @@ import (
 // hints, the open input and the focused row stay longest.
 //
 // View changes nothing: at the size SetSize gave it draws what Update
-// laid out, and at any other size it lays the text out for itself.
+// laid out, and at any other size it lays the text out for itself, so
+// several goroutines may call it at once, at any sizes, while none calls
+// Update or SetSize.
 func (m *Questions) View(width, rows int) Frame {
 	if width <= 0 || rows <= 0 {
 		return Frame{}

@@ -38,7 +38,7 @@ func (m *Model) relayout() {
 	if m.width <= 0 || m.rows <= 0 {
 		return
 	}
-	p := m.plan(m.width, m.rows)
+	p := m.plan(m.cache.forWidth(m.width), m.width, m.rows, true)
 	t := p.t
 	t.scroll, t.pscroll, t.bodyH, t.ctrlTop = p.scroll, p.pscroll, p.g.body, p.ctrlTop
 	m.planned = p

@@ -38,6 +38,11 @@ const (
 // lines, the tab bar, the title, the header, the validation message, the
 // Continue button row, body rows away from focus. The key hints, the pinned
 // supplemental text row and the focused control's row stay longest.
+//
+// View changes nothing: at the size SetSize gave it draws what Update
+// laid out, and at any other size it lays the text out for itself, so
+// several goroutines may call it at once, at any sizes, while none calls
+// Update or SetSize.
 func (m *Model) View(width, rows int) Frame {
 	if width <= 0 || rows <= 0 {
 		return Frame{}
@@ -45,7 +50,8 @@ func (m *Model) View(width, rows int) Frame {
 	width, rows = min(width, MaxWidth), min(rows, MaxRows)
 	p := m.planned
 	if p == nil || p.width != width || p.rows != rows || p.t != m.tab() {
-		p = m.plan(width, rows)
+		lc := m.cacheAt(width)
+		p = m.plan(lc, width, rows, lc != &m.cache)
 	}
 	return m.draw(p)
 }
@@ -78,11 +84,12 @@ type plan struct {
 	pscroll int // first preview line shown
 }
 
-// plan lays out the current tab in width×rows cells (both in range).
-func (m *Model) plan(width, rows int) *plan {
+// plan lays out the current tab in width×rows cells (both in range) with
+// the layout cache lc, which it adds to only when store is set.
+func (m *Model) plan(lc *layoutCache, width, rows int, store bool) *plan {
 	t := m.tab()
-	p := &plan{width: width, rows: rows, t: t, lc: m.cache.forWidth(width), cw: max(width-1, 0), pinFree: -1, pinButton: -1}
-	p.tl = p.lc.tab(m, m.cur)
+	p := &plan{width: width, rows: rows, t: t, lc: lc, cw: max(width-1, 0), pinFree: -1, pinButton: -1}
+	p.tl = lc.tab(m, m.cur, store)
 
 	// Pinned rows below the body: the supplemental text row and, for a
 	// multi question, its Continue button.
@@ -107,7 +114,7 @@ func (m *Model) plan(width, rows int) *plan {
 		if p.stacked {
 			pw = max(p.cw-1, 1)
 		}
-		p.prev = m.previewLines(t, pw)
+		p.prev = m.previewLines(lc, t, pw, store)
 	}
 	p.g = m.grant(p)
 
