@@ -63,25 +63,12 @@ func (m *Model) hints(text, canScroll bool) []hintItem {
 		in = scopeText
 	}
 	all := keymapHints()
+	st := hintState{several: len(m.tabs) > 1, scrollable: canScroll, counting: m.counting()}
 	var out []hintItem
 	for i := range keymap {
 		b := &keymap[i]
-		if b.hint == "" || b.in&in == 0 {
+		if b.hint == "" || b.in&in == 0 || !b.when.holds(st) {
 			continue
-		}
-		switch b.when {
-		case several:
-			if len(m.tabs) < 2 {
-				continue
-			}
-		case scrollable:
-			if !canScroll {
-				continue
-			}
-		case counting:
-			if !m.counting() {
-				continue
-			}
 		}
 		if b.act == actDismiss && m.overlay && m.toggleKey != "" {
 			out = append(out, newHintItem(m.toggleKey, "hide", textWidth(m.toggleKey), 7))

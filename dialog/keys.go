@@ -69,6 +69,28 @@ const (
 	isMulti             // a multi-select question
 )
 
+// hintState is what the conditions of hints depend on.
+type hintState struct {
+	several, scrollable, counting, multi bool
+}
+
+// holds reports whether a hint with condition c applies in st.
+func (c hintCond) holds(st hintState) bool {
+	switch c {
+	case several:
+		return st.several
+	case scrollable:
+		return st.scrollable
+	case counting:
+		return st.counting
+	case isSingle:
+		return !st.multi
+	case isMulti:
+		return st.multi
+	}
+	return true
+}
+
 // binding is one row of a keymap: the chords, where they apply, what they
 // do, the hint shown for them and the line of a help screen. A row with
 // an empty hint has no hint of its own, usually because another row's

@@ -79,21 +79,9 @@ func (c *layoutCache) tab(m *Model, i int, store bool) *tabLayout {
 	return tl
 }
 
-// bodyWidth returns the content width of tab t's body (after the one-cell
-// margin), the preview's width, and whether the preview is beside the
-// options.
-func bodyWidth(t *tab, width int) (body, preview int, side bool) {
-	cw := max(width-1, 0)
-	if !t.preview || width < SideBySideWidth {
-		return cw, max(cw-1, 1), false
-	}
-	left := min(max(width*2/5, 36), 64) - 1
-	return left, width - left - 4, true // " " + left + " │ " + preview
-}
-
 func newTabLayout(m *Model, t *tab, width int) *tabLayout {
 	tl := &tabLayout{}
-	bw, _, _ := bodyWidth(t, width)
+	bw, _, _ := splitWidth(width, t.preview, 1)
 	th := m.th
 	heading := t.title
 	if t.index < 0 {

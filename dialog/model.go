@@ -21,6 +21,8 @@ type Model struct {
 
 	tabs []*tab
 	cur  int
+	// tabLabels are the tab bar's labels, "2. title" or "Review".
+	tabLabels []measured
 
 	// noTimeout is set by Alt+Q: the header then says "No timeout" even
 	// before the host has cancelled the countdown.
@@ -108,9 +110,8 @@ func (f *field) unchanged() bool {
 type tab struct {
 	index  int // question index, or -1 for the review tab
 	q      *contract.Question
-	title  string   // sanitized
-	prompt string   // sanitized, line breaks kept
-	label  measured // the tab bar's "2. title", or "Review"
+	title  string // sanitized
+	prompt string // sanitized, line breaks kept
 	form   bool
 	fields []*field
 	ctrls  []control
@@ -152,9 +153,9 @@ func New(req *contract.Request, opts *Options) *Model {
 	}
 	for i, t := range m.tabs {
 		if t.index < 0 {
-			t.label = measure("Review")
+			m.tabLabels = append(m.tabLabels, measure("Review"))
 		} else {
-			t.label = measure(strconv.Itoa(i+1) + ". " + t.title)
+			m.tabLabels = append(m.tabLabels, measure(strconv.Itoa(i+1)+". "+t.title))
 		}
 	}
 	return m

@@ -75,26 +75,9 @@ var allHints = func() map[[2]uint8][]hintItem {
 					var items []hintItem
 					for i := range questionsKeymap {
 						b := &questionsKeymap[i]
-						if b.hint == "" || b.in&v == 0 {
+						st := hintState{several: many, scrollable: scroll, multi: multi}
+						if b.hint == "" || b.in&v == 0 || !b.when.holds(st) {
 							continue
-						}
-						switch b.when {
-						case scrollable:
-							if !scroll {
-								continue
-							}
-						case several:
-							if !many {
-								continue
-							}
-						case isSingle:
-							if multi {
-								continue
-							}
-						case isMulti:
-							if !multi {
-								continue
-							}
 						}
 						items = append(items, measured[i])
 					}

@@ -32,17 +32,6 @@ type qlayout struct {
 	previews     [][]line // one per request option; nil for none
 }
 
-// bodyWidth returns the body's width after the one-cell margin, the
-// preview's width, and whether the preview is beside the options.
-func qbodyWidth(q *question, width int) (body, prev int, side bool) {
-	cw := max(width-1, 0)
-	if !q.hasPreview || width < SideBySideWidth {
-		return cw, max(cw-2, 1), false
-	}
-	left := min(max(width*2/5, 36), 64) - 1
-	return left, width - left - 4, true // " " + left + " │ " + preview
-}
-
 // Widths of the parts of an option row: " ▸ (●) label (recommended) ✎".
 const (
 	optIndent  = 7 // margin, focus mark, box and a space
@@ -53,7 +42,7 @@ const (
 
 func newQLayout(q *question, width int, th Theme) *qlayout {
 	ql := &qlayout{}
-	ql.bodyW, ql.prevW, ql.side = qbodyWidth(q, width)
+	ql.bodyW, ql.prevW, ql.side = splitWidth(width, q.hasPreview, 2)
 	bw := ql.bodyW
 	head := q.text
 	if !q.q.IsRequired() {

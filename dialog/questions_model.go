@@ -17,6 +17,8 @@ type Questions struct {
 
 	qs  []*question
 	cur int // index into qs, or len(qs) for the review
+	// tabLabels are the tab bar's labels: the headers, then "Review".
+	tabLabels []measured
 
 	// pick is the review picker's choice: 0 is Submit, 1+i goes back to
 	// question i. reviewScroll is the review's first body line shown.
@@ -105,7 +107,9 @@ func NewQuestions(req *auq.Request, opts *Options) *Questions {
 	m.th, m.countdown = themeOf(opts)
 	for i := range req.Questions {
 		m.qs = append(m.qs, newQuestion(&req.Questions[i]))
+		m.tabLabels = append(m.tabLabels, m.qs[i].header)
 	}
+	m.tabLabels = append(m.tabLabels, measure("Review"))
 	return m
 }
 

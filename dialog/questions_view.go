@@ -1,7 +1,6 @@
 package dialog
 
 import (
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -214,33 +213,21 @@ func (p *qplan) grant(width int) qgrants {
 // draw draws the frame p plans.
 func (m *Questions) draw(p *qplan) Frame {
 	g, width := p.g, p.width
-	out := make([]string, 0, p.rows)
-	widths := make([]int, 0, p.rows)
-	var cur *Cursor
-	nHints := 0
-	emit := func(l line) {
-		if l.w > width {
-			// Only the tiniest sizes get here: rows are built to fit.
-			l.s = ansi.Truncate(l.s, width, "")
-			l.w = ansi.StringWidth(l.s)
-		}
-		out = append(out, l.s)
-		widths = append(widths, l.w)
-	}
+	f := newFrameWriter(width, p.rows, true)
 	if g.cd > 0 {
-		emit(p.cd)
+		f.emit(p.cd)
 	}
 	if g.top > 0 {
-		emit(p.top)
+		f.emit(p.top)
 	}
 	if g.rule > 0 {
-		emit(line{s: m.th.Border.Render(strings.Repeat("─", width)), w: width})
+		f.emit(line{s: m.th.Border.Render(strings.Repeat("─", width)), w: width})
 	}
 	for i := 0; i < g.heading; i++ {
-		emit(p.heading[i])
+		f.emit(p.heading[i])
 	}
 	if g.gap > 0 {
-		emit(line{})
+		f.emit(line{})
 	}
 	if h := g.body; h > 0 {
 		sep := m.th.Border.Render(" │ ")
@@ -254,51 +241,35 @@ func (m *Questions) draw(p *qplan) Frame {
 				bl = p.body[p.scroll+i]
 			}
 			if !p.side {
-				emit(bl.line)
+				f.emit(bl.line)
 				continue
 			}
 			var pl line
 			if i < len(pv) {
 				pl = pv[i]
 			}
-			padW := max(p.leftW+1-bl.w, 0)
-			var b builder
-			b.b.Grow(len(bl.s) + padW + len(sep) + len(pl.s))
-			b.add(bl.s, bl.w)
-			b.pad(padW)
-			b.add(sep, 3)
-			b.add(pl.s, pl.w)
-			emit(b.line())
+			f.emit(besides(bl.line, pl, p.leftW, sep))
 		}
 	}
 	if g.preview > 0 {
-		emit(previewRule(width, m.th))
-		for _, l := range window(p.prev, p.pscroll, g.preview-1, m.th) {
-			var b builder
-			b.pad(2)
-			b.add(l.s, l.w)
-			emit(b.line())
-		}
+		f.previewBelow(previewRule(width, m.th), window(p.prev, p.pscroll, g.preview-1, m.th))
 	}
 	if g.gap2 > 0 {
-		emit(line{})
+		f.emit(line{})
 	}
 	if g.input > 0 {
 		if p.inputCol >= 0 && p.inputCol < width {
-			cur = &Cursor{Row: len(out), Col: p.inputCol}
+			f.cursorHere(p.inputCol)
 		}
-		emit(p.input)
+		f.emit(p.input)
 	}
 	if g.msg > 0 {
-		emit(p.msg)
+		f.emit(p.msg)
 	}
 	if g.hints > 0 {
-		for _, l := range hintsLines(p.hints, width, g.hints, m.th) {
-			emit(l)
-			nHints++
-		}
+		f.hintRows(p.hints, g.hints, m.th)
 	}
-	return Frame{Lines: out, Cursor: cur, Hints: nHints, Widths: widths}
+	return f.frame()
 }
 
 // window returns the lines of ls from top that fit in h rows, the last
@@ -571,82 +542,20 @@ func (m *Questions) countdownLine(left time.Duration, width int) line {
 // clockW is the width of clockMark, measured once.
 var clockW = sync.OnceValue(func() int { return ansi.StringWidth(clockMark) })
 
-// review is the review tab's label.
-var review = measure("Review")
-
 // tabsLine shows one tab per question, by header, and the review tab.
-// The current tab is bracketed; answered questions are checked. Headers
-// of the other tabs are cut to the widest length that fits; when even one
-// cell each does not, the row reads "‹ 2/9 Header ›".
+// Headers of the other tabs are cut to the widest length that fits; when
+// even two cells each do not, the row reads "‹ 2/9 Header ›".
 func (m *Questions) tabsLine(width int) line {
-	n := len(m.qs) + 1
-	label := func(i int) measured {
-		if i == len(m.qs) {
-			return review
-		}
-		return m.qs[i].header
-	}
-	done := func(i int) bool { return i < len(m.qs) && m.qs[i].answered() }
-	// lineWidth is the row's width with the other tabs cut to cut cells.
-	lineWidth := func(cut int) int {
-		w := 1
-		for i := 0; i < n; i++ {
-			if i > 0 {
-				w++
-			}
-			l := label(i)
-			if i == m.cur {
-				w += l.w + 2
-			} else {
-				w += l.cutWidth(cut, ellipsis, 1) + 2
-			}
-			if done(i) {
-				w += 2
-			}
-		}
-		return w
-	}
-	build := func(cut int) line {
-		var b builder
-		b.pad(1)
-		for i := 0; i < n; i++ {
-			if i > 0 {
-				b.pad(1)
-			}
-			l := label(i)
-			if i == m.cur {
-				b.styled(m.th.Accent, "[", 1)
-				b.styled(m.th.Accent, l.s, l.w)
-			} else {
-				s, sw := l.cut(cut, ellipsis, 1)
-				b.pad(1)
-				b.styled(m.th.Muted, s, sw)
-			}
-			if done(i) {
-				b.pad(1)
-				b.styled(m.th.Selection, "✓", 1)
-			}
-			if i == m.cur {
-				b.styled(m.th.Accent, "]", 1)
-			} else {
-				b.pad(1)
-			}
-		}
-		return b.line()
-	}
+	tb := tabBar{th: m.th, labels: m.tabLabels, done: make([]bool, len(m.tabLabels)), cur: m.cur}
 	widest := 0
-	for i := 0; i < n; i++ {
-		widest = max(widest, label(i).w)
+	for i, l := range m.tabLabels {
+		tb.done[i] = i < len(m.qs) && m.qs[i].answered()
+		widest = max(widest, l.w)
 	}
 	for cut := widest; cut >= 2; cut-- {
-		if lineWidth(cut) <= width {
-			return build(cut)
+		if tb.width(cut, 0) <= width {
+			return tb.build(cut, 0)
 		}
 	}
-	s := "‹ " + strconv.Itoa(m.cur+1) + "/" + strconv.Itoa(n) + " " + label(m.cur).s + " ›"
-	var b builder
-	b.pad(min(1, width))
-	l := truncLine(s, width-1)
-	b.styled(m.th.Accent, l.s, l.w)
-	return b.line()
+	return tb.compact(m.tabLabels[m.cur].s, width)
 }

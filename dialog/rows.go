@@ -77,6 +77,19 @@ func (b *builder) pad(n int) {
 
 func (b *builder) line() line { return line{s: b.b.String(), w: b.w} }
 
+// splitWidth returns the width of a body after its one-cell margin, the
+// width of its preview, and whether the preview is beside the body: from
+// SideBySideWidth on, when there is a preview. Below the body a preview
+// is indent cells narrower than the body.
+func splitWidth(width int, preview bool, indent int) (body, prev int, side bool) {
+	cw := max(width-1, 0)
+	if !preview || width < SideBySideWidth {
+		return cw, max(cw-indent, 1), false
+	}
+	left := min(max(width*2/5, 36), 64) - 1
+	return left, width - left - 4, true // " " + left + " │ " + preview
+}
+
 // wrap breaks s into lines of at most w cells: at spaces when it can,
 // inside words when it must. Line breaks in s are kept.
 func wrap(s string, w int) []string {

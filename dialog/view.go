@@ -105,7 +105,7 @@ func (m *Model) plan(lc *layoutCache, width, rows int, store bool) *plan {
 	}
 
 	var prevW int
-	p.bodyW, prevW, p.side = bodyWidth(t, width)
+	p.bodyW, prevW, p.side = splitWidth(width, t.preview, 1)
 	p.leftW = p.bodyW
 	p.body, p.ctrlTop = m.body(t, p.tl, p.bodyW, p.pinFree, p.pinButton)
 	p.stacked = t.preview && !p.side
@@ -548,111 +548,41 @@ func (m *Model) headerLine(width int) line {
 // keeps what room is left. When even that does not fit it shows
 // "‹ 2/4 Title ›".
 func (m *Model) tabsLine(width int) line {
-	n := len(m.tabs)
-	done := make([]bool, n)
+	tb := tabBar{th: m.th, labels: m.tabLabels, done: make([]bool, len(m.tabs)), cur: m.cur, numbered: len(m.req.Questions)}
 	for i, t := range m.tabs {
-		done[i] = t.index >= 0 && t.answered()
+		tb.done[i] = t.index >= 0 && t.answered()
 	}
-	// label is tab i's label as the layout with the other tabs' labels cut
-	// to maxw (0: whole, -1: numbers only) and the current one's to curw
-	// (0: whole) shows it, and its width; with measure only, just the
-	// width. The labels were measured once, in New, so a cut costs no
-	// measuring, and the bisection below only adds widths.
-	label := func(i, maxw, curw int, measureOnly bool) (string, int) {
-		t := m.tabs[i]
-		cut := maxw
-		if i == m.cur {
-			cut = curw
-		}
-		switch {
-		case i != m.cur && maxw < 0 && t.index >= 0:
-			s := strconv.Itoa(i + 1)
-			return s, len(s)
-		case cut > 0 && measureOnly:
-			return "", t.label.cutWidth(cut, ellipsis, 1)
-		case cut > 0:
-			return t.label.cut(cut, ellipsis, 1)
-		}
-		return t.label.s, t.label.w
-	}
-	// lineWidth is the width of the line build makes.
-	lineWidth := func(maxw, curw int) int {
-		w := 1
-		for i := range m.tabs {
-			_, sw := label(i, maxw, curw, true)
-			w += 2 + sw // the brackets, or the padding either side
-			if i > 0 {
-				w++
-			}
-			if done[i] {
-				w += 2
-			}
-		}
-		return w
-	}
-	build := func(maxw, curw int) line {
-		var b builder
-		b.pad(1)
-		for i := range m.tabs {
-			if i > 0 {
-				b.pad(1)
-			}
-			s, sw := label(i, maxw, curw, false)
-			if i == m.cur {
-				b.styled(m.th.Accent, "[", 1)
-				b.styled(m.th.Accent, s, sw)
-			} else {
-				b.pad(1)
-				b.styled(m.th.Muted, s, sw)
-			}
-			if done[i] {
-				b.pad(1)
-				b.styled(m.th.Selection, "✓", 1)
-			}
-			if i == m.cur {
-				b.styled(m.th.Accent, "]", 1)
-			} else {
-				b.pad(1)
-			}
-		}
-		return b.line()
-	}
-	if lineWidth(0, 0) <= width {
-		return build(0, 0)
+	if tb.width(0, 0) <= width {
+		return tb.build(0, 0)
 	}
 	// The widest cut of the titles that fits, found by bisection on the
 	// widths alone; the line itself is built once.
 	const tabCut = 10
 	lo, hi := tabCut, 0
-	for _, t := range m.tabs {
-		hi = max(hi, t.label.w)
+	for _, l := range m.tabLabels {
+		hi = max(hi, l.w)
 	}
 	best := -1
 	for lo <= hi {
 		mid := (lo + hi) / 2
-		if lineWidth(mid, mid) <= width {
+		if tb.width(mid, mid) <= width {
 			best, lo = mid, mid+1
 		} else {
 			hi = mid - 1
 		}
 	}
 	if best >= 0 {
-		return build(best, best)
+		return tb.build(best, best)
 	}
-	if w := lineWidth(-1, 0); w <= width {
-		return build(-1, 0)
-	} else if cw := m.tabs[m.cur].label.w - (w - width); cw >= 6 {
-		return build(-1, cw)
+	if w := tb.width(-1, 0); w <= width {
+		return tb.build(-1, 0)
+	} else if cw := m.tabLabels[m.cur].w - (w - width); cw >= 6 {
+		return tb.build(-1, cw)
 	}
-	var b builder
-	s := "‹ " + strconv.Itoa(m.cur+1) + "/" + strconv.Itoa(n) + " " + m.tabs[m.cur].label.s + " ›"
-	if m.tabs[m.cur].index >= 0 {
-		s = "‹ " + strconv.Itoa(m.cur+1) + "/" + strconv.Itoa(n) + " " + m.tabs[m.cur].title + " ›"
+	if t := m.tabs[m.cur]; t.index >= 0 {
+		return tb.compact(t.title, width)
 	}
-	s = ansi.Truncate(s, max(width-1, 0), ellipsis)
-	b.pad(min(1, width))
-	b.styled(m.th.Accent, s, ansi.StringWidth(s))
-	return b.line()
+	return tb.compact(m.tabLabels[m.cur].s, width)
 }
 
 func (m *Model) msgLine(width int) line {
