@@ -7,10 +7,12 @@ import (
 	"strconv"
 )
 
-// Model is the state of one questionnaire on screen: which tab is shown,
-// which control has focus, and every value entered so far. Update changes
-// it; View draws it. Neither does I/O, starts goroutines or reads a clock.
-// A Model is not safe for concurrent use.
+// Model is the ask_user dialog: the state of one questionnaire on screen,
+// with the tab shown, the control that has focus, and every value
+// entered so far. Update changes it; View draws it. Neither does I/O,
+// starts goroutines or reads a clock. A Model is not safe for concurrent
+// use, except that View may be called from several goroutines at once
+// while none calls Update or SetSize.
 type Model struct {
 	req       *contract.Request
 	th        Theme

@@ -5,11 +5,24 @@ import (
 	"github.com/askuser/askuser/internal/safetext"
 )
 
-// Model is the state of one AskUserQuestion request on screen: the
-// question shown, the focus, every answer, note and draft so far, and the
-// review's picker. Update changes it; View draws it. Neither does I/O,
-// starts goroutines or reads a clock. A Model is not safe for concurrent
-// use.
+// Questions is the AskUserQuestion dialog: the state of one request on
+// screen, with the question shown, the focus, every answer, note and
+// draft so far, and the review's picker. Update changes it; View draws
+// it. Neither does I/O, starts goroutines or reads a clock.
+//
+// One question is answered and submitted in one step. Several questions
+// are shown as tabs, one per header; once every required question has an
+// answer, a review lists the answers and notes and offers Submit or a way
+// back to any question. Every question has an automatic Other answer, a
+// note per option and a note for the question, each typed in a one-line
+// input. Single-select questions may show a preview of the focused
+// option, as plain text.
+//
+// A Questions keeps every answer, note, draft, focus and review choice,
+// so a host that hides the dialog (EffectToggleHide) and shows it again
+// keeps all of it simply by keeping the Questions. It is not safe for
+// concurrent use, except that View may be called from several goroutines
+// at once while none calls Update or SetSize.
 type Questions struct {
 	req       *auq.Request
 	th        Theme
@@ -97,10 +110,10 @@ type question struct {
 	pscroll, pfor, pageH int
 }
 
-// New returns a Model for req, which must be a request auq.Parse or
-// auq.Validate accepted: New relies on its rules (1 to 8 questions, 2 to 4 options,
-// previews only on single-select questions) and does not check them
-// again. Each question opens with the focus on its recommended option,
+// NewQuestions returns the dialog for req, which must be a request
+// auq.Parse or auq.Validate accepted: it relies on its rules (1 to 8
+// questions, 2 to 4 options, previews only on single-select questions)
+// and does not check them again. Each question opens with the focus on its recommended option,
 // else on its first. opts may be nil.
 func NewQuestions(req *auq.Request, opts *Options) *Questions {
 	m := &Questions{req: req, emptyArmed: -1}
