@@ -10,9 +10,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/internal/fuzzbound"
 	"github.com/askuser/askuser/internal/markdown"
-	"github.com/askuser/askuser/dialog"
 )
 
 // styles are the preview roles of th, as the dialog passes them.
