@@ -1,14 +1,28 @@
-// Package dialog is the custom questionnaire dialog as a pure component:
+// Package dialog is askuser's questionnaire dialog as a pure component:
 // normalized keys and a size go in, lines and a cursor position come out.
+// It serves both contracts: Model draws and drives an ask_user
+// questionnaire (package contract), and Questions an AskUserQuestion
+// request (package auq). The two share everything but their model: the
+// layout, wrapping and scrolling, the key hints, the key tables, the text
+// input and the theme.
 //
-// It knows nothing of terminals or of any program loop, so the same Model
-// runs under Bubble Tea on a real terminal, inside Pi's TUI through the
-// bridge, and in tests. A Model is not safe for concurrent use.
+// It knows nothing of terminals or of any program loop, so the same
+// dialog runs under Bubble Tea on a real terminal (package tui), inside
+// Pi's TUI through the bridge, in a popup beside an MCP client, and in
+// tests. The package is public because a dialog that a Go program can
+// embed in its own terminal interface, with its own key decoding and
+// drawing, is a feature of askuser's Go API: a host needs only to turn
+// its key events into Keys and print the Frames.
+//
+// Neither model is safe for concurrent use, except that View may be
+// called from several goroutines at once while nothing calls Update or
+// SetSize: View only reads the model.
 package dialog
 
 import (
 	"time"
 
+	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 )
 
@@ -27,20 +41,31 @@ type EffectKind int
 const (
 	// EffectNone: nothing beyond redrawing.
 	EffectNone EffectKind = iota
-	// EffectSubmit: the questionnaire is answered; Effect.Answers holds
-	// one answer per question.
+	// EffectSubmit: the questionnaire is answered. Effect.Answers holds
+	// one answer per question of a Model; Effect.Result holds the
+	// answers and notes of Questions.
 	EffectSubmit
-	// EffectDismiss: the user dismissed the questionnaire.
+	// EffectDismiss: the user dismissed the questionnaire; the host ends
+	// the call as the contract says.
 	EffectDismiss
-	// EffectCancelCountdown: the user asked to stop the countdown. The host
-	// cancels the call's countdown and redraws.
+	// EffectCancelCountdown (Model only): the user asked to stop the
+	// countdown. The host cancels the call's countdown and redraws.
 	EffectCancelCountdown
+	// EffectToggleHide (Questions only): the user pressed HideKey. The
+	// host hides the dialog if it is shown and shows it again if it is
+	// hidden; the model is unchanged.
+	EffectToggleHide
 )
 
-// Effect is the result of handling one key.
+// Effect is the result of handling one key. Answers is set only for
+// EffectSubmit from a Model, and Result only for EffectSubmit from
+// Questions. Milestones lists what a key to Questions reached, in order,
+// and is nil when it reached none; a Model reports none.
 type Effect struct {
-	Kind    EffectKind
-	Answers []contract.Answer
+	Kind       EffectKind
+	Answers    []contract.Answer
+	Result     auq.Result
+	Milestones []Milestone
 }
 
 // Cursor is a position in a Frame, in cells from the top-left corner.
@@ -66,4 +91,34 @@ type Frame struct {
 // no deadline, and the header then says "No timeout".
 type Countdown interface {
 	Remaining() (left time.Duration, ok bool)
+}
+
+// Options configures a Model or Questions. A nil *Options means the
+// defaults: DefaultTheme() and no countdown. In a non-nil Options the
+// zero Theme is PlainTheme().
+type Options struct {
+	// Theme supplies every colour the dialog draws with.
+	Theme Theme
+	// Countdown reports the time left; nil, or one that reports no
+	// deadline, means no deadline. The dialog never reads a clock itself:
+	// the host redraws every second.
+	Countdown Countdown
+	// ToggleKey (Model only) is the overlay show/hide chord in keyid's
+	// canonical form. It is the host's key: the dialog only names it in
+	// the hints, and only when Overlay is true. Questions has its own,
+	// HideKey.
+	ToggleKey string
+	// Overlay (Model only) tells the dialog it is drawn as an overlay.
+	Overlay bool
+	// Title (Model only) names the dialog in its header when the request
+	// has no header of its own.
+	Title string
+}
+
+// themeOf returns the theme and countdown opts gives.
+func themeOf(opts *Options) (Theme, Countdown) {
+	if opts == nil {
+		return DefaultTheme(), nil
+	}
+	return opts.Theme, opts.Countdown
 }

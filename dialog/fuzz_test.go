@@ -11,7 +11,6 @@ import (
 
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/fuzzbound"
-	"github.com/askuser/askuser/internal/theme"
 )
 
 // texts are the strings random questionnaires are made of: plain, wide,
@@ -148,9 +147,9 @@ func FuzzDialog(f *testing.F) {
 			if err != nil {
 				t.Skipf("generated request rejected: %v", err)
 			}
-			th := theme.Plain()
+			th := PlainTheme()
 			if r.IntN(2) == 0 {
-				th = theme.Default()
+				th = DefaultTheme()
 			}
 			m := New(req, &Options{Theme: th, Countdown: fixedClock{left: time.Duration(r.IntN(90)) * time.Second, ok: r.IntN(4) > 0}, Overlay: true, ToggleKey: "alt+o"})
 			for i := 0; i < 40; i++ {
@@ -187,7 +186,7 @@ func TestRandomQuestionnaires(t *testing.T) {
 		if err != nil {
 			t.Fatalf("seed %d: generated request rejected: %v", seed, err)
 		}
-		m := New(req, &Options{Theme: theme.Default(), Countdown: fixedClock{left: 5 * time.Second, ok: true}})
+		m := New(req, &Options{Theme: DefaultTheme(), Countdown: fixedClock{left: 5 * time.Second, ok: true}})
 		for i := 0; i < 80; i++ {
 			k := randKey(r)
 			m.Update(k)

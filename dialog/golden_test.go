@@ -13,7 +13,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/askuser/askuser/internal/keyid"
-	"github.com/askuser/askuser/internal/theme"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden screens")
@@ -94,7 +93,7 @@ func TestGolden(t *testing.T) {
 // TestThemed checks the default theme on an emulator: the focus triangle
 // is in the accent colour, and no cell ever has a background colour.
 func TestThemed(t *testing.T) {
-	m := New(parse(t, reqForm), &Options{Theme: theme.Default(), Countdown: fixedClock{left: 5 * time.Second, ok: true}})
+	m := New(parse(t, reqForm), &Options{Theme: DefaultTheme(), Countdown: fixedClock{left: 5 * time.Second, ok: true}})
 	run(m, keys("space"))
 	f := m.View(80, 24)
 	emu := vt.NewEmulator(80, 24)
@@ -142,7 +141,7 @@ func BenchmarkKeyFrame(b *testing.B) {
 	req := parse(b, `{"header":"Bench","questions":[`+q+`,`+q+`,`+q+`,`+q+`,`+q+`]}`)
 	for _, width := range []int{40, 80, 100, 120, 200} {
 		b.Run(fmt.Sprintf("%dx60", width), func(b *testing.B) {
-			m := New(req, &Options{Theme: theme.Default(), Countdown: fixedClock{left: time.Minute, ok: true}})
+			m := New(req, &Options{Theme: DefaultTheme(), Countdown: fixedClock{left: time.Minute, ok: true}})
 			m.SetSize(width, 60)
 			ks := []Key{{Name: "down"}, {Name: "down"}, {Name: "up"}, {Name: "up"}}
 			b.ReportAllocs()

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/theme"
 )
 
 // parse normalizes a JSON request or fails the test.
@@ -27,7 +26,7 @@ type fixedClock struct {
 
 func (c fixedClock) Remaining() (time.Duration, bool) { return c.left, c.ok }
 
-func plain(c Countdown) *Options { return &Options{Theme: theme.Plain(), Countdown: c} }
+func plain(c Countdown) *Options { return &Options{Theme: PlainTheme(), Countdown: c} }
 
 // keys turns a compact script into keys: space-separated chords, and
 // "'text'" for typed text (no spaces inside quotes; _ is a space, ⏎ a

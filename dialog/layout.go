@@ -51,85 +51,37 @@ func (c *layoutCache) forWidth(w int) *layoutCache {
 	return c
 }
 
-// tab returns the layout of tab i, building it on first use.
-func (c *layoutCache) tab(m *Model, i int) *tabLayout {
+// cacheAt returns a layout cache for width: the model's own when it is
+// for that width, else a new one, which only its caller uses.
+func (m *Model) cacheAt(width int) *layoutCache {
+	if m.cache.width == width && m.cache.tabs != nil {
+		return &m.cache
+	}
+	return new(layoutCache).forWidth(width)
+}
+
+// tab returns the layout of tab i, building it on first use, and keeping
+// it when store is set: View draws with the model's cache but never
+// writes to it.
+func (c *layoutCache) tab(m *Model, i int, store bool) *tabLayout {
 	if c.tabs == nil {
 		c.tabs = make([]*tabLayout, len(m.tabs))
-		rs := strings.Repeat("─", c.width)
-		c.rule = line{s: m.th.Border.Render(rs), w: c.width}
-		var b builder
-		if c.width >= 12 {
-			b.styled(m.th.Border, " ── ", 4)
-			b.styled(m.th.Muted, "Preview", 7)
-			b.styled(m.th.Border, " "+strings.Repeat("─", c.width-12), c.width-11)
-		} else {
-			b.styled(m.th.Border, rs, c.width)
-		}
-		c.previewRule = b.line()
+		c.rule = line{s: m.th.Border.Render(strings.Repeat("─", c.width)), w: c.width}
+		c.previewRule = previewRule(c.width, m.th)
 	}
-	if c.tabs[i] == nil {
-		c.tabs[i] = newTabLayout(m, m.tabs[i], c.width)
+	if tl := c.tabs[i]; tl != nil {
+		return tl
 	}
-	return c.tabs[i]
-}
-
-// bodyWidth returns the content width of tab t's body (after the one-cell
-// margin), the preview's width, and whether the preview is beside the
-// options.
-func bodyWidth(t *tab, width int) (body, preview int, side bool) {
-	cw := max(width-1, 0)
-	if !t.preview || width < SideBySideWidth {
-		return cw, max(cw-1, 1), false
+	tl := newTabLayout(m, m.tabs[i], c.width)
+	if store {
+		c.tabs[i] = tl
 	}
-	left := min(max(width*2/5, 36), 64) - 1
-	return left, width - left - 4, true // " " + left + " │ " + preview
-}
-
-// wrap breaks s into lines of at most w cells: at spaces when it can,
-// inside words when it must.
-func wrap(s string, w int) []string {
-	if w <= 0 {
-		return nil
-	}
-	var out []string
-	for _, para := range strings.Split(s, "\n") {
-		if ansi.StringWidth(para) <= w {
-			out = append(out, para)
-			continue
-		}
-		wrapped := ansi.Hardwrap(ansi.Wordwrap(para, w, ""), w, true)
-		out = append(out, strings.Split(wrapped, "\n")...)
-	}
-	return out
-}
-
-// indented wraps s to fit after an indent of n cells in a row of width
-// cells, styling the text.
-func indented(s string, n, width int, style func(string) string) []line {
-	avail := width - n
-	if s == "" || avail <= 0 {
-		return nil
-	}
-	pad := strings.Repeat(" ", n)
-	var out []line
-	for _, l := range wrap(s, avail) {
-		l = strings.TrimRight(l, " ")
-		out = append(out, line{s: pad + style(l), w: n + ansi.StringWidth(l)})
-	}
-	return out
-}
-
-func truncLine(s string, w int) line {
-	if w <= 0 {
-		return line{}
-	}
-	s = ansi.Truncate(s, w, ellipsis)
-	return line{s: s, w: ansi.StringWidth(s)}
+	return tl
 }
 
 func newTabLayout(m *Model, t *tab, width int) *tabLayout {
 	tl := &tabLayout{}
-	bw, _, _ := bodyWidth(t, width)
+	bw, _, _ := splitWidth(width, t.preview, 1)
 	th := m.th
 	heading := t.title
 	if t.index < 0 {
@@ -179,9 +131,9 @@ func newTabLayout(m *Model, t *tab, width int) *tabLayout {
 }
 
 // previewLines returns the rendered preview of the option whose preview
-// tab t shows, at w cells, rendering it once per option and width.
-func (m *Model) previewLines(t *tab, w int) []line {
-	c := m.cache.forWidth(m.cache.width)
+// tab t shows, at w cells, rendering it once per option and width and
+// keeping it in c when store is set.
+func (m *Model) previewLines(c *layoutCache, t *tab, w int, store bool) []line {
 	opt := t.lastOpt
 	f := t.fields[0]
 	if opt < 0 || opt >= len(f.options) || f.options[opt].Preview == "" {
@@ -201,7 +153,9 @@ func (m *Model) previewLines(t *tab, w int) []line {
 		}
 		ls = append(ls, line{s: s, w: lw})
 	}
-	c.previews[key] = ls
+	if store {
+		c.previews[key] = ls
+	}
 	return ls
 }
 

@@ -3,38 +3,19 @@ package dialog
 import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/safetext"
-	"github.com/askuser/askuser/internal/theme"
 	"slices"
 	"strconv"
 )
 
-// Options configures a Model. A nil *Options means the defaults:
-// DefaultTheme() and no countdown. In a non-nil Options the zero Theme is
-// PlainTheme().
-type Options struct {
-	// Theme supplies every colour the dialog draws with.
-	Theme Theme
-	// Countdown reports the time left; nil means no deadline. The dialog
-	// never reads a clock itself: the host redraws every second.
-	Countdown Countdown
-	// ToggleKey is the overlay show/hide chord in keyid's canonical form.
-	// It is the host's key: the dialog only names it in the hints, and
-	// only when Overlay is true.
-	ToggleKey string
-	// Overlay tells the dialog it is drawn as an overlay.
-	Overlay bool
-	// Title names the dialog in its header when the request has no header
-	// of its own.
-	Title string
-}
-
-// Model is the state of one questionnaire on screen: which tab is shown,
-// which control has focus, and every value entered so far. Update changes
-// it; View draws it. Neither does I/O, starts goroutines or reads a clock.
-// A Model is not safe for concurrent use.
+// Model is the ask_user dialog: the state of one questionnaire on screen,
+// with the tab shown, the control that has focus, and every value
+// entered so far. Update changes it; View draws it. Neither does I/O,
+// starts goroutines or reads a clock. A Model is not safe for concurrent
+// use, except that View may be called from several goroutines at once
+// while none calls Update or SetSize.
 type Model struct {
 	req       *contract.Request
-	th        theme.Theme
+	th        Theme
 	countdown Countdown
 	toggleKey string
 	overlay   bool
@@ -42,6 +23,8 @@ type Model struct {
 
 	tabs []*tab
 	cur  int
+	// tabLabels are the tab bar's labels, "2. title" or "Review".
+	tabLabels []measured
 
 	// noTimeout is set by Alt+Q: the header then says "No timeout" even
 	// before the host has cancelled the countdown.
@@ -129,9 +112,8 @@ func (f *field) unchanged() bool {
 type tab struct {
 	index  int // question index, or -1 for the review tab
 	q      *contract.Question
-	title  string   // sanitized
-	prompt string   // sanitized, line breaks kept
-	label  measured // the tab bar's "2. title", or "Review"
+	title  string // sanitized
+	prompt string // sanitized, line breaks kept
 	form   bool
 	fields []*field
 	ctrls  []control
@@ -154,11 +136,8 @@ type tab struct {
 // is chosen, and focus starts on the selected option or side.
 func New(req *contract.Request, opts *Options) *Model {
 	m := &Model{req: req}
-	if opts == nil {
-		m.th = theme.Default()
-	} else {
-		m.th = opts.Theme
-		m.countdown = opts.Countdown
+	m.th, m.countdown = themeOf(opts)
+	if opts != nil {
 		m.toggleKey = opts.ToggleKey
 		m.overlay = opts.Overlay
 		m.title = opts.Title
@@ -176,9 +155,9 @@ func New(req *contract.Request, opts *Options) *Model {
 	}
 	for i, t := range m.tabs {
 		if t.index < 0 {
-			t.label = measure("Review")
+			m.tabLabels = append(m.tabLabels, measure("Review"))
 		} else {
-			t.label = measure(strconv.Itoa(i+1) + ". " + t.title)
+			m.tabLabels = append(m.tabLabels, measure(strconv.Itoa(i+1)+". "+t.title))
 		}
 	}
 	return m
@@ -234,7 +213,7 @@ func newTab(i int, q *contract.Question, free, many bool) *tab {
 				t.focus = ci
 				break
 			}
-			if c.kind == ctrlFree && t.fields[0].text.Value() != "" && !anySelected(t.fields[0].sel) {
+			if c.kind == ctrlFree && t.fields[0].text.Value() != "" && !anyTrue(t.fields[0].sel) {
 				t.focus = ci
 				break
 			}
@@ -288,7 +267,7 @@ func newField(kind contract.Kind, opts []contract.Option, def contract.Value, ha
 			}
 		case contract.KindInput:
 			if s, ok := def.String(); ok {
-				f.text, f.hasDefault = newTextInput(s), true
+				f.text, f.hasDefault = newTextInput(s, inputOptions{}), true
 			}
 		case contract.KindSingle, contract.KindMulti:
 			labels, ok := def.Strings()
@@ -302,22 +281,13 @@ func newField(kind contract.Kind, opts []contract.Option, def contract.Value, ha
 				if i := slices.IndexFunc(opts, func(o contract.Option) bool { return o.Label == l }); i >= 0 {
 					f.sel[i], f.hasDefault = true, true
 				} else if f.free {
-					f.text, f.hasDefault = newTextInput(l), true
+					f.text, f.hasDefault = newTextInput(l, inputOptions{}), true
 				}
 			}
 		}
 	}
 	f.initial = f.snap()
 	return f
-}
-
-func anySelected(sel []bool) bool {
-	for _, s := range sel {
-		if s {
-			return true
-		}
-	}
-	return false
 }
 
 func (m *Model) newReview() *tab {

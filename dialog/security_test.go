@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-
-	"github.com/askuser/askuser/internal/theme"
 )
 
 // evil holds the sequences a hostile model might try to get onto the
@@ -41,17 +39,17 @@ func evilRequest(t *testing.T, e string) string {
 // the output: with the plain theme there is no escape byte at all, and
 // with the default theme only the theme's own SGR sequences remain.
 func TestUntrustedText(t *testing.T) {
-	def := theme.Default()
+	def := DefaultTheme()
 	var sgr []string
-	for _, st := range []theme.Style{def.Accent, def.Muted, def.Selection, def.Warning, def.Error, def.Border, def.Bold, def.Code} {
+	for _, st := range []Style{def.Accent, def.Muted, def.Selection, def.Warning, def.Error, def.Border, def.Bold, def.Code} {
 		sgr = append(sgr, st.Prefix, st.Suffix)
 	}
 	sgr = append(sgr, "\x1b[0m", "\x1b[m")
 	for _, e := range evil {
 		for _, th := range []struct {
 			name string
-			th   theme.Theme
-		}{{"plain", theme.Plain()}, {"default", def}} {
+			th   Theme
+		}{{"plain", PlainTheme()}, {"default", def}} {
 			t.Run(th.name+"/"+strings.ToValidUTF8(e[:min(len(e), 8)], "?"), func(t *testing.T) {
 				m := New(parse(t, evilRequest(t, e)), &Options{Theme: th.th, Countdown: fixedClock{ok: true, left: 30e9}})
 				for _, step := range []string{"", "down", "tab", "tab", "tab"} {

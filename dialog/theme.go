@@ -1,20 +1,48 @@
 package dialog
 
-import "github.com/askuser/askuser/internal/theme"
+import "github.com/askuser/askuser/internal/markdown"
 
-// Theme is the set of styles the dialog draws with, one per role
-// (accent, muted, selection, warning, error, border, and bold and code
-// inside previews). A host such as Pi fills it with its own colours.
-type Theme = theme.Theme
+// Style is an SGR sequence pair put around styled text. The zero Style
+// leaves text as it is. It is the Markdown renderer's own, so that a
+// theme passes to the previews unchanged.
+type Style = markdown.Style
 
-// Style is an SGR pair put around styled text; the zero Style leaves text
-// as it is.
-type Style = theme.Style
+// Theme is the set of styles both dialogs draw with, one per role. Each
+// role is used for one purpose only. A host such as Pi fills it with its
+// own colours.
+type Theme struct {
+	Accent    Style // focus marker, active tab, headings
+	Muted     Style // descriptions, hints, inactive text
+	Selection Style // check marks and chosen values
+	Warning   Style // the countdown when little time is left, notices
+	Error     Style // validation messages
+	Border    Style // frame and separators
+	Bold      Style // emphasis inside previews
+	Code      Style // inline code and code blocks in previews
+}
 
 // DefaultTheme returns askuser's own theme: basic ANSI foreground colours
-// that read on dark and light terminals alike.
-func DefaultTheme() Theme { return theme.Default() }
+// that read on dark and light terminals alike. It sets foregrounds only,
+// never a background.
+func DefaultTheme() Theme {
+	fg := func(code string) Style { return Style{Prefix: "\x1b[" + code + "m", Suffix: "\x1b[39m"} }
+	return Theme{
+		Accent:    fg("36"),
+		Muted:     fg("90"),
+		Selection: fg("32"),
+		Warning:   fg("33"),
+		Error:     fg("31"),
+		Border:    fg("90"),
+		Bold:      Style{Prefix: "\x1b[1m", Suffix: "\x1b[22m"},
+		Code:      fg("35"),
+	}
+}
 
-// PlainTheme returns a theme with no styling, for terminals without
-// colour and for tests.
-func PlainTheme() Theme { return theme.Plain() }
+// PlainTheme returns a theme with no styling at all, for terminals
+// without colour and for tests.
+func PlainTheme() Theme { return Theme{} }
+
+// previewStyles are the roles a Markdown preview is drawn with.
+func (th Theme) previewStyles() markdown.Styles {
+	return markdown.Styles{Accent: th.Accent, Muted: th.Muted, Border: th.Border, Bold: th.Bold, Code: th.Code}
+}

@@ -38,7 +38,7 @@ func (m *Model) relayout() {
 	if m.width <= 0 || m.rows <= 0 {
 		return
 	}
-	p := m.plan(m.width, m.rows)
+	p := m.plan(m.cache.forWidth(m.width), m.width, m.rows, true)
 	t := p.t
 	t.scroll, t.pscroll, t.bodyH, t.ctrlTop = p.scroll, p.pscroll, p.g.body, p.ctrlTop
 	m.planned = p
@@ -60,7 +60,11 @@ func (m *Model) update(k Key) Effect {
 		m.typeText(s)
 		return Effect{}
 	}
-	switch act := lookup(name, text); act {
+	in := scopeNav
+	if text {
+		in = scopeText
+	}
+	switch act := keymap.lookup(name, in); act {
 	case actUp:
 		m.move(-1)
 	case actDown:
@@ -96,7 +100,7 @@ func (m *Model) update(k Key) Effect {
 		return Effect{Kind: EffectDismiss}
 	default:
 		if text {
-			m.edit(act, t.text())
+			edit(act, t.text())
 		}
 	}
 	return Effect{}
@@ -118,39 +122,6 @@ func (m *Model) typeText(s string) {
 	}
 	if in != nil {
 		in.Insert(s)
-	}
-}
-
-func (m *Model) edit(act action, in *textInput) {
-	switch act {
-	case actCursorLeft:
-		in.Left()
-	case actCursorRight:
-		in.Right()
-	case actLineStart:
-		in.Home()
-	case actLineEnd:
-		in.End()
-	case actBackspace:
-		in.Backspace()
-	case actDeleteForward:
-		in.DeleteForward()
-	case actDeleteWord:
-		in.DeleteWord()
-	case actDeleteWordForward:
-		in.DeleteWordForward()
-	case actDeleteToStart:
-		in.DeleteToStart()
-	case actDeleteToEnd:
-		in.DeleteToEnd()
-	case actWordLeft:
-		in.WordLeft()
-	case actWordRight:
-		in.WordRight()
-	case actYank:
-		in.Yank()
-	case actInsertSpace:
-		in.Insert(" ")
 	}
 }
 

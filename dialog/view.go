@@ -3,14 +3,11 @@ package dialog
 import (
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/hintrow"
 	"github.com/askuser/askuser/internal/safetext"
-	"github.com/askuser/askuser/internal/theme"
 )
 
 // Layout constants.
@@ -21,8 +18,6 @@ const (
 	// SideBySideWidth is the narrowest width at which previews are drawn
 	// beside the options rather than below them.
 	SideBySideWidth = 100
-	// lowTime is when the countdown turns to the warning colour.
-	lowTime = 15 * time.Second
 )
 
 // The largest size View draws at. No terminal is larger, and what a frame
@@ -32,65 +27,6 @@ const (
 	MaxWidth = 10000
 	MaxRows  = 10000
 )
-
-// Markers. Focus and selection are independent: the triangle marks focus,
-// the boxes mark selection, and nothing is drawn with a background.
-const (
-	focusMark   = "▸ "
-	noMark      = "  "
-	checkOn     = "[✓]"
-	crossOn     = "[✗]"
-	boxOff      = "[ ]"
-	radioOn     = "(●)"
-	radioOff    = "( )"
-	penMark     = "✎ "
-	ellipsis    = "…"
-	previewNone = "(no preview)"
-)
-
-// line is one composed row and its width in cells.
-type line struct {
-	s string
-	w int
-}
-
-// bline is a body row, tagged with the control it belongs to.
-type bline struct {
-	line
-	ctrl int  // control index, or -1
-	mark bool // the row holding the control's focus marker
-}
-
-// builder composes a row while counting its cells, so View never has to
-// measure a finished row.
-type builder struct {
-	b strings.Builder
-	w int
-}
-
-func (b *builder) add(s string, w int) {
-	b.b.WriteString(s)
-	b.w += w
-}
-
-func (b *builder) styled(st theme.Style, s string, w int) {
-	if s == "" {
-		return
-	}
-	b.b.WriteString(st.Prefix)
-	b.b.WriteString(s)
-	b.b.WriteString(st.Suffix)
-	b.w += w
-}
-
-func (b *builder) pad(n int) {
-	for ; n > 0; n-- {
-		b.b.WriteByte(' ')
-		b.w++
-	}
-}
-
-func (b *builder) line() line { return line{s: b.b.String(), w: b.w} }
 
 // View renders the dialog in width×rows cells. No line is wider than width
 // and there are at most rows lines; zero or negative sizes give no lines,
@@ -102,6 +38,11 @@ func (b *builder) line() line { return line{s: b.b.String(), w: b.w} }
 // lines, the tab bar, the title, the header, the validation message, the
 // Continue button row, body rows away from focus. The key hints, the pinned
 // supplemental text row and the focused control's row stay longest.
+//
+// View changes nothing: at the size SetSize gave it draws what Update
+// laid out, and at any other size it lays the text out for itself, so
+// several goroutines may call it at once, at any sizes, while none calls
+// Update or SetSize.
 func (m *Model) View(width, rows int) Frame {
 	if width <= 0 || rows <= 0 {
 		return Frame{}
@@ -109,7 +50,8 @@ func (m *Model) View(width, rows int) Frame {
 	width, rows = min(width, MaxWidth), min(rows, MaxRows)
 	p := m.planned
 	if p == nil || p.width != width || p.rows != rows || p.t != m.tab() {
-		p = m.plan(width, rows)
+		lc := m.cacheAt(width)
+		p = m.plan(lc, width, rows, lc != &m.cache)
 	}
 	return m.draw(p)
 }
@@ -142,11 +84,12 @@ type plan struct {
 	pscroll int // first preview line shown
 }
 
-// plan lays out the current tab in width×rows cells (both in range).
-func (m *Model) plan(width, rows int) *plan {
+// plan lays out the current tab in width×rows cells (both in range) with
+// the layout cache lc, which it adds to only when store is set.
+func (m *Model) plan(lc *layoutCache, width, rows int, store bool) *plan {
 	t := m.tab()
-	p := &plan{width: width, rows: rows, t: t, lc: m.cache.forWidth(width), cw: max(width-1, 0), pinFree: -1, pinButton: -1}
-	p.tl = p.lc.tab(m, m.cur)
+	p := &plan{width: width, rows: rows, t: t, lc: lc, cw: max(width-1, 0), pinFree: -1, pinButton: -1}
+	p.tl = lc.tab(m, m.cur, store)
 
 	// Pinned rows below the body: the supplemental text row and, for a
 	// multi question, its Continue button.
@@ -162,7 +105,7 @@ func (m *Model) plan(width, rows int) *plan {
 	}
 
 	var prevW int
-	p.bodyW, prevW, p.side = bodyWidth(t, width)
+	p.bodyW, prevW, p.side = splitWidth(width, t.preview, 1)
 	p.leftW = p.bodyW
 	p.body, p.ctrlTop = m.body(t, p.tl, p.bodyW, p.pinFree, p.pinButton)
 	p.stacked = t.preview && !p.side
@@ -171,14 +114,14 @@ func (m *Model) plan(width, rows int) *plan {
 		if p.stacked {
 			pw = max(p.cw-1, 1)
 		}
-		p.prev = m.previewLines(t, pw)
+		p.prev = m.previewLines(lc, t, pw, store)
 	}
 	p.g = m.grant(p)
 
 	// Keep the focused control in view, and the preview window full.
 	p.scroll, p.pscroll = t.scroll, t.pscroll
 	if h := p.g.body; h > 0 {
-		p.scroll = scrollFor(t, p.body, h)
+		p.scroll = scrollFor(t.scroll, p.body, h, t.focus)
 		if p.side {
 			p.pscroll = windowStart(p.prev, t.pscroll, h)
 		}
@@ -240,110 +183,82 @@ func (m *Model) grant(p *plan) grants {
 // draw draws the frame p plans.
 func (m *Model) draw(p *plan) Frame {
 	t, g, width := p.t, p.g, p.width
-	out := make([]string, 0, p.rows)
-	var cur *Cursor
-	nHints := 0
-	emit := func(l line) {
-		if l.w > width {
-			// Only the tiniest sizes get here: rows are built to fit.
-			l.s = ansi.Truncate(l.s, width, "")
-		}
-		out = append(out, l.s)
-	}
-
+	f := newFrameWriter(width, p.rows, false)
 	if g.header > 0 {
-		emit(m.headerLine(width))
+		f.emit(m.headerLine(width))
 	}
 	if g.tabs > 0 {
-		emit(m.tabsLine(width))
+		f.emit(m.tabsLine(width))
 	}
 	if g.rule > 0 {
-		emit(p.lc.rule)
+		f.emit(p.lc.rule)
 	}
 	for i := 0; i < g.heading; i++ {
-		emit(p.tl.heading[i])
+		f.emit(p.tl.heading[i])
 	}
 	for i := 0; i < g.prompt; i++ {
-		emit(p.tl.prompt[i])
+		f.emit(p.tl.prompt[i])
 	}
 	if g.gap > 0 {
-		emit(line{})
+		f.emit(line{})
 	}
 
 	if h := g.body; h > 0 {
 		var pv []line
+		var sep string
 		if p.side {
 			pv = windowOf(p.prev, p.pscroll, h)
+			sep = m.th.Border.Render(" │ ")
 		}
 		for i := 0; i < h; i++ {
-			var bl bline
+			bl := bline{ctrl: -1}
 			if p.scroll+i < len(p.body) {
 				bl = p.body[p.scroll+i]
-			} else {
-				bl.ctrl = -1
-			}
-			if !p.side {
-				if bl.ctrl >= 0 && bl.ctrl == t.focus && bl.mark {
-					if c := m.cursorIn(t, bl.ctrl, p.bodyW); c >= 0 {
-						cur = &Cursor{Row: len(out), Col: c}
-					}
-				}
-				emit(bl.line)
-				continue
-			}
-			var b builder
-			b.add(bl.s, bl.w)
-			b.pad(p.leftW + 1 - bl.w)
-			b.styled(m.th.Border, " │ ", 3)
-			if i < len(pv) {
-				b.add(pv[i].s, pv[i].w)
 			}
 			if bl.ctrl >= 0 && bl.ctrl == t.focus && bl.mark {
 				if c := m.cursorIn(t, bl.ctrl, p.bodyW); c >= 0 {
-					cur = &Cursor{Row: len(out), Col: c}
+					f.cursorHere(c)
 				}
 			}
-			emit(b.line())
+			if !p.side {
+				f.emit(bl.line)
+				continue
+			}
+			var pl line
+			if i < len(pv) {
+				pl = pv[i]
+			}
+			f.emit(besides(bl.line, pl, p.leftW, sep))
 		}
 	}
 	if g.preview > 0 {
-		emit(p.lc.previewRule)
-		for _, l := range windowOf(p.prev, p.pscroll, g.preview-1) {
-			var b builder
-			b.pad(2)
-			b.add(l.s, l.w)
-			emit(b.line())
-		}
+		f.previewBelow(p.lc.previewRule, windowOf(p.prev, p.pscroll, g.preview-1))
 	}
 	if g.gap2 > 0 {
-		emit(line{})
+		f.emit(line{})
 	}
 	if g.free > 0 {
 		if t.focus == p.pinFree {
 			if c := m.cursorIn(t, p.pinFree, p.cw); c >= 0 {
-				cur = &Cursor{Row: len(out), Col: c}
+				f.cursorHere(c)
 			}
 		}
-		emit(m.ctrlLine(t, p.tl, p.pinFree, p.cw))
+		f.emit(m.ctrlLine(t, p.tl, p.pinFree, p.cw))
 	}
 	if g.button > 0 {
-		emit(m.ctrlLine(t, p.tl, p.pinButton, p.cw))
+		f.emit(m.ctrlLine(t, p.tl, p.pinButton, p.cw))
 	}
 	if g.msg > 0 {
-		emit(m.msgLine(width))
+		f.emit(m.msgLine(width))
 	}
 	if g.hints > 0 {
 		scrollable := len(p.body) > g.body
 		if t.preview {
 			scrollable = p.side && len(p.prev) > g.body || p.stacked && len(p.prev) > g.preview-1
 		}
-		hints := m.hints(t.text() != nil, scrollable)
-		for _, l := range m.hintsLines(hints, width, g.hints) {
-			emit(l)
-			nHints++
-		}
+		f.hintRows(m.hints(t.text() != nil, scrollable), g.hints, m.th)
 	}
-	return Frame{Lines: out, Cursor: cur, Hints: nHints}
+	return f.frame()
 }
 
 // windowStart returns top clamped so that a window of h lines of ls
@@ -360,41 +275,6 @@ func windowOf(ls []line, top, h int) []line {
 	}
 	top = windowStart(ls, top, h)
 	return ls[top:min(top+h, len(ls))]
-}
-
-// scrollFor returns the scroll offset that keeps the focused control's
-// rows in view, or at least its marker row.
-func scrollFor(t *tab, body []bline, h int) int {
-	s := min(max(t.scroll, 0), max(len(body)-h, 0))
-	a, b, r := -1, -1, -1
-	for i, bl := range body {
-		if bl.ctrl != t.focus {
-			continue
-		}
-		if a < 0 {
-			a = i
-		}
-		b = i
-		if bl.mark {
-			r = i
-		}
-	}
-	if a < 0 {
-		return s
-	}
-	if b-a+1 <= h {
-		if a < s {
-			s = a
-		}
-		if b >= s+h {
-			s = b - h + 1
-		}
-		return s
-	}
-	if r < s || r >= s+h {
-		s = min(r, max(len(body)-h, 0))
-	}
-	return s
 }
 
 // body composes the scrollable rows of tab t in w cells, leaving out the
@@ -630,7 +510,7 @@ func (m *Model) headerLine(width int) line {
 	clock, st := "No timeout", m.th.Muted
 	if !m.noTimeout && m.countdown != nil {
 		if left, ok := m.countdown.Remaining(); ok {
-			clock, st = "⏱ "+formatLeft(left), m.th.Muted
+			clock, st = clockMark+formatLeft(left), m.th.Muted
 			if left <= lowTime {
 				st = m.th.Warning
 			}
@@ -661,26 +541,6 @@ func (m *Model) headerLine(width int) line {
 	return b.line()
 }
 
-// formatLeft writes a duration as m:ss, or h:mm:ss from an hour on,
-// rounding up so that 0:00 means the time is over.
-func formatLeft(d time.Duration) string {
-	s := int64((d + time.Second - 1) / time.Second)
-	if s < 0 {
-		s = 0
-	}
-	h, mnt, sec := s/3600, s/60%60, s%60
-	two := func(n int64) string {
-		if n < 10 {
-			return "0" + strconv.FormatInt(n, 10)
-		}
-		return strconv.FormatInt(n, 10)
-	}
-	if h > 0 {
-		return strconv.FormatInt(h, 10) + ":" + two(mnt) + ":" + two(sec)
-	}
-	return strconv.FormatInt(mnt, 10) + ":" + two(sec)
-}
-
 // tabsLine shows one tab per question and the review tab. The current tab
 // is bracketed and in the accent colour; answered questions are checked.
 // Titles are cut to the widest length that fits, down to tabCut columns;
@@ -688,111 +548,41 @@ func formatLeft(d time.Duration) string {
 // keeps what room is left. When even that does not fit it shows
 // "‹ 2/4 Title ›".
 func (m *Model) tabsLine(width int) line {
-	n := len(m.tabs)
-	done := make([]bool, n)
+	tb := tabBar{th: m.th, labels: m.tabLabels, done: make([]bool, len(m.tabs)), cur: m.cur, numbered: len(m.req.Questions)}
 	for i, t := range m.tabs {
-		done[i] = t.index >= 0 && t.answered()
+		tb.done[i] = t.index >= 0 && t.answered()
 	}
-	// label is tab i's label as the layout with the other tabs' labels cut
-	// to maxw (0: whole, -1: numbers only) and the current one's to curw
-	// (0: whole) shows it, and its width; with measure only, just the
-	// width. The labels were measured once, in New, so a cut costs no
-	// measuring, and the bisection below only adds widths.
-	label := func(i, maxw, curw int, measureOnly bool) (string, int) {
-		t := m.tabs[i]
-		cut := maxw
-		if i == m.cur {
-			cut = curw
-		}
-		switch {
-		case i != m.cur && maxw < 0 && t.index >= 0:
-			s := strconv.Itoa(i + 1)
-			return s, len(s)
-		case cut > 0 && measureOnly:
-			return "", t.label.cutWidth(cut, ellipsis, 1)
-		case cut > 0:
-			return t.label.cut(cut, ellipsis, 1)
-		}
-		return t.label.s, t.label.w
-	}
-	// lineWidth is the width of the line build makes.
-	lineWidth := func(maxw, curw int) int {
-		w := 1
-		for i := range m.tabs {
-			_, sw := label(i, maxw, curw, true)
-			w += 2 + sw // the brackets, or the padding either side
-			if i > 0 {
-				w++
-			}
-			if done[i] {
-				w += 2
-			}
-		}
-		return w
-	}
-	build := func(maxw, curw int) line {
-		var b builder
-		b.pad(1)
-		for i := range m.tabs {
-			if i > 0 {
-				b.pad(1)
-			}
-			s, sw := label(i, maxw, curw, false)
-			if i == m.cur {
-				b.styled(m.th.Accent, "[", 1)
-				b.styled(m.th.Accent, s, sw)
-			} else {
-				b.pad(1)
-				b.styled(m.th.Muted, s, sw)
-			}
-			if done[i] {
-				b.pad(1)
-				b.styled(m.th.Selection, "✓", 1)
-			}
-			if i == m.cur {
-				b.styled(m.th.Accent, "]", 1)
-			} else {
-				b.pad(1)
-			}
-		}
-		return b.line()
-	}
-	if lineWidth(0, 0) <= width {
-		return build(0, 0)
+	if tb.width(0, 0) <= width {
+		return tb.build(0, 0)
 	}
 	// The widest cut of the titles that fits, found by bisection on the
 	// widths alone; the line itself is built once.
 	const tabCut = 10
 	lo, hi := tabCut, 0
-	for _, t := range m.tabs {
-		hi = max(hi, t.label.w)
+	for _, l := range m.tabLabels {
+		hi = max(hi, l.w)
 	}
 	best := -1
 	for lo <= hi {
 		mid := (lo + hi) / 2
-		if lineWidth(mid, mid) <= width {
+		if tb.width(mid, mid) <= width {
 			best, lo = mid, mid+1
 		} else {
 			hi = mid - 1
 		}
 	}
 	if best >= 0 {
-		return build(best, best)
+		return tb.build(best, best)
 	}
-	if w := lineWidth(-1, 0); w <= width {
-		return build(-1, 0)
-	} else if cw := m.tabs[m.cur].label.w - (w - width); cw >= 6 {
-		return build(-1, cw)
+	if w := tb.width(-1, 0); w <= width {
+		return tb.build(-1, 0)
+	} else if cw := m.tabLabels[m.cur].w - (w - width); cw >= 6 {
+		return tb.build(-1, cw)
 	}
-	var b builder
-	s := "‹ " + strconv.Itoa(m.cur+1) + "/" + strconv.Itoa(n) + " " + m.tabs[m.cur].label.s + " ›"
-	if m.tabs[m.cur].index >= 0 {
-		s = "‹ " + strconv.Itoa(m.cur+1) + "/" + strconv.Itoa(n) + " " + m.tabs[m.cur].title + " ›"
+	if t := m.tabs[m.cur]; t.index >= 0 {
+		return tb.compact(t.title, width)
 	}
-	s = ansi.Truncate(s, max(width-1, 0), ellipsis)
-	b.pad(min(1, width))
-	b.styled(m.th.Accent, s, ansi.StringWidth(s))
-	return b.line()
+	return tb.compact(m.tabLabels[m.cur].s, width)
 }
 
 func (m *Model) msgLine(width int) line {
@@ -800,41 +590,4 @@ func (m *Model) msgLine(width int) line {
 	s := ansi.Truncate(" ⚠ "+m.msg, width, ellipsis)
 	b.styled(m.th.Error, s, ansi.StringWidth(s))
 	return b.line()
-}
-
-// hintsLines lays the hints out on up to n rows, in keymap order, dropping
-// the least important ones when they do not all fit.
-func (m *Model) hintsLines(items []hintItem, width, n int) []line {
-	rowOf := hintrow.Pack(items, hintItem.cells, hintItem.importance, width, n)
-	var out []line
-	var b builder
-	row := -1
-	for i, it := range items {
-		if rowOf[i] < 0 {
-			continue
-		}
-		if rowOf[i] != row {
-			if row >= 0 {
-				out = append(out, b.line())
-				b = builder{}
-			}
-			row = rowOf[i]
-			b.pad(min(1, width))
-		} else {
-			b.styled(m.th.Muted, hintrow.Sep, hintrow.SepWidth)
-		}
-		b.add(it.label, it.labelW)
-		b.pad(1)
-		b.styled(m.th.Muted, it.help, len(it.help))
-	}
-	if row >= 0 {
-		out = append(out, b.line())
-	}
-	for i, l := range out {
-		if l.w > width {
-			s := ansi.Truncate(l.s, width, "")
-			out[i] = line{s: s, w: ansi.StringWidth(s)}
-		}
-	}
-	return out
 }

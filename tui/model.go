@@ -15,7 +15,6 @@ import (
 	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/internal/keyid"
 	"github.com/askuser/askuser/internal/safetext"
-	"github.com/askuser/askuser/internal/theme"
 )
 
 // model is the Bubble Tea model around one dialog.Model. It turns key
@@ -40,7 +39,7 @@ type model struct {
 // terminal's size, the frame's height, hiding, the countdown, and how
 // the program ended.
 type screen struct {
-	th        theme.Theme
+	th        dialog.Theme
 	countdown *ask.Countdown
 	overlay   bool
 
@@ -133,7 +132,7 @@ func (s *screen) flip() tea.Cmd {
 	return nil
 }
 
-func newModel(s *ask.Session, th theme.Theme) *model {
+func newModel(s *ask.Session, th dialog.Theme) *model {
 	m := &model{
 		screen: screen{th: th, countdown: s.Countdown, overlay: overlay(s)},
 		d:      newDialog(s, th),
@@ -392,7 +391,7 @@ func (s *screen) boxed(view func(w, h int) dialog.Frame, maxW int) tea.View {
 // cost of a frame: it takes their widths from f when the dialog gives
 // them, and c keeps what it measured otherwise, so that a line that has
 // not changed since the last frame is not measured again.
-func drawBox(th theme.Theme, f dialog.Frame, w, h, boxW, innerW int, c *boxCache) tea.View {
+func drawBox(th dialog.Theme, f dialog.Frame, w, h, boxW, innerW int, c *boxCache) tea.View {
 	boxH := len(f.Lines) + 2
 	top, left := (h-boxH)/2, (w-boxW)/2
 	c.at(th, innerW)
@@ -450,7 +449,7 @@ func drawBox(th theme.Theme, f dialog.Frame, w, h, boxW, innerW int, c *boxCache
 // for a width, and each line as it was last drawn with its width and
 // whether it ends in a rule.
 type boxCache struct {
-	th                theme.Theme
+	th                dialog.Theme
 	innerW            int
 	set               bool
 	top, bottom, side string
@@ -477,7 +476,7 @@ func endsInRule(l string) bool {
 }
 
 // at makes the border for innerW in th's colours, unless c has it.
-func (c *boxCache) at(th theme.Theme, innerW int) {
+func (c *boxCache) at(th dialog.Theme, innerW int) {
 	if c.set && c.innerW == innerW && c.th == th {
 		return
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/dialog"
-	"github.com/askuser/askuser/internal/theme"
 )
 
 func TestToKey(t *testing.T) {
@@ -136,7 +135,7 @@ func checkBounds(t *testing.T, v tea.View, w, h int) {
 }
 
 func TestAnswerInline(t *testing.T) {
-	m := newModel(session(t, reqSingle, contract.DisplayInline), theme.Plain())
+	m := newModel(session(t, reqSingle, contract.DisplayInline), dialog.PlainTheme())
 	send(m, tea.WindowSizeMsg{Width: 60, Height: 20})
 	v := m.View()
 	if v.AltScreen {
@@ -180,7 +179,7 @@ func TestLastLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newModel(session(t, tt.req, contract.DisplayInline), theme.Plain())
+			m := newModel(session(t, tt.req, contract.DisplayInline), dialog.PlainTheme())
 			send(m, tea.WindowSizeMsg{Width: 40, Height: 20})
 			if !isQuit(send(m, tt.msgs...)) {
 				t.Fatal("the program did not quit")
@@ -193,7 +192,7 @@ func TestLastLine(t *testing.T) {
 }
 
 func TestOverlayBox(t *testing.T) {
-	m := newModel(session(t, reqInput, contract.DisplayOverlay), theme.Plain())
+	m := newModel(session(t, reqInput, contract.DisplayOverlay), dialog.PlainTheme())
 	send(m, tea.WindowSizeMsg{Width: 100, Height: 30}, press("x"))
 	v := m.View()
 	if !v.AltScreen {
@@ -244,7 +243,7 @@ func TestBounds(t *testing.T) {
 		`{"questions":[{"title":"日本語のタイトル","prompt":"` + strings.Repeat("👍🏽 x ", 60) + `","options":[{"label":"a","preview":"# P\n\n` + strings.Repeat("word ", 200) + `"}]}]}`}
 	for _, display := range []contract.DisplayMode{contract.DisplayInline, contract.DisplayOverlay} {
 		for _, req := range reqs {
-			m := newModel(session(t, req, display), theme.Default())
+			m := newModel(session(t, req, display), dialog.DefaultTheme())
 			for _, sz := range sizes {
 				send(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 				checkBounds(t, m.View(), sz[0], sz[1])
@@ -257,7 +256,7 @@ func TestBounds(t *testing.T) {
 }
 
 func TestResize(t *testing.T) {
-	m := newModel(session(t, reqSingle, contract.DisplayOverlay), theme.Plain())
+	m := newModel(session(t, reqSingle, contract.DisplayOverlay), dialog.PlainTheme())
 	send(m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	wide := m.View().Content
 	send(m, tea.WindowSizeMsg{Width: 40, Height: 12})
@@ -269,7 +268,7 @@ func TestResize(t *testing.T) {
 }
 
 func TestToggle(t *testing.T) {
-	m := newModel(session(t, reqTwo, contract.DisplayOverlay), theme.Plain())
+	m := newModel(session(t, reqTwo, contract.DisplayOverlay), dialog.PlainTheme())
 	send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	shown := m.View().Content
 
@@ -333,7 +332,7 @@ func TestToggleOnlyInOverlay(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := session(t, reqSingle, tt.display)
 			s.ToggleKey = tt.toggle
-			m := newModel(s, theme.Plain())
+			m := newModel(s, dialog.PlainTheme())
 			send(m, tea.WindowSizeMsg{Width: 80, Height: 24}, press("alt+o"))
 			if m.hidden != tt.hides {
 				t.Errorf("alt+o hidden = %v, want %v", m.hidden, tt.hides)
@@ -343,7 +342,7 @@ func TestToggleOnlyInOverlay(t *testing.T) {
 }
 
 func TestFinalOverlay(t *testing.T) {
-	m := newModel(session(t, reqSingle, contract.DisplayOverlay), theme.Plain())
+	m := newModel(session(t, reqSingle, contract.DisplayOverlay), dialog.PlainTheme())
 	send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	if !isQuit(send(m, stopMsg{cause: ask.ErrTimeout})) {
 		t.Fatal("stop did not quit")
@@ -369,7 +368,7 @@ func withCountdown(t *testing.T, req string, body func(s *ask.Session) ask.Outco
 
 func TestCountdown(t *testing.T) {
 	res := withCountdown(t, reqSingle, func(s *ask.Session) ask.Outcome {
-		m := newModel(s, theme.Plain())
+		m := newModel(s, dialog.PlainTheme())
 		if m.Init() == nil {
 			t.Error("no redraw is scheduled while the countdown runs")
 		}
@@ -403,7 +402,7 @@ func TestFrameKeepsItsHeight(t *testing.T) {
 	const req = `{"questions":[{"title":"T","options":[{"label":"long","preview":"a\n\nb\n\nc\n\nd"},{"label":"short","preview":"a"}]}]}`
 	for _, display := range []contract.DisplayMode{contract.DisplayInline, contract.DisplayOverlay} {
 		t.Run(string(display), func(t *testing.T) {
-			m := newModel(session(t, req, display), theme.Plain())
+			m := newModel(session(t, req, display), dialog.PlainTheme())
 			send(m, tea.WindowSizeMsg{Width: 120, Height: 40})
 			tall := strings.Count(m.View().Content, "\n")
 			send(m, press("down"))
@@ -429,7 +428,7 @@ func TestFrameKeepsItsHeight(t *testing.T) {
 }
 
 func TestPaste(t *testing.T) {
-	m := newModel(session(t, reqInput, contract.DisplayInline), theme.Plain())
+	m := newModel(session(t, reqInput, contract.DisplayInline), dialog.PlainTheme())
 	send(m, tea.WindowSizeMsg{Width: 60, Height: 20}, tea.PasteMsg{Content: "Ada 日本"}, press("!"))
 	if v := m.View(); !strings.Contains(v.Content, "✎ Ada 日本!") || v.Cursor == nil {
 		t.Fatalf("pasted text is not in the input, or no cursor:\n%s", v.Content)

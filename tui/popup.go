@@ -12,8 +12,6 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/dialog"
-	"github.com/askuser/askuser/internal/hintrow"
-	"github.com/askuser/askuser/internal/theme"
 )
 
 // ErrHidden is returned by Popup.Show when the user pressed the toggle
@@ -48,11 +46,11 @@ func NewPopup(s *ask.Session, opts *Options) *Popup {
 	return p
 }
 
-func (p *Popup) theme() theme.Theme {
+func (p *Popup) theme() dialog.Theme {
 	if p.opts.Theme != nil {
 		return *p.opts.Theme
 	}
-	return theme.Default()
+	return dialog.DefaultTheme()
 }
 
 func (p *Popup) newModel() *model {
@@ -243,7 +241,7 @@ func hintsWidth(items []string) int {
 		ws[i] = ansi.StringWidth(it)
 	}
 	for w := 1; ; w++ {
-		if hintrow.Rows(ws, func(n int) int { return n }, w) <= 2 || w >= dialog.MaxWidth {
+		if dialog.HintRows(ws, w) <= 2 || w >= dialog.MaxWidth {
 			return w
 		}
 	}
@@ -253,7 +251,7 @@ func hintsWidth(items []string) int {
 func hintItems(f dialog.Frame) []string {
 	var items []string
 	for _, l := range f.Lines[len(f.Lines)-f.Hints:] {
-		for _, it := range strings.Split(strings.TrimSpace(ansi.Strip(l)), hintrow.Sep) {
+		for _, it := range strings.Split(strings.TrimSpace(ansi.Strip(l)), dialog.HintSep) {
 			items = append(items, strings.TrimSpace(it))
 		}
 	}

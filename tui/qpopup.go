@@ -7,12 +7,10 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/dialog"
-	"github.com/askuser/askuser/internal/auqdialog"
-	"github.com/askuser/askuser/internal/theme"
 )
 
 // QuestionPopup is Popup for an AskUserQuestion request: its dialog in a
-// box that fills a terminal made to hold it. auqdialog.HideKey ends Show
+// box that fills a terminal made to hold it. dialog.HideKey ends Show
 // with ErrHidden when the host can bring the dialog back; the next Show
 // carries on with every answer, note, draft and focus as they were. A
 // QuestionPopup is used by one goroutine at a time.
@@ -38,11 +36,11 @@ func NewQuestionPopup(s *ask.QuestionSession, hideable bool, opts *Options) *Que
 	return p
 }
 
-func (p *QuestionPopup) theme() theme.Theme {
+func (p *QuestionPopup) theme() dialog.Theme {
 	if p.opts.Theme != nil {
 		return *p.opts.Theme
 	}
-	return theme.Default()
+	return dialog.DefaultTheme()
 }
 
 // Show draws the dialog on t until the user submits or dismisses it,
@@ -85,7 +83,7 @@ func (p *QuestionPopup) Fit(maxW, maxH int) (w, h int) {
 	if p.s.Countdown != nil {
 		cd = p.s.Countdown
 	}
-	d := auqdialog.New(p.s.Request, &auqdialog.Options{Theme: p.theme(), Countdown: cd})
+	d := dialog.NewQuestions(p.s.Request, &dialog.Options{Theme: p.theme(), Countdown: cd})
 	d.SetSize(innerW, measureRows)
 	rows := 0
 	qs := p.s.Request.Questions

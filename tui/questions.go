@@ -12,15 +12,13 @@ import (
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/dialog"
-	"github.com/askuser/askuser/internal/auqdialog"
-	"github.com/askuser/askuser/internal/theme"
 )
 
 // RenderQuestions shows s's AskUserQuestion request in the
 // AskUserQuestion dialog, as Render shows an ask_user questionnaire:
 // inline or as an overlay, as s.Display says, redrawn every second while
 // a deadline runs and at every resize. The overlay spans the terminal's
-// width. auqdialog.HideKey hides the dialog in either display, leaving a
+// width. dialog.HideKey hides the dialog in either display, leaving a
 // one-line reminder of how to bring it back, and shows it again with
 // every answer, note, draft and focus as they were; hidden, the dialog
 // takes no keys but Ctrl+C, which dismisses it.
@@ -53,11 +51,11 @@ func (r *Renderer) RenderQuestions(ctx context.Context, s *ask.QuestionSession) 
 
 var _ ask.QuestionRenderer = (*Renderer)(nil)
 
-// qmodel is the Bubble Tea model around one auqdialog.Model: model's
+// qmodel is the Bubble Tea model around one dialog.Questions: model's
 // counterpart for the AskUserQuestion contract.
 type qmodel struct {
 	screen
-	d *auqdialog.Model
+	d *dialog.Questions
 	s *ask.QuestionSession
 	// opened is set once the first frame is drawn.
 	opened bool
@@ -69,14 +67,14 @@ type qmodel struct {
 	outcome  ask.QuestionOutcome
 }
 
-func newQModel(s *ask.QuestionSession, th theme.Theme) *qmodel {
+func newQModel(s *ask.QuestionSession, th dialog.Theme) *qmodel {
 	var cd dialog.Countdown
 	if s.Countdown != nil {
 		cd = s.Countdown
 	}
 	return &qmodel{
 		screen: screen{th: th, countdown: s.Countdown, overlay: s.Display != contract.DisplayInline},
-		d:      auqdialog.New(s.Request, &auqdialog.Options{Theme: th, Countdown: cd}),
+		d:      dialog.NewQuestions(s.Request, &dialog.Options{Theme: th, Countdown: cd}),
 		s:      s,
 	}
 }
@@ -90,7 +88,7 @@ func (m *qmodel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	}
 	k, repeat, ok := m.input(msg)
-	if !ok || repeat && k.Name == auqdialog.HideKey {
+	if !ok || repeat && k.Name == dialog.HideKey {
 		// Only a fresh press of the hide key toggles, so one press
 		// cannot hide and show again.
 		return m, nil
@@ -99,7 +97,7 @@ func (m *qmodel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.key(k)
 	}
 	switch k.Name {
-	case auqdialog.HideKey:
+	case dialog.HideKey:
 		return m, m.flip()
 	case "ctrl+c":
 		// Hidden, the dialog takes no keys, so nothing changes out of
@@ -118,11 +116,11 @@ func (m *qmodel) key(k dialog.Key) (tea.Model, tea.Cmd) {
 		m.s.Progress(ms)
 	}
 	switch eff.Kind {
-	case auqdialog.EffectSubmit:
+	case dialog.EffectSubmit:
 		return m.finish(ask.QuestionOutcome{Result: eff.Result})
-	case auqdialog.EffectDismiss:
+	case dialog.EffectDismiss:
 		return m.finish(ask.QuestionOutcome{Dismissed: true})
-	case auqdialog.EffectToggleHide:
+	case dialog.EffectToggleHide:
 		switch {
 		case !m.popup:
 			return m, m.flip()
@@ -174,7 +172,7 @@ func (m *qmodel) View() tea.View {
 // hiddenLine is what a hidden dialog leaves: one line saying how to
 // bring it back, and the time left.
 func (m *qmodel) hiddenLine() string {
-	return m.notice("askuser is hidden: " + auqdialog.HideKey + " shows it, ctrl+c dismisses it")
+	return m.notice("askuser is hidden: " + dialog.HideKey + " shows it, ctrl+c dismisses it")
 }
 
 // summary is the one line an inline dialog leaves behind.

@@ -14,7 +14,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/theme"
+	"github.com/askuser/askuser/dialog"
 )
 
 const auqTwo = `{"questions":[
@@ -50,7 +50,7 @@ var hideKey = tea.KeyPressMsg{Code: 'q', Mod: tea.ModCtrl | tea.ModShift}
 func TestQuestionsHide(t *testing.T) {
 	for _, display := range []contract.DisplayMode{contract.DisplayOverlay, contract.DisplayInline} {
 		t.Run(string(display), func(t *testing.T) {
-			m := newQModel(qsession(t, display), theme.Plain())
+			m := newQModel(qsession(t, display), dialog.PlainTheme())
 			qsend(m, tea.WindowSizeMsg{Width: 100, Height: 30}, press("down"), press("n"), press("x"), press("enter"))
 			before := ansi.Strip(m.View().Content)
 			if !strings.Contains(before, "▸ ( ) SQLite") || !strings.Contains(before, "✎ x") {
@@ -87,7 +87,7 @@ func TestQuestionsHide(t *testing.T) {
 // TestQuestionsBox spans the terminal's width, but for the margins.
 func TestQuestionsBox(t *testing.T) {
 	for _, w := range []int{60, 160, 240} {
-		m := newQModel(qsession(t, contract.DisplayOverlay), theme.Plain())
+		m := newQModel(qsession(t, contract.DisplayOverlay), dialog.PlainTheme())
 		qsend(m, tea.WindowSizeMsg{Width: w, Height: 30})
 		v := m.View()
 		if !v.AltScreen {
@@ -115,7 +115,7 @@ func TestQuestionsSummary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newQModel(&ask.QuestionSession{Request: r, Display: contract.DisplayInline}, theme.Plain())
+	m := newQModel(&ask.QuestionSession{Request: r, Display: contract.DisplayInline}, dialog.PlainTheme())
 	qsend(m, tea.WindowSizeMsg{Width: 80, Height: 20})
 	if !isQuit(qsend(m, press("enter"))) {
 		t.Fatal("enter on the one question does not submit")

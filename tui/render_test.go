@@ -14,7 +14,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/theme"
+	"github.com/askuser/askuser/dialog"
 )
 
 // syncBuffer is a bytes.Buffer safe for the program's writer goroutine.
@@ -38,7 +38,7 @@ func pipeRenderer(t *testing.T) (*Renderer, *os.File) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { in.Close(); keys.Close() })
-	plain := theme.Plain()
+	plain := dialog.PlainTheme()
 	r := New(in, &syncBuffer{}, &Options{Theme: &plain, Width: 80, Height: 24, Environ: []string{"TERM=xterm-256color"}})
 	return r, keys
 }

@@ -32,7 +32,6 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/dialog"
-	"github.com/askuser/askuser/internal/theme"
 )
 
 // Options configures a Renderer. A nil *Options means the defaults.
@@ -239,11 +238,11 @@ func (r *Renderer) isClosed() bool {
 	return r.closed
 }
 
-func (r *Renderer) theme() theme.Theme {
+func (r *Renderer) theme() dialog.Theme {
 	if r.opts.Theme != nil {
 		return *r.opts.Theme
 	}
-	return theme.Default()
+	return dialog.DefaultTheme()
 }
 
 // overlay reports whether s asks for the overlay.
@@ -255,7 +254,7 @@ var _ ask.Renderer = (*Renderer)(nil)
 type stopMsg struct{ cause error }
 
 // newDialog builds the dialog for s.
-func newDialog(s *ask.Session, th theme.Theme) *dialog.Model {
+func newDialog(s *ask.Session, th dialog.Theme) *dialog.Model {
 	ov := overlay(s)
 	toggle := ""
 	if ov {

@@ -1,13 +1,13 @@
 // Package markdown renders the Markdown previews of options as terminal
 // lines: goldmark parses, and a small renderer of its own lays the tree
-// out in cells and styles it through theme roles.
+// out in cells and styles it through the roles of Styles.
 //
 // The source is untrusted. Every piece of text that reaches the output
 // passes through safetext, so no control sequence written in the source
 // (ESC, C0 and C1 controls, OSC 8 links, OSC 52 clipboard writes, cursor
 // movement) can survive; raw HTML is shown as text, never interpreted, and
 // links are shown as "text (url)" without any hyperlink sequence. The only
-// escape sequences in the output are the theme's own styles.
+// escape sequences in the output are the given styles.
 package markdown
 
 import (
@@ -20,9 +20,31 @@ import (
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
-
-	"github.com/askuser/askuser/internal/theme"
 )
+
+// Style is an SGR sequence pair put around styled text. The zero Style
+// leaves text as it is. The dialog's theme is made of them.
+type Style struct {
+	Prefix, Suffix string
+}
+
+// Render returns s wrapped in the style. Empty text stays empty.
+func (st Style) Render(s string) string {
+	if s == "" || (st.Prefix == "" && st.Suffix == "") {
+		return s
+	}
+	return st.Prefix + s + st.Suffix
+}
+
+// Styles are the roles a preview is drawn with, each used for one
+// purpose only. The zero Styles draws plain text.
+type Styles struct {
+	Accent Style // headings
+	Muted  Style // link targets and the marker of a continued code line
+	Border Style // rules and the bar of a block quote
+	Bold   Style // emphasis
+	Code   Style // inline code and code blocks
+}
 
 // mdParser is built once: goldmark's parser is safe for concurrent use
 // once configured, and building it costs more than parsing a preview.
@@ -47,7 +69,7 @@ var mdParser = sync.OnceValue(func() parser.Parser {
 // "header: value" line per cell instead.
 //
 // Render is safe for concurrent use. It does not keep src or the result.
-func Render(src string, width int, th theme.Theme) []string {
+func Render(src string, width int, th Styles) []string {
 	if width < 1 {
 		return nil
 	}
@@ -68,7 +90,7 @@ func Render(src string, width int, th theme.Theme) []string {
 
 type renderer struct {
 	src    []byte
-	th     theme.Theme
+	th     Styles
 	styles [flagCount]style
 	depth  int // nesting of lists, for the bullet shape
 }
@@ -76,14 +98,14 @@ type renderer struct {
 // style is the SGR text that opens and closes one combination of flags.
 type style struct{ open, close string }
 
-func newRenderer(src []byte, th theme.Theme) *renderer {
+func newRenderer(src []byte, th Styles) *renderer {
 	r := &renderer{src: src, th: th}
 	for f := range flags(flagCount) {
 		var open, close strings.Builder
 		// Colours first, then weight; closed in the reverse order.
 		order := []struct {
 			bit flags
-			st  theme.Style
+			st  Style
 		}{{fAccent, th.Accent}, {fMuted, th.Muted}, {fCode, th.Code}, {fBold, th.Bold}}
 		for _, o := range order {
 			if f&o.bit != 0 {

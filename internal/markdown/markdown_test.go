@@ -10,10 +10,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/internal/fuzzbound"
 	"github.com/askuser/askuser/internal/markdown"
-	"github.com/askuser/askuser/internal/theme"
 )
+
+// styles are the preview roles of th, as the dialog passes them.
+func styles(th dialog.Theme) markdown.Styles {
+	return markdown.Styles{Accent: th.Accent, Muted: th.Muted, Border: th.Border, Bold: th.Bold, Code: th.Code}
+}
 
 func TestRenderPlain(t *testing.T) {
 	tests := []struct {
@@ -91,7 +96,7 @@ func TestRenderPlain(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := markdown.Render(tt.src, tt.width, theme.Plain())
+			got := markdown.Render(tt.src, tt.width, styles(dialog.PlainTheme()))
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("Render(%q, %d) mismatch (-want +got):\n%s", tt.src, tt.width, diff)
 			}
@@ -101,10 +106,10 @@ func TestRenderPlain(t *testing.T) {
 
 func TestRenderStyled(t *testing.T) {
 	// Distinct zero-width SGR sequences, read back as tags.
-	sgr := func(n string) theme.Style {
-		return theme.Style{Prefix: "\x1b[" + n + ";1m", Suffix: "\x1b[" + n + ";2m"}
+	sgr := func(n string) dialog.Style {
+		return dialog.Style{Prefix: "\x1b[" + n + ";1m", Suffix: "\x1b[" + n + ";2m"}
 	}
-	th := theme.Theme{Accent: sgr("1"), Muted: sgr("2"), Border: sgr("3"), Bold: sgr("4"), Code: sgr("5")}
+	th := dialog.Theme{Accent: sgr("1"), Muted: sgr("2"), Border: sgr("3"), Bold: sgr("4"), Code: sgr("5")}
 	tags := strings.NewReplacer(
 		"\x1b[1;1m", "<A>", "\x1b[1;2m", "</A>", "\x1b[2;1m", "<M>", "\x1b[2;2m", "</M>",
 		"\x1b[3;1m", "<B>", "\x1b[3;2m", "</B>", "\x1b[4;1m", "<b>", "\x1b[4;2m", "</b>",
@@ -128,7 +133,7 @@ func TestRenderStyled(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := markdown.Render(tt.src, tt.width, th)
+			got := markdown.Render(tt.src, tt.width, styles(th))
 			checkLines(t, tt.src, tt.width, got, th)
 			for i, l := range got {
 				got[i] = tags.Replace(l)
@@ -166,11 +171,11 @@ func TestRenderUntrusted(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := markdown.Render(tt.src, 60, theme.Plain())
+			got := markdown.Render(tt.src, 60, styles(dialog.PlainTheme()))
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("Render(%q) mismatch (-want +got):\n%s", tt.src, diff)
 			}
-			checkLines(t, tt.src, 60, got, theme.Plain())
+			checkLines(t, tt.src, 60, got, dialog.PlainTheme())
 		})
 	}
 }
@@ -178,12 +183,12 @@ func TestRenderUntrusted(t *testing.T) {
 // TestRenderConcurrent runs Render from several goroutines; with -race it
 // checks that the shared parser holds no per-call state.
 func TestRenderConcurrent(t *testing.T) {
-	want := markdown.Render(sample, 50, theme.Default())
+	want := markdown.Render(sample, 50, styles(dialog.DefaultTheme()))
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Go(func() {
 			for range 20 {
-				if got := markdown.Render(sample, 50, theme.Default()); !cmp.Equal(want, got) {
+				if got := markdown.Render(sample, 50, styles(dialog.DefaultTheme())); !cmp.Equal(want, got) {
 					t.Error("concurrent Render gave a different result")
 					return
 				}
@@ -196,10 +201,10 @@ func TestRenderConcurrent(t *testing.T) {
 // checkLines asserts the two promises of Render: no line is wider than
 // width, and once the theme's own styles are removed no control
 // character is left.
-func checkLines(t *testing.T, src string, width int, lines []string, th theme.Theme) {
+func checkLines(t *testing.T, src string, width int, lines []string, th dialog.Theme) {
 	t.Helper()
 	seqs := []string{}
-	for _, st := range []theme.Style{th.Accent, th.Muted, th.Selection, th.Warning, th.Error, th.Border, th.Bold, th.Code} {
+	for _, st := range []dialog.Style{th.Accent, th.Muted, th.Selection, th.Warning, th.Error, th.Border, th.Bold, th.Code} {
 		seqs = append(seqs, st.Prefix, st.Suffix)
 	}
 	for i, l := range lines {
@@ -240,8 +245,8 @@ func FuzzRender(f *testing.F) {
 			if width < 1 {
 				width += 200
 			}
-			for _, th := range []theme.Theme{theme.Plain(), theme.Default()} {
-				checkLines(t, src, width, markdown.Render(src, width, th), th)
+			for _, th := range []dialog.Theme{dialog.PlainTheme(), dialog.DefaultTheme()} {
+				checkLines(t, src, width, markdown.Render(src, width, styles(th)), th)
 			}
 		})
 	})
@@ -253,14 +258,14 @@ func BenchmarkRenderLongWord(b *testing.B) {
 	src := strings.Repeat("👨‍👩‍👧", contract.MaxPreviewLen/len("👨‍👩‍👧"))
 	b.ReportAllocs()
 	for b.Loop() {
-		markdown.Render(src, 2, theme.Plain())
+		markdown.Render(src, 2, styles(dialog.PlainTheme()))
 	}
 }
 
 func BenchmarkRender(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(sample)))
-	th := theme.Default()
+	th := styles(dialog.DefaultTheme())
 	for b.Loop() {
 		markdown.Render(sample, 80, th)
 	}

@@ -66,8 +66,6 @@ var hostileLines = []struct {
 // open. Each gets its error line, and the bridge still answers: the
 // resize after it is drawn.
 func TestHostileLines(t *testing.T) {
-	// No notifications: a notify message could come before an error.
-	quiet := map[string]any{"bell": false, "title": false, "desktop": false}
 	c := ready(t, hello("tui", true, tuiUI, map[string]any{"options": map[string]any{"timeoutPerQuestionMs": 0, "notify": quiet}}))
 	sendAsk(c, "c1", deploy, "")
 	c.until("open")
@@ -123,8 +121,6 @@ func TestLastLineWithoutNewline(t *testing.T) {
 func TestFlood(t *testing.T) {
 	const n = 20_000
 	t.Run("keys and bad lines", func(t *testing.T) {
-		// No notifications: a notify message could come among the frames.
-		quiet := map[string]any{"bell": false, "title": false, "desktop": false}
 		c := ready(t, hello("tui", true, tuiUI, map[string]any{"options": map[string]any{"timeoutPerQuestionMs": 0, "notify": quiet}}))
 		sendAsk(c, "c1", deploy, "")
 		c.until("open")
@@ -235,3 +231,8 @@ func TestStdinEndsWithDialogOpen(t *testing.T) {
 	}
 	c.done <- nil // for the cleanup
 }
+
+// quiet turns the bell, the title and the desktop notification off, for
+// tests that want each key answered by a frame alone: a notify message
+// could come among the frames.
+var quiet = map[string]any{"bell": false, "title": false, "desktop": false}

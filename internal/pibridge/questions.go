@@ -10,14 +10,13 @@ import (
 	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/dialog"
-	"github.com/askuser/askuser/internal/auqdialog"
 	"github.com/askuser/askuser/internal/modeltext"
 	"github.com/askuser/askuser/internal/native"
 	"github.com/askuser/askuser/internal/notify"
 )
 
 // questionCustomUI is the custom route of AskUserQuestion inside Pi: the
-// auqdialog component runs here, shown by the shim as a full-width
+// dialog.Questions component runs here, shown by the shim as a full-width
 // overlay that HideKey hides and restores.
 type questionCustomUI struct {
 	srv *server
@@ -27,7 +26,7 @@ var _ ask.QuestionRenderer = (*questionCustomUI)(nil)
 
 // hiddenStatus is the footer reminder the shim shows while the dialog is
 // hidden.
-var hiddenStatus = fmt.Sprintf("AskUserQuestion is waiting for your answers: press %s to show the questions again", auqdialog.HideKey)
+var hiddenStatus = fmt.Sprintf("AskUserQuestion is waiting for your answers: press %s to show the questions again", dialog.HideKey)
 
 // RenderQuestions opens the component, feeds it keys until the user
 // submits or dismisses, and closes it however the call ends.
@@ -36,12 +35,12 @@ func (u *questionCustomUI) RenderQuestions(ctx context.Context, s *ask.QuestionS
 	if !ok {
 		return ask.QuestionOutcome{}, errOutsideCall
 	}
-	m := auqdialog.New(s.Request, &auqdialog.Options{Theme: u.srv.theme, Countdown: s.Countdown})
+	m := dialog.NewQuestions(s.Request, &dialog.Options{Theme: u.srv.theme, Countdown: s.Countdown})
 	qs := &questionSession{component: newComponent[ask.QuestionOutcome](u.srv, c.id, s.Countdown, m), s: s}
 	c.setHandler(qs.handle)
 	defer c.setHandler(nil)
 	u.srv.send(openMsg{Type: typeOpen, Call: c.id, Display: string(contract.DisplayOverlay),
-		ToggleKey: piKey(auqdialog.HideKey), HiddenStatus: hiddenStatus, HideWorking: true})
+		ToggleKey: piKey(dialog.HideKey), HiddenStatus: hiddenStatus, HideWorking: true})
 	defer notify.Attach(u.srv.notifyTo(c.id), s.Notify, "", s.Countdown)()
 	defer u.srv.send(callMsg{Type: typeClose, Call: c.id})
 	return qs.serve(ctx)
@@ -49,7 +48,7 @@ func (u *questionCustomUI) RenderQuestions(ctx context.Context, s *ask.QuestionS
 
 // questionSession is one AskUserQuestion component on screen.
 type questionSession struct {
-	component[ask.QuestionOutcome, *auqdialog.Model]
+	component[ask.QuestionOutcome, *dialog.Questions]
 	s      *ask.QuestionSession
 	opened bool // dialog_opened was sent
 }
@@ -76,9 +75,9 @@ func (qs *questionSession) key(k dialog.Key) (ask.QuestionOutcome, bool) {
 		qs.s.Progress(ms)
 	}
 	switch eff.Kind {
-	case auqdialog.EffectSubmit:
+	case dialog.EffectSubmit:
 		return ask.QuestionOutcome{Result: eff.Result}, true
-	case auqdialog.EffectDismiss:
+	case dialog.EffectDismiss:
 		return ask.QuestionOutcome{Dismissed: true}, true
 	}
 	return ask.QuestionOutcome{}, false

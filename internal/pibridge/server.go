@@ -16,7 +16,6 @@ import (
 	"github.com/askuser/askuser/internal/linereader"
 	"github.com/askuser/askuser/internal/modeltext"
 	"github.com/askuser/askuser/internal/notify"
-	"github.com/askuser/askuser/internal/theme"
 )
 
 // ErrVersion is returned by Serve when the shim speaks another protocol
@@ -131,7 +130,7 @@ type server struct {
 	hello   bool
 	host    *ask.Host
 	hostErr *contract.Error // options the host could not take
-	theme   theme.Theme
+	theme   dialog.Theme
 	tool    string // the tool the shim registered: config.ToolAskUser or config.ToolAskUserQuestion
 
 	commands *notify.Commands // the user's notify commands, stopped by stop
@@ -320,11 +319,11 @@ func configPath(raw json.RawMessage, agentDir string) (string, error) {
 
 // themeFrom builds the dialog's theme from Pi's colours. Roles Pi did not
 // send keep the built-in colours.
-func themeFrom(roles map[string]sgr) theme.Theme {
-	th := theme.Default()
-	set := func(name string, st *theme.Style) {
+func themeFrom(roles map[string]sgr) dialog.Theme {
+	th := dialog.DefaultTheme()
+	set := func(name string, st *dialog.Style) {
 		if c, ok := roles[name]; ok {
-			*st = theme.Style{Prefix: c.Prefix, Suffix: c.Suffix}
+			*st = dialog.Style{Prefix: c.Prefix, Suffix: c.Suffix}
 		}
 	}
 	set("accent", &th.Accent)

@@ -471,7 +471,7 @@ func TestCustomRoute(t *testing.T) {
 // by one frame, also a key the dialog does not know, which the shim
 // waits for as it waits for any other.
 func TestKeyFrames(t *testing.T) {
-	c := ready(t, hello("tui", true, tuiUI, nil))
+	c := ready(t, hello("tui", true, tuiUI, map[string]any{"options": map[string]any{"notify": quiet}}))
 	sendAsk(c, "c1", deploy, "")
 	c.until("open")
 	c.sendMsg(map[string]any{"type": "resize", "call": "c1", "width": 30, "rows": 12})

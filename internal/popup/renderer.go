@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/internal/auqdialog"
+	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/internal/jsonline"
 	"github.com/askuser/askuser/internal/linereader"
 	"github.com/askuser/askuser/tui"
@@ -131,14 +131,14 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 }
 
 // RenderQuestions implements ask.QuestionRenderer as Render does, with
-// the AskUserQuestion dialog (tui.QuestionPopup), which auqdialog.HideKey
+// the AskUserQuestion dialog (tui.QuestionPopup), which dialog.HideKey
 // hides where the launcher can bring it back.
 func (r *Renderer) RenderQuestions(ctx context.Context, s *ask.QuestionSession) (ask.QuestionOutcome, error) {
 	return render(ctx, r, func() (shown[ask.QuestionOutcome], string) {
-		if r.launcher.Hideable(auqdialog.HideKey) != nil {
+		if r.launcher.Hideable(dialog.HideKey) != nil {
 			return tui.NewQuestionPopup(s, false, nil), ""
 		}
-		return tui.NewQuestionPopup(s, true, nil), auqdialog.HideKey
+		return tui.NewQuestionPopup(s, true, nil), dialog.HideKey
 	}, func() func() { return r.notifyOpen(s.Notify, "", s.Countdown) }, ask.QuestionOutcome{Dismissed: true})
 }
 

@@ -1,4 +1,4 @@
-package auqdialog_test
+package dialog_test
 
 import (
 	"encoding/json"
@@ -6,12 +6,11 @@ import (
 
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/dialog"
-	"github.com/askuser/askuser/internal/auqdialog"
 )
 
-// A host keeps one Model per call: it gives the size, sends each key,
+// A host keeps one Questions per call: it gives the size, sends each key,
 // draws the frame and acts on the effect.
-func Example() {
+func ExampleNewQuestions() {
 	req, err := auq.Parse([]byte(`{"questions":[{"id":"db","question":"Which database?","header":"Database",` +
 		`"options":[{"id":"pg","label":"Postgres","description":"Relational"},` +
 		`{"id":"lite","label":"SQLite","description":"Embedded","recommended":true}]}]}`))
@@ -19,19 +18,19 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	m := auqdialog.New(req, &auqdialog.Options{Theme: dialog.PlainTheme()})
+	m := dialog.NewQuestions(req, &dialog.Options{Theme: dialog.PlainTheme()})
 	m.SetSize(60, 16)
 	fmt.Println(len(m.View(60, 16).Lines) <= 16)
-	// The host reports auqdialog.MilestoneDialogOpened once it has drawn
+	// The host reports dialog.MilestoneDialogOpened once it has drawn
 	// that frame.
 	for _, k := range []dialog.Key{{Text: "n"}, {Text: "no server"}, {Name: "enter"}, {Name: "enter"}} {
 		e := m.Update(k)
 		switch e.Kind {
-		case auqdialog.EffectSubmit:
+		case dialog.EffectSubmit:
 			out, _ := json.Marshal(e.Result)
 			fmt.Println(e.Milestones)
 			fmt.Println(string(out))
-		case auqdialog.EffectDismiss:
+		case dialog.EffectDismiss:
 			fmt.Println("cancelled")
 		}
 	}

@@ -1,4 +1,4 @@
-package textinput
+package dialog
 
 import "testing"
 
@@ -12,72 +12,72 @@ func TestClean(t *testing.T) {
 		{"日本語 👍🏽 e\u0301", "日本語 👍🏽 e\u0301"},
 	}
 	for _, tt := range tests {
-		if got := Clean(tt.in); got != tt.want {
-			t.Errorf("Clean(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := cleanInput(tt.in); got != tt.want {
+			t.Errorf("cleanInput(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
 
-// edit is one step of a test: an operation, the text and cursor it
+// inputEdit is one step of a test: an operation, the text and cursor it
 // leaves, and what it reports.
-type edit struct {
-	op       func(*Input) bool
+type inputEdit struct {
+	op       func(*textInput) bool
 	text     string
 	pos      int
 	reported bool
 }
 
-func insert(s string) func(*Input) bool { return func(t *Input) bool { return t.Insert(s) } }
+func insert(s string) func(*textInput) bool { return func(t *textInput) bool { return t.Insert(s) } }
 
 func TestEdits(t *testing.T) {
 	tests := []struct {
 		name  string
 		start string
-		opts  Options
-		steps []edit
+		opts  inputOptions
+		steps []inputEdit
 	}{
-		{"grapheme clusters", "ae\u0301", Options{}, []edit{
-			{(*Input).Backspace, "a", 1, true},
+		{"grapheme clusters", "ae\u0301", inputOptions{}, []inputEdit{
+			{(*textInput).Backspace, "a", 1, true},
 			{insert("👍🏽"), "a👍🏽", 9, true},
-			{(*Input).Left, "a👍🏽", 1, true},
-			{(*Input).DeleteForward, "a", 1, true},
-			{(*Input).DeleteForward, "a", 1, false},
-			{(*Input).Home, "a", 0, true},
-			{(*Input).Home, "a", 0, false},
-			{(*Input).Backspace, "a", 0, false},
-			{(*Input).End, "a", 1, true},
-			{(*Input).Right, "a", 1, false},
+			{(*textInput).Left, "a👍🏽", 1, true},
+			{(*textInput).DeleteForward, "a", 1, true},
+			{(*textInput).DeleteForward, "a", 1, false},
+			{(*textInput).Home, "a", 0, true},
+			{(*textInput).Home, "a", 0, false},
+			{(*textInput).Backspace, "a", 0, false},
+			{(*textInput).End, "a", 1, true},
+			{(*textInput).Right, "a", 1, false},
 		}},
-		{"nothing to insert", "ab", Options{}, []edit{
+		{"nothing to insert", "ab", inputOptions{}, []inputEdit{
 			{insert("\x1b\a"), "ab", 2, false},
 			{insert("\n"), "ab ", 3, true},
 		}},
-		{"unicode words and yank", "one two\u00a0three  ", Options{}, []edit{
-			{(*Input).DeleteWord, "one two\u00a0", 9, true},
-			{(*Input).DeleteWord, "one ", 4, true},
-			{(*Input).Yank, "one two\u00a0", 9, true},
-			{(*Input).WordLeft, "one two\u00a0", 4, true},
-			{(*Input).WordRight, "one two\u00a0", 7, true},
-			{(*Input).DeleteToStart, "\u00a0", 0, true},
-			{(*Input).DeleteWordForward, "", 0, true},
-			{(*Input).Yank, "\u00a0", 2, true},
+		{"unicode words and yank", "one two\u00a0three  ", inputOptions{}, []inputEdit{
+			{(*textInput).DeleteWord, "one two\u00a0", 9, true},
+			{(*textInput).DeleteWord, "one ", 4, true},
+			{(*textInput).Yank, "one two\u00a0", 9, true},
+			{(*textInput).WordLeft, "one two\u00a0", 4, true},
+			{(*textInput).WordRight, "one two\u00a0", 7, true},
+			{(*textInput).DeleteToStart, "\u00a0", 0, true},
+			{(*textInput).DeleteWordForward, "", 0, true},
+			{(*textInput).Yank, "\u00a0", 2, true},
 		}},
-		{"space words, no yank", "one two\u00a0three  ", Options{SpaceWords: true, NoYank: true}, []edit{
-			{(*Input).DeleteWord, "one ", 4, true},
-			{(*Input).Yank, "one ", 4, false},
-			{(*Input).DeleteToStart, "", 0, true},
-			{(*Input).Yank, "", 0, false},
+		{"space words, no yank", "one two\u00a0three  ", inputOptions{SpaceWords: true, NoYank: true}, []inputEdit{
+			{(*textInput).DeleteWord, "one ", 4, true},
+			{(*textInput).Yank, "one ", 4, false},
+			{(*textInput).DeleteToStart, "", 0, true},
+			{(*textInput).Yank, "", 0, false},
 		}},
-		{"line deletions", "left right", Options{}, []edit{
-			{(*Input).WordLeft, "left right", 5, true},
-			{(*Input).DeleteToEnd, "left ", 5, true},
-			{(*Input).DeleteToEnd, "left ", 5, false},
-			{(*Input).Yank, "left right", 10, true},
+		{"line deletions", "left right", inputOptions{}, []inputEdit{
+			{(*textInput).WordLeft, "left right", 5, true},
+			{(*textInput).DeleteToEnd, "left ", 5, true},
+			{(*textInput).DeleteToEnd, "left ", 5, false},
+			{(*textInput).Yank, "left right", 10, true},
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in := New(tt.start, tt.opts)
+			in := newTextInput(tt.start, tt.opts)
 			for i, st := range tt.steps {
 				got := st.op(&in)
 				if in.Value() != st.text || in.pos != st.pos || got != st.reported {
@@ -112,7 +112,7 @@ func TestWindow(t *testing.T) {
 		{"👨\u200d👩", len("👨\u200d👩"), 10, "👨\u200d👩", 2},
 	}
 	for _, tt := range tests {
-		in := New(tt.text, Options{})
+		in := newTextInput(tt.text, inputOptions{})
 		in.pos = tt.pos
 		got, col := in.Window(tt.w)
 		if got != tt.want || col != tt.wantCol {

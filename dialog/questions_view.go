@@ -1,79 +1,18 @@
-package auqdialog
+package dialog
 
 import (
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/askuser/askuser/dialog"
-	"github.com/askuser/askuser/internal/hintrow"
 	"github.com/askuser/askuser/internal/safetext"
-	"github.com/askuser/askuser/internal/theme"
 )
-
-// Markers. The triangle marks focus, the boxes mark what is chosen.
-const (
-	focusMark   = "▸ "
-	noMark      = "  "
-	radioOn     = "(●)"
-	radioOff    = "( )"
-	checkOn     = "[✓]"
-	boxOff      = "[ ]"
-	previewNone = "(no preview)"
-	// lowTime is when the countdown turns to the warning colour.
-	lowTime = 15 * time.Second
-)
-
-// bline is a body row, tagged with the option or picker entry it belongs
-// to (-1 for none); mark is set on the row with its focus marker.
-type bline struct {
-	line
-	ctrl int
-	mark bool
-}
-
-// builder composes a row while counting its cells, so that a finished
-// row never has to be measured.
-type builder struct {
-	b strings.Builder
-	w int
-}
-
-func (b *builder) add(s string, w int) {
-	b.b.WriteString(s)
-	b.w += w
-}
-
-func (b *builder) styled(st theme.Style, s string, w int) {
-	if s == "" {
-		return
-	}
-	b.b.WriteString(st.Prefix)
-	b.b.WriteString(s)
-	b.b.WriteString(st.Suffix)
-	b.w += w
-}
-
-// spaces is padding to slice from.
-var spaces = strings.Repeat(" ", 256)
-
-func (b *builder) pad(n int) {
-	for n > 0 {
-		k := min(n, len(spaces))
-		b.b.WriteString(spaces[:k])
-		b.w += k
-		n -= k
-	}
-}
-
-func (b *builder) line() line { return line{s: b.b.String(), w: b.w} }
 
 // View renders the dialog in width×rows cells. No line is wider than
 // width and there are at most rows lines; zero or negative sizes give no
-// lines, and sizes over dialog.MaxWidth or dialog.MaxRows are drawn as
+// lines, and sizes over MaxWidth or MaxRows are drawn as
 // those. Frame.Cursor is set while an input is open and visible.
 //
 // When rows are short, parts go in this order: spacing, the separator,
@@ -84,12 +23,14 @@ func (b *builder) line() line { return line{s: b.b.String(), w: b.w} }
 // hints, the open input and the focused row stay longest.
 //
 // View changes nothing: at the size SetSize gave it draws what Update
-// laid out, and at any other size it lays the text out for itself.
-func (m *Model) View(width, rows int) dialog.Frame {
+// laid out, and at any other size it lays the text out for itself, so
+// several goroutines may call it at once, at any sizes, while none calls
+// Update or SetSize.
+func (m *Questions) View(width, rows int) Frame {
 	if width <= 0 || rows <= 0 {
-		return dialog.Frame{}
+		return Frame{}
 	}
-	width, rows = min(width, dialog.MaxWidth), min(rows, dialog.MaxRows)
+	width, rows = min(width, MaxWidth), min(rows, MaxRows)
 	if p := m.planned; p != nil && p.width == width && p.rows == rows {
 		// The countdown moves without a key: read it afresh, and plan
 		// again only if its row comes or goes.
@@ -109,12 +50,12 @@ func (m *Model) View(width, rows int) dialog.Frame {
 }
 
 // grants are the rows each part of a frame gets.
-type grants struct {
+type qgrants struct {
 	cd, top, rule, heading, gap, body, preview, gap2, input, msg, hints int
 }
 
 // plan is one frame laid out before any of it is drawn.
-type plan struct {
+type qplan struct {
 	width, rows int
 	cw          int // the width after the left margin
 	lay         *layout
@@ -136,14 +77,14 @@ type plan struct {
 	hasMsg   bool
 	hints    []hintItem
 
-	g       grants
+	g       qgrants
 	scroll  int
 	pscroll int // the first preview line shown
 	pageH   int // the rows the preview's lines get
 }
 
-func (m *Model) plan(lay *layout, width, rows int) *plan {
-	p := &plan{width: width, rows: rows, cw: max(width-1, 0), lay: lay, focus: -1, inputCol: -1}
+func (m *Questions) plan(lay *layout, width, rows int) *qplan {
+	p := &qplan{width: width, rows: rows, cw: max(width-1, 0), lay: lay, focus: -1, inputCol: -1}
 	if m.countdown != nil {
 		if left, ok := m.countdown.Remaining(); ok {
 			p.cd, p.hasCd = m.countdownLine(left, width), true
@@ -192,12 +133,12 @@ func (m *Model) plan(lay *layout, width, rows int) *plan {
 	}
 	if !m.help {
 		multi := !m.inReview() && m.qs[m.cur].multi
-		p.hints = allHints[hintKey(m.view(), multi, m.several(), false)]
+		p.hints = allHints[hintKey(m.mode(), multi, m.several(), false)]
 		p.g = p.grant(width)
 		if p.side && len(p.prev) > p.g.body || p.stacked && len(p.prev) > p.g.preview-1 {
 			// The preview does not fit: name the keys that scroll it,
 			// in the rows the hints already have.
-			p.hints = allHints[hintKey(m.view(), multi, m.several(), true)]
+			p.hints = allHints[hintKey(m.mode(), multi, m.several(), true)]
 		}
 	} else {
 		p.g = p.grant(width)
@@ -219,8 +160,8 @@ func (m *Model) plan(lay *layout, width, rows int) *plan {
 }
 
 // grant shares the rows out by priority.
-func (p *plan) grant(width int) grants {
-	var g grants
+func (p *qplan) grant(width int) qgrants {
+	var g qgrants
 	left := p.rows
 	hintRows := hintRowsFor(p.hints, width, 2)
 	take := func(dst *int, want int) {
@@ -270,35 +211,23 @@ func (p *plan) grant(width int) grants {
 }
 
 // draw draws the frame p plans.
-func (m *Model) draw(p *plan) dialog.Frame {
+func (m *Questions) draw(p *qplan) Frame {
 	g, width := p.g, p.width
-	out := make([]string, 0, p.rows)
-	widths := make([]int, 0, p.rows)
-	var cur *dialog.Cursor
-	nHints := 0
-	emit := func(l line) {
-		if l.w > width {
-			// Only the tiniest sizes get here: rows are built to fit.
-			l.s = ansi.Truncate(l.s, width, "")
-			l.w = ansi.StringWidth(l.s)
-		}
-		out = append(out, l.s)
-		widths = append(widths, l.w)
-	}
+	f := newFrameWriter(width, p.rows, true)
 	if g.cd > 0 {
-		emit(p.cd)
+		f.emit(p.cd)
 	}
 	if g.top > 0 {
-		emit(p.top)
+		f.emit(p.top)
 	}
 	if g.rule > 0 {
-		emit(line{s: m.th.Border.Render(strings.Repeat("─", width)), w: width})
+		f.emit(line{s: m.th.Border.Render(strings.Repeat("─", width)), w: width})
 	}
 	for i := 0; i < g.heading; i++ {
-		emit(p.heading[i])
+		f.emit(p.heading[i])
 	}
 	if g.gap > 0 {
-		emit(line{})
+		f.emit(line{})
 	}
 	if h := g.body; h > 0 {
 		sep := m.th.Border.Render(" │ ")
@@ -312,56 +241,40 @@ func (m *Model) draw(p *plan) dialog.Frame {
 				bl = p.body[p.scroll+i]
 			}
 			if !p.side {
-				emit(bl.line)
+				f.emit(bl.line)
 				continue
 			}
 			var pl line
 			if i < len(pv) {
 				pl = pv[i]
 			}
-			padW := max(p.leftW+1-bl.w, 0)
-			var b builder
-			b.b.Grow(len(bl.s) + padW + len(sep) + len(pl.s))
-			b.add(bl.s, bl.w)
-			b.pad(padW)
-			b.add(sep, 3)
-			b.add(pl.s, pl.w)
-			emit(b.line())
+			f.emit(besides(bl.line, pl, p.leftW, sep))
 		}
 	}
 	if g.preview > 0 {
-		emit(previewRule(width, m.th))
-		for _, l := range window(p.prev, p.pscroll, g.preview-1, m.th) {
-			var b builder
-			b.pad(2)
-			b.add(l.s, l.w)
-			emit(b.line())
-		}
+		f.previewBelow(previewRule(width, m.th), window(p.prev, p.pscroll, g.preview-1, m.th))
 	}
 	if g.gap2 > 0 {
-		emit(line{})
+		f.emit(line{})
 	}
 	if g.input > 0 {
 		if p.inputCol >= 0 && p.inputCol < width {
-			cur = &dialog.Cursor{Row: len(out), Col: p.inputCol}
+			f.cursorHere(p.inputCol)
 		}
-		emit(p.input)
+		f.emit(p.input)
 	}
 	if g.msg > 0 {
-		emit(p.msg)
+		f.emit(p.msg)
 	}
 	if g.hints > 0 {
-		for _, l := range hintsLines(p.hints, width, g.hints, m.th) {
-			emit(l)
-			nHints++
-		}
+		f.hintRows(p.hints, g.hints, m.th)
 	}
-	return dialog.Frame{Lines: out, Cursor: cur, Hints: nHints, Widths: widths}
+	return f.frame()
 }
 
 // window returns the lines of ls from top that fit in h rows, the last
 // of them an ellipsis when more follow.
-func window(ls []line, top, h int, th theme.Theme) []line {
+func window(ls []line, top, h int, th Theme) []line {
 	if h <= 0 {
 		return nil
 	}
@@ -372,57 +285,9 @@ func window(ls []line, top, h int, th theme.Theme) []line {
 	return append(ls[:h-1:h-1], line{s: th.Muted.Render("…"), w: 1})
 }
 
-func previewRule(width int, th theme.Theme) line {
-	var b builder
-	if width >= 12 {
-		b.styled(th.Border, " ── ", 4)
-		b.styled(th.Muted, "Preview", 7)
-		b.styled(th.Border, " "+strings.Repeat("─", width-12), width-11)
-	} else {
-		b.styled(th.Border, strings.Repeat("─", width), width)
-	}
-	return b.line()
-}
-
-// scrollFor returns the first body row to show in h rows, starting from
-// the stored offset and moving as little as keeps the focused entry in
-// view, or at least its marked row.
-func scrollFor(stored int, body []bline, h, focus int) int {
-	s := min(max(stored, 0), max(len(body)-h, 0))
-	a, b, r := -1, -1, -1
-	for i, bl := range body {
-		if bl.ctrl != focus || focus < 0 {
-			continue
-		}
-		if a < 0 {
-			a = i
-		}
-		b = i
-		if bl.mark {
-			r = i
-		}
-	}
-	if a < 0 {
-		return s
-	}
-	if b-a+1 <= h {
-		if a < s {
-			s = a
-		}
-		if b >= s+h {
-			s = b - h + 1
-		}
-		return s
-	}
-	if r < s || r >= s+h {
-		s = min(r, max(len(body)-h, 0))
-	}
-	return s
-}
-
 // listBody composes the rows of a question: each option with its
 // description and note, Other last, and the question's note.
-func (m *Model) listBody(q *question, ql *qlayout) []bline {
+func (m *Questions) listBody(q *question, ql *qlayout) []bline {
 	out := make([]bline, 0, 3*(q.n+1)+2)
 	for i := 0; i <= q.n; i++ {
 		out = append(out, bline{line: m.optionRow(q, ql, i), ctrl: i, mark: true})
@@ -442,7 +307,7 @@ func (m *Model) listBody(q *question, ql *qlayout) []bline {
 	return out
 }
 
-func (m *Model) optionRow(q *question, ql *qlayout, i int) line {
+func (m *Questions) optionRow(q *question, ql *qlayout, i int) line {
 	var b builder
 	b.pad(1)
 	if i == q.focus {
@@ -484,7 +349,7 @@ func (m *Model) optionRow(q *question, ql *qlayout, i int) line {
 // reviewBody lists every question with its answer and notes, then the
 // picker: Submit, and a way back to each question. The list is laid out
 // once per state and width, as lay keeps it; the picker on every frame.
-func (m *Model) reviewBody(lay *layout, w int) []bline {
+func (m *Questions) reviewBody(lay *layout, w int) []bline {
 	sum := lay.summary
 	if lay.summaryVer != m.ver || sum == nil {
 		sum = m.summaryLines(w)
@@ -496,7 +361,7 @@ func (m *Model) reviewBody(lay *layout, w int) []bline {
 
 // summaryLines lists every question with its answer and notes, and a
 // blank row after them.
-func (m *Model) summaryLines(w int) []bline {
+func (m *Questions) summaryLines(w int) []bline {
 	var out []bline
 	for _, q := range m.qs {
 		var b builder
@@ -514,7 +379,7 @@ func (m *Model) summaryLines(w int) []bline {
 			ans = "skipped (optional)"
 		}
 		b.pad(1)
-		h, hw := q.header.cut(max(w-3, 0))
+		h, hw := q.header.cut(max(w-3, 0), ellipsis, 1)
 		b.styled(m.th.Accent, h, hw)
 		if avail := w + 1 - b.w - 3; avail > 0 {
 			b.styled(m.th.Muted, " · ", 3)
@@ -539,7 +404,7 @@ func (m *Model) summaryLines(w int) []bline {
 }
 
 // picker adds the review's picker rows to out.
-func (m *Model) picker(out []bline, w int) []bline {
+func (m *Questions) picker(out []bline, w int) []bline {
 	for i := 0; i <= len(m.qs); i++ {
 		var b builder
 		b.pad(1)
@@ -557,7 +422,7 @@ func (m *Model) picker(out []bline, w int) []bline {
 			}
 		} else {
 			b.add("Back to ", 8)
-			h, hw := m.qs[i-1].header.cut(max(w-10, 0))
+			h, hw := m.qs[i-1].header.cut(max(w-10, 0), ellipsis, 1)
 			b.add(h, hw)
 		}
 		out = append(out, bline{line: b.line(), ctrl: i, mark: true})
@@ -589,7 +454,7 @@ func (q *question) summary() string {
 }
 
 // helpBody lists the keys and what they do.
-func (m *Model) helpBody(w int) []bline {
+func (m *Questions) helpBody(w int) []bline {
 	kw := 0
 	for _, r := range helpRows {
 		kw = max(kw, ansi.StringWidth(r[0]))
@@ -611,7 +476,7 @@ func (m *Model) helpBody(w int) []bline {
 }
 
 // inputLine is the open input's row and the cursor's column in it.
-func (m *Model) inputLine(width int) (line, int) {
+func (m *Questions) inputLine(width int) (line, int) {
 	e := m.input
 	q := m.qs[e.q]
 	var label string
@@ -625,7 +490,7 @@ func (m *Model) inputLine(width int) (line, int) {
 	}
 	var b builder
 	b.pad(1)
-	b.styled(m.th.Accent, noteMark, 2)
+	b.styled(m.th.Accent, penMark, 2)
 	l := truncLine(label, min(24, max(width/3, 1)))
 	b.styled(m.th.Accent, l.s, l.w)
 	b.add(": ", 2)
@@ -640,7 +505,7 @@ func (m *Model) inputLine(width int) (line, int) {
 }
 
 // title is the top row for one question, or for the help: its name.
-func (m *Model) title(s string, width int) line {
+func (m *Questions) title(s string, width int) line {
 	var b builder
 	b.pad(min(1, width))
 	l := truncLine(s, width-1)
@@ -648,7 +513,7 @@ func (m *Model) title(s string, width int) line {
 	return b.line()
 }
 
-func (m *Model) notice(s string, width int, st theme.Style) line {
+func (m *Questions) notice(s string, width int, st Style) line {
 	var b builder
 	b.pad(min(1, width))
 	l := truncLine(s, width-1)
@@ -657,7 +522,7 @@ func (m *Model) notice(s string, width int, st theme.Style) line {
 }
 
 // countdownLine says how long is left.
-func (m *Model) countdownLine(left time.Duration, width int) line {
+func (m *Questions) countdownLine(left time.Duration, width int) line {
 	st := m.th.Muted
 	if left <= lowTime {
 		st = m.th.Warning
@@ -674,141 +539,23 @@ func (m *Model) countdownLine(left time.Duration, width int) line {
 	return b.line()
 }
 
-const clockMark = "⏱ "
-
 // clockW is the width of clockMark, measured once.
 var clockW = sync.OnceValue(func() int { return ansi.StringWidth(clockMark) })
 
-// formatLeft writes a duration as m:ss, or h:mm:ss from an hour on,
-// rounding up so that 0:00 means the time is over.
-func formatLeft(d time.Duration) string {
-	s := max(int64((d+time.Second-1)/time.Second), 0)
-	h, mn, sec := s/3600, s/60%60, s%60
-	two := func(n int64) string {
-		if n < 10 {
-			return "0" + strconv.FormatInt(n, 10)
-		}
-		return strconv.FormatInt(n, 10)
-	}
-	if h > 0 {
-		return strconv.FormatInt(h, 10) + ":" + two(mn) + ":" + two(sec)
-	}
-	return strconv.FormatInt(mn, 10) + ":" + two(sec)
-}
-
-// review is the review tab's label.
-var review = measure("Review")
-
 // tabsLine shows one tab per question, by header, and the review tab.
-// The current tab is bracketed; answered questions are checked. Headers
-// of the other tabs are cut to the widest length that fits; when even one
-// cell each does not, the row reads "‹ 2/9 Header ›".
-func (m *Model) tabsLine(width int) line {
-	n := len(m.qs) + 1
-	label := func(i int) measured {
-		if i == len(m.qs) {
-			return review
-		}
-		return m.qs[i].header
-	}
-	done := func(i int) bool { return i < len(m.qs) && m.qs[i].answered() }
-	// lineWidth is the row's width with the other tabs cut to cut cells.
-	lineWidth := func(cut int) int {
-		w := 1
-		for i := 0; i < n; i++ {
-			if i > 0 {
-				w++
-			}
-			l := label(i)
-			if i == m.cur {
-				w += l.w + 2
-			} else {
-				w += l.cutWidth(cut) + 2
-			}
-			if done(i) {
-				w += 2
-			}
-		}
-		return w
-	}
-	build := func(cut int) line {
-		var b builder
-		b.pad(1)
-		for i := 0; i < n; i++ {
-			if i > 0 {
-				b.pad(1)
-			}
-			l := label(i)
-			if i == m.cur {
-				b.styled(m.th.Accent, "[", 1)
-				b.styled(m.th.Accent, l.s, l.w)
-			} else {
-				s, sw := l.cut(cut)
-				b.pad(1)
-				b.styled(m.th.Muted, s, sw)
-			}
-			if done(i) {
-				b.pad(1)
-				b.styled(m.th.Selection, "✓", 1)
-			}
-			if i == m.cur {
-				b.styled(m.th.Accent, "]", 1)
-			} else {
-				b.pad(1)
-			}
-		}
-		return b.line()
-	}
+// Headers of the other tabs are cut to the widest length that fits; when
+// even two cells each do not, the row reads "‹ 2/9 Header ›".
+func (m *Questions) tabsLine(width int) line {
+	tb := tabBar{th: m.th, labels: m.tabLabels, done: make([]bool, len(m.tabLabels)), cur: m.cur}
 	widest := 0
-	for i := 0; i < n; i++ {
-		widest = max(widest, label(i).w)
+	for i, l := range m.tabLabels {
+		tb.done[i] = i < len(m.qs) && m.qs[i].answered()
+		widest = max(widest, l.w)
 	}
 	for cut := widest; cut >= 2; cut-- {
-		if lineWidth(cut) <= width {
-			return build(cut)
+		if tb.width(cut, 0) <= width {
+			return tb.build(cut, 0)
 		}
 	}
-	s := "‹ " + strconv.Itoa(m.cur+1) + "/" + strconv.Itoa(n) + " " + label(m.cur).s + " ›"
-	var b builder
-	b.pad(min(1, width))
-	l := truncLine(s, width-1)
-	b.styled(m.th.Accent, l.s, l.w)
-	return b.line()
-}
-
-// hintRowsFor returns how many rows, up to n, the hints want at width:
-// as many as they take whole, and n when they do not all fit in n.
-func hintRowsFor(items []hintItem, width, n int) int {
-	return min(hintrow.Rows(items, hintItem.cells, width), n)
-}
-
-// hintsLines lays the hints out on up to n rows, in keymap order,
-// dropping the least important ones when they do not all fit.
-func hintsLines(items []hintItem, width, n int, th theme.Theme) []line {
-	rowOf := hintrow.Pack(items, hintItem.cells, hintItem.importance, width, n)
-	var out []line
-	var b builder
-	row := -1
-	for i, it := range items {
-		if rowOf[i] < 0 {
-			continue
-		}
-		if rowOf[i] != row {
-			if row >= 0 {
-				out = append(out, b.line())
-				b = builder{}
-			}
-			row = rowOf[i]
-			b.pad(min(1, width))
-		} else {
-			b.styled(th.Muted, hintrow.Sep, hintrow.SepWidth)
-		}
-		b.add(it.label, it.labelW)
-		b.pad(1)
-		b.styled(th.Muted, it.hint, it.hintW)
-	}
-	if row >= 0 {
-		out = append(out, b.line())
-	}
-	return out
+	return tb.compact(m.tabLabels[m.cur].s, width)
 }

@@ -1,4 +1,4 @@
-package auqdialog
+package dialog
 
 import (
 	"fmt"
@@ -10,14 +10,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/askuser/askuser/auq"
-	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/internal/fuzzbound"
-	"github.com/askuser/askuser/internal/theme"
 )
 
 // texts are what random requests are made of: plain, wide, combining,
 // emoji, control sequences, and long.
-var texts = []string{
+var qtexts = []string{
 	"a", "Deploy", "日本語のラベル", "e\u0301", "👨‍👩‍👧", "👍🏽 ok", "⚠️", "\x1b[2J\x1b[H", "\x1b]52;c;aGk=\x07",
 	"\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\", "tab\there", "line\nbreak", "\u009b31m", "\u202eevil",
 	strings.Repeat("long words wrap ", 12), strings.Repeat("無", 70),
@@ -26,30 +24,30 @@ var texts = []string{
 // headers are short texts, as a header may have at most 12 characters.
 var headers = []string{"a", "Deploy", "日本語のラベル", "e\u0301", "👨‍👩‍👧", "\x1b[2J\x1b[H", "tab\there", "\u202eevil", "twelve chars"}
 
-var fuzzKeys = []string{
+var qfuzzKeys = []string{
 	"up", "down", "left", "right", "tab", "shift+tab", "space", "enter", "esc", "home", "end",
 	"backspace", "delete", "ctrl+w", "ctrl+a", "ctrl+e", "ctrl+u", "ctrl+k", HideKey, "shift+n", "shift+/", "f5",
 }
 
 var fuzzLetters = []string{"j", "k", "o", "n", "N", "?", "x", " "}
 
-func randText(r *rand.Rand) string { return texts[r.IntN(len(texts))] }
+func qrandText(r *rand.Rand) string { return qtexts[r.IntN(len(qtexts))] }
 
 // randRequest builds a random request that keeps auq's rules on counts,
 // ids, recommended options and previews; its texts are anything.
-func randRequest(r *rand.Rand) *auq.Request {
+func qrandRequest(r *rand.Rand) *auq.Request {
 	req := &auq.Request{}
 	n := auq.MinQuestions + r.IntN(auq.MaxQuestions)
 	for i := range n {
-		q := auq.Question{ID: fmt.Sprintf("q%d", i), Question: randText(r) + "?", Header: headers[r.IntN(len(headers))], MultiSelect: r.IntN(3) == 0}
+		q := auq.Question{ID: fmt.Sprintf("q%d", i), Question: qrandText(r) + "?", Header: headers[r.IntN(len(headers))], MultiSelect: r.IntN(3) == 0}
 		if r.IntN(3) == 0 {
 			q.Required = ptr(false)
 		}
 		rec := r.IntN(6) - 1
 		for j := range auq.MinOptions + r.IntN(auq.MaxOptions-auq.MinOptions+1) {
-			o := auq.Option{ID: fmt.Sprintf("o%d", j), Label: texts[r.IntN(len(texts)-2)] + fmt.Sprint(j), Description: randText(r), Recommended: j == rec}
+			o := auq.Option{ID: fmt.Sprintf("o%d", j), Label: qtexts[r.IntN(len(qtexts)-2)] + fmt.Sprint(j), Description: qrandText(r), Recommended: j == rec}
 			if !q.MultiSelect && r.IntN(2) == 0 {
-				o.Preview = randText(r) + "\n\n" + randText(r)
+				o.Preview = qrandText(r) + "\n\n" + qrandText(r)
 			}
 			q.Options = append(q.Options, o)
 		}
@@ -58,19 +56,19 @@ func randRequest(r *rand.Rand) *auq.Request {
 	return req
 }
 
-func randKey(r *rand.Rand) dialog.Key {
+func qrandKey(r *rand.Rand) Key {
 	switch r.IntN(8) {
 	case 0:
-		return dialog.Key{Text: randText(r)}
+		return Key{Text: qrandText(r)}
 	case 1, 2:
-		return dialog.Key{Text: fuzzLetters[r.IntN(len(fuzzLetters))]}
+		return Key{Text: fuzzLetters[r.IntN(len(fuzzLetters))]}
 	default:
-		return dialog.Key{Name: fuzzKeys[r.IntN(len(fuzzKeys))]}
+		return Key{Name: qfuzzKeys[r.IntN(len(qfuzzKeys))]}
 	}
 }
 
 // checkFrame fails when f breaks View's promises for a w×h screen.
-func checkFrame(t *testing.T, f dialog.Frame, w, h int, ctx string) {
+func qcheckFrame(t *testing.T, f Frame, w, h int, ctx string) {
 	t.Helper()
 	if w <= 0 || h <= 0 {
 		if len(f.Lines) != 0 {
@@ -97,7 +95,7 @@ func checkFrame(t *testing.T, f dialog.Frame, w, h int, ctx string) {
 	}
 }
 
-var sizes = [][2]int{{1, 1}, {0, 0}, {80, 0}, {0, 24}, {1, 24}, {2, 2}, {5, 3}, {20, 3}, {40, 12}, {80, 24}, {99, 30}, {100, 30}, {120, 40}, {200, 60}, {13, 7}}
+var qsizes = [][2]int{{1, 1}, {0, 0}, {80, 0}, {0, 24}, {1, 24}, {2, 2}, {5, 3}, {20, 3}, {40, 12}, {80, 24}, {99, 30}, {100, 30}, {120, 40}, {200, 60}, {13, 7}}
 
 // checkEffect fails when e breaks the contract of an effect.
 func checkEffect(t *testing.T, req *auq.Request, e Effect) {
@@ -135,34 +133,34 @@ func checkEffect(t *testing.T, req *auq.Request, e Effect) {
 // given with SetSize and only asked of View, and checks every frame and
 // effect.
 func fuzzBody(t *testing.T, r *rand.Rand, steps int) {
-	req := randRequest(r)
-	th := theme.Plain()
+	req := qrandRequest(r)
+	th := PlainTheme()
 	if r.IntN(2) == 0 {
-		th = theme.Default()
+		th = DefaultTheme()
 	}
-	m := New(req, &Options{Theme: th, Countdown: fixedClock{left: time.Duration(r.IntN(90)) * time.Second, ok: r.IntN(4) > 0}})
+	m := NewQuestions(req, &Options{Theme: th, Countdown: fixedClock{left: time.Duration(r.IntN(90)) * time.Second, ok: r.IntN(4) > 0}})
 	if err := auq.Validate(req); err != nil {
 		t.Fatalf("generated request rejected: %v", err)
 	}
 	for i := 0; i < steps; i++ {
-		k := randKey(r)
+		k := qrandKey(r)
 		e := m.Update(k)
 		checkEffect(t, req, e)
 		if e.Kind == EffectSubmit || e.Kind == EffectDismiss {
 			return
 		}
-		sz := sizes[r.IntN(len(sizes))]
+		sz := qsizes[r.IntN(len(qsizes))]
 		if r.IntN(4) == 0 {
 			sz = [2]int{r.IntN(220), r.IntN(70)}
 		}
 		if r.IntN(2) == 0 {
 			m.SetSize(sz[0], sz[1])
 		}
-		checkFrame(t, m.View(sz[0], sz[1]), sz[0], sz[1], fmt.Sprintf("after %q", k))
+		qcheckFrame(t, m.View(sz[0], sz[1]), sz[0], sz[1], fmt.Sprintf("after %q", k))
 	}
 }
 
-func FuzzKeys(f *testing.F) {
+func FuzzQuestions(f *testing.F) {
 	f.Add(uint64(1), uint64(2))
 	f.Add(uint64(42), uint64(7))
 	f.Add(uint64(7), uint64(99))

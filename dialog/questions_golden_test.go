@@ -1,7 +1,6 @@
-package auqdialog
+package dialog
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,12 +12,10 @@ import (
 	"github.com/askuser/askuser/auq"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden screens")
-
 // TestGolden draws screens at pinned sizes on a terminal emulator and
 // compares them with testdata/TestGolden. Previews are beside the options
 // at 120 columns and below them at 80 and 40.
-func TestGolden(t *testing.T) {
+func TestQuestionsGolden(t *testing.T) {
 	cases := []struct {
 		name string
 		req  func() *auq.Request
@@ -40,13 +37,13 @@ func TestGolden(t *testing.T) {
 		for _, sz := range [][2]int{{120, 30}, {80, 24}, {40, 12}, {20, 3}} {
 			name := fmt.Sprintf("%s_%dx%d", c.name, sz[0], sz[1])
 			t.Run(name, func(t *testing.T) {
-				m := New(c.req(), plain(fixedClock{left: 102 * time.Second, ok: true}))
+				m := NewQuestions(c.req(), plain(fixedClock{left: 102 * time.Second, ok: true}))
 				m.SetSize(sz[0], sz[1])
-				run(m, keys(c.keys))
+				qrun(m, qkeys(c.keys))
 				f := m.View(sz[0], sz[1])
-				checkFrame(t, f, sz[0], sz[1], name)
+				qcheckFrame(t, f, sz[0], sz[1], name)
 				got := emulate(f, sz[0], sz[1])
-				path := filepath.Join("testdata", "TestGolden", name+".golden")
+				path := filepath.Join("testdata", "TestQuestionsGolden", name+".golden")
 				if *update {
 					if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 						t.Fatal(err)

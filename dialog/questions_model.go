@@ -1,26 +1,37 @@
-package auqdialog
+package dialog
 
 import (
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/askuser/askuser/auq"
-	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/internal/safetext"
-	"github.com/askuser/askuser/internal/theme"
 )
 
-// Model is the state of one AskUserQuestion request on screen: the
-// question shown, the focus, every answer, note and draft so far, and the
-// review's picker. Update changes it; View draws it. Neither does I/O,
-// starts goroutines or reads a clock. A Model is not safe for concurrent
-// use.
-type Model struct {
+// Questions is the AskUserQuestion dialog: the state of one request on
+// screen, with the question shown, the focus, every answer, note and
+// draft so far, and the review's picker. Update changes it; View draws
+// it. Neither does I/O, starts goroutines or reads a clock.
+//
+// One question is answered and submitted in one step. Several questions
+// are shown as tabs, one per header; once every required question has an
+// answer, a review lists the answers and notes and offers Submit or a way
+// back to any question. Every question has an automatic Other answer, a
+// note per option and a note for the question, each typed in a one-line
+// input. Single-select questions may show a preview of the focused
+// option, as plain text.
+//
+// A Questions keeps every answer, note, draft, focus and review choice,
+// so a host that hides the dialog (EffectToggleHide) and shows it again
+// keeps all of it simply by keeping the Questions. It is not safe for
+// concurrent use, except that View may be called from several goroutines
+// at once while none calls Update or SetSize.
+type Questions struct {
 	req       *auq.Request
-	th        theme.Theme
-	countdown dialog.Countdown
+	th        Theme
+	countdown Countdown
 
 	qs  []*question
 	cur int // index into qs, or len(qs) for the review
+	// tabLabels are the tab bar's labels: the headers, then "Review".
+	tabLabels []measured
 
 	// pick is the review picker's choice: 0 is Submit, 1+i goes back to
 	// question i. reviewScroll is the review's first body line shown.
@@ -48,7 +59,7 @@ type Model struct {
 	lay         *layout
 	// planned is the frame at that size as the last Update or SetSize
 	// laid it out; View draws it with the countdown read afresh.
-	planned *plan
+	planned *qplan
 }
 
 // target is what an input edits.
@@ -99,22 +110,19 @@ type question struct {
 	pscroll, pfor, pageH int
 }
 
-// New returns a Model for req, which must be a request auq.Parse or
-// auq.Validate accepted: New relies on its rules (1 to 8 questions, 2 to 4 options,
-// previews only on single-select questions) and does not check them
-// again. Each question opens with the focus on its recommended option,
+// NewQuestions returns the dialog for req, which must be a request
+// auq.Parse or auq.Validate accepted: it relies on its rules (1 to 8
+// questions, 2 to 4 options, previews only on single-select questions)
+// and does not check them again. Each question opens with the focus on its recommended option,
 // else on its first. opts may be nil.
-func New(req *auq.Request, opts *Options) *Model {
-	m := &Model{req: req, emptyArmed: -1}
-	if opts == nil {
-		m.th = theme.Default()
-	} else {
-		m.th = opts.Theme
-		m.countdown = opts.Countdown
-	}
+func NewQuestions(req *auq.Request, opts *Options) *Questions {
+	m := &Questions{req: req, emptyArmed: -1}
+	m.th, m.countdown = themeOf(opts)
 	for i := range req.Questions {
 		m.qs = append(m.qs, newQuestion(&req.Questions[i]))
+		m.tabLabels = append(m.tabLabels, m.qs[i].header)
 	}
+	m.tabLabels = append(m.tabLabels, measure("Review"))
 	return m
 }
 
@@ -160,27 +168,27 @@ func anyTrue(bs []bool) bool {
 }
 
 // inReview reports whether the review is shown.
-func (m *Model) inReview() bool { return m.cur == len(m.qs) }
+func (m *Questions) inReview() bool { return m.cur == len(m.qs) }
 
 // several reports whether the request has more than one question, and so
 // tabs and a review.
-func (m *Model) several() bool { return len(m.qs) > 1 }
+func (m *Questions) several() bool { return len(m.qs) > 1 }
 
 // view is the screen keys go to.
-func (m *Model) view() view {
+func (m *Questions) mode() mode {
 	switch {
 	case m.help:
-		return viewHelp
+		return modeHelp
 	case m.input != nil:
-		return viewInput
+		return modeInput
 	case m.inReview():
-		return viewReview
+		return modeReview
 	}
-	return viewList
+	return modeList
 }
 
 // missing returns the required questions that have no answer yet.
-func (m *Model) missing() []int {
+func (m *Questions) missing() []int {
 	var out []int
 	for i, q := range m.qs {
 		if q.q.IsRequired() && !q.answered() {
@@ -188,66 +196,4 @@ func (m *Model) missing() []int {
 		}
 	}
 	return out
-}
-
-// measured is one line of safe text split into grapheme clusters with
-// their widths, measured once so that the tabs row can cut it to any
-// width on every frame without measuring it again.
-type measured struct {
-	s    string
-	ends []int // the byte offset after each cluster
-	ws   []int // each cluster's width
-	w    int
-}
-
-func measure(s string) measured {
-	m := measured{s: s}
-	for i := 0; i < len(s); {
-		c, w := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
-		i += max(len(c), 1)
-		m.ends = append(m.ends, i)
-		m.ws = append(m.ws, w)
-		m.w += w
-	}
-	return m
-}
-
-// cutWidth returns the width of the text cut to at most w cells, an
-// ellipsis in place of what was cut.
-func (m measured) cutWidth(w int) int {
-	_, cw := m.cutAt(w)
-	return cw
-}
-
-// cut returns the text cut to at most w cells, an ellipsis in place of
-// what was cut, and its width.
-func (m measured) cut(w int) (string, int) {
-	end, cw := m.cutAt(w)
-	if end < 0 {
-		return m.s, m.w
-	}
-	if cw == 0 {
-		return "", 0
-	}
-	return m.s[:end] + "…", cw
-}
-
-// cutAt returns the end of what cut keeps (-1: all of it) and the width
-// with the ellipsis.
-func (m measured) cutAt(w int) (int, int) {
-	if m.w <= w {
-		return -1, m.w
-	}
-	if w < 1 {
-		return 0, 0
-	}
-	end, cur := 0, 0
-	for k, cw := range m.ws {
-		if cur+cw > w-1 {
-			break
-		}
-		cur += cw
-		end = m.ends[k]
-	}
-	return end, cur + 1
 }

@@ -1,4 +1,4 @@
-package hintrow
+package dialog
 
 import (
 	"testing"
@@ -20,8 +20,8 @@ func TestRows(t *testing.T) {
 		{[]int{10, 10, 10}, 12, 3},
 		{[]int{30}, 10, 1}, // a hint wider than the row still takes one row
 	} {
-		if got := Rows(tt.widths, id, tt.width); got != tt.want {
-			t.Errorf("Rows(%v, %d) = %d, want %d", tt.widths, tt.width, got, tt.want)
+		if got := rowsOf(tt.widths, id, tt.width); got != tt.want {
+			t.Errorf("rowsOf(%v, %d) = %d, want %d", tt.widths, tt.width, got, tt.want)
 		}
 	}
 }
@@ -44,7 +44,7 @@ func TestPack(t *testing.T) {
 		for k := range idx {
 			idx[k] = k
 		}
-		got := Pack(idx, func(k int) int { return tt.widths[k] }, func(k int) int { return tt.prios[k] }, tt.width, tt.n)
+		got := pack(idx, func(k int) int { return tt.widths[k] }, func(k int) int { return tt.prios[k] }, tt.width, tt.n)
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("%s: rows (-want +got):\n%s", tt.name, diff)
 		}

@@ -1,26 +1,11 @@
-package auqdialog
+package dialog
 
 import (
 	"fmt"
 	"strings"
-	"time"
-
-	"github.com/charmbracelet/x/vt"
 
 	"github.com/askuser/askuser/auq"
-	"github.com/askuser/askuser/dialog"
-	"github.com/askuser/askuser/internal/theme"
 )
-
-// fixedClock is a Countdown frozen at one remaining time.
-type fixedClock struct {
-	left time.Duration
-	ok   bool
-}
-
-func (c fixedClock) Remaining() (time.Duration, bool) { return c.left, c.ok }
-
-func plain(c dialog.Countdown) *Options { return &Options{Theme: theme.Plain(), Countdown: c} }
 
 func ptr[T any](v T) *T { return &v }
 
@@ -94,23 +79,23 @@ func eight() *auq.Request {
 // keys turns a compact script into keys: space-separated chords, and
 // "'text'" for typed text (_ is a space inside quotes). A single
 // character is typed text, as terminals send letters.
-func keys(script string) []dialog.Key {
-	var out []dialog.Key
+func qkeys(script string) []Key {
+	var out []Key
 	for _, f := range strings.Fields(script) {
 		switch {
 		case len(f) >= 2 && f[0] == '\'' && f[len(f)-1] == '\'':
-			out = append(out, dialog.Key{Text: strings.ReplaceAll(f[1:len(f)-1], "_", " ")})
+			out = append(out, Key{Text: strings.ReplaceAll(f[1:len(f)-1], "_", " ")})
 		case len([]rune(f)) == 1:
-			out = append(out, dialog.Key{Text: f})
+			out = append(out, Key{Text: f})
 		default:
-			out = append(out, dialog.Key{Name: f})
+			out = append(out, Key{Name: f})
 		}
 	}
 	return out
 }
 
 // run sends keys and returns every effect that was not empty.
-func run(m *Model, ks []dialog.Key) []Effect {
+func qrun(m *Questions, ks []Key) []Effect {
 	var out []Effect
 	for _, k := range ks {
 		if e := m.Update(k); e.Kind != EffectNone || e.Milestones != nil {
@@ -121,21 +106,4 @@ func run(m *Model, ks []dialog.Key) []Effect {
 }
 
 // screen is the frame's text without styles, one line each.
-func screen(f dialog.Frame) string { return strings.Join(f.Lines, "\n") }
-
-// emulate draws a frame on a terminal emulator and returns the screen
-// text, with the cursor position.
-func emulate(f dialog.Frame, w, h int) string {
-	emu := vt.NewEmulator(max(w, 1), max(h, 1))
-	for i, l := range f.Lines {
-		if i > 0 {
-			emu.WriteString("\r\n")
-		}
-		emu.WriteString(l)
-	}
-	s := emu.String()
-	if f.Cursor != nil {
-		s += fmt.Sprintf("\n-- cursor row %d col %d", f.Cursor.Row, f.Cursor.Col)
-	}
-	return s + "\n"
-}
+func qscreen(f Frame) string { return strings.Join(f.Lines, "\n") }

@@ -1,4 +1,4 @@
-package auqdialog
+package dialog
 
 import (
 	"strings"
@@ -8,7 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/askuser/askuser/auq"
-	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/internal/keyid"
 )
 
@@ -25,7 +24,7 @@ func submit(res auq.Result, m ...Milestone) Effect {
 	return Effect{Kind: EffectSubmit, Result: res, Milestones: m}
 }
 
-func single(id, label string) auq.Answer {
+func qsingle(id, label string) auq.Answer {
 	return auq.Answer{Kind: auq.KindSingle, Choice: auq.Choice{OptionID: id, Label: label}}
 }
 
@@ -49,13 +48,13 @@ func TestUpdate(t *testing.T) {
 		want []Effect
 	}{
 		{"one question: enter answers and submits the recommended option", one, "enter", []Effect{
-			submit(auq.Result{Answers: map[string]auq.Answer{"framework": single("vue", "Vue")}, Annotations: map[string]auq.Annotations{"framework": vuePreview}}, answered, submitted)}},
+			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("vue", "Vue")}, Annotations: map[string]auq.Annotations{"framework": vuePreview}}, answered, submitted)}},
 		{"k moves up", one, "k enter", []Effect{
-			submit(auq.Result{Answers: map[string]auq.Answer{"framework": single("react", "React")}, Annotations: map[string]auq.Annotations{"framework": reactPreview}}, answered, submitted)}},
+			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("react", "React")}, Annotations: map[string]auq.Annotations{"framework": reactPreview}}, answered, submitted)}},
 		{"up stops at the first option", one, "up up up enter", []Effect{
-			submit(auq.Result{Answers: map[string]auq.Answer{"framework": single("react", "React")}, Annotations: map[string]auq.Annotations{"framework": reactPreview}}, answered, submitted)}},
+			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("react", "React")}, Annotations: map[string]auq.Annotations{"framework": reactPreview}}, answered, submitted)}},
 		{"j moves down; no preview, no selectedPreview", one, "j enter", []Effect{
-			submit(auq.Result{Answers: map[string]auq.Answer{"framework": single("svelte", "Svelte")}}, answered, submitted)}},
+			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("svelte", "Svelte")}}, answered, submitted)}},
 		{"down stops at Other", noPreview, "down down down down enter 'text' enter", []Effect{
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": {Kind: auq.KindSingle, Choice: other("text")}}}, answered, submitted)}},
 		{"o opens Other; enter saves and answers", one, "o 'my_own' enter", []Effect{
@@ -76,27 +75,27 @@ func TestUpdate(t *testing.T) {
 		{"ctrl+u clears to the start", one, "o 'abc' left ctrl+u enter", []Effect{
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": {Kind: auq.KindSingle, Choice: other("c")}}}, answered, submitted)}},
 		{"n saves a note on the focused option", one, "n 'good_docs' enter enter", []Effect{
-			submit(auq.Result{Answers: map[string]auq.Answer{"framework": single("vue", "Vue")},
+			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("vue", "Vue")},
 				Annotations: map[string]auq.Annotations{"framework": {OptionNotes: map[string]string{"vue": "good docs"}, SelectedPreview: vuePreview.SelectedPreview}}}, answered, submitted)}},
 		{"a note on an option not chosen is kept", one, "up n 'no' enter j j enter", []Effect{
-			submit(auq.Result{Answers: map[string]auq.Answer{"framework": single("svelte", "Svelte")},
+			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("svelte", "Svelte")},
 				Annotations: map[string]auq.Annotations{"framework": {OptionNotes: map[string]string{"react": "no"}}}}, answered, submitted)}},
 		{"n on Other notes $other", one, "down down n 'o-note' enter up enter", []Effect{
-			submit(auq.Result{Answers: map[string]auq.Answer{"framework": single("svelte", "Svelte")},
+			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("svelte", "Svelte")},
 				Annotations: map[string]auq.Annotations{"framework": {OptionNotes: map[string]string{auq.OtherNoteKey: "o-note"}}}}, answered, submitted)}},
 		{"N saves a note on the question", one, "N 'why' enter j enter", []Effect{
-			submit(auq.Result{Answers: map[string]auq.Answer{"framework": single("svelte", "Svelte")},
+			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("svelte", "Svelte")},
 				Annotations: map[string]auq.Annotations{"framework": {QuestionNotes: "why"}}}, answered, submitted)}},
 		{"shift+n is N too", one, "shift+n 'why' enter j enter", []Effect{
-			submit(auq.Result{Answers: map[string]auq.Answer{"framework": single("svelte", "Svelte")},
+			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("svelte", "Svelte")},
 				Annotations: map[string]auq.Annotations{"framework": {QuestionNotes: "why"}}}, answered, submitted)}},
 		{"a note input starts from the saved note; esc keeps it", one, "N 'first' enter N '_more' esc N '!' enter j enter", []Effect{
-			submit(auq.Result{Answers: map[string]auq.Answer{"framework": single("svelte", "Svelte")},
+			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("svelte", "Svelte")},
 				Annotations: map[string]auq.Annotations{"framework": {QuestionNotes: "first!"}}}, answered, submitted)}},
 		{"a blank note is refused", one, "n '_' enter", nil},
 		{"a note over the limit is refused", one, "n '" + strings.Repeat("x", auq.MaxNoteLen+1) + "' enter", nil},
 		{"a note at the limit is saved", one, "N '" + strings.Repeat("é", auq.MaxNoteLen) + "' enter j enter", []Effect{
-			submit(auq.Result{Answers: map[string]auq.Answer{"framework": single("svelte", "Svelte")},
+			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("svelte", "Svelte")},
 				Annotations: map[string]auq.Annotations{"framework": {QuestionNotes: strings.Repeat("é", auq.MaxNoteLen)}}}, answered, submitted)}},
 		{"an Other text over the limit is refused", one, "o '" + strings.Repeat("x", auq.MaxOtherTextLen+1) + "' enter", nil},
 		{"an Other text over the limit can be cut and saved", one, "o '" + strings.Repeat("x", auq.MaxOtherTextLen+1) + "' enter backspace enter", []Effect{
@@ -114,11 +113,11 @@ func TestUpdate(t *testing.T) {
 		{"any key closes the help, and does nothing else", one, "? enter", nil},
 		{"esc closes the help without arming", one, "? esc esc", nil},
 		{"shift+/ opens the help", one, "shift+/ enter enter", []Effect{
-			submit(auq.Result{Answers: map[string]auq.Answer{"framework": single("vue", "Vue")}, Annotations: map[string]auq.Annotations{"framework": vuePreview}}, answered, submitted)}},
+			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("vue", "Vue")}, Annotations: map[string]auq.Annotations{"framework": vuePreview}}, answered, submitted)}},
 		{"one question has no tabs", one, "tab right left shift+tab enter", []Effect{
-			submit(auq.Result{Answers: map[string]auq.Answer{"framework": single("vue", "Vue")}, Annotations: map[string]auq.Annotations{"framework": vuePreview}}, answered, submitted)}},
+			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("vue", "Vue")}, Annotations: map[string]auq.Annotations{"framework": vuePreview}}, answered, submitted)}},
 		{"pasted text is not a key outside an input", one, "'jj' enter", []Effect{
-			submit(auq.Result{Answers: map[string]auq.Answer{"framework": single("vue", "Vue")}, Annotations: map[string]auq.Annotations{"framework": vuePreview}}, answered, submitted)}},
+			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("vue", "Vue")}, Annotations: map[string]auq.Annotations{"framework": vuePreview}}, answered, submitted)}},
 
 		{"multi: space answers at once, enter submits", multiOne, "space enter", []Effect{
 			{Milestones: ms(answered)},
@@ -155,27 +154,27 @@ func TestUpdate(t *testing.T) {
 			{Milestones: ms(answered)},
 			{Milestones: ms(answered)},
 			{Milestones: ms(ready)},
-			submit(auq.Result{Answers: map[string]auq.Answer{"framework": single("vue", "Vue"), "style": css},
+			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("vue", "Vue"), "style": css},
 				Annotations: map[string]auq.Annotations{"framework": vuePreview}, Metadata: manyMeta}, submitted)}},
 		{"several: the review's picker goes back to a question", many, "enter space enter down enter k enter enter", []Effect{
 			{Milestones: ms(answered)},
 			{Milestones: ms(answered)},
 			{Milestones: ms(ready)},
 			{Milestones: ms(answered, ready)},
-			submit(auq.Result{Answers: map[string]auq.Answer{"framework": single("react", "React"), "style": css},
+			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("react", "React"), "style": css},
 				Annotations: map[string]auq.Annotations{"framework": reactPreview}, Metadata: manyMeta}, submitted)}},
 		{"several: right and left move the picker", many, "enter space enter right right right left right enter enter enter", []Effect{
 			{Milestones: ms(answered)},
 			{Milestones: ms(answered)},
 			{Milestones: ms(ready)},
 			{Milestones: ms(answered, ready)},
-			submit(auq.Result{Answers: map[string]auq.Answer{"framework": single("vue", "Vue"), "style": css, "extras": single("lint", "Linting")},
+			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("vue", "Vue"), "style": css, "extras": qsingle("lint", "Linting")},
 				Annotations: map[string]auq.Annotations{"framework": vuePreview}, Metadata: manyMeta}, submitted)}},
 		{"several: the picker stops at its ends", many, "enter space enter up up left enter", []Effect{
 			{Milestones: ms(answered)},
 			{Milestones: ms(answered)},
 			{Milestones: ms(ready)},
-			submit(auq.Result{Answers: map[string]auq.Answer{"framework": single("vue", "Vue"), "style": css},
+			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("vue", "Vue"), "style": css},
 				Annotations: map[string]auq.Annotations{"framework": vuePreview}, Metadata: manyMeta}, submitted)}},
 		{"several: submit refuses while a required question is open", many, "tab tab tab enter", nil},
 		{"several: tab and shift+tab switch questions and wrap", many, "tab tab tab tab shift+tab shift+tab enter", []Effect{
@@ -201,9 +200,9 @@ func TestUpdate(t *testing.T) {
 			if err := auq.Validate(req); err != nil {
 				t.Fatalf("the test's request is invalid: %v", err)
 			}
-			m := New(req, plain(nil))
+			m := NewQuestions(req, plain(nil))
 			m.SetSize(80, 24)
-			got := run(m, keys(c.keys))
+			got := qrun(m, qkeys(c.keys))
 			if diff := cmp.Diff(c.want, got); diff != "" {
 				t.Errorf("effects of %q (-want +got):\n%s", c.keys, diff)
 			}
@@ -261,10 +260,10 @@ func TestScreen(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			m := New(c.req(), plain(nil))
+			m := NewQuestions(c.req(), plain(nil))
 			m.SetSize(80, 30)
-			run(m, keys(c.keys))
-			s := screen(m.View(80, 30))
+			qrun(m, qkeys(c.keys))
+			s := qscreen(m.View(80, 30))
 			for _, w := range c.want {
 				if !strings.Contains(s, w) {
 					t.Errorf("after %q the screen lacks %q:\n%s", c.keys, w, s)
@@ -298,10 +297,10 @@ func TestPreviewScroll(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			m := New(c.req(), plain(nil))
+			m := NewQuestions(c.req(), plain(nil))
 			m.SetSize(80, 24)
-			run(m, keys(c.keys))
-			s := screen(m.View(80, 24))
+			qrun(m, qkeys(c.keys))
+			s := qscreen(m.View(80, 24))
 			for _, w := range c.want {
 				if !strings.Contains(s, w) {
 					t.Errorf("after %q the screen lacks %q:\n%s", c.keys, w, s)
@@ -330,11 +329,11 @@ func TestHintWords(t *testing.T) {
 	}
 	for _, v := range views {
 		for _, sz := range [][2]int{{200, 60}, {120, 40}, {80, 24}, {60, 20}, {40, 12}} {
-			m := New(v.req(), plain(nil))
+			m := NewQuestions(v.req(), plain(nil))
 			m.SetSize(sz[0], sz[1])
-			run(m, keys(v.keys))
+			qrun(m, qkeys(v.keys))
 			f := m.View(sz[0], sz[1])
-			text := screen(f)
+			text := qscreen(f)
 			if f.Hints > 0 {
 				text = strings.Join(f.Lines[len(f.Lines)-f.Hints:], "\n")
 			}
@@ -350,19 +349,19 @@ func TestHintWords(t *testing.T) {
 // TestSpansWidth checks that the dialog's rule spans the whole width.
 func TestSpansWidth(t *testing.T) {
 	for _, w := range []int{30, 80, 150} {
-		m := New(many(), plain(nil))
+		m := NewQuestions(many(), plain(nil))
 		f := m.View(w, 30)
-		if !strings.Contains(screen(f), strings.Repeat("─", w)) {
-			t.Errorf("at width %d no rule spans the width:\n%s", w, screen(f))
+		if !strings.Contains(qscreen(f), strings.Repeat("─", w)) {
+			t.Errorf("at width %d no rule spans the width:\n%s", w, qscreen(f))
 		}
 	}
 }
 
 // TestKeys checks that Keys lists the keys of the seed's keymap, and
 // every chord in it is one keyid writes that way.
-func TestKeys(t *testing.T) {
+func TestQuestionsKeys(t *testing.T) {
 	got := map[string]bool{}
-	for _, k := range Keys() {
+	for _, k := range QuestionsKeys() {
 		if got[k] {
 			t.Errorf("Keys lists %q twice", k)
 		}
@@ -398,11 +397,11 @@ func TestHideKeyName(t *testing.T) {
 // before and after it is the same in every view.
 func TestHideKeepsState(t *testing.T) {
 	for _, script := range []string{"", "o 'draft'", "?", "tab tab tab right", "N 'x' enter j", "esc"} {
-		m := New(many(), plain(fixedClock{left: 61e9, ok: true}))
+		m := NewQuestions(many(), plain(fixedClock{left: 61e9, ok: true}))
 		m.SetSize(80, 24)
-		run(m, keys(script))
+		qrun(m, qkeys(script))
 		before := m.View(80, 24)
-		if e := m.Update(dialog.Key{Name: HideKey}); e.Kind != EffectToggleHide {
+		if e := m.Update(Key{Name: HideKey}); e.Kind != EffectToggleHide {
 			t.Fatalf("after %q the hide key gave %+v", script, e)
 		}
 		if diff := cmp.Diff(before, m.View(80, 24)); diff != "" {
@@ -415,11 +414,11 @@ func TestHideKeepsState(t *testing.T) {
 // screen under it as it was, scrolled where it was, on a short screen.
 func TestHelpKeepsState(t *testing.T) {
 	for _, script := range []string{"", "j j j", "tab tab tab", "n 'x' enter N 'y' enter enter enter enter down down down down down", "enter enter enter enter enter enter enter enter down down down down down down"} {
-		m := New(eight(), plain(nil))
+		m := NewQuestions(eight(), plain(nil))
 		m.SetSize(40, 9)
-		run(m, keys(script))
+		qrun(m, qkeys(script))
 		before := m.View(40, 9)
-		run(m, keys("? x"))
+		qrun(m, qkeys("? x"))
 		if diff := cmp.Diff(before, m.View(40, 9)); diff != "" {
 			t.Errorf("after %q the help changed the screen (-want +got):\n%s", script, diff)
 		}
@@ -429,7 +428,7 @@ func TestHelpKeepsState(t *testing.T) {
 // TestCountdown checks the countdown line: shown only with a deadline.
 func TestCountdown(t *testing.T) {
 	cases := []struct {
-		c    dialog.Countdown
+		c    Countdown
 		want string
 	}{
 		{nil, ""},
@@ -439,7 +438,7 @@ func TestCountdown(t *testing.T) {
 		{fixedClock{left: -1, ok: true}, " ⏱ 0:00 left"},
 	}
 	for _, c := range cases {
-		m := New(one(), plain(c.c))
+		m := NewQuestions(one(), plain(c.c))
 		got := ""
 		if l := m.View(80, 24).Lines[0]; strings.Contains(l, "⏱") {
 			got = l
@@ -455,9 +454,9 @@ func TestCountdown(t *testing.T) {
 // never given a size draws the same as one given it.
 func TestViewPure(t *testing.T) {
 	for _, script := range []string{"", "j j", "enter space j", "tab tab tab down", "o 'abc' left", "?"} {
-		m := New(eight(), plain(fixedClock{left: 61e9, ok: true}))
+		m := NewQuestions(eight(), plain(fixedClock{left: 61e9, ok: true}))
 		m.SetSize(80, 24)
-		run(m, keys(script))
+		qrun(m, qkeys(script))
 		before := m.View(80, 24)
 		for _, sz := range [][2]int{{40, 12}, {200, 60}, {20, 3}, {0, 0}} {
 			m.View(sz[0], sz[1])
@@ -465,9 +464,9 @@ func TestViewPure(t *testing.T) {
 		if diff := cmp.Diff(before, m.View(80, 24)); diff != "" {
 			t.Errorf("after %q other sizes changed the frame (-want +got):\n%s", script, diff)
 		}
-		fresh := New(eight(), plain(fixedClock{left: 61e9, ok: true}))
+		fresh := NewQuestions(eight(), plain(fixedClock{left: 61e9, ok: true}))
 		fresh.SetSize(80, 24)
-		run(fresh, keys(script))
+		qrun(fresh, qkeys(script))
 		fresh.SetSize(0, 0)
 		if diff := cmp.Diff(before, fresh.View(80, 24)); diff != "" && script == "" {
 			t.Errorf("a model without a size draws differently (-want +got):\n%s", diff)
@@ -479,7 +478,7 @@ func TestViewPure(t *testing.T) {
 // the clock as it is now, and that its row comes and goes with it.
 func TestCountdownRedraw(t *testing.T) {
 	c := &movingClock{left: 90e9, ok: true}
-	m := New(one(), plain(c))
+	m := NewQuestions(one(), plain(c))
 	m.SetSize(80, 24)
 	if got := m.View(80, 24).Lines[0]; got != " ⏱ 1:30 left" {
 		t.Fatalf("first line %q", got)

@@ -1,4 +1,4 @@
-package auqdialog
+package dialog
 
 import (
 	"strconv"
@@ -6,7 +6,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/askuser/askuser/auq"
-	"github.com/askuser/askuser/dialog"
 )
 
 // Update handles one key and returns what the host should do. Keys are
@@ -26,7 +25,7 @@ import (
 // time in a row. Enter on Other, or o anywhere, opens the Other input;
 // saving it answers a single-select question with the text and ticks
 // Other on a multi-select one.
-func (m *Model) Update(k dialog.Key) Effect {
+func (m *Questions) Update(k Key) Effect {
 	eff := m.update(k)
 	m.relayout()
 	return eff
@@ -35,15 +34,15 @@ func (m *Model) Update(k dialog.Key) Effect {
 // SetSize tells the model the size it is drawn at, as a host learns it.
 // Keeping the focus in view works at this size; View may still be asked
 // for another one, and draws it without changing the model. Sizes over
-// dialog.MaxWidth or dialog.MaxRows count as those.
-func (m *Model) SetSize(width, rows int) {
-	m.width, m.rows = min(max(width, 0), dialog.MaxWidth), min(max(rows, 0), dialog.MaxRows)
+// MaxWidth or MaxRows count as those.
+func (m *Questions) SetSize(width, rows int) {
+	m.width, m.rows = min(max(width, 0), MaxWidth), min(max(rows, 0), MaxRows)
 	m.relayout()
 }
 
 // keyName turns k into the name the keymap uses: a chord, or the letter
 // it types. It returns "" for text that is no single character.
-func keyName(k dialog.Key) string {
+func keyName(k Key) string {
 	switch k.Name {
 	case "":
 		if k.Text == " " {
@@ -61,30 +60,30 @@ func keyName(k dialog.Key) string {
 	return k.Name
 }
 
-func (m *Model) update(k dialog.Key) Effect {
+func (m *Questions) update(k Key) Effect {
 	name := keyName(k)
-	v := m.view()
-	switch lookup(name, v) {
+	v := m.mode()
+	switch questionsKeymap.lookup(name, v) {
 	case actHide:
 		return Effect{Kind: EffectToggleHide}
 	case actDismiss:
 		return m.dismiss()
 	}
 	m.msg = ""
-	if v != viewReview && v != viewHelp {
+	if v != modeReview && v != modeHelp {
 		m.ver++
 	}
 	escArmed, emptyArmed := m.escArmed, m.emptyArmed
 	m.escArmed, m.emptyArmed = false, -1
 	switch v {
-	case viewHelp:
+	case modeHelp:
 		m.help = false
 		return Effect{}
-	case viewInput:
+	case modeInput:
 		return m.updateInput(k, name)
 	}
-	act := lookup(name, v)
-	if v == viewReview {
+	act := questionsKeymap.lookup(name, v)
+	if v == modeReview {
 		return m.updateReview(act, escArmed)
 	}
 	q := m.qs[m.cur]
@@ -93,11 +92,11 @@ func (m *Model) update(k dialog.Key) Effect {
 		q.focus = max(q.focus-1, 0)
 	case actDown:
 		q.focus = min(q.focus+1, q.n)
-	case actPrevQ:
+	case actPrevTab:
 		m.goTo(m.cur - 1)
-	case actNextQ:
+	case actNextTab:
 		m.goTo(m.cur + 1)
-	case actToggle:
+	case actSelect:
 		if !q.multi {
 			break
 		}
@@ -147,7 +146,7 @@ func (m *Model) update(k dialog.Key) Effect {
 	return Effect{}
 }
 
-func (m *Model) esc(armed bool) Effect {
+func (m *Questions) esc(armed bool) Effect {
 	if armed {
 		return m.dismiss()
 	}
@@ -156,13 +155,13 @@ func (m *Model) esc(armed bool) Effect {
 	return Effect{}
 }
 
-func (m *Model) dismiss() Effect {
+func (m *Questions) dismiss() Effect {
 	return Effect{Kind: EffectDismiss, Milestones: []Milestone{MilestoneDismissed}}
 }
 
 // goTo shows question i, or the review for len(qs), wrapping around. With
 // one question there is nothing to go to.
-func (m *Model) goTo(i int) {
+func (m *Questions) goTo(i int) {
 	if !m.several() {
 		return
 	}
@@ -177,7 +176,7 @@ func (m *Model) goTo(i int) {
 // the milestones this key reached so far: a lone question is submitted,
 // and otherwise the review opens once every required question is
 // answered, or else the next unanswered question is shown.
-func (m *Model) answered(ms []Milestone) Effect {
+func (m *Questions) answered(ms []Milestone) Effect {
 	if !m.several() {
 		return m.submit(ms)
 	}
@@ -195,15 +194,15 @@ func (m *Model) answered(ms []Milestone) Effect {
 	return Effect{Milestones: ms}
 }
 
-func (m *Model) updateReview(act action, escArmed bool) Effect {
+func (m *Questions) updateReview(act action, escArmed bool) Effect {
 	switch act {
 	case actUp:
 		m.pick = max(m.pick-1, 0)
 	case actDown:
 		m.pick = min(m.pick+1, len(m.qs))
-	case actNextQ:
+	case actNextTab:
 		m.goTo(m.cur + 1)
-	case actPrevQ:
+	case actPrevTab:
 		m.goTo(m.cur - 1)
 	case actEnter:
 		if m.pick > 0 {
@@ -221,7 +220,7 @@ func (m *Model) updateReview(act action, escArmed bool) Effect {
 
 // submit ends the questionnaire with its answers, unless a required
 // question has none: then it says which, and the first of them opens.
-func (m *Model) submit(ms []Milestone) Effect {
+func (m *Questions) submit(ms []Milestone) Effect {
 	if miss := m.missing(); len(miss) > 0 {
 		names := make([]string, len(miss))
 		for i, qi := range miss {
@@ -238,28 +237,28 @@ func (m *Model) submit(ms []Milestone) Effect {
 
 // openInput opens the one-line input for t on the current question,
 // starting from the saved text.
-func (m *Model) openInput(t target, opt int) {
+func (m *Questions) openInput(t target, opt int) {
 	q := m.qs[m.cur]
 	e := &editing{q: m.cur, target: t, opt: opt}
 	switch t {
 	case targetOther:
-		e.text = newTextInput(q.other)
+		e.text = newTextInput(q.other, questionsInput)
 	case targetOptionNote:
-		e.text = newTextInput(q.notes[opt])
+		e.text = newTextInput(q.notes[opt], questionsInput)
 	case targetQuestionNote:
-		e.text = newTextInput(q.qnote)
+		e.text = newTextInput(q.qnote, questionsInput)
 	}
 	m.input = e
 }
 
-func (m *Model) updateInput(k dialog.Key, name string) Effect {
+func (m *Questions) updateInput(k Key, name string) Effect {
 	e := m.input
 	in := &e.text
 	if k.Name == "" {
 		in.Insert(k.Text)
 		return Effect{}
 	}
-	act := lookup(name, viewInput)
+	act := questionsKeymap.lookup(name, modeInput)
 	if act == actNone && utf8.RuneCountInString(name) == 1 {
 		in.Insert(name)
 		return Effect{}
@@ -269,35 +268,21 @@ func (m *Model) updateInput(k dialog.Key, name string) Effect {
 		return m.save()
 	case actCancel:
 		m.input = nil
-	case actCursorLeft:
-		in.Left()
-	case actCursorRight:
-		in.Right()
-	case actLineStart:
-		in.Home()
-	case actLineEnd:
-		in.End()
-	case actBackspace:
-		in.Backspace()
-	case actDeleteForward:
-		in.DeleteForward()
-	case actDeleteWord:
-		in.DeleteWord()
-	case actDeleteToStart:
-		in.DeleteToStart()
-	case actDeleteToEnd:
-		in.DeleteToEnd()
-	case actInsertSpace:
-		in.Insert(" ")
+	default:
+		edit(act, in)
 	}
 	return Effect{}
 }
+
+// questionsInput are the options of the dialog's inputs: a word ends at
+// an ASCII space, and since no key yanks, deletions keep nothing.
+var questionsInput = inputOptions{SpaceWords: true, NoYank: true}
 
 // save stores the open input's text, trimmed, refusing one that is blank
 // or longer than the contract allows. Saving the
 // Other text answers a single-select question with it, and ticks Other on
 // a multi-select one.
-func (m *Model) save() Effect {
+func (m *Questions) save() Effect {
 	e := m.input
 	s := strings.TrimSpace(e.text.Value())
 	if s == "" {
@@ -340,7 +325,7 @@ func (m *Model) save() Effect {
 }
 
 // result is the questionnaire's answers and notes as the model gets them.
-func (m *Model) result() auq.Result {
+func (m *Questions) result() auq.Result {
 	res := auq.Result{}
 	for _, q := range m.qs {
 		id := q.q.ID

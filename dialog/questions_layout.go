@@ -1,4 +1,4 @@
-package auqdialog
+package dialog
 
 import (
 	"strings"
@@ -6,18 +6,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/askuser/askuser/internal/safetext"
-	"github.com/askuser/askuser/internal/theme"
 )
-
-// SideBySideWidth is the narrowest width at which a preview is drawn
-// beside the options rather than below them.
-const SideBySideWidth = 100
-
-// line is one composed row and its width in cells.
-type line struct {
-	s string
-	w int
-}
 
 // layout is the text of every question wrapped and cut for one width,
 // built once per question and width, so that a frame only composes rows.
@@ -43,29 +32,17 @@ type qlayout struct {
 	previews     [][]line // one per request option; nil for none
 }
 
-// bodyWidth returns the body's width after the one-cell margin, the
-// preview's width, and whether the preview is beside the options.
-func bodyWidth(q *question, width int) (body, prev int, side bool) {
-	cw := max(width-1, 0)
-	if !q.hasPreview || width < SideBySideWidth {
-		return cw, max(cw-2, 1), false
-	}
-	left := min(max(width*2/5, 36), 64) - 1
-	return left, width - left - 4, true // " " + left + " │ " + preview
-}
-
 // Widths of the parts of an option row: " ▸ (●) label (recommended) ✎".
 const (
 	optIndent  = 7 // margin, focus mark, box and a space
 	recSuffix  = " (recommended)"
 	recShort   = " ★"
 	noteSuffix = " ✎"
-	noteMark   = "✎ "
 )
 
-func newQLayout(q *question, width int, th theme.Theme) *qlayout {
+func newQLayout(q *question, width int, th Theme) *qlayout {
 	ql := &qlayout{}
-	ql.bodyW, ql.prevW, ql.side = bodyWidth(q, width)
+	ql.bodyW, ql.prevW, ql.side = splitWidth(width, q.hasPreview, 2)
 	bw := ql.bodyW
 	head := q.text
 	if !q.q.IsRequired() {
@@ -120,57 +97,14 @@ func noteLines(note string, n, width int) []line {
 	// characters: shown as everywhere else.
 	ls := indented(safetext.Line(note), n+2, width, func(s string) string { return s })
 	if len(ls) > 0 {
-		ls[0].s = strings.Repeat(" ", n) + noteMark + ls[0].s[n+2:]
+		ls[0].s = strings.Repeat(" ", n) + penMark + ls[0].s[n+2:]
 	}
 	return ls
 }
 
-// wrap breaks s into lines of at most w cells: at spaces when it can,
-// inside words when it must. Line breaks in s are kept.
-func wrap(s string, w int) []string {
-	if w <= 0 {
-		return nil
-	}
-	var out []string
-	for para := range strings.SplitSeq(s, "\n") {
-		if ansi.StringWidth(para) <= w {
-			out = append(out, para)
-			continue
-		}
-		wrapped := ansi.Hardwrap(ansi.Wordwrap(para, w, ""), w, true)
-		out = append(out, strings.Split(wrapped, "\n")...)
-	}
-	return out
-}
-
-// indented wraps s to fit after an indent of n cells in a row of width
-// cells, styling the text.
-func indented(s string, n, width int, style func(string) string) []line {
-	avail := width - n
-	if s == "" || avail <= 0 {
-		return nil
-	}
-	pad := strings.Repeat(" ", n)
-	var out []line
-	for _, l := range wrap(s, avail) {
-		l = strings.TrimRight(l, " ")
-		out = append(out, line{s: pad + style(l), w: n + ansi.StringWidth(l)})
-	}
-	return out
-}
-
-// truncLine cuts s to w cells with an ellipsis.
-func truncLine(s string, w int) line {
-	if w <= 0 {
-		return line{}
-	}
-	s = ansi.Truncate(s, w, "…")
-	return line{s: s, w: ansi.StringWidth(s)}
-}
-
 // layoutAt returns the layout for width: the model's own when it is for
 // that width, else a new one that is not kept.
-func (m *Model) layoutAt(width int) *layout {
+func (m *Questions) layoutAt(width int) *layout {
 	if m.lay != nil && m.lay.width == width {
 		return m.lay
 	}
@@ -179,7 +113,7 @@ func (m *Model) layoutAt(width int) *layout {
 
 // qlayout returns question i's layout, building it when lay does not
 // hold it yet, without keeping it.
-func (m *Model) qlayout(lay *layout, i int) *qlayout {
+func (m *Questions) qlayout(lay *layout, i int) *qlayout {
 	if ql := lay.qs[i]; ql != nil {
 		return ql
 	}
@@ -188,7 +122,7 @@ func (m *Model) qlayout(lay *layout, i int) *qlayout {
 
 // relayout brings the model's layout to the size SetSize gave, and keeps
 // where the shown body is scrolled to, so that the focus stays in view.
-func (m *Model) relayout() {
+func (m *Questions) relayout() {
 	m.planned = nil
 	if m.width <= 0 || m.rows <= 0 {
 		return

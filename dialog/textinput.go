@@ -1,12 +1,4 @@
-// Package textinput is the single-line text editor of both dialogs. Its
-// cursor moves by grapheme clusters and is placed in terminal cells with
-// x/ansi, so that it stays right after wide characters, emoji and
-// combining marks.
-//
-// Its text never holds a control character: line breaks and tabs become
-// spaces, and every other control or bidi formatting rune is dropped.
-// The invisible characters it keeps are drawn as visible stand-ins.
-package textinput
+package dialog
 
 import (
 	"strings"
@@ -17,8 +9,8 @@ import (
 	"github.com/askuser/askuser/internal/safetext"
 )
 
-// Options are what tells one dialog's input from the other's.
-type Options struct {
+// inputOptions are what tells one dialog's input from the other's.
+type inputOptions struct {
 	// SpaceWords makes DeleteWord take the word before the cursor as
 	// what lies after the last ASCII space before it, as the
 	// AskUserQuestion dialog does. Otherwise words are separated by any
@@ -30,24 +22,31 @@ type Options struct {
 	NoYank bool
 }
 
-// Input is the state of one input. The zero value is an empty input with
-// the zero Options: Unicode words, and deletions that Yank can undo.
-type Input struct {
-	opts Options
+// textInput is the single-line text editor of both dialogs. Its cursor
+// moves by grapheme clusters and is placed in terminal cells with x/ansi,
+// so that it stays right after wide characters, emoji and combining marks.
+//
+// Its text never holds a control character: line breaks and tabs become
+// spaces, and every other control or bidi formatting rune is dropped.
+// The invisible characters it keeps are drawn as visible stand-ins.
+// The zero value is an empty input with the zero inputOptions: Unicode
+// words, and deletions that Yank can undo.
+type textInput struct {
+	opts inputOptions
 	s    string
 	pos  int    // byte offset of the cursor, always on a grapheme boundary
 	kill string // the text deleted last by a word or line deletion, for Yank
 }
 
-// New returns an input holding s, cleaned as Clean does, with the cursor
-// at its end.
-func New(s string, opts Options) Input {
-	s = Clean(s)
-	return Input{opts: opts, s: s, pos: len(s)}
+// newTextInput returns an input holding s, cleaned as cleanInput does,
+// with the cursor at its end.
+func newTextInput(s string, opts inputOptions) textInput {
+	s = cleanInput(s)
+	return textInput{opts: opts, s: s, pos: len(s)}
 }
 
-// Clean makes typed or pasted text fit a single-line input.
-func Clean(s string) string {
+// cleanInput makes typed or pasted text fit a single-line input.
+func cleanInput(s string) string {
 	clean := true
 	for _, r := range s {
 		if dropRune(r) || r == 0xFFFD {
@@ -82,10 +81,10 @@ func dropRune(r rune) bool {
 }
 
 // Value returns the text.
-func (t *Input) Value() string { return t.s }
+func (t *textInput) Value() string { return t.s }
 
 // next returns the end of the grapheme cluster that starts at byte i.
-func (t *Input) next(i int) int { return nextCluster(t.s, i) }
+func (t *textInput) next(i int) int { return nextCluster(t.s, i) }
 
 // nextCluster returns the end of the grapheme cluster of s that starts at
 // byte i.
@@ -98,7 +97,7 @@ func nextCluster(s string, i int) int {
 }
 
 // prev returns the start of the grapheme cluster that ends at byte i.
-func (t *Input) prev(i int) int {
+func (t *textInput) prev(i int) int {
 	last := 0
 	for j := 0; j < i; {
 		k := t.next(j)
@@ -111,7 +110,7 @@ func (t *Input) prev(i int) int {
 }
 
 // snap moves pos forward to the nearest grapheme boundary.
-func (t *Input) snap() {
+func (t *textInput) snap() {
 	j := 0
 	for j < t.pos {
 		j = t.next(j)
@@ -119,11 +118,11 @@ func (t *Input) snap() {
 	t.pos = min(j, len(t.s))
 }
 
-// Insert inserts s, cleaned as Clean does, at the cursor and moves the
+// Insert inserts s, cleaned as cleanInput does, at the cursor and moves the
 // cursor past it. It reports whether there was anything to insert; when
 // there was not, nothing changes.
-func (t *Input) Insert(s string) bool {
-	s = Clean(s)
+func (t *textInput) Insert(s string) bool {
+	s = cleanInput(s)
 	if s == "" {
 		return false
 	}
@@ -137,7 +136,7 @@ func (t *Input) Insert(s string) bool {
 
 // Backspace deletes the grapheme cluster before the cursor. It reports
 // whether there was one.
-func (t *Input) Backspace() bool {
+func (t *textInput) Backspace() bool {
 	if t.pos == 0 {
 		return false
 	}
@@ -148,7 +147,7 @@ func (t *Input) Backspace() bool {
 
 // DeleteForward deletes the grapheme cluster after the cursor. It reports
 // whether there was one.
-func (t *Input) DeleteForward() bool {
+func (t *textInput) DeleteForward() bool {
 	if t.pos >= len(t.s) {
 		return false
 	}
@@ -158,7 +157,7 @@ func (t *Input) DeleteForward() bool {
 
 // wordStart returns the start of the word before the cursor, with the
 // spaces between them.
-func (t *Input) wordStart() int {
+func (t *textInput) wordStart() int {
 	p := t.pos
 	if t.opts.SpaceWords {
 		for p > 0 && t.s[p-1] == ' ' {
@@ -180,7 +179,7 @@ func (t *Input) wordStart() int {
 
 // wordEnd returns the end of the word after the cursor, with the spaces
 // before it.
-func (t *Input) wordEnd() int {
+func (t *textInput) wordEnd() int {
 	p := t.pos
 	for p < len(t.s) && isSpaceAt(t.s, p) {
 		p = t.next(p)
@@ -192,8 +191,8 @@ func (t *Input) wordEnd() int {
 }
 
 // cut deletes the bytes [a, b), into the kill buffer unless
-// Options.NoYank is set, and leaves the cursor at a.
-func (t *Input) cut(a, b int) bool {
+// inputOptions.NoYank is set, and leaves the cursor at a.
+func (t *textInput) cut(a, b int) bool {
 	if a >= b {
 		return false
 	}
@@ -207,27 +206,27 @@ func (t *Input) cut(a, b int) bool {
 
 // DeleteWord deletes the word before the cursor and the spaces between
 // them. It reports whether anything was deleted.
-func (t *Input) DeleteWord() bool { return t.cut(t.wordStart(), t.pos) }
+func (t *textInput) DeleteWord() bool { return t.cut(t.wordStart(), t.pos) }
 
 // DeleteWordForward deletes the word after the cursor and the spaces
 // before it. It reports whether anything was deleted.
-func (t *Input) DeleteWordForward() bool { return t.cut(t.pos, t.wordEnd()) }
+func (t *textInput) DeleteWordForward() bool { return t.cut(t.pos, t.wordEnd()) }
 
 // DeleteToStart deletes the text before the cursor. It reports whether
 // there was any.
-func (t *Input) DeleteToStart() bool { return t.cut(0, t.pos) }
+func (t *textInput) DeleteToStart() bool { return t.cut(0, t.pos) }
 
 // DeleteToEnd deletes the text after the cursor. It reports whether
 // there was any.
-func (t *Input) DeleteToEnd() bool { return t.cut(t.pos, len(t.s)) }
+func (t *textInput) DeleteToEnd() bool { return t.cut(t.pos, len(t.s)) }
 
 // Yank inserts the text deleted last by a word or line deletion, unless
-// Options.NoYank is set. It reports whether there was any.
-func (t *Input) Yank() bool { return t.Insert(t.kill) }
+// inputOptions.NoYank is set. It reports whether there was any.
+func (t *textInput) Yank() bool { return t.Insert(t.kill) }
 
 // WordLeft moves the cursor to the start of the word before it. It
 // reports whether the cursor moved.
-func (t *Input) WordLeft() bool {
+func (t *textInput) WordLeft() bool {
 	p := t.wordStart()
 	moved := p != t.pos
 	t.pos = p
@@ -236,7 +235,7 @@ func (t *Input) WordLeft() bool {
 
 // WordRight moves the cursor to the end of the word after it. It reports
 // whether the cursor moved.
-func (t *Input) WordRight() bool {
+func (t *textInput) WordRight() bool {
 	p := t.wordEnd()
 	moved := p != t.pos
 	t.pos = p
@@ -262,7 +261,7 @@ func isSpaceBefore(s string, p int) bool {
 
 // Left moves the cursor one grapheme cluster left. It reports whether it
 // moved.
-func (t *Input) Left() bool {
+func (t *textInput) Left() bool {
 	if t.pos == 0 {
 		return false
 	}
@@ -272,7 +271,7 @@ func (t *Input) Left() bool {
 
 // Right moves the cursor one grapheme cluster right. It reports whether
 // it moved.
-func (t *Input) Right() bool {
+func (t *textInput) Right() bool {
 	if t.pos >= len(t.s) {
 		return false
 	}
@@ -281,10 +280,10 @@ func (t *Input) Right() bool {
 }
 
 // Home moves the cursor to the start. It reports whether it moved.
-func (t *Input) Home() bool { moved := t.pos != 0; t.pos = 0; return moved }
+func (t *textInput) Home() bool { moved := t.pos != 0; t.pos = 0; return moved }
 
 // End moves the cursor to the end. It reports whether it moved.
-func (t *Input) End() bool { moved := t.pos != len(t.s); t.pos = len(t.s); return moved }
+func (t *textInput) End() bool { moved := t.pos != len(t.s); t.pos = len(t.s); return moved }
 
 // Window returns the part of the text that fits in w cells, as it is
 // drawn, and the cursor's column within it. The window ends at the cursor
@@ -296,7 +295,7 @@ func (t *Input) End() bool { moved := t.pos != len(t.s); t.pos = len(t.s); retur
 // a tag character, shows as its stand-in ("<U+200B>"), so that a person
 // sees every character the input holds, a prefilled default's included.
 // Value still returns the text itself.
-func (t *Input) Window(w int) (string, int) {
+func (t *textInput) Window(w int) (string, int) {
 	if w <= 0 {
 		return "", 0
 	}

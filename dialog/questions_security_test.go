@@ -1,17 +1,15 @@
-package auqdialog
+package dialog
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/askuser/askuser/auq"
-	"github.com/askuser/askuser/dialog"
-	"github.com/askuser/askuser/internal/theme"
 )
 
 // evil holds the sequences a hostile model might try to get onto the
 // user's terminal.
-var evil = []string{
+var qevil = []string{
 	"\x1b[2J\x1b[H",                        // clear screen, cursor home
 	"\x1b[10A\x1b[5C",                      // cursor movement
 	"\x1b]52;c;cm0gLXJmIH4=\x07",           // OSC 52 clipboard write
@@ -24,7 +22,7 @@ var evil = []string{
 	"# not markdown **bold** `code`",       // Markdown stays text
 }
 
-func evilRequest(e string) *auq.Request {
+func qevilRequest(e string) *auq.Request {
 	q := func(id string, multi bool) auq.Question {
 		qq := auq.Question{ID: id, Question: "Q" + e + "?", Header: "H" + e, MultiSelect: multi,
 			Options: []auq.Option{
@@ -43,25 +41,25 @@ func evilRequest(e string) *auq.Request {
 // text the user pastes, reaches a frame: with the plain theme there is no
 // escape byte at all, and with the default theme only the theme's own
 // SGR sequences remain. Markdown in a preview is shown as it was written.
-func TestUntrustedText(t *testing.T) {
-	def := theme.Default()
+func TestQuestionsUntrustedText(t *testing.T) {
+	def := DefaultTheme()
 	var sgr []string
-	for _, st := range []theme.Style{def.Accent, def.Muted, def.Selection, def.Warning, def.Error, def.Border, def.Bold, def.Code} {
+	for _, st := range []Style{def.Accent, def.Muted, def.Selection, def.Warning, def.Error, def.Border, def.Bold, def.Code} {
 		sgr = append(sgr, st.Prefix, st.Suffix)
 	}
-	steps := []dialog.Key{{}, {Name: "down"}, {Name: "down"}, {Text: "n"}, {Text: "x" + evilPaste}, {Name: "enter"},
+	steps := []Key{{}, {Name: "down"}, {Name: "down"}, {Text: "n"}, {Text: "x" + evilPaste}, {Name: "enter"},
 		{Text: "o"}, {Text: evilPaste}, {Name: "left"}, {Name: "esc"}, {Name: "up"}, {Name: "enter"}, {Text: "?"}, {Text: "q"},
 		{Name: "tab"}, {Text: "N"}, {Text: evilPaste}}
-	for _, e := range evil {
+	for _, e := range qevil {
 		for _, th := range []struct {
 			name string
-			th   theme.Theme
-		}{{"plain", theme.Plain()}, {"default", def}} {
+			th   Theme
+		}{{"plain", PlainTheme()}, {"default", def}} {
 			t.Run(th.name+"/"+strings.ToValidUTF8(e[:min(len(e), 8)], "?"), func(t *testing.T) {
-				m := New(evilRequest(e), &Options{Theme: th.th, Countdown: fixedClock{ok: true, left: 30e9}})
+				m := NewQuestions(qevilRequest(e), &Options{Theme: th.th, Countdown: fixedClock{ok: true, left: 30e9}})
 				m.SetSize(120, 40)
 				for _, k := range steps {
-					if k != (dialog.Key{}) {
+					if k != (Key{}) {
 						m.Update(k)
 					}
 					for _, sz := range [][2]int{{120, 40}, {80, 24}, {30, 10}} {
@@ -90,8 +88,8 @@ func TestPreviewIsPlain(t *testing.T) {
 	req := one()
 	req.Questions[0].Options[1].Preview = "# Title\n\n**bold** and `code`\n\n- item"
 	for _, w := range []int{120, 80} {
-		m := New(req, plain(nil))
-		s := screen(m.View(w, 30))
+		m := NewQuestions(req, plain(nil))
+		s := qscreen(m.View(w, 30))
 		for _, want := range []string{"# Title", "**bold** and `code`", "- item"} {
 			if !strings.Contains(s, want) {
 				t.Errorf("at width %d the preview lacks %q:\n%s", w, want, s)
@@ -103,9 +101,9 @@ func TestPreviewIsPlain(t *testing.T) {
 // TestPasteIsCleaned checks what a pasted text with controls becomes in
 // the result: line breaks are spaces, and controls are gone.
 func TestPasteIsCleaned(t *testing.T) {
-	m := New(one(), plain(nil))
-	run(m, []dialog.Key{{Text: "o"}, {Text: evilPaste}})
-	e := m.Update(dialog.Key{Name: "enter"})
+	m := NewQuestions(one(), plain(nil))
+	qrun(m, []Key{{Text: "o"}, {Text: evilPaste}})
+	e := m.Update(Key{Name: "enter"})
 	got := e.Result.Answers["framework"].Choice.Text
 	if want := "pasted[2J]52;c;eA== line"; got != want {
 		t.Errorf("pasted Other text = %q, want %q", got, want)

@@ -1,4 +1,4 @@
-package auqdialog
+package dialog
 
 import (
 	"os"
@@ -12,7 +12,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/askuser/askuser/auq"
-	"github.com/askuser/askuser/internal/theme"
 )
 
 // cjk is a request in wide scripts and emoji. It keeps to characters
@@ -49,16 +48,16 @@ func TestRealTerminal(t *testing.T) {
 		{"review with notes", many, "n 'nice_docs' enter N 'why' enter enter space enter", 80, 24},
 		{"wide scripts", cjk, "", 100, 20},
 		{"wide scripts below", cjk, "o '日本語👍'", 50, 20},
-		{"hostile text", func() *auq.Request { return evilRequest(evil[0] + evil[3] + evil[7] + evil[8]) }, "j", 80, 24},
+		{"hostile text", func() *auq.Request { return qevilRequest(qevil[0] + qevil[3] + qevil[7] + qevil[8]) }, "j", 80, 24},
 		{"eight questions", eight, "enter enter", 80, 24},
 		{"help", one, "?", 60, 20},
 		{"tiny", many, "", 20, 3},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			m := New(c.req(), &Options{Theme: theme.Default(), Countdown: fixedClock{left: 102e9, ok: true}})
+			m := NewQuestions(c.req(), &Options{Theme: DefaultTheme(), Countdown: fixedClock{left: 102e9, ok: true}})
 			m.SetSize(c.w, c.h)
-			run(m, keys(c.keys))
+			qrun(m, qkeys(c.keys))
 			f := m.View(c.w, c.h)
 			var frame, want []string
 			for _, l := range f.Lines {
