@@ -4,7 +4,7 @@
 PI_DIR := pi
 PI_NODE := node_modules/.bin/node
 
-.PHONY: pi-binary pi-deps pi-tmux pi-test pi-unit pi-e2e pi-bench
+.PHONY: pi-binary pi-deps pi-bench-peer pi-tmux pi-test pi-unit pi-e2e pi-bench
 
 EXTRA_TESTS += pi-test
 
@@ -40,5 +40,14 @@ pi-unit: pi-binary pi-deps
 pi-e2e: pi-binary pi-deps pi-tmux
 	cd $(PI_DIR) && $(PI_NODE) --test --test-concurrency=1 e2e/*.test.ts
 
-pi-bench: pi-binary pi-deps
+# The peer extension the bench measures beside the package, pinned in its
+# own lockfile; its peer dependencies (Pi's packages) resolve to ours.
+PI_PEER := $(PI_DIR)/bench/peer
+pi-bench-peer: $(PI_PEER)/node_modules/.package-lock.json
+
+$(PI_PEER)/node_modules/.package-lock.json: $(PI_PEER)/package-lock.json $(PI_PEER)/package.json
+	cd $(PI_PEER) && npm ci --no-audit --no-fund --legacy-peer-deps
+	@touch $@
+
+pi-bench: pi-binary pi-deps pi-bench-peer
 	cd $(PI_DIR) && $(PI_NODE) bench/bench.ts $(BENCH)

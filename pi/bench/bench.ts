@@ -1,18 +1,24 @@
 // Figures for the Pi package, printed as a table. Run with `make pi-bench`,
-// or `make pi-bench BENCH="key call"` for some sections only (key, pace,
-// call, screen, child, session, startup).
+// or `make pi-bench BENCH="key call"` for some sections only (key, first,
+// pace, call, screen, child, session, startup).
+//
+// The key figures stand beside the same figures for the peer extension
+// rpiv-ask-user-question 2.11.0, installed from the npm registry into
+// bench/peer (make pi-bench-peer) and run in the same Node, with how many
+// times faster askuser is: printed, not asserted.
 //
 //   key to frame      a key given to the component's handleInput until the
 //                     new frame is rendered: keyMessage, the pipe to the
 //                     child, the dialog, the pipe back, render(width). Beside
 //                     it the floor: the same pipe round trip to cat, which
 //                     does no work, synchronous as the shim's and through
-//                     the event loop. Measured after a warm-up, and apart
-//                     for a session's first keys, while V8 still compiles
-//                     the shim's hot code; with the parts of a key's time
-//                     as the shim's exchange reports them.
-//   keys at pace      the same, with the keys 100 ms apart as a person's
-//                     are, after the same warm-up.
+//                     the event loop. Measured back to back after a
+//                     warm-up, with the parts of a key's time as the
+//                     shim's exchange reports them.
+//   first keys        the same for a session's first 1000 keys, in a fresh
+//                     Node each, while V8 still compiles the hot code.
+//   keys at pace      the same with the keys 50, 100 and 500 ms apart, as
+//                     a person's are, after the same warm-up.
 //   call to frame     ask() on a host whose child is running, until the
 //                     first rendered frame with the question; and in real
 //                     Pi's TUI, from the tool call's start to the dialog
@@ -30,8 +36,10 @@ import { mkdtempSync, readFileSync, readSync, rmSync, writeSync } from "node:fs"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { getKeybindings } from "@earendil-works/pi-tui";
+import { createJiti } from "jiti";
 import { createAskUser, registerAskUser } from "../index.ts";
-import type { ExchangeTimes } from "../src/child.ts";
+import type { Child, ExchangeTimes } from "../src/child.ts";
 import { RELEASE } from "../src/host.ts";
 import { nodeBin, piArgs, pkgDir, prepare, Tui } from "../e2e/harness.ts";
 import { binary, fakeCtx, fakePi, noConfig, until } from "../test/fake.ts";
@@ -51,10 +59,10 @@ function pct(xs: number[], p: number): number {
 const median = (xs: number[]) => pct(xs, 50);
 const us = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
 const ms = (v: number) => `${v.toFixed(1)} ms`;
-const rows: [string, string, string][] = [];
-const row = (what: string, value: string, budget = "") => {
-  rows.push([what, value, budget]);
-  console.error(`${what}: ${value}`);
+const rows: [string, string, string, string, string][] = [];
+const row = (what: string, value: string, budget = "", peer = "", ratio = "") => {
+  rows.push([what, value, peer, ratio, budget]);
+  console.error(`${what}: ${value}${peer ? ` (rpiv ${peer})` : ""}`);
 };
 
 // The pipe alone, measured as exchange does it: a key-sized line written
@@ -104,55 +112,109 @@ class PipeFloor {
   }
 }
 
-// The dialog of question on a fake Pi at 100 columns: key(i) gives it a
-// down or an up key and resolves with the time until the key's frame is
-// rendered; close dismisses it and waits for the call's end.
-async function keyBench() {
-  const f = fakeCtx("tui", { cols: 100, rows: 30 });
+// A dialog on a fake Pi at 100 columns, for one contender: askuser's
+// package, or the peer extension rpiv-ask-user-question (bench/peer, from
+// the npm registry) in the same Node. key(i) gives it a down or an up key
+// and resolves with the time until the key's frame is rendered: Pi renders
+// after handleInput, and askuser's frame is there by then unless its
+// child was slow, when the render waits for the frame's requestRender.
+// close dismisses the dialog and waits for the call's end.
+interface Dialog {
+  key(i: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+type Contender = "askuser" | "rpiv";
+const contenders: Contender[] = ["askuser", "rpiv"];
+const peerEntry = new URL("./peer/node_modules/@juicesharp/rpiv-ask-user-question/index.ts", import.meta.url).pathname;
+// The peer's own shape of the same question: it needs a header and a
+// description for every option.
+const peerQuestion = {
+  questions: [
+    {
+      question: "Deploy where?",
+      header: "Deploy",
+      options: [
+        { label: "staging", description: "the staging cluster" },
+        { label: "prod", description: "production" },
+        { label: "canary", description: "a canary" },
+      ],
+    },
+  ],
+};
+// Pi's theme colours as SGR sequences, for the peer, which draws with them.
+const sgr = (on: string, off: string) => (t: string) => `\x1b[${on}m${t}\x1b[${off}m`;
+const peerTheme = {
+  fg: (_c: string, t: string) => sgr("38;5;39", "39")(t),
+  bg: (_c: string, t: string) => sgr("48;5;236", "49")(t),
+  bold: sgr("1", "22"),
+  italic: sgr("3", "23"),
+  underline: sgr("4", "24"),
+  inverse: sgr("7", "27"),
+  strikethrough: sgr("9", "29"),
+};
+
+async function dialog(who: Contender): Promise<Dialog & { child?: Child }> {
+  const f = fakeCtx("tui", { cols: 100, rows: 30, theme: peerTheme, keybindings: getKeybindings() });
+  let requested = false;
   let rendered: (() => void) | undefined;
-  f.tui.requestRender = () => rendered?.();
-  const ask = createAskUser(f.ctx, { ...noConfig, timeoutPerQuestionMs: 600_000 });
-  const p = ask(question);
-  const s = await until("the dialog", () => f.shown[0]?.component && f.shown[0]!.component.render(100).length > 0 && f.shown[0]);
-  const c = s.component!;
+  f.tui.requestRender = () => {
+    requested = true;
+    rendered?.();
+  };
+  let done: Promise<unknown>;
+  let child: Child | undefined;
+  if (who === "askuser") {
+    const ask = createAskUser(f.ctx, { ...noConfig, timeoutPerQuestionMs: 600_000 });
+    done = ask(question);
+    await until("the dialog", () => f.shown[0]?.component && f.shown[0]!.component.render(100).length > 0);
+    child = ask.host.process!;
+  } else {
+    // Loaded as Pi loads extensions: through jiti, which compiles it.
+    const factory: unknown = await createJiti(import.meta.url, { moduleCache: false }).import(peerEntry, { default: true });
+    if (typeof factory !== "function") throw new Error(`the peer at ${peerEntry} exports no extension factory`);
+    const p = fakePi();
+    factory(p.pi);
+    done = p.tool().execute("bench", peerQuestion, new AbortController().signal, () => {}, f.ctx);
+    await until("the peer's dialog", () => f.shown[0]?.component);
+  }
+  const c = f.shown[0]!.component!;
   return {
-    child: ask.host.process!,
-    frame: () => c.render(100),
+    child,
     async key(i: number): Promise<number> {
       const t0 = performance.now();
-      await new Promise<void>((resolve) => {
-        rendered = resolve;
-        c.handleInput!(i % 2 === 0 ? "\x1b[B" : "\x1b[A");
-      });
+      requested = who === "rpiv"; // Pi renders after every key
+      c.handleInput!(i % 2 === 0 ? "\x1b[B" : "\x1b[A");
+      if (!requested) await new Promise<void>((resolve) => (rendered = resolve));
+      rendered = undefined;
       c.render(100);
       return performance.now() - t0;
     },
     async close(): Promise<void> {
-      rendered = undefined;
-      f.type("\x1b");
-      await p;
+      c.handleInput!("\x1b");
+      await done;
     },
   };
 }
 
 async function keyToFrame() {
-  const d = await keyBench();
+  const d = await dialog("askuser");
+  const peer = await dialog("rpiv");
   // Where the steady keys' time goes, as the shim's exchange sees it.
   const parts: ExchangeTimes[] = [];
   let tracing = false;
-  d.child.onExchange = (t) => tracing && parts.push(t);
-  const frameBytes = Buffer.byteLength(JSON.stringify({ type: "frame", call: "c1", lines: d.frame() }));
+  d.child!.onExchange = (t) => tracing && parts.push(t);
+  const frameBytes = 1058; // a frame of the question at 100 columns
   const floor = new PipeFloor(Buffer.from("x".repeat(frameBytes - 1) + "\n"));
-  // Other work on the machine comes and goes: the bridge and the floor
-  // take turns, a round each, so that both see the same load. The first
-  // keys of a session are slower while V8 compiles the shim's hot code
-  // and both processes grow their heaps: they are reported on their own,
-  // and the steady figures are taken after a warm-up.
-  const cold = quick ? 250 : 1000;
+  // Other work on the machine comes and goes: the bridge, the peer and
+  // the floor take turns, a round each, so that all see the same load.
+  // The first keys of a session are slower while V8 compiles the hot
+  // code and both processes grow their heaps: they are measured apart
+  // (firstKeys), and the steady figures are taken after a warm-up.
   const n = quick ? 500 : 5000;
   const round = 250;
-  const first: number[] = [];
   const times: number[] = [];
+  const peerTimes: number[] = [];
   const floorSync: number[] = [];
   const floorLoop: number[] = [];
   for (let done = 0; done < warmup + n; done += round) {
@@ -161,7 +223,10 @@ async function keyToFrame() {
     for (let i = 0; i < round; i++) {
       const t = await d.key(i);
       if (steady) times.push(t);
-      else if (done + i < cold) first.push(t);
+    }
+    for (let i = 0; i < round; i++) {
+      const t = await peer.key(i);
+      if (steady) peerTimes.push(t);
     }
     for (let i = 0; i < round; i++) {
       const t0 = performance.now();
@@ -177,37 +242,84 @@ async function keyToFrame() {
   tracing = false; // the dismissal's key is not one of them
   floor.close();
   await d.close();
-  row(`key to frame p50 (${n} keys after ${warmup} of warm-up)`, us(pct(times, 50)), "< 30 µs");
-  row(`key to frame p99`, us(pct(times, 99)), "< 200 µs");
+  await peer.close();
+  versus(`key to frame back to back, p50 / p99 (${n} keys after ${warmup} of warm-up)`, times, peerTimes, [50, 99], "< 30 µs / < 200 µs");
   const part = (f: (t: ExchangeTimes) => number) => pct(parts.map(f), 50);
   row(
     `where a steady key's time goes, p50s: encode and write / wait for the child / read and apply its frame`,
     `${us(part((t) => t.written - t.start))} / ${us(part((t) => t.read - t.written))} / ${us(part((t) => t.answered - t.read))}`,
   );
   row(`  empty reads while waiting, p50 / p99; keys with naps`, `${part((t) => t.emptyReads)} / ${pct(parts.map((t) => t.emptyReads), 99)}; ${parts.filter((t) => t.naps > 0).length} of ${parts.length}`);
-  row(`key to frame, the session's first ${cold} keys, p50 / p99`, `${us(pct(first, 50))} / ${us(pct(first, 99))}`, "< 100 µs / < 1 ms");
   row(`pipe floor, synchronous as the shim reads, p50 / p99 (${frameBytes}-byte line to cat)`, `${us(pct(floorSync, 50))} / ${us(pct(floorSync, 99))}`);
   row(`pipe floor, through the event loop, p50 / p99`, `${us(pct(floorLoop, 50))} / ${us(pct(floorLoop, 99))}`);
 }
 
-// Keys as far apart as a person's: between two keys both processes go
-// idle, and the next key meets cold caches, idle CPUs and the
-// scheduler's placement of the woken child. No budget: the figure shows
-// what the back-to-back one leaves out.
-async function keysAtPace() {
-  const d = await keyBench();
-  // Warm, as the back-to-back figure is; then idle, as between turns.
-  for (let i = 0; i < warmup; i++) await d.key(i);
-  await new Promise((r) => setTimeout(r, 1000));
-  const gap = 100;
-  const n = quick ? 20 : 60;
+// A row of askuser's figures beside the peer's, at the percentiles ps,
+// with how many times faster askuser is at each.
+function versus(what: string, mine: number[], theirs: number[], ps: number[], budget = "") {
+  const a = ps.map((p) => pct(mine, p));
+  const b = ps.map((p) => pct(theirs, p));
+  row(what, a.map(us).join(" / "), budget, b.map(us).join(" / "), a.map((v, i) => `${(b[i]! / v).toFixed(2)}×`).join(" / "));
+}
+
+// The first keys of a session, back to back, each contender in a Node of
+// its own (bench.ts --first=NAME prints the times), so that nothing the
+// other ran has warmed the code they share: for askuser a new child too.
+// The runs alternate, and their keys are pooled.
+function firstKeys() {
+  const runs = quick ? 1 : 3;
+  const got: Record<Contender, number[]> = { askuser: [], rpiv: [] };
+  for (let r = 0; r < runs; r++) {
+    for (const who of contenders) {
+      const out = spawnSync(process.execPath, [new URL(import.meta.url).pathname, `--first=${who}`], { encoding: "utf8" });
+      if (out.status !== 0) throw new Error(`bench --first=${who} failed: ${out.stderr}`);
+      const times: unknown = JSON.parse(out.stdout);
+      if (!Array.isArray(times) || !times.every((t) => typeof t === "number")) throw new Error(`bench --first=${who} printed no times: ${out.stdout}`);
+      got[who].push(...times);
+    }
+  }
+  versus(`key to frame, a session's first ${firstCount} keys, p50 / p99 (${runs} sessions each)`, got.askuser, got.rpiv, [50, 99], "≤ 1 ms p99");
+}
+const firstCount = 1000;
+
+async function printFirstKeys(who: Contender) {
+  const d = await dialog(who);
   const times: number[] = [];
-  for (let i = 0; i < n; i++) {
-    await new Promise((r) => setTimeout(r, gap));
-    times.push(await d.key(i));
+  for (let i = 0; i < firstCount; i++) times.push(await d.key(i));
+  await d.close();
+  console.log(JSON.stringify(times));
+}
+
+// Keys as far apart as a person's, 50, 100 and 500 ms: between two keys
+// both processes go idle, and the next key meets cold caches, idle CPUs
+// and the scheduler's placement of the woken child. Both dialogs are
+// open and warm, as after the back-to-back figures, and take turns.
+async function keysAtPace() {
+  const d = await dialog("askuser");
+  const peer = await dialog("rpiv");
+  for (let i = 0; i < warmup; i++) await d.key(i);
+  for (let i = 0; i < warmup; i++) await peer.key(i);
+  await new Promise((r) => setTimeout(r, 1000));
+  const parts: ExchangeTimes[] = [];
+  for (const [gap, keys] of [[50, 60], [100, 60], [500, 30]] as const) {
+    const n = quick ? Math.ceil(keys / 3) : keys;
+    const times: number[] = [];
+    const peerTimes: number[] = [];
+    d.child!.onExchange = gap === 100 ? (t) => parts.push(t) : undefined;
+    for (let i = 0; i < n; i++) {
+      await new Promise((r) => setTimeout(r, gap));
+      times.push(await d.key(i));
+      await new Promise((r) => setTimeout(r, gap));
+      peerTimes.push(await peer.key(i));
+    }
+    d.child!.onExchange = undefined;
+    versus(`key to frame, keys ${gap} ms apart, p50 / p90 (${n} keys)`, times, peerTimes, [50, 90], gap === 100 ? "≤ 100 µs / ≤ 250 µs" : "");
   }
   await d.close();
-  row(`key to frame with keys ${gap} ms apart, p50 / p90 (${n} keys)`, `${us(pct(times, 50))} / ${us(pct(times, 90))}`);
+  await peer.close();
+  const part = (f: (t: ExchangeTimes) => number, p: number) => us(pct(parts.map(f), p));
+  for (const p of [50, 90])
+    row(`  where a key's time goes 100 ms apart, p${p}s: write / wait for the child / read and apply`, `${part((t) => t.written - t.start, p)} / ${part((t) => t.read - t.written, p)} / ${part((t) => t.answered - t.read, p)}`);
 }
 
 async function callToFrame() {
@@ -391,6 +503,7 @@ function piStartup() {
 const keepAlive = setInterval(() => {}, 1000);
 const sections: [string, () => unknown][] = [
   ["key", keyToFrame],
+  ["first", firstKeys],
   ["pace", keysAtPace],
   ["call", callToFrame],
   ["screen", callToScreen],
@@ -400,6 +513,12 @@ const sections: [string, () => unknown][] = [
 ];
 // Names given on the command line (`node bench/bench.ts key`) pick the
 // sections to run; none runs them all.
+const first = process.argv.find((a) => a.startsWith("--first="))?.slice("--first=".length);
+if (first !== undefined) {
+  if (first !== "askuser" && first !== "rpiv") throw new Error(`bench: --first takes askuser or rpiv, not ${first}`);
+  await printFirstKeys(first);
+  process.exit(0);
+}
 const picked = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 for (const name of picked) {
   if (!sections.some(([n]) => n === name)) {
@@ -409,8 +528,8 @@ for (const name of picked) {
 }
 for (const [name, run] of sections) if (picked.length === 0 || picked.includes(name)) await run();
 
-const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
-console.log(`${"figure".padEnd(w[0]!)}  ${"value".padEnd(w[1]!)}  budget`);
-for (const [a, b, c] of rows) console.log(`${a.padEnd(w[0]!)}  ${b.padEnd(w[1]!)}  ${c}`);
+const head: [string, string, string, string, string] = ["figure", "askuser", "rpiv 2.11.0", "askuser faster by", "budget"];
+const w = [0, 1, 2, 3].map((i) => Math.max(head[i]!.length, ...rows.map((r) => r[i]!.length)));
+for (const r of [head, ...rows]) console.log(r.map((c, i) => (i < 4 ? c.padEnd(w[i]!) : c)).join("  "));
 clearInterval(keepAlive);
 process.exit(0);

@@ -55,14 +55,15 @@ export const EXCHANGE_WAIT_MS = 10;
 export const exchangeDefaults = { waitMs: EXCHANGE_WAIT_MS };
 
 /**
- * How long exchange spins on its reads before it naps between them:
- * forever with more than one CPU, and not at all with one. On one CPU the
- * child runs only while exchange lets it go: spinning there makes the
+ * How long exchange spins on its reads before it naps between them: 50 µs
+ * with more than one CPU, and not at all with one. A warm child answers a
+ * key within the spin. One woken after a person's pause (keys 50 to 500 ms
+ * apart) takes longer, and the scheduler often queues it on exchange's
+ * own CPU, the other being busy or asleep: spinning on then makes the
  * child wait for the rest of exchange's time slice, milliseconds, where a
- * nap gives it the CPU at once. With more CPUs the child has one of its
- * own, and a nap would only delay the answer.
+ * nap gives it the CPU at once. On one CPU that is always so.
  */
-export const EXCHANGE_SPIN_MS = availableParallelism() > 1 ? Infinity : 0;
+export const EXCHANGE_SPIN_MS = availableParallelism() > 1 ? 0.05 : 0;
 
 // exchange naps on this cell, which nothing ever wakes: Atomics.wait is
 // the one sleep Node has that blocks the thread for a given time. The

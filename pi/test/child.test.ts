@@ -111,6 +111,15 @@ test("exchange: with no spin, an answer that takes a while is waited for with na
   assert.ok(x.emptyReads < 300, `${x.emptyReads} empty reads`);
 });
 
+test("exchange: with a short spin, an answer that takes longer is spun for, then napped for", async (t) => {
+  // EXCHANGE_SPIN_MS is 50 µs; 2 ms here, so that even a busy machine
+  // lets exchange read in the spin before the echo's 5 ms are over.
+  const x = await slowAnswer(t, 2);
+  // The spin's reads come first and are not naps; the rest of the wait is
+  // napped through, so that a child queued on this CPU gets it.
+  assert.ok(x.naps > 0 && x.emptyReads > x.naps, `${x.naps} naps in ${x.emptyReads} empty reads`);
+});
+
 test("exchange: with a spin, it is waited for without naps", async (t) => {
   const x = await slowAnswer(t, Infinity);
   assert.equal(x.naps, 0);

@@ -36,8 +36,12 @@ export interface Shown {
   settled: boolean;
 }
 
-/** A fake ExtensionContext for mode, with the UI methods listed in ui (all by default). */
-export function fakeCtx(mode: "tui" | "rpc" | "print" | "json", opts: { ui?: string[]; cols?: number; rows?: number } = {}) {
+/**
+ * A fake ExtensionContext for mode, with the UI methods listed in ui (all
+ * by default); theme and keybindings are what a custom component's factory
+ * gets as Pi's.
+ */
+export function fakeCtx(mode: "tui" | "rpc" | "print" | "json", opts: { ui?: string[]; cols?: number; rows?: number; theme?: unknown; keybindings?: unknown } = {}) {
   const want = new Set(opts.ui ?? ["custom", "input", "select", "onTerminalInput", "notify"]);
   const calls: { method: string; args: any[] }[] = [];
   const shown: Shown[] = [];
@@ -85,7 +89,7 @@ export function fakeCtx(mode: "tui" | "rpc" | "print" | "json", opts: { ui?: str
           s.settled = true;
           resolve(v);
         };
-        Promise.resolve(factory(tui, {}, {}, s.done)).then((c: Component) => {
+        Promise.resolve(factory(tui, opts.theme ?? {}, opts.keybindings ?? {}, s.done)).then((c: Component) => {
           s.component = c;
           c.focused = true;
         });
