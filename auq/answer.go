@@ -6,7 +6,7 @@ import (
 	"errors"
 	"strconv"
 
-	"github.com/askuser/askuser/internal/jsonscan"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 type singleJSON struct {
@@ -63,7 +63,7 @@ func marshal(v any) ([]byte, error) {
 // for multi). It does not check the answer against a request: that is
 // CheckResult's job.
 func (a *Answer) UnmarshalJSON(data []byte) error {
-	s := jsonscan.New(data)
+	s := strictjson.NewScanner(data)
 	var out Answer
 	var err error
 	fail := func(msg string) {
@@ -156,7 +156,7 @@ func (a *Answer) UnmarshalJSON(data []byte) error {
 // UnmarshalJSON decodes a choice strictly, as Answer.UnmarshalJSON does:
 // label is required, optionId, other and text are optional.
 func (c *Choice) UnmarshalJSON(data []byte) error {
-	s := jsonscan.New(data)
+	s := strictjson.NewScanner(data)
 	s.Space() // scanChoice starts at the value
 	var err error
 	var out Choice
@@ -180,7 +180,7 @@ func (c *Choice) UnmarshalJSON(data []byte) error {
 
 // scanChoice reads a choice object at s.Pos into c, reporting the first
 // problem to fail. errp, when not nil, stops the scan once it is set.
-func scanChoice(s *jsonscan.Scanner, c *Choice, errp *error, fail func(string)) {
+func scanChoice(s *strictjson.Scanner, c *Choice, errp *error, fail func(string)) {
 	if s.Peek() != '{' {
 		fail("must be a choice object, got " + s.Type())
 		s.Skip()
@@ -221,7 +221,7 @@ func scanChoice(s *jsonscan.Scanner, c *Choice, errp *error, fail func(string)) 
 
 // choiceMember decodes the member key of a choice, and reports whether
 // a choice has such a member.
-func choiceMember(s *jsonscan.Scanner, key string, c *Choice, fail func(string)) bool {
+func choiceMember(s *strictjson.Scanner, key string, c *Choice, fail func(string)) bool {
 	switch key {
 	case "optionId":
 		c.OptionID = scanString(s, key, fail)
@@ -237,7 +237,7 @@ func choiceMember(s *jsonscan.Scanner, key string, c *Choice, fail func(string))
 	return true
 }
 
-func scanString(s *jsonscan.Scanner, key string, fail func(string)) string {
+func scanString(s *strictjson.Scanner, key string, fail func(string)) string {
 	if s.Peek() != '"' {
 		fail(key + " must be a string, got " + s.Type())
 		s.Skip()
@@ -250,7 +250,7 @@ func scanString(s *jsonscan.Scanner, key string, fail func(string)) string {
 	return v
 }
 
-func scanBool(s *jsonscan.Scanner, key string, fail func(string)) bool {
+func scanBool(s *strictjson.Scanner, key string, fail func(string)) bool {
 	v, ok := s.Bool()
 	if !ok {
 		fail(key + " must be a boolean, got " + s.Type())

@@ -5,9 +5,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/askuser/askuser/internal/jsondecode"
-	"github.com/askuser/askuser/internal/nameset"
 	"github.com/askuser/askuser/internal/rules"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // checker applies the rules of the contract to a request. meta is nil for
@@ -22,7 +21,7 @@ type checker struct {
 func (c *checker) add(q, o int, prop, msg string) { c.probs.Add(q, -1, o, prop, msg) }
 
 // view is what the checker knows of one object's members.
-type view = jsondecode.View
+type view = strictjson.View
 
 // headerWhy says what a header is for, built once since every question's
 // header is checked with it.
@@ -50,7 +49,7 @@ func (c *checker) request(r *Request) {
 	case n > MaxQuestions:
 		c.add(-1, -1, "questions", "has "+strconv.Itoa(n)+" questions; the limit is "+strconv.Itoa(MaxQuestions)+": ask the most important ones now and the rest in a later call")
 	}
-	ids := nameset.Make(n)
+	ids := rules.MakeNames(n)
 	for i := range r.Questions {
 		qv := view{Typed: rv.Typed}
 		var om []objMeta
@@ -87,7 +86,7 @@ func (c *checker) metadata(m *Metadata) {
 	}
 }
 
-func (c *checker) question(i int, q *Question, qv view, om []objMeta, ids *nameset.Set) {
+func (c *checker) question(i int, q *Question, qv view, om []objMeta, ids *rules.Names) {
 	if qv.M.Bad&whole != 0 {
 		return
 	}
@@ -122,7 +121,7 @@ func (c *checker) question(i int, q *Question, qv view, om []objMeta, ids *names
 	case n > MaxOptions:
 		c.add(i, -1, "options", "has "+strconv.Itoa(n)+" options; the limit is "+strconv.Itoa(MaxOptions)+": keep the likeliest choices, since the user can always answer Other")
 	}
-	optIDs, labels := nameset.Make(n), nameset.MakeFold(n)
+	optIDs, labels := rules.MakeNames(n), rules.MakeFoldNames(n)
 	recommended := -1
 	for k := range q.Options {
 		o := &q.Options[k]
@@ -186,7 +185,7 @@ func (c *checker) id(q, o int, id string, v view, why string) bool {
 // label checks the label of option k, which is valid text, against the
 // Other answer and against the labels before it, which look alike to the
 // user when they are equal but for case and surrounding white space.
-func (c *checker) label(q, k int, label string, labels *nameset.Set) {
+func (c *checker) label(q, k int, label string, labels *rules.Names) {
 	trimmed := strings.TrimSpace(label)
 	if isOther(trimmed) {
 		c.add(q, k, "label", quote(label)+" is not allowed: the tool adds an Other answer to every question by itself; remove this option")

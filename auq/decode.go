@@ -3,11 +3,11 @@ package auq
 import (
 	"strconv"
 
-	"github.com/askuser/askuser/internal/jsondecode"
 	"github.com/askuser/askuser/internal/rules"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
-// The decoder reads a request with internal/jsonscan rather than
+// The decoder reads a request with internal/strictjson rather than
 // encoding/json, which matches member names without regard to case, keeps
 // the last of duplicate members and turns invalid UTF-8 into U+FFFD: each
 // would let a malformed call through. It fills a Request and records, for
@@ -46,7 +46,7 @@ const (
 )
 
 // whole marks a value that is not an object at all.
-const whole = jsondecode.Whole
+const whole = strictjson.Whole
 
 // The member names of each object, in the order the schema lists them.
 var (
@@ -64,7 +64,7 @@ var optionalKeys = map[string]bool{
 
 // hint is advice for a member name that models tend to send in place of
 // a real one.
-type hint = jsondecode.Hint
+type hint = strictjson.Hint
 
 // The hints of each object, by lowercased name. Many come from ask_user,
 // whose questions look alike but are not the same.
@@ -113,7 +113,7 @@ var (
 
 // objMeta records which members of one decoded object were present and
 // which could not be decoded.
-type objMeta = jsondecode.Meta
+type objMeta = strictjson.Meta
 
 type reqMeta struct {
 	obj       objMeta
@@ -127,7 +127,7 @@ type questionMeta struct {
 }
 
 type decoder struct {
-	jsondecode.Decoder
+	strictjson.Decoder
 	// opts, optMeta and bools are blocks that the questions' options,
 	// their records and their required flags are cut from, a few
 	// allocations for the whole request rather than some for each
@@ -363,7 +363,7 @@ func (d *decoder) option(o *Option, m *objMeta) {
 // nullHint says what to do instead of sending null: for an element of
 // an array nothing, as the type wanted says it already; for a member,
 // whether it may be left out or is required.
-func nullHint(segs []jsondecode.Seg) string {
+func nullHint(segs []strictjson.Seg) string {
 	if len(segs) == 0 {
 		return ""
 	}

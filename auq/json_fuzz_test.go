@@ -7,8 +7,7 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/internal/fuzzbound"
-	"github.com/askuser/askuser/internal/jsonfuzz"
-	"github.com/askuser/askuser/internal/jsonscan"
+	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -61,7 +60,7 @@ var jsonProblems = []string{"invalid JSON", "not valid UTF-8", "appears more tha
 // FuzzParseJSON holds Parse, Answer.UnmarshalJSON and Choice.UnmarshalJSON
 // to encoding/json: on
 // a clean text json.Valid accepts, within MaxRequestBytes and
-// jsonscan.MaxDepth, they find no problem with the JSON itself; a
+// strictjson.MaxDepth, they find no problem with the JSON itself; a
 // duplicate key or bad text anywhere is refused; and white space changes
 // neither the verdict, nor the problems, nor what is read.
 func FuzzParseJSON(f *testing.F) {
@@ -83,7 +82,7 @@ func FuzzParseJSON(f *testing.F) {
 			if !json.Valid(data) || len(data) > MaxRequestBytes {
 				return
 			}
-			info := jsonfuzz.Inspect(data)
+			info := strictjson.Inspect(data)
 			for _, read := range []func([]byte) verdict{parseVerdict, answerVerdict, choiceVerdict} {
 				want := read(data)
 				switch {
@@ -91,14 +90,14 @@ func FuzzParseJSON(f *testing.F) {
 					if want.Err == "" {
 						t.Fatalf("%q is accepted with a duplicate key or bad text", in)
 					}
-				case info.Depth <= jsonscan.MaxDepth:
+				case info.Depth <= strictjson.MaxDepth:
 					for _, p := range jsonProblems {
 						if strings.Contains(want.Err, p) {
 							t.Fatalf("%q: %s; encoding/json reads it cleanly", in, want.Err)
 						}
 					}
 				}
-				for _, form := range jsonfuzz.Forms(data, seed) {
+				for _, form := range strictjson.Forms(data, seed) {
 					if len(form) > MaxRequestBytes {
 						continue
 					}
@@ -106,8 +105,8 @@ func FuzzParseJSON(f *testing.F) {
 						t.Fatalf("%q and %q are read differently (-first +second):\n%s", in, form, diff)
 					}
 				}
-				if dup, ok := jsonfuzz.WithDuplicate(data, n); ok && len(dup) <= MaxRequestBytes {
-					for _, form := range [][]byte{dup, jsonfuzz.Respace(dup, seed)} {
+				if dup, ok := strictjson.WithDuplicate(data, n); ok && len(dup) <= MaxRequestBytes {
+					for _, form := range [][]byte{dup, strictjson.Respace(dup, seed)} {
 						if v := read(form); v.Err == "" && len(form) <= MaxRequestBytes {
 							t.Fatalf("%q is accepted with a duplicate key", form)
 						}

@@ -2,9 +2,8 @@ package auq
 
 import (
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/jsondecode"
-	"github.com/askuser/askuser/internal/jsonscan"
 	"github.com/askuser/askuser/internal/rules"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // Problem is one thing wrong with a request: where, as a JSON path such
@@ -52,8 +51,8 @@ func Parse(data []byte) (*Request, error) {
 		// message does not claim to know the length.
 		return nil, &RequestError{Problems: []Problem{{Message: rules.TooLarge(-1, MaxRequestBytes, sizeAdvice)}}}
 	}
-	var segs [8]jsondecode.Seg
-	d := decoder{Decoder: jsondecode.Decoder{Scanner: jsonscan.New(data), Segs: segs[:0], NullHint: nullHint}}
+	var segs [8]strictjson.Seg
+	d := decoder{Decoder: strictjson.Decoder{Scanner: strictjson.NewScanner(data), Segs: segs[:0], NullHint: nullHint}}
 	r := new(Request)
 	var m reqMeta
 	d.decode(r, &m)

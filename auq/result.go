@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/askuser/askuser/internal/jsonpath"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // ResultMetadata returns the metadata the result of r carries back: its
@@ -110,7 +110,7 @@ func CheckResult(req *Request, res Result) error {
 	}
 	for i := range req.Questions {
 		q := &req.Questions[i]
-		path := jsonpath.Member("answers", q.ID)
+		path := strictjson.MemberPath("answers", q.ID)
 		a, ok := res.Answers[q.ID]
 		switch {
 		case ok:
@@ -121,18 +121,18 @@ func CheckResult(req *Request, res Result) error {
 	}
 	for _, id := range sortedKeys(res.Answers) {
 		if req.QuestionByID(id) == nil {
-			c.add(jsonpath.Member("answers", id), "no question has the id "+quote(id))
+			c.add(strictjson.MemberPath("answers", id), "no question has the id "+quote(id))
 		}
 	}
 	for i := range req.Questions {
 		q := &req.Questions[i]
 		ann, ok := res.Annotations[q.ID]
 		a, answered := res.Answers[q.ID]
-		c.annotations(jsonpath.Member("annotations", q.ID), q, ann, ok, a, answered)
+		c.annotations(strictjson.MemberPath("annotations", q.ID), q, ann, ok, a, answered)
 	}
 	for _, id := range sortedKeys(res.Annotations) {
 		if req.QuestionByID(id) == nil {
-			c.add(jsonpath.Member("annotations", id), "no question has the id "+quote(id))
+			c.add(strictjson.MemberPath("annotations", id), "no question has the id "+quote(id))
 		}
 	}
 	return c.err()
@@ -286,7 +286,7 @@ func (c *resultChecker) annotations(path string, q *Question, ann Annotations, o
 		c.userText(path+".questionNotes", ann.QuestionNotes, MaxNoteLen, "leave an empty note out")
 	}
 	for _, key := range sortedKeys(ann.OptionNotes) {
-		p := jsonpath.Member(path+".optionNotes", key)
+		p := strictjson.MemberPath(path+".optionNotes", key)
 		if key != OtherNoteKey && q.OptionByID(key) == nil {
 			c.add(p, "the question has no option "+quote(key)+"; notes are keyed by option id, or "+quote(OtherNoteKey)+" for the Other answer")
 			continue

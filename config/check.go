@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/jsonnum"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // CheckPrefs checks preferences built in Go, such as options from command
@@ -33,7 +33,7 @@ func CheckPrefs(source string, p Prefs) error {
 		}
 	}
 	if t := p.TimeoutPerQuestionMs; t != nil {
-		if msg := jsonnum.CheckMillis(*t, MaxTimeoutPerQuestionMs); msg != "" {
+		if msg := strictjson.CheckMillis(*t, MaxTimeoutPerQuestionMs); msg != "" {
 			add(keyTimeout, "%s", msg)
 		}
 	}

@@ -37,7 +37,7 @@ import (
 	"strings"
 
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/jsonnum"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // Prefs is one source of preferences: a config file or the programmatic
@@ -75,7 +75,7 @@ const (
 // MaxTimeoutPerQuestionMs is the largest per-question timeout a config
 // accepts: 2⁵³−1, the largest integer a JSON number carries exactly to
 // every reader. The total deadline is clamped further by the core.
-const MaxTimeoutPerQuestionMs = jsonnum.MaxSafeInteger
+const MaxTimeoutPerQuestionMs = strictjson.MaxSafeInteger
 
 // MaxFileSize is the size limit of a config file. A real one is a few
 // lines; anything larger is a mistake, such as a wrong path.

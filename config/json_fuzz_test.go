@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/internal/fuzzbound"
-	"github.com/askuser/askuser/internal/jsonfuzz"
+	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -68,7 +68,7 @@ func FuzzParseJSON(f *testing.F) {
 				return
 			}
 			_, err := Parse("cfg.json", data)
-			info := jsonfuzz.Inspect(data)
+			info := strictjson.Inspect(data)
 			switch {
 			case info.Duplicate || info.BadText:
 				if err == nil {
@@ -78,13 +78,13 @@ func FuzzParseJSON(f *testing.F) {
 				t.Fatalf("Parse(%q) = %v; encoding/json reads it cleanly", in, err)
 			}
 			want := parseLine(data)
-			for _, form := range jsonfuzz.Forms(data, seed) {
+			for _, form := range strictjson.Forms(data, seed) {
 				if diff := cmp.Diff(want, parseLine(form)); diff != "" {
 					t.Fatalf("Parse of %q and of %q (-first +second):\n%s", in, form, diff)
 				}
 			}
-			if dup, ok := jsonfuzz.WithDuplicate(data, n); ok {
-				for _, form := range [][]byte{dup, jsonfuzz.Respace(dup, seed)} {
+			if dup, ok := strictjson.WithDuplicate(data, n); ok {
+				for _, form := range [][]byte{dup, strictjson.Respace(dup, seed)} {
 					if _, err := Parse("cfg.json", form); err == nil {
 						t.Fatalf("Parse(%q) accepted a duplicate key", form)
 					}

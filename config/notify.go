@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/askuser/askuser/internal/jsonscan"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // The desktop notification settings. The file writes true and false for
@@ -217,7 +217,7 @@ func (p *parser) notify(off int64, raw json.RawMessage) (Notify, bool) {
 					// encoding/json would make an unpaired surrogate
 					// escape U+FFFD: the command would run with a
 					// character nobody wrote.
-					s, badAt := jsonscan.New(a).String()
+					s, badAt := strictjson.NewScanner(a).String()
 					if badAt >= 0 {
 						p.add(fmt.Sprintf("%s[%d]", path, i), at, "holds an unpaired surrogate escape, which is not text; write the character itself")
 						bad = true

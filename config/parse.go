@@ -6,13 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"github.com/askuser/askuser/internal/ascii"
-	"github.com/askuser/askuser/internal/jsonpath"
+	"github.com/askuser/askuser/internal/strictjson"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/jsonnum"
 	"github.com/askuser/askuser/internal/keyid"
 )
 
@@ -258,7 +257,7 @@ func (p *parser) timeout(off int64, raw json.RawMessage) (int64, bool) {
 		p.add(keyTimeout, off, "must be a number of milliseconds (0 for no deadline), got %s%s", describe(raw), hint)
 		return 0, false
 	}
-	n, problem := jsonnum.WholeMillis(string(raw), MaxTimeoutPerQuestionMs)
+	n, problem := strictjson.WholeMillis(string(raw), MaxTimeoutPerQuestionMs)
 	if problem != "" {
 		p.add(keyTimeout, off, "%s", problem)
 		return 0, false
@@ -294,7 +293,7 @@ func ParseToggle(spec string) (string, error) {
 }
 
 // pathOf is the Problem path of a top-level key.
-func pathOf(key string) string { return jsonpath.Member("", key) }
+func pathOf(key string) string { return strictjson.MemberPath("", key) }
 
 // describe names the JSON type of the value that starts data, for
 // "got ..." in messages. Strings are quoted and shortened.

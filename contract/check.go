@@ -6,10 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/askuser/askuser/internal/jsondecode"
-	"github.com/askuser/askuser/internal/jsonnum"
-	"github.com/askuser/askuser/internal/nameset"
 	"github.com/askuser/askuser/internal/rules"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // checker applies the rules of the contract to a request it owns and
@@ -28,7 +26,7 @@ func (c *checker) add(q, f, o int, prop, msg string) { c.probs.Add(q, f, o, prop
 func pathOf(q, f, o int, prop string) string { return rules.Path(q, f, o, prop) }
 
 // view is what the checker knows of one object's members.
-type view = jsondecode.View
+type view = strictjson.View
 
 func (c *checker) request(r *Request) {
 	rv := view{Typed: c.meta == nil}
@@ -46,7 +44,7 @@ func (c *checker) request(r *Request) {
 		}
 	}
 	if t := r.TimeoutPerQuestionMs; rv.OK(rTimeout) && t != nil {
-		if msg := jsonnum.CheckMillis(*t, jsonnum.MaxSafeInteger); msg != "" {
+		if msg := strictjson.CheckMillis(*t, strictjson.MaxSafeInteger); msg != "" {
 			c.add(-1, -1, -1, "timeoutPerQuestionMs", msg)
 		}
 	}
@@ -80,7 +78,7 @@ func (c *checker) request(r *Request) {
 // has that name, the first free of "q<position>-2", "q<position>-3", ….
 func (c *checker) ids(r *Request, rv view) {
 	qs := r.Questions
-	taken := nameset.Make(len(qs))
+	taken := rules.MakeNames(len(qs))
 	for i := range qs {
 		q := &qs[i]
 		qv := c.questionView(i, rv)
@@ -319,8 +317,8 @@ func (c *checker) dedupe(q, f int, qq *Question, list []Option) []Option {
 		return list
 	}
 	out := make([]Option, 0, len(list))
-	seen := nameset.Make(len(list))
-	warned := nameset.Make(len(list))
+	seen := rules.MakeNames(len(list))
+	warned := rules.MakeNames(len(list))
 	for _, o := range list {
 		if _, d := seen.Add(o.Label, 0); !d {
 			out = append(out, o)
@@ -347,7 +345,7 @@ func (c *checker) fields(i int, q *Question, fm []fieldMeta, typed bool) {
 	case n > MaxFormFields:
 		c.add(i, -1, -1, "fields", "has "+strconv.Itoa(n)+" fields; the limit is "+strconv.Itoa(MaxFormFields)+": split the form across two questions")
 	}
-	names := nameset.Make(len(q.Fields))
+	names := rules.MakeNames(len(q.Fields))
 	for j := range q.Fields {
 		f := &q.Fields[j]
 		fv := view{Typed: typed}

@@ -1,11 +1,8 @@
 package contract
 
-import (
-	"github.com/askuser/askuser/internal/jsondecode"
-	"github.com/askuser/askuser/internal/jsonnum"
-)
+import "github.com/askuser/askuser/internal/strictjson"
 
-// The decoder reads a request with internal/jsonscan, the strict scanner
+// The decoder reads a request with internal/strictjson, the strict scanner
 // both contracts share. encoding/json is not used because it matches keys
 // without regard to case, keeps the last of duplicate keys and turns
 // invalid UTF-8 into U+FFFD; all three would let a malformed call
@@ -50,11 +47,11 @@ const (
 )
 
 // whole marks an object that is not an object at all.
-const whole = jsondecode.Whole
+const whole = strictjson.Whole
 
 // objMeta records which members of one decoded object were present and
 // which could not be decoded.
-type objMeta = jsondecode.Meta
+type objMeta = strictjson.Meta
 
 type reqMeta struct {
 	obj       objMeta
@@ -82,7 +79,7 @@ var (
 
 // hint is advice for a member name that models tend to send in place of
 // a real one.
-type hint = jsondecode.Hint
+type hint = strictjson.Hint
 
 // The hints of each object, by lowercased name.
 var (
@@ -122,7 +119,7 @@ var (
 )
 
 type decoder struct {
-	jsondecode.Decoder
+	strictjson.Decoder
 	// stop is set when the input cannot be a request at all; a syntax
 	// error in the scanner stops the decoder too.
 	stop bool
@@ -208,7 +205,7 @@ func (d *decoder) timeout(r *Request, m *reqMeta) {
 	if !d.Number() {
 		return
 	}
-	n, msg := jsonnum.WholeMillis(string(d.Data[start:d.Pos]), jsonnum.MaxSafeInteger)
+	n, msg := strictjson.WholeMillis(string(d.Data[start:d.Pos]), strictjson.MaxSafeInteger)
 	if msg != "" {
 		d.ProblemAt(msg)
 		m.obj.Bad |= rTimeout

@@ -7,8 +7,7 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/internal/fuzzbound"
-	"github.com/askuser/askuser/internal/jsonfuzz"
-	"github.com/askuser/askuser/internal/jsonscan"
+	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -35,7 +34,7 @@ func parseVerdictOf(data []byte) parseVerdict {
 var jsonProblems = []string{"invalid JSON", "not valid UTF-8", "appears more than once"}
 
 // FuzzParseJSON holds Parse to encoding/json: on a clean text json.Valid
-// accepts, within MaxRequestBytes and jsonscan.MaxDepth, it finds no
+// accepts, within MaxRequestBytes and strictjson.MaxDepth, it finds no
 // problem with the JSON itself; a duplicate key or bad text anywhere is
 // refused; and white space changes neither the verdict, nor the
 // problems, nor the request.
@@ -57,20 +56,20 @@ func FuzzParseJSON(f *testing.F) {
 				return
 			}
 			want := parseVerdictOf(data)
-			info := jsonfuzz.Inspect(data)
+			info := strictjson.Inspect(data)
 			switch {
 			case info.Duplicate || info.BadText:
 				if want.Err == "" {
 					t.Fatalf("Parse(%q) accepted a duplicate key or bad text", in)
 				}
-			case info.Depth <= jsonscan.MaxDepth:
+			case info.Depth <= strictjson.MaxDepth:
 				for _, p := range jsonProblems {
 					if strings.Contains(want.Err, p) {
 						t.Fatalf("Parse(%q) = %s; encoding/json reads it cleanly", in, want.Err)
 					}
 				}
 			}
-			for _, form := range jsonfuzz.Forms(data, seed) {
+			for _, form := range strictjson.Forms(data, seed) {
 				if len(form) > MaxRequestBytes {
 					continue
 				}
@@ -78,8 +77,8 @@ func FuzzParseJSON(f *testing.F) {
 					t.Fatalf("Parse of %q and of %q (-first +second):\n%s", in, form, diff)
 				}
 			}
-			if dup, ok := jsonfuzz.WithDuplicate(data, n); ok && len(dup) <= MaxRequestBytes {
-				for _, form := range [][]byte{dup, jsonfuzz.Respace(dup, seed)} {
+			if dup, ok := strictjson.WithDuplicate(data, n); ok && len(dup) <= MaxRequestBytes {
+				for _, form := range [][]byte{dup, strictjson.Respace(dup, seed)} {
 					if _, _, err := Parse(form); err == nil && len(form) <= MaxRequestBytes {
 						t.Fatalf("Parse(%q) accepted a duplicate key", form)
 					}

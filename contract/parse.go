@@ -4,9 +4,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/askuser/askuser/internal/jsondecode"
-	"github.com/askuser/askuser/internal/jsonscan"
 	"github.com/askuser/askuser/internal/rules"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // RequestError is the error Parse and Normalize return for a bad request.
@@ -76,8 +75,8 @@ func Parse(data []byte) (*Request, []string, error) {
 		// message does not claim to know the length.
 		return nil, nil, &RequestError{Problems: []Problem{{Message: rules.TooLarge(-1, MaxRequestBytes, sizeAdvice)}}}
 	}
-	var segs [8]jsondecode.Seg
-	d := decoder{Decoder: jsondecode.Decoder{Scanner: jsonscan.New(data), Segs: segs[:0]}}
+	var segs [8]strictjson.Seg
+	d := decoder{Decoder: strictjson.Decoder{Scanner: strictjson.NewScanner(data), Segs: segs[:0]}}
 	r := new(Request)
 	var m reqMeta
 	d.decode(r, &m)

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/askuser/askuser/internal/jsonnum"
+	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -157,7 +157,7 @@ func TestSchemaBounds(t *testing.T) {
 		"/properties/questions/maxItems":                       MaxQuestions,
 		"/properties/header/maxLength":                         MaxHeaderLen,
 		"/properties/timeoutPerQuestionMs/minimum":             0,
-		"/properties/timeoutPerQuestionMs/maximum":             jsonnum.MaxSafeInteger,
+		"/properties/timeoutPerQuestionMs/maximum":             strictjson.MaxSafeInteger,
 		"/$defs/question/properties/id/minLength":              1,
 		"/$defs/question/properties/id/maxLength":              MaxIDLen,
 		"/$defs/question/properties/title/minLength":           1,

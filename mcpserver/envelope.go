@@ -5,10 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
-	"unicode/utf8"
 
+	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -18,7 +17,7 @@ const maxDepth = 1000
 
 // maxID bounds a numeric id: the SDK reads ids as float64 and answers
 // with them as int64, so only integers this small come back unchanged.
-const maxID = 1<<53 - 1
+const maxID = strictjson.MaxSafeInteger
 
 // checkMessage checks that msg is one JSON-RPC 2.0 request, notification
 // or response that the SDK reads as it was meant. When it is not, it
@@ -39,10 +38,10 @@ func checkMessage(msg []byte) (id json.RawMessage, code int, why string) {
 	if msg[0] != '{' {
 		return nil, codeInvalidRequest, "the message is not a JSON object (batches are not supported)"
 	}
-	if d := depth(msg); d > maxDepth {
+	if d := strictjson.Depth(msg); d > maxDepth {
 		return nil, codeInvalidRequest, fmt.Sprintf("the message nests objects and arrays %d levels deep; the limit is %d", d, maxDepth)
 	}
-	m, err := members(msg, "jsonrpc", "id", "method", "params", "result", "error")
+	m, err := strictjson.Members(msg, "jsonrpc", "id", "method", "params", "result", "error")
 	if err != nil {
 		return nil, codeInvalidRequest, "the message " + err.Error()
 	}
@@ -59,7 +58,7 @@ func checkMessage(msg []byte) (id json.RawMessage, code int, why string) {
 		if v[0] != '"' {
 			return id, codeInvalidRequest, "method must be a string"
 		}
-		if why := stringProblem(v); why != "" {
+		if why := strictjson.StringProblem(v); why != "" {
 			return id, codeInvalidRequest, "method " + why
 		}
 		if p, ok := m["params"]; ok && p[0] != '{' && string(p) != "null" {
@@ -142,72 +141,13 @@ func syntaxProblem(err error) string {
 	return err.Error()
 }
 
-// depth is how deep objects and arrays nest in msg, counted as the SDK
-// counts it.
-func depth(msg []byte) int {
-	var d, deepest int
-	inString, escaped := false, false
-	for _, b := range msg {
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case b == '\\':
-				escaped = true
-			case b == '"':
-				inString = false
-			}
-			continue
-		}
-		switch b {
-		case '"':
-			inString = true
-		case '{', '[':
-			d++
-			deepest = max(deepest, d)
-		case '}', ']':
-			d--
-		}
-	}
-	return deepest
-}
-
-// members returns the members of obj, a valid JSON object, failing on a
-// key not in known or given twice. Keys match exactly, as in the SDK.
-func members(obj []byte, known ...string) (map[string]json.RawMessage, error) {
-	dec := json.NewDecoder(bytes.NewReader(obj))
-	if _, err := dec.Token(); err != nil {
-		return nil, err
-	}
-	m := map[string]json.RawMessage{}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		key := t.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
-		if !slices.Contains(known, key) {
-			return nil, fmt.Errorf("has the unknown key %s", strconv.QuoteToASCII(key))
-		}
-		if _, dup := m[key]; dup {
-			return nil, fmt.Errorf("has the key %s twice", strconv.QuoteToASCII(key))
-		}
-		m[key] = v
-	}
-	return m, nil
-}
-
 // checkID checks that id, a JSON value, is an id the SDK answers with
 // unchanged: a string of valid Unicode, or an integer written without a
 // fraction or exponent, of at most maxID in magnitude.
 func checkID(id json.RawMessage) error {
 	switch c := id[0]; {
 	case c == '"':
-		if why := stringProblem(id); why != "" {
+		if why := strictjson.StringProblem(id); why != "" {
 			return errors.New("id " + why)
 		}
 		return nil
@@ -221,54 +161,13 @@ func checkID(id json.RawMessage) error {
 	return errors.New("id must be a string or an integer")
 }
 
-// stringProblem says what is wrong with s, a valid JSON string literal,
-// that the SDK would read as other text: invalid UTF-8 or an unpaired
-// surrogate escape, which it replaces with U+FFFD. It returns "" for a
-// good string.
-func stringProblem(s []byte) string {
-	if !utf8.Valid(s) {
-		return "is not valid UTF-8"
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' {
-			continue
-		}
-		i++
-		if s[i] != 'u' {
-			continue
-		}
-		r := hex4(s[i+1:])
-		i += 4
-		switch {
-		case r >= 0xDC00 && r <= 0xDFFF:
-			return "holds an unpaired surrogate escape"
-		case r >= 0xD800 && r <= 0xDBFF:
-			if i+6 >= len(s) || s[i+1] != '\\' || s[i+2] != 'u' {
-				return "holds an unpaired surrogate escape"
-			}
-			if lo := hex4(s[i+3:]); lo < 0xDC00 || lo > 0xDFFF {
-				return "holds an unpaired surrogate escape"
-			}
-			i += 6
-		}
-	}
-	return ""
-}
-
-// hex4 is the value of the four hex digits at the start of b, which a
-// valid JSON \u escape has.
-func hex4(b []byte) rune {
-	n, _ := strconv.ParseUint(string(b[:4]), 16, 32)
-	return rune(n)
-}
-
 // checkWireError checks a response's error object as the SDK reads it:
 // an integer code, a string message and any data.
 func checkWireError(e json.RawMessage) error {
 	if e[0] != '{' {
 		return errors.New("must be an object")
 	}
-	m, err := members(e, "code", "message", "data")
+	m, err := strictjson.Members(e, "code", "message", "data")
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/internal/fuzzbound"
-	"github.com/askuser/askuser/internal/jsonfuzz"
+	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -49,23 +49,23 @@ func FuzzCheckMessageJSON(f *testing.F) {
 				return
 			}
 			req := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"x":` + in + `}}`)
-			if jsonfuzz.Inspect(req).Clean(maxDepth) {
+			if strictjson.Inspect(req).Clean(maxDepth) {
 				if v := checkLine(req); v.Code != 0 {
 					t.Fatalf("checkMessage(%q) = %+v; want the clean request passed", req, v)
 				}
 			}
 			for _, line := range [][]byte{[]byte(in), req} {
 				want := checkLine(line)
-				for _, form := range jsonfuzz.Forms(line, seed) {
+				for _, form := range strictjson.Forms(line, seed) {
 					if diff := cmp.Diff(want, checkLine(form)); diff != "" {
 						t.Fatalf("checkMessage of %q and of %q (-first +second):\n%s", line, form, diff)
 					}
 				}
-				dup, ok := jsonfuzz.WithDuplicate(line, n)
-				if !ok || !jsonfuzz.Inspect(dup, envelopeKeys...).Duplicate {
+				dup, ok := strictjson.WithDuplicate(line, n)
+				if !ok || !strictjson.Inspect(dup, envelopeKeys...).Duplicate {
 					continue
 				}
-				for _, form := range [][]byte{dup, jsonfuzz.Respace(dup, seed)} {
+				for _, form := range [][]byte{dup, strictjson.Respace(dup, seed)} {
 					if v := checkLine(form); v.Code == 0 {
 						t.Fatalf("checkMessage(%q) passed a duplicate key", form)
 					}

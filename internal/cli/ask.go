@@ -13,8 +13,8 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/jsonline"
 	"github.com/askuser/askuser/internal/native"
+	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/askuser/askuser/tui"
 )
 
@@ -139,7 +139,7 @@ func askOnTerminal(ctx context.Context, env *Env, name string, opts *ask.HostOpt
 	closeTTY()
 	// The result comes first: a notify command still running is waited
 	// for, within a bound, only after it.
-	err := jsonline.Write(env.Stdout, res)
+	err := strictjson.WriteLine(env.Stdout, res)
 	endResult(env)
 	finish(ctx)
 	if err != nil {

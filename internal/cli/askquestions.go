@@ -7,7 +7,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/jsonline"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // askQuestionsOnTerminal asks the AskUserQuestion request in data on the
@@ -42,7 +42,7 @@ func questionsExit(env *Env, name string, out auq.Outcome) int {
 		}
 		return ExitError
 	}
-	if err := jsonline.Write(env.Stdout, out.Result); err != nil {
+	if err := strictjson.WriteLine(env.Stdout, out.Result); err != nil {
 		fmt.Fprintf(env.Stderr, "askuser %s: writing the result: %v\n", name, err)
 		return ExitError
 	}

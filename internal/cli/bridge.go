@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/askuser/askuser/internal/jsonline"
 	"github.com/askuser/askuser/internal/pibridge"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // runBridge serves the Pi package on stdin and stdout until stdin ends.
@@ -15,7 +15,7 @@ func runBridge(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "askuser bridge: takes no arguments, got %q\n", args)
 		return ExitUsage
 	}
-	err := pibridge.Serve(ctx, env.Stdin, jsonline.NewEscaper(env.Stdout))
+	err := pibridge.Serve(ctx, env.Stdin, strictjson.NewEscaper(env.Stdout))
 	switch {
 	case err == nil:
 		return 0

@@ -13,7 +13,7 @@ import (
 	"os"
 	"sort"
 
-	"github.com/askuser/askuser/internal/jsonline"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // Exit codes of askuser.
@@ -123,7 +123,7 @@ func usageError(env *Env, name, msg string) int {
 }
 
 // writeJSONIndented writes v as indented JSON and a newline, escaped as
-// jsonline.Escape escapes every JSON text askuser writes.
+// strictjson.Escape escapes every JSON text askuser writes.
 func writeJSONIndented(w io.Writer, v any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -132,7 +132,7 @@ func writeJSONIndented(w io.Writer, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	_, err := w.Write(jsonline.Escape(buf.Bytes()))
+	_, err := w.Write(strictjson.Escape(buf.Bytes()))
 	return err
 }
 

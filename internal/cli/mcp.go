@@ -9,7 +9,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/askuser/askuser/internal/jsonline"
+	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/askuser/askuser/internal/version"
 	"github.com/askuser/askuser/mcpserver"
 )
@@ -71,7 +71,7 @@ func runMCP(ctx context.Context, env *Env, args []string) int {
 	defer signal.Stop(pipe)
 	// The SDK encodes the messages: the escaper keeps the model's text in
 	// them as escapes, as in every JSON text askuser writes.
-	if err := srv.ServeStdio(ctx, orEOF(env.Stdin), jsonline.NewEscaper(env.Stdout)); err != nil && ctx.Err() == nil {
+	if err := srv.ServeStdio(ctx, orEOF(env.Stdin), strictjson.NewEscaper(env.Stdout)); err != nil && ctx.Err() == nil {
 		fmt.Fprintf(env.Stderr, "askuser mcp: %v\n", err)
 		return ExitError
 	}

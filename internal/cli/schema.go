@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/jsonline"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 const schemaUsage = `usage: askuser schema
@@ -25,7 +25,7 @@ func runSchema(ctx context.Context, env *Env, args []string) int {
 	if len(s) > 0 && s[len(s)-1] != '\n' {
 		s = append(s, '\n')
 	}
-	if _, err := env.Stdout.Write(jsonline.Escape(s)); err != nil {
+	if _, err := env.Stdout.Write(strictjson.Escape(s)); err != nil {
 		fmt.Fprintf(env.Stderr, "askuser schema: %v\n", err)
 		return ExitError
 	}

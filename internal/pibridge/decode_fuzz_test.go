@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/internal/fuzzbound"
-	"github.com/askuser/askuser/internal/jsonfuzz"
+	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -58,20 +58,20 @@ func FuzzDecodeJSON(f *testing.F) {
 				return
 			}
 			checked := []byte(`{"type":"resize","call":"c1","x":` + in + `}`)
-			if jsonfuzz.Inspect(checked, skipped...).Clean(8) {
+			if strictjson.Inspect(checked, skipped...).Clean(8) {
 				if _, err := decode(checked); err != nil {
 					t.Fatalf("decode(%q) = %v; want the clean value read", checked, err)
 				}
 			}
 			inParams := []byte(`{"type":"ask","call":"c1","params":` + in + `}`)
-			if jsonfuzz.Inspect(inParams).Clean(10000) {
+			if strictjson.Inspect(inParams).Clean(10000) {
 				if _, err := decode(inParams); err != nil {
 					t.Fatalf("decode(%q) = %v; want the clean params read", inParams, err)
 				}
 			}
 			for _, line := range [][]byte{[]byte(in), checked, inParams} {
 				msg, verdict := decodeVerdict(line)
-				for _, form := range jsonfuzz.Forms(line, seed) {
+				for _, form := range strictjson.Forms(line, seed) {
 					m, v := decodeVerdict(form)
 					if v != verdict {
 						t.Fatalf("decode(%q) = %q, but the same text as %q gets %q", line, verdict, form, v)
@@ -80,11 +80,11 @@ func FuzzDecodeJSON(f *testing.F) {
 						t.Fatalf("decode(%q) and decode(%q) read other messages (-first +second):\n%s", line, form, diff)
 					}
 				}
-				dup, ok := jsonfuzz.WithDuplicate(line, n)
-				if !ok || !jsonfuzz.Inspect(dup, skipped...).Duplicate {
+				dup, ok := strictjson.WithDuplicate(line, n)
+				if !ok || !strictjson.Inspect(dup, skipped...).Duplicate {
 					continue
 				}
-				for _, form := range [][]byte{dup, jsonfuzz.Respace(dup, seed)} {
+				for _, form := range [][]byte{dup, strictjson.Respace(dup, seed)} {
 					if m, err := decode(form); err == nil {
 						t.Fatalf("decode(%q) = %+v; want the duplicate key refused", form, m)
 					}

@@ -222,7 +222,7 @@ func decode(line []byte) (inMsg, error) {
 	// parsers that read them, which are as strict and say where a problem
 	// is. An explained result is read by encoding/json and checked here:
 	// a form value in it is six levels down.
-	if err := strictjson.Check(line, &strictjson.Options{Skip: skipped, MaxDepth: 8}); err != nil {
+	if err := strictjson.Check(line, &strictjson.CheckOptions{Skip: skipped, MaxDepth: 8}); err != nil {
 		return m, err
 	}
 	if m.Type == "" {

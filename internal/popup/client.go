@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/askuser/askuser/internal/jsonline"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // Conn is the helper's end of the socket. Its methods are safe for
@@ -35,7 +35,7 @@ func Dial(ctx context.Context, sock string, tty *os.File, env []string) (*Conn, 
 		return nil, fmt.Errorf("popup: connecting: %w", err)
 	}
 	c := nc.(*net.UnixConn)
-	if err := jsonline.Write(c, Hello{Token: string(token), Env: env}); err != nil {
+	if err := strictjson.WriteLine(c, Hello{Token: string(token), Env: env}); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("popup: connecting: %w", err)
 	}
@@ -76,7 +76,7 @@ func (c *Conn) Gone() <-chan struct{} { return c.gone }
 func (c *Conn) Resized() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return jsonline.Write(c.c, Report{Type: ReportResize})
+	return strictjson.WriteLine(c.c, Report{Type: ReportResize})
 }
 
 // Close closes the connection.

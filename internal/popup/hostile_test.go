@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/internal/jsonline"
+	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/askuser/askuser/tui"
 	"github.com/google/go-cmp/cmp"
 )
@@ -103,7 +103,7 @@ func TestRendererSurvivesHostileHellos(t *testing.T) {
 		// A good hello with no terminal after it is turned away too.
 		if c, err := net.Dial("unix", sock); err == nil {
 			tok, _ := os.ReadFile(filepath.Join(filepath.Dir(sock), TokenFile))
-			jsonline.Write(c, Hello{Token: string(tok)})
+			strictjson.WriteLine(c, Hello{Token: string(tok)})
 			io.WriteString(c, "x")
 			c.(*net.UnixConn).CloseWrite()
 			io.Copy(io.Discard, c)

@@ -19,7 +19,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/fuzzbound"
-	"github.com/askuser/askuser/internal/jsonline"
+	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/askuser/askuser/tui"
 )
 
@@ -184,7 +184,7 @@ func TestRendererAnswer(t *testing.T) {
 		}
 		// A stranger without the token is turned away.
 		if c, err := net.Dial("unix", sock); err == nil {
-			jsonline.Write(c, Hello{Token: "guess"})
+			strictjson.WriteLine(c, Hello{Token: "guess"})
 			c.SetReadDeadline(time.Now().Add(5 * time.Second))
 			if n, _ := c.Read(make([]byte, 1)); n != 0 {
 				t.Error("the renderer answered a wrong token")

@@ -17,8 +17,8 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/dialog"
-	"github.com/askuser/askuser/internal/jsonline"
 	"github.com/askuser/askuser/internal/linereader"
+	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/askuser/askuser/tui"
 )
 
@@ -516,7 +516,7 @@ func handshake(c *net.UnixConn, token string) (*helper, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := jsonline.Write(c, Ready{Type: "ready"}); err != nil {
+	if err := strictjson.WriteLine(c, Ready{Type: "ready"}); err != nil {
 		return nil, err
 	}
 	tty, err := receiveTerminal(c)

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/internal/fuzzbound"
-	"github.com/askuser/askuser/internal/jsonfuzz"
+	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -33,11 +33,11 @@ func FuzzDecodeStrictJSON(f *testing.F) {
 			}
 			var v any
 			err := decodeStrict(data, &v)
-			if clean := jsonfuzz.Inspect(data).Clean(64); clean != (err == nil) {
+			if clean := strictjson.Inspect(data).Clean(64); clean != (err == nil) {
 				t.Fatalf("decodeStrict(%q) = %v; encoding/json's reading is clean: %v", in, err, clean)
 			}
 			report, reportErr := DecodeReport(data)
-			for _, form := range jsonfuzz.Forms(data, seed) {
+			for _, form := range strictjson.Forms(data, seed) {
 				var w any
 				got := decodeStrict(form, &w)
 				if (got == nil) != (err == nil) {
@@ -56,8 +56,8 @@ func FuzzDecodeStrictJSON(f *testing.F) {
 					t.Fatalf("DecodeReport of %q and of %q (-first +second):\n%s", in, form, diff)
 				}
 			}
-			if dup, ok := jsonfuzz.WithDuplicate(data, n); ok {
-				for _, form := range [][]byte{dup, jsonfuzz.Respace(dup, seed)} {
+			if dup, ok := strictjson.WithDuplicate(data, n); ok {
+				for _, form := range [][]byte{dup, strictjson.Respace(dup, seed)} {
 					var w any
 					if decodeStrict(form, &w) == nil {
 						t.Fatalf("decodeStrict(%q) accepted a duplicate key", form)

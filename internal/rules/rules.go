@@ -2,7 +2,8 @@
 // contract) and AskUserQuestion (package auq), share in checking a
 // request: a problem with the JSON path of the member it concerns, the
 // list of problems found in one request, the error that reports them all
-// at once, and the rules on text that both contracts apply.
+// at once, the rules on text that both contracts apply, and the sets in
+// which they find repeated names (Names).
 //
 // Each contract keeps its own public types over these: contract.Problem
 // and auq.Problem are Problem, and contract.RequestError and

@@ -1,4 +1,4 @@
-package jsonscan
+package strictjson
 
 import "testing"
 

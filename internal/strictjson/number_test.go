@@ -1,4 +1,4 @@
-package jsonnum
+package strictjson
 
 import (
 	"strconv"
@@ -166,7 +166,7 @@ func TestLongLiterals(t *testing.T) {
 		select {
 		case <-done:
 		case <-time.After(10 * time.Second):
-			t.Fatalf("WholeMillis(%s) did not return", Quote(lit))
+			t.Fatalf("WholeMillis(%s) did not return", quoteNumber(lit))
 		}
 	}
 }

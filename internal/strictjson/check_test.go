@@ -16,31 +16,31 @@ import (
 func TestCheck(t *testing.T) {
 	tests := []struct {
 		name, in string
-		opts     *Options
+		opts     *CheckOptions
 		want     string
 	}{
 		{"plain", `{"a":"b","c":[1,{"d":"\u00e9\ud83d\ude00"}]}`, nil, ""},
 		{"escaped backslash before u", `{"a":"\\ud800"}`, nil, ""},
 		{"invalid UTF-8", "{\"a\":\"\xff\"}", nil, "not valid UTF-8 at byte 6"},
-		{"invalid UTF-8 in a skipped member", "{\"p\":\"\xff\"}", &Options{Skip: []string{"p"}}, "not valid UTF-8 at byte 6"},
+		{"invalid UTF-8 in a skipped member", "{\"p\":\"\xff\"}", &CheckOptions{Skip: []string{"p"}}, "not valid UTF-8 at byte 6"},
 		{"truncated UTF-8 sequence", "{\"a\":\"\xe6\x97\"}", nil, "not valid UTF-8 at byte 6"},
 		{"lone high surrogate", `{"a":"x\ud800"}`, nil, `"a": an unpaired surrogate escape at byte 2 of the string`},
 		{"high surrogate then text", `{"a":"\ud800x\udc00"}`, nil, `"a": an unpaired surrogate escape at byte 1`},
 		{"lone low surrogate", `{"a":["\udfff"]}`, nil, `"a[0]": an unpaired surrogate escape at byte 1`},
 		{"two highs", `{"a":"\ud800\ud800\udc00"}`, nil, `"a": an unpaired surrogate escape at byte 1`},
-		{"surrogate in a skipped member", `{"p":"\ud800"}`, &Options{Skip: []string{"p"}}, ""},
+		{"surrogate in a skipped member", `{"p":"\ud800"}`, &CheckOptions{Skip: []string{"p"}}, ""},
 		{"duplicate key", `{"a":1,"b":2,"a":3}`, nil, `message: duplicate key "a"`},
 		{"duplicate nested key", `{"a":{"b":1,"b":1}}`, nil, `"a": duplicate key "b"`},
 		{"duplicate in an array", `{"a":[{},{"b":1,"b":2}]}`, nil, `"a[1]": duplicate key "b"`},
 		{"escaped duplicate", `{"a":1,"\u0061":2}`, nil, `message: duplicate key "a"`},
-		{"duplicate in a skipped member", `{"p":{"b":1,"b":2}}`, &Options{Skip: []string{"p"}}, ""},
-		{"skip is top-level only", `{"x":{"p":{"b":1,"b":2}}}`, &Options{Skip: []string{"p"}}, `"x.p": duplicate key "b"`},
-		{"space before a skipped value", `{"p": {"b":1},"a":1}`, &Options{Skip: []string{"p"}}, ""},
-		{"white space around a skipped value", "{\"p\" :\t\r\n[1, {\"b\":1}] \n,\"a\":1}", &Options{Skip: []string{"p"}}, ""},
-		{"space before a skipped scalar", `{"p": "x","a":1}`, &Options{Skip: []string{"p"}}, ""},
-		{"duplicate after a spaced skipped value", `{"type":"abort","p": {"b":1},"type":"ask"}`, &Options{Skip: []string{"p"}}, `message: duplicate key "type"`},
-		{"at the depth limit", `{"a":[[1]]}`, &Options{MaxDepth: 3}, ""},
-		{"past the depth limit", `{"a":[[[1]]]}`, &Options{MaxDepth: 3}, `"a[0][0]": nested deeper than 3 levels`},
+		{"duplicate in a skipped member", `{"p":{"b":1,"b":2}}`, &CheckOptions{Skip: []string{"p"}}, ""},
+		{"skip is top-level only", `{"x":{"p":{"b":1,"b":2}}}`, &CheckOptions{Skip: []string{"p"}}, `"x.p": duplicate key "b"`},
+		{"space before a skipped value", `{"p": {"b":1},"a":1}`, &CheckOptions{Skip: []string{"p"}}, ""},
+		{"white space around a skipped value", "{\"p\" :\t\r\n[1, {\"b\":1}] \n,\"a\":1}", &CheckOptions{Skip: []string{"p"}}, ""},
+		{"space before a skipped scalar", `{"p": "x","a":1}`, &CheckOptions{Skip: []string{"p"}}, ""},
+		{"duplicate after a spaced skipped value", `{"type":"abort","p": {"b":1},"type":"ask"}`, &CheckOptions{Skip: []string{"p"}}, `message: duplicate key "type"`},
+		{"at the depth limit", `{"a":[[1]]}`, &CheckOptions{MaxDepth: 3}, ""},
+		{"past the depth limit", `{"a":[[[1]]]}`, &CheckOptions{MaxDepth: 3}, `"a[0][0]": nested deeper than 3 levels`},
 		{"deep by default", strings.Repeat("[", 65) + strings.Repeat("]", 65), nil, "nested deeper than 64 levels"},
 	}
 	for _, tt := range tests {
@@ -136,7 +136,7 @@ func FuzzCheck(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		fuzzbound.Run(t, in, func() {
-			opts := &Options{Skip: []string{"p"}, MaxDepth: 8}
+			opts := &CheckOptions{Skip: []string{"p"}, MaxDepth: 8}
 			got := errString(Check([]byte(in), opts))
 			if !json.Valid([]byte(in)) {
 				if got == "" {
@@ -161,4 +161,80 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+func TestMembers(t *testing.T) {
+	known := []string{"id", "method", "params"}
+	tests := []struct {
+		name, in string
+		want     map[string]string
+		err      string
+	}{
+		{"members", `{"id":1,"method":"ping","params":{"a":[1, 2]}}`, map[string]string{"id": "1", "method": `"ping"`, "params": `{"a":[1, 2]}`}, ""},
+		{"white space", " {\n\t\"id\" : 7 ,\r\n\"method\":\"x\" } ", map[string]string{"id": "7", "method": `"x"`}, ""},
+		{"empty", `{ }`, map[string]string{}, ""},
+		{"escaped name", `{"\u0069d":1}`, map[string]string{"id": "1"}, ""},
+		{"unknown", `{"id":1,"ID":2}`, nil, `has the unknown key "ID"`},
+		{"twice", `{"id":1,"method":"a","id":2}`, nil, `has the key "id" twice`},
+		{"twice escaped", `{"id":1,"i\u0064":2}`, nil, `has the key "id" twice`},
+		{"not UTF-8", "{\"\xff\xfe\":1}", nil, `has the unknown key "\ufffd\ufffd"`},
+		{"not an object", `[1]`, nil, "is not a JSON object"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := Members([]byte(tt.in), known...)
+			if tt.err != "" {
+				if err == nil || err.Error() != tt.err {
+					t.Fatalf("Members(%q) = %v; want the error %q", tt.in, err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Members(%q): %v", tt.in, err)
+			}
+			got := map[string]string{}
+			for k, v := range m {
+				got[k] = string(v)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Members(%q) (-want +got):\n%s", tt.in, diff)
+			}
+		})
+	}
+}
+
+func TestStringProblem(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`"plain"`, ""},
+		{`"\ud83d\ude00 \n \\u d800"`, ""},
+		{"\"a\xffb\"", "is not valid UTF-8"},
+		{`"\ud800"`, "holds an unpaired surrogate escape"},
+		{`"\udc00"`, "holds an unpaired surrogate escape"},
+		{`"\ud800\u0041"`, "holds an unpaired surrogate escape"},
+		{`"\ud800\\ud800"`, "holds an unpaired surrogate escape"},
+	}
+	for _, tt := range tests {
+		if got := StringProblem([]byte(tt.in)); got != tt.want {
+			t.Errorf("StringProblem(%s) = %q; want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestDepth(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int
+	}{
+		{`1`, 0},
+		{`"[{"`, 0},
+		{`{}`, 1},
+		{`[[], {"a": [1]}]`, 3},
+		{`{"a": "]\"}", "b": [[]]}`, 3},
+		{strings.Repeat("[", 1001) + strings.Repeat("]", 1001), 1001},
+	}
+	for _, tt := range tests {
+		if got := Depth([]byte(tt.in)); got != tt.want {
+			t.Errorf("Depth(%.40s) = %d; want %d", tt.in, got, tt.want)
+		}
+	}
 }

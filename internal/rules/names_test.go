@@ -1,4 +1,4 @@
-package nameset
+package rules
 
 import (
 	"strconv"
@@ -8,16 +8,16 @@ import (
 func TestSet(t *testing.T) {
 	tests := []struct {
 		name string
-		make func(int) Set
+		make func(int) Names
 		size int
 		adds []string
 		want []int // the index a repeat returns, -1 for a new name
 	}{
-		{"exact", Make, 3, []string{"a", "b", "A", "a", "b"}, []int{-1, -1, -1, 0, 1}},
-		{"fold", MakeFold, 3, []string{"Yes", "no", "YES", "No"}, []int{-1, -1, 0, 1}},
-		{"exact big", Make, 20, []string{"a", "A", "a"}, []int{-1, -1, 0}},
-		{"fold big", MakeFold, 20, []string{"Yes", "yes"}, []int{-1, 0}},
-		{"zero", func(int) Set { return Set{} }, 0, []string{"x", "x"}, []int{-1, 0}},
+		{"exact", MakeNames, 3, []string{"a", "b", "A", "a", "b"}, []int{-1, -1, -1, 0, 1}},
+		{"fold", MakeFoldNames, 3, []string{"Yes", "no", "YES", "No"}, []int{-1, -1, 0, 1}},
+		{"exact big", MakeNames, 20, []string{"a", "A", "a"}, []int{-1, -1, 0}},
+		{"fold big", MakeFoldNames, 20, []string{"Yes", "yes"}, []int{-1, 0}},
+		{"zero", func(int) Names { return Names{} }, 0, []string{"x", "x"}, []int{-1, 0}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -46,16 +46,16 @@ func TestSet(t *testing.T) {
 // every name keeps the index that added it first.
 func TestSpill(t *testing.T) {
 	for _, fold := range []bool{false, true} {
-		s := Make(2)
+		s := MakeNames(2)
 		if fold {
-			s = MakeFold(2)
+			s = MakeFoldNames(2)
 		}
-		for i := range 3 * small {
+		for i := range 3 * smallNames {
 			if _, dup := s.Add("n"+strconv.Itoa(i), i); dup {
 				t.Fatalf("fold %v: n%d reported as a repeat", fold, i)
 			}
 		}
-		for i := range 3 * small {
+		for i := range 3 * smallNames {
 			if j, dup := s.Add("N"+strconv.Itoa(i), -1); dup != fold || fold && j != i {
 				t.Errorf("fold %v: Add(N%d) = %d, %v", fold, i, j, dup)
 			}
@@ -67,7 +67,7 @@ func BenchmarkSet(b *testing.B) {
 	names := []string{"alpha", "beta", "gamma", "delta"}
 	b.ReportAllocs()
 	for b.Loop() {
-		s := MakeFold(len(names))
+		s := MakeFoldNames(len(names))
 		for i, n := range names {
 			s.Add(n, i)
 		}

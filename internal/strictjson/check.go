@@ -1,8 +1,9 @@
-// Package strictjson refuses what encoding/json lets through silently:
-// it keeps the last of duplicate keys and turns invalid UTF-8 and
-// unpaired surrogate escapes into U+FFFD, so that a message its writer
-// cannot have sent passes as another one. Check finds these in a line of
-// JSON that encoding/json has accepted, and says where.
+// Check, for JSON that encoding/json has accepted: it keeps the last of
+// duplicate keys and turns invalid UTF-8 and unpaired surrogate escapes
+// into U+FFFD, so Check finds these in a line of JSON and says where.
+// Members and StringProblem apply the same rules to the members of one
+// object and to one string, and Depth measures nesting.
+
 package strictjson
 
 import (
@@ -15,23 +16,23 @@ import (
 	"unicode/utf8"
 )
 
-// Options tune Check. The zero value checks everything, up to 64 levels
-// deep.
-type Options struct {
+// CheckOptions tune Check. The zero value checks everything, up to
+// MaxDepth levels deep.
+type CheckOptions struct {
 	// Skip names top-level members that are left unchecked, because the
 	// parser that reads them is as strict and says where the problem is.
 	Skip []string
-	// MaxDepth bounds the nesting Check walks; 0 means 64. A deeper
-	// value is refused.
+	// MaxDepth bounds the nesting Check walks; 0 means the package's
+	// MaxDepth. A deeper value is refused.
 	MaxDepth int
 }
 
-// Check refuses data when it is not valid UTF-8 or not valid JSON, or holds a duplicate key or an
-// unpaired surrogate escape in a value it checks, or nests deeper than
-// opts allow. A nil opts means the zero Options.
-func Check(data []byte, opts *Options) error {
+// Check refuses data when it is not valid UTF-8 or not valid JSON, or
+// holds a duplicate key or an unpaired surrogate escape in a value it
+// checks, or nests deeper than opts allow. A nil opts means the zero CheckOptions.
+func Check(data []byte, opts *CheckOptions) error {
 	if opts == nil {
-		opts = &Options{}
+		opts = &CheckOptions{}
 	}
 	if err := checkUTF8(data); err != nil {
 		return err
@@ -42,7 +43,7 @@ func Check(data []byte, opts *Options) error {
 	}
 	c := checker{skip: opts.Skip, max: opts.MaxDepth}
 	if c.max <= 0 {
-		c.max = 64
+		c.max = MaxDepth
 	}
 	_, err := c.value(data, "", 0)
 	return err
@@ -98,11 +99,9 @@ func (c *checker) value(raw []byte, path string, depth int) ([]byte, error) {
 		sub := ""
 		if obj {
 			n := stringEnd(raw)
-			key := string(raw[1 : n-1])
-			if bytes.IndexByte(raw[:n], '\\') >= 0 {
-				if err := json.Unmarshal(raw[:n], &key); err != nil {
-					return nil, err
-				}
+			key, err := memberName(raw[:n])
+			if err != nil {
+				return nil, err
 			}
 			if slices.Contains(seen, key) {
 				return nil, fmt.Errorf("%s: duplicate key %q", where(path), key)
@@ -136,6 +135,99 @@ func (c *checker) value(raw []byte, path string, depth int) ([]byte, error) {
 		raw = raw[1:]
 	}
 	return raw, nil
+}
+
+// memberName returns the text of the JSON string lit, a member name, as
+// encoding/json reads it; lit is taken as it is when it holds no escape
+// and is UTF-8, the usual case.
+func memberName(lit []byte) (string, error) {
+	if bytes.IndexByte(lit, '\\') < 0 && utf8.Valid(lit) {
+		return string(lit[1 : len(lit)-1]), nil
+	}
+	var name string
+	err := json.Unmarshal(lit, &name)
+	return name, err
+}
+
+// Members returns the members of obj, a valid JSON object, by name, each
+// value as its JSON text without the white space around it, sharing
+// memory with obj. It fails on a name not in known or given twice. Names
+// are compared exactly, after unescaping them as encoding/json does; a
+// name that is not UTF-8 is unknown, and is named in the error with
+// U+FFFD in place of its bad bytes.
+func Members(obj []byte, known ...string) (map[string]json.RawMessage, error) {
+	raw := skipSpace(obj)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, errors.New("is not a JSON object")
+	}
+	raw = skipSpace(raw[1:])
+	m := map[string]json.RawMessage{}
+	for len(raw) > 0 && raw[0] != '}' {
+		n := stringEnd(raw)
+		key, err := memberName(raw[:n])
+		if err != nil {
+			return nil, err
+		}
+		raw = skipSpace(skipSpace(raw[n:])[1:])
+		rest := skipValue(raw)
+		v := raw[:len(raw)-len(rest)]
+		if !slices.Contains(known, key) {
+			return nil, fmt.Errorf("has the unknown key %s", strconv.QuoteToASCII(key))
+		}
+		if _, dup := m[key]; dup {
+			return nil, fmt.Errorf("has the key %s twice", strconv.QuoteToASCII(key))
+		}
+		m[key] = v
+		raw = skipSpace(rest)
+		if len(raw) > 0 && raw[0] == ',' {
+			raw = skipSpace(raw[1:])
+		}
+	}
+	return m, nil
+}
+
+// StringProblem says what is wrong with lit, a valid JSON string literal,
+// that encoding/json would read as other text: invalid UTF-8 or an
+// unpaired surrogate escape, which it replaces with U+FFFD. It returns ""
+// for a good string.
+func StringProblem(lit []byte) string {
+	switch {
+	case !utf8.Valid(lit):
+		return "is not valid UTF-8"
+	case unpairedSurrogate(lit) >= 0:
+		return "holds an unpaired surrogate escape"
+	}
+	return ""
+}
+
+// Depth returns how deep objects and arrays nest in data, a valid JSON
+// text: 0 for a scalar, 1 for {} or [].
+func Depth(data []byte) int {
+	var d, deepest int
+	inString, escaped := false, false
+	for _, b := range data {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+			continue
+		}
+		switch b {
+		case '"':
+			inString = true
+		case '{', '[':
+			d++
+			deepest = max(deepest, d)
+		case '}', ']':
+			d--
+		}
+	}
+	return deepest
 }
 
 // skipValue returns what follows the valid JSON value at the start of b,

@@ -1,9 +1,8 @@
-package jsondecode
+package strictjson
 
 import (
 	"testing"
 
-	"github.com/askuser/askuser/internal/jsonscan"
 	"github.com/askuser/askuser/internal/rules"
 	"github.com/google/go-cmp/cmp"
 )
@@ -12,7 +11,7 @@ import (
 // helpers, as a request decoder does, each item as if it were
 // questions[0].options[2].
 func decodeItems(data string, nullHint func([]Seg) string) rules.List {
-	d := Decoder{Scanner: jsonscan.New([]byte(data)), NullHint: nullHint}
+	d := Decoder{Scanner: NewScanner([]byte(data)), NullHint: nullHint}
 	known := []string{"name", "on"}
 	hints := map[string]Hint{"label": {Meant: "name", Text: `use "name"`}}
 	d.Members(func(string) {

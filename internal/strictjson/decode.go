@@ -1,23 +1,21 @@
-// Package jsondecode is what both request decoders, ask_user's and
-// AskUserQuestion's, do with each member of an object they read with
-// internal/jsonscan: record that it was sent, refuse a second one, read
-// a string or a boolean, name an unknown member with a suggestion, and
-// report each problem at its JSON path.
+// What both request decoders, ask_user's and AskUserQuestion's, do with
+// each member of an object they read with a Scanner: record that it was
+// sent, refuse a second one, read a string or a boolean, name an unknown
+// member with a suggestion, and report each problem at its JSON path.
 //
 // A decoder records, for each object, which members were present and
 // which failed to decode (see Meta), so that the rules applied after
 // decoding neither repeat a decoding problem nor judge a value that was
 // never read (see View). The rules applied to what was decoded, and the
 // problem type, are internal/rules'.
-package jsondecode
+
+package strictjson
 
 import (
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/askuser/askuser/internal/jsonpath"
-	"github.com/askuser/askuser/internal/jsonscan"
 	"github.com/askuser/askuser/internal/rules"
 )
 
@@ -49,7 +47,7 @@ type Hint struct {
 // Decoder is the state both request decoders share: the scanner, the
 // path to the value at its position, and the problems found.
 type Decoder struct {
-	*jsonscan.Scanner
+	*Scanner
 	Segs     []Seg
 	Problems rules.List
 	// NullHint, when set, returns what a type error says after "got
@@ -159,7 +157,7 @@ func (d *Decoder) BoolInto(dst *bool, m *Meta, bit uint32) bool {
 // decodable (see misspelt).
 func (d *Decoder) Unknown(m *Meta, key, what string, known []string, hints map[string]Hint) {
 	msg := "unknown field " + strconv.Quote(key)
-	meant := jsonscan.Suggest(key, known)
+	meant := Suggest(key, known)
 	if meant != "" {
 		msg += "; did you mean " + strconv.Quote(meant) + "?"
 	} else if h, ok := hints[strings.ToLower(key)]; ok {
@@ -229,7 +227,7 @@ func RenderPath(segs []Seg) string {
 			b.WriteByte(']')
 			continue
 		}
-		jsonpath.AppendMember(&b, s.Key)
+		AppendMember(&b, s.Key)
 	}
 	return strings.TrimPrefix(b.String(), ".")
 }

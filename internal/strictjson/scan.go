@@ -1,13 +1,14 @@
-// Package jsonscan is a small JSON scanner for decoders that must be
-// stricter than encoding/json: a decoder walks the input with it member
-// by member, matches member names exactly, sees every duplicate, and
-// learns where text is not UTF-8 (unpaired surrogate escapes included)
-// instead of getting U+FFFD in its place.
+// The Scanner: a small JSON scanner for decoders that must be stricter
+// than encoding/json. A decoder walks the input with it member by member,
+// matches member names exactly, sees every duplicate, and learns where
+// text is not UTF-8 (unpaired surrogate escapes included) instead of
+// getting U+FFFD in its place.
 //
 // The scanner checks syntax as it goes. The first syntax error is fatal:
 // Failed reports it and every method then does nothing, since nothing
-// after it can be read. A Scanner is not safe for concurrent use.
-package jsonscan
+// after it can be read.
+
+package strictjson
 
 import (
 	"bytes"
@@ -18,12 +19,14 @@ import (
 	"unsafe"
 )
 
-// MaxDepth bounds the nesting of the values Skip walks over.
+// MaxDepth bounds the nesting of the values Skip walks over, and is
+// Check's limit unless CheckOptions says otherwise.
 const MaxDepth = 64
 
 // Scanner reads one JSON document. Pos is the byte offset it has reached;
 // a decoder reads Data[Pos] to see which kind of value comes next. Use it
-// through the pointer New returns: a Scanner must not be copied.
+// through the pointer NewScanner returns: a Scanner must not be copied.
+// A Scanner is not safe for concurrent use.
 type Scanner struct {
 	Data []byte
 	Pos  int
@@ -38,10 +41,10 @@ type Scanner struct {
 	text  []byte
 }
 
-// New returns a Scanner at the start of data, which must not change
+// NewScanner returns a Scanner at the start of data, which must not change
 // while the Scanner is in use. The strings String returns never share
 // memory with data, so they outlive it; member names from NextKey do.
-func New(data []byte) *Scanner {
+func NewScanner(data []byte) *Scanner {
 	return &Scanner{Data: data, s: unsafe.String(unsafe.SliceData(data), len(data))}
 }
 

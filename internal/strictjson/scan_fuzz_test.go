@@ -1,4 +1,4 @@
-package jsonscan
+package strictjson
 
 import (
 	"bytes"
@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/askuser/askuser/internal/fuzzbound"
-	"github.com/askuser/askuser/internal/jsonfuzz"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -111,7 +110,7 @@ func FuzzScanJSON(f *testing.F) {
 			if !json.Valid(data) {
 				return
 			}
-			info := jsonfuzz.Inspect(data)
+			info := Inspect(data)
 			if info.Depth > MaxDepth {
 				return
 			}
@@ -123,7 +122,7 @@ func FuzzScanJSON(f *testing.F) {
 			}
 			check := func(text []byte) {
 				t.Helper()
-				s := New(text)
+				s := NewScanner(text)
 				got, clean := readValue(s)
 				if off, msg := s.Err(); off >= 0 {
 					t.Fatalf("reading %q fails at byte %d: %s", text, off, msg)
@@ -138,7 +137,7 @@ func FuzzScanJSON(f *testing.F) {
 				if info.Clean(MaxDepth) && !reflect.DeepEqual(want, got) {
 					t.Fatalf("reading %q (-encoding/json +Scanner):\n%s", text, cmp.Diff(want, got))
 				}
-				s = New(text)
+				s = NewScanner(text)
 				s.Space() // Skip starts at a value
 				s.Skip()
 				s.End()
@@ -147,12 +146,12 @@ func FuzzScanJSON(f *testing.F) {
 				}
 			}
 			check(data)
-			for _, form := range jsonfuzz.Forms(data, seed) {
+			for _, form := range Forms(data, seed) {
 				check(form)
 			}
-			if dup, ok := jsonfuzz.WithDuplicate(data, n); ok {
-				if _, clean := readValue(New(jsonfuzz.Respace(dup, seed))); clean {
-					t.Fatalf("reading %q does not see its duplicate key", jsonfuzz.Respace(dup, seed))
+			if dup, ok := WithDuplicate(data, n); ok {
+				if _, clean := readValue(NewScanner(Respace(dup, seed))); clean {
+					t.Fatalf("reading %q does not see its duplicate key", Respace(dup, seed))
 				}
 			}
 		})

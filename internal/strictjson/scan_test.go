@@ -1,4 +1,4 @@
-package jsonscan
+package strictjson
 
 import (
 	"encoding/binary"
@@ -108,7 +108,7 @@ func TestString(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
 			data := []byte(tt.in)
-			s := New(data)
+			s := NewScanner(data)
 			got, bad := s.String()
 			if _, msg := s.Err(); msg != tt.err {
 				t.Fatalf("error %q, want %q", msg, tt.err)
@@ -154,7 +154,7 @@ func TestSkip(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			s := New([]byte(tt.in))
+			s := NewScanner([]byte(tt.in))
 			s.Skip()
 			if _, msg := s.Err(); msg != tt.err {
 				t.Errorf("error %q, want %q", msg, tt.err)
@@ -164,13 +164,13 @@ func TestSkip(t *testing.T) {
 }
 
 func TestEnd(t *testing.T) {
-	s := New([]byte(`{} x`))
+	s := NewScanner([]byte(`{} x`))
 	s.Skip()
 	s.End()
 	if off, msg := s.Err(); off != 3 || msg != "unexpected data after the top-level value" {
 		t.Errorf("Err() = %d, %q", off, msg)
 	}
-	s = New([]byte("{} \n"))
+	s = NewScanner([]byte("{} \n"))
 	s.Skip()
 	s.End()
 	if s.Failed() {
@@ -186,7 +186,7 @@ func FuzzString(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzbound.Run(t, data, func() {
-			s := New(data)
+			s := NewScanner(data)
 			if s.Peek() != '"' {
 				return
 			}

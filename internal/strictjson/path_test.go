@@ -1,4 +1,4 @@
-package jsonpath
+package strictjson
 
 import (
 	"strings"
@@ -21,11 +21,11 @@ func TestMember(t *testing.T) {
 		{"", strings.Repeat("é", 70), `["` + strings.Repeat("é", 60) + `"…]`},
 	}
 	for _, tt := range tests {
-		if got := Member(tt.path, tt.key); got != tt.want {
-			t.Errorf("Member(%q, %q) = %s, want %s", tt.path, tt.key, got, tt.want)
+		if got := MemberPath(tt.path, tt.key); got != tt.want {
+			t.Errorf("MemberPath(%q, %q) = %s, want %s", tt.path, tt.key, got, tt.want)
 		}
 	}
-	if got := Index(Member("", "questions"), 3); got != "questions[3]" {
+	if got := IndexPath(MemberPath("", "questions"), 3); got != "questions[3]" {
 		t.Errorf("Index: %s", got)
 	}
 }

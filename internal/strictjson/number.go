@@ -1,7 +1,6 @@
-// Package jsonnum decides whether a JSON number literal is a whole number
-// in range. askuser's requests and config files carry one kind of number,
-// a timeout in milliseconds, and both read it here, so the rule and its
-// wording exist once.
+// Whole numbers. askuser's requests and config files carry one kind of
+// number, a timeout in milliseconds, and both read it here, so the rule
+// and its wording exist once.
 //
 // The decision is made on the literal's exact decimal value: 1e3 and
 // 1000.0 are 1000, 1.5 and 1e-3 are refused, and nothing is rounded the
@@ -9,7 +8,8 @@
 // literal's length, whatever its exponent: strconv reads the exponent and
 // the final digits, and an exponent too large for an int64 is read as one
 // larger than any literal could need.
-package jsonnum
+
+package strictjson
 
 import (
 	"fmt"
@@ -27,15 +27,15 @@ const MaxSafeInteger = 1<<53 - 1
 // never overflow.
 const maxExponent = 1 << 40
 
-// problem says why a literal is not a whole number in range.
-type problem int
+// numProblem says why a literal is not a whole number in range.
+type numProblem int
 
 const (
-	ok problem = iota
-	notNumber
-	negative
-	fraction
-	tooLarge
+	numOK numProblem = iota
+	numNotNumber
+	numNegative
+	numFraction
+	numTooLarge
 )
 
 // WholeMillis reads lit, a JSON number literal, as a whole number of
@@ -43,16 +43,16 @@ const (
 // user that names what is wrong and quotes the literal (shortened when it
 // is long). -0 and 0.0 are 0.
 func WholeMillis(lit string, max int64) (int64, string) {
-	n, p := whole(lit, max)
+	n, p := parseWhole(lit, max)
 	switch p {
-	case notNumber:
-		return 0, "must be a whole number of milliseconds, got " + Quote(lit)
-	case negative:
-		return 0, fmt.Sprintf("must not be negative, got %s; use 0 for no deadline", Quote(lit))
-	case fraction:
-		return 0, "must be a whole number of milliseconds, got " + Quote(lit)
-	case tooLarge:
-		return 0, fmt.Sprintf("must be at most %d milliseconds, got %s", max, Quote(lit))
+	case numNotNumber:
+		return 0, "must be a whole number of milliseconds, got " + quoteNumber(lit)
+	case numNegative:
+		return 0, fmt.Sprintf("must not be negative, got %s; use 0 for no deadline", quoteNumber(lit))
+	case numFraction:
+		return 0, "must be a whole number of milliseconds, got " + quoteNumber(lit)
+	case numTooLarge:
+		return 0, fmt.Sprintf("must be at most %d milliseconds, got %s", max, quoteNumber(lit))
 	}
 	return n, ""
 }
@@ -72,11 +72,11 @@ func CheckMillis(n, max int64) string {
 // quoteMax is the longest literal quoted whole in a message.
 const quoteMax = 32
 
-// Quote returns lit for a message: whole when short, otherwise its start
+// quoteNumber returns lit for a message: whole when short, otherwise its start
 // and its length, so that a megabyte of digits does not become a megabyte
 // of error text. Bytes other than those of a JSON number are never
 // quoted raw.
-func Quote(lit string) string {
+func quoteNumber(lit string) string {
 	for i := 0; i < len(lit); i++ {
 		if !numberByte(lit[i]) {
 			return strconv.QuoteToASCII(shorten(lit))
@@ -96,42 +96,42 @@ func numberByte(c byte) bool {
 	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
 }
 
-// whole decides lit's value. It checks the JSON number grammar itself, so
+// parseWhole decides lit's value. It checks the JSON number grammar itself, so
 // it is safe on any string.
-func whole(lit string, max int64) (int64, problem) {
+func parseWhole(lit string, max int64) (int64, numProblem) {
 	if n, err := strconv.ParseInt(lit, 10, 64); err == nil && !strings.HasPrefix(lit, "+") && canonicalInt(lit) {
 		switch {
 		case n < 0:
-			return 0, negative
+			return 0, numNegative
 		case n > max:
-			return 0, tooLarge
+			return 0, numTooLarge
 		}
-		return n, ok
+		return n, numOK
 	}
 
 	s, neg := strings.CutPrefix(lit, "-")
 	intPart, rest := cutDigits(s)
 	if intPart == "" || len(intPart) > 1 && intPart[0] == '0' {
-		return 0, notNumber
+		return 0, numNotNumber
 	}
 	var frac string
 	if r, found := strings.CutPrefix(rest, "."); found {
 		frac, rest = cutDigits(r)
 		if frac == "" {
-			return 0, notNumber
+			return 0, numNotNumber
 		}
 	}
 	var exp int64
 	if rest != "" {
 		if rest[0] != 'e' && rest[0] != 'E' {
-			return 0, notNumber
+			return 0, numNotNumber
 		}
 		sign, digits := "", rest[1:]
 		if digits != "" && (digits[0] == '+' || digits[0] == '-') {
 			sign, digits = digits[:1], digits[1:]
 		}
 		if d, r := cutDigits(digits); d == "" || r != "" {
-			return 0, notNumber
+			return 0, numNotNumber
 		}
 		e, err := strconv.ParseInt(sign+digits, 10, 64)
 		if err != nil || e > maxExponent || e < -maxExponent {
@@ -153,19 +153,19 @@ func whole(lit string, max int64) (int64, problem) {
 	mant = trimmed
 	switch {
 	case mant == "":
-		return 0, ok
+		return 0, numOK
 	case neg:
-		return 0, negative
+		return 0, numNegative
 	case exp < 0:
-		return 0, fraction
+		return 0, numFraction
 	case int64(len(mant))+exp > 19:
-		return 0, tooLarge
+		return 0, numTooLarge
 	}
 	n, err := strconv.ParseInt(mant+strings.Repeat("0", int(exp)), 10, 64)
 	if err != nil || n > max {
-		return 0, tooLarge
+		return 0, numTooLarge
 	}
-	return n, ok
+	return n, numOK
 }
 
 // canonicalInt reports whether lit, which strconv read as an integer, is

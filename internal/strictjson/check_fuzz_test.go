@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/internal/fuzzbound"
-	"github.com/askuser/askuser/internal/jsonfuzz"
 )
 
 // FuzzCheckJSON holds Check to encoding/json: on a text json.Valid
@@ -31,17 +30,17 @@ func FuzzCheckJSON(f *testing.F) {
 				return
 			}
 			const depth = 8
-			skip := &Options{Skip: []string{"p"}, MaxDepth: depth}
-			strict := &Options{MaxDepth: depth}
+			skip := &CheckOptions{Skip: []string{"p"}, MaxDepth: depth}
+			strict := &CheckOptions{MaxDepth: depth}
 			err := Check(data, strict)
-			if clean := jsonfuzz.Inspect(data).Clean(depth); clean != (err == nil) {
+			if clean := Inspect(data).Clean(depth); clean != (err == nil) {
 				t.Fatalf("Check(%q) = %v; encoding/json's reading is clean: %v", in, err, clean)
 			}
 			skipErr := Check(data, skip)
-			if jsonfuzz.Inspect(data, "p").Duplicate && skipErr == nil {
+			if Inspect(data, "p").Duplicate && skipErr == nil {
 				t.Fatalf("Check(%q) with p skipped accepted a duplicate key", in)
 			}
-			for _, form := range jsonfuzz.Forms(data, seed) {
+			for _, form := range Forms(data, seed) {
 				if got := Check(form, strict); (got == nil) != (err == nil) {
 					t.Fatalf("Check(%q) = %v, but the same text as %q gets %v", in, err, form, got)
 				}
@@ -49,12 +48,12 @@ func FuzzCheckJSON(f *testing.F) {
 					t.Fatalf("Check(%q) with p skipped = %v, but the same text as %q gets %v", in, skipErr, form, got)
 				}
 			}
-			if dup, ok := jsonfuzz.WithDuplicate(data, n); ok {
+			if dup, ok := WithDuplicate(data, n); ok {
 				if Check(dup, strict) == nil {
 					t.Fatalf("Check(%q) accepted a duplicate key", dup)
 				}
-				if jsonfuzz.Inspect(dup, "p").Duplicate && Check(jsonfuzz.Respace(dup, seed), skip) == nil {
-					t.Fatalf("Check(%q) with p skipped accepted a duplicate key", jsonfuzz.Respace(dup, seed))
+				if Inspect(dup, "p").Duplicate && Check(Respace(dup, seed), skip) == nil {
+					t.Fatalf("Check(%q) with p skipped accepted a duplicate key", Respace(dup, seed))
 				}
 			}
 		})

@@ -1,15 +1,16 @@
-// Package jsonfuzz holds what the differential fuzz targets of the strict
-// JSON decoders share: what encoding/json, the reference, says of a text,
-// the same text written with other white space, and the text with a key
-// given twice.
+// What the differential fuzz targets of the strict JSON decoders share:
+// what encoding/json, the reference, says of a text, the same text written
+// with other white space, and the text with a key given twice.
 //
 // A strict decoder refuses more than encoding/json does, on purpose:
 // duplicate keys, invalid UTF-8, unpaired surrogate escapes, and nesting
 // or sizes past its limits. On any other text encoding/json accepts, it
 // must accept the JSON too, and white space between tokens, which RFC 8259
 // allows anywhere between them, must change neither its verdict nor what
-// it reads. The functions here take only text json.Valid accepts.
-package jsonfuzz
+// it reads. The functions here take only text json.Valid accepts; they are
+// for tests, and a binary that does not call them does not hold them.
+
+package strictjson
 
 import (
 	"bytes"
@@ -78,7 +79,7 @@ func (w *walker) walk(depth int, skipped bool) {
 		if w.toks[w.i][0] == ',' {
 			w.i++
 		}
-		skipValue := skipped
+		skipMember := skipped
 		if t[0] == '{' {
 			key := unquote(w.toks[w.i])
 			if !skipped {
@@ -86,11 +87,11 @@ func (w *walker) walk(depth int, skipped bool) {
 					w.info.Duplicate = true
 				}
 				seen = append(seen, key)
-				skipValue = depth == 0 && slices.Contains(w.skip, key)
+				skipMember = depth == 0 && slices.Contains(w.skip, key)
 			}
 			w.i += 2 // the key and the colon
 		}
-		w.walk(depth+1, skipValue)
+		w.walk(depth+1, skipMember)
 	}
 	w.i++
 }
@@ -100,7 +101,7 @@ func (w *walker) walk(depth int, skipped bool) {
 func unquote(tok []byte) string {
 	var s string
 	if err := json.Unmarshal(tok, &s); err != nil {
-		panic("jsonfuzz: a string token that is not valid JSON: " + string(tok))
+		panic("strictjson: a string token that is not valid JSON: " + string(tok))
 	}
 	return s
 }
@@ -210,7 +211,7 @@ func Respace(data, seed []byte) []byte {
 func Forms(data, seed []byte) [][]byte {
 	var compact, tabs, crlf bytes.Buffer
 	if json.Compact(&compact, data) != nil || json.Indent(&tabs, data, "", "\t") != nil || json.Indent(&crlf, data, "\r", "  ") != nil {
-		panic("jsonfuzz: Forms of a text that is not valid JSON")
+		panic("strictjson: Forms of a text that is not valid JSON")
 	}
 	return [][]byte{compact.Bytes(), tabs.Bytes(), crlf.Bytes(), Respace(data, seed)}
 }

@@ -1,4 +1,4 @@
-package jsonfuzz
+package strictjson
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package jsonline
+package strictjson
 
 import (
 	"bytes"
@@ -65,7 +65,7 @@ func TestEscapeKeepsPlainText(t *testing.T) {
 
 func TestWriteEscapes(t *testing.T) {
 	var w countingWriter
-	if err := Write(&w, map[string]string{"source": "a\u009b\u202eb"}); err != nil {
+	if err := WriteLine(&w, map[string]string{"source": "a\u009b\u202eb"}); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := w.String(), `{"source":"a\u009b\u202eb"}`+"\n"; got != want || w.writes != 1 {
@@ -108,10 +108,10 @@ func TestEscaperError(t *testing.T) {
 
 var errClosed = &json.UnsupportedValueError{Str: "closed"}
 
-// unsafe reports the first character of js that a terminal obeys or does
+// unsafeRune reports the first character of js that a terminal obeys or does
 // not show, by the unicode package's categories, apart from the
 // whitespace between JSON tokens; -1 for none.
-func unsafe(js string) rune {
+func unsafeRune(js string) rune {
 	for _, r := range js {
 		switch {
 		case r == '\n' || r == '\t' || r == '\r':
@@ -145,7 +145,7 @@ func FuzzEscape(f *testing.F) {
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("Escape(%q) decodes to another value (-want +got):\n%s", js, diff)
 			}
-			if r := unsafe(string(esc)); r >= 0 {
+			if r := unsafeRune(string(esc)); r >= 0 {
 				t.Errorf("Escape(%q) = %q holds %U", js, esc, r)
 			}
 			if str, ok := got.(string); ok && utf8.ValidString(s) && str != s {

@@ -1,4 +1,4 @@
-package jsonline
+package strictjson
 
 import (
 	"bytes"
@@ -27,22 +27,22 @@ func TestWrite(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var w countingWriter
-		if err := Write(&w, tt.v); err != nil {
+		if err := WriteLine(&w, tt.v); err != nil {
 			t.Fatal(err)
 		}
 		if got := w.String(); got != tt.want || w.writes != 1 {
-			t.Errorf("Write(%v) = %q in %d writes, want %q in one", tt.v, got, w.writes, tt.want)
+			t.Errorf("WriteLine(%v) = %q in %d writes, want %q in one", tt.v, got, w.writes, tt.want)
 		}
 	}
 }
 
 func TestWriteUnencodable(t *testing.T) {
 	var w countingWriter
-	if err := Write(&w, func() {}); err == nil || w.writes != 0 {
-		t.Errorf("Write(func) = %v after %d writes, want an error and nothing written", err, w.writes)
+	if err := WriteLine(&w, func() {}); err == nil || w.writes != 0 {
+		t.Errorf("WriteLine(func) = %v after %d writes, want an error and nothing written", err, w.writes)
 	}
 	wantErr := errors.New("closed")
-	if err := Write(errWriter{wantErr}, 1); !errors.Is(err, wantErr) {
+	if err := WriteLine(errWriter{wantErr}, 1); !errors.Is(err, wantErr) {
 		t.Errorf("Write to a failing writer = %v, want %v", err, wantErr)
 	}
 }

@@ -1,12 +1,13 @@
-// Package jsonpath writes the paths that name a place in a JSON document
-// in askuser's problem reports, such as questions[1].fields[2].default,
-// the same way for a questionnaire and a config file.
+// Paths that name a place in a JSON document in askuser's problem
+// reports, such as questions[1].fields[2].default, written the same way
+// for a questionnaire and a config file.
 //
 // A key the document's author wrote may hold anything, escape sequences
 // and invisible characters included, so a key that is not a plain name is
 // written Go-quoted in brackets, ["like\u200bthis"]: nothing in a path
 // can act on a terminal.
-package jsonpath
+
+package strictjson
 
 import (
 	"strconv"
@@ -29,12 +30,12 @@ func IsName(key string) bool {
 	return true
 }
 
-// Member appends the member key to path: path.key, or path["key"] when
+// MemberPath appends the member key to path: path.key, or path["key"] when
 // key is not a plain name. An empty path gives key alone.
-func Member(path, key string) string {
+func MemberPath(path, key string) string {
 	switch {
 	case !IsName(key):
-		return path + "[" + Quote(key) + "]"
+		return path + "[" + quoteKey(key) + "]"
 	case path == "":
 		return key
 	}
@@ -51,23 +52,23 @@ func AppendMember(b *strings.Builder, key string) {
 		return
 	}
 	b.WriteByte('[')
-	b.WriteString(Quote(key))
+	b.WriteString(quoteKey(key))
 	b.WriteByte(']')
 }
 
-// Index appends the array index i to path: path[i].
-func Index(path string, i int) string {
+// IndexPath appends the array index i to path: path[i].
+func IndexPath(path string, i int) string {
 	return path + "[" + strconv.Itoa(i) + "]"
 }
 
-// MaxQuoted is how many characters of a text Quote keeps.
-const MaxQuoted = 60
+// maxQuoted is how many characters of a key quoteKey keeps.
+const maxQuoted = 60
 
-// Quote returns s quoted as Go quotes it, every control and invisible
-// character escaped, cut after MaxQuoted characters with "…".
-func Quote(s string) string {
-	if utf8.RuneCountInString(s) > MaxQuoted {
-		return strconv.Quote(string([]rune(s)[:MaxQuoted])) + "…"
+// quoteKey returns s quoted as Go quotes it, every control and invisible
+// character escaped, cut after maxQuoted characters with "…".
+func quoteKey(s string) string {
+	if utf8.RuneCountInString(s) > maxQuoted {
+		return strconv.Quote(string([]rune(s)[:maxQuoted])) + "…"
 	}
 	return strconv.Quote(s)
 }

@@ -1,53 +1,54 @@
-// Package nameset is the set a request checker keeps to find repeated
-// names (ids, labels, field names): each name remembers the index that
-// added it, so that a repeat can say which one it repeats.
-package nameset
+// The set a request checker keeps to find repeated names (ids, labels,
+// field names): each name remembers the index that added it, so that a
+// repeat can say which one it repeats.
+
+package rules
 
 import "strings"
 
-// small is how many names a Set holds in place, searched linearly,
+// smallNames is how many names a Names holds in place, searched linearly,
 // before it needs a map: requests hold only a few names of each kind.
-const small = 16
+const smallNames = 16
 
-// Set is a set of names with the index that added each. Make one with
-// Make or MakeFold; the zero Set is an exact set. A Set holds up to 16
-// names without allocating, so keep it in a variable rather than behind a
-// pointer that outlives the check.
-type Set struct {
+// Names is a set of names with the index that added each. Make one with
+// MakeNames or MakeFoldNames; the zero Names is an exact set. A Names
+// holds up to 16 names without allocating, so keep it in a variable
+// rather than behind a pointer that outlives the check.
+type Names struct {
 	fold  bool
 	n     int
-	names [small]string
-	idx   [small]int
+	names [smallNames]string
+	idx   [smallNames]int
 	big   map[string]int
 }
 
-// Make returns an empty set for about n names that compares them
+// MakeNames returns an empty set for about n names that compares them
 // exactly. Past 16 names it keeps them in a map.
-func Make(n int) Set {
-	var s Set
-	if n > small {
+func MakeNames(n int) Names {
+	var s Names
+	if n > smallNames {
 		s.big = make(map[string]int, n)
 	}
 	return s
 }
 
-// MakeFold returns an empty set for about n names that compares them
+// MakeFoldNames returns an empty set for about n names that compares them
 // without regard to case: up to 16 names with strings.EqualFold, more by
 // their strings.ToLower.
-func MakeFold(n int) Set {
-	s := Make(n)
+func MakeFoldNames(n int) Names {
+	s := MakeNames(n)
 	s.fold = true
 	return s
 }
 
 // Add adds name for index i, or returns the index that added it first
 // and true.
-func (s *Set) Add(name string, i int) (int, bool) {
+func (s *Names) Add(name string, i int) (int, bool) {
 	if s.big == nil {
 		if k := s.find(name); k >= 0 {
 			return s.idx[k], true
 		}
-		if s.n < small {
+		if s.n < smallNames {
 			s.names[s.n], s.idx[s.n] = name, i
 			s.n++
 			return 0, false
@@ -63,7 +64,7 @@ func (s *Set) Add(name string, i int) (int, bool) {
 }
 
 // Has reports whether name is in the set.
-func (s *Set) Has(name string) bool {
+func (s *Names) Has(name string) bool {
 	if s.big == nil {
 		return s.find(name) >= 0
 	}
@@ -71,7 +72,7 @@ func (s *Set) Has(name string) bool {
 	return ok
 }
 
-func (s *Set) find(name string) int {
+func (s *Names) find(name string) int {
 	for k, n := range s.names[:s.n] {
 		if n == name || s.fold && strings.EqualFold(n, name) {
 			return k
@@ -80,7 +81,7 @@ func (s *Set) find(name string) int {
 	return -1
 }
 
-func (s *Set) key(name string) string {
+func (s *Names) key(name string) string {
 	if s.fold {
 		return strings.ToLower(name)
 	}
@@ -89,12 +90,12 @@ func (s *Set) key(name string) string {
 
 // spill moves the names held in place into a map, when a set made for
 // few names is given more.
-func (s *Set) spill() {
-	s.big = make(map[string]int, 2*small)
+func (s *Names) spill() {
+	s.big = make(map[string]int, 2*smallNames)
 	for k, n := range s.names[:s.n] {
 		if _, ok := s.big[s.key(n)]; !ok {
 			s.big[s.key(n)] = s.idx[k]
 		}
 	}
-	s.names, s.n = [small]string{}, 0
+	s.names, s.n = [smallNames]string{}, 0
 }

@@ -1,0 +1,31 @@
+// Package strictjson is askuser's one strict JSON reader and writer. Every
+// door through which JSON comes in holds it to the same rules here: no
+// duplicate key, no text that is not UTF-8 and no unpaired surrogate
+// escape, no nesting past a limit, and numbers and member names read
+// exactly, where encoding/json keeps the last of duplicate keys and turns
+// bad text into U+FFFD, so that a message its writer cannot have sent
+// passes as another one.
+//
+// The doors and what they use:
+//
+//   - The two request contracts, ask_user (package contract) and
+//     AskUserQuestion (package auq), decode a request member by member with
+//     a Scanner and a Decoder, which report each problem at its JSON path,
+//     and read a timeout with WholeMillis.
+//   - The config (package config) reads its strings with a Scanner, its
+//     timeout with WholeMillis, and names its members with MemberPath.
+//   - The Pi bridge (internal/pibridge) and the popup's socket
+//     (internal/popup) check each line encoding/json has read with Check.
+//   - The MCP server's envelope (mcpserver) reads the members of a JSON-RPC
+//     message with Members, its strings with StringProblem and its nesting
+//     with Depth.
+//   - The CLI (internal/cli) and the popup write their results and
+//     messages with WriteLine, Escape and NewEscaper, so that no JSON text
+//     askuser writes carries a character a terminal obeys or does not show.
+//
+// Files by concern: scan.go (the Scanner), decode.go (the contracts' member
+// decoding), number.go (whole numbers), path.go (JSON paths in messages),
+// suggest.go (the member name meant), check.go (checking JSON that
+// encoding/json has read), line.go and escape.go (writing), and fuzz.go,
+// the reference the packages' differential fuzz targets compare with.
+package strictjson
