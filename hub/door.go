@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"strings"
 	"unicode/utf8"
 
@@ -73,7 +74,7 @@ func checkAnswer(q *Question, data []byte) (json.RawMessage, error) {
 	if err := strictjson.Check(data, nil); err != nil {
 		return nil, err
 	}
-	if err := checkText(data); err != nil {
+	if err := checkText(q.Request, data); err != nil {
 		return nil, err
 	}
 	switch q.Tag.Contract {
@@ -147,22 +148,43 @@ func decodeStrict(data []byte, v any) error {
 }
 
 // checkText refuses a string in data that holds a rune the dialog's text
-// input never lets in (a control character, a bidi override): a person
-// typing in the dialog cannot give it, so no other surface may.
-func checkText(data []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil // strictjson.Check has judged the syntax
-		}
-		s, ok := tok.(string)
-		if !ok {
+// input never lets in (a control character, a bidi override), unless it
+// is text of the questionnaire itself, such as a title the answer
+// repeats: a person typing in the dialog cannot give one, so no other
+// surface may.
+func checkText(request, data []byte) error {
+	var own map[string]bool
+	for s := range stringsOf(data) {
+		i := strings.IndexFunc(s, textinput.Forbidden)
+		if i < 0 {
 			continue
 		}
-		if i := strings.IndexFunc(s, textinput.Forbidden); i >= 0 {
+		if own == nil {
+			own = map[string]bool{}
+			for t := range stringsOf(request) {
+				own[t] = true
+			}
+		}
+		if !own[s] {
 			r, _ := utf8.DecodeRuneInString(s[i:])
 			return fmt.Errorf("the text %q holds the control or formatting character %U, which no answer may", s, r)
+		}
+	}
+	return nil
+}
+
+// stringsOf yields the strings of a JSON text, member names included.
+func stringsOf(data []byte) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		for {
+			tok, err := dec.Token()
+			if err != nil {
+				return
+			}
+			if s, ok := tok.(string); ok && !yield(s) {
+				return
+			}
 		}
 	}
 }

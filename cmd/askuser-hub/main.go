@@ -1,6 +1,6 @@
 // Command askuser-hub runs askuser's hub in the foreground: the one queue
 // where every question of one user waits until a surface answers it. It
-// is a binary of its own so that the embedded NATS server costs the
+// is a program of its own so that the embedded NATS server costs the
 // askuser binary, which every agent runs, nothing; `askuser hub` starts
 // it.
 //
@@ -11,7 +11,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -24,29 +23,8 @@ import (
 // grace bounds the stop after the first signal.
 const grace = 5 * time.Second
 
-const usage = `usage: askuser hub
-
-Run the hub in the foreground: an embedded NATS server with JetStream on
-127.0.0.1, its store and info file in $XDG_STATE_HOME/askuser/hub (else
-~/.local/state/askuser/hub). Local askuser processes find it there and
-publish their questions to it. SIGTERM stops it with nothing lost.
-`
-
 func main() {
-	os.Exit(run(os.Args[1:]))
-}
-
-func run(args []string) int {
-	if len(args) > 0 {
-		if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-			fmt.Fprint(os.Stderr, usage)
-			return 0
-		}
-		fmt.Fprintf(os.Stderr, "askuser hub: unexpected argument %q\n%s", args[0], usage)
-		return 2
-	}
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
@@ -62,15 +40,7 @@ func run(args []string) int {
 		}
 		os.Exit(1)
 	}()
-	err := hubserver.Run(ctx, &hubserver.Options{Getenv: os.Getenv, Log: os.Stderr})
-	var running *hubserver.RunningError
-	switch {
-	case errors.As(err, &running):
-		fmt.Fprintf(os.Stderr, "askuser hub: %v\n", err)
-		return 1
-	case err != nil:
-		fmt.Fprintf(os.Stderr, "askuser hub: %v\n", err)
-		return 3
-	}
-	return 0
+	code := hubserver.Main(ctx, os.Args[1:], os.Stderr, os.Getenv)
+	cancel()
+	os.Exit(code)
 }

@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/config"
+	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/safetext"
+)
+
+// hubCloseWait bounds how long askuser ask waits, after printing its
+// result, for its question to be closed on the hub.
+const hubCloseWait = 2 * time.Second
+
+// hubPreference is the hub preference of a terminal host: the flag, else
+// the config file's, else auto. A config file that cannot be read gives
+// off: the host refuses every call with invalid_config anyway.
+func hubPreference(flagValue string, opts *ask.HostOptions) string {
+	if flagValue != "" {
+		return flagValue
+	}
+	if opts.ConfigFile == "" {
+		return config.HubAuto
+	}
+	load := config.Load
+	if opts.ConfigNamed {
+		load = config.LoadNamed
+	}
+	p, err := load(opts.ConfigFile)
+	if err != nil {
+		return config.HubOff
+	}
+	if p.Hub == "" {
+		return config.HubAuto
+	}
+	return p.Hub
+}
+
+// joinHub joins caps to the user's hub when the preference allows and a
+// hub runs: each questionnaire is then asked on the terminal and on the
+// hub at once, or on the hub alone when there is no terminal. It returns
+// the capabilities to use and a function that closes the link, to call
+// once the result is printed. A hub that cannot be reached is said once
+// on stderr and changes nothing else.
+func joinHub(ctx context.Context, env *Env, name, pref string, caps ask.Capabilities) (ask.Capabilities, func()) {
+	nothing := func() {}
+	if pref == config.HubOff {
+		return caps, nothing
+	}
+	paths, err := hub.Locate(env.Getenv)
+	if err != nil {
+		return caps, nothing
+	}
+	info, err := hub.ReadInfo(paths.Info)
+	if errors.Is(err, hub.ErrNoHub) {
+		return caps, nothing
+	}
+	tell := func(err error) {
+		fmt.Fprintf(env.Stderr, "askuser %s: the hub cannot be reached, so the question is asked here only: %s\n", name, safetext.Line(err.Error()))
+	}
+	if err != nil {
+		tell(err)
+		return caps, nothing
+	}
+	link := hub.NewLink(&hub.LinkOptions{
+		Dial: func(ctx context.Context) (*hub.Client, error) {
+			return hub.Dial(ctx, &hub.DialOptions{Info: &info, Name: "askuser " + name})
+		},
+		Agent:       "askuser " + name,
+		Local:       "the terminal of askuser " + name,
+		Unreachable: tell,
+		Answered: func(_ string, a hub.Answer) {
+			fmt.Fprintf(env.Stderr, "askuser %s: %s through the hub (question %s), not on this terminal\n", name, safetext.Line(a.Where()), a.ID)
+		},
+	})
+	closeLink := func() {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), hubCloseWait)
+		defer cancel()
+		link.Close(cctx)
+	}
+	headless := caps.Custom == nil && caps.Native == nil && caps.CustomQuestions == nil && caps.NativeQuestions == nil
+	if headless {
+		// Without a terminal the hub is the only route: offer it only
+		// when it answers.
+		if err := link.Connect(ctx); err != nil {
+			tell(err)
+			return caps, nothing
+		}
+	}
+	return link.Join(caps), closeLink
+}
