@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
+	"net/url"
 	"sort"
+	"sync"
 	"strings"
 	"time"
 
@@ -64,8 +67,10 @@ func Dial(ctx context.Context, opts *DialOptions) (*Client, error) {
 		timeout = time.Second
 	}
 	var info Info
+	auth := []nats.Option{}
 	if opts.Info != nil {
 		info = *opts.Info
+		auth = append(auth, nats.Token(info.Token))
 	} else {
 		p, err := Locate(opts.Getenv)
 		if err != nil {
@@ -75,15 +80,18 @@ func Dial(ctx context.Context, opts *DialOptions) (*Client, error) {
 		if err != nil {
 			return nil, err
 		}
+		// A hub that restarts listens elsewhere with a new token: each
+		// reconnection reads the info file again.
+		f := &infoFile{path: p.Info, last: info, timeout: timeout}
+		auth = append(auth, nats.SetCustomDialer(f), nats.TokenHandler(f.token))
 	}
 	c := &Client{info: info, timeout: timeout, reconnect: make(chan struct{}, 1)}
 	name := opts.Name
 	if name == "" {
 		name = "askuser"
 	}
-	nc, err := nats.Connect(info.URL,
+	nc, err := nats.Connect(info.URL, append(auth,
 		nats.Name(name),
-		nats.Token(info.Token),
 		nats.Timeout(timeout),
 		nats.MaxReconnects(-1),
 		nats.ReconnectWait(100*time.Millisecond),
@@ -95,7 +103,7 @@ func Dial(ctx context.Context, opts *DialOptions) (*Client, error) {
 			}
 		}),
 		nats.NoCallbacksAfterClientClose(),
-	)
+	)...)
 	if err != nil {
 		return nil, fmt.Errorf("connect to the hub at %s: %w", info.URL, err)
 	}
@@ -112,6 +120,36 @@ func Dial(ctx context.Context, opts *DialOptions) (*Client, error) {
 		return nil, fmt.Errorf("open the hub's buckets at %s: %w", info.URL, err)
 	}
 	return c, nil
+}
+
+// infoFile dials the hub its info file names, read again at each dial,
+// and gives the token read with it.
+type infoFile struct {
+	path    string
+	timeout time.Duration
+
+	mu   sync.Mutex
+	last Info
+}
+
+// Dial dials the hub of the info file, or address when the file cannot
+// be read.
+func (f *infoFile) Dial(network, address string) (net.Conn, error) {
+	if info, err := ReadInfo(f.path); err == nil {
+		f.mu.Lock()
+		f.last = info
+		f.mu.Unlock()
+		if u, err := url.Parse(info.URL); err == nil && u.Host != "" {
+			address = u.Host
+		}
+	}
+	return net.DialTimeout(network, address, f.timeout)
+}
+
+func (f *infoFile) token() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.last.Token
 }
 
 // Buckets opens the hub's two buckets, creating them when they do not
