@@ -8,8 +8,8 @@ import (
 	"net"
 	"net/url"
 	"sort"
-	"sync"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/askuser/askuser/internal/textinput"
