@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/askuser/askuser/ask"
@@ -59,12 +60,22 @@ func joinHub(ctx context.Context, env *Env, name, pref string, caps ask.Capabili
 	if errors.Is(err, hub.ErrNoHub) {
 		return caps, nothing
 	}
-	tell := func(err error) {
-		fmt.Fprintf(env.Stderr, "askuser %s: the hub cannot be reached, so the question is asked here only: %s\n", name, safetext.Line(err.Error()))
+	unreachable := func(err error) string {
+		return fmt.Sprintf("askuser %s: the hub cannot be reached, so the question is asked here only: %s\n", name, safetext.Line(err.Error()))
 	}
 	if err != nil {
-		tell(err)
+		fmt.Fprint(env.Stderr, unreachable(err))
 		return caps, nothing
+	}
+	// What the hub has to say waits until the dialog has given the
+	// terminal back and the result is printed: a line written to stderr
+	// while the dialog draws would tear its screen.
+	var mu sync.Mutex
+	var notes []string
+	note := func(s string) {
+		mu.Lock()
+		notes = append(notes, s)
+		mu.Unlock()
 	}
 	link := hub.NewLink(&hub.LinkOptions{
 		Dial: func(ctx context.Context) (*hub.Client, error) {
@@ -72,22 +83,27 @@ func joinHub(ctx context.Context, env *Env, name, pref string, caps ask.Capabili
 		},
 		Agent:       "askuser " + name,
 		Local:       "the terminal of askuser " + name,
-		Unreachable: tell,
+		Unreachable: func(err error) { note(unreachable(err)) },
 		Answered: func(_ string, a hub.Answer) {
-			fmt.Fprintf(env.Stderr, "askuser %s: %s through the hub (question %s), not on this terminal\n", name, safetext.Line(a.Where()), a.ID)
+			note(fmt.Sprintf("askuser %s: %s through the hub (question %s), not on this terminal\n", name, safetext.Line(a.Where()), a.ID))
 		},
 	})
 	closeLink := func() {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), hubCloseWait)
 		defer cancel()
 		link.Close(cctx)
+		mu.Lock()
+		defer mu.Unlock()
+		for _, s := range notes {
+			fmt.Fprint(env.Stderr, s)
+		}
 	}
 	headless := caps.Custom == nil && caps.Native == nil && caps.CustomQuestions == nil && caps.NativeQuestions == nil
 	if headless {
 		// Without a terminal the hub is the only route: offer it only
 		// when it answers.
 		if err := link.Connect(ctx); err != nil {
-			tell(err)
+			fmt.Fprint(env.Stderr, unreachable(err))
 			return caps, nothing
 		}
 	}
