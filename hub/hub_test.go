@@ -25,7 +25,9 @@ const auqReq = `{"questions": [{"id": "db", "question": "Which database?", "head
 
 // startHub runs a real hub, an embedded NATS server with JetStream, in
 // a directory of the test's, until the test ends.
-func startHub(t *testing.T) hub.Info {
+func startHub(t *testing.T) hub.Info { return startHubB(t) }
+
+func startHubB(t testing.TB) hub.Info {
 	t.Helper()
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
