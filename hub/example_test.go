@@ -15,7 +15,9 @@ import (
 // Without a renderer of its own, the host waits for the hub alone.
 func ExampleLink_Join() {
 	link := hub.NewLink(&hub.LinkOptions{
-		Dial:  func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Getenv: os.Getenv}) },
+		Dial: func(ctx context.Context) (*hub.Client, error) {
+			return hub.Dial(ctx, &hub.DialOptions{Getenv: os.Getenv})
+		},
 		Agent: "release bot",
 		Answered: func(callID string, a hub.Answer) {
 			fmt.Fprintln(os.Stderr, a.Where(), "through the hub")
