@@ -248,24 +248,27 @@ func (c *Client) Question(ctx context.Context, id string) (*Question, *Answer, e
 	if !validID(id) {
 		return nil, nil, refused(RefusedUnknown, "%q is not a question id: ids are 12 lowercase letters and digits, as askuser pending lists them", id)
 	}
+	// The question is read before its answer: whoever closes a question
+	// stores the answer first and removes the question after, so one of
+	// the two is always found.
+	e, qerr := c.questions.Get(ctx, id)
+	if qerr != nil && !errors.Is(qerr, jetstream.ErrKeyNotFound) {
+		return nil, nil, fmt.Errorf("read the hub's question %s: %w", id, qerr)
+	}
 	var ans *Answer
-	if e, err := c.answers.Get(ctx, id); err == nil {
+	if ae, err := c.answers.Get(ctx, id); err == nil {
 		var a Answer
-		if err := json.Unmarshal(e.Value(), &a); err == nil {
+		if err := json.Unmarshal(ae.Value(), &a); err == nil {
 			ans = &a
 		}
 	} else if !errors.Is(err, jetstream.ErrKeyNotFound) {
 		return nil, nil, fmt.Errorf("read the hub's answer to %s: %w", id, err)
 	}
-	e, err := c.questions.Get(ctx, id)
-	if errors.Is(err, jetstream.ErrKeyNotFound) {
+	if qerr != nil {
 		if ans != nil {
 			return nil, ans, nil
 		}
 		return nil, nil, refused(RefusedUnknown, "no question %s waits on the hub: the id is unknown, or the question expired and left the store", id)
-	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("read the hub's question %s: %w", id, err)
 	}
 	var q Question
 	if err := json.Unmarshal(e.Value(), &q); err != nil {

@@ -385,3 +385,59 @@ func closeLink(l *hub.Link) {
 	defer cancel()
 	l.Close(ctx)
 }
+
+// TestSameMomentExactlyOnce lets the terminal and a program answer at the
+// same moment, many times: each time exactly one wins, the call's result
+// is the winner's, and the loser is told.
+func TestSameMomentExactlyOnce(t *testing.T) {
+	info := startHub(t)
+	c := dial(t, info)
+	l := hub.NewLink(&hub.LinkOptions{
+		Dial:  func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Info: &info}) },
+		Local: "the test's terminal",
+	})
+	defer closeLink(l)
+	req, _, _ := contract.Parse([]byte(askUserReq))
+	local := contract.NewAnswer(req, 0)
+	local.Selections = []string{"staging"}
+	hubWins := 0
+	for i := range 20 {
+		r := newBlockingLocal()
+		a := newAsker(t, l, ask.Capabilities{Custom: r}, 60000)
+		results := make(chan contract.Result, 1)
+		go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+		q := waitPending(t, c)
+		answered := make(chan error, 1)
+		go func() {
+			_, err := c.Answer(context.Background(), q.ID, askUserAnswer(t, "prod"), "program")
+			answered <- err
+		}()
+		r.release <- ask.Outcome{Answers: []contract.Answer{local}}
+		err := <-answered
+		res := <-results
+		got := res.Answers[0].Selections[0]
+		var re *hub.RefusedError
+		switch {
+		case err == nil:
+			hubWins++
+			if got != "prod" {
+				t.Fatalf("round %d: the program's answer was accepted, but the result is %q", i, got)
+			}
+		case errors.As(err, &re) && re.Reason == hub.RefusedAnswered:
+			if got != "staging" {
+				t.Fatalf("round %d: the program was refused, but the result is %q", i, got)
+			}
+		default:
+			t.Fatalf("round %d: %v", i, err)
+		}
+		// The question leaves the queue either way.
+		deadline := time.Now().Add(5 * time.Second)
+		for qs, _ := c.Pending(context.Background()); len(qs) != 0; qs, _ = c.Pending(context.Background()) {
+			if time.Now().After(deadline) {
+				t.Fatalf("round %d: the question still waits", i)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	t.Logf("the program won %d of 20 rounds", hubWins)
+}
