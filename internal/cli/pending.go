@@ -87,7 +87,7 @@ func runPending(ctx context.Context, env *Env, args []string) int {
 		if q.Tag.Machine != "" {
 			where += " on " + oneLine(q.Tag.Machine)
 		}
-		fmt.Fprintf(env.Stdout, "%s  %s  %s, %s  %s  %s\n", q.ID, oneLine(q.Tag.Agent), q.Tag.Contract,
+		fmt.Fprintf(env.Stdout, "%s  %s  %s, %s  %s  %s\n", oneLine(q.ID), oneLine(q.Tag.Agent), oneLine(q.Tag.Contract),
 			plural(q.Tag.Questions, "question", "questions"), where, left)
 		for _, t := range titles(q) {
 			fmt.Fprintf(env.Stdout, "    %s\n", safetext.Line(t))
