@@ -26,6 +26,17 @@ const answerGrace = 2 * time.Minute
 // is kept.
 const noDeadlineKeep = time.Hour
 
+// requestTimeout bounds one request to the hub: a request sent as the
+// hub went away gets no reply, and must not hold up its caller until its
+// caller's own deadline.
+const requestTimeout = 2 * time.Second
+
+// listTimeout bounds a whole listing.
+const listTimeout = 10 * time.Second
+
+// listQuiet bounds the wait for the next question of a listing.
+const listQuiet = 3 * time.Second
+
 // markerTTL is how long a bucket keeps the marker of a key that expired.
 const markerTTL = time.Minute
 
@@ -190,54 +201,60 @@ func (c *Client) Info() Info { return c.info }
 // those in the store whose deadline has not passed and that no surface
 // has answered or closed.
 func (c *Client) Pending(ctx context.Context) ([]Question, error) {
-	closed, err := keys(ctx, c.answers)
+	ctx, cancel := context.WithTimeout(ctx, listTimeout)
+	defer cancel()
+	closed := map[string]bool{}
+	err := each(ctx, c.answers, func(e jetstream.KeyValueEntry) { closed[e.Key()] = true }, jetstream.MetaOnly())
 	if err != nil {
-		return nil, fmt.Errorf("list the hub's answers: %w", err)
+		return nil, fmt.Errorf("list the hub's answers at %s: %w", c.info.URL, err)
 	}
-	w, err := c.questions.WatchAll(ctx, jetstream.IgnoreDeletes())
-	if err != nil {
-		return nil, fmt.Errorf("list the hub's questions: %w", err)
-	}
-	defer w.Stop()
 	now := time.Now()
 	var out []Question
+	err = each(ctx, c.questions, func(e jetstream.KeyValueEntry) {
+		var q Question
+		if json.Unmarshal(e.Value(), &q) != nil || closed[e.Key()] {
+			return
+		}
+		if d := q.Tag.Deadline; d != nil && !now.Before(*d) {
+			return
+		}
+		out = append(out, q)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list the hub's questions at %s: %w", c.info.URL, err)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Created.After(out[j].Created) })
+	return out, nil
+}
+
+// each calls fn with every entry of kv that holds a value. A hub that
+// goes away mid-listing sends nothing more: a silence of listQuiet ends
+// the listing with an error.
+func each(ctx context.Context, kv jetstream.KeyValue, fn func(jetstream.KeyValueEntry), opts ...jetstream.WatchOpt) error {
+	w, err := kv.WatchAll(ctx, append(opts, jetstream.IgnoreDeletes())...)
+	if err != nil {
+		return err
+	}
+	defer w.Stop()
+	quiet := time.NewTimer(listQuiet)
+	defer quiet.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return ctx.Err()
+		case <-quiet.C:
+			return fmt.Errorf("the hub sent nothing for %v", listQuiet)
 		case e, ok := <-w.Updates():
 			if !ok {
-				return nil, errors.New("list the hub's questions: the listing stopped")
+				return errors.New("the listing stopped")
 			}
 			if e == nil {
-				sort.SliceStable(out, func(i, j int) bool { return out[i].Created.After(out[j].Created) })
-				return out, nil
+				return nil
 			}
-			var q Question
-			if json.Unmarshal(e.Value(), &q) != nil || closed[e.Key()] {
-				continue
-			}
-			if d := q.Tag.Deadline; d != nil && !now.Before(*d) {
-				continue
-			}
-			out = append(out, q)
+			quiet.Reset(listQuiet)
+			fn(e)
 		}
 	}
-}
-
-// keys returns the keys of kv that hold a value.
-func keys(ctx context.Context, kv jetstream.KeyValue) (map[string]bool, error) {
-	l, err := kv.ListKeys(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]bool{}
-	for k := range l.Keys() {
-		out[k] = true
-	}
-	// Stop after the listing ended reports the ended subscription.
-	_ = l.Stop()
-	return out, nil
 }
 
 // Question returns the question with id, and its answer or closing note
@@ -248,6 +265,8 @@ func (c *Client) Question(ctx context.Context, id string) (*Question, *Answer, e
 	if !validID(id) {
 		return nil, nil, refused(RefusedUnknown, "%q is not a question id: ids are 12 lowercase letters and digits, as askuser pending lists them", id)
 	}
+	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	defer cancel()
 	// The question is read before its answer: whoever closes a question
 	// stores the answer first and removes the question after, so one of
 	// the two is always found.
@@ -317,7 +336,9 @@ func (c *Client) Answer(ctx context.Context, id string, data []byte, by string) 
 		return Answer{}, err
 	}
 	a := Answer{ID: id, Status: StatusAnswered, By: by, At: now, Result: result}
-	won, prior2, err := c.claim(ctx, a, q.Tag.Deadline)
+	cctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	defer cancel()
+	won, prior2, err := c.claim(cctx, a, q.Tag.Deadline)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -327,7 +348,7 @@ func (c *Client) Answer(ctx context.Context, id string, data []byte, by string) 
 	// The asker is told at once; if it is away, it finds the answer when
 	// it is back.
 	_ = c.nc.Publish(answeredSubject+"."+id, nil)
-	_ = c.questions.Delete(ctx, id)
+	_ = c.questions.Delete(cctx, id)
 	return a, nil
 }
 
@@ -402,7 +423,9 @@ func (c *Client) await(ctx context.Context, q *Question) (Answer, error) {
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	for {
-		e, err := c.answers.Get(ctx, q.ID)
+		gctx, cancel := context.WithTimeout(ctx, requestTimeout)
+		e, err := c.answers.Get(gctx, q.ID)
+		cancel()
 		if err == nil {
 			var a Answer
 			if json.Unmarshal(e.Value(), &a) == nil {
@@ -413,7 +436,9 @@ func (c *Client) await(ctx context.Context, q *Question) (Answer, error) {
 					return a, nil
 				}
 			}
-			_ = c.answers.Purge(ctx, q.ID, jetstream.LastRevision(e.Revision()))
+			pctx, cancel := context.WithTimeout(ctx, requestTimeout)
+			_ = c.answers.Purge(pctx, q.ID, jetstream.LastRevision(e.Revision()))
+			cancel()
 		}
 		select {
 		case <-ctx.Done():

@@ -11,11 +11,16 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // claimTimeout bounds the asker's claim of a question it settled itself:
 // a hub that went away must not hold up the local answer.
 const claimTimeout = time.Second
+
+// republishWait is how long a call with no local route waits before it
+// tries again to publish its question to a hub that did not take it.
+const republishWait = 250 * time.Millisecond
 
 // LinkOptions configures NewLink. A nil *LinkOptions means the defaults.
 type LinkOptions struct {
@@ -233,7 +238,7 @@ func race[O any](ctx context.Context, l *Link, spec raceSpec[O]) (O, error) {
 		d = d.UTC()
 		q.Tag.Deadline = &d
 	}
-	h := &hubSide{l: l, q: q, answers: make(chan Answer, 1), failed: make(chan error, 1)}
+	h := &hubSide{l: l, q: q, answers: make(chan Answer, 1), failed: make(chan error, 1), alone: spec.local == nil}
 	hctx, hcancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer hcancel()
 	l.pending.Add(1)
@@ -309,6 +314,7 @@ type hubSide struct {
 	q       *Question
 	answers chan Answer // the answer that won on the hub
 	failed  chan error  // the hub could not be used
+	alone   bool        // the call has no local route
 
 	mu      sync.Mutex
 	client  *Client // set once the question is published
@@ -330,12 +336,27 @@ func (h *hubSide) run(ctx context.Context) {
 		fail(err)
 		return
 	}
-	pctx, cancel := context.WithTimeout(ctx, c.timeout)
-	err = c.publish(pctx, *h.q)
-	cancel()
-	if err != nil {
-		fail(err)
-		return
+	for {
+		pctx, cancel := context.WithTimeout(ctx, c.timeout)
+		err = c.publish(pctx, *h.q)
+		cancel()
+		// A question already there was stored by an attempt whose
+		// acknowledgement was lost.
+		if err == nil || errors.Is(err, jetstream.ErrKeyExists) {
+			break
+		}
+		if !h.alone {
+			fail(err)
+			return
+		}
+		// The hub is the only route: a hub that restarts is waited for,
+		// within the deadline.
+		h.l.unreachable(err)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(republishWait):
+		}
 	}
 	h.mu.Lock()
 	h.client = c
