@@ -28,7 +28,7 @@ func TestStressKill(t *testing.T) {
 	dial := func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Getenv: env}) }
 
 	var mu sync.Mutex
-	accepted := map[string]string{} // question id → label its program was told was accepted
+	accepted := map[string]string{}   // question id → label its program was told was accepted
 	answeredBy := map[string]string{} // call id → question id, as the asker was told
 	results := map[string]string{}    // call id → the label in its result
 
