@@ -399,7 +399,10 @@ func (c *Client) publish(ctx context.Context, q Question) error {
 	}
 	var opts []jetstream.KVCreateOpt
 	if d := q.Tag.Deadline; d != nil {
-		opts = append(opts, jetstream.KeyTTL(roundTTL(time.Until(*d))))
+		// A second past the deadline leaves its asker time to stop the
+		// countdown at the last moment (keepWaiting); readers judge by the
+		// deadline, not by the entry.
+		opts = append(opts, jetstream.KeyTTL(roundTTL(time.Until(*d))+time.Second))
 	}
 	if _, err := c.questions.Create(ctx, q.ID, data, opts...); err != nil {
 		return fmt.Errorf("publish the question to the hub at %s: %w", c.info.URL, err)
@@ -407,45 +410,81 @@ func (c *Client) publish(ctx context.Context, q Question) error {
 	return nil
 }
 
+// An asker looks at its countdown every lookEvery, and at the answers
+// bucket every getEvery looks, besides when it is told of an answer.
+const (
+	lookEvery = 200 * time.Millisecond
+	getEvery  = 5
+)
+
+// keepWaiting stores q again without its deadline, as its asker stopped
+// the countdown: the question then waits until it is answered or closed.
+func (c *Client) keepWaiting(ctx context.Context, q Question) error {
+	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	defer cancel()
+	e, err := c.questions.Get(ctx, q.ID)
+	if err != nil {
+		return err
+	}
+	q.Tag.Deadline = nil
+	data, err := json.Marshal(q)
+	if err != nil {
+		return err
+	}
+	_, err = c.questions.Update(ctx, q.ID, data, e.Revision())
+	return err
+}
+
 // await waits until the question q has an entry in the answers bucket and
 // returns it. An answer that breaks q's contract, stored past the door,
 // is removed so that the question is open again, and the wait goes on.
+// tick, when not nil, is called at each of the periodic looks.
 // It looks when told that an answer was stored, when the connection comes
-// back, and every second, so that an answer stored while this process was
-// away is found.
-func (c *Client) await(ctx context.Context, q *Question) (Answer, error) {
+// back, and every getEvery×lookEvery, so that an answer stored while this
+// process was away is found.
+func (c *Client) await(ctx context.Context, q *Question, tick func(context.Context)) (Answer, error) {
 	notes := make(chan *nats.Msg, 4)
 	sub, err := c.nc.ChanSubscribe(answeredSubject+"."+q.ID, notes)
 	if err != nil {
 		return Answer{}, err
 	}
 	defer sub.Unsubscribe()
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
+	ticker := time.NewTicker(lookEvery)
+	defer ticker.Stop()
+	get, looks := true, 0
 	for {
-		gctx, cancel := context.WithTimeout(ctx, requestTimeout)
-		e, err := c.answers.Get(gctx, q.ID)
-		cancel()
-		if err == nil {
-			var a Answer
-			if json.Unmarshal(e.Value(), &a) == nil {
-				if a.Status != StatusAnswered {
-					return a, nil
-				}
-				if _, err := checkAnswer(q, a.Result); err == nil {
-					return a, nil
-				}
-			}
-			pctx, cancel := context.WithTimeout(ctx, requestTimeout)
-			_ = c.answers.Purge(pctx, q.ID, jetstream.LastRevision(e.Revision()))
+		if get {
+			gctx, cancel := context.WithTimeout(ctx, requestTimeout)
+			e, err := c.answers.Get(gctx, q.ID)
 			cancel()
+			if err == nil {
+				var a Answer
+				if json.Unmarshal(e.Value(), &a) == nil {
+					if a.Status != StatusAnswered {
+						return a, nil
+					}
+					if _, err := checkAnswer(q, a.Result); err == nil {
+						return a, nil
+					}
+				}
+				pctx, cancel := context.WithTimeout(ctx, requestTimeout)
+				_ = c.answers.Purge(pctx, q.ID, jetstream.LastRevision(e.Revision()))
+				cancel()
+			}
 		}
 		select {
 		case <-ctx.Done():
 			return Answer{}, context.Cause(ctx)
 		case <-notes:
+			get = true
 		case <-c.reconnect:
-		case <-tick.C:
+			get = true
+		case <-ticker.C:
+			looks++
+			get = looks%getEvery == 0
+			if tick != nil {
+				tick(ctx)
+			}
 		}
 	}
 }

@@ -4,8 +4,9 @@
 //
 // A question is an entry of the questions bucket, keyed by its id, with
 // its tag (agent, project, machine, contract, count, deadline) and the
-// questionnaire; the deadline is the entry's TTL, so an expired question
-// leaves the store by itself. An answer, or the note that the question
+// questionnaire; the entry's TTL ends a moment after the deadline, so an
+// expired question leaves the store by itself. A question whose asker
+// stopped the countdown loses its deadline and its TTL. An answer, or the note that the question
 // was closed elsewhere, is created once under the same id in the answers
 // bucket: the first create wins, atomically, and every later one is told
 // who won.

@@ -441,3 +441,50 @@ func TestSameMomentExactlyOnce(t *testing.T) {
 	}
 	t.Logf("the program won %d of 20 rounds", hubWins)
 }
+
+// TestCountdownStopped has the person stop the countdown in the local
+// dialog: the question on the hub then outlives its first deadline, and
+// an answer given there after it still wins.
+func TestCountdownStopped(t *testing.T) {
+	info := startHub(t)
+	c := dial(t, info)
+	l := hub.NewLink(&hub.LinkOptions{
+		Dial: func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Info: &info}) },
+	})
+	defer closeLink(l)
+	stopped := make(chan bool, 1)
+	local := ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+		stopped <- s.Countdown.Cancel()
+		<-ctx.Done()
+		return ask.Outcome{}, ctx.Err()
+	})
+	a := newAsker(t, l, ask.Capabilities{Custom: local}, 1000)
+	results := make(chan contract.Result, 1)
+	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+	if !<-stopped {
+		t.Fatal("the countdown could not be stopped")
+	}
+	q := waitPending(t, c)
+	// Past the first deadline, and past the hub's look at the countdown.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		qs, err := c.Pending(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(qs) == 1 && qs[0].Tag.Deadline == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the question on the hub kept its deadline: %+v", qs)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(time.Until(q.Tag.Deadline.Add(500 * time.Millisecond)))
+	if _, err := c.Answer(context.Background(), q.ID, askUserAnswer(t, "prod"), "program"); err != nil {
+		t.Fatalf("answer after the first deadline: %v", err)
+	}
+	if res := <-results; res.Status != contract.StatusAnswered {
+		t.Fatalf("result = %+v", res)
+	}
+}

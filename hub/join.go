@@ -238,7 +238,7 @@ func race[O any](ctx context.Context, l *Link, spec raceSpec[O]) (O, error) {
 		d = d.UTC()
 		q.Tag.Deadline = &d
 	}
-	h := &hubSide{l: l, q: q, answers: make(chan Answer, 1), failed: make(chan error, 1), alone: spec.local == nil}
+	h := &hubSide{l: l, q: q, answers: make(chan Answer, 1), failed: make(chan error, 1), alone: spec.local == nil, countdown: spec.countdown}
 	hctx, hcancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer hcancel()
 	l.pending.Add(1)
@@ -316,6 +316,8 @@ type hubSide struct {
 	failed  chan error  // the hub could not be used
 	alone   bool        // the call has no local route
 
+	countdown *ask.Countdown // the call's; nil for none
+
 	mu      sync.Mutex
 	client  *Client // set once the question is published
 	settled string  // the local note, once the call settled here
@@ -366,7 +368,7 @@ func (h *hubSide) run(ctx context.Context) {
 		h.close(c, note)
 		return
 	}
-	a, err := c.await(ctx, h.q)
+	a, err := c.await(ctx, h.q, h.tick)
 	if err == nil && a.Status == StatusAnswered {
 		h.answers <- a
 		_ = c.questions.Delete(context.WithoutCancel(ctx), h.q.ID)
@@ -380,6 +382,40 @@ func (h *hubSide) run(ctx context.Context) {
 	if note != "" && !claimed {
 		h.close(c, note)
 	}
+}
+
+// tick follows the asker's countdown: once the person stopped it (Alt+Q),
+// the question on the hub loses its deadline too, so that it neither
+// expires nor refuses answers as late while its asker still waits.
+func (h *hubSide) tick(ctx context.Context) {
+	if h.countdown == nil {
+		return
+	}
+	h.mu.Lock()
+	q := *h.q
+	h.mu.Unlock()
+	if q.Tag.Deadline == nil {
+		return
+	}
+	if _, ok := h.countdown.Deadline(); ok {
+		return
+	}
+	h.mu.Lock()
+	c := h.client
+	h.mu.Unlock()
+	if c != nil && c.keepWaiting(ctx, q) == nil {
+		h.mu.Lock()
+		h.q.Tag.Deadline = nil
+		h.mu.Unlock()
+	}
+}
+
+// deadline returns the question's deadline, nil once the countdown was
+// stopped.
+func (h *hubSide) deadline() *time.Time {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.q.Tag.Deadline
 }
 
 // mark records that the call settled here with note, for run to close
@@ -409,7 +445,7 @@ func (h *hubSide) settle(note string) (Answer, bool) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), claimTimeout)
 	defer cancel()
-	won, prior, err := c.claim(ctx, h.closing(note), h.q.Tag.Deadline)
+	won, prior, err := c.claim(ctx, h.closing(note), h.deadline())
 	if err != nil || won {
 		_ = c.questions.Delete(ctx, h.q.ID)
 		return Answer{}, false
@@ -426,7 +462,7 @@ func (h *hubSide) settle(note string) (Answer, bool) {
 func (h *hubSide) close(c *Client, note string) {
 	ctx, cancel := context.WithTimeout(context.Background(), claimTimeout)
 	defer cancel()
-	_, _, _ = c.claim(ctx, h.closing(note), h.q.Tag.Deadline)
+	_, _, _ = c.claim(ctx, h.closing(note), h.deadline())
 	_ = c.questions.Delete(ctx, h.q.ID)
 }
 
