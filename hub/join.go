@@ -238,7 +238,8 @@ func race[O any](ctx context.Context, l *Link, spec raceSpec[O]) (O, error) {
 		d = d.UTC()
 		q.Tag.Deadline = &d
 	}
-	h := &hubSide{l: l, q: q, answers: make(chan Answer, 1), failed: make(chan error, 1), alone: spec.local == nil, countdown: spec.countdown}
+	h := &hubSide{l: l, q: q, answers: make(chan Answer, 1), failed: make(chan error, 1), alone: spec.local == nil, countdown: spec.countdown,
+		published: make(chan struct{})}
 	hctx, hcancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer hcancel()
 	l.pending.Add(1)
@@ -260,6 +261,11 @@ func race[O any](ctx context.Context, l *Link, spec raceSpec[O]) (O, error) {
 	for {
 		select {
 		case r := <-locals:
+			if ctx.Err() != nil {
+				// The renderer ended because the core settled the call.
+				h.mark(closingNote(context.Cause(ctx)))
+				return zero, context.Cause(ctx)
+			}
 			note := "the local dialog failed"
 			if r.err == nil {
 				note = spec.note(r.o)
@@ -318,6 +324,9 @@ type hubSide struct {
 
 	countdown *ask.Countdown // the call's; nil for none
 
+	published     chan struct{} // closed once the publication succeeded or failed
+	publishedOnce sync.Once
+
 	mu      sync.Mutex
 	client  *Client // set once the question is published
 	settled string  // the local note, once the call settled here
@@ -329,6 +338,7 @@ type hubSide struct {
 // question closed as soon as it is published.
 func (h *hubSide) run(ctx context.Context) {
 	defer h.l.pending.Done()
+	defer h.donePublishing()
 	fail := func(err error) {
 		h.l.unreachable(err)
 		h.failed <- err
@@ -364,6 +374,7 @@ func (h *hubSide) run(ctx context.Context) {
 	h.client = c
 	note := h.settled
 	h.mu.Unlock()
+	h.donePublishing()
 	if note != "" {
 		h.close(c, note)
 		return
@@ -382,6 +393,10 @@ func (h *hubSide) run(ctx context.Context) {
 	if note != "" && !claimed {
 		h.close(c, note)
 	}
+}
+
+func (h *hubSide) donePublishing() {
+	h.publishedOnce.Do(func() { close(h.published) })
 }
 
 // tick follows the asker's countdown: once the person stopped it (Alt+Q),
@@ -433,6 +448,15 @@ func (h *hubSide) mark(note string) {
 // reports the hub's answer when one won first. A hub out of reach
 // loses nothing: the local settlement stands.
 func (h *hubSide) settle(note string) (Answer, bool) {
+	// A question being published can be answered on the hub as soon as
+	// it is stored: wait for the publication, so that the claim below
+	// decides between both answers. A hub too slow for that loses.
+	t := time.NewTimer(claimTimeout)
+	select {
+	case <-h.published:
+	case <-t.C:
+	}
+	t.Stop()
 	h.mu.Lock()
 	c := h.client
 	if h.settled == "" {
