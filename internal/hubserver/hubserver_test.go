@@ -26,6 +26,15 @@ const childEnv = "ASKUSER_HUBSERVER_TEST_CHILD"
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
 		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+		// A test binary killed before its cleanup leaves no hub behind:
+		// the hub stops when its parent is gone.
+		ctx, orphaned := context.WithCancel(ctx)
+		go func(parent int) {
+			for os.Getppid() == parent {
+				time.Sleep(100 * time.Millisecond)
+			}
+			orphaned()
+		}(os.Getppid())
 		code := hubserver.Main(ctx, nil, os.Stderr, os.Getenv)
 		stop()
 		os.Exit(code)
