@@ -10,6 +10,7 @@ all: build
 # peer test and the clients' tests each take a copy of it.
 build:
 	$(GO) build -o bin/askuser ./cmd/askuser
+	$(GO) build -o bin/askuser-hub ./cmd/askuser-hub
 
 # The release: a static binary and archive for each platform, SHA256SUMS
 # and the npm packages, packed, in dist/ (see build/dist).

@@ -43,6 +43,11 @@ func CheckPrefs(source string, p Prefs) error {
 	default:
 		add(keyTool, "must be %s, got %s", toolWant, quote(p.Tool))
 	}
+	switch p.Hub {
+	case "", HubAuto, HubOff:
+	default:
+		add(keyHub, "must be %s, got %s", hubWant, quote(p.Hub))
+	}
 	if problems != nil {
 		return &Error{File: source, Problems: problems}
 	}

@@ -17,7 +17,8 @@
 //	    "title": true,                // "question waiting" in the title
 //	    "command": ["prog", "arg"]    // run on opening; null: none
 //	  },
-//	  "tool": "ask_user"             // or "AskUserQuestion": the Pi package's tool
+//	  "tool": "ask_user",            // or "AskUserQuestion": the Pi package's tool
+//	  "hub": "auto"                  // or "off": publish questions to a running hub
 //	}
 //
 // Validation is strict: every problem is reported, none is ignored,
@@ -64,7 +65,16 @@ type Prefs struct {
 	// ToolAskUserQuestion; "" is unset. Only the Pi host reads it: the
 	// other hosts choose their contract explicitly, with --tool.
 	Tool string
+	// Hub says whether questions are published to the user's hub:
+	// HubAuto when one runs, HubOff never; "" is unset.
+	Hub string
 }
+
+// The values of Prefs.Hub.
+const (
+	HubAuto = "auto"
+	HubOff  = "off"
+)
 
 // The tools the Pi package can register, as Prefs.Tool names them.
 const (

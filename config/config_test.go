@@ -60,6 +60,8 @@ func TestParse(t *testing.T) {
 		{"timeout exponent", `{"timeoutPerQuestionMs": 6e4}`, Prefs{TimeoutPerQuestionMs: ptr[int64](60000)}},
 		{"tool ask_user", `{"tool": "ask_user"}`, Prefs{Tool: ToolAskUser}},
 		{"tool AskUserQuestion", `{"tool": "AskUserQuestion"}`, Prefs{Tool: ToolAskUserQuestion}},
+		{"hub auto", `{"hub": "auto"}`, Prefs{Hub: HubAuto}},
+		{"hub off", `{"hub": "off"}`, Prefs{Hub: HubOff}},
 		{"timeout whole fraction", `{"timeoutPerQuestionMs": 1500.000}`, Prefs{TimeoutPerQuestionMs: ptr[int64](1500)}},
 		{"timeout fraction exponent", `{"timeoutPerQuestionMs": 1.5E3}`, Prefs{TimeoutPerQuestionMs: ptr[int64](1500)}},
 		{"timeout negative exponent", `{"timeoutPerQuestionMs": 150000e-2}`, Prefs{TimeoutPerQuestionMs: ptr[int64](1500)}},
@@ -106,12 +108,14 @@ func TestParseErrors(t *testing.T) {
 		{"invalid utf-8", "{\"mode\": \"cust\xffom\"}", []P{{"", "not valid UTF-8 (line 1, column 15)"}}},
 		{"invalid utf-8 after text", "{\n\"é\": \xc3}", []P{{"", "not valid UTF-8 (line 2, column 6)"}}},
 		// Keys.
-		{"unknown key", `{"theme": "dark"}`, []P{{"theme", "unknown key; the config keys are mode, displayMode, overlayToggleKey, timeoutPerQuestionMs, tool and notify (line 1, column 2)"}}},
-		{"unknown key with odd characters", "{\"a b\\u001b\": 1}", []P{{`["a b\x1b"]`, "unknown key; the config keys are mode, displayMode, overlayToggleKey, timeoutPerQuestionMs, tool and notify (line 1, column 2)"}}},
-		{"empty key", `{"": 1}`, []P{{`[""]`, "unknown key; the config keys are mode, displayMode, overlayToggleKey, timeoutPerQuestionMs, tool and notify (line 1, column 2)"}}},
-		{"legacy key", `{"timeout": 5}`, []P{{"timeout", "unknown key; the config keys are mode, displayMode, overlayToggleKey, timeoutPerQuestionMs, tool and notify (line 1, column 2)"}}},
+		{"unknown key", `{"theme": "dark"}`, []P{{"theme", "unknown key; the config keys are mode, displayMode, overlayToggleKey, timeoutPerQuestionMs, tool, notify and hub (line 1, column 2)"}}},
+		{"unknown key with odd characters", "{\"a b\\u001b\": 1}", []P{{`["a b\x1b"]`, "unknown key; the config keys are mode, displayMode, overlayToggleKey, timeoutPerQuestionMs, tool, notify and hub (line 1, column 2)"}}},
+		{"empty key", `{"": 1}`, []P{{`[""]`, "unknown key; the config keys are mode, displayMode, overlayToggleKey, timeoutPerQuestionMs, tool, notify and hub (line 1, column 2)"}}},
+		{"legacy key", `{"timeout": 5}`, []P{{"timeout", "unknown key; the config keys are mode, displayMode, overlayToggleKey, timeoutPerQuestionMs, tool, notify and hub (line 1, column 2)"}}},
 		{"tool case", `{"tool": "askuserquestion"}`, []P{{"tool", `must be "ask_user" or "AskUserQuestion", got "askuserquestion" (line 1, column 10)`}}},
 		{"tool null", `{"tool": null}`, []P{{"tool", `must be "ask_user" or "AskUserQuestion", got null; omit tool for the default, ask_user (line 1, column 10)`}}},
+		{"hub on", `{"hub": "on"}`, []P{{"hub", `must be "auto" or "off", got "on" (line 1, column 9)`}}},
+		{"hub false", `{"hub": false}`, []P{{"hub", `must be "auto" or "off", got a boolean (line 1, column 9)`}}},
 		{"key case", `{"Mode": "custom"}`, []P{{"Mode", `unknown key; keys are case-sensitive: write "mode" (line 1, column 2)`}}},
 		{"key case toggle", `{"overlaytogglekey": "alt+o"}`, []P{{"overlaytogglekey", `unknown key; keys are case-sensitive: write "overlayToggleKey" (line 1, column 2)`}}},
 		{"duplicate key", "{\"mode\": \"custom\",\n \"mode\": \"native\"}", []P{{"mode", "duplicate key; it is first set at line 1, column 2 (line 2, column 2)"}}},
@@ -165,7 +169,7 @@ func TestParseErrors(t *testing.T) {
   "mode": "custom"
 }`, []P{
 			{"mode", `must be "custom" or "native", got "tui" (line 2, column 11)`},
-			{"Theme", "unknown key; the config keys are mode, displayMode, overlayToggleKey, timeoutPerQuestionMs, tool and notify (line 4, column 3)"},
+			{"Theme", "unknown key; the config keys are mode, displayMode, overlayToggleKey, timeoutPerQuestionMs, tool, notify and hub (line 4, column 3)"},
 			{"overlayToggleKey", `"o" types text: it would swallow typing in the questionnaire's inputs; add ctrl or alt, as in "alt+o" (line 5, column 23)`},
 			{"timeoutPerQuestionMs", "must not be negative, got -5; use 0 for no deadline (line 6, column 27)"},
 			{"mode", "duplicate key; it is first set at line 2, column 3 (line 7, column 3)"},
@@ -221,7 +225,7 @@ func TestParseOptions(t *testing.T) {
 
 	// configFile belongs to the shim, not to the options it forwards.
 	_, err = ParseOptions([]byte(`{"configFile": false, "mode": "gui"}`))
-	wantMsg := `options: invalid config: configFile: unknown key; the config keys are mode, displayMode, overlayToggleKey, timeoutPerQuestionMs, tool and notify (line 1, column 2); mode: must be "custom" or "native", got "gui" (line 1, column 31)`
+	wantMsg := `options: invalid config: configFile: unknown key; the config keys are mode, displayMode, overlayToggleKey, timeoutPerQuestionMs, tool, notify and hub (line 1, column 2); mode: must be "custom" or "native", got "gui" (line 1, column 31)`
 	if err == nil {
 		t.Fatal("ParseOptions accepted configFile and a bad mode")
 	}

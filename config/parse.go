@@ -23,9 +23,10 @@ const (
 	keyToggle      = "overlayToggleKey"
 	keyTimeout     = "timeoutPerQuestionMs"
 	keyTool        = "tool"
+	keyHub         = "hub"
 )
 
-var knownKeys = []string{keyMode, keyDisplayMode, keyToggle, keyTimeout, keyTool, keyNotify}
+var knownKeys = []string{keyMode, keyDisplayMode, keyToggle, keyTimeout, keyTool, keyNotify, keyHub}
 
 // disableWords turn the overlay toggle off. They are matched in any
 // ASCII case, like key names.
@@ -148,6 +149,10 @@ func (p *parser) parse() (Prefs, error) {
 			if s, ok := p.enum(key, valOff, raw, toolWant, "omit tool for the default, ask_user", ToolAskUser, ToolAskUserQuestion); ok {
 				prefs.Tool = s
 			}
+		case keyHub:
+			if s, ok := p.enum(key, valOff, raw, hubWant, "omit hub for the default, auto", HubAuto, HubOff); ok {
+				prefs.Hub = s
+			}
 		case keyNotify:
 			if n, ok := p.notify(valOff, raw); ok {
 				prefs.Notify = n
@@ -220,6 +225,8 @@ func (p *parser) enum(key string, off int64, raw json.RawMessage, want, nullHint
 
 const toolWant = `"ask_user" or "AskUserQuestion"`
 
+const hubWant = `"auto" or "off"`
+
 const toggleWant = `a key chord such as "alt+o", or null, "off", "none" or "disabled" to turn the toggle off`
 
 func (p *parser) toggle(off int64, raw json.RawMessage) (string, bool) {
@@ -272,7 +279,7 @@ func (p *parser) unknownKey(key string, off int64) {
 			return
 		}
 	}
-	p.add(pathOf(key), off, "unknown key; the config keys are mode, displayMode, overlayToggleKey, timeoutPerQuestionMs, tool and notify")
+	p.add(pathOf(key), off, "unknown key; the config keys are mode, displayMode, overlayToggleKey, timeoutPerQuestionMs, tool, notify and hub")
 }
 
 // ParseToggle reads an overlay toggle setting: one of the disable words

@@ -28,6 +28,9 @@ type Effective struct {
 	// Tool is the tool the user chose for the Pi package, "" when they
 	// chose none.
 	Tool string
+	// Hub is HubOff when the user opted out of the hub; "" or HubAuto
+	// publish questions to a hub when one runs.
+	Hub string
 }
 
 // Resolve combines two checked sources of preferences knob by knob: an
@@ -49,6 +52,9 @@ func Resolve(programmatic, file Prefs) Effective {
 		e.Notify.merge(p.Notify)
 		if p.Tool != "" {
 			e.Tool = p.Tool
+		}
+		if p.Hub != "" {
+			e.Hub = p.Hub
 		}
 		if p.ToggleKey != nil {
 			e.ToggleKey = *p.ToggleKey

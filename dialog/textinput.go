@@ -80,6 +80,11 @@ func dropRune(r rune) bool {
 		r == 0x200e || r == 0x200f || r == 0x061c
 }
 
+// Forbidden reports whether r can never be part of an input's text, as
+// typed into the dialog: the runes the input drops. A surface that takes
+// text from elsewhere refuses text that holds one.
+func Forbidden(r rune) bool { return dropRune(r) }
+
 // Value returns the text.
 func (t *textInput) Value() string { return t.s }
 

@@ -41,10 +41,12 @@ flags:
 type askFlags struct {
 	mode, display, timeout, config string
 	noConfig                       bool
+	hub                            string
 }
 
 func (f *askFlags) register(fs *flag.FlagSet) {
 	f.registerFor(fs, "custom (the dialog) or native (line prompts)")
+	fs.StringVar(&f.hub, "hub", "", "auto (publish the questions to the user's hub when one runs) or off")
 }
 
 // registerMCP registers the same flags for askuser mcp, where the native
@@ -82,6 +84,11 @@ func (f *askFlags) hostOptions() (*ask.HostOptions, error) {
 			return nil, fmt.Errorf("--timeout-per-question must be a whole number of milliseconds from 0 to %d, not %q", int64(config.MaxTimeoutPerQuestionMs), f.timeout)
 		}
 		o.Options.TimeoutPerQuestionMs = &ms
+	}
+	switch f.hub {
+	case "", config.HubAuto, config.HubOff:
+	default:
+		return nil, fmt.Errorf("--hub must be auto or off, not %q", f.hub)
 	}
 	switch {
 	case f.noConfig && f.config != "":
@@ -121,15 +128,17 @@ func runAsk(ctx context.Context, env *Env, args []string) int {
 		return code
 	}
 	if tool.questions() {
-		return askQuestionsOnTerminal(ctx, env, opts, data)
+		return askQuestionsOnTerminal(ctx, env, opts, hubPreference(f.hub, opts), data)
 	}
-	return askOnTerminal(ctx, env, "ask", opts, data)
+	return askOnTerminal(ctx, env, "ask", opts, hubPreference(f.hub, opts), data)
 }
 
 // askOnTerminal asks the questionnaire in data on the controlling terminal
 // and prints the result. It is the one path of ask and demo.
-func askOnTerminal(ctx context.Context, env *Env, name string, opts *ask.HostOptions, data []byte) int {
+func askOnTerminal(ctx context.Context, env *Env, name string, opts *ask.HostOptions, hubPref string, data []byte) int {
 	caps, closeTTY := terminalCapabilities(false)
+	caps, closeHub := joinHub(ctx, env, name, hubPref, caps)
+	defer closeHub()
 	host := ask.NewHost(caps, opts)
 	askOpts, finish := terminalNotify(env, name, host)
 	res := ask.NewAsker(host, askOpts).AskJSON(ctx, data, nil)

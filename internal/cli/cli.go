@@ -51,6 +51,9 @@ var commands = map[string]command{
 	"bridge":   {"serve the Pi package over JSON lines on stdin and stdout", runBridge},
 	"mcp":      {"serve ask_user over MCP on stdin and stdout", runMCP},
 	"popup":    {"show a dialog for a waiting askuser mcp (started by it)", runPopup},
+	"hub":      {"run the user's hub, or say whether one runs (hub status)", runHub},
+	"pending":  {"list the questions that wait on the hub", runPending},
+	"answer":   {"answer a question waiting on the hub with a result JSON", runAnswer},
 }
 
 // Run runs askuser with args (without the program name) and returns the

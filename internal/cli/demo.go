@@ -32,5 +32,5 @@ func runDemo(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return usageError(env, "demo", err.Error())
 	}
-	return askOnTerminal(ctx, env, "demo", opts, demoQuestionnaire)
+	return askOnTerminal(ctx, env, "demo", opts, hubPreference(f.hub, opts), demoQuestionnaire)
 }

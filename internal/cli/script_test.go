@@ -13,8 +13,11 @@ import (
 	"strconv"
 	"syscall"
 	"testing"
+	"time"
 
+	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/cli"
+	"github.com/askuser/askuser/internal/hubserver"
 	"github.com/askuser/askuser/internal/version"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -26,6 +29,12 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(cleanupM{m}, map[string]func(){
 		"askuser": func() { os.Exit(runMain()) },
+		"askuser-hub": func() {
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			code := hubserver.Main(ctx, os.Args[1:], os.Stderr, os.Getenv)
+			stop()
+			os.Exit(code)
+		},
 		"askuser-detached": func() {
 			if _, err := syscall.Setsid(); err != nil {
 				fmt.Fprintln(os.Stderr, "askuser-detached: setsid:", err)
@@ -40,6 +49,9 @@ func TestMain(m *testing.M) {
 type cleanupM struct{ m *testing.M }
 
 func (c cleanupM) Run() int {
+	// No test reaches a hub of the person running them: a test that
+	// wants one starts its own and names its state directory.
+	os.Setenv("XDG_STATE_HOME", filepath.Join(os.TempDir(), "askuser-tests-have-no-hub"))
 	code := c.m.Run()
 	removeBuiltAskuser()
 	return code
@@ -74,6 +86,9 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		Setup:               fillRelease,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// hubpending N waits until N questions wait on the hub of the
+			// script's XDG_STATE_HOME and sets ID to the newest one's id.
+			"hubpending": hubPending,
 			// exits CODE PROG [ARGS...] runs PROG and checks its exit status.
 			"exits": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) < 2 {
@@ -98,4 +113,41 @@ func TestScripts(t *testing.T) {
 			},
 		},
 	})
+}
+
+func hubPending(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: hubpending N")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("hubpending: bad N %q", args[0])
+	}
+	ctx := context.Background()
+	deadline := time.Now().Add(15 * time.Second)
+	var c *hub.Client
+	for c == nil {
+		c, err = hub.Dial(ctx, &hub.DialOptions{Getenv: ts.Getenv})
+		if err != nil {
+			if time.Now().After(deadline) {
+				ts.Fatalf("hubpending: %v", err)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	defer c.Close()
+	for {
+		qs, err := c.Pending(ctx)
+		ts.Check(err)
+		if len(qs) == want {
+			if want > 0 {
+				ts.Setenv("ID", qs[0].ID)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("hubpending: %d questions wait, want %d", len(qs), want)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

@@ -1,0 +1,490 @@
+package hub
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/askuser/askuser/internal/textinput"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// answerGrace is how long an answer or closing note outlives its
+// question's deadline, so that a late answer is told what happened
+// rather than that the id is unknown.
+const answerGrace = 2 * time.Minute
+
+// noDeadlineKeep is how long the answer to a question without a deadline
+// is kept.
+const noDeadlineKeep = time.Hour
+
+// requestTimeout bounds one request to the hub: a request sent as the
+// hub went away gets no reply, and must not hold up its caller until its
+// caller's own deadline.
+const requestTimeout = 2 * time.Second
+
+// listTimeout bounds a whole listing.
+const listTimeout = 10 * time.Second
+
+// listQuiet bounds the wait for the next question of a listing.
+const listQuiet = 3 * time.Second
+
+// markerTTL is how long a bucket keeps the marker of a key that expired.
+const markerTTL = time.Minute
+
+// DialOptions configures Dial. A nil *DialOptions reads the info file
+// from the default place, with no environment.
+type DialOptions struct {
+	// Getenv reads the environment, for Locate; nil reads none.
+	Getenv func(string) string
+	// Info, when set, is where to connect instead of the info file: a
+	// hub or NATS server this process was told about.
+	Info *Info
+	// Name is the connection's name, as the server shows it.
+	Name string
+	// Timeout bounds the connection and the first requests; 0 means one
+	// second.
+	Timeout time.Duration
+}
+
+// Client is a connection to a hub. It reconnects by itself when the hub
+// restarts. It is safe for concurrent use. Close it when done.
+type Client struct {
+	nc        *nats.Conn
+	questions jetstream.KeyValue
+	answers   jetstream.KeyValue
+	info      Info
+	timeout   time.Duration
+	reconnect chan struct{} // signalled, without blocking, on each reconnect
+}
+
+// Dial connects to the user's hub. Without a running hub it returns an
+// error wrapping ErrNoHub; a hub that does not answer within the timeout
+// is another error, which says where it was looked for.
+func Dial(ctx context.Context, opts *DialOptions) (*Client, error) {
+	if opts == nil {
+		opts = &DialOptions{}
+	}
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = time.Second
+	}
+	var info Info
+	auth := []nats.Option{}
+	if opts.Info != nil {
+		info = *opts.Info
+		auth = append(auth, nats.Token(info.Token))
+	} else {
+		p, err := Locate(opts.Getenv)
+		if err != nil {
+			return nil, err
+		}
+		info, err = ReadInfo(p.Info)
+		if err != nil {
+			return nil, err
+		}
+		// A hub that restarts listens elsewhere with a new token: each
+		// reconnection reads the info file again.
+		f := &infoFile{path: p.Info, last: info, timeout: timeout}
+		auth = append(auth, nats.SetCustomDialer(f), nats.TokenHandler(f.token))
+	}
+	c := &Client{info: info, timeout: timeout, reconnect: make(chan struct{}, 1)}
+	name := opts.Name
+	if name == "" {
+		name = "askuser"
+	}
+	nc, err := nats.Connect(info.URL, append(auth,
+		nats.Name(name),
+		nats.Timeout(timeout),
+		nats.MaxReconnects(-1),
+		nats.ReconnectWait(100*time.Millisecond),
+		nats.ReconnectJitter(50*time.Millisecond, 50*time.Millisecond),
+		nats.ReconnectHandler(func(*nats.Conn) {
+			select {
+			case c.reconnect <- struct{}{}:
+			default:
+			}
+		}),
+		nats.NoCallbacksAfterClientClose(),
+	)...)
+	if err != nil {
+		return nil, fmt.Errorf("connect to the hub at %s: %w", info.URL, err)
+	}
+	c.nc = nc
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		return nil, fmt.Errorf("connect to the hub at %s: %w", info.URL, err)
+	}
+	bctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if c.questions, c.answers, err = Buckets(bctx, js); err != nil {
+		nc.Close()
+		return nil, fmt.Errorf("open the hub's buckets at %s: %w", info.URL, err)
+	}
+	return c, nil
+}
+
+// infoFile dials the hub its info file names, read again at each dial,
+// and gives the token read with it.
+type infoFile struct {
+	path    string
+	timeout time.Duration
+
+	mu   sync.Mutex
+	last Info
+}
+
+// Dial dials the hub of the info file, or address when the file cannot
+// be read.
+func (f *infoFile) Dial(network, address string) (net.Conn, error) {
+	if info, err := ReadInfo(f.path); err == nil {
+		f.mu.Lock()
+		f.last = info
+		f.mu.Unlock()
+		if u, err := url.Parse(info.URL); err == nil && u.Host != "" {
+			address = u.Host
+		}
+	}
+	return net.DialTimeout(network, address, f.timeout)
+}
+
+func (f *infoFile) token() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.last.Token
+}
+
+// Buckets opens the hub's two buckets, creating them when they do not
+// exist yet, as on a NATS server that no hub has used before.
+func Buckets(ctx context.Context, js jetstream.JetStream) (questions, answers jetstream.KeyValue, err error) {
+	open := func(name, what string) (jetstream.KeyValue, error) {
+		kv, err := js.KeyValue(ctx, name)
+		if errors.Is(err, jetstream.ErrBucketNotFound) {
+			kv, err = js.CreateKeyValue(ctx, jetstream.KeyValueConfig{
+				Bucket:         name,
+				Description:    what,
+				History:        1,
+				Storage:        jetstream.FileStorage,
+				LimitMarkerTTL: markerTTL,
+			})
+			if errors.Is(err, jetstream.ErrBucketExists) {
+				kv, err = js.KeyValue(ctx, name)
+			}
+		}
+		return kv, err
+	}
+	if questions, err = open(QuestionsBucket, "askuser: the questions that wait"); err != nil {
+		return nil, nil, err
+	}
+	if answers, err = open(AnswersBucket, "askuser: one answer or closing note per question"); err != nil {
+		return nil, nil, err
+	}
+	return questions, answers, nil
+}
+
+// Close closes the connection. It does not wait for anything.
+func (c *Client) Close() { c.nc.Close() }
+
+// Info returns where the client connected.
+func (c *Client) Info() Info { return c.info }
+
+// Pending returns the questions that wait for an answer, newest first:
+// those in the store whose deadline has not passed and that no surface
+// has answered or closed.
+func (c *Client) Pending(ctx context.Context) ([]Question, error) {
+	ctx, cancel := context.WithTimeout(ctx, listTimeout)
+	defer cancel()
+	closed := map[string]bool{}
+	err := each(ctx, c.answers, func(e jetstream.KeyValueEntry) { closed[e.Key()] = true }, jetstream.MetaOnly())
+	if err != nil {
+		return nil, fmt.Errorf("list the hub's answers at %s: %w", c.info.URL, err)
+	}
+	now := time.Now()
+	var out []Question
+	err = each(ctx, c.questions, func(e jetstream.KeyValueEntry) {
+		var q Question
+		if json.Unmarshal(e.Value(), &q) != nil || closed[e.Key()] {
+			return
+		}
+		if d := q.Tag.Deadline; d != nil && !now.Before(*d) {
+			return
+		}
+		out = append(out, q)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list the hub's questions at %s: %w", c.info.URL, err)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Created.After(out[j].Created) })
+	return out, nil
+}
+
+// each calls fn with every entry of kv that holds a value. A hub that
+// goes away mid-listing sends nothing more: a silence of listQuiet ends
+// the listing with an error.
+func each(ctx context.Context, kv jetstream.KeyValue, fn func(jetstream.KeyValueEntry), opts ...jetstream.WatchOpt) error {
+	w, err := kv.WatchAll(ctx, append(opts, jetstream.IgnoreDeletes())...)
+	if err != nil {
+		return err
+	}
+	defer w.Stop()
+	quiet := time.NewTimer(listQuiet)
+	defer quiet.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-quiet.C:
+			return fmt.Errorf("the hub sent nothing for %v", listQuiet)
+		case e, ok := <-w.Updates():
+			if !ok {
+				return errors.New("the listing stopped")
+			}
+			if e == nil {
+				return nil
+			}
+			quiet.Reset(listQuiet)
+			fn(e)
+		}
+	}
+}
+
+// Question returns the question with id, and its answer or closing note
+// when it has one. A question that is not in the store, answered or not,
+// is a *RefusedError with reason RefusedUnknown, unless its answer is
+// still kept: then the answer comes back with a nil question.
+func (c *Client) Question(ctx context.Context, id string) (*Question, *Answer, error) {
+	if !validID(id) {
+		return nil, nil, refused(RefusedUnknown, "%q is not a question id: ids are 12 lowercase letters and digits, as askuser pending lists them", id)
+	}
+	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	defer cancel()
+	// The question is read before its answer: whoever closes a question
+	// stores the answer first and removes the question after, so one of
+	// the two is always found.
+	e, qerr := c.questions.Get(ctx, id)
+	if qerr != nil && !errors.Is(qerr, jetstream.ErrKeyNotFound) {
+		return nil, nil, fmt.Errorf("read the hub's question %s: %w", id, qerr)
+	}
+	var ans *Answer
+	if ae, err := c.answers.Get(ctx, id); err == nil {
+		var a Answer
+		if err := json.Unmarshal(ae.Value(), &a); err == nil {
+			ans = &a
+		}
+	} else if !errors.Is(err, jetstream.ErrKeyNotFound) {
+		return nil, nil, fmt.Errorf("read the hub's answer to %s: %w", id, err)
+	}
+	if qerr != nil {
+		if ans != nil {
+			return nil, ans, nil
+		}
+		return nil, nil, refused(RefusedUnknown, "no question %s waits on the hub: the id is unknown, or the question expired and left the store", id)
+	}
+	var q Question
+	if err := json.Unmarshal(e.Value(), &q); err != nil {
+		return nil, nil, fmt.Errorf("read the hub's question %s: %w", id, err)
+	}
+	return &q, ans, nil
+}
+
+// MaxByLen bounds the name an answering program gives itself.
+const MaxByLen = 120
+
+// Answer answers the question id with data, the result JSON askuser ask
+// prints for the question's contract (see CheckAnswer), on behalf of by,
+// which names the answering surface or program for the asker and its
+// model. It returns the stored answer when it won.
+//
+// A refusal is a *RefusedError: RefusedInvalid, with the reason, when
+// the answer breaks the contract's rules (the question stays open);
+// RefusedLate after the deadline; RefusedUnknown for an id the hub does
+// not have; RefusedAnswered, saying by whom, when another answer or the
+// asker closed the question first, even at the same moment: of
+// answers given at once, exactly one wins.
+func (c *Client) Answer(ctx context.Context, id string, data []byte, by string) (Answer, error) {
+	by = strings.TrimSpace(by)
+	switch {
+	case by == "":
+		return Answer{}, errors.New("say who answers: the name must not be blank")
+	case len(by) > MaxByLen:
+		return Answer{}, fmt.Errorf("the name of who answers is %d bytes, over the limit of %d", len(by), MaxByLen)
+	case strings.IndexFunc(by, textinput.Forbidden) >= 0:
+		return Answer{}, errors.New("the name of who answers holds a control or formatting character")
+	}
+	q, prior, err := c.Question(ctx, id)
+	if err != nil {
+		return Answer{}, err
+	}
+	if prior != nil {
+		return Answer{}, alreadyAnswered(id, *prior)
+	}
+	now := time.Now()
+	if d := q.Tag.Deadline; d != nil && !now.Before(*d) {
+		return Answer{}, refused(RefusedLate, "question %s is late: its deadline passed at %s", id, d.Format(time.RFC3339))
+	}
+	result, err := CheckAnswer(q, data)
+	if err != nil {
+		return Answer{}, err
+	}
+	a := Answer{ID: id, Status: StatusAnswered, By: by, At: now, Result: result}
+	cctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	defer cancel()
+	won, prior2, err := c.claim(cctx, a, q.Tag.Deadline)
+	if err != nil {
+		return Answer{}, err
+	}
+	if !won {
+		return Answer{}, alreadyAnswered(id, prior2)
+	}
+	// The asker is told at once; if it is away, it finds the answer when
+	// it is back.
+	_ = c.nc.Publish(answeredSubject+"."+id, nil)
+	_ = c.questions.Delete(cctx, id)
+	return a, nil
+}
+
+func alreadyAnswered(id string, a Answer) error {
+	return refused(RefusedAnswered, "question %s was already %s at %s", id, a.Where(), a.At.Format(time.RFC3339))
+}
+
+// claim creates a's entry in the answers bucket unless one exists; it
+// reports whether a won, and otherwise the entry that did.
+func (c *Client) claim(ctx context.Context, a Answer, deadline *time.Time) (bool, Answer, error) {
+	data, err := json.Marshal(a)
+	if err != nil {
+		return false, Answer{}, err
+	}
+	keep := noDeadlineKeep
+	if deadline != nil {
+		keep = max(time.Until(*deadline), 0) + answerGrace
+	}
+	_, err = c.answers.Create(ctx, a.ID, data, jetstream.KeyTTL(roundTTL(keep)))
+	if err == nil {
+		return true, a, nil
+	}
+	if !errors.Is(err, jetstream.ErrKeyExists) {
+		return false, Answer{}, fmt.Errorf("store the answer to %s: %w", a.ID, err)
+	}
+	e, err := c.answers.Get(ctx, a.ID)
+	if err != nil {
+		return false, Answer{}, fmt.Errorf("read the answer to %s that came first: %w", a.ID, err)
+	}
+	var prior Answer
+	if err := json.Unmarshal(e.Value(), &prior); err != nil {
+		return false, Answer{}, fmt.Errorf("read the answer to %s that came first: %w", a.ID, err)
+	}
+	return false, prior, nil
+}
+
+// roundTTL rounds d up to whole seconds, the TTL's unit, and to at
+// least one second.
+func roundTTL(d time.Duration) time.Duration {
+	return max((d+time.Second-1)/time.Second, 1) * time.Second
+}
+
+// publish stores q in the questions bucket, to expire at its deadline.
+func (c *Client) publish(ctx context.Context, q Question) error {
+	data, err := json.Marshal(q)
+	if err != nil {
+		return err
+	}
+	var opts []jetstream.KVCreateOpt
+	if d := q.Tag.Deadline; d != nil {
+		// A second past the deadline leaves its asker time to stop the
+		// countdown at the last moment (keepWaiting); readers judge by the
+		// deadline, not by the entry.
+		opts = append(opts, jetstream.KeyTTL(roundTTL(time.Until(*d))+time.Second))
+	}
+	if _, err := c.questions.Create(ctx, q.ID, data, opts...); err != nil {
+		return fmt.Errorf("publish the question to the hub at %s: %w", c.info.URL, err)
+	}
+	return nil
+}
+
+// An asker looks at its countdown every lookEvery, and at the answers
+// bucket every getEvery looks, besides when it is told of an answer.
+const (
+	lookEvery = 200 * time.Millisecond
+	getEvery  = 5
+)
+
+// keepWaiting stores q again without its deadline, as its asker stopped
+// the countdown: the question then waits until it is answered or closed.
+func (c *Client) keepWaiting(ctx context.Context, q Question) error {
+	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	defer cancel()
+	e, err := c.questions.Get(ctx, q.ID)
+	if err != nil {
+		return err
+	}
+	q.Tag.Deadline = nil
+	data, err := json.Marshal(q)
+	if err != nil {
+		return err
+	}
+	_, err = c.questions.Update(ctx, q.ID, data, e.Revision())
+	return err
+}
+
+// await waits until the question q has an entry in the answers bucket and
+// returns it. An answer that breaks q's contract, stored past the door,
+// is removed so that the question is open again, and the wait goes on.
+// tick, when not nil, is called at each of the periodic looks.
+// It looks when told that an answer was stored, when the connection comes
+// back, and every getEvery×lookEvery, so that an answer stored while this
+// process was away is found.
+func (c *Client) await(ctx context.Context, q *Question, tick func(context.Context)) (Answer, error) {
+	notes := make(chan *nats.Msg, 4)
+	sub, err := c.nc.ChanSubscribe(answeredSubject+"."+q.ID, notes)
+	if err != nil {
+		return Answer{}, err
+	}
+	defer sub.Unsubscribe()
+	ticker := time.NewTicker(lookEvery)
+	defer ticker.Stop()
+	get, looks := true, 0
+	for {
+		if get {
+			gctx, cancel := context.WithTimeout(ctx, requestTimeout)
+			e, err := c.answers.Get(gctx, q.ID)
+			cancel()
+			if err == nil {
+				var a Answer
+				if json.Unmarshal(e.Value(), &a) == nil {
+					if a.Status != StatusAnswered {
+						return a, nil
+					}
+					if _, err := checkAnswer(q, a.Result); err == nil {
+						return a, nil
+					}
+				}
+				pctx, cancel := context.WithTimeout(ctx, requestTimeout)
+				_ = c.answers.Purge(pctx, q.ID, jetstream.LastRevision(e.Revision()))
+				cancel()
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return Answer{}, context.Cause(ctx)
+		case <-notes:
+			get = true
+		case <-c.reconnect:
+			get = true
+		case <-ticker.C:
+			looks++
+			get = looks%getEvery == 0
+			if tick != nil {
+				tick(ctx)
+			}
+		}
+	}
+}

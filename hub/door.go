@@ -1,0 +1,190 @@
+package hub
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/internal/textinput"
+)
+
+// MaxAnswerBytes is the size limit of an answer given to the hub: the
+// request limit of both contracts, since an answer cannot hold more text
+// than its questionnaire offers plus the person's own.
+const MaxAnswerBytes = contract.MaxRequestBytes
+
+// Refusal says why the hub refused an answer.
+type Refusal string
+
+// The reasons an answer is refused.
+const (
+	// RefusedInvalid: the answer breaks its contract's rules; the
+	// question stays open.
+	RefusedInvalid Refusal = "invalid"
+	// RefusedLate: the question's deadline has passed.
+	RefusedLate Refusal = "late"
+	// RefusedUnknown: no question has this id, or it expired and left
+	// the store.
+	RefusedUnknown Refusal = "unknown"
+	// RefusedAnswered: the question was answered or closed before.
+	RefusedAnswered Refusal = "answered"
+)
+
+// RefusedError is the error Answer returns when the hub refuses an
+// answer: why, and a message for the person or program that gave it.
+type RefusedError struct {
+	Reason  Refusal
+	Message string
+}
+
+// Error returns the message.
+func (e *RefusedError) Error() string { return e.Message }
+
+func refused(r Refusal, format string, args ...any) error {
+	return &RefusedError{Reason: r, Message: fmt.Sprintf(format, args...)}
+}
+
+// CheckAnswer checks an answer to q by the rules the dialog's answers
+// obey and returns it in its contract's result JSON, ready to store. The
+// answer is the result JSON askuser ask prints for q's contract, for a
+// submitted questionnaire: {"status":"answered","answers":[…]} for
+// ask_user (a route and warnings, which askuser ask prints too, are
+// allowed and dropped), an AskUserQuestion result with cancelled false
+// for AskUserQuestion. A refusal is a *RefusedError with reason
+// RefusedInvalid whose message says what is wrong.
+func CheckAnswer(q *Question, data []byte) (json.RawMessage, error) {
+	out, err := checkAnswer(q, data)
+	if err != nil {
+		return nil, refused(RefusedInvalid, "the answer is refused: %v", err)
+	}
+	return out, nil
+}
+
+func checkAnswer(q *Question, data []byte) (json.RawMessage, error) {
+	if len(data) > MaxAnswerBytes {
+		return nil, fmt.Errorf("it is %d bytes, over the limit of %d", len(data), MaxAnswerBytes)
+	}
+	if err := strictjson.Check(data, nil); err != nil {
+		return nil, err
+	}
+	if err := checkText(q.Request, data); err != nil {
+		return nil, err
+	}
+	switch q.Tag.Contract {
+	case ContractAskUser:
+		return checkAskUser(q, data)
+	case ContractAskUserQuestion:
+		return checkQuestions(q, data)
+	}
+	return nil, fmt.Errorf("the question's contract %q is not one askuser knows", q.Tag.Contract)
+}
+
+// askUserAnswer is the part of an ask_user result an answer gives.
+type askUserAnswer struct {
+	Status   contract.Status   `json:"status"`
+	Route    contract.Route    `json:"route,omitempty"`
+	Answers  []contract.Answer `json:"answers"`
+	Warnings []string          `json:"warnings,omitempty"`
+}
+
+func checkAskUser(q *Question, data []byte) (json.RawMessage, error) {
+	req, _, err := contract.Parse(q.Request)
+	if err != nil {
+		return nil, fmt.Errorf("the stored question does not parse: %w", err)
+	}
+	var a askUserAnswer
+	if err := decodeStrict(data, &a); err != nil {
+		return nil, err
+	}
+	if a.Status != contract.StatusAnswered {
+		return nil, fmt.Errorf(`status must be "answered", got %q`, a.Status)
+	}
+	if a.Answers == nil {
+		return nil, errors.New("answers is missing: give one answer per question")
+	}
+	if err := contract.CheckAnswers(req, a.Answers); err != nil {
+		return nil, err
+	}
+	return json.Marshal(askUserAnswer{Status: contract.StatusAnswered, Answers: a.Answers})
+}
+
+func checkQuestions(q *Question, data []byte) (json.RawMessage, error) {
+	req, err := auq.Parse(q.Request)
+	if err != nil {
+		return nil, fmt.Errorf("the stored question does not parse: %w", err)
+	}
+	var res auq.Result
+	if err := decodeStrict(data, &res); err != nil {
+		return nil, err
+	}
+	if res.Cancelled {
+		return nil, errors.New("cancelled must be false: an answer submits the questions")
+	}
+	if err := auq.CheckResult(req, res); err != nil {
+		return nil, err
+	}
+	return json.Marshal(res)
+}
+
+// decodeStrict decodes one JSON value into v, refusing unknown members
+// and anything after the value.
+func decodeStrict(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("not a result of this question's contract: %w", err)
+	}
+	if dec.More() {
+		return errors.New("more than one JSON value")
+	}
+	return nil
+}
+
+// checkText refuses a string in data that holds a rune the dialog's text
+// input never lets in (a control character, a bidi override), unless it
+// is text of the questionnaire itself, such as a title the answer
+// repeats: a person typing in the dialog cannot give one, so no other
+// surface may.
+func checkText(request, data []byte) error {
+	var own map[string]bool
+	for s := range stringsOf(data) {
+		i := strings.IndexFunc(s, textinput.Forbidden)
+		if i < 0 {
+			continue
+		}
+		if own == nil {
+			own = map[string]bool{}
+			for t := range stringsOf(request) {
+				own[t] = true
+			}
+		}
+		if !own[s] {
+			r, _ := utf8.DecodeRuneInString(s[i:])
+			return fmt.Errorf("the text %q holds the control or formatting character %U, which no answer may", s, r)
+		}
+	}
+	return nil
+}
+
+// stringsOf yields the strings of a JSON text, member names included.
+func stringsOf(data []byte) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		for {
+			tok, err := dec.Token()
+			if err != nil {
+				return
+			}
+			if s, ok := tok.(string); ok && !yield(s) {
+				return
+			}
+		}
+	}
+}

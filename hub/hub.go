@@ -1,0 +1,174 @@
+// Package hub is the client side of askuser's hub: one queue, on NATS
+// JetStream, where every question of one person waits until any of that
+// person's surfaces answers it.
+//
+// A question is an entry of the questions bucket, keyed by its id, with
+// its tag (agent, project, machine, contract, count, deadline) and the
+// questionnaire; the entry's TTL ends a moment after the deadline, so an
+// expired question leaves the store by itself. A question whose asker
+// stopped the countdown loses its deadline and its TTL. An answer, or the note that the question
+// was closed elsewhere, is created once under the same id in the answers
+// bucket: the first create wins, atomically, and every later one is told
+// who won.
+//
+// Dial finds the hub the local askuser processes share through its info
+// file (Locate, ReadInfo). Join wraps a host's renderers so that each
+// questionnaire is asked locally and on the hub at the same moment.
+// Pending and Answer are what programs use to answer.
+package hub
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+)
+
+// The NATS names the hub uses. Every hub and client agrees on them.
+const (
+	// QuestionsBucket holds the waiting questions, keyed by id.
+	QuestionsBucket = "askuser_questions"
+	// AnswersBucket holds one answer or closing note per question id.
+	AnswersBucket = "askuser_answers"
+	// answeredSubject.<id> is published after an answer is stored, so
+	// that the asker looks at once rather than at its next poll.
+	answeredSubject = "askuser.answered"
+)
+
+// Info is what a running hub writes down for the local askuser processes,
+// in a file only its user can read: where to connect and with what.
+type Info struct {
+	// URL is the hub's client address, nats://127.0.0.1:PORT.
+	URL string `json:"url"`
+	// Token authenticates a client.
+	Token string `json:"token"`
+	// PID is the hub process.
+	PID int `json:"pid"`
+	// Started is when the hub became ready.
+	Started time.Time `json:"started"`
+	// Store is the directory of the hub's JetStream file store.
+	Store string `json:"store"`
+}
+
+// Paths are the files of one user's hub, all in one directory.
+type Paths struct {
+	// Dir holds the other three; only its user may enter it.
+	Dir string
+	// Info is the info file, readable by its user only.
+	Info string
+	// Lock is held by the running hub, so that a second one refuses.
+	Lock string
+	// Store is the JetStream file store.
+	Store string
+}
+
+// Locate returns the paths of the user's hub: in $XDG_STATE_HOME/askuser/hub,
+// else ~/.local/state/askuser/hub (on Windows, %LocalAppData%\askuser\hub).
+// getenv reads the environment; nil reads none, and then the home
+// directory comes from the operating system.
+func Locate(getenv func(string) string) (Paths, error) {
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	base := getenv("XDG_STATE_HOME")
+	if base == "" {
+		switch runtime.GOOS {
+		case "windows":
+			base = getenv("LocalAppData")
+		default:
+			home := getenv("HOME")
+			if home == "" {
+				h, err := os.UserHomeDir()
+				if err != nil {
+					return Paths{}, fmt.Errorf("locate the hub's directory: %w", err)
+				}
+				home = h
+			}
+			base = filepath.Join(home, ".local", "state")
+		}
+	}
+	if base == "" || !filepath.IsAbs(base) {
+		return Paths{}, fmt.Errorf("locate the hub's directory: no absolute state directory (set XDG_STATE_HOME or HOME)")
+	}
+	dir := filepath.Join(base, "askuser", "hub")
+	return Paths{
+		Dir:   dir,
+		Info:  filepath.Join(dir, "hub.json"),
+		Lock:  filepath.Join(dir, "hub.lock"),
+		Store: filepath.Join(dir, "jetstream"),
+	}, nil
+}
+
+// ErrNoHub is returned by ReadInfo, and wrapped by Dial, when no hub has
+// written its info file: none runs for this user.
+var ErrNoHub = errors.New("no hub runs for this user")
+
+// maxInfoSize bounds the info file; a real one is about 200 bytes.
+const maxInfoSize = 1 << 14
+
+// ReadInfo reads the info file at path. A missing file is ErrNoHub. A
+// file that others than its owner can read or write is refused: its token
+// would be known to them.
+func ReadInfo(path string) (Info, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Info{}, ErrNoHub
+	}
+	if err != nil {
+		return Info{}, fmt.Errorf("read the hub's info file: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return Info{}, fmt.Errorf("read the hub's info file: %w", err)
+	}
+	if !st.Mode().IsRegular() || st.Size() > maxInfoSize {
+		return Info{}, fmt.Errorf("read the hub's info file %s: not a small regular file", path)
+	}
+	if runtime.GOOS != "windows" && st.Mode().Perm()&0o077 != 0 {
+		return Info{}, fmt.Errorf("the hub's info file %s can be read by others (mode %v); remove it and restart the hub", path, st.Mode().Perm())
+	}
+	var info Info
+	dec := json.NewDecoder(f)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&info); err != nil {
+		return Info{}, fmt.Errorf("read the hub's info file %s: %w", path, err)
+	}
+	if info.URL == "" || info.Token == "" {
+		return Info{}, fmt.Errorf("read the hub's info file %s: no url or token", path)
+	}
+	return info, nil
+}
+
+// WriteInfo writes info to path, readable and writable by its owner only,
+// replacing any file there in one step.
+func WriteInfo(path string, info Info) error {
+	data, err := json.MarshalIndent(info, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".hub-*.json")
+	if err != nil {
+		return fmt.Errorf("write the hub's info file: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write the hub's info file: %w", err)
+	}
+	if _, err := tmp.Write(append(data, '\n')); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write the hub's info file: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write the hub's info file: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write the hub's info file: %w", err)
+	}
+	return nil
+}

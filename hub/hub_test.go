@@ -1,0 +1,490 @@
+package hub_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/hubserver"
+)
+
+const askUserReq = `{"questions": [{"title": "Deploy where?", "options": [{"label": "staging"}, {"label": "prod"}]}]}`
+const auqReq = `{"questions": [{"id": "db", "question": "Which database?", "header": "Database",
+  "options": [{"id": "pg", "label": "Postgres", "description": "d"}, {"id": "lite", "label": "SQLite", "description": "d"}]}]}`
+
+// startHub runs a real hub, an embedded NATS server with JetStream, in
+// a directory of the test's, until the test ends.
+func startHub(t *testing.T) hub.Info { return startHubB(t) }
+
+func startHubB(t testing.TB) hub.Info {
+	t.Helper()
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan hub.Info, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- hubserver.Run(ctx, &hubserver.Options{
+			Paths: pathsIn(dir),
+			Ready: func(i hub.Info) { ready <- i },
+		})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("hub: %v", err)
+		}
+	})
+	select {
+	case info := <-ready:
+		return info
+	case err := <-done:
+		t.Fatalf("hub did not start: %v", err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("hub did not start within 20s")
+	}
+	return hub.Info{}
+}
+
+func pathsIn(dir string) hub.Paths {
+	return hub.Paths{Dir: dir, Info: filepath.Join(dir, "hub.json"), Lock: filepath.Join(dir, "hub.lock"), Store: filepath.Join(dir, "jetstream")}
+}
+
+func dial(t *testing.T, info hub.Info) *hub.Client {
+	t.Helper()
+	c, err := hub.Dial(context.Background(), &hub.DialOptions{Info: &info})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
+// askUserAnswer is the result JSON of an answer choosing label.
+func askUserAnswer(t *testing.T, label string) []byte {
+	t.Helper()
+	req, _, err := contract.Parse([]byte(askUserReq))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := contract.NewAnswer(req, 0)
+	a.Selections = []string{label}
+	b, err := json.Marshal(contract.Result{Status: contract.StatusAnswered, Route: contract.RouteCustom, Answers: []contract.Answer{a}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func auqAnswer(t *testing.T, id, label string) []byte {
+	t.Helper()
+	b, err := json.Marshal(auq.Result{Answers: map[string]auq.Answer{"db": {Kind: auq.KindSingle, Choice: auq.Choice{OptionID: id, Label: label}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// blockingLocal is a host renderer that shows nothing and returns when
+// released, with its outcome, or when its context ends.
+type blockingLocal struct {
+	release chan ask.Outcome
+	cause   chan error
+}
+
+func newBlockingLocal() *blockingLocal {
+	return &blockingLocal{release: make(chan ask.Outcome, 1), cause: make(chan error, 1)}
+}
+
+func (b *blockingLocal) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+	select {
+	case o := <-b.release:
+		return o, nil
+	case <-ctx.Done():
+		b.cause <- context.Cause(ctx)
+		return ask.Outcome{}, ctx.Err()
+	}
+}
+
+// waitPending returns the one question waiting on the hub, once there is one.
+func waitPending(t *testing.T, c *hub.Client) hub.Question {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		qs, err := c.Pending(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(qs) == 1 {
+			return qs[0]
+		}
+		if len(qs) > 1 {
+			t.Fatalf("%d questions wait, want 1", len(qs))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("no question reached the hub within 10s")
+	return hub.Question{}
+}
+
+func newAsker(t *testing.T, l *hub.Link, caps ask.Capabilities, timeoutMs int64) *ask.Asker {
+	t.Helper()
+	return ask.NewAsker(ask.NewHost(l.Join(caps), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &timeoutMs}}), nil)
+}
+
+func TestHubAnswerWins(t *testing.T) {
+	info := startHub(t)
+	c := dial(t, info)
+	local := newBlockingLocal()
+	var where atomic.Value
+	l := hub.NewLink(&hub.LinkOptions{
+		Dial:     func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Info: &info}) },
+		Agent:    "test agent",
+		Local:    "the test's terminal",
+		Answered: func(_ string, a hub.Answer) { where.Store(a.Where()) },
+	})
+	defer closeLink(l)
+	a := newAsker(t, l, ask.Capabilities{Custom: local}, 60000)
+	results := make(chan contract.Result, 1)
+	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+
+	q := waitPending(t, c)
+	if q.Tag.Agent != "test agent" || q.Tag.Contract != hub.ContractAskUser || q.Tag.Questions != 1 || q.Tag.Deadline == nil || q.Tag.Machine == "" || q.Tag.Project == "" {
+		t.Errorf("tag = %+v", q.Tag)
+	}
+	// A bad answer is refused with the reason; the question stays open.
+	_, err := c.Answer(context.Background(), q.ID, askUserAnswer(t, "moon"), "askuser answer (policy)")
+	var re *hub.RefusedError
+	if !errors.As(err, &re) || re.Reason != hub.RefusedInvalid || !strings.Contains(re.Message, "moon") {
+		t.Fatalf("bad answer: err = %v, want a refusal naming the label", err)
+	}
+	if got, err := c.Answer(context.Background(), q.ID, askUserAnswer(t, "prod"), "askuser answer (policy)"); err != nil {
+		t.Fatalf("good answer refused: %v", err)
+	} else if got.Status != hub.StatusAnswered {
+		t.Errorf("stored %+v", got)
+	}
+	res := <-results
+	if res.Status != contract.StatusAnswered || len(res.Answers) != 1 || res.Answers[0].Selections[0] != "prod" {
+		t.Fatalf("result = %+v", res)
+	}
+	if cause := <-local.cause; !errors.Is(cause, hub.ErrAnsweredElsewhere) {
+		t.Errorf("local renderer stopped by %v, want ErrAnsweredElsewhere", cause)
+	}
+	if w, _ := where.Load().(string); w != "answered by askuser answer (policy)" {
+		t.Errorf("where = %q", w)
+	}
+	// The same answer again is refused, saying who answered.
+	_, err = c.Answer(context.Background(), q.ID, askUserAnswer(t, "prod"), "another")
+	if !errors.As(err, &re) || re.Reason != hub.RefusedAnswered || !strings.Contains(re.Message, "askuser answer (policy)") {
+		t.Fatalf("second answer: err = %v", err)
+	}
+	if qs, _ := c.Pending(context.Background()); len(qs) != 0 {
+		t.Errorf("%d questions still wait", len(qs))
+	}
+}
+
+func TestLocalAnswerWins(t *testing.T) {
+	info := startHub(t)
+	c := dial(t, info)
+	local := newBlockingLocal()
+	l := hub.NewLink(&hub.LinkOptions{
+		Dial:  func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Info: &info}) },
+		Local: "the test's terminal",
+	})
+	a := newAsker(t, l, ask.Capabilities{Custom: local}, 60000)
+	results := make(chan contract.Result, 1)
+	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+	q := waitPending(t, c)
+	req, _, _ := contract.Parse([]byte(askUserReq))
+	ans := contract.NewAnswer(req, 0)
+	ans.Selections = []string{"staging"}
+	local.release <- ask.Outcome{Answers: []contract.Answer{ans}}
+	if res := <-results; res.Status != contract.StatusAnswered || res.Answers[0].Selections[0] != "staging" {
+		t.Fatalf("result = %+v", res)
+	}
+	l.Close(context.Background())
+	_, err := c.Answer(context.Background(), q.ID, askUserAnswer(t, "prod"), "late program")
+	var re *hub.RefusedError
+	if !errors.As(err, &re) || re.Reason != hub.RefusedAnswered || !strings.Contains(re.Message, "answered (the test's terminal") {
+		t.Fatalf("answer after the local one: err = %v", err)
+	}
+}
+
+func TestHeadlessWaitsForHub(t *testing.T) {
+	info := startHub(t)
+	c := dial(t, info)
+	l := hub.NewLink(&hub.LinkOptions{
+		Dial: func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Info: &info}) },
+	})
+	defer closeLink(l)
+	if err := l.Connect(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	a := newAsker(t, l, ask.Capabilities{CustomReason: "no terminal", NativeReason: "no terminal"}, 60000)
+	outs := make(chan auq.Outcome, 1)
+	go func() { outs <- a.AskQuestionsJSON(context.Background(), []byte(auqReq), nil) }()
+	q := waitPending(t, c)
+	if q.Tag.Contract != hub.ContractAskUserQuestion {
+		t.Errorf("contract = %q", q.Tag.Contract)
+	}
+	// An unknown label, and text with a control character, are refused.
+	for _, bad := range [][]byte{auqAnswer(t, "pg", "MySQL"), []byte(`{"cancelled":false,"answers":{"db":{"kind":"single","label":"Other","other":true,"text":"a\u001b[2Jb"}}}`)} {
+		if _, err := c.Answer(context.Background(), q.ID, bad, "p"); err == nil {
+			t.Fatalf("answer %s accepted", bad)
+		}
+	}
+	if _, err := c.Answer(context.Background(), q.ID, auqAnswer(t, "pg", "Postgres"), "p"); err != nil {
+		t.Fatal(err)
+	}
+	out := <-outs
+	if out.Status != auq.StatusSubmitted || out.Result.Answers["db"].Choice.Label != "Postgres" {
+		t.Fatalf("outcome = %+v", out)
+	}
+}
+
+func TestExactlyOnce(t *testing.T) {
+	info := startHub(t)
+	c := dial(t, info)
+	l := hub.NewLink(&hub.LinkOptions{
+		Dial: func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Info: &info}) },
+	})
+	defer closeLink(l)
+	a := newAsker(t, l, ask.Capabilities{Custom: newBlockingLocal()}, 60000)
+	results := make(chan contract.Result, 1)
+	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+	q := waitPending(t, c)
+	const n = 8
+	var wg sync.WaitGroup
+	var won atomic.Int32
+	var lost atomic.Int32
+	start := make(chan struct{})
+	for i := range n {
+		wg.Go(func() {
+			cc := dial(t, info)
+			<-start
+			label := []string{"staging", "prod"}[i%2]
+			_, err := cc.Answer(context.Background(), q.ID, askUserAnswer(t, label), "program")
+			var re *hub.RefusedError
+			switch {
+			case err == nil:
+				won.Add(1)
+			case errors.As(err, &re) && re.Reason == hub.RefusedAnswered:
+				lost.Add(1)
+			default:
+				t.Errorf("answer %d: %v", i, err)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	if won.Load() != 1 || lost.Load() != n-1 {
+		t.Fatalf("%d answers won and %d were refused as answered, want 1 and %d", won.Load(), lost.Load(), n-1)
+	}
+	if res := <-results; res.Status != contract.StatusAnswered {
+		t.Fatalf("result = %+v", res)
+	}
+}
+
+func TestUnreachableHubLeavesLocalRoute(t *testing.T) {
+	dead := hub.Info{URL: "nats://127.0.0.1:1", Token: "x"}
+	var told atomic.Int32
+	l := hub.NewLink(&hub.LinkOptions{
+		Dial: func(ctx context.Context) (*hub.Client, error) {
+			return hub.Dial(ctx, &hub.DialOptions{Info: &dead, Timeout: 200 * time.Millisecond})
+		},
+		Unreachable: func(error) { told.Add(1) },
+	})
+	defer closeLink(l)
+	req, _, _ := contract.Parse([]byte(askUserReq))
+	ans := contract.NewAnswer(req, 0)
+	ans.Selections = []string{"prod"}
+	local := ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+		return ask.Outcome{Answers: []contract.Answer{ans}}, nil
+	})
+	a := newAsker(t, l, ask.Capabilities{Custom: local}, 60000)
+	for range 2 {
+		if res := a.AskJSON(context.Background(), []byte(askUserReq), nil); res.Status != contract.StatusAnswered {
+			t.Fatalf("result = %+v", res)
+		}
+	}
+	l.Close(context.Background())
+	if told.Load() != 1 {
+		t.Errorf("the person was told %d times, want once", told.Load())
+	}
+}
+
+func TestLateUnknownAndExpired(t *testing.T) {
+	info := startHub(t)
+	c := dial(t, info)
+	l := hub.NewLink(&hub.LinkOptions{
+		Dial: func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Info: &info}) },
+	})
+	a := newAsker(t, l, ask.Capabilities{Custom: newBlockingLocal()}, 1000)
+	results := make(chan contract.Result, 1)
+	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+	q := waitPending(t, c)
+	if res := <-results; res.Status != contract.StatusTimeout {
+		t.Fatalf("result = %+v", res)
+	}
+	l.Close(context.Background())
+	_, err := c.Answer(context.Background(), q.ID, askUserAnswer(t, "prod"), "p")
+	var re *hub.RefusedError
+	if !errors.As(err, &re) || re.Reason != hub.RefusedAnswered || !strings.Contains(re.Message, "timed out") {
+		t.Fatalf("answer after the timeout: %v", err)
+	}
+	_, err = c.Answer(context.Background(), "zzzzzzzzzzzz", askUserAnswer(t, "prod"), "p")
+	if !errors.As(err, &re) || re.Reason != hub.RefusedUnknown {
+		t.Fatalf("unknown id: %v", err)
+	}
+	_, err = c.Answer(context.Background(), "x.>", askUserAnswer(t, "prod"), "p")
+	if !errors.As(err, &re) || re.Reason != hub.RefusedUnknown {
+		t.Fatalf("bad id: %v", err)
+	}
+}
+
+func TestInfoFileIsPrivate(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "hub.json")
+	if err := hub.WriteInfo(p, hub.Info{URL: "nats://127.0.0.1:4222", Token: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode().Perm() != 0o600 {
+		t.Errorf("mode = %v, want 0600", st.Mode().Perm())
+	}
+	if _, err := hub.ReadInfo(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(p, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hub.ReadInfo(p); err == nil || !strings.Contains(err.Error(), "read by others") {
+		t.Errorf("a readable info file: err = %v", err)
+	}
+	if _, err := hub.ReadInfo(filepath.Join(dir, "none.json")); !errors.Is(err, hub.ErrNoHub) {
+		t.Errorf("missing file: err = %v, want ErrNoHub", err)
+	}
+}
+
+// closeLink closes l, waiting at most five seconds for its questions.
+func closeLink(l *hub.Link) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	l.Close(ctx)
+}
+
+// TestSameMomentExactlyOnce lets the terminal and a program answer at the
+// same moment, many times: each time exactly one wins, the call's result
+// is the winner's, and the loser is told.
+func TestSameMomentExactlyOnce(t *testing.T) {
+	info := startHub(t)
+	c := dial(t, info)
+	l := hub.NewLink(&hub.LinkOptions{
+		Dial:  func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Info: &info}) },
+		Local: "the test's terminal",
+	})
+	defer closeLink(l)
+	req, _, _ := contract.Parse([]byte(askUserReq))
+	local := contract.NewAnswer(req, 0)
+	local.Selections = []string{"staging"}
+	hubWins := 0
+	for i := range 20 {
+		r := newBlockingLocal()
+		a := newAsker(t, l, ask.Capabilities{Custom: r}, 60000)
+		results := make(chan contract.Result, 1)
+		go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+		q := waitPending(t, c)
+		answered := make(chan error, 1)
+		go func() {
+			_, err := c.Answer(context.Background(), q.ID, askUserAnswer(t, "prod"), "program")
+			answered <- err
+		}()
+		r.release <- ask.Outcome{Answers: []contract.Answer{local}}
+		err := <-answered
+		res := <-results
+		got := res.Answers[0].Selections[0]
+		var re *hub.RefusedError
+		switch {
+		case err == nil:
+			hubWins++
+			if got != "prod" {
+				t.Fatalf("round %d: the program's answer was accepted, but the result is %q", i, got)
+			}
+		case errors.As(err, &re) && re.Reason == hub.RefusedAnswered:
+			if got != "staging" {
+				t.Fatalf("round %d: the program was refused, but the result is %q", i, got)
+			}
+		default:
+			t.Fatalf("round %d: %v", i, err)
+		}
+		// The question leaves the queue either way.
+		deadline := time.Now().Add(5 * time.Second)
+		for qs, _ := c.Pending(context.Background()); len(qs) != 0; qs, _ = c.Pending(context.Background()) {
+			if time.Now().After(deadline) {
+				t.Fatalf("round %d: the question still waits", i)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	t.Logf("the program won %d of 20 rounds", hubWins)
+}
+
+// TestCountdownStopped has the person stop the countdown in the local
+// dialog: the question on the hub then outlives its first deadline, and
+// an answer given there after it still wins.
+func TestCountdownStopped(t *testing.T) {
+	info := startHub(t)
+	c := dial(t, info)
+	l := hub.NewLink(&hub.LinkOptions{
+		Dial: func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Info: &info}) },
+	})
+	defer closeLink(l)
+	stopped := make(chan bool, 1)
+	local := ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+		stopped <- s.Countdown.Cancel()
+		<-ctx.Done()
+		return ask.Outcome{}, ctx.Err()
+	})
+	a := newAsker(t, l, ask.Capabilities{Custom: local}, 1000)
+	results := make(chan contract.Result, 1)
+	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+	if !<-stopped {
+		t.Fatal("the countdown could not be stopped")
+	}
+	q := waitPending(t, c)
+	// Past the first deadline, and past the hub's look at the countdown.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		qs, err := c.Pending(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(qs) == 1 && qs[0].Tag.Deadline == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the question on the hub kept its deadline: %+v", qs)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(time.Until(q.Tag.Deadline.Add(500 * time.Millisecond)))
+	if _, err := c.Answer(context.Background(), q.ID, askUserAnswer(t, "prod"), "program"); err != nil {
+		t.Fatalf("answer after the first deadline: %v", err)
+	}
+	if res := <-results; res.Status != contract.StatusAnswered {
+		t.Fatalf("result = %+v", res)
+	}
+}

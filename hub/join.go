@@ -1,0 +1,495 @@
+package hub
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/auq"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// claimTimeout bounds the asker's claim of a question it settled itself:
+// a hub that went away must not hold up the local answer.
+const claimTimeout = time.Second
+
+// republishWait is how long a call with no local route waits before it
+// tries again to publish its question to a hub that did not take it.
+const republishWait = 250 * time.Millisecond
+
+// LinkOptions configures NewLink. A nil *LinkOptions means the defaults.
+type LinkOptions struct {
+	// Dial is how the link reaches the hub; nil is Dial with no options.
+	Dial func(ctx context.Context) (*Client, error)
+	// Agent names the asking program in each question's tag.
+	Agent string
+	// Project and Machine tag each question; "" means the working
+	// directory and the host name.
+	Project, Machine string
+	// Local names the host's own surface in the note a question gets
+	// when it settles there, such as "the terminal of askuser ask".
+	Local string
+	// Unreachable is told, once per link, why the hub could not be
+	// reached or written; the local route goes on without it. nil for
+	// nothing.
+	Unreachable func(err error)
+	// Answered is told when an answer from the hub won a call, with the
+	// call's id and the answer, before the call returns; nil for nothing.
+	Answered func(callID string, a Answer)
+}
+
+// Link joins a host to the hub: every questionnaire asked through the
+// renderers Join returns is published to the hub while the host's own
+// renderer shows it, and the first valid answer wins. The connection is
+// made at the first question, once. A Link is safe for concurrent use.
+type Link struct {
+	opts LinkOptions
+
+	dialOnce sync.Once
+	client   *Client
+	dialErr  error
+	told     sync.Once
+	pending  sync.WaitGroup // questions still being closed on the hub
+}
+
+// NewLink returns a link that dials the hub when first needed.
+func NewLink(opts *LinkOptions) *Link {
+	l := &Link{}
+	if opts != nil {
+		l.opts = *opts
+	}
+	if l.opts.Dial == nil {
+		l.opts.Dial = func(ctx context.Context) (*Client, error) { return Dial(ctx, nil) }
+	}
+	if l.opts.Project == "" {
+		l.opts.Project, _ = os.Getwd()
+	}
+	if l.opts.Machine == "" {
+		l.opts.Machine, _ = os.Hostname()
+	}
+	if l.opts.Local == "" {
+		l.opts.Local = "the asking host"
+	}
+	if l.opts.Machine != "" {
+		l.opts.Local += " on " + l.opts.Machine
+	}
+	return l
+}
+
+// Connect dials the hub now, if it has not been dialed, and returns the
+// error of that one attempt.
+func (l *Link) Connect(ctx context.Context) error {
+	_, err := l.connect(ctx)
+	return err
+}
+
+func (l *Link) connect(ctx context.Context) (*Client, error) {
+	l.dialOnce.Do(func() {
+		l.client, l.dialErr = l.opts.Dial(ctx)
+	})
+	return l.client, l.dialErr
+}
+
+// unreachable tells the person, once, that the hub is out of reach.
+func (l *Link) unreachable(err error) {
+	l.told.Do(func() {
+		if l.opts.Unreachable != nil {
+			l.opts.Unreachable(err)
+		}
+	})
+}
+
+// Close waits, until ctx is done, for the questions of settled calls to
+// be closed on the hub, then closes the connection.
+func (l *Link) Close(ctx context.Context) {
+	done := make(chan struct{})
+	go func() {
+		l.pending.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+	if c, _ := l.connect(ctx); c != nil {
+		c.Close()
+	}
+}
+
+// Join returns caps with each renderer wrapped so that it races the hub.
+// When caps has no renderer at all for a contract, as on a host with no
+// terminal, Join binds a renderer of the custom route that waits for the
+// hub alone; call Connect first, so that a host whose hub is out of
+// reach is not offered a route.
+func (l *Link) Join(caps ask.Capabilities) ask.Capabilities {
+	out := caps
+	if caps.Custom != nil {
+		out.Custom = l.renderer(caps.Custom)
+	}
+	if caps.Native != nil {
+		out.Native = l.renderer(caps.Native)
+	}
+	if caps.Custom == nil && caps.Native == nil {
+		out.Custom, out.CustomReason = l.renderer(nil), ""
+	}
+	if caps.CustomQuestions != nil {
+		out.CustomQuestions = l.questionRenderer(caps.CustomQuestions)
+	}
+	if caps.NativeQuestions != nil {
+		out.NativeQuestions = l.questionRenderer(caps.NativeQuestions)
+	}
+	if caps.CustomQuestions == nil && caps.NativeQuestions == nil {
+		out.CustomQuestions, out.CustomReason = l.questionRenderer(nil), ""
+	}
+	return out
+}
+
+func (l *Link) renderer(local ask.Renderer) ask.Renderer {
+	return ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+		req, err := json.Marshal(s.Request)
+		if err != nil {
+			return ask.Outcome{}, err
+		}
+		var run func(context.Context) (ask.Outcome, error)
+		if local != nil {
+			run = func(ctx context.Context) (ask.Outcome, error) { return local.Render(ctx, s) }
+		}
+		return race(ctx, l, raceSpec[ask.Outcome]{
+			contract: ContractAskUser, request: req, questions: len(s.Request.Questions),
+			countdown: s.Countdown, callID: s.Call.ID, local: run,
+			note: func(o ask.Outcome) string { return noteFor(o.Dismissed) },
+			decode: func(a Answer) (ask.Outcome, error) {
+				var r askUserAnswer
+				err := json.Unmarshal(a.Result, &r)
+				return ask.Outcome{Answers: r.Answers}, err
+			},
+		})
+	})
+}
+
+func (l *Link) questionRenderer(local ask.QuestionRenderer) ask.QuestionRenderer {
+	return ask.QuestionRendererFunc(func(ctx context.Context, s *ask.QuestionSession) (ask.QuestionOutcome, error) {
+		req, err := json.Marshal(s.Request)
+		if err != nil {
+			return ask.QuestionOutcome{}, err
+		}
+		var run func(context.Context) (ask.QuestionOutcome, error)
+		if local != nil {
+			run = func(ctx context.Context) (ask.QuestionOutcome, error) { return local.RenderQuestions(ctx, s) }
+		}
+		return race(ctx, l, raceSpec[ask.QuestionOutcome]{
+			contract: ContractAskUserQuestion, request: req, questions: len(s.Request.Questions),
+			countdown: s.Countdown, callID: s.Call.ID, local: run,
+			note: func(o ask.QuestionOutcome) string { return noteFor(o.Dismissed) },
+			decode: func(a Answer) (ask.QuestionOutcome, error) {
+				var r auq.Result
+				err := json.Unmarshal(a.Result, &r)
+				return ask.QuestionOutcome{Result: r}, err
+			},
+		})
+	})
+}
+
+func noteFor(dismissed bool) string {
+	if dismissed {
+		return "dismissed"
+	}
+	return "answered"
+}
+
+// raceSpec is what one contract puts into a race.
+type raceSpec[O any] struct {
+	contract  string
+	request   json.RawMessage
+	questions int
+	countdown *ask.Countdown
+	callID    string
+	local     func(ctx context.Context) (O, error) // nil: the hub alone
+	note      func(O) string
+	decode    func(Answer) (O, error)
+}
+
+// ErrAnsweredElsewhere is the cause with which a host's own renderer is
+// stopped when an answer from the hub won its call.
+var ErrAnsweredElsewhere = errors.New("hub: the question was answered on another surface")
+
+// race asks on the host's own renderer and on the hub at once and returns
+// the first valid answer. The hub side never holds up the local one: it
+// connects and publishes on its own goroutine, and a failure there is
+// told once and leaves the local renderer alone.
+func race[O any](ctx context.Context, l *Link, spec raceSpec[O]) (O, error) {
+	var zero O
+	q := &Question{
+		ID:      newID(),
+		Status:  "waiting",
+		Created: time.Now().UTC(),
+		Request: spec.request,
+		Tag: Tag{
+			Agent: l.opts.Agent, Project: l.opts.Project, Machine: l.opts.Machine,
+			Contract: spec.contract, Questions: spec.questions,
+		},
+	}
+	if d, ok := spec.countdown.Deadline(); ok {
+		d = d.UTC()
+		q.Tag.Deadline = &d
+	}
+	h := &hubSide{l: l, q: q, answers: make(chan Answer, 1), failed: make(chan error, 1), alone: spec.local == nil, countdown: spec.countdown,
+		published: make(chan struct{})}
+	hctx, hcancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer hcancel()
+	l.pending.Add(1)
+	go h.run(hctx)
+
+	type localResult struct {
+		o   O
+		err error
+	}
+	locals := make(chan localResult, 1)
+	lctx, lcancel := context.WithCancelCause(ctx)
+	defer lcancel(nil)
+	if spec.local != nil {
+		go func() {
+			o, err := spec.local(lctx)
+			locals <- localResult{o, err}
+		}()
+	}
+	for {
+		select {
+		case r := <-locals:
+			if ctx.Err() != nil {
+				// The renderer ended because the core settled the call.
+				h.mark(closingNote(context.Cause(ctx)))
+				return zero, context.Cause(ctx)
+			}
+			note := "the local dialog failed"
+			if r.err == nil {
+				note = spec.note(r.o)
+			}
+			if a, lost := h.settle(note); lost {
+				if o, err := spec.decode(a); err == nil {
+					l.answered(spec.callID, a)
+					return o, nil
+				}
+			}
+			return r.o, r.err
+		case a := <-h.answers:
+			o, err := spec.decode(a)
+			if err != nil {
+				return zero, fmt.Errorf("read the hub's answer: %w", err)
+			}
+			lcancel(ErrAnsweredElsewhere)
+			l.answered(spec.callID, a)
+			return o, nil
+		case err := <-h.failed:
+			if spec.local == nil {
+				return zero, err
+			}
+		case <-ctx.Done():
+			// The core settled the call (deadline, abort); the hub's
+			// goroutine closes the question, and Link.Close waits for it.
+			h.mark(closingNote(context.Cause(ctx)))
+			return zero, context.Cause(ctx)
+		}
+	}
+}
+
+func (l *Link) answered(callID string, a Answer) {
+	if l.opts.Answered != nil {
+		l.opts.Answered(callID, a)
+	}
+}
+
+func closingNote(cause error) string {
+	switch {
+	case errors.Is(cause, ask.ErrTimeout):
+		return "timed out"
+	case errors.Is(cause, ask.ErrAborted):
+		return "stopped by the asking agent"
+	}
+	return "ended"
+}
+
+// hubSide is the hub's half of one race.
+type hubSide struct {
+	l       *Link
+	q       *Question
+	answers chan Answer // the answer that won on the hub
+	failed  chan error  // the hub could not be used
+	alone   bool        // the call has no local route
+
+	countdown *ask.Countdown // the call's; nil for none
+
+	published     chan struct{} // closed once the publication succeeded or failed
+	publishedOnce sync.Once
+
+	mu      sync.Mutex
+	client  *Client // set once the question is published
+	settled string  // the local note, once the call settled here
+	claimed bool    // the question was claimed with it
+}
+
+// run connects, publishes and waits for an answer from the hub, until ctx
+// is cancelled. A call that settled locally while it connected gets its
+// question closed as soon as it is published.
+func (h *hubSide) run(ctx context.Context) {
+	defer h.l.pending.Done()
+	defer h.donePublishing()
+	fail := func(err error) {
+		h.l.unreachable(err)
+		h.failed <- err
+	}
+	c, err := h.l.connect(ctx)
+	if err != nil {
+		fail(err)
+		return
+	}
+	for {
+		pctx, cancel := context.WithTimeout(ctx, c.timeout)
+		err = c.publish(pctx, *h.q)
+		cancel()
+		// A question already there was stored by an attempt whose
+		// acknowledgement was lost.
+		if err == nil || errors.Is(err, jetstream.ErrKeyExists) {
+			break
+		}
+		if !h.alone {
+			fail(err)
+			return
+		}
+		// The hub is the only route: a hub that restarts is waited for,
+		// within the deadline.
+		h.l.unreachable(err)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(republishWait):
+		}
+	}
+	h.mu.Lock()
+	h.client = c
+	note := h.settled
+	h.mu.Unlock()
+	h.donePublishing()
+	if note != "" {
+		h.close(c, note)
+		return
+	}
+	a, err := c.await(ctx, h.q, h.tick)
+	if err == nil && a.Status == StatusAnswered {
+		h.answers <- a
+		_ = c.questions.Delete(context.WithoutCancel(ctx), h.q.ID)
+		return
+	}
+	// The call settled without the hub; close the question unless
+	// settle did.
+	h.mu.Lock()
+	note, claimed := h.settled, h.claimed
+	h.mu.Unlock()
+	if note != "" && !claimed {
+		h.close(c, note)
+	}
+}
+
+func (h *hubSide) donePublishing() {
+	h.publishedOnce.Do(func() { close(h.published) })
+}
+
+// tick follows the asker's countdown: once the person stopped it (Alt+Q),
+// the question on the hub loses its deadline too, so that it neither
+// expires nor refuses answers as late while its asker still waits.
+func (h *hubSide) tick(ctx context.Context) {
+	if h.countdown == nil {
+		return
+	}
+	h.mu.Lock()
+	q := *h.q
+	h.mu.Unlock()
+	if q.Tag.Deadline == nil {
+		return
+	}
+	if _, ok := h.countdown.Deadline(); ok {
+		return
+	}
+	h.mu.Lock()
+	c := h.client
+	h.mu.Unlock()
+	if c != nil && c.keepWaiting(ctx, q) == nil {
+		h.mu.Lock()
+		h.q.Tag.Deadline = nil
+		h.mu.Unlock()
+	}
+}
+
+// deadline returns the question's deadline, nil once the countdown was
+// stopped.
+func (h *hubSide) deadline() *time.Time {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.q.Tag.Deadline
+}
+
+// mark records that the call settled here with note, for run to close
+// the question with.
+func (h *hubSide) mark(note string) {
+	h.mu.Lock()
+	if h.settled == "" {
+		h.settled = note
+	}
+	h.mu.Unlock()
+}
+
+// settle records that the call settled here with note. It claims the
+// question on the hub, so that no answer there can win after it, and
+// reports the hub's answer when one won first. A hub out of reach
+// loses nothing: the local settlement stands.
+func (h *hubSide) settle(note string) (Answer, bool) {
+	// A question being published can be answered on the hub as soon as
+	// it is stored: wait for the publication, so that the claim below
+	// decides between both answers. A hub too slow for that loses.
+	t := time.NewTimer(claimTimeout)
+	select {
+	case <-h.published:
+	case <-t.C:
+	}
+	t.Stop()
+	h.mu.Lock()
+	c := h.client
+	if h.settled == "" {
+		h.settled = note
+	}
+	h.claimed = c != nil
+	h.mu.Unlock()
+	if c == nil {
+		return Answer{}, false // run closes it once published, if ever
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), claimTimeout)
+	defer cancel()
+	won, prior, err := c.claim(ctx, h.closing(note), h.deadline())
+	if err != nil || won {
+		_ = c.questions.Delete(ctx, h.q.ID)
+		return Answer{}, false
+	}
+	if prior.Status == StatusAnswered {
+		if _, err := checkAnswer(h.q, prior.Result); err == nil {
+			return prior, true
+		}
+	}
+	return Answer{}, false
+}
+
+// close claims the question with a closing note and removes it.
+func (h *hubSide) close(c *Client, note string) {
+	ctx, cancel := context.WithTimeout(context.Background(), claimTimeout)
+	defer cancel()
+	_, _, _ = c.claim(ctx, h.closing(note), h.deadline())
+	_ = c.questions.Delete(ctx, h.q.ID)
+}
+
+func (h *hubSide) closing(note string) Answer {
+	return Answer{ID: h.q.ID, Status: StatusClosed, By: h.l.opts.Local, Note: note, At: time.Now().UTC()}
+}

@@ -1,0 +1,116 @@
+package hub
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"time"
+)
+
+// The contracts a question can be asked in, as Tag.Contract names them.
+const (
+	ContractAskUser         = "ask_user"
+	ContractAskUserQuestion = "AskUserQuestion"
+)
+
+// Question is one waiting question as the hub stores it. Its shape
+// follows MCP tasks (an id, a status, a time to live), so that a tasks
+// adapter can serve it later.
+type Question struct {
+	// ID is the question's key in both buckets.
+	ID string `json:"id"`
+	// Status is always "waiting" in the questions bucket: an answered or
+	// closed question is told by its entry in the answers bucket.
+	Status string `json:"status"`
+	// Tag says who asked and how long it waits.
+	Tag Tag `json:"tag"`
+	// Created is when the question was published.
+	Created time.Time `json:"created"`
+	// Request is the questionnaire, in its contract's JSON, normalized.
+	Request json.RawMessage `json:"request"`
+}
+
+// Tag says where a question comes from. Every member is the asker's
+// claim; none of it is checked, and its text is shown escaped.
+type Tag struct {
+	// Agent names the asking program: "askuser ask", a client's name.
+	Agent string `json:"agent"`
+	// Project is the directory the agent works in.
+	Project string `json:"project,omitempty"`
+	// Machine is the host name of the asking machine.
+	Machine string `json:"machine,omitempty"`
+	// Contract is ContractAskUser or ContractAskUserQuestion.
+	Contract string `json:"contract"`
+	// Questions is how many questions the questionnaire has.
+	Questions int `json:"questions"`
+	// Deadline is when the question times out; nil for never.
+	Deadline *time.Time `json:"deadline,omitempty"`
+}
+
+// The statuses of an Answer.
+const (
+	// StatusAnswered: a surface of the hub answered; Result holds it.
+	StatusAnswered = "answered"
+	// StatusClosed: the question ended at its asker (answered there,
+	// dismissed, timed out, aborted); Note says how.
+	StatusClosed = "closed"
+)
+
+// Answer is the one entry the answers bucket holds for a question: the
+// answer that won, or the note that the question closed without one.
+type Answer struct {
+	// ID is the question's.
+	ID string `json:"id"`
+	// Status is StatusAnswered or StatusClosed.
+	Status string `json:"status"`
+	// By says where: "askuser answer (ci-policy) on host", "the terminal
+	// on host".
+	By string `json:"by"`
+	// Note says how a closed question ended, in words.
+	Note string `json:"note,omitempty"`
+	// At is when it was stored.
+	At time.Time `json:"at"`
+	// Result is the checked answer in its contract's result JSON, for
+	// StatusAnswered.
+	Result json.RawMessage `json:"result,omitempty"`
+}
+
+// Where says in words where a question was answered or closed, for a
+// person or a model: "answered by askuser answer on host".
+func (a Answer) Where() string {
+	if a.Status == StatusAnswered {
+		return "answered by " + a.By
+	}
+	if a.Note != "" {
+		return a.Note + " (" + a.By + ")"
+	}
+	return "closed by " + a.By
+}
+
+// idAlphabet spells ids: lowercase letters and digits without the ones
+// people confuse, so that an id can be read out and typed.
+const idAlphabet = "abcdefghjkmnpqrstuvwxyz23456789"
+
+// newID returns a random question id of 12 characters (about 59 bits).
+func newID() string {
+	b := make([]byte, 12)
+	rand.Read(b)
+	for i := range b {
+		b[i] = idAlphabet[int(b[i])%len(idAlphabet)]
+	}
+	return string(b)
+}
+
+// validID reports whether s can be a question id: what newID makes, so
+// that a typed id never reaches NATS as a subject wildcard.
+func validID(s string) bool {
+	if len(s) != 12 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '2' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,18 @@
+//go:build unix
+
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"syscall"
+)
+
+// execHub replaces this process with the hub's program, so that a
+// service manager's SIGTERM reaches the hub itself.
+func execHub(_ context.Context, env *Env, path string) int {
+	err := syscall.Exec(path, []string{hubBinary}, os.Environ())
+	fmt.Fprintf(env.Stderr, "askuser hub: run %s: %v\n", path, err)
+	return ExitError
+}

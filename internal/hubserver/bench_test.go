@@ -1,0 +1,43 @@
+package hubserver_test
+
+import (
+	"context"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/hubserver"
+)
+
+// BenchmarkColdStart measures a hub's start, from Run to ready (its
+// server listening, its buckets made, its info file written), on a new
+// store each time.
+func BenchmarkColdStart(b *testing.B) {
+	root := b.TempDir()
+	n := 0
+	for b.Loop() {
+		n++
+		dir := filepath.Join(root, strconv.Itoa(n))
+		ctx, cancel := context.WithCancel(context.Background())
+		ready := make(chan struct{})
+		done := make(chan error, 1)
+		go func() {
+			done <- hubserver.Run(ctx, &hubserver.Options{
+				Paths: hub.Paths{Dir: dir, Info: filepath.Join(dir, "hub.json"), Lock: filepath.Join(dir, "hub.lock"), Store: filepath.Join(dir, "js")},
+				Ready: func(hub.Info) { close(ready) },
+			})
+		}()
+		select {
+		case <-ready:
+		case err := <-done:
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		cancel()
+		if err := <-done; err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+}

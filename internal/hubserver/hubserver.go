@@ -1,0 +1,189 @@
+// Package hubserver runs askuser's hub: an embedded NATS server with
+// JetStream, listening on 127.0.0.1 only, its file store in the user's
+// state directory, its token in an info file only the user can read.
+// One hub runs per user: a second one refuses and names the first.
+//
+// It is kept apart from package hub, the client, so that only the hub's
+// own binary carries the server.
+package hubserver
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"time"
+
+	"github.com/askuser/askuser/hub"
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// readyTimeout bounds the server's start, JetStream's store recovery
+// included.
+const readyTimeout = 10 * time.Second
+
+var errLocked = errors.New("locked")
+
+// RunningError is the error Run returns when a hub already runs for the
+// user: it names that one.
+type RunningError struct {
+	// Info is the running hub's, when it has written its info file.
+	Info *hub.Info
+	// Lock is the lock file it holds.
+	Lock string
+}
+
+// Error names the running hub.
+func (e *RunningError) Error() string {
+	if e.Info == nil {
+		return fmt.Sprintf("a hub already runs for this user: it holds %s and is still starting", e.Lock)
+	}
+	return fmt.Sprintf("a hub already runs for this user: process %d at %s, started %s", e.Info.PID, e.Info.URL, e.Info.Started.Format(time.RFC3339))
+}
+
+// Options configures Run. A nil *Options means the defaults.
+type Options struct {
+	// Paths are the hub's files; the zero value means hub.Locate's with
+	// Getenv.
+	Paths hub.Paths
+	// Getenv reads the environment for hub.Locate; nil reads none.
+	Getenv func(string) string
+	// Port is the port to listen on, on 127.0.0.1; 0 picks a free one.
+	Port int
+	// Log receives a line when the hub is ready and when it stops; nil
+	// discards them.
+	Log io.Writer
+	// Ready is called once the hub serves and its info file is written.
+	Ready func(hub.Info)
+}
+
+// Run runs the hub until ctx is done, then stops it: clients are
+// disconnected, the store is flushed and closed, and the info file is
+// removed. Every question and answer stored before is kept for the next
+// hub. It returns a *RunningError when a hub already runs for the user.
+func Run(ctx context.Context, opts *Options) error {
+	if opts == nil {
+		opts = &Options{}
+	}
+	paths := opts.Paths
+	if paths.Dir == "" {
+		p, err := hub.Locate(opts.Getenv)
+		if err != nil {
+			return err
+		}
+		paths = p
+	}
+	log := opts.Log
+	if log == nil {
+		log = io.Discard
+	}
+	if err := os.MkdirAll(paths.Dir, 0o700); err != nil {
+		return fmt.Errorf("make the hub's directory: %w", err)
+	}
+	if err := os.Chmod(paths.Dir, 0o700); err != nil {
+		return fmt.Errorf("make the hub's directory private: %w", err)
+	}
+	lock, err := os.OpenFile(paths.Lock, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return fmt.Errorf("open the hub's lock: %w", err)
+	}
+	defer lock.Close()
+	if err := lockFile(lock); err != nil {
+		if errors.Is(err, errLocked) {
+			re := &RunningError{Lock: paths.Lock}
+			if info, err := hub.ReadInfo(paths.Info); err == nil {
+				re.Info = &info
+			}
+			return re
+		}
+		return fmt.Errorf("lock %s: %w", paths.Lock, err)
+	}
+	token, err := newToken()
+	if err != nil {
+		return err
+	}
+	port := opts.Port
+	if port == 0 {
+		port = server.RANDOM_PORT
+	}
+	s, err := server.NewServer(&server.Options{
+		ServerName:    "askuser-hub",
+		Host:          "127.0.0.1",
+		Port:          port,
+		Authorization: token,
+		JetStream:     true,
+		StoreDir:      paths.Store,
+		NoSigs:        true,
+		NoLog:         true,
+		MaxPayload:    1 << 20,
+	})
+	if err != nil {
+		return fmt.Errorf("configure the hub's server: %w", err)
+	}
+	go s.Start()
+	defer func() {
+		s.Shutdown()
+		s.WaitForShutdown()
+	}()
+	if !s.ReadyForConnections(readyTimeout) {
+		return fmt.Errorf("the hub's server was not ready within %v", readyTimeout)
+	}
+	addr, ok := s.Addr().(*net.TCPAddr)
+	if !ok {
+		return fmt.Errorf("the hub's server listens on %v, not TCP", s.Addr())
+	}
+	if err := makeBuckets(ctx, s, token); err != nil {
+		return err
+	}
+	info := hub.Info{
+		URL:     fmt.Sprintf("nats://127.0.0.1:%d", addr.Port),
+		Token:   token,
+		PID:     os.Getpid(),
+		Started: time.Now().UTC().Truncate(time.Millisecond),
+		Store:   paths.Store,
+	}
+	if err := hub.WriteInfo(paths.Info, info); err != nil {
+		return err
+	}
+	defer os.Remove(paths.Info)
+	fmt.Fprintf(log, "askuser hub: ready at %s, store %s, info %s\n", info.URL, paths.Store, paths.Info)
+	if opts.Ready != nil {
+		opts.Ready(info)
+	}
+	<-ctx.Done()
+	fmt.Fprintf(log, "askuser hub: stopping\n")
+	return nil
+}
+
+// makeBuckets creates the hub's buckets before any client comes.
+func makeBuckets(ctx context.Context, s *server.Server, token string) error {
+	nc, err := nats.Connect("", nats.InProcessServer(s), nats.Token(token))
+	if err != nil {
+		return fmt.Errorf("connect to the hub's own server: %w", err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return err
+	}
+	bctx, cancel := context.WithTimeout(ctx, readyTimeout)
+	defer cancel()
+	if _, _, err := hub.Buckets(bctx, js); err != nil {
+		return fmt.Errorf("make the hub's buckets: %w", err)
+	}
+	return nil
+}
+
+func newToken() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("make the hub's token: %w", err)
+	}
+	return hex.EncodeToString(b), nil
+}

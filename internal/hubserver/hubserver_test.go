@@ -1,0 +1,302 @@
+package hubserver_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/hubserver"
+)
+
+// childEnv makes the test binary serve as askuser-hub.
+const childEnv = "ASKUSER_HUBSERVER_TEST_CHILD"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) == "1" {
+		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+		// A test binary killed before its cleanup leaves no hub behind:
+		// the hub stops when its parent is gone.
+		ctx, orphaned := context.WithCancel(ctx)
+		go func(parent int) {
+			for os.Getppid() == parent {
+				time.Sleep(100 * time.Millisecond)
+			}
+			orphaned()
+		}(os.Getppid())
+		code := hubserver.Main(ctx, nil, os.Stderr, os.Getenv)
+		stop()
+		os.Exit(code)
+	}
+	os.Exit(m.Run())
+}
+
+// hubProcess is a hub running as a process of its own.
+type hubProcess struct {
+	cmd    *exec.Cmd
+	stderr *bytes.Buffer
+	done   chan error
+}
+
+// startProcess starts a hub process whose state directory is state and
+// waits until it has written its info file.
+func startProcess(t *testing.T, state string) (*hubProcess, hub.Info) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"=1", "XDG_STATE_HOME="+state)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &hubProcess{cmd: cmd, stderr: &stderr, done: make(chan error, 1)}
+	go func() { p.done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-p.done
+	})
+	paths, err := hub.Locate(getenv(state))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		info, err := hub.ReadInfo(paths.Info)
+		if err == nil && info.PID == cmd.Process.Pid {
+			return p, info
+		}
+		select {
+		case err := <-p.done:
+			p.done <- err
+			t.Fatalf("hub process ended: %v\n%s", err, stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("hub process not ready within 20s\n%s", stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// wait waits for the process to end and returns its exit status.
+func (p *hubProcess) wait(t *testing.T, within time.Duration) int {
+	t.Helper()
+	select {
+	case err := <-p.done:
+		p.done <- err
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+				return 128 + int(ws.Signal())
+			}
+			return ee.ExitCode()
+		}
+		return 0
+	case <-time.After(within):
+		t.Fatalf("hub process did not end within %v\n%s", within, p.stderr.String())
+		return -1
+	}
+}
+
+func getenv(state string) func(string) string {
+	return func(k string) string {
+		if k == "XDG_STATE_HOME" {
+			return state
+		}
+		return ""
+	}
+}
+
+const req = `{"questions": [{"title": "Deploy where?", "options": [{"label": "staging"}, {"label": "prod"}]}]}`
+
+func answerJSON(t *testing.T, label string) []byte {
+	t.Helper()
+	r, _, err := contract.Parse([]byte(req))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := contract.NewAnswer(r, 0)
+	a.Selections = []string{label}
+	return fmt.Appendf(nil, `{"status":"answered","answers":[{"index":0,"id":%q,"title":%q,"kind":%q,"selections":[%q],"usedDefault":false}]}`, a.ID, a.Title, a.Kind, label)
+}
+
+func pending(t *testing.T, c *hub.Client, want int) []hub.Question {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		qs, err := c.Pending(context.Background())
+		if err == nil && len(qs) == want {
+			return qs
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("pending: %d questions, err %v; want %d", len(qs), err, want)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestRestart runs real hub processes: a question survives SIGKILL, its
+// asker reconnects to the next hub by itself and gets the answer given
+// there, SIGTERM stops a hub at once, and the answer survives that too.
+func TestRestart(t *testing.T) {
+	state := t.TempDir()
+	env := getenv(state)
+	first, info := startProcess(t, state)
+	paths, _ := hub.Locate(env)
+	if st, err := os.Stat(paths.Info); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("info file: %v, mode %v; want 0600", err, st.Mode().Perm())
+	}
+
+	// A second hub for the same user refuses and names the first.
+	err := hubserver.Run(context.Background(), &hubserver.Options{Getenv: env})
+	var running *hubserver.RunningError
+	if !errors.As(err, &running) || !strings.Contains(err.Error(), fmt.Sprintf("process %d at %s", info.PID, info.URL)) {
+		t.Fatalf("second hub: %v", err)
+	}
+
+	link := hub.NewLink(&hub.LinkOptions{
+		Dial: func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Getenv: env}) },
+	})
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		link.Close(ctx)
+	}()
+	ms := int64(60000)
+	blocked := ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+		<-ctx.Done()
+		return ask.Outcome{}, ctx.Err()
+	})
+	asker := ask.NewAsker(ask.NewHost(link.Join(ask.Capabilities{Custom: blocked}), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	results := make(chan contract.Result, 1)
+	go func() { results <- asker.AskJSON(ctx, []byte(req), nil) }()
+
+	c, err := hub.Dial(context.Background(), &hub.DialOptions{Getenv: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := pending(t, c, 1)[0]
+	c.Close()
+
+	if err := first.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	first.wait(t, 5*time.Second)
+	second, _ := startProcess(t, state)
+	c, err = hub.Dial(context.Background(), &hub.DialOptions{Getenv: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if got := pending(t, c, 1)[0]; got.ID != q.ID {
+		t.Fatalf("after SIGKILL the hub holds question %s, want %s", got.ID, q.ID)
+	}
+	if _, err := c.Answer(context.Background(), q.ID, answerJSON(t, "prod"), "restart test"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case res := <-results:
+		if res.Status != contract.StatusAnswered || res.Answers[0].Selections[0] != "prod" {
+			t.Fatalf("result = %+v", res)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the asker did not get the answer given on the restarted hub")
+	}
+
+	start := time.Now()
+	if err := second.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := second.wait(t, 5*time.Second); code != 0 {
+		t.Fatalf("after SIGTERM the hub exited with %d\n%s", code, second.stderr.String())
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("the hub took %v to stop", d)
+	}
+	if _, err := os.Stat(paths.Info); !os.IsNotExist(err) {
+		t.Errorf("info file after SIGTERM: %v, want it removed", err)
+	}
+
+	startProcess(t, state)
+	c2, err := hub.Dial(context.Background(), &hub.DialOptions{Getenv: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	_, err = c2.Answer(context.Background(), q.ID, answerJSON(t, "staging"), "another")
+	var re *hub.RefusedError
+	if !errors.As(err, &re) || re.Reason != hub.RefusedAnswered || !strings.Contains(re.Message, "restart test") {
+		t.Fatalf("answer after SIGTERM and restart: %v", err)
+	}
+}
+
+// TestExpiry checks that a question whose deadline passed leaves the
+// store by itself, its asker gone.
+func TestExpiry(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan hub.Info, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- hubserver.Run(ctx, &hubserver.Options{
+			Paths: hub.Paths{Dir: dir, Info: filepath.Join(dir, "hub.json"), Lock: filepath.Join(dir, "hub.lock"), Store: filepath.Join(dir, "js")},
+			Ready: func(i hub.Info) { ready <- i },
+		})
+	}()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	info := <-ready
+	link := hub.NewLink(&hub.LinkOptions{
+		Dial: func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Info: &info}) },
+	})
+	ms := int64(1000)
+	// The asker's process is gone before its deadline: nothing closes the
+	// question but its TTL.
+	actx, acancel := context.WithCancel(context.Background())
+	blocked := ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+		<-ctx.Done()
+		return ask.Outcome{}, ctx.Err()
+	})
+	asker := ask.NewAsker(ask.NewHost(link.Join(ask.Capabilities{Custom: blocked}), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
+	go asker.AskJSON(actx, []byte(req), nil)
+	c, err := hub.Dial(context.Background(), &hub.DialOptions{Info: &info})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	q := pending(t, c, 1)[0]
+	// Cut the asker off the hub: it cannot close its question.
+	lctx, lcancel := context.WithCancel(context.Background())
+	lcancel()
+	link.Close(lctx)
+	acancel()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		_, _, err := c.Question(context.Background(), q.ID)
+		var re *hub.RefusedError
+		if errors.As(err, &re) && re.Reason == hub.RefusedUnknown {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("question %s still in the store 10s after its deadline: %v", q.ID, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

@@ -1,0 +1,42 @@
+package hubserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+)
+
+const usage = `usage: askuser hub
+
+Run the hub in the foreground: an embedded NATS server with JetStream on
+127.0.0.1, its store and info file in $XDG_STATE_HOME/askuser/hub (else
+~/.local/state/askuser/hub). Local askuser processes find it there and
+publish their questions to it. SIGTERM stops it with nothing lost.
+`
+
+// Main is the askuser-hub program without its process: it runs the hub
+// until ctx is done and returns the exit status: 0 after a stop, 1 when
+// a hub already runs for the user (said on stderr, naming it), 2 for bad
+// arguments, 3 for any other failure.
+func Main(ctx context.Context, args []string, stderr io.Writer, getenv func(string) string) int {
+	if len(args) > 0 {
+		if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+			fmt.Fprint(stderr, usage)
+			return 0
+		}
+		fmt.Fprintf(stderr, "askuser hub: unexpected argument %q\n%s", args[0], usage)
+		return 2
+	}
+	err := Run(ctx, &Options{Getenv: getenv, Log: stderr})
+	var running *RunningError
+	switch {
+	case errors.As(err, &running):
+		fmt.Fprintf(stderr, "askuser hub: %v\n", err)
+		return 1
+	case err != nil:
+		fmt.Fprintf(stderr, "askuser hub: %v\n", err)
+		return 3
+	}
+	return 0
+}
