@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/askuser/askuser/internal/textinput"
+	"github.com/askuser/askuser/dialog"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -317,7 +317,7 @@ func (c *Client) Answer(ctx context.Context, id string, data []byte, by string) 
 		return Answer{}, errors.New("say who answers: the name must not be blank")
 	case len(by) > MaxByLen:
 		return Answer{}, fmt.Errorf("the name of who answers is %d bytes, over the limit of %d", len(by), MaxByLen)
-	case strings.IndexFunc(by, textinput.Forbidden) >= 0:
+	case strings.IndexFunc(by, dialog.Forbidden) >= 0:
 		return Answer{}, errors.New("the name of who answers holds a control or formatting character")
 	}
 	q, prior, err := c.Question(ctx, id)

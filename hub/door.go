@@ -11,8 +11,8 @@ import (
 
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/internal/strictjson"
-	"github.com/askuser/askuser/internal/textinput"
 )
 
 // MaxAnswerBytes is the size limit of an answer given to the hub: the
@@ -155,7 +155,7 @@ func decodeStrict(data []byte, v any) error {
 func checkText(request, data []byte) error {
 	var own map[string]bool
 	for s := range stringsOf(data) {
-		i := strings.IndexFunc(s, textinput.Forbidden)
+		i := strings.IndexFunc(s, dialog.Forbidden)
 		if i < 0 {
 			continue
 		}
