@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -53,8 +54,9 @@ func (a anthropic) reply(w http.ResponseWriter, r *http.Request, body []byte, to
 	a.write(w, r, body, callID, tool, args, text)
 }
 
-// searchID is the id of the ToolSearch call that loads a deferred tool.
-const searchID = "call_toolsearch_1"
+// searchID is the prefix of the ids of the ToolSearch calls that load
+// a deferred tool.
+const searchID = "call_toolsearch_"
 
 // search calls ToolSearch to load tool when the request names tool only
 // in its list of deferred tools: Claude Code 2.1.332 offers MCP tools by
@@ -78,22 +80,41 @@ func (a anthropic) search(w http.ResponseWriter, r *http.Request, body []byte, t
 	if !searchable {
 		return false
 	}
+	// The server's name, as Claude Code lists a server still
+	// connecting: mcp__NAME__tool.
+	server, _, _ := strings.Cut(strings.TrimPrefix(tool, "mcp__"), "__")
+	named, searches := false, 0
 	for _, m := range req.Messages {
 		var blocks []struct {
 			Type string `json:"type"`
 			Text string `json:"text"`
+			Name string `json:"name"`
 		}
 		if json.Unmarshal(m.Content, &blocks) != nil {
 			continue
 		}
 		for _, b := range blocks {
-			if b.Type == "text" && strings.Contains(b.Text, "deferred tools") && slices.Contains(strings.Split(b.Text, "\n"), tool) {
-				a.write(w, r, body, searchID, "ToolSearch", mustJSON(map[string]string{"query": "select:" + tool}), "")
-				return true
+			lines := strings.Split(b.Text, "\n")
+			switch {
+			case b.Type == "tool_use" && b.Name == "ToolSearch":
+				searches++
+			case b.Type != "text":
+			case strings.Contains(b.Text, "deferred tools") && slices.Contains(lines, tool),
+				// A server still connecting when the conversation
+				// began is named once, and its tools never are: a
+				// model searches for them, and ToolSearch waits for
+				// the server.
+				strings.Contains(b.Text, "still connecting") && slices.Contains(lines, server):
+				named = true
 			}
 		}
 	}
-	return false
+	// A search that found nothing is tried again, a few times.
+	if !named || searches >= 5 {
+		return false
+	}
+	a.write(w, r, body, searchID+strconv.Itoa(searches+1), "ToolSearch", mustJSON(map[string]string{"query": "select:" + tool}), "")
+	return true
 }
 
 func (anthropic) write(w http.ResponseWriter, r *http.Request, body []byte, id, tool, args, text string) {

@@ -83,7 +83,7 @@ func (m *model) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m.mu.Lock()
-	m.log = append(m.log, fmt.Sprintf("%s %s\n%s", r.Method, r.URL, truncate(body, 4000)))
+	m.log = append(m.log, fmt.Sprintf("%s %s\n%s", r.Method, r.URL, newest(body)))
 	m.bodies = append(m.bodies, body)
 	m.mu.Unlock()
 	if r.Method != http.MethodPost {
@@ -147,6 +147,19 @@ func (m *model) state() (offered bool, calls int, results []string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.offered, m.calls, append([]string(nil), m.results...)
+}
+
+// newest is the start of body and, if it holds a list of messages, the
+// newest of them, which holds a tool's result.
+func newest(body []byte) string {
+	var req struct {
+		Messages []json.RawMessage `json:"messages"`
+	}
+	head := truncate(body, 1000)
+	if json.Unmarshal(body, &req) != nil || len(req.Messages) == 0 {
+		return head
+	}
+	return head + "\nits newest message: " + truncate(req.Messages[len(req.Messages)-1], 3000)
 }
 
 func truncate(b []byte, n int) string {
