@@ -200,6 +200,28 @@ func build(out string, targets []platform, npm bool) error {
 	return packAll(out, targets, rel)
 }
 
+// uninlined is the packages the release compiles without inlining,
+// which makes their code smaller: the MCP SDK and what it brings, the
+// hub's client, and the Markdown parser, none of which runs on the way
+// from a key to a frame. Go inlines everything else as usual.
+var uninlined = []string{
+	"github.com/modelcontextprotocol/...",
+	"github.com/google/jsonschema-go/...",
+	"github.com/segmentio/...",
+	"github.com/yosida95/...",
+	"github.com/nats-io/...",
+	"github.com/klauspost/...",
+	"github.com/yuin/goldmark/...",
+	"golang.org/x/oauth2/...",
+	"golang.org/x/crypto/...",
+	"crypto/...",
+	"math/big",
+	"net/...",
+	"compress/...",
+	"log/...",
+	"regexp/...",
+}
+
 // compile builds askuser for p with modfile, the go.mod of the release
 // (see releaseModfile).
 func compile(p platform, rel release, modfile, bin string) error {
@@ -208,6 +230,9 @@ func compile(p platform, rel release, modfile, bin string) error {
 		ldflags += " -X github.com/askuser/askuser/internal/version.commit=" + rel.Commit
 	}
 	args := []string{"build", "-trimpath", "-modfile", modfile, "-ldflags", ldflags}
+	for _, pattern := range uninlined {
+		args = append(args, "-gcflags="+pattern+"=-l")
+	}
 	cmd := exec.Command("go", append(args, "-o", bin, "./cmd/askuser")...)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+p.GOOS, "GOARCH="+p.GOARCH)
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr

@@ -248,12 +248,61 @@ export class Tui {
     return this.tmux("display-message", "-p", "-t", "e2e", fmt).replace(/\n$/, "");
   }
 
+  /**
+   * Ends Pi and everything else in the pane, and returns once they are gone,
+   * so that no process still writes into the run's directory (Node writes its
+   * compile cache as it exits) when the directory is removed.
+   */
   close(): void {
+    let pids: number[] = [];
+    try {
+      pids = tree(Number(this.format("#{pane_pid}")));
+    } catch {
+      /* the server is gone already */
+    }
+    for (const pid of pids) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        /* already gone */
+      }
+    }
     try {
       this.tmux("kill-server");
     } catch {
       /* already gone */
     }
+    const deadline = Date.now() + 10_000;
+    while (pids.some(alive) && Date.now() < deadline) Atomics.wait(pause, 0, 0, 20);
+  }
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/** pid and all its descendants, from ps. */
+function tree(pid: number): number[] {
+  const out = spawnSync("ps", ["-e", "-o", "pid=,ppid="], { encoding: "utf8" }).stdout ?? "";
+  const children = new Map<number, number[]>();
+  for (const line of out.split("\n")) {
+    const [c, p] = line.trim().split(/\s+/).map(Number);
+    if (!c || !p) continue;
+    children.set(p, [...(children.get(p) ?? []), c]);
+  }
+  const all: number[] = [];
+  const walk = (p: number) => {
+    all.push(p);
+    for (const c of children.get(p) ?? []) walk(c);
+  };
+  if (pid > 0) walk(pid);
+  return all;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }
 
