@@ -14,12 +14,12 @@
 //     and read a timeout with WholeMillis.
 //   - The config (package config) reads its strings with a Scanner, its
 //     timeout with WholeMillis, and names its members with MemberPath.
-//   - The Pi bridge (internal/pibridge) and the popup's socket
-//     (internal/popup) check each line encoding/json has read with Check.
+//   - The Pi bridge (internal/host/pibridge) and the popup's socket
+//     (internal/host/popup) check each line encoding/json has read with Check.
 //   - The MCP server's envelope (mcpserver) reads the members of a JSON-RPC
 //     message with Members, its strings with StringProblem and its nesting
 //     with Depth.
-//   - The CLI (internal/cli) and the popup write their results and
+//   - The CLI (internal/host/cli) and the popup write their results and
 //     messages with WriteLine, Escape and NewEscaper, so that no JSON text
 //     askuser writes carries a character a terminal obeys or does not show.
 //

@@ -8,15 +8,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-var update = flag.Bool("update", false, "rewrite ../../pi/src/tool.json and auq-tool.json")
+var update = flag.Bool("update", false, "rewrite ../../../pi/src/tool.json and auq-tool.json")
 
 // The Pi package registers ask_user from a committed copy; it must say
 // what the engine says. Run with -update after changing the description,
 // the guidelines or the schema.
 func TestToolFileIsCurrent(t *testing.T) {
 	for file, spec := range map[string]func() ([]byte, error){
-		"../../pi/src/tool.json":     ToolSpec,
-		"../../pi/src/auq-tool.json": QuestionToolSpec,
+		"../../../pi/src/tool.json":     ToolSpec,
+		"../../../pi/src/auq-tool.json": QuestionToolSpec,
 	} {
 		t.Run(file, func(t *testing.T) { checkToolFile(t, file, spec) })
 	}

@@ -8,7 +8,7 @@ import (
 	"os/exec"
 
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/internal/popup"
+	"github.com/askuser/askuser/internal/host/popup"
 )
 
 const popupUsage = `usage: askuser popup --socket PATH

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/askuser/askuser/internal/pibridge"
+	"github.com/askuser/askuser/internal/host/pibridge"
 	"github.com/askuser/askuser/internal/strictjson"
 )
 

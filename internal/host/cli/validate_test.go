@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/askuser/askuser/internal/cli"
+	"github.com/askuser/askuser/internal/host/cli"
 )
 
 func TestValidateTool(t *testing.T) {

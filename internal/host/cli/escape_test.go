@@ -11,7 +11,7 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/askuser/askuser/internal/cli"
+	"github.com/askuser/askuser/internal/host/cli"
 	"github.com/askuser/askuser/internal/version"
 )
 

@@ -29,7 +29,7 @@ var builtAskuser = sync.OnceValues(func() (string, error) {
 	}
 	builtDir.Store(&dir)
 	bin := filepath.Join(dir, "askuser")
-	out, err := exec.Command("go", "build", "-o", bin, "../../cmd/askuser").CombinedOutput()
+	out, err := exec.Command("go", "build", "-o", bin, "../../../cmd/askuser").CombinedOutput()
 	if err != nil {
 		return "", fmt.Errorf("go build: %w\n%s", err, out)
 	}

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/cli"
+	"github.com/askuser/askuser/internal/host/cli"
 	"github.com/askuser/askuser/internal/hubserver"
 	"github.com/askuser/askuser/internal/version"
 	"github.com/rogpeppe/go-internal/testscript"
