@@ -12,7 +12,7 @@
 //     AskUserQuestion (package auq), decode a request member by member with
 //     a Scanner and a Decoder, which report each problem at its JSON path,
 //     and read a timeout with WholeMillis.
-//   - The config (package config) reads its strings with a Scanner, its
+//   - The config (internal/config) reads its strings with a Scanner, its
 //     timeout with WholeMillis, and names its members with MemberPath.
 //   - The Pi bridge (internal/host/pibridge) and the popup's socket
 //     (internal/host/popup) check each line encoding/json has read with Check.

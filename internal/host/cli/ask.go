@@ -11,8 +11,8 @@ import (
 	"sync"
 
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/native"
 	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/askuser/askuser/tui"

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/safetext"
 )
 

@@ -7,9 +7,9 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
-	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/dialog"
+	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/modeltext"
 	"github.com/askuser/askuser/internal/native"
 	"github.com/askuser/askuser/internal/notify"

@@ -10,9 +10,9 @@ import (
 	"sync"
 
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/dialog"
+	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/linereader"
 	"github.com/askuser/askuser/internal/modeltext"
 	"github.com/askuser/askuser/internal/notify"

@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/askuser/askuser/config"
+	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/notify"
 )
 

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/tui"
 )
 

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/config"
 )
 
 func ExampleParse() {
