@@ -87,14 +87,14 @@ var clientPaths = map[string]string{
 }
 
 // clientBin returns the path of a client's command in the installed
-// tree named by ASKUSER_CLIENTS (clients/node_modules). Without it the
+// tree named by ASKUSER_CLIENTS (internal/clients/node_modules). Without it the
 // test is skipped, saying how to run it; a client missing from the tree
 // fails the test.
 func clientBin(t *testing.T, name string) string {
 	t.Helper()
 	dir := os.Getenv("ASKUSER_CLIENTS")
 	if dir == "" {
-		t.Skip("the real MCP clients run from `make clients-test`, which installs them; or set ASKUSER_CLIENTS to clients/node_modules")
+		t.Skip("the real MCP clients run from `make clients-test`, which installs them; or set ASKUSER_CLIENTS to internal/clients/node_modules")
 	}
 	p := filepath.Join(dir, clientPaths[name])
 	if _, err := os.Stat(p); err != nil {

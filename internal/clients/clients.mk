@@ -1,11 +1,11 @@
 # The real MCP clients: Claude Code, Codex, Gemini CLI and OpenCode, at
 # the versions of the committed lockfile, each run against the askuser
-# binary with a scripted model server on 127.0.0.1 (see clients/). npm ci
+# binary with a scripted model server on 127.0.0.1 (see internal/clients/). npm ci
 # runs only when the lockfile changed. OpenCode comes as its linux-x64
 # build: the registry serves opencode-ai 1.18.33 but not all of the
 # platform builds it names, which npm ci then wants in the lockfile.
 # Included by the top Makefile.
-CLIENTS_DIR := clients
+CLIENTS_DIR := internal/clients
 
 .PHONY: clients-binary clients-deps clients-test
 
