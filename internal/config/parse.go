@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/askuser/askuser/internal/ascii"
+	"github.com/askuser/askuser/internal/safetext"
 	"github.com/askuser/askuser/internal/strictjson"
 	"strings"
 	"unicode"
@@ -292,7 +292,7 @@ func ParseToggle(spec string) (string, error) {
 		return "", errors.New(`must not be empty: write a chord such as "alt+o", or "off" to turn the toggle off`)
 	}
 	for _, w := range disableWords {
-		if ascii.EqualFold(spec, w) {
+		if safetext.EqualFold(spec, w) {
 			return "", nil
 		}
 	}

@@ -1,6 +1,4 @@
-// Package ascii holds the ASCII-only text comparisons that names and keys
-// in askuser need, where Unicode folding would be wrong.
-package ascii
+package safetext
 
 // EqualFold reports whether s equals lower, a lowercase ASCII text, with
 // ASCII letters compared without case. It is strings.EqualFold for ASCII
