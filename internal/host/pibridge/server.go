@@ -13,9 +13,9 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/internal/config"
-	"github.com/askuser/askuser/internal/linereader"
 	"github.com/askuser/askuser/internal/modeltext"
 	"github.com/askuser/askuser/internal/notify"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // ErrVersion is returned by Serve when the shim speaks another protocol
@@ -38,7 +38,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	// runs on its own, and Serve returns at whichever ends first. A read
 	// left blocked ends with the process.
 	done := make(chan error, 1)
-	go func() { done <- s.loop(ctx, linereader.New(r, MaxLine)) }()
+	go func() { done <- s.loop(ctx, strictjson.NewLineReader(r, MaxLine)) }()
 	select {
 	case err := <-done:
 		return err
@@ -70,7 +70,7 @@ func (s *server) stop(cancel context.CancelCauseFunc) {
 	s.wg.Wait()
 }
 
-func (s *server) loop(ctx context.Context, lr *linereader.Reader) error {
+func (s *server) loop(ctx context.Context, lr *strictjson.LineReader) error {
 	for {
 		line, err := lr.Next()
 		if err == io.EOF {
@@ -97,7 +97,7 @@ func (s *server) loop(ctx context.Context, lr *linereader.Reader) error {
 // handle answers one line, or the error that reading it gave. It runs
 // under lineMu.
 func (s *server) handle(ctx context.Context, line []byte, err error) error {
-	if tl := new(linereader.TooLongError); errors.As(err, &tl) {
+	if tl := new(strictjson.LineTooLongError); errors.As(err, &tl) {
 		s.protocolError(err.Error())
 		return nil
 	}

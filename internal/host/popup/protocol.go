@@ -30,7 +30,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/askuser/askuser/internal/linereader"
 	"github.com/askuser/askuser/internal/safetext"
 	"github.com/askuser/askuser/internal/strictjson"
 )
@@ -85,17 +84,17 @@ type Report struct {
 }
 
 // lineReader reads the lines of the socket, each at most MaxLine bytes.
-type lineReader struct{ r *linereader.Reader }
+type lineReader struct{ r *strictjson.LineReader }
 
 func newLineReader(r io.Reader) *lineReader {
-	return &lineReader{r: linereader.New(r, MaxLine)}
+	return &lineReader{r: strictjson.NewLineReader(r, MaxLine)}
 }
 
 // next returns the next line without its newline. A last line without a
 // newline is io.ErrUnexpectedEOF: the peer went away mid-message.
 func (l *lineReader) next() ([]byte, error) {
 	line, err := l.r.Next()
-	if tl := new(linereader.TooLongError); errors.As(err, &tl) {
+	if tl := new(strictjson.LineTooLongError); errors.As(err, &tl) {
 		return nil, fmt.Errorf("popup: a line on the socket is %w", err)
 	}
 	if err != nil {

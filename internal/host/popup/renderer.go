@@ -17,7 +17,6 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/dialog"
-	"github.com/askuser/askuser/internal/linereader"
 	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/askuser/askuser/tui"
 )
@@ -370,7 +369,7 @@ func show[O any](parent context.Context, h *helper, dlg shown[O]) (O, error) {
 		defer close(read)
 		for {
 			line, err := h.lr.next()
-			if tl := new(linereader.TooLongError); errors.As(err, &tl) {
+			if tl := new(strictjson.LineTooLongError); errors.As(err, &tl) {
 				cancel(err)
 				return
 			}

@@ -1,4 +1,4 @@
-package linereader
+package strictjson
 
 import (
 	"errors"
@@ -13,12 +13,12 @@ import (
 
 // item is one result of Next, written as the line, "!long", "!eof" or
 // "!partial:<line>" for a line returned with io.ErrUnexpectedEOF.
-func readAll(t *testing.T, lr *Reader) []string {
+func readAll(t *testing.T, lr *LineReader) []string {
 	t.Helper()
 	var got []string
 	for range 100 {
 		line, err := lr.Next()
-		var tl *TooLongError
+		var tl *LineTooLongError
 		switch {
 		case err == nil:
 			got = append(got, string(line))
@@ -65,7 +65,7 @@ func TestNext(t *testing.T) {
 				r = iotest.OneByteReader(r)
 			}
 			t.Run(name, func(t *testing.T) {
-				if diff := cmp.Diff(tt.want, readAll(t, New(r, 5))); diff != "" {
+				if diff := cmp.Diff(tt.want, readAll(t, NewLineReader(r, 5))); diff != "" {
 					t.Errorf("lines (-want +got):\n%s", diff)
 				}
 			})
@@ -91,7 +91,7 @@ func TestNextBeyondTheBuffer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, readAll(t, New(strings.NewReader(tt.in), max))); diff != "" {
+			if diff := cmp.Diff(tt.want, readAll(t, NewLineReader(strings.NewReader(tt.in), max))); diff != "" {
 				t.Errorf("lines (-want +got):\n%.300s", diff)
 			}
 		})
@@ -100,7 +100,7 @@ func TestNextBeyondTheBuffer(t *testing.T) {
 
 func TestReadError(t *testing.T) {
 	boom := errors.New("boom")
-	lr := New(io.MultiReader(strings.NewReader("ok\npart"), iotest.ErrReader(boom)), 10)
+	lr := NewLineReader(io.MultiReader(strings.NewReader("ok\npart"), iotest.ErrReader(boom)), 10)
 	if line, err := lr.Next(); err != nil || string(line) != "ok" {
 		t.Fatalf("Next = %q, %v; want ok", line, err)
 	}
@@ -141,12 +141,12 @@ func TestLongLineMemory(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		lr := New(src, max)
+		lr := NewLineReader(src, max)
 		_, err := lr.Next()
 		runtime.ReadMemStats(&after)
-		var tl *TooLongError
+		var tl *LineTooLongError
 		if !errors.As(err, &tl) || tl.Max != max {
-			t.Fatalf("newline %v: Next = %v; want a TooLongError of %d", newline, err, max)
+			t.Fatalf("newline %v: Next = %v; want a LineTooLongError of %d", newline, err, max)
 		}
 		// The line buffer grows by doubling up to the limit: a few times
 		// the limit in all, and far less than the line.

@@ -1,7 +1,8 @@
-// Package linereader reads LF-terminated lines of bounded length from a
-// stream, in bounded memory: a line longer than the limit is reported and
-// skipped without being held whole, whether or not a newline ends it.
-package linereader
+// Reading LF-terminated lines of bounded length from a stream, in bounded
+// memory: a line longer than the limit is reported and skipped without
+// being held whole, whether or not a newline ends it.
+
+package strictjson
 
 import (
 	"bufio"
@@ -10,46 +11,47 @@ import (
 	"io"
 )
 
-// TooLongError reports a line longer than the reader's limit. The line
-// has been skipped; the next call to Next reads the line after it.
-type TooLongError struct {
+// LineTooLongError reports a line longer than a LineReader's limit. The
+// line has been skipped; the next call to Next reads the line after it.
+type LineTooLongError struct {
 	// Max is the limit, in bytes, without the newline.
 	Max int
 }
 
-func (e *TooLongError) Error() string {
+func (e *LineTooLongError) Error() string {
 	return fmt.Sprintf("line longer than %d bytes", e.Max)
 }
 
-// Reader reads lines of at most a fixed number of bytes. It holds at most
+// LineReader reads lines of at most a fixed number of bytes, such as the
+// JSON lines of the Pi bridge and the popup's socket. It holds at most
 // that many bytes of a line, plus a read buffer of 64 KiB, however long
-// the line is. A Reader is not safe for concurrent use.
-type Reader struct {
+// the line is. A LineReader is not safe for concurrent use.
+type LineReader struct {
 	r    *bufio.Reader
 	max  int
 	buf  []byte
 	done bool // the stream has ended: every later Next returns io.EOF
 }
 
-// New returns a Reader of lines of at most max bytes (without the
-// newline) from r. max must be positive.
-func New(r io.Reader, max int) *Reader {
+// NewLineReader returns a LineReader of lines of at most max bytes
+// (without the newline) from r. max must be positive.
+func NewLineReader(r io.Reader, max int) *LineReader {
 	if max <= 0 {
-		panic("linereader: max must be positive")
+		panic("strictjson: max must be positive")
 	}
-	return &Reader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+	return &LineReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
 }
 
 // Next returns the next line without its LF. The line is valid until the
 // next call to Next.
 //
 // A line longer than the limit is skipped and reported once as a
-// *TooLongError, also when the stream ends before its newline. A last
+// *LineTooLongError, also when the stream ends before its newline. A last
 // line that ends without a newline is returned with io.ErrUnexpectedEOF,
 // so that the caller decides whether a truncated line counts. At the end
 // of the stream, Next returns io.EOF; any other read error is returned as
 // it is, with the part of the line read so far discarded.
-func (lr *Reader) Next() ([]byte, error) {
+func (lr *LineReader) Next() ([]byte, error) {
 	if lr.done {
 		return nil, io.EOF
 	}
@@ -74,7 +76,7 @@ func (lr *Reader) Next() ([]byte, error) {
 		switch {
 		case err == nil:
 			if long {
-				return nil, &TooLongError{Max: lr.max}
+				return nil, &LineTooLongError{Max: lr.max}
 			}
 			return lr.buf, nil
 		case errors.Is(err, bufio.ErrBufferFull):
@@ -83,7 +85,7 @@ func (lr *Reader) Next() ([]byte, error) {
 			lr.done = true
 			switch {
 			case long:
-				return nil, &TooLongError{Max: lr.max}
+				return nil, &LineTooLongError{Max: lr.max}
 			case len(lr.buf) > 0:
 				return lr.buf, io.ErrUnexpectedEOF
 			}
