@@ -1,4 +1,4 @@
-package markdown
+package dialog
 
 import (
 	"github.com/yuin/goldmark/ast"
@@ -53,7 +53,7 @@ func (tableTransformer) Transform(p *ast.Paragraph, reader text.Reader, _ parser
 // optional ':' at either end, separated by '|'. It needs at least one '|',
 // so that a lone "---" stays what CommonMark makes of it.
 func delimiterRow(line []byte) ([]extast.Alignment, bool) {
-	line = trimSpace(line)
+	line = trimCellSpace(line)
 	pipes := 0
 	for _, c := range line {
 		if c == '|' {
@@ -75,7 +75,7 @@ func delimiterRow(line []byte) ([]extast.Alignment, bool) {
 		for end < len(line) && line[end] != '|' {
 			end++
 		}
-		c := trimSpace(line[:end])
+		c := trimCellSpace(line[:end])
 		left, right := len(c) > 0 && c[0] == ':', len(c) > 1 && c[len(c)-1] == ':'
 		if left {
 			c = c[1:]
@@ -152,7 +152,7 @@ func tableRow(cells []text.Segment, aligns []extast.Alignment) *extast.TableRow 
 	return row
 }
 
-func trimSpace(b []byte) []byte {
+func trimCellSpace(b []byte) []byte {
 	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
 		b = b[1:]
 	}

@@ -1,4 +1,4 @@
-package markdown_test
+package dialog
 
 import (
 	"strings"
@@ -10,17 +10,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/internal/fuzzbound"
-	"github.com/askuser/askuser/internal/markdown"
 )
 
 // styles are the preview roles of th, as the dialog passes them.
-func styles(th dialog.Theme) markdown.Styles {
-	return markdown.Styles{Accent: th.Accent, Muted: th.Muted, Border: th.Border, Bold: th.Bold, Code: th.Code}
+func styles(th Theme) markdownStyles {
+	return markdownStyles{Accent: th.Accent, Muted: th.Muted, Border: th.Border, Bold: th.Bold, Code: th.Code}
 }
 
-func TestRenderPlain(t *testing.T) {
+func TestMarkdownPlain(t *testing.T) {
 	tests := []struct {
 		name  string
 		src   string
@@ -96,20 +94,20 @@ func TestRenderPlain(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := markdown.Render(tt.src, tt.width, styles(dialog.PlainTheme()))
+			got := markdownLines(tt.src, tt.width, styles(PlainTheme()))
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("Render(%q, %d) mismatch (-want +got):\n%s", tt.src, tt.width, diff)
+				t.Errorf("markdownLines(%q, %d) mismatch (-want +got):\n%s", tt.src, tt.width, diff)
 			}
 		})
 	}
 }
 
-func TestRenderStyled(t *testing.T) {
+func TestMarkdownStyled(t *testing.T) {
 	// Distinct zero-width SGR sequences, read back as tags.
-	sgr := func(n string) dialog.Style {
-		return dialog.Style{Prefix: "\x1b[" + n + ";1m", Suffix: "\x1b[" + n + ";2m"}
+	sgr := func(n string) Style {
+		return Style{Prefix: "\x1b[" + n + ";1m", Suffix: "\x1b[" + n + ";2m"}
 	}
-	th := dialog.Theme{Accent: sgr("1"), Muted: sgr("2"), Border: sgr("3"), Bold: sgr("4"), Code: sgr("5")}
+	th := Theme{Accent: sgr("1"), Muted: sgr("2"), Border: sgr("3"), Bold: sgr("4"), Code: sgr("5")}
 	tags := strings.NewReplacer(
 		"\x1b[1;1m", "<A>", "\x1b[1;2m", "</A>", "\x1b[2;1m", "<M>", "\x1b[2;2m", "</M>",
 		"\x1b[3;1m", "<B>", "\x1b[3;2m", "</B>", "\x1b[4;1m", "<b>", "\x1b[4;2m", "</b>",
@@ -133,21 +131,21 @@ func TestRenderStyled(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := markdown.Render(tt.src, tt.width, styles(th))
+			got := markdownLines(tt.src, tt.width, styles(th))
 			checkLines(t, tt.src, tt.width, got, th)
 			for i, l := range got {
 				got[i] = tags.Replace(l)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("Render(%q, %d) mismatch (-want +got):\n%s", tt.src, tt.width, diff)
+				t.Errorf("markdownLines(%q, %d) mismatch (-want +got):\n%s", tt.src, tt.width, diff)
 			}
 		})
 	}
 }
 
-// TestRenderUntrusted checks that nothing in the source can form a control
+// TestMarkdownUntrusted checks that nothing in the source can form a control
 // sequence: every control character is shown as a visible stand-in.
-func TestRenderUntrusted(t *testing.T) {
+func TestMarkdownUntrusted(t *testing.T) {
 	tests := []struct {
 		name string
 		src  string
@@ -171,25 +169,25 @@ func TestRenderUntrusted(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := markdown.Render(tt.src, 60, styles(dialog.PlainTheme()))
+			got := markdownLines(tt.src, 60, styles(PlainTheme()))
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("Render(%q) mismatch (-want +got):\n%s", tt.src, diff)
+				t.Errorf("markdownLines(%q) mismatch (-want +got):\n%s", tt.src, diff)
 			}
-			checkLines(t, tt.src, 60, got, dialog.PlainTheme())
+			checkLines(t, tt.src, 60, got, PlainTheme())
 		})
 	}
 }
 
-// TestRenderConcurrent runs Render from several goroutines; with -race it
+// TestMarkdownConcurrent runs markdownLines from several goroutines; with -race it
 // checks that the shared parser holds no per-call state.
-func TestRenderConcurrent(t *testing.T) {
-	want := markdown.Render(sample, 50, styles(dialog.DefaultTheme()))
+func TestMarkdownConcurrent(t *testing.T) {
+	want := markdownLines(sample, 50, styles(DefaultTheme()))
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Go(func() {
 			for range 20 {
-				if got := markdown.Render(sample, 50, styles(dialog.DefaultTheme())); !cmp.Equal(want, got) {
-					t.Error("concurrent Render gave a different result")
+				if got := markdownLines(sample, 50, styles(DefaultTheme())); !cmp.Equal(want, got) {
+					t.Error("concurrent markdownLines gave a different result")
 					return
 				}
 			}
@@ -198,18 +196,18 @@ func TestRenderConcurrent(t *testing.T) {
 	wg.Wait()
 }
 
-// checkLines asserts the two promises of Render: no line is wider than
+// checkLines asserts the two promises of markdownLines: no line is wider than
 // width, and once the theme's own styles are removed no control
 // character is left.
-func checkLines(t *testing.T, src string, width int, lines []string, th dialog.Theme) {
+func checkLines(t *testing.T, src string, width int, lines []string, th Theme) {
 	t.Helper()
 	seqs := []string{}
-	for _, st := range []dialog.Style{th.Accent, th.Muted, th.Selection, th.Warning, th.Error, th.Border, th.Bold, th.Code} {
+	for _, st := range []Style{th.Accent, th.Muted, th.Selection, th.Warning, th.Error, th.Border, th.Bold, th.Code} {
 		seqs = append(seqs, st.Prefix, st.Suffix)
 	}
 	for i, l := range lines {
 		if w := ansi.StringWidth(l); w > width {
-			t.Fatalf("Render(%q, %d): line %d is %d cells wide: %q", src, width, i, w, l)
+			t.Fatalf("markdownLines(%q, %d): line %d is %d cells wide: %q", src, width, i, w, l)
 		}
 		bare := l
 		for _, s := range seqs {
@@ -218,17 +216,17 @@ func checkLines(t *testing.T, src string, width int, lines []string, th dialog.T
 			}
 		}
 		if !utf8.ValidString(bare) {
-			t.Fatalf("Render(%q, %d): line %d is not valid UTF-8: %q", src, width, i, l)
+			t.Fatalf("markdownLines(%q, %d): line %d is not valid UTF-8: %q", src, width, i, l)
 		}
 		for _, r := range bare {
 			if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
-				t.Fatalf("Render(%q, %d): line %d holds control %U: %q", src, width, i, r, l)
+				t.Fatalf("markdownLines(%q, %d): line %d holds control %U: %q", src, width, i, r, l)
 			}
 		}
 	}
 }
 
-func FuzzRender(f *testing.F) {
+func FuzzMarkdown(f *testing.F) {
 	// Seeds stay small: the fuzzer minimizes every seed that finds new
 	// coverage before it mutates anything, and a 1 KB seed kept it busy
 	// for the whole of a one-minute run.
@@ -245,36 +243,36 @@ func FuzzRender(f *testing.F) {
 			if width < 1 {
 				width += 200
 			}
-			for _, th := range []dialog.Theme{dialog.PlainTheme(), dialog.DefaultTheme()} {
-				checkLines(t, src, width, markdown.Render(src, width, styles(th)), th)
+			for _, th := range []Theme{PlainTheme(), DefaultTheme()} {
+				checkLines(t, src, width, markdownLines(src, width, styles(th)), th)
 			}
 		})
 	})
 }
 
-// BenchmarkRenderLongWord renders the longest preview allowed as one word
+// BenchmarkMarkdownLongWord renders the longest preview allowed as one word
 // in a one-cell column, which once took time quadratic in its length.
-func BenchmarkRenderLongWord(b *testing.B) {
+func BenchmarkMarkdownLongWord(b *testing.B) {
 	src := strings.Repeat("👨‍👩‍👧", contract.MaxPreviewLen/len("👨‍👩‍👧"))
 	b.ReportAllocs()
 	for b.Loop() {
-		markdown.Render(src, 2, styles(dialog.PlainTheme()))
+		markdownLines(src, 2, styles(PlainTheme()))
 	}
 }
 
-func BenchmarkRender(b *testing.B) {
+func BenchmarkMarkdown(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(sample)))
-	th := styles(dialog.DefaultTheme())
+	th := styles(DefaultTheme())
 	for b.Loop() {
-		markdown.Render(sample, 80, th)
+		markdownLines(sample, 80, th)
 	}
 }
 
-// compact has every construct Render knows, once.
+// compact has every construct markdownLines knows, once.
 const compact = "## H\n\n**b** *i* `c` [l](u) <b>&amp;\n\n- a\n  - b\n\n1. x\n\n> q\n\n```sh\nx\n```\n\n| a | b |\n|---|--:|\n| 1 | 2 |\n\n---\n"
 
-// sample is a preview of about 2 KB with every construct Render knows.
+// sample is a preview of about 2 KB with every construct markdownLines knows.
 var sample = strings.Repeat(`## Deploy to staging
 
 Ship the **current branch** to the *staging* cluster, then run the smoke

@@ -1,6 +1,6 @@
-// Package markdown renders the Markdown previews of options as terminal
-// lines: goldmark parses, and a small renderer of its own lays the tree
-// out in cells and styles it through the roles of Styles.
+// The Markdown previews of options as terminal lines: goldmark parses,
+// and a small renderer of the dialog's own lays the tree out in cells and
+// styles it through the roles of markdownStyles.
 //
 // The source is untrusted. Every piece of text that reaches the output
 // passes through safetext, so no control sequence written in the source
@@ -8,7 +8,8 @@
 // movement) can survive; raw HTML is shown as text, never interpreted, and
 // links are shown as "text (url)" without any hyperlink sequence. The only
 // escape sequences in the output are the given styles.
-package markdown
+
+package dialog
 
 import (
 	"strconv"
@@ -22,23 +23,9 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// Style is an SGR sequence pair put around styled text. The zero Style
-// leaves text as it is. The dialog's theme is made of them.
-type Style struct {
-	Prefix, Suffix string
-}
-
-// Render returns s wrapped in the style. Empty text stays empty.
-func (st Style) Render(s string) string {
-	if s == "" || (st.Prefix == "" && st.Suffix == "") {
-		return s
-	}
-	return st.Prefix + s + st.Suffix
-}
-
-// Styles are the roles a preview is drawn with, each used for one
-// purpose only. The zero Styles draws plain text.
-type Styles struct {
+// markdownStyles are the roles a preview is drawn with, each used for one
+// purpose only. The zero markdownStyles draws plain text.
+type markdownStyles struct {
 	Accent Style // headings
 	Muted  Style // link targets and the marker of a continued code line
 	Border Style // rules and the bar of a block quote
@@ -57,7 +44,7 @@ var mdParser = sync.OnceValue(func() parser.Parser {
 	)
 })
 
-// Render lays out the Markdown src in lines of at most width cells, as
+// markdownLines lays out the Markdown src in lines of at most width cells, as
 // measured by x/ansi's StringWidth, styled with th. It returns nil when
 // width is less than 1 or src renders to nothing.
 //
@@ -68,8 +55,8 @@ var mdParser = sync.OnceValue(func() parser.Parser {
 // get a "│" rule, and a table too wide for the width is shown as one
 // "header: value" line per cell instead.
 //
-// Render is safe for concurrent use. It does not keep src or the result.
-func Render(src string, width int, th Styles) []string {
+// markdownLines is safe for concurrent use. It does not keep src or the result.
+func markdownLines(src string, width int, th markdownStyles) []string {
 	if width < 1 {
 		return nil
 	}
@@ -90,7 +77,7 @@ func Render(src string, width int, th Styles) []string {
 
 type renderer struct {
 	src    []byte
-	th     Styles
+	th     markdownStyles
 	styles [flagCount]style
 	depth  int // nesting of lists, for the bullet shape
 }
@@ -98,7 +85,7 @@ type renderer struct {
 // style is the SGR text that opens and closes one combination of flags.
 type style struct{ open, close string }
 
-func newRenderer(src []byte, th Styles) *renderer {
+func newRenderer(src []byte, th markdownStyles) *renderer {
 	r := &renderer{src: src, th: th}
 	for f := range flags(flagCount) {
 		var open, close strings.Builder
