@@ -23,7 +23,7 @@ dist:
 EXTRA_TESTS :=
 -include pi/pi.mk
 -include mcpserver/mcp.mk
--include clients/clients.mk
+-include internal/clients/clients.mk
 -include release/release.mk
 
 # Every step runs with TMPDIR set to a fresh directory that must be empty

@@ -11,7 +11,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
 )
 
@@ -71,7 +70,7 @@ type Session struct {
 	// Notify is how the user wants to be told that a question is
 	// waiting, for a renderer that draws on a terminal; the zero value
 	// tells nothing.
-	Notify config.NotifyPrefs
+	Notify NotifyPrefs
 }
 
 // Outcome is what a Renderer reports when the user has acted.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
 )
 
@@ -43,7 +42,7 @@ func Example() {
 
 func ExampleNewHost() {
 	host := ask.NewHost(ask.Capabilities{Custom: firstOption, Native: firstOption}, &ask.HostOptions{
-		Options: config.Prefs{Mode: contract.RouteNative},
+		Options: ask.Prefs{Mode: contract.RouteNative},
 	})
 	data, _ := json.Marshal(host.Support())
 	fmt.Println(string(data))
@@ -52,7 +51,7 @@ func ExampleNewHost() {
 
 func ExampleNewHost_unavailable() {
 	host := ask.NewHost(ask.Capabilities{Custom: firstOption, NativeReason: "print mode has no dialogs"}, &ask.HostOptions{
-		Options: config.Prefs{Mode: contract.RouteNative},
+		Options: ask.Prefs{Mode: contract.RouteNative},
 	})
 	res := ask.NewAsker(host, nil).Ask(context.Background(), &contract.Request{
 		Questions: []contract.Question{{Title: "Name?", Kind: contract.KindInput}},

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/config"
 )
 
 // Capabilities are the renderers a host can bind, at most one per route
@@ -23,8 +23,10 @@ type Capabilities struct {
 }
 
 // Prefs are the user's preferences: the route, the display mode, the
-// overlay toggle key and the per-question timeout. They are config.Prefs,
-// named here so that filling in HostOptions needs no other package.
+// overlay toggle key, the per-question timeout, notifications and the hub.
+// They are the config reader's Prefs (package internal/config), named here,
+// with Notify and the Desktop and Hub values, so that filling in
+// HostOptions needs no other package.
 type Prefs = config.Prefs
 
 // HostOptions configures NewHost. The zero value, like a nil
@@ -234,9 +236,9 @@ func (h *Host) Route() (contract.Route, bool) {
 
 // Preferences returns the preferences the host resolved at creation. They
 // are meaningful only when the config was valid.
-func (h *Host) Preferences() config.Effective {
+func (h *Host) Preferences() Effective {
 	if h == nil {
-		return config.Effective{}
+		return Effective{}
 	}
 	return h.prefs
 }

@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/askuser/askuser/auq"
-	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
 )
 
@@ -41,7 +40,7 @@ type QuestionSession struct {
 	Call Call
 	// Notify is how the user wants to be told that a question is
 	// waiting, as on Session.
-	Notify config.NotifyPrefs
+	Notify NotifyPrefs
 
 	progress *progress
 }

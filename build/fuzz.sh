@@ -6,7 +6,7 @@
 # the script exit non-zero after every target has run.
 #
 #   FUZZTIME=60s build/fuzz.sh            # every target
-#   build/fuzz.sh ./contract ./config     # only these packages
+#   build/fuzz.sh ./contract ./internal/config  # only these packages
 set -uo pipefail
 cd "$(dirname "$0")/.."
 

@@ -4,7 +4,8 @@
 // questionnaire (package contract), and Questions an AskUserQuestion
 // request (package auq). The two share everything but their model: the
 // layout, wrapping and scrolling, the key hints, the key tables, the text
-// input and the theme.
+// input, the theme and the Markdown previews of options (markdown*.go, on
+// goldmark, with every piece of the model's text made safe).
 //
 // It knows nothing of terminals or of any program loop, so the same
 // dialog runs under Bubble Tea on a real terminal (package tui), inside

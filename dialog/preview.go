@@ -1,10 +1,8 @@
 package dialog
 
-import "github.com/askuser/askuser/internal/markdown"
-
 // renderMarkdown renders safe Markdown source to lines of at most w cells.
 // It is the one place the dialog calls the preview renderer; previewLines
 // caches its result per option and width, so a frame never parses.
 func renderMarkdown(src string, w int, th Theme) []string {
-	return markdown.Render(src, w, th.previewStyles())
+	return markdownLines(src, w, th.previewStyles())
 }

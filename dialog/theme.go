@@ -1,11 +1,19 @@
 package dialog
 
-import "github.com/askuser/askuser/internal/markdown"
-
 // Style is an SGR sequence pair put around styled text. The zero Style
-// leaves text as it is. It is the Markdown renderer's own, so that a
-// theme passes to the previews unchanged.
-type Style = markdown.Style
+// leaves text as it is. The Theme is made of them, and the Markdown
+// previews are drawn with them.
+type Style struct {
+	Prefix, Suffix string
+}
+
+// Render returns s wrapped in the style. Empty text stays empty.
+func (st Style) Render(s string) string {
+	if s == "" || (st.Prefix == "" && st.Suffix == "") {
+		return s
+	}
+	return st.Prefix + s + st.Suffix
+}
 
 // Theme is the set of styles both dialogs draw with, one per role. Each
 // role is used for one purpose only. A host such as Pi fills it with its
@@ -43,6 +51,6 @@ func DefaultTheme() Theme {
 func PlainTheme() Theme { return Theme{} }
 
 // previewStyles are the roles a Markdown preview is drawn with.
-func (th Theme) previewStyles() markdown.Styles {
-	return markdown.Styles{Accent: th.Accent, Muted: th.Muted, Border: th.Border, Bold: th.Bold, Code: th.Code}
+func (th Theme) previewStyles() markdownStyles {
+	return markdownStyles{Accent: th.Accent, Muted: th.Muted, Border: th.Border, Bold: th.Bold, Code: th.Code}
 }

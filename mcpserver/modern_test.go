@@ -12,8 +12,8 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
-	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

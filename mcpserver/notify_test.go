@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/mcpserver"
 )
 

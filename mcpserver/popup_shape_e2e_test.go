@@ -13,8 +13,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/tui"
 )
 

@@ -2,7 +2,7 @@ package mcpserver
 
 import (
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/config"
+	"github.com/askuser/askuser/internal/config"
 )
 
 // preload reads the config file of o once, at start, and folds it under

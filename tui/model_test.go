@@ -10,9 +10,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/dialog"
+	"github.com/askuser/askuser/internal/config"
 )
 
 func TestToKey(t *testing.T) {

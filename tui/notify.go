@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/askuser/askuser/config"
+	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/notify"
 )
 

@@ -12,9 +12,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/dialog"
+	"github.com/askuser/askuser/internal/config"
 )
 
 // syncBuffer is a bytes.Buffer safe for the program's writer goroutine.

@@ -17,7 +17,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/askuser/askuser/internal/cli"
+	"github.com/askuser/askuser/internal/host/cli"
 )
 
 // grace is how long a command may go on after the first signal has

@@ -5,6 +5,12 @@
 // spin stalls the run instead of being reported. Run turns such an input
 // into a crash of the fuzz worker, which the fuzzer reports, and keeps,
 // as a failing input.
+//
+// The package stands alone, small as it is, because it imports testing:
+// only test files may import it, so that testing's flags and code are never
+// linked into a binary. It is shared by the fuzz targets of several
+// packages, and folding it into any of them would put testing in that
+// package's build.
 package fuzzbound
 
 import (

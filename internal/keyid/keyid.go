@@ -31,7 +31,7 @@ package keyid
 import (
 	"errors"
 	"fmt"
-	"github.com/askuser/askuser/internal/ascii"
+	"github.com/askuser/askuser/internal/safetext"
 	"strings"
 	"unicode"
 )
@@ -211,7 +211,7 @@ func danglingPlus(s string) error {
 // modifierBit returns the bit of a modifier name, in any ASCII case.
 func modifierBit(name string) (int, bool) {
 	for _, m := range canonicalMods {
-		if ascii.EqualFold(name, m.name) {
+		if safetext.EqualFold(name, m.name) {
 			return m.bit, true
 		}
 	}

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/config"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/config"
 	"github.com/google/go-cmp/cmp"
 )
 

@@ -4,7 +4,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/askuser/askuser/config"
+	"github.com/askuser/askuser/internal/config"
 )
 
 // Output is what differs from one host to another in the terminal

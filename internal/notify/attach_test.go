@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/askuser/askuser/config"
+	"github.com/askuser/askuser/internal/config"
 )
 
 // recorder is a terminal that Attach opens: it records what is written,

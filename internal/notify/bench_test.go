@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/askuser/askuser/config"
+	"github.com/askuser/askuser/internal/config"
 )
 
 // BenchmarkOpen is the cost a questionnaire's opening adds: detecting

@@ -4,7 +4,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/askuser/askuser/config"
+	"github.com/askuser/askuser/internal/config"
 )
 
 // Notifier builds the sequences of one questionnaire's notifications on

@@ -21,7 +21,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/askuser/askuser/config"
+	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/safetext"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/askuser/askuser/config"
+	"github.com/askuser/askuser/internal/config"
 )
 
 func TestDetect(t *testing.T) {

@@ -41,6 +41,10 @@
 // Emoji modifiers, keycaps, regional indicator flags, combining marks and
 // every visible character of every script pass unchanged. Invalid UTF-8
 // becomes U+FFFD.
+//
+// The package also compares names and keys the way askuser reads them,
+// ASCII letters without case (EqualFold), where Unicode folding would be
+// wrong.
 package safetext
 
 import (

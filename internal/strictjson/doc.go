@@ -12,20 +12,22 @@
 //     AskUserQuestion (package auq), decode a request member by member with
 //     a Scanner and a Decoder, which report each problem at its JSON path,
 //     and read a timeout with WholeMillis.
-//   - The config (package config) reads its strings with a Scanner, its
+//   - The config (internal/config) reads its strings with a Scanner, its
 //     timeout with WholeMillis, and names its members with MemberPath.
-//   - The Pi bridge (internal/pibridge) and the popup's socket
-//     (internal/popup) check each line encoding/json has read with Check.
+//   - The Pi bridge (internal/host/pibridge) and the popup's socket
+//     (internal/host/popup) read their lines with a LineReader, in bounded
+//     memory, and check each line encoding/json has read with Check.
 //   - The MCP server's envelope (mcpserver) reads the members of a JSON-RPC
 //     message with Members, its strings with StringProblem and its nesting
 //     with Depth.
-//   - The CLI (internal/cli) and the popup write their results and
+//   - The CLI (internal/host/cli) and the popup write their results and
 //     messages with WriteLine, Escape and NewEscaper, so that no JSON text
 //     askuser writes carries a character a terminal obeys or does not show.
 //
 // Files by concern: scan.go (the Scanner), decode.go (the contracts' member
 // decoding), number.go (whole numbers), path.go (JSON paths in messages),
 // suggest.go (the member name meant), check.go (checking JSON that
-// encoding/json has read), line.go and escape.go (writing), and fuzz.go,
-// the reference the packages' differential fuzz targets compare with.
+// encoding/json has read), linereader.go (reading bounded lines), line.go
+// and escape.go (writing), and fuzz.go, the reference the packages'
+// differential fuzz targets compare with.
 package strictjson

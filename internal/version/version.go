@@ -7,6 +7,13 @@
 // agree. A release build stamps the commit with the linker
 // (-X github.com/askuser/askuser/internal/version.commit=...); a build
 // from a checkout or by go install reads it from the build info.
+//
+// The package stands alone, and stays at this path, because others name
+// it from outside Go: the release workflow checks the tag against
+// internal/version/VERSION, build/dist reads that file and checks the npm
+// and Pi packages against it, the Pi package's and the installer's tests
+// read it, and the linker stamps the commit by this package's import
+// path.
 package version
 
 import (

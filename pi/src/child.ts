@@ -1,5 +1,5 @@
 // The askuser child process and the JSON-lines protocol of
-// internal/pibridge/PROTOCOL.md. Nothing here decides anything: it moves messages.
+// internal/host/pibridge/PROTOCOL.md. Nothing here decides anything: it moves messages.
 
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { readSync, writeSync } from "node:fs";

@@ -1,4 +1,4 @@
-// The messages of the bridge protocol (internal/pibridge/PROTOCOL.md), as
+// The messages of the bridge protocol (internal/host/pibridge/PROTOCOL.md), as
 // types: what the shim writes to the askuser child, and what the child
 // writes back. Each is told apart by its "type", so a switch on it gives
 // the compiler the message's members.

@@ -31,6 +31,6 @@ export const questionSpec: ToolSpec = load("./auq-tool.json");
 /** The text for key, with {reason} filled in, in the words of spec's tool. */
 export function modelText(key: TextKey, reason = "", spec: ToolSpec = toolSpec): string {
   const t = spec.texts?.[key];
-  if (typeof t !== "string") throw new Error(`${spec.name}'s spec has no text "${key}": regenerate it (go test ./internal/pibridge -run TestToolFileIsCurrent -update)`);
+  if (typeof t !== "string") throw new Error(`${spec.name}'s spec has no text "${key}": regenerate it (go test ./internal/host/pibridge -run TestToolFileIsCurrent -update)`);
   return t.replaceAll("{reason}", reason);
 }

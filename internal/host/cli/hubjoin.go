@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/internal/safetext"
+)
+
+// hubCloseWait bounds how long askuser ask waits, after printing its
+// result, for its question to be closed on the hub.
+const hubCloseWait = 2 * time.Second
+
+// hubPreference is the hub preference of a terminal host: the flag, else
+// the config file's, else auto. A config file that cannot be read gives
+// off: the host refuses every call with invalid_config anyway.
+func hubPreference(flagValue string, opts *ask.HostOptions) string {
+	if flagValue != "" {
+		return flagValue
+	}
+	if opts.ConfigFile == "" {
+		return config.HubAuto
+	}
+	load := config.Load
+	if opts.ConfigNamed {
+		load = config.LoadNamed
+	}
+	p, err := load(opts.ConfigFile)
+	if err != nil {
+		return config.HubOff
+	}
+	if p.Hub == "" {
+		return config.HubAuto
+	}
+	return p.Hub
+}
+
+// joinHub joins caps to the user's hub when the preference allows and a
+// hub runs: each questionnaire is then asked on the terminal and on the
+// hub at once, or on the hub alone when there is no terminal. It returns
+// the capabilities to use and a function that closes the link, to call
+// once the result is printed. A hub that cannot be reached is said once
+// on stderr and changes nothing else.
+func joinHub(ctx context.Context, env *Env, name, pref string, caps ask.Capabilities) (ask.Capabilities, func()) {
+	nothing := func() {}
+	if pref == config.HubOff {
+		return caps, nothing
+	}
+	paths, err := hub.Locate(env.Getenv)
+	if err != nil {
+		return caps, nothing
+	}
+	info, err := hub.ReadInfo(paths.Info)
+	if errors.Is(err, hub.ErrNoHub) {
+		return caps, nothing
+	}
+	unreachable := func(err error) string {
+		return fmt.Sprintf("askuser %s: the hub cannot be reached, so the question is asked here only: %s\n", name, safetext.Line(err.Error()))
+	}
+	if err != nil {
+		fmt.Fprint(env.Stderr, unreachable(err))
+		return caps, nothing
+	}
+	// What the hub has to say waits until the dialog has given the
+	// terminal back and the result is printed: a line written to stderr
+	// while the dialog draws would tear its screen.
+	var mu sync.Mutex
+	var notes []string
+	note := func(s string) {
+		mu.Lock()
+		notes = append(notes, s)
+		mu.Unlock()
+	}
+	link := hub.NewLink(&hub.LinkOptions{
+		Dial: func(ctx context.Context) (*hub.Client, error) {
+			return hub.Dial(ctx, &hub.DialOptions{Info: &info, Name: "askuser " + name})
+		},
+		Agent:       "askuser " + name,
+		Local:       "the terminal of askuser " + name,
+		Unreachable: func(err error) { note(unreachable(err)) },
+		Answered: func(_ string, a hub.Answer) {
+			note(fmt.Sprintf("askuser %s: %s through the hub (question %s), not on this terminal\n", name, safetext.Line(a.Where()), a.ID))
+		},
+	})
+	closeLink := func() {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), hubCloseWait)
+		defer cancel()
+		link.Close(cctx)
+		mu.Lock()
+		defer mu.Unlock()
+		for _, s := range notes {
+			fmt.Fprint(env.Stderr, s)
+		}
+	}
+	headless := caps.Custom == nil && caps.Native == nil && caps.CustomQuestions == nil && caps.NativeQuestions == nil
+	if headless {
+		// Without a terminal the hub is the only route: offer it only
+		// when it answers.
+		if err := link.Connect(ctx); err != nil {
+			fmt.Fprint(env.Stderr, unreachable(err))
+			return caps, nothing
+		}
+	}
+	return link.Join(caps), closeLink
+}

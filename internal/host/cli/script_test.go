@@ -1,0 +1,153 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/host/cli"
+	"github.com/askuser/askuser/internal/hubserver"
+	"github.com/askuser/askuser/internal/version"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain makes the test binary serve as askuser inside the scripts:
+// "askuser" runs exactly as cmd/askuser does; "askuser-detached" first
+// leaves the controlling terminal (a new session), so that the scripts see
+// no terminal even when go test runs in one.
+func TestMain(m *testing.M) {
+	testscript.Main(cleanupM{m}, map[string]func(){
+		"askuser": func() { os.Exit(runMain()) },
+		"askuser-hub": func() {
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			code := hubserver.Main(ctx, os.Args[1:], os.Stderr, os.Getenv)
+			stop()
+			os.Exit(code)
+		},
+		"askuser-detached": func() {
+			if _, err := syscall.Setsid(); err != nil {
+				fmt.Fprintln(os.Stderr, "askuser-detached: setsid:", err)
+				os.Exit(99)
+			}
+			os.Exit(runMain())
+		},
+	})
+}
+
+// cleanupM runs the tests, then removes the binary builtAskuser made.
+type cleanupM struct{ m *testing.M }
+
+func (c cleanupM) Run() int {
+	// No test reaches a hub of the person running them: a test that
+	// wants one starts its own and names its state directory.
+	os.Setenv("XDG_STATE_HOME", filepath.Join(os.TempDir(), "askuser-tests-have-no-hub"))
+	code := c.m.Run()
+	removeBuiltAskuser()
+	return code
+}
+
+// runMain is cmd/askuser's main without os.Exit.
+func runMain() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return cli.Run(ctx, os.Args[1:], &cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv})
+}
+
+// fillRelease writes this source's release where a script's files say
+// @RELEASE@, as the Pi package puts its own in the hello.
+func fillRelease(env *testscript.Env) error {
+	env.Setenv("RELEASE", version.Release())
+	return filepath.WalkDir(env.WorkDir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil || !bytes.Contains(b, []byte("@RELEASE@")) {
+			return err
+		}
+		return os.WriteFile(path, bytes.ReplaceAll(b, []byte("@RELEASE@"), []byte(version.Release())), 0o644)
+	})
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		Setup:               fillRelease,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// hubpending N waits until N questions wait on the hub of the
+			// script's XDG_STATE_HOME and sets ID to the newest one's id.
+			"hubpending": hubPending,
+			// exits CODE PROG [ARGS...] runs PROG and checks its exit status.
+			"exits": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) < 2 {
+					ts.Fatalf("usage: exits CODE PROG [ARGS...]")
+				}
+				want, err := strconv.Atoi(args[0])
+				if err != nil {
+					ts.Fatalf("exits: bad CODE %q", args[0])
+				}
+				err = ts.Exec(args[1], args[2:]...)
+				got := 0
+				var ee *exec.ExitError
+				switch {
+				case errors.As(err, &ee):
+					got = ee.ExitCode()
+				case err != nil:
+					ts.Fatalf("exits: %v", err)
+				}
+				if got != want {
+					ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+				}
+			},
+		},
+	})
+}
+
+func hubPending(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: hubpending N")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("hubpending: bad N %q", args[0])
+	}
+	ctx := context.Background()
+	deadline := time.Now().Add(15 * time.Second)
+	var c *hub.Client
+	for c == nil {
+		c, err = hub.Dial(ctx, &hub.DialOptions{Getenv: ts.Getenv})
+		if err != nil {
+			if time.Now().After(deadline) {
+				ts.Fatalf("hubpending: %v", err)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	defer c.Close()
+	for {
+		qs, err := c.Pending(ctx)
+		ts.Check(err)
+		if len(qs) == want {
+			if want > 0 {
+				ts.Setenv("ID", qs[0].ID)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("hubpending: %d questions wait, want %d", len(qs), want)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
