@@ -209,7 +209,7 @@ func (m *inbox) apply(e hub.WatchEvent) {
 	case hub.WatchSynced:
 		if !m.synced {
 			// The list opens on the newest question.
-			m.list.sel, m.list.top = 0, 0
+			m.list.loaded()
 		}
 		m.synced, m.lost = true, false
 	case hub.WatchLost:
@@ -219,6 +219,7 @@ func (m *inbox) apply(e hub.WatchEvent) {
 
 // rowName names a question in a transient line.
 func rowName(r *inboxRow) string {
+	r.text()
 	name := r.title
 	if name == "" {
 		name = "a question"
@@ -522,7 +523,7 @@ func (m *inbox) listView() tea.View {
 // saying whose it is and how to leave it.
 func (m *inbox) dialogView() tea.View {
 	o := m.open
-	r := o.row
+	r := o.row.text()
 	head := r.agent
 	if r.project != "" {
 		head += " · " + tail(r.project, 40)

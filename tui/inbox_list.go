@@ -15,9 +15,12 @@ import (
 )
 
 // inboxRow is one waiting question of the inbox, with its text made safe
-// once, when it arrives.
+// once, when it is first drawn: of ten thousand questions, a screen
+// shows a few dozen.
 type inboxRow struct {
-	q *hub.Question
+	q    *hub.Question
+	here string // this machine's name
+	made bool
 	// The columns, escaped to one line each: agent, project, contract,
 	// questions, machine ("" on this machine) and the first question.
 	agent, project, contract, count, machine, title string
@@ -25,15 +28,22 @@ type inboxRow struct {
 
 // newInboxRow makes the row of q. here is this machine's name.
 func newInboxRow(q *hub.Question, here string) *inboxRow {
-	r := &inboxRow{
-		q:        q,
-		agent:    oneLine(q.Tag.Agent),
-		project:  oneLine(q.Tag.Project),
-		contract: oneLine(q.Tag.Contract),
-		count:    strconv.Itoa(q.Tag.Questions),
-		title:    oneLine(firstTitle(q.Request)),
+	return &inboxRow{q: q, here: here}
+}
+
+// text makes the row's columns, once, and returns the row.
+func (r *inboxRow) text() *inboxRow {
+	if r.made {
+		return r
 	}
-	if m := oneLine(q.Tag.Machine); m != oneLine(here) {
+	q := r.q
+	r.made = true
+	r.agent = oneLine(q.Tag.Agent)
+	r.project = oneLine(q.Tag.Project)
+	r.contract = oneLine(q.Tag.Contract)
+	r.count = strconv.Itoa(q.Tag.Questions)
+	r.title = oneLine(firstTitle(q.Request))
+	if m := oneLine(q.Tag.Machine); m != oneLine(r.here) {
 		r.machine = m
 	}
 	if r.agent == "" {
@@ -88,20 +98,41 @@ type inboxList struct {
 	byID map[string]*inboxRow
 	sel  int // index of the selected row
 	top  int // the first row shown
+	// loading is set while the hub's stored questions are read: rows
+	// are then appended, and sorted once at the end (done).
+	loading bool
 }
 
 func newInboxList(here string) *inboxList {
-	return &inboxList{here: here, byID: map[string]*inboxRow{}}
+	return &inboxList{here: here, byID: map[string]*inboxRow{}, loading: true}
+}
+
+// loaded sorts the rows appended while loading, and selects the newest.
+func (l *inboxList) loaded() {
+	if l.loading {
+		slices.SortFunc(l.rows, newer)
+		l.loading = false
+	}
+	l.sel, l.top = 0, 0
 }
 
 // put adds q, or replaces the row of a question already listed, keeping
 // the selection on the question it was on.
 func (l *inboxList) put(q *hub.Question) {
+	r := newInboxRow(q, l.here)
+	if l.loading {
+		if old := l.byID[q.ID]; old != nil {
+			*old = *r
+		} else {
+			l.rows = append(l.rows, r)
+			l.byID[q.ID] = r
+		}
+		return
+	}
 	selID := l.selectedID()
 	if old := l.byID[q.ID]; old != nil {
 		l.removeRow(old)
 	}
-	r := newInboxRow(q, l.here)
 	i, _ := slices.BinarySearchFunc(l.rows, r, newer)
 	l.rows = slices.Insert(l.rows, i, r)
 	l.byID[q.ID] = r
@@ -125,6 +156,11 @@ func (l *inboxList) remove(id string) bool {
 }
 
 func (l *inboxList) removeRow(r *inboxRow) {
+	if l.loading {
+		l.rows = slices.DeleteFunc(l.rows, func(x *inboxRow) bool { return x == r })
+		delete(l.byID, r.q.ID)
+		return
+	}
 	i, found := slices.BinarySearchFunc(l.rows, r, newer)
 	if found {
 		l.rows = slices.Delete(l.rows, i, i+1)
@@ -195,7 +231,7 @@ const (
 	colProject  = 24
 	colContract = 15
 	colCount    = 3
-	colLeft     = 11
+	colLeft     = 12
 	colMachine  = 14
 	colGap      = 2
 )
@@ -219,7 +255,7 @@ func (l *inboxList) lines(th dialog.Theme, w, h int, now time.Time) []string {
 	}
 	l.top = max(min(l.top, len(l.rows)-h), 0)
 	for i := l.top; i < len(l.rows) && i < l.top+h; i++ {
-		r := l.rows[i]
+		r := l.rows[i].text()
 		text := l.rowText(w, r.agent, tail(r.project, colProject), r.contract, r.count, timeLeft(r.q, now), r.machine, r.title)
 		switch {
 		case i == l.sel:
