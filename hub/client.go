@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/askuser/askuser/dialog"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -311,15 +310,10 @@ const MaxByLen = 120
 // asker closed the question first, even at the same moment: of
 // answers given at once, exactly one wins.
 func (c *Client) Answer(ctx context.Context, id string, data []byte, by string) (Answer, error) {
-	by = strings.TrimSpace(by)
-	switch {
-	case by == "":
-		return Answer{}, errors.New("say who answers: the name must not be blank")
-	case len(by) > MaxByLen:
-		return Answer{}, fmt.Errorf("the name of who answers is %d bytes, over the limit of %d", len(by), MaxByLen)
-	case strings.IndexFunc(by, dialog.Forbidden) >= 0:
-		return Answer{}, errors.New("the name of who answers holds a control or formatting character")
+	if err := checkBy(by); err != nil {
+		return Answer{}, err
 	}
+	by = strings.TrimSpace(by)
 	q, prior, err := c.Question(ctx, id)
 	if err != nil {
 		return Answer{}, err

@@ -164,6 +164,9 @@ func (l *Link) renderer(local ask.Renderer) ask.Renderer {
 			countdown: s.Countdown, callID: s.Call.ID, local: run,
 			note: func(o ask.Outcome) string { return noteFor(o.Dismissed) },
 			decode: func(a Answer) (ask.Outcome, error) {
+				if a.Status == StatusDismissed {
+					return ask.Outcome{Dismissed: true}, nil
+				}
 				var r askUserAnswer
 				err := json.Unmarshal(a.Result, &r)
 				return ask.Outcome{Answers: r.Answers}, err
@@ -187,6 +190,9 @@ func (l *Link) questionRenderer(local ask.QuestionRenderer) ask.QuestionRenderer
 			countdown: s.Countdown, callID: s.Call.ID, local: run,
 			note: func(o ask.QuestionOutcome) string { return noteFor(o.Dismissed) },
 			decode: func(a Answer) (ask.QuestionOutcome, error) {
+				if a.Status == StatusDismissed {
+					return ask.QuestionOutcome{Dismissed: true}, nil
+				}
 				var r auq.Result
 				err := json.Unmarshal(a.Result, &r)
 				return ask.QuestionOutcome{Result: r}, err
@@ -380,7 +386,7 @@ func (h *hubSide) run(ctx context.Context) {
 		return
 	}
 	a, err := c.await(ctx, h.q, h.tick)
-	if err == nil && a.Status == StatusAnswered {
+	if err == nil && (a.Status == StatusAnswered || a.Status == StatusDismissed) {
 		h.answers <- a
 		_ = c.questions.Delete(context.WithoutCancel(ctx), h.q.ID)
 		return
@@ -473,6 +479,9 @@ func (h *hubSide) settle(note string) (Answer, bool) {
 	if err != nil || won {
 		_ = c.questions.Delete(ctx, h.q.ID)
 		return Answer{}, false
+	}
+	if prior.Status == StatusDismissed {
+		return prior, true
 	}
 	if prior.Status == StatusAnswered {
 		if _, err := checkAnswer(h.q, prior.Result); err == nil {

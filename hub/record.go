@@ -60,7 +60,7 @@ const (
 type Answer struct {
 	// ID is the question's.
 	ID string `json:"id"`
-	// Status is StatusAnswered or StatusClosed.
+	// Status is StatusAnswered, StatusDismissed or StatusClosed.
 	Status string `json:"status"`
 	// By says where: "askuser answer (ci-policy) on host", "the terminal
 	// on host".
@@ -77,8 +77,11 @@ type Answer struct {
 // Where says in words where a question was answered or closed, for a
 // person or a model: "answered by askuser answer on host".
 func (a Answer) Where() string {
-	if a.Status == StatusAnswered {
+	switch a.Status {
+	case StatusAnswered:
 		return "answered by " + a.By
+	case StatusDismissed:
+		return "dismissed by " + a.By
 	}
 	if a.Note != "" {
 		return a.Note + " (" + a.By + ")"

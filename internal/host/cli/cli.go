@@ -54,6 +54,7 @@ var commands = map[string]command{
 	"hub":      {"run the user's hub, or say whether one runs (hub status)", runHub},
 	"pending":  {"list the questions that wait on the hub", runPending},
 	"answer":   {"answer a question waiting on the hub with a result JSON", runAnswer},
+	"inbox":    {"answer the questions waiting on the hub in a terminal view", runInbox},
 }
 
 // Run runs askuser with args (without the program name) and returns the

@@ -1,0 +1,311 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/vt"
+	"github.com/creack/pty"
+
+	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/cli"
+)
+
+const inboxAUQ = `{"questions":[{"id":"db","question":"Which database?","header":"Database","options":[
+ {"id":"pg","label":"Postgres","description":"Relational"},{"id":"lite","label":"SQLite","description":"Embedded"}]}]}`
+
+// headlessAsk is askuser ask running with no terminal at all, in a
+// session of its own, so that the hub is its only route.
+type headlessAsk struct {
+	t              *testing.T
+	stdout, stderr bytes.Buffer
+	done           chan error
+}
+
+func startHeadlessAsk(t *testing.T, env []string, args ...string) *headlessAsk {
+	t.Helper()
+	h := &headlessAsk{t: t, done: make(chan error, 1)}
+	cmd := exec.Command(buildAskuser(t), args...)
+	cmd.Env, cmd.Stdout, cmd.Stderr = env, &h.stdout, &h.stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { h.done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-h.done
+	})
+	return h
+}
+
+// result waits for askuser ask to exit and returns its status and
+// standard output.
+func (h *headlessAsk) result() (int, string) {
+	h.t.Helper()
+	select {
+	case err := <-h.done:
+		h.done <- err
+		if ee, ok := errors.AsType[*exec.ExitError](err); ok {
+			return ee.ExitCode(), h.stdout.String()
+		}
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		return 0, h.stdout.String()
+	case <-time.After(10 * time.Second):
+		h.t.Fatalf("askuser ask did not exit; it said: %s", h.stderr.String())
+	}
+	return 0, ""
+}
+
+// inboxScreen is askuser inbox on a pseudo-terminal, read through a
+// terminal emulator.
+type inboxScreen struct {
+	t    *testing.T
+	tty  *os.File
+	mu   sync.Mutex
+	emu  *vt.Emulator
+	done chan error
+}
+
+func startInbox(t *testing.T, env []string, args ...string) *inboxScreen {
+	t.Helper()
+	const w, h = 120, 30
+	cmd := exec.Command(buildAskuser(t), append([]string{"inbox"}, args...)...)
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: h, Cols: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &inboxScreen{t: t, tty: tty, emu: vt.NewEmulator(w, h), done: make(chan error, 1)}
+	var wg sync.WaitGroup
+	wg.Go(func() { io.Copy(tty, s.emu) }) // the terminal's answers to queries
+	wg.Go(func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := tty.Read(buf)
+			s.mu.Lock()
+			s.emu.Write(buf[:n])
+			s.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	})
+	go func() { s.done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		select {
+		case err := <-s.done:
+			s.done <- err
+		case <-time.After(5 * time.Second):
+		}
+		tty.Close()
+		s.emu.InputPipe().(io.Closer).Close()
+		wg.Wait()
+		if t.Failed() {
+			t.Logf("askuser inbox said: %s", stderr.String())
+		}
+	})
+	return s
+}
+
+func (s *inboxScreen) screen() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.emu.String()
+}
+
+// waitFor waits until the screen shows every one of texts.
+func (s *inboxScreen) waitFor(texts ...string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(e2eWait)
+	for {
+		sc := s.screen()
+		ok := true
+		for _, x := range texts {
+			ok = ok && strings.Contains(sc, x)
+		}
+		if ok {
+			return sc
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the inbox never showed %q; it shows:\n%s", texts, sc)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func (s *inboxScreen) send(keys string) {
+	s.t.Helper()
+	if _, err := s.tty.Write([]byte(keys)); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+func (s *inboxScreen) exit() int {
+	s.t.Helper()
+	select {
+	case err := <-s.done:
+		s.done <- err
+		if ee, ok := errors.AsType[*exec.ExitError](err); ok {
+			return ee.ExitCode()
+		}
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		return 0
+	case <-time.After(10 * time.Second):
+		s.t.Fatal("askuser inbox did not exit")
+	}
+	return 0
+}
+
+// pendingN waits until n questions wait on the hub and returns them.
+func pendingN(t *testing.T, c *hub.Client, n int) []hub.Question {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		qs, err := c.Pending(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(qs) == n {
+			return qs
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d questions wait on the hub, want %d", len(qs), n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func writeFile(t *testing.T, name, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const (
+	keyDown  = "\x1b[B"
+	keyEnter = "\r"
+)
+
+// TestInboxOnPty asks a question of each contract with askuser ask on
+// a real hub, shows them in askuser inbox on a real pseudo-terminal,
+// answers both there by keys, and checks that each askuser ask printed
+// the answer and was told it was the person's.
+func TestInboxOnPty(t *testing.T) {
+	state, c := startTestHub(t)
+	env := append(os.Environ(), "TERM=xterm-256color", "XDG_STATE_HOME="+state)
+	askUser := startHeadlessAsk(t, env, "ask", "--no-config", "--timeout-per-question", "600000", writeFile(t, "q.json", hubQuestion))
+	pendingN(t, c, 1)
+	askAUQ := startHeadlessAsk(t, env, "ask", "--no-config", "--tool", "AskUserQuestion", "--timeout-per-question", "0", writeFile(t, "auq.json", inboxAUQ))
+	pendingN(t, c, 2)
+
+	s := startInbox(t, env)
+	sc := s.waitFor("2 questions wait", "Which database?", "Deploy where?", "no deadline", "AskUserQuestion")
+	// Newest first: the AskUserQuestion request was asked last.
+	if strings.Index(sc, "Which database?") > strings.Index(sc, "Deploy where?") {
+		t.Errorf("the newest question is not first:\n%s", sc)
+	}
+	if !strings.Contains(sc, "› askuser ask") {
+		t.Errorf("the first row is not selected:\n%s", sc)
+	}
+
+	s.send(keyEnter)
+	s.waitFor("Postgres", "SQLite", "esc back to the list")
+	s.send(keyDown + keyEnter)
+	code, out := askAUQ.result()
+	var res auq.Result
+	if err := json.Unmarshal([]byte(out), &res); code != 0 || err != nil || res.Cancelled || res.Answers["db"].Choice.Label != "SQLite" {
+		t.Fatalf("AskUserQuestion: exit status %d, result %s (%v); it said %s", code, out, err, askAUQ.stderr.String())
+	}
+	if !strings.Contains(askAUQ.stderr.String(), "answered by the person in askuser inbox") {
+		t.Errorf("askuser ask was not told the person answered:\n%s", askAUQ.stderr.String())
+	}
+	s.waitFor("1 question waits", "answered; its agent has the answer")
+
+	s.send(keyEnter)
+	s.waitFor("staging", "production", "⏱ 9:")
+	s.send(keyDown + keyEnter)
+	code, out = askUser.result()
+	var r contract.Result
+	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || r.Status != contract.StatusAnswered || r.Answers[0].Selections[0] != "production" {
+		t.Fatalf("ask_user: exit status %d, result %s (%v); it said %s", code, out, err, askUser.stderr.String())
+	}
+	s.waitFor("no questions wait")
+	s.send("q")
+	if code := s.exit(); code != 0 {
+		t.Errorf("askuser inbox: exit status %d, want 0", code)
+	}
+}
+
+// TestInboxAnsweredElsewhere opens a question in askuser inbox and
+// answers it with askuser answer meanwhile: the inbox closes it and says
+// where it was answered.
+func TestInboxAnsweredElsewhere(t *testing.T) {
+	state, c := startTestHub(t)
+	env := append(os.Environ(), "TERM=xterm-256color", "XDG_STATE_HOME="+state)
+	ask := startHeadlessAsk(t, env, "ask", "--no-config", writeFile(t, "q.json", hubQuestion))
+	q := pendingN(t, c, 1)[0]
+
+	s := startInbox(t, env)
+	s.waitFor("1 question waits")
+	s.send(keyEnter)
+	s.waitFor("production", "esc back to the list")
+
+	answer := exec.Command(buildAskuser(t), "answer", "--by", "ci-policy", q.ID, "-")
+	answer.Env = env
+	answer.Stdin = strings.NewReader(`{"status":"answered","answers":[{"index":0,"id":"q1","title":"Deploy where?","kind":"single","selections":["staging"],"usedDefault":false}]}`)
+	if out, err := answer.CombinedOutput(); err != nil {
+		t.Fatalf("askuser answer: %v\n%s", err, out)
+	}
+	sc := s.waitFor("no questions wait", "answered by ci-policy (askuser answer)")
+	if strings.Contains(sc, "esc back to the list") {
+		t.Errorf("the questionnaire is still open:\n%s", sc)
+	}
+	if code, out := ask.result(); code != 0 || !strings.Contains(out, `"staging"`) {
+		t.Errorf("askuser ask: exit status %d, result %s", code, out)
+	}
+	s.send("\x03")
+	if code := s.exit(); code != 0 {
+		t.Errorf("askuser inbox: exit status %d, want 0", code)
+	}
+}
+
+// TestInboxWithoutHub: with no hub, askuser inbox says so in one line and
+// exits with status 1 at once.
+func TestInboxWithoutHub(t *testing.T) {
+	state := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := cli.Run(context.Background(), []string{"inbox"}, &cli.Env{Stdout: &stdout, Stderr: &stderr, Getenv: func(k string) string {
+		if k == "XDG_STATE_HOME" {
+			return state
+		}
+		return ""
+	}})
+	want := "askuser inbox: no hub runs for this user; start one with askuser hub\n"
+	if code != 1 || stderr.String() != want || stdout.Len() != 0 {
+		t.Errorf("exit status %d, stderr %q, stdout %q; want 1 and %q", code, stderr.String(), stdout.String(), want)
+	}
+}

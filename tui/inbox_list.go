@@ -1,0 +1,301 @@
+package tui
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/askuser/askuser/dialog"
+	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/safetext"
+)
+
+// inboxRow is one waiting question of the inbox, with its text made safe
+// once, when it is first drawn: of ten thousand questions, a screen
+// shows a few dozen.
+type inboxRow struct {
+	q    *hub.Question
+	here string // this machine's name
+	made bool
+	// The columns, escaped to one line each: agent, project, contract,
+	// questions, machine ("" on this machine) and the first question.
+	agent, project, contract, count, machine, title string
+}
+
+// newInboxRow makes the row of q. here is this machine's name.
+func newInboxRow(q *hub.Question, here string) *inboxRow {
+	return &inboxRow{q: q, here: here}
+}
+
+// text makes the row's columns, once, and returns the row.
+func (r *inboxRow) text() *inboxRow {
+	if r.made {
+		return r
+	}
+	q := r.q
+	r.made = true
+	r.agent = oneLine(q.Tag.Agent)
+	r.project = oneLine(q.Tag.Project)
+	r.contract = oneLine(q.Tag.Contract)
+	r.count = strconv.Itoa(q.Tag.Questions)
+	r.title = oneLine(firstTitle(q.Request))
+	if m := oneLine(q.Tag.Machine); m != oneLine(r.here) {
+		r.machine = m
+	}
+	if r.agent == "" {
+		r.agent = "?"
+	}
+	return r
+}
+
+// oneLine shows a claim of an asker on one line, its control characters
+// made harmless.
+func oneLine(s string) string { return safetext.Line(strings.TrimSpace(s)) }
+
+// firstTitle returns the text of a questionnaire's first question, in
+// either contract, or "".
+func firstTitle(request json.RawMessage) string {
+	var req struct {
+		Header    string `json:"header"`
+		Questions []struct {
+			Title    string `json:"title"`
+			Question string `json:"question"`
+		} `json:"questions"`
+	}
+	if json.Unmarshal(request, &req) != nil || len(req.Questions) == 0 {
+		return ""
+	}
+	q := req.Questions[0]
+	t := q.Title
+	if t == "" {
+		t = q.Question
+	}
+	if req.Header != "" && len(req.Questions) > 1 {
+		t = req.Header + ": " + t
+	}
+	return t
+}
+
+// newer reports whether a is listed above b: newest first, then by id,
+// so that the order is total.
+func newer(a, b *inboxRow) int {
+	if c := b.q.Created.Compare(a.q.Created); c != 0 {
+		return c
+	}
+	return strings.Compare(a.q.ID, b.q.ID)
+}
+
+// inboxList is the list of waiting questions, newest first, and the
+// selected one. It knows nothing of terminals: it takes the hub's events
+// and draws lines.
+type inboxList struct {
+	here string // this machine's name
+	rows []*inboxRow
+	byID map[string]*inboxRow
+	sel  int // index of the selected row
+	top  int // the first row shown
+	// loading is set while the hub's stored questions are read: rows
+	// are then appended, and sorted once at the end (done).
+	loading bool
+}
+
+func newInboxList(here string) *inboxList {
+	return &inboxList{here: here, byID: map[string]*inboxRow{}, loading: true}
+}
+
+// loaded sorts the rows appended while loading, and selects the newest.
+func (l *inboxList) loaded() {
+	if l.loading {
+		slices.SortFunc(l.rows, newer)
+		l.loading = false
+	}
+	l.sel, l.top = 0, 0
+}
+
+// put adds q, or replaces the row of a question already listed, keeping
+// the selection on the question it was on.
+func (l *inboxList) put(q *hub.Question) {
+	r := newInboxRow(q, l.here)
+	if l.loading {
+		if old := l.byID[q.ID]; old != nil {
+			*old = *r
+		} else {
+			l.rows = append(l.rows, r)
+			l.byID[q.ID] = r
+		}
+		return
+	}
+	selID := l.selectedID()
+	if old := l.byID[q.ID]; old != nil {
+		l.removeRow(old)
+	}
+	i, _ := slices.BinarySearchFunc(l.rows, r, newer)
+	l.rows = slices.Insert(l.rows, i, r)
+	l.byID[q.ID] = r
+	l.reselect(selID)
+}
+
+// remove takes the question id off the list; it reports whether it was
+// listed.
+func (l *inboxList) remove(id string) bool {
+	r := l.byID[id]
+	if r == nil {
+		return false
+	}
+	selID := l.selectedID()
+	l.removeRow(r)
+	if selID != id {
+		l.reselect(selID)
+	}
+	l.sel = min(l.sel, max(len(l.rows)-1, 0))
+	return true
+}
+
+func (l *inboxList) removeRow(r *inboxRow) {
+	if l.loading {
+		l.rows = slices.DeleteFunc(l.rows, func(x *inboxRow) bool { return x == r })
+		delete(l.byID, r.q.ID)
+		return
+	}
+	i, found := slices.BinarySearchFunc(l.rows, r, newer)
+	if found {
+		l.rows = slices.Delete(l.rows, i, i+1)
+	}
+	delete(l.byID, r.q.ID)
+}
+
+// reselect puts the selection on id again, if it is listed.
+func (l *inboxList) reselect(id string) {
+	if r := l.byID[id]; r != nil {
+		if i, found := slices.BinarySearchFunc(l.rows, r, newer); found {
+			l.sel = i
+		}
+	}
+}
+
+func (l *inboxList) selectedID() string {
+	if l.sel < len(l.rows) {
+		return l.rows[l.sel].q.ID
+	}
+	return ""
+}
+
+// selected returns the selected row, or nil when the list is empty.
+func (l *inboxList) selected() *inboxRow {
+	if l.sel < len(l.rows) {
+		return l.rows[l.sel]
+	}
+	return nil
+}
+
+// move moves the selection by d rows, within the list.
+func (l *inboxList) move(d int) {
+	l.sel = max(min(l.sel+d, len(l.rows)-1), 0)
+}
+
+// expire takes off the list the questions whose deadline passed at now,
+// and returns them.
+func (l *inboxList) expire(now time.Time) []*inboxRow {
+	var gone []*inboxRow
+	for _, r := range l.rows {
+		if d := r.q.Tag.Deadline; d != nil && !now.Before(*d) {
+			gone = append(gone, r)
+		}
+	}
+	for _, r := range gone {
+		l.remove(r.q.ID)
+	}
+	return gone
+}
+
+// timeLeft is a row's countdown as the list shows it.
+func timeLeft(q *hub.Question, now time.Time) string {
+	d := q.Tag.Deadline
+	if d == nil {
+		return "no deadline"
+	}
+	left := d.Sub(now)
+	if left <= 0 {
+		return "timed out"
+	}
+	return clock(left) + " left"
+}
+
+// The list's columns, in cells; the question's text takes what is left.
+const (
+	colAgent    = 18
+	colProject  = 24
+	colContract = 15
+	colCount    = 3
+	colLeft     = 12
+	colMachine  = 14
+	colGap      = 2
+)
+
+// lines draws the rows that fit in h rows of width w at now, with a
+// heading, keeping the selected row in sight.
+func (l *inboxList) lines(th dialog.Theme, w, h int, now time.Time) []string {
+	if h <= 0 {
+		return nil
+	}
+	out := []string{th.Muted.Render(l.rowText(w, "AGENT", "PROJECT", "CONTRACT", "QS", "LEFT", "MACHINE", "QUESTION"))}
+	h--
+	if h <= 0 {
+		return out
+	}
+	if l.sel < l.top {
+		l.top = l.sel
+	}
+	if l.sel >= l.top+h {
+		l.top = l.sel - h + 1
+	}
+	l.top = max(min(l.top, len(l.rows)-h), 0)
+	for i := l.top; i < len(l.rows) && i < l.top+h; i++ {
+		r := l.rows[i].text()
+		text := l.rowText(w, r.agent, tail(r.project, colProject), r.contract, r.count, timeLeft(r.q, now), r.machine, r.title)
+		switch {
+		case i == l.sel:
+			out = append(out, th.Accent.Render("›"+text[1:]))
+		case r.q.Tag.Deadline != nil && r.q.Tag.Deadline.Sub(now) < 30*time.Second:
+			out = append(out, th.Warning.Render(text))
+		default:
+			out = append(out, text)
+		}
+	}
+	return out
+}
+
+// rowText lays out one row's columns in w cells, with a column for the
+// selection mark first.
+func (l *inboxList) rowText(w int, agent, project, contract, count, left, machine, title string) string {
+	var b strings.Builder
+	b.WriteString("  ")
+	for _, c := range []struct {
+		s string
+		w int
+	}{{agent, colAgent}, {project, colProject}, {contract, colContract}, {count, colCount}, {left, colLeft}, {machine, colMachine}} {
+		b.WriteString(fit(c.s, c.w))
+		b.WriteString(spaces(colGap))
+	}
+	b.WriteString(title)
+	return ansi.Truncate(b.String(), max(w, 2), "…")
+}
+
+// fit truncates s to w cells, or pads it to w.
+func fit(s string, w int) string {
+	s = ansi.Truncate(s, w, "…")
+	return s + spaces(w-ansi.StringWidth(s))
+}
+
+// tail keeps the end of a path that is wider than w cells: its last
+// folders say more than its first.
+func tail(s string, w int) string {
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	return "…" + ansi.TruncateLeft(s, ansi.StringWidth(s)-w+1, "")
+}
