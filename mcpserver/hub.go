@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/modeltext"
@@ -104,18 +105,27 @@ func (s *Server) joinHub(req *mcp.CallToolRequest, caps ask.Capabilities, modern
 			return caps, nil
 		}
 	}
-	joined := sh.link.Join(caps)
+	// Join binds the hub alone to a contract with no renderer: only the
+	// served contract's renderers are taken, so that the other gives the
+	// host no route.
+	joined, out := sh.link.Join(caps), caps
+	if s.opts.Tool == auq.ToolName {
+		out.CustomQuestions, out.NativeQuestions = joined.CustomQuestions, joined.NativeQuestions
+	} else {
+		out.Custom, out.Native = joined.Custom, joined.Native
+	}
 	if sh.headless {
 		// The hub alone is the route: its wait reports progress as the
 		// other routes' do.
-		if joined.Custom != nil {
-			joined.Custom = tracked{joined.Custom, s.running}
+		out.CustomReason = ""
+		if out.Custom != nil {
+			out.Custom = tracked{out.Custom, s.running}
 		}
-		if joined.CustomQuestions != nil {
-			joined.CustomQuestions = trackedQuestions{joined.CustomQuestions, s.running}
+		if out.CustomQuestions != nil {
+			out.CustomQuestions = trackedQuestions{out.CustomQuestions, s.running}
 		}
 	}
-	return joined, sh
+	return out, sh
 }
 
 // hubUnreachable tells the server's Unreachable, once, why the hub could
