@@ -52,10 +52,12 @@ type HubOptions struct {
 type sessionHub struct {
 	link     *hub.Link
 	local    string // the session's own surface, for the model
+	client   string // "The MCP client NAME", for the model
 	headless bool   // the hub is the session's only route
 
 	mu      sync.Mutex
 	answers map[string]hub.Answer // by call id, the answers the hub won
+	unshown map[string]bool       // by call id, the calls whose form the client could not show
 }
 
 // joinHub joins caps, the capabilities of a session's host, to the hub
@@ -71,12 +73,13 @@ func (s *Server) joinHub(req *mcp.CallToolRequest, caps ask.Capabilities, modern
 	if route == contract.RouteNative && modern {
 		return caps, nil
 	}
-	sh := &sessionHub{answers: map[string]hub.Answer{}}
+	sh := &sessionHub{answers: map[string]hub.Answer{}, unshown: map[string]bool{}}
 	client := clientName(req)
 	agent := client
 	if agent == "" {
 		agent = "an MCP client"
 	}
+	sh.client = strings.TrimSpace("The MCP client " + client)
 	switch route {
 	case contract.RouteNative:
 		sh.local = "the form of " + agent
@@ -84,7 +87,15 @@ func (s *Server) joinHub(req *mcp.CallToolRequest, caps ask.Capabilities, modern
 		sh.local = "the askuser popup"
 	default:
 		sh.headless = true
-		sh.local = strings.TrimSpace("The MCP client " + client)
+		sh.local = sh.client
+	}
+	// A client that declares forms but cannot show one, as a client
+	// run without a terminal may, leaves the hub to answer.
+	if caps.Native != nil {
+		caps.Native = hubFallback{caps.Native, sh}
+	}
+	if caps.NativeQuestions != nil {
+		caps.NativeQuestions = hubFallbackQuestions{caps.NativeQuestions, sh}
 	}
 	sh.link = hub.NewLink(&hub.LinkOptions{
 		Dial:        o.Dial,
@@ -176,14 +187,71 @@ func (sh *sessionHub) note(t *modeltext.Tool, id string, answered bool) string {
 	sh.mu.Lock()
 	a, won := sh.answers[id]
 	delete(sh.answers, id)
+	unshown := sh.unshown[id]
+	delete(sh.unshown, id)
 	sh.mu.Unlock()
+	only := sh.headless || unshown
 	switch {
+	case won && only:
+		return t.HubAnswered(sh.client, safetext.Line(a.Where()), true)
 	case won:
-		return t.HubAnswered(sh.local, safetext.Line(a.Where()), sh.headless)
-	case sh.headless && !answered:
-		return t.HubWaited(sh.local)
+		return t.HubAnswered(sh.local, safetext.Line(a.Where()), false)
+	case only && !answered:
+		return t.HubWaited(sh.client)
 	}
 	return ""
+}
+
+// formNotShown is the error of a form that the client dismissed sooner
+// than anyone could read it: most likely it could not show it.
+type formNotShown struct{ error }
+
+func (e formNotShown) Unwrap() error { return e.error }
+
+// waitInstead reports whether the call whose form failed with err waits
+// for the hub instead: when the client could not show the form and the
+// hub is reached. It records the call as one whose form was not shown.
+func (sh *sessionHub) waitInstead(ctx context.Context, id string, err error) bool {
+	var fns formNotShown
+	if !errors.As(err, &fns) || sh.link.Connect(ctx) != nil {
+		return false
+	}
+	sh.mu.Lock()
+	sh.unshown[id] = true
+	sh.mu.Unlock()
+	return true
+}
+
+// hubFallback is the client's form of a joined session: a form the
+// client could not show leaves the call to the hub, until it answers or
+// the call settles.
+type hubFallback struct {
+	r  ask.Renderer
+	sh *sessionHub
+}
+
+// Render implements ask.Renderer.
+func (f hubFallback) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+	o, err := f.r.Render(ctx, s)
+	if err != nil && f.sh.waitInstead(ctx, s.Call.ID, err) {
+		<-ctx.Done()
+	}
+	return o, err
+}
+
+// hubFallbackQuestions is hubFallback for AskUserQuestion.
+type hubFallbackQuestions struct {
+	r  ask.QuestionRenderer
+	sh *sessionHub
+}
+
+// RenderQuestions implements ask.QuestionRenderer.
+func (f hubFallbackQuestions) RenderQuestions(ctx context.Context, s *ask.QuestionSession) (ask.QuestionOutcome, error) {
+	o, err := f.r.RenderQuestions(ctx, s)
+	if err != nil && f.sh.waitInstead(ctx, s.Call.ID, err) {
+		<-ctx.Done()
+	}
+	return o, err
 }
 
 // close closes the session's link once the session has ended.

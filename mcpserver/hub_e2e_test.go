@@ -422,3 +422,25 @@ func TestHubAbsent(t *testing.T) {
 		}
 	})
 }
+
+// TestHubFormNotShown: a client that declares forms but dismisses one at
+// once, as one with no terminal does, leaves the call to the hub, and
+// the model is told that the client could not show it.
+func TestHubFormNotShown(t *testing.T) {
+	state := t.TempDir()
+	startHubProcess(t, state)
+	dismiss := func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		return &mcp.ElicitResult{Action: "cancel"}, nil
+	}
+	cs, _ := hubClient(t, state, "2025-11-25", dismiss, "--timeout-per-question", "20000")
+	call := callTool(cs, mcpserver.ToolName, hubAskUser)
+	q := onePending(t, state)
+	if _, err := askuserCmd(t, state, hubAnswer(t, hub.ContractAskUser), "answer", "--by", "eval", q.ID, "-"); err != nil {
+		t.Fatal(err)
+	}
+	r := hubResult(t, call)
+	m := checkMembers(t, r, hub.ContractAskUser)
+	if string(m["status"]) != `"answered"` || !strings.Contains(toolText(r), "The MCP client hubtest 1.0 cannot show these questions here, so they waited on the askuser hub, where they were answered by eval (askuser answer)") {
+		t.Errorf("status %s, text:\n%s", m["status"], toolText(r))
+	}
+}
