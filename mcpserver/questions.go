@@ -79,8 +79,10 @@ func (s *Server) handleQuestions(ctx context.Context, req *mcp.CallToolRequest) 
 		return questionsResult(q, auq.Outcome{Status: auq.StatusAborted, Result: auq.Result{Cancelled: true, Metadata: q.ResultMetadata()}}, ""), nil
 	}
 	defer endTurn()
-	out := h.asker.AskQuestions(ctx, q, &ask.Call{Data: &callData{progress: p}, Progress: p.milestone})
-	return questionsResult(q, out, p.elicitAction()), nil
+	id := h.hub.callID()
+	out := h.asker.AskQuestions(ctx, q, &ask.Call{ID: id, Data: &callData{progress: p}, Progress: p.milestone})
+	note := h.hub.note(modeltext.AskUserQuestion, id, out.Status == auq.StatusSubmitted)
+	return withNote(questionsResult(q, out, p.elicitAction()), note), nil
 }
 
 // modernQuestions serves a call of AskUserQuestion from a client that

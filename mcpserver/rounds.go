@@ -193,7 +193,7 @@ func readAction(action string, n int, took time.Duration) (accepted, dismissed b
 	switch action {
 	case "decline", "cancel":
 		if n <= 1 && took < minReadTime {
-			return false, false, fmt.Errorf("the client answered the form with %q %d ms after it was sent, too soon for anyone to have read it; most likely it could not show the form", action, took.Milliseconds())
+			return false, false, formNotShown{fmt.Errorf("the client answered the form with %q %d ms after it was sent, too soon for anyone to have read it; most likely it could not show the form", action, took.Milliseconds())}
 		}
 		return false, true, nil
 	case "accept":

@@ -85,6 +85,8 @@ type Options struct {
 	// NotifyReport is told when the user's notify command fails; nil
 	// drops the report.
 	NotifyReport func(error)
+	// Hub joins the sessions to the user's hub; nil for none.
+	Hub *HubOptions
 }
 
 // Server is the ask_user MCP server. It is safe for concurrent use by
@@ -109,6 +111,8 @@ type Server struct {
 	gone     chan struct{} // closed when the stdio client has gone
 	goneOnce sync.Once
 
+	hubTold sync.Once // the hub's unreachability was told
+
 	mu    sync.Mutex
 	hosts map[*mcp.ServerSession]*sessionHost
 }
@@ -121,6 +125,7 @@ type sessionHost struct {
 	// onOpen runs the notify command; a modern native session calls it
 	// on the first round, which its waits come after.
 	onOpen func(ask.Opening)
+	hub    *sessionHub // nil when the session is not joined to the hub
 }
 
 // New returns a server configured by opts. It reads the config file named
@@ -227,11 +232,14 @@ func (s *Server) host(req *mcp.CallToolRequest) *sessionHost {
 		return h
 	}
 	modern := req.ProtocolVersion() >= modernProtocol
-	h := s.newSessionHost(ask.NewHost(s.capabilities(req, modern), &s.opts.Host), modern)
+	caps, sh := s.joinHub(req, s.capabilities(req, modern), modern)
+	h := s.newSessionHost(ask.NewHost(caps, &s.opts.Host), modern)
+	h.hub = sh
 	if req.Session != nil {
 		s.hosts[req.Session] = h
 		go func() {
 			_ = req.Session.Wait()
+			sh.close()
 			s.mu.Lock()
 			delete(s.hosts, req.Session)
 			s.mu.Unlock()
@@ -286,8 +294,10 @@ func (s *Server) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 		return toolResult(q, withWarnings(res, warnings), ""), nil
 	}
 	defer endTurn()
-	res := h.asker.Ask(ctx, q, &ask.Call{Data: &callData{progress: p}})
-	return toolResult(q, withWarnings(res, warnings), p.elicitAction()), nil
+	id := h.hub.callID()
+	res := h.asker.Ask(ctx, q, &ask.Call{ID: id, Data: &callData{progress: p}})
+	note := h.hub.note(modeltext.AskUser, id, res.Status == contract.StatusAnswered)
+	return withNote(toolResult(q, withWarnings(res, warnings), p.elicitAction()), note), nil
 }
 
 // arguments are the call's arguments as JSON, null when it sent none.

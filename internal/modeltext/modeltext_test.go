@@ -40,7 +40,8 @@ func golden(t *testing.T, path, got string) {
 // misspelt section of shared.md cannot reach the model.
 func TestPlaceholders(t *testing.T) {
 	filled := map[string]bool{"{code}": true, "{message}": true, "{status}": true, "{value}": true,
-		"{text}": true, "{list}": true, "{default}": true, "{error}": true}
+		"{text}": true, "{list}": true, "{default}": true, "{error}": true,
+		"{local}": true, "{where}": true}
 	for _, tool := range []*Tool{AskUser, AskUserQuestion} {
 		for name, s := range tool.texts {
 			for _, p := range placeholder.FindAllString(s, -1) {

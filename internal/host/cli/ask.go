@@ -53,6 +53,7 @@ func (f *askFlags) register(fs *flag.FlagSet) {
 // route is the client's own form.
 func (f *askFlags) registerMCP(fs *flag.FlagSet) {
 	f.registerFor(fs, "custom (the dialog, in a tmux popup) or native (the MCP client's own form)")
+	fs.StringVar(&f.hub, "hub", "", "auto (publish the questions to the user's hub when one runs) or off")
 }
 
 func (f *askFlags) registerFor(fs *flag.FlagSet, routes string) {

@@ -21,7 +21,7 @@ import (
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/cli"
+	"github.com/askuser/askuser/internal/host/cli"
 )
 
 const inboxAUQ = `{"questions":[{"id":"db","question":"Which database?","header":"Database","options":[

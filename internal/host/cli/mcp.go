@@ -26,7 +26,10 @@ The questions are shown as the client's own form when it supports
 elicitation, or in a tmux popup when the server runs inside tmux. The flags
 are the same preferences as for askuser ask, and take precedence over the
 config file, which is read once, at start. Here --mode native is the
-client's form and --mode custom the popup.
+client's form and --mode custom the popup. When the user's hub runs (see
+askuser hub), each questionnaire is also published there, and the first
+answer wins; a client that can show no form, outside tmux, then waits for
+the hub's answer.
 
 flags:
 `
@@ -49,7 +52,8 @@ func runMCP(ctx context.Context, env *Env, args []string) int {
 		return usageError(env, "mcp", err.Error())
 	}
 	so := &mcpserver.Options{Host: *opts, Version: version.Get().Version, Tool: tool.name,
-		NotifyReport: func(err error) { fmt.Fprintf(env.Stderr, "askuser mcp: %v\n", err) }}
+		NotifyReport: func(err error) { fmt.Fprintf(env.Stderr, "askuser mcp: %v\n", err) },
+		Hub:          mcpHub(env, hubPreference(f.hub, opts))}
 	if tool.questions() {
 		so.CustomQuestions, so.CustomReason = popupQuestions(env)
 	} else {

@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/internal/safetext"
+	"github.com/askuser/askuser/mcpserver"
+)
+
+// mcpHub returns how askuser mcp joins the user's hub under the
+// preference pref, nil for off. Whether a hub runs is looked at when a
+// client session asks its first question, so that a hub started after
+// the server is still joined; a hub that cannot be reached is said once
+// on stderr, which MCP clients keep in their logs, and nowhere else.
+func mcpHub(env *Env, pref string) *mcpserver.HubOptions {
+	if pref == config.HubOff {
+		return nil
+	}
+	project, _ := os.Getwd()
+	return &mcpserver.HubOptions{
+		Dial: func(ctx context.Context) (*hub.Client, error) {
+			return hub.Dial(ctx, &hub.DialOptions{Getenv: env.Getenv, Name: "askuser mcp"})
+		},
+		Running: func() bool {
+			paths, err := hub.Locate(env.Getenv)
+			if err != nil {
+				return false
+			}
+			_, err = hub.ReadInfo(paths.Info)
+			return !errors.Is(err, hub.ErrNoHub)
+		},
+		Project: project,
+		Unreachable: func(err error) {
+			fmt.Fprintf(env.Stderr, "askuser mcp: the hub cannot be reached, so the questions are asked without it: %s\n", safetext.Line(err.Error()))
+		},
+	}
+}

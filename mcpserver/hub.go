@@ -1,0 +1,288 @@
+package mcpserver
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/modeltext"
+	"github.com/askuser/askuser/internal/safetext"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// hubConnectWait bounds the first connection of a session that has no
+// route but the hub: a hub that does not answer by then is not offered.
+const hubConnectWait = 3 * time.Second
+
+// hubCloseWait bounds how long a session that ended waits for its
+// questions to be closed on the hub.
+const hubCloseWait = 2 * time.Second
+
+// HubOptions joins every session of a server to the user's hub: each
+// questionnaire is published there, tagged with the MCP client's name,
+// while the session's own route (the client's form, the popup) shows it,
+// and the first valid answer wins. A session that has no route of its
+// own waits for the hub alone. Clients of protocol 2026-07-28 and later
+// whose route is their own form are not joined: while such a client
+// holds the form, no call is in flight that an answer could end.
+type HubOptions struct {
+	// Dial reaches the hub. An error wrapping hub.ErrNoHub means that no
+	// hub runs: the session is then not joined, and nothing is said.
+	Dial func(ctx context.Context) (*hub.Client, error)
+	// Running reports whether a hub runs for the user, without dialing
+	// it; a session whose first call finds none is not joined. nil means
+	// one runs.
+	Running func() bool
+	// Project tags the questions; "" means the working directory.
+	Project string
+	// Unreachable is told, once per server, why the hub could not be
+	// reached; the session's own route goes on without it. nil for
+	// nothing.
+	Unreachable func(err error)
+}
+
+// sessionHub is the hub's side of one session.
+type sessionHub struct {
+	link     *hub.Link
+	local    string // the session's own surface, for the model
+	client   string // "The MCP client NAME", for the model
+	headless bool   // the hub is the session's only route
+
+	mu      sync.Mutex
+	answers map[string]hub.Answer // by call id, the answers the hub won
+	unshown map[string]bool       // by call id, the calls whose form the client could not show
+}
+
+// joinHub joins caps, the capabilities of a session's host, to the hub
+// when the server has one and the session can use it. It returns the
+// capabilities to build the host with and the session's hub side, nil
+// when it is not joined.
+func (s *Server) joinHub(req *mcp.CallToolRequest, caps ask.Capabilities, modern bool) (ask.Capabilities, *sessionHub) {
+	o := s.opts.Hub
+	if o == nil || o.Dial == nil || (o.Running != nil && !o.Running()) {
+		return caps, nil
+	}
+	route, _ := ask.NewHost(caps, &s.opts.Host).Route()
+	if route == contract.RouteNative && modern {
+		return caps, nil
+	}
+	sh := &sessionHub{answers: map[string]hub.Answer{}, unshown: map[string]bool{}}
+	client := clientName(req)
+	agent := client
+	if agent == "" {
+		agent = "an MCP client"
+	}
+	sh.client = strings.TrimSpace("The MCP client " + client)
+	switch route {
+	case contract.RouteNative:
+		sh.local = "the form of " + agent
+	case contract.RouteCustom:
+		sh.local = "the askuser popup"
+	default:
+		sh.headless = true
+		sh.local = sh.client
+	}
+	// A client that declares forms but cannot show one, as a client
+	// run without a terminal may, leaves the hub to answer.
+	if caps.Native != nil {
+		caps.Native = hubFallback{caps.Native, sh}
+	}
+	if caps.NativeQuestions != nil {
+		caps.NativeQuestions = hubFallbackQuestions{caps.NativeQuestions, sh}
+	}
+	sh.link = hub.NewLink(&hub.LinkOptions{
+		Dial:        o.Dial,
+		Agent:       agent,
+		Project:     o.Project,
+		Local:       "askuser mcp for " + agent,
+		Unreachable: s.hubUnreachable,
+		Answered:    sh.won,
+	})
+	if sh.headless {
+		ctx, cancel := context.WithTimeout(context.Background(), hubConnectWait)
+		err := sh.link.Connect(ctx)
+		cancel()
+		if err != nil {
+			if !errors.Is(err, hub.ErrNoHub) {
+				s.hubUnreachable(err)
+			}
+			return caps, nil
+		}
+	}
+	// Join binds the hub alone to a contract with no renderer: only the
+	// served contract's renderers are taken, so that the other gives the
+	// host no route.
+	joined, out := sh.link.Join(caps), caps
+	if s.opts.Tool == auq.ToolName {
+		out.CustomQuestions, out.NativeQuestions = joined.CustomQuestions, joined.NativeQuestions
+	} else {
+		out.Custom, out.Native = joined.Custom, joined.Native
+	}
+	if sh.headless {
+		// The hub alone is the route: its wait reports progress as the
+		// other routes' do.
+		out.CustomReason = ""
+		if out.Custom != nil {
+			out.Custom = tracked{out.Custom, s.running}
+		}
+		if out.CustomQuestions != nil {
+			out.CustomQuestions = trackedQuestions{out.CustomQuestions, s.running}
+		}
+	}
+	return out, sh
+}
+
+// hubUnreachable tells the server's Unreachable, once, why the hub could
+// not be reached. That no hub runs is no news.
+func (s *Server) hubUnreachable(err error) {
+	if errors.Is(err, hub.ErrNoHub) || s.opts.Hub.Unreachable == nil {
+		return
+	}
+	s.hubTold.Do(func() { s.opts.Hub.Unreachable(err) })
+}
+
+// clientName names the session's client as its initialize request did:
+// its name and version, or "" when it gave none.
+func clientName(req *mcp.CallToolRequest) string {
+	var name string
+	if req.Session != nil {
+		if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+			name = strings.TrimSpace(p.ClientInfo.Name + " " + p.ClientInfo.Version)
+		}
+	}
+	return safetext.Line(name)
+}
+
+// won records that the hub's answer a won the call callID.
+func (sh *sessionHub) won(callID string, a hub.Answer) {
+	sh.mu.Lock()
+	sh.answers[callID] = a
+	sh.mu.Unlock()
+}
+
+// callID returns a new id for a call of a joined session, under which
+// the hub's answer is recorded, or "" for a session that is not joined.
+func (sh *sessionHub) callID() string {
+	if sh == nil {
+		return ""
+	}
+	return rand.Text()
+}
+
+// note returns what the model is told about the hub after the call id
+// settled with status: where the answer came from when the hub won, and,
+// for a session whose only route is the hub, that the questions waited
+// there. "" for nothing.
+func (sh *sessionHub) note(t *modeltext.Tool, id string, answered bool) string {
+	if sh == nil || id == "" {
+		return ""
+	}
+	sh.mu.Lock()
+	a, won := sh.answers[id]
+	delete(sh.answers, id)
+	unshown := sh.unshown[id]
+	delete(sh.unshown, id)
+	sh.mu.Unlock()
+	only := sh.headless || unshown
+	switch {
+	case won && only:
+		return t.HubAnswered(sh.client, safetext.Line(a.Where()), true)
+	case won:
+		return t.HubAnswered(sh.local, safetext.Line(a.Where()), false)
+	case only && !answered:
+		return t.HubWaited(sh.client)
+	}
+	return ""
+}
+
+// formNotShown is the error of a form that the client dismissed sooner
+// than anyone could read it: most likely it could not show it.
+type formNotShown struct{ error }
+
+func (e formNotShown) Unwrap() error { return e.error }
+
+// waitInstead reports whether the call whose form failed with err waits
+// for the hub instead: when the client could not show the form and the
+// hub is reached. It records the call as one whose form was not shown.
+func (sh *sessionHub) waitInstead(ctx context.Context, id string, err error) bool {
+	var fns formNotShown
+	if !errors.As(err, &fns) || sh.link.Connect(ctx) != nil {
+		return false
+	}
+	sh.mu.Lock()
+	sh.unshown[id] = true
+	sh.mu.Unlock()
+	return true
+}
+
+// hubFallback is the client's form of a joined session: a form the
+// client could not show leaves the call to the hub, until it answers or
+// the call settles.
+type hubFallback struct {
+	r  ask.Renderer
+	sh *sessionHub
+}
+
+// Render implements ask.Renderer.
+func (f hubFallback) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+	o, err := f.r.Render(ctx, s)
+	if err != nil && f.sh.waitInstead(ctx, s.Call.ID, err) {
+		<-ctx.Done()
+	}
+	return o, err
+}
+
+// hubFallbackQuestions is hubFallback for AskUserQuestion.
+type hubFallbackQuestions struct {
+	r  ask.QuestionRenderer
+	sh *sessionHub
+}
+
+// RenderQuestions implements ask.QuestionRenderer.
+func (f hubFallbackQuestions) RenderQuestions(ctx context.Context, s *ask.QuestionSession) (ask.QuestionOutcome, error) {
+	o, err := f.r.RenderQuestions(ctx, s)
+	if err != nil && f.sh.waitInstead(ctx, s.Call.ID, err) {
+		<-ctx.Done()
+	}
+	return o, err
+}
+
+// close closes the session's link once the session has ended.
+func (sh *sessionHub) close() {
+	if sh == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), hubCloseWait)
+	defer cancel()
+	sh.link.Close(ctx)
+}
+
+// withNote adds note to the text of r and to its structured content's
+// guidance, which carries the same text.
+func withNote(r *mcp.CallToolResult, note string) *mcp.CallToolResult {
+	if note == "" {
+		return r
+	}
+	for _, c := range r.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			tc.Text += note
+			break
+		}
+	}
+	switch sc := r.StructuredContent.(type) {
+	case structured:
+		sc.Guidance += note
+		r.StructuredContent = sc
+	case questionsStructured:
+		sc.Guidance += note
+		r.StructuredContent = sc
+	}
+	return r
+}
