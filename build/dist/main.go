@@ -202,9 +202,17 @@ func build(out string, targets []platform, npm bool) error {
 
 // uninlined is the packages the release compiles without inlining,
 // which makes their code smaller: the MCP SDK and what it brings, the
-// hub's client, and the Markdown parser, none of which runs on the way
+// hub's client, the Markdown parser, askuser's own doors and settings,
+// and the standard library's cold parts, none of which runs on the way
 // from a key to a frame. Go inlines everything else as usual.
 var uninlined = []string{
+	"github.com/askuser/askuser/mcpserver",
+	"github.com/askuser/askuser/hub",
+	"github.com/askuser/askuser/internal/host/cli",
+	"github.com/askuser/askuser/internal/config",
+	"github.com/askuser/askuser/internal/modeltext",
+	"github.com/askuser/askuser/internal/native",
+	"github.com/askuser/askuser/internal/notify",
 	"github.com/modelcontextprotocol/...",
 	"github.com/google/jsonschema-go/...",
 	"github.com/segmentio/...",
@@ -220,6 +228,7 @@ var uninlined = []string{
 	"compress/...",
 	"log/...",
 	"regexp/...",
+	"image/...",
 }
 
 // compile builds askuser for p with modfile, the go.mod of the release

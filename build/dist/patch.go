@@ -29,7 +29,9 @@ import (
 //     askuser reaches only the hub on its own machine, on 127.0.0.1 with
 //     a token: the hub alone speaks to other machines (as a leaf node of
 //     a cluster). The release's nats.go refuses TLS and WebSocket with an
-//     error that says so.
+//     error that says so. It also leaves out the gob encoder of the
+//     deprecated EncodedConn, which askuser does not use, and with it
+//     encoding/gob.
 //
 // go install builds the modules unchanged; only the release binaries
 // carry the changes, through a -modfile that replaces each module with a
@@ -43,6 +45,8 @@ type patch struct {
 	Edits  []edit
 	// Add is files the patch adds, by path in the module.
 	Add map[string]string
+	// Remove is files the patch deletes, by path in the module.
+	Remove []string
 }
 
 // An edit replaces Old, which must be in File exactly once, with New.
@@ -137,7 +141,13 @@ func (lazyDiscoveryTransport) RoundTrip(r *http.Request) (*http.Response, error)
 				Old:  "func (nc *Conn) wsInitHandshake(u *url.URL) error {\n",
 				New:  "func (nc *Conn) wsInitHandshake(u *url.URL) error { return " + noTLS + " }\n\nfunc (nc *Conn) wsInitHandshakeUnused(u *url.URL) error {\n",
 			},
+			{
+				File: "enc.go",
+				Old:  "\tRegisterEncoder(GOB_ENCODER, &builtin.GobEncoder{})\n",
+				New:  "",
+			},
 		},
+		Remove: []string{"encoders/builtin/gob_enc.go"},
 	},
 }
 
@@ -215,6 +225,11 @@ func (p patch) write(dir string) (string, error) {
 		}
 		if err := os.WriteFile(file, b, 0o644); err != nil {
 			return "", err
+		}
+	}
+	for _, name := range p.Remove {
+		if err := os.Remove(filepath.Join(to, filepath.FromSlash(name))); err != nil {
+			return "", fmt.Errorf("%s: %w: look at build/dist/patch.go again for this version of %s", p.Module, err, p.Module)
 		}
 	}
 	for name, text := range p.Add {

@@ -60,8 +60,12 @@ func TestReleaseModfile(t *testing.T) {
 			t.Errorf("release.mod has no %q:\n%s", want, mod)
 		}
 		seen := map[string]bool{}
+		files := p.Remove
 		for _, e := range p.Edits {
-			if pkg := p.Module + "/" + filepath.ToSlash(filepath.Dir(e.File)); !seen[pkg] {
+			files = append(files, e.File)
+		}
+		for _, f := range files {
+			if pkg := p.Module + "/" + filepath.ToSlash(filepath.Dir(f)); !seen[pkg] {
 				seen[pkg] = true
 				pkgs = append(pkgs, strings.TrimSuffix(pkg, "/."))
 			}
