@@ -242,7 +242,17 @@ func (l *inboxList) lines(th dialog.Theme, w, h int, now time.Time) []string {
 	if h <= 0 {
 		return nil
 	}
-	out := []string{th.Muted.Render(l.rowText(w, "AGENT", "PROJECT", "CONTRACT", "QS", "LEFT", "MACHINE", "QUESTION"))}
+	// The machine column is shown only when a question comes from
+	// another machine: on one machine it would be empty, and the
+	// question's text needs the room more.
+	machines := false
+	for _, r := range l.rows {
+		if r.text().machine != "" {
+			machines = true
+			break
+		}
+	}
+	out := []string{th.Muted.Render(rowText(w, machines, "AGENT", "PROJECT", "CONTRACT", "QS", "LEFT", "MACHINE", "QUESTION"))}
 	h--
 	if h <= 0 {
 		return out
@@ -256,7 +266,7 @@ func (l *inboxList) lines(th dialog.Theme, w, h int, now time.Time) []string {
 	l.top = max(min(l.top, len(l.rows)-h), 0)
 	for i := l.top; i < len(l.rows) && i < l.top+h; i++ {
 		r := l.rows[i].text()
-		text := l.rowText(w, r.agent, tail(r.project, colProject), r.contract, r.count, timeLeft(r.q, now), r.machine, r.title)
+		text := rowText(w, machines, r.agent, tail(r.project, colProject), r.contract, r.count, timeLeft(r.q, now), r.machine, r.title)
 		switch {
 		case i == l.sel:
 			out = append(out, th.Accent.Render("›"+text[1:]))
@@ -270,14 +280,17 @@ func (l *inboxList) lines(th dialog.Theme, w, h int, now time.Time) []string {
 }
 
 // rowText lays out one row's columns in w cells, with a column for the
-// selection mark first.
-func (l *inboxList) rowText(w int, agent, project, contract, count, left, machine, title string) string {
+// selection mark first, and the machine's column only with machines.
+func rowText(w int, machines bool, agent, project, contract, count, left, machine, title string) string {
 	var b strings.Builder
 	b.WriteString("  ")
 	for _, c := range []struct {
 		s string
 		w int
 	}{{agent, colAgent}, {project, colProject}, {contract, colContract}, {count, colCount}, {left, colLeft}, {machine, colMachine}} {
+		if c.w == colMachine && !machines {
+			continue
+		}
 		b.WriteString(fit(c.s, c.w))
 		b.WriteString(spaces(colGap))
 	}

@@ -126,6 +126,45 @@ func TestInboxList(t *testing.T) {
 	}
 }
 
+// TestInboxMachineColumn checks that the machine column is drawn only
+// when a question comes from another machine, and then names it.
+func TestInboxMachineColumn(t *testing.T) {
+	remote := inboxQuestion("bbbbbbbbbbbb", 2, 0, "b", "From afar?")
+	remote.Tag.Machine = "build-server"
+	tests := []struct {
+		name        string
+		put         []*hub.Question
+		wantHeading bool
+		wantMachine string
+	}{
+		{"one machine", []*hub.Question{inboxQuestion("aaaaaaaaaaaa", 1, 0, "a", "Here?")}, false, ""},
+		{"another machine too", []*hub.Question{inboxQuestion("aaaaaaaaaaaa", 1, 0, "a", "Here?"), remote}, true, "build-server"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := newInboxList("here")
+			for _, q := range tt.put {
+				l.put(q)
+			}
+			l.loaded()
+			lines := l.lines(dialog.PlainTheme(), 200, 10, inboxT0)
+			all := strings.Join(lines, "\n")
+			if got := strings.Contains(lines[0], "MACHINE"); got != tt.wantHeading {
+				t.Errorf("the heading names MACHINE: %v, want %v:\n%s", got, tt.wantHeading, all)
+			}
+			if tt.wantMachine != "" && !strings.Contains(all, tt.wantMachine) {
+				t.Errorf("no row names %q:\n%s", tt.wantMachine, all)
+			}
+			// The question's text follows the columns in every row.
+			for _, q := range tt.put {
+				if title := firstTitle(q.Request); !strings.Contains(all, title) {
+					t.Errorf("no row shows %q:\n%s", title, all)
+				}
+			}
+		})
+	}
+}
+
 // TestInboxTimeLeft checks the countdown's words.
 func TestInboxTimeLeft(t *testing.T) {
 	for _, tt := range []struct {

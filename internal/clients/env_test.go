@@ -118,8 +118,16 @@ func newSandbox(t *testing.T) *sandbox {
 	t.Helper()
 	root := t.TempDir()
 	s := &sandbox{t: t, root: root, home: filepath.Join(root, "home"), work: filepath.Join(root, "project")}
+	// The client's TMPDIR is not under t.TempDir, whose name grows with
+	// the test's: the popup's socket goes in it, and a Unix socket's path
+	// may be 107 bytes at most.
+	tmp, err := os.MkdirTemp("", "auc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
 	t.Cleanup(s.stopLeftovers)
-	for _, d := range []string{s.home, s.work, filepath.Join(root, "tmp"), filepath.Join(s.home, ".config"),
+	for _, d := range []string{s.home, s.work, filepath.Join(s.home, ".config"),
 		filepath.Join(s.home, ".local/share"), filepath.Join(s.home, ".cache"), filepath.Join(s.home, ".local/state")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
@@ -132,7 +140,7 @@ func newSandbox(t *testing.T) *sandbox {
 		"XDG_DATA_HOME=" + filepath.Join(s.home, ".local/share"),
 		"XDG_CACHE_HOME=" + filepath.Join(s.home, ".cache"),
 		"XDG_STATE_HOME=" + filepath.Join(s.home, ".local/state"),
-		"TMPDIR=" + filepath.Join(root, "tmp"),
+		"TMPDIR=" + tmp,
 		"LANG=C.UTF-8",
 		"TERM=xterm-256color",
 		"NO_COLOR=1",
