@@ -29,6 +29,16 @@ func inboxQuestion(id string, created int, left time.Duration, agent, title stri
 	return q
 }
 
+// loadedList is a list on the machine "here" with qs stored.
+func loadedList(qs ...*hub.Question) *inboxList {
+	l := newInboxList("here")
+	for _, q := range qs {
+		l.put(q)
+	}
+	l.loaded()
+	return l
+}
+
 // TestInboxList checks the list the inbox draws: newest first, the
 // countdown's text, the selection kept on its question, and every claim
 // of an asker escaped.
@@ -91,11 +101,7 @@ func TestInboxList(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l := newInboxList("here")
-			for _, q := range tt.put {
-				l.put(q)
-			}
-			l.loaded()
+			l := loadedList(tt.put...)
 			for _, q := range tt.live {
 				l.put(q)
 			}
@@ -142,11 +148,7 @@ func TestInboxMachineColumn(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l := newInboxList("here")
-			for _, q := range tt.put {
-				l.put(q)
-			}
-			l.loaded()
+			l := loadedList(tt.put...)
 			lines := l.lines(dialog.PlainTheme(), 200, 10, inboxT0)
 			all := strings.Join(lines, "\n")
 			if got := strings.Contains(lines[0], "MACHINE"); got != tt.wantHeading {
