@@ -1,7 +1,6 @@
 package contract
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/askuser/askuser/internal/rules"
@@ -79,16 +78,7 @@ func Parse(data []byte) (*Request, []string, error) {
 	d := decoder{Decoder: strictjson.Decoder{Scanner: strictjson.NewScanner(data), Segs: segs[:0]}}
 	r := new(Request)
 	var m reqMeta
-	d.decode(r, &m)
-	if off, msg := d.Err(); off >= 0 {
-		// Nothing after a syntax error can be trusted, so it replaces
-		// every problem found so far.
-		d.Problems = rules.List{{
-			Problem: Problem{Message: "invalid JSON at byte offset " + strconv.Itoa(off) + ": " + msg},
-			Q:       -1, F: -1, O: -1,
-		}}
-	}
-	if d.failed() {
+	if !d.decode(r, &m) {
 		return finish(nil, &checker{probs: d.Problems})
 	}
 	c := checker{meta: &m, probs: d.Problems}
