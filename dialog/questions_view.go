@@ -240,15 +240,7 @@ func (m *Questions) draw(p *qplan) Frame {
 			if p.scroll+i < len(p.body) {
 				bl = p.body[p.scroll+i]
 			}
-			if !p.side {
-				f.emit(bl.line)
-				continue
-			}
-			var pl line
-			if i < len(pv) {
-				pl = pv[i]
-			}
-			f.emit(besides(bl.line, pl, p.leftW, sep))
+			f.emit(beside(bl.line, pv, i, p.side, p.leftW, sep))
 		}
 	}
 	if g.preview > 0 {

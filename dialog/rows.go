@@ -149,6 +149,20 @@ func previewRule(width int, th Theme) line {
 	return b.line()
 }
 
+// beside is body line bl as the dialog shows it at row i of the body:
+// alone, or, when the preview stands at the side, with row i of the
+// preview's window pv beside it.
+func beside(bl line, pv []line, i int, side bool, leftW int, sep string) line {
+	if !side {
+		return bl
+	}
+	var pl line
+	if i < len(pv) {
+		pl = pv[i]
+	}
+	return besides(bl, pl, leftW, sep)
+}
+
 // besides composes a body row of leftW cells and a preview row beside it,
 // after sep, the border between them, 3 cells wide.
 func besides(bl, pl line, leftW int, sep string) line {

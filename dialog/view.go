@@ -220,15 +220,7 @@ func (m *Model) draw(p *plan) Frame {
 					f.cursorHere(c)
 				}
 			}
-			if !p.side {
-				f.emit(bl.line)
-				continue
-			}
-			var pl line
-			if i < len(pv) {
-				pl = pv[i]
-			}
-			f.emit(besides(bl.line, pl, p.leftW, sep))
+			f.emit(beside(bl.line, pv, i, p.side, p.leftW, sep))
 		}
 	}
 	if g.preview > 0 {
