@@ -317,12 +317,7 @@ func (m *Questions) optionRow(q *question, ql *qlayout, i int) line {
 	case on:
 		box = radioOn
 	}
-	if on {
-		b.styled(m.th.Selection, box, 3)
-	} else {
-		b.add(box, 3)
-	}
-	b.pad(1)
+	b.box(box, on, m.th.Selection)
 	l := ql.labels[i]
 	if i == q.focus {
 		b.styled(m.th.Accent, l.s, l.w)

@@ -63,6 +63,17 @@ func (b *builder) styled(st Style, s string, w int) {
 	b.w += w
 }
 
+// box adds a choice's box, 3 cells, in the style sel when the choice is
+// on, and a space after it.
+func (b *builder) box(box string, on bool, sel Style) {
+	if on {
+		b.styled(sel, box, 3)
+	} else {
+		b.add(box, 3)
+	}
+	b.pad(1)
+}
+
 // spaces is padding to slice from.
 var spaces = strings.Repeat(" ", 256)
 

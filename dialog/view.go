@@ -336,12 +336,7 @@ func (m *Model) ctrlLine(t *tab, tl *tabLayout, ci, w int) line {
 		} else if on {
 			box = checkOn
 		}
-		if on {
-			b.styled(m.th.Selection, box, 3)
-		} else {
-			b.add(box, 3)
-		}
-		b.pad(1)
+		b.box(box, on, m.th.Selection)
 		l := tl.labels[c.field][c.opt]
 		b.add(l.s, l.w)
 	case ctrlBool:
