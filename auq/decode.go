@@ -1,11 +1,6 @@
 package auq
 
-import (
-	"strconv"
-
-	"github.com/askuser/askuser/internal/rules"
-	"github.com/askuser/askuser/internal/strictjson"
-)
+import "github.com/askuser/askuser/internal/strictjson"
 
 // The decoder reads a request with internal/strictjson rather than
 // encoding/json, which matches member names without regard to case, keeps
@@ -139,42 +134,11 @@ type decoder struct {
 	bools   []bool
 }
 
-// decode fills r and m. Problems go to d.Problems; a syntax error leaves one
-// problem alone, since nothing after it can be trusted.
-func (d *decoder) decode(r *Request, m *reqMeta) {
-	defer d.syntax()
-	if d.AtEnd() {
-		d.ProblemAt(`the request is empty; send a JSON object such as {"questions":[...]}`)
-		d.Fail(d.Pos, "")
-		return
-	}
-	if d.Peek() != '{' {
-		got := d.Type()
-		d.Skip()
-		if d.Failed() {
-			return
-		}
-		d.ProblemAt("the request must be a JSON object, got " + got)
-		d.End()
-		d.Fail(d.Pos, "")
-		return
-	}
-	d.request(r, m)
-	d.End()
-}
-
-// syntax turns a syntax error into the only problem. An error with no
-// message marks a request refused as a whole, whose problem is already
-// recorded.
-func (d *decoder) syntax() {
-	off, msg := d.Err()
-	if msg == "" {
-		return
-	}
-	d.Problems = append(d.Problems[:0], rules.Placed{
-		Problem: Problem{Message: "invalid JSON at byte offset " + strconv.Itoa(off) + ": " + msg},
-		Q:       -1, F: -1, O: -1,
-	})
+// decode fills r and m and reports whether the rules may judge them.
+// Problems go to d.Problems; a syntax error leaves one problem alone,
+// since nothing after it can be trusted.
+func (d *decoder) decode(r *Request, m *reqMeta) bool {
+	return d.Document(`the request is empty; send a JSON object such as {"questions":[...]}`, func() { d.request(r, m) })
 }
 
 func (d *decoder) request(r *Request, m *reqMeta) {
@@ -229,45 +193,28 @@ func (d *decoder) metadata(r *Request, m *reqMeta) {
 }
 
 func (d *decoder) tags(md *Metadata, m *objMeta) {
-	if d.Peek() != '[' {
-		d.TypeErr("an array of strings")
-		m.Bad |= mTags
+	if !d.WantArray(m, mTags, "an array of strings") {
 		return
 	}
-	d.Open()
 	md.Tags = make([]string, 0, MaxTags)
-	for first := true; d.NextElem(&first); {
-		d.PushIndex(len(md.Tags))
+	d.Elements(func(int) {
 		var s string
 		d.StringInto(&s, m, mTags)
 		md.Tags = append(md.Tags, s)
-		d.Pop()
-		if d.Failed() {
-			return
-		}
-	}
+	})
 }
 
 func (d *decoder) questions(r *Request, m *reqMeta) {
-	if d.Peek() != '[' {
-		d.TypeErr("an array of question objects")
-		m.obj.Bad |= rQuestions
+	if !d.WantArray(&m.obj, rQuestions, "an array of question objects") {
 		return
 	}
-	d.Open()
 	r.Questions = make([]Question, 0, MaxQuestions)
 	m.questions = make([]questionMeta, 0, MaxQuestions)
-	for first := true; d.NextElem(&first); {
-		i := len(r.Questions)
+	d.Elements(func(i int) {
 		r.Questions = append(r.Questions, Question{})
 		m.questions = append(m.questions, questionMeta{})
-		d.PushIndex(i)
 		d.question(&r.Questions[i], &m.questions[i])
-		d.Pop()
-		if d.Failed() {
-			return
-		}
-	}
+	})
 }
 
 func (d *decoder) question(q *Question, m *questionMeta) {
@@ -301,33 +248,22 @@ func (d *decoder) question(q *Question, m *questionMeta) {
 }
 
 func (d *decoder) options(q *Question, m *questionMeta) {
-	if d.Peek() != '[' {
-		d.TypeErr("an array of option objects")
-		m.obj.Bad |= qOptions
+	if !d.WantArray(&m.obj, qOptions, "an array of option objects") {
 		return
 	}
-	d.Open()
 	if d.opts == nil {
 		d.opts = make([]Option, 0, MaxQuestions*MaxOptions)
 		d.optMeta = make([]objMeta, 0, MaxQuestions*MaxOptions)
 	}
 	start := len(d.opts)
-	defer func() {
-		end := len(d.opts)
-		q.Options = d.opts[start:end:end]
-		m.options = d.optMeta[start:end:end]
-	}()
-	for first := true; d.NextElem(&first); {
-		k := len(d.opts) - start
+	d.Elements(func(k int) {
 		d.opts = append(d.opts, Option{})
 		d.optMeta = append(d.optMeta, objMeta{})
-		d.PushIndex(k)
 		d.option(&d.opts[start+k], &d.optMeta[start+k])
-		d.Pop()
-		if d.Failed() {
-			return
-		}
-	}
+	})
+	end := len(d.opts)
+	q.Options = d.opts[start:end:end]
+	m.options = d.optMeta[start:end:end]
 }
 
 // newBool returns a pointer to a copy of b, cut from d.bools.

@@ -55,8 +55,7 @@ func Parse(data []byte) (*Request, error) {
 	d := decoder{Decoder: strictjson.Decoder{Scanner: strictjson.NewScanner(data), Segs: segs[:0], NullHint: nullHint}}
 	r := new(Request)
 	var m reqMeta
-	d.decode(r, &m)
-	if d.Failed() {
+	if !d.decode(r, &m) {
 		return finish(nil, d.Problems)
 	}
 	c := checker{meta: &m, probs: d.Problems}

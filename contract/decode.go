@@ -120,46 +120,12 @@ var (
 
 type decoder struct {
 	strictjson.Decoder
-	// stop is set when the input cannot be a request at all; a syntax
-	// error in the scanner stops the decoder too.
-	stop bool
 }
 
-// failed reports whether decoding has stopped.
-func (d *decoder) failed() bool { return d.stop || d.Failed() }
-
-// decode fills r and m from data and reports whether the input was
-// well-formed JSON. Problems go to d.Problems.
-func (d *decoder) decode(r *Request, m *reqMeta) {
-	d.Space()
-	if d.Pos >= len(d.Data) {
-		d.ProblemAt(`the request is empty; send a JSON object such as {"questions":[{"title":"…"}]}`)
-		d.stop = true
-		return
-	}
-	if d.Data[d.Pos] != '{' {
-		got := d.Type()
-		d.Skip()
-		if d.failed() {
-			return
-		}
-		d.ProblemAt("the request must be a JSON object, got " + got)
-		d.trailing()
-		d.stop = true
-		return
-	}
-	d.request(r, m)
-	if d.failed() {
-		return
-	}
-	d.trailing()
-}
-
-func (d *decoder) trailing() {
-	d.Space()
-	if d.Pos < len(d.Data) {
-		d.Fail(d.Pos, "unexpected data after the top-level value")
-	}
+// decode fills r and m from the data and reports whether the rule check
+// may judge them. Problems go to d.Problems.
+func (d *decoder) decode(r *Request, m *reqMeta) bool {
+	return d.Document(`the request is empty; send a JSON object such as {"questions":[{"title":"…"}]}`, func() { d.request(r, m) })
 }
 
 func (d *decoder) request(r *Request, m *reqMeta) {
@@ -195,7 +161,7 @@ func (d *decoder) request(r *Request, m *reqMeta) {
 }
 
 func (d *decoder) timeout(r *Request, m *reqMeta) {
-	c := d.Data[d.Pos]
+	c := d.Peek()
 	if c != '-' && (c < '0' || c > '9') {
 		d.TypeErr("a whole number of milliseconds")
 		m.obj.Bad |= rTimeout
@@ -255,30 +221,22 @@ func (d *decoder) options(om *objMeta, bit uint32) ([]Option, []objMeta) {
 	return array(d, "option", om, bit, MaxOptions, (*decoder).option)
 }
 
-// array decodes the JSON array at d.Pos, each element with elem, into
-// values and their metadata; an empty array gives empty, non-nil slices.
-// A value that is not an array is a type error that marks bit bad in om,
-// and gives nil slices. n is the usual most elements, to size the slices.
+// array decodes the JSON array at the scanner's position, each element
+// with elem, into values and their metadata; an empty array gives empty,
+// non-nil slices. A value that is not an array is a type error that
+// marks bit bad in om, and gives nil slices. n is the usual most
+// elements, to size the slices.
 func array[T, M any](d *decoder, what string, om *objMeta, bit uint32, n int, elem func(*decoder, *T, *M)) ([]T, []M) {
-	if d.Data[d.Pos] != '[' {
-		d.TypeErr("an array of " + what + " objects")
-		om.Bad |= bit
+	if !d.WantArray(om, bit, "an array of "+what+" objects") {
 		return nil, nil
 	}
-	d.Pos++
 	vals := make([]T, 0, n)
 	metas := make([]M, 0, n)
-	for first := true; d.NextElem(&first); {
-		i := len(vals)
+	d.Elements(func(i int) {
 		vals = append(vals, *new(T))
 		metas = append(metas, *new(M))
-		d.PushIndex(i)
 		elem(d, &vals[i], &metas[i])
-		d.Pop()
-		if d.failed() {
-			break
-		}
-	}
+	})
 	return vals, metas
 }
 
@@ -336,7 +294,7 @@ func (d *decoder) field(f *Field, m *fieldMeta) {
 // Which of them is allowed depends on the kind, which the rule check
 // decides.
 func (d *decoder) value(m *objMeta, bit uint32) *Value {
-	switch d.Data[d.Pos] {
+	switch d.Peek() {
 	case '"':
 		var s string
 		if !d.StringInto(&s, m, bit) {
@@ -352,23 +310,20 @@ func (d *decoder) value(m *objMeta, bit uint32) *Value {
 		v := BoolValue(b)
 		return &v
 	case '[':
-		d.Pos++
 		list := []string{}
 		ok := true
-		for first := true; d.NextElem(&first); {
-			d.PushIndex(len(list))
+		d.Elements(func(int) {
 			var s string
-			if d.Data[d.Pos] != '"' {
+			if d.Peek() != '"' {
 				d.TypeErr("a string (an option label)")
 				ok = false
 			} else if !d.StringInto(&s, m, bit) {
 				ok = false
 			}
 			list = append(list, s)
-			d.Pop()
-			if d.failed() {
-				return nil
-			}
+		})
+		if d.Failed() {
+			return nil
 		}
 		if !ok {
 			m.Bad |= bit

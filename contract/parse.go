@@ -1,9 +1,6 @@
 package contract
 
 import (
-	"strconv"
-	"strings"
-
 	"github.com/askuser/askuser/internal/rules"
 	"github.com/askuser/askuser/internal/strictjson"
 )
@@ -31,23 +28,12 @@ func Problems(err error) []Problem {
 // to the model that made the call: one line per problem, then what to do.
 // It is the message of an invalid_request result.
 func InvalidRequestMessage(err error) string {
-	var b strings.Builder
-	b.WriteString("the questionnaire is invalid and was not shown to the user:\n")
 	ps := Problems(err)
-	if ps == nil && err != nil {
-		ps = []Problem{{Message: err.Error()}}
+	tail := "Fix these and call ask_user again."
+	if len(ps) == 1 || ps == nil && err != nil {
+		tail = "Fix this and call ask_user again."
 	}
-	for _, p := range ps {
-		b.WriteString("- ")
-		b.WriteString(p.String())
-		b.WriteByte('\n')
-	}
-	if len(ps) == 1 {
-		b.WriteString("Fix this and call ask_user again.")
-	} else {
-		b.WriteString("Fix these and call ask_user again.")
-	}
-	return b.String()
+	return rules.Explain("the questionnaire is invalid and was not shown to the user:", ps, err, tail)
 }
 
 // InvalidRequestResult returns the invalid_request result for err, an
@@ -79,16 +65,7 @@ func Parse(data []byte) (*Request, []string, error) {
 	d := decoder{Decoder: strictjson.Decoder{Scanner: strictjson.NewScanner(data), Segs: segs[:0]}}
 	r := new(Request)
 	var m reqMeta
-	d.decode(r, &m)
-	if off, msg := d.Err(); off >= 0 {
-		// Nothing after a syntax error can be trusted, so it replaces
-		// every problem found so far.
-		d.Problems = rules.List{{
-			Problem: Problem{Message: "invalid JSON at byte offset " + strconv.Itoa(off) + ": " + msg},
-			Q:       -1, F: -1, O: -1,
-		}}
-	}
-	if d.failed() {
+	if !d.decode(r, &m) {
 		return finish(nil, &checker{probs: d.Problems})
 	}
 	c := checker{meta: &m, probs: d.Problems}

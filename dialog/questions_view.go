@@ -240,15 +240,7 @@ func (m *Questions) draw(p *qplan) Frame {
 			if p.scroll+i < len(p.body) {
 				bl = p.body[p.scroll+i]
 			}
-			if !p.side {
-				f.emit(bl.line)
-				continue
-			}
-			var pl line
-			if i < len(pv) {
-				pl = pv[i]
-			}
-			f.emit(besides(bl.line, pl, p.leftW, sep))
+			f.emit(beside(bl.line, pv, i, p.side, p.leftW, sep))
 		}
 	}
 	if g.preview > 0 {
@@ -325,12 +317,7 @@ func (m *Questions) optionRow(q *question, ql *qlayout, i int) line {
 	case on:
 		box = radioOn
 	}
-	if on {
-		b.styled(m.th.Selection, box, 3)
-	} else {
-		b.add(box, 3)
-	}
-	b.pad(1)
+	b.box(box, on, m.th.Selection)
 	l := ql.labels[i]
 	if i == q.focus {
 		b.styled(m.th.Accent, l.s, l.w)

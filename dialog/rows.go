@@ -63,6 +63,17 @@ func (b *builder) styled(st Style, s string, w int) {
 	b.w += w
 }
 
+// box adds a choice's box, 3 cells, in the style sel when the choice is
+// on, and a space after it.
+func (b *builder) box(box string, on bool, sel Style) {
+	if on {
+		b.styled(sel, box, 3)
+	} else {
+		b.add(box, 3)
+	}
+	b.pad(1)
+}
+
 // spaces is padding to slice from.
 var spaces = strings.Repeat(" ", 256)
 
@@ -147,6 +158,20 @@ func previewRule(width int, th Theme) line {
 		b.styled(th.Border, strings.Repeat("─", width), width)
 	}
 	return b.line()
+}
+
+// beside is body line bl as the dialog shows it at row i of the body:
+// alone, or, when the preview stands at the side, with row i of the
+// preview's window pv beside it.
+func beside(bl line, pv []line, i int, side bool, leftW int, sep string) line {
+	if !side {
+		return bl
+	}
+	var pl line
+	if i < len(pv) {
+		pl = pv[i]
+	}
+	return besides(bl, pl, leftW, sep)
 }
 
 // besides composes a body row of leftW cells and a preview row beside it,

@@ -220,15 +220,7 @@ func (m *Model) draw(p *plan) Frame {
 					f.cursorHere(c)
 				}
 			}
-			if !p.side {
-				f.emit(bl.line)
-				continue
-			}
-			var pl line
-			if i < len(pv) {
-				pl = pv[i]
-			}
-			f.emit(besides(bl.line, pl, p.leftW, sep))
+			f.emit(beside(bl.line, pv, i, p.side, p.leftW, sep))
 		}
 	}
 	if g.preview > 0 {
@@ -344,12 +336,7 @@ func (m *Model) ctrlLine(t *tab, tl *tabLayout, ci, w int) line {
 		} else if on {
 			box = checkOn
 		}
-		if on {
-			b.styled(m.th.Selection, box, 3)
-		} else {
-			b.add(box, 3)
-		}
-		b.pad(1)
+		b.box(box, on, m.th.Selection)
 		l := tl.labels[c.field][c.opt]
 		b.add(l.s, l.w)
 	case ctrlBool:

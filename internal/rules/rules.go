@@ -41,6 +41,27 @@ func (p Problem) String() string {
 	return p.Path + ": " + p.Message
 }
 
+// Explain writes what a model reads when its request was refused with
+// err: head, then a line "- path: message" for each of ps, the problems
+// of err (nil when err has none, and err's text then stands as the one
+// problem), then tail on a line of its own unless it is empty.
+func Explain(head string, ps []Problem, err error, tail string) string {
+	if ps == nil && err != nil {
+		ps = []Problem{{Message: err.Error()}}
+	}
+	var b strings.Builder
+	b.WriteString(head)
+	for _, p := range ps {
+		b.WriteString("\n- ")
+		b.WriteString(p.String())
+	}
+	if tail != "" {
+		b.WriteByte('\n')
+		b.WriteString(tail)
+	}
+	return b.String()
+}
+
 // Error is every problem of one request, in the order List.Err gives.
 type Error struct {
 	Problems []Problem

@@ -97,6 +97,72 @@ func (d *Decoder) Members(member func(key string)) {
 	}
 }
 
+// WantArray reports whether the value at the scanner's position is an
+// array, to be read with Elements. A value that is not is a type error,
+// what is wanted being want, that marks bit bad in m.
+func (d *Decoder) WantArray(m *Meta, bit uint32, want string) bool {
+	if d.Peek() != '[' {
+		d.TypeErr(want)
+		m.Bad |= bit
+		return false
+	}
+	return true
+}
+
+// Elements reads the array whose '[' is at the scanner's position element
+// by element: it calls elem with each index, pushed on the path, and the
+// scanner at the element, which elem must read or skip. It stops at a
+// syntax error.
+func (d *Decoder) Elements(elem func(i int)) {
+	d.Open()
+	for first, i := true, 0; d.NextElem(&first); i++ {
+		d.PushIndex(i)
+		elem(i)
+		d.Pop()
+		if d.Failed() {
+			return
+		}
+	}
+}
+
+// Document reads the whole input as one request: an object, which body
+// reads from its '{' (with Members), and nothing after it but white
+// space. Input with no value is the problem empty; a value that is not an
+// object is a problem too. Invalid JSON replaces every problem found with
+// one that gives its byte offset, since nothing after it can be trusted.
+// Document reports whether the object was read, so that the rules may
+// judge it: not after any of these.
+func (d *Decoder) Document(empty string, body func()) bool {
+	ok := d.document(empty, body)
+	if off, msg := d.Err(); off >= 0 {
+		d.Problems = append(d.Problems[:0], rules.Placed{
+			Problem: rules.Problem{Message: "invalid JSON at byte offset " + strconv.Itoa(off) + ": " + msg},
+			Q:       -1, F: -1, O: -1,
+		})
+		return false
+	}
+	return ok
+}
+
+func (d *Decoder) document(empty string, body func()) bool {
+	if d.AtEnd() {
+		d.ProblemAt(empty)
+		return false
+	}
+	if d.Peek() != '{' {
+		got := d.Type()
+		d.Skip()
+		if !d.Failed() {
+			d.ProblemAt("the request must be a JSON object, got " + got)
+			d.End()
+		}
+		return false
+	}
+	body()
+	d.End()
+	return true
+}
+
 // Member marks a member present, or reports it as a duplicate and skips
 // its value. It reports whether the value is to be decoded.
 func (d *Decoder) Member(m *Meta, bit uint32) bool {
