@@ -107,6 +107,18 @@ func Locate(getenv func(string) string) (Paths, error) {
 // written its info file: none runs for this user.
 var ErrNoHub = errors.New("no hub runs for this user")
 
+// Running reports whether the user's hub has written its info file, as a
+// hub that runs has: a host asks it before joining, without dialing.
+// getenv is as Locate's.
+func Running(getenv func(string) string) bool {
+	paths, err := Locate(getenv)
+	if err != nil {
+		return false
+	}
+	_, err = ReadInfo(paths.Info)
+	return !errors.Is(err, ErrNoHub)
+}
+
 // maxInfoSize bounds the info file; a real one is about 200 bytes.
 const maxInfoSize = 1 << 14
 

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 
@@ -26,14 +25,7 @@ func mcpHub(env *Env, pref string) *mcpserver.HubOptions {
 		Dial: func(ctx context.Context) (*hub.Client, error) {
 			return hub.Dial(ctx, &hub.DialOptions{Getenv: env.Getenv, Name: "askuser mcp"})
 		},
-		Running: func() bool {
-			paths, err := hub.Locate(env.Getenv)
-			if err != nil {
-				return false
-			}
-			_, err = hub.ReadInfo(paths.Info)
-			return !errors.Is(err, hub.ErrNoHub)
-		},
+		Running: func() bool { return hub.Running(env.Getenv) },
 		Project: project,
 		Unreachable: func(err error) {
 			fmt.Fprintf(env.Stderr, "askuser mcp: the hub cannot be reached, so the questions are asked without it: %s\n", safetext.Line(err.Error()))
