@@ -272,6 +272,8 @@ var uninlined = []string{
 	"log/...",
 	"regexp/...",
 	"image/...",
+	"os/exec",
+	"encoding/json",
 }
 
 // compile builds g for p with modfile, the go.mod of the release (see
