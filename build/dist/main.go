@@ -76,7 +76,7 @@ type program struct {
 }
 
 // The programs: askuser, and the hub's, whose packed platform packages
-// are about 6.5 MB.
+// are about 7.0 MB (7,045,811 bytes for linux-x64): 8 MB leaves room.
 var (
 	askuser = program{
 		Name: "askuser", Main: "./cmd/askuser", Uninline: true, MaxPacked: 5_000_000,
