@@ -6,7 +6,10 @@
 //     scripted model asks through ask_user in RPC mode;
 //   - `npx -y @askuser/askuser mcp` answers initialize and tools/list;
 //   - `npx -y @askuser/askuser version` prints the version just built;
-//   - the binary from a release archive runs.
+//   - `npx -y @askuser/askuser-hub version` does too, from the hub's own
+//     packages, and after `npm i -g @askuser/askuser-hub`,
+//     `npx -y @askuser/askuser hub` finds it on PATH and runs the hub;
+//   - askuser and askuser-hub from a release archive run.
 //
 // The release is built for this machine's platform alone (make dist builds
 // all six): the launcher and the Pi package name every platform package
@@ -33,6 +36,7 @@ const repo = dirname(dirname(fileURLToPath(import.meta.url)));
 const version = readFileSync(join(repo, "internal", "version", "VERSION"), "utf8").trim();
 const go = process.env.GO || "go";
 const launcher = "@askuser/askuser";
+const hubLauncher = "@askuser/askuser-hub";
 /** This machine as Go names it, as `askuser version` prints it. */
 const goOS: Record<string, string> = { win32: "windows" };
 const goArch: Record<string, string> = { x64: "amd64" };
@@ -187,7 +191,7 @@ before(async () => {
   const env = userEnv(publisher);
   writeFileSync(join(publisher, ".npmrc"), `registry=${registryURL}\n//127.0.0.1:${port}/:_authToken=${token}\n`);
   const tarballs = readdirSync(dist).filter((f) => f.endsWith(".tgz"));
-  assert.equal(tarballs.length, 3, `dist holds ${tarballs}`);
+  assert.equal(tarballs.length, 5, `dist holds ${tarballs}`);
   const start2 = performance.now();
   for (const tgz of tarballs) {
     run(`publish ${tgz}`, "npm", ["publish", join(dist, tgz), "--access", "public"], { cwd: publisher, env });
@@ -207,20 +211,21 @@ test("the user's PATH has no go", () => {
   assert.notEqual(r.status, 0, `go is on the user's PATH at ${r.stdout}`);
 });
 
-test("the platform package, packed, is at most 5 MB", () => {
-  const packed = readdirSync(dist).filter((f) => /^askuser-askuser-(linux|darwin|win32)-(x64|arm64)-.*\.tgz$/.test(f));
-  assert.deepEqual(packed, [`askuser-askuser-${nodePlatform}-${version}.tgz`], `the platform packages in dist: ${packed}`);
-  for (const f of packed) {
-    const size = statSync(join(dist, f)).size;
-    console.log(`# ${f}: ${size} bytes`);
-    assert.ok(size <= 5_000_000, `${f} is ${size} bytes`);
-  }
+test("the platform package, packed, is at most 5 MB; the hub's is a package of its own", () => {
+  const packed = readdirSync(dist).filter((f) => /^askuser-askuser-(hub-)?(linux|darwin|win32)-(x64|arm64)-.*\.tgz$/.test(f));
+  const own = `askuser-askuser-${nodePlatform}-${version}.tgz`;
+  assert.deepEqual(packed.sort(), [`askuser-askuser-hub-${nodePlatform}-${version}.tgz`, own], `the platform packages in dist: ${packed}`);
+  for (const f of packed) console.log(`# ${f}: ${statSync(join(dist, f)).size} bytes`);
+  // The hub's size is held by dist -verify, run above.
+  const size = statSync(join(dist, own)).size;
+  assert.ok(size <= 5_000_000, `${own} is ${size} bytes`);
 });
 
 test("the stripped linux-x64 binary is at most 10 MiB", { skip: nodePlatform !== "linux-x64" && `the release here is for ${nodePlatform}` }, () => {
   for (const plat of readdirSync(join(dist, "build"))) {
-    const exe = readdirSync(join(dist, "build", plat))[0]!;
-    console.log(`# ${plat}/${exe}: ${statSync(join(dist, "build", plat, exe)).size} bytes`);
+    for (const exe of readdirSync(join(dist, "build", plat))) {
+      console.log(`# ${plat}/${exe}: ${statSync(join(dist, "build", plat, exe)).size} bytes`);
+    }
   }
   const size = statSync(join(dist, "build", "linux-x64", "askuser")).size;
   assert.ok(size <= 10 * 1024 * 1024, `the linux-x64 binary is ${size} bytes, over the budget of ${10 * 1024 * 1024}`);
@@ -400,7 +405,55 @@ test(`npx -y ${launcher} version prints the version just built`, () => {
   assert.match(out, new RegExp(`^askuser ${version.replaceAll(".", "\\.")} \\(commit [0-9a-f]{12}(\\+dirty)?\\) ${goPlatform}\\n$`));
 });
 
-test("the binary from the release archive runs", () => {
+/** The line `askuser-hub version` prints for this release. */
+const hubVersionLine = new RegExp(`^askuser-hub ${version.replaceAll(".", "\\.")} \\(commit [0-9a-f]{12}(\\+dirty)?\\) ${goPlatform}\\n$`);
+
+test(`npx -y ${hubLauncher} version runs the hub's own platform package`, () => {
+  const home = join(work, "hub-version-user");
+  const out = run(`npx -y ${hubLauncher} version`, "npx", ["-y", hubLauncher, "version"], { cwd: work, env: userEnv(home) });
+  assert.match(out, hubVersionLine);
+});
+
+test(`after npm i -g ${hubLauncher}, npx -y ${launcher} hub finds it on PATH and runs the hub`, async () => {
+  const home = join(work, "hub-user");
+  const prefix = join(home, "global");
+  const env = userEnv(home, { npm_config_prefix: prefix, XDG_STATE_HOME: join(home, "state") });
+  const line = readmeLine("npm i -g ");
+  assert.equal(line, `npm i -g ${hubLauncher}`);
+  run(line, "sh", ["-c", line], { cwd: home, env });
+  env.PATH = join(prefix, "bin") + delimiter + env.PATH;
+  const start = performance.now();
+  const proc = spawn("npx", ["-y", launcher, "hub"], { cwd: home, env, stdio: ["ignore", "pipe", "pipe"] });
+  let err = "";
+  proc.stderr.on("data", (c) => (err += c));
+  const exited = new Promise<number | null>((r) => proc.once("exit", (code) => r(code)));
+  let hubPid = 0;
+  try {
+    const infoFile = join(home, "state", "askuser", "hub", "hub.json");
+    const info = await until("the hub's info file", () => (existsSync(infoFile) ? JSON.parse(readFileSync(infoFile, "utf8")) : undefined), 60_000).catch((e) => {
+      throw new Error(`${e.message}; stderr: ${err}`);
+    });
+    hubPid = info.pid;
+    console.log(`# npx -y ${launcher} hub, to the hub's info file: ${((performance.now() - start) / 1000).toFixed(1)}s`);
+    // The hub is the binary of the hub's platform package, under the
+    // global prefix.
+    const exe = realpathSync(`/proc/${info.pid}/exe`);
+    assert.ok(exe.startsWith(realpathSync(prefix)), `the hub runs ${exe}`);
+    assert.match(exe, new RegExp(`/node_modules/@askuser/askuser-hub-${nodePlatform}/bin/askuser-hub$`));
+    const status = run(`npx -y ${launcher} hub status`, "npx", ["-y", launcher, "hub", "status"], { cwd: home, env });
+    assert.match(status, new RegExp(`^a hub runs: process ${info.pid} at nats://127\\.0\\.0\\.1:`));
+    process.kill(info.pid, "SIGTERM");
+    assert.equal(await exited, 0, `the exit after SIGTERM; stderr: ${err}`);
+    assert.ok(!existsSync(infoFile), "the stopped hub left its info file");
+  } finally {
+    if (proc.exitCode === null) {
+      if (hubPid) process.kill(hubPid, "SIGKILL");
+      proc.kill("SIGKILL");
+    }
+  }
+});
+
+test("the binaries from the release archive run", () => {
   const base = `askuser_${version}_${goPlatform.replace("/", "_")}`;
   const dir = join(work, "archive");
   mkdirSync(dir);
@@ -409,7 +462,8 @@ test("the binary from the release archive runs", () => {
   const line = readmeLine("tar ").replaceAll(`askuser_${version}_linux_amd64`, base);
   const out = run(line, "sh", ["-c", line], { cwd: dir, env: { PATH: userPath } });
   assert.match(out, new RegExp(`^askuser ${version.replaceAll(".", "\\.")} \\(commit [0-9a-f]{12}(\\+dirty)?\\) ${goPlatform}\\n$`));
-  assert.deepEqual(readdirSync(join(dir, base)).sort(), ["README.md", "askuser"]);
+  assert.deepEqual(readdirSync(join(dir, base)).sort(), ["README.md", "askuser", "askuser-hub"]);
+  assert.match(run("askuser-hub version", join(dir, base, "askuser-hub"), ["version"], { env: { PATH: userPath } }), hubVersionLine);
   const sums = readFileSync(join(dist, "SHA256SUMS"), "utf8");
   assert.match(sums, new RegExp(`^[0-9a-f]{64}  ${base}\\.tar\\.gz$`, "m"));
   run("sha256sum -c SHA256SUMS", "sha256sum", ["-c", "--ignore-missing", "SHA256SUMS"], { cwd: dist });

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -73,8 +74,9 @@ func TestExecutableFor(t *testing.T) {
 	}
 }
 
-// A platform package that holds another platform's binary, or says the
-// wrong os and cpu, is refused with a message naming both.
+// A platform package, of either program, that holds another platform's
+// binary, or says the wrong os and cpu, is refused with a message naming
+// both.
 func TestVerifyRefusesWrongBinary(t *testing.T) {
 	self, err := os.Executable()
 	if err != nil {
@@ -93,59 +95,66 @@ func TestVerifyRefusesWrongBinary(t *testing.T) {
 	if other.Node == "" {
 		t.Skipf("askuser is not released for %s/%s, so there is no sibling platform to confuse it with", runtime.GOOS, runtime.GOARCH)
 	}
-	stage := func(t *testing.T, p platform, os_, cpu string) string {
+	stage := func(t *testing.T, g program, p platform, os_, cpu string) string {
 		dir := t.TempDir()
-		pkg := filepath.Join(dir, "npm", "askuser-"+p.Node)
+		pkg := filepath.Join(dir, "npm", g.Name+"-"+p.Node)
 		if err := os.MkdirAll(filepath.Join(pkg, "bin"), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(pkg, "bin", p.exe()), binary, 0o755); err != nil {
+		if err := os.WriteFile(filepath.Join(pkg, "bin", g.exe(p)), binary, 0o755); err != nil {
 			t.Fatal(err)
 		}
 		if err := writeJSON(filepath.Join(pkg, "package.json"), object{
-			{"name", platformPackage(p)}, {"version", "0.1.0"}, {"os", []string{os_}}, {"cpu", []string{cpu}},
+			{"name", g.platformPackage(p)}, {"version", "0.1.0"}, {"os", []string{os_}}, {"cpu", []string{cpu}},
 		}); err != nil {
 			t.Fatal(err)
 		}
 		return dir
 	}
-	err = verifyRelease(stage(t, other, other.os(), other.cpu()))
-	if want := "is an executable for " + runtime.GOOS + "/" + runtime.GOARCH + ", the package is for " + other.GOOS + "/" + other.GOARCH; err == nil || !strings.Contains(err.Error(), want) {
-		t.Errorf("verify, wrong binary: %v; want %q", err, want)
-	}
-	err = verifyRelease(stage(t, other, "darwin", other.cpu()))
-	if err == nil || !strings.Contains(err.Error(), `package.json says os ["darwin"]`) {
-		t.Errorf("verify, wrong os: %v", err)
+	for _, g := range programs {
+		err = verifyRelease(stage(t, g, other, other.os(), other.cpu()))
+		if want := filepath.Join(g.Name+"-"+other.Node, "bin", g.exe(other)) + " is an executable for " + runtime.GOOS + "/" + runtime.GOARCH + ", the package is for " + other.GOOS + "/" + other.GOARCH; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("verify %s, wrong binary: %v; want %q", g.Name, err, want)
+		}
+		err = verifyRelease(stage(t, g, other, "darwin", other.cpu()))
+		if err == nil || !strings.Contains(err.Error(), `package.json says os ["darwin"]`) {
+			t.Errorf("verify %s, wrong os: %v", g.Name, err)
+		}
 	}
 	if err := verifyRelease(t.TempDir()); err == nil || !strings.Contains(err.Error(), "holds no platform package") {
 		t.Errorf("verify, empty: %v", err)
 	}
 }
 
-// A platform package packed over its size, or a linux-x64 binary over
-// its, is refused with both figures; one that is not packed is refused too.
+// A platform package packed over its program's size, or askuser's
+// linux-x64 binary over its, is refused with both figures; one that is
+// not packed is refused too.
 func TestVerifySizes(t *testing.T) {
 	linux, darwin := platforms[0], platforms[3]
 	tests := []struct {
 		name        string
+		g           program
 		p           platform
 		packed, bin int64 // -1: no such file
 		want        string
 	}{
-		{"within", linux, maxPacked, maxLinuxBinary, ""},
-		{"packed over", linux, maxPacked + 1, 1, "is 5000001 bytes, over the 5000000 a platform package may take"},
-		{"binary over", linux, 1, maxLinuxBinary + 1, "is 10485761 bytes, over the 10485760 the linux-x64 binary may take"},
-		{"another platform's binary is not held to linux-x64's size", darwin, 1, maxLinuxBinary + 1, ""},
-		{"not packed", darwin, -1, 1, "askuser-askuser-darwin-arm64-0.1.0.tgz: no such file"},
+		{"within", askuser, linux, askuser.MaxPacked, maxLinuxBinary, ""},
+		{"packed over", askuser, linux, askuser.MaxPacked + 1, 1, "is 5000001 bytes, over the 5000000 a platform package of askuser may take"},
+		{"binary over", askuser, linux, 1, maxLinuxBinary + 1, "is 10485761 bytes, over the 10485760 the linux-x64 binary may take"},
+		{"another platform's binary is not held to linux-x64's size", askuser, darwin, 1, maxLinuxBinary + 1, ""},
+		{"not packed", askuser, darwin, -1, 1, "askuser-askuser-darwin-arm64-0.1.0.tgz: no such file"},
+		{"the hub's package within its size", askuserHub, linux, askuserHub.MaxPacked, 20 << 20, ""},
+		{"the hub's package over its size", askuserHub, linux, askuserHub.MaxPacked + 1, 1, fmt.Sprintf("is %d bytes, over the %d a platform package of askuser-hub may take", askuserHub.MaxPacked+1, askuserHub.MaxPacked)},
+		{"the hub's package not packed", askuserHub, darwin, -1, 1, "askuser-askuser-hub-darwin-arm64-0.1.0.tgz: no such file"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			pkgDir := filepath.Join(dir, "npm", "askuser-"+tt.p.Node)
+			pkgDir := filepath.Join(dir, "npm", tt.g.Name+"-"+tt.p.Node)
 			if err := os.MkdirAll(filepath.Join(pkgDir, "bin"), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if err := writeJSON(filepath.Join(pkgDir, "package.json"), object{{"name", platformPackage(tt.p)}, {"version", "0.1.0"}}); err != nil {
+			if err := writeJSON(filepath.Join(pkgDir, "package.json"), object{{"name", tt.g.platformPackage(tt.p)}, {"version", "0.1.0"}}); err != nil {
 				t.Fatal(err)
 			}
 			sized := func(name string, size int64) {
@@ -159,14 +168,84 @@ func TestVerifySizes(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			sized(filepath.Join(dir, "askuser-askuser-"+tt.p.Node+"-0.1.0.tgz"), tt.packed)
-			sized(filepath.Join(pkgDir, "bin", tt.p.exe()), tt.bin)
-			err := verifySizes(dir, pkgDir, tt.p)
+			sized(filepath.Join(dir, "askuser-"+tt.g.Name+"-"+tt.p.Node+"-0.1.0.tgz"), tt.packed)
+			sized(filepath.Join(pkgDir, "bin", tt.g.exe(tt.p)), tt.bin)
+			err := verifySizes(dir, pkgDir, tt.g, tt.p)
 			switch {
 			case tt.want == "" && err != nil:
 				t.Errorf("verifySizes: %v", err)
 			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
 				t.Errorf("verifySizes: %v; want an error with %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// Each launcher package is staged with the one launcher source as its
+// bin, and names only its own program's platform packages; the Pi
+// package names askuser's.
+func TestStageLaunchers(t *testing.T) {
+	t.Chdir("../..")
+	launcher, err := os.ReadFile(launcherSource)
+	if err != nil {
+		t.Fatal(err)
+	}
+	version, err := os.ReadFile("internal/version/VERSION")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := release{Version: strings.TrimSpace(string(version))}
+	tests := []struct {
+		src      string
+		g        program
+		wantBin  string // "": no launcher
+		wantName string
+	}{
+		{"npm/askuser", askuser, "bin/askuser.js", launcherName},
+		{"npm/askuser-hub", askuserHub, "bin/askuser-hub.js", hubLauncherName},
+		{"pi", askuser, "", piPackageName},
+	}
+	for _, tt := range tests {
+		t.Run(tt.src, func(t *testing.T) {
+			dir, err := stageCopy(t.TempDir(), tt.src, rel, tt.g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(filepath.Join(dir, "package.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var pkg struct {
+				Name                 string
+				Bin                  map[string]string
+				OptionalDependencies map[string]string
+			}
+			if err := json.Unmarshal(b, &pkg); err != nil {
+				t.Fatal(err)
+			}
+			if pkg.Name != tt.wantName {
+				t.Errorf("name %q, want %q", pkg.Name, tt.wantName)
+			}
+			if len(pkg.OptionalDependencies) != len(platforms) {
+				t.Errorf("optional dependencies %v, want one for each of %d platforms", pkg.OptionalDependencies, len(platforms))
+			}
+			for _, p := range platforms {
+				if v := pkg.OptionalDependencies[tt.g.platformPackage(p)]; v != rel.Version {
+					t.Errorf("optional dependency %s at %q, want %s", tt.g.platformPackage(p), v, rel.Version)
+				}
+			}
+			if tt.wantBin == "" {
+				return
+			}
+			if pkg.Bin[tt.g.Name] != tt.wantBin {
+				t.Errorf("bin %v, want %s: %s", pkg.Bin, tt.g.Name, tt.wantBin)
+			}
+			got, err := os.ReadFile(filepath.Join(dir, tt.wantBin))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(launcher) {
+				t.Errorf("%s is not %s", tt.wantBin, launcherSource)
 			}
 		})
 	}

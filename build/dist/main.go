@@ -1,7 +1,8 @@
-// Command dist builds askuser's release: a stripped, static binary for
-// each platform, an archive of each with a SHA256SUMS file, and the npm
-// packages (one per platform, the launcher and the Pi package), packed
-// and ready to publish. It is a Go program rather than a GoReleaser
+// Command dist builds askuser's release: stripped, static binaries of
+// askuser and askuser-hub for each platform, an archive of both for each
+// with a SHA256SUMS file, and the npm packages (one per program and
+// platform, the two launchers and the Pi package), packed and ready to
+// publish. It is a Go program rather than a GoReleaser
 // config because the npm layout it writes (platform packages with os and
 // cpu fields, optional dependencies at one exact version) is most of the
 // work, and a short program here needs no tool that CI would have to
@@ -55,22 +56,57 @@ var platforms = []platform{
 func (p platform) os() string  { return strings.Split(p.Node, "-")[0] }
 func (p platform) cpu() string { return strings.Split(p.Node, "-")[1] }
 
-func (p platform) exe() string {
-	if p.GOOS == "windows" {
-		return "askuser.exe"
-	}
-	return "askuser"
+// A program is one of the binaries the release ships. Both are in every
+// archive; on npm each has a package per platform and a launcher of its
+// own, so that installing askuser, which every agent runs, never fetches
+// the hub and the server it embeds.
+type program struct {
+	Name string // the command, and its npm packages' names in the scope
+	Main string // the Go package to build
+	// Uninline builds the packages in uninlined without inlining, which
+	// keeps askuser within its size; the hub, which runs the embedded
+	// server, is built as Go builds it.
+	Uninline bool
+	// MaxPacked is the most bytes one of its platform packages may take,
+	// packed for npm.
+	MaxPacked int64
+	// Installers says which packages install the platform package, for
+	// its README.
+	Installers string
 }
+
+// The programs: askuser, and the hub's, whose packed platform packages
+// are about 7.0 MB (7,045,811 bytes for linux-x64): 8 MB leaves room.
+var (
+	askuser = program{
+		Name: "askuser", Main: "./cmd/askuser", Uninline: true, MaxPacked: 5_000_000,
+		Installers: "[" + launcherName + "](https://www.npmjs.com/package/" + launcherName + ") or the Pi package " + piPackageName,
+	}
+	askuserHub = program{
+		Name: "askuser-hub", Main: "./cmd/askuser-hub", MaxPacked: 8_000_000,
+		Installers: "[" + hubLauncherName + "](https://www.npmjs.com/package/" + hubLauncherName + ")",
+	}
+	programs = []program{askuser, askuserHub}
+)
+
+func (g program) exe(p platform) string {
+	if p.GOOS == "windows" {
+		return g.Name + ".exe"
+	}
+	return g.Name
+}
+
+// platformPackage is the npm package of g's binary for p.
+func (g program) platformPackage(p platform) string { return scope + "/" + g.Name + "-" + p.Node }
 
 // Package names, used everywhere: the README, the Pi package and the
 // client snippets say the same.
 const (
-	scope         = "@askuser"
-	launcherName  = scope + "/askuser"
-	piPackageName = scope + "/pi-ask-user"
+	scope           = "@askuser"
+	launcherName    = scope + "/askuser"
+	hubLauncherName = scope + "/askuser-hub"
+	piPackageName   = scope + "/pi-ask-user"
 )
-
-func platformPackage(p platform) string { return scope + "/askuser-" + p.Node }
 
 func main() {
 	out := flag.String("out", "dist", "the directory to write the release to; it is emptied first")
@@ -171,12 +207,19 @@ func build(out string, targets []platform, npm bool) error {
 	}
 	var sums []string
 	for _, p := range targets {
-		start := time.Now()
-		bin := filepath.Join(out, "build", p.Node, p.exe())
-		if err := compile(p, rel, modfile, bin); err != nil {
-			return err
+		for _, g := range programs {
+			start := time.Now()
+			bin := filepath.Join(out, "build", p.Node, g.exe(p))
+			if err := compile(g, p, rel, modfile, bin); err != nil {
+				return err
+			}
+			fi, err := os.Stat(bin)
+			if err != nil {
+				return err
+			}
+			fmt.Printf("%-13s %-12s %9d bytes  (%.1fs)\n", p.Node, g.Name, fi.Size(), time.Since(start).Seconds())
 		}
-		archive, err := writeArchive(out, p, rel, bin)
+		archive, err := writeArchive(out, p, rel)
 		if err != nil {
 			return err
 		}
@@ -185,11 +228,11 @@ func build(out string, targets []platform, npm bool) error {
 			return err
 		}
 		sums = append(sums, sum+"  "+filepath.Base(archive))
-		fi, err := os.Stat(bin)
+		fi, err := os.Stat(archive)
 		if err != nil {
 			return err
 		}
-		fmt.Printf("%-13s %9d bytes  %s  (%.1fs)\n", p.Node, fi.Size(), filepath.Base(archive), time.Since(start).Seconds())
+		fmt.Printf("%-13s %-12s %9d bytes  %s\n", p.Node, "archive", fi.Size(), filepath.Base(archive))
 	}
 	if err := os.WriteFile(filepath.Join(out, "SHA256SUMS"), []byte(strings.Join(sums, "\n")+"\n"), 0o644); err != nil {
 		return err
@@ -229,39 +272,45 @@ var uninlined = []string{
 	"log/...",
 	"regexp/...",
 	"image/...",
+	"os/exec",
+	"encoding/json",
 }
 
-// compile builds askuser for p with modfile, the go.mod of the release
-// (see releaseModfile).
-func compile(p platform, rel release, modfile, bin string) error {
+// compile builds g for p with modfile, the go.mod of the release (see
+// releaseModfile).
+func compile(g program, p platform, rel release, modfile, bin string) error {
 	ldflags := "-s -w"
 	if rel.Commit != "" {
 		ldflags += " -X github.com/askuser/askuser/internal/version.commit=" + rel.Commit
 	}
 	args := []string{"build", "-trimpath", "-modfile", modfile, "-ldflags", ldflags}
-	for _, pattern := range uninlined {
-		args = append(args, "-gcflags="+pattern+"=-l")
+	if g.Uninline {
+		for _, pattern := range uninlined {
+			args = append(args, "-gcflags="+pattern+"=-l")
+		}
 	}
-	cmd := exec.Command("go", append(args, "-o", bin, "./cmd/askuser")...)
+	cmd := exec.Command("go", append(args, "-o", bin, g.Main)...)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+p.GOOS, "GOARCH="+p.GOARCH)
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("go build for %s: %w", p.Node, err)
+		return fmt.Errorf("go build %s for %s: %w", g.Name, p.Node, err)
 	}
 	return nil
 }
 
 // writeArchive writes askuser_<version>_<goos>_<goarch>.tar.gz (a .zip for
-// Windows) holding the binary and the README.
-func writeArchive(out string, p platform, rel release, bin string) (string, error) {
+// Windows) holding the binaries built for p under out and the README.
+func writeArchive(out string, p platform, rel release) (string, error) {
 	base := fmt.Sprintf("askuser_%s_%s_%s", rel.Version, p.GOOS, p.GOARCH)
-	files := []struct {
+	type file struct {
 		src, name string
 		mode      fs.FileMode
-	}{
-		{bin, p.exe(), 0o755},
-		{"README.md", "README.md", 0o644},
 	}
+	var files []file
+	for _, g := range programs {
+		files = append(files, file{filepath.Join(out, "build", p.Node, g.exe(p)), g.exe(p), 0o755})
+	}
+	files = append(files, file{"README.md", "README.md", 0o644})
 	if p.GOOS == "windows" {
 		name := filepath.Join(out, base+".zip")
 		f, err := os.Create(name)

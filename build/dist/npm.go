@@ -11,30 +11,37 @@ import (
 	"strings"
 )
 
+// launcherSource is the launcher of both npm/askuser and npm/askuser-hub:
+// each package gets it as bin/<program>.js, and it runs the binary its
+// package.json's name names.
+const launcherSource = "npm/launcher.js"
+
 // packAll stages every npm package under out/npm and packs each into out.
 func packAll(out string, targets []platform, rel release) error {
 	stage := filepath.Join(out, "npm")
 	var dirs []string
-	for _, p := range targets {
-		dir, err := stagePlatform(stage, p, rel, filepath.Join(out, "build", p.Node, p.exe()))
-		if err != nil {
-			return err
+	for _, g := range programs {
+		for _, p := range targets {
+			dir, err := stagePlatform(stage, g, p, rel, filepath.Join(out, "build", p.Node, g.exe(p)))
+			if err != nil {
+				return err
+			}
+			dirs = append(dirs, dir)
 		}
-		dirs = append(dirs, dir)
 	}
-	optional := object{}
-	for _, p := range platforms {
-		optional = append(optional, field{platformPackage(p), rel.Version})
-	}
-	launcher, err := stageCopy(stage, "npm/askuser", rel, optional)
+	launcher, err := stageCopy(stage, "npm/askuser", rel, askuser)
 	if err != nil {
 		return err
 	}
-	pi, err := stageCopy(stage, "pi", rel, optional)
+	hubLauncher, err := stageCopy(stage, "npm/askuser-hub", rel, askuserHub)
 	if err != nil {
 		return err
 	}
-	dirs = append(dirs, launcher, pi)
+	pi, err := stageCopy(stage, "pi", rel, askuser)
+	if err != nil {
+		return err
+	}
+	dirs = append(dirs, launcher, hubLauncher, pi)
 	abs, err := filepath.Abs(out)
 	if err != nil {
 		return err
@@ -56,9 +63,9 @@ func packAll(out string, targets []platform, rel release) error {
 	return nil
 }
 
-// stagePlatform writes the package that holds only p's binary.
-func stagePlatform(stage string, p platform, rel release, bin string) (string, error) {
-	dir := filepath.Join(stage, "askuser-"+p.Node)
+// stagePlatform writes the package that holds only g's binary for p.
+func stagePlatform(stage string, g program, p platform, rel release, bin string) (string, error) {
+	dir := filepath.Join(stage, g.Name+"-"+p.Node)
 	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
 		return "", err
 	}
@@ -66,33 +73,34 @@ func stagePlatform(stage string, p platform, rel release, bin string) (string, e
 	if err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "bin", p.exe()), b, 0o755); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "bin", g.exe(p)), b, 0o755); err != nil {
 		return "", err
 	}
-	readme := fmt.Sprintf("# %s\n\nThe askuser %s binary for %s. Install [%s](https://www.npmjs.com/package/%s) or the Pi package %s instead: they depend on this package and run the binary.\n",
-		platformPackage(p), rel.Version, p.Node, launcherName, launcherName, piPackageName)
+	readme := fmt.Sprintf("# %s\n\nThe %s %s binary for %s. Install %s instead: it depends on this package and runs the binary.\n",
+		g.platformPackage(p), g.Name, rel.Version, p.Node, g.Installers)
 	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte(readme), 0o644); err != nil {
 		return "", err
 	}
 	pkg := object{
-		{"name", platformPackage(p)},
+		{"name", g.platformPackage(p)},
 		{"version", rel.Version},
-		{"description", fmt.Sprintf("The askuser binary for %s", p.Node)},
+		{"description", fmt.Sprintf("The %s binary for %s", g.Name, p.Node)},
 		{"license", "MIT"},
 		{"repository", object{{"type", "git"}, {"url", "git+https://github.com/askuser/askuser.git"}}},
 		{"os", []string{p.os()}},
 		{"cpu", []string{p.cpu()}},
-		{"files", []string{"bin/" + p.exe(), "README.md"}},
+		{"files", []string{"bin/" + g.exe(p), "README.md"}},
 		{"preferUnplugged", true},
 	}
 	return dir, writeJSON(filepath.Join(dir, "package.json"), pkg)
 }
 
 // stageCopy copies the package at src (its package.json and the files it
-// lists) and adds the platform packages as optional dependencies at this
+// lists) and adds g's platform packages as optional dependencies at this
 // exact release. A package's bin/ directory from a checkout build is
-// never shipped: the binary comes from the platform package.
-func stageCopy(stage, src string, rel release, optional object) (string, error) {
+// never shipped: the binary comes from the platform package. A package
+// whose bin names g's command, a launcher, gets launcherSource there.
+func stageCopy(stage, src string, rel release, g program) (string, error) {
 	b, err := os.ReadFile(filepath.Join(src, "package.json"))
 	if err != nil {
 		return "", err
@@ -113,12 +121,33 @@ func stageCopy(stage, src string, rel release, optional object) (string, error) 
 	if err := json.Unmarshal(pkg.get("files"), &files); err != nil {
 		return "", fmt.Errorf("%s/package.json: files: %w", src, err)
 	}
+	var bin map[string]string
+	if raw := pkg.get("bin"); raw != nil {
+		if err := json.Unmarshal(raw, &bin); err != nil {
+			return "", fmt.Errorf("%s/package.json: bin: %w", src, err)
+		}
+	}
+	launcher := bin[g.Name]
+	if launcher != "" && launcher != "bin/"+g.Name+".js" {
+		return "", fmt.Errorf("%s/package.json: bin: %s is %q, want %q, where the launcher goes", src, g.Name, launcher, "bin/"+g.Name+".js")
+	}
+	if launcher != "" && !slices.Contains(files, launcher) {
+		return "", fmt.Errorf("%s/package.json: files does not list %s, the launcher", src, launcher)
+	}
 	files = slices.DeleteFunc(files, func(f string) bool { return f == "bin/" })
+	optional := object{}
+	for _, p := range platforms {
+		optional = append(optional, field{g.platformPackage(p), rel.Version})
+	}
 	pkg = pkg.without("files", "scripts", "devDependencies", "optionalDependencies")
 	pkg = append(pkg, field{"files", files}, field{"optionalDependencies", optional})
 	dir := filepath.Join(stage, strings.TrimPrefix(name, scope+"/"))
 	for _, f := range files {
-		if err := copyTree(filepath.Join(src, f), filepath.Join(dir, f)); err != nil {
+		from := filepath.Join(src, f)
+		if f == launcher {
+			from = launcherSource
+		}
+		if err := copyTree(from, filepath.Join(dir, f)); err != nil {
 			return "", err
 		}
 	}

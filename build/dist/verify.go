@@ -17,34 +17,34 @@ import (
 	"strings"
 )
 
-// The sizes a release keeps within: each platform package as packed for
-// npm, and the stripped linux-x64 binary (the one the README's figures
-// are for).
-const (
-	maxPacked      = 5_000_000
-	maxLinuxBinary = 10 << 20
-)
+// maxLinuxBinary is the most bytes the stripped linux-x64 askuser binary,
+// the one every agent runs and the README's figures are for, may take.
+// The sizes of the platform packages are each program's MaxPacked.
+const maxLinuxBinary = 10 << 20
 
-// verifyRelease checks every platform package staged under dir/npm: the
-// binary it holds is an executable for the os and cpu its package.json
-// names, built by Go for the same GOOS and GOARCH, stamped with the
-// package's version, and the package, packed in dir, and the linux-x64
-// binary are within their sizes. A release that would install the wrong
-// binary on some machine is refused here rather than found by its users.
+// verifyRelease checks every platform package staged under dir/npm, of
+// askuser and of askuser-hub: the binary it holds is an executable for
+// the os and cpu its package.json names, built by Go for the same GOOS
+// and GOARCH, stamped with the package's version, and the package,
+// packed in dir, and the linux-x64 askuser binary are within their
+// sizes. A release that would install the wrong binary on some machine
+// is refused here rather than found by its users.
 func verifyRelease(dir string) error {
 	var errs []error
 	seen := 0
-	for _, p := range platforms {
-		pkgDir := filepath.Join(dir, "npm", "askuser-"+p.Node)
-		if _, err := os.Stat(pkgDir); errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		seen++
-		if err := verifyPlatform(pkgDir, p); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", pkgDir, err))
-		}
-		if err := verifySizes(dir, pkgDir, p); err != nil {
-			errs = append(errs, err)
+	for _, g := range programs {
+		for _, p := range platforms {
+			pkgDir := filepath.Join(dir, "npm", g.Name+"-"+p.Node)
+			if _, err := os.Stat(pkgDir); errors.Is(err, os.ErrNotExist) {
+				continue
+			}
+			seen++
+			if err := verifyPlatform(pkgDir, g, p); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", pkgDir, err))
+			}
+			if err := verifySizes(dir, pkgDir, g, p); err != nil {
+				errs = append(errs, err)
+			}
 		}
 	}
 	if seen == 0 {
@@ -53,7 +53,7 @@ func verifyRelease(dir string) error {
 	return errors.Join(errs...)
 }
 
-func verifyPlatform(pkgDir string, p platform) error {
+func verifyPlatform(pkgDir string, g program, p platform) error {
 	b, err := os.ReadFile(filepath.Join(pkgDir, "package.json"))
 	if err != nil {
 		return err
@@ -67,13 +67,13 @@ func verifyPlatform(pkgDir string, p platform) error {
 	if err := json.Unmarshal(b, &pkg); err != nil {
 		return fmt.Errorf("package.json: %w", err)
 	}
-	if pkg.Name != platformPackage(p) {
-		return fmt.Errorf("package.json names %q, want %q", pkg.Name, platformPackage(p))
+	if pkg.Name != g.platformPackage(p) {
+		return fmt.Errorf("package.json names %q, want %q", pkg.Name, g.platformPackage(p))
 	}
 	if !slices.Equal(pkg.OS, []string{p.os()}) || !slices.Equal(pkg.CPU, []string{p.cpu()}) {
 		return fmt.Errorf("package.json says os %q cpu %q, want [%s] [%s]", pkg.OS, pkg.CPU, p.os(), p.cpu())
 	}
-	bin := filepath.Join(pkgDir, "bin", p.exe())
+	bin := filepath.Join(pkgDir, "bin", g.exe(p))
 	fi, err := os.Stat(bin)
 	if err != nil {
 		return err
@@ -121,16 +121,17 @@ func verifyPlatform(pkgDir string, p platform) error {
 		if err != nil {
 			return fmt.Errorf("%s version: %w", bin, err)
 		}
-		if f := strings.Fields(string(out)); len(f) < 2 || f[0] != "askuser" || f[1] != pkg.Version {
+		if f := strings.Fields(string(out)); len(f) < 2 || f[0] != g.Name || f[1] != pkg.Version {
 			return fmt.Errorf("%s version printed %q, the package is version %s", bin, out, pkg.Version)
 		}
 	}
 	return nil
 }
 
-// verifySizes checks that p's package, packed in dir as npm pack names
-// it, and its binary if it is linux-x64's, are within their sizes.
-func verifySizes(dir, pkgDir string, p platform) error {
+// verifySizes checks that g's package for p, packed in dir as npm pack
+// names it, and its binary if it is askuser's for linux-x64, are within
+// their sizes.
+func verifySizes(dir, pkgDir string, g program, p platform) error {
 	var pkg struct{ Version string }
 	b, err := os.ReadFile(filepath.Join(pkgDir, "package.json"))
 	if err != nil {
@@ -139,18 +140,18 @@ func verifySizes(dir, pkgDir string, p platform) error {
 	if err := json.Unmarshal(b, &pkg); err != nil {
 		return fmt.Errorf("%s/package.json: %w", pkgDir, err)
 	}
-	packed := filepath.Join(dir, fmt.Sprintf("askuser-askuser-%s-%s.tgz", p.Node, pkg.Version))
+	packed := filepath.Join(dir, fmt.Sprintf("askuser-%s-%s-%s.tgz", g.Name, p.Node, pkg.Version))
 	fi, err := os.Stat(packed)
 	if err != nil {
 		return err
 	}
-	if fi.Size() > maxPacked {
-		return fmt.Errorf("%s is %d bytes, over the %d a platform package may take", packed, fi.Size(), maxPacked)
+	if fi.Size() > g.MaxPacked {
+		return fmt.Errorf("%s is %d bytes, over the %d a platform package of %s may take", packed, fi.Size(), g.MaxPacked, g.Name)
 	}
-	if p.Node != "linux-x64" {
+	if g.Name != askuser.Name || p.Node != "linux-x64" {
 		return nil
 	}
-	bin := filepath.Join(pkgDir, "bin", p.exe())
+	bin := filepath.Join(pkgDir, "bin", g.exe(p))
 	if fi, err = os.Stat(bin); err != nil {
 		return err
 	}

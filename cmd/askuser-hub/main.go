@@ -40,7 +40,7 @@ func main() {
 		}
 		os.Exit(1)
 	}()
-	code := hubserver.Main(ctx, os.Args[1:], os.Stderr, os.Getenv)
+	code := hubserver.Main(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
 	cancel()
 	os.Exit(code)
 }

@@ -35,7 +35,7 @@ func TestMain(m *testing.M) {
 			}
 			orphaned()
 		}(os.Getppid())
-		code := hubserver.Main(ctx, nil, os.Stderr, os.Getenv)
+		code := hubserver.Main(ctx, nil, os.Stdout, os.Stderr, os.Getenv)
 		stop()
 		os.Exit(code)
 	}

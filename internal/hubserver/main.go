@@ -5,24 +5,35 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/askuser/askuser/internal/version"
 )
 
 const usage = `usage: askuser hub
+       askuser-hub version
 
 Run the hub in the foreground: an embedded NATS server with JetStream on
 127.0.0.1, its store and info file in $XDG_STATE_HOME/askuser/hub (else
 ~/.local/state/askuser/hub). Local askuser processes find it there and
 publish their questions to it. SIGTERM stops it with nothing lost.
+
+askuser-hub version prints the version, the commit and the platform, as
+askuser version does.
 `
 
 // Main is the askuser-hub program without its process: it runs the hub
 // until ctx is done and returns the exit status: 0 after a stop, 1 when
 // a hub already runs for the user (said on stderr, naming it), 2 for bad
-// arguments, 3 for any other failure.
-func Main(ctx context.Context, args []string, stderr io.Writer, getenv func(string) string) int {
+// arguments, 3 for any other failure. With the argument version it
+// prints its version on stdout instead.
+func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	if len(args) > 0 {
-		if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		switch {
+		case args[0] == "-h" || args[0] == "--help" || args[0] == "help":
 			fmt.Fprint(stderr, usage)
+			return 0
+		case args[0] == "version" && len(args) == 1:
+			fmt.Fprintln(stdout, version.Get().Line("askuser-hub"))
 			return 0
 		}
 		fmt.Fprintf(stderr, "askuser hub: unexpected argument %q\n%s", args[0], usage)

@@ -58,6 +58,13 @@ func (i Info) String() string {
 	return s + " " + i.Platform
 }
 
+// Line is the line the version command of program, another of askuser's
+// programs such as askuser-hub, prints: what String prints, with
+// program's name for askuser's.
+func (i Info) Line(program string) string {
+	return program + strings.TrimPrefix(i.String(), "askuser")
+}
+
 // Get returns the Info of the running binary.
 func Get() Info {
 	info, _ := debug.ReadBuildInfo()

@@ -55,6 +55,9 @@ func TestInfoString(t *testing.T) {
 	if got := (Info{"0.1.0-devel", "", "linux/arm64"}).String(); got != "askuser 0.1.0-devel linux/arm64" {
 		t.Errorf("got %q", got)
 	}
+	if got := (Info{"0.1.0", "0123456789ab", "darwin/arm64"}).Line("askuser-hub"); got != "askuser-hub 0.1.0 (commit 0123456789ab) darwin/arm64" {
+		t.Errorf("Line: got %q", got)
+	}
 }
 
 func TestCheck(t *testing.T) {
@@ -69,7 +72,7 @@ func TestCheck(t *testing.T) {
 
 // The Pi package and the launcher are published at this release.
 func TestPackagesAgree(t *testing.T) {
-	for _, file := range []string{"../../pi/package.json", "../../npm/askuser/package.json"} {
+	for _, file := range []string{"../../pi/package.json", "../../npm/askuser/package.json", "../../npm/askuser-hub/package.json"} {
 		b, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)

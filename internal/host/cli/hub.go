@@ -7,11 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/safetext"
+	"github.com/askuser/askuser/internal/version"
 )
 
 const hubUsage = `usage: askuser hub
@@ -25,8 +27,11 @@ file only this user can read that tells local askuser processes where it
 is, in $XDG_STATE_HOME/askuser/hub (else ~/.local/state/askuser/hub).
 SIGTERM stops it with nothing lost; a second hub refuses to start.
 
-The hub is the askuser-hub program, installed beside askuser, so that
-the server it embeds costs the askuser every agent runs nothing.
+The hub is the askuser-hub program, a program of its own so that the
+server it embeds costs the askuser every agent runs nothing. askuser
+hub finds it beside askuser (a release archive holds both), in the npm
+package @askuser/askuser-hub installed beside @askuser/askuser, or on
+PATH (npm i -g @askuser/askuser-hub puts it there).
 
 askuser hub status says whether a hub runs, where, and how many questions
 wait. Exit status: 0 a hub runs, 1 none runs or it does not answer.
@@ -49,7 +54,8 @@ func runHub(ctx context.Context, env *Env, args []string) int {
 		}
 		return usageError(env, "hub", fmt.Sprintf("unknown argument %q", args[0]))
 	}
-	path, err := findHubBinary()
+	self, _ := os.Executable()
+	path, err := findHubBinary(self, runtime.GOOS, runtime.GOARCH, exec.LookPath)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "askuser hub: %v\n", err)
 		return ExitError
@@ -57,26 +63,48 @@ func runHub(ctx context.Context, env *Env, args []string) int {
 	return execHub(ctx, env, path)
 }
 
-// findHubBinary looks for askuser-hub beside this program, then on PATH.
-func findHubBinary() (string, error) {
-	if self, err := os.Executable(); err == nil {
-		p := filepath.Join(filepath.Dir(self), hubBinary+exeSuffix())
+// findHubBinary looks for askuser-hub for goos and goarch: beside self,
+// the askuser executable (a release archive, make build); then, when self
+// is the binary of the npm package @askuser/askuser-<os>-<cpu>, in the
+// package @askuser/askuser-hub-<os>-<cpu> beside it in node_modules (both
+// launchers installed in one project); then on PATH with lookPath, where
+// npm i -g @askuser/askuser-hub puts its launcher.
+func findHubBinary(self, goos, goarch string, lookPath func(string) (string, error)) (string, error) {
+	exe := hubBinary
+	if goos == "windows" {
+		exe += ".exe"
+	}
+	var candidates []string
+	if self != "" {
+		dir := filepath.Dir(self)
+		candidates = append(candidates, filepath.Join(dir, exe))
+		// <node_modules>/@askuser/askuser-<platform>/bin/askuser
+		if pkg := filepath.Dir(dir); filepath.Base(dir) == "bin" && filepath.Base(pkg) == "askuser-"+nodePlatform(goos, goarch) {
+			candidates = append(candidates, filepath.Join(filepath.Dir(pkg), hubBinary+"-"+nodePlatform(goos, goarch), "bin", exe))
+		}
+	}
+	for _, p := range candidates {
 		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
 			return p, nil
 		}
 	}
-	p, err := exec.LookPath(hubBinary)
-	if err != nil {
-		return "", fmt.Errorf("the %s program, which runs the hub, is neither beside askuser nor on PATH; install it from the same release as askuser", hubBinary)
+	if p, err := lookPath(hubBinary); err == nil {
+		return p, nil
 	}
-	return p, nil
+	return "", fmt.Errorf("the %s program, which runs the hub, is neither beside askuser nor on PATH; get it with npm i -g @askuser/askuser-hub, from the release archive (askuser_%s_%s_%s, which holds it beside askuser), or from a checkout with go install ./cmd/askuser-hub",
+		hubBinary, version.Release(), goos, goarch)
 }
 
-func exeSuffix() string {
-	if filepath.Separator == '\\' {
-		return ".exe"
+// nodePlatform names goos and goarch as Node and the npm platform
+// packages do: linux-x64, win32-arm64.
+func nodePlatform(goos, goarch string) string {
+	if goos == "windows" {
+		goos = "win32"
 	}
-	return ""
+	if goarch == "amd64" {
+		goarch = "x64"
+	}
+	return goos + "-" + goarch
 }
 
 // hubStatus says whether a hub runs, where, and how many questions wait.

@@ -31,7 +31,7 @@ func TestMain(m *testing.M) {
 		"askuser": func() { os.Exit(runMain()) },
 		"askuser-hub": func() {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			code := hubserver.Main(ctx, os.Args[1:], os.Stderr, os.Getenv)
+			code := hubserver.Main(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
 			stop()
 			os.Exit(code)
 		},

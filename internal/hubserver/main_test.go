@@ -1,0 +1,35 @@
+package hubserver_test
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/askuser/askuser/internal/hubserver"
+	"github.com/askuser/askuser/internal/version"
+)
+
+// The arguments Main takes without starting a hub: help, version, and
+// anything else refused.
+func TestMainArguments(t *testing.T) {
+	tests := []struct {
+		args              []string
+		code              int
+		stdout, stderrHas string
+	}{
+		{[]string{"--help"}, 0, "", "usage: askuser hub"},
+		{[]string{"version"}, 0, version.Get().Line("askuser-hub") + "\n", ""},
+		{[]string{"version", "extra"}, 2, "", `unexpected argument "version"`},
+		{[]string{"start"}, 2, "", `unexpected argument "start"`},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := hubserver.Main(context.Background(), tt.args, &stdout, &stderr, func(string) string { return "" })
+			if code != tt.code || stdout.String() != tt.stdout || !strings.Contains(stderr.String(), tt.stderrHas) {
+				t.Errorf("Main(%q) = %d, stdout %q, stderr %q; want %d, stdout %q, stderr with %q", tt.args, code, stdout.String(), stderr.String(), tt.code, tt.stdout, tt.stderrHas)
+			}
+		})
+	}
+}
