@@ -187,3 +187,40 @@ func newToken() (string, error) {
 	}
 	return hex.EncodeToString(b), nil
 }
+
+// Start runs a hub as Run does, on a goroutine of its own, and returns
+// once it serves, with its info and a function that stops it and returns
+// Run's error. opts.Ready, when set, is still called. It fails with Run's
+// error when the hub ends before it serves, or with ctx's when ctx is
+// done first.
+func Start(ctx context.Context, opts *Options) (hub.Info, func() error, error) {
+	o := Options{}
+	if opts != nil {
+		o = *opts
+	}
+	ready := make(chan hub.Info, 1)
+	then := o.Ready
+	o.Ready = func(i hub.Info) {
+		if then != nil {
+			then(i)
+		}
+		ready <- i
+	}
+	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan error, 1)
+	go func() { done <- Run(rctx, &o) }()
+	stop := func() error {
+		cancel()
+		return <-done
+	}
+	select {
+	case i := <-ready:
+		return i, stop, nil
+	case err := <-done:
+		cancel()
+		return hub.Info{}, nil, err
+	case <-ctx.Done():
+		stop()
+		return hub.Info{}, nil, ctx.Err()
+	}
+}

@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/internal/config"
@@ -132,6 +134,7 @@ type server struct {
 	hostErr *contract.Error // options the host could not take
 	theme   dialog.Theme
 	tool    string // the tool the shim registered: config.ToolAskUser or config.ToolAskUserQuestion
+	hub     *piHub // the session's side of the user's hub; nil when off
 
 	commands *notify.Commands // the user's notify commands, stopped by stop
 
@@ -276,7 +279,15 @@ func newHost(m inMsg, custom ask.Renderer, srv *server) (*ask.Host, *contract.Er
 		return nil, invalidConfig(err)
 	}
 	opts.ConfigFile = path
-	return ask.NewHost(caps, opts), nil
+	host := ask.NewHost(caps, opts)
+	if host.Support().Status == ask.SupportInvalidConfig {
+		return host, nil
+	}
+	srv.hub = newPiHub(host.Preferences(), os.Getenv)
+	if srv.hub == nil {
+		return host, nil
+	}
+	return ask.NewHost(srv.hub.join(caps), opts), nil
 }
 
 func invalidConfig(err error) *contract.Error {
@@ -353,7 +364,10 @@ func (s *server) onAsk(ctx context.Context, m inMsg) {
 		s.startCall(ctx, m, func(msg string) any {
 			return questionResult(m.Call, m.Params, questionError(contract.ErrInternal, msg))
 		}, func(ctx context.Context, c *call, params []byte) any {
-			return questionResult(c.id, params, s.runQuestions(ctx, c, params, m.CallID))
+			out := s.runQuestions(ctx, c, params, m.CallID)
+			r := questionResult(c.id, params, out)
+			r.Text += s.hub.note(modeltext.AskUserQuestion, m.CallID, out.Status == auq.StatusSubmitted)
+			return r
 		})
 		return
 	}
@@ -362,7 +376,8 @@ func (s *server) onAsk(ctx context.Context, m inMsg) {
 		return resultMsg{Type: typeResult, Call: m.Call, Result: res, Text: explain(m.Params, res)}
 	}, func(ctx context.Context, c *call, params []byte) any {
 		res := s.run(ctx, c, params, m.CallID)
-		return resultMsg{Type: typeResult, Call: c.id, Result: res, Text: explain(params, res)}
+		text := explain(params, res) + s.hub.note(modeltext.AskUser, m.CallID, res.Status == contract.StatusAnswered)
+		return resultMsg{Type: typeResult, Call: c.id, Result: res, Text: text}
 	})
 }
 

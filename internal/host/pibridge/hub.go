@@ -1,0 +1,146 @@
+package pibridge
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/internal/modeltext"
+	"github.com/askuser/askuser/internal/safetext"
+)
+
+// hubCloseWait bounds how long a call that settled waits for its
+// question to be closed on the hub before its result is sent.
+const hubCloseWait = 2 * time.Second
+
+// piHub joins a Pi session to the user's hub: while a hub runs, each
+// questionnaire is published there, tagged as Pi's, at the same moment
+// as Pi shows it, and the first valid answer wins. Whether a hub runs is
+// looked at for each call, so that a hub started after Pi is joined at
+// the next call. A Pi with no dialog of its own (print mode, or RPC
+// without a UI) waits for the hub alone when one runs at the hello.
+type piHub struct {
+	getenv   func(string) string
+	headless bool // the session has no route but the hub
+
+	mu      sync.Mutex
+	answers map[string]hub.Answer // by call id, the answers the hub won
+}
+
+// newPiHub returns the hub side of a session whose preferences are
+// prefs, or nil when the person turned the hub off.
+func newPiHub(prefs ask.Effective, getenv func(string) string) *piHub {
+	if prefs.Hub == config.HubOff {
+		return nil
+	}
+	return &piHub{getenv: getenv, answers: map[string]hub.Answer{}}
+}
+
+// join returns caps with each renderer racing the hub. A session with no
+// renderer at all gets the hub alone, when a hub runs now.
+func (h *piHub) join(caps ask.Capabilities) ask.Capabilities {
+	if h == nil {
+		return caps
+	}
+	none := caps.Custom == nil && caps.Native == nil && caps.CustomQuestions == nil && caps.NativeQuestions == nil
+	if none {
+		if !hub.Running(h.getenv) {
+			return caps
+		}
+		h.headless = true
+		caps.Custom, caps.CustomQuestions, caps.CustomReason = h.renderer(nil), h.questionRenderer(nil), ""
+		return caps
+	}
+	if caps.Custom != nil {
+		caps.Custom = h.renderer(caps.Custom)
+	}
+	if caps.Native != nil {
+		caps.Native = h.renderer(caps.Native)
+	}
+	if caps.CustomQuestions != nil {
+		caps.CustomQuestions = h.questionRenderer(caps.CustomQuestions)
+	}
+	if caps.NativeQuestions != nil {
+		caps.NativeQuestions = h.questionRenderer(caps.NativeQuestions)
+	}
+	return caps
+}
+
+// link returns a link for one call, or nil when no hub runs and the call
+// has a route of its own.
+func (h *piHub) link() *hub.Link {
+	if !h.headless && !hub.Running(h.getenv) {
+		return nil
+	}
+	return hub.NewLink(&hub.LinkOptions{
+		Dial: func(ctx context.Context) (*hub.Client, error) {
+			return hub.Dial(ctx, &hub.DialOptions{Getenv: h.getenv, Name: "askuser pi"})
+		},
+		Agent:    "Pi",
+		Local:    "Pi's terminal",
+		Answered: h.won,
+	})
+}
+
+// closeLink waits, a short while, for the call's question to be closed
+// on the hub, so that no other surface goes on showing it.
+func closeLink(ctx context.Context, l *hub.Link) {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), hubCloseWait)
+	defer cancel()
+	l.Close(cctx)
+}
+
+func (h *piHub) renderer(local ask.Renderer) ask.Renderer {
+	return ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+		l := h.link()
+		if l == nil {
+			return local.Render(ctx, s)
+		}
+		defer closeLink(ctx, l)
+		return l.Join(ask.Capabilities{Custom: local}).Custom.Render(ctx, s)
+	})
+}
+
+func (h *piHub) questionRenderer(local ask.QuestionRenderer) ask.QuestionRenderer {
+	return ask.QuestionRendererFunc(func(ctx context.Context, s *ask.QuestionSession) (ask.QuestionOutcome, error) {
+		l := h.link()
+		if l == nil {
+			return local.RenderQuestions(ctx, s)
+		}
+		defer closeLink(ctx, l)
+		return l.Join(ask.Capabilities{CustomQuestions: local}).CustomQuestions.RenderQuestions(ctx, s)
+	})
+}
+
+// won records that the hub's answer a won the call callID.
+func (h *piHub) won(callID string, a hub.Answer) {
+	h.mu.Lock()
+	h.answers[callID] = a
+	h.mu.Unlock()
+}
+
+// note returns what the model is told about the hub once the call
+// callID has settled: where the answer came from when the hub won it,
+// and, for a session whose only route is the hub, that the questions
+// waited there unanswered. "" for nothing.
+func (h *piHub) note(t *modeltext.Tool, callID string, answered bool) string {
+	if h == nil {
+		return ""
+	}
+	h.mu.Lock()
+	a, won := h.answers[callID]
+	delete(h.answers, callID)
+	h.mu.Unlock()
+	switch {
+	case won && h.headless:
+		return t.HubAnswered("Pi without a terminal", safetext.Line(a.Where()), true)
+	case won:
+		return t.HubAnswered("Pi's terminal", safetext.Line(a.Where()), false)
+	case h.headless && !answered:
+		return t.HubWaited("Pi without a terminal")
+	}
+	return ""
+}

@@ -1,0 +1,174 @@
+package pibridge
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/hubserver"
+)
+
+// TestMain points the bridge at a state directory of its own, with no
+// hub in it, so that a hub the person runs is never joined by the tests.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "pibridge-state")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("XDG_STATE_HOME", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// runHub runs a real hub, the embedded NATS server, in a state directory
+// of the test's that the bridge finds through XDG_STATE_HOME, and returns
+// a client of it.
+func runHub(t *testing.T) *hub.Client {
+	t.Helper()
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, stop, err := hubserver.Start(ctx, &hubserver.Options{Getenv: os.Getenv})
+	if err != nil {
+		t.Fatalf("the hub did not start: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := stop(); err != nil {
+			t.Errorf("hub: %v", err)
+		}
+	})
+	c, err := hub.Dial(context.Background(), &hub.DialOptions{Getenv: os.Getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
+// waiting returns the one question waiting on the hub, once it is there.
+func waiting(t *testing.T, c *hub.Client) hub.Question {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		qs, err := c.Pending(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(qs) == 1 {
+			return qs[0]
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("no question reached the hub within 10s")
+	return hub.Question{}
+}
+
+// answerDeploy answers the deploy questionnaire on the hub with prod.
+func answerDeploy(t *testing.T, c *hub.Client, id string) {
+	t.Helper()
+	req, _, err := contract.Parse([]byte(deploy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := contract.NewAnswer(req, 0)
+	a.Selections = []string{"prod"}
+	b, err := json.Marshal(contract.Result{Status: contract.StatusAnswered, Answers: []contract.Answer{a}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Answer(context.Background(), id, b, "ci-policy"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestHubJoin checks that a Pi session joins the user's hub: its
+// questions are published there, tagged as Pi's, an answer given there
+// wins over Pi's own dialog, and the model is told where it came from.
+// A Pi with no dialog of its own waits for the hub instead of refusing
+// the call, and "hub": "off" keeps the session off the hub.
+func TestHubJoin(t *testing.T) {
+	tests := []struct {
+		name      string
+		hello     map[string]any
+		dialog    bool     // Pi's own dialog opens, and is cancelled
+		want      string   // the result's status
+		wantText  []string // in the model's text
+		wantError string   // with want "error", the code
+	}{
+		{
+			name:     "print mode waits for the hub",
+			hello:    hello("print", false, map[string]bool{}, nil),
+			want:     "answered",
+			wantText: []string{"askuser hub", "answered by ci-policy"},
+		},
+		{
+			name:     "the hub wins over Pi's dialog",
+			hello:    hello("rpc", true, rpcUI, nil),
+			dialog:   true,
+			want:     "answered",
+			wantText: []string{"came through the askuser hub, not from Pi's terminal", "answered by ci-policy"},
+		},
+		{
+			name:      "hub off",
+			hello:     hello("print", false, map[string]bool{}, map[string]any{"options": map[string]any{"hub": "off"}}),
+			want:      "error",
+			wantError: "unsupported_mode",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := runHub(t)
+			c := ready(t, tt.hello)
+			sendAsk(c, "c1", deploy, "")
+			var msgs []map[string]any
+			if tt.want != "error" {
+				q := waiting(t, h)
+				if q.Tag.Agent != "Pi" || q.Tag.Contract != hub.ContractAskUser || q.Tag.Questions != 1 {
+					t.Errorf("the question's tag is %+v, want Pi's, ask_user, 1 question", q.Tag)
+				}
+				if tt.dialog {
+					msgs = c.until("dialog")
+				}
+				answerDeploy(t, h, q.ID)
+			}
+			msgs = append(msgs, c.until("result")...)
+			res := result(t, msgs)
+			if res["status"] != tt.want {
+				t.Fatalf("result = %v, want status %s", res, tt.want)
+			}
+			if tt.wantError != "" {
+				if code := res["error"].(map[string]any)["code"]; code != tt.wantError {
+					t.Errorf("error code %v, want %s", code, tt.wantError)
+				}
+				if qs, err := h.Pending(context.Background()); err != nil || len(qs) != 0 {
+					t.Errorf("the hub holds %d questions (%v), want none", len(qs), err)
+				}
+				return
+			}
+			answers := res["answers"].([]any)
+			if sel := answers[0].(map[string]any)["selections"].([]any); len(sel) != 1 || sel[0] != "prod" {
+				t.Errorf("answers = %v, want prod", answers)
+			}
+			text := msgs[len(msgs)-1]["text"].(string)
+			for _, w := range tt.wantText {
+				if !strings.Contains(text, w) {
+					t.Errorf("the model's text does not say %q:\n%s", w, text)
+				}
+			}
+			if tt.dialog {
+				if !slices.Contains(types(msgs), "dialog_cancel") {
+					c.until("dialog_cancel") // fails the test unless it comes
+				}
+			}
+		})
+	}
+}

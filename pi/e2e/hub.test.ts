@@ -1,0 +1,71 @@
+// The Pi package joins the person's hub: a real askuser-hub process (the
+// embedded NATS server), real Pi in print mode, which has no dialog of its
+// own, and a program answering with `askuser answer`. The question waits
+// on the hub, tagged as Pi's; the answer reaches the model, which is told
+// where it came from.
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { after, test } from "node:test";
+import { nodeBin, piArgs, pkgDir, prepare, type Run, until } from "./harness.ts";
+
+const bin = join(pkgDir, "..", "bin");
+const deploy = { questions: [{ title: "Deploy where?", options: [{ label: "staging" }, { label: "prod" }] }] };
+const started: ChildProcess[] = [];
+
+after(() => {
+  for (const p of started) p.kill("SIGKILL");
+});
+
+function askuser(run: Run, input: string | undefined, ...args: string[]) {
+  return spawnSync(join(bin, "askuser"), args, { cwd: run.dir, env: run.env, input, encoding: "utf8", timeout: 30_000 });
+}
+
+/** Starts askuser-hub for run's home and waits until it serves. */
+async function startHub(run: Run): Promise<ChildProcess> {
+  assert.ok(existsSync(join(bin, "askuser-hub")), "make build puts askuser-hub in bin/");
+  const hub = spawn(join(bin, "askuser-hub"), [], { cwd: run.dir, env: run.env, stdio: "ignore" });
+  started.push(hub);
+  await until("the hub to serve", () => askuser(run, undefined, "hub", "status").status === 0, 20_000);
+  return hub;
+}
+
+test("print mode with a hub: the question waits there, a program answers, and the model is told who", async () => {
+  const run = prepare([deploy]);
+  const hub = await startHub(run);
+  const pi = spawn(nodeBin, [...piArgs, "-p", "ask me"], { cwd: run.dir, env: run.env, stdio: ["ignore", "pipe", "pipe"] });
+  started.push(pi);
+  let stderr = "";
+  pi.stderr!.on("data", (b) => (stderr += b));
+  const exited = new Promise<number | null>((r) => pi.on("exit", r));
+
+  const pending = await until("the question on the hub", () => {
+    const r = askuser(run, undefined, "pending", "--json");
+    const list = r.status === 0 ? JSON.parse(r.stdout) : [];
+    return list.length === 1 ? list[0] : undefined;
+  });
+  assert.equal(pending.agent, "Pi");
+  assert.equal(pending.contract, "ask_user");
+  assert.equal(pending.questions, 1);
+
+  const answer = {
+    status: "answered",
+    answers: [{ index: 0, id: "q1", title: "Deploy where?", kind: "single", selections: ["prod"], usedDefault: false }],
+  };
+  const a = askuser(run, JSON.stringify(answer), "answer", "--by", "ci-policy", pending.id, "-");
+  assert.equal(a.status, 0, a.stderr);
+
+  assert.equal(await exited, 0, stderr);
+  const [res] = run.results();
+  assert.ok(res, `no tool result; stderr: ${stderr}`);
+  assert.equal(res.details.status, "answered", JSON.stringify(res));
+  assert.deepEqual(res.details.answers[0].selections, ["prod"]);
+  assert.match(res.text, /askuser hub/);
+  assert.match(res.text, /ci-policy/);
+  const left = JSON.parse(askuser(run, undefined, "pending", "--json").stdout);
+  assert.deepEqual(left, [], "the answered question left the hub");
+
+  hub.kill("SIGTERM");
+  await new Promise((r) => hub.on("exit", r));
+});
