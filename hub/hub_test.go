@@ -29,31 +29,18 @@ func startHub(t *testing.T) hub.Info { return startHubB(t) }
 
 func startHubB(t testing.TB) hub.Info {
 	t.Helper()
-	dir := t.TempDir()
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan hub.Info, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- hubserver.Run(ctx, &hubserver.Options{
-			Paths: pathsIn(dir),
-			Ready: func(i hub.Info) { ready <- i },
-		})
-	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	info, stop, err := hubserver.Start(ctx, &hubserver.Options{Paths: pathsIn(t.TempDir())})
+	if err != nil {
+		t.Fatalf("hub did not start: %v", err)
+	}
 	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
+		if err := stop(); err != nil {
 			t.Errorf("hub: %v", err)
 		}
 	})
-	select {
-	case info := <-ready:
-		return info
-	case err := <-done:
-		t.Fatalf("hub did not start: %v", err)
-	case <-time.After(20 * time.Second):
-		t.Fatal("hub did not start within 20s")
-	}
-	return hub.Info{}
+	return info
 }
 
 func pathsIn(dir string) hub.Paths {

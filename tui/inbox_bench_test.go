@@ -30,18 +30,11 @@ func BenchmarkInboxLatency(b *testing.B) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ready := make(chan hub.Info, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- hubserver.Run(ctx, &hubserver.Options{Getenv: getenv, Ready: func(i hub.Info) { ready <- i }})
-	}()
-	var info hub.Info
-	select {
-	case info = <-ready:
-	case err := <-done:
+	info, stop, err := hubserver.Start(ctx, &hubserver.Options{Getenv: getenv})
+	if err != nil {
 		b.Fatal(err)
 	}
-	defer func() { cancel(); <-done }()
+	defer stop()
 	c, err := hub.Dial(ctx, &hub.DialOptions{Info: &info})
 	if err != nil {
 		b.Fatal(err)

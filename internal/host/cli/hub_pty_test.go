@@ -27,24 +27,16 @@ func startTestHub(t *testing.T) (state string, c *hub.Client) {
 		}
 		return ""
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan struct{})
-	done := make(chan error, 1)
-	go func() {
-		done <- hubserver.Run(ctx, &hubserver.Options{Getenv: getenv, Ready: func(hub.Info) { close(ready) }})
-	}()
+	_, stop, err := hubserver.Start(context.Background(), &hubserver.Options{Getenv: getenv})
+	if err != nil {
+		t.Fatalf("hub: %v", err)
+	}
 	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
+		if err := stop(); err != nil {
 			t.Errorf("hub: %v", err)
 		}
 	})
-	select {
-	case <-ready:
-	case err := <-done:
-		t.Fatalf("hub: %v", err)
-	}
-	c, err := hub.Dial(context.Background(), &hub.DialOptions{Getenv: getenv})
+	c, err = hub.Dial(context.Background(), &hub.DialOptions{Getenv: getenv})
 	if err != nil {
 		t.Fatal(err)
 	}
