@@ -21,6 +21,7 @@
 package dialog
 
 import (
+	"slices"
 	"time"
 
 	"github.com/askuser/askuser/auq"
@@ -114,6 +115,28 @@ type Options struct {
 	// Title (Model only) names the dialog in its header when the request
 	// has no header of its own.
 	Title string
+	// DismissHint is what the hints say the dismissing key does, for a
+	// host where dismissing means something else, such as going back to
+	// a list; "" means "dismiss".
+	DismissHint string
+}
+
+// dismissHint is the hint of the dismissing key in the keymaps.
+const dismissHint = "dismiss"
+
+// withDismissHint returns hints with the dismissing key's hint said as
+// hint instead; hints itself when hint is "". hints is not changed.
+func withDismissHint(hints []hintItem, hint string) []hintItem {
+	if hint == "" {
+		return hints
+	}
+	out := slices.Clone(hints)
+	for i, it := range out {
+		if it.hint == dismissHint {
+			out[i] = newHintItem(it.label, hint, it.labelW, it.prio)
+		}
+	}
+	return out
 }
 
 // themeOf returns the theme and countdown opts gives.

@@ -1,6 +1,7 @@
 package dialog
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -48,5 +49,38 @@ func TestPack(t *testing.T) {
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("%s: rows (-want +got):\n%s", tt.name, diff)
 		}
+	}
+}
+
+// TestDismissHint checks that a host can say what the dismissing key
+// does in its hints, in the dialogs of both contracts, and that the
+// default says dismiss.
+func TestDismissHint(t *testing.T) {
+	req := parse(t, `{"questions":[{"title":"Deploy where?","options":[{"label":"staging"},{"label":"prod"}]}]}`)
+	qreq := one()
+	tests := []struct {
+		name, hint string
+		want, not  string
+	}{
+		{"default", "", "dismiss", "back to the list"},
+		{"the inbox's", "back to the list", "back to the list", "dismiss"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := &Options{Theme: PlainTheme(), DismissHint: tt.hint}
+			m := New(req, opts)
+			m.SetSize(100, 30)
+			q := NewQuestions(qreq, opts)
+			q.SetSize(100, 30)
+			for name, f := range map[string]Frame{"ask_user": m.View(100, 30), "AskUserQuestion": q.View(100, 30)} {
+				text := strings.Join(f.Lines, "\n")
+				if !strings.Contains(text, "esc "+tt.want) && !strings.Contains(text, "esc esc "+tt.want) {
+					t.Errorf("%s: the hints do not say esc %s:\n%s", name, tt.want, text)
+				}
+				if strings.Contains(text, tt.not) {
+					t.Errorf("%s: the hints say %q:\n%s", name, tt.not, text)
+				}
+			}
+		})
 	}
 }

@@ -44,7 +44,7 @@ var keymap = keyTable{
 	{keys: []string{"alt+q"}, act: actStopTimer, in: scopeAll, label: "alt+q", hint: "no timeout", when: counting, prio: 6},
 	// Ctrl+C dismisses like Esc: inside Pi no one else interrupts a custom
 	// component, and a user who presses it wants out.
-	{keys: []string{"esc", "ctrl+c"}, act: actDismiss, in: scopeAll, label: "esc", hint: "dismiss", prio: 3},
+	{keys: []string{"esc", "ctrl+c"}, act: actDismiss, in: scopeAll, label: "esc", hint: dismissHint, prio: 3},
 }
 
 // Keys returns every chord the ask_user dialog (Model) handles, in keyid's
@@ -62,7 +62,7 @@ func (m *Model) hints(text, canScroll bool) []hintItem {
 	if text {
 		in = scopeText
 	}
-	all := keymapHints()
+	all := withDismissHint(keymapHints(), m.dismissHint)
 	st := hintState{several: len(m.tabs) > 1, scrollable: canScroll, counting: m.counting()}
 	var out []hintItem
 	for i := range keymap {

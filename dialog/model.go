@@ -19,7 +19,9 @@ type Model struct {
 	countdown Countdown
 	toggleKey string
 	overlay   bool
-	title     string // the sanitized header text
+	// dismissHint is Options.DismissHint.
+	dismissHint string
+	title       string // the sanitized header text
 
 	tabs []*tab
 	cur  int
@@ -141,6 +143,7 @@ func New(req *contract.Request, opts *Options) *Model {
 		m.toggleKey = opts.ToggleKey
 		m.overlay = opts.Overlay
 		m.title = opts.Title
+		m.dismissHint = opts.DismissHint
 	}
 	if req.Header != "" {
 		m.title = req.Header

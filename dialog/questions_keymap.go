@@ -48,7 +48,7 @@ var questionsKeymap = keyTable{
 	{keys: []string{"pgdown"}, in: modeList, act: actPageDown},
 	{keys: []string{"?"}, in: modeList | modeReview, act: actHelp, label: "?", hint: "help", prio: 3,
 		helpKeys: "?", help: "this help; any key closes it"},
-	{keys: []string{"esc"}, in: modeList | modeReview, act: actEsc, label: "esc esc", hint: "dismiss", prio: 7,
+	{keys: []string{"esc"}, in: modeList | modeReview, act: actEsc, label: "esc esc", hint: dismissHint, prio: 7,
 		helpKeys: "esc esc", help: "dismiss: the first esc asks, the second dismisses"},
 	// The keys of every view. No earlier row binds them.
 	{keys: []string{HideKey}, in: modeList | modeReview | modeInput | modeHelp, act: actHide, label: "ctrl+shift+q", hint: "hide", prio: 9,

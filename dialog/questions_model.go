@@ -27,6 +27,8 @@ type Questions struct {
 	req       *auq.Request
 	th        Theme
 	countdown Countdown
+	// dismissHint is Options.DismissHint.
+	dismissHint string
 
 	qs  []*question
 	cur int // index into qs, or len(qs) for the review
@@ -118,6 +120,9 @@ type question struct {
 func NewQuestions(req *auq.Request, opts *Options) *Questions {
 	m := &Questions{req: req, emptyArmed: -1}
 	m.th, m.countdown = themeOf(opts)
+	if opts != nil {
+		m.dismissHint = opts.DismissHint
+	}
 	for i := range req.Questions {
 		m.qs = append(m.qs, newQuestion(&req.Questions[i]))
 		m.tabLabels = append(m.tabLabels, m.qs[i].header)

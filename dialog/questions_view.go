@@ -133,12 +133,12 @@ func (m *Questions) plan(lay *layout, width, rows int) *qplan {
 	}
 	if !m.help {
 		multi := !m.inReview() && m.qs[m.cur].multi
-		p.hints = allHints[hintKey(m.mode(), multi, m.several(), false)]
+		p.hints = withDismissHint(allHints[hintKey(m.mode(), multi, m.several(), false)], m.dismissHint)
 		p.g = p.grant(width)
 		if p.side && len(p.prev) > p.g.body || p.stacked && len(p.prev) > p.g.preview-1 {
 			// The preview does not fit: name the keys that scroll it,
 			// in the rows the hints already have.
-			p.hints = allHints[hintKey(m.mode(), multi, m.several(), true)]
+			p.hints = withDismissHint(allHints[hintKey(m.mode(), multi, m.several(), true)], m.dismissHint)
 		}
 	} else {
 		p.g = p.grant(width)

@@ -51,6 +51,9 @@ const (
 	// dialog's own dismissal (Esc, or Esc Esc) only goes back to the
 	// list: the question keeps waiting.
 	InboxDismissKey = "ctrl+x"
+	// inboxBack is what the dialog's own dismissal does in the inbox,
+	// as its hints and the inbox's heading say.
+	inboxBack = "back to the list"
 	// flashFor is how long a transient line stays.
 	flashFor = 8 * time.Second
 )
@@ -315,14 +318,14 @@ func (m *inbox) openSelected() {
 			m.say(m.th.Error, rowName(r)+": cannot be shown: "+oneLine(err.Error()))
 			return
 		}
-		o.d = dialog.New(req, &dialog.Options{Theme: m.th, Countdown: cd, Overlay: true, Title: "askuser"})
+		o.d = dialog.New(req, &dialog.Options{Theme: m.th, Countdown: cd, Overlay: true, Title: "askuser", DismissHint: inboxBack})
 	case hub.ContractAskUserQuestion:
 		req, err := auq.Parse(r.q.Request)
 		if err != nil {
 			m.say(m.th.Error, rowName(r)+": cannot be shown: "+oneLine(err.Error()))
 			return
 		}
-		o.qd = dialog.NewQuestions(req, &dialog.Options{Theme: m.th, Countdown: cd})
+		o.qd = dialog.NewQuestions(req, &dialog.Options{Theme: m.th, Countdown: cd, DismissHint: inboxBack})
 	default:
 		m.say(m.th.Error, rowName(r)+": cannot be shown: its contract is not one askuser knows")
 		return
@@ -531,7 +534,7 @@ func (m *inbox) dialogView() tea.View {
 	if r.machine != "" {
 		head += " on " + r.machine
 	}
-	keys := "esc back to the list · " + InboxDismissKey + " dismiss it for its agent"
+	keys := "esc " + inboxBack + " · " + InboxDismissKey + " dismiss it for its agent"
 	keyStyle := m.th.Muted
 	switch {
 	case o.sending:
