@@ -44,6 +44,11 @@ type HostOptions struct {
 	// choose its tool (Prefs.Tool). Every other host refuses preferences
 	// that set it, as invalid_config.
 	ToolKey bool
+	// Wrap, when set, is given the resolved preferences of a valid
+	// config and the capabilities, before the route is picked, and
+	// returns the capabilities to use: a host joins a second surface,
+	// such as the user's hub, this way, with the preferences read once.
+	Wrap func(Effective, Capabilities) Capabilities
 }
 
 // Host binds the renderers of one host to the preferences and the route
@@ -101,6 +106,9 @@ func NewHost(caps Capabilities, opts *HostOptions) *Host {
 		}
 	}
 	h.prefs = config.Resolve(opts.Options, file)
+	if opts.Wrap != nil {
+		h.caps = opts.Wrap(h.prefs, h.caps)
+	}
 	h.resolve()
 	return h
 }

@@ -207,3 +207,36 @@ func TestPreferences(t *testing.T) {
 		t.Errorf("nil Host Preferences() mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestWrap checks that Wrap sees the resolved preferences, that the
+// capabilities it returns pick the route, and that an invalid config
+// never reaches it.
+func TestWrap(t *testing.T) {
+	r := answerWith(Outcome{Answers: answers(1)}, nil)
+	tests := []struct {
+		name      string
+		opts      Prefs
+		wantCall  bool
+		wantRoute contract.Route
+	}{
+		{"a route appears", Prefs{Hub: config.HubAuto}, true, custom},
+		{"invalid options", Prefs{Mode: "fancy"}, false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			called := false
+			h := NewHost(Capabilities{}, &HostOptions{Options: tt.opts, Wrap: func(p Effective, caps Capabilities) Capabilities {
+				called = true
+				if p.Hub != tt.opts.Hub {
+					t.Errorf("Wrap saw hub %q, want %q", p.Hub, tt.opts.Hub)
+				}
+				caps.Custom = r
+				return caps
+			}})
+			route, _ := h.Route()
+			if called != tt.wantCall || route != tt.wantRoute {
+				t.Errorf("Wrap called %v, route %q; want %v, %q", called, route, tt.wantCall, tt.wantRoute)
+			}
+		})
+	}
+}

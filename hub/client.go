@@ -310,10 +310,17 @@ const MaxByLen = 120
 // asker closed the question first, even at the same moment: of
 // answers given at once, exactly one wins.
 func (c *Client) Answer(ctx context.Context, id string, data []byte, by string) (Answer, error) {
+	return c.settle(ctx, id, by, StatusAnswered, func(q *Question) (json.RawMessage, error) { return CheckAnswer(q, data) })
+}
+
+// settle closes the question id with status on behalf of by, with the
+// result that result makes of the question (nil for none), unless it is
+// unknown, late, or closed already: Answer and Dismiss share its checks
+// and its claim, by which exactly one of the answers given at once wins.
+func (c *Client) settle(ctx context.Context, id, by, status string, result func(*Question) (json.RawMessage, error)) (Answer, error) {
 	if err := checkBy(by); err != nil {
 		return Answer{}, err
 	}
-	by = strings.TrimSpace(by)
 	q, prior, err := c.Question(ctx, id)
 	if err != nil {
 		return Answer{}, err
@@ -325,11 +332,12 @@ func (c *Client) Answer(ctx context.Context, id string, data []byte, by string) 
 	if d := q.Tag.Deadline; d != nil && !now.Before(*d) {
 		return Answer{}, refused(RefusedLate, "question %s is late: its deadline passed at %s", id, d.Format(time.RFC3339))
 	}
-	result, err := CheckAnswer(q, data)
-	if err != nil {
-		return Answer{}, err
+	a := Answer{ID: id, Status: status, By: strings.TrimSpace(by), At: now}
+	if result != nil {
+		if a.Result, err = result(q); err != nil {
+			return Answer{}, err
+		}
 	}
-	a := Answer{ID: id, Status: StatusAnswered, By: by, At: now, Result: result}
 	cctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
 	won, prior2, err := c.claim(cctx, a, q.Tag.Deadline)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/askuser/askuser/dialog"
 )
@@ -20,33 +19,7 @@ const StatusDismissed = "dismissed"
 // does. It returns the stored answer when it won; refusals are those of
 // Answer, but for RefusedInvalid.
 func (c *Client) Dismiss(ctx context.Context, id, by string) (Answer, error) {
-	if err := checkBy(by); err != nil {
-		return Answer{}, err
-	}
-	q, prior, err := c.Question(ctx, id)
-	if err != nil {
-		return Answer{}, err
-	}
-	if prior != nil {
-		return Answer{}, alreadyAnswered(id, *prior)
-	}
-	now := time.Now()
-	if d := q.Tag.Deadline; d != nil && !now.Before(*d) {
-		return Answer{}, refused(RefusedLate, "question %s is late: its deadline passed at %s", id, d.Format(time.RFC3339))
-	}
-	a := Answer{ID: id, Status: StatusDismissed, By: strings.TrimSpace(by), At: now}
-	cctx, cancel := context.WithTimeout(ctx, requestTimeout)
-	defer cancel()
-	won, prior2, err := c.claim(cctx, a, q.Tag.Deadline)
-	if err != nil {
-		return Answer{}, err
-	}
-	if !won {
-		return Answer{}, alreadyAnswered(id, prior2)
-	}
-	_ = c.nc.Publish(answeredSubject+"."+id, nil)
-	_ = c.questions.Delete(cctx, id)
-	return a, nil
+	return c.settle(ctx, id, by, StatusDismissed, nil)
 }
 
 // checkBy checks the name of who answers or dismisses.

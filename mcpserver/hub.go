@@ -190,16 +190,8 @@ func (sh *sessionHub) note(t *modeltext.Tool, id string, answered bool) string {
 	unshown := sh.unshown[id]
 	delete(sh.unshown, id)
 	sh.mu.Unlock()
-	only := sh.headless || unshown
-	switch {
-	case won && only:
-		return t.HubAnswered(sh.client, safetext.Line(a.Where()), true)
-	case won:
-		return t.HubAnswered(sh.local, safetext.Line(a.Where()), false)
-	case only && !answered:
-		return t.HubWaited(sh.client)
-	}
-	return ""
+	return t.HubNote(modeltext.HubCall{Local: sh.local, Alone: sh.client, Only: sh.headless || unshown,
+		Won: won, Where: safetext.Line(a.Where()), Answered: answered})
 }
 
 // formNotShown is the error of a form that the client dismissed sooner

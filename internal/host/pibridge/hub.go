@@ -16,6 +16,13 @@ import (
 // question to be closed on the hub before its result is sent.
 const hubCloseWait = 2 * time.Second
 
+// The Pi session's surfaces, as the hub's other surfaces and the model
+// are told of them.
+const (
+	piLocal = "Pi's terminal"
+	piAlone = "Pi without a terminal"
+)
+
 // piHub joins a Pi session to the user's hub: while a hub runs, each
 // questionnaire is published there, tagged as Pi's, at the same moment
 // as Pi shows it, and the first valid answer wins. Whether a hub runs is
@@ -80,7 +87,7 @@ func (h *piHub) link() *hub.Link {
 			return hub.Dial(ctx, &hub.DialOptions{Getenv: h.getenv, Name: "askuser pi"})
 		},
 		Agent:    "Pi",
-		Local:    "Pi's terminal",
+		Local:    piLocal,
 		Answered: h.won,
 	})
 }
@@ -134,13 +141,6 @@ func (h *piHub) note(t *modeltext.Tool, callID string, answered bool) string {
 	a, won := h.answers[callID]
 	delete(h.answers, callID)
 	h.mu.Unlock()
-	switch {
-	case won && h.headless:
-		return t.HubAnswered("Pi without a terminal", safetext.Line(a.Where()), true)
-	case won:
-		return t.HubAnswered("Pi's terminal", safetext.Line(a.Where()), false)
-	case h.headless && !answered:
-		return t.HubWaited("Pi without a terminal")
-	}
-	return ""
+	return t.HubNote(modeltext.HubCall{Local: piLocal, Alone: piAlone, Only: h.headless,
+		Won: won, Where: safetext.Line(a.Where()), Answered: answered})
 }

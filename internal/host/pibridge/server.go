@@ -279,15 +279,11 @@ func newHost(m inMsg, custom ask.Renderer, srv *server) (*ask.Host, *contract.Er
 		return nil, invalidConfig(err)
 	}
 	opts.ConfigFile = path
-	host := ask.NewHost(caps, opts)
-	if host.Support().Status == ask.SupportInvalidConfig {
-		return host, nil
+	opts.Wrap = func(prefs ask.Effective, caps ask.Capabilities) ask.Capabilities {
+		srv.hub = newPiHub(prefs, os.Getenv)
+		return srv.hub.join(caps)
 	}
-	srv.hub = newPiHub(host.Preferences(), os.Getenv)
-	if srv.hub == nil {
-		return host, nil
-	}
-	return ask.NewHost(srv.hub.join(caps), opts), nil
+	return ask.NewHost(caps, opts), nil
 }
 
 func invalidConfig(err error) *contract.Error {
