@@ -60,7 +60,7 @@ type Session struct {
 	Request *contract.Request
 	// Display is the effective display mode of the custom route.
 	Display contract.DisplayMode
-	// ToggleKey is the overlay show/hide chord in keyid's canonical form,
+	// ToggleKey is the overlay show/hide chord in the canonical form of config.ParseKey,
 	// or "" when the toggle is disabled. It applies to the overlay only.
 	ToggleKey string
 	// Countdown is the shared deadline of this call.

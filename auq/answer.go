@@ -79,16 +79,13 @@ func (a *Answer) UnmarshalJSON(data []byte) error {
 	var hasLabel, hasSel, hasEmpty bool
 	s.Open()
 	for first := true; err == nil; {
-		key, ok := s.NextKey(&first)
+		key, dup, ok := s.NextMember(&first, &seen)
 		if !ok {
 			break
 		}
-		for _, k := range seen {
-			if k == key {
-				fail(strconv.Quote(key) + " appears more than once")
-			}
+		if dup {
+			fail(strconv.Quote(key) + " appears more than once")
 		}
-		seen = append(seen, key)
 		switch key {
 		case "kind":
 			kind = scanString(s, key, fail)
@@ -191,17 +188,14 @@ func scanChoice(s *strictjson.Scanner, c *Choice, errp *error, fail func(string)
 	bad := false
 	s.Open()
 	for first := true; ; {
-		key, ok := s.NextKey(&first)
+		key, dup, ok := s.NextMember(&first, &seen)
 		if !ok {
 			break
 		}
-		for _, k := range seen {
-			if k == key {
-				fail(strconv.Quote(key) + " appears more than once")
-				bad = true
-			}
+		if dup {
+			fail(strconv.Quote(key) + " appears more than once")
+			bad = true
 		}
-		seen = append(seen, key)
 		if key == "label" {
 			hasLabel = true
 		}

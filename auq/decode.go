@@ -145,9 +145,7 @@ func (d *decoder) request(r *Request, m *reqMeta) {
 	d.Members(func(key string) {
 		switch key {
 		case "questions":
-			if d.Member(&m.obj, rQuestions) {
-				d.questions(r, m)
-			}
+			strictjson.Array(&d.Decoder, &r.Questions, &m.questions, "question", &m.obj, rQuestions, MaxQuestions, d.question)
 		case "metadata":
 			if d.Member(&m.obj, rMetadata) {
 				d.metadata(r, m)
@@ -169,19 +167,9 @@ func (d *decoder) metadata(r *Request, m *reqMeta) {
 	d.Members(func(key string) {
 		switch key {
 		case "source":
-			if d.Member(&m.meta, mSource) {
-				var s string
-				if d.StringInto(&s, &m.meta, mSource) {
-					md.Source = &s
-				}
-			}
+			d.OptionalString(&md.Source, &m.meta, mSource)
 		case "flowId":
-			if d.Member(&m.meta, mFlowID) {
-				var s string
-				if d.StringInto(&s, &m.meta, mFlowID) {
-					md.FlowID = &s
-				}
-			}
+			d.OptionalString(&md.FlowID, &m.meta, mFlowID)
 		case "tags":
 			if d.Member(&m.meta, mTags) {
 				d.tags(md, &m.meta)
@@ -204,19 +192,6 @@ func (d *decoder) tags(md *Metadata, m *objMeta) {
 	})
 }
 
-func (d *decoder) questions(r *Request, m *reqMeta) {
-	if !d.WantArray(&m.obj, rQuestions, "an array of question objects") {
-		return
-	}
-	r.Questions = make([]Question, 0, MaxQuestions)
-	m.questions = make([]questionMeta, 0, MaxQuestions)
-	d.Elements(func(i int) {
-		r.Questions = append(r.Questions, Question{})
-		m.questions = append(m.questions, questionMeta{})
-		d.question(&r.Questions[i], &m.questions[i])
-	})
-}
-
 func (d *decoder) question(q *Question, m *questionMeta) {
 	d.Object(&m.obj, "a question object", func(key string) {
 		switch key {
@@ -227,15 +202,11 @@ func (d *decoder) question(q *Question, m *questionMeta) {
 		case "header":
 			d.StringMember(&q.Header, &m.obj, qHeader)
 		case "multiSelect":
-			if d.Member(&m.obj, qMultiSelect) {
-				d.BoolInto(&q.MultiSelect, &m.obj, qMultiSelect)
-			}
+			d.BoolMember(&q.MultiSelect, &m.obj, qMultiSelect)
 		case "required":
-			if d.Member(&m.obj, qRequired) {
-				var b bool
-				if d.BoolInto(&b, &m.obj, qRequired) {
-					q.Required = d.newBool(b)
-				}
+			var b bool
+			if d.BoolMember(&b, &m.obj, qRequired) {
+				q.Required = d.newBool(b)
 			}
 		case "options":
 			if d.Member(&m.obj, qOptions) {
@@ -287,9 +258,7 @@ func (d *decoder) option(o *Option, m *objMeta) {
 		case "preview":
 			d.StringMember(&o.Preview, m, oPreview)
 		case "recommended":
-			if d.Member(m, oRecommended) {
-				d.BoolInto(&o.Recommended, m, oRecommended)
-			}
+			d.BoolMember(&o.Recommended, m, oRecommended)
 		default:
 			d.Unknown(m, key, "an option", optionKeys, optionHints)
 		}

@@ -132,24 +132,13 @@ func (d *decoder) request(r *Request, m *reqMeta) {
 	d.Members(func(key string) {
 		switch key {
 		case "questions":
-			if d.Member(&m.obj, rQuestions) {
-				d.questions(r, m)
-			}
+			d.questions(r, m)
 		case "header":
 			d.StringMember(&r.Header, &m.obj, rHeader)
 		case "allowFreeText":
-			if d.Member(&m.obj, rAllowFreeText) {
-				var b bool
-				if d.BoolInto(&b, &m.obj, rAllowFreeText) {
-					r.AllowFreeText = &b
-				}
-			}
+			d.OptionalBool(&r.AllowFreeText, &m.obj, rAllowFreeText)
 		case "displayMode":
-			if d.Member(&m.obj, rDisplayMode) {
-				var s string
-				d.StringInto(&s, &m.obj, rDisplayMode)
-				r.DisplayMode = DisplayMode(s)
-			}
+			strictjson.NameMember(&d.Decoder, &r.DisplayMode, &m.obj, rDisplayMode)
 		case "timeoutPerQuestionMs":
 			if d.Member(&m.obj, rTimeout) {
 				d.timeout(r, m)
@@ -181,7 +170,7 @@ func (d *decoder) timeout(r *Request, m *reqMeta) {
 }
 
 func (d *decoder) questions(r *Request, m *reqMeta) {
-	r.Questions, m.questions = array(d, "question", &m.obj, rQuestions, MaxQuestions, (*decoder).question)
+	strictjson.Array(&d.Decoder, &r.Questions, &m.questions, "question", &m.obj, rQuestions, MaxQuestions, d.question)
 }
 
 func (d *decoder) question(q *Question, m *questionMeta) {
@@ -194,50 +183,23 @@ func (d *decoder) question(q *Question, m *questionMeta) {
 		case "prompt":
 			d.StringMember(&q.Prompt, &m.obj, qPrompt)
 		case "kind":
-			if d.Member(&m.obj, qKind) {
-				var s string
-				d.StringInto(&s, &m.obj, qKind)
-				q.Kind = Kind(s)
-			}
+			strictjson.NameMember(&d.Decoder, &q.Kind, &m.obj, qKind)
 		case "options":
-			if d.Member(&m.obj, qOptions) {
-				q.Options, m.options = d.options(&m.obj, qOptions)
-			}
+			d.options(&q.Options, &m.options, &m.obj, qOptions)
 		case "default":
 			if d.Member(&m.obj, qDefault) {
 				q.Default = d.value(&m.obj, qDefault)
 			}
 		case "fields":
-			if d.Member(&m.obj, qFields) {
-				d.fields(q, m)
-			}
+			strictjson.Array(&d.Decoder, &q.Fields, &m.fields, "field", &m.obj, qFields, MaxFormFields, d.field)
 		default:
 			d.Unknown(&m.obj, key, "a question", questionKeys, questionHints)
 		}
 	})
 }
 
-func (d *decoder) options(om *objMeta, bit uint32) ([]Option, []objMeta) {
-	return array(d, "option", om, bit, MaxOptions, (*decoder).option)
-}
-
-// array decodes the JSON array at the scanner's position, each element
-// with elem, into values and their metadata; an empty array gives empty,
-// non-nil slices. A value that is not an array is a type error that
-// marks bit bad in om, and gives nil slices. n is the usual most
-// elements, to size the slices.
-func array[T, M any](d *decoder, what string, om *objMeta, bit uint32, n int, elem func(*decoder, *T, *M)) ([]T, []M) {
-	if !d.WantArray(om, bit, "an array of "+what+" objects") {
-		return nil, nil
-	}
-	vals := make([]T, 0, n)
-	metas := make([]M, 0, n)
-	d.Elements(func(i int) {
-		vals = append(vals, *new(T))
-		metas = append(metas, *new(M))
-		elem(d, &vals[i], &metas[i])
-	})
-	return vals, metas
+func (d *decoder) options(opts *[]Option, metas *[]objMeta, om *objMeta, bit uint32) {
+	strictjson.Array(&d.Decoder, opts, metas, "option", om, bit, MaxOptions, d.option)
 }
 
 func (d *decoder) option(o *Option, m *objMeta) {
@@ -255,10 +217,6 @@ func (d *decoder) option(o *Option, m *objMeta) {
 	})
 }
 
-func (d *decoder) fields(q *Question, m *questionMeta) {
-	q.Fields, m.fields = array(d, "field", &m.obj, qFields, MaxFormFields, (*decoder).field)
-}
-
 func (d *decoder) field(f *Field, m *fieldMeta) {
 	d.Object(&m.obj, "a field object", func(key string) {
 		switch key {
@@ -267,19 +225,11 @@ func (d *decoder) field(f *Field, m *fieldMeta) {
 		case "label":
 			d.StringMember(&f.Label, &m.obj, fLabel)
 		case "kind":
-			if d.Member(&m.obj, fKind) {
-				var s string
-				d.StringInto(&s, &m.obj, fKind)
-				f.Kind = Kind(s)
-			}
+			strictjson.NameMember(&d.Decoder, &f.Kind, &m.obj, fKind)
 		case "required":
-			if d.Member(&m.obj, fRequired) {
-				d.BoolInto(&f.Required, &m.obj, fRequired)
-			}
+			d.BoolMember(&f.Required, &m.obj, fRequired)
 		case "options":
-			if d.Member(&m.obj, fOptions) {
-				f.Options, m.options = d.options(&m.obj, fOptions)
-			}
+			d.options(&f.Options, &m.options, &m.obj, fOptions)
 		case "default":
 			if d.Member(&m.obj, fDefault) {
 				f.Default = d.value(&m.obj, fDefault)

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/askuser/askuser/dialog"
+	"github.com/askuser/askuser/internal/safetext"
 )
 
 // StatusDismissed is the status of an Answer by which a person, on a
@@ -30,7 +30,7 @@ func checkBy(by string) error {
 		return errors.New("say who answers: the name must not be blank")
 	case len(by) > MaxByLen:
 		return fmt.Errorf("the name of who answers is %d bytes, over the limit of %d", len(by), MaxByLen)
-	case strings.IndexFunc(by, dialog.Forbidden) >= 0:
+	case strings.IndexFunc(by, safetext.Dropped) >= 0:
 		return errors.New("the name of who answers holds a control or formatting character")
 	}
 	return nil

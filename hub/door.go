@@ -11,7 +11,7 @@ import (
 
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/dialog"
+	"github.com/askuser/askuser/internal/safetext"
 	"github.com/askuser/askuser/internal/strictjson"
 )
 
@@ -155,7 +155,7 @@ func decodeStrict(data []byte, v any) error {
 func checkText(request, data []byte) error {
 	var own map[string]bool
 	for s := range stringsOf(data) {
-		i := strings.IndexFunc(s, dialog.Forbidden)
+		i := strings.IndexFunc(s, safetext.Dropped)
 		if i < 0 {
 			continue
 		}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/dialog"
+	"github.com/askuser/askuser/internal/dialog"
 	"github.com/askuser/askuser/internal/native"
 	"github.com/askuser/askuser/mcpserver"
 	"github.com/google/go-cmp/cmp"

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/askuser/askuser/internal/fuzzbound"
 	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/google/go-cmp/cmp"
 )
@@ -44,7 +43,7 @@ func FuzzCheckMessageJSON(f *testing.F) {
 		f.Add(s, []byte{0x17, 0x01}, uint(0))
 	}
 	f.Fuzz(func(t *testing.T, in string, seed []byte, n uint) {
-		fuzzbound.Run(t, in, func() {
+		strictjson.FuzzBound(t, in, func() {
 			if !json.Valid([]byte(in)) {
 				return
 			}

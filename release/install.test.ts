@@ -33,7 +33,7 @@ import { askuserChildren, nodeBin, piCli, prepare, Rpc, tempDir, until } from ".
 import { type GoOptions, runGo as runGoIn } from "./gorun.ts";
 
 const repo = dirname(dirname(fileURLToPath(import.meta.url)));
-const version = readFileSync(join(repo, "internal", "version", "VERSION"), "utf8").trim();
+const version = readFileSync(join(repo, "internal", "program", "VERSION"), "utf8").trim();
 const go = process.env.GO || "go";
 const launcher = "@askuser/askuser";
 const hubLauncher = "@askuser/askuser-hub";

@@ -7,7 +7,7 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/askuser/askuser/dialog"
+	"github.com/askuser/askuser/internal/dialog"
 )
 
 // TestTerminalBytes decodes what terminals send with Bubble Tea's own

@@ -7,7 +7,6 @@ import (
 	"os"
 
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/tui"
 )
 
@@ -28,7 +27,7 @@ func Example() {
 		return
 	}
 
-	plain := dialog.PlainTheme()
+	plain := tui.PlainTheme()
 	r := tui.New(in, io.Discard, &tui.Options{Theme: &plain, Width: 80, Height: 24, Environ: []string{"TERM=xterm-256color"}})
 	defer r.Close()
 	asker := ask.NewAsker(ask.NewHost(ask.Capabilities{Custom: r}, nil), nil)

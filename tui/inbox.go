@@ -14,8 +14,8 @@ import (
 
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/dialog"
 )
 
 // Answerer is where the inbox sends what the person decided: a
@@ -28,8 +28,8 @@ type Answerer interface {
 // InboxOptions configures RunInbox. A nil *InboxOptions means the
 // defaults.
 type InboxOptions struct {
-	// Theme supplies the colours; nil means dialog.DefaultTheme().
-	Theme *dialog.Theme
+	// Theme supplies the colours; nil means DefaultTheme().
+	Theme *Theme
 	// Environ is the environment used to detect the terminal's colour
 	// support; nil means the process's own.
 	Environ []string

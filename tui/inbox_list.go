@@ -9,8 +9,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/dialog"
 	"github.com/askuser/askuser/internal/safetext"
 )
 

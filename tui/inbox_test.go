@@ -10,8 +10,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/dialog"
 )
 
 var inboxT0 = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)

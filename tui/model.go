@@ -12,8 +12,8 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/dialog"
-	"github.com/askuser/askuser/internal/keyid"
+	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/internal/dialog"
 	"github.com/askuser/askuser/internal/safetext"
 )
 
@@ -228,8 +228,8 @@ func (m *model) finish(o ask.Outcome) (tea.Model, tea.Cmd) {
 }
 
 // toKey turns a key press into a dialog key: printable text as typed, and
-// everything else as a chord in keyid's canonical form. It reports false
-// for a key keyid has no name for, such as a media key; the dialog binds
+// everything else as a chord in the canonical form of config.ParseKey. It reports false
+// for a key config.ParseKey has no name for, such as a media key; the dialog binds
 // none of them.
 func toKey(k tea.KeyPressMsg) (dialog.Key, bool) {
 	const locks = tea.ModCapsLock | tea.ModNumLock | tea.ModScrollLock
@@ -242,7 +242,7 @@ func toKey(k tea.KeyPressMsg) (dialog.Key, bool) {
 	}
 	key := tea.Key(k)
 	key.Mod = mod
-	name, err := keyid.Parse(key.Keystroke())
+	name, err := config.ParseKey(key.Keystroke())
 	if err != nil {
 		return dialog.Key{}, false
 	}

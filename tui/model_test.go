@@ -11,8 +11,8 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/internal/dialog"
 )
 
 func TestToKey(t *testing.T) {

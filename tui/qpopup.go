@@ -6,11 +6,11 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/dialog"
+	"github.com/askuser/askuser/internal/dialog"
 )
 
 // QuestionPopup is Popup for an AskUserQuestion request: its dialog in a
-// box that fills a terminal made to hold it. dialog.HideKey ends Show
+// box that fills a terminal made to hold it. Ctrl+Shift+Q ends Show
 // with ErrHidden when the host can bring the dialog back; the next Show
 // carries on with every answer, note, draft and focus as they were. A
 // QuestionPopup is used by one goroutine at a time.

@@ -11,14 +11,14 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/dialog"
+	"github.com/askuser/askuser/internal/dialog"
 )
 
 // RenderQuestions shows s's AskUserQuestion request in the
 // AskUserQuestion dialog, as Render shows an ask_user questionnaire:
 // inline or as an overlay, as s.Display says, redrawn every second while
 // a deadline runs and at every resize. The overlay spans the terminal's
-// width. dialog.HideKey hides the dialog in either display, leaving a
+// width. Ctrl+Shift+Q hides the dialog in either display, leaving a
 // one-line reminder of how to bring it back, and shows it again with
 // every answer, note, draft and focus as they were; hidden, the dialog
 // takes no keys but Ctrl+C, which dismisses it.

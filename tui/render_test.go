@@ -13,8 +13,8 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/dialog"
 	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/internal/dialog"
 )
 
 // syncBuffer is a bytes.Buffer safe for the program's writer goroutine.

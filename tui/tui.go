@@ -1,6 +1,6 @@
 // Package tui shows the questionnaire dialog on a real terminal. A
-// Renderer runs one Bubble Tea program per questionnaire, hosting a
-// dialog.Model on the terminal it was given, and implements ask.Renderer
+// Renderer runs one Bubble Tea program per questionnaire, hosting
+// askuser's dialog on the terminal it was given, and implements ask.Renderer
 // for the terminal host's custom route.
 //
 // The dialog is drawn either inline, below the prompt, leaving a one-line
@@ -31,14 +31,14 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/dialog"
+	"github.com/askuser/askuser/internal/dialog"
 )
 
 // Options configures a Renderer. A nil *Options means the defaults.
 type Options struct {
-	// Theme supplies the dialog's colours; nil means dialog.DefaultTheme().
+	// Theme supplies the dialog's colours; nil means DefaultTheme().
 	// Bubble Tea still lowers colours to what the terminal supports.
-	Theme *dialog.Theme
+	Theme *Theme
 	// Environ is the environment used to detect the terminal's colour
 	// support; nil means the process's own.
 	Environ []string

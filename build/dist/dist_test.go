@@ -190,7 +190,7 @@ func TestStageLaunchers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	version, err := os.ReadFile("internal/version/VERSION")
+	version, err := os.ReadFile("internal/program/VERSION")
 	if err != nil {
 		t.Fatal(err)
 	}

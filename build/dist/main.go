@@ -13,7 +13,7 @@
 //	go run ./build/dist [-out dist] [-platforms linux-x64,...] [-npm=true]
 //	go run ./build/dist -verify dist
 //
-// The release number comes from internal/version/VERSION; the commit from
+// The release number comes from internal/program/VERSION; the commit from
 // git, stamped into each binary with the linker.
 package main
 
@@ -168,7 +168,7 @@ type release struct {
 }
 
 func readRelease() (release, error) {
-	b, err := os.ReadFile("internal/version/VERSION")
+	b, err := os.ReadFile("internal/program/VERSION")
 	if err != nil {
 		return release{}, fmt.Errorf("run from the root of the askuser module: %w", err)
 	}
@@ -281,7 +281,7 @@ var uninlined = []string{
 func compile(g program, p platform, rel release, modfile, bin string) error {
 	ldflags := "-s -w"
 	if rel.Commit != "" {
-		ldflags += " -X github.com/askuser/askuser/internal/version.commit=" + rel.Commit
+		ldflags += " -X github.com/askuser/askuser/internal/program.commit=" + rel.Commit
 	}
 	args := []string{"build", "-trimpath", "-modfile", modfile, "-ldflags", ldflags}
 	if g.Uninline {

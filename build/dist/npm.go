@@ -115,7 +115,7 @@ func stageCopy(stage, src string, rel release, g program) (string, error) {
 	}
 	var version string
 	if err := json.Unmarshal(pkg.get("version"), &version); err != nil || version != rel.Version {
-		return "", fmt.Errorf("%s/package.json: version is %s, internal/version/VERSION says %s", src, pkg.get("version"), rel.Version)
+		return "", fmt.Errorf("%s/package.json: version is %s, internal/program/VERSION says %s", src, pkg.get("version"), rel.Version)
 	}
 	var files []string
 	if err := json.Unmarshal(pkg.get("files"), &files); err != nil {

@@ -11,36 +11,18 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/askuser/askuser/internal/hubserver"
+	"github.com/askuser/askuser/internal/program"
 )
 
 // grace bounds the stop after the first signal.
 const grace = 5 * time.Second
 
 func main() {
-	ctx, cancel := context.WithCancel(context.Background())
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		sig := <-sigs
-		cancel()
-		select {
-		case sig = <-sigs:
-		case <-time.After(grace):
-		}
-		fmt.Fprintf(os.Stderr, "askuser hub: %v: exiting without waiting for the store\n", sig)
-		if s, ok := sig.(syscall.Signal); ok {
-			os.Exit(128 + int(s))
-		}
-		os.Exit(1)
-	}()
-	code := hubserver.Main(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
-	cancel()
-	os.Exit(code)
+	program.Main("askuser hub", "the store", grace, func(ctx context.Context) int {
+		return hubserver.Main(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
+	})
 }

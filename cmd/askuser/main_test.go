@@ -7,7 +7,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/askuser/askuser/internal/version"
+	"github.com/askuser/askuser/internal/program"
 	"io"
 	"os"
 	"os/exec"
@@ -191,7 +191,7 @@ func signalled(t *testing.T, proc *os.Process, e *exit, sigs ...os.Signal) (int,
 
 const mcpInitialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`
 
-var bridgeHello = `{"type":"hello","version":1,"release":"` + version.Release() + `","mode":"print","hasUI":false,"ui":{"custom":false,"input":false,"select":false},"configFile":false}`
+var bridgeHello = `{"type":"hello","version":1,"release":"` + program.Release() + `","mode":"print","hasUI":false,"ui":{"custom":false,"input":false,"select":false},"configFile":false}`
 
 // TestSignals sends SIGINT and SIGTERM to commands that watch their
 // context (idle servers, which end as usual) and to one that cannot (a

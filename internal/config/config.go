@@ -1,7 +1,13 @@
 // Package config reads and checks askuser's user preferences: the route
 // mode, the display mode, the overlay toggle key, the per-question
-// timeout and, for the Pi package, its tool. It also combines them with programmatic options and a request's
-// own values, in the contract's order of precedence.
+// timeout and, for the Pi package, its tool. It also combines them with
+// programmatic options and a request's own values, in the contract's order
+// of precedence.
+//
+// Key chords have one canonical form, written by ParseKey, so that keys
+// from a terminal, from Pi and from the config file compare equal; the
+// keys the questionnaire claims for itself are listed by Reserved and
+// Conflicting, and CheckToggle keeps the overlay toggle clear of them.
 //
 // The config file is JSON with at most these keys:
 //
@@ -53,7 +59,7 @@ type Prefs struct {
 	DisplayMode contract.DisplayMode
 	// ToggleKey is the overlay show/hide chord; nil is unset, and a
 	// pointer to "" disables the toggle. Parse and ParseOptions store it
-	// in keyid's canonical form; Prefs built in Go may use any spelling
+	// in the canonical form of config.ParseKey; Prefs built in Go may use any spelling
 	// that ParseToggle accepts, and Resolve canonicalizes it.
 	ToggleKey *string
 	// TimeoutPerQuestionMs is the per-question timeout; nil is unset and 0

@@ -8,7 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/askuser/askuser/internal/fuzzbound"
+	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -30,11 +30,11 @@ func FuzzParse(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	for _, n := range fuzzbound.Numbers() {
+	for _, n := range strictjson.FuzzNumbers() {
 		f.Add([]byte(`{"timeoutPerQuestionMs": ` + n + `}`))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzbound.Run(t, data, func() {
+		strictjson.FuzzBound(t, data, func() {
 			prefs, err := Parse("cfg.json", data)
 			if err != nil {
 				e, ok := errors.AsType[*Error](err)

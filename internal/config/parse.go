@@ -12,7 +12,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/keyid"
 )
 
 // The keys of a config file, in the order problems about missing
@@ -284,7 +283,7 @@ func (p *parser) unknownKey(key string, off int64) {
 
 // ParseToggle reads an overlay toggle setting: one of the disable words
 // "off", "none" or "disabled" (in any ASCII case) gives "", and anything
-// else must pass keyid.CheckToggle and gives its canonical chord. An empty
+// else must pass CheckToggle and gives its canonical chord. An empty
 // spec is an error: the file way to disable the toggle is a disable word
 // or null.
 func ParseToggle(spec string) (string, error) {
@@ -296,7 +295,7 @@ func ParseToggle(spec string) (string, error) {
 			return "", nil
 		}
 	}
-	return keyid.CheckToggle(spec)
+	return CheckToggle(spec)
 }
 
 // pathOf is the Problem path of a top-level key.

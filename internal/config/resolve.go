@@ -2,7 +2,6 @@ package config
 
 import (
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/keyid"
 )
 
 // Effective is the resolved preferences of one host, fixed when the host
@@ -19,8 +18,8 @@ type Effective struct {
 	TimeoutPerQuestionMs int64
 	// TimeoutSet reports whether the user configured a timeout.
 	TimeoutSet bool
-	// ToggleKey is the overlay show/hide chord in keyid's canonical form,
-	// "" when the user disabled it, keyid.DefaultToggle when they set
+	// ToggleKey is the overlay show/hide chord in the canonical form of ParseKey,
+	// "" when the user disabled it, DefaultToggle when they set
 	// nothing.
 	ToggleKey string
 	// Notify is how the user is told that a question is waiting.
@@ -38,7 +37,7 @@ type Effective struct {
 // the built-in default. Both must come from Parse, ParseOptions or a
 // successful CheckPrefs; Resolve itself reports nothing.
 func Resolve(programmatic, file Prefs) Effective {
-	e := Effective{ToggleKey: keyid.DefaultToggle, Notify: defaultNotify()}
+	e := Effective{ToggleKey: DefaultToggle, Notify: defaultNotify()}
 	for _, p := range [...]Prefs{file, programmatic} {
 		if p.Mode != "" {
 			e.Mode = p.Mode

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/askuser/askuser/internal/version"
+	"github.com/askuser/askuser/internal/program"
 )
 
 const usage = `usage: askuser hub
@@ -33,7 +33,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv f
 			fmt.Fprint(stderr, usage)
 			return 0
 		case args[0] == "version" && len(args) == 1:
-			fmt.Fprintln(stdout, version.Get().Line("askuser-hub"))
+			fmt.Fprintln(stdout, program.Get().Line("askuser-hub"))
 			return 0
 		}
 		fmt.Fprintf(stderr, "askuser hub: unexpected argument %q\n%s", args[0], usage)

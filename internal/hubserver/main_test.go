@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/internal/hubserver"
-	"github.com/askuser/askuser/internal/version"
+	"github.com/askuser/askuser/internal/program"
 )
 
 // The arguments Main takes without starting a hub: help, version, and
@@ -19,7 +19,7 @@ func TestMainArguments(t *testing.T) {
 		stdout, stderrHas string
 	}{
 		{[]string{"--help"}, 0, "", "usage: askuser hub"},
-		{[]string{"version"}, 0, version.Get().Line("askuser-hub") + "\n", ""},
+		{[]string{"version"}, 0, program.Get().Line("askuser-hub") + "\n", ""},
 		{[]string{"version", "extra"}, 2, "", `unexpected argument "version"`},
 		{[]string{"start"}, 2, "", `unexpected argument "start"`},
 	}

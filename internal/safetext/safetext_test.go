@@ -6,7 +6,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/askuser/askuser/internal/fuzzbound"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -160,39 +159,37 @@ func checkPlain(t *testing.T, s string) {
 	}
 }
 
-func FuzzLine(f *testing.F) {
-	for _, s := range fuzzSeeds {
-		f.Add(s)
+// fuzzLine is the body of FuzzLine (fuzz_test.go), which runs it under
+// the fuzz bound of package strictjson; strictjson imports this package,
+// so only an external test may import it.
+func fuzzLine(t *testing.T, s string) {
+	t.Helper()
+
+	checkPlain(t, s)
+	line := Line(s)
+	if strings.ContainsRune(line, '\n') {
+		t.Fatalf("Line kept a newline: %q", line)
 	}
-	f.Fuzz(func(t *testing.T, s string) {
-		fuzzbound.Run(t, s, func() {
-			checkPlain(t, s)
-			line := Line(s)
-			if strings.ContainsRune(line, '\n') {
-				t.Fatalf("Line kept a newline: %q", line)
+	for _, out := range []string{line, Text(s)} {
+		if !utf8.ValidString(out) {
+			t.Fatalf("invalid UTF-8 survived in %q", out)
+		}
+		rs := []rune(out)
+		for i, r := range rs {
+			if (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+				t.Fatalf("control %U survived in %q", r, out)
 			}
-			for _, out := range []string{line, Text(s)} {
-				if !utf8.ValidString(out) {
-					t.Fatalf("invalid UTF-8 survived in %q", out)
-				}
-				rs := []rune(out)
-				for i, r := range rs {
-					if (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
-						t.Fatalf("control %U survived in %q", r, out)
-					}
-					if hidden(r) && !allowedHidden(rs, i) {
-						t.Fatalf("hidden %U survived out of place in %q", r, out)
-					}
-				}
+			if hidden(r) && !allowedHidden(rs, i) {
+				t.Fatalf("hidden %U survived out of place in %q", r, out)
 			}
-			if again := Line(line); again != line {
-				t.Fatalf("Line is not idempotent: %q, then %q", line, again)
-			}
-			if utf8.ValidString(s) {
-				checkLineAt(t, s, line)
-			}
-		})
-	})
+		}
+	}
+	if again := Line(line); again != line {
+		t.Fatalf("Line is not idempotent: %q, then %q", line, again)
+	}
+	if utf8.ValidString(s) {
+		checkLineAt(t, s, line)
+	}
 }
 
 // checkLineAt checks LineAt at every rune start of s, valid UTF-8 whose

@@ -3,8 +3,6 @@ package strictjson
 import (
 	"encoding/json"
 	"testing"
-
-	"github.com/askuser/askuser/internal/fuzzbound"
 )
 
 // FuzzCheckJSON holds Check to encoding/json: on a text json.Valid
@@ -24,7 +22,7 @@ func FuzzCheckJSON(f *testing.F) {
 		f.Add(s, []byte{0x17, 0x01}, uint(0))
 	}
 	f.Fuzz(func(t *testing.T, in string, seed []byte, n uint) {
-		fuzzbound.Run(t, in, func() {
+		FuzzBound(t, in, func() {
 			data := []byte(in)
 			if !json.Valid(data) {
 				return

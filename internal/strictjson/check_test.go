@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/askuser/askuser/internal/fuzzbound"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -130,12 +129,12 @@ func FuzzCheck(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	for _, n := range fuzzbound.Numbers() {
+	for _, n := range FuzzNumbers() {
 		f.Add(n)
 		f.Add(`{"a":` + n + `,"p":[` + n + `]}`)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		fuzzbound.Run(t, in, func() {
+		FuzzBound(t, in, func() {
 			opts := &CheckOptions{Skip: []string{"p"}, MaxDepth: 8}
 			got := errString(Check([]byte(in), opts))
 			if !json.Valid([]byte(in)) {

@@ -216,6 +216,60 @@ func (d *Decoder) BoolInto(dst *bool, m *Meta, bit uint32) bool {
 	return false
 }
 
+// BoolMember is Member and then BoolInto, for a boolean member.
+func (d *Decoder) BoolMember(dst *bool, m *Meta, bit uint32) bool {
+	return d.Member(m, bit) && d.BoolInto(dst, m, bit)
+}
+
+// OptionalBool is BoolMember for a member that may be left out: *dst
+// points to the value once it is read, and stays nil otherwise.
+func (d *Decoder) OptionalBool(dst **bool, m *Meta, bit uint32) {
+	var b bool
+	if d.BoolMember(&b, m, bit) {
+		*dst = &b
+	}
+}
+
+// OptionalString is StringMember for a member that may be left out: *dst
+// points to the text once it is read, and stays nil otherwise.
+func (d *Decoder) OptionalString(dst **string, m *Meta, bit uint32) {
+	var s string
+	if d.StringMember(&s, m, bit) {
+		*dst = &s
+	}
+}
+
+// NameMember is StringMember for a member whose text names one of a set,
+// held in a string type of its own such as a question's kind; the rules
+// check the name later.
+func NameMember[T ~string](d *Decoder, dst *T, m *Meta, bit uint32) bool {
+	var s string
+	if !d.StringMember(&s, m, bit) {
+		return false
+	}
+	*dst = T(s)
+	return true
+}
+
+// Array is Member and then the JSON array at the scanner's position, each
+// element decoded by elem into a value and its record, put in *vals and
+// *metas; an empty array gives empty, non-nil slices. A value that is not
+// an array is a type error that marks bit bad in m and leaves both slices
+// as they were. what names the elements in that message; n is the usual
+// most elements, to size the slices.
+func Array[T, M any](d *Decoder, vals *[]T, metas *[]M, what string, m *Meta, bit uint32, n int, elem func(*T, *M)) {
+	if !d.Member(m, bit) || !d.WantArray(m, bit, "an array of "+what+" objects") {
+		return
+	}
+	*vals = make([]T, 0, n)
+	*metas = make([]M, 0, n)
+	d.Elements(func(i int) {
+		*vals = append(*vals, *new(T))
+		*metas = append(*metas, *new(M))
+		elem(&(*vals)[i], &(*metas)[i])
+	})
+}
+
 // Unknown reports a member that the object m, which the message calls
 // what, does not have, with a suggestion when one is likely: a known name
 // it is a misspelling of, or else its hint, by its lower case. It skips

@@ -13,6 +13,7 @@ package strictjson
 import (
 	"bytes"
 	"encoding/binary"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -95,6 +96,19 @@ func (s *Scanner) End() {
 
 // Open moves past the '{' or '[' at Pos.
 func (s *Scanner) Open() { s.Pos++ }
+
+// NextMember is NextKey for an object whose members may each appear
+// once: it also reports whether the name is one seen already holds, and
+// adds it there. seen must start empty for each object.
+func (s *Scanner) NextMember(first *bool, seen *[]string) (key string, dup, ok bool) {
+	key, ok = s.NextKey(first)
+	if !ok {
+		return "", false, false
+	}
+	dup = slices.Contains(*seen, key)
+	*seen = append(*seen, key)
+	return key, dup, true
+}
 
 // NextKey reads the next member name of an object whose '{' has been
 // read, and the colon after it, leaving Pos at the value. first must

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/askuser/askuser/internal/fuzzbound"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -105,7 +104,7 @@ func FuzzScanJSON(f *testing.F) {
 		f.Add(s, []byte{0x17, 0x01}, uint(0))
 	}
 	f.Fuzz(func(t *testing.T, in string, seed []byte, n uint) {
-		fuzzbound.Run(t, in, func() {
+		FuzzBound(t, in, func() {
 			data := []byte(in)
 			if !json.Valid(data) {
 				return

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
-
-	"github.com/askuser/askuser/internal/fuzzbound"
 )
 
 func TestPlainASCII(t *testing.T) {
@@ -185,7 +183,7 @@ func FuzzString(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzbound.Run(t, data, func() {
+		FuzzBound(t, data, func() {
 			s := NewScanner(data)
 			if s.Peek() != '"' {
 				return

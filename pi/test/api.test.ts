@@ -88,7 +88,7 @@ test("findBinary: the option, the package's bin, the platform package, PATH, els
 });
 
 test("the hello names this package's release, which is VERSION's", () => {
-  const version = readFileSync(join(pkgDir, "..", "internal", "version", "VERSION"), "utf8").trim();
+  const version = readFileSync(join(pkgDir, "..", "internal", "program", "VERSION"), "utf8").trim();
   assert.equal(RELEASE, version);
   assert.equal(helloFor(undefined, {}, "").release, RELEASE);
 });

@@ -12,7 +12,7 @@ import (
 	"unicode"
 
 	"github.com/askuser/askuser/internal/host/cli"
-	"github.com/askuser/askuser/internal/version"
+	"github.com/askuser/askuser/internal/program"
 )
 
 // hostileText holds a C1 control, bidi overrides and isolates, zero-width
@@ -95,7 +95,7 @@ func TestJSONOutputEscaped(t *testing.T) {
 	askUser := `{"header":` + hostileJSON + `,"questions":[{"title":` + hostileJSON + `,"options":[{"label":` + hostileJSON + `},{"label":"b"}]}]}`
 	auqReq := `{"questions":[{"id":"q","question":"` + hostileJSON[1:len(hostileJSON)-1] + `?","header":"h","options":[{"id":"a","label":` + hostileJSON + `,"description":"d"},{"id":"b","label":"B","description":"d"}]}],"metadata":{"source":` + hostileJSON + `}}`
 	initialize := `{"jsonrpc":"2.0","id":` + hostileJSON + `,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n"
-	hello, _ := json.Marshal(map[string]any{"type": "hello", "version": 1, "release": version.Release(), "mode": "print", "hasUI": false, "ui": map[string]bool{}, "agentDir": "", "configFile": false})
+	hello, _ := json.Marshal(map[string]any{"type": "hello", "version": 1, "release": program.Release(), "mode": "print", "hasUI": false, "ui": map[string]bool{}, "agentDir": "", "configFile": false})
 	ask := `{"type":"ask","call":` + hostileJSON + `,"callId":"tool-1","params":{"questions":[{"title":"a"}]}}` + "\n"
 	tests := []struct {
 		name  string

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/program"
 	"github.com/askuser/askuser/internal/safetext"
-	"github.com/askuser/askuser/internal/version"
 )
 
 const hubUsage = `usage: askuser hub
@@ -92,7 +92,7 @@ func findHubBinary(self, goos, goarch string, lookPath func(string) (string, err
 		return p, nil
 	}
 	return "", fmt.Errorf("the %s program, which runs the hub, is neither beside askuser nor on PATH; get it with npm i -g @askuser/askuser-hub, from the release archive (askuser_%s_%s_%s, which holds it beside askuser), or from a checkout with go install ./cmd/askuser-hub",
-		hubBinary, version.Release(), goos, goarch)
+		hubBinary, program.Release(), goos, goarch)
 }
 
 // nodePlatform names goos and goarch as Node and the npm platform

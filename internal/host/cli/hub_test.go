@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/askuser/askuser/internal/version"
+	"github.com/askuser/askuser/internal/program"
 )
 
 // askuser hub finds askuser-hub beside askuser, in the npm platform
@@ -37,7 +37,7 @@ func TestFindHubBinary(t *testing.T) {
 		{"on PATH, the launcher of a global npm install", "darwin", "arm64", nil, "a/askuser", true, onPath, ""},
 		{"a directory is not the program", "linux", "amd64", []string{"a/askuser-hub/"}, "a/askuser", true, onPath, ""},
 		{"nowhere", "linux", "amd64", nil, "a/askuser", false, "",
-			"the askuser-hub program, which runs the hub, is neither beside askuser nor on PATH; get it with npm i -g @askuser/askuser-hub, from the release archive (askuser_" + version.Release() + "_linux_amd64, which holds it beside askuser), or from a checkout with go install ./cmd/askuser-hub"},
+			"the askuser-hub program, which runs the hub, is neither beside askuser nor on PATH; get it with npm i -g @askuser/askuser-hub, from the release archive (askuser_" + program.Release() + "_linux_amd64, which holds it beside askuser), or from a checkout with go install ./cmd/askuser-hub"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -9,8 +9,8 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/askuser/askuser/internal/program"
 	"github.com/askuser/askuser/internal/strictjson"
-	"github.com/askuser/askuser/internal/version"
 	"github.com/askuser/askuser/mcpserver"
 )
 
@@ -51,7 +51,7 @@ func runMCP(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return usageError(env, "mcp", err.Error())
 	}
-	so := &mcpserver.Options{Host: *opts, Version: version.Get().Version, Tool: tool.name,
+	so := &mcpserver.Options{Host: *opts, Version: program.Get().Version, Tool: tool.name,
 		NotifyReport: func(err error) { fmt.Fprintf(env.Stderr, "askuser mcp: %v\n", err) },
 		Hub:          mcpHub(env, hubPreference(f.hub, opts))}
 	if tool.questions() {

@@ -19,7 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/version"
+	"github.com/askuser/askuser/internal/program"
 )
 
 // leaveChild is a notify command's script that starts a child which
@@ -223,7 +223,7 @@ func TestNotifyCommandEndsWithBridge(t *testing.T) {
 				<-exited
 			})
 			command := fmt.Sprintf(`["/bin/sh", "-c", %q, %q]`, leaveChild, mark)
-			lines := `{"type":"hello","version":1,"release":"` + version.Release() + `","mode":"tui","hasUI":true,"ui":{"custom":true},"configFile":false,` +
+			lines := `{"type":"hello","version":1,"release":"` + program.Release() + `","mode":"tui","hasUI":true,"ui":{"custom":true},"configFile":false,` +
 				`"options":{"timeoutPerQuestionMs":600000,"notify":{"bell":false,"title":false,"command":` + command + `}}}` + "\n" +
 				`{"type":"ask","call":"c1","params":{"questions":[{"title":"Deploy where?","options":[{"label":"staging"},{"label":"prod"}]}]}}` + "\n"
 			if _, err := io.WriteString(in, lines); err != nil {

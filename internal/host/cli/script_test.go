@@ -18,7 +18,7 @@ import (
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/host/cli"
 	"github.com/askuser/askuser/internal/hubserver"
-	"github.com/askuser/askuser/internal/version"
+	"github.com/askuser/askuser/internal/program"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -67,7 +67,7 @@ func runMain() int {
 // fillRelease writes this source's release where a script's files say
 // @RELEASE@, as the Pi package puts its own in the hello.
 func fillRelease(env *testscript.Env) error {
-	env.Setenv("RELEASE", version.Release())
+	env.Setenv("RELEASE", program.Release())
 	return filepath.WalkDir(env.WorkDir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -76,7 +76,7 @@ func fillRelease(env *testscript.Env) error {
 		if err != nil || !bytes.Contains(b, []byte("@RELEASE@")) {
 			return err
 		}
-		return os.WriteFile(path, bytes.ReplaceAll(b, []byte("@RELEASE@"), []byte(version.Release())), 0o644)
+		return os.WriteFile(path, bytes.ReplaceAll(b, []byte("@RELEASE@"), []byte(program.Release())), 0o644)
 	})
 }
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/askuser/askuser/internal/version"
+	"github.com/askuser/askuser/internal/program"
 )
 
 const versionUsage = `usage: askuser version
@@ -26,6 +26,6 @@ func runVersion(ctx context.Context, env *Env, args []string) int {
 	if fs.NArg() > 0 {
 		return usageError(env, "version", "takes no arguments")
 	}
-	fmt.Fprintln(env.Stdout, version.Get())
+	fmt.Fprintln(env.Stdout, program.Get())
 	return 0
 }

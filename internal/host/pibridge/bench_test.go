@@ -3,7 +3,7 @@ package pibridge
 import (
 	"bufio"
 	"context"
-	"github.com/askuser/askuser/internal/version"
+	"github.com/askuser/askuser/internal/program"
 	"io"
 	"strings"
 	"testing"
@@ -42,7 +42,7 @@ func BenchmarkKeyFrame(b *testing.B) {
 		}
 		b.Fatal("the bridge stopped")
 	}
-	write(`{"type":"hello","version":1,"release":"` + version.Release() + `","mode":"tui","hasUI":true,"ui":{"custom":true},"configFile":false,"options":{"timeoutPerQuestionMs":600000}}`)
+	write(`{"type":"hello","version":1,"release":"` + program.Release() + `","mode":"tui","hasUI":true,"ui":{"custom":true},"configFile":false,"options":{"timeoutPerQuestionMs":600000}}`)
 	readUntil("ready")
 	write(`{"type":"ask","call":"c1","params":{"questions":[{"title":"Deploy where?","options":[{"label":"staging"},{"label":"prod"},{"label":"canary"}]}]}}`)
 	readUntil("open")

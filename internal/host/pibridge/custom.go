@@ -10,8 +10,8 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/dialog"
-	"github.com/askuser/askuser/internal/keyid"
+	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/internal/dialog"
 	"github.com/askuser/askuser/internal/notify"
 )
 
@@ -255,12 +255,12 @@ func sameFrame(a, b dialog.Frame) bool {
 }
 
 // toKey turns a key message into a dialog key: text as it is, a Pi key
-// name in keyid's canonical form. A name keyid does not know is dropped.
+// name in the canonical form of config.ParseKey. A name config.ParseKey does not know is dropped.
 func toKey(m inMsg) (dialog.Key, bool) {
 	if m.Text != "" {
 		return dialog.Key{Text: m.Text}, true
 	}
-	name, err := keyid.Parse(m.Key)
+	name, err := config.ParseKey(m.Key)
 	if err != nil {
 		return dialog.Key{}, false
 	}

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/askuser/askuser/internal/fuzzbound"
-	"github.com/askuser/askuser/internal/version"
+	"github.com/askuser/askuser/internal/program"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
-var fuzzHello = `{"type":"hello","version":1,"release":"` + version.Release() + `","mode":"tui","hasUI":true,"ui":{"custom":true,"input":true,"select":true},"configFile":false,"options":{"timeoutPerQuestionMs":0}}`
+var fuzzHello = `{"type":"hello","version":1,"release":"` + program.Release() + `","mode":"tui","hasUI":true,"ui":{"custom":true,"input":true,"select":true},"configFile":false,"options":{"timeoutPerQuestionMs":0}}`
 
 const fuzzSentinel = `{"type":"fuzz-sentinel"}`
 
@@ -28,7 +28,7 @@ func FuzzServe(f *testing.F) {
 	}
 	f.Add(nested(100_000))
 	f.Add(strings.Repeat("x", MaxLine+1))
-	for _, n := range fuzzbound.Numbers() {
+	for _, n := range strictjson.FuzzNumbers() {
 		f.Add(strings.Join([]string{
 			`{"type":"ask","call":"c1","params":{"questions":[{"title":"a","kind":"bool","default":` + n + `}],"timeoutPerQuestionMs":` + n + `}}`,
 			`{"type":"ask","call":"c2","params":{"questions":[{"title":"a","kind":"bool"}],"timeoutPerQuestionMs":` + n + `}}`,
@@ -48,7 +48,7 @@ func FuzzServeQuestions(f *testing.F) {
 		`{"type":"key","call":"c1","text":"n"}` + "\n" + `{"type":"key","call":"c1","text":"x\u001b[2J"}` + "\n" + `{"type":"key","call":"c1","key":"enter"}` + "\n" + `{"type":"key","call":"c1","key":"enter"}`)
 	f.Add(`{"type":"ask","call":"c1","params":{"questions":[]}}` + "\n" + `{"type":"explain","call":"x1","params":{},"result":{"cancelled":true,"error":{"code":"internal","message":"m"}},"blocked":true}`)
 	f.Add(`{"type":"ask","call":"c1","params":` + framework + `,"aborted":true}` + "\n" + `{"type":"explain","call":"x1","result":{"cancelled":true}}`)
-	for _, n := range fuzzbound.Numbers() {
+	for _, n := range strictjson.FuzzNumbers() {
 		f.Add(`{"type":"ask","call":"c1","params":{"questions":[{"id":"q","question":"Q?","header":"H","multiSelect":` + n + `,"options":[{"id":"a","label":"A","description":"d"},{"id":"b","label":"B","description":"d"}]}]}}` + "\n" +
 			`{"type":"resize","call":"c1","width":` + n + `,"rows":10}`)
 	}
@@ -58,7 +58,7 @@ func FuzzServeQuestions(f *testing.F) {
 
 // fuzzServe runs the checks of FuzzServe on in, after hello.
 func fuzzServe(t *testing.T, hello, in string) {
-	fuzzbound.Run(t, in, func() {
+	strictjson.FuzzBound(t, in, func() {
 		var bad int
 		for line := range strings.SplitSeq(in, "\n") {
 			if len(line) > MaxLine {

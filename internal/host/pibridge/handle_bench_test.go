@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/askuser/askuser/internal/version"
+	"github.com/askuser/askuser/internal/program"
 )
 
 // signalWriter collects what the bridge writes and signals each line that
@@ -76,7 +76,7 @@ func benchKeys(b *testing.B, extra, params string, setup ...string) {
 			b.Fatal(err)
 		}
 	}
-	line(`{"type":"hello","version":1,"release":"` + version.Release() + `","mode":"tui","hasUI":true,"ui":{"custom":true},"configFile":false,"options":{"timeoutPerQuestionMs":600000}` + extra + `}`)
+	line(`{"type":"hello","version":1,"release":"` + program.Release() + `","mode":"tui","hasUI":true,"ui":{"custom":true},"configFile":false,"options":{"timeoutPerQuestionMs":600000}` + extra + `}`)
 	open := w.expect(`"type":"open"`)
 	line(`{"type":"ask","call":"c1","params":` + params + `}`)
 	<-open

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/askuser/askuser/internal/version"
+	"github.com/askuser/askuser/internal/program"
 )
 
 // ErrRelease is returned by Serve, wrapped, when the hello names another
@@ -19,9 +19,9 @@ var ErrRelease = errors.New("pibridge: release mismatch")
 func checkRelease(release *string) (msg string, err error) {
 	switch {
 	case release == nil:
-		msg = fmt.Sprintf("the Pi package did not say which askuser release it is, and this askuser binary is release %s: install matching versions", version.Release())
-	case *release != version.Release():
-		msg = fmt.Sprintf("the Pi package is release %s and this askuser binary is release %s: install matching versions, or remove the other askuser binary", *release, version.Release())
+		msg = fmt.Sprintf("the Pi package did not say which askuser release it is, and this askuser binary is release %s: install matching versions", program.Release())
+	case *release != program.Release():
+		msg = fmt.Sprintf("the Pi package is release %s and this askuser binary is release %s: install matching versions, or remove the other askuser binary", *release, program.Release())
 	default:
 		return "", nil
 	}

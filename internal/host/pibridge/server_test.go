@@ -5,7 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/askuser/askuser/internal/version"
+	"github.com/askuser/askuser/internal/program"
 	"io"
 	"os"
 	"path/filepath"
@@ -127,7 +127,7 @@ func types(msgs []map[string]any) []string {
 }
 
 func hello(mode string, hasUI bool, ui map[string]bool, extra map[string]any) map[string]any {
-	m := map[string]any{"type": "hello", "version": 1, "release": version.Release(), "mode": mode, "hasUI": hasUI, "ui": ui, "agentDir": "", "configFile": false}
+	m := map[string]any{"type": "hello", "version": 1, "release": program.Release(), "mode": mode, "hasUI": hasUI, "ui": ui, "agentDir": "", "configFile": false}
 	for k, v := range extra {
 		m[k] = v
 	}
@@ -578,7 +578,7 @@ func TestStdinEndAbortsRunningCalls(t *testing.T) {
 		}
 		close(results)
 	}()
-	io.WriteString(inW, `{"type":"hello","version":1,"release":"`+version.Release()+`","mode":"rpc","hasUI":true,"ui":{"input":true,"select":true},"configFile":false}`+"\n")
+	io.WriteString(inW, `{"type":"hello","version":1,"release":"`+program.Release()+`","mode":"rpc","hasUI":true,"ui":{"input":true,"select":true},"configFile":false}`+"\n")
 	io.WriteString(inW, `{"type":"ask","call":"c1","params":`+deploy+`}`+"\n")
 	select {
 	case err := <-done:
@@ -741,7 +741,7 @@ func TestSignalLosesNoResult(t *testing.T) {
 			ctx, signal := context.WithCancel(t.Context())
 			done := make(chan error, 1)
 			go func() { done <- Serve(ctx, in, &out) }()
-			in.lines <- `{"type":"hello","version":1,"release":"` + version.Release() + `","mode":"rpc","hasUI":true,"ui":{"input":true,"select":true},"configFile":false}`
+			in.lines <- `{"type":"hello","version":1,"release":"` + program.Release() + `","mode":"rpc","hasUI":true,"ui":{"input":true,"select":true},"configFile":false}`
 			synctest.Wait()
 			in.lines <- `{"type":"ask","call":"c1","params":` + deploy + `}`
 			signal()

@@ -18,7 +18,6 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/fuzzbound"
 	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/askuser/askuser/tui"
 )
@@ -545,11 +544,11 @@ func FuzzDecode(f *testing.F) {
 	for _, s := range []string{`{"type":"resize"}`, `{"type":"outcome","dismissed":true}`, `{}`, `[`} {
 		f.Add(s)
 	}
-	for _, n := range fuzzbound.Numbers() {
+	for _, n := range strictjson.FuzzNumbers() {
 		f.Add(`{"type":` + n + `}`)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		fuzzbound.Run(t, line, func() {
+		strictjson.FuzzBound(t, line, func() {
 			if r, err := DecodeReport([]byte(line)); err == nil && r.Type != ReportResize {
 				t.Errorf("accepted %q as a %q report", line, r.Type)
 			}
@@ -568,11 +567,11 @@ func FuzzHello(f *testing.F) {
 			f.Add(h.in)
 		}
 	}
-	for _, n := range fuzzbound.Numbers() {
+	for _, n := range strictjson.FuzzNumbers() {
 		f.Add(`{"token":` + n + `}` + "\n")
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		fuzzbound.Run(t, in, func() {
+		strictjson.FuzzBound(t, in, func() {
 			if _, err := readHello(strings.NewReader(in), goodToken); err == nil {
 				line, _, ok := strings.Cut(in, "\n")
 				var h Hello

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/dialog"
+	"github.com/askuser/askuser/internal/dialog"
 	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/askuser/askuser/tui"
 )

@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/askuser/askuser/internal/fuzzbound"
 	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/google/go-cmp/cmp"
 )
@@ -26,7 +25,7 @@ func FuzzDecodeStrictJSON(f *testing.F) {
 		f.Add(s, []byte{0x17, 0x01}, uint(0))
 	}
 	f.Fuzz(func(t *testing.T, in string, seed []byte, n uint) {
-		fuzzbound.Run(t, in, func() {
+		strictjson.FuzzBound(t, in, func() {
 			data := []byte(in)
 			if !json.Valid(data) {
 				return

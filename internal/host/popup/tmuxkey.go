@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// tmuxNames are tmux's names for keyid's named keys.
+// tmuxNames are tmux's names for the named keys of config.ParseKey.
 var tmuxNames = map[string]string{
 	"esc": "Escape", "enter": "Enter", "tab": "Tab", "space": "Space",
 	"backspace": "BSpace", "delete": "DC", "insert": "IC", "home": "Home",
@@ -13,9 +13,9 @@ var tmuxNames = map[string]string{
 	"down": "Down", "left": "Left", "right": "Right",
 }
 
-// TmuxKey writes a chord in keyid's canonical form ("alt+o") as tmux
+// TmuxKey writes a chord in the canonical form of config.ParseKey ("alt+o") as tmux
 // names the key in bind-key ("M-o"), or says why tmux has no name for it:
-// tmux knows ctrl, alt (meta) and shift, and not keyid's meta, hyper or
+// tmux knows ctrl, alt (meta) and shift, and not the meta, hyper or
 // super, nor clear.
 func TmuxKey(key string) (string, error) {
 	parts := strings.Split(key, "+")

@@ -1,4 +1,4 @@
-package fuzzbound
+package strictjson
 
 import (
 	"strings"
@@ -12,19 +12,19 @@ import (
 // returned channel instead of crashing, until the test ends.
 func watch(t *testing.T, d time.Duration) <-chan string {
 	fired := make(chan string, 1)
-	oldLimit, oldOnTimeout := limit, onTimeout
-	limit = d
-	onTimeout = func(msg string) { fired <- msg }
-	t.Cleanup(func() { limit, onTimeout = oldLimit, oldOnTimeout })
+	oldLimit, oldOnTimeout := fuzzLimit, onFuzzTimeout
+	fuzzLimit = d
+	onFuzzTimeout = func(msg string) { fired <- msg }
+	t.Cleanup(func() { fuzzLimit, onFuzzTimeout = oldLimit, oldOnTimeout })
 	return fired
 }
 
-func TestRunFast(t *testing.T) {
+func TestFuzzBoundFast(t *testing.T) {
 	fired := watch(t, time.Hour)
 	ran := false
-	Run(t, "x", func() { ran = true })
+	FuzzBound(t, "x", func() { ran = true })
 	if !ran {
-		t.Fatal("Run did not call f")
+		t.Fatal("FuzzBound did not call f")
 	}
 	select {
 	case msg := <-fired:
@@ -33,18 +33,18 @@ func TestRunFast(t *testing.T) {
 	}
 }
 
-func TestRunSlow(t *testing.T) {
+func TestFuzzBoundSlow(t *testing.T) {
 	tests := []struct {
 		name string
 		in   any
 		want string
 	}{
-		{"string", "a\x1b\"b", `TestRunSlow/string: the input "a\x1b\"b" took longer than 1ms`},
-		{"bytes", []byte("\xff{"), `TestRunSlow/bytes: the input "\xff{" took longer than 1ms`},
+		{"string", "a\x1b\"b", `TestFuzzBoundSlow/string: the input "a\x1b\"b" took longer than 1ms`},
+		{"bytes", []byte("\xff{"), `TestFuzzBoundSlow/bytes: the input "\xff{" took longer than 1ms`},
 		{"other", struct {
 			Seed uint64
 			Text string
-		}{7, "k"}, `TestRunSlow/other: the input struct { Seed uint64; Text string }{Seed:0x7, Text:"k"} took longer than 1ms`},
+		}{7, "k"}, `TestFuzzBoundSlow/other: the input struct { Seed uint64; Text string }{Seed:0x7, Text:"k"} took longer than 1ms`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -53,7 +53,7 @@ func TestRunSlow(t *testing.T) {
 			// f stands for an input that spins: it returns only once the
 			// watchdog has fired, so that the test does not leave it behind,
 			// or after a bound when the watchdog never fires.
-			Run(t, tt.in, func() {
+			FuzzBound(t, tt.in, func() {
 				select {
 				case got = <-fired:
 				case <-time.After(10 * time.Second):
@@ -67,30 +67,30 @@ func TestRunSlow(t *testing.T) {
 	}
 }
 
-// TestCrash: the default action panics with the message and the stacks,
+// TestCrashFuzz: the default action panics with the message and the stacks,
 // which is what ends the fuzz worker.
-func TestCrash(t *testing.T) {
+func TestCrashFuzz(t *testing.T) {
 	var got any
 	func() {
 		defer func() { got = recover() }()
-		crash("the input took too long")
+		crashFuzz("the input took too long")
 	}()
 	s, ok := got.(string)
-	if !ok || !strings.HasPrefix(s, "the input took too long\n\ngoroutine ") || !strings.Contains(s, "TestCrash") {
+	if !ok || !strings.HasPrefix(s, "the input took too long\n\ngoroutine ") || !strings.Contains(s, "TestCrashFuzz") {
 		t.Errorf("crash panicked with %q; want the message then the stacks", got)
 	}
 }
 
-func TestNumbers(t *testing.T) {
-	got := Numbers()
+func TestFuzzNumbers(t *testing.T) {
+	got := FuzzNumbers()
 	if len(got) != 25 {
-		t.Errorf("Numbers has %d texts, want 25", len(got))
+		t.Errorf("FuzzNumbers has %d texts, want 25", len(got))
 	}
 	if n := len(got[11]); n != 400 {
 		t.Errorf("the long integer has %d digits, want 400", n)
 	}
 	got[0] = "changed"
-	if Numbers()[0] == "changed" {
-		t.Error("Numbers returned a shared slice")
+	if FuzzNumbers()[0] == "changed" {
+		t.Error("FuzzNumbers returned a shared slice")
 	}
 }

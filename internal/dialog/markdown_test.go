@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/fuzzbound"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // styles are the preview roles of th, as the dialog passes them.
@@ -235,7 +235,7 @@ func FuzzMarkdown(f *testing.F) {
 	f.Add("| a | b |\n|---|---|\n| 日本 | 👍🏽 |", 5)
 	f.Add("x\x1b[31m&#27;", 1)
 	f.Fuzz(func(t *testing.T, src string, width int) {
-		fuzzbound.Run(t, struct {
+		strictjson.FuzzBound(t, struct {
 			Src   string
 			Width int
 		}{src, width}, func() {

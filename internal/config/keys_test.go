@@ -1,4 +1,4 @@
-package keyid
+package config
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestParse(t *testing.T) {
+func TestParseKey(t *testing.T) {
 	tests := []struct {
 		in   string
 		want string
@@ -72,22 +72,22 @@ func TestParse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			got, err := Parse(tt.in)
+			got, err := ParseKey(tt.in)
 			if err != nil {
-				t.Fatalf("Parse(%q): %v", tt.in, err)
+				t.Fatalf("ParseKey(%q): %v", tt.in, err)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("Parse(%q) (-want +got):\n%s", tt.in, diff)
+				t.Errorf("ParseKey(%q) (-want +got):\n%s", tt.in, diff)
 			}
-			again, err := Parse(got)
+			again, err := ParseKey(got)
 			if err != nil || again != got {
-				t.Errorf("Parse(%q) = %q, %v; canonical form must be a fixed point", got, again, err)
+				t.Errorf("ParseKey(%q) = %q, %v; canonical form must be a fixed point", got, again, err)
 			}
 		})
 	}
 }
 
-func TestParseErrors(t *testing.T) {
+func TestParseKeyErrors(t *testing.T) {
 	tests := []struct {
 		in      string
 		is      error
@@ -122,20 +122,20 @@ func TestParseErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			got, err := Parse(tt.in)
+			got, err := ParseKey(tt.in)
 			if err == nil {
-				t.Fatalf("Parse(%q) = %q, want an error", tt.in, got)
+				t.Fatalf("ParseKey(%q) = %q, want an error", tt.in, got)
 			}
 			if !errors.Is(err, tt.is) {
-				t.Errorf("Parse(%q) error %q does not wrap %q", tt.in, err, tt.is)
+				t.Errorf("ParseKey(%q) error %q does not wrap %q", tt.in, err, tt.is)
 			}
 			if tt.wantMsg != "" {
 				if diff := cmp.Diff(tt.wantMsg, err.Error()); diff != "" {
-					t.Errorf("Parse(%q) message (-want +got):\n%s", tt.in, diff)
+					t.Errorf("ParseKey(%q) message (-want +got):\n%s", tt.in, diff)
 				}
 			}
 			if got != "" {
-				t.Errorf("Parse(%q) returned %q with an error", tt.in, got)
+				t.Errorf("ParseKey(%q) returned %q with an error", tt.in, got)
 			}
 		})
 	}
@@ -252,7 +252,7 @@ func TestLists(t *testing.T) {
 	seen := map[string]string{}
 	check := func(list string, rs []Reservation) {
 		for _, r := range rs {
-			if c, err := Parse(r.Key); err != nil || c != r.Key {
+			if c, err := ParseKey(r.Key); err != nil || c != r.Key {
 				t.Errorf("%s: key %q is not canonical: Parse gives %q, %v", list, r.Key, c, err)
 			}
 			if prev, dup := seen[r.Key]; dup {
@@ -307,19 +307,19 @@ func TestListsAreCopies(t *testing.T) {
 	}
 }
 
-func BenchmarkParse(b *testing.B) {
+func BenchmarkParseKey(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Parse("Shift+Ctrl+PageUp"); err != nil {
+		if _, err := ParseKey("Shift+Ctrl+PageUp"); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
-func BenchmarkParseCanonical(b *testing.B) {
+func BenchmarkParseKeyCanonical(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Parse("alt+o"); err != nil {
+		if _, err := ParseKey("alt+o"); err != nil {
 			b.Fatal(err)
 		}
 	}

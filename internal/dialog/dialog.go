@@ -10,10 +10,12 @@
 // It knows nothing of terminals or of any program loop, so the same
 // dialog runs under Bubble Tea on a real terminal (package tui), inside
 // Pi's TUI through the bridge, in a popup beside an MCP client, and in
-// tests. The package is public because a dialog that a Go program can
-// embed in its own terminal interface, with its own key decoding and
-// drawing, is a feature of askuser's Go API: a host needs only to turn
-// its key events into Keys and print the Frames.
+// tests. The package is internal: its shape (Key, Frame, Effect, the key
+// tables) follows what these hosts need from one release to the next, and
+// making it public would freeze the drawing with it. A Go program shows
+// the dialog through package tui, on any terminal it hands over as a
+// reader and a writer, or asks through package ask with a renderer of its
+// own.
 //
 // Neither model is safe for concurrent use, except that View may be
 // called from several goroutines at once while nothing calls Update or
@@ -28,7 +30,7 @@ import (
 	"github.com/askuser/askuser/contract"
 )
 
-// Key is one input event. Name is a chord in keyid's canonical form
+// Key is one input event. Name is a chord in the canonical form of config.ParseKey
 // ("down", "shift+tab", "ctrl+enter", "alt+q"); Text is typed or pasted
 // text, and then Name is empty.
 type Key struct {
@@ -105,8 +107,8 @@ type Options struct {
 	// deadline, means no deadline. The dialog never reads a clock itself:
 	// the host redraws every second.
 	Countdown Countdown
-	// ToggleKey (Model only) is the overlay show/hide chord in keyid's
-	// canonical form. It is the host's key: the dialog only names it in
+	// ToggleKey (Model only) is the overlay show/hide chord in the canonical
+	// form of config.ParseKey. It is the host's key: the dialog only names it in
 	// the hints, and only when Overlay is true. Questions has its own,
 	// HideKey.
 	ToggleKey string

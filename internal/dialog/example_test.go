@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/dialog"
+	"github.com/askuser/askuser/internal/dialog"
 )
 
 // A host keeps one Model per ask_user call: it gives the size, sends each

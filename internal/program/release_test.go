@@ -1,4 +1,4 @@
-package version
+package program
 
 import (
 	"os"

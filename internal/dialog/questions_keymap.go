@@ -4,7 +4,7 @@ import "github.com/askuser/askuser/auq"
 
 // questionsKeymap is the AskUserQuestion dialog's one table of keys: Update looks keys up in it,
 // and the hints and the help screen are drawn from it, so the three
-// cannot disagree. Chords are in keyid's canonical form; letters are the
+// cannot disagree. Chords are in the canonical form of config.ParseKey; letters are the
 // text they type. The first row that matches wins.
 var questionsKeymap = keyTable{
 	{keys: []string{"left", "ctrl+b"}, in: modeInput, act: actCursorLeft, label: "←→", hint: "navigate", prio: 0},
@@ -58,7 +58,7 @@ var questionsKeymap = keyTable{
 }
 
 // QuestionsKeys returns every key the AskUserQuestion dialog (Questions)
-// handles, each once: chords in keyid's canonical form, and the letters
+// handles, each once: chords in the canonical form of config.ParseKey, and the letters
 // it reads as keys outside an input. Hosts use it to keep their own keys
 // apart from the dialog's.
 func QuestionsKeys() []string { return questionsKeymap.names() }

@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/x/vt"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/askuser/askuser/internal/keyid"
+	"github.com/askuser/askuser/internal/config"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden screens")
@@ -121,14 +121,14 @@ func TestThemed(t *testing.T) {
 	}
 }
 
-// TestKeymapReserved checks that every chord the dialog binds is one keyid
+// TestKeymapReserved checks that every chord the dialog binds is one config
 // keeps away from the overlay toggle.
 func TestKeymapReserved(t *testing.T) {
 	for _, k := range Keys() {
-		_, r := keyid.IsReserved(k)
-		_, c := keyid.IsConflicting(k)
+		_, r := config.IsReserved(k)
+		_, c := config.IsConflicting(k)
 		if !r && !c {
-			t.Errorf("%q is bound by the dialog but neither reserved nor conflicting in keyid", k)
+			t.Errorf("%q is bound by the dialog but neither reserved nor conflicting in config", k)
 		}
 	}
 }

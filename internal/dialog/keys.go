@@ -112,7 +112,7 @@ type binding struct {
 
 // keyTable is one dialog's table of keys. It drives both the handling of
 // keys and the hints, so that the two cannot disagree. Chords are in
-// keyid's canonical form. The first row that matches wins, so rows that
+// the canonical form of config.ParseKey. The first row that matches wins, so rows that
 // override others come first.
 type keyTable []binding
 

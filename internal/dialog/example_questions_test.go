@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/askuser/askuser/auq"
-	"github.com/askuser/askuser/dialog"
+	"github.com/askuser/askuser/internal/dialog"
 )
 
 // A host keeps one Questions per call: it gives the size, sends each key,

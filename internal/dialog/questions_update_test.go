@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/askuser/askuser/auq"
-	"github.com/askuser/askuser/internal/keyid"
+	"github.com/askuser/askuser/internal/config"
 )
 
 const (
@@ -358,7 +358,7 @@ func TestSpansWidth(t *testing.T) {
 }
 
 // TestKeys checks that Keys lists the keys of the seed's keymap, and
-// every chord in it is one keyid writes that way.
+// every chord in it is one config writes that way.
 func TestQuestionsKeys(t *testing.T) {
 	got := map[string]bool{}
 	for _, k := range QuestionsKeys() {
@@ -369,8 +369,8 @@ func TestQuestionsKeys(t *testing.T) {
 		if len([]rune(k)) == 1 {
 			continue
 		}
-		if c, err := keyid.Parse(k); err != nil || c != k {
-			t.Errorf("keyid.Parse(%q) = %q, %v: not canonical", k, c, err)
+		if c, err := config.ParseKey(k); err != nil || c != k {
+			t.Errorf("config.ParseKey(%q) = %q, %v: not canonical", k, c, err)
 		}
 	}
 	for _, k := range []string{"up", "down", "j", "k", "tab", "shift+tab", "left", "right", "space", "enter", "o", "n", "N", "?", "esc", "ctrl+c", HideKey} {
@@ -380,15 +380,15 @@ func TestQuestionsKeys(t *testing.T) {
 	}
 }
 
-// TestHideKeyName checks that HideKey is how keyid spells Ctrl+Shift+Q.
+// TestHideKeyName checks that HideKey is how config.ParseKey spells Ctrl+Shift+Q.
 func TestHideKeyName(t *testing.T) {
 	for _, in := range []string{"ctrl+shift+q", "shift+ctrl+q", "Ctrl+Shift+Q"} {
-		got, err := keyid.Parse(in)
+		got, err := config.ParseKey(in)
 		if err != nil {
-			t.Fatalf("keyid.Parse(%q): %v", in, err)
+			t.Fatalf("config.ParseKey(%q): %v", in, err)
 		}
 		if got != HideKey {
-			t.Errorf("keyid.Parse(%q) = %q, want %q", in, got, HideKey)
+			t.Errorf("config.ParseKey(%q) = %q, want %q", in, got, HideKey)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package keyid
+package config
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"sync"
 )
 
-// Errors that CheckToggle wraps besides Parse's.
+// Errors that CheckToggle wraps besides ParseKey's.
 var (
 	// ErrReserved: the key is one of the questionnaire's own controls, or
 	// a terminal sends it as one.
@@ -164,7 +164,7 @@ func IsConflicting(canonical string) (reason string, ok bool) {
 // CheckToggle validates an overlay show/hide key and returns it in
 // canonical form. It rejects, each with its own error and reason:
 //
-//   - a chord that does not parse (Parse's errors);
+//   - a chord that does not parse (ParseKey's errors);
 //   - a reserved key (ErrReserved), so that Esc always keeps cancelling;
 //   - a key that types text (ErrPrintable): a letter, digit, symbol or
 //     space, alone or with shift only, such as "o", "shift+o", "1" or "?";
@@ -173,7 +173,7 @@ func IsConflicting(canonical string) (reason string, ok bool) {
 // It never substitutes another key. The disable words of the config file
 // ("off", "none", "disabled") are not chords and are the caller's business.
 func CheckToggle(spec string) (string, error) {
-	key, err := Parse(spec)
+	key, err := ParseKey(spec)
 	if err != nil {
 		return "", err
 	}

@@ -2,7 +2,7 @@ package dialog
 
 import "github.com/askuser/askuser/auq"
 
-// HideKey is the chord, in keyid's canonical form, that asks the host to
+// HideKey is the chord, in the canonical form of config.ParseKey, that asks the host to
 // hide the dialog or show it again. It works in every view.
 const HideKey = "ctrl+shift+q"
 

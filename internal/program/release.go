@@ -1,20 +1,20 @@
-// Package version says which askuser this is: the release it belongs to,
-// the source revision it was built from, and the platform it runs on.
+// Package program is what every askuser executable shares: which askuser
+// it is (the release it belongs to, the source revision it was built
+// from, and the platform it runs on) and how it ends on a signal (Main).
 //
 // The release number has one source, the file VERSION beside this
 // package. The npm packages, the Pi package and the bridge handshake all
 // take it from there, so a binary and a package of one release always
 // agree. A release build stamps the commit with the linker
-// (-X github.com/askuser/askuser/internal/version.commit=...); a build
+// (-X github.com/askuser/askuser/internal/program.commit=...); a build
 // from a checkout or by go install reads it from the build info.
 //
-// The package stands alone, and stays at this path, because others name
-// it from outside Go: the release workflow checks the tag against
-// internal/version/VERSION, build/dist reads that file and checks the npm
-// and Pi packages against it, the Pi package's and the installer's tests
-// read it, and the linker stamps the commit by this package's import
-// path.
-package version
+// Others name the package from outside Go, so it stays at this path: the
+// release workflow checks the tag against internal/program/VERSION,
+// build/dist reads that file and checks the npm and Pi packages against
+// it, the Pi package's and the installer's tests read it, and the linker
+// stamps the commit by this package's import path.
+package program
 
 import (
 	_ "embed"

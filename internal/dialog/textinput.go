@@ -49,7 +49,7 @@ func newTextInput(s string, opts inputOptions) textInput {
 func cleanInput(s string) string {
 	clean := true
 	for _, r := range s {
-		if dropRune(r) || r == 0xFFFD {
+		if safetext.Dropped(r) || r == 0xFFFD {
 			clean = false
 			break
 		}
@@ -63,27 +63,13 @@ func cleanInput(s string) string {
 		switch {
 		case r == '\n' || r == '\r' || r == '\t':
 			b.WriteByte(' ')
-		case dropRune(r):
+		case safetext.Dropped(r):
 		default:
 			b.WriteRune(r)
 		}
 	}
 	return b.String()
 }
-
-// dropRune reports whether r must never reach the screen from an input:
-// C0 and C1 controls (line breaks and tabs among them), DEL, and bidi
-// overrides, embeddings, isolates and marks.
-func dropRune(r rune) bool {
-	return r < 0x20 || (r >= 0x7f && r <= 0x9f) ||
-		(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) ||
-		r == 0x200e || r == 0x200f || r == 0x061c
-}
-
-// Forbidden reports whether r can never be part of an input's text, as
-// typed into the dialog: the runes the input drops. A surface that takes
-// text from elsewhere refuses text that holds one.
-func Forbidden(r rune) bool { return dropRune(r) }
 
 // Value returns the text.
 func (t *textInput) Value() string { return t.s }

@@ -1,33 +1,33 @@
-package keyid
+package config
 
 import (
 	"errors"
 	"testing"
 
-	"github.com/askuser/askuser/internal/fuzzbound"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
-// FuzzParse checks that Parse never panics, that a canonical chord is a
+// FuzzParseKey checks that ParseKey never panics, that a canonical chord is a
 // fixed point, and that CheckToggle agrees with Parse.
-func FuzzParse(f *testing.F) {
+func FuzzParseKey(f *testing.F) {
 	for _, s := range []string{"alt+o", "Alt+O", "ctrl++", "+", "shift+ctrl+pageUp", "escape", "alt+banana", "alt+", "++", "alt+alt+o", "super+hyper+meta+shift+alt+ctrl+f12", "ctrl+[", "é"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		fuzzbound.Run(t, s, func() {
-			c, err := Parse(s)
+		strictjson.FuzzBound(t, s, func() {
+			c, err := ParseKey(s)
 			if err != nil {
 				if c != "" {
-					t.Fatalf("Parse(%q) = %q with error %v", s, c, err)
+					t.Fatalf("ParseKey(%q) = %q with error %v", s, c, err)
 				}
 				if _, terr := CheckToggle(s); terr == nil {
 					t.Fatalf("CheckToggle(%q) accepted what Parse refused: %v", s, err)
 				}
 				return
 			}
-			again, err := Parse(c)
+			again, err := ParseKey(c)
 			if err != nil || again != c {
-				t.Fatalf("Parse(%q) = %q, but Parse(%q) = %q, %v", s, c, c, again, err)
+				t.Fatalf("ParseKey(%q) = %q, but ParseKey(%q) = %q, %v", s, c, c, again, err)
 			}
 			toggle, err := CheckToggle(s)
 			switch {

@@ -47,8 +47,8 @@ var keymap = keyTable{
 	{keys: []string{"esc", "ctrl+c"}, act: actDismiss, in: scopeAll, label: "esc", hint: dismissHint, prio: 3},
 }
 
-// Keys returns every chord the ask_user dialog (Model) handles, in keyid's
-// canonical form, each once. Hosts use it to keep their own keys, such
+// Keys returns every chord the ask_user dialog (Model) handles, in the
+// canonical form of config.ParseKey, each once. Hosts use it to keep their own keys, such
 // as the overlay toggle, apart from the dialog's.
 func Keys() []string { return keymap.names() }
 

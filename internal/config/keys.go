@@ -1,4 +1,4 @@
-// Package keyid parses key chords such as "alt+o" or "ctrl+shift+tab" and
+// Key chords: ParseKey reads chords such as "alt+o" or "ctrl+shift+tab" and
 // writes them in one canonical form, so that keys from a terminal, from Pi
 // and from a config file compare equal.
 //
@@ -23,10 +23,11 @@
 // chord valid in one host is valid in all of them. The plus key is written
 // "+" alone or last after a "+", as in "ctrl++".
 //
-// The package also owns the keys the questionnaire dialog claims (Reserved
+// This file and toggle.go also own the keys the questionnaire dialog claims (Reserved
 // and Conflicting) and the check that an overlay toggle key avoids them
 // (CheckToggle).
-package keyid
+
+package config
 
 import (
 	"errors"
@@ -39,7 +40,7 @@ import (
 // DefaultToggle is the overlay show/hide chord when none is configured.
 const DefaultToggle = "alt+o"
 
-// Errors that Parse wraps, so that callers can tell them apart with
+// Errors that ParseKey wraps, so that callers can tell them apart with
 // errors.Is. The wrapping error says where the problem is and what is
 // allowed.
 var (
@@ -127,7 +128,7 @@ const allowedMods = "ctrl, alt, shift, super, meta or hyper"
 // Parse of a canonical chord returns it unchanged. Parse accepts any key
 // the grammar allows; it does not judge whether a key makes a good
 // binding (see CheckToggle).
-func Parse(s string) (string, error) {
+func ParseKey(s string) (string, error) {
 	if s == "" {
 		return "", fmt.Errorf(`%w: write a chord such as "alt+o"`, ErrEmpty)
 	}

@@ -1,0 +1,7 @@
+package safetext
+
+// Exported for the external tests in fuzz_test.go.
+var (
+	FuzzLineCheck = fuzzLine
+	FuzzSeeds     = fuzzSeeds
+)
