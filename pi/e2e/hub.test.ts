@@ -1,14 +1,15 @@
 // The Pi package joins the person's hub: a real askuser-hub process (the
 // embedded NATS server), real Pi in print mode, which has no dialog of its
-// own, and a program answering with `askuser answer`. The question waits
+// own, and in its TUI, where askuser's dialog is on screen at the same
+// time, and a program answering with `askuser answer`. The question waits
 // on the hub, tagged as Pi's; the answer reaches the model, which is told
-// where it came from.
+// where it came from, and Pi's dialog closes.
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { nodeBin, piArgs, pkgDir, prepare, type Run, until } from "./harness.ts";
+import { nodeBin, piArgs, pkgDir, prepare, type Run, Tui, until } from "./harness.ts";
 
 const bin = join(pkgDir, "..", "bin");
 const deploy = { questions: [{ title: "Deploy where?", options: [{ label: "staging" }, { label: "prod" }] }] };
@@ -68,4 +69,40 @@ test("print mode with a hub: the question waits there, a program answers, and th
 
   hub.kill("SIGTERM");
   await new Promise((r) => hub.on("exit", r));
+});
+
+test("tui with a hub: the dialog is on Pi's screen and the question on the hub; a program's answer closes the dialog", async () => {
+  const run = prepare([deploy]);
+  const hub = await startHub(run);
+  const tui = new Tui(run);
+  try {
+    await tui.waitFor("esc dismiss");
+    const pending = await until("the question on the hub", () => {
+      const r = askuser(run, undefined, "pending", "--json");
+      const list = r.status === 0 ? JSON.parse(r.stdout) : [];
+      return list.length === 1 ? list[0] : undefined;
+    });
+    assert.equal(pending.agent, "Pi");
+    const answer = {
+      status: "answered",
+      answers: [{ index: 0, id: "q1", title: "Deploy where?", kind: "single", selections: ["staging"], usedDefault: false }],
+    };
+    const a = askuser(run, JSON.stringify(answer), "answer", "--by", "ci-policy", pending.id, "-");
+    assert.equal(a.status, 0, a.stderr);
+
+    await until("the tool result", () => run.results().length >= 1);
+    const [res] = run.results();
+    assert.equal(res!.details.status, "answered", JSON.stringify(res));
+    assert.deepEqual(res!.details.answers[0].selections, ["staging"]);
+    assert.equal(res!.details.route, "custom", "the hub raced askuser's own dialog in Pi");
+    assert.match(res!.text, /askuser hub/);
+    assert.match(res!.text, /ci-policy/);
+    await until("the dialog to leave Pi's screen", () => !tui.screen().includes("esc dismiss"));
+    const left = JSON.parse(askuser(run, undefined, "pending", "--json").stdout);
+    assert.deepEqual(left, [], "the answered question left the hub");
+  } finally {
+    tui.close();
+    hub.kill("SIGTERM");
+    await new Promise((r) => hub.on("exit", r));
+  }
 });

@@ -2,6 +2,7 @@ package pibridge
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -31,19 +32,34 @@ const (
 // without a UI) waits for the hub alone when one runs at the hello.
 type piHub struct {
 	getenv   func(string) string
-	headless bool // the session has no route but the hub
+	tell     func(msg string) // shows the person a notice in Pi
+	told     sync.Once        // that the hub cannot be reached, said once a session
+	headless bool             // the session has no route but the hub
 
 	mu      sync.Mutex
 	answers map[string]hub.Answer // by call id, the answers the hub won
 }
 
 // newPiHub returns the hub side of a session whose preferences are
-// prefs, or nil when the person turned the hub off.
-func newPiHub(prefs ask.Effective, getenv func(string) string) *piHub {
+// prefs, or nil when the person turned the hub off. tell shows the person
+// a notice: that a hub runs but cannot be reached, once a session.
+func newPiHub(prefs ask.Effective, getenv func(string) string, tell func(string)) *piHub {
 	if prefs.Hub == config.HubOff {
 		return nil
 	}
-	return &piHub{getenv: getenv, answers: map[string]hub.Answer{}}
+	return &piHub{getenv: getenv, tell: tell, answers: map[string]hub.Answer{}}
+}
+
+// unreachable tells the person, the first time in the session, that the
+// hub could not be reached and the question is asked in Pi only. A hub
+// that stopped in the meantime is no news.
+func (h *piHub) unreachable(err error) {
+	if errors.Is(err, hub.ErrNoHub) {
+		return
+	}
+	h.told.Do(func() {
+		h.tell("askuser: the hub cannot be reached, so questions are asked in Pi only: " + safetext.Line(err.Error()))
+	})
 }
 
 // join returns caps with each renderer racing the hub. A session with no
@@ -86,9 +102,10 @@ func (h *piHub) link() *hub.Link {
 		Dial: func(ctx context.Context) (*hub.Client, error) {
 			return hub.Dial(ctx, &hub.DialOptions{Getenv: h.getenv, Name: "askuser pi"})
 		},
-		Agent:    "Pi",
-		Local:    piLocal,
-		Answered: h.won,
+		Agent:       "Pi",
+		Local:       piLocal,
+		Answered:    h.won,
+		Unreachable: h.unreachable,
 	})
 }
 

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -170,5 +172,50 @@ func TestHubJoin(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHubUnreachable checks that a hub whose info file names an address
+// nobody listens on neither blocks nor breaks Pi's own route, and that
+// the person is told so once in the session, not at every call.
+func TestHubUnreachable(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	paths, err := hub.Locate(os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there now
+	if err := os.MkdirAll(filepath.Dir(paths.Info), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := hub.WriteInfo(paths.Info, hub.Info{URL: "nats://" + addr, Token: "t", PID: os.Getpid(), Started: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	c := ready(t, hello("rpc", true, rpcUI, nil))
+	var all []map[string]any
+	for _, call := range []string{"c1", "c2"} {
+		sendAsk(c, call, deploy, "")
+		msgs := c.until("dialog")
+		d := msgs[len(msgs)-1]
+		c.sendMsg(map[string]any{"type": "reply", "call": call, "req": d["req"], "value": "prod"})
+		msgs = append(msgs, c.until("result")...)
+		if res := result(t, msgs); res["status"] != "answered" {
+			t.Fatalf("call %s: result %v, want answered in Pi's dialog", call, res)
+		}
+		all = append(all, msgs...)
+	}
+	var notices []string
+	for _, m := range all {
+		if m["type"] == "notice" {
+			notices = append(notices, m["message"].(string))
+		}
+	}
+	if len(notices) != 1 || !strings.Contains(notices[0], "the hub cannot be reached, so questions are asked in Pi only") {
+		t.Errorf("notices %q, want one saying that the hub cannot be reached", notices)
 	}
 }

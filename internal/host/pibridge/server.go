@@ -280,7 +280,9 @@ func newHost(m inMsg, custom ask.Renderer, srv *server) (*ask.Host, *contract.Er
 	}
 	opts.ConfigFile = path
 	opts.Wrap = func(prefs ask.Effective, caps ask.Capabilities) ask.Capabilities {
-		srv.hub = newPiHub(prefs, os.Getenv)
+		srv.hub = newPiHub(prefs, os.Getenv, func(msg string) {
+			srv.send(textMsg{Type: typeNotice, Message: msg})
+		})
 		return srv.hub.join(caps)
 	}
 	return ask.NewHost(caps, opts), nil
