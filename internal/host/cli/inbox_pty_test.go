@@ -75,14 +75,14 @@ func (h *headlessAsk) result() (int, string) {
 // inboxScreen is askuser inbox on a pseudo-terminal, read through a
 // terminal emulator.
 type inboxScreen struct {
-	t    *testing.T
+	t    testing.TB
 	tty  *os.File
 	mu   sync.Mutex
 	emu  *vt.Emulator
 	done chan error
 }
 
-func startInbox(t *testing.T, env []string, args ...string) *inboxScreen {
+func startInbox(t testing.TB, env []string, args ...string) *inboxScreen {
 	t.Helper()
 	const w, h = 120, 30
 	cmd := exec.Command(buildAskuser(t), append([]string{"inbox"}, args...)...)

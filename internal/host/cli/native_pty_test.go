@@ -49,7 +49,7 @@ func removeBuiltAskuser() {
 
 // buildAskuser returns the binary of builtAskuser, skipping the test when
 // there is no go command to build it with.
-func buildAskuser(t *testing.T) string {
+func buildAskuser(t testing.TB) string {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skipf("the go command is not on PATH (%v): the real-terminal tests build askuser with it", err)
