@@ -440,17 +440,28 @@ func (c *Client) keepWaiting(ctx context.Context, q Question) error {
 // await waits until the question q has an entry in the answers bucket and
 // returns it. An answer that breaks q's contract, stored past the door,
 // is removed so that the question is open again, and the wait goes on.
-// tick, when not nil, is called at each of the periodic looks.
+// tick, when not nil, is called at each of the periodic looks, and
+// stopped when a surface may have stopped q's countdown: when told so,
+// and when the connection comes back.
 // It looks when told that an answer was stored, when the connection comes
 // back, and every getEvery×lookEvery, so that an answer stored while this
 // process was away is found.
-func (c *Client) await(ctx context.Context, q *Question, tick func(context.Context)) (Answer, error) {
+func (c *Client) await(ctx context.Context, q *Question, tick, stopped func(context.Context)) (Answer, error) {
 	notes := make(chan *nats.Msg, 4)
 	sub, err := c.nc.ChanSubscribe(answeredSubject+"."+q.ID, notes)
 	if err != nil {
 		return Answer{}, err
 	}
 	defer sub.Unsubscribe()
+	stops := make(chan *nats.Msg, 1)
+	ssub, err := c.nc.ChanSubscribe(stoppedSubject+"."+q.ID, stops)
+	if err != nil {
+		return Answer{}, err
+	}
+	defer ssub.Unsubscribe()
+	if stopped == nil {
+		stopped = func(context.Context) {}
+	}
 	ticker := time.NewTicker(lookEvery)
 	defer ticker.Stop()
 	get, looks := true, 0
@@ -479,8 +490,11 @@ func (c *Client) await(ctx context.Context, q *Question, tick func(context.Conte
 			return Answer{}, context.Cause(ctx)
 		case <-notes:
 			get = true
+		case <-stops:
+			stopped(ctx)
 		case <-c.reconnect:
 			get = true
+			stopped(ctx)
 		case <-ticker.C:
 			looks++
 			get = looks%getEvery == 0

@@ -475,3 +475,99 @@ func TestCountdownStopped(t *testing.T) {
 		t.Fatalf("result = %+v", res)
 	}
 }
+
+// TestStopCountdownElsewhere has a surface of the hub stop the countdown
+// of a question asked with a 2 s deadline: the asker's countdown stops,
+// the question outlives its deadline with no deadline on the hub, and an
+// answer after it wins.
+func TestStopCountdownElsewhere(t *testing.T) {
+	info := startHub(t)
+	c := dial(t, info)
+	l := hub.NewLink(&hub.LinkOptions{
+		Dial: func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Info: &info}) },
+	})
+	defer closeLink(l)
+	sessions := make(chan *ask.Session, 1)
+	local := ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+		sessions <- s
+		<-ctx.Done()
+		return ask.Outcome{}, ctx.Err()
+	})
+	a := newAsker(t, l, ask.Capabilities{Custom: local}, 2000)
+	results := make(chan contract.Result, 1)
+	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+	s := <-sessions
+	q := waitPending(t, c)
+	if q.Tag.Deadline == nil {
+		t.Fatal("the question reached the hub without its deadline")
+	}
+	if err := c.StopCountdown(context.Background(), q.ID, "alice in the test"); err != nil {
+		t.Fatalf("StopCountdown: %v", err)
+	}
+	// A second stop finds no deadline left and changes nothing.
+	if err := c.StopCountdown(context.Background(), q.ID, "bob"); err != nil {
+		t.Fatalf("second StopCountdown: %v", err)
+	}
+	got, _, err := c.Question(context.Background(), q.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Tag.Deadline != nil || got.StoppedBy != "alice in the test" {
+		t.Fatalf("on the hub: deadline %v, stopped by %q; want none, by alice in the test", got.Tag.Deadline, got.StoppedBy)
+	}
+	for wait := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, ok := s.Countdown.Deadline(); !ok {
+			break
+		}
+		if time.Now().After(wait) {
+			t.Fatal("the asker's countdown kept running after a surface stopped it")
+		}
+	}
+	time.Sleep(time.Until(q.Tag.Deadline.Add(500 * time.Millisecond)))
+	if _, err := c.Answer(context.Background(), q.ID, askUserAnswer(t, "prod"), "program"); err != nil {
+		t.Fatalf("answer after the first deadline: %v", err)
+	}
+	if res := <-results; res.Status != contract.StatusAnswered {
+		t.Fatalf("result = %+v", res)
+	}
+}
+
+// TestStopCountdownRefused lists what StopCountdown refuses, and why.
+func TestStopCountdownRefused(t *testing.T) {
+	info := startHub(t)
+	c := dial(t, info)
+	l := hub.NewLink(&hub.LinkOptions{
+		Dial: func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Info: &info}) },
+	})
+	defer closeLink(l)
+	a := newAsker(t, l, ask.Capabilities{}, 60000)
+	results := make(chan contract.Result, 1)
+	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+	q := waitPending(t, c)
+	if _, err := c.Answer(context.Background(), q.ID, askUserAnswer(t, "staging"), "program"); err != nil {
+		t.Fatal(err)
+	}
+	<-results
+	for _, tc := range []struct {
+		name, id, by string
+		reason       hub.Refusal
+		says         string
+	}{
+		{"answered", q.ID, "alice", hub.RefusedAnswered, "already answered by program"},
+		{"unknown", "zzzzzzzzzzzz", "alice", hub.RefusedUnknown, "no question zzzzzzzzzzzz waits"},
+		{"not an id", "../x", "alice", hub.RefusedUnknown, "is not a question id"},
+		{"blank name", q.ID, " ", "", "must not be blank"},
+		{"control in name", q.ID, "a\x1b[2Jb", "", "control or formatting character"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := c.StopCountdown(context.Background(), tc.id, tc.by)
+			if err == nil || !strings.Contains(err.Error(), tc.says) {
+				t.Fatalf("err = %v, want one saying %q", err, tc.says)
+			}
+			var re *hub.RefusedError
+			if tc.reason != "" && (!errors.As(err, &re) || re.Reason != tc.reason) {
+				t.Fatalf("err = %#v, want refused as %s", err, tc.reason)
+			}
+		})
+	}
+}

@@ -385,7 +385,7 @@ func (h *hubSide) run(ctx context.Context) {
 		h.close(c, note)
 		return
 	}
-	a, err := c.await(ctx, h.q, h.tick)
+	a, err := c.await(ctx, h.q, h.tick, h.stopped)
 	if err == nil && (a.Status == StatusAnswered || a.Status == StatusDismissed) {
 		h.answers <- a
 		_ = c.questions.Delete(context.WithoutCancel(ctx), h.q.ID)
@@ -429,6 +429,25 @@ func (h *hubSide) tick(ctx context.Context) {
 		h.q.Tag.Deadline = nil
 		h.mu.Unlock()
 	}
+}
+
+// stopped follows a surface of the hub that stopped the question's
+// countdown (StopCountdown): the asker's countdown stops too, so that
+// the call waits until it is answered there or elsewhere.
+func (h *hubSide) stopped(ctx context.Context) {
+	if h.countdown == nil || h.deadline() == nil {
+		return
+	}
+	h.mu.Lock()
+	c := h.client
+	h.mu.Unlock()
+	if c == nil || !c.stopped(ctx, h.q.ID) {
+		return
+	}
+	h.countdown.Cancel()
+	h.mu.Lock()
+	h.q.Tag.Deadline = nil
+	h.mu.Unlock()
 }
 
 // deadline returns the question's deadline, nil once the countdown was

@@ -27,6 +27,9 @@ type Question struct {
 	Created time.Time `json:"created"`
 	// Request is the questionnaire, in its contract's JSON, normalized.
 	Request json.RawMessage `json:"request"`
+	// StoppedBy names who stopped the question's countdown on a surface
+	// of the hub (StopCountdown); "" when nobody did, or its asker did.
+	StoppedBy string `json:"stopped_by,omitempty"`
 }
 
 // Tag says where a question comes from. Every member is the asker's

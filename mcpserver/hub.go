@@ -43,9 +43,12 @@ type HubOptions struct {
 	// Project tags the questions; "" means the working directory.
 	Project string
 	// Unreachable is told, once per server, why the hub could not be
-	// reached; the session's own route goes on without it. nil for
-	// nothing.
-	Unreachable func(err error)
+	// reached, and whether the hub is the only route of the session
+	// that found out (alone): a question asked there waits for the hub
+	// to come back within its deadline, and a new one cannot be asked
+	// until it is back. Otherwise the session's own route goes on
+	// without it. nil for nothing.
+	Unreachable func(err error, alone bool)
 }
 
 // sessionHub is the hub's side of one session.
@@ -102,7 +105,7 @@ func (s *Server) joinHub(req *mcp.CallToolRequest, caps ask.Capabilities, modern
 		Agent:       agent,
 		Project:     o.Project,
 		Local:       "askuser mcp for " + agent,
-		Unreachable: s.hubUnreachable,
+		Unreachable: func(err error) { s.hubUnreachable(err, sh.headless) },
 		Answered:    sh.won,
 	})
 	if sh.headless {
@@ -111,7 +114,7 @@ func (s *Server) joinHub(req *mcp.CallToolRequest, caps ask.Capabilities, modern
 		cancel()
 		if err != nil {
 			if !errors.Is(err, hub.ErrNoHub) {
-				s.hubUnreachable(err)
+				s.hubUnreachable(err, true)
 			}
 			return caps, nil
 		}
@@ -141,11 +144,11 @@ func (s *Server) joinHub(req *mcp.CallToolRequest, caps ask.Capabilities, modern
 
 // hubUnreachable tells the server's Unreachable, once, why the hub could
 // not be reached. That no hub runs is no news.
-func (s *Server) hubUnreachable(err error) {
+func (s *Server) hubUnreachable(err error, alone bool) {
 	if errors.Is(err, hub.ErrNoHub) || s.opts.Hub.Unreachable == nil {
 		return
 	}
-	s.hubTold.Do(func() { s.opts.Hub.Unreachable(err) })
+	s.hubTold.Do(func() { s.opts.Hub.Unreachable(err, alone) })
 }
 
 // clientName names the session's client as its initialize request did:

@@ -23,6 +23,7 @@ import (
 type Answerer interface {
 	Answer(ctx context.Context, id string, data []byte, by string) (hub.Answer, error)
 	Dismiss(ctx context.Context, id, by string) (hub.Answer, error)
+	StopCountdown(ctx context.Context, id, by string) error
 }
 
 // InboxOptions configures RunInbox. A nil *InboxOptions means the
@@ -133,6 +134,11 @@ type (
 		err     error
 		dismiss bool
 	}
+	// inboxStopped says how the hub took a stopped countdown.
+	inboxStopped struct {
+		id  string
+		err error
+	}
 )
 
 // next reads the next event of the hub.
@@ -175,6 +181,9 @@ func (m *inbox) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, inboxTickCmd()
 	case inboxDecided:
 		m.decided(msg)
+		return m, nil
+	case inboxStopped:
+		m.stopped(msg)
 		return m, nil
 	}
 	k, _, ok := m.input(msg)
@@ -310,7 +319,7 @@ func (m *inbox) openSelected() {
 		return
 	}
 	o := &openQuestion{row: r}
-	cd := questionCountdown{q: r.q, now: m.now}
+	cd := questionCountdown{o: o, now: m.now}
 	switch r.q.Tag.Contract {
 	case hub.ContractAskUser:
 		req, _, err := contract.Parse(r.q.Request)
@@ -335,15 +344,17 @@ func (m *inbox) openSelected() {
 	m.sizeDialog()
 }
 
-// questionCountdown is a question's deadline as the dialog reads it.
+// questionCountdown is an open question's deadline as the dialog reads
+// it: the one its row holds now, which loses its deadline when a surface
+// stops the countdown.
 type questionCountdown struct {
-	q   *hub.Question
+	o   *openQuestion
 	now func() time.Time
 }
 
 // Remaining returns the time left until the question's deadline.
 func (c questionCountdown) Remaining() (time.Duration, bool) {
-	d := c.q.Tag.Deadline
+	d := c.o.row.q.Tag.Deadline
 	if d == nil {
 		return 0, false
 	}
@@ -409,9 +420,39 @@ func (m *inbox) dialogKey(k dialog.Key) tea.Cmd {
 		m.drafts[o.row.q.ID] = o
 		m.open = nil
 	case dialog.EffectCancelCountdown:
-		m.say(m.th.Warning, "the countdown can only be stopped where the question was asked")
+		return m.stopCountdown(o.row.q.ID)
 	}
 	return nil
+}
+
+// stopCountdown stops the countdown of the question id for every surface
+// and its asker, as Alt+Q does where it was asked.
+func (m *inbox) stopCountdown(id string) tea.Cmd {
+	by, a := m.by, m.ans
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return inboxStopped{id: id, err: a.StopCountdown(ctx, id, by)}
+	}
+}
+
+// stopped shows how the hub took a stopped countdown.
+func (m *inbox) stopped(msg inboxStopped) {
+	if msg.err != nil {
+		m.say(m.th.Error, "the countdown was not stopped: "+oneLine(msg.err.Error()))
+		return
+	}
+	if r := m.list.byID[msg.id]; r != nil {
+		// The hub's watch brings the same change; the row need not wait
+		// for it.
+		q := *r.q
+		q.Tag.Deadline = nil
+		m.list.put(&q)
+		if m.open != nil && m.open.row.q.ID == msg.id {
+			m.open.row = m.list.byID[msg.id]
+		}
+	}
+	m.say(m.th.Selection, "the countdown is stopped for every surface and the agent that asked")
 }
 
 // send sends the person's answer (data) or dismissal through the hub.

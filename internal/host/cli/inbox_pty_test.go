@@ -293,6 +293,36 @@ func TestInboxAnsweredElsewhere(t *testing.T) {
 	}
 }
 
+// TestInboxStopsCountdown stops, with Alt+Q in askuser inbox, the
+// countdown of a question that askuser ask asked with a 4 s deadline:
+// the dialog says there is no timeout, askuser ask outlives its deadline,
+// and the answer given after it reaches askuser ask.
+func TestInboxStopsCountdown(t *testing.T) {
+	state, c := startTestHub(t)
+	env := append(os.Environ(), "TERM=xterm-256color", "XDG_STATE_HOME="+state)
+	ask := startHeadlessAsk(t, env, "ask", "--no-config", "--timeout-per-question", "4000", writeFile(t, "q.json", hubQuestion))
+	q := pendingN(t, c, 1)[0]
+
+	s := startInbox(t, env)
+	s.waitFor("1 question waits")
+	s.send(keyEnter)
+	s.waitFor("production", "⏱ 0:0")
+	s.send("\x1bq")
+	s.waitFor("No timeout", "the countdown is stopped for every surface")
+	time.Sleep(time.Until(q.Tag.Deadline.Add(time.Second)))
+	if got, _, err := c.Question(context.Background(), q.ID); err != nil || got.Tag.Deadline != nil {
+		t.Fatalf("the question on the hub: %+v, %v; want it waiting with no deadline", got, err)
+	}
+	s.send(keyDown + keyEnter)
+	if code, out := ask.result(); code != 0 || !strings.Contains(out, `"production"`) {
+		t.Fatalf("askuser ask: exit status %d, result %s; it said %s", code, out, ask.stderr.String())
+	}
+	s.send("q")
+	if code := s.exit(); code != 0 {
+		t.Errorf("askuser inbox: exit status %d, want 0", code)
+	}
+}
+
 // TestInboxWithoutHub: with no hub, askuser inbox says so in one line and
 // exits with status 1 at once.
 func TestInboxWithoutHub(t *testing.T) {

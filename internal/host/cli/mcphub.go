@@ -27,7 +27,11 @@ func mcpHub(env *Env, pref string) *mcpserver.HubOptions {
 		},
 		Running: func() bool { return hub.Running(env.Getenv) },
 		Project: project,
-		Unreachable: func(err error) {
+		Unreachable: func(err error, alone bool) {
+			if alone {
+				fmt.Fprintf(env.Stderr, "askuser mcp: the hub cannot be reached, and it is the only way this client can ask: a question already on it waits for it to come back, within its deadline, and a new one cannot be asked until it is back: %s\n", safetext.Line(err.Error()))
+				return
+			}
 			fmt.Fprintf(env.Stderr, "askuser mcp: the hub cannot be reached, so the questions are asked without it: %s\n", safetext.Line(err.Error()))
 		},
 	}

@@ -283,6 +283,11 @@ func TestStressHub(t *testing.T) {
 			}
 			if s := stderr.String(); s != "" {
 				t.Logf("agent %d said: %s", a, s)
+				// The hub is these agents' only route: one that lost it
+				// waits for it, and must not claim to ask without it.
+				if strings.Contains(s, "asked without it") {
+					t.Errorf("agent %d, whose only route is the hub, said it asks without it: %s", a, s)
+				}
 			}
 		})
 	}
