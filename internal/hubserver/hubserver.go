@@ -16,9 +16,11 @@ import (
 	"io"
 	"net"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/push"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -61,6 +63,9 @@ type Options struct {
 	Log io.Writer
 	// Ready is called once the hub serves and its info file is written.
 	Ready func(hub.Info)
+	// ConfigFile is the hub's config file (see Config); "" means
+	// ConfigPath's when Getenv is set, and none otherwise.
+	ConfigFile string
 }
 
 // Run runs the hub until ctx is done, then stops it: clients are
@@ -104,6 +109,18 @@ func Run(ctx context.Context, opts *Options) error {
 		}
 		return fmt.Errorf("lock %s: %w", paths.Lock, err)
 	}
+	cfgPath := opts.ConfigFile
+	if cfgPath == "" && opts.Getenv != nil {
+		// With neither XDG_CONFIG_HOME nor HOME there is no place for
+		// the file, and so no config.
+		cfgPath, _ = ConfigPath(opts.Getenv)
+	}
+	var cfg Config
+	if cfgPath != "" {
+		if cfg, err = LoadConfig(cfgPath); err != nil {
+			return err
+		}
+	}
 	token, err := newToken()
 	if err != nil {
 		return err
@@ -141,6 +158,10 @@ func Run(ctx context.Context, opts *Options) error {
 	if err := makeBuckets(ctx, s, token); err != nil {
 		return err
 	}
+	services, cancelServices := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer cancelServices()
 	info := hub.Info{
 		URL:     fmt.Sprintf("nats://127.0.0.1:%d", addr.Port),
 		Token:   token,
@@ -152,12 +173,51 @@ func Run(ctx context.Context, opts *Options) error {
 		return err
 	}
 	defer os.Remove(paths.Info)
+	if cfg.Push != nil {
+		if err := startPush(services, &wg, s, info, *cfg.Push, opts.Getenv, log); err != nil {
+			return err
+		}
+		fmt.Fprintf(log, "askuser hub: pushes questions unanswered after %v to the ntfy server at %s\n", cfg.Push.Delay, cfg.Push.Server)
+	}
 	fmt.Fprintf(log, "askuser hub: ready at %s, store %s, info %s\n", info.URL, paths.Store, paths.Info)
 	if opts.Ready != nil {
 		opts.Ready(info)
 	}
 	<-ctx.Done()
 	fmt.Fprintf(log, "askuser hub: stopping\n")
+	return nil
+}
+
+// startPush runs the pushes of cfg on wg until ctx is done, through the
+// hub's own server s.
+func startPush(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info hub.Info, cfg push.Config, getenv func(string) string, log io.Writer) error {
+	c, err := hub.Dial(ctx, &hub.DialOptions{Info: &info, Name: "askuser hub push"})
+	if err != nil {
+		return fmt.Errorf("push: connect to the hub: %w", err)
+	}
+	nc, err := nats.Connect("", nats.InProcessServer(s), nats.Token(info.Token))
+	if err != nil {
+		c.Close()
+		return fmt.Errorf("push: connect to the hub's own server: %w", err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		c.Close()
+		nc.Close()
+		return err
+	}
+	home := ""
+	if getenv != nil {
+		home = getenv("HOME")
+	}
+	wg.Go(func() {
+		defer c.Close()
+		defer nc.Close()
+		err := push.Run(ctx, &push.Options{Config: cfg, Watch: c.Watch, JetStream: js, Home: home, Log: log})
+		if ctx.Err() == nil {
+			fmt.Fprintf(log, "askuser hub: pushes stopped: %v\n", err)
+		}
+	})
 	return nil
 }
 

@@ -17,6 +17,12 @@ Run the hub in the foreground: an embedded NATS server with JetStream on
 ~/.local/state/askuser/hub). Local askuser processes find it there and
 publish their questions to it. SIGTERM stops it with nothing lost.
 
+Its own config file, $XDG_CONFIG_HOME/askuser/hub.json (else
+~/.config/askuser/hub.json), read once at the start, may push the
+questions nobody answers in time to a phone through ntfy:
+  {"push": {"delayMs": 30000, "ntfy": {"server": "https://ntfy.sh",
+   "topic": "…", "token": "…", "link": "https://…/"}}}
+
 askuser-hub version prints the version, the commit and the platform, as
 askuser version does.
 `

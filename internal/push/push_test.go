@@ -1,0 +1,368 @@
+package push_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/hubserver"
+	"github.com/askuser/askuser/internal/push"
+)
+
+// The question the tests ask: nothing of it may reach a push.
+const (
+	request  = `{"questions": [{"title": "Deploy where secretly?", "options": [{"label": "staging-optionA"}, {"label": "prod-optionB"}]}]}`
+	ntfyTok  = "tk_secret_ntfy_token"
+	topic    = "askuser-test-topic"
+	pageLink = "https://laptop.example:8443/"
+)
+
+// recorder is an ntfy server on 127.0.0.1 that records every request.
+type recorder struct {
+	srv *httptest.Server
+	mu  sync.Mutex
+	got []pushed
+}
+
+type pushed struct {
+	at     time.Time
+	path   string
+	body   string
+	header http.Header
+}
+
+func newRecorder(t *testing.T) *recorder { return newRecorderTB(t) }
+
+func newRecorderTB(t testing.TB) *recorder {
+	r := &recorder{}
+	r.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		b, _ := io.ReadAll(req.Body)
+		r.mu.Lock()
+		r.got = append(r.got, pushed{at: time.Now(), path: req.URL.Path, body: string(b), header: req.Header.Clone()})
+		r.mu.Unlock()
+		w.Write([]byte(`{"id":"x"}`))
+	}))
+	t.Cleanup(r.srv.Close)
+	return r
+}
+
+func (r *recorder) pushes() []pushed {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]pushed(nil), r.got...)
+}
+
+// waitPushes waits until n pushes came, and a moment more to see that no
+// other follows.
+func (r *recorder) waitPushes(t *testing.T, n int, within time.Duration) []pushed {
+	t.Helper()
+	for end := time.Now().Add(within); len(r.pushes()) < n && time.Now().Before(end); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond)
+	got := r.pushes()
+	if len(got) != n {
+		t.Fatalf("%d pushes, want %d: %+v", len(got), n, got)
+	}
+	return got
+}
+
+// env is the environment of a test's hub and askers: its state in
+// state, the user's home as it is.
+func env(state string) func(string) string {
+	home := os.Getenv("HOME")
+	return func(k string) string {
+		switch k {
+		case "HOME":
+			return home
+		case "XDG_STATE_HOME":
+			return state
+		}
+		return ""
+	}
+}
+
+// testHub runs a real hub with its state in state and the hub config
+// file body.
+func testHub(t *testing.T, state, config string) (hub.Info, func() error) {
+	return testHubTB(t, state, config)
+}
+
+func testHubTB(t testing.TB, state, config string) (hub.Info, func() error) {
+	t.Helper()
+	cfg := filepath.Join(t.TempDir(), "hub.json")
+	if err := os.WriteFile(cfg, []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	info, stop, err := hubserver.Start(ctx, &hubserver.Options{ConfigFile: cfg, Getenv: env(state)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info, stop
+}
+
+func pushConfig(server string, delayMs int) string {
+	return `{"push": {"delayMs": ` + itoa(delayMs) + `, "ntfy": {"server": "` + server + `", "topic": "` + topic +
+		`", "token": "` + ntfyTok + `", "link": "` + pageLink + `"}}}`
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// asker asks request through the hub alone, the one of state, with
+// timeoutMs per question, and returns the channel its result comes on.
+func asker(t *testing.T, state string, timeoutMs int64) (*hub.Link, chan contract.Result) {
+	return askerTB(t, state, timeoutMs)
+}
+
+func askerTB(t testing.TB, state string, timeoutMs int64) (*hub.Link, chan contract.Result) {
+	t.Helper()
+	l := hub.NewLink(&hub.LinkOptions{
+		Dial: func(ctx context.Context) (*hub.Client, error) {
+			return hub.Dial(ctx, &hub.DialOptions{Getenv: env(state)})
+		},
+		Agent:   "claude-code",
+		Project: filepath.Join(os.Getenv("HOME"), "src", "api"),
+	})
+	a := ask.NewAsker(ask.NewHost(l.Join(ask.Capabilities{}), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &timeoutMs}}), nil)
+	res := make(chan contract.Result, 1)
+	go func() { res <- a.AskJSON(context.Background(), []byte(request), nil) }()
+	return l, res
+}
+
+func closeLink(l *hub.Link) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	l.Close(ctx)
+}
+
+func pending(t *testing.T, c *hub.Client, n int) []hub.Question {
+	t.Helper()
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		qs, err := c.Pending(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(qs) == n {
+			return qs
+		}
+		if time.Now().After(end) {
+			t.Fatalf("%d questions wait, want %d", len(qs), n)
+		}
+	}
+}
+
+// checkClean fails if a push carries any of the question's text or a
+// token.
+func checkClean(t *testing.T, p pushed, hubToken string) {
+	t.Helper()
+	all := p.path + "\n" + p.body
+	for k, vs := range p.header {
+		if k == "Authorization" {
+			continue // the ntfy token, where it belongs
+		}
+		all += "\n" + k + ": " + strings.Join(vs, ",")
+	}
+	for _, secret := range []string{"Deploy where secretly", "staging-optionA", "prod-optionB", ntfyTok, hubToken} {
+		if strings.Contains(all, secret) {
+			t.Errorf("a push carries %q:\n%s", secret, all)
+		}
+	}
+}
+
+// TestEscalation: a question answered within the delay is never pushed;
+// one still waiting after it is pushed once, Delay after it was asked,
+// saying who asks and how long is left, and opening the question on the
+// page; the push says nothing of the question itself.
+func TestEscalation(t *testing.T) {
+	rec := newRecorder(t)
+	state := t.TempDir()
+	info, stop := testHub(t, state, pushConfig(rec.srv.URL, 700))
+	defer stop()
+	c, err := hub.Dial(context.Background(), &hub.DialOptions{Info: &info})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+
+	// Answered in time: no push.
+	l1, res1 := asker(t, state, 600000)
+	q1 := pending(t, c, 1)[0]
+	answer := `{"status":"answered","answers":[{"index":0,"id":"q1","title":"Deploy where secretly?","kind":"single","selections":["prod-optionB"],"usedDefault":false}]}`
+	if _, err := c.Answer(context.Background(), q1.ID, []byte(answer), "program"); err != nil {
+		t.Fatal(err)
+	}
+	<-res1
+	closeLink(l1)
+
+	// Left waiting: one push.
+	l2, res2 := asker(t, state, 600000)
+	defer closeLink(l2)
+	q2 := pending(t, c, 1)[0]
+	got := rec.waitPushes(t, 1, 5*time.Second)
+	p := got[0]
+	lag := p.at.Sub(q2.Created.Add(700 * time.Millisecond))
+	t.Logf("pushed %v after the delay", lag)
+	if lag < 0 || lag > 5*time.Second {
+		t.Errorf("pushed %v after the delay, want at or after it", lag)
+	}
+	if p.path != "/"+topic {
+		t.Errorf("pushed to %q, want /%s", p.path, topic)
+	}
+	if want := "claude-code in ~/src/api waits: 1 question, 10m left"; p.body != want {
+		t.Errorf("body %q, want %q", p.body, want)
+	}
+	if got, want := p.header.Get("Click"), pageLink+"#q="+q2.ID; got != want {
+		t.Errorf("Click %q, want %q", got, want)
+	}
+	if got := p.header.Get("Authorization"); got != "Bearer "+ntfyTok {
+		t.Errorf("Authorization %q, want the ntfy token", got)
+	}
+	checkClean(t, p, info.Token)
+	if _, err := c.Dismiss(context.Background(), q2.ID, "test"); err != nil {
+		t.Fatal(err)
+	}
+	<-res2
+}
+
+// TestReminder: with no delay, a question of a 22 s deadline is pushed
+// at once, and again as the reminder 11 s before its deadline.
+func TestReminder(t *testing.T) {
+	rec := newRecorder(t)
+	state := t.TempDir()
+	info, stop := testHub(t, state, pushConfig(rec.srv.URL, 0))
+	defer stop()
+	l, res := asker(t, state, 22000)
+	defer closeLink(l)
+	got := rec.waitPushes(t, 1, 5*time.Second)
+	if !strings.HasSuffix(got[0].body, "waits: 1 question, 22s left") && !strings.HasSuffix(got[0].body, "waits: 1 question, 21s left") {
+		t.Errorf("first push %q", got[0].body)
+	}
+	got = rec.waitPushes(t, 2, 15*time.Second)
+	if gap := got[1].at.Sub(got[0].at); gap < 10*time.Second || gap > 13*time.Second {
+		t.Errorf("the reminder came %v after the first push, want about 11s", gap)
+	}
+	if !strings.HasSuffix(got[1].body, "waits: 1 question, 11s left") {
+		t.Errorf("reminder %q", got[1].body)
+	}
+	for _, p := range got {
+		checkClean(t, p, info.Token)
+	}
+	<-res
+}
+
+// TestRestartPushesOnce: a hub that restarts on the same store does not
+// push again what it pushed before.
+func TestRestartPushesOnce(t *testing.T) {
+	rec := newRecorder(t)
+	state := t.TempDir()
+	info, stop := testHub(t, state, pushConfig(rec.srv.URL, 0))
+	c, err := hub.Dial(context.Background(), &hub.DialOptions{Info: &info})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, res := asker(t, state, 600000)
+	q := pending(t, c, 1)[0]
+	c.Close()
+	rec.waitPushes(t, 1, 5*time.Second)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	info, stop = testHub(t, state, pushConfig(rec.srv.URL, 0))
+	defer stop()
+	c, err = hub.Dial(context.Background(), &hub.DialOptions{Info: &info})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if got := pending(t, c, 1)[0]; got.ID != q.ID {
+		t.Fatalf("after the restart %s waits, want %s", got.ID, q.ID)
+	}
+	time.Sleep(time.Second)
+	rec.waitPushes(t, 1, 0)
+	if _, err := c.Dismiss(context.Background(), q.ID, "test"); err != nil {
+		t.Fatal(err)
+	}
+	<-res
+	closeLink(l)
+}
+
+// TestConfigRefused: a hub whose config is wrong does not start, and
+// says what is wrong and where.
+func TestConfigRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name, config string
+		mode         os.FileMode
+		says         string
+	}{
+		{"http elsewhere", `{"push": {"ntfy": {"server": "http://ntfy.example", "topic": "t"}}}`, 0o600, "push.ntfy.server: must use https"},
+		{"not a server", `{"push": {"ntfy": {"server": "https://ntfy.sh/mytopic", "topic": "t"}}}`, 0o600, "push.ntfy.server: must be the server's address alone"},
+		{"bad topic", `{"push": {"ntfy": {"server": "https://ntfy.sh", "topic": "a/b"}}}`, 0o600, "push.ntfy.topic: must be 1 to 64 letters"},
+		{"no topic", `{"push": {"ntfy": {"server": "https://ntfy.sh"}}}`, 0o600, "push.ntfy: has no topic"},
+		{"empty server", `{"push": {"ntfy": {"server": "", "topic": "t"}}}`, 0o600, "push.ntfy.server: must not be empty"},
+		{"no ntfy", `{"push": {"delayMs": 5}}`, 0o600, "push: names no ntfy server"},
+		{"negative delay", `{"push": {"delayMs": -1, "ntfy": {"server": "https://ntfy.sh", "topic": "t"}}}`, 0o600, "push.delayMs:"},
+		{"unknown member", `{"push": {"ntfy": {"server": "https://ntfy.sh", "topic": "t", "tokn": "x"}}}`, 0o600, "push.ntfy:"},
+		{"duplicate", `{"push": {"ntfy": {"server": "https://ntfy.sh", "topic": "t"}}, "push": {}}`, 0o600, "duplicate"},
+		{"link with a query", `{"push": {"ntfy": {"server": "https://ntfy.sh", "topic": "t", "link": "https://x/?token=1"}}}`, 0o600, "push.ntfy.link:"},
+		{"token others read", `{"push": {"ntfy": {"server": "https://ntfy.sh", "topic": "t", "token": "tk"}}}`, 0o644, "others may read it (mode 0644)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cfg := filepath.Join(dir, "config.json")
+			if err := os.WriteFile(cfg, []byte(tc.config), tc.mode); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(cfg, tc.mode); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			hd := filepath.Join(dir, "hub")
+			err := hubserver.Run(ctx, &hubserver.Options{ConfigFile: cfg, Paths: hub.Paths{
+				Dir: hd, Info: filepath.Join(hd, "hub.json"), Lock: filepath.Join(hd, "hub.lock"), Store: filepath.Join(hd, "jetstream"),
+			}})
+			if err == nil || !strings.Contains(err.Error(), tc.says) {
+				t.Fatalf("err = %v, want one saying %q", err, tc.says)
+			}
+			if strings.Contains(tc.config, `"token": "tk"`) && strings.Contains(err.Error(), `"tk"`) {
+				t.Errorf("the error shows the token: %v", err)
+			}
+		})
+	}
+}
+
+// TestText checks what a push says, from an agent's tag alone.
+func TestText(t *testing.T) {
+	now := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
+	in := func(d time.Duration) *time.Time { t := now.Add(d); return &t }
+	for _, tc := range []struct {
+		name string
+		tag  hub.Tag
+		want string
+	}{
+		{"one", hub.Tag{Agent: "claude-code", Project: "/home/me/api", Questions: 1, Deadline: in(4 * time.Minute)}, "claude-code in ~/api waits: 1 question, 4m left"},
+		{"two, no deadline", hub.Tag{Agent: "Pi", Project: "/srv/x", Questions: 2}, "Pi in /srv/x waits: 2 questions"},
+		{"deep project", hub.Tag{Agent: "codex", Project: "/home/me/src/work/shop/api", Questions: 3}, "codex in …/shop/api waits: 3 questions"},
+		{"no agent, no project", hub.Tag{Questions: 1}, "an agent waits: 1 question"},
+		{"controls", hub.Tag{Agent: "evil\x1b]0;pwned\a\u202eagent", Project: "/home/me/a\nb", Questions: 1}, "evil␛]0,pwned␇<U+202E>agent in ~/a␊b waits: 1 question"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := push.Text(&hub.Question{Tag: tc.tag}, now, "/home/me"); got != tc.want {
+				t.Errorf("Text = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
