@@ -7,9 +7,17 @@
 set -uo pipefail
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/askuser-test-tmp.XXXXXX") || exit 1
-# Go's test driver and node both honour TMPDIR.
-TMPDIR=$tmp "$@"
-rc=$?
+# Go's test driver and node both honour TMPDIR. Every line of output
+# gets the minutes and seconds since the start, so that a slow step shows
+# in the log.
+start=$SECONDS
+TMPDIR=$tmp "$@" 2>&1 | while IFS= read -r line || [ -n "$line" ]; do
+	e=$((SECONDS - start))
+	printf '[%2d:%02d] %s\n' $((e / 60)) $((e % 60)) "$line"
+done
+rc=${PIPESTATUS[0]}
+e=$((SECONDS - start))
+printf '[%2d:%02d] %s exited with status %d\n' $((e / 60)) $((e % 60)) "$*" "$rc"
 
 left=$(cd "$tmp" && find . -mindepth 1 -maxdepth 2 | sort | head -n 40)
 rm -rf "$tmp"
