@@ -125,7 +125,13 @@ func newInbox(events <-chan hub.WatchEvent, a Answerer, o *InboxOptions) *inbox 
 
 // Messages of the inbox.
 type (
-	inboxEvent   struct{ e hub.WatchEvent }
+	// inboxEvents is the hub's events that were ready at once: ten
+	// thousand stored questions make a few updates and redraws, not ten
+	// thousand.
+	inboxEvents struct {
+		es    []hub.WatchEvent
+		ended bool // the hub's events ended after these
+	}
 	inboxEnded   struct{}
 	inboxTick    struct{}
 	inboxDecided struct {
@@ -141,15 +147,56 @@ type (
 	}
 )
 
-// next reads the next event of the hub.
+// Batches of the hub's events: at most maxBatch, and, while the stored
+// questions are read, whatever comes within batchWait of the first, so
+// that the first screen shows them without a redraw for each.
+const (
+	maxBatch  = 4096
+	batchWait = 40 * time.Millisecond
+)
+
+// next reads the next events of the hub: the first, and every other one
+// that is ready by then, or, before the hub's questions have all been
+// read, that comes within batchWait.
 func (m *inbox) next() tea.Cmd {
-	ch := m.events
+	ch, loading := m.events, !m.synced
 	return func() tea.Msg {
 		e, ok := <-ch
 		if !ok {
 			return inboxEnded{}
 		}
-		return inboxEvent{e}
+		es := []hub.WatchEvent{e}
+		var wait <-chan time.Time
+		if loading {
+			t := time.NewTimer(batchWait)
+			defer t.Stop()
+			wait = t.C
+		}
+		for len(es) < maxBatch && e.Kind != hub.WatchSynced {
+			select {
+			case e, ok = <-ch:
+				if !ok {
+					return inboxEvents{es: es, ended: true}
+				}
+				es = append(es, e)
+				continue
+			default:
+			}
+			if wait == nil {
+				break
+			}
+			select {
+			case e, ok = <-ch:
+				if !ok {
+					return inboxEvents{es: es, ended: true}
+				}
+				es = append(es, e)
+				continue
+			case <-wait:
+			}
+			break
+		}
+		return inboxEvents{es: es}
 	}
 }
 
@@ -171,8 +218,14 @@ func (m *inbox) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case stopMsg:
 		m.done = true
 		return m, tea.Quit
-	case inboxEvent:
-		m.apply(msg.e)
+	case inboxEvents:
+		for _, e := range msg.es {
+			m.apply(e)
+		}
+		m.list.settle()
+		if msg.ended {
+			return m, nil
+		}
 		return m, m.next()
 	case inboxEnded:
 		return m, nil

@@ -26,9 +26,14 @@ type inboxRow struct {
 	agent, project, contract, count, machine, title string
 }
 
-// newInboxRow makes the row of q. here is this machine's name.
+// newInboxRow makes the row of q. here is this machine's name. Its
+// machine is known at once, for the list's machine column.
 func newInboxRow(q *hub.Question, here string) *inboxRow {
-	return &inboxRow{q: q, here: here}
+	r := &inboxRow{q: q, here: here}
+	if m := oneLine(q.Tag.Machine); m != oneLine(here) {
+		r.machine = m
+	}
+	return r
 }
 
 // text makes the row's columns, once, and returns the row.
@@ -43,9 +48,6 @@ func (r *inboxRow) text() *inboxRow {
 	r.contract = oneLine(q.Tag.Contract)
 	r.count = strconv.Itoa(q.Tag.Questions)
 	r.title = oneLine(firstTitle(q.Request))
-	if m := oneLine(q.Tag.Machine); m != oneLine(r.here) {
-		r.machine = m
-	}
 	if r.agent == "" {
 		r.agent = "?"
 	}
@@ -99,8 +101,13 @@ type inboxList struct {
 	sel  int // index of the selected row
 	top  int // the first row shown
 	// loading is set while the hub's stored questions are read: rows
-	// are then appended, and sorted once at the end (done).
+	// are then appended, and merged in order by settle, after each
+	// batch; the first sorted of them are in order.
 	loading bool
+	sorted  int
+	// others counts the rows from another machine: the machine column
+	// shows while there is one.
+	others int
 }
 
 func newInboxList(here string) *inboxList {
@@ -109,11 +116,47 @@ func newInboxList(here string) *inboxList {
 
 // loaded sorts the rows appended while loading, and selects the newest.
 func (l *inboxList) loaded() {
-	if l.loading {
-		slices.SortFunc(l.rows, newer)
-		l.loading = false
-	}
+	l.settle()
+	l.loading = false
 	l.sel, l.top = 0, 0
+}
+
+// settle sorts the rows appended while loading, newest first, so that
+// the list can be drawn before every stored question is read.
+// A row the person moved to stays selected; otherwise the newest is.
+// Only the rows appended since are sorted, then merged with the others:
+// ten thousand stored questions read in a hundred batches cost a
+// hundred merges, not a hundred sorts.
+func (l *inboxList) settle() {
+	if l.sorted >= len(l.rows) {
+		return
+	}
+	id := ""
+	if l.sel > 0 {
+		id = l.selectedID()
+	}
+	head, tail := l.rows[:l.sorted], l.rows[l.sorted:]
+	slices.SortFunc(tail, newer)
+	merged := make([]*inboxRow, 0, len(l.rows))
+	for len(head) > 0 && len(tail) > 0 {
+		if newer(tail[0], head[0]) < 0 {
+			merged, tail = append(merged, tail[0]), tail[1:]
+		} else {
+			merged, head = append(merged, head[0]), head[1:]
+		}
+	}
+	l.rows = append(append(merged, head...), tail...)
+	l.sorted = len(l.rows)
+	if id != "" {
+		l.reselect(id)
+	}
+}
+
+// count adds n rows like r to others, when r is from another machine.
+func (l *inboxList) count(r *inboxRow, n int) {
+	if r.machine != "" {
+		l.others += n
+	}
 }
 
 // put adds q, or replaces the row of a question already listed, keeping
@@ -122,10 +165,14 @@ func (l *inboxList) put(q *hub.Question) {
 	r := newInboxRow(q, l.here)
 	if l.loading {
 		if old := l.byID[q.ID]; old != nil {
+			l.count(old, -1)
 			*old = *r
+			l.count(old, 1)
+			l.sorted = 0 // its place may have changed
 		} else {
 			l.rows = append(l.rows, r)
 			l.byID[q.ID] = r
+			l.count(r, 1)
 		}
 		return
 	}
@@ -136,6 +183,7 @@ func (l *inboxList) put(q *hub.Question) {
 	i, _ := slices.BinarySearchFunc(l.rows, r, newer)
 	l.rows = slices.Insert(l.rows, i, r)
 	l.byID[q.ID] = r
+	l.count(r, 1)
 	l.reselect(selID)
 }
 
@@ -156,8 +204,14 @@ func (l *inboxList) remove(id string) bool {
 }
 
 func (l *inboxList) removeRow(r *inboxRow) {
+	l.count(r, -1)
 	if l.loading {
-		l.rows = slices.DeleteFunc(l.rows, func(x *inboxRow) bool { return x == r })
+		if i := slices.Index(l.rows, r); i >= 0 {
+			l.rows = slices.Delete(l.rows, i, i+1)
+			if i < l.sorted {
+				l.sorted--
+			}
+		}
 		delete(l.byID, r.q.ID)
 		return
 	}
@@ -245,13 +299,7 @@ func (l *inboxList) lines(th dialog.Theme, w, h int, now time.Time) []string {
 	// The machine column is shown only when a question comes from
 	// another machine: on one machine it would be empty, and the
 	// question's text needs the room more.
-	machines := false
-	for _, r := range l.rows {
-		if r.text().machine != "" {
-			machines = true
-			break
-		}
-	}
+	machines := l.others > 0
 	out := []string{th.Muted.Render(rowText(w, machines, "AGENT", "PROJECT", "CONTRACT", "QS", "LEFT", "MACHINE", "QUESTION"))}
 	h--
 	if h <= 0 {

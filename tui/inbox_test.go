@@ -218,8 +218,92 @@ func TestInboxClosedText(t *testing.T) {
 	}
 }
 
+// TestInboxBatches feeds the inbox the hub's events in batches, as next
+// reads them: the list drawn after each batch is newest first while the
+// stored questions are still read, the machine column comes and goes
+// with the questions from another machine, and a question closed in the
+// batch that stored it is not listed.
+func TestInboxBatches(t *testing.T) {
+	m := newInbox(nil, nil, &InboxOptions{Machine: "here"})
+	m.width, m.height = 200, 20
+	m.now = func() time.Time { return inboxT0 }
+	waiting := func(q *hub.Question) hub.WatchEvent {
+		return hub.WatchEvent{Kind: hub.WatchWaiting, ID: q.ID, Question: q}
+	}
+	far := inboxQuestion("ffffffffffff", 9, 0, "far", "Far?")
+	far.Tag.Machine = "elsewhere"
+	steps := []struct {
+		name  string
+		batch []hub.WatchEvent
+		rows  []string // the agents listed, in order
+		mach  bool     // the machine column shows
+		head  string
+	}{
+		{"first stored batch", []hub.WatchEvent{
+			waiting(inboxQuestion("aaaaaaaaaaaa", 1, 0, "one", "1?")),
+			waiting(inboxQuestion("cccccccccccc", 3, 0, "three", "3?")),
+			waiting(inboxQuestion("bbbbbbbbbbbb", 2, 0, "two", "2?")),
+		}, []string{"three", "two", "one"}, false, "reading the hub…"},
+		{"second stored batch, with a close", []hub.WatchEvent{
+			waiting(inboxQuestion("dddddddddddd", 4, 0, "four", "4?")),
+			waiting(far),
+			{Kind: hub.WatchClosed, ID: "bbbbbbbbbbbb"},
+			{Kind: hub.WatchSynced},
+		}, []string{"far", "four", "three", "one"}, true, "4 questions wait"},
+		{"live: the far one leaves", []hub.WatchEvent{
+			{Kind: hub.WatchClosed, ID: far.ID},
+			waiting(inboxQuestion("eeeeeeeeeeee", 5, 0, "five", "5?")),
+		}, []string{"five", "four", "three", "one"}, false, "4 questions wait"},
+	}
+	for _, st := range steps {
+		m.Update(inboxEvents{es: st.batch})
+		screen := ansi.Strip(m.View().Content)
+		var got []string
+		for _, r := range m.list.rows {
+			got = append(got, r.text().agent)
+		}
+		if d := cmp.Diff(st.rows, got); d != "" {
+			t.Errorf("%s: rows (-want +got):\n%s", st.name, d)
+		}
+		if mach := strings.Contains(screen, "MACHINE"); mach != st.mach {
+			t.Errorf("%s: machine column shown %v, want %v:\n%s", st.name, mach, st.mach, screen)
+		}
+		if !strings.Contains(screen, st.head) {
+			t.Errorf("%s: the first line does not say %q:\n%s", st.name, st.head, screen)
+		}
+		if i := strings.Index(screen, st.rows[0]); i < 0 || strings.Index(screen, st.rows[len(st.rows)-1]) < i {
+			t.Errorf("%s: the screen is not newest first:\n%s", st.name, screen)
+		}
+	}
+}
+
+// TestInboxNextBatches checks that next takes what the hub has ready in
+// one message, and stops a batch after the hub's synced mark.
+func TestInboxNextBatches(t *testing.T) {
+	ch := make(chan hub.WatchEvent, 10)
+	for i := range 5 {
+		q := inboxQuestion(fmt.Sprintf("q%011d", i), i, 0, "a", "?")
+		ch <- hub.WatchEvent{Kind: hub.WatchWaiting, ID: q.ID, Question: q}
+	}
+	ch <- hub.WatchEvent{Kind: hub.WatchSynced}
+	ch <- hub.WatchEvent{Kind: hub.WatchClosed, ID: "q00000000000"}
+	m := newInbox(ch, nil, &InboxOptions{})
+	msg, ok := m.next()().(inboxEvents)
+	if !ok || len(msg.es) != 6 || msg.es[5].Kind != hub.WatchSynced {
+		t.Fatalf("first batch %+v, want the 5 questions and the synced mark", msg)
+	}
+	m.Update(msg)
+	close(ch)
+	msg, ok = m.next()().(inboxEvents)
+	if !ok || len(msg.es) != 1 || msg.es[0].Kind != hub.WatchClosed || !msg.ended {
+		t.Fatalf("second batch %+v, want the close and the end", msg)
+	}
+}
+
 // BenchmarkInboxFirstView is the inbox's first screen with 10,000
-// waiting questions: every event taken, then one View.
+// waiting questions. "events and view" takes the events in batches of
+// 64, the watch's buffer, with a View after each, as a watch slower
+// than the inbox would deliver them; "view" is one View of the list.
 func BenchmarkInboxFirstView(b *testing.B) {
 	qs := make([]*hub.Question, 10000)
 	for i := range qs {
@@ -244,10 +328,16 @@ func firstView(b *testing.B, qs []*hub.Question) *inbox {
 	{
 		m := newInbox(nil, nil, &InboxOptions{Machine: "here"})
 		m.width, m.height = 200, 60
-		for _, q := range qs {
-			m.apply(hub.WatchEvent{Kind: hub.WatchWaiting, ID: q.ID, Question: q})
+		var batch []hub.WatchEvent
+		for i, q := range qs {
+			batch = append(batch, hub.WatchEvent{Kind: hub.WatchWaiting, ID: q.ID, Question: q})
+			if len(batch) == 64 || i == len(qs)-1 {
+				m.Update(inboxEvents{es: batch})
+				m.View()
+				batch = batch[:0]
+			}
 		}
-		m.apply(hub.WatchEvent{Kind: hub.WatchSynced})
+		m.Update(inboxEvents{es: []hub.WatchEvent{{Kind: hub.WatchSynced}}})
 		v := m.View()
 		if !strings.Contains(ansi.Strip(v.Content), "10000 questions wait") {
 			b.Fatalf("the first screen:\n%s", v.Content)
