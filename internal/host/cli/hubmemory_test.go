@@ -80,7 +80,11 @@ func BenchmarkHubWaiting(b *testing.B) {
 				req := fmt.Sprintf(`{"questions":[{"title":"Deploy a%dq%d where?","options":[{"label":"staging"},{"label":"production"}]}]}`, a, i)
 				res := asker.AskJSON(ctx, []byte(req), &ask.Call{ID: fmt.Sprintf("a%d-%d", a, i)})
 				if res.Status != contract.StatusAborted {
-					b.Errorf("call a%d-%d ended %s, not aborted at the end", a, i, res.Status)
+					why := ""
+					if res.Error != nil {
+						why = ": " + res.Error.Message
+					}
+					b.Errorf("call a%d-%d ended %s, not aborted at the end%s", a, i, res.Status, why)
 				}
 			})
 		}

@@ -81,10 +81,15 @@ type component[O any, M drawer] struct {
 	m     M
 	v     view
 	ended bool
+	// counted is whether the countdown ran at the last tick: the tick
+	// after it stopped elsewhere (a surface of the hub) draws once more,
+	// so that Pi shows no timeout rather than the last time left.
+	counted bool
 }
 
 func newComponent[O any, M drawer](srv *server, call string, cd *ask.Countdown, m M) component[O, M] {
-	return component[O, M]{countdown: cd, end: make(chan ending[O], 1), m: m, v: view{srv: srv, call: call}}
+	_, counting := cd.Remaining()
+	return component[O, M]{countdown: cd, end: make(chan ending[O], 1), m: m, v: view{srv: srv, call: call}, counted: counting}
 }
 
 // finish ends the component; it runs under mu.
@@ -103,9 +108,11 @@ func (c *component[O, M]) stop() {
 func (c *component[O, M]) tick() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, counting := c.countdown.Remaining(); counting && !c.ended {
+	_, counting := c.countdown.Remaining()
+	if (counting || c.counted) && !c.ended {
 		c.v.draw(c.m, false)
 	}
+	c.counted = counting
 }
 
 // handle takes a key, a resize or a UI error from the shim. key applies a

@@ -219,3 +219,33 @@ func TestHubUnreachable(t *testing.T) {
 		t.Errorf("notices %q, want one saying that the hub cannot be reached", notices)
 	}
 }
+
+// TestHubStopsPiCountdown stops, on the hub, the countdown of a question
+// that Pi shows in askuser's dialog: without a key pressed, Pi's next
+// frame says there is no timeout instead of the last time left.
+func TestHubStopsPiCountdown(t *testing.T) {
+	h := runHub(t)
+	c := ready(t, hello("tui", true, tuiUI, map[string]any{"options": map[string]any{"notify": quiet, "timeoutPerQuestionMs": 30000}}))
+	sendAsk(c, "c1", deploy, "")
+	c.until("open")
+	c.sendMsg(map[string]any{"type": "resize", "call": "c1", "width": 60, "rows": 20})
+	msgs := c.until("frame")
+	screen := applyFrame(t, nil, msgs[len(msgs)-1])
+	if !strings.Contains(strings.Join(screen, "\n"), "⏱") {
+		t.Fatalf("the dialog shows no countdown:\n%s", strings.Join(screen, "\n"))
+	}
+	q := waiting(t, h)
+	if err := h.StopCountdown(context.Background(), q.ID, "alice"); err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		msgs := c.until("frame")
+		screen = applyFrame(t, screen, msgs[len(msgs)-1])
+		if strings.Contains(strings.Join(screen, "\n"), "No timeout") {
+			c.sendMsg(map[string]any{"type": "key", "call": "c1", "key": "escape"})
+			c.until("result")
+			return
+		}
+	}
+	t.Fatalf("Pi's frames never said there is no timeout:\n%s", strings.Join(screen, "\n"))
+}
