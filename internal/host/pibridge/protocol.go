@@ -249,6 +249,20 @@ func newWriter(w io.Writer) *writer {
 	return wr
 }
 
+// errClosed is what a send returns once the bridge has stopped.
+var errClosed = errors.New("pibridge: the bridge has stopped")
+
+// close makes every later send write nothing: once Serve returns, a
+// renderer that the core left to end on its own (a native dialog being
+// cancelled) must not write to what is no longer the bridge's.
+func (wr *writer) close() {
+	wr.mu.Lock()
+	defer wr.mu.Unlock()
+	if wr.err == nil {
+		wr.err = errClosed
+	}
+}
+
 // failed returns the first write error, if any.
 func (wr *writer) failed() error {
 	wr.mu.Lock()

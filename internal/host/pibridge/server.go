@@ -70,6 +70,7 @@ func (s *server) stop(cancel context.CancelCauseFunc) {
 	s.lineMu.Unlock()
 	s.commands.Stop()
 	s.wg.Wait()
+	s.out.close()
 }
 
 func (s *server) loop(ctx context.Context, lr *strictjson.LineReader) error {
