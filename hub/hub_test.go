@@ -571,3 +571,34 @@ func TestStopCountdownRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestRedial: a call whose only route is the hub outlives a dial that
+// failed, as one may while many agents connect at once: the link dials
+// again, the question reaches the hub and its answer the call.
+func TestRedial(t *testing.T) {
+	info := startHub(t)
+	c := dial(t, info)
+	var dials atomic.Int32
+	l := hub.NewLink(&hub.LinkOptions{
+		Dial: func(ctx context.Context) (*hub.Client, error) {
+			if dials.Add(1) == 1 {
+				return nil, errors.New("write: broken pipe")
+			}
+			return hub.Dial(ctx, &hub.DialOptions{Info: &info})
+		},
+	})
+	defer closeLink(l)
+	a := newAsker(t, l, ask.Capabilities{}, 60000)
+	results := make(chan contract.Result, 1)
+	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+	q := waitPending(t, c)
+	if _, err := c.Answer(context.Background(), q.ID, askUserAnswer(t, "prod"), "program"); err != nil {
+		t.Fatal(err)
+	}
+	if res := <-results; res.Status != contract.StatusAnswered {
+		t.Fatalf("result = %+v", res)
+	}
+	if n := dials.Load(); n != 2 {
+		t.Errorf("%d dials, want 2", n)
+	}
+}

@@ -46,13 +46,16 @@ type LinkOptions struct {
 // Link joins a host to the hub: every questionnaire asked through the
 // renderers Join returns is published to the hub while the host's own
 // renderer shows it, and the first valid answer wins. The connection is
-// made at the first question, once. A Link is safe for concurrent use.
+// made at the first question; a dial that failed is tried again by a
+// question asked redialAfter later, or by a question with no other
+// route, which waits for the hub. A Link is safe for concurrent use.
 type Link struct {
 	opts LinkOptions
 
-	dialOnce sync.Once
+	dialMu   sync.Mutex // held while dialing: the link's calls share one dial
 	client   *Client
-	dialErr  error
+	dialErr  error     // the last dial's, while client is nil
+	dialedAt time.Time // when it failed
 	told     sync.Once
 	pending  sync.WaitGroup // questions still being closed on the hub
 }
@@ -88,10 +91,24 @@ func (l *Link) Connect(ctx context.Context) error {
 	return err
 }
 
+// redialAfter is how long a link that could not dial the hub answers
+// with that failure before it dials again.
+const redialAfter = 2 * time.Second
+
 func (l *Link) connect(ctx context.Context) (*Client, error) {
-	l.dialOnce.Do(func() {
-		l.client, l.dialErr = l.opts.Dial(ctx)
-	})
+	l.dialMu.Lock()
+	defer l.dialMu.Unlock()
+	if l.client != nil {
+		return l.client, nil
+	}
+	if l.dialErr != nil && time.Since(l.dialedAt) < redialAfter {
+		return nil, l.dialErr
+	}
+	l.client, l.dialErr = l.opts.Dial(ctx)
+	if l.client != nil {
+		l.dialErr = nil
+	}
+	l.dialedAt = time.Now()
 	return l.client, l.dialErr
 }
 
@@ -116,7 +133,10 @@ func (l *Link) Close(ctx context.Context) {
 	case <-done:
 	case <-ctx.Done():
 	}
-	if c, _ := l.connect(ctx); c != nil {
+	l.dialMu.Lock()
+	c := l.client
+	l.dialMu.Unlock()
+	if c != nil {
 		c.Close()
 	}
 }
@@ -350,9 +370,21 @@ func (h *hubSide) run(ctx context.Context) {
 		h.failed <- err
 	}
 	c, err := h.l.connect(ctx)
-	if err != nil {
-		fail(err)
-		return
+	for err != nil {
+		if !h.alone || errors.Is(err, ErrNoHub) {
+			fail(err)
+			return
+		}
+		// The hub is the only route and it runs: a dial that failed,
+		// as one may while many agents connect at once, is tried
+		// again within the deadline.
+		h.l.unreachable(err)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(republishWait):
+		}
+		c, err = h.l.connect(ctx)
 	}
 	for {
 		pctx, cancel := context.WithTimeout(ctx, c.timeout)
