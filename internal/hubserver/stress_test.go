@@ -25,7 +25,9 @@ func TestStressKill(t *testing.T) {
 	state := t.TempDir()
 	env := getenv(state)
 	proc, _ := startProcess(t, state)
-	dial := func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Getenv: env}) }
+	dial := func(ctx context.Context) (*hub.Client, error) {
+		return hub.Dial(ctx, &hub.DialOptions{Getenv: env, Timeout: 10 * time.Second})
+	}
 
 	var mu sync.Mutex
 	accepted := map[string]string{}   // question id → label its program was told was accepted
