@@ -365,24 +365,12 @@ type hubSide struct {
 func (h *hubSide) run(ctx context.Context) {
 	defer h.l.pending.Done()
 	defer h.donePublishing()
-	fail := func(err error) {
-		h.l.unreachable(err)
-		h.failed <- err
-	}
 	c, err := h.l.connect(ctx)
 	for err != nil {
-		if !h.alone || errors.Is(err, ErrNoHub) {
-			fail(err)
+		// A dial that failed, as one may while many agents connect at
+		// once, is tried again when the hub runs and is the only route.
+		if !h.again(ctx, err, errors.Is(err, ErrNoHub)) {
 			return
-		}
-		// The hub is the only route and it runs: a dial that failed,
-		// as one may while many agents connect at once, is tried
-		// again within the deadline.
-		h.l.unreachable(err)
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(republishWait):
 		}
 		c, err = h.l.connect(ctx)
 	}
@@ -395,17 +383,9 @@ func (h *hubSide) run(ctx context.Context) {
 		if err == nil || errors.Is(err, jetstream.ErrKeyExists) {
 			break
 		}
-		if !h.alone {
-			fail(err)
+		// A hub that restarts is waited for, when it is the only route.
+		if !h.again(ctx, err, false) {
 			return
-		}
-		// The hub is the only route: a hub that restarts is waited for,
-		// within the deadline.
-		h.l.unreachable(err)
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(republishWait):
 		}
 	}
 	h.mu.Lock()
@@ -430,6 +410,24 @@ func (h *hubSide) run(ctx context.Context) {
 	h.mu.Unlock()
 	if note != "" && !claimed {
 		h.close(c, note)
+	}
+}
+
+// again tells the person once that the hub could not be used (err) and
+// reports whether to try again: only when the hub is the call's only
+// route and err is not final, after republishWait, within ctx. Otherwise
+// the call is told the hub failed.
+func (h *hubSide) again(ctx context.Context, err error, final bool) bool {
+	h.l.unreachable(err)
+	if !h.alone || final {
+		h.failed <- err
+		return false
+	}
+	select {
+	case <-ctx.Done():
+		return false
+	case <-time.After(republishWait):
+		return true
 	}
 }
 

@@ -173,28 +173,23 @@ func (m *inbox) next() tea.Cmd {
 			wait = t.C
 		}
 		for len(es) < maxBatch && e.Kind != hub.WatchSynced {
-			select {
-			case e, ok = <-ch:
-				if !ok {
-					return inboxEvents{es: es, ended: true}
-				}
-				es = append(es, e)
-				continue
-			default:
-			}
 			if wait == nil {
-				break
-			}
-			select {
-			case e, ok = <-ch:
-				if !ok {
-					return inboxEvents{es: es, ended: true}
+				select {
+				case e, ok = <-ch:
+				default:
+					return inboxEvents{es: es}
 				}
-				es = append(es, e)
-				continue
-			case <-wait:
+			} else {
+				select {
+				case e, ok = <-ch:
+				case <-wait:
+					return inboxEvents{es: es}
+				}
 			}
-			break
+			if !ok {
+				return inboxEvents{es: es, ended: true}
+			}
+			es = append(es, e)
 		}
 		return inboxEvents{es: es}
 	}
