@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -19,32 +18,20 @@ import (
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/testbin"
 	"github.com/askuser/askuser/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-var (
-	hubBuildOnce sync.Once
-	hubBinPath   string
-	hubBuildErr  error
-)
-
 // hubBinary builds askuser-hub once per test run, next to the askuser
-// binary, in the directory TestMain removes.
+// binary.
 func hubBinary(t *testing.T) string {
 	t.Helper()
-	dir := filepath.Dir(askuserBinary(t))
-	hubBuildOnce.Do(func() {
-		hubBinPath = filepath.Join(dir, "askuser-hub")
-		out, err := exec.Command("go", "build", "-o", hubBinPath, "../cmd/askuser-hub").CombinedOutput()
-		if err != nil {
-			hubBuildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if hubBuildErr != nil {
-		t.Fatal(hubBuildErr)
+	bin, err := testbin.Build("github.com/askuser/askuser/cmd/askuser-hub")
+	if err != nil {
+		t.Fatal(err)
 	}
-	return hubBinPath
+	return bin
 }
 
 // startHubProcess runs a real hub process whose state directory is state

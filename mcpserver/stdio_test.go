@@ -8,51 +8,30 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/testbin"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-)
-
-// TestMain removes the binary askuserBinary built.
+// TestMain removes the binaries the tests built.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if binPath != "" {
-		os.RemoveAll(filepath.Dir(binPath))
-	}
+	testbin.Remove()
 	os.Exit(code)
 }
 
-// askuserBinary builds the askuser command once per test run, in a
-// directory TestMain removes.
+// askuserBinary builds the askuser command once per test run.
 func askuserBinary(t testing.TB) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "askuser-bin-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "askuser")
-		out, err := exec.Command("go", "build", "-o", binPath, "../cmd/askuser").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
+	bin, err := testbin.Build("github.com/askuser/askuser/cmd/askuser")
+	if err != nil {
+		t.Fatal(err)
 	}
-	return binPath
+	return bin
 }
 
 func serverCommand(t testing.TB, args ...string) *exec.Cmd {

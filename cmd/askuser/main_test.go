@@ -7,11 +7,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/askuser/askuser/internal/program"
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -19,6 +17,8 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/askuser/askuser/internal/program"
+	"github.com/askuser/askuser/internal/testbin"
 	"github.com/creack/pty"
 )
 
@@ -41,15 +41,10 @@ func buildAndRun(m *testing.M) int {
 		noBin = fmt.Sprintf("the go command is not on PATH (%v): these tests build askuser with it", err)
 		return m.Run()
 	}
-	dir, err := os.MkdirTemp("", "askuser-main-test-")
-	if err != nil {
+	defer testbin.Remove()
+	var err error
+	if bin, err = testbin.Build("github.com/askuser/askuser/cmd/askuser"); err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	bin = filepath.Join(dir, "askuser")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
 		return 1
 	}
 	return m.Run()

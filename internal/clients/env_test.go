@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/askuser/askuser/internal/testbin"
 )
 
 // clientWait bounds one headless run of a client, start to exit. A run
@@ -30,17 +32,10 @@ func run(m *testing.M) int {
 	}
 	askuserBin = os.Getenv("ASKUSER_BIN")
 	if askuserBin == "" {
-		dir, err := os.MkdirTemp("", "askuser-bin")
-		if err != nil {
+		defer testbin.Remove()
+		var err error
+		if askuserBin, err = testbin.Build("github.com/askuser/askuser/cmd/askuser"); err != nil {
 			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		defer os.RemoveAll(dir)
-		askuserBin = filepath.Join(dir, "askuser")
-		build := exec.Command("go", "build", "-o", askuserBin, "github.com/askuser/askuser/cmd/askuser")
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			fmt.Fprintln(os.Stderr, "building askuser:", err)
 			return 1
 		}
 	}

@@ -4,57 +4,30 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/testbin"
 	"github.com/creack/pty"
 	"github.com/google/go-cmp/cmp"
 )
 
-// builtAskuser is cmd/askuser built once for the tests that run the real
-// binary on a real terminal.
-var builtAskuser = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "askuser-bin-")
-	if err != nil {
-		return "", err
-	}
-	builtDir.Store(&dir)
-	bin := filepath.Join(dir, "askuser")
-	out, err := exec.Command("go", "build", "-o", bin, "../../../cmd/askuser").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("go build: %w\n%s", err, out)
-	}
-	return bin, nil
-})
-
-// builtDir is the directory builtAskuser made, if it ran.
-var builtDir atomic.Pointer[string]
-
-// removeBuiltAskuser removes the directory of builtAskuser, once every
-// test is done with it.
-func removeBuiltAskuser() {
-	if dir := builtDir.Load(); dir != nil {
-		os.RemoveAll(*dir)
-	}
-}
-
-// buildAskuser returns the binary of builtAskuser, skipping the test when
-// there is no go command to build it with.
+// buildAskuser returns cmd/askuser built once for the tests that run the
+// real binary on a real terminal, skipping the test when there is no go
+// command to build it with.
 func buildAskuser(t testing.TB) string {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skipf("the go command is not on PATH (%v): the real-terminal tests build askuser with it", err)
 	}
-	bin, err := builtAskuser()
+	bin, err := testbin.Build("github.com/askuser/askuser/cmd/askuser")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/askuser/askuser/internal/host/cli"
 	"github.com/askuser/askuser/internal/hubserver"
 	"github.com/askuser/askuser/internal/program"
+	"github.com/askuser/askuser/internal/testbin"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -45,7 +46,7 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// cleanupM runs the tests, then removes the binary builtAskuser made.
+// cleanupM runs the tests, then removes the binaries they built.
 type cleanupM struct{ m *testing.M }
 
 func (c cleanupM) Run() int {
@@ -53,7 +54,7 @@ func (c cleanupM) Run() int {
 	// wants one starts its own and names its state directory.
 	os.Setenv("XDG_STATE_HOME", filepath.Join(os.TempDir(), "askuser-tests-have-no-hub"))
 	code := c.m.Run()
-	removeBuiltAskuser()
+	testbin.Remove()
 	return code
 }
 

@@ -11,7 +11,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -20,26 +19,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/internal/testbin"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 )
 
-// builtHub is cmd/askuser-hub built once, beside builtAskuser's binary,
+// builtHub is cmd/askuser-hub built once, beside buildAskuser's binary,
 // where askuser hub looks for it.
-var builtHub = sync.OnceValues(func() (string, error) {
-	bin, err := builtAskuser()
-	if err != nil {
-		return "", err
-	}
-	hubBin := filepath.Join(filepath.Dir(bin), "askuser-hub")
-	out, err := exec.Command("go", "build", "-o", hubBin, "../../../cmd/askuser-hub").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("go build: %w\n%s", err, out)
-	}
-	return hubBin, nil
-})
+func builtHub() (string, error) {
+	return testbin.Build("github.com/askuser/askuser/cmd/askuser-hub")
+}
 
 // hubCommand is askuser hub running as a process of its own: the
 // askuser-hub program, which askuser hub becomes.
