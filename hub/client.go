@@ -58,6 +58,7 @@ type DialOptions struct {
 // restarts. It is safe for concurrent use. Close it when done.
 type Client struct {
 	nc        *nats.Conn
+	js        jetstream.JetStream
 	questions jetstream.KeyValue
 	answers   jetstream.KeyValue
 	info      Info
@@ -123,6 +124,7 @@ func Dial(ctx context.Context, opts *DialOptions) (*Client, error) {
 		nc.Close()
 		return nil, fmt.Errorf("connect to the hub at %s: %w", info.URL, err)
 	}
+	c.js = js
 	bctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	if c.questions, c.answers, err = Buckets(bctx, js); err != nil {

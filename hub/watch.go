@@ -48,9 +48,20 @@ const watchRetry = 250 * time.Millisecond
 // client has reconnected it reads the buckets again, reports what changed
 // meanwhile and then WatchSynced. The channel is closed once ctx is done;
 // its reader must keep reading until then.
+//
+// A watch delivers the stored questions oldest first, and ten thousand
+// take a while; so Watch first reports the newest hundred or so, read
+// back from the end of the store, and a list can show its first screen
+// before WatchSynced. They are reported again as the store is read; one
+// that is gone by then is reported closed before WatchSynced.
 func (c *Client) Watch(ctx context.Context) (<-chan WatchEvent, error) {
 	status := c.nc.StatusChanged(nats.CONNECTED, nats.DISCONNECTED, nats.RECONNECTING)
 	w := &watch{c: c, out: make(chan WatchEvent, 64), waiting: map[string]bool{}, answers: map[string]*Answer{}}
+	// The newest are read before the watchers start: on the same
+	// connection their replies would queue behind the whole store.
+	ectx, cancel := context.WithTimeout(ctx, requestTimeout)
+	newest, _ := c.newest(ectx, earlyCount, earlyScan)
+	cancel()
 	qw, aw, err := w.start(ctx)
 	if err != nil {
 		c.nc.RemoveStatusListener(status)
@@ -59,7 +70,9 @@ func (c *Client) Watch(ctx context.Context) (<-chan WatchEvent, error) {
 	go func() {
 		defer close(w.out)
 		defer c.nc.RemoveStatusListener(status)
-		w.run(ctx, qw, aw, status)
+		if w.early(ctx, newest) {
+			w.run(ctx, qw, aw, status)
+		}
 	}()
 	return w.out, nil
 }
@@ -93,6 +106,19 @@ func (w *watch) send(ctx context.Context, e WatchEvent) bool {
 	case <-ctx.Done():
 		return false
 	}
+}
+
+// early reports the newest questions of the store, qs, as waiting, and
+// returns false when ctx is done. A hub that could not say which are the
+// newest cost nothing but the wait: the watch reports them all anyway.
+func (w *watch) early(ctx context.Context, qs []*Question) bool {
+	for _, q := range qs {
+		w.waiting[q.ID] = true
+		if !w.send(ctx, WatchEvent{Kind: WatchWaiting, ID: q.ID, Question: q}) {
+			return false
+		}
+	}
+	return ctx.Err() == nil
 }
 
 // run passes the watchers' entries on until ctx is done, and starts them

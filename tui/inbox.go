@@ -566,6 +566,8 @@ func (m *inbox) status() string {
 	n := len(m.list.rows)
 	text := "askuser inbox · "
 	switch {
+	case !m.synced && !m.lost && n > 0:
+		text += fmt.Sprintf("%d so far, reading the hub…", n)
 	case !m.synced && !m.lost:
 		text += "reading the hub…"
 	case n == 1:

@@ -114,11 +114,14 @@ func newInboxList(here string) *inboxList {
 	return &inboxList{here: here, byID: map[string]*inboxRow{}, loading: true}
 }
 
-// loaded sorts the rows appended while loading, and selects the newest.
+// loaded sorts the rows appended while loading. The selection stays
+// where the person moved it, on the newest row otherwise.
 func (l *inboxList) loaded() {
 	l.settle()
 	l.loading = false
-	l.sel, l.top = 0, 0
+	if l.sel == 0 {
+		l.top = 0
+	}
 }
 
 // settle sorts the rows appended while loading, newest first, so that
@@ -163,6 +166,14 @@ func (l *inboxList) count(r *inboxRow, n int) {
 // the selection on the question it was on.
 func (l *inboxList) put(q *hub.Question) {
 	r := newInboxRow(q, l.here)
+	if old := l.byID[q.ID]; old != nil && old.q.Created.Equal(q.Created) {
+		// Read again, as the hub's newest are, or after a reconnection:
+		// its place in the list is the same.
+		l.count(old, -1)
+		*old = *r
+		l.count(old, 1)
+		return
+	}
 	if l.loading {
 		if old := l.byID[q.ID]; old != nil {
 			l.count(old, -1)

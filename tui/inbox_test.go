@@ -345,3 +345,45 @@ func firstView(b *testing.B, qs []*hub.Question) *inbox {
 		return m
 	}
 }
+
+// TestInboxNewestThenAll feeds the inbox what the hub's watch sends: its
+// newest questions first, then every stored question, those again
+// among them. The newest are listed at once, nothing is listed twice,
+// and the row the person moved to stays selected when the rest arrive.
+func TestInboxNewestThenAll(t *testing.T) {
+	m := newInbox(nil, nil, &InboxOptions{Machine: "here"})
+	m.width, m.height = 200, 20
+	m.now = func() time.Time { return inboxT0 }
+	qs := make([]*hub.Question, 6)
+	var all []hub.WatchEvent
+	for i := range qs {
+		qs[i] = inboxQuestion(fmt.Sprintf("q%011d", i), i, 0, fmt.Sprintf("agent%d", i), "?")
+		all = append(all, hub.WatchEvent{Kind: hub.WatchWaiting, ID: qs[i].ID, Question: qs[i]})
+	}
+	newest := []hub.WatchEvent{all[5], all[4], all[3]}
+	m.Update(inboxEvents{es: newest})
+	screen := ansi.Strip(m.View().Content)
+	if !strings.Contains(screen, "3 so far, reading the hub…") || !strings.Contains(screen, "agent5") {
+		t.Fatalf("the screen with the newest read:\n%s", screen)
+	}
+	m.list.move(1) // the person presses ↓
+	if id := m.list.selectedID(); id != qs[4].ID {
+		t.Fatalf("selected %s after ↓, want %s", id, qs[4].ID)
+	}
+	m.Update(inboxEvents{es: all[:2]})
+	m.Update(inboxEvents{es: append(all[2:], hub.WatchEvent{Kind: hub.WatchSynced})})
+	var got []string
+	for _, r := range m.list.rows {
+		got = append(got, r.q.ID)
+	}
+	want := []string{qs[5].ID, qs[4].ID, qs[3].ID, qs[2].ID, qs[1].ID, qs[0].ID}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("rows (-want +got):\n%s", d)
+	}
+	if id := m.list.selectedID(); id != qs[4].ID {
+		t.Errorf("selected %s once all were read, want %s, where the person moved", id, qs[4].ID)
+	}
+	if screen := ansi.Strip(m.View().Content); !strings.Contains(screen, "6 questions wait") {
+		t.Errorf("the screen once all were read:\n%s", screen)
+	}
+}

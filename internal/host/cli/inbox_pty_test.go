@@ -148,7 +148,7 @@ func (s *inboxScreen) waitFor(texts ...string) string {
 		if time.Now().After(deadline) {
 			s.t.Fatalf("the inbox never showed %q; it shows:\n%s", texts, sc)
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 
