@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/auq"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -182,15 +181,8 @@ func (l *Link) renderer(local ask.Renderer) ask.Renderer {
 		return race(ctx, l, raceSpec[ask.Outcome]{
 			contract: ContractAskUser, request: req, questions: len(s.Request.Questions),
 			countdown: s.Countdown, callID: s.Call.ID, local: run,
-			note: func(o ask.Outcome) string { return noteFor(o.Dismissed) },
-			decode: func(a Answer) (ask.Outcome, error) {
-				if a.Status == StatusDismissed {
-					return ask.Outcome{Dismissed: true}, nil
-				}
-				var r askUserAnswer
-				err := json.Unmarshal(a.Result, &r)
-				return ask.Outcome{Answers: r.Answers}, err
-			},
+			note:   func(o ask.Outcome) string { return noteFor(o.Dismissed) },
+			decode: Answer.Outcome,
 		})
 	})
 }
@@ -208,15 +200,8 @@ func (l *Link) questionRenderer(local ask.QuestionRenderer) ask.QuestionRenderer
 		return race(ctx, l, raceSpec[ask.QuestionOutcome]{
 			contract: ContractAskUserQuestion, request: req, questions: len(s.Request.Questions),
 			countdown: s.Countdown, callID: s.Call.ID, local: run,
-			note: func(o ask.QuestionOutcome) string { return noteFor(o.Dismissed) },
-			decode: func(a Answer) (ask.QuestionOutcome, error) {
-				if a.Status == StatusDismissed {
-					return ask.QuestionOutcome{Dismissed: true}, nil
-				}
-				var r auq.Result
-				err := json.Unmarshal(a.Result, &r)
-				return ask.QuestionOutcome{Result: r}, err
-			},
+			note:   func(o ask.QuestionOutcome) string { return noteFor(o.Dismissed) },
+			decode: Answer.QuestionOutcome,
 		})
 	})
 }
@@ -250,22 +235,12 @@ var ErrAnsweredElsewhere = errors.New("hub: the question was answered on another
 // told once and leaves the local renderer alone.
 func race[O any](ctx context.Context, l *Link, spec raceSpec[O]) (O, error) {
 	var zero O
-	q := &Question{
-		ID:      newID(),
-		Status:  "waiting",
-		Created: time.Now().UTC(),
-		Request: spec.request,
-		Tag: Tag{
-			Agent: l.opts.Agent, Project: l.opts.Project, Machine: l.opts.Machine,
-			Contract: spec.contract, Questions: spec.questions,
-		},
-	}
+	var deadline *time.Time
 	if d, ok := spec.countdown.Deadline(); ok {
-		d = d.UTC()
-		q.Tag.Deadline = &d
+		deadline = &d
 	}
-	h := &hubSide{l: l, q: q, answers: make(chan Answer, 1), failed: make(chan error, 1), alone: spec.local == nil, countdown: spec.countdown,
-		published: make(chan struct{})}
+	h := l.side(spec.contract, spec.request, spec.questions, deadline)
+	h.alone, h.countdown = spec.local == nil, spec.countdown
 	hctx, hcancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer hcancel()
 	l.pending.Add(1)
@@ -340,7 +315,28 @@ func closingNote(cause error) string {
 	return "ended"
 }
 
-// hubSide is the hub's half of one race.
+// side returns the hub's side of a new question: the questionnaire
+// request of contract, with questions questions, waiting until deadline
+// (nil for none), tagged with the link's agent.
+func (l *Link) side(contract string, request json.RawMessage, questions int, deadline *time.Time) *hubSide {
+	q := &Question{
+		ID:      newID(),
+		Status:  "waiting",
+		Created: time.Now().UTC(),
+		Request: request,
+		Tag: Tag{
+			Agent: l.opts.Agent, Project: l.opts.Project, Machine: l.opts.Machine,
+			Contract: contract, Questions: questions,
+		},
+	}
+	if deadline != nil {
+		d := deadline.UTC()
+		q.Tag.Deadline = &d
+	}
+	return &hubSide{l: l, q: q, answers: make(chan Answer, 1), failed: make(chan error, 1), published: make(chan struct{})}
+}
+
+// hubSide is the hub's half of one race, or of one offer.
 type hubSide struct {
 	l       *Link
 	q       *Question

@@ -172,7 +172,7 @@ func TestRequestState(t *testing.T) {
 	now := time.Unix(1000, 0)
 	issue := func(s *states, total time.Duration) string {
 		t.Helper()
-		st, err := s.issue("sess", q, total, now)
+		st, _, err := s.issue("sess", q, total, now)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -254,15 +254,15 @@ func TestRequestState(t *testing.T) {
 	t.Run("too many waiting", func(t *testing.T) {
 		s := testStates(t)
 		for range maxLiveStates {
-			if _, err := s.issue("sess", q, time.Minute, now); err != nil {
+			if _, _, err := s.issue("sess", q, time.Minute, now); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if _, err := s.issue("sess", q, time.Minute, now); err == nil || !strings.Contains(err.Error(), "4096 forms are waiting for an answer already") {
+		if _, _, err := s.issue("sess", q, time.Minute, now); err == nil || !strings.Contains(err.Error(), "4096 forms are waiting for an answer already") {
 			t.Errorf("got %v; want the form refused", err)
 		}
 		// Expired states make room.
-		if _, err := s.issue("sess", q, time.Minute, now.Add(time.Minute+stateLifetime)); err != nil {
+		if _, _, err := s.issue("sess", q, time.Minute, now.Add(time.Minute+stateLifetime)); err != nil {
 			t.Errorf("after the others expired: %v", err)
 		}
 	})
@@ -281,7 +281,7 @@ func TestRequestStateSealed(t *testing.T) {
 	s := testStates(t)
 	q := parse(t, every)
 	now := time.Unix(1000, 0)
-	first, err := s.issue("sess", q, time.Minute, now)
+	first, _, err := s.issue("sess", q, time.Minute, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ func TestRequestStateNext(t *testing.T) {
 	s := testStates(t)
 	q := parse(t, every)
 	start := time.Unix(1000, 0)
-	first, err := s.issue("sess", q, mustTotal(t, 60000, len(q.Questions)), start)
+	first, _, err := s.issue("sess", q, mustTotal(t, 60000, len(q.Questions)), start)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -396,7 +396,7 @@ func FuzzRequestState(f *testing.F) {
 	s := testStates(f)
 	q := parse(f, every)
 	now := time.Unix(0, 0)
-	good, _ := s.issue("sess", q, time.Second, now)
+	good, _, _ := s.issue("sess", q, time.Second, now)
 	for _, c := range []string{good, "", ".", "a.b", good + "x", good[:len(good)-1]} {
 		f.Add(c)
 	}

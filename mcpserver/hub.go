@@ -3,7 +3,10 @@ package mcpserver
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -30,8 +33,10 @@ const hubCloseWait = 2 * time.Second
 // while the session's own route (the client's form, the popup) shows it,
 // and the first valid answer wins. A session that has no route of its
 // own waits for the hub alone. Clients of protocol 2026-07-28 and later
-// whose route is their own form are not joined: while such a client
-// holds the form, no call is in flight that an answer could end.
+// whose route is their own form hold no call in flight while the form is
+// out, so nothing can end it: their questionnaires are offered on the
+// hub as the form goes out, and an answer given there wins when the
+// client calls again with the form's.
 type HubOptions struct {
 	// Dial reaches the hub. An error wrapping hub.ErrNoHub means that no
 	// hub runs: the session is then not joined, and nothing is said.
@@ -58,25 +63,32 @@ type sessionHub struct {
 	client   string // "The MCP client NAME", for the model
 	headless bool   // the hub is the session's only route
 
+	// offering: the session's forms go out as InputRequests, which hold
+	// no call in flight that the hub's answer could end; each
+	// questionnaire is offered on the hub instead, and an answer given
+	// there is taken when the client calls again.
+	offering bool
+
 	mu      sync.Mutex
-	answers map[string]hub.Answer // by call id, the answers the hub won
-	unshown map[string]bool       // by call id, the calls whose form the client could not show
+	answers map[string]hub.Answer   // by call id, the answers the hub won
+	unshown map[string]bool         // by call id, the calls whose form the client could not show
+	offers  map[string]*hub.Offered // by call id, the questions offered while their forms are out
 }
 
 // joinHub joins caps, the capabilities of a session's host, to the hub
 // when the server has one and the session can use it. It returns the
 // capabilities to build the host with and the session's hub side, nil
-// when it is not joined.
+// when it is not joined. A session whose forms go out as InputRequests
+// keeps its capabilities: its questionnaires are offered on the hub as
+// their forms go out (sessionHub.offer).
 func (s *Server) joinHub(req *mcp.CallToolRequest, caps ask.Capabilities, modern bool) (ask.Capabilities, *sessionHub) {
 	o := s.opts.Hub
 	if o == nil || o.Dial == nil || (o.Running != nil && !o.Running()) {
 		return caps, nil
 	}
 	route, _ := ask.NewHost(caps, &s.opts.Host).Route()
-	if route == contract.RouteNative && modern {
-		return caps, nil
-	}
-	sh := &sessionHub{answers: map[string]hub.Answer{}, unshown: map[string]bool{}}
+	sh := &sessionHub{answers: map[string]hub.Answer{}, unshown: map[string]bool{}, offers: map[string]*hub.Offered{},
+		offering: route == contract.RouteNative && modern}
 	client := clientName(req)
 	agent := client
 	if agent == "" {
@@ -92,14 +104,6 @@ func (s *Server) joinHub(req *mcp.CallToolRequest, caps ask.Capabilities, modern
 		sh.headless = true
 		sh.local = sh.client
 	}
-	// A client that declares forms but cannot show one, as a client
-	// run without a terminal may, leaves the hub to answer.
-	if caps.Native != nil {
-		caps.Native = hubFallback{caps.Native, sh}
-	}
-	if caps.NativeQuestions != nil {
-		caps.NativeQuestions = hubFallbackQuestions{caps.NativeQuestions, sh}
-	}
 	sh.link = hub.NewLink(&hub.LinkOptions{
 		Dial:        o.Dial,
 		Agent:       agent,
@@ -108,6 +112,17 @@ func (s *Server) joinHub(req *mcp.CallToolRequest, caps ask.Capabilities, modern
 		Unreachable: func(err error) { s.hubUnreachable(err, sh.headless) },
 		Answered:    sh.won,
 	})
+	if sh.offering {
+		return caps, sh
+	}
+	// A client that declares forms but cannot show one, as a client
+	// run without a terminal may, leaves the hub to answer.
+	if caps.Native != nil {
+		caps.Native = hubFallback{caps.Native, sh}
+	}
+	if caps.NativeQuestions != nil {
+		caps.NativeQuestions = hubFallbackQuestions{caps.NativeQuestions, sh}
+	}
 	if sh.headless {
 		ctx, cancel := context.WithTimeout(context.Background(), hubConnectWait)
 		err := sh.link.Connect(ctx)
@@ -249,10 +264,99 @@ func (f hubFallbackQuestions) RenderQuestions(ctx context.Context, s *ask.Questi
 	return o, err
 }
 
-// close closes the session's link once the session has ended.
+// maxOffers bounds the questions a session offers at one time: a form
+// past it goes out without the hub.
+const maxOffers = 256
+
+// offer offers the questionnaire q (a *contract.Request or an
+// *auq.Request) of call, with questions questions, on the hub as its
+// form goes out as InputRequests, to wait total (0 for no deadline).
+// It does nothing for a session that does not offer.
+func (sh *sessionHub) offer(call string, q any, questions int, total time.Duration) {
+	if sh == nil || !sh.offering {
+		return
+	}
+	name := hub.ContractAskUser
+	if _, ok := q.(*auq.Request); ok {
+		name = hub.ContractAskUserQuestion
+	}
+	req, err := json.Marshal(q)
+	if err != nil {
+		return
+	}
+	var deadline *time.Time
+	if total > 0 {
+		d := time.Now().Add(total)
+		deadline = &d
+	}
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if len(sh.offers) < maxOffers && sh.offers[call] == nil {
+		sh.offers[call] = sh.link.Offer(name, req, questions, deadline)
+	}
+}
+
+// settleOffer settles the offer of call, the client having answered its
+// form with note ("answered", "dismissed", "timed out"), and returns
+// the answer given on the hub when one came first. The model is then
+// told where it came from (note).
+func (sh *sessionHub) settleOffer(call, note string) (hub.Answer, bool) {
+	if sh == nil {
+		return hub.Answer{}, false
+	}
+	sh.mu.Lock()
+	o := sh.offers[call]
+	delete(sh.offers, call)
+	sh.mu.Unlock()
+	if o == nil {
+		return hub.Answer{}, false
+	}
+	a, won := o.Settle(note)
+	if won {
+		sh.won(call, a)
+	}
+	return a, won
+}
+
+// offerWon settles the offer of call of sh with note and, when an
+// answer given on the hub came first, returns it as decode reads it
+// (hub.Answer.Outcome, hub.Answer.QuestionOutcome). That answer is then
+// the call's, and not the client's action: the hub's note says where it
+// was answered or dismissed.
+func offerWon[O any](sh *sessionHub, call, note string, decode func(hub.Answer) (O, error)) (O, bool) {
+	var zero O
+	a, won := sh.settleOffer(call, note)
+	if !won {
+		return zero, false
+	}
+	out, err := decode(a)
+	return out, err == nil
+}
+
+// formNote is the note a question offered on the hub closes with when
+// the client's form settled it: dismissed, or answered, or failed (err).
+func formNote(dismissed bool, err error) string {
+	switch {
+	case err != nil:
+		return "the form failed"
+	case dismissed:
+		return "dismissed"
+	}
+	return "answered"
+}
+
+// close closes the session's link once the session has ended, and its
+// questions still offered: their forms can no longer be answered.
 func (sh *sessionHub) close() {
 	if sh == nil {
 		return
+	}
+	sh.mu.Lock()
+	offers := slices.Collect(maps.Values(sh.offers))
+	clear(sh.offers)
+	sh.mu.Unlock()
+	for _, o := range offers {
+		o.Settle("ended: the MCP client went away")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), hubCloseWait)
 	defer cancel()

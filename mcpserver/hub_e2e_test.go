@@ -119,6 +119,10 @@ func hubClient(t *testing.T, state, v string, elicit elicitFunc, args ...string)
 	var stderr lockedBuffer
 	cmd.Stderr = &stderr
 	var opts mcp.ClientOptions
+	if v >= "2026-07-28" {
+		// The test answers each form sent as InputRequests itself.
+		opts.MultiRoundTrip = &mcp.MultiRoundTripOptions{Disabled: true}
+	}
 	if elicit != nil {
 		opts.ElicitationHandler = func(ctx context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return elicit(ctx, r) }
 	}
@@ -429,5 +433,69 @@ func TestHubFormNotShown(t *testing.T) {
 	m := checkMembers(t, r, hub.ContractAskUser)
 	if string(m["status"]) != `"answered"` || !strings.Contains(toolText(r), "The MCP client hubtest 1.0 cannot show these questions here, so they waited on the askuser hub, where they were answered by eval (askuser answer)") {
 		t.Errorf("status %s, text:\n%s", m["status"], toolText(r))
+	}
+}
+
+// TestHubOverInputRequests: a 2026-07-28 client, whose form goes out as
+// InputRequests with no call in flight while it is on screen, has its
+// questionnaire offered on the hub. An answer given there while the form
+// is out wins when the client calls again with its own answer, and the
+// model is told where it came from; a form answered first closes the
+// question on the hub, and an answer there after it is refused, saying
+// so. Both contracts.
+func TestHubOverInputRequests(t *testing.T) {
+	state := t.TempDir()
+	startHubProcess(t, state)
+	for _, c := range []string{hub.ContractAskUser, hub.ContractAskUserQuestion} {
+		name, req, args := mcpserver.ToolName, hubAskUser, []string{"--timeout-per-question", "60000"}
+		own, ownWant, hubWant := map[string]any{"q1": "staging"}, `"staging"`, `"production"`
+		if c == hub.ContractAskUserQuestion {
+			name, req, args = auq.ToolName, hubAUQ, append(args, "--tool", auq.ToolName)
+			own, ownWant, hubWant = map[string]any{"q1": "Postgres"}, `"Postgres"`, `"SQLite"`
+		}
+		cs, stderr := hubClient(t, state, "2026-07-28", accept(`{}`), args...)
+		for _, hubFirst := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/hub first %v", c, hubFirst), func(t *testing.T) {
+				first := hubResult(t, callTool(cs, name, req))
+				if !first.NeedsInput() || first.RequestState == "" {
+					t.Fatalf("the first call: %s; want the form as InputRequests", toolText(first))
+				}
+				q := onePending(t, state)
+				if q.Agent != "hubtest 1.0" || q.Contract != c || q.Deadline == "" {
+					t.Errorf("tag = %+v", q)
+				}
+				if hubFirst {
+					if _, err := askuserCmd(t, state, hubAnswer(t, c), "answer", "--by", "ci-policy", q.ID, "-"); err != nil {
+						t.Fatal(err)
+					}
+				}
+				r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: json.RawMessage(req),
+					RequestState: first.RequestState, InputResponses: mcp.InputResponseMap{"questionnaire": &mcp.ElicitResult{Action: "accept", Content: own}}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				m := checkMembers(t, r, c)
+				text := toolText(r)
+				if hubFirst {
+					if !strings.Contains(string(m["answers"]), hubWant) || strings.Contains(string(m["answers"]), ownWant) {
+						t.Errorf("answers = %s, want the hub's %s", m["answers"], hubWant)
+					}
+					if !strings.Contains(text, "The answer came through the askuser hub, not from the form of hubtest 1.0: it was answered by ci-policy (askuser answer)") {
+						t.Errorf("text does not say where the answer came from:\n%s", text)
+					}
+					return
+				}
+				if !strings.Contains(string(m["answers"]), ownWant) || strings.Contains(text, "askuser hub") {
+					t.Errorf("answers = %s, want the form's %s; text:\n%s", m["answers"], ownWant, text)
+				}
+				_, err = askuserCmd(t, state, hubAnswer(t, c), "answer", q.ID, "-")
+				if err == nil || !strings.Contains(err.Error(), "was already answered (askuser mcp for hubtest 1.0") {
+					t.Errorf("an answer on the hub after the form's: %v", err)
+				}
+			})
+		}
+		if s := stderr.String(); s != "" {
+			t.Errorf("stderr: %s", s)
+		}
 	}
 }

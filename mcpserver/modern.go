@@ -24,12 +24,13 @@ func isRetry(req *mcp.CallToolRequest) bool {
 // with a sealed state whose deadline, total (none for 0), starts now; the
 // notify command runs for o as the form goes out.
 func (s *Server) openForm(h *sessionHost, q any, o ask.Opening, total time.Duration, form *mcp.ElicitParams) (*mcp.CallToolResult, error) {
-	state, err := s.states.issue(h.id, q, total, time.Now())
+	state, call, err := s.states.issue(h.id, q, total, time.Now())
 	if err != nil {
 		return nil, err
 	}
 	o.Route = contract.RouteNative
 	h.openedForm(o, total)
+	h.hub.offer(call, q, o.Questions, total)
 	return inputRequest(form, state), nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/modeltext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -89,7 +90,8 @@ func (s *Server) handleQuestions(ctx context.Context, req *mcp.CallToolRequest) 
 // takes InputRequests, as modernRound does for ask_user: the first call
 // returns the form, which is the dialog_opened milestone; a retry carries
 // the answer, which judgeQuestions reads, and gets either the form that
-// asks again for what is missing or, through the core, the result.
+// asks again for what is missing or, through the core, the result, or
+// the answer given on the hub while the form was out.
 func (s *Server) modernQuestions(ctx context.Context, h *sessionHost, req *mcp.CallToolRequest, q *auq.Request, p *progress) *mcp.CallToolResult {
 	if !isRetry(req) {
 		_, perQuestion := h.asker.Host().Preferences().ForRequest(nil)
@@ -109,14 +111,24 @@ func (s *Server) modernQuestions(ctx context.Context, h *sessionHost, req *mcp.C
 	if err != nil {
 		return questionsResult(q, questionsFailed(contract.ErrNativeUIFailed, unusableAnswer+err.Error()), "")
 	}
+	call := rt.st.Call
+	var v qverdict
 	if rt.st.expired(rt.now) {
-		return questionsResult(q, auq.Outcome{Status: auq.StatusTimeout, Route: string(contract.RouteNative),
-			Result: auq.Result{Cancelled: true, Metadata: q.ResultMetadata()}}, "")
+		out, won := offerWon(h.hub, call, "timed out", hub.Answer.QuestionOutcome)
+		if !won {
+			return questionsResult(q, auq.Outcome{Status: auq.StatusTimeout, Route: string(contract.RouteNative),
+				Result: auq.Result{Cancelled: true, Metadata: q.ResultMetadata()}}, "")
+		}
+		v = qverdict{outcome: out}
+	} else if v = judgeQuestions(q, rt.st.qround(), rt.answer, rt.took()); v.next == nil {
+		if out, won := offerWon(h.hub, call, formNote(v.outcome.Dismissed, v.err), hub.Answer.QuestionOutcome); won {
+			v = qverdict{outcome: out}
+		}
 	}
-	v := judgeQuestions(q, rt.st.qround(), rt.answer, rt.took())
 	if v.next == nil {
-		out := h.asker.AskQuestions(ctx, q, &ask.Call{Data: &callData{progress: p, questions: &v}, Progress: p.milestone})
-		return questionsResult(q, out, p.elicitAction())
+		out := h.asker.AskQuestions(ctx, q, &ask.Call{ID: call, Data: &callData{progress: p, questions: &v}, Progress: p.milestone})
+		note := h.hub.note(modeltext.AskUserQuestion, call, out.Status == auq.StatusSubmitted)
+		return withNote(questionsResult(q, out, p.elicitAction()), note)
 	}
 	next := *v.next
 	again, err := s.again(rt, round{n: next.n, kept: next.kept}, next.asks, func(left time.Duration) (*mcp.ElicitParams, error) {

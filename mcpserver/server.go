@@ -44,6 +44,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/modeltext"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -280,11 +281,12 @@ func (s *Server) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 			return s.firstRound(h, q)
 		}
 		p := quietProgress()
-		res, again := s.modernRound(ctx, h, req, q, p)
+		res, again, call := s.modernRound(ctx, h, req, q, p)
 		if again != nil {
 			return again, nil
 		}
-		return toolResult(q, withWarnings(res, warnings), p.elicitAction()), nil
+		note := h.hub.note(modeltext.AskUser, call, res.Status == contract.StatusAnswered)
+		return withNote(toolResult(q, withWarnings(res, warnings), p.elicitAction()), note), nil
 	}
 	p := newProgress(req, s.interval)
 	defer p.stop()
@@ -355,25 +357,36 @@ func (s *Server) takeTurn(ctx context.Context, route contract.Route, p *progress
 // first round returns the form and a sealed state holding the deadline;
 // the client's retry carries the answer, which judge reads. When it asks
 // for another round, modernRound returns that round's form as the tool
-// result to send; otherwise the core checks the verdict.
-func (s *Server) modernRound(ctx context.Context, h *sessionHost, req *mcp.CallToolRequest, q *contract.Request, prog *progress) (contract.Result, *mcp.CallToolResult) {
+// result to send; otherwise the core checks the verdict, or the answer
+// given on the hub while the form was out, which wins. It returns the
+// call's id too, for the hub's note.
+func (s *Server) modernRound(ctx context.Context, h *sessionHost, req *mcp.CallToolRequest, q *contract.Request, prog *progress) (contract.Result, *mcp.CallToolResult, string) {
 	rt, err := s.readRetry(h, req, q)
 	if err != nil {
-		return nativeFailed(unusableAnswer + err.Error()), nil
+		return nativeFailed(unusableAnswer + err.Error()), nil, ""
 	}
+	call := rt.st.Call
+	var v verdict
 	if rt.st.expired(rt.now) {
-		return contract.Result{Status: contract.StatusTimeout, Route: contract.RouteNative, Answers: []contract.Answer{}}, nil
+		out, won := offerWon(h.hub, call, "timed out", hub.Answer.Outcome)
+		if !won {
+			return contract.Result{Status: contract.StatusTimeout, Route: contract.RouteNative, Answers: []contract.Answer{}}, nil, call
+		}
+		v = verdict{outcome: out}
+	} else if v = judge(q, rt.st.round(), rt.answer, rt.took()); v.next == nil {
+		if out, won := offerWon(h.hub, call, formNote(v.outcome.Dismissed, v.err), hub.Answer.Outcome); won {
+			v = verdict{outcome: out}
+		}
 	}
-	v := judge(q, rt.st.round(), rt.answer, rt.took())
 	if v.next == nil {
-		return h.asker.Ask(ctx, q, &ask.Call{Data: &callData{progress: prog, verdict: &v}}), nil
+		return h.asker.Ask(ctx, q, &ask.Call{ID: call, Data: &callData{progress: prog, verdict: &v}}), nil, call
 	}
 	next := *v.next
 	again, err := s.again(rt, next, nil, func(left time.Duration) (*mcp.ElicitParams, error) { return next.form(q, left) })
 	if err != nil {
-		return nativeFailed(cannotReask + err.Error()), nil
+		return nativeFailed(cannotReask + err.Error()), nil, call
 	}
-	return contract.Result{}, again
+	return contract.Result{}, again, call
 }
 
 // nativeFailed is the native_ui_failed result of ask_user with msg.

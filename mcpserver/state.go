@@ -131,14 +131,13 @@ func randomID() (string, error) {
 
 // issue returns the state of the first form of a call of session for q,
 // sent at now, whose deadline is total from now (none for 0).
-func (s *states) issue(session string, q any, total time.Duration, now time.Time) (string, error) {
+func (s *states) issue(session string, q any, total time.Duration, now time.Time) (sealed, call string, err error) {
 	h, err := requestHash(q)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	call, err := randomID()
-	if err != nil {
-		return "", err
+	if call, err = randomID(); err != nil {
+		return "", "", err
 	}
 	st := requestState{Session: session, Call: call, Request: h, Sent: now.UnixMilli()}
 	end := now
@@ -147,7 +146,8 @@ func (s *states) issue(session string, q any, total time.Duration, now time.Time
 		st.Deadline = end.UnixMilli()
 	}
 	st.Expires = end.Add(stateLifetime).UnixMilli()
-	return s.seal(st, now)
+	sealed, err = s.seal(st, now)
+	return sealed, call, err
 }
 
 // next returns the state of the form of r, sent at now, that follows the
