@@ -43,7 +43,7 @@ var layers = map[string]int{
 	"contract":         1, "auq": 1, "ask": 1, "internal/config": 1, "internal/native": 1,
 	"internal/modeltext": 1, "internal/notify": 1,
 	"internal/dialog": 2,
-	"tui":             3, "mcpserver": 3, "hub": 3, "internal/hubserver": 3, "internal/push": 3,
+	"tui":             3, "mcpserver": 3, "hub": 3, "internal/hubserver": 3, "internal/push": 3, "internal/hubweb": 3,
 	"internal/host/cli": 3, "internal/host/pibridge": 3, "internal/host/popup": 3,
 	"cmd/askuser": 4, "cmd/askuser-hub": 4, "build/dist": 4, "build/typecheck": 4, "internal/clients": 4,
 }

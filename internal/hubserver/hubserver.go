@@ -16,10 +16,12 @@ import (
 	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/hubweb"
 	"github.com/askuser/askuser/internal/push"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
@@ -66,6 +68,13 @@ type Options struct {
 	// ConfigFile is the hub's config file (see Config); "" means
 	// ConfigPath's when Getenv is set, and none otherwise.
 	ConfigFile string
+	// Web, when set, is the loopback address (host:port) the hub's web
+	// page listens on (see package hubweb); "" serves no page. Its
+	// access token is kept in the hub's directory, in hubweb.TokenFile.
+	Web string
+	// WebReady, when set, is called with the page's address, its access
+	// token in it, once the page serves.
+	WebReady func(url string)
 }
 
 // Run runs the hub until ctx is done, then stops it: clients are
@@ -87,6 +96,11 @@ func Run(ctx context.Context, opts *Options) error {
 	log := opts.Log
 	if log == nil {
 		log = io.Discard
+	}
+	if opts.Web != "" {
+		if err := hubweb.CheckAddr(opts.Web); err != nil {
+			return err
+		}
 	}
 	if err := os.MkdirAll(paths.Dir, 0o700); err != nil {
 		return fmt.Errorf("make the hub's directory: %w", err)
@@ -179,6 +193,11 @@ func Run(ctx context.Context, opts *Options) error {
 		}
 		fmt.Fprintf(log, "askuser hub: pushes questions unanswered after %v to the ntfy server at %s\n", cfg.Push.Delay, cfg.Push.Server)
 	}
+	if opts.Web != "" {
+		if err := startWeb(services, &wg, info, paths, opts, log); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintf(log, "askuser hub: ready at %s, store %s, info %s\n", info.URL, paths.Store, paths.Info)
 	if opts.Ready != nil {
 		opts.Ready(info)
@@ -218,6 +237,41 @@ func startPush(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info h
 			fmt.Fprintf(log, "askuser hub: pushes stopped: %v\n", err)
 		}
 	})
+	return nil
+}
+
+// startWeb serves the hub's web page on wg until ctx is done.
+func startWeb(ctx context.Context, wg *sync.WaitGroup, info hub.Info, paths hub.Paths, opts *Options, log io.Writer) error {
+	token, err := hubweb.LoadToken(filepath.Join(paths.Dir, hubweb.TokenFile))
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", opts.Web)
+	if err != nil {
+		return fmt.Errorf("the web page: %w", err)
+	}
+	c, err := hub.Dial(ctx, &hub.DialOptions{Info: &info, Name: "askuser hub web"})
+	if err != nil {
+		ln.Close()
+		return fmt.Errorf("the web page: connect to the hub: %w", err)
+	}
+	w, err := hubweb.New(ctx, c, &hubweb.Options{Token: token})
+	if err != nil {
+		ln.Close()
+		c.Close()
+		return fmt.Errorf("the web page: %w", err)
+	}
+	url := w.URL(ln.Addr().String())
+	wg.Go(func() {
+		defer c.Close()
+		if err := w.Serve(ctx, ln); err != nil {
+			fmt.Fprintf(log, "askuser hub: the web page stopped: %v\n", err)
+		}
+	})
+	fmt.Fprintf(log, "askuser hub: web page at %s\n", url)
+	if opts.WebReady != nil {
+		opts.WebReady(url)
+	}
 	return nil
 }
 

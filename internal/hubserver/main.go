@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
+	"github.com/askuser/askuser/internal/hubweb"
 	"github.com/askuser/askuser/internal/program"
 )
 
-const usage = `usage: askuser hub
+const usage = `usage: askuser hub [--web [ADDR]]
        askuser-hub version
 
 Run the hub in the foreground: an embedded NATS server with JetStream on
@@ -23,6 +25,11 @@ questions nobody answers in time to a phone through ntfy:
   {"push": {"delayMs": 30000, "ntfy": {"server": "https://ntfy.sh",
    "topic": "…", "token": "…", "link": "https://…/"}}}
 
+With --web it also serves its web page, the waiting questions and
+their forms for a browser, on ADDR (127.0.0.1:7373 unless given), and
+prints the page's address with its access token. Only a loopback
+address is served.
+
 askuser-hub version prints the version, the commit and the platform, as
 askuser version does.
 `
@@ -33,6 +40,7 @@ askuser version does.
 // arguments, 3 for any other failure. With the argument version it
 // prints its version on stdout instead.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	web := ""
 	if len(args) > 0 {
 		switch {
 		case args[0] == "-h" || args[0] == "--help" || args[0] == "help":
@@ -41,11 +49,23 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv f
 		case args[0] == "version" && len(args) == 1:
 			fmt.Fprintln(stdout, program.Get().Line("askuser-hub"))
 			return 0
+		case args[0] == "--web" && len(args) <= 2:
+			web = hubweb.DefaultAddr
+			if len(args) == 2 {
+				web = args[1]
+			}
+		case strings.HasPrefix(args[0], "--web=") && len(args) == 1:
+			web = strings.TrimPrefix(args[0], "--web=")
+		default:
+			fmt.Fprintf(stderr, "askuser hub: unexpected argument %q\n%s", args[len(args)-1], usage)
+			return 2
 		}
-		fmt.Fprintf(stderr, "askuser hub: unexpected argument %q\n%s", args[0], usage)
-		return 2
+		if err := hubweb.CheckAddr(web); err != nil {
+			fmt.Fprintf(stderr, "askuser hub: %v\n", err)
+			return 2
+		}
 	}
-	err := Run(ctx, &Options{Getenv: getenv, Log: stderr})
+	err := Run(ctx, &Options{Getenv: getenv, Log: stderr, Web: web})
 	var running *RunningError
 	switch {
 	case errors.As(err, &running):

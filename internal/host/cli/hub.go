@@ -16,7 +16,7 @@ import (
 	"github.com/askuser/askuser/internal/safetext"
 )
 
-const hubUsage = `usage: askuser hub
+const hubUsage = `usage: askuser hub [--web [ADDR]]
        askuser hub status
 
 askuser hub runs the hub in the foreground: the one queue where the
@@ -26,6 +26,10 @@ that asked). It listens on 127.0.0.1 only and keeps its store, and a
 file only this user can read that tells local askuser processes where it
 is, in $XDG_STATE_HOME/askuser/hub (else ~/.local/state/askuser/hub).
 SIGTERM stops it with nothing lost; a second hub refuses to start.
+
+With --web the hub also serves its web page, the waiting questions as
+forms for a browser, on ADDR (127.0.0.1:7373 unless given, loopback
+only), and prints its address with the page's access token.
 
 The hub is the askuser-hub program, a program of its own so that the
 server it embeds costs the askuser every agent runs nothing. askuser
@@ -52,7 +56,9 @@ func runHub(ctx context.Context, env *Env, args []string) int {
 			}
 			return hubStatus(ctx, env)
 		}
-		return usageError(env, "hub", fmt.Sprintf("unknown argument %q", args[0]))
+		if !strings.HasPrefix(args[0], "--web") {
+			return usageError(env, "hub", fmt.Sprintf("unknown argument %q", args[0]))
+		}
 	}
 	self, _ := os.Executable()
 	path, err := findHubBinary(self, runtime.GOOS, runtime.GOARCH, exec.LookPath)
@@ -60,7 +66,7 @@ func runHub(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "askuser hub: %v\n", err)
 		return ExitError
 	}
-	return execHub(ctx, env, path)
+	return execHub(ctx, env, path, args)
 }
 
 // findHubBinary looks for askuser-hub for goos and goarch: beside self,

@@ -1,0 +1,265 @@
+package hubweb
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"time"
+
+	"github.com/askuser/askuser/hub"
+)
+
+// subBuffer is how many events a slow page may fall behind before its
+// stream is closed; the browser then connects again and gets the list
+// afresh.
+const subBuffer = 256
+
+// maxClosed bounds the notes kept on questions that left the list.
+const maxClosed = 4096
+
+// heartbeat keeps an idle stream open through anything that closes
+// silent connections.
+const heartbeat = 25 * time.Second
+
+// Summary is a waiting question as the list shows it.
+type Summary struct {
+	ID        string     `json:"id"`
+	Agent     string     `json:"agent"`
+	Project   string     `json:"project,omitempty"`
+	Machine   string     `json:"machine,omitempty"`
+	Contract  string     `json:"contract"`
+	Questions int        `json:"questions"`
+	Title     string     `json:"title"`
+	Created   time.Time  `json:"created"`
+	Deadline  *time.Time `json:"deadline,omitempty"`
+	StoppedBy string     `json:"stoppedBy,omitempty"`
+}
+
+// requestShape is what the page's server reads of a request of either
+// contract: the first title, and the previews.
+type requestShape struct {
+	Header    string `json:"header"`
+	Questions []struct {
+		Title    string `json:"title"`
+		Question string `json:"question"`
+		Options  []struct {
+			Preview string `json:"preview"`
+		} `json:"options"`
+	} `json:"questions"`
+}
+
+func summarize(q *hub.Question) Summary {
+	s := Summary{ID: q.ID, Agent: q.Tag.Agent, Project: q.Tag.Project, Machine: q.Tag.Machine,
+		Contract: q.Tag.Contract, Questions: q.Tag.Questions, Created: q.Created, Deadline: q.Tag.Deadline, StoppedBy: q.StoppedBy}
+	var r requestShape
+	if json.Unmarshal(q.Request, &r) == nil {
+		switch {
+		case r.Header != "":
+			s.Title = r.Header
+		case len(r.Questions) > 0 && r.Questions[0].Title != "":
+			s.Title = r.Questions[0].Title
+		case len(r.Questions) > 0:
+			s.Title = r.Questions[0].Question
+		}
+	}
+	return s
+}
+
+// closedWhere says where a question that left the list went.
+func closedWhere(a *hub.Answer) string {
+	if a == nil {
+		return "removed from the hub: its asker went away, or its time ran out"
+	}
+	return a.Where()
+}
+
+// follow keeps the list of what waits and tells the pages of each change.
+func (s *Server) follow(events <-chan hub.WatchEvent) {
+	for e := range events {
+		switch e.Kind {
+		case hub.WatchWaiting:
+			sum, _ := json.Marshal(summarize(e.Question))
+			s.mu.Lock()
+			s.waiting[e.ID] = &entry{q: e.Question, summary: sum}
+			s.broadcast(event{"waiting", sum})
+			s.mu.Unlock()
+		case hub.WatchClosed:
+			where := closedWhere(e.Answer)
+			data, _ := json.Marshal(struct {
+				ID    string `json:"id"`
+				Where string `json:"where"`
+			}{e.ID, where})
+			s.mu.Lock()
+			delete(s.waiting, e.ID)
+			if len(s.closed) >= maxClosed {
+				clear(s.closed)
+			}
+			s.closed[e.ID] = where
+			s.broadcast(event{"closed", data})
+			s.mu.Unlock()
+		case hub.WatchSynced:
+			s.mu.Lock()
+			s.online = true
+			s.broadcast(event{"synced", []byte("{}")})
+			s.mu.Unlock()
+		case hub.WatchLost:
+			s.mu.Lock()
+			s.online = false
+			s.broadcast(event{"lost", []byte("{}")})
+			s.mu.Unlock()
+		}
+	}
+	s.mu.Lock()
+	s.online = false
+	s.broadcast(event{"lost", []byte("{}")})
+	s.mu.Unlock()
+}
+
+// broadcast sends e to every page; s.mu is held. A page too far behind
+// loses its stream.
+func (s *Server) broadcast(e event) {
+	for ch := range s.subs {
+		select {
+		case ch <- e:
+		default:
+			close(ch)
+			delete(s.subs, ch)
+		}
+	}
+}
+
+// snapshot is the list, newest first, as one event.
+func (s *Server) snapshot() event {
+	es := make([]*entry, 0, len(s.waiting))
+	for _, e := range s.waiting {
+		es = append(es, e)
+	}
+	sort.Slice(es, func(i, j int) bool {
+		if !es[i].q.Created.Equal(es[j].q.Created) {
+			return es[i].q.Created.After(es[j].q.Created)
+		}
+		return es[i].q.ID < es[j].q.ID
+	})
+	b := []byte(`{"online":`)
+	b = fmt.Appendf(b, "%t", s.online)
+	b = append(b, `,"now":`...)
+	now, _ := json.Marshal(time.Now())
+	b = append(b, now...)
+	b = append(b, `,"questions":[`...)
+	for i, e := range es {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, e.summary...)
+	}
+	b = append(b, "]}"...)
+	return event{"snapshot", b}
+}
+
+// serveEvents streams the list: a snapshot, then each change.
+func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		refuse(w, http.StatusInternalServerError, "the connection cannot stream events")
+		return
+	}
+	ch := make(chan event, subBuffer)
+	s.mu.Lock()
+	first := s.snapshot()
+	s.subs[ch] = struct{}{}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.subs, ch)
+		s.mu.Unlock()
+	}()
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	write := func(e event) bool {
+		_, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", e.name, e.data)
+		fl.Flush()
+		return err == nil
+	}
+	if !write(first) {
+		return
+	}
+	tick := time.NewTicker(heartbeat)
+	defer tick.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case e, ok := <-ch:
+			if !ok || !write(e) {
+				return
+			}
+		case <-tick.C:
+			if _, err := fmt.Fprint(w, ": alive\n\n"); err != nil {
+				return
+			}
+			fl.Flush()
+		}
+	}
+}
+
+// Detail is one waiting question as its form is built from: its summary,
+// its request in its contract's JSON, and each option's preview as a
+// tree keyed by "question.option" indexes.
+type Detail struct {
+	Summary
+	Request  json.RawMessage   `json:"request"`
+	Previews map[string][]Node `json:"previews,omitempty"`
+}
+
+// serveQuestion serves the question the query's id names, or says where
+// it went.
+func (s *Server) serveQuestion(w http.ResponseWriter, r *http.Request) {
+	id := r.URL.Query().Get("id")
+	s.mu.Lock()
+	e := s.waiting[id]
+	where, closed := s.closed[id]
+	s.mu.Unlock()
+	var q *hub.Question
+	switch {
+	case e != nil:
+		q = e.q
+	case closed:
+		refuse(w, http.StatusGone, "%s", where)
+		return
+	default:
+		got, ans, err := s.c.Question(r.Context(), id)
+		var re *hub.RefusedError
+		switch {
+		case errors.As(err, &re):
+			refuse(w, http.StatusNotFound, "%s", re.Message)
+			return
+		case err != nil:
+			refuse(w, http.StatusBadGateway, "the hub did not answer: %v", err)
+			return
+		case ans != nil:
+			refuse(w, http.StatusGone, "%s", ans.Where())
+			return
+		}
+		q = got
+	}
+	d := Detail{Summary: summarize(q), Request: q.Request}
+	var shape requestShape
+	if json.Unmarshal(q.Request, &shape) == nil {
+		for i, qq := range shape.Questions {
+			for j, o := range qq.Options {
+				if o.Preview == "" {
+					continue
+				}
+				if d.Previews == nil {
+					d.Previews = map[string][]Node{}
+				}
+				d.Previews[fmt.Sprintf("%d.%d", i, j)] = Markdown(o.Preview)
+			}
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(d)
+}
