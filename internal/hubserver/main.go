@@ -57,7 +57,11 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv f
 		case strings.HasPrefix(args[0], "--web=") && len(args) == 1:
 			web = strings.TrimPrefix(args[0], "--web=")
 		default:
-			fmt.Fprintf(stderr, "askuser hub: unexpected argument %q\n%s", args[len(args)-1], usage)
+			bad := args[0]
+			if strings.HasPrefix(bad, "--web") {
+				bad = args[len(args)-1]
+			}
+			fmt.Fprintf(stderr, "askuser hub: unexpected argument %q\n%s", bad, usage)
 			return 2
 		}
 		if err := hubweb.CheckAddr(web); err != nil {

@@ -22,6 +22,9 @@ func TestMainArguments(t *testing.T) {
 		{[]string{"version"}, 0, program.Get().Line("askuser-hub") + "\n", ""},
 		{[]string{"version", "extra"}, 2, "", `unexpected argument "version"`},
 		{[]string{"start"}, 2, "", `unexpected argument "start"`},
+		{[]string{"--web", "0.0.0.0:7373"}, 2, "", "may not listen on 0.0.0.0:7373: only a loopback address"},
+		{[]string{"--web=192.168.1.5:80"}, 2, "", "may not listen on 192.168.1.5:80"},
+		{[]string{"--web", "127.0.0.1:1", "more"}, 2, "", `unexpected argument "more"`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -1,0 +1,169 @@
+package hubweb_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/hubserver"
+)
+
+// fixture is a real hub serving its web page, an asker whose only route
+// is the hub, and a client that watches the hub.
+type fixture struct {
+	base   string // http://127.0.0.1:port
+	token  string
+	csrf   string
+	dir    string
+	client *hub.Client
+	asker  *ask.Asker
+	events <-chan hub.WatchEvent
+}
+
+var csrfMeta = regexp.MustCompile(`name="askuser-csrf" content="([0-9a-f]+)"`)
+
+func newFixture(t testing.TB) *fixture {
+	t.Helper()
+	dir := t.TempDir()
+	paths := hub.Paths{Dir: dir, Info: filepath.Join(dir, "hub.json"), Lock: filepath.Join(dir, "hub.lock"), Store: filepath.Join(dir, "jetstream")}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	urls := make(chan string, 1)
+	info, stop, err := hubserver.Start(ctx, &hubserver.Options{Paths: paths, Web: "127.0.0.1:0", WebReady: func(u string) { urls <- u }})
+	if err != nil {
+		t.Fatalf("hub did not start: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := stop(); err != nil {
+			t.Errorf("hub: %v", err)
+		}
+	})
+	u, err := url.Parse(<-urls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{base: "http://" + u.Host, token: u.Query().Get("token"), dir: dir}
+	f.client, err = hub.Dial(context.Background(), &hub.DialOptions{Info: &info})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(f.client.Close)
+	wctx, wcancel := context.WithCancel(context.Background())
+	t.Cleanup(wcancel)
+	if f.events, err = f.client.Watch(wctx); err != nil {
+		t.Fatal(err)
+	}
+	l := hub.NewLink(&hub.LinkOptions{
+		Dial:  func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Info: &info}) },
+		Agent: "test agent", Project: "/src/project", Machine: "testbox",
+	})
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		l.Close(ctx)
+	})
+	f.asker = ask.NewAsker(ask.NewHost(l.Join(ask.Capabilities{CustomReason: "none", NativeReason: "none"}), nil), nil)
+	st, body := f.do(t, "GET", "/", "", nil)
+	if st != http.StatusOK {
+		t.Fatalf("GET / = %d %s", st, body)
+	}
+	m := csrfMeta.FindStringSubmatch(body)
+	if m == nil {
+		t.Fatalf("the page holds no CSRF token:\n%s", body)
+	}
+	f.csrf = m[1]
+	return f
+}
+
+// waiting waits for the next question that starts waiting on the hub.
+func (f *fixture) waiting(t testing.TB) *hub.Question {
+	t.Helper()
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case e := <-f.events:
+			if e.Kind == hub.WatchWaiting {
+				return e.Question
+			}
+		case <-timeout:
+			t.Fatal("no question came to the hub within 10s")
+		}
+	}
+}
+
+// askUser asks req through the hub and returns its result, to come, and
+// the question.
+func (f *fixture) askUser(t testing.TB, req string) (<-chan contract.Result, *hub.Question) {
+	t.Helper()
+	out := make(chan contract.Result, 1)
+	go func() { out <- f.asker.AskJSON(context.Background(), []byte(req), nil) }()
+	return out, f.waiting(t)
+}
+
+// askQuestions asks an AskUserQuestion request through the hub.
+func (f *fixture) askQuestions(t testing.TB, req string) (<-chan auq.Outcome, *hub.Question) {
+	t.Helper()
+	out := make(chan auq.Outcome, 1)
+	go func() { out <- f.asker.AskQuestionsJSON(context.Background(), []byte(req), nil) }()
+	return out, f.waiting(t)
+}
+
+// do sends a request with the page's cookie, and, for a POST, its
+// origin and CSRF token, unless hdr says otherwise ("" removes one).
+func (f *fixture) do(t testing.TB, method, path, body string, hdr map[string]string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, f.base+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.AddCookie(&http.Cookie{Name: "askuser_token", Value: f.token})
+	if method == "POST" {
+		req.Header.Set("Origin", f.base)
+		req.Header.Set("X-Askuser-Csrf", f.csrf)
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range hdr {
+		switch {
+		case k == "Cookie" && v == "":
+			req.Header.Del("Cookie")
+		case k == "Host":
+			req.Host = v
+		case v == "":
+			req.Header.Del(k)
+		default:
+			req.Header.Set(k, v)
+		}
+	}
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }, Timeout: 10 * time.Second}
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(b)
+}
+
+func receive[T any](t testing.TB, ch <-chan T) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatal("the asker got nothing within 10s")
+	}
+	panic("unreachable")
+}

@@ -1,0 +1,370 @@
+package hubweb_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/hubweb"
+	"github.com/google/go-cmp/cmp"
+)
+
+const deployReq = `{"questions": [{"title": "Deploy where?", "options": [{"label": "staging"}, {"label": "prod"}]}]}`
+
+const deployAnswer = `{"status":"answered","answers":[{"index":0,"id":"q1","title":"Deploy where?","kind":"single","selections":["prod"],"usedDefault":false}]}`
+
+// TestRefusals sends requests the page must refuse: each gets its status
+// and a plain message, and the question keeps waiting.
+func TestRefusals(t *testing.T) {
+	f := newFixture(t)
+	results, q := f.askUser(t, deployReq)
+	answer := "/api/answer?id=" + q.ID
+	tests := []struct {
+		name, method, path, body string
+		hdr                      map[string]string
+		status                   int
+		msg                      string
+	}{
+		{"page without token", "GET", "/", "", map[string]string{"Cookie": ""}, 401, "no access token"},
+		{"script without token", "GET", "/app.js", "", map[string]string{"Cookie": ""}, 401, "no access token"},
+		{"events without token", "GET", "/api/events", "", map[string]string{"Cookie": ""}, 401, "no access token"},
+		{"question without token", "GET", "/api/question?id=" + q.ID, "", map[string]string{"Cookie": ""}, 401, "no access token"},
+		{"wrong token in the address", "GET", "/?token=00", "", map[string]string{"Cookie": ""}, 401, "token in the address is wrong"},
+		{"wrong token in the cookie", "GET", "/", "", map[string]string{"Cookie": "askuser_token=" + strings.Repeat("0", 64)}, 401, "no access token"},
+		{"answer without token", "POST", answer, deployAnswer, map[string]string{"Cookie": ""}, 401, "no access token"},
+		{"foreign host", "GET", "/", "", map[string]string{"Host": "evil.example:80"}, 421, "not this machine's loopback"},
+		{"rebound host", "POST", answer, deployAnswer, map[string]string{"Host": "attacker.test"}, 421, "not this machine's loopback"},
+		{"no origin", "POST", answer, deployAnswer, map[string]string{"Origin": ""}, 403, "names no origin"},
+		{"wrong origin", "POST", answer, deployAnswer, map[string]string{"Origin": "http://evil.example"}, 403, `origin "http://evil.example"`},
+		{"no CSRF token", "POST", answer, deployAnswer, map[string]string{"X-Askuser-Csrf": ""}, 403, "no valid CSRF token"},
+		{"wrong CSRF token", "POST", answer, deployAnswer, map[string]string{"X-Askuser-Csrf": "abc"}, 403, "no valid CSRF token"},
+		{"dismiss without CSRF token", "POST", "/api/dismiss?id=" + q.ID, "", map[string]string{"X-Askuser-Csrf": ""}, 403, "no valid CSRF token"},
+		{"stop without origin", "POST", "/api/stop?id=" + q.ID, "", map[string]string{"Origin": ""}, 403, "names no origin"},
+		{"not JSON", "POST", answer, deployAnswer, map[string]string{"Content-Type": "text/plain"}, 415, "application/json"},
+		{"invalid answer", "POST", answer, strings.Replace(deployAnswer, "prod", "moon", 1), nil, 422, `"moon" is not an option label`},
+		{"control character", "POST", answer, strings.Replace(deployAnswer, `"usedDefault"`, `"freeText":"a\u0007b","usedDefault"`, 1), nil, 422, "U+0007"},
+		{"unknown id", "POST", "/api/answer?id=zzzzzzzzzzzz", deployAnswer, nil, 404, "no question zzzzzzzzzzzz"},
+		{"not an id", "POST", "/api/answer?id=a.*", deployAnswer, nil, 404, "is not a question id"},
+		{"answer by GET", "GET", answer, "", nil, 404, "the page has no GET /api/answer"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st, body := f.do(t, tt.method, tt.path, tt.body, tt.hdr)
+			if st != tt.status || !strings.Contains(body, tt.msg) {
+				t.Errorf("%s %s = %d %q, want %d and %q", tt.method, tt.path, st, body, tt.status, tt.msg)
+			}
+			still, ans, err := f.client.Question(context.Background(), q.ID)
+			if err != nil || still == nil || ans != nil {
+				t.Errorf("after the refusal, the question is %v, %v, %v; want it waiting", still, ans, err)
+			}
+		})
+	}
+	st, body := f.do(t, "POST", answer, deployAnswer, nil)
+	if st != 200 || !strings.Contains(body, "answered by the web page") {
+		t.Fatalf("answer = %d %q", st, body)
+	}
+	st, body = f.do(t, "POST", answer, deployAnswer, nil)
+	if st != 409 || !strings.Contains(body, "already answered by the web page") {
+		t.Errorf("second answer = %d %q, want 409 saying it was answered", st, body)
+	}
+	if res := receive(t, results); res.Status != contract.StatusAnswered || res.Answers[0].Selections[0] != "prod" {
+		t.Errorf("the asker got %+v", res)
+	}
+}
+
+// TestHeaders checks the headers every response carries, and the cookie
+// the address with the token sets.
+func TestHeaders(t *testing.T) {
+	f := newFixture(t)
+	req, _ := http.NewRequest("GET", f.base+"/?token="+f.token, nil)
+	resp, err := (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" {
+		t.Errorf("/?token= = %d to %q, want 303 to /", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	ck := resp.Header.Get("Set-Cookie")
+	for _, want := range []string{"askuser_token=" + f.token, "HttpOnly", "SameSite=Strict", "Path=/"} {
+		if !strings.Contains(ck, want) {
+			t.Errorf("Set-Cookie %q lacks %q", ck, want)
+		}
+	}
+	want := map[string]string{
+		"Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+		"X-Content-Type-Options":  "nosniff",
+		"Referrer-Policy":         "no-referrer",
+		"X-Frame-Options":         "DENY",
+	}
+	for k, v := range want {
+		if got := resp.Header.Get(k); got != v {
+			t.Errorf("%s = %q, want %q", k, got, v)
+		}
+	}
+}
+
+// TestAnswers answers every kind of both contracts as the page sends
+// them, and checks what the asker gets.
+func TestAnswers(t *testing.T) {
+	f := newFixture(t)
+	t.Run("ask_user", func(t *testing.T) {
+		req := `{"header": "Release", "questions": [
+ {"title": "Deploy where?", "options": [{"label": "staging", "description": "smoke"}, {"label": "prod", "preview": "# Prod\n\n*careful*"}]},
+ {"title": "Which checks?", "kind": "multi", "options": [{"label": "unit"}, {"label": "integration"}, {"label": "e2e"}]},
+ {"title": "Note", "kind": "input", "default": "none"},
+ {"title": "Proceed?", "kind": "bool"},
+ {"title": "Settings", "kind": "simple-form", "fields": [
+  {"name": "confirmed", "label": "Confirm", "kind": "bool", "required": true},
+  {"name": "target", "label": "Target", "kind": "single", "options": [{"label": "eu"}, {"label": "us"}], "required": true},
+  {"name": "extras", "label": "Extras", "kind": "multi", "options": [{"label": "a"}, {"label": "b"}]},
+  {"name": "comment", "label": "Comment", "kind": "input"}]}]}`
+		results, q := f.askUser(t, req)
+		body := `{"status":"answered","answers":[
+ {"index":0,"id":"q1","title":"Deploy where?","kind":"single","selections":["prod"],"usedDefault":false},
+ {"index":1,"id":"q2","title":"Which checks?","kind":"multi","selections":["unit","e2e"],"freeText":"lint too","usedDefault":false},
+ {"index":2,"id":"q3","title":"Note","kind":"input","selections":[],"freeText":"ship it","usedDefault":false},
+ {"index":3,"id":"q4","title":"Proceed?","kind":"bool","selections":[],"usedDefault":false,"value":true},
+ {"index":4,"id":"q5","title":"Settings","kind":"simple-form","selections":[],"usedDefault":false,"value":{"confirmed":false,"target":"us","extras":["b"]}}]}`
+		st, msg := f.do(t, "POST", "/api/answer?id="+q.ID, body, nil)
+		if st != 200 {
+			t.Fatalf("answer = %d %q", st, msg)
+		}
+		res := receive(t, results)
+		got, _ := json.Marshal(res.Answers)
+		var want, gotV any
+		json.Unmarshal([]byte(body), &want)
+		json.Unmarshal(got, &gotV)
+		if diff := cmp.Diff(want.(map[string]any)["answers"], gotV); diff != "" {
+			t.Errorf("answers (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("AskUserQuestion", func(t *testing.T) {
+		req := `{"questions": [
+ {"id": "db", "question": "Which database?", "header": "Database", "options": [
+  {"id": "pg", "label": "Postgres", "description": "d", "recommended": true, "preview": "SELECT 1"},
+  {"id": "lite", "label": "SQLite", "description": "d"}]},
+ {"id": "feat", "question": "Which features?", "header": "Features", "multiSelect": true, "options": [
+  {"id": "a", "label": "Auth", "description": "d"}, {"id": "b", "label": "Billing", "description": "d"}]},
+ {"id": "name", "question": "Name?", "header": "Name", "required": false, "options": [
+  {"id": "x", "label": "X", "description": "d"}, {"id": "y", "label": "Y", "description": "d"}]}],
+ "metadata": {"source": "test"}}`
+		results, q := f.askQuestions(t, req)
+		body := `{"cancelled":false,"answers":{
+ "db":{"kind":"single","optionId":"pg","label":"Postgres"},
+ "feat":{"kind":"multi","selections":[{"optionId":"b","label":"Billing"},{"label":"Other","other":true,"text":"Search"}],"empty":false}},
+ "annotations":{"db":{"questionNotes":"for now","optionNotes":{"lite":"too small","$other":"none"},"selectedPreview":"SELECT 1"}},
+ "metadata":{"source":"test"}}`
+		st, msg := f.do(t, "POST", "/api/answer?id="+q.ID, body, nil)
+		if st != 200 {
+			t.Fatalf("answer = %d %q", st, msg)
+		}
+		out := receive(t, results)
+		if out.Status != auq.StatusSubmitted {
+			t.Fatalf("outcome = %+v", out)
+		}
+		got, _ := json.Marshal(out.Result)
+		var want, gotV any
+		json.Unmarshal([]byte(body), &want)
+		json.Unmarshal(got, &gotV)
+		if diff := cmp.Diff(want, gotV); diff != "" {
+			t.Errorf("result (-want +got):\n%s", diff)
+		}
+	})
+}
+
+// TestDismissAndStop dismisses a question and stops another's countdown
+// from the page.
+func TestDismissAndStop(t *testing.T) {
+	f := newFixture(t)
+	results, q := f.askUser(t, `{"questions": [{"title": "Go?", "kind": "bool"}], "timeoutPerQuestionMs": 600000}`)
+	if q.Tag.Deadline == nil {
+		t.Fatal("the question has no deadline")
+	}
+	st, msg := f.do(t, "POST", "/api/stop?id="+q.ID, "", nil)
+	if st != 200 || !strings.Contains(msg, "countdown is stopped") {
+		t.Fatalf("stop = %d %q", st, msg)
+	}
+	got, _, err := f.client.Question(context.Background(), q.ID)
+	if err != nil || got.Tag.Deadline != nil || !strings.HasPrefix(got.StoppedBy, "the web page") {
+		t.Errorf("after the stop, the question is %+v, %v; want no deadline, stopped by the web page", got, err)
+	}
+	st, msg = f.do(t, "POST", "/api/dismiss?id="+q.ID, "", nil)
+	if st != 200 || !strings.HasPrefix(msg, "dismissed by the web page") {
+		t.Fatalf("dismiss = %d %q", st, msg)
+	}
+	res := receive(t, results)
+	if res.Status != contract.StatusAborted || res.CancelledReason != contract.CancelUser {
+		t.Errorf("the asker got %+v, want aborted by the user", res)
+	}
+	st, msg = f.do(t, "POST", "/api/dismiss?id="+q.ID, "", nil)
+	if st != 409 || !strings.Contains(msg, "already dismissed") {
+		t.Errorf("second dismissal = %d %q, want 409", st, msg)
+	}
+}
+
+// sse reads the page's event stream.
+type sse struct {
+	r    *bufio.Reader
+	body interface{ Close() error }
+}
+
+func (f *fixture) stream(t testing.TB) *sse {
+	t.Helper()
+	req, _ := http.NewRequest("GET", f.base+"/api/events", nil)
+	req.AddCookie(&http.Cookie{Name: "askuser_token", Value: f.token})
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("events = %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return &sse{r: bufio.NewReader(resp.Body), body: resp.Body}
+}
+
+// next returns the next event's name and data.
+func (s *sse) next(t testing.TB) (string, string) {
+	t.Helper()
+	var name, data string
+	for {
+		line, err := s.r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("the event stream ended: %v", err)
+		}
+		line = strings.TrimRight(line, "\n")
+		switch {
+		case line == "" && name != "":
+			return name, data
+		case strings.HasPrefix(line, "event: "):
+			name = line[len("event: "):]
+		case strings.HasPrefix(line, "data: "):
+			data = line[len("data: "):]
+		}
+	}
+}
+
+// TestEvents follows the list: a question arrives, is shown with its
+// tag, and leaves when a program answers it, saying where.
+func TestEvents(t *testing.T) {
+	f := newFixture(t)
+	s := f.stream(t)
+	if name, data := s.next(t); name != "snapshot" || !strings.Contains(data, `"questions":[]`) {
+		t.Fatalf("first event = %s %s", name, data)
+	}
+	results, q := f.askUser(t, deployReq)
+	name, data := s.next(t)
+	var sum hubweb.Summary
+	if name != "waiting" || json.Unmarshal([]byte(data), &sum) != nil {
+		t.Fatalf("event = %s %s, want waiting", name, data)
+	}
+	want := hubweb.Summary{ID: q.ID, Agent: "test agent", Project: "/src/project", Machine: "testbox", Contract: "ask_user", Questions: 1, Title: "Deploy where?"}
+	if diff := cmp.Diff(want, sum, cmpIgnoreTimes); diff != "" {
+		t.Errorf("summary (-want +got):\n%s", diff)
+	}
+	if _, err := f.client.Answer(context.Background(), q.ID, []byte(deployAnswer), "askuser answer on testbox"); err != nil {
+		t.Fatal(err)
+	}
+	name, data = s.next(t)
+	if name != "closed" || !strings.Contains(data, `"where":"answered by askuser answer on testbox"`) {
+		t.Errorf("event = %s %s, want closed, answered by askuser answer", name, data)
+	}
+	receive(t, results)
+	st, msg := f.do(t, "GET", "/api/question?id="+q.ID, "", nil)
+	if st != 410 || !strings.Contains(msg, "answered by askuser answer on testbox") {
+		t.Errorf("the answered question = %d %q, want 410 saying where", st, msg)
+	}
+}
+
+var cmpIgnoreTimes = cmp.FilterPath(func(p cmp.Path) bool {
+	n := p.Last().String()
+	return n == ".Created" || n == ".Deadline"
+}, cmp.Ignore())
+
+// TestQuestionPreviews serves a question with its previews as trees.
+func TestQuestionPreviews(t *testing.T) {
+	f := newFixture(t)
+	_, q := f.askQuestions(t, `{"questions": [{"id": "db", "question": "Which?", "header": "DB", "options": [
+ {"id": "pg", "label": "Postgres", "description": "d", "preview": "**bold** <script>alert(1)</script> [x](javascript:alert(1))"},
+ {"id": "lite", "label": "SQLite", "description": "d"}]}]}`)
+	st, body := f.do(t, "GET", "/api/question?id="+q.ID, "", nil)
+	if st != 200 {
+		t.Fatalf("question = %d %s", st, body)
+	}
+	var d hubweb.Detail
+	if err := json.Unmarshal([]byte(body), &d); err != nil {
+		t.Fatal(err)
+	}
+	want := []hubweb.Node{{T: "p", C: []hubweb.Node{
+		{T: "strong", C: []hubweb.Node{{Text: "bold"}}}, {Text: " "}, {Text: "<script>"}, {Text: "alert(1)"}, {Text: "</script>"}, {Text: " "},
+		{Text: "x"}, {Text: " (javascript:alert(1))"}}}}
+	if diff := cmp.Diff(want, d.Previews["0.0"]); diff != "" {
+		t.Errorf("preview (-want +got):\n%s", diff)
+	}
+	if d.Contract != hub.ContractAskUserQuestion || d.Title != "Which?" {
+		t.Errorf("detail = %+v", d.Summary)
+	}
+}
+
+func TestCheckAddr(t *testing.T) {
+	tests := []struct {
+		addr string
+		ok   bool
+	}{
+		{"127.0.0.1:7373", true}, {"localhost:80", true}, {"[::1]:7373", true}, {"127.0.0.2:1", true},
+		{"0.0.0.0:7373", false}, {":7373", false}, {"192.168.1.2:7373", false}, {"example.com:80", false}, {"127.0.0.1", false},
+	}
+	for _, tt := range tests {
+		err := hubweb.CheckAddr(tt.addr)
+		if (err == nil) != tt.ok {
+			t.Errorf("CheckAddr(%q) = %v, want ok %t", tt.addr, err, tt.ok)
+		}
+	}
+}
+
+// TestLoadToken makes a private token once and reads it after.
+func TestLoadToken(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "sub", hubweb.TokenFile)
+	a, err := hubweb.LoadToken(p)
+	if err != nil || len(a) != 64 {
+		t.Fatalf("LoadToken = %q, %v", a, err)
+	}
+	fi, err := os.Stat(p)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("token file mode = %v, %v; want 0600", fi.Mode(), err)
+	}
+	b, err := hubweb.LoadToken(p)
+	if err != nil || b != a {
+		t.Errorf("second LoadToken = %q, %v; want the first", b, err)
+	}
+}
+
+// TestAssetsSize keeps the page's own assets within 100 KB.
+func TestAssetsSize(t *testing.T) {
+	total := 0
+	err := filepath.WalkDir("assets", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		fi, err := d.Info()
+		total += int(fi.Size())
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the page's assets: %d bytes", total)
+	if total > 100_000 {
+		t.Errorf("the page's assets are %d bytes, over 100 KB", total)
+	}
+}
