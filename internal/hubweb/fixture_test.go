@@ -28,6 +28,7 @@ type fixture struct {
 	client *hub.Client
 	asker  *ask.Asker
 	events <-chan hub.WatchEvent
+	seen   map[string]bool // the questions waiting returned
 }
 
 var csrfMeta = regexp.MustCompile(`name="askuser-csrf" content="([0-9a-f]+)"`)
@@ -52,7 +53,7 @@ func newFixture(t testing.TB) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{base: "http://" + u.Host, token: u.Query().Get("token"), dir: dir}
+	f := &fixture{base: "http://" + u.Host, token: u.Query().Get("token"), dir: dir, seen: map[string]bool{}}
 	f.client, err = hub.Dial(context.Background(), &hub.DialOptions{Info: &info})
 	if err != nil {
 		t.Fatal(err)
@@ -85,14 +86,15 @@ func newFixture(t testing.TB) *fixture {
 	return f
 }
 
-// waiting waits for the next question that starts waiting on the hub.
+// waiting waits for the next new question that waits on the hub.
 func (f *fixture) waiting(t testing.TB) *hub.Question {
 	t.Helper()
 	timeout := time.After(10 * time.Second)
 	for {
 		select {
 		case e := <-f.events:
-			if e.Kind == hub.WatchWaiting {
+			if e.Kind == hub.WatchWaiting && !f.seen[e.ID] {
+				f.seen[e.ID] = true
 				return e.Question
 			}
 		case <-timeout:

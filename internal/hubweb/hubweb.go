@@ -267,6 +267,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		page.Execute(w, struct{ CSRF string }{s.csrf})
 	case (r.URL.Path == "/app.js" || r.URL.Path == "/app.css") && r.Method == http.MethodGet:
 		http.ServeFileFS(w, r, assets, "assets"+r.URL.Path)
+	case r.URL.Path == "/favicon.ico" && r.Method == http.MethodGet:
+		w.WriteHeader(http.StatusNoContent)
 	case r.URL.Path == "/api/events" && r.Method == http.MethodGet:
 		s.serveEvents(w, r)
 	case r.URL.Path == "/api/question" && r.Method == http.MethodGet:

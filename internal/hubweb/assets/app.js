@@ -419,15 +419,26 @@
       ctl = c.input;
       read = () => ({ value: c.input.checked });
     } else if (f.kind === 'single') {
-      const id = nextId('s');
-      const sel = el('select', { id, required: !!f.required },
-        el('option', { value: '', text: f.required ? 'Choose…' : '(none)' }),
-        ...f.options.map((o) => el('option', { value: o.label, text: o.description ? `${o.label}: ${o.description}` : o.label, selected: def === o.label })));
-      fs.append(el('label', { for: id, class: 'field-label', text: label }), sel);
-      ctl = sel;
+      const group = el('div', { role: 'radiogroup', class: 'field-group' });
+      const gl = el('span', { class: 'field-label', id: nextId('g'), text: label });
+      group.setAttribute('aria-labelledby', gl.id);
+      group.append(gl);
+      const name = nextId('r');
+      const radios = f.options.map((o) => {
+        const c = choice('radio', name, o.label, o.description, def === o.label);
+        group.append(c.lab);
+        return c.input;
+      });
+      if (!f.required) {
+        const none = choice('radio', name, '(none)', '', def === undefined);
+        group.append(none.lab);
+      }
+      fs.append(group);
+      ctl = radios[0];
       read = () => {
-        if (!sel.value) return f.required ? { problem: `Choose ${f.label}.` } : {};
-        return { value: sel.value };
+        const j = radios.findIndex((r) => r.checked);
+        if (j < 0) return f.required ? { problem: `Choose ${f.label}.` } : {};
+        return { value: f.options[j].label };
       };
     } else if (f.kind === 'multi') {
       const group = el('div', { role: 'group', class: 'field-group' });
