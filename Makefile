@@ -25,6 +25,7 @@ EXTRA_TESTS :=
 -include mcpserver/mcp.mk
 -include internal/clients/clients.mk
 -include release/release.mk
+-include internal/hubweb/web.mk
 
 # Every step runs with TMPDIR set to a fresh directory that must be empty
 # afterwards: a test that leaves a file behind fails the run.

@@ -51,7 +51,13 @@ const (
 func newBrowser(t testing.TB, touch bool) *browser {
 	t.Helper()
 	path := chromium(t)
-	dir := t.TempDir()
+	// Chromium puts a socket in its temporary directory, whose path must
+	// be short: t.TempDir's, named for the test, can be too long.
+	dir, err := os.MkdirTemp("", "cr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
 	w, h := int64(desktopW), int64(desktopH)
 	if touch {
 		w, h = phoneW, phoneH

@@ -29,6 +29,7 @@ type fixture struct {
 	asker  *ask.Asker
 	events <-chan hub.WatchEvent
 	seen   map[string]bool // the questions waiting returned
+	info   hub.Info
 }
 
 var csrfMeta = regexp.MustCompile(`name="askuser-csrf" content="([0-9a-f]+)"`)
@@ -53,7 +54,7 @@ func newFixture(t testing.TB) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{base: "http://" + u.Host, token: u.Query().Get("token"), dir: dir, seen: map[string]bool{}}
+	f := &fixture{base: "http://" + u.Host, token: u.Query().Get("token"), dir: dir, seen: map[string]bool{}, info: info}
 	f.client, err = hub.Dial(context.Background(), &hub.DialOptions{Info: &info})
 	if err != nil {
 		t.Fatal(err)
@@ -64,16 +65,7 @@ func newFixture(t testing.TB) *fixture {
 	if f.events, err = f.client.Watch(wctx); err != nil {
 		t.Fatal(err)
 	}
-	l := hub.NewLink(&hub.LinkOptions{
-		Dial:  func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Info: &info}) },
-		Agent: "test agent", Project: "/src/project", Machine: "testbox",
-	})
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		l.Close(ctx)
-	})
-	f.asker = ask.NewAsker(ask.NewHost(l.Join(ask.Capabilities{CustomReason: "none", NativeReason: "none"}), nil), nil)
+	f.asker = f.newAsker(t, "test agent", "/src/project", "testbox")
 	st, body := f.do(t, "GET", "/", "", nil)
 	if st != http.StatusOK {
 		t.Fatalf("GET / = %d %s", st, body)
@@ -84,6 +76,23 @@ func newFixture(t testing.TB) *fixture {
 	}
 	f.csrf = m[1]
 	return f
+}
+
+// newAsker returns an asker whose only route is the hub, with its
+// questions tagged with agent, project and machine.
+func (f *fixture) newAsker(t testing.TB, agent, project, machine string) *ask.Asker {
+	t.Helper()
+	info := f.info
+	l := hub.NewLink(&hub.LinkOptions{
+		Dial:  func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Info: &info}) },
+		Agent: agent, Project: project, Machine: machine,
+	})
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		l.Close(ctx)
+	})
+	return ask.NewAsker(ask.NewHost(l.Join(ask.Capabilities{CustomReason: "none", NativeReason: "none"}), nil), nil)
 }
 
 // waiting waits for the next new question that waits on the hub.

@@ -368,3 +368,17 @@ func TestAssetsSize(t *testing.T) {
 		t.Errorf("the page's assets are %d bytes, over 100 KB", total)
 	}
 }
+
+// TestNoMarkupSinks keeps the page's script away from every API that
+// parses a string as markup or code.
+func TestNoMarkupSinks(t *testing.T) {
+	js, err := os.ReadFile("assets/app.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sink := range []string{"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "setTimeout('", "srcdoc", ".style.", "createContextualFragment", "DOMParser"} {
+		if strings.Contains(string(js), sink) {
+			t.Errorf("app.js uses %s", sink)
+		}
+	}
+}

@@ -159,6 +159,7 @@
       state.order = d.questions.map((s) => s.id);
       online(d.online);
       renderList();
+      performance.mark('askuser-list');
       route();
     });
     es.addEventListener('waiting', (e) => {
