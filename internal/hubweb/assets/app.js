@@ -557,7 +557,16 @@
     const top = el('p', { class: 'problem top', role: 'alert', hidden: true });
     form.append(top);
     const qs = req.questions.map((q, i) => (auq ? auqQuestion(d, req, q, i) : askUserQuestion(d, req, q, i)));
-    for (const q of qs) form.append(q.node);
+    for (const q of qs) {
+      form.append(q.node);
+      // A problem goes once the person changes its answer.
+      const clear = () => {
+        for (const p of q.node.querySelectorAll('.problem')) p.hidden = true;
+        for (const c of q.node.querySelectorAll('[aria-invalid]')) c.removeAttribute('aria-invalid');
+      };
+      q.node.addEventListener('change', clear);
+      q.node.addEventListener('input', clear);
+    }
     const send = el('button', { type: 'submit', class: 'primary', text: 'Send answer' });
     const dismiss = el('button', { type: 'button', class: 'secondary', text: 'Dismiss' });
     form.append(el('div', { class: 'actions' }, send, dismiss));
