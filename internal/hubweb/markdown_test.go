@@ -1,0 +1,75 @@
+package hubweb_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/askuser/askuser/internal/hubweb"
+	"github.com/google/go-cmp/cmp"
+)
+
+// kinds are the element names the page knows how to build.
+var kinds = map[string]bool{"": true, "p": true, "h": true, "ul": true, "ol": true, "li": true, "pre": true, "code": true,
+	"em": true, "strong": true, "quote": true, "hr": true, "br": true}
+
+func TestMarkdown(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []hubweb.Node
+	}{
+		{"heading and emphasis", "## Title\n\n*a* **b** `c`", []hubweb.Node{
+			{T: "h", Level: 2, C: []hubweb.Node{{Text: "Title"}}},
+			{T: "p", C: []hubweb.Node{{T: "em", C: []hubweb.Node{{Text: "a"}}}, {Text: " "}, {T: "strong", C: []hubweb.Node{{Text: "b"}}}, {Text: " "}, {T: "code", Text: "c"}}}}},
+		{"link is text and target", "[x](javascript:alert(1))", []hubweb.Node{{T: "p", C: []hubweb.Node{{Text: "x"}, {Text: " (javascript:alert(1))"}}}}},
+		{"image is text", "![alt](data:x)", []hubweb.Node{{T: "p", C: []hubweb.Node{{Text: "[image: alt] (data:x)"}}}}},
+		{"raw HTML block is text", "<div onclick=x>hi</div>", []hubweb.Node{{T: "p", Text: "<div onclick=x>hi</div>"}}},
+		{"code block", "```\n<b>\n```", []hubweb.Node{{T: "pre", Text: "<b>\n"}}},
+		{"list and quote", "- a\n\n> b", []hubweb.Node{
+			{T: "ul", C: []hubweb.Node{{T: "li", C: []hubweb.Node{{Text: "a"}}}}},
+			{T: "quote", C: []hubweb.Node{{T: "p", C: []hubweb.Node{{Text: "b"}}}}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, hubweb.Markdown(tt.src)); diff != "" {
+				t.Errorf("Markdown(%q) (-want +got):\n%s", tt.src, diff)
+			}
+		})
+	}
+}
+
+// TestMarkdownDepth flattens a preview nested past the bound.
+func TestMarkdownDepth(t *testing.T) {
+	src := strings.Repeat("> ", 200) + "deep"
+	depth := 0
+	var walk func([]hubweb.Node, int)
+	walk = func(ns []hubweb.Node, d int) {
+		for _, n := range ns {
+			depth = max(depth, d)
+			walk(n.C, d+1)
+		}
+	}
+	walk(hubweb.Markdown(src), 1)
+	if depth > 14 {
+		t.Errorf("the tree is %d deep", depth)
+	}
+}
+
+// FuzzMarkdown checks that any source makes a tree of known elements,
+// without a panic.
+func FuzzMarkdown(f *testing.F) {
+	for _, s := range []string{"# a\n\n*b*", "<script>x</script>", "[a](javascript:b)", "```\nx\n```", "- a\n  - b\n> c", "| a | b |\n|---|---|\n| c | d |"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		var walk func([]hubweb.Node)
+		walk = func(ns []hubweb.Node) {
+			for _, n := range ns {
+				if !kinds[n.T] {
+					t.Fatalf("Markdown(%q) made the element %q", src, n.T)
+				}
+				walk(n.C)
+			}
+		}
+		walk(hubweb.Markdown(src))
+	})
+}
