@@ -172,6 +172,13 @@ func TestPage(t *testing.T) {
 			if got := b.text("#form-host .closed"); !slices.Equal(got, []string{"This question was answered by askuser answer on testbox."}) {
 				t.Errorf("after an answer elsewhere: %q", got)
 			}
+			b.press("← All questions")
+			if got := b.text("#notice"); !slices.Equal(got, []string{"“Deploy where?”: answered by askuser answer on testbox"}) {
+				t.Errorf("the list's line after an answer elsewhere: %q", got)
+			}
+			if got := b.text("#list li"); len(got) != 0 {
+				t.Errorf("the list after an answer elsewhere: %q", got)
+			}
 			receive(t, results)
 
 			// A stopped countdown, then a dismissal; a question arriving
