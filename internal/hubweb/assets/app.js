@@ -160,6 +160,9 @@
       online(d.online);
       renderList();
       performance.mark('askuser-list');
+      // A question that closed while the page was away from the hub is
+      // not in the list any more: its form says where it went.
+      if (state.open && !state.items.has(state.open)) recheck(state.open);
       route();
     });
     es.addEventListener('waiting', (e) => {
@@ -255,6 +258,15 @@
     const h = form.querySelector('h2');
     h.tabIndex = -1;
     h.focus();
+  }
+
+  async function recheck(id) {
+    try {
+      const r = await fetch('/api/question?id=' + encodeURIComponent(id), { cache: 'no-store' });
+      if (r.status === 410 && state.open === id) formClosed((await r.text()).trim());
+    } catch (err) {
+      // The next snapshot tries again.
+    }
   }
 
   function formClosed(where) {
