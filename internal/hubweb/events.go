@@ -130,8 +130,13 @@ func (s *Server) broadcast(e event) {
 	}
 }
 
-// snapshot is the list, newest first, as one event.
-func (s *Server) snapshot() event {
+// firstPage is how many questions the first event of a stream holds:
+// the page shows them at once, and gets the others in a second event.
+const firstPage = 50
+
+// snapshot is the list, newest first, as two events: the first page,
+// with the time and the count, then the rest.
+func (s *Server) snapshot() (first, rest event) {
 	es := make([]*entry, 0, len(s.waiting))
 	for _, e := range s.waiting {
 		es = append(es, e)
@@ -142,23 +147,26 @@ func (s *Server) snapshot() event {
 		}
 		return es[i].q.ID < es[j].q.ID
 	})
-	b := []byte(`{"online":`)
-	b = fmt.Appendf(b, "%t", s.online)
-	b = append(b, `,"now":`...)
-	now, _ := json.Marshal(time.Now())
-	b = append(b, now...)
-	b = append(b, `,"questions":[`...)
-	for i, e := range es {
-		if i > 0 {
-			b = append(b, ',')
+	list := func(b []byte, es []*entry) []byte {
+		b = append(b, `"questions":[`...)
+		for i, e := range es {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, e.summary...)
 		}
-		b = append(b, e.summary...)
+		return append(b, "]}"...)
 	}
-	b = append(b, "]}"...)
-	return event{"snapshot", b}
+	n := min(firstPage, len(es))
+	now, _ := json.Marshal(time.Now())
+	b := fmt.Appendf(nil, `{"online":%t,"now":%s,"total":%d,`, s.online, now, len(es))
+	first = event{"snapshot", list(b, es[:n])}
+	rest = event{"rest", list([]byte("{"), es[n:])}
+	return first, rest
 }
 
-// serveEvents streams the list: a snapshot, then each change.
+// serveEvents streams the list: a snapshot in two parts, then each
+// change.
 func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	fl, ok := w.(http.Flusher)
 	if !ok {
@@ -167,7 +175,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	ch := make(chan event, subBuffer)
 	s.mu.Lock()
-	first := s.snapshot()
+	first, rest := s.snapshot()
 	s.subs[ch] = struct{}{}
 	s.mu.Unlock()
 	defer func() {
@@ -183,7 +191,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 		fl.Flush()
 		return err == nil
 	}
-	if !write(first) {
+	if !write(first) || !write(rest) {
 		return
 	}
 	tick := time.NewTicker(heartbeat)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"os"
@@ -259,8 +260,11 @@ func (s *sse) next(t testing.TB) (string, string) {
 func TestEvents(t *testing.T) {
 	f := newFixture(t)
 	s := f.stream(t)
-	if name, data := s.next(t); name != "snapshot" || !strings.Contains(data, `"questions":[]`) {
+	if name, data := s.next(t); name != "snapshot" || !strings.Contains(data, `"total":0,"questions":[]`) {
 		t.Fatalf("first event = %s %s", name, data)
+	}
+	if name, data := s.next(t); name != "rest" || data != `{"questions":[]}` {
+		t.Fatalf("second event = %s %s", name, data)
 	}
 	results, q := f.askUser(t, deployReq)
 	name, data := s.next(t)
@@ -379,6 +383,42 @@ func TestNoMarkupSinks(t *testing.T) {
 	for _, sink := range []string{"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "setTimeout('", "srcdoc", ".style.", "createContextualFragment", "DOMParser"} {
 		if strings.Contains(string(js), sink) {
 			t.Errorf("app.js uses %s", sink)
+		}
+	}
+}
+
+// TestFirstPage sends the first page of a long list first, and the rest
+// after it, newest first throughout.
+func TestFirstPage(t *testing.T) {
+	f := newFixture(t)
+	const n = 60
+	for i := range n {
+		req := fmt.Sprintf(`{"questions": [{"title": "Question %d?", "options": [{"label": "yes"}, {"label": "no"}]}]}`, i)
+		go f.asker.AskJSON(context.Background(), []byte(req), nil)
+	}
+	for range n {
+		f.waiting(t)
+	}
+	s := f.stream(t)
+	var first, rest struct {
+		Total     int
+		Questions []hubweb.Summary
+	}
+	name, data := s.next(t)
+	if name != "snapshot" || json.Unmarshal([]byte(data), &first) != nil {
+		t.Fatalf("first event = %s %s", name, data)
+	}
+	name, data = s.next(t)
+	if name != "rest" || json.Unmarshal([]byte(data), &rest) != nil {
+		t.Fatalf("second event = %s %s", name, data)
+	}
+	all := append(first.Questions, rest.Questions...)
+	if first.Total != n || len(first.Questions) != 50 || len(all) != n {
+		t.Fatalf("total %d, first %d, in all %d; want %d, 50, %d", first.Total, len(first.Questions), len(all), n, n)
+	}
+	for i := 1; i < n; i++ {
+		if all[i].Created.After(all[i-1].Created) {
+			t.Errorf("question %d is newer than question %d", i, i-1)
 		}
 	}
 }

@@ -160,10 +160,17 @@
       online(d.online);
       renderList();
       performance.mark('askuser-list');
+      route();
+    });
+    es.addEventListener('rest', (e) => {
+      for (const s of JSON.parse(e.data).questions) {
+        state.items.set(s.id, s);
+        state.order.push(s.id);
+      }
+      renderList();
       // A question that closed while the page was away from the hub is
       // not in the list any more: its form says where it went.
       if (state.open && !state.items.has(state.open)) recheck(state.open);
-      route();
     });
     es.addEventListener('waiting', (e) => {
       const s = JSON.parse(e.data);
