@@ -53,6 +53,34 @@ const threeQuestionsResult = `{"cancelled":false,"answers":{
  "annotations":{"db":{"questionNotes":"for now","selectedPreview":"` + "```sql\\nSELECT 1;\\n```" + `"},"name":{"optionNotes":{"y":"too long"}}},
  "metadata":{"source":"browser test"}}`
 
+// fillEveryKind gives everyKind the answers of everyKindAnswers, but for
+// what its defaults already give.
+func fillEveryKind(b *browser) {
+	b.t.Helper()
+	b.choose(0, "prod")
+	b.choose(1, "unit")
+	b.choose(1, "e2e")
+	b.write("Something else", "lint too")
+	b.choose(3, "Yes")
+	b.choose(4, "us")
+	b.choose(4, "b")
+}
+
+// fillThreeQuestions gives threeQuestions the answers of
+// threeQuestionsResult.
+func fillThreeQuestions(b *browser) {
+	b.t.Helper()
+	b.choose(0, "Postgres")
+	b.openNotes(0)
+	b.write("Note on the question", "for now")
+	b.choose(1, "Billing")
+	b.write("Other answer to: Which features?", "Search")
+	b.choose(2, "Other")
+	b.write("Other answer to: Project name?", "Zeta")
+	b.openNotes(2)
+	b.write("Note on “Yarrow”", "too long")
+}
+
 func sameJSON(t *testing.T, what string, want string, got any) {
 	t.Helper()
 	b, err := json.Marshal(got)
@@ -106,13 +134,7 @@ func TestPage(t *testing.T) {
 			if !slices.Equal(problems, want) {
 				t.Errorf("problems shown = %q, want %q", problems, want)
 			}
-			b.choose(0, "prod")
-			b.choose(1, "unit")
-			b.choose(1, "e2e")
-			b.write("Something else", "lint too")
-			b.choose(3, "Yes")
-			b.choose(4, "us")
-			b.choose(4, "b")
+			fillEveryKind(b)
 			b.layoutHolds("the ask_user form")
 			if dir := os.Getenv("ASKUSER_WEB_SCREENSHOTS"); dir != "" && mode.touch {
 				b.eval(`window.scrollTo(0, 0); document.activeElement.blur(); 0`, nil)
@@ -145,15 +167,7 @@ func TestPage(t *testing.T) {
 			if got := b.text("#form-host .badge"); !slices.Equal(got, []string{"Recommended"}) {
 				t.Errorf("badges = %q", got)
 			}
-			b.choose(0, "Postgres")
-			b.openNotes(0)
-			b.write("Note on the question", "for now")
-			b.choose(1, "Billing")
-			b.write("Other answer to: Which features?", "Search")
-			b.choose(2, "Other")
-			b.write("Other answer to: Project name?", "Zeta")
-			b.openNotes(2)
-			b.write("Note on “Yarrow”", "too long")
+			fillThreeQuestions(b)
 			b.layoutHolds("the AskUserQuestion form")
 			b.press("Send answer")
 			out := receive(t, outcomes)
