@@ -3,6 +3,7 @@ package hubweb_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -231,4 +232,35 @@ func TestPage(t *testing.T) {
 			b.clean()
 		})
 	}
+}
+
+// TestListKeepsPlace adds a question at the top of a list the person has
+// scrolled down: the row they look at stays where it is on the screen,
+// and the focus stays on it.
+func TestListKeepsPlace(t *testing.T) {
+	f := newFixture(t)
+	b := newBrowser(t, true)
+	const n = 30
+	for i := range n {
+		go f.asker.AskJSON(context.Background(), []byte(fmt.Sprintf(`{"questions": [{"title": "Question %d?", "options": [{"label": "yes"}, {"label": "no"}]}]}`, i)), nil)
+		f.waiting(t)
+	}
+	b.open(f, "")
+	b.wait(fmt.Sprintf(`document.querySelectorAll('#list li').length === %d`, n))
+	var before, after struct {
+		ID    string
+		Top   float64
+		Focus bool
+	}
+	const look = `(() => { const li = document.querySelectorAll('#list li')[%s]; return {id: li.dataset.id, top: li.getBoundingClientRect().top, focus: li.contains(document.activeElement)}; })()`
+	b.eval(`(() => { const li = document.querySelectorAll('#list li')[12]; li.querySelector('a').focus(); window.scrollTo(0, li.offsetTop - 200); return 0; })()`, nil)
+	b.eval(fmt.Sprintf(look, "12"), &before)
+	go f.asker.AskJSON(context.Background(), []byte(deployReq), nil)
+	f.waiting(t)
+	b.wait(fmt.Sprintf(`document.querySelectorAll('#list li').length === %d`, n+1))
+	b.eval(fmt.Sprintf(look, "13"), &after)
+	if after.ID != before.ID || !after.Focus || after.Top < before.Top-1 || after.Top > before.Top+1 {
+		t.Errorf("the row looked at was %+v before a question arrived, and is %+v after", before, after)
+	}
+	b.clean()
 }
