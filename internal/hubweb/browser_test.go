@@ -310,7 +310,14 @@ func (b *browser) layoutHolds(where string) {
 	}
 }
 
-// dark sets prefers-color-scheme.
+// narrow makes the phone's screen 360 px wide, the narrowest the page
+// is laid out for.
+func (b *browser) narrow() {
+	b.t.Helper()
+	b.do(chromedp.EmulateViewport(360, phoneH, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(3)))
+}
+
+// scheme sets prefers-color-scheme.
 func (b *browser) scheme(s string) {
 	b.t.Helper()
 	b.do(func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {

@@ -176,6 +176,8 @@ func TestHostile(t *testing.T) {
 	b.choose(3, "No")
 	b.choose(4, hostile[1])
 	b.safe("the ask_user form, answered")
+	b.narrow()
+	b.safe("the ask_user form at 360 px")
 	b.press("Send answer")
 	res := receive(t, results)
 	if res.Status != contract.StatusAnswered {
@@ -200,6 +202,7 @@ func TestHostile(t *testing.T) {
 	// AskUserQuestion.
 	b.press("← All questions")
 	b.wait(`document.querySelectorAll('#list li').length === 1`)
+	b.safe("the list at 360 px")
 	b.press(b.text("#list li")[0])
 	b.wait(`document.querySelector('#form-host .badge')`)
 	b.safe("the AskUserQuestion form")
@@ -210,6 +213,8 @@ func TestHostile(t *testing.T) {
 	b.choose(1, "Other")
 	b.write("Other answer to: "+hostile[5]+"?", typed)
 	b.safe("the AskUserQuestion form, answered")
+	b.narrow()
+	b.safe("the AskUserQuestion form at 360 px")
 	b.press("Send answer")
 	out := receive(t, outcomes)
 	if out.Status != auq.StatusSubmitted {
