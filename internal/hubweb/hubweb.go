@@ -97,6 +97,7 @@ type event struct {
 // not listen on.
 type AddrError struct{ Addr, Reason string }
 
+// Error says which address was refused and why.
 func (e *AddrError) Error() string {
 	return fmt.Sprintf("the web page may not listen on %s: %s", e.Addr, e.Reason)
 }

@@ -17,7 +17,15 @@ import (
 
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/testbin"
 )
+
+// TestMain removes the binaries the tests built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testbin.Remove()
+	os.Exit(code)
+}
 
 // TestProcesses answers, at phone size in a real Chromium, the questions
 // of two askuser ask processes of both contracts, through the page of a
@@ -28,15 +36,16 @@ func TestProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: this test builds askuser and askuser-hub")
 	}
-	bin := t.TempDir()
-	for _, c := range [][2]string{{"askuser", "../../cmd/askuser"}, {"askuser-hub", "../../cmd/askuser-hub"}} {
-		if out, err := exec.Command("go", "build", "-o", filepath.Join(bin, c[0]), c[1]).CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", c[1], err, out)
+	var askuser string
+	for _, pkg := range []string{"github.com/askuser/askuser/cmd/askuser-hub", "github.com/askuser/askuser/cmd/askuser"} {
+		bin, err := testbin.Build(pkg)
+		if err != nil {
+			t.Fatal(err)
 		}
+		askuser = bin
 	}
 	state, tmp := t.TempDir(), t.TempDir()
 	env := append(os.Environ(), "XDG_STATE_HOME="+state, "XDG_CONFIG_HOME="+state, "TMPDIR="+tmp, "TMUX=")
-	askuser := filepath.Join(bin, "askuser")
 
 	h := exec.Command(askuser, "hub", "--web", "127.0.0.1:0")
 	h.Env = env
