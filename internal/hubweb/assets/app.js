@@ -232,10 +232,14 @@
   async function post(path, id, body) {
     const headers = { 'X-Askuser-Csrf': csrf };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const r = await fetch(`${path}?id=${encodeURIComponent(id)}`, {
-      method: 'POST', headers, body, credentials: 'same-origin', cache: 'no-store',
-    });
-    return { ok: r.ok, status: r.status, text: (await r.text()).trim() };
+    try {
+      const r = await fetch(`${path}?id=${encodeURIComponent(id)}`, {
+        method: 'POST', headers, body, credentials: 'same-origin', cache: 'no-store',
+      });
+      return { ok: r.ok, status: r.status, text: (await r.text()).trim() };
+    } catch (err) {
+      return { ok: false, status: 0, text: 'The page could not reach the hub; try again.' };
+    }
   }
 
   async function openQuestion(id) {
@@ -248,7 +252,7 @@
     try {
       r = await fetch('/api/question?id=' + encodeURIComponent(id), { cache: 'no-store' });
     } catch (err) {
-      host.replaceChildren(el('p', { class: 'error', role: 'alert', text: 'The page could not reach the hub.' }));
+      host.replaceChildren(el('p', { class: 'closed', role: 'alert', text: 'The page could not reach the hub.' }));
       return;
     }
     if (state.open !== id) return;
