@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build dist test test-steps vet platforms staticcheck actionlint gotest bench fuzz clean
+.PHONY: all build dist test test-steps test-deps checks vet platforms staticcheck actionlint gotest bench fuzz clean
 
 all: build
 
@@ -19,8 +19,10 @@ dist:
 	$(GO) run ./build/dist -verify dist
 
 # Fragments owned by the Pi package, the MCP server and the real MCP
-# clients' tests add their test targets to EXTRA_TESTS.
+# clients' tests add their test targets to EXTRA_TESTS, and what those
+# download (npm packages, Node 22, tmux, Chromium) to TEST_DEPS.
 EXTRA_TESTS :=
+TEST_DEPS :=
 -include pi/pi.mk
 -include mcpserver/mcp.mk
 -include internal/clients/clients.mk
@@ -32,7 +34,15 @@ EXTRA_TESTS :=
 test:
 	build/check-tmp.sh $(MAKE) --no-print-directory test-steps
 
-test-steps: vet platforms staticcheck actionlint gotest $(EXTRA_TESTS)
+# The downloads run beside the checks, which need the CPU and little else;
+# each part's output is shown whole once it ends.
+test-steps:
+	$(MAKE) --no-print-directory -j2 --output-sync=recurse test-deps checks
+	$(MAKE) --no-print-directory gotest $(EXTRA_TESTS)
+
+test-deps: $(TEST_DEPS)
+
+checks: vet platforms staticcheck actionlint
 
 # Pi turns on Node's compile cache, which would write to TMPDIR.
 export NODE_DISABLE_COMPILE_CACHE := 1

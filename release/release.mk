@@ -7,6 +7,7 @@ RELEASE_DIR := release
 .PHONY: release-deps release-test
 
 EXTRA_TESTS += release-test
+TEST_DEPS += release-deps
 
 # npm ci only when the lockfile is newer than the installed tree.
 release-deps: $(RELEASE_DIR)/node_modules/.package-lock.json

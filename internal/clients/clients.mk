@@ -10,6 +10,7 @@ CLIENTS_DIR := internal/clients
 .PHONY: clients-binary clients-deps clients-test
 
 EXTRA_TESTS += clients-test
+TEST_DEPS += clients-deps
 
 clients-binary: build
 	mkdir -p $(CLIENTS_DIR)/bin && cp bin/askuser $(CLIENTS_DIR)/bin/askuser

@@ -12,7 +12,10 @@ ASKUSER_CHROMIUM ?= $(find_chromium)
 export ASKUSER_CHROMIUM
 
 gotest: web-chromium
+TEST_DEPS += web-chromium
 
+# After tmux's install, if there is one: apt takes one install at a time.
+web-chromium: | pi-tmux
 web-chromium:
 	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
