@@ -370,9 +370,16 @@ func (h *hubSide) run(ctx context.Context) {
 		}
 		c, err = h.l.connect(ctx)
 	}
+	// The question is dated when it is published, not when it was asked:
+	// a list that reads the store's newest first finds them where their
+	// dates say, however long the dial took.
+	h.mu.Lock()
+	h.q.Created = time.Now().UTC()
+	q := *h.q
+	h.mu.Unlock()
 	for {
 		pctx, cancel := context.WithTimeout(ctx, c.timeout)
-		err = c.publish(pctx, *h.q)
+		err = c.publish(pctx, q)
 		cancel()
 		// A question already there was stored by an attempt whose
 		// acknowledgement was lost.

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/hub"
 	"github.com/google/go-cmp/cmp"
 	"github.com/nats-io/nats.go"
@@ -37,7 +38,7 @@ func storeQuestions(t *testing.T, info hub.Info) jetstream.KeyValue {
 }
 
 // watchEarly runs Watch on c until WatchSynced and returns the ids of
-// the first earlyCount events, those of the events after them, the
+// the questions reported before WatchNewest and after it, and the
 // questions that wait at the end, as last reported.
 func watchEarly(t *testing.T, c *hub.Client) (early, rest []string, waiting map[string]*hub.Question) {
 	t.Helper()
@@ -48,10 +49,16 @@ func watchEarly(t *testing.T, c *hub.Client) (early, rest []string, waiting map[
 		t.Fatal(err)
 	}
 	waiting = map[string]*hub.Question{}
+	newest := false // WatchNewest came
 	for e := range events {
 		switch e.Kind {
+		case hub.WatchNewest:
+			if newest {
+				t.Error("WatchNewest came twice")
+			}
+			newest = true
 		case hub.WatchWaiting:
-			if len(rest) == 0 && len(early) < 100 {
+			if !newest {
 				early = append(early, e.ID)
 			} else {
 				rest = append(rest, e.ID)
@@ -61,6 +68,9 @@ func watchEarly(t *testing.T, c *hub.Client) (early, rest []string, waiting map[
 			t.Errorf("%s reported closed", e.ID)
 			delete(waiting, e.ID)
 		case hub.WatchSynced:
+			if !newest {
+				t.Error("WatchSynced came before WatchNewest")
+			}
 			cancel()
 		}
 	}
@@ -152,4 +162,32 @@ func TestWatchNewestOfMany(t *testing.T) {
 	put(ids[0], time.Now().Add(-time.Hour), "the test")
 
 	checkWatch(t, c, slices.Backward(ids), n)
+}
+
+// A question is dated when it reaches the hub, not when it was asked: a
+// dial that takes a while leaves it among the newest, where a list that
+// reads the store's newest first looks for it.
+func TestCreatedWhenPublished(t *testing.T) {
+	info := startHub(t)
+	c := dial(t, info)
+	const slow = 300 * time.Millisecond
+	l := hub.NewLink(&hub.LinkOptions{Dial: func(ctx context.Context) (*hub.Client, error) {
+		time.Sleep(slow)
+		return hub.Dial(ctx, &hub.DialOptions{Info: &info})
+	}})
+	defer l.Close(context.Background())
+	local := newBlockingLocal()
+	a := newAsker(t, l, ask.Capabilities{Custom: local}, 60000)
+	asked := time.Now()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a.AskJSON(context.Background(), []byte(askUserReq), nil)
+	}()
+	q := waitPending(t, c)
+	if q.Created.Before(asked.Add(slow)) {
+		t.Errorf("created %v, %v after it was asked; want it dated once the slow dial (%v) was done", q.Created, q.Created.Sub(asked), slow)
+	}
+	local.release <- ask.Outcome{Dismissed: true}
+	<-done
 }

@@ -27,6 +27,10 @@ const (
 	// WatchLost: the connection to the hub is lost. The client reconnects
 	// by itself; WatchSynced follows once it has.
 	WatchLost
+	// WatchNewest: the newest questions that wait have been reported, as
+	// the first events of the watch: a list can show its first screen.
+	// It comes once, first of all when no question waits.
+	WatchNewest
 )
 
 // WatchEvent is one change of what waits on the hub.
@@ -51,8 +55,8 @@ const watchRetry = 250 * time.Millisecond
 //
 // A watch delivers the stored questions oldest first, and ten thousand
 // take a while; so Watch first reports the newest hundred or so, read
-// back from the end of the store, and a list can show its first screen
-// before WatchSynced. They are reported again as the store is read; one
+// back from the end of the store, then WatchNewest, and a list can show
+// its first screen before WatchSynced. They are reported again as the store is read; one
 // that is gone by then is reported closed before WatchSynced.
 func (c *Client) Watch(ctx context.Context) (<-chan WatchEvent, error) {
 	status := c.nc.StatusChanged(nats.CONNECTED, nats.DISCONNECTED, nats.RECONNECTING)
@@ -118,7 +122,7 @@ func (w *watch) early(ctx context.Context, qs []*Question) bool {
 			return false
 		}
 	}
-	return ctx.Err() == nil
+	return w.send(ctx, WatchEvent{Kind: WatchNewest})
 }
 
 // run passes the watchers' entries on until ctx is done, and starts them

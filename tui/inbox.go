@@ -157,7 +157,8 @@ const (
 
 // next reads the next events of the hub: the first, and every other one
 // that is ready by then, or, before the hub's questions have all been
-// read, that comes within batchWait.
+// read, that comes within batchWait. A batch ends at the mark that the
+// newest questions or all of them have been read, to be drawn at once.
 func (m *inbox) next() tea.Cmd {
 	ch, loading := m.events, !m.synced
 	return func() tea.Msg {
@@ -172,7 +173,7 @@ func (m *inbox) next() tea.Cmd {
 			defer t.Stop()
 			wait = t.C
 		}
-		for len(es) < maxBatch && e.Kind != hub.WatchSynced {
+		for len(es) < maxBatch && e.Kind != hub.WatchSynced && e.Kind != hub.WatchNewest {
 			if wait == nil {
 				select {
 				case e, ok = <-ch:

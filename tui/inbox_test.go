@@ -278,25 +278,34 @@ func TestInboxBatches(t *testing.T) {
 }
 
 // TestInboxNextBatches checks that next takes what the hub has ready in
-// one message, and stops a batch after the hub's synced mark.
+// one message, and stops a batch after the hub's newest and synced
+// marks.
 func TestInboxNextBatches(t *testing.T) {
 	ch := make(chan hub.WatchEvent, 10)
 	for i := range 5 {
 		q := inboxQuestion(fmt.Sprintf("q%011d", i), i, 0, "a", "?")
 		ch <- hub.WatchEvent{Kind: hub.WatchWaiting, ID: q.ID, Question: q}
 	}
+	ch <- hub.WatchEvent{Kind: hub.WatchNewest}
+	q := inboxQuestion("q00000000009", 9, 0, "a", "?")
+	ch <- hub.WatchEvent{Kind: hub.WatchWaiting, ID: q.ID, Question: q}
 	ch <- hub.WatchEvent{Kind: hub.WatchSynced}
 	ch <- hub.WatchEvent{Kind: hub.WatchClosed, ID: "q00000000000"}
 	m := newInbox(ch, nil, &InboxOptions{})
 	msg, ok := m.next()().(inboxEvents)
-	if !ok || len(msg.es) != 6 || msg.es[5].Kind != hub.WatchSynced {
-		t.Fatalf("first batch %+v, want the 5 questions and the synced mark", msg)
+	if !ok || len(msg.es) != 6 || msg.es[5].Kind != hub.WatchNewest {
+		t.Fatalf("first batch %+v, want the 5 questions and the newest mark", msg)
+	}
+	m.Update(msg)
+	msg, ok = m.next()().(inboxEvents)
+	if !ok || len(msg.es) != 2 || msg.es[1].Kind != hub.WatchSynced {
+		t.Fatalf("second batch %+v, want a question and the synced mark", msg)
 	}
 	m.Update(msg)
 	close(ch)
 	msg, ok = m.next()().(inboxEvents)
 	if !ok || len(msg.es) != 1 || msg.es[0].Kind != hub.WatchClosed || !msg.ended {
-		t.Fatalf("second batch %+v, want the close and the end", msg)
+		t.Fatalf("third batch %+v, want the close and the end", msg)
 	}
 }
 
