@@ -60,18 +60,33 @@ func runInbox(ctx context.Context, env *Env, args []string) int {
 		return 1
 	}
 	defer tty.Close()
+	// The watch starts beside the terminal's setup: both take a while,
+	// and the first screen waits for both. A watch the hub refuses ends
+	// the inbox with its error.
+	runCtx, stopRun := context.WithCancelCause(ctx)
+	defer stopRun(nil)
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	events, err := c.Watch(wctx)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "askuser inbox: %s\n", safetext.Line(err.Error()))
-		return ExitError
-	}
+	events := make(chan hub.WatchEvent)
+	go func() {
+		defer close(events)
+		watched, err := c.Watch(wctx)
+		if err != nil {
+			stopRun(err)
+			return
+		}
+		for e := range watched {
+			select {
+			case events <- e:
+			case <-wctx.Done():
+				// The watch ends once its context is done.
+			}
+		}
+	}()
 	machine, _ := os.Hostname()
-	err = tui.RunInbox(ctx, tty, tty, events, c, &tui.InboxOptions{By: by, Machine: machine})
+	err = tui.RunInbox(runCtx, tty, tty, events, c, &tui.InboxOptions{By: by, Machine: machine})
 	cancel()
 	for range events {
-		// The watch ends once its context is done.
 	}
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(env.Stderr, "askuser inbox: %s\n", safetext.Line(err.Error()))
