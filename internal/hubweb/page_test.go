@@ -12,6 +12,7 @@ import (
 
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
+	"github.com/chromedp/chromedp"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -262,5 +263,38 @@ func TestListKeepsPlace(t *testing.T) {
 	if after.ID != before.ID || !after.Focus || after.Top < before.Top-1 || after.Top > before.Top+1 {
 		t.Errorf("the row looked at was %+v before a question arrived, and is %+v after", before, after)
 	}
+	b.clean()
+}
+
+// TestEmptyMultiSelect sends an AskUserQuestion multi-select with nothing
+// chosen: the first Send says so, as the dialog wants Enter twice, and a
+// second sends it as an empty answer; choosing an option between the two
+// asks again.
+func TestEmptyMultiSelect(t *testing.T) {
+	f := newFixture(t)
+	b := newBrowser(t, false)
+	outcomes, q1 := f.askQuestions(t, `{"questions": [{"id": "feat", "question": "Which features?", "header": "Features", "multiSelect": true,
+  "options": [{"id": "a", "label": "Auth", "description": "login"}, {"id": "b", "label": "Billing", "description": "money"}]}]}`)
+	b.open(f, "#q="+q1.ID)
+	b.press("Send answer")
+	b.wait(`document.querySelector('#form-host .problem.top:not([hidden])')`)
+	want := []string{"Some answers need attention; each problem is shown beside its question.",
+		"Nothing is chosen: choose options, or send again to answer with none."}
+	if got := b.text("#form-host .problem:not([hidden])"); !slices.Equal(got, want) {
+		t.Errorf("after the first Send: %q, want %q", got, want)
+	}
+	b.choose(0, "Auth")
+	b.do(chromedp.KeyEvent(" ")) // and unticked: the question changed
+	b.wait(`!__find.choice(0, "Auth").checked`)
+	b.press("Send answer")
+	if got := b.text("#form-host .problem:not([hidden])"); !slices.Equal(got, want) {
+		t.Errorf("after a change and Send: %q, want %q again", got, want)
+	}
+	b.press("Send answer")
+	out := receive(t, outcomes)
+	if out.Status != auq.StatusSubmitted {
+		t.Fatalf("the asker got %+v", out)
+	}
+	sameJSON(t, "the result", `{"cancelled":false,"answers":{"feat":{"kind":"multi","selections":[],"empty":true}}}`, out.Result)
 	b.clean()
 }

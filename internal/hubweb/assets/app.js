@@ -530,6 +530,10 @@
     const otherNote = textInput({ id: nextId('n'), maxlength: '2000' });
     notes.append(el('label', { for: otherNote.id, class: 'field-label', text: 'Note on Other' }), otherNote);
     fs.append(notes, slot);
+    // A multi-select may be answered with nothing chosen, as in the
+    // dialog, where it takes Enter twice: here, sending twice.
+    let emptyOk = false;
+    fs.addEventListener('change', () => { emptyOk = false; });
     const read = () => {
       const picks = [];
       q.options.forEach((o, j) => { if (boxes[j].checked) picks.push({ optionId: o.id, label: o.label }); });
@@ -545,8 +549,13 @@
         } else if (picks.length) {
           out.answer = Object.assign({ kind: 'single' }, picks[0]);
         }
+      } else if (q.multiSelect && emptyOk) {
+        out.answer = { kind: 'multi', selections: [], empty: true };
+      } else if (q.multiSelect) {
+        emptyOk = true;
+        return { problem: 'Nothing is chosen: choose options, or send again to answer with none.', ctl: boxes[0] };
       } else {
-        return { problem: q.multiSelect ? 'Choose at least one option.' : 'Choose an option.', ctl: boxes[0] };
+        return { problem: 'Choose an option.', ctl: boxes[0] };
       }
       const ann = {};
       if (qn.value.trim()) ann.questionNotes = qn.value.trim();
