@@ -298,3 +298,39 @@ func TestEmptyMultiSelect(t *testing.T) {
 	sameJSON(t, "the result", `{"cancelled":false,"answers":{"feat":{"kind":"multi","selections":[],"empty":true}}}`, out.Result)
 	b.clean()
 }
+
+// TestDraftKept leaves a half-answered form for the list and opens it
+// again: it is as the person left it, and sends what they gave.
+func TestDraftKept(t *testing.T) {
+	f := newFixture(t)
+	b := newBrowser(t, true)
+	results, q1 := f.askUser(t, everyKind)
+	b.open(f, "#q="+q1.ID)
+	b.choose(0, "prod")
+	b.write("Something else", "lint too")
+	b.press("← All questions")
+	b.wait(`!document.getElementById('list-view').hidden`)
+	// The row's link, without loading the page again.
+	b.eval(`location.hash = `+q("#q="+q1.ID)+`; 0`, nil)
+	b.wait(`document.querySelector('#form-host form')`)
+	var kept struct {
+		Prod bool   `json:"prod"`
+		Text string `json:"text"`
+	}
+	b.eval(`({prod: __find.choice(0, "prod").checked, text: __find.input("Something else").value})`, &kept)
+	if !kept.Prod || kept.Text != "lint too" {
+		t.Fatalf("the form opened again holds %+v; want prod chosen and the text kept", kept)
+	}
+	b.choose(1, "unit")
+	b.choose(1, "e2e")
+	b.choose(3, "Yes")
+	b.choose(4, "us")
+	b.choose(4, "b")
+	b.press("Send answer")
+	res := receive(t, results)
+	if res.Status != contract.StatusAnswered {
+		t.Fatalf("the asker got %+v", res)
+	}
+	sameJSON(t, "ask_user answers", everyKindAnswers, res.Answers)
+	b.clean()
+}

@@ -4,6 +4,7 @@
 'use strict';
 (() => {
   const PAGE = 50;
+  const MAX_DRAFTS = 50; // forms kept as the person left them
   const csrf = document.querySelector('meta[name="askuser-csrf"]').content;
   const $ = (id) => document.getElementById(id);
   const list = $('list');
@@ -13,6 +14,7 @@
     rows: new Map(), // id → li
     shown: PAGE,
     open: null, // the id of the open form
+    drafts: new Map(), // id → a form left for the list, as the person left it
     skew: 0, // server time minus local time, in ms
   };
 
@@ -185,6 +187,7 @@
       const s = state.items.get(d.id);
       state.items.delete(d.id);
       state.rows.delete(d.id);
+      state.drafts.delete(d.id);
       state.order = state.order.filter((x) => x !== d.id);
       renderList();
       const title = s ? (s.title || '(no title)') : 'A question';
@@ -220,6 +223,13 @@
   function showList() {
     const was = state.open;
     state.open = null;
+    // A form left for the list opens again as it was left.
+    const form = $('form-host').querySelector('form.questionnaire');
+    if (was && form) {
+      state.drafts.delete(was);
+      state.drafts.set(was, form);
+      if (state.drafts.size > MAX_DRAFTS) state.drafts.delete(state.drafts.keys().next().value);
+    }
     $('form-view').hidden = true;
     $('list-view').hidden = false;
     $('form-host').replaceChildren();
@@ -257,6 +267,7 @@
     }
     if (state.open !== id) return;
     if (!r.ok) {
+      state.drafts.delete(id);
       const msg = (await r.text()).trim();
       if (r.status === 410) formClosed(msg);
       else host.replaceChildren(el('p', { class: 'closed', role: 'alert', text: `This question cannot be opened: ${msg}` }));
@@ -264,8 +275,10 @@
     }
     const d = await r.json();
     if (state.open !== id) return;
-    const form = buildForm(d);
+    const form = state.drafts.get(id) || buildForm(d);
+    state.drafts.delete(id);
     host.replaceChildren(form);
+    updateCountdown();
     const h = form.querySelector('h2');
     h.tabIndex = -1;
     h.focus();
