@@ -13,8 +13,11 @@ TEST_DEPS += pi-deps pi-tmux
 # looks first, so that `pi install ./pi` works from a checkout.
 all: pi-binary
 
+# The dialog compiled to WebAssembly, which the package runs inside Pi to
+# draw a key's frame at once (pi/src/wasm.ts).
 pi-binary: build
 	mkdir -p $(PI_DIR)/bin && cp bin/askuser $(PI_DIR)/bin/askuser
+	GOOS=wasip1 GOARCH=wasm $(GO) build -buildmode=c-shared -trimpath -ldflags=-s -o $(PI_DIR)/bin/askuser-dialog.wasm ./cmd/askuser-dialog-wasm
 
 # npm ci only when the lockfile is newer than the installed tree. The
 # lockfile brings Node 22 (the registry package "node") and Pi 1.6.0.

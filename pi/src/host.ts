@@ -9,8 +9,19 @@ import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runProblem } from "./binary.ts";
 import { Child, type Death, describeDeath, isPermanent, newCallId, probe, PROTOCOL_VERSION } from "./child.ts";
-import { type Dead, errorResult, type EventRecord, type Fatal, type Hello, type Ready, type ToChild, type ToolResult } from "./protocol.ts";
+import {
+  type Dead,
+  errorResult,
+  type EventRecord,
+  type Fatal,
+  type Hello,
+  type MirrorSpec,
+  type Ready,
+  type ToChild,
+  type ToolResult,
+} from "./protocol.ts";
 import { CustomView, NativeDialogs, type UIContext, themeColours } from "./ui.ts";
+import { type DialogModule, dialogModule, findDialogModule } from "./wasm.ts";
 import type {
   AskUserErrorCode,
   AskUserEventSink,
@@ -104,7 +115,7 @@ export function helloFor(ctx: UIContext | undefined, options: AskUserOptions, ag
   // Options that are not an object go to askuser as they are, to be
   // refused there with the rest of the option checks.
   const isObject = typeof options === "object" && options !== null && !Array.isArray(options);
-  const { binary: _b, events: _e, configFile, ...prefs } = isObject ? options : ({} as AskUserOptions);
+  const { binary: _b, events: _e, dialogModule: _d, configFile, ...prefs } = isObject ? options : ({} as AskUserOptions);
   let theme: Hello["theme"];
   if (ctx?.mode === "tui") {
     try {
@@ -159,6 +170,10 @@ export class AskUserHost {
   private probed: Ready | Fatal | Dead | undefined;
   private soon: NodeJS.Timeout | undefined;
   private spec: ToolSpec;
+  // The in-process dialog's module, once it has loaded; its path until then.
+  private modulePath: string | undefined;
+  private module: DialogModule | undefined;
+  private moduleLoad: Promise<DialogModule | undefined> | undefined;
   /** The one tool this host answers for. */
   readonly tool: ToolName;
 
@@ -171,6 +186,9 @@ export class AskUserHost {
     const bin = findBinary((options as AskUserOptions | null | undefined)?.binary);
     this.binary = bin.path;
     this.missing = bin.reason;
+    const mod = (options as AskUserOptions | null | undefined)?.dialogModule;
+    this.modulePath = mod === false || ctx?.mode !== "tui" ? undefined : typeof mod === "string" ? mod : findDialogModule();
+    if (this.modulePath) this.hello = { ...this.hello, mirror: true };
     // Spawning costs Node some milliseconds of blocked event loop; Pi is
     // still starting now. The timer does not keep Pi alive, so a short
     // print run that never asks never spawns.
@@ -180,10 +198,26 @@ export class AskUserHost {
     }
   }
 
+  /**
+   * Loads the in-process dialog's module in the background, once; it
+   * resolves with the module, or undefined when there is none or it
+   * cannot load (the child then draws every frame). It never throws and
+   * prints nothing.
+   */
+  loadModule(): Promise<DialogModule | undefined> {
+    if (!this.moduleLoad) {
+      const path = this.modulePath;
+      this.moduleLoad = path && this.binary ? dialogModule(path) : Promise.resolve(undefined);
+      this.moduleLoad.then((m) => (this.module = m));
+    }
+    return this.moduleLoad;
+  }
+
   /** Starts the child if there is none. It never waits for it. */
   start(): Child | undefined {
     clearTimeout(this.soon);
     if (this.closed || !this.binary) return undefined;
+    void this.loadModule();
     if (!this.child || this.child.dead) {
       try {
         this.child = new Child(this.binary, this.hello);
@@ -261,6 +295,10 @@ export class AskUserHost {
     let blocked = false; // the child started the wait and has not ended it
     let outcome = false; // the child sent the attempt's ask:* event
     const send = (m: ToChild) => child.send(m);
+    const localDialog = (spec: MirrorSpec | undefined) => {
+      const mod = this.module;
+      return spec && mod && !mod.broken ? mod.open(spec) : undefined;
+    };
     const onAbort = () => send({ type: "abort", call });
     opts.signal?.addEventListener("abort", onAbort, { once: true });
     const ui = opts.ctx?.ui ? opts.ctx : this.ctx;
@@ -294,7 +332,7 @@ export class AskUserHost {
               case "open":
                 route = "custom";
                 view?.close();
-                view = new CustomView(ui, send, call, m, (k) => child.exchange(k, call));
+                view = new CustomView(ui, send, call, m, (k) => child.exchange(k, call), localDialog(m.mirror));
                 break;
               case "frame":
                 view?.frame(m);

@@ -19,6 +19,8 @@ export interface Hello {
   configFile?: string | false | null;
   theme?: Record<string, { prefix: string; suffix: string }>;
   tool?: "AskUserQuestion";
+  /** The shim draws frames in process too: every open carries a mirror. */
+  mirror?: boolean;
 }
 
 /** Starts a call. params are the tool's arguments exactly as the model sent them. */
@@ -134,6 +136,20 @@ export interface Open {
   toggleKey: string;
   hiddenStatus?: string;
   hideWorking?: boolean;
+  /** What the shim needs to draw the same dialog in process (src/wasm.ts). */
+  mirror?: MirrorSpec;
+}
+
+/** A dialog as the in-process copy makes it: package pimirror's Spec. */
+export interface MirrorSpec {
+  dialog: string;
+  request: unknown;
+  theme?: Record<string, { prefix: string; suffix: string }>;
+  toggleKey?: string;
+  overlay?: boolean;
+  title?: string;
+  /** When the call times out, in Unix microseconds. */
+  deadline?: number;
 }
 
 /** Where a focused text input wants the terminal cursor, 0-based. */
@@ -150,6 +166,8 @@ export interface Frame {
   at?: number;
   length?: number;
   cursor?: Cursor;
+  /** The countdown's redraw sent it: it answers no key or resize. */
+  tick?: boolean;
 }
 
 /** Ends the component. */
@@ -246,8 +264,8 @@ const SHAPES: { [T in FromChild["type"]]: Shape } = {
   error: { message: "string", call: "string?" },
   result: { call: "string", result: "object", text: "string", terminate: "boolean?" },
   event: { call: "string", channel: "string", payload: "any" },
-  open: { call: "string", display: "string", toggleKey: "string", hiddenStatus: "string?", hideWorking: "boolean?" },
-  frame: { call: "string", lines: "lines", at: "number?", length: "number?", cursor: "object?" },
+  open: { call: "string", display: "string", toggleKey: "string", hiddenStatus: "string?", hideWorking: "boolean?", mirror: "object?" },
+  frame: { call: "string", lines: "lines", at: "number?", length: "number?", cursor: "object?", tick: "boolean?" },
   close: { call: "string" },
   notify: { call: "string", data: "string" },
   dialog: { call: "string", req: "number", method: "string", title: "string", options: "lines?", placeholder: "string?", timeoutMs: "number?" },

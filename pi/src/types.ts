@@ -152,6 +152,13 @@ export interface AskUserOptions {
   configFile?: string | false;
   /** The askuser binary; default: bin/askuser next to the package, then PATH. */
   binary?: string;
+  /**
+   * askuser's dialog compiled to WebAssembly, which draws the custom
+   * route's frames inside Pi's process; false to have the binary draw
+   * every frame. Default: bin/askuser-dialog.wasm in the package, when
+   * there is one.
+   */
+  dialogModule?: string | false;
   /** Direct calls only: receives the runtime events. */
   events?: AskUserEventSink;
 }

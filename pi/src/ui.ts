@@ -15,6 +15,7 @@ import {
 import type { KeyId, OverlayHandle, OverlayOptions, TUI } from "@earendil-works/pi-tui";
 import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import type { Cursor, Dialog, Frame, Notify, Open, ToChild } from "./protocol.ts";
+import type { LocalDialog, LocalFrame } from "./wasm.ts";
 
 /** The part of Pi's ExtensionContext the routes use. */
 export interface UIContext {
@@ -83,8 +84,21 @@ function withCursor(line: string, col: number, width: number): string {
  * "frame"s, ended by "close" or by the call's end.
  */
 export class CustomView {
+  // What is on screen: the in-process dialog's frame for the last key, or
+  // the child's last frame.
   private lines: string[] = [];
   private cursor: Cursor | undefined;
+  // The child's last frame, whole: its patches apply to it.
+  private childLines: string[] = [];
+  private childCursor: Cursor | undefined;
+  // The in-process copy of the dialog (src/wasm.ts), while it is used.
+  private local: LocalDialog | undefined;
+  // The in-process frames of the keys and sizes the child has not
+  // answered yet, oldest first.
+  private expected: LocalFrame[] = [];
+  // The child's frames that differed from the copy's for the same key
+  // while the child was not behind.
+  private mismatches = 0;
   // The last render: returned again while nothing it depends on changed,
   // and its lines reused where theirs did not.
   private rendered:
@@ -124,10 +138,16 @@ export class CustomView {
   /**
    * send writes a message to the child. sendKey, send unless given, writes
    * a key: the host's waits for the key's frame, so that the render Pi
-   * makes after handleInput already shows it.
+   * makes after handleInput already shows it. local, when given, is the
+   * same dialog in process: it draws every key's frame at once, and the
+   * child gets the key through send, in the background. The child's
+   * frames still come, and once it has caught up its frame is what is
+   * shown; a copy that disagrees with it is dropped, and the child draws
+   * alone from then on.
    */
-  constructor(ctx: UIContext, send: Send, call: string, open: Open, sendKey: Send = send) {
+  constructor(ctx: UIContext, send: Send, call: string, open: Open, sendKey: Send = send, local?: LocalDialog) {
     this.ctx = ctx;
+    this.local = local;
     this.send = send;
     this.sendKey = sendKey;
     this.call = call;
@@ -157,7 +177,9 @@ export class CustomView {
         if (this.closed) queueMicrotask(() => done(undefined));
         this.resize(Number(tui?.terminal?.columns) || 80, rowsFor(tui, this.overlay));
         // Show the component with its first frame, not empty; a slow
-        // child only delays it by a little.
+        // child only delays it by a little. The in-process copy has
+        // drawn it already.
+        if (this.lines.length > 0) return Promise.resolve(this.component);
         return new Promise((resolve) => {
           const t = setTimeout(() => resolve(this.component), 40);
           this.firstFrame = () => {
@@ -187,21 +209,49 @@ export class CustomView {
       // The lines from at on are replaced, and the frame has length lines.
       // The child patches only frames it sent; a patch past the end would
       // be its bug, and leaves empty lines rather than a crash.
-      const last = this.lines;
+      const last = this.childLines;
       const next = last.slice(0, msg.at);
       while (next.length < msg.at) next.push("");
       for (const l of lines) next.push(l);
       for (let i = next.length; i < last.length; i++) next.push(last[i]!);
       if (next.length > msg.length) next.length = Math.max(msg.length, 0);
-      this.lines = next;
+      this.childLines = next;
     } else {
-      this.lines = lines;
+      this.childLines = lines;
     }
-    this.cursor = msg.cursor;
+    this.childCursor = msg.cursor;
+    if (msg.tick !== true) {
+      // The answer to the oldest key or size the child had not answered.
+      const mine = this.expected.shift();
+      if (mine && this.expected.length === 0 && this.local && !sameFrame(mine, this.childLines, this.childCursor)) {
+        // Not a countdown's second turning while the child was behind:
+        // the copy drew something else. Its frames stop here.
+        if (++this.mismatches >= MAX_MISMATCHES) this.dropLocal();
+      }
+    }
+    // While the child is behind the copy, the copy's frame stays.
+    if (this.expected.length > 0) return;
+    if (sameFrame({ lines: this.lines, cursor: this.cursor }, this.childLines, this.childCursor)) {
+      this.childLines = this.lines; // the same: keep the render's cache
+      return;
+    }
+    this.show({ lines: this.childLines, cursor: this.childCursor });
+  }
+
+  // Puts a frame on screen.
+  private show(f: LocalFrame): void {
+    this.lines = f.lines;
+    this.cursor = f.cursor;
     const first = this.firstFrame;
     this.firstFrame = undefined;
     first?.();
     this.tui?.requestRender?.();
+  }
+
+  // Stops using the in-process copy: the child draws alone from now on.
+  private dropLocal(): void {
+    this.local?.close();
+    this.local = undefined;
   }
 
   /**
@@ -244,6 +294,11 @@ export class CustomView {
     this.width = width;
     this.rows = rows;
     this.send({ type: "resize", call: this.call, width, rows });
+    if (!this.local) return;
+    const f = this.local.resize(width, rows);
+    if (!f) return this.dropLocal();
+    this.expected.push(f);
+    this.show(f);
   }
 
   private render(width: number): string[] {
@@ -276,7 +331,21 @@ export class CustomView {
   private handleInput(data: string): void {
     if (this.closed) return;
     const key = keyMessage(data);
-    if (key) this.sendKey({ type: "key", call: this.call, ...key });
+    if (!key) return;
+    const msg: ToChild = { type: "key", call: this.call, ...key };
+    if (this.local) {
+      const f = this.local.key(key);
+      if (f !== undefined && f !== "ended") {
+        this.send(msg);
+        this.expected.push(f);
+        this.show(f);
+        return;
+      }
+      // The key ended the dialog, or the copy failed: the child has the
+      // key as before, and closes the component in this handleInput.
+      this.dropLocal();
+    }
+    this.sendKey(msg);
   }
 
   // The raw listener sees input before the component, also while the
@@ -323,6 +392,7 @@ export class CustomView {
     if (this.hideWorking) this.working(true);
     this.unsubscribe?.();
     this.unsubscribe = undefined;
+    this.dropLocal();
     const done = this.done;
     this.done = undefined;
     this.handle = undefined;
@@ -330,6 +400,22 @@ export class CustomView {
     this.firstFrame = undefined;
     done?.(undefined);
   }
+}
+
+/**
+ * How many times the in-process copy of a dialog may draw a frame other
+ * than the child's for the same key, with the child caught up, before it
+ * is dropped. A countdown's second can turn between the two draws.
+ */
+export const MAX_MISMATCHES = 3;
+
+/** Whether frame f has these lines and this cursor. */
+function sameFrame(f: LocalFrame, lines: string[], cursor: Cursor | undefined): boolean {
+  if (f.lines.length !== lines.length) return false;
+  if ((f.cursor === undefined) !== (cursor === undefined)) return false;
+  if (f.cursor && cursor && (f.cursor.row !== cursor.row || f.cursor.col !== cursor.col)) return false;
+  for (let i = 0; i < lines.length; i++) if (f.lines[i] !== lines[i]) return false;
+  return true;
 }
 
 /** The native dialogs of one call. */

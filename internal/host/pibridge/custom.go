@@ -2,6 +2,7 @@ package pibridge
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/dialog"
+	"github.com/askuser/askuser/internal/host/pimirror"
 	"github.com/askuser/askuser/internal/notify"
 )
 
@@ -53,13 +55,34 @@ func (u *customUI) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 	cs := &customSession{component: newComponent[ask.Outcome](u.srv, c.id, s.Countdown, m), srv: u.srv, s: s}
 	c.setHandler(cs.handle)
 	defer c.setHandler(nil)
-	u.srv.send(openMsg{Type: typeOpen, Call: c.id, Display: string(display), ToggleKey: piKey(toggle)})
+	u.srv.send(openMsg{Type: typeOpen, Call: c.id, Display: string(display), ToggleKey: piKey(toggle),
+		Mirror: u.srv.mirrorSpec(pimirror.DialogAskUser, s.Request, s.Countdown, toggle, overlay, "ask_user")})
 	// The title comes back after the close, which the shim may be
 	// waiting for.
 	defer notify.Attach(u.srv.notifyTo(c.id), s.Notify, s.Request.Header, s.Countdown)()
 	defer u.srv.send(callMsg{Type: typeClose, Call: c.id})
 
 	return cs.serve(ctx)
+}
+
+// mirrorSpec describes a dialog for the shim's copy of it (package
+// pimirror): the same request, theme and options as the dialog here. It
+// is nil when the hello did not ask for it, or when the request cannot
+// be encoded, which its types make impossible; the shim then draws only
+// the frames sent to it.
+func (srv *server) mirrorSpec(kind string, req any, cd *ask.Countdown, toggle string, overlay bool, title string) *pimirror.Spec {
+	if !srv.mirror {
+		return nil
+	}
+	raw, err := json.Marshal(req)
+	if err != nil {
+		return nil
+	}
+	spec := &pimirror.Spec{Dialog: kind, Request: raw, Theme: srv.roles, ToggleKey: toggle, Overlay: overlay, Title: title}
+	if d, ok := cd.Deadline(); ok {
+		spec.Deadline = d.UnixMicro()
+	}
+	return spec
 }
 
 // ending is how the user, or Pi, ended a component: the outcome O of
@@ -218,7 +241,7 @@ func (v *view) draw(m drawer, force bool) {
 	if !force && v.sent && sameFrame(f, v.last) {
 		return
 	}
-	msg := frameMsg{Type: typeFrame, Call: v.call, Lines: f.Lines}
+	msg := frameMsg{Type: typeFrame, Call: v.call, Lines: f.Lines, Tick: !force}
 	if v.sent {
 		// The shim holds the last frame: only the lines that changed go.
 		msg.Patch, msg.Length = true, len(f.Lines)

@@ -105,6 +105,9 @@ func appendFrame(b []byte, msg *frameMsg) []byte {
 		b = appendInt(b, msg.Cursor.Col)
 		b = append(b, '}')
 	}
+	if msg.Tick {
+		b = append(b, `,"tick":true`...)
+	}
 	return append(b, "}\n"...)
 }
 

@@ -19,6 +19,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/host/pimirror"
 	"github.com/askuser/askuser/internal/strictjson"
 )
 
@@ -63,16 +64,19 @@ type inMsg struct {
 	Call string `json:"call,omitempty"`
 
 	// hello
-	Version    int             `json:"version,omitempty"`
-	Release    *string         `json:"release,omitempty"`
-	Mode       string          `json:"mode,omitempty"`
-	HasUI      bool            `json:"hasUI,omitempty"`
-	UI         uiCaps          `json:"ui"`
-	AgentDir   string          `json:"agentDir,omitempty"`
-	Options    json.RawMessage `json:"options,omitempty"`
-	ConfigFile json.RawMessage `json:"configFile,omitempty"`
-	Theme      map[string]sgr  `json:"theme,omitempty"`
-	Tool       string          `json:"tool,omitempty"`
+	Version    int                     `json:"version,omitempty"`
+	Release    *string                 `json:"release,omitempty"`
+	Mode       string                  `json:"mode,omitempty"`
+	HasUI      bool                    `json:"hasUI,omitempty"`
+	UI         uiCaps                  `json:"ui"`
+	AgentDir   string                  `json:"agentDir,omitempty"`
+	Options    json.RawMessage         `json:"options,omitempty"`
+	ConfigFile json.RawMessage         `json:"configFile,omitempty"`
+	Theme      map[string]pimirror.SGR `json:"theme,omitempty"`
+	Tool       string                  `json:"tool,omitempty"`
+	// Mirror says the shim draws frames in process too: every open then
+	// carries the dialog's Spec (package pimirror).
+	Mirror bool `json:"mirror,omitempty"`
 
 	// ask, explain
 	CallID  string          `json:"callId,omitempty"`
@@ -102,11 +106,6 @@ type uiCaps struct {
 	Custom bool `json:"custom"`
 	Input  bool `json:"input"`
 	Select bool `json:"select"`
-}
-
-type sgr struct {
-	Prefix string `json:"prefix"`
-	Suffix string `json:"suffix"`
 }
 
 // The messages to the shim.
@@ -149,6 +148,9 @@ type openMsg struct {
 	// HideWorking asks the shim to hide Pi's working indicator while the
 	// component is open, and to bring it back when it closes.
 	HideWorking bool `json:"hideWorking,omitempty"`
+	// Mirror is what the shim needs to draw the same dialog in its own
+	// process (package pimirror); nil when the dialog cannot be described.
+	Mirror *pimirror.Spec `json:"mirror,omitempty"`
 }
 
 // frameMsg is a whole frame, or with Patch set the lines of the last
@@ -163,6 +165,9 @@ type frameMsg struct {
 	Length int        `json:"-"`
 	Lines  []string   `json:"lines"`
 	Cursor *cursorPos `json:"cursor,omitempty"`
+	// Tick marks a frame the countdown's redraw sent, which answers no
+	// key or resize.
+	Tick bool `json:"tick,omitempty"`
 }
 
 type cursorPos struct {

@@ -10,6 +10,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/dialog"
+	"github.com/askuser/askuser/internal/host/pimirror"
 	"github.com/askuser/askuser/internal/modeltext"
 	"github.com/askuser/askuser/internal/native"
 	"github.com/askuser/askuser/internal/notify"
@@ -40,7 +41,8 @@ func (u *questionCustomUI) RenderQuestions(ctx context.Context, s *ask.QuestionS
 	c.setHandler(qs.handle)
 	defer c.setHandler(nil)
 	u.srv.send(openMsg{Type: typeOpen, Call: c.id, Display: string(contract.DisplayOverlay),
-		ToggleKey: piKey(dialog.HideKey), HiddenStatus: hiddenStatus, HideWorking: true})
+		ToggleKey: piKey(dialog.HideKey), HiddenStatus: hiddenStatus, HideWorking: true,
+		Mirror: u.srv.mirrorSpec(pimirror.DialogQuestions, s.Request, s.Countdown, "", false, "")})
 	defer notify.Attach(u.srv.notifyTo(c.id), s.Notify, "", s.Countdown)()
 	defer u.srv.send(callMsg{Type: typeClose, Call: c.id})
 	return qs.serve(ctx)

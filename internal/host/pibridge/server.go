@@ -15,6 +15,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/dialog"
+	"github.com/askuser/askuser/internal/host/pimirror"
 	"github.com/askuser/askuser/internal/modeltext"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/internal/strictjson"
@@ -134,8 +135,10 @@ type server struct {
 	host    *ask.Host
 	hostErr *contract.Error // options the host could not take
 	theme   dialog.Theme
-	tool    string // the tool the shim registered: config.ToolAskUser or config.ToolAskUserQuestion
-	hub     *piHub // the session's side of the user's hub; nil when off
+	roles   map[string]pimirror.SGR // the colours theme was made from, for the shim's copy of a dialog
+	mirror  bool                    // the shim draws frames in process: opens carry the dialog's Spec
+	tool    string                  // the tool the shim registered: config.ToolAskUser or config.ToolAskUserQuestion
+	hub     *piHub                  // the session's side of the user's hub; nil when off
 
 	commands *notify.Commands // the user's notify commands, stopped by stop
 
@@ -215,7 +218,9 @@ func (s *server) onHello(m inMsg) error {
 	}
 	s.hello = true
 	s.tool = tool
-	s.theme = themeFrom(m.Theme)
+	s.theme = pimirror.Theme(m.Theme)
+	s.roles = m.Theme
+	s.mirror = m.Mirror
 	host, hostErr := newHost(m, &customUI{srv: s}, s)
 	if hostErr == nil {
 		hostErr = checkTool(host, tool)
@@ -325,26 +330,6 @@ func configPath(raw json.RawMessage, agentDir string) (string, error) {
 		return p, nil
 	}
 	return "", fmt.Errorf("options: configFile: want a path or false, not %.40s", raw)
-}
-
-// themeFrom builds the dialog's theme from Pi's colours. Roles Pi did not
-// send keep the built-in colours.
-func themeFrom(roles map[string]sgr) dialog.Theme {
-	th := dialog.DefaultTheme()
-	set := func(name string, st *dialog.Style) {
-		if c, ok := roles[name]; ok {
-			*st = dialog.Style{Prefix: c.Prefix, Suffix: c.Suffix}
-		}
-	}
-	set("accent", &th.Accent)
-	set("muted", &th.Muted)
-	set("selection", &th.Selection)
-	set("warning", &th.Warning)
-	set("error", &th.Error)
-	set("border", &th.Border)
-	set("bold", &th.Bold)
-	set("code", &th.Code)
-	return th
 }
 
 func (s *server) onAsk(ctx context.Context, m inMsg) {

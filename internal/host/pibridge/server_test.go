@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/askuser/askuser/internal/host/pimirror"
 	"github.com/askuser/askuser/internal/program"
 	"io"
 	"os"
@@ -756,4 +757,64 @@ func TestSignalLosesNoResult(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCustomRouteMirror checks that a hello with "mirror" makes every
+// open carry the dialog's Spec, and that the copy made from it draws the
+// child's frames.
+func TestCustomRouteMirror(t *testing.T) {
+	theme := map[string]any{"accent": map[string]any{"prefix": "\x1b[35m", "suffix": "\x1b[39m"}}
+	c := ready(t, hello("tui", true, tuiUI, map[string]any{"mirror": true, "theme": theme}))
+	sendAsk(c, "c1", deploy, "")
+	msgs := c.until("open")
+	raw, err := json.Marshal(msgs[len(msgs)-1]["mirror"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spec pimirror.Spec
+	if err := json.Unmarshal(raw, &spec); err != nil || spec.Dialog != pimirror.DialogAskUser {
+		t.Fatalf("the open's mirror %s: %v", raw, err)
+	}
+	x, err := pimirror.New(&spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := func(m map[string]any) []string {
+		var out []string
+		for _, l := range m["lines"].([]any) {
+			out = append(out, l.(string))
+		}
+		return out
+	}
+	c.sendMsg(map[string]any{"type": "resize", "call": "c1", "width": 60, "rows": 20})
+	frames := c.until("frame")
+	child := lines(frames[len(frames)-1])
+	mine, err := x.Resize(60, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(child, mine.Lines); diff != "" {
+		t.Errorf("the first frame (-child +copy):\n%s", diff)
+	}
+	c.sendMsg(map[string]any{"type": "key", "call": "c1", "key": "down"})
+	frames = c.until("frame")
+	patch := frames[len(frames)-1]
+	at, length, got := int(patch["at"].(float64)), int(patch["length"].(float64)), lines(patch)
+	next := append(append([]string{}, child[:at]...), got...)
+	if at+len(got) < len(child) {
+		next = append(next, child[at+len(got):]...)
+	}
+	child = next[:length]
+	mine, _, err = x.Key("down", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(child, mine.Lines); diff != "" {
+		t.Errorf("the frame after down (-child +copy):\n%s", diff)
+	}
+	if patch["tick"] != nil {
+		t.Errorf("a key's frame is marked as a tick: %v", patch)
+	}
+	c.sendMsg(map[string]any{"type": "key", "call": "c1", "key": "escape"})
+	c.until("result")
 }

@@ -1,0 +1,132 @@
+//go:build wasip1
+
+// Command askuser-dialog-wasm is askuser's dialog as a WebAssembly module
+// (GOOS=wasip1, built with -buildmode=c-shared) that the Pi package runs
+// inside Pi's process, so that a key's frame is drawn there at once while
+// the askuser child, which decides everything, gets the key as well. See
+// package pimirror.
+//
+// The module exports functions over two buffers in its memory: the host
+// writes a string into the input buffer (askuser_input) and calls an
+// operation with its length; the operation leaves its answer, JSON, in the
+// output buffer (askuser_output) and returns its length.
+//
+//	askuser_open(n)             the Spec in the input; {"id":N} or {"error":...}
+//	askuser_resize(id, w, rows) the frame: {"lines":[...],"cursor":...}
+//	askuser_key(id, text, n)    the key's name (text 0) or text (text 1) in
+//	                            the input; the frame, or {"ended":true}
+//	askuser_close(id)           forgets the dialog
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"unsafe"
+
+	"github.com/askuser/askuser/internal/host/pimirror"
+)
+
+func main() {}
+
+var (
+	input   []byte
+	output  []byte
+	mirrors = map[uint32]*pimirror.Mirror{}
+	nextID  uint32
+)
+
+//go:wasmexport askuser_input
+func inputBuffer(n uint32) unsafe.Pointer {
+	if uint32(cap(input)) < n {
+		input = make([]byte, n)
+	}
+	input = input[:cap(input)]
+	return unsafe.Pointer(unsafe.SliceData(input))
+}
+
+//go:wasmexport askuser_output
+func outputBuffer() unsafe.Pointer {
+	return unsafe.Pointer(unsafe.SliceData(output))
+}
+
+//go:wasmexport askuser_open
+func open(n uint32) uint32 {
+	var spec pimirror.Spec
+	if err := json.Unmarshal(input[:n], &spec); err != nil {
+		return fail(err)
+	}
+	m, err := pimirror.New(&spec)
+	if err != nil {
+		return fail(err)
+	}
+	nextID++
+	mirrors[nextID] = m
+	output = append(output[:0], `{"id":`...)
+	output = appendUint(output, nextID)
+	output = append(output, '}')
+	return uint32(len(output))
+}
+
+//go:wasmexport askuser_resize
+func resize(id, width, rows uint32) uint32 {
+	m, ok := mirrors[id]
+	if !ok {
+		return fail(errNoDialog)
+	}
+	f, err := m.Resize(int(width), int(rows))
+	if err != nil {
+		return fail(err)
+	}
+	output = pimirror.AppendFrame(output[:0], f)
+	return uint32(len(output))
+}
+
+//go:wasmexport askuser_key
+func key(id, text, n uint32) uint32 {
+	m, ok := mirrors[id]
+	if !ok {
+		return fail(errNoDialog)
+	}
+	s := string(input[:n])
+	var name string
+	if text == 0 {
+		name, s = s, ""
+	}
+	f, ended, err := m.Key(name, s)
+	switch {
+	case err != nil:
+		return fail(err)
+	case ended:
+		output = append(output[:0], `{"ended":true}`...)
+	default:
+		output = pimirror.AppendFrame(output[:0], f)
+	}
+	return uint32(len(output))
+}
+
+//go:wasmexport askuser_close
+func closeDialog(id uint32) {
+	delete(mirrors, id)
+}
+
+var errNoDialog = errors.New("no such dialog")
+
+func fail(err error) uint32 {
+	b, _ := json.Marshal(map[string]string{"error": err.Error()})
+	output = append(output[:0], b...)
+	return uint32(len(output))
+}
+
+func appendUint(b []byte, n uint32) []byte {
+	var d [10]byte
+	i := len(d)
+	for {
+		i--
+		d[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			break
+		}
+	}
+	return append(b, d[i:]...)
+}

@@ -1,0 +1,190 @@
+package pimirror
+
+import (
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/dialog"
+	"github.com/google/go-cmp/cmp"
+)
+
+const deploy = `{"questions":[{"title":"Deploy where?","kind":"single","options":[{"label":"staging"},{"label":"prod","description":"production"}]},{"title":"Name","kind":"input"}]}`
+
+func TestNewRefuses(t *testing.T) {
+	cases := []struct {
+		name string
+		spec Spec
+		want string
+	}{
+		{"unknown dialog", Spec{Dialog: "form", Request: json.RawMessage(deploy)}, `unknown dialog "form"`},
+		{"ask_user request not JSON", Spec{Dialog: DialogAskUser, Request: json.RawMessage(`{`)}, "the ask_user request"},
+		{"questions request of the wrong type", Spec{Dialog: DialogQuestions, Request: json.RawMessage(`[1]`)}, "the AskUserQuestion request"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := New(&c.spec)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("New: %v, want an error with %q", err, c.want)
+			}
+		})
+	}
+}
+
+// fixed is a countdown that never moves, for the dialog drawn directly.
+type fixed struct {
+	left time.Duration
+	ok   bool
+}
+
+func (f *fixed) Remaining() (time.Duration, bool) { return f.left, f.ok }
+
+// TestSameFrames drives a Mirror and the dialog itself with the same
+// keys and checks that they draw the same frames.
+func TestSameFrames(t *testing.T) {
+	roles := map[string]SGR{"accent": {Prefix: "\x1b[35m", Suffix: "\x1b[39m"}}
+	keys := []struct{ name, text string }{
+		{"down", ""}, {"space", ""}, {"tab", ""}, {"", "v1"}, {"backspace", ""}, {"left", ""}, {"shift+tab", ""}, {"nonsense-key", ""}, {"up", ""},
+	}
+	for _, width := range []int{80, 100, 200} {
+		x, err := New(&Spec{Dialog: DialogAskUser, Request: json.RawMessage(deploy), Theme: roles, ToggleKey: "alt+o", Overlay: true, Title: "ask_user"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var req contract.Request
+		if err := json.Unmarshal([]byte(deploy), &req); err != nil {
+			t.Fatal(err)
+		}
+		m := dialog.New(&req, &dialog.Options{Theme: Theme(roles), Countdown: &fixed{}, ToggleKey: "alt+o", Overlay: true, Title: "ask_user"})
+		m.SetSize(width, 30)
+		got, err := x.Resize(width, 30)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(m.View(width, 30).Lines, got.Lines); diff != "" {
+			t.Fatalf("%d columns, first frame (-dialog +mirror):\n%s", width, diff)
+		}
+		for _, k := range keys {
+			got, ended, err := x.Key(k.name, k.text)
+			if err != nil || ended {
+				t.Fatalf("Key(%q, %q): ended %v, %v", k.name, k.text, ended, err)
+			}
+			if dk, ok := ToKey(k.name, k.text); ok {
+				m.Update(dk)
+			}
+			want := m.View(width, 30)
+			if diff := cmp.Diff(want.Lines, got.Lines); diff != "" {
+				t.Fatalf("%d columns, after %q %q (-dialog +mirror):\n%s", width, k.name, k.text, diff)
+			}
+			if (want.Cursor == nil) != (got.Cursor == nil) || (want.Cursor != nil && (want.Cursor.Row != got.Cursor.Row || want.Cursor.Col != got.Cursor.Col)) {
+				t.Fatalf("%d columns, after %q %q: cursor %+v, want %+v", width, k.name, k.text, got.Cursor, want.Cursor)
+			}
+		}
+	}
+}
+
+func TestEndsAndCountdown(t *testing.T) {
+	cases := []struct {
+		name string
+		key  string
+	}{
+		{"dismissed", "escape"},
+		{"submitted", "ctrl+enter"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			x, err := New(&Spec{Dialog: DialogAskUser, Request: json.RawMessage(`{"questions":[{"title":"Go?","kind":"bool","default":true}]}`)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := x.Resize(80, 20); err != nil {
+				t.Fatal(err)
+			}
+			if _, ended, err := x.Key(c.key, ""); !ended || err != nil {
+				t.Fatalf("Key(%q): ended %v, %v; want the end", c.key, ended, err)
+			}
+			if _, _, err := x.Key("down", ""); err != ErrEnded {
+				t.Errorf("a key after the end: %v, want ErrEnded", err)
+			}
+			if _, err := x.Resize(90, 20); err != ErrEnded {
+				t.Errorf("a size after the end: %v, want ErrEnded", err)
+			}
+		})
+	}
+	t.Run("alt+q stops the countdown", func(t *testing.T) {
+		x, err := New(&Spec{Dialog: DialogAskUser, Deadline: time.Now().Add(10 * time.Minute).UnixMicro(), Request: json.RawMessage(deploy)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := x.Resize(100, 30)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(strings.Join(f.Lines, "\n"), "10:00") && !strings.Contains(strings.Join(f.Lines, "\n"), "9:59") {
+			t.Fatalf("no countdown in the first frame:\n%s", strings.Join(f.Lines, "\n"))
+		}
+		if _, ok := x.cd.Remaining(); !ok {
+			t.Fatal("the countdown does not run")
+		}
+		if _, _, err := x.Key("alt+q", ""); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := x.cd.Remaining(); ok {
+			t.Error("alt+q left the countdown running")
+		}
+	})
+}
+
+// TestConcurrent runs keys and sizes from several goroutines, for -race.
+func TestConcurrent(t *testing.T) {
+	x, err := New(&Spec{Dialog: DialogAskUser, Request: json.RawMessage(deploy)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range 50 {
+				if j%2 == 0 {
+					_, _ = x.Resize(60+i, 20)
+				} else {
+					_, _, _ = x.Key("down", "")
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestAppendFrame(t *testing.T) {
+	cases := []struct {
+		name string
+		f    Frame
+	}{
+		{"empty", Frame{Lines: []string{}}},
+		{"plain and styled", Frame{Lines: []string{"a", "\x1b[36m▸\x1b[39m ( ) prod", ""}}},
+		{"escapes", Frame{Lines: []string{"q\"b\\s\b\f\n\r\t\x00\x1f\x7f"}}},
+		{"invalid UTF-8", Frame{Lines: []string{"a\xffb\xc3", "\xe2\x80"}}},
+		{"line and paragraph separators", Frame{Lines: []string{"x\u2028y\u2029z"}}},
+		{"cursor", Frame{Lines: []string{"name: _"}, Cursor: &Cursor{Row: 0, Col: 6}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var want strings.Builder
+			enc := json.NewEncoder(&want)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(c.f); err != nil {
+				t.Fatal(err)
+			}
+			got := string(AppendFrame([]byte("kept"), c.f))
+			if diff := cmp.Diff("kept"+strings.TrimSuffix(want.String(), "\n"), got); diff != "" {
+				t.Errorf("AppendFrame (-encoding/json +got):\n%s", diff)
+			}
+		})
+	}
+}

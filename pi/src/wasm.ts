@@ -1,0 +1,380 @@
+// askuser's dialog compiled to WebAssembly (cmd/askuser-dialog-wasm), run
+// inside Pi's process: a key's frame is drawn here at once, while the
+// child, which decides everything, gets the key as well. The module is
+// loaded in the background; until it is ready, or when it cannot load,
+// the child draws every frame as before. Nothing here writes to Pi's
+// terminal: the few WASI functions Go's runtime calls are implemented
+// below, so that Node's experimental node:wasi (and its warning) is not
+// needed.
+
+import { readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { randomFillSync } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import type { Cursor, MirrorSpec } from "./protocol.ts";
+
+/** The module's file name, in the package's bin folder. */
+export const WASM_FILE = "askuser-dialog.wasm";
+
+const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
+
+/** Where the package's dialog module is, or undefined when it has none. */
+export function findDialogModule(dir = packageDir): string | undefined {
+  const path = join(dir, "bin", WASM_FILE);
+  return existsSync(path) ? path : undefined;
+}
+
+/** A frame of the in-process dialog, whole. */
+export interface LocalFrame {
+  lines: string[];
+  cursor?: Cursor;
+}
+
+/** The end of a Go program: proc_exit throws it, and the module is done. */
+class Exit extends Error {
+  readonly code: number;
+  constructor(code: number) {
+    super(`the dialog module exited with status ${code}`);
+    this.code = code;
+  }
+}
+
+// WASI errno values.
+const ESUCCESS = 0;
+const EBADF = 8;
+const ENOSYS = 52;
+
+const napCell = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * The WASI preview 1 functions Go's wasip1 runtime imports, enough for a
+ * module that never reads files: no arguments or environment, stdout and
+ * stderr kept in a short buffer (a Go panic's text), the clocks,
+ * randomness and sleeping.
+ */
+function wasiImports(memory: () => WebAssembly.Memory, out: { text: string }) {
+  const view = () => new DataView(memory().buffer);
+  const bytes = () => new Uint8Array(memory().buffer);
+  const decoder = new TextDecoder();
+  const zero2 = (a: number, b: number) => {
+    const v = view();
+    v.setUint32(a, 0, true);
+    v.setUint32(b, 0, true);
+    return ESUCCESS;
+  };
+  const nowNs = (id: number): bigint =>
+    id === 0 ? BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e3)) * 1000n : process.hrtime.bigint();
+  return {
+    args_sizes_get: zero2,
+    environ_sizes_get: zero2,
+    args_get: () => ESUCCESS,
+    environ_get: () => ESUCCESS,
+    clock_time_get(id: number, _precision: bigint, at: number): number {
+      view().setBigUint64(at, nowNs(id), true);
+      return ESUCCESS;
+    },
+    random_get(at: number, n: number): number {
+      randomFillSync(bytes(), at, n);
+      return ESUCCESS;
+    },
+    fd_write(fd: number, iovs: number, count: number, written: number): number {
+      const v = view();
+      let n = 0;
+      for (let i = 0; i < count; i++) {
+        const ptr = v.getUint32(iovs + i * 8, true);
+        const len = v.getUint32(iovs + i * 8 + 4, true);
+        if (fd === 1 || fd === 2) out.text = (out.text + decoder.decode(bytes().subarray(ptr, ptr + len))).slice(-4000);
+        n += len;
+      }
+      v.setUint32(written, n, true);
+      return fd === 1 || fd === 2 ? ESUCCESS : EBADF;
+    },
+    fd_read: () => EBADF,
+    fd_close: () => EBADF,
+    fd_fdstat_get(fd: number, at: number): number {
+      if (fd > 2) return EBADF;
+      const v = view();
+      for (let i = 0; i < 24; i += 4) v.setUint32(at + i, 0, true);
+      v.setUint8(at, 2); // a character device
+      return ESUCCESS;
+    },
+    fd_fdstat_set_flags: () => ESUCCESS,
+    fd_prestat_get: () => EBADF, // no preopened directories
+    fd_prestat_dir_name: () => EBADF,
+    sched_yield: () => ESUCCESS,
+    proc_exit(code: number): never {
+      throw new Exit(code);
+    },
+    // Go's scheduler sleeps here when it has nothing to run until a
+    // timer. The dialog sets no timers; a sleep is kept short all the
+    // same, and every subscription reported as due.
+    poll_oneoff(subs: number, events: number, n: number, got: number): number {
+      const v = view();
+      let wait = Infinity;
+      for (let i = 0; i < n; i++) {
+        const s = subs + i * 48;
+        const ev = events + i * 32;
+        v.setBigUint64(ev, v.getBigUint64(s, true), true);
+        v.setUint16(ev + 8, ESUCCESS, true);
+        const tag = v.getUint8(s + 8);
+        v.setUint8(ev + 10, tag);
+        v.setBigUint64(ev + 16, 0n, true);
+        v.setUint16(ev + 24, 0, true);
+        if (tag === 0) {
+          let timeout = Number(v.getBigUint64(s + 24, true)) / 1e6;
+          if ((v.getUint16(s + 40, true) & 1) !== 0) timeout -= Number(nowNs(v.getUint32(s + 16, true))) / 1e6; // absolute
+          wait = Math.min(wait, timeout);
+        } else {
+          v.setUint16(ev + 8, ENOSYS, true);
+        }
+      }
+      if (wait > 0 && wait !== Infinity) Atomics.wait(napCell, 0, 0, Math.min(wait, 50));
+      v.setUint32(got, n, true);
+      return ESUCCESS;
+    },
+  };
+}
+
+interface Exports {
+  memory: WebAssembly.Memory;
+  _initialize(): void;
+  askuser_input(n: number): number;
+  askuser_output(): number;
+  askuser_open(n: number): number;
+  askuser_resize(id: number, width: number, rows: number): number;
+  askuser_key(id: number, text: number, n: number): number;
+  askuser_close(id: number): void;
+}
+
+/**
+ * The loaded dialog module. One instance serves every dialog of the
+ * process. Once it fails (a Go panic, a trap), it is broken for good and
+ * every call of it returns undefined: the child draws from then on.
+ */
+export class DialogModule {
+  private x: Exports;
+  private out = { text: "" };
+  private encoder = new TextEncoder();
+  private decoder = new TextDecoder();
+  /** Why the module stopped working, once it has. */
+  broken: string | undefined;
+
+  private constructor(x: Exports, out: { text: string }) {
+    this.x = x;
+    this.out = out;
+  }
+
+  /**
+   * Compiles and starts the module at path. It never throws and writes
+   * nothing anywhere: a module that cannot load resolves with why.
+   */
+  static async load(path: string): Promise<DialogModule | { error: string }> {
+    try {
+      const module = await WebAssembly.compile(await readFile(path));
+      const out = { text: "" };
+      let memory: WebAssembly.Memory | undefined;
+      const instance = await WebAssembly.instantiate(module, {
+        wasi_snapshot_preview1: wasiImports(() => memory!, out),
+      });
+      const x = instance.exports as unknown as Exports;
+      for (const f of ["_initialize", "askuser_input", "askuser_output", "askuser_open", "askuser_resize", "askuser_key", "askuser_close"] as const) {
+        if (typeof x[f] !== "function") return { error: `${path} is not askuser's dialog module: it has no ${f}` };
+      }
+      memory = x.memory;
+      x._initialize();
+      return new DialogModule(x, out);
+    } catch (err) {
+      return { error: `the dialog module ${path} could not be loaded: ${err instanceof Error ? err.message : String(err)}` };
+    }
+  }
+
+  /** Makes the dialog spec describes, or undefined when the module cannot. */
+  open(spec: MirrorSpec): LocalDialog | undefined {
+    const r = this.run(() => this.x.askuser_open(this.put(JSON.stringify(spec)))) as { id?: unknown } | undefined;
+    return r && typeof r.id === "number" ? new LocalDialog(this, r.id) : undefined;
+  }
+
+  /** @internal */
+  resize(id: number, width: number, rows: number): LocalFrame | undefined {
+    return frameOf(this.run(() => this.x.askuser_resize(id, width, rows)));
+  }
+
+  /** @internal */
+  key(id: number, key: { key: string } | { text: string }): LocalFrame | "ended" | undefined {
+    const text = "text" in key;
+    const r = this.run(() => this.x.askuser_key(id, text ? 1 : 0, this.put(text ? key.text : key.key)));
+    if (r && (r as { ended?: unknown }).ended === true) return "ended";
+    return frameOf(r);
+  }
+
+  /** @internal */
+  close(id: number): void {
+    if (this.broken) return;
+    try {
+      this.x.askuser_close(id);
+    } catch (err) {
+      this.broken = `${err instanceof Error ? err.message : String(err)}${this.out.text ? `: ${this.out.text}` : ""}`;
+    }
+  }
+
+  // Writes s into the module's input buffer and returns its length in bytes.
+  private put(s: string): number {
+    const max = s.length * 3;
+    const at = this.x.askuser_input(max);
+    const { written } = this.encoder.encodeInto(s, new Uint8Array(this.x.memory.buffer, at, max));
+    return written;
+  }
+
+  // Runs one operation and parses its answer; undefined, and the module
+  // broken, when it throws or answers with an error.
+  private run(op: () => number): unknown {
+    if (this.broken) return undefined;
+    try {
+      const n = op();
+      const at = this.x.askuser_output();
+      const r: unknown = JSON.parse(this.decoder.decode(new Uint8Array(this.x.memory.buffer, at, n)));
+      const error = (r as { error?: unknown }).error;
+      if (typeof error === "string") return undefined; // an unusable spec or a late key: this dialog only
+      return r;
+    } catch (err) {
+      this.broken = `${err instanceof Error ? err.message : String(err)}${this.out.text ? `: ${this.out.text}` : ""}`;
+      return undefined;
+    }
+  }
+}
+
+function frameOf(r: unknown): LocalFrame | undefined {
+  if (typeof r !== "object" || r === null) return undefined;
+  const f = r as { lines?: unknown; cursor?: unknown };
+  if (!Array.isArray(f.lines)) return undefined;
+  return f.cursor ? { lines: f.lines as string[], cursor: f.cursor as Cursor } : { lines: f.lines as string[] };
+}
+
+/** One dialog drawn in process. */
+export class LocalDialog {
+  private m: DialogModule;
+  private id: number;
+  private closed = false;
+
+  constructor(m: DialogModule, id: number) {
+    this.m = m;
+    this.id = id;
+  }
+
+  /** The frame at a new size, or undefined when the module failed. */
+  resize(width: number, rows: number): LocalFrame | undefined {
+    return this.closed ? undefined : this.m.resize(this.id, width, rows);
+  }
+
+  /** The frame after a key, "ended" when the key ended the dialog, or undefined when the module failed. */
+  key(key: { key: string } | { text: string }): LocalFrame | "ended" | undefined {
+    return this.closed ? undefined : this.m.key(this.id, key);
+  }
+
+  /** Forgets the dialog. Idempotent. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.m.close(this.id);
+  }
+}
+
+// The dialogs and keys of the warm-up: V8 compiles a module's functions
+// when they first run, so a module that has not drawn yet would make the
+// session's first keys slow.
+const WARM_SPECS: MirrorSpec[] = [
+  {
+    dialog: "ask_user",
+    overlay: true,
+    toggleKey: "alt+o",
+    title: "ask_user",
+    deadline: 1,
+    request: {
+      header: "Warm-up",
+      questions: [
+        { title: "Where?", kind: "single", options: [{ label: "a", description: "first" }, { label: "b" }, { label: "c" }] },
+        { title: "Which?", kind: "multi", options: [{ label: "x" }, { label: "y", preview: "# Title\n\n- item `code` **bold**\n\n```\nblock\n```" }] },
+        { title: "Name?", kind: "input" },
+        { title: "Sure?", kind: "bool" },
+      ],
+    },
+  },
+  {
+    dialog: "questions",
+    deadline: 1,
+    request: {
+      questions: [
+        {
+          id: "q1",
+          question: "Which layout?",
+          header: "Layout",
+          multiSelect: false,
+          options: [
+            { id: "o1", label: "grid", description: "a grid", preview: "# Grid\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n> quote" },
+            { id: "o2", label: "list", description: "a list", preview: "- one\n- two" },
+          ],
+        },
+        {
+          id: "q2",
+          question: "Which parts?",
+          header: "Parts",
+          multiSelect: true,
+          options: [
+            { id: "o3", label: "p", description: "q" },
+            { id: "o4", label: "r", description: "s" },
+          ],
+        },
+      ],
+    },
+  },
+];
+const WARM_KEYS: ({ key: string } | { text: string })[] = [
+  ..."down down up down space tab down tab right left down up tab shift+tab end home pageDown pageUp".split(" ").map((key) => ({ key })),
+  { text: "a" },
+  { text: "bc" },
+  { key: "backspace" },
+  { key: "left" },
+  { key: "tab" },
+  { text: "z" },
+  { key: "shift+tab" },
+];
+
+// Runs the warm-up, a dialog and size per event-loop turn, so that Pi's
+// loop is never held for long.
+async function warm(m: DialogModule): Promise<void> {
+  for (let round = 0; round < 3; round++) {
+    for (const spec of WARM_SPECS) {
+      for (const [width, rows] of [[80, 24], [100, 30], [200, 50]] as const) {
+        await new Promise((r) => setImmediate(r));
+        const d = m.open({ ...spec, deadline: (Date.now() + 600_000) * 1000 });
+        if (!d) return;
+        d.resize(width, rows);
+        for (const k of WARM_KEYS) d.key(k);
+        d.close();
+      }
+    }
+  }
+}
+
+const loaded = new Map<string, Promise<DialogModule | undefined>>();
+
+/**
+ * The process's dialog module at path (the package's bin folder unless
+ * given), loaded once, in the background, and warmed up; undefined when
+ * there is none or it cannot load.
+ */
+export function dialogModule(path = findDialogModule()): Promise<DialogModule | undefined> {
+  if (!path) return Promise.resolve(undefined);
+  let p = loaded.get(path);
+  if (!p) {
+    p = DialogModule.load(path).then(async (m) => {
+      if (!(m instanceof DialogModule)) return undefined;
+      await warm(m);
+      return m.broken ? undefined : m;
+    });
+    loaded.set(path, p);
+  }
+  return p;
+}

@@ -1,0 +1,134 @@
+// The in-process dialog (src/wasm.ts, cmd/askuser-dialog-wasm): the
+// loader and its failures, which print nothing, and the custom route with
+// it, which draws what the child draws and falls back to the child.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createAskUser } from "../index.ts";
+import { EXCHANGE_WAIT_MS, exchangeDefaults } from "../src/child.ts";
+import { DialogModule, dialogModule, findDialogModule, WASM_FILE } from "../src/wasm.ts";
+import { fakeCtx, noConfig, pkgDir, type Shown, until } from "./fake.ts";
+import { tempDir } from "./tempdir.ts";
+
+const wasm = join(pkgDir, "bin", WASM_FILE);
+const built = findDialogModule(pkgDir) !== undefined;
+const skip = built ? false : `no ${wasm}: make pi-binary builds it`;
+
+// What a Node of its own prints while it runs code, an ES module.
+function printedBy(code: string): string {
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", code], { encoding: "utf8", cwd: pkgDir });
+  assert.equal(r.status, 0, `the script failed: ${r.stderr}`);
+  return r.stdout + r.stderr;
+}
+
+test("wasm loader: a missing, a broken and a foreign module are errors, and nothing is printed", async () => {
+  const dir = tempDir("askuser-wasm-");
+  const notWasm = join(dir, "not.wasm");
+  writeFileSync(notWasm, "not a module");
+  const empty = join(dir, "empty.wasm");
+  writeFileSync(empty, Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0])); // a valid module with nothing in it
+  const cases: [string, string, RegExp][] = [
+    ["missing", join(dir, "none.wasm"), /could not be loaded/],
+    ["not WebAssembly", notWasm, /could not be loaded/],
+    ["not askuser's", empty, /not askuser's dialog module/],
+  ];
+  for (const [name, path, want] of cases) {
+    const value = await DialogModule.load(path);
+    assert.ok(!(value instanceof DialogModule), name);
+    assert.match((value as { error: string }).error, want, name);
+    assert.equal(await dialogModule(path), undefined, name);
+  }
+  assert.equal(await dialogModule(""), undefined, "no module");
+  assert.equal(findDialogModule(dir), undefined);
+  const paths = JSON.stringify(cases.map((c) => c[1]));
+  assert.equal(printedBy(`import { dialogModule } from "./src/wasm.ts"; for (const p of ${paths}) await dialogModule(p);`), "");
+});
+
+test("wasm loader: the package's module loads without a word on the terminal, and draws", { skip }, async () => {
+  const m = await dialogModule(wasm);
+  assert.ok(m instanceof DialogModule);
+  const d = m.open({ dialog: "ask_user", request: { questions: [{ title: "Deploy where?", kind: "single", options: [{ label: "staging" }, { label: "prod" }] }] } });
+  assert.ok(d);
+  const f = d.resize(60, 20);
+  assert.match(f?.lines.join("\n") ?? "", /Deploy where\?/);
+  assert.equal(m.open({ dialog: "nonsense", request: {} }), undefined, "a spec the child never sends");
+  assert.equal(m.broken, undefined, "a bad spec breaks nothing");
+  d.close();
+  assert.equal(d.key({ key: "down" }), undefined, "a closed dialog draws nothing");
+  const use = `const d = m.open({ dialog: "ask_user", request: { questions: [{ title: "Q", kind: "input" }] } }); d.resize(80, 24); d.key({ text: "x" });`;
+  assert.equal(printedBy(`import { dialogModule } from "./src/wasm.ts"; const m = await dialogModule(${JSON.stringify(wasm)}); ${use}`), "");
+});
+
+const questions = {
+  questions: [
+    { title: "Deploy where?", options: [{ label: "staging" }, { label: "prod", description: "production" }, { label: "canary" }] },
+    { title: "Release name", kind: "input" as const },
+  ],
+};
+const keys = ["\x1b[B", "\x1b[B", "\x1b[A", " ", "\t", "v", "1", "\x7f", "2", "\x1b[D", "\x1b[Z", "\x1b[B", "\x1bz"];
+
+// Asks questions on a fake Pi at width columns with the given module (or
+// false for none), types keys, and returns the screen after each key and
+// the call's result, with how many keys went the child's synchronous way.
+async function run(module: string | false, width: number) {
+  const f = fakeCtx("tui", { cols: width, rows: 30 });
+  const ask = createAskUser(f.ctx, { ...noConfig, timeoutPerQuestionMs: 0, dialogModule: module });
+  if (module !== false) assert.ok(await ask.host.loadModule(), "the module loaded");
+  const p = ask(questions);
+  const s: Shown = await until("the dialog", () => (f.shown[0]?.component && f.shown[0].component.render(width).length > 0 ? f.shown[0] : undefined));
+  let exchanges = 0;
+  ask.host.process!.onExchange = () => exchanges++;
+  const screens: string[] = [];
+  for (const k of keys) {
+    f.type(k);
+    screens.push(s.component!.render(width).join("\n"));
+  }
+  // The child's frames for the same keys: once it has caught up, its
+  // frame is what is shown.
+  await new Promise((r) => setTimeout(r, 200));
+  const settled = s.component!.render(width).join("\n");
+  f.type("\x1b[13;5u"); // ctrl+enter submits
+  const res = await p;
+  return { screens, settled, res, exchanges };
+}
+
+test("wasm route: every key's frame is drawn in process at once, the same as the child's, and the child answers", { skip }, async (t) => {
+  // Without the module each key waits for the child's frame; a long wait
+  // keeps a busy machine from sending it through the event loop instead.
+  exchangeDefaults.waitMs = 10_000;
+  t.after(() => (exchangeDefaults.waitMs = EXCHANGE_WAIT_MS));
+  for (const width of [80, 100, 200]) {
+    const local = await run(wasm, width);
+    const child = await run(false, width);
+    assert.deepEqual(local.screens, child.screens, `${width} columns: the frames`);
+    assert.equal(local.settled, child.settled, `${width} columns: the child's frame after the keys`);
+    assert.equal(local.settled, local.screens.at(-1), `${width} columns: the copy and the child agree`);
+    assert.equal(local.exchanges, 1, `${width} columns: only the key that ended the dialog waited for the child`);
+    assert.equal(child.exchanges, keys.length + 1, `${width} columns: without the module every key waits for the child`);
+    assert.deepEqual(local.res, child.res, `${width} columns: the result`);
+  }
+});
+
+test("wasm route: without a loadable module the child draws", async (t) => {
+  exchangeDefaults.waitMs = 10_000;
+  t.after(() => (exchangeDefaults.waitMs = EXCHANGE_WAIT_MS));
+  const dir = tempDir("askuser-wasm-");
+  const bad = join(dir, WASM_FILE);
+  writeFileSync(bad, "not a module");
+  {
+    const f = fakeCtx("tui", { cols: 80, rows: 30 });
+    const ask = createAskUser(f.ctx, { ...noConfig, dialogModule: bad });
+    assert.equal(await ask.host.loadModule(), undefined);
+    const p = ask(questions);
+    const s = await until("the dialog", () => (f.shown[0]?.component && f.shown[0].component.render(80).join("\n").includes("Deploy where?") ? f.shown[0] : undefined));
+    let exchanges = 0;
+    ask.host.process!.onExchange = () => exchanges++;
+    f.type("\x1b[B");
+    assert.match(s.component!.render(80).find((l) => l.includes("▸")) ?? "", /prod/, "the child's frame");
+    assert.equal(exchanges, 1, "the key waited for the child");
+    f.type("\x1b");
+    assert.equal((await p).status, "aborted");
+  }
+});
