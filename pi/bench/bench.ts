@@ -124,8 +124,11 @@ interface Dialog {
   close(): Promise<void>;
 }
 
-type Contender = "askuser" | "rpiv";
-const contenders: Contender[] = ["askuser", "rpiv"];
+// askuser draws a key's frame in its child ("askuser"), or in process
+// with its dialog compiled to WebAssembly ("wasm", bin/askuser-dialog.wasm).
+type Contender = "askuser" | "wasm" | "rpiv";
+const contenders: Contender[] = ["askuser", "wasm", "rpiv"];
+const wasmPath = new URL("../bin/askuser-dialog.wasm", import.meta.url).pathname;
 const peerEntry = new URL("./peer/node_modules/@juicesharp/rpiv-ask-user-question/index.ts", import.meta.url).pathname;
 // The peer's own shape of the same question: it needs a header and a
 // description for every option.
@@ -164,8 +167,9 @@ async function dialog(who: Contender): Promise<Dialog & { child?: Child }> {
   };
   let done: Promise<unknown>;
   let child: Child | undefined;
-  if (who === "askuser") {
-    const ask = createAskUser(f.ctx, { ...noConfig, timeoutPerQuestionMs: 600_000 });
+  if (who === "askuser" || who === "wasm") {
+    const ask = createAskUser(f.ctx, { ...noConfig, timeoutPerQuestionMs: 600_000, dialogModule: who === "wasm" ? wasmPath : false });
+    if (who === "wasm" && !(await ask.host.loadModule())) throw new Error(`the dialog module ${wasmPath} did not load: make pi-binary builds it`);
     done = ask(question);
     await until("the dialog", () => f.shown[0]?.component && f.shown[0]!.component.render(100).length > 0);
     child = ask.host.process!;
@@ -268,7 +272,7 @@ function versus(what: string, mine: number[], theirs: number[], ps: number[], bu
 // The runs alternate, and their keys are pooled.
 function firstKeys() {
   const runs = quick ? 1 : 3;
-  const got: Record<Contender, number[]> = { askuser: [], rpiv: [] };
+  const got: Record<Contender, number[]> = { askuser: [], wasm: [], rpiv: [] };
   for (let r = 0; r < runs; r++) {
     for (const who of contenders) {
       const out = spawnSync(process.execPath, [new URL(import.meta.url).pathname, `--first=${who}`], { encoding: "utf8" });
@@ -278,7 +282,8 @@ function firstKeys() {
       got[who].push(...times);
     }
   }
-  versus(`key to frame, a session's first ${firstCount} keys, p50 / p99 (${runs} sessions each)`, got.askuser, got.rpiv, [50, 99], "≤ 1 ms p99");
+  versus(`key to frame, a session's first ${firstCount} keys, child, p50 / p90 / p99 (${runs} sessions each)`, got.askuser, got.rpiv, [50, 90, 99], "≤ 1 ms p99");
+  versus(`key to frame, a session's first ${firstCount} keys, in process (wasm), p50 / p90 / p99`, got.wasm, got.rpiv, [50, 90, 99], "≤ 1 ms p99");
 }
 const firstCount = 1000;
 
@@ -296,26 +301,34 @@ async function printFirstKeys(who: Contender) {
 // open and warm, as after the back-to-back figures, and take turns.
 async function keysAtPace() {
   const d = await dialog("askuser");
+  const w = await dialog("wasm");
   const peer = await dialog("rpiv");
   for (let i = 0; i < warmup; i++) await d.key(i);
+  for (let i = 0; i < warmup; i++) await w.key(i);
   for (let i = 0; i < warmup; i++) await peer.key(i);
   await new Promise((r) => setTimeout(r, 1000));
   const parts: ExchangeTimes[] = [];
   for (const [gap, keys] of [[50, 60], [100, 60], [500, 30]] as const) {
     const n = quick ? Math.ceil(keys / 3) : keys;
     const times: number[] = [];
+    const wasmTimes: number[] = [];
     const peerTimes: number[] = [];
     d.child!.onExchange = gap === 100 ? (t) => parts.push(t) : undefined;
     for (let i = 0; i < n; i++) {
       await new Promise((r) => setTimeout(r, gap));
       times.push(await d.key(i));
       await new Promise((r) => setTimeout(r, gap));
+      wasmTimes.push(await w.key(i));
+      await new Promise((r) => setTimeout(r, gap));
       peerTimes.push(await peer.key(i));
     }
     d.child!.onExchange = undefined;
-    versus(`key to frame, keys ${gap} ms apart, p50 / p90 (${n} keys)`, times, peerTimes, [50, 90], gap === 100 ? "≤ 100 µs / ≤ 250 µs" : "");
+    const budget = gap === 100 ? "≤ 100 µs / ≤ 250 µs" : "";
+    versus(`key to frame, keys ${gap} ms apart, child, p50 / p90 / p99 (${n} keys)`, times, peerTimes, [50, 90, 99], budget);
+    versus(`key to frame, keys ${gap} ms apart, in process (wasm), p50 / p90 / p99 (${n} keys)`, wasmTimes, peerTimes, [50, 90, 99], budget);
   }
   await d.close();
+  await w.close();
   await peer.close();
   const part = (f: (t: ExchangeTimes) => number, p: number) => us(pct(parts.map(f), p));
   for (const p of [50, 90])
@@ -515,8 +528,8 @@ const sections: [string, () => unknown][] = [
 // sections to run; none runs them all.
 const first = process.argv.find((a) => a.startsWith("--first="))?.slice("--first=".length);
 if (first !== undefined) {
-  if (first !== "askuser" && first !== "rpiv") throw new Error(`bench: --first takes askuser or rpiv, not ${first}`);
-  await printFirstKeys(first);
+  if (!contenders.includes(first as Contender)) throw new Error(`bench: --first takes ${contenders.join(", ")}, not ${first}`);
+  await printFirstKeys(first as Contender);
   process.exit(0);
 }
 const picked = process.argv.slice(2).filter((a) => !a.startsWith("--"));

@@ -99,6 +99,8 @@ export class CustomView {
   // The child's frames that differed from the copy's for the same key
   // while the child was not behind.
   private mismatches = 0;
+  // Messages for the child that wait for Pi's render (see post).
+  private outbox: ToChild[] = [];
   // The last render: returned again while nothing it depends on changed,
   // and its lines reused where theirs did not.
   private rendered:
@@ -199,6 +201,7 @@ export class CustomView {
 
   private fail(err: unknown): void {
     if (this.closed) return;
+    this.flush();
     this.send({ type: "ui_error", call: this.call, message: err instanceof Error ? err.message : String(err) });
   }
 
@@ -248,6 +251,27 @@ export class CustomView {
     this.tui?.requestRender?.();
   }
 
+  /**
+   * Sends msg to the child: at once, or, while the in-process copy draws,
+   * after Pi has rendered the copy's frame. A write to the child's pipe
+   * wakes it, and the woken child can take this CPU from Pi before the
+   * render; Pi renders on the next tick, before this flush.
+   */
+  private post(msg: ToChild): void {
+    if (!this.local) {
+      this.flush();
+      this.send(msg);
+      return;
+    }
+    this.outbox.push(msg);
+    if (this.outbox.length === 1) setImmediate(() => this.flush());
+  }
+
+  // Sends what post has held back, in order.
+  private flush(): void {
+    for (const m of this.outbox.splice(0)) this.send(m);
+  }
+
   // Stops using the in-process copy: the child draws alone from now on.
   private dropLocal(): void {
     this.local?.close();
@@ -293,7 +317,7 @@ export class CustomView {
     if (width === this.width && rows === this.rows) return;
     this.width = width;
     this.rows = rows;
-    this.send({ type: "resize", call: this.call, width, rows });
+    this.post({ type: "resize", call: this.call, width, rows });
     if (!this.local) return;
     const f = this.local.resize(width, rows);
     if (!f) return this.dropLocal();
@@ -336,7 +360,7 @@ export class CustomView {
     if (this.local) {
       const f = this.local.key(key);
       if (f !== undefined && f !== "ended") {
-        this.send(msg);
+        this.post(msg);
         this.expected.push(f);
         this.show(f);
         return;
@@ -345,6 +369,7 @@ export class CustomView {
       // key as before, and closes the component in this handleInput.
       this.dropLocal();
     }
+    this.flush();
     this.sendKey(msg);
   }
 
@@ -393,6 +418,7 @@ export class CustomView {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     this.dropLocal();
+    this.flush();
     const done = this.done;
     this.done = undefined;
     this.handle = undefined;
