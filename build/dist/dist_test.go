@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -248,5 +249,45 @@ func TestStageLaunchers(t *testing.T) {
 				t.Errorf("%s is not %s", tt.wantBin, launcherSource)
 			}
 		})
+	}
+}
+
+// TestStageDialogModule checks that the staged Pi package holds the
+// dialog module where the package looks for it, and lists it in files.
+func TestStageDialogModule(t *testing.T) {
+	t.Chdir("../..")
+	version, err := os.ReadFile("internal/program/VERSION")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := release{Version: strings.TrimSpace(string(version))}
+	tmp := t.TempDir()
+	module := filepath.Join(tmp, "askuser-dialog.wasm")
+	if err := os.WriteFile(module, []byte("\x00asm\x01\x00\x00\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := stageCopy(filepath.Join(tmp, "stage"), "pi", rel, askuser)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // staging twice lists the file once
+		if err := stageFile(dir, dialogModuleFile, module); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pkg struct{ Files []string }
+	if err := json.Unmarshal(b, &pkg); err != nil {
+		t.Fatal(err)
+	}
+	if n := slices.Index(pkg.Files, dialogModuleFile); n < 0 || slices.Index(pkg.Files[n+1:], dialogModuleFile) >= 0 {
+		t.Errorf("files %v, want %s once", pkg.Files, dialogModuleFile)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, dialogModuleFile))
+	if err != nil || string(got) != "\x00asm\x01\x00\x00\x00" {
+		t.Errorf("the staged module: %q, %v", got, err)
 	}
 }

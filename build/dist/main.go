@@ -240,7 +240,30 @@ func build(out string, targets []platform, npm bool) error {
 	if !npm {
 		return nil
 	}
-	return packAll(out, targets, rel)
+	module := filepath.Join(out, "build", "wasm", filepath.Base(dialogModuleFile))
+	if err := compileModule(modfile, module); err != nil {
+		return err
+	}
+	return packAll(out, targets, rel, module)
+}
+
+// compileModule builds the Pi package's dialog module with modfile: the
+// dialog compiled to WebAssembly for WASI (GOOS=wasip1), as a library
+// whose exports the package calls (-buildmode=c-shared).
+func compileModule(modfile, out string) error {
+	start := time.Now()
+	cmd := exec.Command("go", "build", "-trimpath", "-modfile", modfile, "-buildmode=c-shared", "-ldflags", "-s -w", "-o", out, "./cmd/askuser-dialog-wasm")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=wasip1", "GOARCH=wasm")
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go build the dialog module: %w", err)
+	}
+	fi, err := os.Stat(out)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%-13s %-12s %9d bytes  (%.1fs)\n", "wasip1-wasm", "dialog", fi.Size(), time.Since(start).Seconds())
+	return nil
 }
 
 // uninlined is the packages the release compiles without inlining,

@@ -16,8 +16,14 @@ import (
 // package.json's name names.
 const launcherSource = "npm/launcher.js"
 
+// dialogModuleFile is where the Pi package holds askuser's dialog
+// compiled to WebAssembly (cmd/askuser-dialog-wasm), which it runs inside
+// Pi to draw a key's frame at once; pi/src/wasm.ts looks for it there.
+const dialogModuleFile = "bin/askuser-dialog.wasm"
+
 // packAll stages every npm package under out/npm and packs each into out.
-func packAll(out string, targets []platform, rel release) error {
+// module is the dialog module the Pi package ships.
+func packAll(out string, targets []platform, rel release, module string) error {
 	stage := filepath.Join(out, "npm")
 	var dirs []string
 	for _, g := range programs {
@@ -39,6 +45,9 @@ func packAll(out string, targets []platform, rel release) error {
 	}
 	pi, err := stageCopy(stage, "pi", rel, askuser)
 	if err != nil {
+		return err
+	}
+	if err := stageFile(pi, dialogModuleFile, module); err != nil {
 		return err
 	}
 	dirs = append(dirs, launcher, hubLauncher, pi)
@@ -152,6 +161,31 @@ func stageCopy(stage, src string, rel release, g program) (string, error) {
 		}
 	}
 	return dir, writeJSON(filepath.Join(dir, "package.json"), pkg)
+}
+
+// stageFile copies src into the staged package at dir as name, and adds
+// name to the files its package.json lists.
+func stageFile(dir, name, src string) error {
+	b, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		return err
+	}
+	var pkg object
+	if err := json.Unmarshal(b, &pkg); err != nil {
+		return fmt.Errorf("%s/package.json: %w", dir, err)
+	}
+	var files []string
+	if err := json.Unmarshal(pkg.get("files"), &files); err != nil {
+		return fmt.Errorf("%s/package.json: files: %w", dir, err)
+	}
+	if err := copyTree(src, filepath.Join(dir, name)); err != nil {
+		return err
+	}
+	if !slices.Contains(files, name) {
+		files = append(files, name)
+	}
+	pkg = append(pkg.without("files"), field{"files", files})
+	return writeJSON(filepath.Join(dir, "package.json"), pkg)
 }
 
 func copyTree(src, dst string) error {
