@@ -1,6 +1,6 @@
 // Figures for the Pi package, printed as a table. Run with `make pi-bench`,
 // or `make pi-bench BENCH="key call"` for some sections only (key, first,
-// pace, call, screen, child, session, startup).
+// pace, shapes, call, screen, child, session, startup).
 //
 // The key figures stand beside the same figures for the peer extension
 // rpiv-ask-user-question 2.11.0, installed from the npm registry into
@@ -18,7 +18,11 @@
 //   first keys        the same for a session's first 1000 keys, in a fresh
 //                     Node each, while V8 still compiles the hot code.
 //   keys at pace      the same with the keys 50, 100 and 500 ms apart, as
-//                     a person's are, after the same warm-up.
+//                     a person's are, after the same warm-up; askuser with
+//                     its frames drawn by the child, and in process by its
+//                     dialog compiled to WebAssembly (bin/askuser-dialog.wasm).
+//   shapes            keys 100 ms apart at 80, 100 and 200 columns, without
+//                     and with Markdown previews.
 //   call to frame     ask() on a host whose child is running, until the
 //                     first rendered frame with the question; and in real
 //                     Pi's TUI, from the tool call's start to the dialog
@@ -37,6 +41,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { getKeybindings } from "@earendil-works/pi-tui";
+import { initTheme } from "@earendil-works/pi-coding-agent";
 import { createJiti } from "jiti";
 import { createAskUser, registerAskUser } from "../index.ts";
 import type { Child, ExchangeTimes } from "../src/child.ts";
@@ -157,8 +162,15 @@ const peerTheme = {
   strikethrough: sgr("9", "29"),
 };
 
-async function dialog(who: Contender): Promise<Dialog & { child?: Child }> {
-  const f = fakeCtx("tui", { cols: 100, rows: 30, theme: peerTheme, keybindings: getKeybindings() });
+// The same question with a Markdown preview for each option, in both
+// shapes: Pi's previews go beside the options from 100 columns.
+const preview = (what: string) => `## ${what}\n\nDeploys **${what}** from \`main\`:\n\n- build the image\n- run the migrations\n- switch the traffic\n\n\`\`\`sh\nmake deploy ENV=${what}\n\`\`\``;
+const questionPreviews = {
+  questions: [{ title: "Deploy where?", options: ["staging", "prod", "canary"].map((label) => ({ label, preview: preview(label) })) }],
+};
+
+async function dialog(who: Contender, cols = 100, previews = false): Promise<Dialog & { child?: Child }> {
+  const f = fakeCtx("tui", { cols, rows: 30, theme: peerTheme, keybindings: getKeybindings() });
   let requested = false;
   let rendered: (() => void) | undefined;
   f.tui.requestRender = () => {
@@ -170,8 +182,8 @@ async function dialog(who: Contender): Promise<Dialog & { child?: Child }> {
   if (who === "askuser" || who === "wasm") {
     const ask = createAskUser(f.ctx, { ...noConfig, timeoutPerQuestionMs: 600_000, dialogModule: who === "wasm" ? wasmPath : false });
     if (who === "wasm" && !(await ask.host.loadModule())) throw new Error(`the dialog module ${wasmPath} did not load: make pi-binary builds it`);
-    done = ask(question);
-    await until("the dialog", () => f.shown[0]?.component && f.shown[0]!.component.render(100).length > 0);
+    done = ask(previews ? questionPreviews : question);
+    await until("the dialog", () => f.shown[0]?.component && f.shown[0]!.component.render(cols).length > 0);
     child = ask.host.process!;
   } else {
     // Loaded as Pi loads extensions: through jiti, which compiles it.
@@ -179,7 +191,10 @@ async function dialog(who: Contender): Promise<Dialog & { child?: Child }> {
     if (typeof factory !== "function") throw new Error(`the peer at ${peerEntry} exports no extension factory`);
     const p = fakePi();
     factory(p.pi);
-    done = p.tool().execute("bench", peerQuestion, new AbortController().signal, () => {}, f.ctx);
+    const q = previews
+      ? { questions: peerQuestion.questions.map((q) => ({ ...q, options: q.options.map((o) => ({ ...o, preview: preview(o.label) })) })) }
+      : peerQuestion;
+    done = p.tool().execute("bench", q, new AbortController().signal, () => {}, f.ctx);
     await until("the peer's dialog", () => f.shown[0]?.component);
   }
   const c = f.shown[0]!.component!;
@@ -191,7 +206,7 @@ async function dialog(who: Contender): Promise<Dialog & { child?: Child }> {
       c.handleInput!(i % 2 === 0 ? "\x1b[B" : "\x1b[A");
       if (!requested) await new Promise<void>((resolve) => (rendered = resolve));
       rendered = undefined;
-      c.render(100);
+      c.render(cols);
       return performance.now() - t0;
     },
     async close(): Promise<void> {
@@ -333,6 +348,30 @@ async function keysAtPace() {
   const part = (f: (t: ExchangeTimes) => number, p: number) => us(pct(parts.map(f), p));
   for (const p of [50, 90])
     row(`  where a key's time goes 100 ms apart, p${p}s: write / wait for the child / read and apply`, `${part((t) => t.written - t.start, p)} / ${part((t) => t.read - t.written, p)} / ${part((t) => t.answered - t.read, p)}`);
+}
+
+// Keys 100 ms apart at 80, 100 and 200 columns, without and with
+// previews, for the three contenders, which take turns.
+async function shapesAtPace() {
+  initTheme(undefined, false); // the peer draws its previews with Pi's Markdown theme
+  const n = quick ? 10 : 30;
+  for (const previews of [false, true]) {
+    for (const cols of [80, 100, 200]) {
+      const ds = await Promise.all(contenders.map((who) => dialog(who, cols, previews)));
+      for (const d of ds) for (let i = 0; i < warmup / 4; i++) await d.key(i);
+      const times: number[][] = ds.map(() => []);
+      for (let i = 0; i < n; i++) {
+        for (const [j, d] of ds.entries()) {
+          await new Promise((r) => setTimeout(r, 100));
+          times[j]!.push(await d.key(i));
+        }
+      }
+      for (const d of ds) await d.close();
+      const shape = `${cols} columns${previews ? ", previews" : ""}`;
+      versus(`key to frame 100 ms apart, ${shape}, child, p50 / p90 / p99 (${n} keys)`, times[0]!, times[2]!, [50, 90, 99]);
+      versus(`key to frame 100 ms apart, ${shape}, in process (wasm), p50 / p90 / p99`, times[1]!, times[2]!, [50, 90, 99]);
+    }
+  }
 }
 
 async function callToFrame() {
@@ -518,6 +557,7 @@ const sections: [string, () => unknown][] = [
   ["key", keyToFrame],
   ["first", firstKeys],
   ["pace", keysAtPace],
+  ["shapes", shapesAtPace],
   ["call", callToFrame],
   ["screen", callToScreen],
   ["child", childReady],
