@@ -8,7 +8,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createAskUser } from "../index.ts";
 import { EXCHANGE_WAIT_MS, exchangeDefaults } from "../src/child.ts";
-import { DialogModule, dialogModule, findDialogModule, WASM_FILE } from "../src/wasm.ts";
+import type { ToChild } from "../src/protocol.ts";
+import { CustomView, MAX_MISMATCHES } from "../src/ui.ts";
+import { DialogModule, dialogModule, findDialogModule, type LocalDialog, WASM_FILE } from "../src/wasm.ts";
 import { fakeCtx, noConfig, pkgDir, type Shown, until } from "./fake.ts";
 import { tempDir } from "./tempdir.ts";
 
@@ -131,4 +133,46 @@ test("wasm route: without a loadable module the child draws", async (t) => {
     f.type("\x1b");
     assert.equal((await p).status, "aborted");
   }
+});
+
+test("wasm route: the child's frame wins once it has caught up, ticks show, and a copy that keeps disagreeing is dropped", async () => {
+  const f = fakeCtx("tui", { cols: 40, rows: 10 });
+  const sent: ToChild[] = [];
+  const viaExchange: ToChild[] = [];
+  let n = 0;
+  const local = {
+    closed: false,
+    resize: () => ({ lines: ["copy size"] }),
+    key: () => ({ lines: [`copy ${++n}`] }),
+    close() {
+      this.closed = true;
+    },
+  };
+  const view = new CustomView(f.ctx, (m) => sent.push(m), "c1", { type: "open", call: "c1", display: "inline", toggleKey: "" }, (m) => viaExchange.push(m), local as unknown as LocalDialog);
+  const s = await until("the component", () => (f.shown[0]?.component ? f.shown[0] : undefined));
+  const screen = () => s.component!.render(40).join("\n");
+  assert.equal(screen(), "copy size", "the copy's first frame, before the child's");
+  const frame = (lines: string[], tick = false) => view.frame({ type: "frame", call: "c1", lines, ...(tick ? { tick: true } : {}) });
+  frame(["copy size"]); // the child's answer to the size: the same
+  f.type("\x1b[B");
+  f.type("\x1b[B");
+  assert.equal(screen(), "copy 2", "each key's frame at once");
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(sent.map((m) => m.type), ["resize", "key", "key"], "the keys went to the child after the render");
+  frame(["copy 1"]);
+  assert.equal(screen(), "copy 2", "while the child is behind, the copy's frame stays");
+  frame(["tick"], true);
+  assert.equal(screen(), "copy 2", "a tick while the child is behind changes nothing");
+  frame(["copy 2"]);
+  frame(["tick 2"], true);
+  assert.equal(screen(), "tick 2", "a tick once the child has caught up shows");
+  for (let i = 0; i < MAX_MISMATCHES; i++) {
+    f.type("\x1b[B");
+    frame([`the child's ${i}`]);
+    assert.equal(screen(), `the child's ${i}`, "the child's frame replaces a copy's that differs");
+  }
+  assert.equal(local.closed, true, "the copy is dropped");
+  f.type("\x1b[A");
+  assert.equal(viaExchange.length, 1, "keys wait for the child again");
+  view.close();
 });
