@@ -332,7 +332,7 @@ export class AskUserHost {
               case "open":
                 route = "custom";
                 view?.close();
-                view = new CustomView(ui, send, call, m, (k) => child.exchange(k, call), localDialog(m.mirror));
+                view = new CustomView(ui, send, call, m, (k) => child.exchange(k, call), m.mirror ? () => localDialog(m.mirror) : undefined);
                 break;
               case "frame":
                 view?.frame(m);

@@ -101,6 +101,13 @@ export class CustomView {
   private mismatches = 0;
   // Messages for the child that wait for Pi's render (see post).
   private outbox: ToChild[] = [];
+  // Makes the in-process copy, once it can; and the sizes and keys the
+  // child has had, for a copy made late. undefined once there is a copy,
+  // or none will be made.
+  private makeLocal: (() => LocalDialog | undefined) | undefined;
+  private history: ({ key: string } | { text: string } | { width: number; rows: number })[] | undefined = [];
+  // Keys and sizes sent to the child that it has not answered yet.
+  private unanswered = 0;
   // The last render: returned again while nothing it depends on changed,
   // and its lines reused where theirs did not.
   private rendered:
@@ -145,11 +152,16 @@ export class CustomView {
    * child gets the key through send, in the background. The child's
    * frames still come, and once it has caught up its frame is what is
    * shown; a copy that disagrees with it is dropped, and the child draws
-   * alone from then on.
+   * alone from then on. local is a function that makes the copy, or
+   * undefined while it cannot yet (the module is still loading): the
+   * component then asks again before each key, and a copy made late is
+   * given the sizes and keys so far before it draws.
    */
-  constructor(ctx: UIContext, send: Send, call: string, open: Open, sendKey: Send = send, local?: LocalDialog) {
+  constructor(ctx: UIContext, send: Send, call: string, open: Open, sendKey: Send = send, local?: () => LocalDialog | undefined) {
     this.ctx = ctx;
-    this.local = local;
+    this.makeLocal = local;
+    this.local = local?.();
+    if (this.local || !local) this.history = undefined;
     this.send = send;
     this.sendKey = sendKey;
     this.call = call;
@@ -224,6 +236,7 @@ export class CustomView {
     }
     this.childCursor = msg.cursor;
     if (msg.tick !== true) {
+      if (this.unanswered > 0) this.unanswered--;
       // The answer to the oldest key or size the child had not answered.
       const mine = this.expected.shift();
       if (mine && this.expected.length === 0 && this.local && !sameFrame(mine, this.childLines, this.childCursor)) {
@@ -276,6 +289,27 @@ export class CustomView {
   private dropLocal(): void {
     this.local?.close();
     this.local = undefined;
+    this.history = undefined;
+  }
+
+  // Makes the in-process copy late, when it can be made now, and gives it
+  // the sizes and keys so far. It is used only when it then draws what
+  // the child drew last; the child has answered everything sent.
+  private adopt(): void {
+    const local = this.makeLocal?.();
+    if (!local) return;
+    const history = this.history ?? [];
+    this.history = undefined;
+    let f: LocalFrame | "ended" | undefined;
+    for (const h of history) {
+      f = "width" in h ? local.resize(h.width, h.rows) : local.key(h);
+      if (f === undefined || f === "ended") break;
+    }
+    if (f === undefined || f === "ended" || !sameFrame(f, this.childLines, this.childCursor)) {
+      local.close();
+      return;
+    }
+    this.local = local;
   }
 
   /**
@@ -318,6 +352,8 @@ export class CustomView {
     this.width = width;
     this.rows = rows;
     this.post({ type: "resize", call: this.call, width, rows });
+    this.unanswered++;
+    this.history?.push({ width, rows });
     if (!this.local) return;
     const f = this.local.resize(width, rows);
     if (!f) return this.dropLocal();
@@ -357,6 +393,9 @@ export class CustomView {
     const key = keyMessage(data);
     if (!key) return;
     const msg: ToChild = { type: "key", call: this.call, ...key };
+    if (!this.local && this.history && this.unanswered === 0) this.adopt();
+    this.unanswered++;
+    this.history?.push(key);
     if (this.local) {
       const f = this.local.key(key);
       if (f !== undefined && f !== "ended") {

@@ -148,7 +148,7 @@ test("wasm route: the child's frame wins once it has caught up, ticks show, and 
       this.closed = true;
     },
   };
-  const view = new CustomView(f.ctx, (m) => sent.push(m), "c1", { type: "open", call: "c1", display: "inline", toggleKey: "" }, (m) => viaExchange.push(m), local as unknown as LocalDialog);
+  const view = new CustomView(f.ctx, (m) => sent.push(m), "c1", { type: "open", call: "c1", display: "inline", toggleKey: "" }, (m) => viaExchange.push(m), () => local as unknown as LocalDialog);
   const s = await until("the component", () => (f.shown[0]?.component ? f.shown[0] : undefined));
   const screen = () => s.component!.render(40).join("\n");
   assert.equal(screen(), "copy size", "the copy's first frame, before the child's");
@@ -175,4 +175,38 @@ test("wasm route: the child's frame wins once it has caught up, ticks show, and 
   f.type("\x1b[A");
   assert.equal(viaExchange.length, 1, "keys wait for the child again");
   view.close();
+});
+
+test("wasm route: a copy made after the dialog opened is given its sizes and keys, and used only when it draws what the child drew", async () => {
+  for (const agrees of [true, false]) {
+    const f = fakeCtx("tui", { cols: 40, rows: 10 });
+    const viaExchange: ToChild[] = [];
+    let ready = false;
+    let n = 0;
+    const replayed: string[] = [];
+    const local = {
+      resize: (w: number) => (replayed.push(`size ${w}`), { lines: ["child 0"] }),
+      key: (k: { key?: string }) => (replayed.push(`key ${k.key}`), { lines: [agrees ? `child ${++n}` : "something else"] }),
+      close: () => {},
+    };
+    const view = new CustomView(f.ctx, () => {}, "c1", { type: "open", call: "c1", display: "inline", toggleKey: "" }, (m) => viaExchange.push(m), () =>
+      ready ? (local as unknown as LocalDialog) : undefined,
+    );
+    const frame = (lines: string[]) => view.frame({ type: "frame", call: "c1", lines });
+    const s = await until("the component", () => (f.shown[0]?.component ? f.shown[0] : (frame(["child 0"]), undefined)));
+    const screen = () => s.component!.render(40).join("\n");
+    f.type("\x1b[B");
+    frame(["child 1"]);
+    ready = true;
+    f.type("\x1b[B");
+    if (agrees) {
+      assert.deepEqual(replayed, ["size 40", "key down", "key down"], "the size and the first key, then the new key");
+      assert.equal(screen(), "child 2", "the copy's frame at once");
+      assert.equal(viaExchange.length, 1, "only the key before the copy waited for the child");
+    } else {
+      assert.deepEqual(replayed, ["size 40", "key down"], "the copy drew otherwise, and was not used");
+      assert.equal(viaExchange.length, 2, "every key waits for the child");
+    }
+    view.close();
+  }
 });
