@@ -44,8 +44,8 @@ var layers = map[string]int{
 	"internal/modeltext": 1, "internal/notify": 1,
 	"internal/dialog": 2,
 	"tui":             3, "mcpserver": 3, "hub": 3, "internal/hubserver": 3, "internal/push": 3, "internal/hubweb": 3,
-	"internal/host/cli": 3, "internal/host/pibridge": 3, "internal/host/popup": 3,
-	"cmd/askuser": 4, "cmd/askuser-hub": 4, "build/dist": 4, "build/typecheck": 4, "internal/clients": 4,
+	"internal/host/cli": 3, "internal/host/pibridge": 3, "internal/host/pimirror": 3, "internal/host/popup": 3,
+	"cmd/askuser": 4, "cmd/askuser-hub": 4, "cmd/askuser-dialog-wasm": 4, "build/dist": 4, "build/typecheck": 4, "internal/clients": 4,
 }
 
 // TestLayers checks that no package imports one above its layer, and
