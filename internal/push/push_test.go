@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -247,8 +248,10 @@ func TestReminder(t *testing.T) {
 	l, res := asker(t, state, 22000)
 	defer closeLink(l)
 	got := rec.waitPushes(t, 1, 5*time.Second)
-	if !strings.HasSuffix(got[0].body, "waits: 1 question, 22s left") && !strings.HasSuffix(got[0].body, "waits: 1 question, 21s left") {
-		t.Errorf("first push %q", got[0].body)
+	// The deadline counts from the call; the push, from when the
+	// question reached the hub, which a loaded machine may take seconds.
+	if !regexp.MustCompile(`waits: 1 question, (19|2[0-2])s left$`).MatchString(got[0].body) {
+		t.Errorf("first push %q, want about 22s left", got[0].body)
 	}
 	got = rec.waitPushes(t, 2, 15*time.Second)
 	if gap := got[1].at.Sub(got[0].at); gap < 10*time.Second || gap > 13*time.Second {
