@@ -202,7 +202,7 @@ func TestLocalAnswerWins(t *testing.T) {
 	l.Close(context.Background())
 	_, err := c.Answer(context.Background(), q.ID, askUserAnswer(t, "prod"), "late program")
 	var re *hub.RefusedError
-	if !errors.As(err, &re) || re.Reason != hub.RefusedAnswered || !strings.Contains(re.Message, "answered (the test's terminal") {
+	if !errors.As(err, &re) || re.Reason != hub.RefusedAnswered || !strings.Contains(re.Message, "answered in the test's terminal") {
 		t.Fatalf("answer after the local one: err = %v", err)
 	}
 }

@@ -78,7 +78,10 @@ type Answer struct {
 }
 
 // Where says in words where a question was answered or closed, for a
-// person or a model: "answered by askuser answer on host".
+// person or a model: "answered by ci-policy (askuser answer) on host",
+// "answered in the terminal of askuser ask on host", "timed out (the
+// terminal of askuser ask on host)". Its text is the askers' and
+// answerers' claims: escape it for a terminal.
 func (a Answer) Where() string {
 	switch a.Status {
 	case StatusAnswered:
@@ -86,10 +89,13 @@ func (a Answer) Where() string {
 	case StatusDismissed:
 		return "dismissed by " + a.By
 	}
-	if a.Note != "" {
-		return a.Note + " (" + a.By + ")"
+	switch a.Note {
+	case "answered", "dismissed":
+		return a.Note + " in " + a.By
+	case "":
+		return "closed by " + a.By
 	}
-	return "closed by " + a.By
+	return a.Note + " (" + a.By + ")"
 }
 
 // idAlphabet spells ids: lowercase letters and digits without the ones

@@ -489,7 +489,7 @@ func TestHubOverInputRequests(t *testing.T) {
 					t.Errorf("answers = %s, want the form's %s; text:\n%s", m["answers"], ownWant, text)
 				}
 				_, err = askuserCmd(t, state, hubAnswer(t, c), "answer", q.ID, "-")
-				if err == nil || !strings.Contains(err.Error(), "was already answered (askuser mcp for hubtest 1.0") {
+				if err == nil || !strings.Contains(err.Error(), "was already answered in askuser mcp for hubtest 1.0") {
 					t.Errorf("an answer on the hub after the form's: %v", err)
 				}
 			})

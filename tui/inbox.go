@@ -293,21 +293,7 @@ func closedText(a *hub.Answer) string {
 	if a == nil {
 		return "no longer waits (its deadline passed, or its agent went away)"
 	}
-	by := oneLine(a.By)
-	switch a.Status {
-	case hub.StatusAnswered:
-		return "answered by " + by
-	case hub.StatusDismissed:
-		return "dismissed by " + by
-	}
-	switch note := oneLine(a.Note); note {
-	case "answered", "dismissed":
-		return note + " in " + by
-	case "":
-		return "closed by " + by
-	default:
-		return note + " (" + by + ")"
-	}
+	return oneLine(a.Where())
 }
 
 // say shows a transient line.

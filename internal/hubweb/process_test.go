@@ -18,6 +18,7 @@ import (
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/testbin"
+	"github.com/creack/pty"
 )
 
 // TestMain removes the binaries the tests built.
@@ -27,16 +28,15 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// TestProcesses answers, at phone size in a real Chromium, the questions
-// of two askuser ask processes of both contracts, through the page of a
-// hub that askuser hub --web runs as a process, and reads the answers
-// where the agents get them: on the processes' standard output.
-func TestProcesses(t *testing.T) {
+// hubWeb runs askuser hub --web as a process, with askuser built beside
+// it, until the test ends. It returns askuser, the environment that
+// reaches that hub, and the page's address and token.
+func hubWeb(t *testing.T) (askuser string, env []string, f *fixture) {
+	t.Helper()
 	chromium(t)
 	if testing.Short() {
 		t.Skip("-short: this test builds askuser and askuser-hub")
 	}
-	var askuser string
 	for _, pkg := range []string{"github.com/askuser/askuser/cmd/askuser-hub", "github.com/askuser/askuser/cmd/askuser"} {
 		bin, err := testbin.Build(pkg)
 		if err != nil {
@@ -45,7 +45,7 @@ func TestProcesses(t *testing.T) {
 		askuser = bin
 	}
 	state, tmp := t.TempDir(), t.TempDir()
-	env := append(os.Environ(), "XDG_STATE_HOME="+state, "XDG_CONFIG_HOME="+state, "TMPDIR="+tmp, "TMUX=")
+	env = append(os.Environ(), "XDG_STATE_HOME="+state, "XDG_CONFIG_HOME="+state, "TMPDIR="+tmp, "TMUX=", "TERM=xterm-256color")
 
 	h := exec.Command(askuser, "hub", "--web", "127.0.0.1:0")
 	h.Env = env
@@ -90,13 +90,27 @@ func TestProcesses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{base: "http://" + u.Host, token: u.Query().Get("token")}
+	return askuser, env, &fixture{base: "http://" + u.Host, token: u.Query().Get("token")}
+}
 
+// questionFile writes the questionnaire req to a file of the test's.
+func questionFile(t *testing.T, req string) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "q.json")
+	if err := os.WriteFile(file, []byte(req), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// TestProcesses answers, at phone size in a real Chromium, the questions
+// of two askuser ask processes of both contracts, through the page of a
+// hub that askuser hub --web runs as a process, and reads the answers
+// where the agents get them: on the processes' standard output.
+func TestProcesses(t *testing.T) {
+	askuser, env, f := hubWeb(t)
 	ask := func(req string, args ...string) (*exec.Cmd, *bytes.Buffer) {
-		file := filepath.Join(t.TempDir(), "q.json")
-		if err := os.WriteFile(file, []byte(req), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		file := questionFile(t, req)
 		cmd := exec.Command(askuser, append(append([]string{"ask", "--no-config", "--timeout-per-question", "120000"}, args...), file)...)
 		var out bytes.Buffer
 		cmd.Env, cmd.Stdout = env, &out
@@ -145,5 +159,73 @@ func TestProcesses(t *testing.T) {
 		t.Fatalf("askuser ask --tool AskUserQuestion printed %s (%v)", auqOut, err)
 	}
 	sameJSON(t, "AskUserQuestion result", threeQuestionsResult, out)
+	b.clean()
+}
+
+// TestTerminalAnswer opens on the page the question of askuser ask run on
+// a terminal, and answers it in that terminal's own dialog: the form
+// leaves the page, saying where it was answered, and the process prints
+// the terminal's answer.
+func TestTerminalAnswer(t *testing.T) {
+	askuser, env, f := hubWeb(t)
+	cmd := exec.Command(askuser, "ask", "--no-config", "--timeout-per-question", "120000", questionFile(t, deployReq))
+	cmd.Env = env
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	tty, err := pty.StartWithAttrs(cmd, &pty.Winsize{Rows: 30, Cols: 100}, &syscall.SysProcAttr{Setsid: true, Setctty: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tty.Close()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	// The terminal is read to its end; shown is closed once the dialog
+	// shows its options.
+	shown := make(chan struct{})
+	go func() {
+		var seen []byte
+		found := false
+		buf := make([]byte, 4096)
+		for {
+			n, err := tty.Read(buf)
+			if !found {
+				if seen = append(seen, buf[:n]...); bytes.Contains(seen, []byte("staging")) {
+					close(shown)
+					found = true
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+
+	b := newBrowser(t, false)
+	b.open(f, "")
+	b.wait(`document.querySelectorAll('#list li').length === 1`)
+	b.press(b.text("#list li")[0])
+	b.wait(`document.querySelector('#form-host h2')`)
+	select {
+	case <-shown:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the terminal never showed the dialog's options")
+	}
+	if _, err := tty.Write([]byte("\r")); err != nil { // the first option, staging
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("askuser ask: %v", err)
+	}
+	var res contract.Result
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil || res.Status != contract.StatusAnswered ||
+		len(res.Answers) != 1 || strings.Join(res.Answers[0].Selections, ",") != "staging" {
+		t.Fatalf("askuser ask printed %s (%v); want staging answered in the terminal", out.String(), err)
+	}
+	b.wait(`document.querySelector('#form-host .closed')`)
+	if got := b.text("#form-host .closed"); len(got) != 1 || !strings.HasPrefix(got[0], "This question was answered in the terminal of askuser ask") {
+		t.Errorf("the form after the terminal's answer: %q", got)
+	}
 	b.clean()
 }

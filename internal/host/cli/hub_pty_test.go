@@ -109,7 +109,7 @@ func TestHubOnPty(t *testing.T) {
 		}
 		_, err := c.Answer(context.Background(), q.ID, []byte(`{"status":"answered","answers":[]}`), "pty test")
 		var re *hub.RefusedError
-		if !errors.As(err, &re) || re.Reason != hub.RefusedAnswered || !strings.Contains(re.Message, "answered (the terminal of askuser ask") {
+		if !errors.As(err, &re) || re.Reason != hub.RefusedAnswered || !strings.Contains(re.Message, "answered in the terminal of askuser ask") {
 			t.Fatalf("answer after the terminal's: %v", err)
 		}
 		if qs, _ := c.Pending(context.Background()); len(qs) != 0 {
