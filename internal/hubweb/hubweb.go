@@ -21,7 +21,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html/template"
 	"io"
 	"net"
 	"net/http"
@@ -54,7 +53,26 @@ const csp = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 's
 //go:embed assets
 var assets embed.FS
 
-var page = template.Must(template.ParseFS(assets, "assets/index.html"))
+// pageHead and pageTail are the page before and after its CSRF token,
+// the one part of it that is not the same for every hub. The token is
+// hex, so it goes in as it is; no template package is linked for it
+// (text/template keeps every method of the program alive, megabytes).
+var pageHead, pageTail = splitPage()
+
+func splitPage() (head, tail string) {
+	b, err := assets.ReadFile("assets/index.html")
+	if err != nil {
+		panic(err)
+	}
+	head, tail, ok := strings.Cut(string(b), csrfMark)
+	if !ok {
+		panic("hubweb: assets/index.html has no " + csrfMark)
+	}
+	return head, tail
+}
+
+// csrfMark is where the page's CSRF token goes in assets/index.html.
+const csrfMark = "{{csrf}}"
 
 // Options configures New. A nil *Options means the defaults.
 type Options struct {
@@ -265,7 +283,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == "/" && r.Method == http.MethodGet:
 		h.Set("Content-Type", "text/html; charset=utf-8")
-		page.Execute(w, struct{ CSRF string }{s.csrf})
+		io.WriteString(w, pageHead+s.csrf+pageTail)
 	case (r.URL.Path == "/app.js" || r.URL.Path == "/app.css") && r.Method == http.MethodGet:
 		http.ServeFileFS(w, r, assets, "assets"+r.URL.Path)
 	case r.URL.Path == "/favicon.ico" && r.Method == http.MethodGet:
