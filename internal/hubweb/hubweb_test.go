@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
@@ -399,16 +400,27 @@ func TestFirstPage(t *testing.T) {
 	for range n {
 		f.waiting(t)
 	}
-	s := f.stream(t)
 	var first, rest struct {
 		Total     int
 		Questions []hubweb.Summary
 	}
-	name, data := s.next(t)
-	if name != "snapshot" || json.Unmarshal([]byte(data), &first) != nil {
-		t.Fatalf("first event = %s %s", name, data)
+	// The page's server follows the hub with a watch of its own, which
+	// may be a moment behind the test's: a page opened before it has
+	// all sixty is opened again.
+	var s *sse
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		s = f.stream(t)
+		name, data := s.next(t)
+		if name != "snapshot" || json.Unmarshal([]byte(data), &first) != nil {
+			t.Fatalf("first event = %s %s", name, data)
+		}
+		if first.Total == n || time.Now().After(deadline) {
+			break
+		}
+		s.body.Close()
+		time.Sleep(20 * time.Millisecond)
 	}
-	name, data = s.next(t)
+	name, data := s.next(t)
 	if name != "rest" || json.Unmarshal([]byte(data), &rest) != nil {
 		t.Fatalf("second event = %s %s", name, data)
 	}
