@@ -25,6 +25,7 @@ import (
 	"unsafe"
 
 	"github.com/askuser/askuser/internal/host/pimirror"
+	"github.com/askuser/askuser/internal/jsonappend"
 )
 
 func main() {}
@@ -69,7 +70,7 @@ func open(n uint32) uint32 {
 	nextID++
 	mirrors[nextID] = m
 	output = append(output[:0], `{"id":`...)
-	output = appendUint(output, nextID)
+	output = jsonappend.Uint(output, uint(nextID))
 	output = append(output, '}')
 	return uint32(len(output))
 }
@@ -122,18 +123,4 @@ func fail(err error) uint32 {
 	b, _ := json.Marshal(map[string]string{"error": err.Error()})
 	output = append(output[:0], b...)
 	return uint32(len(output))
-}
-
-func appendUint(b []byte, n uint32) []byte {
-	var d [10]byte
-	i := len(d)
-	for {
-		i--
-		d[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			break
-		}
-	}
-	return append(b, d[i:]...)
 }

@@ -3,6 +3,8 @@ package pibridge
 import (
 	"bytes"
 	"unicode/utf8"
+
+	"github.com/askuser/askuser/internal/jsonappend"
 )
 
 // The key message as the shim writes it, which is most of what the
@@ -76,14 +78,14 @@ func plainString(b []byte) (s, rest []byte, ok bool) {
 // its lines, also when they are 0.
 func appendFrame(b []byte, msg *frameMsg) []byte {
 	b = append(b, `{"type":`...)
-	b = appendString(b, msg.Type)
+	b = jsonappend.String(b, msg.Type)
 	b = append(b, `,"call":`...)
-	b = appendString(b, msg.Call)
+	b = jsonappend.String(b, msg.Call)
 	if msg.Patch {
 		b = append(b, `,"at":`...)
-		b = appendInt(b, msg.At)
+		b = jsonappend.Int(b, msg.At)
 		b = append(b, `,"length":`...)
-		b = appendInt(b, msg.Length)
+		b = jsonappend.Int(b, msg.Length)
 	}
 	b = append(b, `,"lines":`...)
 	if msg.Lines == nil {
@@ -94,135 +96,19 @@ func appendFrame(b []byte, msg *frameMsg) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, l)
+			b = jsonappend.String(b, l)
 		}
 		b = append(b, ']')
 	}
 	if msg.Cursor != nil {
 		b = append(b, `,"cursor":{"row":`...)
-		b = appendInt(b, msg.Cursor.Row)
+		b = jsonappend.Int(b, msg.Cursor.Row)
 		b = append(b, `,"col":`...)
-		b = appendInt(b, msg.Cursor.Col)
+		b = jsonappend.Int(b, msg.Cursor.Col)
 		b = append(b, '}')
 	}
 	if msg.Tick {
 		b = append(b, `,"tick":true`...)
 	}
 	return append(b, "}\n"...)
-}
-
-func appendInt(b []byte, n int) []byte {
-	if n < 0 {
-		b = append(b, '-')
-		// The negation of the smallest int overflows: uint takes it.
-		return appendUint(b, uint(-(n+1))+1)
-	}
-	return appendUint(b, uint(n))
-}
-
-func appendUint(b []byte, n uint) []byte {
-	var d [20]byte
-	i := len(d)
-	for {
-		i--
-		d[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			break
-		}
-	}
-	return append(b, d[i:]...)
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string the way encoding/json does with
-// HTML escaping off: the short escapes for quote, backslash, \b, \f, \n,
-// \r and \t, \u00XX for other control characters, \ufffd for each invalid
-// UTF-8 byte, and \u2028 and \u2029 escaped.
-func appendString(b []byte, s string) []byte {
-	if !utf8.ValidString(s) {
-		return appendInvalid(b, s)
-	}
-	// Valid UTF-8 needs no decoding: of its multibyte characters only
-	// U+2028 and U+2029 (E2 80 A8 and E2 80 A9) are escaped.
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c != 0xe2 {
-			continue
-		}
-		if c == 0xe2 {
-			if i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xa8 || s[i+2] == 0xa9) {
-				b = append(b, s[start:i]...)
-				b = append(b, '\\', 'u', '2', '0', '2', hexDigits[s[i+2]&0xf])
-				i += 2
-				start = i + 1
-			}
-			continue
-		}
-		b = append(b, s[start:i]...)
-		b = appendEscape(b, c)
-		start = i + 1
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
-
-// appendEscape appends the escape of the ASCII byte c.
-func appendEscape(b []byte, c byte) []byte {
-	switch c {
-	case '"', '\\':
-		return append(b, '\\', c)
-	case '\b':
-		return append(b, '\\', 'b')
-	case '\f':
-		return append(b, '\\', 'f')
-	case '\n':
-		return append(b, '\\', 'n')
-	case '\r':
-		return append(b, '\\', 'r')
-	case '\t':
-		return append(b, '\\', 't')
-	}
-	return append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-}
-
-// appendInvalid is appendString for a string that is not valid UTF-8.
-func appendInvalid(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			b = appendEscape(b, c)
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
