@@ -156,13 +156,14 @@ func (b *browser) eval(js string, out any) {
 	}
 }
 
-// wait waits until the JavaScript expression js is true.
+// wait waits until the JavaScript expression js is true; while it
+// throws (an element it looks into is not there yet), it is false.
 func (b *browser) wait(js string) {
 	b.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		var ok bool
-		b.eval("!!("+js+")", &ok)
+		b.eval("(() => { try { return !!("+js+"); } catch { return false; } })()", &ok)
 		if ok {
 			return
 		}
@@ -201,13 +202,15 @@ window.__find = {
   },
   button: (text) => [...document.querySelectorAll('button, a, summary')].find((e) => e.textContent === text && e.offsetParent !== null),
   notes: (i) => __find.q(i).querySelector('summary'),
+  row: (i) => document.querySelectorAll('#list li')[i].querySelector('a'),
 }; 0`
 
 // target is JavaScript that yields one element, such as
-// "__find.choice(0, 'prod')".
+// "__find.choice(0, 'prod')". It waits for the element to be there.
 func (b *browser) tapOrFocus(target string) {
 	b.t.Helper()
 	b.eval(findJS, nil)
+	b.wait(target)
 	if b.touch {
 		var at [2]float64
 		b.eval(`(() => { let e = `+target+`; if (e.closest('label')) e = e.closest('label');
@@ -277,6 +280,16 @@ func (b *browser) write(label, text string) {
 func (b *browser) press(text string) {
 	b.t.Helper()
 	b.tapOrFocus(fmt.Sprintf("__find.button(%s)", q(text)))
+	if !b.touch {
+		b.do(chromedp.KeyEvent(kb.Enter))
+	}
+}
+
+// openRow opens the list's row i (0 is the newest). A row is found by
+// its place, not its text: the time left in the text changes each second.
+func (b *browser) openRow(i int) {
+	b.t.Helper()
+	b.tapOrFocus(fmt.Sprintf("__find.row(%d)", i))
 	if !b.touch {
 		b.do(chromedp.KeyEvent(kb.Enter))
 	}

@@ -154,7 +154,7 @@ func TestHostile(t *testing.T) {
 	}
 
 	// ask_user.
-	b.press(b.text("#list li")[1])
+	b.openRow(1)
 	b.wait(`document.querySelector('#form-host h2')`)
 	b.safe("the ask_user form")
 	if got := b.text("#form-host h2"); len(got) != 1 || got[0] != hostile[0] {
@@ -203,7 +203,7 @@ func TestHostile(t *testing.T) {
 	b.press("← All questions")
 	b.wait(`document.querySelectorAll('#list li').length === 1`)
 	b.safe("the list at 360 px")
-	b.press(b.text("#list li")[0])
+	b.openRow(0)
 	b.wait(`document.querySelector('#form-host .badge')`)
 	b.safe("the AskUserQuestion form")
 	if got := b.text("#form-host .chip"); len(got) != 2 || got[0] != "<img src=x>" || got[1] != "<b>x</b>" {

@@ -123,7 +123,7 @@ func TestPage(t *testing.T) {
 			b.layoutHolds("the list")
 
 			// ask_user, opened from the list.
-			b.press(rows[1])
+			b.openRow(1)
 			b.wait(`document.querySelector('#form-host h2') && document.activeElement === document.querySelector('#form-host h2')`)
 			if got := b.text("#form-host .preview h4"); !slices.Equal(got, []string{"Production"}) {
 				t.Errorf("preview headings = %q", got)
@@ -161,7 +161,7 @@ func TestPage(t *testing.T) {
 			if mode.touch {
 				b.press("← All questions")
 				b.wait(`document.querySelectorAll('#list li').length === 1`)
-				b.press(b.text("#list li")[0])
+				b.openRow(0)
 			} else {
 				b.open(f, "#q="+q2.ID)
 			}

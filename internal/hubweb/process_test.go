@@ -132,7 +132,7 @@ func TestProcesses(t *testing.T) {
 	auqCmd, auqOut := ask(threeQuestions, "--tool", "AskUserQuestion")
 	b.wait(`document.querySelectorAll('#list li').length === 2`)
 
-	b.press(b.text("#list li")[1])
+	b.openRow(1)
 	b.wait(`document.querySelector('#form-host h2')`)
 	fillEveryKind(b)
 	b.press("Send answer")
@@ -147,7 +147,7 @@ func TestProcesses(t *testing.T) {
 
 	b.press("← All questions")
 	b.wait(`document.querySelectorAll('#list li').length === 1`)
-	b.press(b.text("#list li")[0])
+	b.openRow(0)
 	b.wait(`document.querySelector('#form-host .badge')`)
 	fillThreeQuestions(b)
 	b.press("Send answer")
@@ -205,7 +205,7 @@ func TestTerminalAnswer(t *testing.T) {
 	b := newBrowser(t, false)
 	b.open(f, "")
 	b.wait(`document.querySelectorAll('#list li').length === 1`)
-	b.press(b.text("#list li")[0])
+	b.openRow(0)
 	b.wait(`document.querySelector('#form-host h2')`)
 	select {
 	case <-shown:
