@@ -91,6 +91,7 @@ type Countdown struct {
 type countdownImpl interface {
 	deadline() (time.Time, bool)
 	cancel() bool
+	stopped() <-chan struct{}
 }
 
 // Deadline returns when the call times out, and false when it has no
@@ -120,4 +121,14 @@ func (c *Countdown) Cancel() bool {
 		return false
 	}
 	return c.impl.cancel()
+}
+
+// Stopped returns a channel that is closed once the countdown is
+// cancelled (Cancel, or Alt+Q in the dialog). It is nil, and so never
+// ready, when there is no deadline to cancel.
+func (c *Countdown) Stopped() <-chan struct{} {
+	if c == nil || c.impl == nil {
+		return nil
+	}
+	return c.impl.stopped()
 }

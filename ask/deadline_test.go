@@ -399,6 +399,19 @@ func TestCancelAtTheInstant(t *testing.T) {
 				if _, ok := c.Deadline(); ok == tt.want {
 					t.Errorf("Deadline() ok = %v after Cancel() = %v", ok, tt.want)
 				}
+				select {
+				case <-c.Stopped():
+					if !tt.want {
+						t.Error("Stopped() is closed though Cancel() did nothing")
+					}
+				default:
+					if tt.want {
+						t.Error("Stopped() is open after Cancel()")
+					}
+				}
+				if c.Cancel() {
+					t.Error("a second Cancel() = true; want false")
+				}
 			})
 		})
 	}
@@ -414,6 +427,9 @@ func TestZeroCountdown(t *testing.T) {
 		}
 		if c.Cancel() {
 			t.Errorf("%#v.Cancel() = true; want false", c)
+		}
+		if c.Stopped() != nil {
+			t.Errorf("%#v.Stopped() is not nil", c)
 		}
 	}
 }

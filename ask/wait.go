@@ -56,6 +56,7 @@ type waiter struct {
 	at       time.Time
 	deadline bool // at is in force: set and not cancelled
 	timer    *time.Timer
+	stopped  chan struct{} // closed when the deadline is cancelled; nil without one
 }
 
 // newWaiter starts the deadline total from now; a zero total means none.
@@ -65,6 +66,7 @@ func newWaiter(total time.Duration, cancel func(cause error)) *waiter {
 		w.mu.Lock()
 		w.at = time.Now().Add(total)
 		w.deadline = true
+		w.stopped = make(chan struct{})
 		w.timer = time.AfterFunc(total, w.expire)
 		w.mu.Unlock()
 	}
@@ -145,6 +147,7 @@ func (w *waiter) cancelDeadline() bool {
 	}
 	w.deadline = false
 	w.timer.Stop()
+	close(w.stopped)
 	return true
 }
 
@@ -153,6 +156,7 @@ type countdown struct{ w *waiter }
 
 func (c countdown) deadline() (time.Time, bool) { return c.w.deadlineAt() }
 func (c countdown) cancel() bool                { return c.w.cancelDeadline() }
+func (c countdown) stopped() <-chan struct{}    { return c.w.stopped }
 
 func (s settlement) cause() error {
 	switch s.kind {

@@ -414,17 +414,13 @@ func (c *Client) publish(ctx context.Context, q Question) error {
 	return nil
 }
 
-// An asker looks at its countdown every lookEvery, and at the answers
-// bucket every getEvery looks, besides when it is told of an answer and
-// when its connection comes back. That look finds an answer whose
-// notice was never sent, as when the answering process died between
-// storing the answer and telling; it is rare, so it is every five seconds:
-// ten thousand waiting questions ask the hub two thousand times a second,
-// not ten thousand.
-const (
-	lookEvery = 200 * time.Millisecond
-	getEvery  = 25
-)
+// An asker looks at the answers bucket every lookEvery, besides when it is
+// told of an answer and when its connection comes back. That look finds
+// an answer whose notice was never sent, as when the answering process
+// died between storing the answer and telling; it is rare, so it is every
+// five seconds: ten thousand waiting questions ask the hub two thousand
+// times a second, not ten thousand. In between, a waiting asker sleeps.
+const lookEvery = 5 * time.Second
 
 // keepWaiting stores q again without its deadline, as its asker stopped
 // the countdown: the question then waits until it is answered or closed.
@@ -447,13 +443,14 @@ func (c *Client) keepWaiting(ctx context.Context, q Question) error {
 // await waits until the question q has an entry in the answers bucket and
 // returns it. An answer that breaks q's contract, stored past the door,
 // is removed so that the question is open again, and the wait goes on.
-// tick, when not nil, is called at each of the periodic looks, and
-// stopped when a surface may have stopped q's countdown: when told so,
-// and when the connection comes back.
+// follow, when not nil, is called once here is closed (the asker stopped
+// its countdown) and at each periodic look; stopped is called when a
+// surface may have stopped q's countdown: when told so, and when the
+// connection comes back.
 // It looks when told that an answer was stored, when the connection comes
-// back, and every getEvery×lookEvery, so that an answer stored while this
-// process was away is found.
-func (c *Client) await(ctx context.Context, q *Question, tick, stopped func(context.Context)) (Answer, error) {
+// back, and every lookEvery, so that an answer stored while this process
+// was away is found.
+func (c *Client) await(ctx context.Context, q *Question, here <-chan struct{}, follow, stopped func(context.Context)) (Answer, error) {
 	notes := make(chan *nats.Msg, 4)
 	sub, err := c.nc.ChanSubscribe(answeredSubject+"."+q.ID, notes)
 	if err != nil {
@@ -469,9 +466,12 @@ func (c *Client) await(ctx context.Context, q *Question, tick, stopped func(cont
 	if stopped == nil {
 		stopped = func(context.Context) {}
 	}
+	if follow == nil {
+		follow = func(context.Context) {}
+	}
 	ticker := time.NewTicker(lookEvery)
 	defer ticker.Stop()
-	get, looks := true, 0
+	get := true
 	for {
 		if get {
 			gctx, cancel := context.WithTimeout(ctx, requestTimeout)
@@ -492,6 +492,7 @@ func (c *Client) await(ctx context.Context, q *Question, tick, stopped func(cont
 				cancel()
 			}
 		}
+		get = false
 		select {
 		case <-ctx.Done():
 			return Answer{}, context.Cause(ctx)
@@ -502,12 +503,12 @@ func (c *Client) await(ctx context.Context, q *Question, tick, stopped func(cont
 		case <-c.reconnect:
 			get = true
 			stopped(ctx)
+		case <-here:
+			here = nil
+			follow(ctx)
 		case <-ticker.C:
-			looks++
-			get = looks%getEvery == 0
-			if tick != nil {
-				tick(ctx)
-			}
+			get = true
+			follow(ctx)
 		}
 	}
 }

@@ -400,7 +400,7 @@ func (h *hubSide) run(ctx context.Context) {
 		h.close(c, note)
 		return
 	}
-	a, err := c.await(ctx, h.q, h.tick, h.stopped)
+	a, err := c.await(ctx, h.q, h.countdown.Stopped(), h.follow, h.stopped)
 	if err == nil && (a.Status == StatusAnswered || a.Status == StatusDismissed) {
 		h.answers <- a
 		_ = c.questions.Delete(context.WithoutCancel(ctx), h.q.ID)
@@ -438,10 +438,11 @@ func (h *hubSide) donePublishing() {
 	h.publishedOnce.Do(func() { close(h.published) })
 }
 
-// tick follows the asker's countdown: once the person stopped it (Alt+Q),
-// the question on the hub loses its deadline too, so that it neither
-// expires nor refuses answers as late while its asker still waits.
-func (h *hubSide) tick(ctx context.Context) {
+// follow follows the asker's countdown: once the person stopped it
+// (Alt+Q), the question on the hub loses its deadline too, so that it
+// neither expires nor refuses answers as late while its asker still
+// waits. A store that failed is tried again at the next periodic look.
+func (h *hubSide) follow(ctx context.Context) {
 	if h.countdown == nil {
 		return
 	}
