@@ -3,12 +3,13 @@ package hub
 import (
 	"context"
 	"encoding/json"
-	"errors"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -20,8 +21,9 @@ import (
 const (
 	earlyCount = 100
 	earlyScan  = 512
-	// earlyParallel is how many of those messages are asked for at once.
-	earlyParallel = 64
+	// earlyFirst is how many messages the first request reads; the
+	// next reads the rest of earlyScan.
+	earlyFirst = 128
 )
 
 // newest returns up to n of the newest questions of the questions
@@ -36,10 +38,10 @@ const (
 // stored), it returns the n put last, which a list may have to reorder
 // once it has read the whole store.
 //
-// Each message is asked for by its sequence number, earlyParallel at a
-// time, so that the newest questions of ten thousand come in a few round
-// trips, where a watch delivers the whole bucket, oldest first, before it
-// can say which are the newest.
+// The messages come in batches of direct gets, a request each, so that
+// the newest questions of ten thousand come in one or two round trips,
+// where a watch delivers the whole bucket, oldest first, before it can
+// say which are the newest.
 func (c *Client) newest(ctx context.Context, n, scan int) ([]*Question, error) {
 	st, err := c.js.Stream(ctx, "KV_"+QuestionsBucket)
 	if err != nil {
@@ -60,38 +62,34 @@ func (c *Client) newest(ctx context.Context, n, scan int) ([]*Question, error) {
 		return out
 	}
 	seq := state.LastSeq
+	k := uint64(earlyFirst)
 	for seq >= state.FirstSeq && seq > 0 && scan > 0 {
-		k := min(uint64(earlyParallel), seq-state.FirstSeq+1, uint64(scan))
-		msgs := make([]*jetstream.RawStreamMsg, k)
-		errs := make([]error, k)
-		var wg sync.WaitGroup
-		for i := range k {
-			wg.Go(func() { msgs[i], errs[i] = st.GetMsg(ctx, seq-i) })
+		k = min(k, seq-state.FirstSeq+1, uint64(scan))
+		msgs, err := c.batch(ctx, st.CachedInfo().Config.Name, seq-k+1, int(k))
+		if err != nil {
+			return nil, err
 		}
-		wg.Wait()
-		for i, m := range msgs {
-			if err := errs[i]; err != nil {
-				if errors.Is(err, jetstream.ErrMsgNotFound) {
-					continue // removed from the stream
-				}
-				return nil, err
+		for _, m := range slices.Backward(msgs) {
+			if m.seq > seq {
+				continue // read already: the batch stepped over removed messages
 			}
-			oldest = m.Time
-			id, ok := strings.CutPrefix(m.Subject, prefix)
+			oldest = m.time
+			id, ok := strings.CutPrefix(m.subject, prefix)
 			if !ok || later[id] {
 				continue
 			}
 			later[id] = true
-			if m.Header.Get("KV-Operation") != "" || m.Header.Get("Nats-Marker-Reason") != "" {
+			if m.msg.Header.Get("KV-Operation") != "" || m.msg.Header.Get("Nats-Marker-Reason") != "" {
 				continue // a removal
 			}
 			var q Question
-			if json.Unmarshal(m.Data, &q) == nil && q.ID == id {
+			if json.Unmarshal(m.msg.Data, &q) == nil && q.ID == id {
 				found = append(found, &q)
 			}
 		}
 		seq -= k
 		scan -= int(k)
+		k = uint64(scan)
 		if len(sure()) >= n {
 			break
 		}
@@ -109,4 +107,74 @@ func (c *Client) newest(ctx context.Context, n, scan int) ([]*Question, error) {
 		return strings.Compare(a.ID, b.ID)
 	})
 	return out[:min(n, len(out))], nil
+}
+
+// storedMsg is one message of a batch: its subject, sequence and the
+// time it was stored, from the reply's headers.
+type storedMsg struct {
+	msg     *nats.Msg
+	subject string
+	seq     uint64
+	time    time.Time
+}
+
+// batch reads up to n messages of stream from sequence from on with one
+// direct-get request, whose replies stream back until the end-of-batch
+// status. A removed message is stepped over, so the batch may reach past
+// from+n-1.
+func (c *Client) batch(ctx context.Context, stream string, from uint64, n int) ([]storedMsg, error) {
+	replies := make(chan *nats.Msg, n+1)
+	inbox := c.nc.NewInbox()
+	sub, err := c.nc.ChanSubscribe(inbox, replies)
+	if err != nil {
+		return nil, err
+	}
+	defer sub.Unsubscribe()
+	req, err := json.Marshal(struct {
+		Seq   uint64 `json:"seq"`
+		Batch int    `json:"batch"`
+	}{from, n})
+	if err != nil {
+		return nil, err
+	}
+	if err := c.nc.PublishRequest(c.apiPrefix()+"DIRECT.GET."+stream, inbox, req); err != nil {
+		return nil, err
+	}
+	out := make([]storedMsg, 0, n)
+	for {
+		var m *nats.Msg
+		select {
+		case <-ctx.Done():
+			return nil, context.Cause(ctx)
+		case m = <-replies:
+		}
+		switch status := m.Header.Get("Status"); status {
+		case "":
+		case "204", "404": // the end of the batch; none from there on
+			return out, nil
+		default:
+			return nil, fmt.Errorf("read the hub's newest questions: status %s %s", status, m.Header.Get("Description"))
+		}
+		seq, err := strconv.ParseUint(m.Header.Get(jetstream.SequenceHeader), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("read the hub's newest questions: sequence: %w", err)
+		}
+		t, err := time.Parse(time.RFC3339Nano, m.Header.Get(jetstream.TimeStampHeaer))
+		if err != nil {
+			return nil, fmt.Errorf("read the hub's newest questions: time: %w", err)
+		}
+		out = append(out, storedMsg{msg: m, subject: m.Header.Get(jetstream.SubjectHeader), seq: seq, time: t})
+	}
+}
+
+// apiPrefix is the subject prefix of the JetStream API requests of c.
+func (c *Client) apiPrefix() string {
+	o := c.js.Options()
+	if o.Domain != "" {
+		return "$JS." + o.Domain + ".API."
+	}
+	if o.APIPrefix != "" {
+		return o.APIPrefix
+	}
+	return jetstream.DefaultAPIPrefix
 }
