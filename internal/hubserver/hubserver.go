@@ -10,13 +10,17 @@ package hubserver
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -68,10 +72,24 @@ type Options struct {
 	// ConfigFile is the hub's config file (see Config); "" means
 	// ConfigPath's when Getenv is set, and none otherwise.
 	ConfigFile string
-	// Web, when set, is the loopback address (host:port) the hub's web
-	// page listens on (see package hubweb); "" serves no page. Its
-	// access token is kept in the hub's directory, in hubweb.TokenFile.
+	// Web, when set, is the address (host:port) the hub's web page
+	// listens on (see package hubweb); "" serves no page. Without TLS it
+	// must be a loopback address. Its access token is kept in the hub's
+	// directory, in hubweb.TokenFile, and its paired devices in
+	// hubweb.DevicesFile.
 	Web string
+	// WebTLS serves the page over HTTPS with the hub's own certificate,
+	// made once and kept in the hub's directory (hubweb.CertFile and
+	// hubweb.KeyFile), or with WebCert and WebKey when they are set.
+	WebTLS bool
+	// WebCert and WebKey are the user's certificate and key for the
+	// page, in PEM files; setting them turns WebTLS on.
+	WebCert, WebKey string
+	// WebURL is the https address other devices reach the page at, such
+	// as a reverse proxy's or a private network's name for this machine;
+	// "" means the address the page listens on, when it serves HTTPS.
+	// Pairing links, and pushes with no link of their own, point there.
+	WebURL string
 	// WebReady, when set, is called with the page's address, its access
 	// token in it, once the page serves.
 	WebReady func(url string)
@@ -98,7 +116,7 @@ func Run(ctx context.Context, opts *Options) error {
 		log = io.Discard
 	}
 	if opts.Web != "" {
-		if err := hubweb.CheckAddr(opts.Web); err != nil {
+		if err := checkWeb(opts); err != nil {
 			return err
 		}
 	}
@@ -187,16 +205,21 @@ func Run(ctx context.Context, opts *Options) error {
 		return err
 	}
 	defer os.Remove(paths.Info)
+	page := ""
+	if opts.Web != "" {
+		if page, err = startWeb(services, &wg, s, info, paths, opts, log); err != nil {
+			return err
+		}
+	}
 	if cfg.Push != nil {
+		if cfg.Push.Link == "" && strings.HasPrefix(page, "https://") {
+			// A push opens the question on the page of the paired devices.
+			cfg.Push.Link = page
+		}
 		if err := startPush(services, &wg, s, info, *cfg.Push, opts.Getenv, log); err != nil {
 			return err
 		}
 		fmt.Fprintf(log, "askuser hub: pushes questions unanswered after %v to the ntfy server at %s\n", cfg.Push.Delay, cfg.Push.Server)
-	}
-	if opts.Web != "" {
-		if err := startWeb(services, &wg, info, paths, opts, log); err != nil {
-			return err
-		}
 	}
 	fmt.Fprintf(log, "askuser hub: ready at %s, store %s, info %s\n", info.URL, paths.Store, paths.Info)
 	if opts.Ready != nil {
@@ -240,39 +263,103 @@ func startPush(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info h
 	return nil
 }
 
-// startWeb serves the hub's web page on wg until ctx is done.
-func startWeb(ctx context.Context, wg *sync.WaitGroup, info hub.Info, paths hub.Paths, opts *Options, log io.Writer) error {
+// checkWeb checks the web page's options.
+func checkWeb(opts *Options) error {
+	if opts.WebURL != "" {
+		u, err := url.Parse(opts.WebURL)
+		if err != nil || u.Scheme != "https" || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+			return fmt.Errorf("the web page's address %q: give the https address devices reach it at, with no user, query or fragment, such as https://laptop.example.ts.net/", opts.WebURL)
+		}
+	}
+	if (opts.WebCert == "") != (opts.WebKey == "") {
+		return errors.New("the web page: give both the certificate and its key (--cert FILE --key FILE)")
+	}
+	return hubweb.CheckAddr(opts.Web, opts.WebTLS || opts.WebCert != "")
+}
+
+// startWeb serves the hub's web page on wg until ctx is done, and its
+// devices' requests through the hub's own server s. It returns the
+// address devices open it at, "" for none.
+func startWeb(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info hub.Info, paths hub.Paths, opts *Options, log io.Writer) (string, error) {
 	token, err := hubweb.LoadToken(filepath.Join(paths.Dir, hubweb.TokenFile))
 	if err != nil {
-		return err
+		return "", err
+	}
+	withTLS := opts.WebTLS || opts.WebCert != ""
+	var cert tls.Certificate
+	if withTLS {
+		if cert, err = hubweb.LoadCert(paths.Dir, opts.WebCert, opts.WebKey); err != nil {
+			return "", err
+		}
 	}
 	ln, err := net.Listen("tcp", opts.Web)
 	if err != nil {
-		return fmt.Errorf("the web page: %w", err)
+		return "", fmt.Errorf("the web page: %w", err)
+	}
+	at := ln.Addr().(*net.TCPAddr)
+	base := opts.WebURL
+	fingerprint := ""
+	if withTLS {
+		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
+		fingerprint = hubweb.Fingerprint(cert)
+		if base == "" {
+			base = "https://" + net.JoinHostPort(reachableHost(at.IP), strconv.Itoa(at.Port)) + "/"
+		}
 	}
 	c, err := hub.Dial(ctx, &hub.DialOptions{Info: &info, Name: "askuser hub web"})
 	if err != nil {
 		ln.Close()
-		return fmt.Errorf("the web page: connect to the hub: %w", err)
+		return "", fmt.Errorf("the web page: connect to the hub: %w", err)
 	}
-	w, err := hubweb.New(ctx, c, &hubweb.Options{Token: token})
+	w, err := hubweb.New(ctx, c, &hubweb.Options{Token: token, Devices: filepath.Join(paths.Dir, hubweb.DevicesFile),
+		Secure: withTLS || base != "", Base: base, Fingerprint: fingerprint})
+	if err == nil {
+		err = serveControl(ctx, s, info.Token, w)
+	}
 	if err != nil {
 		ln.Close()
 		c.Close()
-		return fmt.Errorf("the web page: %w", err)
+		return "", fmt.Errorf("the web page: %w", err)
 	}
-	url := w.URL(ln.Addr().String())
+	local := at.String()
+	if at.IP.IsUnspecified() {
+		local = net.JoinHostPort("127.0.0.1", strconv.Itoa(at.Port))
+	}
+	local = w.URL(local)
 	wg.Go(func() {
 		defer c.Close()
 		if err := w.Serve(ctx, ln); err != nil {
 			fmt.Fprintf(log, "askuser hub: the web page stopped: %v\n", err)
 		}
 	})
-	fmt.Fprintf(log, "askuser hub: web page at %s\n", url)
-	if opts.WebReady != nil {
-		opts.WebReady(url)
+	fmt.Fprintf(log, "askuser hub: web page at %s\n", local)
+	if base != "" {
+		fmt.Fprintf(log, "askuser hub: other devices open it at %s once paired: askuser hub pair\n", base)
 	}
-	return nil
+	if fingerprint != "" {
+		fmt.Fprintf(log, "askuser hub: its certificate's SHA-256 fingerprint is %s\n", fingerprint)
+	}
+	if opts.WebReady != nil {
+		opts.WebReady(local)
+	}
+	return w.Base(), nil
+}
+
+// reachableHost is the host name other devices reach a page listening
+// on ip at: ip itself, or, for all addresses, this machine's first
+// address that is neither loopback nor link-local.
+func reachableHost(ip net.IP) string {
+	if !ip.IsUnspecified() {
+		return ip.String()
+	}
+	if addrs, err := net.InterfaceAddrs(); err == nil {
+		for _, a := range addrs {
+			if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil && n.IP.IsGlobalUnicast() {
+				return n.IP.String()
+			}
+		}
+	}
+	return "127.0.0.1"
 }
 
 // makeBuckets creates the hub's buckets before any client comes.

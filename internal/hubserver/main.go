@@ -3,6 +3,7 @@ package hubserver
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -11,7 +12,10 @@ import (
 	"github.com/askuser/askuser/internal/program"
 )
 
-const usage = `usage: askuser hub [--web [ADDR]]
+const usage = `usage: askuser hub [--web [ADDR] [--tls | --cert FILE --key FILE] [--url URL]]
+       askuser hub pair [--expires DURATION] [--name NAME]
+       askuser hub devices
+       askuser hub revoke ID
        askuser-hub version
 
 Run the hub in the foreground: an embedded NATS server with JetStream on
@@ -27,8 +31,18 @@ questions nobody answers in time to a phone through ntfy:
 
 With --web it also serves its web page, the waiting questions and
 their forms for a browser, on ADDR (127.0.0.1:7373 unless given), and
-prints the page's address with its access token. Only a loopback
-address is served.
+prints the page's address with its access token, for this machine.
+Without TLS only a loopback address is served. --tls serves HTTPS with
+the hub's own certificate (made once, kept in the hub's directory);
+--cert and --key with yours. --url is the https address devices reach
+the page at when a reverse proxy or a private network (tailscale serve)
+puts TLS in front of a page on 127.0.0.1. A push with no link of its
+own opens the question on that page.
+
+askuser hub pair prints a link, with its QR code and the certificate's
+fingerprint, that pairs one device with the running hub's page: it works
+once, within DURATION (5m unless given, at most 1h). askuser hub devices
+lists the paired devices; askuser hub revoke ID ends one at once.
 
 askuser-hub version prints the version, the commit and the platform, as
 askuser version does.
@@ -38,38 +52,74 @@ askuser version does.
 // until ctx is done and returns the exit status: 0 after a stop, 1 when
 // a hub already runs for the user (said on stderr, naming it), 2 for bad
 // arguments, 3 for any other failure. With the argument version it
-// prints its version on stdout instead.
+// prints its version on stdout instead; pair, devices and revoke talk
+// to the running hub, 1 when it refuses or none runs.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	web := ""
+	bad := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "askuser hub: "+format+"\n%s", append(a, usage)...)
+		return 2
+	}
 	if len(args) > 0 {
-		switch {
-		case args[0] == "-h" || args[0] == "--help" || args[0] == "help":
+		switch args[0] {
+		case "-h", "--help", "help":
 			fmt.Fprint(stderr, usage)
 			return 0
-		case args[0] == "version" && len(args) == 1:
-			fmt.Fprintln(stdout, program.Get().Line("askuser-hub"))
-			return 0
-		case args[0] == "--web" && len(args) <= 2:
-			web = hubweb.DefaultAddr
-			if len(args) == 2 {
-				web = args[1]
+		case "version":
+			if len(args) == 1 {
+				fmt.Fprintln(stdout, program.Get().Line("askuser-hub"))
+				return 0
 			}
-		case strings.HasPrefix(args[0], "--web=") && len(args) == 1:
-			web = strings.TrimPrefix(args[0], "--web=")
-		default:
-			bad := args[0]
-			if strings.HasPrefix(bad, "--web") {
-				bad = args[len(args)-1]
-			}
-			fmt.Fprintf(stderr, "askuser hub: unexpected argument %q\n%s", bad, usage)
-			return 2
+			return bad("unexpected argument %q", args[0])
+		case "pair", "devices", "revoke":
+			return mainDevices(ctx, args, stdout, stderr, getenv, bad)
 		}
-		if err := hubweb.CheckAddr(web); err != nil {
+	}
+	opts := Options{Getenv: getenv, Log: stderr}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, val, hasVal := strings.Cut(a, "=")
+		next := func() bool {
+			if hasVal {
+				return true
+			}
+			if i+1 < len(args) && !strings.HasPrefix(args[i+1], "--") {
+				i++
+				val = args[i]
+				return true
+			}
+			return false
+		}
+		switch name {
+		case "--web":
+			opts.Web = hubweb.DefaultAddr
+			next()
+			if val != "" {
+				opts.Web = val
+			}
+		case "--tls":
+			if hasVal {
+				return bad("--tls takes no value")
+			}
+			opts.WebTLS = true
+		case "--cert", "--key", "--url":
+			if !next() || val == "" {
+				return bad("%s needs a value", name)
+			}
+			*map[string]*string{"--cert": &opts.WebCert, "--key": &opts.WebKey, "--url": &opts.WebURL}[name] = val
+		default:
+			return bad("unexpected argument %q", a)
+		}
+	}
+	if opts.Web == "" && (opts.WebTLS || opts.WebCert != "" || opts.WebKey != "" || opts.WebURL != "") {
+		return bad("--tls, --cert, --key and --url are for the web page: add --web [ADDR]")
+	}
+	if opts.Web != "" {
+		if err := checkWeb(&opts); err != nil {
 			fmt.Fprintf(stderr, "askuser hub: %v\n", err)
 			return 2
 		}
 	}
-	err := Run(ctx, &Options{Getenv: getenv, Log: stderr, Web: web})
+	err := Run(ctx, &opts)
 	var running *RunningError
 	switch {
 	case errors.As(err, &running):
@@ -78,6 +128,52 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv f
 	case err != nil:
 		fmt.Fprintf(stderr, "askuser hub: %v\n", err)
 		return 3
+	}
+	return 0
+}
+
+// mainDevices runs askuser hub pair, devices and revoke.
+func mainDevices(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string, bad func(string, ...any) int) int {
+	var req controlRequest
+	subject := subjectDevices
+	switch args[0] {
+	case "pair":
+		subject = subjectPair
+		fs := flag.NewFlagSet("askuser hub pair", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		fs.DurationVar(&req.TTL, "expires", hubweb.DefaultPairing, "how long the link works")
+		fs.StringVar(&req.Name, "name", "", "the device's name")
+		if err := fs.Parse(args[1:]); err != nil {
+			return bad("pair: %v", err)
+		}
+		if fs.NArg() > 0 {
+			return bad("unexpected argument %q", fs.Arg(0))
+		}
+		if req.TTL <= 0 || req.TTL > hubweb.MaxPairing {
+			return bad("pair: --expires must be more than 0 and at most %v, not %v", hubweb.MaxPairing, req.TTL)
+		}
+	case "devices":
+		if len(args) > 1 {
+			return bad("unexpected argument %q", args[1])
+		}
+	case "revoke":
+		if len(args) != 2 {
+			return bad("revoke takes one device ID, as askuser hub devices lists them")
+		}
+		subject, req.ID = subjectRevoke, args[1]
+	}
+	rep, err := control(ctx, getenv, subject, req)
+	if err != nil {
+		fmt.Fprintf(stderr, "askuser hub %s: %v\n", args[0], err)
+		return 1
+	}
+	switch {
+	case rep.Pairing != nil:
+		printPairing(stdout, rep.Pairing)
+	case rep.Device != nil:
+		fmt.Fprintf(stdout, "the device %s is revoked: the hub refuses it from now on\n", rep.Device.ID)
+	default:
+		printDevices(stdout, rep.Devices)
 	}
 	return 0
 }

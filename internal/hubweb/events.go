@@ -167,7 +167,7 @@ func (s *Server) snapshot() (first, rest event) {
 
 // serveEvents streams the list: a snapshot in two parts, then each
 // change.
-func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
+func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, dev string) {
 	fl, ok := w.(http.Flusher)
 	if !ok {
 		refuse(w, http.StatusInternalServerError, "the connection cannot stream events")
@@ -176,7 +176,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	ch := make(chan event, subBuffer)
 	s.mu.Lock()
 	first, rest := s.snapshot()
-	s.subs[ch] = struct{}{}
+	s.subs[ch] = dev
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
@@ -220,11 +220,14 @@ type Detail struct {
 	Summary
 	Request  json.RawMessage   `json:"request"`
 	Previews map[string][]Node `json:"previews,omitempty"`
+	// AnswerToken is what a request that answers, dismisses or stops the
+	// countdown of this question carries, for this device.
+	AnswerToken string `json:"answerToken"`
 }
 
 // serveQuestion serves the question the query's id names, or says where
 // it went.
-func (s *Server) serveQuestion(w http.ResponseWriter, r *http.Request) {
+func (s *Server) serveQuestion(w http.ResponseWriter, r *http.Request, dev string) {
 	id := r.URL.Query().Get("id")
 	s.mu.Lock()
 	e := s.waiting[id]
@@ -253,7 +256,7 @@ func (s *Server) serveQuestion(w http.ResponseWriter, r *http.Request) {
 		}
 		q = got
 	}
-	d := Detail{Summary: summarize(q), Request: q.Request}
+	d := Detail{Summary: summarize(q), Request: q.Request, AnswerToken: s.mac("answer", dev, q.ID)}
 	var shape requestShape
 	if json.Unmarshal(q.Request, &shape) == nil {
 		for i, qq := range shape.Questions {

@@ -2,6 +2,9 @@ package hubweb_test
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"io"
 	"net/http"
 	"net/url"
@@ -141,6 +144,7 @@ func (f *fixture) do(t testing.TB, method, path, body string, hdr map[string]str
 	if method == "POST" {
 		req.Header.Set("Origin", f.base)
 		req.Header.Set("X-Askuser-Csrf", f.csrf)
+		req.Header.Set("X-Askuser-Answer", answerToken(f.token, "local", req.URL.Query().Get("id")))
 		req.Header.Set("Content-Type", "application/json")
 	}
 	for k, v := range hdr {
@@ -166,6 +170,15 @@ func (f *fixture) do(t testing.TB, method, path, body string, hdr map[string]str
 		t.Fatal(err)
 	}
 	return resp.StatusCode, string(b)
+}
+
+// answerToken is the answer token of the question id for the device dev
+// of the page whose access token is key: what the page's server gives
+// with the question.
+func answerToken(key, dev, id string) string {
+	m := hmac.New(sha256.New, []byte(key))
+	m.Write([]byte("answer\x00" + dev + "\x00" + id))
+	return hex.EncodeToString(m.Sum(nil))
 }
 
 func receive[T any](t testing.TB, ch <-chan T) T {

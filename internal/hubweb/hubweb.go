@@ -1,13 +1,17 @@
 // Package hubweb is the hub's web page: the list of the questions that
-// wait on the hub and each questionnaire as a form, served on a loopback
-// address to a browser on the same machine.
+// wait on the hub and each questionnaire as a form, for a browser on the
+// same machine and, over HTTPS, for the devices paired with the hub.
 //
-// Every request must carry the access token, as a cookie set by the
-// address askuser hub prints (/?token=…), and name a loopback host;
-// every request that changes something must also come from the page's
-// own origin and carry its CSRF token. The page is embedded, fetches
-// nothing from elsewhere and runs under a strict Content-Security-Policy;
-// it shows the model's text as text only.
+// Every request must carry a device token as a cookie: the access
+// token, set by the address askuser hub prints (/?token=…) and taken
+// from this machine only, or the token a device got for a pairing link
+// (askuser hub pair), which works once and for minutes. Without HTTPS
+// every request must name a loopback host. Every request that changes
+// something must also come from the page's own origin and carry the
+// device's CSRF token, and one on a question that question's own answer
+// token. A revoked device is refused at once, its event stream closed.
+// The page is embedded, fetches nothing from elsewhere and runs under a
+// strict Content-Security-Policy; it shows the model's text as text only.
 package hubweb
 
 import (
@@ -24,6 +28,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,6 +50,14 @@ const cookieName = "askuser_token"
 
 // csrfHeader carries the CSRF token of a request that changes something.
 const csrfHeader = "X-Askuser-Csrf"
+
+// answerHeader carries the answer token of the question a request
+// answers, dismisses or stops the countdown of.
+const answerHeader = "X-Askuser-Answer"
+
+// localDevice is the device ID of this machine's browser, which the
+// access token lets in.
+const localDevice = "local"
 
 // csp lets the page run its own script and style only.
 const csp = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
@@ -82,20 +95,38 @@ type Options struct {
 	// for the asker and its model; "" means "the web page of the hub on"
 	// the host name.
 	By string
+	// Devices is the file that keeps the paired devices (DevicesFile in
+	// the hub's directory); "" keeps them in memory.
+	Devices string
+	// Secure says the page is reached over HTTPS, its own or a reverse
+	// proxy's: its cookies are Secure, and any host name is served, since
+	// a device token, bound to its host, is needed anyway.
+	Secure bool
+	// Base is the address devices open the page at, such as
+	// https://laptop.example.ts.net/, for pairing links and pushes; a
+	// request from its origin is the page's own.
+	Base string
+	// Fingerprint is the SHA-256 fingerprint of the page's certificate,
+	// when it serves HTTPS itself, shown with each pairing link.
+	Fingerprint string
 }
 
 // Server is the page's HTTP handler. It follows the hub through one
 // watch while its context lives. It is safe for concurrent use.
 type Server struct {
-	c     *hub.Client
-	token string
-	csrf  string
-	by    string
+	c           *hub.Client
+	token       string
+	by          string
+	secure      bool
+	base        string
+	baseOrigin  string
+	fingerprint string
+	devices     *devices
 
 	mu      sync.Mutex
 	waiting map[string]*entry
-	closed  map[string]string // id → where, for questions that left
-	subs    map[chan event]struct{}
+	closed  map[string]string     // id → where, for questions that left
+	subs    map[chan event]string // → the device's ID
 	online  bool
 }
 
@@ -120,15 +151,16 @@ func (e *AddrError) Error() string {
 	return fmt.Sprintf("the web page may not listen on %s: %s", e.Addr, e.Reason)
 }
 
-// CheckAddr checks that addr is host:port with a loopback host: until
-// the page has pairing and TLS, it serves this machine only.
-func CheckAddr(addr string) error {
+// CheckAddr checks that addr is host:port, with a loopback host unless
+// the page serves HTTPS (secure): nothing listens beyond this machine
+// without TLS.
+func CheckAddr(addr string, secure bool) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return &AddrError{addr, "give host:port, such as " + DefaultAddr}
 	}
-	if !loopbackHost(host) {
-		return &AddrError{addr, "only a loopback address (127.0.0.1, ::1, localhost) is served, since the page has neither pairing nor TLS yet"}
+	if !secure && !loopbackHost(host) {
+		return &AddrError{addr, "only a loopback address (127.0.0.1, ::1, localhost) is served without TLS: add --tls for HTTPS with the hub's own certificate, or --cert FILE --key FILE"}
 	}
 	return nil
 }
@@ -178,14 +210,23 @@ func New(ctx context.Context, c *hub.Client, opts *Options) (*Server, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	s := &Server{c: c, token: opts.Token, by: opts.By,
-		waiting: map[string]*entry{}, closed: map[string]string{}, subs: map[chan event]struct{}{}}
+	s := &Server{c: c, token: opts.Token, by: opts.By, secure: opts.Secure, base: opts.Base, fingerprint: opts.Fingerprint,
+		waiting: map[string]*entry{}, closed: map[string]string{}, subs: map[chan event]string{}}
 	if s.token == "" {
 		s.token = newToken()
 	}
-	mac := hmac.New(sha256.New, []byte(s.token))
-	mac.Write([]byte("askuser web csrf"))
-	s.csrf = hex.EncodeToString(mac.Sum(nil))
+	if s.base != "" {
+		u, err := url.Parse(s.base)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+			return nil, fmt.Errorf("the web page's address %q: give an http or https address with no user, query or fragment, such as https://laptop.example.ts.net/", s.base)
+		}
+		s.baseOrigin = u.Scheme + "://" + u.Host
+		s.base = strings.TrimSuffix(s.base, "/") + "/"
+	}
+	var err error
+	if s.devices, err = loadDevices(opts.Devices); err != nil {
+		return nil, err
+	}
 	if s.by == "" {
 		host, _ := os.Hostname()
 		s.by = strings.TrimSpace("the web page of the hub on " + host)
@@ -201,10 +242,61 @@ func New(ctx context.Context, c *hub.Client, opts *Options) (*Server, error) {
 // Token returns the access token.
 func (s *Server) Token() string { return s.token }
 
-// URL returns the address to open for the page listening on addr, the
-// token in it.
+// URL returns the address to open on this machine for the page
+// listening on addr, the access token in it.
 func (s *Server) URL(addr string) string {
-	return "http://" + addr + "/?token=" + s.token
+	scheme := "http://"
+	if s.secure {
+		scheme = "https://"
+	}
+	return scheme + addr + "/?token=" + s.token
+}
+
+// Base returns the address devices open the page at, Options.Base.
+func (s *Server) Base() string { return s.base }
+
+// mac is the HMAC of the parts under a key drawn from the access token.
+func (s *Server) mac(parts ...string) string {
+	m := hmac.New(sha256.New, []byte(s.token))
+	m.Write([]byte(strings.Join(parts, "\x00")))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// Pair makes a pairing link that works once, within ttl (DefaultPairing
+// when 0, at most MaxPairing), for a device to be called name.
+func (s *Server) Pair(ttl time.Duration, name string) (Pairing, error) {
+	switch {
+	case s.base == "":
+		return Pairing{}, errors.New("the page has no address for other devices: start the hub with --web ADDR and --tls (or --cert and --key), or --url for a reverse proxy")
+	case ttl == 0:
+		ttl = DefaultPairing
+	case ttl < 0 || ttl > MaxPairing:
+		return Pairing{}, fmt.Errorf("a pairing link works for at most %v, not %v", MaxPairing, ttl)
+	}
+	now := time.Now()
+	c := s.devices.newCode(ttl, name, now)
+	return Pairing{Link: s.base + "pair#code=" + c, Expires: now.Add(ttl).UTC().Truncate(time.Second), Fingerprint: s.fingerprint}, nil
+}
+
+// Devices returns the paired devices, revoked ones too.
+func (s *Server) Devices() []Device { return s.devices.all() }
+
+// Revoke revokes the device id: its event streams are closed at once,
+// and each later request of it refused.
+func (s *Server) Revoke(id string) (Device, error) {
+	d, err := s.devices.revoke(id, time.Now())
+	if err != nil {
+		return d, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for ch, dev := range s.subs {
+		if dev == id {
+			close(ch)
+			delete(s.subs, ch)
+		}
+	}
+	return d, nil
 }
 
 // Serve serves the page on ln until ctx is done, then closes it.
@@ -249,58 +341,157 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		host = r.Host
 	}
-	if !loopbackHost(host) {
+	if !s.secure && !loopbackHost(host) {
 		refuse(w, http.StatusMisdirectedRequest, "the host %q is not this machine's loopback address: the page answers on 127.0.0.1 only", r.Host)
 		return
 	}
-	if r.URL.Path == "/" && r.Method == http.MethodGet && r.URL.Query().Has("token") {
-		if !s.same(r.URL.Query().Get("token"), s.token) {
-			refuse(w, http.StatusUnauthorized, "the access token in the address is wrong: open the address askuser hub --web printed")
+	get := r.Method == http.MethodGet || r.Method == http.MethodHead
+	if !get && !s.ownOrigin(w, r) {
+		return
+	}
+	// What a browser that is not paired yet may have: the pairing page.
+	switch {
+	case (r.URL.Path == "/pair" || r.URL.Path == "/pair.js" || r.URL.Path == "/app.css") && get:
+		name := r.URL.Path
+		if name == "/pair" {
+			name = "/pair.html"
+		}
+		http.ServeFileFS(w, r, assets, "assets"+name)
+		return
+	case r.URL.Path == "/api/pair" && r.Method == http.MethodPost:
+		s.pair(w, r)
+		return
+	case r.URL.Path == "/" && get && r.URL.Query().Has("token"):
+		if !s.same(r.URL.Query().Get("token"), s.token) || !fromThisMachine(r) {
+			refuse(w, http.StatusUnauthorized, "the access token in the address is wrong, or used from another machine: open the address askuser hub --web printed, on its machine")
 			return
 		}
-		http.SetCookie(w, &http.Cookie{Name: cookieName, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+		s.setCookie(w, s.token)
 		http.Redirect(w, r, "/", http.StatusSeeOther)
 		return
 	}
-	if ck, err := r.Cookie(cookieName); err != nil || !s.same(ck.Value, s.token) {
-		refuse(w, http.StatusUnauthorized, "no access token: open the address askuser hub --web printed, with its token")
+	dev, why := s.device(r)
+	if why != "" {
+		refuse(w, http.StatusUnauthorized, "%s", why)
 		return
 	}
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		switch o := r.Header.Get("Origin"); {
-		case o == "":
-			refuse(w, http.StatusForbidden, "the request names no origin: only the page itself may change anything")
-			return
-		case o != "http://"+r.Host:
-			refuse(w, http.StatusForbidden, "the request comes from the origin %q, not from the page (http://%s)", o, r.Host)
-			return
-		}
-		if !s.same(r.Header.Get(csrfHeader), s.csrf) {
-			refuse(w, http.StatusForbidden, "the request has no valid CSRF token: reload the page")
-			return
-		}
+	if !get && !s.same(r.Header.Get(csrfHeader), s.mac("csrf", dev)) {
+		refuse(w, http.StatusForbidden, "the request has no valid CSRF token: reload the page")
+		return
 	}
 	switch {
 	case r.URL.Path == "/" && r.Method == http.MethodGet:
 		h.Set("Content-Type", "text/html; charset=utf-8")
-		io.WriteString(w, pageHead+s.csrf+pageTail)
-	case (r.URL.Path == "/app.js" || r.URL.Path == "/app.css") && r.Method == http.MethodGet:
+		io.WriteString(w, pageHead+s.mac("csrf", dev)+pageTail)
+	case r.URL.Path == "/app.js" && r.Method == http.MethodGet:
 		http.ServeFileFS(w, r, assets, "assets"+r.URL.Path)
 	case r.URL.Path == "/favicon.ico" && r.Method == http.MethodGet:
 		w.WriteHeader(http.StatusNoContent)
+	case r.URL.Path == "/api/device" && r.Method == http.MethodGet:
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprintf(w, "this device is %s\n", dev)
 	case r.URL.Path == "/api/events" && r.Method == http.MethodGet:
-		s.serveEvents(w, r)
+		s.serveEvents(w, r, dev)
 	case r.URL.Path == "/api/question" && r.Method == http.MethodGet:
-		s.serveQuestion(w, r)
+		s.serveQuestion(w, r, dev)
 	case r.URL.Path == "/api/answer" && r.Method == http.MethodPost:
-		s.settle(w, r, "answer")
+		s.settle(w, r, dev, "answer")
 	case r.URL.Path == "/api/dismiss" && r.Method == http.MethodPost:
-		s.settle(w, r, "dismiss")
+		s.settle(w, r, dev, "dismiss")
 	case r.URL.Path == "/api/stop" && r.Method == http.MethodPost:
-		s.settle(w, r, "stop")
+		s.settle(w, r, dev, "stop")
 	default:
 		refuse(w, http.StatusNotFound, "the page has no %s %s", r.Method, r.URL.Path)
 	}
+}
+
+// ownOrigin checks that a request that changes something comes from the
+// page itself, and refuses it otherwise.
+func (s *Server) ownOrigin(w http.ResponseWriter, r *http.Request) bool {
+	own := "http://" + r.Host
+	if r.TLS != nil {
+		own = "https://" + r.Host
+	}
+	switch o := r.Header.Get("Origin"); {
+	case o == "":
+		refuse(w, http.StatusForbidden, "the request names no origin: only the page itself may change anything")
+		return false
+	case o != own && o != s.baseOrigin:
+		refuse(w, http.StatusForbidden, "the request comes from the origin %q, not from the page (%s)", o, own)
+		return false
+	}
+	return true
+}
+
+// device returns the ID of the device the request's cookie names, or
+// why it is refused.
+func (s *Server) device(r *http.Request) (id, why string) {
+	ck, err := r.Cookie(cookieName)
+	if err != nil || ck.Value == "" {
+		return "", "this browser has no device token: open the address askuser hub --web printed on its machine, or pair this device with the link askuser hub pair prints"
+	}
+	if s.same(ck.Value, s.token) {
+		if !fromThisMachine(r) {
+			return "", "the access token is this machine's own, and this request comes from another: pair the device with askuser hub pair"
+		}
+		return localDevice, ""
+	}
+	d, err := s.devices.device(ck.Value, time.Now())
+	if err != nil {
+		return "", err.Error()
+	}
+	return d.ID, ""
+}
+
+// fromThisMachine says whether r comes from this machine: from a
+// loopback address, or from the address it came to.
+func fromThisMachine(r *http.Request) bool {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(host)
+	if ip == nil {
+		return false
+	}
+	if ip.IsLoopback() {
+		return true
+	}
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok {
+		return false
+	}
+	lhost, _, err := net.SplitHostPort(local.String())
+	return err == nil && net.ParseIP(lhost).Equal(ip)
+}
+
+func (s *Server) setCookie(w http.ResponseWriter, token string) {
+	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: token, Path: "/", MaxAge: 400 * 24 * 3600,
+		HttpOnly: true, Secure: s.secure, SameSite: http.SameSiteStrictMode})
+}
+
+// pair exchanges a pairing code for a device token, in a cookie.
+func (s *Server) pair(w http.ResponseWriter, r *http.Request) {
+	if !s.secure {
+		refuse(w, http.StatusForbidden, "the page pairs devices over HTTPS only: start the hub with --tls, --cert and --key, or --url")
+		return
+	}
+	var body struct {
+		Code string `json:"code"`
+	}
+	if err := json.NewDecoder(io.LimitReader(r.Body, 4096)).Decode(&body); err != nil || body.Code == "" {
+		refuse(w, http.StatusBadRequest, "the pairing request holds no code: open the whole link askuser hub pair printed")
+		return
+	}
+	dev, token, err := s.devices.pair(body.Code, r.UserAgent(), time.Now())
+	var pe *PairError
+	if errors.As(err, &pe) {
+		refuse(w, pe.Status, "%s", pe.Message)
+		return
+	}
+	s.setCookie(w, token)
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	fmt.Fprintf(w, "this device is paired as %s\n", dev.ID)
 }
 
 func (s *Server) same(got, want string) bool {
@@ -315,9 +506,13 @@ func refuse(w http.ResponseWriter, status int, format string, args ...any) {
 }
 
 // settle answers, dismisses or stops the countdown of the question the
-// query's id names.
-func (s *Server) settle(w http.ResponseWriter, r *http.Request, what string) {
+// query's id names, for the device dev.
+func (s *Server) settle(w http.ResponseWriter, r *http.Request, dev, what string) {
 	id := r.URL.Query().Get("id")
+	if !s.same(r.Header.Get(answerHeader), s.mac("answer", dev, id)) {
+		refuse(w, http.StatusForbidden, "the request has no answer token of this question, for this device: open the question again")
+		return
+	}
 	ctx := r.Context()
 	var err error
 	var ans hub.Answer

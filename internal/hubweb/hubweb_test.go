@@ -36,13 +36,13 @@ func TestRefusals(t *testing.T) {
 		status                   int
 		msg                      string
 	}{
-		{"page without token", "GET", "/", "", map[string]string{"Cookie": ""}, 401, "no access token"},
-		{"script without token", "GET", "/app.js", "", map[string]string{"Cookie": ""}, 401, "no access token"},
-		{"events without token", "GET", "/api/events", "", map[string]string{"Cookie": ""}, 401, "no access token"},
-		{"question without token", "GET", "/api/question?id=" + q.ID, "", map[string]string{"Cookie": ""}, 401, "no access token"},
+		{"page without token", "GET", "/", "", map[string]string{"Cookie": ""}, 401, "no device token"},
+		{"script without token", "GET", "/app.js", "", map[string]string{"Cookie": ""}, 401, "no device token"},
+		{"events without token", "GET", "/api/events", "", map[string]string{"Cookie": ""}, 401, "no device token"},
+		{"question without token", "GET", "/api/question?id=" + q.ID, "", map[string]string{"Cookie": ""}, 401, "no device token"},
 		{"wrong token in the address", "GET", "/?token=00", "", map[string]string{"Cookie": ""}, 401, "token in the address is wrong"},
-		{"wrong token in the cookie", "GET", "/", "", map[string]string{"Cookie": "askuser_token=" + strings.Repeat("0", 64)}, 401, "no access token"},
-		{"answer without token", "POST", answer, deployAnswer, map[string]string{"Cookie": ""}, 401, "no access token"},
+		{"wrong token in the cookie", "GET", "/", "", map[string]string{"Cookie": "askuser_token=" + strings.Repeat("0", 64)}, 401, "not paired with the hub"},
+		{"answer without token", "POST", answer, deployAnswer, map[string]string{"Cookie": ""}, 401, "no device token"},
 		{"foreign host", "GET", "/", "", map[string]string{"Host": "evil.example:80"}, 421, "not this machine's loopback"},
 		{"rebound host", "POST", answer, deployAnswer, map[string]string{"Host": "attacker.test"}, 421, "not this machine's loopback"},
 		{"no origin", "POST", answer, deployAnswer, map[string]string{"Origin": ""}, 403, "names no origin"},
@@ -51,6 +51,10 @@ func TestRefusals(t *testing.T) {
 		{"wrong CSRF token", "POST", answer, deployAnswer, map[string]string{"X-Askuser-Csrf": "abc"}, 403, "no valid CSRF token"},
 		{"dismiss without CSRF token", "POST", "/api/dismiss?id=" + q.ID, "", map[string]string{"X-Askuser-Csrf": ""}, 403, "no valid CSRF token"},
 		{"stop without origin", "POST", "/api/stop?id=" + q.ID, "", map[string]string{"Origin": ""}, 403, "names no origin"},
+		{"no answer token", "POST", answer, deployAnswer, map[string]string{"X-Askuser-Answer": ""}, 403, "no answer token of this question"},
+		{"another question's answer token", "POST", answer, deployAnswer, map[string]string{"X-Askuser-Answer": answerToken(f.token, "local", "zzzzzzzzzzzz")}, 403, "no answer token of this question"},
+		{"dismiss with another question's answer token", "POST", "/api/dismiss?id=" + q.ID, "", map[string]string{"X-Askuser-Answer": answerToken(f.token, "local", "zzzzzzzzzzzz")}, 403, "no answer token of this question"},
+		{"pairing over plain HTTP", "POST", "/api/pair", `{"code": "00"}`, nil, 403, "pairs devices over HTTPS only"},
 		{"not JSON", "POST", answer, deployAnswer, map[string]string{"Content-Type": "text/plain"}, 415, "application/json"},
 		{"invalid answer", "POST", answer, strings.Replace(deployAnswer, "prod", "moon", 1), nil, 422, `"moon" is not an option label`},
 		{"control character", "POST", answer, strings.Replace(deployAnswer, `"usedDefault"`, `"freeText":"a\u0007b","usedDefault"`, 1), nil, 422, "U+0007"},
@@ -323,16 +327,17 @@ func TestQuestionPreviews(t *testing.T) {
 
 func TestCheckAddr(t *testing.T) {
 	tests := []struct {
-		addr string
-		ok   bool
+		addr       string
+		secure, ok bool
 	}{
-		{"127.0.0.1:7373", true}, {"localhost:80", true}, {"[::1]:7373", true}, {"127.0.0.2:1", true},
-		{"0.0.0.0:7373", false}, {":7373", false}, {"192.168.1.2:7373", false}, {"example.com:80", false}, {"127.0.0.1", false},
+		{"127.0.0.1:7373", false, true}, {"localhost:80", false, true}, {"[::1]:7373", false, true}, {"127.0.0.2:1", false, true},
+		{"0.0.0.0:7373", false, false}, {":7373", false, false}, {"192.168.1.2:7373", false, false}, {"example.com:80", false, false}, {"127.0.0.1", false, false},
+		{"0.0.0.0:7373", true, true}, {"192.168.1.2:7373", true, true}, {":7373", true, true}, {"127.0.0.1:1", true, true}, {"192.168.1.2", true, false},
 	}
 	for _, tt := range tests {
-		err := hubweb.CheckAddr(tt.addr)
+		err := hubweb.CheckAddr(tt.addr, tt.secure)
 		if (err == nil) != tt.ok {
-			t.Errorf("CheckAddr(%q) = %v, want ok %t", tt.addr, err, tt.ok)
+			t.Errorf("CheckAddr(%q, %t) = %v, want ok %t", tt.addr, tt.secure, err, tt.ok)
 		}
 	}
 }

@@ -16,8 +16,8 @@ import (
 	"github.com/askuser/askuser/internal/safetext"
 )
 
-const hubUsage = `usage: askuser hub [--web [ADDR]]
-       askuser hub status
+const hubUsage = `usage: askuser hub [--web [ADDR] [--tls | --cert F --key F] [--url URL]]
+       askuser hub status | pair | devices | revoke ID
 
 askuser hub runs the hub in the foreground: the one queue where the
 questions of every askuser of this user wait, answered from whichever
@@ -28,8 +28,10 @@ is, in $XDG_STATE_HOME/askuser/hub (else ~/.local/state/askuser/hub).
 SIGTERM stops it with nothing lost; a second hub refuses to start.
 
 With --web the hub also serves its web page, the waiting questions as
-forms for a browser, on ADDR (127.0.0.1:7373 unless given, loopback
-only), and prints its address with the page's access token.
+forms for a browser, on ADDR (127.0.0.1:7373 unless given; beyond
+loopback with TLS only), and prints its address with its access token.
+askuser hub pair prints a one-time link that pairs a phone with it;
+devices lists them, revoke ends one (askuser-hub --help says more).
 
 The hub is the askuser-hub program, a program of its own so that the
 server it embeds costs the askuser every agent runs nothing. askuser
@@ -55,9 +57,6 @@ func runHub(ctx context.Context, env *Env, args []string) int {
 				return usageError(env, "hub", "status takes no arguments")
 			}
 			return hubStatus(ctx, env)
-		}
-		if !strings.HasPrefix(args[0], "--web") {
-			return usageError(env, "hub", fmt.Sprintf("unknown argument %q", args[0]))
 		}
 	}
 	self, _ := os.Executable()

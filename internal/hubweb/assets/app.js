@@ -16,6 +16,7 @@
     open: null, // the id of the open form
     drafts: new Map(), // id → a form left for the list, as the person left it
     skew: 0, // server time minus local time, in ms
+    keys: new Map(), // id → the question's answer token
   };
 
   // el builds an element: props are set as properties (text as
@@ -188,6 +189,7 @@
       state.items.delete(d.id);
       state.rows.delete(d.id);
       state.drafts.delete(d.id);
+      state.keys.delete(d.id);
       state.order = state.order.filter((x) => x !== d.id);
       renderList();
       const title = s ? (s.title || '(no title)') : 'A question';
@@ -196,11 +198,19 @@
     });
     es.addEventListener('synced', () => online(true));
     es.addEventListener('lost', () => online(false));
-    es.addEventListener('error', () => {
-      if (es.readyState === EventSource.CLOSED) {
-        $('conn').textContent = 'Not connected: open the address askuser hub --web printed, with its token, and reload.';
-      } else {
-        $('conn').textContent = 'Connection lost; connecting again…';
+    es.addEventListener('error', async () => {
+      $('conn').textContent = es.readyState === EventSource.CLOSED
+        ? 'Not connected: open the address askuser hub --web printed, with its token, and reload.'
+        : 'Connection lost; connecting again…';
+      // A device the hub refuses, revoked say, learns why, and stops.
+      try {
+        const r = await fetch('/api/device', { cache: 'no-store' });
+        if (r.status === 401) {
+          es.close();
+          $('conn').textContent = 'Not connected: ' + (await r.text()).trim();
+        }
+      } catch (err) {
+        // The hub is away: the stream connects again by itself.
       }
     });
   }
@@ -240,7 +250,7 @@
   }
 
   async function post(path, id, body) {
-    const headers = { 'X-Askuser-Csrf': csrf };
+    const headers = { 'X-Askuser-Csrf': csrf, 'X-Askuser-Answer': state.keys.get(id) || '' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     try {
       const r = await fetch(`${path}?id=${encodeURIComponent(id)}`, {
@@ -274,6 +284,7 @@
       return;
     }
     const d = await r.json();
+    state.keys.set(id, d.answerToken);
     if (state.open !== id) return;
     const form = state.drafts.get(id) || buildForm(d);
     state.drafts.delete(id);

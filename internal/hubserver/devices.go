@@ -1,0 +1,190 @@
+package hubserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/hubweb"
+	"github.com/askuser/askuser/internal/safetext"
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	qrcode "github.com/piglig/go-qr"
+)
+
+// The subjects on which the running hub's page makes pairing links,
+// lists the paired devices and revokes one, for askuser hub pair,
+// devices and revoke. Only a client with the hub's token reaches them.
+const (
+	subjectPair    = "askuser.hub.web.pair"
+	subjectDevices = "askuser.hub.web.devices"
+	subjectRevoke  = "askuser.hub.web.revoke"
+)
+
+// controlRequest is a request on one of the subjects.
+type controlRequest struct {
+	TTL  time.Duration `json:"ttl,omitempty"`
+	Name string        `json:"name,omitempty"`
+	ID   string        `json:"id,omitempty"`
+}
+
+// controlReply is the hub's reply: what was asked for, or why not.
+type controlReply struct {
+	Error   string          `json:"error,omitempty"`
+	Pairing *hubweb.Pairing `json:"pairing,omitempty"`
+	Devices []hubweb.Device `json:"devices,omitempty"`
+	Device  *hubweb.Device  `json:"device,omitempty"`
+}
+
+// serveControl answers the subjects for the page w until ctx is done.
+func serveControl(ctx context.Context, s *server.Server, token string, w *hubweb.Server) error {
+	nc, err := nats.Connect("", nats.InProcessServer(s), nats.Token(token), nats.Name("askuser hub devices"))
+	if err != nil {
+		return fmt.Errorf("the web page: connect to the hub's own server: %w", err)
+	}
+	handle := func(subject string, f func(controlRequest) controlReply) error {
+		_, err := nc.Subscribe(subject, func(m *nats.Msg) {
+			var req controlRequest
+			rep := controlReply{Error: "the request is not one the hub reads"}
+			if json.Unmarshal(m.Data, &req) == nil {
+				rep = f(req)
+			}
+			b, _ := json.Marshal(rep)
+			m.Respond(b)
+		})
+		return err
+	}
+	errs := errors.Join(
+		handle(subjectPair, func(r controlRequest) controlReply {
+			p, err := w.Pair(r.TTL, r.Name)
+			if err != nil {
+				return controlReply{Error: err.Error()}
+			}
+			return controlReply{Pairing: &p}
+		}),
+		handle(subjectDevices, func(controlRequest) controlReply { return controlReply{Devices: w.Devices()} }),
+		handle(subjectRevoke, func(r controlRequest) controlReply {
+			d, err := w.Revoke(r.ID)
+			if err != nil {
+				return controlReply{Error: err.Error()}
+			}
+			return controlReply{Device: &d}
+		}),
+	)
+	if errs != nil {
+		nc.Close()
+		return fmt.Errorf("the web page: %w", errs)
+	}
+	go func() {
+		<-ctx.Done()
+		nc.Close()
+	}()
+	return nil
+}
+
+// control sends req on subject to the running hub and returns its reply.
+func control(ctx context.Context, getenv func(string) string, subject string, req controlRequest) (controlReply, error) {
+	paths, err := hub.Locate(getenv)
+	if err != nil {
+		return controlReply{}, err
+	}
+	info, err := hub.ReadInfo(paths.Info)
+	if errors.Is(err, hub.ErrNoHub) {
+		return controlReply{}, errors.New("no hub runs for this user: start one with askuser hub --web ADDR --tls")
+	}
+	if err != nil {
+		return controlReply{}, err
+	}
+	nc, err := nats.Connect(info.URL, nats.Token(info.Token), nats.Name("askuser hub devices"))
+	if err != nil {
+		return controlReply{}, fmt.Errorf("the hub of process %d does not answer: %w", info.PID, err)
+	}
+	defer nc.Close()
+	b, _ := json.Marshal(req)
+	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	m, err := nc.RequestWithContext(rctx, subject, b)
+	if errors.Is(err, nats.ErrNoResponders) {
+		return controlReply{}, errors.New("the hub runs without its web page: start it with askuser hub --web ADDR --tls")
+	}
+	if err != nil {
+		return controlReply{}, fmt.Errorf("the hub did not answer: %w", err)
+	}
+	var rep controlReply
+	if err := json.Unmarshal(m.Data, &rep); err != nil {
+		return controlReply{}, fmt.Errorf("the hub's reply: %w", err)
+	}
+	if rep.Error != "" {
+		return rep, errors.New(rep.Error)
+	}
+	return rep, nil
+}
+
+// printPairing prints a pairing link, its QR code and the certificate's
+// fingerprint.
+func printPairing(w io.Writer, p *hubweb.Pairing) {
+	fmt.Fprintf(w, "Open this link on the device to pair it; it works once, until %s:\n\n%s\n\n",
+		p.Expires.Local().Format(time.TimeOnly), p.Link)
+	if qr, err := qrcode.EncodeText(p.Link, qrcode.Low); err == nil {
+		writeQR(w, qr)
+		fmt.Fprintln(w)
+	}
+	if p.Fingerprint != "" {
+		fmt.Fprintf(w, "The page's certificate is the hub's own. Its SHA-256 fingerprint, to compare with the one the browser shows:\n%s\n", p.Fingerprint)
+	}
+}
+
+// qrBorder is the quiet zone around a QR code, in modules.
+const qrBorder = 4
+
+// writeQR draws qr with half blocks, two rows of modules a line, light
+// on white and dark on black whatever the terminal's colours.
+func writeQR(w io.Writer, qr *qrcode.QrCode) {
+	n := qr.Size()
+	light := func(x, y int) bool {
+		return x < 0 || y < 0 || x >= n || y >= n || !qr.Module(x, y)
+	}
+	var b strings.Builder
+	for y := -qrBorder; y < n+qrBorder; y += 2 {
+		b.WriteString("\x1b[97;40m")
+		for x := -qrBorder; x < n+qrBorder; x++ {
+			top, bottom := light(x, y), y+1 >= n+qrBorder || light(x, y+1)
+			switch {
+			case top && bottom:
+				b.WriteString("█")
+			case top:
+				b.WriteString("▀")
+			case bottom:
+				b.WriteString("▄")
+			default:
+				b.WriteString(" ")
+			}
+		}
+		b.WriteString("\x1b[0m\n")
+	}
+	io.WriteString(w, b.String())
+}
+
+// printDevices lists the paired devices.
+func printDevices(w io.Writer, ds []hubweb.Device) {
+	if len(ds) == 0 {
+		fmt.Fprintln(w, "no device is paired; pair one with askuser hub pair")
+		return
+	}
+	for _, d := range ds {
+		name := d.Name
+		if name == "" {
+			name = d.UserAgent
+		}
+		state := "last seen " + d.LastSeen.Local().Format(time.DateTime)
+		if d.Revoked != nil {
+			state = "revoked " + d.Revoked.Local().Format(time.DateTime)
+		}
+		fmt.Fprintf(w, "%s  paired %s, %s\n    %s\n", d.ID, d.Paired.Local().Format(time.DateTime), state, safetext.Line(name))
+	}
+}
