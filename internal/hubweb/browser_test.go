@@ -48,7 +48,8 @@ const (
 	desktopW, desktopH = 1280, 800
 )
 
-func newBrowser(t testing.TB, touch bool) *browser {
+// newBrowser starts Chromium, with the extra options given.
+func newBrowser(t testing.TB, touch bool, extra ...chromedp.ExecAllocatorOption) *browser {
 	t.Helper()
 	path := chromium(t)
 	// Chromium puts a socket in its temporary directory, whose path must
@@ -68,6 +69,7 @@ func newBrowser(t testing.TB, touch bool) *browser {
 		chromedp.Env("TMPDIR="+dir, "XDG_CONFIG_HOME="+dir, "XDG_CACHE_HOME="+dir, "HOME="+dir),
 		chromedp.WindowSize(int(w), int(h)),
 	)
+	opts = append(opts, extra...)
 	if os.Geteuid() == 0 {
 		// Chromium refuses to run as root with its sandbox.
 		opts = append(opts, chromedp.NoSandbox)
@@ -139,13 +141,13 @@ func (b *browser) do(steps ...chromedp.Action[chromedp.Void]) {
 	}
 }
 
-// eval evaluates the JavaScript expression js and decodes its value into
-// out (nil for none).
+// eval evaluates the JavaScript expression js, awaiting it when it is a
+// promise, and decodes its value into out (nil for none).
 func (b *browser) eval(js string, out any) {
 	b.t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
 	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[json.RawMessage](js))
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[json.RawMessage](js, chromedp.EvalAwaitPromise))
 	if err != nil {
 		b.t.Fatalf("evaluate %s: %v", js, err)
 	}

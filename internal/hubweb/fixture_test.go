@@ -4,10 +4,13 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/hex"
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -19,12 +22,15 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
+	"github.com/askuser/askuser/internal/hubweb"
 )
 
 // fixture is a real hub serving its web page, an asker whose only route
 // is the hub, and a client that watches the hub.
 type fixture struct {
-	base   string // http://127.0.0.1:port
+	base   string // http://127.0.0.1:port, or https:// with TLS
+	state  string // the hub's XDG_STATE_HOME
+	http   *http.Client
 	token  string
 	csrf   string
 	dir    string
@@ -37,14 +43,22 @@ type fixture struct {
 
 var csrfMeta = regexp.MustCompile(`name="askuser-csrf" content="([0-9a-f]+)"`)
 
-func newFixture(t testing.TB) *fixture {
+func newFixture(t testing.TB) *fixture { return newFixtureWith(t, false) }
+
+// newFixtureWith is newFixture, with the page over HTTPS with the hub's
+// own certificate when withTLS.
+func newFixtureWith(t testing.TB, withTLS bool) *fixture {
 	t.Helper()
-	dir := t.TempDir()
-	paths := hub.Paths{Dir: dir, Info: filepath.Join(dir, "hub.json"), Lock: filepath.Join(dir, "hub.lock"), Store: filepath.Join(dir, "jetstream")}
+	state := t.TempDir()
+	paths, err := hub.Locate(func(k string) string { return map[string]string{"XDG_STATE_HOME": state}[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := paths.Dir
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	urls := make(chan string, 1)
-	info, stop, err := hubserver.Start(ctx, &hubserver.Options{Paths: paths, Web: "127.0.0.1:0", WebReady: func(u string) { urls <- u }})
+	info, stop, err := hubserver.Start(ctx, &hubserver.Options{Paths: paths, Web: "127.0.0.1:0", WebTLS: withTLS, WebReady: func(u string) { urls <- u }})
 	if err != nil {
 		t.Fatalf("hub did not start: %v", err)
 	}
@@ -57,7 +71,17 @@ func newFixture(t testing.TB) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{base: "http://" + u.Host, token: u.Query().Get("token"), dir: dir, seen: map[string]bool{}, info: info}
+	f := &fixture{base: u.Scheme + "://" + u.Host, state: state, token: u.Query().Get("token"), dir: dir, seen: map[string]bool{}, info: info,
+		http: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }, Timeout: 10 * time.Second}}
+	if withTLS {
+		pem, err := os.ReadFile(filepath.Join(dir, hubweb.CertFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pool := x509.NewCertPool()
+		pool.AppendCertsFromPEM(pem)
+		f.http.Transport = &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}
+	}
 	f.client, err = hub.Dial(context.Background(), &hub.DialOptions{Info: &info})
 	if err != nil {
 		t.Fatal(err)
@@ -159,8 +183,7 @@ func (f *fixture) do(t testing.TB, method, path, body string, hdr map[string]str
 			req.Header.Set(k, v)
 		}
 	}
-	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }, Timeout: 10 * time.Second}
-	resp, err := c.Do(req)
+	resp, err := f.http.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -351,6 +351,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// What a browser that is not paired yet may have: the pairing page.
 	switch {
+	case r.URL.Path == "/favicon.ico" && get:
+		w.WriteHeader(http.StatusNoContent)
+		return
 	case (r.URL.Path == "/pair" || r.URL.Path == "/pair.js" || r.URL.Path == "/app.css") && get:
 		name := r.URL.Path
 		if name == "/pair" {
@@ -385,8 +388,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, pageHead+s.mac("csrf", dev)+pageTail)
 	case r.URL.Path == "/app.js" && r.Method == http.MethodGet:
 		http.ServeFileFS(w, r, assets, "assets"+r.URL.Path)
-	case r.URL.Path == "/favicon.ico" && r.Method == http.MethodGet:
-		w.WriteHeader(http.StatusNoContent)
 	case r.URL.Path == "/api/device" && r.Method == http.MethodGet:
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintf(w, "this device is %s\n", dev)

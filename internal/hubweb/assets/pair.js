@@ -2,10 +2,10 @@
 // fragment so that neither a proxy's log nor a link preview sees it, to
 // the hub once, and opens the page when the hub pairs this device.
 'use strict';
-(async () => {
+async function pair() {
   const out = document.getElementById('pair');
   const m = /^#code=([0-9a-f]{64})$/.exec(location.hash);
-  history.replaceState(null, '', '/pair');
+  if (m) history.replaceState(null, '', '/pair');
   if (!m) {
     out.textContent = 'This address holds no pairing code: open the whole link askuser hub pair printed.';
     return;
@@ -25,4 +25,7 @@
   } catch (err) {
     out.textContent = 'Not paired: the page could not reach the hub.';
   }
-})();
+}
+// A second link opened in the same tab changes the fragment only.
+window.addEventListener('hashchange', pair);
+pair();

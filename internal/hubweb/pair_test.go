@@ -1,0 +1,204 @@
+package hubweb_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"fmt"
+	"image"
+	"image/color"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/internal/hubserver"
+	"github.com/askuser/askuser/internal/hubweb"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+	qrcode "github.com/piglig/go-qr"
+)
+
+var (
+	pairLink  = regexp.MustCompile(`https://\S+/pair#code=[0-9a-f]{64}`)
+	deviceRow = regexp.MustCompile(`(?m)^([0-9a-f]{8})  paired `)
+)
+
+// hubCommand runs askuser hub with args against the fixture's hub, as
+// another process would, and returns its output.
+func (f *fixture) hubCommand(t testing.TB, args ...string) string {
+	t.Helper()
+	var out, errs bytes.Buffer
+	getenv := func(k string) string { return map[string]string{"XDG_STATE_HOME": f.state}[k] }
+	if code := hubserver.Main(context.Background(), args, &out, &errs, getenv); code != 0 {
+		t.Fatalf("askuser hub %s = %d, %s", strings.Join(args, " "), code, errs.String())
+	}
+	return out.String()
+}
+
+// pair makes a pairing link with askuser hub pair and checks what it
+// prints: the link, its QR code, and the certificate's fingerprint.
+func (f *fixture) pair(t testing.TB, cert tls.Certificate, args ...string) string {
+	t.Helper()
+	out := f.hubCommand(t, append([]string{"pair"}, args...)...)
+	link := pairLink.FindString(out)
+	if link == "" || !strings.HasPrefix(link, f.base+"/") {
+		t.Fatalf("askuser hub pair printed no link to %s:\n%s", f.base, out)
+	}
+	if !strings.Contains(out, hubweb.Fingerprint(cert)) {
+		t.Errorf("askuser hub pair does not show the fingerprint %s:\n%s", hubweb.Fingerprint(cert), out)
+	}
+	if got := readQR(t, out); got != link {
+		t.Errorf("the QR code holds %q, not the link %q", got, link)
+	}
+	return link
+}
+
+// readQR decodes the QR code drawn in half blocks in out.
+func readQR(t testing.TB, out string) string {
+	t.Helper()
+	var rows []string
+	for _, l := range strings.Split(out, "\n") {
+		if l, ok := strings.CutPrefix(l, "\x1b[97;40m"); ok {
+			rows = append(rows, strings.TrimSuffix(l, "\x1b[0m"))
+		}
+	}
+	if len(rows) == 0 {
+		t.Fatalf("no QR code in:\n%s", out)
+	}
+	const scale = 4
+	w := len([]rune(rows[0]))
+	img := image.NewGray(image.Rect(0, 0, w*scale, len(rows)*2*scale))
+	for y, row := range rows {
+		for x, r := range []rune(row) {
+			top, bottom := r == '█' || r == '▀', r == '█' || r == '▄'
+			for dy := range scale {
+				for dx := range scale {
+					img.SetGray(x*scale+dx, 2*y*scale+dy, color.Gray{Y: map[bool]uint8{true: 255}[top]})
+					img.SetGray(x*scale+dx, (2*y+1)*scale+dy, color.Gray{Y: map[bool]uint8{true: 255}[bottom]})
+				}
+			}
+		}
+	}
+	s, err := qrcode.Decode(img)
+	if err != nil {
+		t.Fatalf("the QR code cannot be read: %v", err)
+	}
+	return s
+}
+
+// TestPairedPage pairs a phone-sized Chromium with a hub over HTTPS,
+// whose certificate it trusts by its key alone, answers with it and
+// revokes it mid-session; an expired link, a reused one, another
+// question's answer token, a cross-site request and a replayed answer
+// are each refused with the reason.
+func TestPairedPage(t *testing.T) {
+	f := newFixtureWith(t, true)
+	cert, err := tls.LoadX509KeyPair(filepath.Join(f.dir, hubweb.CertFile), filepath.Join(f.dir, hubweb.KeyFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spki, err := hubweb.SPKIHash(cert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newBrowser(t, true, chromedp.Flag("ignore-certificate-errors-spki-list", spki))
+	pairText := `document.getElementById('pair').textContent`
+
+	// An expired link.
+	expired := f.pair(t, cert, "--expires", "1ms")
+	time.Sleep(5 * time.Millisecond)
+	b.do(chromedp.Navigate(expired))
+	b.wait(pairText + `.startsWith('Not paired: this pairing link expired at')`)
+
+	// A link that pairs: the page opens, with the device's name.
+	link := f.pair(t, cert, "--name", "test phone")
+	b.do(chromedp.Navigate(link))
+	b.wait(`location.pathname === '/' && document.getElementById('conn').textContent === 'Connected to the hub'`)
+	devs := f.hubCommand(t, "devices")
+	m := deviceRow.FindStringSubmatch(devs)
+	if m == nil || !strings.Contains(devs, "test phone") || !strings.Contains(devs, "last seen") {
+		t.Fatalf("askuser hub devices =\n%s", devs)
+	}
+	id := m[1]
+
+	// Answering, through the form.
+	results, q1 := f.askUser(t, deployReq)
+	_, q2 := f.askUser(t, deployReq)
+	b.do(chromedp.Navigate(f.base + "/#q=" + q1.ID))
+	b.wait(`document.querySelector('#form-host form')`)
+	var key1 string
+	b.eval(`fetch('/api/question?id=`+q1.ID+`').then((r) => r.json()).then((d) => d.answerToken)`, &key1)
+	b.choose(0, "prod")
+	b.press("Send answer")
+	if r := receive(t, results); r.Status != "answered" || r.Answers[0].Selections[0] != "prod" {
+		t.Fatalf("the asker got %+v", r)
+	}
+
+	// post sends a request from the page, as its script would, with the
+	// answer token key.
+	post := func(what, id, key, body string) (got struct {
+		Status int
+		Text   string
+	}) {
+		b.eval(fmt.Sprintf(`fetch('/api/%s?id=%s', {method: 'POST', headers: {'Content-Type': 'application/json',
+  'X-Askuser-Csrf': document.querySelector('meta[name="askuser-csrf"]').content, 'X-Askuser-Answer': %s}, body: %s})
+  .then(async (r) => ({status: r.status, text: await r.text()}))`, what, id, q(key), q(body)), &got)
+		return got
+	}
+	// A replayed answer.
+	if got := post("answer", q1.ID, key1, deployAnswer); got.Status != 409 || !strings.Contains(got.Text, "already answered by the web page") {
+		t.Errorf("the replayed answer = %d %q, want 409 saying it was answered already", got.Status, got.Text)
+	}
+	// The answer token of another question.
+	if got := post("answer", q2.ID, key1, deployAnswer); got.Status != 403 || !strings.Contains(got.Text, "no answer token of this question") {
+		t.Errorf("an answer with another question's token = %d %q, want 403 saying so", got.Status, got.Text)
+	}
+
+	// A cross-site request: a form another site posts to the page.
+	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `<!doctype html><form id="f" method="POST" enctype="text/plain" action="%s/api/dismiss?id=%s">
+<input name="x" value="y"></form><script>document.getElementById('f').submit()</script>`, f.base, q2.ID)
+	}))
+	defer evil.Close()
+	b.do(chromedp.Navigate(evil.URL))
+	b.wait(`location.origin === ` + q(f.base) + ` && document.body && document.body.innerText.includes('the request comes from the origin')`)
+	if _, ans, err := f.client.Question(context.Background(), q2.ID); err != nil || ans != nil {
+		t.Errorf("after the cross-site request, the question is answered %+v, %v; want it waiting", ans, err)
+	}
+
+	// Revoking, mid-session: the open stream ends and the page says why.
+	b.do(chromedp.Navigate(f.base + "/"))
+	b.wait(`document.getElementById('conn').textContent === 'Connected to the hub'`)
+	if out := f.hubCommand(t, "revoke", id); !strings.Contains(out, id+" is revoked") {
+		t.Errorf("askuser hub revoke = %q", out)
+	}
+	b.wait(`document.getElementById('conn').textContent.startsWith('Not connected: this device (` + id + `) was revoked at')`)
+	var st int
+	b.eval(`fetch('/api/question?id=`+q2.ID+`').then((r) => r.status)`, &st)
+	if st != http.StatusUnauthorized {
+		t.Errorf("a revoked device's request = %d, want 401", st)
+	}
+	if devs := f.hubCommand(t, "devices"); !strings.Contains(devs, id+"  paired") || !strings.Contains(devs, "revoked ") {
+		t.Errorf("askuser hub devices after the revocation =\n%s", devs)
+	}
+
+	// A reused link.
+	b.do(func(ctx context.Context, _ *chromedp.Target) (chromedp.Void, error) {
+		_, err := chromedp.Call(ctx, network.ClearBrowserCookies, cdp.Empty{})
+		return chromedp.Void{}, err
+	}, chromedp.Navigate(link))
+	b.wait(pairText + `.startsWith('Not paired: this pairing link was used already, at')`)
+	// The page logged each refusal as a failed load, and nothing else.
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, p := range b.problems {
+		if !strings.Contains(p, "Failed to load resource") {
+			t.Errorf("the page: %s", p)
+		}
+	}
+}
