@@ -341,8 +341,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		host = r.Host
 	}
-	if !s.secure && !loopbackHost(host) {
+	switch {
+	case loopbackHost(host) || r.TLS != nil:
+		// Behind its own TLS, a page reached by another name is safe: its
+		// device token is bound to the name it was paired at.
+	case !s.secure:
 		refuse(w, http.StatusMisdirectedRequest, "the host %q is not this machine's loopback address: the page answers on 127.0.0.1 only", r.Host)
+		return
+	case s.baseOrigin != "" && !strings.HasSuffix(s.baseOrigin, "://"+r.Host):
+		refuse(w, http.StatusMisdirectedRequest, "the host %q is neither this machine's loopback address nor the page's own (%s)", r.Host, s.baseOrigin)
 		return
 	}
 	get := r.Method == http.MethodGet || r.Method == http.MethodHead
@@ -369,7 +376,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			refuse(w, http.StatusUnauthorized, "the access token in the address is wrong, or used from another machine: open the address askuser hub --web printed, on its machine")
 			return
 		}
-		s.setCookie(w, s.token)
+		s.setCookie(w, r, s.token)
 		http.Redirect(w, r, "/", http.StatusSeeOther)
 		return
 	}
@@ -466,9 +473,15 @@ func fromThisMachine(r *http.Request) bool {
 	return err == nil && net.ParseIP(lhost).Equal(ip)
 }
 
-func (s *Server) setCookie(w http.ResponseWriter, token string) {
+// setCookie sets the device token, Secure when the browser reaches the
+// page over HTTPS: its own, or a reverse proxy's under another name.
+func (s *Server) setCookie(w http.ResponseWriter, r *http.Request, token string) {
+	host, _, err := net.SplitHostPort(r.Host)
+	if err != nil {
+		host = r.Host
+	}
 	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: token, Path: "/", MaxAge: 400 * 24 * 3600,
-		HttpOnly: true, Secure: s.secure, SameSite: http.SameSiteStrictMode})
+		HttpOnly: true, Secure: r.TLS != nil || (s.secure && !loopbackHost(host)), SameSite: http.SameSiteStrictMode})
 }
 
 // pair exchanges a pairing code for a device token, in a cookie.
@@ -490,7 +503,7 @@ func (s *Server) pair(w http.ResponseWriter, r *http.Request) {
 		refuse(w, pe.Status, "%s", pe.Message)
 		return
 	}
-	s.setCookie(w, token)
+	s.setCookie(w, r, token)
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	fmt.Fprintf(w, "this device is paired as %s\n", dev.ID)
 }

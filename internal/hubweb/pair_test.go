@@ -107,18 +107,18 @@ func TestPairedPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := newBrowser(t, true, chromedp.Flag("ignore-certificate-errors-spki-list", spki))
-	pairText := `document.getElementById('pair').textContent`
+	pairText := `document.getElementById('pair')?.textContent`
 
 	// An expired link.
 	expired := f.pair(t, cert, "--expires", "1ms")
 	time.Sleep(5 * time.Millisecond)
 	b.do(chromedp.Navigate(expired))
-	b.wait(pairText + `.startsWith('Not paired: this pairing link expired at')`)
+	b.wait(pairText + `?.startsWith('Not paired: this pairing link expired at')`)
 
 	// A link that pairs: the page opens, with the device's name.
 	link := f.pair(t, cert, "--name", "test phone")
 	b.do(chromedp.Navigate(link))
-	b.wait(`location.pathname === '/' && document.getElementById('conn').textContent === 'Connected to the hub'`)
+	b.wait(`location.pathname === '/' && document.getElementById('conn')?.textContent === 'Connected to the hub'`)
 	devs := f.hubCommand(t, "devices")
 	m := deviceRow.FindStringSubmatch(devs)
 	if m == nil || !strings.Contains(devs, "test phone") || !strings.Contains(devs, "last seen") {
@@ -173,11 +173,11 @@ func TestPairedPage(t *testing.T) {
 
 	// Revoking, mid-session: the open stream ends and the page says why.
 	b.do(chromedp.Navigate(f.base + "/"))
-	b.wait(`document.getElementById('conn').textContent === 'Connected to the hub'`)
+	b.wait(`document.getElementById('conn')?.textContent === 'Connected to the hub'`)
 	if out := f.hubCommand(t, "revoke", id); !strings.Contains(out, id+" is revoked") {
 		t.Errorf("askuser hub revoke = %q", out)
 	}
-	b.wait(`document.getElementById('conn').textContent.startsWith('Not connected: this device (` + id + `) was revoked at')`)
+	b.wait(`document.getElementById('conn')?.textContent?.startsWith('Not connected: this device (` + id + `) was revoked at')`)
 	var st int
 	b.eval(`fetch('/api/question?id=`+q2.ID+`').then((r) => r.status)`, &st)
 	if st != http.StatusUnauthorized {
@@ -192,7 +192,7 @@ func TestPairedPage(t *testing.T) {
 		_, err := chromedp.Call(ctx, network.ClearBrowserCookies, cdp.Empty{})
 		return chromedp.Void{}, err
 	}, chromedp.Navigate(link))
-	b.wait(pairText + `.startsWith('Not paired: this pairing link was used already, at')`)
+	b.wait(pairText + `?.startsWith('Not paired: this pairing link was used already, at')`)
 	// The page logged each refusal as a failed load, and nothing else.
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -200,5 +200,76 @@ func TestPairedPage(t *testing.T) {
 		if !strings.Contains(p, "Failed to load resource") {
 			t.Errorf("the page: %s", p)
 		}
+	}
+}
+
+// TestBehindProxy serves the page as a reverse proxy reaches it: plain
+// HTTP on 127.0.0.1, under its public https name. Only that name and
+// loopback are served; a link pairs once, with a Secure cookie; pairing
+// attempts are limited.
+func TestBehindProxy(t *testing.T) {
+	f := newFixture(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const public = "laptop.example.ts.net"
+	srv, err := hubweb.New(ctx, f.client, &hubweb.Options{Secure: true, Base: "https://" + public})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	p, err := srv.Pair(time.Minute, "proxied")
+	if err != nil || !strings.HasPrefix(p.Link, "https://"+public+"/pair#code=") {
+		t.Fatalf("Pair = %+v, %v", p, err)
+	}
+	code := p.Link[strings.Index(p.Link, "=")+1:]
+	send := func(host, origin, body string) (*http.Response, string) {
+		t.Helper()
+		req, _ := http.NewRequest("POST", ts.URL+"/api/pair", strings.NewReader(body))
+		req.Host = host
+		req.Header.Set("Origin", origin)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var b bytes.Buffer
+		b.ReadFrom(resp.Body)
+		return resp, b.String()
+	}
+	tests := []struct {
+		name, host, origin, body string
+		status                   int
+		msg                      string
+	}{
+		{"another name", "evil.example", "http://evil.example", `{"code":"` + code + `"}`, 421, "neither this machine's loopback address nor the page's own"},
+		{"another origin", public, "https://evil.example", `{"code":"` + code + `"}`, 403, `origin "https://evil.example"`},
+		{"no code", public, "https://" + public, `{}`, 400, "holds no code"},
+		{"unknown code", public, "https://" + public, `{"code":"00"}`, 401, "not one the hub made"},
+		{"the link", public, "https://" + public, `{"code":"` + code + `"}`, 200, "this device is paired as"},
+		{"the link again", public, "https://" + public, `{"code":"` + code + `"}`, 410, "was used already"},
+	}
+	for _, tt := range tests {
+		resp, body := send(tt.host, tt.origin, tt.body)
+		if resp.StatusCode != tt.status || !strings.Contains(body, tt.msg) {
+			t.Errorf("%s: %d %q, want %d and %q", tt.name, resp.StatusCode, body, tt.status, tt.msg)
+		}
+		if resp.StatusCode == 200 {
+			ck := resp.Cookies()
+			if len(ck) != 1 || !ck[0].Secure || !ck[0].HttpOnly || ck[0].SameSite != http.SameSiteStrictMode || strings.Contains(body, ck[0].Value) {
+				t.Errorf("the device's cookie is %+v", ck)
+			}
+		}
+	}
+	// Ten attempts, then one every few seconds.
+	var last string
+	for range 10 {
+		_, last = send(public, "https://"+public, `{"code":"00"}`)
+	}
+	if !strings.Contains(last, "too many pairing attempts: try again in") {
+		t.Errorf("the last of many pairing attempts = %q, want it refused as too many", last)
+	}
+	if ds := srv.Devices(); len(ds) != 1 || ds[0].Name != "proxied" || ds[0].Hash == "" {
+		t.Errorf("Devices = %+v", ds)
 	}
 }
