@@ -25,6 +25,16 @@ func TestMainArguments(t *testing.T) {
 		{[]string{"--web", "0.0.0.0:7373"}, 2, "", "may not listen on 0.0.0.0:7373: only a loopback address"},
 		{[]string{"--web=192.168.1.5:80"}, 2, "", "may not listen on 192.168.1.5:80"},
 		{[]string{"--web", "127.0.0.1:1", "more"}, 2, "", `unexpected argument "more"`},
+		{[]string{"--tls"}, 2, "", "are for the web page: add --web"},
+		{[]string{"--web", "--tls=yes"}, 2, "", "--tls takes no value"},
+		{[]string{"--web", "0.0.0.0:7373", "--cert", "c.pem"}, 2, "", "give both the certificate and its key"},
+		{[]string{"--web", "--url", "http://laptop.example/"}, 2, "", "give the https address devices reach it at"},
+		{[]string{"--web", "--url"}, 2, "", "--url needs a value"},
+		{[]string{"pair", "--expires", "2h"}, 2, "", "at most 1h0m0s"},
+		{[]string{"pair", "--expires", "soon"}, 2, "", "invalid value"},
+		{[]string{"pair", "extra"}, 2, "", `unexpected argument "extra"`},
+		{[]string{"devices", "extra"}, 2, "", `unexpected argument "extra"`},
+		{[]string{"revoke"}, 2, "", "revoke takes one device ID"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -369,3 +369,32 @@ func TestText(t *testing.T) {
 		})
 	}
 }
+
+// TestLinkToThePairedPage: with no link of its own, a push opens the
+// question on the page the hub serves over HTTPS to its paired devices,
+// with no token in the address.
+func TestLinkToThePairedPage(t *testing.T) {
+	rec := newRecorder(t)
+	state := t.TempDir()
+	cfg := filepath.Join(t.TempDir(), "hub.json")
+	if err := os.WriteFile(cfg, []byte(`{"push": {"delayMs": 0, "ntfy": {"server": "`+rec.srv.URL+`", "topic": "`+topic+`"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	page := make(chan string, 1)
+	_, stop, err := hubserver.Start(ctx, &hubserver.Options{ConfigFile: cfg, Getenv: env(state), Web: "127.0.0.1:0", WebTLS: true,
+		WebReady: func(u string) { page <- u }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	base, token, _ := strings.Cut(<-page, "?token=")
+	l, _ := asker(t, state, 60000)
+	defer closeLink(l)
+	got := rec.waitPushes(t, 1, 5*time.Second)
+	click := got[0].header.Get("Click")
+	if !strings.HasPrefix(base, "https://127.0.0.1:") || !regexp.MustCompile(`^`+regexp.QuoteMeta(base)+`#q=[a-z0-9]+$`).MatchString(click) || strings.Contains(click, token) {
+		t.Errorf("the push opens %q; want the question on %s, with no token", click, base)
+	}
+}
