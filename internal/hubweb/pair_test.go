@@ -9,6 +9,7 @@ import (
 	"image/color"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -114,6 +115,9 @@ func TestPairedPage(t *testing.T) {
 	time.Sleep(5 * time.Millisecond)
 	b.do(chromedp.Navigate(expired))
 	b.wait(pairText + `?.startsWith('Not paired: this pairing link expired at')`)
+	if os.Getenv("ASKUSER_AXE") != "" {
+		b.axeCheck(axeSource(t), "the pairing page")
+	}
 
 	// A link that pairs: the page opens, with the device's name.
 	link := f.pair(t, cert, "--name", "test phone")
@@ -271,5 +275,41 @@ func TestBehindProxy(t *testing.T) {
 	}
 	if ds := srv.Devices(); len(ds) != 1 || ds[0].Name != "proxied" || ds[0].Hash == "" {
 		t.Errorf("Devices = %+v", ds)
+	}
+}
+
+// TestLoadCert makes the hub's own certificate once, its key private,
+// and takes the user's pair only whole and matching.
+func TestLoadCert(t *testing.T) {
+	dir := t.TempDir()
+	a, err := hubweb.LoadCert(dir, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := hubweb.LoadCert(dir, "", "")
+	if err != nil || hubweb.Fingerprint(a) != hubweb.Fingerprint(b) || !regexp.MustCompile(`^([0-9A-F]{2}:){31}[0-9A-F]{2}$`).MatchString(hubweb.Fingerprint(a)) {
+		t.Errorf("the certificate made again: %s then %s, %v", hubweb.Fingerprint(a), hubweb.Fingerprint(b), err)
+	}
+	if st, err := os.Stat(filepath.Join(dir, hubweb.KeyFile)); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("the key's mode = %v, %v; want 0600", st, err)
+	}
+	other := t.TempDir()
+	if _, err := hubweb.LoadCert(other, "", ""); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, cert, key, msg string
+	}{
+		{"certificate alone", filepath.Join(dir, hubweb.CertFile), "", "give both"},
+		{"another's key", filepath.Join(dir, hubweb.CertFile), filepath.Join(other, hubweb.KeyFile), "private key does not match public key"},
+		{"no such file", filepath.Join(dir, "none.pem"), filepath.Join(dir, hubweb.KeyFile), "no such file"},
+	}
+	for _, tt := range tests {
+		if _, err := hubweb.LoadCert(t.TempDir(), tt.cert, tt.key); err == nil || !strings.Contains(err.Error(), tt.msg) {
+			t.Errorf("%s: %v, want an error with %q", tt.name, err, tt.msg)
+		}
+	}
+	if c, err := hubweb.LoadCert(t.TempDir(), filepath.Join(dir, hubweb.CertFile), filepath.Join(dir, hubweb.KeyFile)); err != nil || hubweb.Fingerprint(c) != hubweb.Fingerprint(a) {
+		t.Errorf("the user's own pair: %v", err)
 	}
 }
