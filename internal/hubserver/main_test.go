@@ -5,6 +5,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/askuser/askuser/internal/hubserver"
 	"github.com/askuser/askuser/internal/program"
@@ -44,5 +45,42 @@ func TestMainArguments(t *testing.T) {
 				t.Errorf("Main(%q) = %d, stdout %q, stderr %q; want %d, stdout %q, stderr with %q", tt.args, code, stdout.String(), stderr.String(), tt.code, tt.stdout, tt.stderrHas)
 			}
 		})
+	}
+}
+
+// askuser hub pair, devices and revoke say why when the running hub
+// cannot pair: none runs, it serves no page, or its page is not HTTPS.
+func TestPairRefused(t *testing.T) {
+	state := t.TempDir()
+	getenv := func(k string) string { return map[string]string{"XDG_STATE_HOME": state}[k] }
+	run := func(args ...string) (int, string) {
+		var stdout, stderr bytes.Buffer
+		code := hubserver.Main(context.Background(), args, &stdout, &stderr, getenv)
+		return code, stdout.String() + stderr.String()
+	}
+	if code, out := run("pair"); code != 1 || !strings.Contains(out, "no hub runs for this user") {
+		t.Errorf("pair with no hub = %d %q", code, out)
+	}
+	for _, tt := range []struct{ web, msg string }{
+		{"", "the hub runs without its web page"},
+		{"127.0.0.1:0", "the page has no address for other devices"},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		_, stop, err := hubserver.Start(ctx, &hubserver.Options{Getenv: getenv, Web: tt.web})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if code, out := run("pair"); code != 1 || !strings.Contains(out, tt.msg) {
+			t.Errorf("pair, the page on %q = %d %q, want 1 and %q", tt.web, code, out, tt.msg)
+		}
+		if tt.web != "" {
+			if code, out := run("devices"); code != 0 || !strings.Contains(out, "no device is paired") {
+				t.Errorf("devices = %d %q", code, out)
+			}
+		}
+		if err := stop(); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
