@@ -1,6 +1,7 @@
 package hubweb_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -14,6 +15,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -28,8 +30,9 @@ import (
 // fixture is a real hub serving its web page, an asker whose only route
 // is the hub, and a client that watches the hub.
 type fixture struct {
-	base   string // http://127.0.0.1:port, or https:// with TLS
-	state  string // the hub's XDG_STATE_HOME
+	base   string        // http://127.0.0.1:port, or https:// with TLS
+	state  string        // the hub's XDG_STATE_HOME
+	logs   *lockedBuffer // the hub's log
 	http   *http.Client
 	token  string
 	csrf   string
@@ -58,7 +61,8 @@ func newFixtureWith(t testing.TB, withTLS bool) *fixture {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	urls := make(chan string, 1)
-	info, stop, err := hubserver.Start(ctx, &hubserver.Options{Paths: paths, Web: "127.0.0.1:0", WebTLS: withTLS, WebReady: func(u string) { urls <- u }})
+	logs := &lockedBuffer{}
+	info, stop, err := hubserver.Start(ctx, &hubserver.Options{Paths: paths, Log: logs, Web: "127.0.0.1:0", WebTLS: withTLS, WebReady: func(u string) { urls <- u }})
 	if err != nil {
 		t.Fatalf("hub did not start: %v", err)
 	}
@@ -71,7 +75,7 @@ func newFixtureWith(t testing.TB, withTLS bool) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{base: u.Scheme + "://" + u.Host, state: state, token: u.Query().Get("token"), dir: dir, seen: map[string]bool{}, info: info,
+	f := &fixture{base: u.Scheme + "://" + u.Host, state: state, logs: logs, token: u.Query().Get("token"), dir: dir, seen: map[string]bool{}, info: info,
 		http: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }, Timeout: 10 * time.Second}}
 	if withTLS {
 		pem, err := os.ReadFile(filepath.Join(dir, hubweb.CertFile))
@@ -213,4 +217,22 @@ func receive[T any](t testing.TB, ch <-chan T) T {
 		t.Fatal("the asker got nothing within 10s")
 	}
 	panic("unreachable")
+}
+
+// lockedBuffer is a buffer safe for concurrent use.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

@@ -3,7 +3,9 @@ package hubweb_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"crypto/tls"
+	"encoding/hex"
 	"fmt"
 	"image"
 	"image/color"
@@ -129,6 +131,35 @@ func TestPairedPage(t *testing.T) {
 		t.Fatalf("askuser hub devices =\n%s", devs)
 	}
 	id := m[1]
+	// The device's token: a cookie the page's script cannot read, of
+	// which the hub keeps the hash alone, and shows nowhere.
+	var token string
+	b.do(func(ctx context.Context, _ *chromedp.Target) (chromedp.Void, error) {
+		res, err := chromedp.Call(ctx, network.GetCookies, network.GetCookiesParams{URLs: []string{f.base}})
+		for _, c := range res.Cookies {
+			if c.Name == "askuser_token" && c.HTTPOnly && c.Secure && c.SameSite == network.CookieSameSiteStrict {
+				token = c.Value
+			}
+		}
+		return chromedp.Void{}, err
+	})
+	stored, err := os.ReadFile(filepath.Join(f.dir, hubweb.DevicesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(token))
+	if len(token) != 64 || !strings.Contains(string(stored), hex.EncodeToString(sum[:])) {
+		t.Fatalf("the device's cookie is %q, and the hub keeps\n%s", token, stored)
+	}
+	defer func() {
+		for what, text := range map[string]string{"the hub's log": f.logs.String(), "the devices file": string(stored), "askuser hub devices": devs} {
+			for _, secret := range []string{token, expired[len(expired)-64:], link[len(link)-64:]} {
+				if strings.Contains(text, secret) {
+					t.Errorf("%s holds a token or pairing code:\n%s", what, text)
+				}
+			}
+		}
+	}()
 
 	// Answering, through the form.
 	results, q1 := f.askUser(t, deployReq)
