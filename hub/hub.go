@@ -52,6 +52,11 @@ type Info struct {
 	Started time.Time `json:"started"`
 	// Store is the directory of the hub's JetStream file store.
 	Store string `json:"store"`
+	// Page is the address of the hub's web page on this machine with its
+	// access token, when the hub serves one. It is here, in a file only
+	// its user reads, and not in the hub's log, which a service manager
+	// may keep where others read it.
+	Page string `json:"page,omitempty"`
 }
 
 // Paths are the files of one user's hub, all in one directory.

@@ -207,7 +207,10 @@ func Run(ctx context.Context, opts *Options) error {
 	defer os.Remove(paths.Info)
 	page := ""
 	if opts.Web != "" {
-		if page, err = startWeb(services, &wg, s, info, paths, opts, log); err != nil {
+		if page, info.Page, err = startWeb(services, &wg, s, info, paths, opts, log); err != nil {
+			return err
+		}
+		if err := hub.WriteInfo(paths.Info, info); err != nil {
 			return err
 		}
 	}
@@ -279,25 +282,26 @@ func checkWeb(opts *Options) error {
 
 // startWeb serves the hub's web page on wg until ctx is done, and its
 // devices' requests through the hub's own server s. It returns the
-// address devices open it at, "" for none.
-func startWeb(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info hub.Info, paths hub.Paths, opts *Options, log io.Writer) (string, error) {
+// address devices open it at, "" for none, and its address on this
+// machine with the access token, which it does not write to log.
+func startWeb(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info hub.Info, paths hub.Paths, opts *Options, log io.Writer) (base, local string, err error) {
 	token, err := hubweb.LoadToken(filepath.Join(paths.Dir, hubweb.TokenFile))
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	withTLS := opts.WebTLS || opts.WebCert != ""
 	var cert tls.Certificate
 	if withTLS {
 		if cert, err = hubweb.LoadCert(paths.Dir, opts.WebCert, opts.WebKey); err != nil {
-			return "", err
+			return "", "", err
 		}
 	}
 	ln, err := net.Listen("tcp", opts.Web)
 	if err != nil {
-		return "", fmt.Errorf("the web page: %w", err)
+		return "", "", fmt.Errorf("the web page: %w", err)
 	}
 	at := ln.Addr().(*net.TCPAddr)
-	base := opts.WebURL
+	base = opts.WebURL
 	fingerprint := ""
 	if withTLS {
 		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
@@ -309,7 +313,7 @@ func startWeb(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info hu
 	c, err := hub.Dial(ctx, &hub.DialOptions{Info: &info, Name: "askuser hub web"})
 	if err != nil {
 		ln.Close()
-		return "", fmt.Errorf("the web page: connect to the hub: %w", err)
+		return "", "", fmt.Errorf("the web page: connect to the hub: %w", err)
 	}
 	w, err := hubweb.New(ctx, c, &hubweb.Options{Token: token, Devices: filepath.Join(paths.Dir, hubweb.DevicesFile),
 		Secure: withTLS || base != "", Base: base, Fingerprint: fingerprint})
@@ -319,20 +323,20 @@ func startWeb(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info hu
 	if err != nil {
 		ln.Close()
 		c.Close()
-		return "", fmt.Errorf("the web page: %w", err)
+		return "", "", fmt.Errorf("the web page: %w", err)
 	}
-	local := at.String()
+	addr := at.String()
 	if at.IP.IsUnspecified() {
-		local = net.JoinHostPort("127.0.0.1", strconv.Itoa(at.Port))
+		addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(at.Port))
 	}
-	local = w.URL(local)
+	local = w.URL(addr)
 	wg.Go(func() {
 		defer c.Close()
 		if err := w.Serve(ctx, ln); err != nil {
 			fmt.Fprintf(log, "askuser hub: the web page stopped: %v\n", err)
 		}
 	})
-	fmt.Fprintf(log, "askuser hub: web page at %s\n", local)
+	fmt.Fprintf(log, "askuser hub: web page at %s (with its access token: askuser hub status)\n", w.Address(addr))
 	if base != "" {
 		fmt.Fprintf(log, "askuser hub: other devices open it at %s once paired: askuser hub pair\n", base)
 	}
@@ -342,7 +346,7 @@ func startWeb(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info hu
 	if opts.WebReady != nil {
 		opts.WebReady(local)
 	}
-	return w.Base(), nil
+	return w.Base(), local, nil
 }
 
 // reachableHost is the host name other devices reach a page listening

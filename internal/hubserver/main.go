@@ -31,7 +31,8 @@ questions nobody answers in time to a phone through ntfy:
 
 With --web it also serves its web page, the waiting questions and
 their forms for a browser, on ADDR (127.0.0.1:7373 unless given), and
-prints the page's address with its access token, for this machine.
+logs the page's address; askuser hub status gives it with its access
+token, for this machine.
 Without TLS only a loopback address is served. --tls serves HTTPS with
 the hub's own certificate (made once, kept in the hub's directory);
 --cert and --key with yours. --url is the https address devices reach

@@ -242,14 +242,20 @@ func New(ctx context.Context, c *hub.Client, opts *Options) (*Server, error) {
 // Token returns the access token.
 func (s *Server) Token() string { return s.token }
 
-// URL returns the address to open on this machine for the page
-// listening on addr, the access token in it.
-func (s *Server) URL(addr string) string {
+// Address returns the page's address for the page listening on addr,
+// without the access token.
+func (s *Server) Address(addr string) string {
 	scheme := "http://"
 	if s.secure {
 		scheme = "https://"
 	}
-	return scheme + addr + "/?token=" + s.token
+	return scheme + addr + "/"
+}
+
+// URL returns the address to open on this machine for the page
+// listening on addr, the access token in it.
+func (s *Server) URL(addr string) string {
+	return s.Address(addr) + "?token=" + s.token
 }
 
 // Base returns the address devices open the page at, Options.Base.

@@ -28,6 +28,25 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// hubStatusPage returns the page's address with its token, as askuser
+// hub status prints it.
+func hubStatusPage(t *testing.T, askuser string, env []string) string {
+	t.Helper()
+	cmd := exec.Command(askuser, "hub", "status")
+	cmd.Env = env
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("askuser hub status: %v\n%s", err, out)
+	}
+	for l := range strings.Lines(string(out)) {
+		if u, ok := strings.CutPrefix(strings.TrimSpace(l), "web page: "); ok {
+			return u
+		}
+	}
+	t.Fatalf("askuser hub status names no web page:\n%s", out)
+	return ""
+}
+
 // hubWeb runs askuser hub --web as a process, with askuser built beside
 // it, until the test ends. It returns askuser, the environment that
 // reaches that hub, and the page's address and token.
@@ -68,15 +87,16 @@ func hubWeb(t *testing.T) (askuser string, env []string, f *fixture) {
 		}
 		close(lines)
 	}()
-	var page string
+	var page, logged string
 	for page == "" {
 		select {
 		case l, ok := <-lines:
 			if !ok {
 				t.Fatal("askuser hub ended before it printed its page's address")
 			}
-			if _, u, ok := strings.Cut(l, "askuser hub: web page at "); ok {
-				page = u
+			if strings.Contains(l, "askuser hub: web page at ") {
+				page = hubStatusPage(t, askuser, env)
+				logged = l
 			}
 		case <-time.After(20 * time.Second):
 			t.Fatal("askuser hub printed no page address within 20s")
@@ -89,6 +109,9 @@ func hubWeb(t *testing.T) (askuser string, env []string, f *fixture) {
 	u, err := url.Parse(page)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if tok := u.Query().Get("token"); tok == "" || strings.Contains(logged, tok) {
+		t.Errorf("the hub logged %q; the token from askuser hub status is %q", logged, tok)
 	}
 	return askuser, env, &fixture{base: "http://" + u.Host, token: u.Query().Get("token")}
 }

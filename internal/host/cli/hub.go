@@ -29,7 +29,8 @@ SIGTERM stops it with nothing lost; a second hub refuses to start.
 
 With --web the hub also serves its web page, the waiting questions as
 forms for a browser, on ADDR (127.0.0.1:7373 unless given; beyond
-loopback with TLS only), and prints its address with its access token.
+loopback with TLS only); askuser hub status prints its address with
+its access token.
 askuser hub pair prints a one-time link that pairs a phone with it;
 devices lists them, revoke ends one (askuser-hub --help says more).
 
@@ -139,8 +140,12 @@ func hubStatus(ctx context.Context, env *Env) int {
 		fmt.Fprintf(env.Stderr, "askuser hub: %v\n", err)
 		return ExitError
 	}
-	fmt.Fprintf(env.Stdout, "a hub runs: process %d at %s, started %s\nstore: %s\n%s\n",
-		info.PID, info.URL, info.Started.Local().Format(time.RFC3339), info.Store, plural(len(qs), "question waits", "questions wait"))
+	fmt.Fprintf(env.Stdout, "a hub runs: process %d at %s, started %s\nstore: %s\n",
+		info.PID, info.URL, info.Started.Local().Format(time.RFC3339), info.Store)
+	if info.Page != "" {
+		fmt.Fprintf(env.Stdout, "web page: %s\n", oneLine(info.Page))
+	}
+	fmt.Fprintln(env.Stdout, plural(len(qs), "question waits", "questions wait"))
 	return 0
 }
 
