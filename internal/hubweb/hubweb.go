@@ -3,7 +3,7 @@
 // same machine and, over HTTPS, for the devices paired with the hub.
 //
 // Every request must carry a device token as a cookie: the access
-// token, set by the address askuser hub prints (/?token=…) and taken
+// token, set by the address askuser hub status prints (/?token=…) and taken
 // from this machine only, or the token a device got for a pairing link
 // (askuser hub pair), which works once and for minutes. Without HTTPS
 // every request must name a loopback host. Every request that changes
@@ -379,7 +379,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	case r.URL.Path == "/" && get && r.URL.Query().Has("token"):
 		if !s.same(r.URL.Query().Get("token"), s.token) || !fromThisMachine(r) {
-			refuse(w, http.StatusUnauthorized, "the access token in the address is wrong, or used from another machine: open the address askuser hub --web printed, on its machine")
+			refuse(w, http.StatusUnauthorized, "the access token in the address is wrong, or used from another machine: open the address askuser hub status prints, on its machine")
 			return
 		}
 		s.setCookie(w, r, s.token)
@@ -442,7 +442,7 @@ func (s *Server) ownOrigin(w http.ResponseWriter, r *http.Request) bool {
 func (s *Server) device(r *http.Request) (id, why string) {
 	ck, err := r.Cookie(cookieName)
 	if err != nil || ck.Value == "" {
-		return "", "this browser has no device token: open the address askuser hub --web printed on its machine, or pair this device with the link askuser hub pair prints"
+		return "", "this browser has no device token: open the address askuser hub status prints on its machine, or pair this device with the link askuser hub pair prints"
 	}
 	if s.same(ck.Value, s.token) {
 		if !fromThisMachine(r) {

@@ -200,7 +200,7 @@
     es.addEventListener('lost', () => online(false));
     es.addEventListener('error', async () => {
       $('conn').textContent = es.readyState === EventSource.CLOSED
-        ? 'Not connected: open the address askuser hub --web printed, with its token, and reload.'
+        ? 'Not connected: open the address askuser hub status prints, with its token, and reload.'
         : 'Connection lost; connecting again…';
       // A device the hub refuses, revoked say, learns why, and stops.
       try {
