@@ -447,6 +447,7 @@ func TestCountdownStopped(t *testing.T) {
 	})
 	a := newAsker(t, l, ask.Capabilities{Custom: local}, 1000)
 	results := make(chan contract.Result, 1)
+	firstDeadline := time.Now().Add(time.Second)
 	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
 	if !<-stopped {
 		t.Fatal("the countdown could not be stopped")
@@ -467,7 +468,7 @@ func TestCountdownStopped(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	time.Sleep(time.Until(q.Tag.Deadline.Add(500 * time.Millisecond)))
+	time.Sleep(time.Until(firstDeadline.Add(500 * time.Millisecond)))
 	if _, err := c.Answer(context.Background(), q.ID, askUserAnswer(t, "prod"), "program"); err != nil {
 		t.Fatalf("answer after the first deadline: %v", err)
 	}
