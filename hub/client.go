@@ -54,6 +54,25 @@ type DialOptions struct {
 	Timeout time.Duration
 }
 
+// Remote is a hub on a NATS server or cluster of other machines, which
+// DialRemote connects to.
+type Remote struct {
+	// URL is the server's address, nats:// or tls://, or several,
+	// comma-separated, of one cluster.
+	URL string
+	// Credentials is the path of a NATS .creds file, or of a file
+	// holding a token or user:password on one line, readable by its
+	// owner only.
+	Credentials string
+	// Recipients are the public keys (askuser-pub-…) every question is
+	// sealed to: the person's hub key, and any paired device's.
+	Recipients []string
+	// Key is the path of the key that opens the questions sealed to its
+	// public key (Paths.Key, made by MakeKey); "" for none, as on a
+	// machine whose agents only ask.
+	Key string
+}
+
 // Client is a connection to a hub. It reconnects by itself when the hub
 // restarts. It is safe for concurrent use. Close it when done.
 type Client struct {
@@ -64,6 +83,7 @@ type Client struct {
 	info      Info
 	timeout   time.Duration
 	reconnect chan struct{} // signalled, without blocking, on each reconnect
+	seal      sealer
 }
 
 // Dial connects to the user's hub. Without a running hub it returns an
@@ -96,7 +116,43 @@ func Dial(ctx context.Context, opts *DialOptions) (*Client, error) {
 		f := &infoFile{path: p.Info, last: info, timeout: timeout}
 		auth = append(auth, nats.SetCustomDialer(f), nats.TokenHandler(f.token))
 	}
-	c := &Client{info: info, timeout: timeout, reconnect: make(chan struct{}, 1)}
+	return connect(ctx, opts, info, auth, nil)
+}
+
+// DialRemote connects to the hub on a NATS server or cluster of other
+// machines that r names. Every question published through it is sealed
+// to r's recipients, and the answers to them taken only when sealed back
+// by one; questions sealed to r's key are opened, and their answers
+// sealed back (see Sealed). opts's Info and Getenv are not used.
+func DialRemote(ctx context.Context, r Remote, opts *DialOptions) (*Client, error) {
+	if opts == nil {
+		opts = &DialOptions{}
+	}
+	if len(r.Recipients) == 0 {
+		return nil, errors.New("a remote hub needs at least one recipient key to seal its questions to")
+	}
+	s := &sealing{recipients: r.Recipients}
+	if r.Key != "" {
+		k, err := readKey(r.Key)
+		if err != nil {
+			return nil, err
+		}
+		s.keys = append(s.keys, k)
+	}
+	auth, err := remoteAuth(r.Credentials)
+	if err != nil {
+		return nil, err
+	}
+	return connect(ctx, opts, Info{URL: r.URL}, []nats.Option{auth}, s)
+}
+
+// connect connects to the hub at info.URL with auth, sealing with seal.
+func connect(ctx context.Context, opts *DialOptions, info Info, auth []nats.Option, seal sealer) (*Client, error) {
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = time.Second
+	}
+	c := &Client{info: info, timeout: timeout, reconnect: make(chan struct{}, 1), seal: seal}
 	name := opts.Name
 	if name == "" {
 		name = "askuser"
@@ -132,6 +188,26 @@ func Dial(ctx context.Context, opts *DialOptions) (*Client, error) {
 		return nil, fmt.Errorf("open the hub's buckets at %s: %w", info.URL, err)
 	}
 	return c, nil
+}
+
+// remoteAuth is how to authenticate with the credentials file at path:
+// a NATS .creds file, or a token or user:password on one line.
+func remoteAuth(path string) (nats.Option, error) {
+	data, err := readPrivate(path, "the hub's credentials")
+	if err != nil {
+		return nil, err
+	}
+	s := strings.TrimSpace(string(data))
+	switch {
+	case strings.Contains(s, "-----BEGIN NATS USER JWT-----"):
+		return nats.UserCredentials(path), nil
+	case s == "" || strings.ContainsAny(s, "\n\r"):
+		return nil, fmt.Errorf("the hub's credentials %s: must be a NATS .creds file, or a token or user:password on one line", path)
+	}
+	if user, pass, ok := strings.Cut(s, ":"); ok {
+		return nats.UserInfo(user, pass), nil
+	}
+	return nats.Token(s), nil
 }
 
 // infoFile dials the hub its info file names, read again at each dial,
@@ -213,7 +289,7 @@ func (c *Client) Pending(ctx context.Context) ([]Question, error) {
 	var out []Question
 	err = each(ctx, c.questions, func(e jetstream.KeyValueEntry) {
 		var q Question
-		if json.Unmarshal(e.Value(), &q) != nil || closed[e.Key()] {
+		if c.readQuestion(e.Value(), &q) != nil || closed[e.Key()] {
 			return
 		}
 		if d := q.Tag.Deadline; d != nil && !now.Before(*d) {
@@ -291,7 +367,7 @@ func (c *Client) Question(ctx context.Context, id string) (*Question, *Answer, e
 		return nil, nil, refused(RefusedUnknown, "no question %s waits on the hub: the id is unknown, or the question expired and left the store", id)
 	}
 	var q Question
-	if err := json.Unmarshal(e.Value(), &q); err != nil {
+	if err := c.readQuestion(e.Value(), &q); err != nil {
 		return nil, nil, fmt.Errorf("read the hub's question %s: %w", id, err)
 	}
 	return &q, ans, nil
@@ -342,7 +418,7 @@ func (c *Client) settle(ctx context.Context, id, by, status string, result func(
 	}
 	cctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
-	won, prior2, err := c.claim(cctx, a, q.Tag.Deadline)
+	won, prior2, err := c.claim(cctx, q, a, q.Tag.Deadline)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -360,10 +436,10 @@ func alreadyAnswered(id string, a Answer) error {
 	return refused(RefusedAnswered, "question %s was already %s at %s", id, a.Where(), a.At.Format(time.RFC3339))
 }
 
-// claim creates a's entry in the answers bucket unless one exists; it
-// reports whether a won, and otherwise the entry that did.
-func (c *Client) claim(ctx context.Context, a Answer, deadline *time.Time) (bool, Answer, error) {
-	data, err := json.Marshal(a)
+// claim creates a's entry, the answer to q, in the answers bucket unless
+// one exists; it reports whether a won, and otherwise the entry that did.
+func (c *Client) claim(ctx context.Context, q *Question, a Answer, deadline *time.Time) (bool, Answer, error) {
+	data, err := c.answerData(q, a)
 	if err != nil {
 		return false, Answer{}, err
 	}
@@ -383,7 +459,7 @@ func (c *Client) claim(ctx context.Context, a Answer, deadline *time.Time) (bool
 		return false, Answer{}, fmt.Errorf("read the answer to %s that came first: %w", a.ID, err)
 	}
 	var prior Answer
-	if err := json.Unmarshal(e.Value(), &prior); err != nil {
+	if err := c.readAnswer(q, e.Value(), &prior); err != nil {
 		return false, Answer{}, fmt.Errorf("read the answer to %s that came first: %w", a.ID, err)
 	}
 	return false, prior, nil
@@ -397,7 +473,7 @@ func roundTTL(d time.Duration) time.Duration {
 
 // publish stores q in the questions bucket, to expire at its deadline.
 func (c *Client) publish(ctx context.Context, q Question) error {
-	data, err := json.Marshal(q)
+	data, err := c.questionData(q)
 	if err != nil {
 		return err
 	}
@@ -431,8 +507,13 @@ func (c *Client) keepWaiting(ctx context.Context, q Question) error {
 	if err != nil {
 		return err
 	}
-	q.Tag.Deadline = nil
-	data, err := json.Marshal(q)
+	// The entry is changed as stored, sealed or not.
+	var stored Question
+	if err := json.Unmarshal(e.Value(), &stored); err != nil {
+		return err
+	}
+	stored.Tag.Deadline = nil
+	data, err := json.Marshal(stored)
 	if err != nil {
 		return err
 	}
@@ -479,7 +560,7 @@ func (c *Client) await(ctx context.Context, q *Question, here <-chan struct{}, f
 			cancel()
 			if err == nil {
 				var a Answer
-				if json.Unmarshal(e.Value(), &a) == nil {
+				if c.readAnswer(q, e.Value(), &a) == nil {
 					if a.Status != StatusAnswered {
 						return a, nil
 					}

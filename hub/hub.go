@@ -61,7 +61,7 @@ type Info struct {
 
 // Paths are the files of one user's hub, all in one directory.
 type Paths struct {
-	// Dir holds the other three; only its user may enter it.
+	// Dir holds the others; only its user may enter it.
 	Dir string
 	// Info is the info file, readable by its user only.
 	Info string
@@ -69,6 +69,9 @@ type Paths struct {
 	Lock string
 	// Store is the JetStream file store.
 	Store string
+	// Key is the person's key, which opens the questions sealed to its
+	// public recipient key (see MakeKey).
+	Key string
 }
 
 // Locate returns the paths of the user's hub: in $XDG_STATE_HOME/askuser/hub,
@@ -105,6 +108,7 @@ func Locate(getenv func(string) string) (Paths, error) {
 		Info:  filepath.Join(dir, "hub.json"),
 		Lock:  filepath.Join(dir, "hub.lock"),
 		Store: filepath.Join(dir, "jetstream"),
+		Key:   filepath.Join(dir, "key"),
 	}, nil
 }
 

@@ -375,6 +375,13 @@ func (h *hubSide) run(ctx context.Context) {
 	// dates say, however long the dial took.
 	h.mu.Lock()
 	h.q.Created = time.Now().UTC()
+	if c.seal != nil {
+		if err := c.seal.prepare(h.q); err != nil {
+			h.mu.Unlock()
+			h.again(ctx, err, true)
+			return
+		}
+	}
 	q := *h.q
 	h.mu.Unlock()
 	for {
@@ -528,7 +535,7 @@ func (h *hubSide) settle(note string) (Answer, bool) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), claimTimeout)
 	defer cancel()
-	won, prior, err := c.claim(ctx, h.closing(note), h.deadline())
+	won, prior, err := c.claim(ctx, h.q, h.closing(note), h.deadline())
 	if err != nil || won {
 		_ = c.questions.Delete(ctx, h.q.ID)
 		return Answer{}, false
@@ -548,7 +555,7 @@ func (h *hubSide) settle(note string) (Answer, bool) {
 func (h *hubSide) close(c *Client, note string) {
 	ctx, cancel := context.WithTimeout(context.Background(), claimTimeout)
 	defer cancel()
-	_, _, _ = c.claim(ctx, h.closing(note), h.deadline())
+	_, _, _ = c.claim(ctx, h.q, h.closing(note), h.deadline())
 	_ = c.questions.Delete(ctx, h.q.ID)
 }
 

@@ -30,6 +30,10 @@ type Question struct {
 	// StoppedBy names who stopped the question's countdown on a surface
 	// of the hub (StopCountdown); "" when nobody did, or its asker did.
 	StoppedBy string `json:"stopped_by,omitempty"`
+
+	// sealed is what the sealing of a remote hub's client knows of the
+	// question; nil on the hub of one machine.
+	sealed any
 }
 
 // Tag says where a question comes from. Every member is the asker's

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/push"
 	"github.com/askuser/askuser/internal/strictjson"
 )
@@ -15,13 +16,22 @@ import (
 // directory:
 //
 //	{
-//	  "push": { … }   // pushes to the person's phone: see push.Config
+//	  "push": { … },  // pushes to the person's phone: see push.Config
+//	  "remote": {     // the NATS server or cluster of the person's other machines
+//	    "url": "tls://nats.example.net:4222",
+//	    "credentials": "/home/me/.config/askuser/hub.creds",
+//	    "recipients": ["askuser-pub-…"]
+//	  }
 //	}
 //
 // Agents never read it; a hub reads it once, when it starts.
 type Config struct {
 	// Push, when set, pushes waiting questions through ntfy.
 	Push *push.Config
+	// Remote, when set, is the hub the questions of this machine are
+	// relayed to, sealed, and whose questions sealed to this machine's
+	// key are relayed here (see hub.Relay).
+	Remote *hub.Remote
 }
 
 // maxConfigSize bounds the hub's config file.
@@ -85,7 +95,7 @@ func ParseConfig(data []byte) (Config, error) {
 	if len(data) == 0 || data[firstByte(data)] != '{' {
 		return Config{}, errors.New("must be a JSON object, such as {\"push\": {…}}")
 	}
-	m, err := strictjson.Members(data, "push")
+	m, err := strictjson.Members(data, "push", "remote")
 	if err != nil {
 		return Config{}, err
 	}
@@ -96,6 +106,11 @@ func ParseConfig(data []byte) (Config, error) {
 			return Config{}, err
 		}
 		c.Push = &p
+	}
+	if raw, ok := m["remote"]; ok {
+		if c.Remote, err = parseRemote(raw); err != nil {
+			return Config{}, err
+		}
 	}
 	return c, nil
 }

@@ -224,6 +224,15 @@ func Run(ctx context.Context, opts *Options) error {
 		}
 		fmt.Fprintf(log, "askuser hub: pushes questions unanswered after %v to the ntfy server at %s\n", cfg.Push.Delay, cfg.Push.Server)
 	}
+	if cfg.Remote != nil {
+		key := ""
+		if _, err := os.Stat(paths.Key); err == nil {
+			key = paths.Key
+		}
+		if err := startRelay(services, &wg, info, *cfg.Remote, key, log); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintf(log, "askuser hub: ready at %s, store %s, info %s\n", info.URL, paths.Store, paths.Info)
 	if opts.Ready != nil {
 		opts.Ready(info)

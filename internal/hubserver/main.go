@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubweb"
 	"github.com/askuser/askuser/internal/program"
 )
@@ -16,6 +17,7 @@ const usage = `usage: askuser hub [--web [ADDR] [--tls | --cert FILE --key FILE]
        askuser hub pair [--expires DURATION] [--name NAME]
        askuser hub devices
        askuser hub revoke ID
+       askuser hub recipient
        askuser-hub version
 
 Run the hub in the foreground: an embedded NATS server with JetStream on
@@ -28,6 +30,18 @@ Its own config file, $XDG_CONFIG_HOME/askuser/hub.json (else
 questions nobody answers in time to a phone through ntfy:
   {"push": {"delayMs": 30000, "ntfy": {"server": "https://ntfy.sh",
    "topic": "…", "token": "…", "link": "https://…/"}}}
+and may relay the questions of this machine, sealed, to a NATS server or
+cluster that the person's other machines reach, and bring back the
+questions there sealed to this machine's key:
+  {"remote": {"url": "tls://nats.example.net:4222",
+   "credentials": "/home/me/.config/askuser/hub.creds",
+   "recipients": ["askuser-pub-…"]}}
+and may relay the questions of this machine, sealed, to a NATS server or
+cluster that the person's other machines reach, and the questions there
+sealed to this machine's key (askuser hub recipient) back here:
+  {"remote": {"url": "tls://nats.example.net:4222",
+   "credentials": "/home/me/.config/askuser/hub.creds",
+   "recipients": ["askuser-pub-…"]}}
 
 With --web it also serves its web page, the waiting questions and
 their forms for a browser, on ADDR (127.0.0.1:7373 unless given), and
@@ -44,6 +58,17 @@ askuser hub pair prints a link, with its QR code and the certificate's
 fingerprint, that pairs one device with the running hub's page: it works
 once, within DURATION (5m unless given, at most 1h). askuser hub devices
 lists the paired devices; askuser hub revoke ID ends one at once.
+
+askuser hub recipient prints the person's public recipient key (askuser-pub-…), making
+the key in the hub's directory first if it is not there: agents on other
+machines, whose config names a remote hub, seal their questions to it
+(the config's hub.recipients), and only this machine's hub, inbox and
+programs can open them.
+
+askuser hub recipient prints this machine's public key (askuser-pub-…),
+making its key in the hub's directory first if it is not there: list it
+in the remote's recipients of the hubs of other machines, and their
+questions are sealed to it.
 
 askuser-hub version prints the version, the commit and the platform, as
 askuser version does.
@@ -73,6 +98,20 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv f
 			return bad("unexpected argument %q", args[0])
 		case "pair", "devices", "revoke":
 			return mainDevices(ctx, args, stdout, stderr, getenv, bad)
+		case "recipient":
+			if len(args) > 1 {
+				return bad("recipient takes no arguments")
+			}
+			p, err := hub.Locate(getenv)
+			if err == nil {
+				var pub string
+				if pub, err = hub.MakeKey(p.Key); err == nil {
+					fmt.Fprintln(stdout, pub)
+					return 0
+				}
+			}
+			fmt.Fprintf(stderr, "askuser hub: %v\n", err)
+			return 3
 		}
 	}
 	opts := Options{Getenv: getenv, Log: stderr}

@@ -1,0 +1,125 @@
+package hubserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/sealkey"
+	"github.com/askuser/askuser/internal/strictjson"
+)
+
+// remoteKeys are the members of the config's remote.
+var remoteKeys = []string{"url", "credentials", "recipients"}
+
+// parseRemote reads the config's remote: the NATS server or cluster of
+// the person's other machines (see hub.Relay).
+func parseRemote(raw []byte) (*hub.Remote, error) {
+	m, err := strictjson.Members(raw, remoteKeys...)
+	if err != nil {
+		return nil, fmt.Errorf("remote: %w", err)
+	}
+	var problems []string
+	add := func(key, format string, args ...any) {
+		problems = append(problems, "remote."+key+": "+fmt.Sprintf(format, args...))
+	}
+	var r hub.Remote
+	for key, dst := range map[string]*string{"url": &r.URL, "credentials": &r.Credentials} {
+		if v, ok := m[key]; ok && json.Unmarshal(v, dst) != nil {
+			add(key, "must be a string")
+		}
+	}
+	if v, ok := m["recipients"]; ok && json.Unmarshal(v, &r.Recipients) != nil {
+		add("recipients", `must be an array of public keys such as ["askuser-pub-…"]`)
+	}
+	if problems == nil {
+		problems = remoteProblems(&r)
+	}
+	if problems != nil {
+		return nil, errors.New(strings.Join(problems, "; "))
+	}
+	return &r, nil
+}
+
+// remoteProblems checks a remote, each problem naming its member.
+func remoteProblems(r *hub.Remote) []string {
+	var out []string
+	add := func(key, format string, args ...any) {
+		out = append(out, "remote."+key+": "+fmt.Sprintf(format, args...))
+	}
+	if r.URL == "" {
+		add("url", `is required: the NATS server's address, such as "tls://nats.example.net:4222"`)
+	}
+	for u := range strings.SplitSeq(r.URL, ",") {
+		if r.URL == "" {
+			break
+		}
+		pu, err := url.Parse(strings.TrimSpace(u))
+		if err != nil || (pu.Scheme != "nats" && pu.Scheme != "tls") || pu.Host == "" || pu.User != nil {
+			add("url", "must be nats://HOST:PORT or tls://HOST:PORT, without a user or password (those go in credentials), got %q", u)
+		}
+	}
+	switch {
+	case r.Credentials == "":
+		add("credentials", "is required: the path of a NATS .creds file, or of a file holding a token or user:password")
+	case !filepath.IsAbs(r.Credentials):
+		add("credentials", "must be an absolute path, got %q", r.Credentials)
+	}
+	if len(r.Recipients) == 0 {
+		add("recipients", "must list at least one public key to seal questions to: askuser hub recipient prints this machine's")
+	}
+	for i, k := range r.Recipients {
+		if _, err := sealkey.Parse(k, sealkey.Public, "public key"); err != nil {
+			add(fmt.Sprintf("recipients[%d]", i), "%v; got %q", err, k)
+		}
+	}
+	return out
+}
+
+// remoteRetry is how long the relay waits before it dials the remote
+// hub again.
+const remoteRetry = 2 * time.Second
+
+// startRelay relays questions between the hub, at info, and the remote
+// hub r on wg until ctx is done (see hub.Relay), dialing r again while it
+// cannot be reached. key is this machine's key, which opens the remote
+// questions sealed to it; "" opens none.
+func startRelay(ctx context.Context, wg *sync.WaitGroup, info hub.Info, r hub.Remote, key string, log io.Writer) error {
+	local, err := hub.Dial(ctx, &hub.DialOptions{Info: &info, Name: "askuser hub relay"})
+	if err != nil {
+		return fmt.Errorf("remote: connect to the hub: %w", err)
+	}
+	r.Key = key
+	wg.Go(func() {
+		defer local.Close()
+		said := ""
+		for ctx.Err() == nil {
+			remote, err := hub.DialRemote(ctx, r, &hub.DialOptions{Name: "askuser hub relay", Timeout: 5 * time.Second})
+			if err == nil {
+				fmt.Fprintf(log, "askuser hub: relays questions with the remote hub at %s\n", r.URL)
+				err = hub.Relay(ctx, local, remote, func(s string) { fmt.Fprintf(log, "askuser hub: %s\n", s) })
+				remote.Close()
+			}
+			if ctx.Err() != nil {
+				return
+			}
+			if msg := err.Error(); msg != said {
+				fmt.Fprintf(log, "askuser hub: the remote hub at %s: %v; trying again\n", r.URL, err)
+				said = msg
+			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(remoteRetry):
+			}
+		}
+	})
+	return nil
+}
