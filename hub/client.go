@@ -52,6 +52,8 @@ type DialOptions struct {
 	// Timeout bounds the connection and the first requests; 0 means one
 	// second.
 	Timeout time.Duration
+
+	remote *dialRemote // set by DialRemote
 }
 
 // Remote is a hub on a NATS server or cluster of other machines, which
@@ -98,11 +100,16 @@ func Dial(ctx context.Context, opts *DialOptions) (*Client, error) {
 		timeout = time.Second
 	}
 	var info Info
+	var seal sealer
 	auth := []nats.Option{}
-	if opts.Info != nil {
+	switch {
+	case opts.remote != nil:
+		info.URL, seal = opts.remote.url, opts.remote.seal
+		auth = append(auth, opts.remote.auth)
+	case opts.Info != nil:
 		info = *opts.Info
 		auth = append(auth, nats.Token(info.Token))
-	} else {
+	default:
 		p, err := Locate(opts.Getenv)
 		if err != nil {
 			return nil, err
@@ -115,42 +122,6 @@ func Dial(ctx context.Context, opts *DialOptions) (*Client, error) {
 		// reconnection reads the info file again.
 		f := &infoFile{path: p.Info, last: info, timeout: timeout}
 		auth = append(auth, nats.SetCustomDialer(f), nats.TokenHandler(f.token))
-	}
-	return connect(ctx, opts, info, auth, nil)
-}
-
-// DialRemote connects to the hub on a NATS server or cluster of other
-// machines that r names. Every question published through it is sealed
-// to r's recipients, and the answers to them taken only when sealed back
-// by one; questions sealed to r's key are opened, and their answers
-// sealed back (see Sealed). opts's Info and Getenv are not used.
-func DialRemote(ctx context.Context, r Remote, opts *DialOptions) (*Client, error) {
-	if opts == nil {
-		opts = &DialOptions{}
-	}
-	if len(r.Recipients) == 0 {
-		return nil, errors.New("a remote hub needs at least one recipient key to seal its questions to")
-	}
-	s := &sealing{recipients: r.Recipients}
-	if r.Key != "" {
-		k, err := readKey(r.Key)
-		if err != nil {
-			return nil, err
-		}
-		s.keys = append(s.keys, k)
-	}
-	auth, err := remoteAuth(r.Credentials)
-	if err != nil {
-		return nil, err
-	}
-	return connect(ctx, opts, Info{URL: r.URL}, []nats.Option{auth}, s)
-}
-
-// connect connects to the hub at info.URL with auth, sealing with seal.
-func connect(ctx context.Context, opts *DialOptions, info Info, auth []nats.Option, seal sealer) (*Client, error) {
-	timeout := opts.Timeout
-	if timeout <= 0 {
-		timeout = time.Second
 	}
 	c := &Client{info: info, timeout: timeout, reconnect: make(chan struct{}, 1), seal: seal}
 	name := opts.Name
@@ -188,6 +159,42 @@ func connect(ctx context.Context, opts *DialOptions, info Info, auth []nats.Opti
 		return nil, fmt.Errorf("open the hub's buckets at %s: %w", info.URL, err)
 	}
 	return c, nil
+}
+
+// DialRemote connects to the hub on a NATS server or cluster of other
+// machines that r names. Every question published through it is sealed
+// to r's recipients, and the answers to them taken only when sealed back
+// by one; questions sealed to r's key are opened, and their answers
+// sealed back (see Sealed). opts's Info and Getenv are not used.
+func DialRemote(ctx context.Context, r Remote, opts *DialOptions) (*Client, error) {
+	var o DialOptions
+	if opts != nil {
+		o = *opts
+	}
+	if len(r.Recipients) == 0 {
+		return nil, errors.New("a remote hub needs at least one recipient key to seal its questions to")
+	}
+	s := &sealing{recipients: r.Recipients}
+	if r.Key != "" {
+		k, err := readKey(r.Key)
+		if err != nil {
+			return nil, err
+		}
+		s.keys = append(s.keys, k)
+	}
+	auth, err := remoteAuth(r.Credentials)
+	if err != nil {
+		return nil, err
+	}
+	o.remote = &dialRemote{url: r.URL, auth: auth, seal: s}
+	return Dial(ctx, &o)
+}
+
+// dialRemote is where and how DialRemote has Dial connect.
+type dialRemote struct {
+	url  string
+	auth nats.Option
+	seal sealer
 }
 
 // remoteAuth is how to authenticate with the credentials file at path:
@@ -289,7 +296,7 @@ func (c *Client) Pending(ctx context.Context) ([]Question, error) {
 	var out []Question
 	err = each(ctx, c.questions, func(e jetstream.KeyValueEntry) {
 		var q Question
-		if c.readQuestion(e.Value(), &q) != nil || closed[e.Key()] {
+		if c.read(nil, e.Value(), &q) != nil || closed[e.Key()] {
 			return
 		}
 		if d := q.Tag.Deadline; d != nil && !now.Before(*d) {
@@ -367,7 +374,7 @@ func (c *Client) Question(ctx context.Context, id string) (*Question, *Answer, e
 		return nil, nil, refused(RefusedUnknown, "no question %s waits on the hub: the id is unknown, or the question expired and left the store", id)
 	}
 	var q Question
-	if err := c.readQuestion(e.Value(), &q); err != nil {
+	if err := c.read(nil, e.Value(), &q); err != nil {
 		return nil, nil, fmt.Errorf("read the hub's question %s: %w", id, err)
 	}
 	return &q, ans, nil
@@ -439,7 +446,7 @@ func alreadyAnswered(id string, a Answer) error {
 // claim creates a's entry, the answer to q, in the answers bucket unless
 // one exists; it reports whether a won, and otherwise the entry that did.
 func (c *Client) claim(ctx context.Context, q *Question, a Answer, deadline *time.Time) (bool, Answer, error) {
-	data, err := c.answerData(q, a)
+	data, err := c.store(q, a)
 	if err != nil {
 		return false, Answer{}, err
 	}
@@ -459,7 +466,7 @@ func (c *Client) claim(ctx context.Context, q *Question, a Answer, deadline *tim
 		return false, Answer{}, fmt.Errorf("read the answer to %s that came first: %w", a.ID, err)
 	}
 	var prior Answer
-	if err := c.readAnswer(q, e.Value(), &prior); err != nil {
+	if err := c.read(q, e.Value(), &prior); err != nil {
 		return false, Answer{}, fmt.Errorf("read the answer to %s that came first: %w", a.ID, err)
 	}
 	return false, prior, nil
@@ -473,7 +480,7 @@ func roundTTL(d time.Duration) time.Duration {
 
 // publish stores q in the questions bucket, to expire at its deadline.
 func (c *Client) publish(ctx context.Context, q Question) error {
-	data, err := c.questionData(q)
+	data, err := c.store(nil, q)
 	if err != nil {
 		return err
 	}
@@ -507,13 +514,8 @@ func (c *Client) keepWaiting(ctx context.Context, q Question) error {
 	if err != nil {
 		return err
 	}
-	// The entry is changed as stored, sealed or not.
-	var stored Question
-	if err := json.Unmarshal(e.Value(), &stored); err != nil {
-		return err
-	}
-	stored.Tag.Deadline = nil
-	data, err := json.Marshal(stored)
+	q.Tag.Deadline = nil
+	data, err := c.store(nil, q)
 	if err != nil {
 		return err
 	}
@@ -560,7 +562,7 @@ func (c *Client) await(ctx context.Context, q *Question, here <-chan struct{}, f
 			cancel()
 			if err == nil {
 				var a Answer
-				if c.readAnswer(q, e.Value(), &a) == nil {
+				if c.read(q, e.Value(), &a) == nil {
 					if a.Status != StatusAnswered {
 						return a, nil
 					}

@@ -236,7 +236,7 @@ func newPerson(t testing.TB, c *cluster) person {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pub, err := hub.MakeKey(paths.Key)
+	pub, err := hub.MakeKey(paths.Key())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +247,7 @@ func newPerson(t testing.TB, c *cluster) person {
 func (p person) dial(t testing.TB, url string) *hub.Client {
 	t.Helper()
 	paths, _ := hub.Locate(p.getenv)
-	cl, err := hub.DialRemote(context.Background(), hub.Remote{URL: url, Credentials: p.creds, Recipients: []string{p.recipient}, Key: paths.Key}, &hub.DialOptions{Timeout: 5 * time.Second})
+	cl, err := hub.DialRemote(context.Background(), hub.Remote{URL: url, Credentials: p.creds, Recipients: []string{p.recipient}, Key: paths.Key()}, &hub.DialOptions{Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

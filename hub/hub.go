@@ -61,7 +61,7 @@ type Info struct {
 
 // Paths are the files of one user's hub, all in one directory.
 type Paths struct {
-	// Dir holds the others; only its user may enter it.
+	// Dir holds the other three; only its user may enter it.
 	Dir string
 	// Info is the info file, readable by its user only.
 	Info string
@@ -69,10 +69,11 @@ type Paths struct {
 	Lock string
 	// Store is the JetStream file store.
 	Store string
-	// Key is the person's key, which opens the questions sealed to its
-	// public recipient key (see MakeKey).
-	Key string
 }
+
+// Key is the path of this machine's key, in Dir, which opens the
+// questions of other machines sealed to its public key (see MakeKey).
+func (p Paths) Key() string { return filepath.Join(p.Dir, "key") }
 
 // Locate returns the paths of the user's hub: in $XDG_STATE_HOME/askuser/hub,
 // else ~/.local/state/askuser/hub (on Windows, %LocalAppData%\askuser\hub).
@@ -108,7 +109,6 @@ func Locate(getenv func(string) string) (Paths, error) {
 		Info:  filepath.Join(dir, "hub.json"),
 		Lock:  filepath.Join(dir, "hub.lock"),
 		Store: filepath.Join(dir, "jetstream"),
-		Key:   filepath.Join(dir, "key"),
 	}, nil
 }
 

@@ -83,7 +83,7 @@ func (c *Client) newest(ctx context.Context, n, scan int) ([]*Question, error) {
 				continue // a removal
 			}
 			var q Question
-			if c.readQuestion(m.msg.Data, &q) == nil && q.ID == id {
+			if c.read(nil, m.msg.Data, &q) == nil && q.ID == id {
 				found = append(found, &q)
 			}
 		}

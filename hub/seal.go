@@ -23,52 +23,36 @@ import (
 type Sealed = seal.Box
 
 // sealer seals what a client of a remote hub stores, and opens what it
-// reads (see the Client methods below); a client of the hub of one
+// reads (see Client.store and Client.read); a client of the hub of one
 // machine has none, and stores in the clear, in its user's private
 // store. Only DialRemote makes one, so that the programs that never
 // reach a remote hub carry none of its cryptography.
 type sealer interface {
 	// prepare readies q, about to be published, for sealing.
 	prepare(q *Question) error
-	questionData(q Question) ([]byte, error)
-	readQuestion(data []byte, q *Question) error
-	answerData(q *Question, a Answer) ([]byte, error)
-	readAnswer(q *Question, data []byte, a *Answer) error
+	// store is v, a Question or an Answer to q, as it is stored.
+	store(q *Question, v any) ([]byte, error)
+	// read decodes data into v, a *Question or an *Answer to q.
+	read(q *Question, data []byte, v any) error
 }
 
-// readQuestion decodes a stored question into q, opening it when it is
-// sealed; a question sealed to other keys is an error.
-func (c *Client) readQuestion(data []byte, q *Question) error {
+// store is v, a Question or an Answer to q, as the hub stores it: sealed
+// on a remote hub.
+func (c *Client) store(q *Question, v any) ([]byte, error) {
 	if c.seal != nil {
-		return c.seal.readQuestion(data, q)
+		return c.seal.store(q, v)
 	}
-	return json.Unmarshal(data, q)
+	return json.Marshal(v)
 }
 
-// questionData is q as it is stored: sealed for a remote hub.
-func (c *Client) questionData(q Question) ([]byte, error) {
+// read decodes data, as the hub stores it, into v, a *Question or an
+// *Answer to q: opened, from a remote hub, and refused when it should
+// have been sealed and was not.
+func (c *Client) read(q *Question, data []byte, v any) error {
 	if c.seal != nil {
-		return c.seal.questionData(q)
+		return c.seal.read(q, data, v)
 	}
-	return json.Marshal(q)
-}
-
-// readAnswer decodes a stored answer to q into a, opening it when it is
-// sealed, and refusing one that should have been.
-func (c *Client) readAnswer(q *Question, data []byte, a *Answer) error {
-	if c.seal != nil {
-		return c.seal.readAnswer(q, data, a)
-	}
-	return json.Unmarshal(data, a)
-}
-
-// answerData is a, the answer to q, as it is stored: sealed back to q's
-// asker when q came sealed.
-func (c *Client) answerData(q *Question, a Answer) ([]byte, error) {
-	if c.seal != nil {
-		return c.seal.answerData(q, a)
-	}
-	return json.Marshal(a)
+	return json.Unmarshal(data, v)
 }
 
 // sealedQuestion and sealedAnswer are a question and an answer as a
@@ -103,6 +87,20 @@ type sealing struct {
 func state(q *Question) *questionSeal {
 	st, _ := q.sealed.(*questionSeal)
 	return st
+}
+
+func (s *sealing) store(q *Question, v any) ([]byte, error) {
+	if a, ok := v.(Answer); ok {
+		return s.answerData(q, a)
+	}
+	return s.questionData(v.(Question))
+}
+
+func (s *sealing) read(q *Question, data []byte, v any) error {
+	if a, ok := v.(*Answer); ok {
+		return s.readAnswer(q, data, a)
+	}
+	return s.readQuestion(data, v.(*Question))
 }
 
 // prepare makes q's own key, which its answer is sealed back to.

@@ -257,7 +257,7 @@ func (w *watch) question(ctx context.Context, e jetstream.KeyValueEntry) bool {
 		return w.close(ctx, id)
 	}
 	var q Question
-	if w.c.readQuestion(e.Value(), &q) != nil || q.ID != id || w.answers[id] != nil {
+	if w.c.read(nil, e.Value(), &q) != nil || q.ID != id || w.answers[id] != nil {
 		return true
 	}
 	w.waiting[id] = true

@@ -19,6 +19,7 @@ func FuzzConfig(f *testing.F) {
 		`{"push": {"ntfy": {"server": "http://127.0.0.1:8080", "topic": "a_b-c"}}}`,
 		`{"push": {"ntfy": {"server": "http://10.0.0.1", "topic": "t"}}}`,
 		`{"push": {"delayMs": 1e3, "ntfy": {"server": "https://ntfy.sh", "topic": "t"}}}`,
+		`{"remote": {"url": "nats://a:1", "credentials": "/c", "recipients": ["askuser-pub-hR7gzBekqP73t3cHmlaEGxWokKTM2DRFRX4zUc9ZEOM"]}}`,
 	} {
 		f.Add([]byte(s))
 	}

@@ -226,8 +226,8 @@ func Run(ctx context.Context, opts *Options) error {
 	}
 	if cfg.Remote != nil {
 		key := ""
-		if _, err := os.Stat(paths.Key); err == nil {
-			key = paths.Key
+		if _, err := os.Stat(paths.Key()); err == nil {
+			key = paths.Key()
 		}
 		if err := startRelay(services, &wg, info, *cfg.Remote, key, log); err != nil {
 			return err

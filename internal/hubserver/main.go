@@ -105,7 +105,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv f
 			p, err := hub.Locate(getenv)
 			if err == nil {
 				var pub string
-				if pub, err = hub.MakeKey(p.Key); err == nil {
+				if pub, err = hub.MakeKey(p.Key()); err == nil {
 					fmt.Fprintln(stdout, pub)
 					return 0
 				}

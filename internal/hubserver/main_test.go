@@ -36,6 +36,7 @@ func TestMainArguments(t *testing.T) {
 		{[]string{"pair", "extra"}, 2, "", `unexpected argument "extra"`},
 		{[]string{"devices", "extra"}, 2, "", `unexpected argument "extra"`},
 		{[]string{"revoke"}, 2, "", "revoke takes one device ID"},
+		{[]string{"recipient", "extra"}, 2, "", "recipient takes no arguments"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -45,6 +46,40 @@ func TestMainArguments(t *testing.T) {
 				t.Errorf("Main(%q) = %d, stdout %q, stderr %q; want %d, stdout %q, stderr with %q", tt.args, code, stdout.String(), stderr.String(), tt.code, tt.stdout, tt.stderrHas)
 			}
 		})
+	}
+}
+
+// askuser hub recipient makes this machine's key once and prints the
+// same public key each time.
+func TestRecipient(t *testing.T) {
+	state := t.TempDir()
+	getenv := func(k string) string {
+		if k == "XDG_STATE_HOME" {
+			return state
+		}
+		return ""
+	}
+	var first string
+	for range 2 {
+		var stdout, stderr bytes.Buffer
+		if code := hubserver.Main(context.Background(), []string{"recipient"}, &stdout, &stderr, getenv); code != 0 {
+			t.Fatalf("askuser hub recipient = %d: %s", code, stderr.String())
+		}
+		got := strings.TrimSpace(stdout.String())
+		if !strings.HasPrefix(got, "askuser-pub-") || first != "" && got != first {
+			t.Fatalf("askuser hub recipient printed %q, before %q", got, first)
+		}
+		first = got
+	}
+	var stdout, stderr bytes.Buffer
+	relative := func(k string) string {
+		if k == "XDG_STATE_HOME" {
+			return "state"
+		}
+		return ""
+	}
+	if code := hubserver.Main(context.Background(), []string{"recipient"}, &stdout, &stderr, relative); code != 3 || !strings.Contains(stderr.String(), "no absolute state directory") {
+		t.Fatalf("askuser hub recipient with a relative state directory = %d: %s", code, stderr.String())
 	}
 }
 

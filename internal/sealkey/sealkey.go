@@ -16,10 +16,10 @@ const (
 	Private = "askuser-key-"
 )
 
-var b64 = base64.RawURLEncoding
-
 // Format writes the 32 bytes of a key after prefix.
-func Format(prefix string, key []byte) string { return prefix + b64.EncodeToString(key) }
+func Format(prefix string, key []byte) string {
+	return prefix + base64.RawURLEncoding.EncodeToString(key)
+}
 
 // Parse reads the 32 bytes of a key written with prefix; its error says
 // what is wrong, naming the key what.
@@ -28,7 +28,7 @@ func Parse(s, prefix, what string) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("a %s starts with %s", what, prefix)
 	}
-	b, err := b64.DecodeString(rest)
+	b, err := base64.RawURLEncoding.DecodeString(rest)
 	if err != nil || len(b) != 32 {
 		return nil, fmt.Errorf("a %s is %s and 43 characters of base64url", what, prefix)
 	}

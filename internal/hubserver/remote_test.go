@@ -1,0 +1,55 @@
+package hubserver_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/askuser/askuser/internal/hubserver"
+)
+
+// pub is a public key in the form askuser hub recipient prints.
+const pub = "askuser-pub-hR7gzBekqP73t3cHmlaEGxWokKTM2DRFRX4zUc9ZEOM"
+
+// TestRemoteConfig reads the hub config's remote: a good one whole, and
+// each mistake with the member that holds it.
+func TestRemoteConfig(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []string // the error says each; none: accepted
+	}{
+		{"good", `{"remote": {"url": "tls://a:4222, nats://b:4222", "credentials": "/c/hub.creds", "recipients": ["` + pub + `"]}}`, nil},
+		{"empty", `{"remote": {}}`, []string{"remote.url: is required", "remote.credentials: is required", "remote.recipients: must list at least one public key"}},
+		{"wrong", `{"remote": {"url": "http://u:p@x:1", "credentials": "hub.creds", "recipients": ["XABC"]}}`, []string{
+			`remote.url: must be nats://HOST:PORT or tls://HOST:PORT, without a user or password (those go in credentials), got "http://u:p@x:1"`,
+			`remote.credentials: must be an absolute path, got "hub.creds"`,
+			`remote.recipients[0]: a public key starts with askuser-pub-; got "XABC"`}},
+		{"short key", `{"remote": {"url": "nats://a:1", "credentials": "/c", "recipients": ["askuser-pub-AAAA"]}}`, []string{
+			"remote.recipients[0]: a public key is askuser-pub- and 43 characters of base64url"}},
+		{"types", `{"remote": {"url": 1, "credentials": "/c", "recipients": "x"}}`, []string{"remote.url: must be a string", "remote.recipients: must be an array"}},
+		{"unknown member", `{"remote": {"url": "nats://a:1", "token": "t"}}`, []string{"remote", "token"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := hubserver.ParseConfig([]byte(tt.in))
+			if tt.want == nil {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c.Remote == nil || c.Remote.Credentials != "/c/hub.creds" || !slices.Equal(c.Remote.Recipients, []string{pub}) {
+					t.Fatalf("remote = %+v", c.Remote)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("accepted: %+v", c.Remote)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not say %q", err, w)
+				}
+			}
+		})
+	}
+}
