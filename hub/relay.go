@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -38,7 +39,7 @@ func Relay(ctx context.Context, local, remote *Client, log func(string)) error {
 	if remote.seal == nil {
 		return errors.New("relay: the remote hub's client must come from DialRemote, which seals")
 	}
-	r := &relay{local: local, remote: remote, log: log, forwarded: map[string]context.CancelCauseFunc{}, mirrored: map[string]bool{}}
+	r := &relay{local: local, remote: remote, log: log, forwarded: map[string]bool{}, mirrored: map[string]bool{}}
 	levents, err := local.Watch(ctx)
 	if err != nil {
 		return fmt.Errorf("relay: watch the hub of this machine: %w", err)
@@ -50,177 +51,218 @@ func Relay(ctx context.Context, local, remote *Client, log func(string)) error {
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		for e := range levents {
-			r.localEvent(ctx, &wg, e)
+			r.start(ctx, &wg, e, r.forwarded, r.forward)
 		}
 	})
 	for e := range revents {
-		r.remoteEvent(ctx, &wg, e)
+		r.start(ctx, &wg, e, r.mirrored, r.mirror)
 	}
 	wg.Wait()
 	return ctx.Err()
 }
 
-// relay is the state of one Relay: the questions it forwarded from here
-// and mirrored from there, by id.
+// relay is the state of one Relay: the questions it forwards from here
+// and mirrors from there, by id.
 type relay struct {
 	local, remote *Client
 	log           func(string)
 
 	mu        sync.Mutex
-	forwarded map[string]context.CancelCauseFunc // ends the forward, with the local answer as cause
+	forwarded map[string]bool
 	mirrored  map[string]bool
 }
 
-// closedHere is the cause with which a forward ends: the question closed
-// on this machine's hub with this answer (nil when it left the store).
-type closedHere struct{ a *Answer }
+// claim marks id as relayed in set, unless either set has it.
+func (r *relay) claim(set map[string]bool, id string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.forwarded[id] || r.mirrored[id] {
+		return false
+	}
+	set[id] = true
+	return true
+}
 
-func (closedHere) Error() string { return "closed on this machine's hub" }
+func (r *relay) done(set map[string]bool, id string) {
+	r.mu.Lock()
+	delete(set, id)
+	r.mu.Unlock()
+}
 
-func (r *relay) localEvent(ctx context.Context, wg *sync.WaitGroup, e WatchEvent) {
-	switch e.Kind {
-	case WatchWaiting:
-		r.mu.Lock()
-		_, known := r.forwarded[e.ID]
-		known = known || r.mirrored[e.ID]
-		var fctx context.Context
-		if !known {
-			var cancel context.CancelCauseFunc
-			fctx, cancel = context.WithCancelCause(ctx)
-			r.forwarded[e.ID] = cancel
+// start runs carry with the question e reports as waiting, once, while
+// neither set has it, marked in set.
+func (r *relay) start(ctx context.Context, wg *sync.WaitGroup, e WatchEvent, set map[string]bool, carry func(context.Context, Question)) {
+	if e.Kind == WatchWaiting && r.claim(set, e.ID) {
+		q := *e.Question
+		wg.Go(func() {
+			defer r.done(set, q.ID)
+			carry(ctx, q)
+		})
+	}
+}
+
+// settled is how a question ended on one of the two hubs.
+type settled struct {
+	a     Answer
+	err   error
+	there bool // on the remote hub
+}
+
+// both waits for q's answer or closing note on both hubs, local's copy
+// lq and remote's rq, and returns the first. Only the asker of rq, which
+// holds its key, checks the answers there (await); a mirror takes what
+// is stored (ended).
+func (r *relay) both(ctx context.Context, lq, rq *Question, asker bool) settled {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	out := make(chan settled, 2)
+	go func() { a, err := r.local.await(ctx, lq, nil, nil, nil); out <- settled{a, err, false} }()
+	go func() {
+		var a Answer
+		var err error
+		if asker {
+			a, err = r.remote.await(ctx, rq, nil, nil, nil)
+		} else {
+			a, err = ended(ctx, r.remote, rq.ID)
 		}
-		r.mu.Unlock()
-		if !known {
-			q := *e.Question
-			wg.Go(func() { r.forward(ctx, fctx, q) })
+		out <- settled{a, err, true}
+	}()
+	return <-out
+}
+
+// endedLook is how often ended looks, besides when it is told of an
+// answer.
+const endedLook = time.Second
+
+// ended waits until the question id has an entry in c's answers bucket,
+// as stored, or has left its questions bucket without one.
+func ended(ctx context.Context, c *Client, id string) (Answer, error) {
+	notes := make(chan *nats.Msg, 4)
+	sub, err := c.nc.ChanSubscribe(answeredSubject+"."+id, notes)
+	if err != nil {
+		return Answer{}, err
+	}
+	defer sub.Unsubscribe()
+	t := time.NewTicker(endedLook)
+	defer t.Stop()
+	answer := func(gctx context.Context) (Answer, bool) {
+		var a Answer
+		e, err := c.answers.Get(gctx, id)
+		return a, err == nil && c.read(nil, e.Value(), &a) == nil
+	}
+	for {
+		gctx, cancel := context.WithTimeout(ctx, requestTimeout)
+		a, ok := answer(gctx)
+		if !ok {
+			// An answer is stored before its question leaves: one gone
+			// with no answer before or after expired.
+			if _, err := c.questions.Get(gctx, id); errors.Is(err, jetstream.ErrKeyNotFound) {
+				if a, ok = answer(gctx); !ok {
+					a, ok = Answer{ID: id, Status: StatusClosed, By: "the remote hub", Note: "ended"}, true
+				}
+			}
 		}
-	case WatchClosed:
-		r.mu.Lock()
-		cancel, fwd := r.forwarded[e.ID]
-		mirrored := r.mirrored[e.ID]
-		r.mu.Unlock()
-		switch {
-		case fwd:
-			cancel(closedHere{e.Answer})
-		case mirrored && e.Answer != nil && settles(e.Answer.Status):
-			a := *e.Answer
-			wg.Go(func() { r.answerThere(ctx, a) })
+		cancel()
+		if ok {
+			return a, nil
+		}
+		select {
+		case <-ctx.Done():
+			return Answer{}, ctx.Err()
+		case <-notes:
+		case <-t.C:
 		}
 	}
 }
 
-// forward offers q, asked on this machine, on the remote hub, until an
-// answer comes from there or fctx ends because q closed here.
-func (r *relay) forward(ctx, fctx context.Context, q Question) {
-	defer func() {
-		r.mu.Lock()
-		delete(r.forwarded, q.ID)
-		r.mu.Unlock()
-	}()
-	q.sealed = nil
-	if err := r.remote.seal.prepare(&q); err != nil {
+// forward offers q, asked on this machine, on the remote hub, until it
+// is answered or closed on either.
+func (r *relay) forward(ctx context.Context, q Question) {
+	rq := q
+	rq.sealed = nil
+	if err := r.remote.seal.prepare(&rq); err != nil {
 		r.log(fmt.Sprintf("relay: question %s: %v", q.ID, err))
 		return
 	}
 	for {
-		pctx, cancel := context.WithTimeout(fctx, r.remote.timeout)
-		err := r.remote.publish(pctx, q)
+		pctx, cancel := context.WithTimeout(ctx, r.remote.timeout)
+		err := r.remote.publish(pctx, rq)
 		cancel()
 		if errors.Is(err, jetstream.ErrKeyExists) {
-			return // a question of the remote hub, mirrored here
+			// Stored by an attempt whose acknowledgement was lost, or a
+			// question of the remote hub mirrored here: its key opens
+			// only the former's answers.
+			break
 		}
 		if err == nil {
 			break
 		}
 		r.log(fmt.Sprintf("relay: question %s: %v", q.ID, err))
 		select {
-		case <-fctx.Done():
+		case <-ctx.Done():
 			return
 		case <-time.After(republishWait):
 		}
 	}
-	a, err := r.remote.await(fctx, &q, nil, nil, nil)
-	if err == nil {
+	s := r.both(ctx, &q, &rq, true)
+	switch {
+	case s.err != nil:
+	case s.there:
 		// Given here on behalf of whoever answered there; the remote
 		// entry stays as it is.
-		if herr := give(ctx, r.local, a); herr != nil {
-			r.log(fmt.Sprintf("relay: the answer to %s from the remote hub: %v", q.ID, herr))
+		if err := give(ctx, r.local, s.a); err != nil {
+			r.log(fmt.Sprintf("relay: the answer to %s from the remote hub: %v", q.ID, err))
 		}
+	default:
+		r.close(ctx, r.remote, &rq, s.a)
+	}
+}
+
+// mirror shows q, a question of the remote hub opened with this
+// machine's key, on this machine's hub, until it is answered or closed on
+// either.
+func (r *relay) mirror(ctx context.Context, rq Question) {
+	q := rq
+	q.sealed = nil
+	pctx, cancel := context.WithTimeout(ctx, r.local.timeout)
+	err := r.local.publish(pctx, q)
+	cancel()
+	if errors.Is(err, jetstream.ErrKeyExists) {
+		return // a question of this machine, forwarded there
+	}
+	if err != nil {
+		r.log(fmt.Sprintf("relay: question %s from the remote hub: %v", q.ID, err))
 		return
 	}
-	var here closedHere
-	if !errors.As(context.Cause(fctx), &here) {
-		return
-	}
-	note := Answer{ID: q.ID, Status: StatusClosed, By: "the hub of " + q.Tag.Machine, Note: "ended", At: time.Now().UTC()}
-	if here.a != nil {
-		note.By, note.Note = here.a.By, here.a.Status
-		if here.a.Status == StatusClosed {
-			note.Note = here.a.Note
+	s := r.both(ctx, &q, &rq, false)
+	switch {
+	case s.err != nil:
+	case !s.there:
+		if !settles(s.a.Status) {
+			return
 		}
+		// Given there, sealed back to its asker. A local answer that
+		// won here first stands here even if another machine's won
+		// there.
+		if err := give(ctx, r.remote, s.a); err != nil {
+			r.log(fmt.Sprintf("relay: the answer to %s given here did not reach the remote hub: %v", q.ID, err))
+		}
+	default:
+		r.close(ctx, r.local, &q, s.a)
+	}
+}
+
+// close closes q on the hub of c with a note saying how it ended on the
+// other hub, a, and removes it.
+func (r *relay) close(ctx context.Context, c *Client, q *Question, a Answer) {
+	note := Answer{ID: q.ID, Status: StatusClosed, By: a.By, Note: a.Status, At: time.Now().UTC()}
+	if a.Status == StatusClosed {
+		note.Note = a.Note
 	}
 	cctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
-	_, _, _ = r.remote.claim(cctx, &q, note, q.Tag.Deadline)
-	_ = r.remote.questions.Delete(cctx, q.ID)
-}
-
-func (r *relay) remoteEvent(ctx context.Context, wg *sync.WaitGroup, e WatchEvent) {
-	switch e.Kind {
-	case WatchWaiting:
-		r.mu.Lock()
-		_, fwd := r.forwarded[e.ID]
-		known := fwd || r.mirrored[e.ID]
-		if !known {
-			r.mirrored[e.ID] = true
-		}
-		r.mu.Unlock()
-		if known {
-			return
-		}
-		q := *e.Question
-		q.sealed = nil
-		pctx, cancel := context.WithTimeout(ctx, r.local.timeout)
-		err := r.local.publish(pctx, q)
-		cancel()
-		if err != nil {
-			r.mu.Lock()
-			delete(r.mirrored, e.ID)
-			r.mu.Unlock()
-			if !errors.Is(err, jetstream.ErrKeyExists) {
-				r.log(fmt.Sprintf("relay: question %s from the remote hub: %v", e.ID, err))
-			}
-		}
-	case WatchClosed:
-		r.mu.Lock()
-		mirrored := r.mirrored[e.ID]
-		delete(r.mirrored, e.ID)
-		r.mu.Unlock()
-		if !mirrored {
-			return
-		}
-		// Closed there: closed here too, saying where. A local answer
-		// that won here first stands, and was sent there already.
-		note := Answer{ID: e.ID, Status: StatusClosed, By: "the remote hub", Note: "ended", At: time.Now().UTC()}
-		if a := e.Answer; a != nil {
-			note.By, note.Note = a.By, a.Status
-			if a.Status == StatusClosed {
-				note.Note = a.Note
-			}
-		}
-		cctx, cancel := context.WithTimeout(ctx, requestTimeout)
-		defer cancel()
-		_, _, _ = r.local.claim(cctx, nil, note, nil)
-		_ = r.local.questions.Delete(cctx, e.ID)
-	}
-}
-
-// answerThere gives a, given on this machine to a mirrored question, on
-// the remote hub, sealed back to its asker.
-func (r *relay) answerThere(ctx context.Context, a Answer) {
-	if err := give(ctx, r.remote, a); err != nil {
-		r.log(fmt.Sprintf("relay: the answer to %s given here did not reach the remote hub: %v", a.ID, err))
-	}
+	_, _, _ = c.claim(cctx, q, note, q.Tag.Deadline)
+	_ = c.questions.Delete(cctx, q.ID)
 }
 
 // giveFor bounds how long give tries a hub that does not answer, as
@@ -229,7 +271,7 @@ const giveFor = 30 * time.Second
 
 // give gives a, an answer or a dismissal given on one hub, on the hub of
 // c, on behalf of whoever gave it. It tries again while the hub does not
-// answer; a refusal is final.
+// answer or does not know the question yet; any other refusal is final.
 func give(ctx context.Context, c *Client, a Answer) error {
 	ctx, cancel := context.WithTimeout(ctx, giveFor)
 	defer cancel()
@@ -241,8 +283,10 @@ func give(ctx context.Context, c *Client, a Answer) error {
 		case StatusDismissed:
 			_, err = c.Dismiss(ctx, a.ID, a.By)
 		}
+		// A replica of a cluster may not have the question yet: unknown
+		// is tried again too.
 		var refusal *RefusedError
-		if err == nil || errors.As(err, &refusal) {
+		if err == nil || errors.As(err, &refusal) && refusal.Reason != RefusedUnknown {
 			return err
 		}
 		select {
