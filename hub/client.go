@@ -413,6 +413,15 @@ func (c *Client) settle(ctx context.Context, id, by, status string, result func(
 	if prior != nil {
 		return Answer{}, alreadyAnswered(id, *prior)
 	}
+	return c.settleKnown(ctx, q, by, status, result)
+}
+
+// settleKnown is settle of the question q, read already: the relay
+// answers a question it holds without reading it again from a replica
+// that may not have it yet.
+func (c *Client) settleKnown(ctx context.Context, q *Question, by, status string, result func(*Question) (json.RawMessage, error)) (Answer, error) {
+	id := q.ID
+	var err error
 	now := time.Now()
 	if d := q.Tag.Deadline; d != nil && !now.Before(*d) {
 		return Answer{}, refused(RefusedLate, "question %s is late: its deadline passed at %s", id, d.Format(time.RFC3339))

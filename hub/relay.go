@@ -2,6 +2,7 @@ package hub
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -210,7 +211,7 @@ func (r *relay) forward(ctx context.Context, q Question) {
 	case s.there:
 		// Given here on behalf of whoever answered there; the remote
 		// entry stays as it is.
-		if err := give(ctx, r.local, s.a); err != nil {
+		if err := give(ctx, r.local, &q, s.a); err != nil {
 			r.log(fmt.Sprintf("relay: the answer to %s from the remote hub: %v", q.ID, err))
 		}
 	default:
@@ -244,7 +245,7 @@ func (r *relay) mirror(ctx context.Context, rq Question) {
 		// Given there, sealed back to its asker. A local answer that
 		// won here first stands here even if another machine's won
 		// there.
-		if err := give(ctx, r.remote, s.a); err != nil {
+		if err := give(ctx, r.remote, &rq, s.a); err != nil {
 			r.log(fmt.Sprintf("relay: the answer to %s given here did not reach the remote hub: %v", q.ID, err))
 		}
 	default:
@@ -269,24 +270,23 @@ func (r *relay) close(ctx context.Context, c *Client, q *Question, a Answer) {
 // while a cluster elects a new leader after a node died.
 const giveFor = 30 * time.Second
 
-// give gives a, an answer or a dismissal given on one hub, on the hub of
-// c, on behalf of whoever gave it. It tries again while the hub does not
-// answer or does not know the question yet; any other refusal is final.
-func give(ctx context.Context, c *Client, a Answer) error {
+// give gives a, an answer or a dismissal given on one hub, to q on the
+// hub of c, on behalf of whoever gave it, checked by the same rules. It
+// tries again while the hub does not answer; a refusal is final.
+func give(ctx context.Context, c *Client, q *Question, a Answer) error {
+	if err := checkBy(a.By); err != nil {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(ctx, giveFor)
 	defer cancel()
+	var result func(*Question) (json.RawMessage, error)
+	if a.Status == StatusAnswered {
+		result = func(q *Question) (json.RawMessage, error) { return CheckAnswer(q, a.Result) }
+	}
 	for {
-		var err error
-		switch a.Status {
-		case StatusAnswered:
-			_, err = c.Answer(ctx, a.ID, a.Result, a.By)
-		case StatusDismissed:
-			_, err = c.Dismiss(ctx, a.ID, a.By)
-		}
-		// A replica of a cluster may not have the question yet: unknown
-		// is tried again too.
+		_, err := c.settleKnown(ctx, q, a.By, a.Status, result)
 		var refusal *RefusedError
-		if err == nil || errors.As(err, &refusal) && refusal.Reason != RefusedUnknown {
+		if err == nil || errors.As(err, &refusal) {
 			return err
 		}
 		select {
