@@ -514,6 +514,13 @@ func (c *Client) publish(ctx context.Context, q Question) error {
 // times a second, not ten thousand. In between, a waiting asker sleeps.
 const lookEvery = 5 * time.Second
 
+// After a notice of an answer that a get does not find yet, the asker
+// looks again noticeTries times, noticeWait, then twice that, and so on.
+const (
+	noticeTries = 5
+	noticeWait  = 20 * time.Millisecond
+)
+
 // keepWaiting stores q again without its deadline, as its asker stopped
 // the countdown: the question then waits until it is answered or closed.
 func (c *Client) keepWaiting(ctx context.Context, q Question) error {
@@ -563,12 +570,20 @@ func (c *Client) await(ctx context.Context, q *Question, here <-chan struct{}, f
 	}
 	ticker := time.NewTicker(lookEvery)
 	defer ticker.Stop()
-	get := true
+	// A notice that finds no answer came from a server of a cluster whose
+	// replica this get read has not stored it yet: it looks again soon.
+	var again <-chan time.Time
+	tries := 0
+	get, noticed := true, false
 	for {
 		if get {
 			gctx, cancel := context.WithTimeout(ctx, requestTimeout)
 			e, err := c.answers.Get(gctx, q.ID)
 			cancel()
+			if errors.Is(err, jetstream.ErrKeyNotFound) && noticed && tries < noticeTries {
+				tries++
+				again = time.After(time.Duration(tries) * noticeWait)
+			}
 			if err == nil {
 				var a Answer
 				if c.read(q, e.Value(), &a) == nil {
@@ -584,12 +599,15 @@ func (c *Client) await(ctx context.Context, q *Question, here <-chan struct{}, f
 				cancel()
 			}
 		}
-		get = false
+		get, noticed = false, false
 		select {
 		case <-ctx.Done():
 			return Answer{}, context.Cause(ctx)
 		case <-notes:
-			get = true
+			get, noticed, tries = true, true, 0
+		case <-again:
+			again = nil
+			get, noticed = true, true
 		case <-stops:
 			stopped(ctx)
 		case <-c.reconnect:
