@@ -274,6 +274,8 @@ func compileModule(modfile, out string) error {
 var uninlined = []string{
 	"github.com/askuser/askuser/mcpserver",
 	"github.com/askuser/askuser/hub",
+	"github.com/askuser/askuser/internal/seal",
+	"github.com/askuser/askuser/internal/sealkey",
 	"github.com/askuser/askuser/internal/host/cli",
 	"github.com/askuser/askuser/internal/config",
 	"github.com/askuser/askuser/internal/modeltext",
@@ -305,9 +307,19 @@ var uninlined = []string{
 	"image/...",
 	"os/exec",
 	"os/signal",
+	"os/user",
 	"flag",
 	"path/filepath",
 	"io/fs",
+	"mime/...",
+	"encoding/base32",
+	"encoding/hex",
+	"encoding/pem",
+	"encoding/asn1",
+	"container/list",
+	"hash/...",
+	"bufio",
+	"runtime/debug",
 	"encoding/json",
 }
 
