@@ -15,6 +15,11 @@
 //	askuser_resize(id, w, rows) the frame: {"lines":[...],"cursor":...}
 //	askuser_key(id, text, n)    the key's name (text 0) or text (text 1) in
 //	                            the input; the frame, or {"ended":true}
+//	askuser_try(id, text, n)    the frame the key in the input would bring,
+//	                            without applying it, or {"none":true}
+//	                            (see pimirror.Mirror.Try)
+//	askuser_adopt(id, text, n)  applies the key a try drew: 1, or 0 when
+//	                            none did (see pimirror.Mirror.Adopt)
 //	askuser_close(id)           forgets the dialog
 package main
 
@@ -95,21 +100,57 @@ func key(id, text, n uint32) uint32 {
 	if !ok {
 		return fail(errNoDialog)
 	}
-	s := string(input[:n])
-	var name string
-	if text == 0 {
-		name, s = s, ""
+	f, ended, err := m.Key(keyIn(text, n))
+	if ended {
+		return reply(f, `{"ended":true}`, err)
 	}
-	f, ended, err := m.Key(name, s)
+	return reply(f, "", err)
+}
+
+//go:wasmexport askuser_try
+func try(id, text, n uint32) uint32 {
+	m, ok := mirrors[id]
+	if !ok {
+		return fail(errNoDialog)
+	}
+	f, ok, err := m.Try(keyIn(text, n))
+	if !ok {
+		return reply(f, `{"none":true}`, err)
+	}
+	return reply(f, "", err)
+}
+
+// reply leaves the error in the output when there is one, else instead,
+// else the frame, and returns the output's length.
+func reply(f pimirror.Frame, instead string, err error) uint32 {
 	switch {
 	case err != nil:
 		return fail(err)
-	case ended:
-		output = append(output[:0], `{"ended":true}`...)
+	case instead != "":
+		output = append(output[:0], instead...)
 	default:
 		output = pimirror.AppendFrame(output[:0], f)
 	}
 	return uint32(len(output))
+}
+
+//go:wasmexport askuser_adopt
+func adopt(id, text, n uint32) uint32 {
+	m, ok := mirrors[id]
+	if ok && m.Adopt(keyIn(text, n)) {
+		return 1
+	}
+	return 0
+}
+
+// keyIn is the key in the input's first n bytes: its name, or with text
+// set its text.
+func keyIn(text, n uint32) (name, s string) {
+	s = string(input[:n])
+	if text == 0 {
+		return s, ""
+	}
+	return "", s
 }
 
 //go:wasmexport askuser_close

@@ -44,23 +44,27 @@ func emulate(f Frame, w, h int) string {
 	return s + "\n"
 }
 
+// goldenCases are the dialogs and keys of TestGolden, which
+// TestModelClone walks too.
+var goldenCases = []struct {
+	name, req, keys string
+}{
+	{"single", reqSingle, "down space"},
+	{"multi", reqMulti, "down space"},
+	{"input", reqInput, "'Spring_release_日本'"},
+	{"bool", reqBool, "space right"},
+	{"booldown", reqBool, "down"},
+	{"formbooldown", reqForm, "down"},
+	{"form", reqForm, "enter"},
+	{"review", reqRelease, "enter enter enter tab"},
+	{"preview", reqPreview, ""},
+	{"cjk", reqCJK, "down"},
+	{"longform", reqLongForm, "'api' enter enter enter down down down down"},
+	{"invalid", reqForm, "ctrl+enter"},
+}
+
 func TestGolden(t *testing.T) {
-	cases := []struct {
-		name, req, keys string
-	}{
-		{"single", reqSingle, "down space"},
-		{"multi", reqMulti, "down space"},
-		{"input", reqInput, "'Spring_release_日本'"},
-		{"bool", reqBool, "space right"},
-		{"booldown", reqBool, "down"},
-		{"formbooldown", reqForm, "down"},
-		{"form", reqForm, "enter"},
-		{"review", reqRelease, "enter enter enter tab"},
-		{"preview", reqPreview, ""},
-		{"cjk", reqCJK, "down"},
-		{"longform", reqLongForm, "'api' enter enter enter down down down down"},
-		{"invalid", reqForm, "ctrl+enter"},
-	}
+	cases := goldenCases
 	for _, c := range cases {
 		for _, sz := range [][2]int{{80, 24}, {40, 12}, {120, 40}, {20, 3}} {
 			name := fmt.Sprintf("%s_%dx%d", c.name, sz[0], sz[1])

@@ -92,6 +92,17 @@ type model interface {
 	SetSize(width, rows int)
 }
 
+// clone copies m, as its Clone does.
+func clone(m model) model {
+	switch m := m.(type) {
+	case *dialog.Model:
+		return m.Clone()
+	case *dialog.Questions:
+		return m.Clone()
+	}
+	panic(fmt.Sprintf("pimirror: a %T cannot be copied", m))
+}
+
 // countdown is the child's deadline as the Spec gives it; a key that
 // cancels the countdown cancels it here too, as it does in the child.
 type countdown struct {
@@ -128,6 +139,9 @@ type Mirror struct {
 	cd          *countdown
 	width, rows int
 	ended       bool
+	// tried holds the copies Try made since the last key or size, each
+	// with its key applied, by the key (name or text; see tryKey).
+	tried map[string]model
 }
 
 // New makes the dialog spec describes. It fails for a Spec the child
@@ -168,6 +182,7 @@ func (x *Mirror) Resize(width, rows int) (Frame, error) {
 		return Frame{}, ErrEnded
 	}
 	x.width, x.rows = width, rows
+	clear(x.tried)
 	x.m.SetSize(width, rows)
 	return x.view(), nil
 }
@@ -181,6 +196,7 @@ func (x *Mirror) Key(name, text string) (f Frame, ended bool, err error) {
 	if x.ended {
 		return Frame{}, true, ErrEnded
 	}
+	clear(x.tried)
 	if k, ok := ToKey(name, text); ok {
 		eff := x.m.Update(k)
 		switch eff.Kind {
@@ -194,12 +210,72 @@ func (x *Mirror) Key(name, text string) (f Frame, ended bool, err error) {
 	return x.view(), false, nil
 }
 
+// Try draws the frame a key would bring without applying it: it applies
+// the key to a copy of the dialog, and keeps the copy for Adopt until the
+// next Key or Resize. ok is false, and nothing is kept, for a key Try
+// cannot stand for: one that is no key, that ends the dialog or cancels
+// the countdown, or one given before the dialog has a size. A host calls
+// it while the person has not typed yet, so that the frame is ready when
+// they do.
+func (x *Mirror) Try(name, text string) (f Frame, ok bool, err error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.ended {
+		return Frame{}, false, ErrEnded
+	}
+	k, ok := ToKey(name, text)
+	if !ok || x.width == 0 {
+		return Frame{}, false, nil
+	}
+	c := clone(x.m)
+	switch c.Update(k).Kind {
+	case dialog.EffectSubmit, dialog.EffectDismiss, dialog.EffectCancelCountdown:
+		return Frame{}, false, nil
+	}
+	if x.tried == nil {
+		x.tried = map[string]model{}
+	}
+	x.tried[tryKey(name, text)] = c
+	return viewOf(c, x.width, x.rows), true, nil
+}
+
+// Adopt applies a key that Try tried since the last Key or Resize by
+// taking the copy Try made: the dialog is then as Key would have left
+// it, and its frame is the one Try returned. It reports false, and
+// changes nothing, when Try did not keep a copy for this key.
+func (x *Mirror) Adopt(name, text string) bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	c, ok := x.tried[tryKey(name, text)]
+	if !ok || x.ended {
+		return false
+	}
+	x.m = c
+	clear(x.tried)
+	return true
+}
+
+// tryKey is the key of tried for a key's name or text: a name cannot
+// begin with a NUL, text can hold none (ToKey's callers pass printable
+// text).
+func tryKey(name, text string) string {
+	if text != "" {
+		return "\x00" + text
+	}
+	return name
+}
+
 // view draws the dialog at its size; it runs under mu.
 func (x *Mirror) view() Frame {
 	if x.width == 0 {
 		return Frame{Lines: []string{}}
 	}
-	f := x.m.View(x.width, x.rows)
+	return viewOf(x.m, x.width, x.rows)
+}
+
+// viewOf draws m at width×rows as a Frame.
+func viewOf(m model, width, rows int) Frame {
+	f := m.View(width, rows)
 	out := Frame{Lines: f.Lines}
 	if out.Lines == nil {
 		out.Lines = []string{}

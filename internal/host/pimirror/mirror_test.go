@@ -188,3 +188,81 @@ func TestAppendFrame(t *testing.T) {
 		})
 	}
 }
+
+// TestTryAdopt drives one Mirror with Key and another by trying several
+// keys before each and adopting the one given, as the Pi package does
+// while the person has not typed yet, and checks that both draw the same
+// frames, that a tried frame is the frame Key draws, and what Try refuses.
+func TestTryAdopt(t *testing.T) {
+	const questions = `{"questions":[{"question":"Which layout?","header":"Layout","multiSelect":false,"options":[{"label":"grid","description":"a grid","preview":"# Grid\n\n- one"},{"label":"list","description":"a list"}]},{"question":"Which parts?","header":"Parts","multiSelect":true,"options":[{"label":"p","description":"q"},{"label":"r","description":"s"}]}]}`
+	type key struct{ name, text string }
+	tries := []key{{"down", ""}, {"up", ""}, {"tab", ""}, {"shift+tab", ""}, {"", " "}, {"left", ""}, {"right", ""}}
+	cases := []struct {
+		name string
+		spec Spec
+		keys []key
+		end  string // a key that ends the dialog at once
+	}{
+		{"ask_user", Spec{Dialog: DialogAskUser, Request: json.RawMessage(deploy), Overlay: true, Title: "ask_user"},
+			[]key{{"down", ""}, {"", " "}, {"tab", ""}, {"", "v1"}, {"backspace", ""}, {"left", ""}, {"shift+tab", ""}, {"up", ""}, {"right", ""}}, "escape"},
+		{"questions", Spec{Dialog: DialogQuestions, Request: json.RawMessage(questions)},
+			[]key{{"down", ""}, {"up", ""}, {"", " "}, {"tab", ""}, {"down", ""}, {"", " "}, {"shift+tab", ""}, {"right", ""}, {"left", ""}}, "ctrl+c"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			byKey, err := New(&c.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			byTry, err := New(&c.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok, err := byTry.Try("down", ""); ok || err != nil {
+				t.Fatalf("Try before a size: ok %v, %v; want no frame", ok, err)
+			}
+			if _, err := byKey.Resize(100, 30); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := byTry.Resize(100, 30); err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range c.keys {
+				frames := map[key]Frame{}
+				for _, tk := range tries {
+					if f, ok, err := byTry.Try(tk.name, tk.text); err != nil {
+						t.Fatal(err)
+					} else if ok {
+						frames[tk] = f
+					}
+				}
+				want, _, err := byKey.Key(k.name, k.text)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, tried := frames[k]
+				if byTry.Adopt(k.name, k.text) != tried {
+					t.Fatalf("Adopt(%q, %q) = %v after Try said %v", k.name, k.text, !tried, tried)
+				}
+				if !tried {
+					if got, _, err = byTry.Key(k.name, k.text); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Fatalf("after %q %q (tried %v) (-Key +Try):\n%s", k.name, k.text, tried, diff)
+				}
+				if byTry.Adopt(k.name, k.text) {
+					t.Fatalf("Adopt(%q, %q) took a copy twice", k.name, k.text)
+				}
+			}
+			// What ends the dialog is for Key alone.
+			if _, ok, _ := byTry.Try(c.end, ""); ok {
+				t.Errorf("Try(%q) drew a frame for a key that ends the dialog", c.end)
+			}
+			if _, ended, _ := byTry.Key(c.end, ""); !ended {
+				t.Errorf("Key(%q) did not end the dialog", c.end)
+			}
+		})
+	}
+}
