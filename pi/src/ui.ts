@@ -88,6 +88,8 @@ export class CustomView {
   // the child's last frame.
   private lines: string[] = [];
   private cursor: Cursor | undefined;
+  // The width all of lines fit, when that was measured before they came.
+  private fits: number | undefined;
   // The child's last frame, whole: its patches apply to it.
   private childLines: string[] = [];
   private childCursor: Cursor | undefined;
@@ -161,6 +163,7 @@ export class CustomView {
     this.ctx = ctx;
     this.makeLocal = local;
     this.local = local?.();
+    if (this.local) this.local.onTried = (f) => this.measure(f);
     if (this.local || !local) this.history = undefined;
     this.send = send;
     this.sendKey = sendKey;
@@ -258,6 +261,7 @@ export class CustomView {
   private show(f: LocalFrame): void {
     this.lines = f.lines;
     this.cursor = f.cursor;
+    this.fits = f.fits;
     const first = this.firstFrame;
     this.firstFrame = undefined;
     first?.();
@@ -310,6 +314,16 @@ export class CustomView {
       return;
     }
     this.local = local;
+    local.onTried = (f) => this.measure(f);
+  }
+
+  // Marks a frame the in-process copy tried while Pi was idle as fitting
+  // the width, when it does, so that the render after its key need not
+  // measure its lines.
+  private measure(f: LocalFrame): void {
+    const width = this.width;
+    for (const l of f.lines) if (visibleWidth(l) > width) return;
+    f.fits = width;
   }
 
   /**
@@ -369,6 +383,7 @@ export class CustomView {
     // The column of the cursor marker in row i, or -1.
     const marker = (cursor: Cursor | undefined, on: boolean, i: number) => (on && cursor && cursor.row === i ? cursor.col : -1);
     const same = c && c.width === width && c.focused === focused ? c : undefined;
+    const fits = this.fits === width;
     const out: string[] = [];
     const n = Math.min(this.lines.length, this.rows);
     for (let i = 0; i < n; i++) {
@@ -382,7 +397,8 @@ export class CustomView {
       // one for the width it was given, and this keeps a stale frame after
       // a shrink from doing it; visibleWidth is cached by pi-tui, so the
       // check costs little when the line fits, as it nearly always does.
-      out.push(visibleWidth(line) <= width ? line : truncateToWidth(line, width, ""));
+      // A frame measured before its key came is not measured again.
+      out.push((fits && line === this.lines[i]) || visibleWidth(line) <= width ? line : truncateToWidth(line, width, ""));
     }
     this.rendered = { lines: this.lines, cursor: this.cursor, width, rows: this.rows, focused, out };
     return out.slice(); // Pi may change what it is given

@@ -30,6 +30,8 @@ export function findDialogModule(dir = packageDir): string | undefined {
 export interface LocalFrame {
   lines: string[];
   cursor?: Cursor;
+  /** The width every line was measured to fit, when one was. */
+  fits?: number;
 }
 
 /** The end of a Go program: proc_exit throws it, and the module is done. */
@@ -145,8 +147,13 @@ interface Exports {
   askuser_open(n: number): number;
   askuser_resize(id: number, width: number, rows: number): number;
   askuser_key(id: number, text: number, n: number): number;
+  askuser_try(id: number, text: number, n: number): number;
+  askuser_adopt(id: number, text: number, n: number): number;
   askuser_close(id: number): void;
 }
+
+/** A key as the component gives it: a Pi key name, or printable text. */
+export type Key = { key: string } | { text: string };
 
 /**
  * The loaded dialog module. One instance serves every dialog of the
@@ -179,7 +186,7 @@ export class DialogModule {
         wasi_snapshot_preview1: wasiImports(() => memory!, out),
       });
       const x = instance.exports as unknown as Exports;
-      for (const f of ["_initialize", "askuser_input", "askuser_output", "askuser_open", "askuser_resize", "askuser_key", "askuser_close"] as const) {
+      for (const f of ["_initialize", "askuser_input", "askuser_output", "askuser_open", "askuser_resize", "askuser_key", "askuser_try", "askuser_adopt", "askuser_close"] as const) {
         if (typeof x[f] !== "function") return { error: `${path} is not askuser's dialog module: it has no ${f}` };
       }
       memory = x.memory;
@@ -193,7 +200,7 @@ export class DialogModule {
   /** Makes the dialog spec describes, or undefined when the module cannot. */
   open(spec: MirrorSpec): LocalDialog | undefined {
     const r = this.run(() => this.x.askuser_open(this.put(JSON.stringify(spec)))) as { id?: unknown } | undefined;
-    return r && typeof r.id === "number" ? new LocalDialog(this, r.id) : undefined;
+    return r && typeof r.id === "number" ? new LocalDialog(this, r.id, spec.deadline ?? 0) : undefined;
   }
 
   /** @internal */
@@ -202,11 +209,29 @@ export class DialogModule {
   }
 
   /** @internal */
-  key(id: number, key: { key: string } | { text: string }): LocalFrame | "ended" | undefined {
+  key(id: number, key: Key): LocalFrame | "ended" | undefined {
     const text = "text" in key;
     const r = this.run(() => this.x.askuser_key(id, text ? 1 : 0, this.put(text ? key.text : key.key)));
     if (r && (r as { ended?: unknown }).ended === true) return "ended";
     return frameOf(r);
+  }
+
+  /** @internal The frame key would bring, without applying it; undefined when the module will not say. */
+  try(id: number, key: Key): LocalFrame | undefined {
+    const text = "text" in key;
+    return frameOf(this.run(() => this.x.askuser_try(id, text ? 1 : 0, this.put(text ? key.text : key.key))));
+  }
+
+  /** @internal Applies a key try drew; false when it drew none. */
+  adopt(id: number, key: Key): boolean {
+    if (this.broken) return false;
+    const text = "text" in key;
+    try {
+      return this.x.askuser_adopt(id, text ? 1 : 0, this.put(text ? key.text : key.key)) === 1;
+    } catch (err) {
+      this.broken = `${err instanceof Error ? err.message : String(err)}${this.out.text ? `: ${this.out.text}` : ""}`;
+      return false;
+    }
   }
 
   /** @internal */
@@ -252,32 +277,155 @@ function frameOf(r: unknown): LocalFrame | undefined {
   return f.cursor ? { lines: f.lines as string[], cursor: f.cursor as Cursor } : { lines: f.lines as string[] };
 }
 
-/** One dialog drawn in process. */
+/**
+ * The keys tried while the person has not typed, most likely first: a
+ * key's frame is then ready when it comes. Typed text is not tried.
+ */
+export const TRIED_KEYS: readonly Key[] = [
+  { key: "down" },
+  { key: "up" },
+  { key: "enter" },
+  { text: " " },
+  { key: "tab" },
+  { key: "shift+tab" },
+  { key: "right" },
+  { key: "left" },
+];
+
+const keyId = (k: Key) => ("text" in k ? `\0${k.text}` : k.key);
+
+// Now on the clock the module reads (wasiImports' realtime), in µs.
+const nowUs = () => (performance.timeOrigin + performance.now()) * 1000;
+
+/**
+ * One dialog drawn in process.
+ *
+ * Between keys, while Pi's loop is idle, the dialog draws the frames the
+ * likely next keys (TRIED_KEYS) would bring, on copies of itself, one key
+ * per turn of the event loop. A key that was tried then costs no call
+ * into the module at all: its frame is there, and the module adopts the
+ * copy in the background. That is what keeps a key fast at a person's
+ * pace, when the module's code and data have gone cold in the CPU's
+ * caches between keys; it costs the module's work for these keys once
+ * per key typed, and nothing while nobody types.
+ */
 export class LocalDialog {
   private m: DialogModule;
   private id: number;
   private closed = false;
+  // When the dialog's countdown ends, in Unix µs, or 0 for none.
+  private deadline: number;
+  // The frames tried since the last key or size, by key, with when.
+  private ready = new Map<string, { frame: LocalFrame; at: number }>();
+  // A key answered from ready, which the module has not adopted yet.
+  private pending: Key | undefined;
+  // Counts keys and sizes: a trying run stops when it changes.
+  private gen = 0;
+  // Tries again when the countdown's second turns.
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Called with each frame tried, while Pi is idle: the component measures its lines then. */
+  onTried: ((f: LocalFrame) => void) | undefined;
 
-  constructor(m: DialogModule, id: number) {
+  constructor(m: DialogModule, id: number, deadline = 0) {
     this.m = m;
     this.id = id;
+    this.deadline = deadline;
   }
 
   /** The frame at a new size, or undefined when the module failed. */
   resize(width: number, rows: number): LocalFrame | undefined {
-    return this.closed ? undefined : this.m.resize(this.id, width, rows);
+    if (this.closed || !this.settle()) return undefined;
+    this.forget();
+    const f = this.m.resize(this.id, width, rows);
+    if (f) this.tryLater();
+    return f;
   }
 
   /** The frame after a key, "ended" when the key ended the dialog, or undefined when the module failed. */
-  key(key: { key: string } | { text: string }): LocalFrame | "ended" | undefined {
-    return this.closed ? undefined : this.m.key(this.id, key);
+  key(key: Key): LocalFrame | "ended" | undefined {
+    if (this.closed || !this.settle()) return undefined;
+    const r = this.ready.get(keyId(key));
+    this.forget();
+    if (r && this.unchanged(r.at)) {
+      this.pending = key;
+      this.tryLater();
+      return r.frame;
+    }
+    const f = this.m.key(this.id, key);
+    if (f !== undefined && f !== "ended") this.tryLater();
+    return f;
   }
 
   /** Forgets the dialog. Idempotent. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.forget();
     this.m.close(this.id);
+  }
+
+  // Has the module adopt the key answered from ready; false when it
+  // could not, and the dialog is of no more use.
+  private settle(): boolean {
+    const k = this.pending;
+    if (k === undefined) return true;
+    this.pending = undefined;
+    if (this.m.adopt(this.id, k)) return true;
+    this.closed = true; // the copy and the frame shown would differ
+    this.m.close(this.id);
+    return false;
+  }
+
+  private forget(): void {
+    this.ready.clear();
+    this.gen++;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  // Whether the countdown, which a frame shows in whole seconds rounded
+  // up, shows the same second now as at the time at, with a little room
+  // either side for the module's own reading of the clock.
+  private unchanged(at: number): boolean {
+    if (this.deadline <= 0) return true;
+    const second = (t: number) => Math.ceil((this.deadline - t) / 1e6);
+    return second(at - 2000) === second(nowUs() + 2000);
+  }
+
+  // Tries the likely keys, one per turn of the event loop, from the turn
+  // after next: Pi renders the frame and the child gets the key first.
+  private tryLater(): void {
+    const gen = this.gen;
+    let i = 0;
+    const step = () => {
+      if (this.closed || gen !== this.gen) return;
+      if (i >= TRIED_KEYS.length) return this.retryAtNextSecond();
+      if (!this.settle()) return;
+      const k = TRIED_KEYS[i++]!;
+      const at = nowUs();
+      const f = this.m.try(this.id, k);
+      if (f) {
+        this.onTried?.(f);
+        this.ready.set(keyId(k), { frame: f, at });
+      }
+      setImmediate(step);
+    };
+    setImmediate(() => setImmediate(step));
+  }
+
+  // The frames tried show the countdown's second: when it turns, they
+  // are tried again. This is the only work done while nobody types, once
+  // a second while the countdown runs, when the child's own frame for the
+  // second wakes Pi anyway.
+  private retryAtNextSecond(): void {
+    if (this.deadline <= 0) return;
+    const left = this.deadline - nowUs();
+    if (left <= 0) return;
+    this.timer = setTimeout(() => {
+      this.forget();
+      this.tryLater();
+    }, (left % 1e6) / 1000 + 3);
+    this.timer.unref?.();
   }
 }
 
@@ -358,6 +506,10 @@ async function warm(m: DialogModule): Promise<void> {
           await turn();
           for (const k of WARM_KEYS.slice(i, i + 4)) d.key(k);
         }
+        // The keys tried between a person's keys, and one that was tried.
+        for (let i = 0; i < TRIED_KEYS.length + 2; i++) await turn();
+        d.key(TRIED_KEYS[round % TRIED_KEYS.length]!);
+        for (let i = 0; i < 3; i++) await turn();
         d.close();
       }
     }
