@@ -73,8 +73,10 @@ const keys = ["\x1b[B", "\x1b[B", "\x1b[A", " ", "\t", "v", "1", "\x7f", "2", "\
 
 // Asks questions on a fake Pi at width columns with the given module (or
 // false for none), types keys, and returns the screen after each key and
-// the call's result, with how many keys went the child's synchronous way.
-async function run(module: string | false, width: number) {
+// the call's result, with how many keys went the child's synchronous way
+// and how many the module drew when they came. pace is how long to wait
+// before each key, in ms, as a person would; none by default.
+async function run(module: string | false, width: number, pace?: number) {
   const f = fakeCtx("tui", { cols: width, rows: 30 });
   const ask = createAskUser(f.ctx, { ...noConfig, timeoutPerQuestionMs: 0, dialogModule: module });
   if (module !== false) assert.ok(await ask.host.loadModule(), "the module loaded");
@@ -83,9 +85,20 @@ async function run(module: string | false, width: number) {
   let exchanges = 0;
   ask.host.process!.onExchange = () => exchanges++;
   const screens: string[] = [];
-  for (const k of keys) {
-    f.type(k);
-    screens.push(s.component!.render(width).join("\n"));
+  let drawn = 0;
+  const key = DialogModule.prototype.key;
+  DialogModule.prototype.key = function (...a) {
+    drawn++;
+    return key.apply(this, a);
+  };
+  try {
+    for (const k of keys) {
+      if (pace !== undefined) await new Promise((r) => setTimeout(r, pace));
+      f.type(k);
+      screens.push(s.component!.render(width).join("\n"));
+    }
+  } finally {
+    DialogModule.prototype.key = key;
   }
   // The child's frames for the same keys: once it has caught up, its
   // frame is what is shown.
@@ -93,7 +106,7 @@ async function run(module: string | false, width: number) {
   const settled = s.component!.render(width).join("\n");
   f.type("\x1b[13;5u"); // ctrl+enter submits
   const res = await p;
-  return { screens, settled, res, exchanges };
+  return { screens, settled, res, exchanges, drawn };
 }
 
 test("wasm route: every key's frame is drawn in process at once, the same as the child's, and the child answers", { skip }, async (t) => {
@@ -111,6 +124,53 @@ test("wasm route: every key's frame is drawn in process at once, the same as the
     assert.equal(child.exchanges, keys.length + 1, `${width} columns: without the module every key waits for the child`);
     assert.deepEqual(local.res, child.res, `${width} columns: the result`);
   }
+});
+
+test("wasm route: keys at a person's pace show the frames tried while Pi was idle, the same as the child's", { skip }, async (t) => {
+  exchangeDefaults.waitMs = 10_000;
+  t.after(() => (exchangeDefaults.waitMs = EXCHANGE_WAIT_MS));
+  for (const width of [80, 200]) {
+    const local = await run(wasm, width, 30);
+    const child = await run(false, width);
+    assert.deepEqual(local.screens, child.screens, `${width} columns: the frames`);
+    assert.equal(local.settled, child.settled, `${width} columns: the child's frame after the keys`);
+    assert.deepEqual(local.res, child.res, `${width} columns: the result`);
+    // Typed text ("v", "1", "2"), backspace and alt+z are not tried: the
+    // module draws those keys when they come, and no other.
+    assert.equal(local.drawn, 5, `${width} columns: keys the module drew when they came`);
+  }
+});
+
+test("wasm route: the keys tried are tried again when the countdown's second turns", { skip }, async () => {
+  const m = await dialogModule(wasm);
+  assert.ok(m);
+  const spec = { dialog: "ask_user", deadline: Math.round((Date.now() + 3_500) * 1000), request: { questions: [{ title: "Deploy where?", kind: "single", options: [{ label: "staging" }, { label: "prod" }] }] } } as const;
+  const d = m.open(spec)!;
+  d.resize(80, 20);
+  // The countdown shows 0:04; past the next second's turn, and the tries
+  // after it, it shows 0:03.
+  const toTurn = (spec.deadline / 1000 - Date.now()) % 1000;
+  await new Promise((r) => setTimeout(r, toTurn + 150));
+  let drawn = 0;
+  const key = DialogModule.prototype.key;
+  DialogModule.prototype.key = function (...a) {
+    drawn++;
+    return key.apply(this, a);
+  };
+  let tried;
+  try {
+    tried = d.key({ key: "down" });
+  } finally {
+    DialogModule.prototype.key = key;
+  }
+  const fresh = m.open(spec)!;
+  fresh.resize(80, 20);
+  const want = fresh.key({ key: "down" });
+  assert.equal(drawn, 0, "the key's frame was tried");
+  assert.ok(want && want !== "ended" && want.lines.join("\n").includes("0:03"), "the countdown shows its second");
+  assert.deepEqual(tried && tried !== "ended" ? tried.lines : tried, want.lines, "the tried frame shows the countdown as it is now");
+  d.close();
+  fresh.close();
 });
 
 test("wasm route: without a loadable module the child draws", async (t) => {
