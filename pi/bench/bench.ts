@@ -20,7 +20,11 @@
 //   keys at pace      the same with the keys 50, 100 and 500 ms apart, as
 //                     a person's are, after the same warm-up; askuser with
 //                     its frames drawn by the child, and in process by its
-//                     dialog compiled to WebAssembly (bin/askuser-dialog.wasm).
+//                     dialog compiled to WebAssembly (bin/askuser-dialog.wasm),
+//                     which draws the likely next keys' frames between keys
+//                     (src/wasm.ts, LocalDialog). The first keys come back
+//                     to back, with no turn of the event loop between them:
+//                     no key is tried there, and each is drawn as it comes.
 //   shapes            keys 100 ms apart at 80, 100 and 200 columns, without
 //                     and with Markdown previews.
 //   call to frame     ask() on a host whose child is running, until the

@@ -319,8 +319,11 @@ export class LocalDialog {
   private ready = new Map<string, { frame: LocalFrame; at: number }>();
   // A key answered from ready, which the module has not adopted yet.
   private pending: Key | undefined;
-  // Counts keys and sizes: a trying run stops when it changes.
-  private gen = 0;
+  // The run of tries: whether one is under way, the next key it tries,
+  // and whether a key or size came since its last step.
+  private running = false;
+  private next = 0;
+  private again = false;
   // Tries again when the countdown's second turns.
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Called with each frame tried, while Pi is idle: the component measures its lines then. */
@@ -378,7 +381,6 @@ export class LocalDialog {
 
   private forget(): void {
     this.ready.clear();
-    this.gen++;
     clearTimeout(this.timer);
     this.timer = undefined;
   }
@@ -394,24 +396,35 @@ export class LocalDialog {
 
   // Tries the likely keys, one per turn of the event loop, from the turn
   // after next: Pi renders the frame and the child gets the key first.
+  // One run at a time: a key or size while it runs starts it over.
   private tryLater(): void {
-    const gen = this.gen;
-    let i = 0;
-    const step = () => {
-      if (this.closed || gen !== this.gen) return;
-      if (i >= TRIED_KEYS.length) return this.retryAtNextSecond();
-      if (!this.settle()) return;
-      const k = TRIED_KEYS[i++]!;
-      const at = nowUs();
-      const f = this.m.try(this.id, k);
-      if (f) {
-        this.onTried?.(f);
-        this.ready.set(keyId(k), { frame: f, at });
-      }
-      setImmediate(step);
-    };
-    setImmediate(() => setImmediate(step));
+    this.next = 0;
+    this.again = this.running;
+    if (this.running) return;
+    this.running = true;
+    setImmediate(() => setImmediate(this.step));
   }
+
+  private step = (): void => {
+    if (this.closed) return void (this.running = false);
+    if (this.again) {
+      this.again = false;
+      return void setImmediate(() => setImmediate(this.step));
+    }
+    if (this.next >= TRIED_KEYS.length) {
+      this.running = false;
+      return this.retryAtNextSecond();
+    }
+    if (!this.settle()) return void (this.running = false);
+    const k = TRIED_KEYS[this.next++]!;
+    const at = nowUs();
+    const f = this.m.try(this.id, k);
+    if (f) {
+      this.onTried?.(f);
+      this.ready.set(keyId(k), { frame: f, at });
+    }
+    setImmediate(this.step);
+  };
 
   // The frames tried show the countdown's second: when it turns, they
   // are tried again. This is the only work done while nobody types, once
