@@ -523,6 +523,7 @@ const (
 
 // keepWaiting stores q again without its deadline, as its asker stopped
 // the countdown: the question then waits until it is answered or closed.
+// The hub's relay hears of it as it hears of StopCountdown.
 func (c *Client) keepWaiting(ctx context.Context, q Question) error {
 	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
@@ -535,8 +536,11 @@ func (c *Client) keepWaiting(ctx context.Context, q Question) error {
 	if err != nil {
 		return err
 	}
-	_, err = c.questions.Update(ctx, q.ID, data, e.Revision())
-	return err
+	if _, err = c.questions.Update(ctx, q.ID, data, e.Revision()); err != nil {
+		return err
+	}
+	_ = c.nc.Publish(stoppedSubject+"."+q.ID, nil)
+	return nil
 }
 
 // await waits until the question q has an entry in the answers bucket and

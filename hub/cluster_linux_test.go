@@ -726,6 +726,128 @@ func answerRetrying(c *hub.Client, q *hub.Question, label, by string) (hub.Answe
 	return hub.Answer{}, err
 }
 
+// TestClusterStopCountdown stops the countdown of a question asked on an
+// agent machine with a 4 s deadline, through a real three-node cluster:
+// on the person's hub, as its inbox or web page does; on the agent
+// machine's hub; and in the asking agent's own dialog (Alt+Q). Each time
+// the question loses its deadline on the agent's hub, on the cluster and
+// on the person's hub, stopped by the same name, outlives its deadline,
+// and is then answered on the person's hub: the agent gets that answer. The operator sees who
+// stopped it, in the clear as who answered, and no question text or
+// option.
+func TestClusterStopCountdown(t *testing.T) {
+	c := startCluster(t)
+	snooped := &snoop{}
+	snooped.watch(t, c, "owner")
+	me := newPerson(t, c)
+	agentInfo, agentHub := relayingHub(t, pathsIn(t.TempDir()), c.nodes[0].url(), c.credentials(t, "agent"), me.recipient)
+	paths, _ := hub.Locate(me.getenv)
+	_, mine := relayingHub(t, paths, c.nodes[1].url(), me.creds, me.recipient)
+	cluster := me.dial(t, c.nodes[2].url())
+
+	l := hub.NewLink(&hub.LinkOptions{Dial: func(ctx context.Context) (*hub.Client, error) {
+		return hub.Dial(ctx, &hub.DialOptions{Info: &agentInfo})
+	}})
+	defer closeLink(l)
+	if err := l.Connect(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// The agent's dialog shows the question until the hub's answer wins.
+	dialog, sessions := showingDialog()
+	asker := newAsker(t, l, ask.Capabilities{Custom: dialog}, 4000)
+	word := secret()
+	title, yes, no := "Ship the "+word+" build?", "yes-"+word, "no-"+word
+	req, _ := json.Marshal(map[string]any{"questions": []map[string]any{{"title": title, "options": []map[string]any{{"label": yes}, {"label": no}}}}})
+	hubs := map[string]*hub.Client{"the agent's hub": agentHub, "the cluster": cluster, "the person's hub": mine}
+	seen := map[string]bool{}
+	for _, tc := range []struct {
+		where, by string
+	}{
+		{"the person's hub", "alice on her laptop"},
+		{"the agent's hub", "bob on the build server"},
+		{"the agent's dialog", ""},
+	} {
+		results := make(chan contract.Result, 1)
+		go func() { results <- asker.AskJSON(context.Background(), req, nil) }()
+		session := <-sessions
+		var q hub.Question
+		for wait := time.Now().Add(10 * time.Second); q.ID == ""; time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(wait) {
+				t.Fatalf("stopped on %s: the question did not reach the person's hub", tc.where)
+			}
+			qs, err := mine.Pending(context.Background())
+			if err != nil {
+				t.Logf("pending: %v", err)
+			}
+			for _, p := range qs {
+				if !seen[p.ID] {
+					q, seen[p.ID] = p, true
+				}
+			}
+		}
+		if q.Tag.Deadline == nil {
+			t.Fatalf("stopped on %s: the question reached the person's hub without its deadline", tc.where)
+		}
+		if h := hubs[tc.where]; h != nil {
+			if err := h.StopCountdown(context.Background(), q.ID, tc.by); err != nil {
+				t.Fatalf("stop the countdown on %s: %v", tc.where, err)
+			}
+		} else if !session.Countdown.Cancel() {
+			t.Fatal("the agent's dialog had no countdown to stop")
+		}
+		for name, h := range hubs {
+			for wait := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+				got, prior, err := h.Question(context.Background(), q.ID)
+				var state string
+				switch {
+				case err != nil || got == nil:
+					state = fmt.Sprintf("no longer waits (%v, %+v)", err, prior)
+				case got.Tag.Deadline == nil && got.StoppedBy == tc.by:
+				default:
+					state = fmt.Sprintf("waits with deadline %v, stopped by %q", got.Tag.Deadline, got.StoppedBy)
+				}
+				if state == "" {
+					break
+				}
+				if time.Now().After(wait) {
+					t.Fatalf("stopped on %s: on %s the question %s; want no deadline, stopped by %q", tc.where, name, state, tc.by)
+				}
+			}
+		}
+		time.Sleep(time.Until(q.Tag.Deadline.Add(time.Second)))
+		if _, err := answerRetrying(mine, &q, yes, "alice"); err != nil {
+			t.Fatalf("stopped on %s: answer after the deadline on the person's hub: %v", tc.where, err)
+		}
+		select {
+		case res := <-results:
+			if res.Status != contract.StatusAnswered || len(res.Answers) != 1 || !slices.Equal(res.Answers[0].Selections, []string{yes}) {
+				t.Fatalf("stopped on %s: the agent got %+v", tc.where, res)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("stopped on %s: the agent got no result", tc.where)
+		}
+		if tc.by == "" {
+			continue
+		}
+		// The check can fail: the operator saw the stop.
+		snooped.mu.Lock()
+		saw := slices.ContainsFunc(snooped.seen, func(b []byte) bool { return bytes.Contains(b, []byte(`"stopped_by":"`+tc.by+`"`)) })
+		snooped.mu.Unlock()
+		if !saw {
+			t.Errorf("stopped on %s: no message the operator saw says who stopped it", tc.where)
+		}
+	}
+	snooped.mu.Lock()
+	defer snooped.mu.Unlock()
+	for _, b := range snooped.seen {
+		for _, s := range []string{title, yes, no} {
+			if bytes.Contains(b, []byte(s)) {
+				t.Errorf("a message the operator can read holds %q:\n%.300q", s, b)
+			}
+		}
+	}
+}
+
 // BenchmarkCluster measures, across the three-node cluster on loopback,
 // with everything sealed, the time from a question asked through the Go
 // API on one node (DialRemote) to its being shown by the person's watch
@@ -749,9 +871,7 @@ func BenchmarkCluster(b *testing.B) {
 func BenchmarkClusterRelayed(b *testing.B) {
 	c := startCluster(b)
 	me := newPerson(b, c)
-	dir := b.TempDir()
-	agentHub, _ := relayingHub(b, hub.Paths{Dir: dir, Info: filepath.Join(dir, "hub.json"), Lock: filepath.Join(dir, "hub.lock"), Store: filepath.Join(dir, "jetstream")},
-		c.nodes[0].url(), c.credentials(b, "agent"), me.recipient)
+	agentHub, _ := relayingHub(b, pathsIn(b.TempDir()), c.nodes[0].url(), c.credentials(b, "agent"), me.recipient)
 	paths, _ := hub.Locate(me.getenv)
 	_, mine := relayingHub(b, paths, c.nodes[1].url(), me.creds, me.recipient)
 	benchAsk(b, func(ctx context.Context) (*hub.Client, error) {

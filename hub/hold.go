@@ -31,6 +31,14 @@ func (c *Client) StopCountdown(ctx context.Context, id, by string) error {
 	if err := checkBy(by); err != nil {
 		return err
 	}
+	return c.stopCountdown(ctx, id, strings.TrimSpace(by))
+}
+
+// stopCountdown is StopCountdown on behalf of by, "" for the question's
+// asker. It keeps the stored question as it is but for its deadline and
+// StoppedBy, so that a question of a remote hub stays sealed: a stop
+// carries no content.
+func (c *Client) stopCountdown(ctx context.Context, id, by string) error {
 	// A question being stopped by two surfaces at once, or by its asker,
 	// is read again when its revision moved.
 	for range 3 {
@@ -46,7 +54,7 @@ func (c *Client) StopCountdown(ctx context.Context, id, by string) error {
 			return refused(RefusedLate, "question %s is late: its deadline passed at %s", id, d.Format(time.RFC3339))
 		}
 		q.Tag.Deadline = nil
-		q.StoppedBy = strings.TrimSpace(by)
+		q.StoppedBy = by
 		data, err := json.Marshal(q)
 		if err != nil {
 			return err
@@ -66,9 +74,10 @@ func (c *Client) StopCountdown(ctx context.Context, id, by string) error {
 	return fmt.Errorf("stop the countdown of question %s: it kept changing while it was stopped; try again", id)
 }
 
-// waiting reads the waiting question id with its revision, or refuses as
-// Answer does when it no longer waits.
-func (c *Client) waiting(ctx context.Context, id string) (*Question, uint64, error) {
+// waiting reads the waiting question id as stored, its sealed content
+// unopened, with its revision, or refuses as Answer does when it no
+// longer waits.
+func (c *Client) waiting(ctx context.Context, id string) (*sealedQuestion, uint64, error) {
 	if !validID(id) {
 		_, _, err := c.Question(ctx, id)
 		return nil, 0, err
@@ -91,7 +100,7 @@ func (c *Client) waiting(ctx context.Context, id string) (*Question, uint64, err
 	if err != nil {
 		return nil, 0, fmt.Errorf("read the hub's question %s: %w", id, err)
 	}
-	var q Question
+	var q sealedQuestion
 	if err := json.Unmarshal(e.Value(), &q); err != nil {
 		return nil, 0, fmt.Errorf("read the hub's question %s: %w", id, err)
 	}
@@ -101,12 +110,24 @@ func (c *Client) waiting(ctx context.Context, id string) (*Question, uint64, err
 // stopped reports whether a surface stopped the countdown of the question
 // id on the hub: its entry waits with no deadline.
 func (c *Client) stopped(ctx context.Context, id string) bool {
+	_, ok := c.stoppedBy(ctx, id)
+	return ok
+}
+
+// stoppedBy reports whether the question id waits on the hub with no
+// deadline, and who stopped its countdown ("" for its asker). It reads
+// only the unsealed members, so it reads a question of a remote hub that
+// this client cannot open.
+func (c *Client) stoppedBy(ctx context.Context, id string) (string, bool) {
 	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
 	e, err := c.questions.Get(ctx, id)
 	if err != nil {
-		return false
+		return "", false
 	}
 	var q Question
-	return json.Unmarshal(e.Value(), &q) == nil && q.Tag.Deadline == nil
+	if json.Unmarshal(e.Value(), &q) != nil || q.Tag.Deadline != nil {
+		return "", false
+	}
+	return q.StoppedBy, true
 }

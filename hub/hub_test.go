@@ -103,6 +103,17 @@ func (b *blockingLocal) Render(ctx context.Context, s *ask.Session) (ask.Outcome
 	}
 }
 
+// showingDialog is a dialog that shows each question until its call
+// ends elsewhere; it sends the session of each on the channel.
+func showingDialog() (ask.RendererFunc, <-chan *ask.Session) {
+	sessions := make(chan *ask.Session, 1)
+	return func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+		sessions <- s
+		<-ctx.Done()
+		return ask.Outcome{}, ctx.Err()
+	}, sessions
+}
+
 // waitPending returns the one question waiting on the hub, once there is one.
 func waitPending(t *testing.T, c *hub.Client) hub.Question {
 	t.Helper()
@@ -488,12 +499,7 @@ func TestStopCountdownElsewhere(t *testing.T) {
 		Dial: func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Info: &info}) },
 	})
 	defer closeLink(l)
-	sessions := make(chan *ask.Session, 1)
-	local := ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
-		sessions <- s
-		<-ctx.Done()
-		return ask.Outcome{}, ctx.Err()
-	})
+	local, sessions := showingDialog()
 	a := newAsker(t, l, ask.Capabilities{Custom: local}, 2000)
 	results := make(chan contract.Result, 1)
 	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -27,6 +28,10 @@ import (
 //     web page, pushes and programs show it. An answer given here is
 //     given there, sealed back to its asker; once the question closes
 //     there, it is closed here.
+//   - A countdown stopped on either hub, by a surface (StopCountdown) or
+//     by the question's asker, is stopped on the other, on behalf of the
+//     same name: the question loses its deadline there too, and its
+//     asker keeps waiting. A stop carries no content.
 //
 // The hub of this machine keeps the content in the clear, in its user's
 // private store; only sealed content leaves it. Exactly one answer wins
@@ -112,23 +117,58 @@ type settled struct {
 // both waits for q's answer or closing note on both hubs, local's copy
 // lq and remote's rq, and returns the first. Only the asker of rq, which
 // holds its key, checks the answers there (await); a mirror takes what
-// is stored (ended).
+// is stored (ended). Meanwhile a countdown stopped on one hub is stopped
+// on the other; once one was, both copies lose their deadline, so that
+// an answer after it is not refused as late.
 func (r *relay) both(ctx context.Context, lq, rq *Question, asker bool) settled {
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	var stops atomic.Bool
+	stop := func(from, to *Client) func(context.Context) {
+		return func(ctx context.Context) {
+			if r.stop(ctx, from, to, lq.ID) {
+				stops.Store(true)
+			}
+		}
+	}
 	out := make(chan settled, 2)
-	go func() { a, err := r.local.await(ctx, lq, nil, nil, nil); out <- settled{a, err, false} }()
+	go func() {
+		a, err := r.local.await(ctx, lq, nil, nil, stop(r.local, r.remote))
+		out <- settled{a, err, false}
+	}()
 	go func() {
 		var a Answer
 		var err error
 		if asker {
-			a, err = r.remote.await(ctx, rq, nil, nil, nil)
+			a, err = r.remote.await(ctx, rq, nil, nil, stop(r.remote, r.local))
 		} else {
-			a, err = ended(ctx, r.remote, rq.ID)
+			a, err = ended(ctx, r.remote, rq.ID, stop(r.remote, r.local))
 		}
 		out <- settled{a, err, true}
 	}()
-	return <-out
+	s := <-out
+	cancel()
+	<-out
+	if stops.Load() {
+		lq.Tag.Deadline, rq.Tag.Deadline = nil, nil
+	}
+	return s
+}
+
+// stop stops the countdown of the question id on the hub of to once it
+// waits with none on the hub of from, on behalf of whoever stopped it
+// there, and reports whether it did. A question late, answered or gone
+// on to is left as it is.
+func (r *relay) stop(ctx context.Context, from, to *Client, id string) bool {
+	by, ok := from.stoppedBy(ctx, id)
+	if !ok {
+		return false
+	}
+	err := to.stopCountdown(ctx, id, by)
+	var refusal *RefusedError
+	if err != nil && !errors.As(err, &refusal) {
+		r.log(fmt.Sprintf("relay: the stopped countdown of %s: %v", id, err))
+	}
+	return err == nil
 }
 
 // endedLook is how often ended looks, besides when it is told of an
@@ -136,14 +176,21 @@ func (r *relay) both(ctx context.Context, lq, rq *Question, asker bool) settled 
 const endedLook = time.Second
 
 // ended waits until the question id has an entry in c's answers bucket,
-// as stored, or has left its questions bucket without one.
-func ended(ctx context.Context, c *Client, id string) (Answer, error) {
+// as stored, or has left its questions bucket without one. stopped is
+// called when told that its countdown was stopped.
+func ended(ctx context.Context, c *Client, id string, stopped func(context.Context)) (Answer, error) {
 	notes := make(chan *nats.Msg, 4)
 	sub, err := c.nc.ChanSubscribe(answeredSubject+"."+id, notes)
 	if err != nil {
 		return Answer{}, err
 	}
 	defer sub.Unsubscribe()
+	stops := make(chan *nats.Msg, 1)
+	ssub, err := c.nc.ChanSubscribe(stoppedSubject+"."+id, stops)
+	if err != nil {
+		return Answer{}, err
+	}
+	defer ssub.Unsubscribe()
 	t := time.NewTicker(endedLook)
 	defer t.Stop()
 	answer := func(gctx context.Context) (Answer, bool) {
@@ -171,6 +218,8 @@ func ended(ctx context.Context, c *Client, id string) (Answer, error) {
 		case <-ctx.Done():
 			return Answer{}, ctx.Err()
 		case <-notes:
+		case <-stops:
+			stopped(ctx)
 		case <-t.C:
 		}
 	}
