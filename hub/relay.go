@@ -118,13 +118,17 @@ type settled struct {
 // lq and remote's rq, and returns the first. Only the asker of rq, which
 // holds its key, checks the answers there (await); a mirror takes what
 // is stored (ended). Meanwhile a countdown stopped on one hub is stopped
-// on the other; once one was, both copies lose their deadline, so that
-// an answer after it is not refused as late.
+// on the other, when told so and at each periodic look, for a notice
+// lost while a hub was out of reach; once one was, both copies lose
+// their deadline, so that an answer after it is not refused as late.
 func (r *relay) both(ctx context.Context, lq, rq *Question, asker bool) settled {
 	ctx, cancel := context.WithCancel(ctx)
 	var stops atomic.Bool
 	stop := func(from, to *Client) func(context.Context) {
 		return func(ctx context.Context) {
+			if lq.Tag.Deadline == nil || stops.Load() {
+				return
+			}
 			if r.stop(ctx, from, to, lq.ID) {
 				stops.Store(true)
 			}
@@ -132,14 +136,16 @@ func (r *relay) both(ctx context.Context, lq, rq *Question, asker bool) settled 
 	}
 	out := make(chan settled, 2)
 	go func() {
-		a, err := r.local.await(ctx, lq, nil, nil, stop(r.local, r.remote))
+		stopped := stop(r.local, r.remote)
+		a, err := r.local.await(ctx, lq, nil, stopped, stopped)
 		out <- settled{a, err, false}
 	}()
 	go func() {
 		var a Answer
 		var err error
 		if asker {
-			a, err = r.remote.await(ctx, rq, nil, nil, stop(r.remote, r.local))
+			stopped := stop(r.remote, r.local)
+			a, err = r.remote.await(ctx, rq, nil, stopped, stopped)
 		} else {
 			a, err = ended(ctx, r.remote, rq.ID, stop(r.remote, r.local))
 		}
@@ -177,7 +183,7 @@ const endedLook = time.Second
 
 // ended waits until the question id has an entry in c's answers bucket,
 // as stored, or has left its questions bucket without one. stopped is
-// called when told that its countdown was stopped.
+// called when told that its countdown was stopped, and every lookEvery.
 func ended(ctx context.Context, c *Client, id string, stopped func(context.Context)) (Answer, error) {
 	notes := make(chan *nats.Msg, 4)
 	sub, err := c.nc.ChanSubscribe(answeredSubject+"."+id, notes)
@@ -193,6 +199,8 @@ func ended(ctx context.Context, c *Client, id string, stopped func(context.Conte
 	defer ssub.Unsubscribe()
 	t := time.NewTicker(endedLook)
 	defer t.Stop()
+	look := time.NewTicker(lookEvery)
+	defer look.Stop()
 	answer := func(gctx context.Context) (Answer, bool) {
 		var a Answer
 		e, err := c.answers.Get(gctx, id)
@@ -219,6 +227,8 @@ func ended(ctx context.Context, c *Client, id string, stopped func(context.Conte
 			return Answer{}, ctx.Err()
 		case <-notes:
 		case <-stops:
+			stopped(ctx)
+		case <-look.C:
 			stopped(ctx)
 		case <-t.C:
 		}
