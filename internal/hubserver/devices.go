@@ -75,6 +75,9 @@ func serveControl(ctx context.Context, s *server.Server, token string, w *hubweb
 			}
 			return controlReply{Device: &d}
 		}),
+		// The server has the subscriptions once the hub says it is
+		// ready: a command right after it finds them.
+		nc.Flush(),
 	)
 	if errs != nil {
 		nc.Close()
