@@ -484,6 +484,29 @@ export class CustomView {
 }
 
 /**
+ * Types keys (raw terminal input) into a component over the in-process
+ * dialog local, with a stand-in for Pi that renders after every key, a
+ * few keys per turn of the event loop, and closes it. V8 compiles the
+ * component's key path (handleInput, render) once it has run often:
+ * done while the module warms up, that work is not paid by a person's
+ * first keys. Nothing reaches a child or a terminal.
+ */
+export async function warmView(local: LocalDialog, width: number, rows: number, keys: readonly string[]): Promise<void> {
+  const tui = { terminal: { columns: width, rows }, requestRender: () => {} };
+  const custom = (factory: (tui: unknown, theme: unknown, kb: unknown, done: (v: unknown) => void) => unknown) => factory(tui, undefined, undefined, () => {});
+  const ctx = { ui: { custom: custom as unknown as ExtensionUIContext["custom"] } };
+  const open: Open = { type: "open", call: "", display: "overlay", toggleKey: "" };
+  const view = new CustomView(ctx, () => {}, "", open, undefined, () => local);
+  view.component.focused = true;
+  for (let i = 0; i < keys.length; i++) {
+    if (i % 4 === 0) await new Promise((r) => setImmediate(r));
+    view.component.handleInput(keys[i]!);
+    view.component.render(width);
+  }
+  view.close();
+}
+
+/**
  * How many times the in-process copy of a dialog may draw a frame other
  * than the child's for the same key, with the child caught up, before it
  * is dropped. A countdown's second can turn between the two draws.

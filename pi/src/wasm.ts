@@ -14,6 +14,7 @@ import { randomFillSync } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import type { Cursor, MirrorSpec } from "./protocol.ts";
+import { warmView } from "./ui.ts";
 
 /** The module's file name, in the package's bin folder. */
 export const WASM_FILE = "askuser-dialog.wasm";
@@ -57,7 +58,14 @@ const napCell = new Int32Array(new SharedArrayBuffer(4));
  * randomness and sleeping.
  */
 function wasiImports(memory: () => WebAssembly.Memory, out: { text: string }) {
-  const view = () => new DataView(memory().buffer);
+  // One DataView while the memory does not grow: Go's runtime reads the
+  // clock several times a call, and a key should allocate nothing here.
+  let dv: DataView | undefined;
+  const view = () => {
+    const b = memory().buffer;
+    if (dv === undefined || dv.buffer !== b) dv = new DataView(b);
+    return dv;
+  };
   const bytes = () => new Uint8Array(memory().buffer);
   const decoder = new TextDecoder();
   const zero2 = (a: number, b: number) => {
@@ -66,15 +74,36 @@ function wasiImports(memory: () => WebAssembly.Memory, out: { text: string }) {
     v.setUint32(b, 0, true);
     return ESUCCESS;
   };
-  const nowNs = (id: number): bigint =>
-    id === 0 ? BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e3)) * 1000n : process.hrtime.bigint();
+  // The clocks in ms: realtime (id 0) since the Unix epoch, monotonic
+  // since the process started.
+  const nowMs = (id: number) => (id === 0 ? performance.timeOrigin + performance.now() : performance.now());
   return {
     args_sizes_get: zero2,
     environ_sizes_get: zero2,
     args_get: () => ESUCCESS,
     environ_get: () => ESUCCESS,
+    // The time in ns as two 32-bit halves, with numbers only: Go's
+    // runtime reads a clock several times a key, and with a BigInt per
+    // read this function took V8 milliseconds to optimize, on an early key.
     clock_time_get(id: number, _precision: bigint, at: number): number {
-      view().setBigUint64(at, nowNs(id), true);
+      let hi: number;
+      let lo: number;
+      if (id === 0) {
+        // From whole µs, exactly: µs·1000 can pass 2⁵³.
+        const us = Math.round((performance.timeOrigin + performance.now()) * 1e3);
+        const usHi = Math.floor(us / 0x1_0000_0000);
+        const x = (us - usHi * 0x1_0000_0000) * 1000;
+        const carry = Math.floor(x / 0x1_0000_0000);
+        hi = usHi * 1000 + carry;
+        lo = x - carry * 0x1_0000_0000;
+      } else {
+        const ns = Math.floor(performance.now() * 1e6);
+        hi = Math.floor(ns / 0x1_0000_0000);
+        lo = ns - hi * 0x1_0000_0000;
+      }
+      const v = view();
+      v.setUint32(at, lo, true);
+      v.setUint32(at + 4, hi, true);
       return ESUCCESS;
     },
     random_get(at: number, n: number): number {
@@ -126,7 +155,7 @@ function wasiImports(memory: () => WebAssembly.Memory, out: { text: string }) {
         v.setUint16(ev + 24, 0, true);
         if (tag === 0) {
           let timeout = Number(v.getBigUint64(s + 24, true)) / 1e6;
-          if ((v.getUint16(s + 40, true) & 1) !== 0) timeout -= Number(nowNs(v.getUint32(s + 16, true))) / 1e6; // absolute
+          if ((v.getUint16(s + 40, true) & 1) !== 0) timeout -= nowMs(v.getUint32(s + 16, true)); // absolute
           wait = Math.min(wait, timeout);
         } else {
           v.setUint16(ev + 8, ENOSYS, true);
@@ -530,7 +559,17 @@ async function warm(m: DialogModule): Promise<void> {
       }
     }
   }
+  // The component's own key path over the module, as a person's first
+  // dialog runs it.
+  for (const spec of WARM_SPECS) {
+    const d = m.open({ ...spec, deadline: (Date.now() + 600_000) * 1000 });
+    if (!d) return;
+    await warmView(d, 100, 30, VIEW_KEYS);
+  }
 }
+
+// Raw keys for warmView: mostly moves, through every question.
+const VIEW_KEYS: readonly string[] = Array.from({ length: 40 }, () => ["\x1b[B", "\x1b[B", "\x1b[A", " ", "\x1b[B", "\x1b[A", "\t", "\x1b[B", "x", "\x1b[A", "\x7f", "\x1b[Z", "\x1b[C", "\x1b[D", "\t"]).flat();
 
 const loaded = new Map<string, Promise<DialogModule | undefined>>();
 
