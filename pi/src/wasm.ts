@@ -560,11 +560,11 @@ async function warm(m: DialogModule): Promise<void> {
     }
   }
   // The component's own key path over the module, as a person's first
-  // dialog runs it.
+  // dialog runs it. Should that fail, the module still draws.
   for (const spec of WARM_SPECS) {
     const d = m.open({ ...spec, deadline: (Date.now() + 600_000) * 1000 });
     if (!d) return;
-    await warmView(d, 100, 30, VIEW_KEYS);
+    await warmView(d, 100, 30, VIEW_KEYS).catch(() => d.close());
   }
 }
 
