@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -18,6 +17,7 @@ import (
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/syncbuf"
 	"github.com/askuser/askuser/internal/testbin"
 	"github.com/askuser/askuser/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -40,7 +40,7 @@ func startHubProcess(t *testing.T, state string) {
 	t.Helper()
 	cmd := exec.Command(hubBinary(t))
 	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+state)
-	var stderr lockedBuffer
+	var stderr syncbuf.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -90,33 +90,14 @@ func hubPaths(t *testing.T, state string) hub.Paths {
 	return p
 }
 
-// lockedBuffer is a bytes.Buffer that a process writes while the test
-// reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // hubClient connects a go-sdk client named hubtest to askuser mcp run
 // with state as its state directory, outside tmux, at protocol v. A nil
 // elicit declares no elicitation.
-func hubClient(t *testing.T, state, v string, elicit elicitFunc, args ...string) (*mcp.ClientSession, *lockedBuffer) {
+func hubClient(t *testing.T, state, v string, elicit elicitFunc, args ...string) (*mcp.ClientSession, *syncbuf.Buffer) {
 	t.Helper()
 	cmd := serverCommand(t, args...)
 	cmd.Env = append(cmd.Env, "XDG_STATE_HOME="+state)
-	var stderr lockedBuffer
+	var stderr syncbuf.Buffer
 	cmd.Stderr = &stderr
 	var opts mcp.ClientOptions
 	if v >= "2026-07-28" {

@@ -1,11 +1,9 @@
 package tui
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,19 +13,8 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/dialog"
+	"github.com/askuser/askuser/internal/syncbuf"
 )
-
-// syncBuffer is a bytes.Buffer safe for the program's writer goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
 
 // pipeRenderer returns a Renderer reading keys from a pipe, and the pipe's
 // write end.
@@ -39,7 +26,7 @@ func pipeRenderer(t *testing.T) (*Renderer, *os.File) {
 	}
 	t.Cleanup(func() { in.Close(); keys.Close() })
 	plain := dialog.PlainTheme()
-	r := New(in, &syncBuffer{}, &Options{Theme: &plain, Width: 80, Height: 24, Environ: []string{"TERM=xterm-256color"}})
+	r := New(in, &syncbuf.Buffer{}, &Options{Theme: &plain, Width: 80, Height: 24, Environ: []string{"TERM=xterm-256color"}})
 	return r, keys
 }
 

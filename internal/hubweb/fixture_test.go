@@ -1,7 +1,6 @@
 package hubweb_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -15,7 +14,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -25,14 +23,15 @@ import (
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
 	"github.com/askuser/askuser/internal/hubweb"
+	"github.com/askuser/askuser/internal/syncbuf"
 )
 
 // fixture is a real hub serving its web page, an asker whose only route
 // is the hub, and a client that watches the hub.
 type fixture struct {
-	base   string        // http://127.0.0.1:port, or https:// with TLS
-	state  string        // the hub's XDG_STATE_HOME
-	logs   *lockedBuffer // the hub's log
+	base   string          // http://127.0.0.1:port, or https:// with TLS
+	state  string          // the hub's XDG_STATE_HOME
+	logs   *syncbuf.Buffer // the hub's log
 	http   *http.Client
 	token  string
 	csrf   string
@@ -61,7 +60,7 @@ func newFixtureWith(t testing.TB, withTLS bool) *fixture {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	urls := make(chan string, 1)
-	logs := &lockedBuffer{}
+	logs := &syncbuf.Buffer{}
 	info, stop, err := hubserver.Start(ctx, &hubserver.Options{Paths: paths, Log: logs, Web: "127.0.0.1:0", WebTLS: withTLS, WebReady: func(u string) { urls <- u }})
 	if err != nil {
 		t.Fatalf("hub did not start: %v", err)
@@ -217,22 +216,4 @@ func receive[T any](t testing.TB, ch <-chan T) T {
 		t.Fatal("the asker got nothing within 10s")
 	}
 	panic("unreachable")
-}
-
-// lockedBuffer is a buffer safe for concurrent use.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/internal/syncbuf"
 	"github.com/askuser/askuser/internal/testbin"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -36,7 +37,7 @@ func builtHub() (string, error) {
 // askuser-hub program, which askuser hub becomes.
 type hubCommand struct {
 	cmd    *exec.Cmd
-	stderr lockedBuffer
+	stderr syncbuf.Buffer
 	done   chan error
 }
 
@@ -107,25 +108,6 @@ func envGetenv(env []string) func(string) string {
 		}
 		return v
 	}
-}
-
-// lockedBuffer is a bytes.Buffer that a process writes while the test
-// reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // stressOptions are the choices of every stress question.
@@ -249,7 +231,7 @@ func TestStressHub(t *testing.T) {
 	for a := range agents {
 		asking.Go(func() {
 			cmd := exec.Command(bin, "mcp", "--no-config", "--timeout-per-question", "180000")
-			var stderr lockedBuffer
+			var stderr syncbuf.Buffer
 			cmd.Env, cmd.Stderr = env, &stderr
 			client := mcp.NewClient(&mcp.Implementation{Name: fmt.Sprintf("a%d", a), Version: "1"}, nil)
 			cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)

@@ -7,12 +7,12 @@ import (
 	"errors"
 	"github.com/askuser/askuser/internal/host/pimirror"
 	"github.com/askuser/askuser/internal/program"
+	"github.com/askuser/askuser/internal/syncbuf"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -710,24 +710,6 @@ func (f *lineFeed) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// lockedBuffer is a stdout that several goroutines may write.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // A signal ends Serve while its read loop may be handling an ask. The
 // call then either runs and has its result written before Serve returns,
 // or never starts: a result written later is lost, as the process exits.
@@ -738,7 +720,7 @@ func TestSignalLosesNoResult(t *testing.T) {
 	for range rounds {
 		synctest.Test(t, func(t *testing.T) {
 			in := &lineFeed{lines: make(chan string)}
-			var out lockedBuffer
+			var out syncbuf.Buffer
 			ctx, signal := context.WithCancel(t.Context())
 			done := make(chan error, 1)
 			go func() { done <- Serve(ctx, in, &out) }()
