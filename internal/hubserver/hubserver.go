@@ -201,19 +201,17 @@ func Run(ctx context.Context, opts *Options) error {
 		Started: time.Now().UTC().Truncate(time.Millisecond),
 		Store:   paths.Store,
 	}
-	if err := hub.WriteInfo(paths.Info, info); err != nil {
-		return err
-	}
-	defer os.Remove(paths.Info)
 	page := ""
 	if opts.Web != "" {
 		if page, info.Page, err = startWeb(services, &wg, s, info, paths, opts, log); err != nil {
 			return err
 		}
-		if err := hub.WriteInfo(paths.Info, info); err != nil {
-			return err
-		}
 	}
+	// Written once the page is served, so that it names the page.
+	if err := hub.WriteInfo(paths.Info, info); err != nil {
+		return err
+	}
+	defer os.Remove(paths.Info)
 	if cfg.Push != nil {
 		if cfg.Push.Link == "" && strings.HasPrefix(page, "https://") {
 			// A push opens the question on the page of the paired devices.
