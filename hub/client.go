@@ -543,6 +543,23 @@ func (c *Client) keepWaiting(ctx context.Context, q Question) error {
 	return nil
 }
 
+// listen subscribes to the notices that the question id was answered
+// and that its countdown was stopped; unsubscribe ends both.
+func (c *Client) listen(id string) (notes, stops <-chan *nats.Msg, unsubscribe func(), err error) {
+	n := make(chan *nats.Msg, 4)
+	sub, err := c.nc.ChanSubscribe(answeredSubject+"."+id, n)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	s := make(chan *nats.Msg, 1)
+	ssub, err := c.nc.ChanSubscribe(stoppedSubject+"."+id, s)
+	if err != nil {
+		sub.Unsubscribe()
+		return nil, nil, nil, err
+	}
+	return n, s, func() { sub.Unsubscribe(); ssub.Unsubscribe() }, nil
+}
+
 // await waits until the question q has an entry in the answers bucket and
 // returns it. An answer that breaks q's contract, stored past the door,
 // is removed so that the question is open again, and the wait goes on.
@@ -554,18 +571,11 @@ func (c *Client) keepWaiting(ctx context.Context, q Question) error {
 // back, and every lookEvery, so that an answer stored while this process
 // was away is found.
 func (c *Client) await(ctx context.Context, q *Question, here <-chan struct{}, follow, stopped func(context.Context)) (Answer, error) {
-	notes := make(chan *nats.Msg, 4)
-	sub, err := c.nc.ChanSubscribe(answeredSubject+"."+q.ID, notes)
+	notes, stops, unsubscribe, err := c.listen(q.ID)
 	if err != nil {
 		return Answer{}, err
 	}
-	defer sub.Unsubscribe()
-	stops := make(chan *nats.Msg, 1)
-	ssub, err := c.nc.ChanSubscribe(stoppedSubject+"."+q.ID, stops)
-	if err != nil {
-		return Answer{}, err
-	}
-	defer ssub.Unsubscribe()
+	defer unsubscribe()
 	if stopped == nil {
 		stopped = func(context.Context) {}
 	}

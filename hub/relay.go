@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -185,18 +184,11 @@ const endedLook = time.Second
 // as stored, or has left its questions bucket without one. stopped is
 // called when told that its countdown was stopped, and every lookEvery.
 func ended(ctx context.Context, c *Client, id string, stopped func(context.Context)) (Answer, error) {
-	notes := make(chan *nats.Msg, 4)
-	sub, err := c.nc.ChanSubscribe(answeredSubject+"."+id, notes)
+	notes, stops, unsubscribe, err := c.listen(id)
 	if err != nil {
 		return Answer{}, err
 	}
-	defer sub.Unsubscribe()
-	stops := make(chan *nats.Msg, 1)
-	ssub, err := c.nc.ChanSubscribe(stoppedSubject+"."+id, stops)
-	if err != nil {
-		return Answer{}, err
-	}
-	defer ssub.Unsubscribe()
+	defer unsubscribe()
 	t := time.NewTicker(endedLook)
 	defer t.Stop()
 	look := time.NewTicker(lookEvery)
