@@ -31,12 +31,6 @@ questions nobody answers in time to a phone through ntfy:
   {"push": {"delayMs": 30000, "ntfy": {"server": "https://ntfy.sh",
    "topic": "…", "token": "…", "link": "https://…/"}}}
 and may relay the questions of this machine, sealed, to a NATS server or
-cluster that the person's other machines reach, and bring back the
-questions there sealed to this machine's key:
-  {"remote": {"url": "tls://nats.example.net:4222",
-   "credentials": "/home/me/.config/askuser/hub.creds",
-   "recipients": ["askuser-pub-…"]}}
-and may relay the questions of this machine, sealed, to a NATS server or
 cluster that the person's other machines reach, and the questions there
 sealed to this machine's key (askuser hub recipient) back here:
   {"remote": {"url": "tls://nats.example.net:4222",
