@@ -324,6 +324,9 @@ export const TRIED_KEYS: readonly Key[] = [
 const keyId = (k: Key) => ("text" in k ? `\0${k.text}` : k.key);
 
 // Now on the clock the module reads (wasiImports' realtime), in µs.
+// The room, in µs, either side of the countdown's turn of a second where
+// a tried frame may show either second (see LocalDialog.unchanged).
+const TURN_ROOM_US = 2000;
 const nowUs = () => (performance.timeOrigin + performance.now()) * 1000;
 
 /**
@@ -358,6 +361,9 @@ export class LocalDialog {
   private again = false;
   // Tries again when the countdown's second turns.
   private timer: ReturnType<typeof setTimeout> | undefined;
+  // Holds the run of tries while the countdown's second is about to turn,
+  // or has just turned.
+  private hold: ReturnType<typeof setTimeout> | undefined;
   /** Called with each frame tried, while Pi is idle: the component measures its lines then. */
   onTried: ((f: LocalFrame) => void) | undefined;
 
@@ -396,6 +402,7 @@ export class LocalDialog {
     if (this.closed) return;
     this.closed = true;
     this.forget();
+    clearTimeout(this.hold);
     this.m.close(this.id);
   }
 
@@ -423,7 +430,21 @@ export class LocalDialog {
   private unchanged(at: number): boolean {
     if (this.deadline <= 0) return true;
     const second = (t: number) => Math.ceil((this.deadline - t) / 1e6);
-    return second(at - 2000) === second(nowUs() + 2000);
+    return second(at - TURN_ROOM_US) === second(nowUs() + TURN_ROOM_US);
+  }
+
+  // How many ms from now a try would draw a frame that unchanged accepts
+  // later in its second: 0 but within the room either side of the
+  // countdown's turn, where a frame tried would be refused for the whole
+  // of the next second.
+  private unsettledMs(): number {
+    const left = this.deadline - nowUs();
+    if (this.deadline <= 0 || left <= 0) return 0;
+    const toTurn = left % 1e6;
+    const sinceTurn = 1e6 - toTurn;
+    if (toTurn < TURN_ROOM_US) return (toTurn + TURN_ROOM_US) / 1000 + 1;
+    if (sinceTurn < TURN_ROOM_US) return (TURN_ROOM_US - sinceTurn) / 1000 + 1;
+    return 0;
   }
 
   // Tries the likely keys, one per turn of the event loop, from the turn
@@ -448,6 +469,17 @@ export class LocalDialog {
       return this.retryAtNextSecond();
     }
     if (!this.settle()) return void (this.running = false);
+    // A timer may fire a millisecond or two early (Node counts from the
+    // time its loop last read the clock), so this is checked at each step.
+    const wait = this.unsettledMs();
+    if (wait > 0) {
+      this.hold = setTimeout(() => {
+        this.hold = undefined;
+        this.step();
+      }, wait);
+      this.hold.unref?.();
+      return;
+    }
     const k = TRIED_KEYS[this.next++]!;
     const at = nowUs();
     const f = this.m.try(this.id, k);
@@ -466,10 +498,13 @@ export class LocalDialog {
     if (this.deadline <= 0) return;
     const left = this.deadline - nowUs();
     if (left <= 0) return;
-    this.timer = setTimeout(() => {
-      this.forget();
-      this.tryLater();
-    }, (left % 1e6) / 1000 + 3);
+    this.timer = setTimeout(
+      () => {
+        this.forget();
+        this.tryLater();
+      },
+      (left % 1e6) / 1000 + TURN_ROOM_US / 1000 + 1,
+    );
     this.timer.unref?.();
   }
 }
