@@ -18,7 +18,8 @@
 //   first keys        the same for a session's first 1000 keys, in a fresh
 //                     Node each, while V8 still compiles the hot code.
 //   keys at pace      the same with the keys 50, 100 and 500 ms apart, as
-//                     a person's are, after the same warm-up; askuser with
+//                     a person's are, after the same warm-up, each contender
+//                     alone in a Node of its own, taking turns; askuser with
 //                     its frames drawn by the child, and in process by its
 //                     dialog compiled to WebAssembly (bin/askuser-dialog.wasm),
 //                     which draws the likely next keys' frames between keys
@@ -315,67 +316,111 @@ async function printFirstKeys(who: Contender) {
 }
 
 // Keys as far apart as a person's, 50, 100 and 500 ms: between two keys
-// both processes go idle, and the next key meets cold caches, idle CPUs
-// and the scheduler's placement of the woken child. Both dialogs are
-// open and warm, as after the back-to-back figures, and take turns.
+// the process goes idle, and the next key meets cold caches, an idle CPU
+// and, for the child, the scheduler's placement of the woken process.
+// Each contender types alone, in a Node of its own, after the same
+// warm-up, as in Pi, where one dialog is open at a time: dialogs open
+// side by side in one Node disturb each other's keys (the child's
+// countdown frames and the peer's timers land between them, and V8
+// compiles the component's code for two routes at once). The contenders
+// take turns, a round each, so that all see the same load.
 async function keysAtPace() {
-  const d = await dialog("askuser");
-  const w = await dialog("wasm");
-  const peer = await dialog("rpiv");
-  for (let i = 0; i < warmup; i++) await d.key(i);
-  for (let i = 0; i < warmup; i++) await w.key(i);
-  for (let i = 0; i < warmup; i++) await peer.key(i);
-  await new Promise((r) => setTimeout(r, 1000));
+  const rounds = quick ? 1 : 2;
+  const gaps: [number, number][] = [
+    [50, quick ? 20 : 50],
+    [100, quick ? 20 : 50],
+    [500, quick ? 10 : 15],
+  ];
+  const got = pooled(gaps.length);
   const parts: ExchangeTimes[] = [];
-  for (const [gap, keys] of [[50, 60], [100, 60], [500, 30]] as const) {
-    const n = quick ? Math.ceil(keys / 3) : keys;
-    const times: number[] = [];
-    const wasmTimes: number[] = [];
-    const peerTimes: number[] = [];
-    d.child!.onExchange = gap === 100 ? (t) => parts.push(t) : undefined;
-    for (let i = 0; i < n; i++) {
-      await new Promise((r) => setTimeout(r, gap));
-      times.push(await d.key(i));
-      await new Promise((r) => setTimeout(r, gap));
-      wasmTimes.push(await w.key(i));
-      await new Promise((r) => setTimeout(r, gap));
-      peerTimes.push(await peer.key(i));
+  for (let r = 0; r < rounds; r++) {
+    for (const who of turns(r)) {
+      const out = alone({ who, cols: 100, previews: false, warm: warmup, gaps });
+      out.times.forEach((t, i) => got[who][i]!.push(...t));
+      parts.push(...out.parts);
     }
-    d.child!.onExchange = undefined;
-    const budget = gap === 100 ? "≤ 100 µs / ≤ 250 µs" : "";
-    versus(`key to frame, keys ${gap} ms apart, child, p50 / p90 / p99 (${n} keys)`, times, peerTimes, [50, 90, 99], budget);
-    versus(`key to frame, keys ${gap} ms apart, in process (wasm), p50 / p90 / p99 (${n} keys)`, wasmTimes, peerTimes, [50, 90, 99], budget);
   }
-  await d.close();
-  await w.close();
-  await peer.close();
+  for (const [i, [gap]] of gaps.entries()) {
+    const n = got.askuser[i]!.length;
+    const budget = gap === 100 ? "≤ 100 µs / ≤ 250 µs" : "";
+    versus(`key to frame, keys ${gap} ms apart, child, p50 / p90 / p99 (${n} keys)`, got.askuser[i]!, got.rpiv[i]!, [50, 90, 99], budget);
+    versus(`key to frame, keys ${gap} ms apart, in process (wasm), p50 / p90 / p99 (${n} keys)`, got.wasm[i]!, got.rpiv[i]!, [50, 90, 99], budget);
+  }
   const part = (f: (t: ExchangeTimes) => number, p: number) => us(pct(parts.map(f), p));
   for (const p of [50, 90])
-    row(`  where a key's time goes 100 ms apart, p${p}s: write / wait for the child / read and apply`, `${part((t) => t.written - t.start, p)} / ${part((t) => t.read - t.written, p)} / ${part((t) => t.answered - t.read, p)}`);
+    row(`  where a child's key goes 100 ms apart, p${p}s: write / wait for the child / read and apply`, `${part((t) => t.written - t.start, p)} / ${part((t) => t.read - t.written, p)} / ${part((t) => t.answered - t.read, p)}`);
 }
 
 // Keys 100 ms apart at 80, 100 and 200 columns, without and with
-// previews, for the three contenders, which take turns.
+// previews, each contender alone in its Node as in keysAtPace.
 async function shapesAtPace() {
-  initTheme(undefined, false); // the peer draws its previews with Pi's Markdown theme
-  const n = quick ? 10 : 30;
+  const n = quick ? 10 : 40;
   for (const previews of [false, true]) {
     for (const cols of [80, 100, 200]) {
-      const ds = await Promise.all(contenders.map((who) => dialog(who, cols, previews)));
-      for (const d of ds) for (let i = 0; i < warmup / 4; i++) await d.key(i);
-      const times: number[][] = ds.map(() => []);
-      for (let i = 0; i < n; i++) {
-        for (const [j, d] of ds.entries()) {
-          await new Promise((r) => setTimeout(r, 100));
-          times[j]!.push(await d.key(i));
-        }
-      }
-      for (const d of ds) await d.close();
+      const got = pooled(1);
+      for (const who of turns(cols)) got[who][0]!.push(...alone({ who, cols, previews, warm: warmup / 4, gaps: [[100, n]] }).times[0]!);
       const shape = `${cols} columns${previews ? ", previews" : ""}`;
-      versus(`key to frame 100 ms apart, ${shape}, child, p50 / p90 / p99 (${n} keys)`, times[0]!, times[2]!, [50, 90, 99]);
-      versus(`key to frame 100 ms apart, ${shape}, in process (wasm), p50 / p90 / p99`, times[1]!, times[2]!, [50, 90, 99]);
+      versus(`key to frame 100 ms apart, ${shape}, child, p50 / p90 / p99 (${n} keys)`, got.askuser[0]!, got.rpiv[0]!, [50, 90, 99]);
+      versus(`key to frame 100 ms apart, ${shape}, in process (wasm), p50 / p90 / p99`, got.wasm[0]!, got.rpiv[0]!, [50, 90, 99]);
     }
   }
+}
+
+// The contenders in the order of round r: each goes first in turn.
+const turns = (r: number) => contenders.map((_, i) => contenders[(i + r) % contenders.length]!);
+
+// Empty lists of times, k per contender.
+const pooled = (k: number) =>
+  Object.fromEntries(contenders.map((who) => [who, Array.from({ length: k }, () => [] as number[])])) as Record<Contender, number[][]>;
+
+// What one contender types alone (bench.ts --alone=JSON): a dialog of
+// cols columns, warm keys back to back, 1 s of rest, then for each
+// [gap, n] of gaps, n keys gap ms apart.
+interface Alone {
+  who: Contender;
+  cols: number;
+  previews: boolean;
+  warm: number;
+  gaps: [number, number][];
+}
+
+// The keys' times, a list per gap, and for the child the exchanges' times
+// of the keys 100 ms apart.
+interface AloneTimes {
+  times: number[][];
+  parts: ExchangeTimes[];
+}
+
+// Runs a in a Node of its own and returns what it printed.
+function alone(a: Alone): AloneTimes {
+  const out = spawnSync(process.execPath, [new URL(import.meta.url).pathname, `--alone=${JSON.stringify(a)}`], { encoding: "utf8" });
+  if (out.status !== 0) throw new Error(`bench --alone=${JSON.stringify(a)} failed: ${out.stderr}`);
+  const got = JSON.parse(out.stdout) as AloneTimes;
+  const numbers = (xs: unknown) => Array.isArray(xs) && xs.every((t) => typeof t === "number");
+  if (!Array.isArray(got?.times) || got.times.length !== a.gaps.length || !got.times.every(numbers) || !Array.isArray(got.parts))
+    throw new Error(`bench --alone=${a.who} printed no times: ${out.stdout}`);
+  return got;
+}
+
+async function printAlone(a: Alone) {
+  if (!contenders.includes(a.who)) throw new Error(`bench: --alone takes a contender of ${contenders.join(", ")}, not ${a.who}`);
+  initTheme(undefined, false); // the peer draws its previews with Pi's Markdown theme
+  const d = await dialog(a.who, a.cols, a.previews);
+  for (let i = 0; i < a.warm; i++) await d.key(i);
+  await new Promise((r) => setTimeout(r, 1000));
+  const out: AloneTimes = { times: [], parts: [] };
+  for (const [gap, n] of a.gaps) {
+    const times: number[] = [];
+    if (a.who === "askuser" && gap === 100) d.child!.onExchange = (t) => out.parts.push(t);
+    for (let i = 0; i < n; i++) {
+      await new Promise((r) => setTimeout(r, gap));
+      times.push(await d.key(i));
+    }
+    if (d.child) d.child.onExchange = undefined;
+    out.times.push(times);
+  }
+  await d.close();
+  console.log(JSON.stringify(out));
 }
 
 async function callToFrame() {
@@ -574,6 +619,11 @@ const first = process.argv.find((a) => a.startsWith("--first="))?.slice("--first
 if (first !== undefined) {
   if (!contenders.includes(first as Contender)) throw new Error(`bench: --first takes ${contenders.join(", ")}, not ${first}`);
   await printFirstKeys(first as Contender);
+  process.exit(0);
+}
+const paced = process.argv.find((a) => a.startsWith("--alone="))?.slice("--alone=".length);
+if (paced !== undefined) {
+  await printAlone(JSON.parse(paced) as Alone);
   process.exit(0);
 }
 const picked = process.argv.slice(2).filter((a) => !a.startsWith("--"));
