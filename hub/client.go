@@ -197,24 +197,54 @@ type dialRemote struct {
 	seal sealer
 }
 
-// remoteAuth is how to authenticate with the credentials file at path:
-// a NATS .creds file, or a token or user:password on one line.
-func remoteAuth(path string) (nats.Option, error) {
+// Credentials are what a credentials file (Remote.Credentials) holds:
+// the path of a NATS .creds file, a user and password, or a token.
+type Credentials struct {
+	// Creds is the path of the file when it is a NATS .creds file (a
+	// user JWT and its nkey seed).
+	Creds string
+	// User and Password, from a file holding user:password on one line.
+	User, Password string
+	// Token, from a file holding one line without a colon.
+	Token string
+}
+
+// ReadCredentials reads the credentials file at path, which only its
+// owner may read: a NATS .creds file, or a token or user:password on one
+// line.
+func ReadCredentials(path string) (Credentials, error) {
 	data, err := readPrivate(path, "the hub's credentials")
 	if err != nil {
-		return nil, err
+		return Credentials{}, err
 	}
 	s := strings.TrimSpace(string(data))
 	switch {
 	case strings.Contains(s, "-----BEGIN NATS USER JWT-----"):
-		return nats.UserCredentials(path), nil
+		return Credentials{Creds: path}, nil
 	case s == "" || strings.ContainsAny(s, "\n\r"):
-		return nil, fmt.Errorf("the hub's credentials %s: must be a NATS .creds file, or a token or user:password on one line", path)
+		return Credentials{}, fmt.Errorf("the hub's credentials %s: must be a NATS .creds file, or a token or user:password on one line", path)
+	case len(s) == 58 && strings.HasPrefix(s, "SU"):
+		// Sent as a token, a seed would be given away to the server.
+		return Credentials{}, fmt.Errorf("the hub's credentials %s: hold an nkey seed alone; give a NATS .creds file, which holds the user's JWT with its seed, or a token or user:password", path)
 	}
 	if user, pass, ok := strings.Cut(s, ":"); ok {
-		return nats.UserInfo(user, pass), nil
+		return Credentials{User: user, Password: pass}, nil
 	}
-	return nats.Token(s), nil
+	return Credentials{Token: s}, nil
+}
+
+// remoteAuth is how to authenticate with the credentials file at path.
+func remoteAuth(path string) (nats.Option, error) {
+	c, err := ReadCredentials(path)
+	switch {
+	case err != nil:
+		return nil, err
+	case c.Creds != "":
+		return nats.UserCredentials(c.Creds), nil
+	case c.Token != "":
+		return nats.Token(c.Token), nil
+	}
+	return nats.UserInfo(c.User, c.Password), nil
 }
 
 // infoFile dials the hub its info file names, read again at each dial,

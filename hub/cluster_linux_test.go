@@ -25,6 +25,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
+	"github.com/askuser/askuser/internal/syncbuf"
 	"github.com/askuser/askuser/internal/testbin"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -32,8 +33,13 @@ import (
 
 // A real NATS cluster for the tests: three nats-server processes, built
 // from the module the hub embeds, on 127.0.0.1 with routes between them
-// and JetStream, the hub's buckets replicated on all three. Agents use
-// the account APP; the operator also has the system account SYS.
+// and JetStream in a domain of its own, the hub's buckets replicated on
+// all three, and a port for leaf nodes on each. Agents use the account
+// APP; the operator also has the system account SYS.
+
+// clusterDomain is the cluster's JetStream domain, which a hub joining
+// it as a leaf node names.
+const clusterDomain = "askuser"
 
 // natsServerPkg is the nats-server command, at the version in go.mod.
 const natsServerPkg = "github.com/nats-io/nats-server/v2"
@@ -45,11 +51,11 @@ type cluster struct {
 }
 
 type clusterNode struct {
-	name        string
-	port, cport int
-	store       string
-	cmd         *exec.Cmd
-	done        chan struct{}
+	name               string
+	port, cport, lport int // clients', routes' and leaf nodes'
+	store              string
+	cmd                *exec.Cmd
+	done               chan struct{}
 }
 
 func (n *clusterNode) url() string { return fmt.Sprintf("nats://127.0.0.1:%d", n.port) }
@@ -91,24 +97,25 @@ func startCluster(t testing.TB) *cluster {
 	for _, u := range []string{"operator", "owner", "agent", "person"} {
 		c.pw[u] = secret()
 	}
-	ports := freePorts(t, 6)
+	ports := freePorts(t, 9)
 	var routes []string
 	for i := range 3 {
 		routes = append(routes, fmt.Sprintf("nats://127.0.0.1:%d", ports[3+i]))
 	}
 	for i := range 3 {
-		n := &clusterNode{name: fmt.Sprintf("n%d", i+1), port: ports[i], cport: ports[3+i], done: make(chan struct{})}
+		n := &clusterNode{name: fmt.Sprintf("n%d", i+1), port: ports[i], cport: ports[3+i], lport: ports[6+i], done: make(chan struct{})}
 		n.store = filepath.Join(c.dir, n.name)
 		conf := fmt.Sprintf(`server_name: %s
 listen: 127.0.0.1:%d
-jetstream { store_dir: %q }
+jetstream { store_dir: %q, domain: %s }
 cluster { name: askuser, listen: 127.0.0.1:%d, routes: [%s] }
+leafnodes { listen: 127.0.0.1:%d }
 accounts {
   SYS { users: [{user: operator, password: %q}] }
   APP { jetstream: enabled, users: [{user: owner, password: %q}, {user: agent, password: %q}, {user: person, password: %q}] }
 }
 system_account: SYS
-`, n.name, n.port, n.store, n.cport, strings.Join(routes, ", "), c.pw["operator"], c.pw["owner"], c.pw["agent"], c.pw["person"])
+`, n.name, n.port, n.store, clusterDomain, n.cport, strings.Join(routes, ", "), n.lport, c.pw["operator"], c.pw["owner"], c.pw["agent"], c.pw["person"])
 		path := filepath.Join(c.dir, n.name+".conf")
 		if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
 			t.Fatal(err)
@@ -460,127 +467,26 @@ exit $code
 // sees every message and every file of the cluster, finds no question
 // text, option, answer or secret in any of them.
 func TestClusterAgents(t *testing.T) {
-	askuser, err := testbin.Build("github.com/askuser/askuser/cmd/askuser")
-	if err != nil {
-		t.Fatal(err)
-	}
-	askuserHub, err := testbin.Build("github.com/askuser/askuser/cmd/askuser-hub")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := startCluster(t)
-	snooped := &snoop{}
-	snooped.watch(t, c, "operator")
-	snooped.watch(t, c, "owner")
-	me := newPerson(t, c)
+	askuser, askuserHub, c, snooped, me := agentsCluster(t)
 	mine := me.hub(t, c)
-	agentCreds := c.credentials(t, "agent")
 
-	inNS, why := namespaces()
-	if !inNS {
-		t.Logf("agents run without network namespaces: %s", why)
-	}
-	var sock string
-	if inNS {
-		sock = c.bridge(t)
-	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := newFleet(t, c, askuser, askuserHub, c.credentials(t, "agent"), me.recipient)
 
 	const agents = 6
 	word := secret()
 	var secrets []string
-	type agent struct {
-		title, a, b string
-		cmd         *exec.Cmd
-		out         bytes.Buffer
-		errOut      bytes.Buffer
-		done        chan error
-		machine     string
-	}
-	var as []*agent
+	var as []*agentMachine
+	var titles []string
 	for i := range agents {
-		ag := &agent{
-			title:   fmt.Sprintf("Ship the %s build %d?", word, i),
-			a:       fmt.Sprintf("yes-%s-%d", word, i),
-			b:       fmt.Sprintf("no-%s-%d", word, i),
-			done:    make(chan error, 1),
-			machine: "host",
-		}
+		ag := f.start(t, fmt.Sprintf("Ship the %s build %d?", word, i), fmt.Sprintf("yes-%s-%d", word, i), fmt.Sprintf("no-%s-%d", word, i), i%2 == 1)
 		secrets = append(secrets, ag.title, ag.a, ag.b)
-		dir := t.TempDir()
-		url := c.urls()
-		if inNS && i%2 == 1 {
-			url = "nats://127.0.0.1:4222"
-			ag.machine = "namespace"
-		}
-		req, _ := json.Marshal(map[string]any{"questions": []map[string]any{{"title": ag.title, "options": []map[string]any{{"label": ag.a}, {"label": ag.b}}}}})
-		hubCfg, _ := json.Marshal(map[string]any{"remote": map[string]any{"url": url, "credentials": agentCreds, "recipients": []string{me.recipient}}})
-		for name, data := range map[string][]byte{
-			"config.json":             []byte(`{"timeoutPerQuestionMs": 60000}`),
-			"q.json":                  req,
-			"config/askuser/hub.json": hubCfg,
-		} {
-			path := filepath.Join(dir, name)
-			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, data, 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}
-		args := []string{"sh", "-c", machineScript}
-		if ag.machine == "namespace" {
-			args = append([]string{"unshare", "--net", "--", self, "--"}, args...)
-		}
-		ag.cmd = exec.Command(args[0], args[1:]...)
-		ag.cmd.Env = []string{"HOME=" + dir, "XDG_STATE_HOME=" + filepath.Join(dir, "state"), "XDG_CONFIG_HOME=" + filepath.Join(dir, "config"),
-			"MACHINE=" + dir, "ASKUSER=" + askuser, "ASKUSER_HUB=" + askuserHub, "PATH=" + os.Getenv("PATH"), "TERM=dumb"}
-		if ag.machine == "namespace" {
-			ag.cmd.Env = append(ag.cmd.Env, forwardEnv+"="+sock, fmt.Sprintf("%s_UNREACHABLE=%d,%d,%d", forwardEnv, c.nodes[0].port, c.nodes[1].port, c.nodes[2].port))
-		}
-		ag.cmd.Stdout, ag.cmd.Stderr = &ag.out, &ag.errOut
-		// No controlling terminal: the hub is each agent's only route.
-		ag.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
-		if err := ag.cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		go func() { ag.done <- ag.cmd.Wait() }()
-		t.Cleanup(func() {
-			// The whole session: the machine's hub too.
-			syscall.Kill(-ag.cmd.Process.Pid, syscall.SIGKILL)
-		})
+		titles = append(titles, ag.title)
 		as = append(as, ag)
 	}
 
 	// The person's own hub shows every question, opened; two programs of
 	// theirs reach the cluster on two other nodes.
-	byTitle := map[string]hub.Question{}
-	deadline := time.Now().Add(20 * time.Second)
-	for len(byTitle) < agents {
-		if time.Now().After(deadline) {
-			var errs []string
-			for _, ag := range as {
-				errs = append(errs, ag.errOut.String())
-			}
-			t.Fatalf("%d of %d questions reached the person's hub; agents said:\n%s", len(byTitle), agents, strings.Join(errs, "\n"))
-		}
-		qs, err := mine.Pending(context.Background())
-		if err != nil {
-			t.Logf("pending: %v", err)
-		}
-		for _, q := range qs {
-			var r struct {
-				Questions []struct{ Title string } `json:"questions"`
-			}
-			if json.Unmarshal(q.Request, &r) == nil && len(r.Questions) == 1 {
-				byTitle[r.Questions[0].Title] = q
-			}
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	byTitle := waitTitles(t, mine, titles, as)
 	bob, carol := me.dial(t, c.nodes[1].url()), me.dial(t, c.nodes[2].url())
 
 	// Questions 0, 2, 4 are answered on the person's hub; 1, 3, 5 by bob
@@ -638,33 +544,195 @@ func TestClusterAgents(t *testing.T) {
 	}
 
 	for _, ag := range as {
-		select {
-		case err := <-ag.done:
-			if err != nil {
-				t.Errorf("agent (%s) %q: %v\nstderr: %s", ag.machine, ag.title, err, ag.errOut.String())
-				continue
-			}
-		case <-time.After(20 * time.Second):
-			t.Errorf("agent (%s) %q did not end\nstderr: %s", ag.machine, ag.title, ag.errOut.String())
-			continue
-		}
-		var res struct {
-			Status  string `json:"status"`
-			Answers []struct {
-				Selections []string `json:"selections"`
-			} `json:"answers"`
-		}
-		if err := json.Unmarshal(ag.out.Bytes(), &res); err != nil || res.Status != "answered" || len(res.Answers) != 1 {
-			t.Errorf("agent (%s) printed %s (%v)", ag.machine, ag.out.String(), err)
-			continue
-		}
-		if got := res.Answers[0].Selections; len(got) != 1 || got[0] != won[ag.title] {
-			t.Errorf("agent (%s) got %v, but %q won", ag.machine, got, won[ag.title])
-		}
+		ag.check(t, won[ag.title])
 	}
 
 	// Everything the operator saw and keeps, the killed node's store
 	// included.
+	checkOperator(t, c, snooped, me, secrets)
+}
+
+// agentsCluster builds askuser and askuser-hub, and starts the cluster,
+// its operator's snoop on the system account and the agents' account,
+// and the person.
+func agentsCluster(t *testing.T) (askuser, askuserHub string, c *cluster, snooped *snoop, me person) {
+	t.Helper()
+	var err error
+	if askuser, err = testbin.Build("github.com/askuser/askuser/cmd/askuser"); err != nil {
+		t.Fatal(err)
+	}
+	if askuserHub, err = testbin.Build("github.com/askuser/askuser/cmd/askuser-hub"); err != nil {
+		t.Fatal(err)
+	}
+	c = startCluster(t)
+	snooped = &snoop{}
+	snooped.watch(t, c, "operator")
+	snooped.watch(t, c, "owner")
+	return askuser, askuserHub, c, snooped, newPerson(t, c)
+}
+
+// agentMachine is one agent's machine: its own askuser hub, relaying to
+// the cluster, and askuser ask with no terminal, whose only route is
+// that hub, asking title with the options a and b.
+type agentMachine struct {
+	title, a, b string
+	cmd         *exec.Cmd
+	out, errOut syncbuf.Buffer
+	done        chan error
+	machine     string // "host" or "namespace"
+}
+
+// fleet starts agent machines, some in network namespaces of their own
+// that reach only the cluster, when this machine allows them.
+type fleet struct {
+	c                   *cluster
+	askuser, askuserHub string
+	creds, recipient    string
+	self, sock          string // the test binary and the cluster's bridge, with namespaces
+}
+
+func newFleet(t *testing.T, c *cluster, askuser, askuserHub, creds, recipient string) *fleet {
+	t.Helper()
+	f := &fleet{c: c, askuser: askuser, askuserHub: askuserHub, creds: creds, recipient: recipient}
+	inNS, why := namespaces()
+	if !inNS {
+		t.Logf("agents run without network namespaces: %s", why)
+		return f
+	}
+	f.sock = c.bridge(t)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.self = self
+	return f
+}
+
+// start starts an agent machine asking title, in a network namespace
+// when ns is set and this machine allows it.
+func (f *fleet) start(t *testing.T, title, a, b string, ns bool) *agentMachine {
+	t.Helper()
+	ag := &agentMachine{title: title, a: a, b: b, done: make(chan error, 1), machine: "host"}
+	dir := t.TempDir()
+	url := f.c.urls()
+	if ns && f.sock != "" {
+		url = "nats://127.0.0.1:4222"
+		ag.machine = "namespace"
+	}
+	req, _ := json.Marshal(map[string]any{"questions": []map[string]any{{"title": title, "options": []map[string]any{{"label": a}, {"label": b}}}}})
+	hubCfg, _ := json.Marshal(map[string]any{"remote": map[string]any{"url": url, "credentials": f.creds, "recipients": []string{f.recipient}}})
+	for name, data := range map[string][]byte{
+		"config.json":             []byte(`{"timeoutPerQuestionMs": 60000}`),
+		"q.json":                  req,
+		"config/askuser/hub.json": hubCfg,
+	} {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	args := []string{"sh", "-c", machineScript}
+	if ag.machine == "namespace" {
+		args = append([]string{"unshare", "--net", "--", f.self, "--"}, args...)
+	}
+	ag.cmd = exec.Command(args[0], args[1:]...)
+	ag.cmd.Env = []string{"HOME=" + dir, "XDG_STATE_HOME=" + filepath.Join(dir, "state"), "XDG_CONFIG_HOME=" + filepath.Join(dir, "config"),
+		"MACHINE=" + dir, "ASKUSER=" + f.askuser, "ASKUSER_HUB=" + f.askuserHub, "PATH=" + os.Getenv("PATH"), "TERM=dumb"}
+	if ag.machine == "namespace" {
+		n := f.c.nodes
+		ag.cmd.Env = append(ag.cmd.Env, forwardEnv+"="+f.sock, fmt.Sprintf("%s_UNREACHABLE=%d,%d,%d,%d,%d,%d", forwardEnv, n[0].port, n[1].port, n[2].port, n[0].lport, n[1].lport, n[2].lport))
+	}
+	ag.cmd.Stdout, ag.cmd.Stderr = &ag.out, &ag.errOut
+	// No controlling terminal: the hub is each agent's only route.
+	ag.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+	if err := ag.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { ag.done <- ag.cmd.Wait() }()
+	t.Cleanup(func() {
+		// The whole session: the machine's hub too.
+		syscall.Kill(-ag.cmd.Process.Pid, syscall.SIGKILL)
+	})
+	return ag
+}
+
+// check waits for the agent to end and checks that it printed the one
+// answer want.
+func (ag *agentMachine) check(t *testing.T, want string) {
+	t.Helper()
+	select {
+	case err := <-ag.done:
+		if err != nil {
+			t.Errorf("agent (%s) %q: %v\nstderr: %s", ag.machine, ag.title, err, ag.errOut.String())
+			return
+		}
+	case <-time.After(20 * time.Second):
+		t.Errorf("agent (%s) %q did not end\nstderr: %s", ag.machine, ag.title, ag.errOut.String())
+		return
+	}
+	var res struct {
+		Status  string `json:"status"`
+		Answers []struct {
+			Selections []string `json:"selections"`
+		} `json:"answers"`
+	}
+	if err := json.Unmarshal([]byte(ag.out.String()), &res); err != nil || res.Status != "answered" || len(res.Answers) != 1 {
+		t.Errorf("agent (%s) printed %s (%v)", ag.machine, ag.out.String(), err)
+		return
+	}
+	if got := res.Answers[0].Selections; len(got) != 1 || got[0] != want {
+		t.Errorf("agent (%s) got %v, but %q won", ag.machine, got, want)
+	}
+}
+
+// waitTitles waits until the hub of c shows a question with each of
+// titles, asked by the agents of as, and returns them by title.
+func waitTitles(t *testing.T, c *hub.Client, titles []string, as []*agentMachine) map[string]hub.Question {
+	t.Helper()
+	byTitle := map[string]hub.Question{}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		missing := 0
+		for _, title := range titles {
+			if _, ok := byTitle[title]; !ok {
+				missing++
+			}
+		}
+		if missing == 0 {
+			return byTitle
+		}
+		if time.Now().After(deadline) {
+			var errs []string
+			for _, ag := range as {
+				errs = append(errs, ag.errOut.String())
+			}
+			t.Fatalf("%d of %d questions did not reach the person's hub; agents said:\n%s", missing, len(titles), strings.Join(errs, "\n"))
+		}
+		qs, err := c.Pending(context.Background())
+		if err != nil {
+			t.Logf("pending: %v", err)
+		}
+		for _, q := range qs {
+			var r struct {
+				Questions []struct{ Title string } `json:"questions"`
+			}
+			if json.Unmarshal(q.Request, &r) == nil && len(r.Questions) == 1 {
+				byTitle[r.Questions[0].Title] = q
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// checkOperator checks everything the operator of c saw, through
+// snooped, and keeps in the nodes' stores: no secret, nor the cluster
+// passwords, nor the person's key, is in any of them, and some question
+// tags, in the clear, are.
+func checkOperator(t *testing.T, c *cluster, snooped *snoop, me person, secrets []string) {
+	t.Helper()
 	secrets = append(secrets, c.pw["agent"], c.pw["person"])
 	seed, _ := os.ReadFile(filepath.Join(me.getenv("XDG_STATE_HOME"), "askuser", "hub", "key"))
 	secrets = append(secrets, strings.TrimSpace(string(seed)))
@@ -704,6 +772,21 @@ func TestClusterAgents(t *testing.T) {
 // answerRetrying answers q with label on behalf of by, trying again while
 // the cluster elects a new leader after a node died.
 func answerRetrying(c *hub.Client, q *hub.Question, label, by string) (hub.Answer, error) {
+	var err error
+	for range 40 {
+		var a hub.Answer
+		a, err = answerOnce(c, q, label, by)
+		var refused *hub.RefusedError
+		if err == nil || errors.As(err, &refused) && refused.Reason != hub.RefusedUnknown {
+			return a, err
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	return hub.Answer{}, err
+}
+
+// answerOnce answers q with label on behalf of by.
+func answerOnce(c *hub.Client, q *hub.Question, label, by string) (hub.Answer, error) {
 	req, _, err := contract.Parse(q.Request)
 	if err != nil {
 		return hub.Answer{}, err
@@ -714,16 +797,258 @@ func answerRetrying(c *hub.Client, q *hub.Question, label, by string) (hub.Answe
 	if err != nil {
 		return hub.Answer{}, err
 	}
-	for range 40 {
-		var a hub.Answer
-		a, err = c.Answer(context.Background(), q.ID, data, by)
-		var refused *hub.RefusedError
-		if err == nil || errors.As(err, &refused) && refused.Reason != hub.RefusedUnknown {
-			return a, err
-		}
-		time.Sleep(250 * time.Millisecond)
+	return c.Answer(context.Background(), q.ID, data, by)
+}
+
+// TestClusterLeaf runs the person's laptop hub, a separate askuser-hub
+// process, as a leaf node of a real three-node cluster (the config's
+// remote.leaf), through a network link the test cuts and mends. Agents
+// on other machines ask through their own hubs, which relay to the
+// cluster as clients; the person answers on the laptop's hub, and each
+// agent gets that one answer. With the link cut, a question asked on
+// the laptop is asked and answered there, while an agent's question
+// waits on the cluster; once the link is back, the laptop's hub joins
+// again by itself and the waiting question reaches it and is answered
+// there. The operator sees no question text or option in any message or
+// stored file.
+func TestClusterLeaf(t *testing.T) {
+	askuser, askuserHub, c, snooped, me := agentsCluster(t)
+	var leafPorts []string
+	for _, n := range c.nodes {
+		leafPorts = append(leafPorts, fmt.Sprintf("127.0.0.1:%d", n.lport))
 	}
-	return hub.Answer{}, err
+	wire := newLink(t, leafPorts)
+	hubLog := laptopHub(t, askuserHub, me, "nats://"+wire.addr)
+	waitLog(t, hubLog, "joined the cluster at", 1)
+	mine, err := hub.Dial(context.Background(), &hub.DialOptions{Getenv: me.getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(mine.Close)
+	if leafs := c.leafs(t); !slices.ContainsFunc(leafs, func(l string) bool { return strings.HasPrefix(l, "askuser-hub-") && strings.HasSuffix(l, " APP") }) {
+		t.Fatalf("the cluster has no askuser hub among its leaf nodes: %q", leafs)
+	}
+
+	f := newFleet(t, c, askuser, askuserHub, c.credentials(t, "agent"), me.recipient)
+	word := secret()
+	var secrets []string
+	agent := func(i int) *agentMachine {
+		ag := f.start(t, fmt.Sprintf("Merge the %s branch %d?", word, i), fmt.Sprintf("yes-%s-%d", word, i), fmt.Sprintf("no-%s-%d", word, i), i%2 == 1)
+		secrets = append(secrets, ag.title, ag.a, ag.b)
+		return ag
+	}
+	cluster := me.dial(t, c.nodes[0].url())
+	// answer answers each agent's question on the laptop's hub, and
+	// checks that the agent, and the cluster, got that one answer.
+	answer := func(as ...*agentMachine) {
+		var titles []string
+		for _, ag := range as {
+			titles = append(titles, ag.title)
+		}
+		byTitle := waitTitles(t, mine, titles, as)
+		for _, ag := range as {
+			q := byTitle[ag.title]
+			if _, err := answerRetrying(mine, &q, ag.a, "alice"); err != nil {
+				t.Fatalf("answer %q on the laptop's hub: %v", ag.a, err)
+			}
+			ag.check(t, ag.a)
+			_, stored, err := cluster.Question(context.Background(), q.ID)
+			if err != nil || stored == nil || stored.By != "alice" {
+				t.Errorf("question %s: the cluster stored %+v (%v), not alice's answer", q.ID, stored, err)
+			}
+		}
+	}
+	answer(agent(0), agent(1))
+
+	// Offline: the laptop asks and answers its own question; an agent's
+	// question waits on the cluster.
+	wire.cut()
+	waitLog(t, hubLog, "lost the cluster at", 1)
+	waiting := agent(2)
+	waitTitles(t, cluster, []string{waiting.title}, []*agentMachine{waiting})
+	l := hub.NewLink(&hub.LinkOptions{Dial: func(ctx context.Context) (*hub.Client, error) {
+		return hub.Dial(ctx, &hub.DialOptions{Getenv: me.getenv})
+	}})
+	defer closeLink(l)
+	if err := l.Connect(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	asker := newAsker(t, l, ask.Capabilities{CustomReason: "none", NativeReason: "none"}, 60000)
+	title, yes, no := "Rebase the "+word+" branch offline?", "rebase-"+word, "keep-"+word
+	secrets = append(secrets, title, yes, no)
+	req, _ := json.Marshal(map[string]any{"questions": []map[string]any{{"title": title, "options": []map[string]any{{"label": yes}, {"label": no}}}}})
+	results := make(chan contract.Result, 1)
+	go func() { results <- asker.AskJSON(context.Background(), req, nil) }()
+	local := waitTitles(t, mine, []string{title}, nil)[title]
+	if qs, err := mine.Pending(context.Background()); err != nil || slices.ContainsFunc(qs, func(q hub.Question) bool { return strings.Contains(string(q.Request), waiting.title) }) {
+		t.Fatalf("with the link cut, the cluster's question reached the laptop's hub (%v)", err)
+	}
+	if _, err := answerOnce(mine, &local, yes, "alice"); err != nil {
+		t.Fatalf("answer the laptop's own question offline: %v", err)
+	}
+	select {
+	case res := <-results:
+		if res.Status != contract.StatusAnswered || len(res.Answers) != 1 || !slices.Equal(res.Answers[0].Selections, []string{yes}) {
+			t.Fatalf("offline, the laptop's asker got %+v", res)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("offline, the laptop's asker got no result")
+	}
+
+	// Back: the laptop's hub joins again, and the question that waited
+	// on the cluster reaches it.
+	mended := time.Now()
+	wire.mend(t)
+	waitLog(t, hubLog, "joined the cluster at", 2)
+	t.Logf("the laptop's hub joined again %v after the link came back", time.Since(mended).Round(time.Millisecond))
+	answer(waiting)
+	t.Logf("the question that waited on the cluster was answered on the laptop, and its agent had the answer, %v after the link came back", time.Since(mended).Round(time.Millisecond))
+
+	checkOperator(t, c, snooped, me, secrets)
+}
+
+// laptopHub runs askuser-hub, the program at bin, as the person's hub,
+// joining the cluster at url as a leaf node, until the test ends, and
+// returns its log.
+func laptopHub(t *testing.T, bin string, me person, url string) *syncbuf.Buffer {
+	t.Helper()
+	dir := t.TempDir()
+	cfg, _ := json.Marshal(map[string]any{"remote": map[string]any{"url": url, "credentials": me.creds, "recipients": []string{me.recipient},
+		"leaf": map[string]any{"domain": clusterDomain}}})
+	path := filepath.Join(dir, "config", "askuser", "hub.json")
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, cfg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	log := &syncbuf.Buffer{}
+	cmd := exec.Command(bin)
+	cmd.Env = []string{"HOME=" + dir, "XDG_STATE_HOME=" + me.getenv("XDG_STATE_HOME"), "XDG_CONFIG_HOME=" + filepath.Join(dir, "config"), "PATH=" + os.Getenv("PATH")}
+	cmd.Stdout, cmd.Stderr = log, log
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+	})
+	return log
+}
+
+// waitLog waits until log says what n times.
+func waitLog(t *testing.T, log *syncbuf.Buffer, what string, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(15 * time.Second); strings.Count(log.String(), what) < n; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the hub did not say %q %d times; it said:\n%s", what, n, log.String())
+		}
+	}
+}
+
+// leafs lists the cluster's leaf nodes, each as its name and account,
+// as its operator asks the servers.
+func (c *cluster) leafs(t *testing.T) []string {
+	t.Helper()
+	nc := c.connect(t, "operator", c.urls())
+	defer nc.Close()
+	inbox := nats.NewInbox()
+	replies, err := nc.SubscribeSync(inbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := nc.PublishRequest("$SYS.REQ.SERVER.PING.LEAFZ", inbox, nil); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for {
+		m, err := replies.NextMsg(time.Second)
+		if err != nil {
+			return out
+		}
+		var r struct {
+			Data struct {
+				Leafs []struct{ Name, Account string } `json:"leafs"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(m.Data, &r); err != nil {
+			t.Fatalf("leafz: %v: %s", err, m.Data)
+		}
+		for _, l := range r.Data.Leafs {
+			out = append(out, l.Name+" "+l.Account)
+		}
+	}
+}
+
+// link is a network link between the laptop and the cluster's leaf node
+// ports, which the test cuts and mends: it listens on addr, on
+// 127.0.0.1, and pipes each connection to the first port that takes it.
+type link struct {
+	addr string
+	to   []string
+
+	mu    sync.Mutex
+	ln    net.Listener
+	conns []net.Conn // to the cluster
+	down  bool
+}
+
+func newLink(t *testing.T, to []string) *link {
+	l := &link{addr: fmt.Sprintf("127.0.0.1:%d", freePorts(t, 1)[0]), to: to}
+	l.mend(t)
+	t.Cleanup(l.cut)
+	return l
+}
+
+// mend listens again.
+func (l *link) mend(t *testing.T) {
+	t.Helper()
+	ln, err := net.Listen("tcp", l.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.mu.Lock()
+	l.ln, l.down = ln, false
+	l.mu.Unlock()
+	go relay(ln, l.dial)
+}
+
+// cut closes the listener and every connection through it.
+func (l *link) cut() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.down = true
+	l.ln.Close()
+	for _, c := range l.conns {
+		c.Close()
+	}
+	l.conns = nil
+}
+
+func (l *link) dial() (net.Conn, error) {
+	err := errors.New("no port")
+	for _, to := range l.to {
+		var c net.Conn
+		if c, err = net.DialTimeout("tcp", to, time.Second); err == nil {
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			if l.down {
+				c.Close()
+				return nil, errors.New("the link is cut")
+			}
+			l.conns = append(l.conns, c)
+			return c, nil
+		}
+	}
+	return nil, err
 }
 
 // TestClusterStopCountdown stops the countdown of a question asked on an

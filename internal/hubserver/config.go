@@ -20,7 +20,8 @@ import (
 //	  "remote": {     // the NATS server or cluster of the person's other machines
 //	    "url": "tls://nats.example.net:4222",
 //	    "credentials": "/home/me/.config/askuser/hub.creds",
-//	    "recipients": ["askuser-pub-…"]
+//	    "recipients": ["askuser-pub-…"],
+//	    "leaf": {"domain": "askuser"}  // optional: join it as a leaf node
 //	  }
 //	}
 //
@@ -32,6 +33,9 @@ type Config struct {
 	// relayed to, sealed, and whose questions sealed to this machine's
 	// key are relayed here (see hub.Relay).
 	Remote *hub.Remote
+	// Leaf, when set with Remote, joins the remote as a leaf node of
+	// the hub's own server instead of dialing it as a client (see Leaf).
+	Leaf *Leaf
 }
 
 // maxConfigSize bounds the hub's config file.
@@ -108,7 +112,7 @@ func ParseConfig(data []byte) (Config, error) {
 		c.Push = &p
 	}
 	if raw, ok := m["remote"]; ok {
-		if c.Remote, err = parseRemote(raw); err != nil {
+		if c.Remote, c.Leaf, err = parseRemote(raw); err != nil {
 			return Config{}, err
 		}
 	}

@@ -161,7 +161,7 @@ func Run(ctx context.Context, opts *Options) error {
 	if port == 0 {
 		port = server.RANDOM_PORT
 	}
-	s, err := server.NewServer(&server.Options{
+	sopts := &server.Options{
 		ServerName:    "askuser-hub",
 		Host:          "127.0.0.1",
 		Port:          port,
@@ -171,7 +171,18 @@ func Run(ctx context.Context, opts *Options) error {
 		NoSigs:        true,
 		NoLog:         true,
 		MaxPayload:    1 << 20,
-	})
+	}
+	var leaf *leafNode
+	if cfg.Remote != nil && cfg.Leaf != nil {
+		if leaf, err = newLeafNode(sopts, *cfg.Remote, *cfg.Leaf, token, leafTokenFile(paths)); err != nil {
+			return err
+		}
+		defer os.Remove(leafTokenFile(paths))
+	}
+	s, err := server.NewServer(sopts)
+	if err == nil && leaf != nil {
+		err = leaf.bind(s)
+	}
 	if err != nil {
 		return fmt.Errorf("configure the hub's server: %w", err)
 	}
@@ -182,6 +193,11 @@ func Run(ctx context.Context, opts *Options) error {
 	}()
 	if !s.ReadyForConnections(readyTimeout) {
 		return fmt.Errorf("the hub's server was not ready within %v", readyTimeout)
+	}
+	if leaf != nil {
+		if err := leaf.enableJetStream(s); err != nil {
+			return err
+		}
 	}
 	addr, ok := s.Addr().(*net.TCPAddr)
 	if !ok {
@@ -227,7 +243,15 @@ func Run(ctx context.Context, opts *Options) error {
 		if _, err := os.Stat(paths.Key()); err == nil {
 			key = paths.Key()
 		}
-		if err := startRelay(services, &wg, info, *cfg.Remote, key, log); err != nil {
+		dial, where := remoteDial(*cfg.Remote, key), "the remote hub at "+cfg.Remote.URL
+		if leaf != nil {
+			// The relay reaches the cluster through this hub's own
+			// server, as a client of the account bound to the leaf node.
+			dial = remoteDial(hub.Remote{URL: info.URL, Credentials: leafTokenFile(paths), Recipients: cfg.Remote.Recipients}, key)
+			where = "the cluster at " + cfg.Remote.URL + ", joined as a leaf node"
+			wg.Go(func() { leaf.watch(services, s, log) })
+		}
+		if err := startRelay(services, &wg, info, dial, where, log); err != nil {
 			return err
 		}
 	}

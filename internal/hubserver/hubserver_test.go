@@ -165,24 +165,7 @@ func TestRestart(t *testing.T) {
 		t.Fatalf("second hub: %v", err)
 	}
 
-	link := hub.NewLink(&hub.LinkOptions{
-		Dial: func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Getenv: env}) },
-	})
-	defer func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		link.Close(ctx)
-	}()
-	ms := int64(60000)
-	blocked := ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
-		<-ctx.Done()
-		return ask.Outcome{}, ctx.Err()
-	})
-	asker := ask.NewAsker(ask.NewHost(link.Join(ask.Capabilities{Custom: blocked}), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	results := make(chan contract.Result, 1)
-	go func() { results <- asker.AskJSON(ctx, []byte(req), nil) }()
+	results := askThrough(t, env)
 
 	c, err := hub.Dial(context.Background(), &hub.DialOptions{Getenv: env})
 	if err != nil {
@@ -201,20 +184,7 @@ func TestRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if got := pending(t, c, 1)[0]; got.ID != q.ID {
-		t.Fatalf("after SIGKILL the hub holds question %s, want %s", got.ID, q.ID)
-	}
-	if _, err := c.Answer(context.Background(), q.ID, answerJSON(t, "prod"), "restart test"); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case res := <-results:
-		if res.Status != contract.StatusAnswered || res.Answers[0].Selections[0] != "prod" {
-			t.Fatalf("result = %+v", res)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the asker did not get the answer given on the restarted hub")
-	}
+	answerHeld(t, c, q.ID, "restart test", results, "after SIGKILL")
 
 	start := time.Now()
 	if err := second.cmd.Process.Signal(syscall.SIGTERM); err != nil {
@@ -240,6 +210,53 @@ func TestRestart(t *testing.T) {
 	var re *hub.RefusedError
 	if !errors.As(err, &re) || re.Reason != hub.RefusedAnswered || !strings.Contains(re.Message, "restart test") {
 		t.Fatalf("answer after SIGTERM and restart: %v", err)
+	}
+}
+
+// askThrough asks req through a link to the user's hub that env
+// locates, with a dialog that never answers, until the test ends, and
+// returns the channel of its result.
+func askThrough(t *testing.T, env func(string) string) <-chan contract.Result {
+	t.Helper()
+	link := hub.NewLink(&hub.LinkOptions{
+		Dial: func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Getenv: env}) },
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(func() {
+		cancel()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		link.Close(ctx)
+	})
+	ms := int64(60000)
+	blocked := ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+		<-ctx.Done()
+		return ask.Outcome{}, ctx.Err()
+	})
+	asker := ask.NewAsker(ask.NewHost(link.Join(ask.Capabilities{Custom: blocked}), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
+	results := make(chan contract.Result, 1)
+	go func() { results <- asker.AskJSON(ctx, []byte(req), nil) }()
+	return results
+}
+
+// answerHeld checks that the hub of c holds the one question id, when,
+// answers it "prod" on behalf of by, and waits for results to give that
+// answer.
+func answerHeld(t *testing.T, c *hub.Client, id, by string, results <-chan contract.Result, when string) {
+	t.Helper()
+	if got := pending(t, c, 1)[0]; got.ID != id {
+		t.Fatalf("%s the hub holds question %s, want %s", when, got.ID, id)
+	}
+	if _, err := c.Answer(context.Background(), id, answerJSON(t, "prod"), by); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case res := <-results:
+		if res.Status != contract.StatusAnswered || res.Answers[0].Selections[0] != "prod" {
+			t.Fatalf("%s: result = %+v", when, res)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s: the asker did not get the answer given on the hub", when)
 	}
 }
 

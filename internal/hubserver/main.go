@@ -36,6 +36,12 @@ sealed to this machine's key (askuser hub recipient) back here:
   {"remote": {"url": "tls://nats.example.net:4222",
    "credentials": "/home/me/.config/askuser/hub.creds",
    "recipients": ["askuser-pub-…"]}}
+With "leaf": {"domain": "D"} in remote, its own server joins the cluster
+as a leaf node instead: url is then the cluster's leaf node port (7422
+unless set), D the cluster's JetStream domain, and credentials a .creds
+file, user:password or a token. Only the relay's account, which has no
+JetStream here, crosses the leaf node; this machine's questions are
+still asked and answered while the cluster is out of reach.
 
 With --web it also serves its web page, the waiting questions and
 their forms for a browser, on ADDR (127.0.0.1:7373 unless given), and

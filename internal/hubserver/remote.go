@@ -18,14 +18,15 @@ import (
 )
 
 // remoteKeys are the members of the config's remote.
-var remoteKeys = []string{"url", "credentials", "recipients"}
+var remoteKeys = []string{"url", "credentials", "recipients", "leaf"}
 
 // parseRemote reads the config's remote: the NATS server or cluster of
-// the person's other machines (see hub.Relay).
-func parseRemote(raw []byte) (*hub.Remote, error) {
+// the person's other machines (see hub.Relay), and its leaf member, nil
+// when the hub dials the remote as a client.
+func parseRemote(raw []byte) (*hub.Remote, *Leaf, error) {
 	m, err := strictjson.Members(raw, remoteKeys...)
 	if err != nil {
-		return nil, fmt.Errorf("remote: %w", err)
+		return nil, nil, fmt.Errorf("remote: %w", err)
 	}
 	var problems []string
 	add := func(key, format string, args ...any) {
@@ -40,13 +41,19 @@ func parseRemote(raw []byte) (*hub.Remote, error) {
 	if v, ok := m["recipients"]; ok && json.Unmarshal(v, &r.Recipients) != nil {
 		add("recipients", `must be an array of public keys such as ["askuser-pub-…"]`)
 	}
+	var leaf *Leaf
+	if v, ok := m["leaf"]; ok {
+		var lp []string
+		leaf, lp = parseLeaf(v)
+		problems = append(problems, lp...)
+	}
 	if problems == nil {
 		problems = remoteProblems(&r)
 	}
 	if problems != nil {
-		return nil, errors.New(strings.Join(problems, "; "))
+		return nil, nil, errors.New(strings.Join(problems, "; "))
 	}
-	return &r, nil
+	return &r, leaf, nil
 }
 
 // remoteProblems checks a remote, each problem naming its member.
@@ -89,22 +96,20 @@ func remoteProblems(r *hub.Remote) []string {
 const remoteRetry = 2 * time.Second
 
 // startRelay relays questions between the hub, at info, and the remote
-// hub r on wg until ctx is done (see hub.Relay), dialing r again while it
-// cannot be reached. key is this machine's key, which opens the remote
-// questions sealed to it; "" opens none.
-func startRelay(ctx context.Context, wg *sync.WaitGroup, info hub.Info, r hub.Remote, key string, log io.Writer) error {
+// hub that dial connects to, named where, on wg until ctx is done (see
+// hub.Relay), dialing again while it cannot be reached.
+func startRelay(ctx context.Context, wg *sync.WaitGroup, info hub.Info, dial func(context.Context) (*hub.Client, error), where string, log io.Writer) error {
 	local, err := hub.Dial(ctx, &hub.DialOptions{Info: &info, Name: "askuser hub relay"})
 	if err != nil {
 		return fmt.Errorf("remote: connect to the hub: %w", err)
 	}
-	r.Key = key
 	wg.Go(func() {
 		defer local.Close()
 		said := ""
 		for ctx.Err() == nil {
-			remote, err := hub.DialRemote(ctx, r, &hub.DialOptions{Name: "askuser hub relay", Timeout: 5 * time.Second})
+			remote, err := dial(ctx)
 			if err == nil {
-				fmt.Fprintf(log, "askuser hub: relays questions with the remote hub at %s\n", r.URL)
+				fmt.Fprintf(log, "askuser hub: relays questions with %s\n", where)
 				err = hub.Relay(ctx, local, remote, func(s string) { fmt.Fprintf(log, "askuser hub: %s\n", s) })
 				remote.Close()
 			}
@@ -112,7 +117,7 @@ func startRelay(ctx context.Context, wg *sync.WaitGroup, info hub.Info, r hub.Re
 				return
 			}
 			if msg := err.Error(); msg != said {
-				fmt.Fprintf(log, "askuser hub: the remote hub at %s: %v; trying again\n", r.URL, err)
+				fmt.Fprintf(log, "askuser hub: %s: %v; trying again\n", where, err)
 				said = msg
 			}
 			select {
@@ -122,4 +127,14 @@ func startRelay(ctx context.Context, wg *sync.WaitGroup, info hub.Info, r hub.Re
 		}
 	})
 	return nil
+}
+
+// remoteDial connects the relay to the remote r, as a client of its
+// server, with key, this machine's key, which opens the remote questions
+// sealed to it; "" opens none.
+func remoteDial(r hub.Remote, key string) func(context.Context) (*hub.Client, error) {
+	r.Key = key
+	return func(ctx context.Context) (*hub.Client, error) {
+		return hub.DialRemote(ctx, r, &hub.DialOptions{Name: "askuser hub relay", Timeout: 5 * time.Second})
+	}
 }

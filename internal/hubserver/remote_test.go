@@ -29,6 +29,19 @@ func TestRemoteConfig(t *testing.T) {
 			"remote.recipients[0]: a public key is askuser-pub- and 43 characters of base64url"}},
 		{"types", `{"remote": {"url": 1, "credentials": "/c", "recipients": "x"}}`, []string{"remote.url: must be a string", "remote.recipients: must be an array"}},
 		{"unknown member", `{"remote": {"url": "nats://a:1", "token": "t"}}`, []string{"remote", "token"}},
+		{"leaf", `{"remote": {"url": "tls://a:7422", "credentials": "/c/hub.creds", "recipients": ["` + pub + `"], "leaf": {"domain": "askuser-1"}}}`, nil},
+		{"leaf without domain", `{"remote": {"url": "nats://a:1", "credentials": "/c", "recipients": ["` + pub + `"], "leaf": {}}}`, []string{
+			"remote.leaf.domain: is required: the JetStream domain of the cluster"}},
+		{"leaf domain", `{"remote": {"url": "nats://a:1", "credentials": "/c", "recipients": ["` + pub + `"], "leaf": {"domain": "a.b"}}}`, []string{
+			`remote.leaf.domain: must be letters, digits, _ and -, got "a.b"`}},
+		{"leaf reserved domain", `{"remote": {"url": "nats://a:1", "credentials": "/c", "recipients": ["` + pub + `"], "leaf": {"domain": "FC"}}}`, []string{
+			`remote.leaf.domain: "FC" is reserved by JetStream`}},
+		{"leaf true", `{"remote": {"url": "nats://a:1", "credentials": "/c", "recipients": ["` + pub + `"], "leaf": true}}`, []string{
+			`remote.leaf: `, `it is {"domain": "…"}, the cluster's JetStream domain`}},
+		{"leaf member", `{"remote": {"url": "nats://a:1", "credentials": "/c", "recipients": ["` + pub + `"], "leaf": {"domain": "d", "hub": true}}}`, []string{
+			`remote.leaf: `, "hub"}},
+		{"leaf domain type", `{"remote": {"url": "nats://a:1", "credentials": "/c", "recipients": ["` + pub + `"], "leaf": {"domain": 1}}}`, []string{
+			`remote.leaf.domain: must be a string`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -39,6 +52,9 @@ func TestRemoteConfig(t *testing.T) {
 				}
 				if c.Remote == nil || c.Remote.Credentials != "/c/hub.creds" || !slices.Equal(c.Remote.Recipients, []string{pub}) {
 					t.Fatalf("remote = %+v", c.Remote)
+				}
+				if leaf := strings.Contains(tt.in, `"leaf"`); leaf != (c.Leaf != nil) || leaf && c.Leaf.Domain != "askuser-1" {
+					t.Fatalf("leaf = %+v", c.Leaf)
 				}
 				return
 			}
