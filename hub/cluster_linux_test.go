@@ -109,7 +109,7 @@ func startCluster(t testing.TB) *cluster {
 listen: 127.0.0.1:%d
 jetstream { store_dir: %q, domain: %s }
 cluster { name: askuser, listen: 127.0.0.1:%d, routes: [%s] }
-leafnodes { listen: 127.0.0.1:%d }
+leafnodes { listen: 127.0.0.1:%d, no_advertise: true }
 accounts {
   SYS { users: [{user: operator, password: %q}] }
   APP { jetstream: enabled, users: [{user: owner, password: %q}, {user: agent, password: %q}, {user: person, password: %q}] }
@@ -769,6 +769,9 @@ func checkOperator(t *testing.T, c *cluster, snooped *snoop, me person, secrets 
 	}
 }
 
+// offline is how long TestClusterLeaf keeps the laptop offline.
+const offline = 12 * time.Second
+
 // answerRetrying answers q with label on behalf of by, trying again while
 // the cluster elects a new leader after a node died.
 func answerRetrying(c *hub.Client, q *hub.Question, label, by string) (hub.Answer, error) {
@@ -863,6 +866,7 @@ func TestClusterLeaf(t *testing.T) {
 	// Offline: the laptop asks and answers its own question; an agent's
 	// question waits on the cluster.
 	wire.cut()
+	cut := time.Now()
 	waitLog(t, hubLog, "lost the cluster at", 1)
 	waiting := agent(2)
 	waitTitles(t, cluster, []string{waiting.title}, []*agentMachine{waiting})
@@ -897,6 +901,9 @@ func TestClusterLeaf(t *testing.T) {
 
 	// Back: the laptop's hub joins again, and the question that waited
 	// on the cluster reaches it.
+	// Offline for longer than the relay's watch of the cluster waits for
+	// a sign of life (twice its 5 s heartbeat) before it starts again.
+	time.Sleep(time.Until(cut.Add(offline)))
 	mended := time.Now()
 	wire.mend(t)
 	waitLog(t, hubLog, "joined the cluster at", 2)

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/askuser/askuser/hub"
@@ -108,13 +107,10 @@ func leafRemote(r hub.Remote) (*server.RemoteLeafOpts, error) {
 // leafAuth authenticates the clients of a hub that is a leaf node, by
 // token: the hub's own puts a client in the global account, whose
 // JetStream holds this machine's questions; the relay's puts it in
-// remoteAccount. It remembers the relay's connections, for kick.
+// remoteAccount.
 type leafAuth struct {
 	local, relay string
 	accounts     map[string]*server.Account // by token
-
-	mu     sync.Mutex
-	relays []uint64
 }
 
 // Check lets in a client that gives one of the two tokens.
@@ -126,25 +122,23 @@ func (a *leafAuth) Check(c server.ClientAuthentication) bool {
 	for token, acc := range a.accounts {
 		if subtle.ConstantTimeCompare(given, []byte(token)) == 1 {
 			c.RegisterUser(&server.User{Username: acc.Name, Account: acc})
-			if token == a.relay {
-				a.mu.Lock()
-				a.relays = append(a.relays, c.GetID())
-				a.mu.Unlock()
-			}
 			return true
 		}
 	}
 	return false
 }
 
-// kick ends the relay's connections, which its client then makes again.
-func (a *leafAuth) kick(s *server.Server) {
-	a.mu.Lock()
-	ids := a.relays
-	a.relays = nil
-	a.mu.Unlock()
-	for _, id := range ids {
-		_ = s.DisconnectClientByID(id)
+// kick ends the client connections of remoteAccount on s, the relay's,
+// which its client then makes again; not the leaf node's own.
+func kick(s *server.Server) {
+	cz, err := s.Connz(&server.ConnzOptions{Account: remoteAccount, State: server.ConnOpen, Limit: 1 << 16})
+	if err != nil {
+		return
+	}
+	for _, c := range cz.Conns {
+		if s.GetLeafNode(c.Cid) == nil {
+			_ = s.DisconnectClientByID(c.Cid)
+		}
 	}
 }
 
@@ -225,7 +219,7 @@ func (n *leafNode) watch(ctx context.Context, s *server.Server, log io.Writer) {
 		switch {
 		case now && !joined:
 			fmt.Fprintf(log, "askuser hub: joined the cluster at %s as a leaf node (JetStream domain %s)\n", n.url, n.leaf.Domain)
-			n.auth.kick(s)
+			kick(s)
 		case !now && joined:
 			fmt.Fprintf(log, "askuser hub: lost the cluster at %s; this machine's questions are still asked and answered here\n", n.url)
 		}
