@@ -821,8 +821,13 @@ func TestClusterLeaf(t *testing.T) {
 		leafPorts = append(leafPorts, fmt.Sprintf("127.0.0.1:%d", n.lport))
 	}
 	wire := newLink(t, leafPorts)
-	hubLog := laptopHub(t, askuserHub, me, "nats://"+wire.addr)
+	hubLog := laptopHub(t, askuserHub, me, "nats://"+wire.addr, clusterDomain)
 	waitLog(t, hubLog, "joined the cluster at", 1)
+	// A hub that names another domain joins, and says what to look at.
+	wrong := newPerson(t, c)
+	wrong.creds = me.creds
+	wrongLog := laptopHub(t, askuserHub, wrong, "nats://"+wire.addr, "elsewhere")
+	waitLog(t, wrongLog, `the cluster's JetStream does not answer in the domain "elsewhere"`, 1)
 	mine, err := hub.Dial(context.Background(), &hub.DialOptions{Getenv: me.getenv})
 	if err != nil {
 		t.Fatal(err)
@@ -915,13 +920,13 @@ func TestClusterLeaf(t *testing.T) {
 }
 
 // laptopHub runs askuser-hub, the program at bin, as the person's hub,
-// joining the cluster at url as a leaf node, until the test ends, and
-// returns its log.
-func laptopHub(t *testing.T, bin string, me person, url string) *syncbuf.Buffer {
+// joining the cluster at url as a leaf node in domain, until the test
+// ends, and returns its log.
+func laptopHub(t *testing.T, bin string, me person, url, domain string) *syncbuf.Buffer {
 	t.Helper()
 	dir := t.TempDir()
 	cfg, _ := json.Marshal(map[string]any{"remote": map[string]any{"url": url, "credentials": me.creds, "recipients": []string{me.recipient},
-		"leaf": map[string]any{"domain": clusterDomain}}})
+		"leaf": map[string]any{"domain": domain}}})
 	path := filepath.Join(dir, "config", "askuser", "hub.json")
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		t.Fatal(err)

@@ -247,8 +247,8 @@ func Run(ctx context.Context, opts *Options) error {
 		if leaf != nil {
 			// The relay reaches the cluster through this hub's own
 			// server, as a client of the account bound to the leaf node.
-			dial = remoteDial(hub.Remote{URL: info.URL, Credentials: leafTokenFile(paths), Recipients: cfg.Remote.Recipients}, key)
-			where = "the cluster at " + cfg.Remote.URL + ", joined as a leaf node"
+			dial = leaf.dial(s, remoteDial(hub.Remote{URL: info.URL, Credentials: leafTokenFile(paths), Recipients: cfg.Remote.Recipients}, key))
+			where = "the cluster at " + cfg.Remote.URL + " through this hub's leaf node"
 			wg.Go(func() { leaf.watch(services, s, log) })
 		}
 		if err := startRelay(services, &wg, info, dial, where, log); err != nil {

@@ -227,6 +227,21 @@ func (n *leafNode) watch(ctx context.Context, s *server.Server, log io.Writer) {
 	}
 }
 
+// dial wraps dial, the relay's, so that its errors say what to look at:
+// whether the leaf node of s has joined the cluster, and the domain.
+func (n *leafNode) dial(s *server.Server, dial func(context.Context) (*hub.Client, error)) func(context.Context) (*hub.Client, error) {
+	return func(ctx context.Context) (*hub.Client, error) {
+		c, err := dial(ctx)
+		switch {
+		case err == nil:
+			return c, nil
+		case s.NumLeafNodes() == 0:
+			return nil, fmt.Errorf("%w (this hub has not joined the cluster: is %s its leaf node port, and are the credentials right?)", err, n.url)
+		}
+		return nil, fmt.Errorf("%w (joined, but the cluster's JetStream does not answer in the domain %q: is that its jetstream { domain: … }?)", err, n.leaf.Domain)
+	}
+}
+
 // writePrivate writes data to path, readable by its owner only.
 func writePrivate(path, data string) error {
 	if err := os.WriteFile(path, []byte(data+"\n"), 0o600); err != nil {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
@@ -90,13 +91,20 @@ func TestLeafOffline(t *testing.T) {
 			t.Errorf("with %s: %v; want it to say %q", tc.name, err, tc.want)
 		}
 	}
+	// The relay says what to look at.
+	hint := "this hub has not joined the cluster: is nats://" + ln.Addr().String() + " its leaf node port"
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(log.String(), hint); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the hub's log does not say %q:\n%s", hint, log.String())
+		}
+	}
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(tokenFile); !os.IsNotExist(err) {
 		t.Errorf("the relay's token file after the hub stopped: %v, want it removed", err)
 	}
-	if strings.Contains(log.String(), "joined the cluster") {
+	if strings.Contains(log.String(), "askuser hub: joined the cluster") {
 		t.Errorf("the hub says it joined a cluster nobody runs:\n%s", log.String())
 	}
 }
