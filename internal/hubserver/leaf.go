@@ -142,13 +142,12 @@ func kick(s *server.Server) {
 	}
 }
 
-// leafNode is a hub's leaf node: how its server is set up, and the
-// relay's token file.
+// leafNode is a hub's leaf node: where it joins, and how its server
+// lets clients in.
 type leafNode struct {
-	leaf   Leaf
-	url    string
-	auth   *leafAuth
-	tokens string // the relay's token file
+	leaf Leaf
+	url  string
+	auth *leafAuth
 }
 
 // newLeafNode sets o up to join the remote r as a leaf node, with the
@@ -179,7 +178,7 @@ func newLeafNode(o *server.Options, r hub.Remote, l Leaf, token, tokenFile strin
 	o.LeafNode.ReconnectInterval = leafReconnect
 	auth := &leafAuth{local: token, relay: relay}
 	o.CustomClientAuthentication = auth
-	return &leafNode{leaf: l, url: r.URL, auth: auth, tokens: tokenFile}, nil
+	return &leafNode{leaf: l, url: r.URL, auth: auth}, nil
 }
 
 // bind binds the tokens to the accounts of s, before s serves.

@@ -3,7 +3,10 @@ package hubserver_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net"
+	"net/http"
+	"net/http/cookiejar"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,10 +21,11 @@ import (
 // TestLeafOffline starts a hub without a remote, leaves a question
 // waiting on it, and starts it again as a leaf node of a cluster that
 // cannot be reached: the question is still there, in the hub's own
-// JetStream, and is answered there. The relay's token, kept in the hub's
-// directory while it runs, lets a client in only to the account bound to
-// the leaf node, which does not reach the hub's own questions; a wrong
-// token lets none in.
+// JetStream, shown by its web page, and answered there. The relay's
+// token, kept in the hub's directory while it runs, lets a client in
+// only to the account bound to the leaf node, which does not reach the
+// hub's own questions; a wrong token lets none in. The relay's log says
+// what to look at.
 func TestLeafOffline(t *testing.T) {
 	paths, err := hub.Locate(getenv(t.TempDir()))
 	if err != nil {
@@ -60,9 +64,28 @@ func TestLeafOffline(t *testing.T) {
 		t.Fatal(err)
 	}
 	var log syncbuf.Buffer
-	info, stop, err = hubserver.Start(context.Background(), &hubserver.Options{Paths: paths, ConfigFile: cfg, Log: &log})
+	page := make(chan string, 1)
+	info, stop, err = hubserver.Start(context.Background(), &hubserver.Options{Paths: paths, ConfigFile: cfg, Log: &log,
+		Web: "127.0.0.1:0", WebReady: func(u string) { page <- u }})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The web page reaches the hub's questions too.
+	jar, _ := cookiejar.New(nil)
+	browser := &http.Client{Jar: jar, Timeout: 5 * time.Second}
+	at := <-page
+	res, err := browser.Get(at)
+	if err == nil {
+		res.Body.Close()
+		res, err = browser.Get(strings.Split(at, "?")[0] + "api/question?id=" + q.ID)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || !strings.Contains(string(body), "Deploy where?") {
+		t.Errorf("the web page of a hub joined as a leaf node: %s, without question %s:\n%.300s", res.Status, q.ID, body)
 	}
 	c, err = hub.Dial(context.Background(), &hub.DialOptions{Info: &info})
 	if err != nil {
