@@ -479,7 +479,9 @@ func (c *Client) settleKnown(ctx context.Context, q *Question, by, status string
 }
 
 func alreadyAnswered(id string, a Answer) error {
-	return refused(RefusedAnswered, "question %s was already %s at %s", id, a.Where(), a.At.Format(time.RFC3339))
+	err := refused(RefusedAnswered, "question %s was already %s at %s", id, a.Where(), a.At.Format(time.RFC3339))
+	err.(*RefusedError).prior = &a
+	return err
 }
 
 // claim creates a's entry, the answer to q, in the answers bucket unless
@@ -489,11 +491,7 @@ func (c *Client) claim(ctx context.Context, q *Question, a Answer, deadline *tim
 	if err != nil {
 		return false, Answer{}, err
 	}
-	keep := noDeadlineKeep
-	if deadline != nil {
-		keep = max(time.Until(*deadline), 0) + answerGrace
-	}
-	_, err = c.answers.Create(ctx, a.ID, data, jetstream.KeyTTL(roundTTL(keep)))
+	_, err = c.answers.Create(ctx, a.ID, data, jetstream.KeyTTL(answerKeep(deadline)))
 	if err == nil {
 		return true, a, nil
 	}
@@ -509,6 +507,16 @@ func (c *Client) claim(ctx context.Context, q *Question, a Answer, deadline *tim
 		return false, Answer{}, fmt.Errorf("read the answer to %s that came first: %w", a.ID, err)
 	}
 	return false, prior, nil
+}
+
+// answerKeep is how long the answer to a question with deadline (nil
+// for none) is kept.
+func answerKeep(deadline *time.Time) time.Duration {
+	keep := noDeadlineKeep
+	if deadline != nil {
+		keep = max(time.Until(*deadline), 0) + answerGrace
+	}
+	return roundTTL(keep)
 }
 
 // roundTTL rounds d up to whole seconds, the TTL's unit, and to at

@@ -276,14 +276,22 @@ func (p person) hub(t testing.TB, c *cluster) *hub.Client {
 // returns its info and a client of it.
 func relayingHub(t testing.TB, paths hub.Paths, url, creds, recipient string) (hub.Info, *hub.Client) {
 	t.Helper()
+	return relayingHubWith(t, paths, map[string]any{"url": url, "credentials": creds, "recipients": []string{recipient}}, nil)
+}
+
+// relayingHubWith runs a hub in paths whose config's remote is remote,
+// its log going to log (nil for none), until the test ends; it returns
+// its info and a client of it.
+func relayingHubWith(t testing.TB, paths hub.Paths, remote map[string]any, log io.Writer) (hub.Info, *hub.Client) {
+	t.Helper()
 	cfg := filepath.Join(t.TempDir(), "hub.json")
-	data, _ := json.Marshal(map[string]any{"remote": map[string]any{"url": url, "credentials": creds, "recipients": []string{recipient}}})
+	data, _ := json.Marshal(map[string]any{"remote": remote})
 	if err := os.WriteFile(cfg, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	info, stop, err := hubserver.Start(ctx, &hubserver.Options{Paths: paths, ConfigFile: cfg})
+	info, stop, err := hubserver.Start(ctx, &hubserver.Options{Paths: paths, ConfigFile: cfg, Log: log})
 	if err != nil {
 		t.Fatalf("the hub did not start: %v", err)
 	}

@@ -42,6 +42,9 @@ const (
 type RefusedError struct {
 	Reason  Refusal
 	Message string
+
+	// prior is the answer that came first, for RefusedAnswered.
+	prior *Answer
 }
 
 // Error returns the message.

@@ -79,14 +79,29 @@ type Answer struct {
 	// Result is the checked answer in its contract's result JSON, for
 	// StatusAnswered.
 	Result json.RawMessage `json:"result,omitempty"`
+	// Superseded names who gave the answer or dismissal that this hub
+	// stored first and that lost, on the remote hub of a Relay, to one
+	// given on another machine at the same moment: this entry, a
+	// closing note saying where the winner was given, replaced it.
+	Superseded string `json:"superseded,omitempty"`
 }
 
 // Where says in words where a question was answered or closed, for a
 // person or a model: "answered by ci-policy (askuser answer) on host",
 // "answered in the terminal of askuser ask on host", "timed out (the
-// terminal of askuser ask on host)". Its text is the askers' and
-// answerers' claims: escape it for a terminal.
+// terminal of askuser ask on host)". A note that superseded the answer
+// given on this hub adds who gave that one ("; the answer given here by
+// … came second"). Its text is the askers' and answerers' claims: escape
+// it for a terminal.
 func (a Answer) Where() string {
+	w := a.where()
+	if a.Superseded != "" {
+		w += "; the answer given here by " + a.Superseded + " came second"
+	}
+	return w
+}
+
+func (a Answer) where() string {
 	switch a.Status {
 	case StatusAnswered:
 		return "answered by " + a.By

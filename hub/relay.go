@@ -34,9 +34,12 @@ import (
 //
 // The hub of this machine keeps the content in the clear, in its user's
 // private store; only sealed content leaves it. Exactly one answer wins
-// on each hub; an answer given here to a question another machine
-// answered on the remote hub at the same moment loses there, and said so
-// to log. log receives a line for each failure; nil discards them.
+// on the remote hub, and its asker takes it: an answer given here to a
+// question another machine answered on the remote hub at the same moment
+// loses there, and is superseded here by the one that won, which this
+// hub then shows as an answer given elsewhere (Answer.Superseded names
+// who gave the one that lost). log receives a line for each failure and
+// each superseded answer; nil discards them.
 func Relay(ctx context.Context, local, remote *Client, log func(string)) error {
 	if log == nil {
 		log = func(string) {}
@@ -293,10 +296,13 @@ func (r *relay) mirror(ctx context.Context, rq Question) {
 		if !settles(s.a.Status) {
 			return
 		}
-		// Given there, sealed back to its asker. A local answer that
-		// won here first stands here even if another machine's won
-		// there.
-		if err := give(ctx, r.remote, &rq, s.a); err != nil {
+		// Given there, sealed back to its asker. One that lost there
+		// to another machine's, given at the same moment, is
+		// superseded here by the one its asker takes.
+		err := give(ctx, r.remote, &rq, s.a)
+		if won, lost := lostTo(err); lost {
+			r.supersede(ctx, &q, won)
+		} else if err != nil {
 			r.log(fmt.Sprintf("relay: the answer to %s given here did not reach the remote hub: %v", q.ID, err))
 		}
 	default:
@@ -304,17 +310,28 @@ func (r *relay) mirror(ctx context.Context, rq Question) {
 	}
 }
 
-// close closes q on the hub of c with a note saying how it ended on the
-// other hub, a, and removes it.
-func (r *relay) close(ctx context.Context, c *Client, q *Question, a Answer) {
-	note := Answer{ID: q.ID, Status: StatusClosed, By: a.By, Note: a.Status, At: time.Now().UTC()}
-	if a.Status == StatusClosed {
-		note.Note = a.Note
+// supersede replaces the answer to q given here, which lost on the
+// remote hub, with won, the one that won there (see Client.supersede).
+func (r *relay) supersede(ctx context.Context, q *Question, won Answer) {
+	if err := r.local.supersede(ctx, q, won); err != nil {
+		r.log(fmt.Sprintf("relay: the answer to %s given here lost on the remote hub, %s, and still shows here: %v", q.ID, won.Where(), err))
+		return
 	}
+	r.log(fmt.Sprintf("relay: the answer to %s given here lost on the remote hub, %s; this hub shows that one now", q.ID, won.Where()))
+}
+
+// close closes q on the hub of c with a note saying how it ended on the
+// other hub, a, and removes it. On a question of the remote hub, an
+// answer given here at the same moment as a, which never reached the
+// remote hub, lost there: it is superseded.
+func (r *relay) close(ctx context.Context, c *Client, q *Question, a Answer) {
 	cctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
-	_, _, _ = c.claim(cctx, q, note, q.Tag.Deadline)
+	won, prior, err := c.claim(cctx, q, closedElsewhere(q.ID, a), q.Tag.Deadline)
 	_ = c.questions.Delete(cctx, q.ID)
+	if err == nil && !won && c == r.local && settles(prior.Status) {
+		r.supersede(ctx, q, a)
+	}
 }
 
 // giveFor bounds how long give tries a hub that does not answer, as

@@ -20,6 +20,9 @@ const (
 	// WatchClosed: the question ID no longer waits. Answer says where it
 	// was answered or closed; it is nil when the question left the store
 	// without one, as when its asker went away and its deadline passed.
+	// It comes once more for a question answered here whose answer lost
+	// on a relay's remote hub, with the note of the one that won there
+	// (Answer.Superseded).
 	WatchClosed
 	// WatchSynced: every question waiting when the watch (re)started has
 	// been reported; the events after it are live.
@@ -228,9 +231,15 @@ func (w *watch) answer(ctx context.Context, e jetstream.KeyValueEntry) bool {
 	if json.Unmarshal(e.Value(), &a) != nil {
 		return true
 	}
+	prev := w.answers[id]
 	w.answers[id] = &a
 	if w.waiting[id] {
 		return w.close(ctx, id)
+	}
+	if prev != nil && prev.Superseded == "" && a.Superseded != "" {
+		// The answer given here lost on a relay's remote hub: the
+		// question closed, told once more with the answer that won.
+		return w.send(ctx, WatchEvent{Kind: WatchClosed, ID: id, Answer: &a})
 	}
 	return true
 }

@@ -256,6 +256,10 @@ func (m *inbox) apply(e hub.WatchEvent) {
 	case hub.WatchClosed:
 		r := m.list.byID[e.ID]
 		if r == nil {
+			if e.Answer != nil && e.Answer.Superseded != "" {
+				// An answer given here lost on the remote hub.
+				m.say(m.th.Warning, "question "+e.ID+": "+closedText(e.Answer))
+			}
 			return
 		}
 		m.list.remove(e.ID)

@@ -396,3 +396,26 @@ func TestInboxNewestThenAll(t *testing.T) {
 		t.Errorf("the screen once all were read:\n%s", screen)
 	}
 }
+
+// TestInboxSuperseded checks that the inbox tells when an answer given
+// here, no longer listed, lost on a relay's remote hub, and says nothing
+// of other closes of questions it does not list.
+func TestInboxSuperseded(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		answer *hub.Answer
+		want   string
+	}{
+		{"superseded", &hub.Answer{Status: hub.StatusClosed, Note: hub.StatusAnswered, By: "alice on her phone", Superseded: "alice on her laptop"},
+			"question aaaaaaaaaaaa: answered in alice on her phone; the answer given here by alice on her laptop came second"},
+		{"closed again", &hub.Answer{Status: hub.StatusAnswered, By: "bob"}, ""},
+		{"no answer", nil, ""},
+	} {
+		m := newInbox(nil, nil, &InboxOptions{Machine: "here"})
+		m.now = func() time.Time { return inboxT0 }
+		m.Update(inboxEvents{es: []hub.WatchEvent{{Kind: hub.WatchClosed, ID: "aaaaaaaaaaaa", Answer: tc.answer}}})
+		if m.flash != tc.want {
+			t.Errorf("%s: the inbox says %q, want %q", tc.name, m.flash, tc.want)
+		}
+	}
+}
