@@ -53,6 +53,10 @@ type DialOptions struct {
 	// second.
 	Timeout time.Duration
 
+	// Log, when set, is told what the dial did besides connecting: the
+	// buckets it made, and with how many replicas and why.
+	Log func(string)
+
 	remote *dialRemote // set by DialRemote
 }
 
@@ -73,6 +77,11 @@ type Remote struct {
 	// public key (Paths.Key, made by MakeKey); "" for none, as on a
 	// machine whose agents only ask.
 	Key string
+	// Replicas is how many replicas the hub's buckets are made with
+	// when DialRemote does not find them, 1 to MaxReplicas; 0 means as
+	// many as the servers of the cluster, up to three, and one on a
+	// server in no cluster. Buckets found are used as they are.
+	Replicas int
 }
 
 // Client is a connection to a hub. It reconnects by itself when the hub
@@ -154,9 +163,17 @@ func Dial(ctx context.Context, opts *DialOptions) (*Client, error) {
 	c.js = js
 	bctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if c.questions, c.answers, err = Buckets(bctx, js); err != nil {
+	var plan *replicaPlan
+	if opts.remote != nil {
+		plan = planReplicas(nc, opts.remote.replicas)
+	}
+	var made string
+	if c.questions, c.answers, made, err = buckets(bctx, js, plan); err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("open the hub's buckets at %s: %w", info.URL, err)
+	}
+	if made != "" && opts.Log != nil {
+		opts.Log(made)
 	}
 	return c, nil
 }
@@ -165,7 +182,9 @@ func Dial(ctx context.Context, opts *DialOptions) (*Client, error) {
 // machines that r names. Every question published through it is sealed
 // to r's recipients, and the answers to them taken only when sealed back
 // by one; questions sealed to r's key are opened, and their answers
-// sealed back (see Sealed). opts's Info and Getenv are not used.
+// sealed back (see Sealed). A server that has no buckets of the hub
+// yet gets them with r.Replicas replicas, and opts.Log is told so. opts's
+// Info and Getenv are not used.
 func DialRemote(ctx context.Context, r Remote, opts *DialOptions) (*Client, error) {
 	var o DialOptions
 	if opts != nil {
@@ -173,6 +192,9 @@ func DialRemote(ctx context.Context, r Remote, opts *DialOptions) (*Client, erro
 	}
 	if len(r.Recipients) == 0 {
 		return nil, errors.New("a remote hub needs at least one recipient key to seal its questions to")
+	}
+	if r.Replicas < 0 || r.Replicas > MaxReplicas {
+		return nil, fmt.Errorf("a remote hub's buckets have 1 to %d replicas, not %d", MaxReplicas, r.Replicas)
 	}
 	s := &sealing{recipients: r.Recipients}
 	if r.Key != "" {
@@ -186,15 +208,16 @@ func DialRemote(ctx context.Context, r Remote, opts *DialOptions) (*Client, erro
 	if err != nil {
 		return nil, err
 	}
-	o.remote = &dialRemote{url: r.URL, auth: auth, seal: s}
+	o.remote = &dialRemote{url: r.URL, auth: auth, seal: s, replicas: r.Replicas}
 	return Dial(ctx, &o)
 }
 
 // dialRemote is where and how DialRemote has Dial connect.
 type dialRemote struct {
-	url  string
-	auth nats.Option
-	seal sealer
+	url      string
+	auth     nats.Option
+	seal     sealer
+	replicas int // Remote.Replicas
 }
 
 // Credentials are what a credentials file (Remote.Credentials) holds:
@@ -277,32 +300,49 @@ func (f *infoFile) token() string {
 	return f.last.Token
 }
 
-// Buckets opens the hub's two buckets, creating them when they do not
-// exist yet, as on a NATS server that no hub has used before.
+// Buckets opens the hub's two buckets, creating them with one replica
+// when they do not exist yet, as on the NATS server of one machine that
+// no hub has used before. DialRemote makes them with more on a cluster.
 func Buckets(ctx context.Context, js jetstream.JetStream) (questions, answers jetstream.KeyValue, err error) {
+	questions, answers, _, err = buckets(ctx, js, nil)
+	return questions, answers, err
+}
+
+// buckets is Buckets, making the buckets it does not find with the
+// replicas plan decides (nil for one); it reports the buckets it made,
+// how and why, in words, "" when it made none.
+func buckets(ctx context.Context, js jetstream.JetStream, plan *replicaPlan) (questions, answers jetstream.KeyValue, made string, err error) {
+	var names []string
 	open := func(name, what string) (jetstream.KeyValue, error) {
 		kv, err := js.KeyValue(ctx, name)
-		if errors.Is(err, jetstream.ErrBucketNotFound) {
-			kv, err = js.CreateKeyValue(ctx, jetstream.KeyValueConfig{
-				Bucket:         name,
-				Description:    what,
-				History:        1,
-				Storage:        jetstream.FileStorage,
-				LimitMarkerTTL: markerTTL,
-			})
-			if errors.Is(err, jetstream.ErrBucketExists) {
-				kv, err = js.KeyValue(ctx, name)
-			}
+		if !errors.Is(err, jetstream.ErrBucketNotFound) {
+			return kv, err
+		}
+		kv, err = plan.create(ctx, js, jetstream.KeyValueConfig{
+			Bucket:         name,
+			Description:    what,
+			History:        1,
+			Storage:        jetstream.FileStorage,
+			LimitMarkerTTL: markerTTL,
+		})
+		if errors.Is(err, jetstream.ErrBucketExists) {
+			return js.KeyValue(ctx, name)
+		}
+		if err == nil {
+			names = append(names, name)
 		}
 		return kv, err
 	}
 	if questions, err = open(QuestionsBucket, "askuser: the questions that wait"); err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	if answers, err = open(AnswersBucket, "askuser: one answer or closing note per question"); err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
-	return questions, answers, nil
+	if names != nil {
+		made = plan.told(names)
+	}
+	return questions, answers, made, nil
 }
 
 // Close closes the connection. It does not wait for anything.

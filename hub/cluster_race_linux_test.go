@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/syncbuf"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // closedEvents records the WatchClosed events of a hub's watch, by id.
@@ -215,4 +217,77 @@ func TestClusterSameMomentRelayed(t *testing.T) {
 		return
 	}
 	t.Fatalf("in %d attempts the two answers never both won on their own hubs", attempts)
+}
+
+// TestClusterBucketReplicas starts a hub relaying to a real three-node
+// cluster that has no buckets of the hub: it makes them with three
+// replicas, one per server, or with as many as its config's remote asks
+// for, and says so in its log, with why. Buckets it finds it uses as
+// they are.
+func TestClusterBucketReplicas(t *testing.T) {
+	c := startCluster(t)
+	me := newPerson(t, c)
+	nc := c.connect(t, "owner", c.urls())
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buckets := []string{hub.QuestionsBucket, hub.AnswersBucket}
+	for i, tc := range []struct {
+		name     string
+		replicas int  // the config's remote.replicas; 0 for none
+		found    bool // the buckets of the case before are there
+		want     int
+		log      string // what the hub's log says; "" for nothing of buckets
+	}{
+		{"none found", 0, false, 3, "made the buckets askuser_questions and askuser_answers with 3 replicas: the cluster askuser has 3 servers"},
+		{"as configured", 2, false, 2, "made the buckets askuser_questions and askuser_answers with 2 replicas: as configured"},
+		{"found", 1, true, 2, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if !tc.found {
+				for _, b := range buckets {
+					if err := js.DeleteKeyValue(ctx, b); err != nil {
+						t.Fatalf("delete the bucket %s: %v", b, err)
+					}
+				}
+			}
+			remote := map[string]any{"url": c.nodes[i].url(), "credentials": c.credentials(t, "agent"), "recipients": []string{me.recipient}}
+			if tc.replicas > 0 {
+				remote["replicas"] = tc.replicas
+			}
+			var log syncbuf.Buffer
+			relayingHubWith(t, pathsIn(t.TempDir()), remote, &log)
+			waitFor(t, 20*time.Second, func() string {
+				if !strings.Contains(log.String(), "relays questions with the remote hub") {
+					return "the hub does not relay yet; its log:\n" + log.String()
+				}
+				for _, b := range buckets {
+					st, err := js.Stream(ctx, "KV_"+b)
+					if err != nil {
+						return fmt.Sprintf("the bucket %s: %v", b, err)
+					}
+					info := st.CachedInfo()
+					peers := 0
+					if info.Cluster != nil {
+						peers = 1 + len(info.Cluster.Replicas)
+					}
+					if info.Config.Replicas != tc.want || peers != tc.want {
+						return fmt.Sprintf("the bucket %s has %d replicas on %d servers, want %d", b, info.Config.Replicas, peers, tc.want)
+					}
+				}
+				return ""
+			})
+			said := log.String()
+			if tc.log != "" && !strings.Contains(said, tc.log) {
+				t.Errorf("the hub's log does not say %q:\n%s", tc.log, said)
+			}
+			if tc.log == "" && strings.Contains(said, "made the buckets") {
+				t.Errorf("the hub made buckets it found:\n%s", said)
+			}
+		})
+	}
 }

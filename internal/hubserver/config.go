@@ -21,7 +21,8 @@ import (
 //	    "url": "tls://nats.example.net:4222",
 //	    "credentials": "/home/me/.config/askuser/hub.creds",
 //	    "recipients": ["askuser-pub-…"],
-//	    "leaf": {"domain": "askuser"}  // optional: join it as a leaf node
+//	    "leaf": {"domain": "askuser"}, // optional: join it as a leaf node
+//	    "replicas": 3 // optional: the buckets it makes on a cluster that has none
 //	  }
 //	}
 //

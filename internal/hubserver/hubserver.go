@@ -243,11 +243,11 @@ func Run(ctx context.Context, opts *Options) error {
 		if _, err := os.Stat(paths.Key()); err == nil {
 			key = paths.Key()
 		}
-		dial, where := remoteDial(*cfg.Remote, key), "the remote hub at "+cfg.Remote.URL
+		dial, where := remoteDial(*cfg.Remote, key, log), "the remote hub at "+cfg.Remote.URL
 		if leaf != nil {
 			// The relay reaches the cluster through this hub's own
 			// server, as a client of the account bound to the leaf node.
-			dial = leaf.dial(s, remoteDial(hub.Remote{URL: info.URL, Credentials: leafTokenFile(paths), Recipients: cfg.Remote.Recipients}, key))
+			dial = leaf.dial(s, remoteDial(hub.Remote{URL: info.URL, Credentials: leafTokenFile(paths), Recipients: cfg.Remote.Recipients, Replicas: cfg.Remote.Replicas}, key, log))
 			where = "the cluster at " + cfg.Remote.URL + " through this hub's leaf node"
 			wg.Go(func() { leaf.watch(services, s, log) })
 		}

@@ -18,7 +18,7 @@ import (
 )
 
 // remoteKeys are the members of the config's remote.
-var remoteKeys = []string{"url", "credentials", "recipients", "leaf"}
+var remoteKeys = []string{"url", "credentials", "recipients", "leaf", "replicas"}
 
 // parseRemote reads the config's remote: the NATS server or cluster of
 // the person's other machines (see hub.Relay), and its leaf member, nil
@@ -40,6 +40,9 @@ func parseRemote(raw []byte) (*hub.Remote, *Leaf, error) {
 	}
 	if v, ok := m["recipients"]; ok && json.Unmarshal(v, &r.Recipients) != nil {
 		add("recipients", `must be an array of public keys such as ["askuser-pub-…"]`)
+	}
+	if v, ok := m["replicas"]; ok && (json.Unmarshal(v, &r.Replicas) != nil || r.Replicas < 1 || r.Replicas > hub.MaxReplicas) {
+		add("replicas", "must be a whole number from 1 to %d: how many replicas the hub's buckets are made with on a cluster that has none, got %s", hub.MaxReplicas, v)
 	}
 	var leaf *Leaf
 	if v, ok := m["leaf"]; ok {
@@ -131,10 +134,13 @@ func startRelay(ctx context.Context, wg *sync.WaitGroup, info hub.Info, dial fun
 
 // remoteDial connects the relay to the remote r, as a client of its
 // server, with key, this machine's key, which opens the remote questions
-// sealed to it; "" opens none.
-func remoteDial(r hub.Remote, key string) func(context.Context) (*hub.Client, error) {
+// sealed to it; "" opens none. The buckets it makes there are told to
+// log.
+func remoteDial(r hub.Remote, key string, log io.Writer) func(context.Context) (*hub.Client, error) {
 	r.Key = key
 	return func(ctx context.Context) (*hub.Client, error) {
-		return hub.DialRemote(ctx, r, &hub.DialOptions{Name: "askuser hub relay", Timeout: 5 * time.Second})
+		return hub.DialRemote(ctx, r, &hub.DialOptions{Name: "askuser hub relay", Timeout: 5 * time.Second, Log: func(s string) {
+			fmt.Fprintf(log, "askuser hub: the remote hub: %s\n", s)
+		}})
 	}
 }

@@ -20,6 +20,7 @@ func TestRemoteConfig(t *testing.T) {
 		want []string // the error says each; none: accepted
 	}{
 		{"good", `{"remote": {"url": "tls://a:4222, nats://b:4222", "credentials": "/c/hub.creds", "recipients": ["` + pub + `"]}}`, nil},
+		{"good with replicas", `{"remote": {"url": "nats://a:4222", "credentials": "/c/hub.creds", "recipients": ["` + pub + `"], "replicas": 5}}`, nil},
 		{"empty", `{"remote": {}}`, []string{"remote.url: is required", "remote.credentials: is required", "remote.recipients: must list at least one public key"}},
 		{"wrong", `{"remote": {"url": "http://u:p@x:1", "credentials": "hub.creds", "recipients": ["XABC"]}}`, []string{
 			`remote.url: must be nats://HOST:PORT or tls://HOST:PORT, without a user or password (those go in credentials), got "http://u:p@x:1"`,
@@ -28,6 +29,8 @@ func TestRemoteConfig(t *testing.T) {
 		{"short key", `{"remote": {"url": "nats://a:1", "credentials": "/c", "recipients": ["askuser-pub-AAAA"]}}`, []string{
 			"remote.recipients[0]: a public key is askuser-pub- and 43 characters of base64url"}},
 		{"types", `{"remote": {"url": 1, "credentials": "/c", "recipients": "x"}}`, []string{"remote.url: must be a string", "remote.recipients: must be an array"}},
+		{"replicas", `{"remote": {"url": "nats://a:1", "credentials": "/c", "recipients": ["` + pub + `"], "replicas": 0}}`, []string{"remote.replicas: must be a whole number from 1 to 5", "got 0"}},
+		{"replicas type", `{"remote": {"url": "nats://a:1", "credentials": "/c", "recipients": ["` + pub + `"], "replicas": 2.5}}`, []string{"remote.replicas: must be a whole number", "got 2.5"}},
 		{"unknown member", `{"remote": {"url": "nats://a:1", "token": "t"}}`, []string{"remote", "token"}},
 		{"leaf", `{"remote": {"url": "tls://a:7422", "credentials": "/c/hub.creds", "recipients": ["` + pub + `"], "leaf": {"domain": "askuser-1"}}}`, nil},
 		{"leaf without domain", `{"remote": {"url": "nats://a:1", "credentials": "/c", "recipients": ["` + pub + `"], "leaf": {}}}`, []string{
