@@ -175,6 +175,10 @@ func Dial(ctx context.Context, opts *DialOptions) (*Client, error) {
 	if made != "" && opts.Log != nil {
 		opts.Log(made)
 	}
+	if opts.remote != nil {
+		c.questions = newLeaderKV(c.questions, nc, c.apiPrefix())
+		c.answers = newLeaderKV(c.answers, nc, c.apiPrefix())
+	}
 	return c, nil
 }
 
@@ -185,6 +189,14 @@ func Dial(ctx context.Context, opts *DialOptions) (*Client, error) {
 // sealed back (see Sealed). A server that has no buckets of the hub
 // yet gets them with r.Replicas replicas, and opts.Log is told so. opts's
 // Info and Getenv are not used.
+//
+// Its reads are consistent: a question or an answer is read through the
+// leader of its bucket's stream, not from whichever replica answers
+// first, so that a read right after a write, by this client or any
+// other, finds what was written: Question, Answer, Dismiss and
+// StopCountdown never call a question unknown that was stored before
+// them. The newest questions a watch shows first are read from any
+// replica, and read again while that replica is behind.
 func DialRemote(ctx context.Context, r Remote, opts *DialOptions) (*Client, error) {
 	var o DialOptions
 	if opts != nil {

@@ -66,6 +66,20 @@ func (c *Client) newest(ctx context.Context, n, scan int) ([]*Question, error) {
 	for seq >= state.FirstSeq && seq > 0 && scan > 0 {
 		k = min(k, seq-state.FirstSeq+1, uint64(scan))
 		msgs, err := c.batch(ctx, st.CachedInfo().Config.Name, seq-k+1, int(k))
+		// A direct get is answered by any replica of a cluster's
+		// stream, and one behind its leader, whose last sequence the
+		// stream's info told, has not the newest messages yet: the
+		// first batch is asked for again, briefly, until it reaches
+		// the last. Then a question stored before the watch began is
+		// among its first events, wherever it is read.
+		for try := 1; err == nil && seq == state.LastSeq && !reaches(msgs, seq) && try <= behindTries; try++ {
+			select {
+			case <-ctx.Done():
+				return nil, context.Cause(ctx)
+			case <-time.After(time.Duration(try) * noticeWait):
+			}
+			msgs, err = c.batch(ctx, st.CachedInfo().Config.Name, seq-k+1, int(k))
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -107,6 +121,16 @@ func (c *Client) newest(ctx context.Context, n, scan int) ([]*Question, error) {
 		return strings.Compare(a.ID, b.ID)
 	})
 	return out[:min(n, len(out))], nil
+}
+
+// behindTries bounds how many times newest asks again for its first
+// batch while the replica that answers is behind.
+const behindTries = 4
+
+// reaches reports whether msgs, a batch, holds the message seq or one
+// after it.
+func reaches(msgs []storedMsg, seq uint64) bool {
+	return len(msgs) > 0 && msgs[len(msgs)-1].seq >= seq
 }
 
 // storedMsg is one message of a batch: its subject, sequence and the

@@ -1,0 +1,23 @@
+package hub
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// PublishForTest publishes a question of ask_user with request on the
+// hub of c, sealed when c is a remote hub's, as a link does, and returns
+// its id once the hub acknowledged it: the tests of package hub_test
+// read it right after.
+func PublishForTest(ctx context.Context, c *Client, request json.RawMessage, questions int) (string, error) {
+	l := NewLink(&LinkOptions{Agent: "test"})
+	h := l.side(ContractAskUser, request, questions, nil)
+	h.q.Created = time.Now().UTC()
+	if c.seal != nil {
+		if err := c.seal.prepare(h.q); err != nil {
+			return "", err
+		}
+	}
+	return h.q.ID, c.publish(ctx, *h.q)
+}
