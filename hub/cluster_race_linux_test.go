@@ -2,6 +2,7 @@ package hub_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/syncbuf"
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -83,6 +85,30 @@ func copyKey(t *testing.T, from, to hub.Paths) {
 	}
 }
 
+// agentMachine starts a cluster, the person, and an agent machine's hub
+// relaying to the cluster's first node, until the test ends.
+func agentMachine(t *testing.T) (*cluster, person, hub.Info, *hub.Client) {
+	t.Helper()
+	c := startCluster(t)
+	me := newPerson(t, c)
+	info, cl := relayingHub(t, pathsIn(t.TempDir()), c.nodes[0].url(), c.credentials(t, "agent"), me.recipient)
+	return c, me, info, cl
+}
+
+// agentLink is an agent's link to its machine's hub at info, connected,
+// closed when the test ends.
+func agentLink(t *testing.T, info hub.Info) *hub.Link {
+	t.Helper()
+	l := hub.NewLink(&hub.LinkOptions{Dial: func(ctx context.Context) (*hub.Client, error) {
+		return hub.Dial(ctx, &hub.DialOptions{Info: &info})
+	}})
+	t.Cleanup(func() { closeLink(l) })
+	if err := l.Connect(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
 // TestClusterSameMomentRelayed answers a question of an agent machine on
 // two machines of the person at the same moment, through a real
 // three-node cluster: each answer wins on its own machine's hub, one of
@@ -92,9 +118,7 @@ func copyKey(t *testing.T, from, to hub.Paths) {
 // replaced; its watch tells the question closed once more, with it. The
 // winner's hub keeps its own.
 func TestClusterSameMomentRelayed(t *testing.T) {
-	c := startCluster(t)
-	me := newPerson(t, c)
-	agentInfo, _ := relayingHub(t, pathsIn(t.TempDir()), c.nodes[0].url(), c.credentials(t, "agent"), me.recipient)
+	c, me, agentInfo, _ := agentMachine(t)
 	laptopPaths, _ := hub.Locate(me.getenv)
 	phonePaths := pathsIn(t.TempDir())
 	copyKey(t, laptopPaths, phonePaths)
@@ -115,13 +139,7 @@ func TestClusterSameMomentRelayed(t *testing.T) {
 		{name: "phone", by: "alice on her phone", label: "prod", c: phone, closed: watchClosed(t, phone), log: &phoneLog},
 	}
 
-	l := hub.NewLink(&hub.LinkOptions{Dial: func(ctx context.Context) (*hub.Client, error) {
-		return hub.Dial(ctx, &hub.DialOptions{Info: &agentInfo})
-	}})
-	defer closeLink(l)
-	if err := l.Connect(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	l := agentLink(t, agentInfo)
 	asker := newAsker(t, l, ask.Capabilities{CustomReason: "none", NativeReason: "none"}, 60000)
 
 	// Both answers must win on their own hubs; an answer that comes
@@ -473,4 +491,127 @@ func newestHas(ctx context.Context, c *hub.Client, id string) bool {
 		}
 	}
 	return false
+}
+
+// stopWithoutNotice stops the countdown of the question id in the
+// questions bucket that nc reaches, on behalf of by, as StopCountdown
+// stores it, but sends no notice of it: as when the notice was lost on
+// its way to a relay that could not be reached at that moment.
+func stopWithoutNotice(t *testing.T, nc *nats.Conn, id, by string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kv, err := js.KeyValue(ctx, hub.QuestionsBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := kv.Get(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var q map[string]any
+	if err := json.Unmarshal(e.Value(), &q); err != nil {
+		t.Fatal(err)
+	}
+	delete(q["tag"].(map[string]any), "deadline")
+	q["stopped_by"] = by
+	data, err := json.Marshal(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := kv.Update(ctx, id, data, e.Revision()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestClusterStopLookedFor stops the countdown of a question asked on an
+// agent machine, through a real three-node cluster, in a way whose
+// notice never reaches the relays: stored on the cluster, and stored on
+// the person's hub, each without its notice. The relays learn of it
+// anyway at their periodic look, within five seconds (lookEvery): the
+// question loses its deadline on the agent's hub, the cluster and the
+// person's hub, stopped by the same name, and the asking agent's
+// countdown stops.
+func TestClusterStopLookedFor(t *testing.T) {
+	c, me, agentInfo, agentHub := agentMachine(t)
+	paths, _ := hub.Locate(me.getenv)
+	mineInfo, mine := relayingHub(t, paths, c.nodes[1].url(), me.creds, me.recipient)
+	cluster := me.dial(t, c.nodes[2].url())
+	l := agentLink(t, agentInfo)
+	dialog, sessions := showingDialog()
+	asker := newAsker(t, l, ask.Capabilities{Custom: dialog}, 60000)
+	hubs := map[string]*hub.Client{"the agent's hub": agentHub, "the cluster": cluster, "the person's hub": mine}
+	// The look is every five seconds (lookEvery), and a stop is stored
+	// at any moment between two; the relay that finds it tells the other
+	// side at once.
+	const within = 5*time.Second + 2*time.Second
+	seen := map[string]bool{}
+	for _, tc := range []struct {
+		where, by string
+		conn      func() *nats.Conn
+	}{
+		{"the cluster", "alice on a train", func() *nats.Conn { return c.connect(t, "owner", c.nodes[2].url()) }},
+		{"the person's hub", "alice at home", func() *nats.Conn {
+			nc, err := nats.Connect(mineInfo.URL, nats.Token(mineInfo.Token))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return nc
+		}},
+	} {
+		results := make(chan contract.Result, 1)
+		go func() { results <- asker.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+		session := <-sessions
+		var q hub.Question
+		waitFor(t, 10*time.Second, func() string {
+			qs, err := mine.Pending(context.Background())
+			if err != nil {
+				return fmt.Sprintf("pending: %v", err)
+			}
+			for _, p := range qs {
+				if !seen[p.ID] {
+					q, seen[p.ID] = p, true
+					return ""
+				}
+			}
+			return "the question did not reach the person's hub"
+		})
+		// Both relays wait for the question's end before the stop.
+		time.Sleep(200 * time.Millisecond)
+		nc := tc.conn()
+		start := time.Now()
+		stopWithoutNotice(t, nc, q.ID, tc.by)
+		nc.Close()
+		waitFor(t, within, func() string {
+			for name, h := range hubs {
+				got, _, err := h.Question(context.Background(), q.ID)
+				if err != nil || got == nil {
+					return fmt.Sprintf("stopped on %s without a notice: on %s the question no longer waits (%v)", tc.where, name, err)
+				}
+				if got.Tag.Deadline != nil || got.StoppedBy != tc.by {
+					return fmt.Sprintf("stopped on %s without a notice: on %s the question has deadline %v, stopped by %q; want none, stopped by %q", tc.where, name, got.Tag.Deadline, got.StoppedBy, tc.by)
+				}
+			}
+			if _, ok := session.Countdown.Deadline(); ok {
+				return fmt.Sprintf("stopped on %s without a notice: the asking agent's countdown still runs", tc.where)
+			}
+			return ""
+		})
+		t.Logf("stopped on %s without a notice: every hub and the agent knew within %v", tc.where, time.Since(start).Round(time.Millisecond))
+		if _, err := answerRetrying(mine, &q, "prod", "alice"); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case res := <-results:
+			if res.Status != contract.StatusAnswered {
+				t.Fatalf("the agent got %+v", res)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("the agent got no result")
+		}
+	}
 }
