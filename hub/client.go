@@ -163,21 +163,18 @@ func Dial(ctx context.Context, opts *DialOptions) (*Client, error) {
 	c.js = js
 	bctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	var plan *replicaPlan
-	if opts.remote != nil {
-		plan = planReplicas(nc, opts.remote.replicas)
-	}
 	var made string
-	if c.questions, c.answers, made, err = buckets(bctx, js, plan); err != nil {
+	if opts.remote != nil {
+		made, err = opts.remote.open(bctx, c)
+	} else {
+		c.questions, c.answers, err = Buckets(bctx, js)
+	}
+	if err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("open the hub's buckets at %s: %w", info.URL, err)
 	}
 	if made != "" && opts.Log != nil {
 		opts.Log(made)
-	}
-	if opts.remote != nil {
-		c.questions = newLeaderKV(c.questions, nc, c.apiPrefix())
-		c.answers = newLeaderKV(c.answers, nc, c.apiPrefix())
 	}
 	return c, nil
 }
@@ -220,16 +217,20 @@ func DialRemote(ctx context.Context, r Remote, opts *DialOptions) (*Client, erro
 	if err != nil {
 		return nil, err
 	}
-	o.remote = &dialRemote{url: r.URL, auth: auth, seal: s, replicas: r.Replicas}
+	o.remote = &dialRemote{url: r.URL, auth: auth, seal: s, open: openRemote(r.Replicas)}
 	return Dial(ctx, &o)
 }
 
 // dialRemote is where and how DialRemote has Dial connect.
 type dialRemote struct {
-	url      string
-	auth     nats.Option
-	seal     sealer
-	replicas int // Remote.Replicas
+	url  string
+	auth nats.Option
+	seal sealer
+	// open opens the remote hub's buckets for the client, and says in
+	// words what it made (see openRemote). It is a function here, as
+	// seal is an interface, so that the programs that never reach a
+	// remote hub carry none of its code.
+	open func(ctx context.Context, c *Client) (made string, err error)
 }
 
 // Credentials are what a credentials file (Remote.Credentials) holds:
@@ -316,21 +317,19 @@ func (f *infoFile) token() string {
 // when they do not exist yet, as on the NATS server of one machine that
 // no hub has used before. DialRemote makes them with more on a cluster.
 func Buckets(ctx context.Context, js jetstream.JetStream) (questions, answers jetstream.KeyValue, err error) {
-	questions, answers, _, err = buckets(ctx, js, nil)
+	questions, answers, _, err = buckets(ctx, js, js.CreateKeyValue)
 	return questions, answers, err
 }
 
-// buckets is Buckets, making the buckets it does not find with the
-// replicas plan decides (nil for one); it reports the buckets it made,
-// how and why, in words, "" when it made none.
-func buckets(ctx context.Context, js jetstream.JetStream, plan *replicaPlan) (questions, answers jetstream.KeyValue, made string, err error) {
-	var names []string
+// buckets is Buckets, making the buckets it does not find with create;
+// it reports the names of those it made.
+func buckets(ctx context.Context, js jetstream.JetStream, create func(context.Context, jetstream.KeyValueConfig) (jetstream.KeyValue, error)) (questions, answers jetstream.KeyValue, made []string, err error) {
 	open := func(name, what string) (jetstream.KeyValue, error) {
 		kv, err := js.KeyValue(ctx, name)
 		if !errors.Is(err, jetstream.ErrBucketNotFound) {
 			return kv, err
 		}
-		kv, err = plan.create(ctx, js, jetstream.KeyValueConfig{
+		kv, err = create(ctx, jetstream.KeyValueConfig{
 			Bucket:         name,
 			Description:    what,
 			History:        1,
@@ -341,18 +340,15 @@ func buckets(ctx context.Context, js jetstream.JetStream, plan *replicaPlan) (qu
 			return js.KeyValue(ctx, name)
 		}
 		if err == nil {
-			names = append(names, name)
+			made = append(made, name)
 		}
 		return kv, err
 	}
 	if questions, err = open(QuestionsBucket, "askuser: the questions that wait"); err != nil {
-		return nil, nil, "", err
+		return nil, nil, nil, err
 	}
 	if answers, err = open(AnswersBucket, "askuser: one answer or closing note per question"); err != nil {
-		return nil, nil, "", err
-	}
-	if names != nil {
-		made = plan.told(names)
+		return nil, nil, nil, err
 	}
 	return questions, answers, made, nil
 }

@@ -44,14 +44,33 @@ func planReplicas(nc *nats.Conn, want int) *replicaPlan {
 	return &replicaPlan{n: min(servers, autoReplicas), why: fmt.Sprintf("the cluster %s has %d servers", name, servers)}
 }
 
+// openRemote returns how DialRemote opens a remote hub's buckets for a
+// client: made, when they are missing, with replicas replicas (0 for
+// planReplicas's choice), and read through their stream's leader
+// (leaderKV). It says in words what it made, "" for nothing.
+func openRemote(replicas int) func(ctx context.Context, c *Client) (string, error) {
+	return func(ctx context.Context, c *Client) (string, error) {
+		plan := planReplicas(c.nc, replicas)
+		create := func(ctx context.Context, cfg jetstream.KeyValueConfig) (jetstream.KeyValue, error) {
+			return plan.create(ctx, c.js, cfg)
+		}
+		q, a, made, err := buckets(ctx, c.js, create)
+		if err != nil {
+			return "", err
+		}
+		c.questions = newLeaderKV(q, c.nc, c.apiPrefix())
+		c.answers = newLeaderKV(a, c.nc, c.apiPrefix())
+		if made == nil {
+			return "", nil
+		}
+		return plan.told(made), nil
+	}
+}
+
 // create creates the bucket of cfg with p's replicas. A cluster that
 // cannot place that many, as when a server's address was counted twice,
-// is asked again with one fewer, unless the person asked for them. A
-// nil p creates it with one replica.
+// is asked again with one fewer, unless the person asked for them.
 func (p *replicaPlan) create(ctx context.Context, js jetstream.JetStream, cfg jetstream.KeyValueConfig) (jetstream.KeyValue, error) {
-	if p == nil {
-		return js.CreateKeyValue(ctx, cfg)
-	}
 	for {
 		cfg.Replicas = p.n
 		kv, err := js.CreateKeyValue(ctx, cfg)
@@ -80,13 +99,9 @@ func tooManyReplicas(err error) bool {
 
 // told says in words that the buckets names were made, and how.
 func (p *replicaPlan) told(names []string) string {
-	n, why := 1, "the hub of one machine"
-	if p != nil {
-		n, why = p.n, p.why
-	}
 	unit := "replicas"
-	if n == 1 {
+	if p.n == 1 {
 		unit = "replica"
 	}
-	return fmt.Sprintf("made the buckets %s with %d %s: %s", strings.Join(names, " and "), n, unit, why)
+	return fmt.Sprintf("made the buckets %s with %d %s: %s", strings.Join(names, " and "), p.n, unit, p.why)
 }
