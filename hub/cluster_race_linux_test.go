@@ -110,131 +110,161 @@ func agentLink(t *testing.T, info hub.Info) *hub.Link {
 }
 
 // TestClusterSameMomentRelayed answers a question of an agent machine on
-// two machines of the person at the same moment, through a real
-// three-node cluster: each answer wins on its own machine's hub, one of
-// them wins on the cluster and the agent gets that one. The hub of the
-// machine whose answer lost then shows the answer that won and who gave
-// it, as it shows an answer given elsewhere, and says whose answer it
-// replaced; its watch tells the question closed once more, with it. The
-// winner's hub keeps its own.
+// two machines at the same moment, through a real three-node cluster:
+// two machines of the person, then the agent's own machine and one of
+// the person's. Each answer wins on its own machine's hub; the agent
+// gets one, the one that won on the cluster or, when its own machine's
+// hub answered, that one. Every hub and the cluster then show the answer
+// the agent got: the hub whose answer lost shows it as an answer given
+// elsewhere and says whose answer it replaced, and its watch tells the
+// question closed once more, with it; the winner's hub keeps its own.
 func TestClusterSameMomentRelayed(t *testing.T) {
-	c, me, agentInfo, _ := agentMachine(t)
+	c := startCluster(t)
+	me := newPerson(t, c)
 	laptopPaths, _ := hub.Locate(me.getenv)
 	phonePaths := pathsIn(t.TempDir())
 	copyKey(t, laptopPaths, phonePaths)
-	var laptopLog, phoneLog syncbuf.Buffer
-	remote := func(node int) map[string]any {
-		return map[string]any{"url": c.nodes[node].url(), "credentials": me.creds, "recipients": []string{me.recipient}}
-	}
-	_, laptop := relayingHubWith(t, laptopPaths, remote(1), &laptopLog)
-	_, phone := relayingHubWith(t, phonePaths, remote(2), &phoneLog)
 	type machine struct {
 		name, by, label string
 		c               *hub.Client
 		closed          *closedEvents
 		log             *syncbuf.Buffer
 	}
-	machines := []*machine{
-		{name: "laptop", by: "alice on her laptop", label: "staging", c: laptop, closed: watchClosed(t, laptop), log: &laptopLog},
-		{name: "phone", by: "alice on her phone", label: "prod", c: phone, closed: watchClosed(t, phone), log: &phoneLog},
+	start := func(name, by, label string, paths hub.Paths, node int, creds string) (*machine, hub.Info) {
+		m := &machine{name: name, by: by, label: label, log: &syncbuf.Buffer{}}
+		var info hub.Info
+		info, m.c = relayingHubWith(t, paths, map[string]any{"url": c.nodes[node].url(), "credentials": creds, "recipients": []string{me.recipient}}, m.log)
+		m.closed = watchClosed(t, m.c)
+		return m, info
 	}
+	agent, agentInfo := start("agent's machine", "bob at the build server", "staging", pathsIn(t.TempDir()), 0, c.credentials(t, "agent"))
+	laptop, _ := start("laptop", "alice on her laptop", "staging", laptopPaths, 1, me.creds)
+	phone, _ := start("phone", "alice on her phone", "prod", phonePaths, 2, me.creds)
+	cluster := me.dial(t, c.nodes[2].url())
+	asker := newAsker(t, agentLink(t, agentInfo), ask.Capabilities{CustomReason: "none", NativeReason: "none"}, 60000)
 
-	l := agentLink(t, agentInfo)
-	asker := newAsker(t, l, ask.Capabilities{CustomReason: "none", NativeReason: "none"}, 60000)
-
-	// Both answers must win on their own hubs; an answer that comes
-	// after the other reached its hub is refused there, and the
-	// question is asked again.
-	const attempts = 5
-	for attempt := range attempts {
-		results := make(chan contract.Result, 1)
-		go func() { results <- asker.AskJSON(context.Background(), []byte(askUserReq), nil) }()
-		var id string
-		waitFor(t, 20*time.Second, func() string {
-			ids := map[string]int{}
-			for _, m := range machines {
-				qs, err := m.c.Pending(context.Background())
-				if err != nil {
-					return fmt.Sprintf("pending on the %s: %v", m.name, err)
+	for _, tc := range []struct {
+		name     string
+		answer   [2]*machine
+		takes    *machine // the answer the agent must take; nil for either
+		attempts int
+	}{
+		{"two machines of the person", [2]*machine{laptop, phone}, nil, 5},
+		{"the agent's machine and the person's", [2]*machine{agent, phone}, agent, 5},
+	} {
+		// Both answers must win on their own hubs; an answer that
+		// comes after the other reached its hub is refused there, and
+		// the question is asked again.
+		raced := false
+		for attempt := 0; attempt < tc.attempts && !raced; attempt++ {
+			results := make(chan contract.Result, 1)
+			go func() { results <- asker.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+			var id string
+			waitFor(t, 20*time.Second, func() string {
+				ids := map[string]int{}
+				for _, m := range tc.answer {
+					qs, err := m.c.Pending(context.Background())
+					if err != nil {
+						return fmt.Sprintf("pending on the %s: %v", m.name, err)
+					}
+					for _, q := range qs {
+						ids[q.ID]++
+					}
 				}
-				for _, q := range qs {
-					ids[q.ID]++
+				for q, n := range ids {
+					if n == len(tc.answer) {
+						id = q
+						return ""
+					}
 				}
-			}
-			for q, n := range ids {
-				if n == len(machines) {
-					id = q
-					return ""
-				}
-			}
-			return "the question did not reach both of the person's hubs"
-		})
-		start := make(chan struct{})
-		errs := make([]error, len(machines))
-		var wg sync.WaitGroup
-		for i, m := range machines {
-			data := askUserAnswer(t, m.label)
-			wg.Go(func() {
-				<-start
-				_, errs[i] = m.c.Answer(context.Background(), id, data, m.by)
+				return tc.name + ": the question did not reach both hubs"
 			})
-		}
-		close(start)
-		wg.Wait()
-		var res contract.Result
-		select {
-		case res = <-results:
-		case <-time.After(20 * time.Second):
-			t.Fatal("the agent got no result")
-		}
-		if res.Status != contract.StatusAnswered || len(res.Answers) != 1 || len(res.Answers[0].Selections) != 1 {
-			t.Fatalf("the agent got %+v", res)
-		}
-		for i, err := range errs {
-			var refused *hub.RefusedError
-			if err != nil && !(errors.As(err, &refused) && refused.Reason == hub.RefusedAnswered) {
-				t.Fatalf("answer on the %s: %v", machines[i].name, err)
+			startNow := make(chan struct{})
+			var errs [2]error
+			var wg sync.WaitGroup
+			for i, m := range tc.answer {
+				data := askUserAnswer(t, m.label)
+				wg.Go(func() {
+					<-startNow
+					_, errs[i] = m.c.Answer(context.Background(), id, data, m.by)
+				})
 			}
-		}
-		if errs[0] != nil || errs[1] != nil {
-			t.Logf("attempt %d: one answer came after the other had reached its hub (%v, %v)", attempt, errs[0], errs[1])
-			continue
-		}
-
-		got := res.Answers[0].Selections[0]
-		winner, loser := machines[0], machines[1]
-		if got == loser.label {
-			winner, loser = loser, winner
-		} else if got != winner.label {
-			t.Fatalf("the agent got %q, answered by neither", got)
-		}
-		t.Logf("the agent got the %s's answer, %q", winner.name, got)
-		waitFor(t, 10*time.Second, func() string {
-			_, a, err := loser.c.Question(context.Background(), id)
-			if err != nil || a == nil {
-				return fmt.Sprintf("the %s's hub: %v, %+v", loser.name, err, a)
+			close(startNow)
+			wg.Wait()
+			var res contract.Result
+			select {
+			case res = <-results:
+			case <-time.After(20 * time.Second):
+				t.Fatalf("%s: the agent got no result", tc.name)
 			}
-			if a.Status != hub.StatusClosed || a.Note != hub.StatusAnswered || a.By != winner.by || a.Superseded != loser.by {
-				return fmt.Sprintf("the %s's hub shows %s %q by %q, superseding %q (%s); want the %s's answer", loser.name, a.Status, a.Note, a.By, a.Superseded, a.Where(), winner.name)
+			if res.Status != contract.StatusAnswered || len(res.Answers) != 1 || len(res.Answers[0].Selections) != 1 {
+				t.Fatalf("%s: the agent got %+v", tc.name, res)
 			}
-			return ""
-		})
-		waitFor(t, 5*time.Second, func() string {
-			es := loser.closed.of(id)
-			if len(es) == 0 || es[len(es)-1].By != winner.by {
-				return fmt.Sprintf("the %s's watch told the question closed with %+v; want last the %s's answer", loser.name, es, winner.name)
+			for i, err := range errs {
+				var refused *hub.RefusedError
+				if err != nil && !(errors.As(err, &refused) && refused.Reason == hub.RefusedAnswered) {
+					t.Fatalf("%s: answer on the %s: %v", tc.name, tc.answer[i].name, err)
+				}
 			}
-			return ""
-		})
-		_, a, err := winner.c.Question(context.Background(), id)
-		if err != nil || a == nil || a.Status != hub.StatusAnswered || a.By != winner.by {
-			t.Errorf("the %s's hub shows %+v (%v); want its own answer", winner.name, a, err)
+			if errs[0] != nil || errs[1] != nil {
+				t.Logf("%s, attempt %d: one answer came after the other had reached its hub (%v, %v)", tc.name, attempt, errs[0], errs[1])
+				continue
+			}
+			raced = true
+			got := res.Answers[0].Selections[0]
+			winner, loser := tc.answer[0], tc.answer[1]
+			if got == loser.label {
+				winner, loser = loser, winner
+			} else if got != winner.label {
+				t.Fatalf("%s: the agent got %q, answered by neither", tc.name, got)
+			}
+			if tc.takes != nil && winner != tc.takes {
+				t.Fatalf("%s: the agent got the %s's answer, not its own machine's", tc.name, winner.name)
+			}
+			t.Logf("%s: the agent got the %s's answer, %q", tc.name, winner.name, got)
+			waitFor(t, 10*time.Second, func() string {
+				_, a, err := loser.c.Question(context.Background(), id)
+				if err != nil || a == nil {
+					return fmt.Sprintf("%s: the %s's hub: %v, %+v", tc.name, loser.name, err, a)
+				}
+				if a.Status != hub.StatusClosed || a.Note != hub.StatusAnswered || a.By != winner.by || a.Superseded != loser.by {
+					return fmt.Sprintf("%s: the %s's hub shows %s %q by %q, superseding %q (%s); want the %s's answer", tc.name, loser.name, a.Status, a.Note, a.By, a.Superseded, a.Where(), winner.name)
+				}
+				return ""
+			})
+			waitFor(t, 5*time.Second, func() string {
+				es := loser.closed.of(id)
+				if len(es) == 0 || es[len(es)-1].By != winner.by {
+					return fmt.Sprintf("%s: the %s's watch told the question closed with %+v; want last the %s's answer", tc.name, loser.name, es, winner.name)
+				}
+				return ""
+			})
+			_, a, err := winner.c.Question(context.Background(), id)
+			if err != nil || a == nil || a.Status != hub.StatusAnswered || a.By != winner.by {
+				t.Errorf("%s: the %s's hub shows %+v (%v); want its own answer", tc.name, winner.name, a, err)
+			}
+			others := map[string]*hub.Client{"the cluster": cluster}
+			for _, m := range []*machine{agent, laptop, phone} {
+				if m != winner && m != loser {
+					others["the "+m.name+"'s hub"] = m.c
+				}
+			}
+			waitFor(t, 10*time.Second, func() string {
+				for name, h := range others {
+					if _, a, err := h.Question(context.Background(), id); err != nil || a == nil || a.By != winner.by {
+						return fmt.Sprintf("%s: %s shows %+v (%v); want the %s's answer", tc.name, name, a, err, winner.name)
+					}
+				}
+				return ""
+			})
+			_, a, _ = loser.c.Question(context.Background(), id)
+			_, ca, _ := cluster.Question(context.Background(), id)
+			t.Logf("%s: the %s's hub: %s; the cluster: %s; the %s's log:\n%s", tc.name, loser.name, a.Where(), ca.Where(), winner.name, winner.log.String())
 		}
-		_, a, _ = loser.c.Question(context.Background(), id)
-		t.Logf("the %s's hub: %s; its log:\n%s", loser.name, a.Where(), loser.log.String())
-		return
+		if !raced {
+			t.Fatalf("%s: in %d attempts the two answers never both won on their own hubs", tc.name, tc.attempts)
+		}
 	}
-	t.Fatalf("in %d attempts the two answers never both won on their own hubs", attempts)
 }
 
 // TestClusterBucketReplicas starts a hub relaying to a real three-node

@@ -33,13 +33,15 @@ import (
 //     asker keeps waiting. A stop carries no content.
 //
 // The hub of this machine keeps the content in the clear, in its user's
-// private store; only sealed content leaves it. Exactly one answer wins
-// on the remote hub, and its asker takes it: an answer given here to a
-// question another machine answered on the remote hub at the same moment
-// loses there, and is superseded here by the one that won, which this
-// hub then shows as an answer given elsewhere (Answer.Superseded names
-// who gave the one that lost). log receives a line for each failure and
-// each superseded answer; nil discards them.
+// private store; only sealed content leaves it. A question's asker takes
+// exactly one answer: the one its own machine's hub holds, which is the
+// one that won on the remote hub unless it was given there. Two answers
+// given at the same moment on two machines each win on their own hub;
+// the one the asker did not take is superseded where it stands, on the
+// remote hub and on the hub of the machine that gave it, by the one it
+// took, shown as an answer given elsewhere (Answer.Superseded names who
+// gave the one that lost). log receives a line for each failure and each
+// superseded answer; nil discards them.
 func Relay(ctx context.Context, local, remote *Client, log func(string)) error {
 	if log == nil {
 		log = func(string) {}
@@ -64,6 +66,12 @@ func Relay(ctx context.Context, local, remote *Client, log func(string)) error {
 	})
 	for e := range revents {
 		r.start(ctx, &wg, e, r.mirrored, r.mirror)
+		if e.Kind == WatchClosed && e.Answer != nil && e.Answer.Superseded != "" {
+			// An answer given here may be the one the asker's relay
+			// superseded there.
+			won := *e.Answer
+			wg.Go(func() { r.supersede(ctx, r.local, &Question{ID: e.ID}, won, won.Superseded) })
+		}
 	}
 	wg.Wait()
 	return ctx.Err()
@@ -263,9 +271,13 @@ func (r *relay) forward(ctx context.Context, q Question) {
 	switch {
 	case s.err != nil:
 	case s.there:
-		// Given here on behalf of whoever answered there; the remote
-		// entry stays as it is.
-		if err := give(ctx, r.local, &q, s.a); err != nil {
+		// Given here on behalf of whoever answered there. One that
+		// lost here to an answer given here at the same moment, which
+		// the asker took, is superseded there.
+		err := give(ctx, r.local, &q, s.a)
+		if mine, lost := lostTo(err); lost {
+			r.supersede(ctx, r.remote, &rq, mine, "")
+		} else if err != nil {
 			r.log(fmt.Sprintf("relay: the answer to %s from the remote hub: %v", q.ID, err))
 		}
 	default:
@@ -301,7 +313,7 @@ func (r *relay) mirror(ctx context.Context, rq Question) {
 		// superseded here by the one its asker takes.
 		err := give(ctx, r.remote, &rq, s.a)
 		if won, lost := lostTo(err); lost {
-			r.supersede(ctx, &q, won)
+			r.supersede(ctx, r.local, &q, won, "")
 		} else if err != nil {
 			r.log(fmt.Sprintf("relay: the answer to %s given here did not reach the remote hub: %v", q.ID, err))
 		}
@@ -310,27 +322,35 @@ func (r *relay) mirror(ctx context.Context, rq Question) {
 	}
 }
 
-// supersede replaces the answer to q given here, which lost on the
-// remote hub, with won, the one that won there (see Client.supersede).
-func (r *relay) supersede(ctx context.Context, q *Question, won Answer) {
-	if err := r.local.supersede(ctx, q, won); err != nil {
-		r.log(fmt.Sprintf("relay: the answer to %s given here lost on the remote hub, %s, and still shows here: %v", q.ID, won.Where(), err))
-		return
+// supersede replaces the answer to q on the hub of c, given by loser
+// ("" for whoever gave it), with won, the one that the question's asker
+// took (see Client.supersede), and says so to log.
+func (r *relay) supersede(ctx context.Context, c *Client, q *Question, won Answer, loser string) {
+	where := "here"
+	if c == r.remote {
+		where = "on the remote hub"
 	}
-	r.log(fmt.Sprintf("relay: the answer to %s given here lost on the remote hub, %s; this hub shows that one now", q.ID, won.Where()))
+	won.Superseded = ""
+	done, err := c.supersede(ctx, q, won, loser)
+	switch {
+	case err != nil:
+		r.log(fmt.Sprintf("relay: the answer to %s given %s came second, after the one %s, and still shows: %v", q.ID, where, won.Where(), err))
+	case done:
+		r.log(fmt.Sprintf("relay: the answer to %s given %s came second, after the one %s, which shows in its place", q.ID, where, won.Where()))
+	}
 }
 
 // close closes q on the hub of c with a note saying how it ended on the
-// other hub, a, and removes it. On a question of the remote hub, an
-// answer given here at the same moment as a, which never reached the
-// remote hub, lost there: it is superseded.
+// other hub, a, and removes it. An answer given on the hub of c at the
+// same moment as a, which the question's asker did not take, is
+// superseded.
 func (r *relay) close(ctx context.Context, c *Client, q *Question, a Answer) {
 	cctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
 	won, prior, err := c.claim(cctx, q, closedElsewhere(q.ID, a), q.Tag.Deadline)
 	_ = c.questions.Delete(cctx, q.ID)
-	if err == nil && !won && c == r.local && settles(prior.Status) {
-		r.supersede(ctx, q, a)
+	if err == nil && !won && settles(prior.Status) {
+		r.supersede(ctx, c, q, a, "")
 	}
 }
 
