@@ -190,10 +190,13 @@ func Dial(ctx context.Context, opts *DialOptions) (*Client, error) {
 // Its reads are consistent: a question or an answer is read through the
 // leader of its bucket's stream, not from whichever replica answers
 // first, so that a read right after a write, by this client or any
-// other, finds what was written: Question, Answer, Dismiss and
-// StopCountdown never call a question unknown that was stored before
-// them. The newest questions a watch shows first are read from any
-// replica, and read again while that replica is behind.
+// other, finds what was written; and a question the leader never held
+// is looked for again for some 200 ms, since a watch served by another
+// replica may show it a moment before the leader has it. So Question,
+// Answer, Dismiss and StopCountdown never call a question unknown that
+// was stored before them, or that a watch showed. The newest questions
+// a watch shows first are read from any replica, and read again while
+// that replica is behind.
 func DialRemote(ctx context.Context, r Remote, opts *DialOptions) (*Client, error) {
 	var o DialOptions
 	if opts != nil {

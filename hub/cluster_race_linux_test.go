@@ -377,7 +377,7 @@ func TestClusterReadAfterPublish(t *testing.T) {
 		}()
 		waiting = append(waiting, shown)
 	}
-	const questions = 40
+	const questions = 100
 	unknown, unanswered := 0, 0
 	for i := range questions {
 		results := make(chan contract.Result, 1)

@@ -21,17 +21,31 @@ import (
 // acknowledged, so a get through it finds what was written before it,
 // at the cost of every read going to one server. Everything else, the
 // writes and the watches, is the bucket's own.
+//
+// The leader applies a write before it acknowledges it, but a follower
+// may apply it first, and a watch served by that follower shows it
+// before the leader has it: a question a watch showed was, a few times
+// in a thousand, not on the leader yet. So a key of the questions
+// bucket that the leader has never held, where a question that closed
+// or expired leaves a removal, is looked for again, a few times over
+// some 200 ms (retryMissing): only an id that is not a question's, or
+// one gone for longer than the bucket keeps its markers, pays for it.
 type leaderKV struct {
 	jetstream.KeyValue
-	nc     *nats.Conn
-	subj   string // the API subject of the stream's gets
-	prefix string // the subject prefix of the bucket's keys
+	nc           *nats.Conn
+	subj         string // the API subject of the stream's gets
+	prefix       string // the subject prefix of the bucket's keys
+	retryMissing bool
 }
+
+// missingTries bounds the looks of leaderKV.Get for a key its leader
+// never held, noticeWait, then twice that, and so on.
+const missingTries = 4
 
 // newLeaderKV wraps kv, a bucket of the JetStream whose API subjects
 // start with api.
 func newLeaderKV(kv jetstream.KeyValue, nc *nats.Conn, api string) leaderKV {
-	return leaderKV{KeyValue: kv, nc: nc, subj: api + "STREAM.MSG.GET.KV_" + kv.Bucket(), prefix: "$KV." + kv.Bucket() + "."}
+	return leaderKV{KeyValue: kv, nc: nc, subj: api + "STREAM.MSG.GET.KV_" + kv.Bucket(), prefix: "$KV." + kv.Bucket() + ".", retryMissing: kv.Bucket() == QuestionsBucket}
 }
 
 // Get returns the entry of key as the stream's leader has it, or
@@ -45,6 +59,28 @@ func (k leaderKV) Get(ctx context.Context, key string) (jetstream.KeyValueEntry,
 		ctx, cancel = context.WithTimeout(ctx, requestTimeout)
 		defer cancel()
 	}
+	e, err := k.get(ctx, key)
+	for try := 1; errors.Is(err, errNeverHeld) && k.retryMissing && try <= missingTries; try++ {
+		select {
+		case <-ctx.Done():
+			return nil, jetstream.ErrKeyNotFound
+		case <-time.After(time.Duration(try) * noticeWait):
+		}
+		e, err = k.get(ctx, key)
+	}
+	if errors.Is(err, errNeverHeld) {
+		return nil, jetstream.ErrKeyNotFound
+	}
+	return e, err
+}
+
+// errNeverHeld is what leaderKV.get returns for a key of which the
+// stream holds no message, not even a removal. It wraps
+// jetstream.ErrKeyNotFound.
+var errNeverHeld = fmt.Errorf("the stream holds nothing of the key: %w", jetstream.ErrKeyNotFound)
+
+// get is one get of Get.
+func (k leaderKV) get(ctx context.Context, key string) (jetstream.KeyValueEntry, error) {
 	req, err := json.Marshal(struct {
 		LastFor string `json:"last_by_subj"`
 	}{k.prefix + key})
@@ -69,7 +105,7 @@ func (k leaderKV) Get(ctx context.Context, key string) (jetstream.KeyValueEntry,
 	}
 	switch {
 	case resp.Error != nil && resp.Error.ErrorCode == jetstream.JSErrCodeMessageNotFound:
-		return nil, jetstream.ErrKeyNotFound
+		return nil, errNeverHeld
 	case resp.Error != nil:
 		return nil, resp.Error
 	case resp.Message == nil:
