@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -15,6 +18,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/syncbuf"
+	"github.com/askuser/askuser/internal/testbin"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -85,9 +89,9 @@ func copyKey(t *testing.T, from, to hub.Paths) {
 	}
 }
 
-// agentMachine starts a cluster, the person, and an agent machine's hub
+// askingMachine starts a cluster, the person, and an agent machine's hub
 // relaying to the cluster's first node, until the test ends.
-func agentMachine(t *testing.T) (*cluster, person, hub.Info, *hub.Client) {
+func askingMachine(t *testing.T) (*cluster, person, hub.Info, *hub.Client) {
 	t.Helper()
 	c := startCluster(t)
 	me := newPerson(t, c)
@@ -567,7 +571,7 @@ func stopWithoutNotice(t *testing.T, nc *nats.Conn, id, by string) {
 // person's hub, stopped by the same name, and the asking agent's
 // countdown stops.
 func TestClusterStopLookedFor(t *testing.T) {
-	c, me, agentInfo, agentHub := agentMachine(t)
+	c, me, agentInfo, agentHub := askingMachine(t)
 	paths, _ := hub.Locate(me.getenv)
 	mineInfo, mine := relayingHub(t, paths, c.nodes[1].url(), me.creds, me.recipient)
 	cluster := me.dial(t, c.nodes[2].url())
@@ -644,4 +648,47 @@ func TestClusterStopLookedFor(t *testing.T) {
 			t.Fatal("the agent got no result")
 		}
 	}
+}
+
+// TestRemoteBucketsOneServer dials a real nats-server that is in no
+// cluster and has no buckets of the hub, as DialRemote: it makes them
+// with one replica, after JetStream refused more, and says so.
+func TestRemoteBucketsOneServer(t *testing.T) {
+	bin, err := testbin.Build(natsServerPkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	port := freePorts(t, 1)[0]
+	pw := secret()
+	cmd := exec.Command(bin, "-a", "127.0.0.1", "-p", fmt.Sprint(port), "-js", "-sd", filepath.Join(dir, "js"), "--user", "agent", "--pass", pw)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	creds := filepath.Join(dir, "agent.cred")
+	if err := os.WriteFile(creds, []byte("agent:"+pw+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pub, err := hub.MakeKey(filepath.Join(dir, "key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said []string
+	var cl *hub.Client
+	waitFor(t, 10*time.Second, func() string {
+		cl, err = hub.DialRemote(context.Background(), hub.Remote{URL: fmt.Sprintf("nats://127.0.0.1:%d", port), Credentials: creds, Recipients: []string{pub}},
+			&hub.DialOptions{Timeout: 5 * time.Second, Log: func(s string) { said = append(said, s) }})
+		if err != nil {
+			return err.Error()
+		}
+		return ""
+	})
+	cl.Close()
+	want := "made the buckets askuser_questions and askuser_answers with 1 replica: as many as JetStream placed, up to 3; it could not place 3"
+	if len(said) != 1 || !strings.HasPrefix(said[0], want) {
+		t.Fatalf("DialRemote told %q; want one line starting %q", said, want)
+	}
+	t.Log(said[0])
 }

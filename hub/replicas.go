@@ -30,15 +30,17 @@ type replicaPlan struct {
 // planReplicas plans the buckets of a remote hub that nc is connected
 // to: want replicas when it is not 0 (Remote.Replicas), else as many as
 // the servers of nc's cluster that nc knows of, the one it is connected
-// to and those the cluster told of, up to autoReplicas, and one on a
-// server in no cluster.
+// to and those the cluster told of, up to autoReplicas. A server in no
+// cluster may be a leaf node whose JetStream is a cluster's: there the
+// plan is autoReplicas, lowered while JetStream cannot place them, down
+// to one on a server that is alone.
 func planReplicas(nc *nats.Conn, want int) *replicaPlan {
 	if want > 0 {
 		return &replicaPlan{n: want, why: "as configured", fixed: true}
 	}
 	name := nc.ConnectedClusterName()
 	if name == "" {
-		return &replicaPlan{n: 1, why: "the server is in no cluster"}
+		return &replicaPlan{n: autoReplicas, why: fmt.Sprintf("as many as JetStream placed, up to %d", autoReplicas)}
 	}
 	servers := len(nc.Servers())
 	return &replicaPlan{n: min(servers, autoReplicas), why: fmt.Sprintf("the cluster %s has %d servers", name, servers)}
