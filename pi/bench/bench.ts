@@ -332,11 +332,13 @@ async function keysAtPace() {
     [500, quick ? 10 : 15],
   ];
   const got = pooled(gaps.length);
+  const preempted = Object.fromEntries(contenders.map((who) => [who, gaps.map(() => 0)])) as Record<Contender, number[]>;
   const parts: ExchangeTimes[] = [];
   for (let r = 0; r < rounds; r++) {
     for (const who of turns(r)) {
       const out = alone({ who, cols: 100, previews: false, warm: warmup, gaps });
       out.times.forEach((t, i) => got[who][i]!.push(...t));
+      out.preempted.forEach((k, i) => (preempted[who][i]! += k));
       parts.push(...out.parts);
     }
   }
@@ -345,6 +347,7 @@ async function keysAtPace() {
     const budget = gap === 100 ? "≤ 100 µs / ≤ 250 µs" : "";
     versus(`key to frame, keys ${gap} ms apart, child, p50 / p90 / p99 (${n} keys)`, got.askuser[i]!, got.rpiv[i]!, [50, 90, 99], budget);
     versus(`key to frame, keys ${gap} ms apart, in process (wasm), p50 / p90 / p99 (${n} keys)`, got.wasm[i]!, got.rpiv[i]!, [50, 90, 99], budget);
+    row(`  of those keys, how many another process took the CPU during (for the child, its own counts): child / wasm`, `${preempted.askuser[i]} / ${preempted.wasm[i]}`, "", `${preempted.rpiv[i]}`);
   }
   const part = (f: (t: ExchangeTimes) => number, p: number) => us(pct(parts.map(f), p));
   for (const p of [50, 90])
@@ -384,10 +387,13 @@ interface Alone {
   gaps: [number, number][];
 }
 
-// The keys' times, a list per gap, and for the child the exchanges' times
-// of the keys 100 ms apart.
+// The keys' times, a list per gap; how many of those keys another process
+// took the CPU from (the kernel's count of involuntary context switches
+// grew during the key: on a busy machine, the slowest keys); and for the
+// child the exchanges' times of the keys 100 ms apart.
 interface AloneTimes {
   times: number[][];
+  preempted: number[];
   parts: ExchangeTimes[];
 }
 
@@ -397,7 +403,7 @@ function alone(a: Alone): AloneTimes {
   if (out.status !== 0) throw new Error(`bench --alone=${JSON.stringify(a)} failed: ${out.stderr}`);
   const got = JSON.parse(out.stdout) as AloneTimes;
   const numbers = (xs: unknown) => Array.isArray(xs) && xs.every((t) => typeof t === "number");
-  if (!Array.isArray(got?.times) || got.times.length !== a.gaps.length || !got.times.every(numbers) || !Array.isArray(got.parts))
+  if (!Array.isArray(got?.times) || got.times.length !== a.gaps.length || !got.times.every(numbers) || !numbers(got.preempted) || !Array.isArray(got.parts))
     throw new Error(`bench --alone=${a.who} printed no times: ${out.stdout}`);
   return got;
 }
@@ -408,16 +414,21 @@ async function printAlone(a: Alone) {
   const d = await dialog(a.who, a.cols, a.previews);
   for (let i = 0; i < a.warm; i++) await d.key(i);
   await new Promise((r) => setTimeout(r, 1000));
-  const out: AloneTimes = { times: [], parts: [] };
+  const out: AloneTimes = { times: [], preempted: [], parts: [] };
+  const switches = () => process.resourceUsage().involuntaryContextSwitches;
   for (const [gap, n] of a.gaps) {
     const times: number[] = [];
+    let preempted = 0;
     if (a.who === "askuser" && gap === 100) d.child!.onExchange = (t) => out.parts.push(t);
     for (let i = 0; i < n; i++) {
       await new Promise((r) => setTimeout(r, gap));
+      const before = switches();
       times.push(await d.key(i));
+      if (switches() > before) preempted++;
     }
     if (d.child) d.child.onExchange = undefined;
     out.times.push(times);
+    out.preempted.push(preempted);
   }
   await d.close();
   console.log(JSON.stringify(out));
