@@ -48,6 +48,12 @@ func CheckPrefs(source string, p Prefs) error {
 	default:
 		add(keyHub, "must be %s, got %s", hubWant, quote(p.Hub))
 	}
+	if r := p.HubRemote; r != nil {
+		if p.Hub != HubAuto {
+			add(keyHub, "names a remote hub, so it must be %q, got %s", HubAuto, quote(p.Hub))
+		}
+		checkRemote(r, func(string) int64 { return -1 }, func(path string, _ int64, format string, args ...any) { add(path, format, args...) })
+	}
 	if problems != nil {
 		return &Error{File: source, Problems: problems}
 	}

@@ -24,8 +24,20 @@
 //	    "command": ["prog", "arg"]    // run on opening; null: none
 //	  },
 //	  "tool": "ask_user",            // or "AskUserQuestion": the Pi package's tool
-//	  "hub": "auto"                  // or "off": publish questions to a running hub
+//	  "hub": "auto"                  // or "off": publish questions to a running hub;
+//	                                 // or a remote hub, through this machine's hub:
+//	                                 // {"url": "tls://nats.example.net:4222",
+//	                                 //  "credentials": "/abs/path/agent.creds",
+//	                                 //  "recipients": ["askuser-pub-…"],
+//	                                 //  "idleMs": 600000}
 //	}
+//
+// A hub object names the NATS server or cluster that the person's hub
+// relays with (see Remote): its address, a credentials file (an absolute
+// path: the secret stays in that file) and the public keys questions are
+// sealed to. When no hub runs on this machine, askuser starts one in the
+// background that relays to that remote and stops by itself after idleMs
+// (ten minutes unless given) with nothing to do.
 //
 // Validation is strict: every problem is reported, none is ignored,
 // coerced or replaced by a default. A host reads its file once, when it is
@@ -74,6 +86,10 @@ type Prefs struct {
 	// Hub says whether questions are published to the user's hub:
 	// HubAuto when one runs, HubOff never; "" is unset.
 	Hub string
+	// HubRemote, set only with Hub HubAuto, is the remote hub the config
+	// names (hub as an object): the questions go there through this
+	// machine's hub, which askuser starts when none runs.
+	HubRemote *Remote
 }
 
 // The values of Prefs.Hub.

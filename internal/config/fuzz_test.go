@@ -27,6 +27,9 @@ func FuzzParse(f *testing.F) {
 		"\xef\xbb\xbf{}",
 		"{\"\xff\": 1}",
 		`[{"mode": "custom"}]`,
+		`{"hub": {"url": "tls://a:4222,nats://b:4222", "credentials": "/c/agent.creds", "recipients": ["` + pub + `"], "idleMs": 5000}}`,
+		`{"hub": {"url": "nats://a", "credentials": "c", "recipients": ["askuser-pub-x", 1], "idleMs": 0, "url": 2}}`,
+		`{"hub": "off", "tool": "AskUserQuestion"}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -91,6 +94,19 @@ func encode(t *testing.T, p Prefs) []byte {
 	}
 	if n := encodeNotify(p.Notify); n != nil {
 		m[keyNotify] = n
+	}
+	if p.Tool != "" {
+		m[keyTool] = p.Tool
+	}
+	switch r := p.HubRemote; {
+	case r != nil:
+		h := map[string]any{keyURL: r.URL, keyCredentials: r.Credentials, keyRecipients: r.Recipients}
+		if r.IdleMs != 0 {
+			h[keyIdle] = r.IdleMs
+		}
+		m[keyHub] = h
+	case p.Hub != "":
+		m[keyHub] = p.Hub
 	}
 	data, err := json.Marshal(m)
 	if err != nil {

@@ -57,6 +57,8 @@ func FuzzParseJSON(f *testing.F) {
 		`{"notify": {"bell": true, "bell": false}}`,
 		`{"notify": {"command": ["x", "\ud800"]}}`,
 		`{"overlayToggleKey": null, "x": {"a": 1, "a": 2}}`,
+		`{"hub": {"url": "nats://a:1", "credentials": "/c", "recipients": ["` + pub + `"], "idleMs": 6e4}}`,
+		`{"hub": {"url": "nats://a:1", "url": "nats://b:1", "recipients": ["\ud800"]}}`,
 	} {
 		f.Add(s, []byte{0x17, 0x01}, uint(0))
 	}

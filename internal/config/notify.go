@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // The desktop notification settings. The file writes true and false for
@@ -153,19 +151,8 @@ func (p *parser) notify(off int64, raw json.RawMessage) (Notify, bool) {
 		return n, false
 	}
 	before := len(p.problems)
-	seen := map[string]bool{}
-	// Walk the members in document order, with duplicates, through the
-	// tokens, so that problems come in the order of the text.
-	sub := parser{file: p.file, data: raw}
-	for _, m := range sub.members() {
-		at := off + m.off
-		path := keyNotify + "." + m.key
-		if seen[m.key] {
-			p.add(path, at, "duplicate key")
-			continue
-		}
-		seen[m.key] = true
-		v := m.raw
+	for _, m := range p.fields(keyNotify, off, raw) {
+		path, at, v := m.path, m.at, m.raw
 		switch m.key {
 		case keyBell, keyTitle:
 			b, ok := p.boolean(path, at, v)
@@ -209,17 +196,11 @@ func (p *parser) notify(off int64, raw json.RawMessage) (Notify, bool) {
 				args := make([]string, 0, len(cmd))
 				bad := false
 				for i, a := range cmd {
-					if a[0] != '"' {
-						p.add(fmt.Sprintf("%s[%d]", path, i), at, "must be a string, got %s", describe(a))
-						bad = true
-						continue
-					}
 					// encoding/json would make an unpaired surrogate
 					// escape U+FFFD: the command would run with a
 					// character nobody wrote.
-					s, badAt := strictjson.NewScanner(a).String()
-					if badAt >= 0 {
-						p.add(fmt.Sprintf("%s[%d]", path, i), at, "holds an unpaired surrogate escape, which is not text; write the character itself")
+					s, ok := p.text(fmt.Sprintf("%s[%d]", path, i), at, a)
+					if !ok {
 						bad = true
 						continue
 					}
@@ -267,6 +248,33 @@ func (p *parser) unknownIn(parent string, known []string, key string, off int64)
 		}
 	}
 	p.add(path, off, "unknown key; the keys of %s are %s", parent, strings.Join(known, ", "))
+}
+
+// field is one member of an object in a config file: its key, its path,
+// the offset of its key in the file and its raw value.
+type field struct {
+	key, path string
+	at        int64
+	raw       json.RawMessage
+}
+
+// fields lists the members of the object raw, the value of the member
+// parent at offset off, in document order; a duplicate member is
+// reported and left out. Problems thus come in the order of the text.
+func (p *parser) fields(parent string, off int64, raw json.RawMessage) []field {
+	var out []field
+	seen := map[string]bool{}
+	sub := parser{file: p.file, data: raw}
+	for _, m := range sub.members() {
+		f := field{key: m.key, path: parent + "." + m.key, at: off + m.off, raw: m.raw}
+		if seen[m.key] {
+			p.add(f.path, f.at, "duplicate key")
+			continue
+		}
+		seen[m.key] = true
+		out = append(out, f)
+	}
+	return out
 }
 
 // member is one member of a JSON object: its key, the offset of the key

@@ -37,8 +37,8 @@ var disableWords = []string{"off", "none", "disabled"}
 // Empty data, or data that is only white space (Unicode's, so a
 // non-breaking or ideographic space counts too), means no preferences: zero Prefs and no error. Otherwise data must be
 // one JSON object in valid UTF-8, without a byte order mark, holding only
-// the keys mode, displayMode, overlayToggleKey, timeoutPerQuestionMs, tool
-// and notify, each at most once and spelled exactly, each with a valid value. Parse
+// the keys mode, displayMode, overlayToggleKey, timeoutPerQuestionMs, tool,
+// notify and hub, each at most once and spelled exactly, each with a valid value. Parse
 // reports every problem it finds in one *Error, each with the key and
 // its line and column; a JSON syntax error is reported alone, since
 // nothing after it can be trusted. overlayToggleKey null, "off", "none"
@@ -149,7 +149,11 @@ func (p *parser) parse() (Prefs, error) {
 				prefs.Tool = s
 			}
 		case keyHub:
-			if s, ok := p.enum(key, valOff, raw, hubWant, "omit hub for the default, auto", HubAuto, HubOff); ok {
+			if raw[0] == '{' {
+				if r, ok := p.hubRemote(valOff, raw); ok {
+					prefs.Hub, prefs.HubRemote = HubAuto, &r
+				}
+			} else if s, ok := p.enum(key, valOff, raw, hubWant, "omit hub for the default, auto", HubAuto, HubOff); ok {
 				prefs.Hub = s
 			}
 		case keyNotify:
@@ -223,8 +227,6 @@ func (p *parser) enum(key string, off int64, raw json.RawMessage, want, nullHint
 }
 
 const toolWant = `"ask_user" or "AskUserQuestion"`
-
-const hubWant = `"auto" or "off"`
 
 const toggleWant = `a key chord such as "alt+o", or null, "off", "none" or "disabled" to turn the toggle off`
 

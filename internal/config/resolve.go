@@ -30,6 +30,9 @@ type Effective struct {
 	// Hub is HubOff when the user opted out of the hub; "" or HubAuto
 	// publish questions to a hub when one runs.
 	Hub string
+	// HubRemote is the remote hub the user named, nil for none: with
+	// it, askuser starts a hub that relays there when none runs.
+	HubRemote *Remote
 }
 
 // Resolve combines two checked sources of preferences knob by knob: an
@@ -53,7 +56,7 @@ func Resolve(programmatic, file Prefs) Effective {
 			e.Tool = p.Tool
 		}
 		if p.Hub != "" {
-			e.Hub = p.Hub
+			e.Hub, e.HubRemote = p.Hub, p.HubRemote
 		}
 		if p.ToggleKey != nil {
 			e.ToggleKey = *p.ToggleKey

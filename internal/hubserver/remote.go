@@ -6,14 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/sealkey"
+	"github.com/askuser/askuser/internal/hubremote"
 	"github.com/askuser/askuser/internal/strictjson"
 )
 
@@ -62,34 +60,8 @@ func parseRemote(raw []byte) (*hub.Remote, *Leaf, error) {
 // remoteProblems checks a remote, each problem naming its member.
 func remoteProblems(r *hub.Remote) []string {
 	var out []string
-	add := func(key, format string, args ...any) {
-		out = append(out, "remote."+key+": "+fmt.Sprintf(format, args...))
-	}
-	if r.URL == "" {
-		add("url", `is required: the NATS server's address, such as "tls://nats.example.net:4222"`)
-	}
-	for u := range strings.SplitSeq(r.URL, ",") {
-		if r.URL == "" {
-			break
-		}
-		pu, err := url.Parse(strings.TrimSpace(u))
-		if err != nil || (pu.Scheme != "nats" && pu.Scheme != "tls") || pu.Host == "" || pu.User != nil {
-			add("url", "must be nats://HOST:PORT or tls://HOST:PORT, without a user or password (those go in credentials), got %q", u)
-		}
-	}
-	switch {
-	case r.Credentials == "":
-		add("credentials", "is required: the path of a NATS .creds file, or of a file holding a token or user:password")
-	case !filepath.IsAbs(r.Credentials):
-		add("credentials", "must be an absolute path, got %q", r.Credentials)
-	}
-	if len(r.Recipients) == 0 {
-		add("recipients", "must list at least one public key to seal questions to: askuser hub recipient prints this machine's")
-	}
-	for i, k := range r.Recipients {
-		if _, err := sealkey.Parse(k, sealkey.Public, "public key"); err != nil {
-			add(fmt.Sprintf("recipients[%d]", i), "%v; got %q", err, k)
-		}
+	for _, p := range hubremote.Problems(hubremote.Remote{URL: r.URL, Credentials: r.Credentials, Recipients: r.Recipients}) {
+		out = append(out, "remote."+p.Member+": "+p.Message)
 	}
 	return out
 }
