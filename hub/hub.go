@@ -57,6 +57,9 @@ type Info struct {
 	// its user reads, and not in the hub's log, which a service manager
 	// may keep where others read it.
 	Page string `json:"page,omitempty"`
+	// Remote is the address of the remote hub the hub relays with, when
+	// it relays (see Relay).
+	Remote string `json:"remote,omitempty"`
 }
 
 // Paths are the files of one user's hub, all in one directory.

@@ -93,6 +93,13 @@ type Options struct {
 	// WebReady, when set, is called with the page's address, its access
 	// token in it, once the page serves.
 	WebReady func(url string)
+	// Remote, when set, is the remote hub to relay with, in place of the
+	// config file's (see Config.Remote).
+	Remote *hub.Remote
+	// Idle, when more than 0, stops the hub once it has had nothing to
+	// do for that long: no question waiting and no askuser connected.
+	// It is how a hub that an agent started leaves nothing behind.
+	Idle time.Duration
 }
 
 // Run runs the hub until ctx is done, then stops it: clients are
@@ -152,6 +159,9 @@ func Run(ctx context.Context, opts *Options) error {
 		if cfg, err = LoadConfig(cfgPath); err != nil {
 			return err
 		}
+	}
+	if opts.Remote != nil {
+		cfg.Remote = opts.Remote
 	}
 	token, err := newToken()
 	if err != nil {
@@ -217,6 +227,9 @@ func Run(ctx context.Context, opts *Options) error {
 		Started: time.Now().UTC().Truncate(time.Millisecond),
 		Store:   paths.Store,
 	}
+	if cfg.Remote != nil {
+		info.Remote = cfg.Remote.URL
+	}
 	page := ""
 	if opts.Web != "" {
 		if page, info.Page, err = startWeb(services, &wg, s, info, paths, opts, log); err != nil {
@@ -255,13 +268,73 @@ func Run(ctx context.Context, opts *Options) error {
 			return err
 		}
 	}
+	idle := make(<-chan struct{})
+	if opts.Idle > 0 {
+		if idle, err = watchIdle(services, &wg, s, info, opts.Idle); err != nil {
+			return err
+		}
+		fmt.Fprintf(log, "askuser hub: stops after %v with no question waiting and no askuser connected\n", opts.Idle)
+	}
 	fmt.Fprintf(log, "askuser hub: ready at %s, store %s, info %s\n", info.URL, paths.Store, paths.Info)
 	if opts.Ready != nil {
 		opts.Ready(info)
 	}
-	<-ctx.Done()
-	fmt.Fprintf(log, "askuser hub: stopping\n")
+	select {
+	case <-ctx.Done():
+		fmt.Fprintf(log, "askuser hub: stopping\n")
+	case <-idle:
+		fmt.Fprintf(log, "askuser hub: stopping: idle for %v\n", opts.Idle)
+	}
 	return nil
+}
+
+// watchIdle returns a channel, on wg until ctx is done, that is closed
+// once the hub's server s has had, for idle, no question waiting and no
+// client but the hub's own (named "askuser hub …", or in-process).
+func watchIdle(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info hub.Info, idle time.Duration) (<-chan struct{}, error) {
+	c, err := hub.Dial(ctx, &hub.DialOptions{Info: &info, Name: "askuser hub idle"})
+	if err != nil {
+		return nil, fmt.Errorf("watch for idleness: connect to the hub: %w", err)
+	}
+	done := make(chan struct{})
+	every := min(max(idle/10, 50*time.Millisecond), 10*time.Second)
+	wg.Go(func() {
+		defer c.Close()
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		since := time.Now()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			if busy(ctx, s, c) {
+				since = time.Now()
+			} else if time.Since(since) >= idle {
+				close(done)
+				return
+			}
+		}
+	})
+	return done, nil
+}
+
+// busy reports whether a question waits on the hub or a client other
+// than the hub's own is connected to s. A hub it cannot ask counts as
+// busy.
+func busy(ctx context.Context, s *server.Server, c *hub.Client) bool {
+	conns, err := s.Connz(&server.ConnzOptions{Limit: 1 << 16})
+	if err != nil {
+		return true
+	}
+	for _, ci := range conns.Conns {
+		if ci.Name != "" && !strings.HasPrefix(ci.Name, "askuser hub") {
+			return true
+		}
+	}
+	qs, err := c.Pending(ctx)
+	return err != nil || len(qs) > 0
 }
 
 // startPush runs the pushes of cfg on wg until ctx is done, through the

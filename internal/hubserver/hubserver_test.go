@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -315,5 +316,68 @@ func TestExpiry(t *testing.T) {
 			t.Fatalf("question %s still in the store 10s after its deadline: %v", q.ID, err)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestIdle runs a hub that stops when idle: it keeps running while an
+// askuser is connected, and while a question waits with nobody
+// connected, and stops by itself, removing its info file, once neither
+// has been so for its idle time.
+func TestIdle(t *testing.T) {
+	dir := t.TempDir()
+	paths := hub.Paths{Dir: dir, Info: filepath.Join(dir, "hub.json"), Lock: filepath.Join(dir, "hub.lock"), Store: filepath.Join(dir, "js")}
+	const idle = 300 * time.Millisecond
+	ready := make(chan hub.Info, 1)
+	done := make(chan error, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		done <- hubserver.Run(ctx, &hubserver.Options{Paths: paths, Idle: idle, Ready: func(i hub.Info) { ready <- i }})
+	}()
+	info := <-ready
+	running := func(what string) {
+		t.Helper()
+		select {
+		case err := <-done:
+			t.Fatalf("the hub stopped (%v) %s", err, what)
+		case <-time.After(3 * idle):
+		}
+	}
+	c, err := hub.Dial(context.Background(), &hub.DialOptions{Info: &info, Name: "askuser ask"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	running("while an askuser was connected")
+
+	// A question whose asker is gone waits until its deadline.
+	link := hub.NewLink(&hub.LinkOptions{
+		Dial: func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Info: &info}) },
+	})
+	ms := int64(3000)
+	actx, acancel := context.WithCancel(context.Background())
+	defer acancel()
+	blocked := ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+		<-ctx.Done()
+		return ask.Outcome{}, ctx.Err()
+	})
+	asker := ask.NewAsker(ask.NewHost(link.Join(ask.Capabilities{Custom: blocked}), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
+	go asker.AskJSON(actx, []byte(req), nil)
+	pending(t, c, 1)
+	lctx, lcancel := context.WithCancel(context.Background())
+	lcancel()
+	link.Close(lctx)
+	c.Close()
+	running("while a question waited")
+
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("the idle hub stopped with %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("the hub did not stop 15 s after its question's deadline with nobody connected")
+	}
+	if _, err := os.Stat(paths.Info); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the stopped hub left its info file: %v", err)
 	}
 }

@@ -7,13 +7,16 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/hubremote"
 	"github.com/askuser/askuser/internal/hubweb"
 	"github.com/askuser/askuser/internal/program"
 )
 
 const usage = `usage: askuser hub [--web [ADDR] [--tls | --cert FILE --key FILE] [--url URL]]
+                  [--remote URL --credentials FILE --recipients KEY[,KEY…]] [--idle DURATION]
        askuser hub pair [--expires DURATION] [--name NAME]
        askuser hub devices
        askuser hub revoke ID
@@ -43,6 +46,14 @@ file, user:password or a token. Only the relay's account, which has no
 JetStream here, crosses the leaf node; this machine's questions are
 still asked and answered while the cluster is out of reach.
 
+--remote, --credentials and --recipients name the remote hub to relay
+with in place of hub.json's remote, as its url, credentials and
+recipients do. With --idle the hub stops by itself once it has had, for
+DURATION (such as 10m), no question waiting and no askuser connected.
+askuser starts a hub with these when the agent's own config names a
+remote hub ("hub": {"url": …, "credentials": …, "recipients": […]})
+and no hub runs, so that nothing is left running after the agent.
+
 With --web it also serves its web page, the waiting questions and
 their forms for a browser, on ADDR (127.0.0.1:7373 unless given), and
 logs the page's address; askuser hub status gives it with its access
@@ -59,16 +70,11 @@ fingerprint, that pairs one device with the running hub's page: it works
 once, within DURATION (5m unless given, at most 1h). askuser hub devices
 lists the paired devices; askuser hub revoke ID ends one at once.
 
-askuser hub recipient prints the person's public recipient key (askuser-pub-…), making
-the key in the hub's directory first if it is not there: agents on other
-machines, whose config names a remote hub, seal their questions to it
-(the config's hub.recipients), and only this machine's hub, inbox and
-programs can open them.
-
 askuser hub recipient prints this machine's public key (askuser-pub-…),
 making its key in the hub's directory first if it is not there: list it
-in the remote's recipients of the hubs of other machines, and their
-questions are sealed to it.
+in the recipients of the agents' configs on other machines (hub.recipients)
+and of the other machines' hubs (hub.json's remote), and their questions
+are sealed to it: only this machine's hub, inbox and programs open them.
 
 askuser-hub version prints the version, the commit and the platform, as
 askuser version does.
@@ -115,6 +121,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv f
 		}
 	}
 	opts := Options{Getenv: getenv, Log: stderr}
+	var remote hub.Remote
+	recipients := ""
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		name, val, hasVal := strings.Cut(a, "=")
@@ -141,14 +149,33 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv f
 				return bad("--tls takes no value")
 			}
 			opts.WebTLS = true
-		case "--cert", "--key", "--url":
+		case "--cert", "--key", "--url", "--remote", "--credentials", "--recipients":
 			if !next() || val == "" {
 				return bad("%s needs a value", name)
 			}
-			*map[string]*string{"--cert": &opts.WebCert, "--key": &opts.WebKey, "--url": &opts.WebURL}[name] = val
+			*map[string]*string{"--cert": &opts.WebCert, "--key": &opts.WebKey, "--url": &opts.WebURL,
+				"--remote": &remote.URL, "--credentials": &remote.Credentials, "--recipients": &recipients}[name] = val
+		case "--idle":
+			next()
+			d, err := time.ParseDuration(val)
+			if err != nil || d <= 0 {
+				return bad("--idle needs a duration more than 0, such as 10m")
+			}
+			opts.Idle = d
 		default:
 			return bad("unexpected argument %q", a)
 		}
+	}
+	if remote.URL != "" || remote.Credentials != "" || recipients != "" {
+		if recipients != "" {
+			remote.Recipients = strings.Split(recipients, ",")
+		}
+		flags := map[string]string{"url": "--remote", "credentials": "--credentials", "recipients": "--recipients"}
+		for _, p := range hubremote.Problems(hubremote.Remote{URL: remote.URL, Credentials: remote.Credentials, Recipients: remote.Recipients}) {
+			m, _, _ := strings.Cut(p.Member, "[")
+			return bad("%s: %s", flags[m], p.Message)
+		}
+		opts.Remote = &remote
 	}
 	if opts.Web == "" && (opts.WebTLS || opts.WebCert != "" || opts.WebKey != "" || opts.WebURL != "") {
 		return bad("--tls, --cert, --key and --url are for the web page: add --web [ADDR]")

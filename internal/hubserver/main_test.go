@@ -37,6 +37,13 @@ func TestMainArguments(t *testing.T) {
 		{[]string{"devices", "extra"}, 2, "", `unexpected argument "extra"`},
 		{[]string{"revoke"}, 2, "", "revoke takes one device ID"},
 		{[]string{"recipient", "extra"}, 2, "", "recipient takes no arguments"},
+		{[]string{"--remote", "nats://a:1"}, 2, "", "--credentials: is required"},
+		{[]string{"--remote", "http://a:1", "--credentials", "/c", "--recipients", pub}, 2, "", `--remote: must be nats://HOST:PORT or tls://HOST:PORT`},
+		{[]string{"--remote", "nats://a:1", "--credentials", "c", "--recipients", pub}, 2, "", `--credentials: must be an absolute path, got "c"`},
+		{[]string{"--remote", "nats://a:1", "--credentials", "/c", "--recipients", pub + ",x"}, 2, "", `--recipients: a public key starts with askuser-pub-; got "x"`},
+		{[]string{"--recipients"}, 2, "", "--recipients needs a value"},
+		{[]string{"--idle", "0s"}, 2, "", "--idle needs a duration more than 0"},
+		{[]string{"--idle=soon"}, 2, "", "--idle needs a duration more than 0"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
