@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// The release builds two of askuser's dependencies with small changes,
+// The release builds three of askuser's dependencies with small changes,
 // so that the binary every agent runs stays within its 10 MiB. Each
 // change removes code that askuser cannot reach, or that it keeps out of
 // reach by design, and that Go's linker keeps anyway:
@@ -32,6 +32,12 @@ import (
 //     error that says so. It also leaves out the gob encoder of the
 //     deprecated EncodedConn, which askuser does not use, and with it
 //     encoding/gob.
+//   - The terminal library's package kitty, which the terminal renderer
+//     links for one event type, can decode and encode PNG images for
+//     kitty's graphics protocol. Importing image/png registers its decoder
+//     with package image, which keeps about 20 KB that askuser, which
+//     shows no images, never runs. The release's kitty refuses PNG with
+//     an error that says so.
 //
 // go install builds the modules unchanged; only the release binaries
 // carry the changes, through a -modfile that replaces each module with a
@@ -149,7 +155,27 @@ func (lazyDiscoveryTransport) RoundTrip(r *http.Request) (*http.Response, error)
 		},
 		Remove: []string{"encoders/builtin/gob_enc.go"},
 	},
+	{
+		Module: "github.com/charmbracelet/x/ansi",
+		Edits: []edit{
+			{File: "kitty/decoder.go", Old: "\t\"image/png\"\n", New: ""},
+			{
+				File: "kitty/decoder.go",
+				Old:  "\t\treturn png.Decode(r) //nolint:wrapcheck\n",
+				New:  "\t\treturn nil, " + noPNG + "\n",
+			},
+			{File: "kitty/encoder.go", Old: "\t\"image/png\"\n", New: ""},
+			{
+				File: "kitty/encoder.go",
+				Old:  "\t\tif err := png.Encode(w, m); err != nil {\n\t\t\treturn fmt.Errorf(\"failed to encode PNG: %w\", err)\n\t\t}\n",
+				New:  "\t\treturn " + noPNG + "\n",
+			},
+		},
+	},
 }
+
+// noPNG is the error the release's kitty graphics give for a PNG image.
+const noPNG = `fmt.Errorf("kitty: askuser shows no images, and decodes and encodes no PNG")`
 
 // apply makes e's change to src, the source of e.File.
 func (e edit) apply(module string, src []byte) ([]byte, error) {
