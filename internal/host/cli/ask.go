@@ -136,7 +136,7 @@ func runAsk(ctx context.Context, env *Env, args []string) int {
 
 // askOnTerminal asks the questionnaire in data on the controlling terminal
 // and prints the result. It is the one path of ask and demo.
-func askOnTerminal(ctx context.Context, env *Env, name string, opts *ask.HostOptions, hubPref string, data []byte) int {
+func askOnTerminal(ctx context.Context, env *Env, name string, opts *ask.HostOptions, hubPref hubPref, data []byte) int {
 	caps, closeTTY := terminalCapabilities(false)
 	caps, closeHub := joinHub(ctx, env, name, hubPref, caps)
 	defer closeHub()

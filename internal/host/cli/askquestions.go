@@ -13,7 +13,7 @@ import (
 // askQuestionsOnTerminal asks the AskUserQuestion request in data on the
 // controlling terminal and prints its result: askOnTerminal's
 // counterpart for the second contract.
-func askQuestionsOnTerminal(ctx context.Context, env *Env, opts *ask.HostOptions, hubPref string, data []byte) int {
+func askQuestionsOnTerminal(ctx context.Context, env *Env, opts *ask.HostOptions, hubPref hubPref, data []byte) int {
 	caps, closeTTY := terminalCapabilities(true)
 	caps, closeHub := joinHub(ctx, env, "ask", hubPref, caps)
 	defer closeHub()

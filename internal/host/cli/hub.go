@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
 
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/program"
+	"github.com/askuser/askuser/internal/hubstart"
 	"github.com/askuser/askuser/internal/safetext"
 )
 
@@ -44,9 +43,6 @@ askuser hub status says whether a hub runs, where, and how many questions
 wait. Exit status: 0 a hub runs, 1 none runs or it does not answer.
 `
 
-// hubBinary is the program that serves the hub.
-const hubBinary = "askuser-hub"
-
 func runHub(ctx context.Context, env *Env, args []string) int {
 	if len(args) > 0 {
 		switch args[0] {
@@ -61,56 +57,12 @@ func runHub(ctx context.Context, env *Env, args []string) int {
 		}
 	}
 	self, _ := os.Executable()
-	path, err := findHubBinary(self, runtime.GOOS, runtime.GOARCH, exec.LookPath)
+	path, err := hubstart.FindBinary(self, runtime.GOOS, runtime.GOARCH, exec.LookPath)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "askuser hub: %v\n", err)
 		return ExitError
 	}
 	return execHub(ctx, env, path, args)
-}
-
-// findHubBinary looks for askuser-hub for goos and goarch: beside self,
-// the askuser executable (a release archive, make build); then, when self
-// is the binary of the npm package @askuser/askuser-<os>-<cpu>, in the
-// package @askuser/askuser-hub-<os>-<cpu> beside it in node_modules (both
-// launchers installed in one project); then on PATH with lookPath, where
-// npm i -g @askuser/askuser-hub puts its launcher.
-func findHubBinary(self, goos, goarch string, lookPath func(string) (string, error)) (string, error) {
-	exe := hubBinary
-	if goos == "windows" {
-		exe += ".exe"
-	}
-	var candidates []string
-	if self != "" {
-		dir := filepath.Dir(self)
-		candidates = append(candidates, filepath.Join(dir, exe))
-		// <node_modules>/@askuser/askuser-<platform>/bin/askuser
-		if pkg := filepath.Dir(dir); filepath.Base(dir) == "bin" && filepath.Base(pkg) == "askuser-"+nodePlatform(goos, goarch) {
-			candidates = append(candidates, filepath.Join(filepath.Dir(pkg), hubBinary+"-"+nodePlatform(goos, goarch), "bin", exe))
-		}
-	}
-	for _, p := range candidates {
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-			return p, nil
-		}
-	}
-	if p, err := lookPath(hubBinary); err == nil {
-		return p, nil
-	}
-	return "", fmt.Errorf("the %s program, which runs the hub, is neither beside askuser nor on PATH; get it with npm i -g @askuser/askuser-hub, from the release archive (askuser_%s_%s_%s, which holds it beside askuser), or from a checkout with go install ./cmd/askuser-hub",
-		hubBinary, program.Release(), goos, goarch)
-}
-
-// nodePlatform names goos and goarch as Node and the npm platform
-// packages do: linux-x64, win32-arm64.
-func nodePlatform(goos, goarch string) string {
-	if goos == "windows" {
-		goos = "win32"
-	}
-	if goarch == "amd64" {
-		goarch = "x64"
-	}
-	return goos + "-" + goarch
 }
 
 // hubStatus says whether a hub runs, where, and how many questions wait.

@@ -10,6 +10,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/internal/hubstart"
 	"github.com/askuser/askuser/internal/safetext"
 )
 
@@ -17,28 +18,33 @@ import (
 // result, for its question to be closed on the hub.
 const hubCloseWait = 2 * time.Second
 
-// hubPreference is the hub preference of a terminal host: the flag, else
-// the config file's, else auto. A config file that cannot be read gives
-// off: the host refuses every call with invalid_config anyway.
-func hubPreference(flagValue string, opts *ask.HostOptions) string {
-	if flagValue != "" {
-		return flagValue
+// hubPref is the hub preference of a terminal host: mode config.HubAuto
+// or config.HubOff, and the remote hub the config file names, if any.
+type hubPref struct {
+	mode   string
+	remote *config.Remote
+}
+
+// hubPreference is the hub preference of a terminal host: off when the
+// flag or else the config file says so, else auto, with the config
+// file's remote hub. A config file that cannot be read gives off: the
+// host refuses every call with invalid_config anyway.
+func hubPreference(flagValue string, opts *ask.HostOptions) hubPref {
+	if flagValue == config.HubOff {
+		return hubPref{mode: config.HubOff}
 	}
 	if opts.ConfigFile == "" {
-		return config.HubAuto
+		return hubPref{mode: config.HubAuto}
 	}
 	load := config.Load
 	if opts.ConfigNamed {
 		load = config.LoadNamed
 	}
 	p, err := load(opts.ConfigFile)
-	if err != nil {
-		return config.HubOff
+	if err != nil || flagValue == "" && p.Hub == config.HubOff {
+		return hubPref{mode: config.HubOff}
 	}
-	if p.Hub == "" {
-		return config.HubAuto
-	}
-	return p.Hub
+	return hubPref{mode: config.HubAuto, remote: p.HubRemote}
 }
 
 // joinHub joins caps to the user's hub when the preference allows and a
@@ -47,16 +53,14 @@ func hubPreference(flagValue string, opts *ask.HostOptions) string {
 // the capabilities to use and a function that closes the link, to call
 // once the result is printed. A hub that cannot be reached is said once
 // on stderr and changes nothing else.
-func joinHub(ctx context.Context, env *Env, name, pref string, caps ask.Capabilities) (ask.Capabilities, func()) {
+func joinHub(ctx context.Context, env *Env, name string, pref hubPref, caps ask.Capabilities) (ask.Capabilities, func()) {
 	nothing := func() {}
-	if pref == config.HubOff {
+	if pref.mode == config.HubOff {
 		return caps, nothing
 	}
-	paths, err := hub.Locate(env.Getenv)
-	if err != nil {
-		return caps, nothing
-	}
-	info, err := hub.ReadInfo(paths.Info)
+	info, err := hubstart.Ensure(ctx, env.Getenv, pref.remote, func(s string) {
+		fmt.Fprintf(env.Stderr, "askuser %s: %s\n", name, safetext.Line(s))
+	})
 	if errors.Is(err, hub.ErrNoHub) {
 		return caps, nothing
 	}

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync"
 
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/internal/hubstart"
 	"github.com/askuser/askuser/internal/safetext"
 	"github.com/askuser/askuser/mcpserver"
 )
@@ -16,16 +18,28 @@ import (
 // client session asks its first question, so that a hub started after
 // the server is still joined; a hub that cannot be reached is said once
 // on stderr, which MCP clients keep in their logs, and nowhere else.
-func mcpHub(env *Env, pref string) *mcpserver.HubOptions {
-	if pref == config.HubOff {
+//
+// When the config names a remote hub and no hub runs, the first session
+// that asks starts one that relays there (see hubstart.Ensure).
+func mcpHub(env *Env, pref hubPref) *mcpserver.HubOptions {
+	if pref.mode == config.HubOff {
 		return nil
 	}
 	project, _ := os.Getwd()
+	var warned sync.Once
 	return &mcpserver.HubOptions{
 		Dial: func(ctx context.Context) (*hub.Client, error) {
+			if pref.remote != nil {
+				_, err := hubstart.Ensure(ctx, env.Getenv, pref.remote, func(s string) {
+					warned.Do(func() { fmt.Fprintf(env.Stderr, "askuser mcp: %s\n", safetext.Line(s)) })
+				})
+				if err != nil {
+					return nil, err
+				}
+			}
 			return hub.Dial(ctx, &hub.DialOptions{Getenv: env.Getenv, Name: "askuser mcp"})
 		},
-		Running: func() bool { return hub.Running(env.Getenv) },
+		Running: func() bool { return pref.remote != nil || hub.Running(env.Getenv) },
 		Project: project,
 		Unreachable: func(err error, alone bool) {
 			if alone {

@@ -1,4 +1,4 @@
-package cli
+package hubstart
 
 import (
 	"errors"
@@ -58,7 +58,7 @@ func TestFindHubBinary(t *testing.T) {
 				}
 			}
 			lookPath := func(name string) (string, error) {
-				if name != hubBinary {
+				if name != Binary {
 					t.Errorf("looked up %q on PATH", name)
 				}
 				if tt.path {
@@ -66,10 +66,10 @@ func TestFindHubBinary(t *testing.T) {
 				}
 				return "", errors.New("not found")
 			}
-			got, err := findHubBinary(filepath.Join(dir, filepath.FromSlash(tt.self)), tt.goos, tt.goarch, lookPath)
+			got, err := FindBinary(filepath.Join(dir, filepath.FromSlash(tt.self)), tt.goos, tt.goarch, lookPath)
 			if tt.wantErr != "" {
 				if err == nil || err.Error() != tt.wantErr {
-					t.Errorf("findHubBinary = %q, %v; want the error %q", got, err, tt.wantErr)
+					t.Errorf("FindBinary = %q, %v; want the error %q", got, err, tt.wantErr)
 				}
 				return
 			}
@@ -78,7 +78,7 @@ func TestFindHubBinary(t *testing.T) {
 				want = filepath.Join(dir, filepath.FromSlash(want))
 			}
 			if err != nil || got != want {
-				t.Errorf("findHubBinary = %q, %v; want %q", got, err, want)
+				t.Errorf("FindBinary = %q, %v; want %q", got, err, want)
 			}
 		})
 	}
