@@ -97,7 +97,7 @@ func TestClusterAgentConfig(t *testing.T) {
 		started, _ = hub.ReadInfo(info)
 	}
 	t.Cleanup(func() {
-		if alive(started.PID) {
+		if testbin.Running(started.PID) {
 			syscall.Kill(started.PID, syscall.SIGKILL)
 		}
 	})
@@ -152,32 +152,18 @@ func TestClusterAgentConfig(t *testing.T) {
 	// Idle: no question waits and nothing is connected.
 	for wait := time.Now().Add(idleMs*time.Millisecond + 15*time.Second); ; time.Sleep(50 * time.Millisecond) {
 		_, err := hub.ReadInfo(info)
-		if errors.Is(err, hub.ErrNoHub) && !alive(started.PID) {
+		if errors.Is(err, hub.ErrNoHub) && !testbin.Running(started.PID) {
 			break
 		}
 		if time.Now().After(wait) {
 			t.Fatalf("the hub askuser started (process %d) did not stop when idle: info file %v, process alive %v; it logged: %s",
-				started.PID, err, alive(started.PID), readFile(filepath.Join(state, "askuser", "hub", "hub.log")))
+				started.PID, err, testbin.Running(started.PID), readFile(filepath.Join(state, "askuser", "hub", "hub.log")))
 		}
 	}
 	t.Logf("the started hub stopped %v after the agent ended", time.Since(stopAt).Round(10*time.Millisecond))
 	if log := readFile(filepath.Join(state, "askuser", "hub", "hub.log")); !strings.Contains(log, "stopping: idle") {
 		t.Errorf("the started hub's log does not say it stopped when idle: %s", log)
 	}
-}
-
-// alive reports whether process pid runs: it exists and is not a zombie
-// waiting for a parent that does not reap it.
-func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	_, rest, _ := bytes.Cut(stat, []byte(") "))
-	return len(rest) == 0 || rest[0] != 'Z'
 }
 
 func readFile(path string) string {

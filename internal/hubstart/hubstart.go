@@ -51,11 +51,11 @@ func Ensure(ctx context.Context, getenv func(string) string, remote *config.Remo
 		info, err = Start(ctx, paths, remote)
 	}
 	if err == nil && remote != nil && info.Remote != remote.URL {
-		other := "no remote hub: its questions stay on this machine"
+		other := "no remote hub: the questions go to it alone, on this machine"
 		if info.Remote != "" {
-			other = "the remote hub at " + info.Remote
+			other = "the remote hub at " + info.Remote + ": the questions go there through it"
 		}
-		warn(fmt.Sprintf("the config names the remote hub at %s, but the hub that runs here (process %d) relays with %s; the questions go through that hub", remote.URL, info.PID, other))
+		warn(fmt.Sprintf("the config names the remote hub at %s, but the hub that runs here (process %d) relays with %s", remote.URL, info.PID, other))
 	}
 	return info, err
 }
@@ -69,7 +69,7 @@ func Start(ctx context.Context, paths hub.Paths, remote *config.Remote) (hub.Inf
 	self, _ := os.Executable()
 	bin, err := FindBinary(self, runtime.GOOS, runtime.GOARCH, exec.LookPath)
 	if err != nil {
-		return hub.Info{}, err
+		return hub.Info{}, fmt.Errorf("no hub runs, and none can be started to relay with the remote hub at %s: %w", remote.URL, err)
 	}
 	if err := os.MkdirAll(paths.Dir, 0o700); err != nil {
 		return hub.Info{}, fmt.Errorf("start the hub: %w", err)

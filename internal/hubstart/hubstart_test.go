@@ -30,13 +30,13 @@ func TestEnsure(t *testing.T) {
 		noHub   bool   // the error wraps hub.ErrNoHub
 	}{
 		{"no hub, no remote", nil, nil, "", "", true},
-		{"no hub, no askuser-hub", nil, remote, "", "the askuser-hub program, which runs the hub, is neither beside askuser nor on PATH; get it with npm i -g @askuser/askuser-hub", false},
+		{"no hub, no askuser-hub", nil, remote, "", "no hub runs, and none can be started to relay with the remote hub at tls://nats.example.net:4222: the askuser-hub program, which runs the hub, is neither beside askuser nor on PATH; get it with npm i -g @askuser/askuser-hub", false},
 		{"a hub without a remote", &hub.Info{PID: 42}, nil, "", "", false},
 		{"a hub relaying with the same remote", &hub.Info{PID: 42, Remote: remote.URL}, remote, "", "", false},
 		{"a hub relaying with another remote", &hub.Info{PID: 42, Remote: "nats://other:4222"}, remote,
-			"the config names the remote hub at tls://nats.example.net:4222, but the hub that runs here (process 42) relays with the remote hub at nats://other:4222; the questions go through that hub", "", false},
+			"the config names the remote hub at tls://nats.example.net:4222, but the hub that runs here (process 42) relays with the remote hub at nats://other:4222: the questions go there through it", "", false},
 		{"a hub relaying with none", &hub.Info{PID: 42}, remote,
-			"the config names the remote hub at tls://nats.example.net:4222, but the hub that runs here (process 42) relays with no remote hub: its questions stay on this machine; the questions go through that hub", "", false},
+			"the config names the remote hub at tls://nats.example.net:4222, but the hub that runs here (process 42) relays with no remote hub: the questions go to it alone, on this machine", "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

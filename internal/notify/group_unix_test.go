@@ -14,23 +14,9 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/testbin"
 	"github.com/google/go-cmp/cmp"
 )
-
-// alive reports whether process pid runs: it exists and, where /proc
-// tells, is not a zombie left for a parent that does not reap it.
-func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return !os.IsNotExist(err)
-	}
-	// pid (comm) state ...; comm may hold spaces and parentheses.
-	rest := stat[bytes.LastIndexByte(stat, ')')+1:]
-	return !bytes.HasPrefix(bytes.TrimSpace(rest), []byte("Z"))
-}
 
 // waitFor polls cond until it holds or d has passed, and reports whether
 // it held: the processes it watches are real, outside any fake clock.
@@ -97,7 +83,7 @@ func TestCommandLimitStopsGroup(t *testing.T) {
 			run := start([]string{"/bin/sh", "-c", tt.script, pidFile}, os.Environ(), Event{Questions: 1}, func(err error) { reports <- err }, limit)
 			pid := readPid(t, pidFile)
 			began := time.Now()
-			if !waitFor(limit+4*StopGrace+pipeWait+5*time.Second, func() bool { return !alive(pid) }) {
+			if !waitFor(limit+4*StopGrace+pipeWait+5*time.Second, func() bool { return !testbin.Running(pid) }) {
 				t.Fatalf("the child %d still runs %s after the limit", pid, time.Since(began))
 			}
 			if took := time.Since(began); took < limit/2 {
@@ -149,7 +135,7 @@ func TestCommandsStop(t *testing.T) {
 		t.Errorf("Stop took %s, want at most 2×%s", took, StopGrace)
 	}
 	for _, pid := range pids {
-		if !waitFor(5*time.Second, func() bool { return !alive(pid) }) {
+		if !waitFor(5*time.Second, func() bool { return !testbin.Running(pid) }) {
 			t.Errorf("process %d runs on after Stop", pid)
 		}
 	}
@@ -190,7 +176,7 @@ func TestCommandPipeWait(t *testing.T) {
 	if took := time.Since(began); took > pipeWait+5*time.Second {
 		t.Errorf("the command ended %s after it started, want about %s", took, pipeWait)
 	}
-	if !alive(pid) {
+	if !testbin.Running(pid) {
 		t.Fatalf("the process that left the group, %d, ended: the test shows nothing", pid)
 	}
 	select {

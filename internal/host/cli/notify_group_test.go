@@ -20,26 +20,13 @@ import (
 
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/program"
+	"github.com/askuser/askuser/internal/testbin"
 )
 
 // leaveChild is a notify command's script that starts a child which
 // outlives the shell unless its whole process group is stopped, writes
 // the child's id to the file named by $0, and waits.
 const leaveChild = `sleep 300 & echo $! > "$0"; wait`
-
-// running reports whether process pid runs: it exists and is not a
-// zombie left for a parent that does not reap it.
-func running(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return !os.IsNotExist(err)
-	}
-	rest := stat[bytes.LastIndexByte(stat, ')')+1:]
-	return !bytes.HasPrefix(bytes.TrimSpace(rest), []byte("Z"))
-}
 
 // childPid waits for the id of the notify command's child in path, and
 // makes sure the test leaves it behind in no case.
@@ -54,7 +41,7 @@ func childPid(t *testing.T, path string) int {
 func stopsWithin(t *testing.T, pid int, d time.Duration, after string) {
 	t.Helper()
 	deadline := time.Now().Add(d)
-	for running(pid) {
+	for testbin.Running(pid) {
 		if time.Now().After(deadline) {
 			t.Errorf("the notify command's child %d still runs %s %s", pid, d, after)
 			return

@@ -88,8 +88,13 @@ func TestScripts(t *testing.T) {
 		Setup:               fillRelease,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// hubpending N waits until N questions wait on the hub of the
-			// script's XDG_STATE_HOME and sets ID to the newest one's id.
+			// script's XDG_STATE_HOME and sets ID to the newest one's id,
+			// and HUBPID to the hub's process.
 			"hubpending": hubPending,
+			// hubgone waits until the hub of the script's XDG_STATE_HOME
+			// has stopped by itself: its info file gone, its process,
+			// HUBPID, ended.
+			"hubgone": hubGone,
 			// exits CODE PROG [ARGS...] runs PROG and checks its exit status.
 			"exits": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) < 2 {
@@ -137,6 +142,11 @@ func hubPending(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	defer c.Close()
+	paths, err := hub.Locate(ts.Getenv)
+	ts.Check(err)
+	info, err := hub.ReadInfo(paths.Info)
+	ts.Check(err)
+	ts.Setenv("HUBPID", strconv.Itoa(info.PID))
 	for {
 		qs, err := c.Pending(ctx)
 		ts.Check(err)
@@ -150,5 +160,26 @@ func hubPending(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("hubpending: %d questions wait, want %d", len(qs), want)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func hubGone(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: hubgone")
+	}
+	paths, err := hub.Locate(ts.Getenv)
+	ts.Check(err)
+	pid, err := strconv.Atoi(ts.Getenv("HUBPID"))
+	if err != nil {
+		ts.Fatalf("hubgone: no HUBPID: run hubpending first")
+	}
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		_, err := hub.ReadInfo(paths.Info)
+		if errors.Is(err, hub.ErrNoHub) && !testbin.Running(pid) {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("hubgone: the hub of process %d still runs after 15 s", pid)
+		}
 	}
 }
