@@ -9,6 +9,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/internal/hubstart"
 	"github.com/askuser/askuser/internal/modeltext"
 	"github.com/askuser/askuser/internal/safetext"
 )
@@ -30,10 +31,15 @@ const (
 // looked at for each call, so that a hub started after Pi is joined at
 // the next call. A Pi with no dialog of its own (print mode, or RPC
 // without a UI) waits for the hub alone when one runs at the hello.
+//
+// When the config names a remote hub and no hub runs, the session starts
+// one that relays there (see hubstart.Ensure) at its first call.
 type piHub struct {
 	getenv   func(string) string
+	remote   *config.Remote   // the config's remote hub; nil for none
 	tell     func(msg string) // shows the person a notice in Pi
 	told     sync.Once        // that the hub cannot be reached, said once a session
+	warned   sync.Once        // that the hub relays elsewhere, said once a session
 	headless bool             // the session has no route but the hub
 
 	mu      sync.Mutex
@@ -47,7 +53,29 @@ func newPiHub(prefs ask.Effective, getenv func(string) string, tell func(string)
 	if prefs.Hub == config.HubOff {
 		return nil
 	}
-	return &piHub{getenv: getenv, tell: tell, answers: map[string]hub.Answer{}}
+	return &piHub{getenv: getenv, remote: prefs.HubRemote, tell: tell, answers: map[string]hub.Answer{}}
+}
+
+// hubStartWait bounds the start of a hub for the config's remote.
+const hubStartWait = 6 * time.Second
+
+// running reports whether a hub runs now. With a remote hub in the
+// config it starts one when none runs; what keeps it from starting, and
+// a hub that relays with another remote, are told once a session.
+func (h *piHub) running() bool {
+	if h.remote == nil {
+		return hub.Running(h.getenv)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), hubStartWait)
+	defer cancel()
+	_, err := hubstart.Ensure(ctx, h.getenv, h.remote, func(s string) {
+		h.warned.Do(func() { h.tell("askuser: " + safetext.Line(s)) })
+	})
+	if err != nil {
+		h.unreachable(err)
+		return false
+	}
+	return true
 }
 
 // unreachable tells the person, the first time in the session, that the
@@ -70,7 +98,7 @@ func (h *piHub) join(caps ask.Capabilities) ask.Capabilities {
 	}
 	none := caps.Custom == nil && caps.Native == nil && caps.CustomQuestions == nil && caps.NativeQuestions == nil
 	if none {
-		if !hub.Running(h.getenv) {
+		if !h.running() {
 			return caps
 		}
 		h.headless = true
@@ -95,7 +123,7 @@ func (h *piHub) join(caps ask.Capabilities) ask.Capabilities {
 // link returns a link for one call, or nil when no hub runs and the call
 // has a route of its own.
 func (h *piHub) link() *hub.Link {
-	if !h.headless && !hub.Running(h.getenv) {
+	if !h.headless && !h.running() {
 		return nil
 	}
 	return hub.NewLink(&hub.LinkOptions{

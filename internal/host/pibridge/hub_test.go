@@ -249,3 +249,61 @@ func TestHubStopsPiCountdown(t *testing.T) {
 	}
 	t.Fatalf("Pi's frames never said there is no timeout:\n%s", strings.Join(screen, "\n"))
 }
+
+// TestHubRemoteConfig checks a Pi whose options name a remote hub: a hub
+// that runs here without that remote is joined, and the person is told
+// once in the session where the questions go; with no hub and no
+// askuser-hub to start one, Pi's own dialog answers, and the person is
+// told once how to get askuser-hub.
+func TestHubRemoteConfig(t *testing.T) {
+	options := map[string]any{"options": map[string]any{"hub": map[string]any{"url": "nats://127.0.0.1:9", "credentials": "/nonexistent/agent.creds",
+		"recipients": []string{"askuser-pub-hR7gzBekqP73t3cHmlaEGxWokKTM2DRFRX4zUc9ZEOM"}, "idleMs": 1000}}}
+	for _, tt := range []struct {
+		name   string
+		hub    bool   // a hub runs, without a remote
+		notice string // the one notice of the session
+	}{
+		{"a hub relaying with no remote", true, "askuser: the config names the remote hub at nats://127.0.0.1:9, but the hub that runs here (process "},
+		{"no hub and no askuser-hub", false, "askuser: the hub cannot be reached, so questions are asked in Pi only: no hub runs, and none can be started to relay with the remote hub at nats://127.0.0.1:9: the askuser-hub program, which runs the hub, is neither beside askuser nor on PATH"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var h *hub.Client
+			if tt.hub {
+				h = runHub(t)
+			} else {
+				t.Setenv("XDG_STATE_HOME", t.TempDir())
+				t.Setenv("PATH", t.TempDir())
+			}
+			c := ready(t, hello("rpc", true, rpcUI, options))
+			var all []map[string]any
+			for _, call := range []string{"c1", "c2"} {
+				sendAsk(c, call, deploy, "")
+				msgs := c.until("dialog")
+				if tt.hub {
+					answerDeploy(t, h, waiting(t, h).ID)
+					msgs = append(msgs, c.until("result")...)
+				} else {
+					d := msgs[len(msgs)-1]
+					c.sendMsg(map[string]any{"type": "reply", "call": call, "req": d["req"], "value": "prod"})
+					msgs = append(msgs, c.until("result")...)
+				}
+				if res := result(t, msgs); res["status"] != "answered" {
+					t.Fatalf("call %s: result %v, want answered", call, res)
+				}
+				if tt.hub && !slices.Contains(types(msgs), "dialog_cancel") {
+					c.until("dialog_cancel")
+				}
+				all = append(all, msgs...)
+			}
+			var notices []string
+			for _, m := range all {
+				if m["type"] == "notice" {
+					notices = append(notices, m["message"].(string))
+				}
+			}
+			if len(notices) != 1 || !strings.HasPrefix(notices[0], tt.notice) {
+				t.Errorf("notices %q, want one starting %q", notices, tt.notice)
+			}
+		})
+	}
+}
