@@ -1,6 +1,7 @@
 // Package config reads and checks askuser's user preferences: the route
 // mode, the display mode, the overlay toggle key, the per-question
-// timeout and, for the Pi package, its tool. It also combines them with
+// timeout, how the user is told of a question, the hub (or a remote hub)
+// and, for the Pi package, its tool. It also combines them with
 // programmatic options and a request's own values, in the contract's order
 // of precedence.
 //

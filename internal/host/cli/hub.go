@@ -41,6 +41,12 @@ PATH (npm i -g @askuser/askuser-hub puts it there).
 
 askuser hub status says whether a hub runs, where, and how many questions
 wait. Exit status: 0 a hub runs, 1 none runs or it does not answer.
+
+An agent whose config names a remote hub ("hub": {"url": …,
+"credentials": …, "recipients": […]}) needs no askuser hub: when none
+runs, askuser ask, askuser mcp and the Pi package start askuser-hub in
+the background, relaying with that remote, and it stops by itself once
+idle.
 `
 
 func runHub(ctx context.Context, env *Env, args []string) int {
