@@ -94,7 +94,8 @@ type Options struct {
 	// token in it, once the page serves.
 	WebReady func(url string)
 	// Remote, when set, is the remote hub to relay with, in place of the
-	// config file's (see Config.Remote).
+	// config file's (see Config.Remote). Unlike the config file's, a
+	// credentials file that cannot be used stops the hub at the start.
 	Remote *hub.Remote
 	// Idle, when more than 0, stops the hub once it has had nothing to
 	// do for that long: no question waiting and no askuser connected.
@@ -161,7 +162,14 @@ func Run(ctx context.Context, opts *Options) error {
 		}
 	}
 	if opts.Remote != nil {
-		cfg.Remote = opts.Remote
+		// A hub started for an agent has nobody watching its log: a
+		// remote it could never reach is refused at once, and the agent
+		// says why.
+		if _, err := hub.ReadCredentials(opts.Remote.Credentials); err != nil {
+			return fmt.Errorf("remote: %w", err)
+		}
+		// A client of the remote, as an agent's is: not a leaf node.
+		cfg.Remote, cfg.Leaf = opts.Remote, nil
 	}
 	token, err := newToken()
 	if err != nil {

@@ -48,7 +48,8 @@ still asked and answered while the cluster is out of reach.
 
 --remote, --credentials and --recipients name the remote hub to relay
 with in place of hub.json's remote, as its url, credentials and
-recipients do. With --idle the hub stops by itself once it has had, for
+recipients do; the hub does not start when it cannot use the
+credentials file. With --idle the hub stops by itself once it has had, for
 DURATION (such as 10m), no question waiting and no askuser connected.
 askuser starts a hub with these when the agent's own config names a
 remote hub ("hub": {"url": …, "credentials": …, "recipients": […]})

@@ -65,19 +65,21 @@ func runMain() int {
 	return cli.Run(ctx, os.Args[1:], &cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv})
 }
 
-// fillRelease writes this source's release where a script's files say
-// @RELEASE@, as the Pi package puts its own in the hello.
-func fillRelease(env *testscript.Env) error {
+// fill writes this source's release where a script's files say
+// @RELEASE@, as the Pi package puts its own in the hello, and the
+// script's work directory where they say @WORK@, for absolute paths.
+func fill(env *testscript.Env) error {
 	env.Setenv("RELEASE", program.Release())
 	return filepath.WalkDir(env.WorkDir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
 		b, err := os.ReadFile(path)
-		if err != nil || !bytes.Contains(b, []byte("@RELEASE@")) {
+		if err != nil || !bytes.Contains(b, []byte("@RELEASE@")) && !bytes.Contains(b, []byte("@WORK@")) {
 			return err
 		}
-		return os.WriteFile(path, bytes.ReplaceAll(b, []byte("@RELEASE@"), []byte(program.Release())), 0o644)
+		b = bytes.ReplaceAll(b, []byte("@RELEASE@"), []byte(program.Release()))
+		return os.WriteFile(path, bytes.ReplaceAll(b, []byte("@WORK@"), []byte(env.WorkDir)), 0o644)
 	})
 }
 
@@ -85,7 +87,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
-		Setup:               fillRelease,
+		Setup:               fill,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// hubpending N waits until N questions wait on the hub of the
 			// script's XDG_STATE_HOME and sets ID to the newest one's id,
