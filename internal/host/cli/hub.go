@@ -39,8 +39,9 @@ hub finds it beside askuser (a release archive holds both), in the npm
 package @askuser/askuser-hub installed beside @askuser/askuser, or on
 PATH (npm i -g @askuser/askuser-hub puts it there).
 
-askuser hub status says whether a hub runs, where, and how many questions
-wait. Exit status: 0 a hub runs, 1 none runs or it does not answer.
+askuser hub status says whether a hub runs, where, the remote hub it
+relays with, if any, and how many questions wait. Exit status: 0 a hub
+runs, 1 none runs or it does not answer.
 
 An agent whose config names a remote hub ("hub": {"url": …,
 "credentials": …, "recipients": […]}) needs no askuser hub: when none
@@ -102,6 +103,9 @@ func hubStatus(ctx context.Context, env *Env) int {
 		info.PID, info.URL, info.Started.Local().Format(time.RFC3339), info.Store)
 	if info.Page != "" {
 		fmt.Fprintf(env.Stdout, "web page: %s\n", oneLine(info.Page))
+	}
+	if info.Remote != "" {
+		fmt.Fprintf(env.Stdout, "relays with the remote hub at %s\n", oneLine(info.Remote))
 	}
 	fmt.Fprintln(env.Stdout, plural(len(qs), "question waits", "questions wait"))
 	return 0
