@@ -4,9 +4,11 @@
 // time, and a program answering with `askuser answer`. The question waits
 // on the hub, tagged as Pi's; the answer reaches the model, which is told
 // where it came from, and Pi's dialog closes.
+// With a remote hub in ask-user.json and no hub running, askuser starts
+// one itself, which stops by itself once idle.
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { nodeBin, piArgs, pkgDir, prepare, type Run, Tui, until } from "./harness.ts";
@@ -105,4 +107,69 @@ test("tui with a hub: the dialog is on Pi's screen and the question on the hub; 
     hub.kill("SIGTERM");
     await new Promise((r) => hub.on("exit", r));
   }
+});
+
+/** Reports whether process pid runs: it exists and is not a zombie that no parent reaps. */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return !stat.slice(stat.lastIndexOf(")") + 1).trim().startsWith("Z");
+  } catch {
+    return true;
+  }
+}
+
+test("print mode with a remote hub in ask-user.json and no hub: askuser starts one, a program answers there, and it stops when idle", async (t) => {
+  const run = prepare([deploy]);
+  // askuser-hub on PATH, where npm i -g @askuser/askuser-hub puts it.
+  run.env.PATH = `${bin}:${run.env.PATH}`;
+  const creds = join(run.dir, "agent.creds");
+  writeFileSync(creds, "agent:secret\n");
+  chmodSync(creds, 0o600);
+  const remote = "nats://127.0.0.1:9";
+  writeFileSync(join(run.dir, "agent", "ask-user.json"), JSON.stringify({
+    hub: { url: remote, credentials: creds, recipients: ["askuser-pub-hR7gzBekqP73t3cHmlaEGxWokKTM2DRFRX4zUc9ZEOM"], idleMs: 1500 },
+  }));
+  assert.equal(askuser(run, undefined, "hub", "status").status, 1, "no hub runs before Pi asks");
+
+  const pi = spawn(nodeBin, [...piArgs, "-p", "ask me"], { cwd: run.dir, env: run.env, stdio: ["ignore", "pipe", "pipe"] });
+  started.push(pi);
+  let stderr = "";
+  pi.stderr!.on("data", (b) => (stderr += b));
+  const exited = new Promise<number | null>((r) => pi.on("exit", r));
+
+  const pending = await until("the question on the hub askuser started", () => {
+    const r = askuser(run, undefined, "pending", "--json");
+    const list = r.status === 0 ? JSON.parse(r.stdout) : [];
+    return list.length === 1 ? list[0] : undefined;
+  });
+  assert.equal(pending.agent, "Pi");
+  const status = askuser(run, undefined, "hub", "status");
+  assert.equal(status.status, 0, status.stderr);
+  assert.match(status.stdout, new RegExp(`^relays with the remote hub at ${remote.replaceAll(".", "\\.")}$`, "m"));
+  const pid = Number(/process (\d+)/.exec(status.stdout)![1]);
+  t.after(() => {
+    if (running(pid)) process.kill(pid, "SIGKILL");
+  });
+
+  const answer = {
+    status: "answered",
+    answers: [{ index: 0, id: "q1", title: "Deploy where?", kind: "single", selections: ["prod"], usedDefault: false }],
+  };
+  const a = askuser(run, JSON.stringify(answer), "answer", "--by", "ci-policy", pending.id, "-");
+  assert.equal(a.status, 0, a.stderr);
+  assert.equal(await exited, 0, stderr);
+  const [res] = run.results();
+  assert.ok(res, `no tool result; stderr: ${stderr}`);
+  assert.equal(res.details.status, "answered", JSON.stringify(res));
+  assert.deepEqual(res.details.answers[0].selections, ["prod"]);
+
+  await until("the started hub to stop when idle", () => !running(pid) && askuser(run, undefined, "hub", "status").status === 1, 20_000);
+  const log = readFileSync(join(run.env.HOME!, ".local", "state", "askuser", "hub", "hub.log"), "utf8");
+  assert.match(log, /stopping: idle for 1\.5s/);
 });
