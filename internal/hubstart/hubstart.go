@@ -22,6 +22,7 @@ import (
 
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/internal/proc"
 	"github.com/askuser/askuser/internal/program"
 )
 
@@ -47,8 +48,14 @@ func Ensure(ctx context.Context, getenv func(string) string, remote *config.Remo
 		return hub.Info{}, err
 	}
 	info, err := hub.ReadInfo(paths.Info)
-	if errors.Is(err, hub.ErrNoHub) && remote != nil {
-		info, err = Start(ctx, paths, remote)
+	switch {
+	case remote == nil:
+	case errors.Is(err, hub.ErrNoHub):
+		info, err = Start(ctx, paths, remote, 0)
+	case err == nil && proc.Gone(info.PID):
+		// A hub that was killed left its info file: nobody else would
+		// start another here.
+		info, err = Start(ctx, paths, remote, info.PID)
 	}
 	if err == nil && remote != nil && info.Remote != remote.URL {
 		other := "no remote hub: the questions go to it alone, on this machine"
@@ -64,8 +71,9 @@ func Ensure(ctx context.Context, getenv func(string) string, remote *config.Remo
 // remote and stopping once idle for remote.IdleMs, and returns its info
 // once it has written it. The hub runs in a session of its own, with no
 // terminal, and logs to LogFile. When another hub wins the race to
-// start, Start returns that one's info.
-func Start(ctx context.Context, paths hub.Paths, remote *config.Remote) (hub.Info, error) {
+// start, Start returns that one's info. stale is the process of an info
+// file left by a hub that is gone, to wait past; 0 for none.
+func Start(ctx context.Context, paths hub.Paths, remote *config.Remote, stale int) (hub.Info, error) {
 	self, _ := os.Executable()
 	bin, err := FindBinary(self, runtime.GOOS, runtime.GOARCH, exec.LookPath)
 	if err != nil {
@@ -103,16 +111,21 @@ func Start(ctx context.Context, paths hub.Paths, remote *config.Remote) (hub.Inf
 	defer tick.Stop()
 	for {
 		info, err := hub.ReadInfo(paths.Info)
-		if !errors.Is(err, hub.ErrNoHub) {
+		if !errors.Is(err, hub.ErrNoHub) && (err != nil || info.PID != stale) {
 			return info, err
 		}
 		select {
 		case <-ctx.Done():
 			return hub.Info{}, ctx.Err()
 		case err := <-exited:
-			// Status 1: another hub runs, and writes its info soon.
+			// Status 1: another hub runs, and writes its info soon; or,
+			// when the info file's process seemed gone, it runs where
+			// this process cannot see it (another PID namespace).
 			if ee, ok := errors.AsType[*exec.ExitError](err); !ok || ee.ExitCode() != 1 {
 				return hub.Info{}, fmt.Errorf("the hub started for the remote hub at %s ended (%v); its log %s ends: %s", remote.URL, err, logPath, tail(logPath))
+			}
+			if stale != 0 {
+				return hub.ReadInfo(paths.Info)
 			}
 			exited = nil
 		case <-deadline.C:

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -32,11 +34,12 @@ func TestEnsure(t *testing.T) {
 		{"no hub, no remote", nil, nil, "", "", true},
 		{"no hub, no askuser-hub", nil, remote, "", "no hub runs, and none can be started to relay with the remote hub at tls://nats.example.net:4222: the askuser-hub program, which runs the hub, is neither beside askuser nor on PATH; get it with npm i -g @askuser/askuser-hub", false},
 		{"a hub without a remote", &hub.Info{PID: 42}, nil, "", "", false},
-		{"a hub relaying with the same remote", &hub.Info{PID: 42, Remote: remote.URL}, remote, "", "", false},
-		{"a hub relaying with another remote", &hub.Info{PID: 42, Remote: "nats://other:4222"}, remote,
-			"the config names the remote hub at tls://nats.example.net:4222, but the hub that runs here (process 42) relays with the remote hub at nats://other:4222: the questions go there through it", "", false},
-		{"a hub relaying with none", &hub.Info{PID: 42}, remote,
-			"the config names the remote hub at tls://nats.example.net:4222, but the hub that runs here (process 42) relays with no remote hub: the questions go to it alone, on this machine", "", false},
+		{"the info file of a hub that is gone", &hub.Info{PID: deadPID(t)}, remote, "", "no hub runs, and none can be started to relay with the remote hub at tls://nats.example.net:4222: the askuser-hub program", false},
+		{"a hub relaying with the same remote", &hub.Info{PID: os.Getpid(), Remote: remote.URL}, remote, "", "", false},
+		{"a hub relaying with another remote", &hub.Info{PID: os.Getpid(), Remote: "nats://other:4222"}, remote,
+			"the config names the remote hub at tls://nats.example.net:4222, but the hub that runs here (process " + strconv.Itoa(os.Getpid()) + ") relays with the remote hub at nats://other:4222: the questions go there through it", "", false},
+		{"a hub relaying with none", &hub.Info{PID: os.Getpid()}, remote,
+			"the config names the remote hub at tls://nats.example.net:4222, but the hub that runs here (process " + strconv.Itoa(os.Getpid()) + ") relays with no remote hub: the questions go to it alone, on this machine", "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -67,7 +70,7 @@ func TestEnsure(t *testing.T) {
 				t.Errorf("Ensure: %v; want an error saying %q", err, tt.err)
 			case tt.err == "" && !tt.noHub && err != nil:
 				t.Errorf("Ensure: %v", err)
-			case tt.running != nil && info.PID != tt.running.PID:
+			case tt.running != nil && tt.err == "" && info.PID != tt.running.PID:
 				t.Errorf("Ensure = %+v, want the running hub's info", info)
 			}
 			var want []string
@@ -86,4 +89,13 @@ func mkdirWrite(p hub.Paths, info hub.Info) error {
 		return err
 	}
 	return hub.WriteInfo(p.Info, info)
+}
+
+// deadPID is the id of a process that has ended.
+func deadPID(t *testing.T) int {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	if err := cmd.Run(); err != nil {
+		t.Skipf("no process to end: %v", err)
+	}
+	return cmd.Process.Pid
 }

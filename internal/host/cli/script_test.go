@@ -97,6 +97,9 @@ func TestScripts(t *testing.T) {
 			// has stopped by itself: its info file gone, its process,
 			// HUBPID, ended.
 			"hubgone": hubGone,
+			// hubkill kills the hub of process HUBPID at once, as an
+			// out-of-memory killer would, and waits until it has ended.
+			"hubkill": hubKill,
 			// exits CODE PROG [ARGS...] runs PROG and checks its exit status.
 			"exits": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) < 2 {
@@ -182,6 +185,19 @@ func hubGone(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		if time.Now().After(deadline) {
 			ts.Fatalf("hubgone: the hub of process %d still runs after 15 s", pid)
+		}
+	}
+}
+
+func hubKill(ts *testscript.TestScript, neg bool, args []string) {
+	pid, err := strconv.Atoi(ts.Getenv("HUBPID"))
+	if neg || len(args) != 0 || err != nil {
+		ts.Fatalf("usage: hubkill, after hubpending")
+	}
+	ts.Check(syscall.Kill(pid, syscall.SIGKILL))
+	for deadline := time.Now().Add(10 * time.Second); testbin.Running(pid); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			ts.Fatalf("hubkill: process %d still runs", pid)
 		}
 	}
 }

@@ -1,0 +1,44 @@
+//go:build unix
+
+package proc
+
+import (
+	"os"
+	"os/exec"
+	"runtime"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Gone tells a running process from one that ended, reaped or left a
+// zombie, and never takes an id of 0 or less for an ended process.
+func TestGone(t *testing.T) {
+	if Gone(os.Getpid()) || Gone(0) || Gone(-1) {
+		t.Fatal("this process, or no process, is gone")
+	}
+	reaped := exec.Command(os.Args[0], "-test.run=^$")
+	if err := reaped.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if !Gone(reaped.Process.Pid) {
+		t.Errorf("a reaped process %d is not gone", reaped.Process.Pid)
+	}
+	if runtime.GOOS != "linux" {
+		return
+	}
+	// A child not waited for stays a zombie until this process reaps it.
+	zombie := exec.Command(os.Args[0], "-test.run=^$")
+	if err := zombie.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer zombie.Wait()
+	for deadline := time.Now().Add(10 * time.Second); !Gone(zombie.Process.Pid); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the ended child %d, a zombie, is not gone", zombie.Process.Pid)
+		}
+	}
+	if err := syscall.Kill(zombie.Process.Pid, 0); err != nil {
+		t.Errorf("the zombie %d cannot be signalled (%v): the /proc check was not what found it gone", zombie.Process.Pid, err)
+	}
+}
