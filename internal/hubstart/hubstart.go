@@ -33,6 +33,9 @@ const Binary = "askuser-hub"
 // directory.
 const LogFile = "hub.log"
 
+// maxLog is the size past which LogFile starts again, at a start.
+const maxLog = 1 << 20
+
 // readyWait bounds the wait for a started hub to write its info file;
 // one starts in about 50 ms.
 const readyWait = 5 * time.Second
@@ -83,7 +86,11 @@ func Start(ctx context.Context, paths hub.Paths, remote *config.Remote, stale in
 		return hub.Info{}, fmt.Errorf("start the hub: %w", err)
 	}
 	logPath := filepath.Join(paths.Dir, LogFile)
-	log, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	flags := os.O_CREATE | os.O_WRONLY | os.O_APPEND
+	if st, err := os.Stat(logPath); err == nil && st.Size() > maxLog {
+		flags |= os.O_TRUNC
+	}
+	log, err := os.OpenFile(logPath, flags, 0o600)
 	if err != nil {
 		return hub.Info{}, fmt.Errorf("start the hub: %w", err)
 	}
@@ -97,6 +104,8 @@ func Start(ctx context.Context, paths hub.Paths, remote *config.Remote, stale in
 	// The hub must find itself where askuser looks for it.
 	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+filepath.Dir(filepath.Dir(paths.Dir)))
 	cmd.Stderr = log
+	// Not the agent's directory, which may go away before the hub.
+	cmd.Dir = paths.Dir
 	detach(cmd)
 	err = cmd.Start()
 	log.Close()
