@@ -42,12 +42,17 @@ const readyWait = 5 * time.Second
 
 // Ensure returns the info of the user's running hub. When none runs and
 // remote is set, it starts one that relays with remote (see Start);
-// when none runs and remote is nil, the error wraps hub.ErrNoHub. A hub
-// that runs but relays with another remote than remote, or with none,
-// is still used: warn is told so, naming both.
+// when none runs, or there is no place for one, and remote is nil, the
+// error wraps hub.ErrNoHub. A hub that runs but relays with another
+// remote than remote, or with none, is still used: warn is told so,
+// naming both.
 func Ensure(ctx context.Context, getenv func(string) string, remote *config.Remote, warn func(string)) (hub.Info, error) {
 	paths, err := hub.Locate(getenv)
-	if err != nil {
+	switch {
+	case err != nil && remote == nil:
+		// No place for a hub: none runs, as before a config named one.
+		return hub.Info{}, fmt.Errorf("%w: %w", hub.ErrNoHub, err)
+	case err != nil:
 		return hub.Info{}, err
 	}
 	info, err := hub.ReadInfo(paths.Info)
