@@ -157,9 +157,10 @@ func ReadInfo(path string) (Info, error) {
 		return Info{}, fmt.Errorf("the hub's info file %s can be read by others (mode %v); remove it and restart the hub", path, st.Mode().Perm())
 	}
 	var info Info
-	dec := json.NewDecoder(f)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&info); err != nil {
+	// Members this askuser does not know are passed over: askuser and
+	// askuser-hub are installed apart, and an askuser older than its hub
+	// still joins it on what both know.
+	if err := json.NewDecoder(f).Decode(&info); err != nil {
 		return Info{}, fmt.Errorf("read the hub's info file %s: %w", path, err)
 	}
 	if info.URL == "" || info.Token == "" {

@@ -609,3 +609,40 @@ func TestRedial(t *testing.T) {
 		t.Errorf("%d dials, want 2", n)
 	}
 }
+
+// TestReadInfoContents checks what ReadInfo takes from an info file: a
+// newer hub's members are passed over, and a file without what a client
+// needs is refused, saying why.
+func TestReadInfoContents(t *testing.T) {
+	cases := []struct {
+		name, file, wantErr string
+		want                hub.Info
+	}{
+		{"plain", `{"url":"nats://127.0.0.1:4222","token":"t","pid":7}`, "", hub.Info{URL: "nats://127.0.0.1:4222", Token: "t", PID: 7}},
+		{"a newer hub's member", `{"url":"nats://127.0.0.1:4222","token":"t","pid":7,"later":{"x":1}}`, "", hub.Info{URL: "nats://127.0.0.1:4222", Token: "t", PID: 7}},
+		{"no token", `{"url":"nats://127.0.0.1:4222"}`, "no url or token", hub.Info{}},
+		{"not JSON", `url=nats://127.0.0.1:4222`, "invalid character", hub.Info{}},
+		{"a member of the wrong type", `{"url":"nats://127.0.0.1:4222","token":"t","pid":"7"}`, "cannot unmarshal", hub.Info{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "hub.json")
+			if err := os.WriteFile(p, []byte(c.file), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			got, err := hub.ReadInfo(p)
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("err = %v, want one saying %q", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != c.want {
+				t.Errorf("info = %+v, want %+v", got, c.want)
+			}
+		})
+	}
+}
