@@ -137,7 +137,7 @@ func Dial(ctx context.Context, opts *DialOptions) (*Client, error) {
 	if name == "" {
 		name = "askuser"
 	}
-	nc, err := nats.Connect(info.URL, append(auth,
+	nc, err := connect(ctx, info.URL, append(auth,
 		nats.Name(name),
 		nats.Timeout(timeout),
 		nats.MaxReconnects(-1),
@@ -177,6 +177,36 @@ func Dial(ctx context.Context, opts *DialOptions) (*Client, error) {
 		opts.Log(made)
 	}
 	return c, nil
+}
+
+// connect is nats.Connect, given up when ctx is done first: a server
+// that cannot be reached, or that does not speak, holds nats.Connect for
+// its whole timeout, which a hub that stops must not wait out. A
+// connection made after ctx was done is closed.
+func connect(ctx context.Context, url string, opts ...nats.Option) (*nats.Conn, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	type result struct {
+		nc  *nats.Conn
+		err error
+	}
+	got := make(chan result, 1)
+	go func() {
+		nc, err := nats.Connect(url, opts...)
+		got <- result{nc, err}
+	}()
+	select {
+	case r := <-got:
+		return r.nc, r.err
+	case <-ctx.Done():
+		go func() {
+			if r := <-got; r.nc != nil {
+				r.nc.Close()
+			}
+		}()
+		return nil, ctx.Err()
+	}
 }
 
 // DialRemote connects to the hub on a NATS server or cluster of other
