@@ -60,6 +60,10 @@ type Info struct {
 	// Remote is the address of the remote hub the hub relays with, when
 	// it relays (see Relay).
 	Remote string `json:"remote,omitempty"`
+	// IdleMs, when not 0, is how long the hub waits with no question
+	// waiting and no askuser connected before it stops by itself, as a
+	// hub askuser started for a remote hub does.
+	IdleMs int64 `json:"idleMs,omitempty"`
 }
 
 // Paths are the files of one user's hub, all in one directory.

@@ -52,7 +52,11 @@ func (e *RunningError) Error() string {
 	if e.Info == nil {
 		return fmt.Sprintf("a hub already runs for this user: it holds %s and is still starting", e.Lock)
 	}
-	return fmt.Sprintf("a hub already runs for this user: process %d at %s, started %s", e.Info.PID, e.Info.URL, e.Info.Started.Format(time.RFC3339))
+	msg := fmt.Sprintf("a hub already runs for this user: process %d at %s, started %s", e.Info.PID, e.Info.URL, e.Info.Started.Format(time.RFC3339))
+	if e.Info.IdleMs > 0 {
+		msg += fmt.Sprintf("; it stops by itself once idle for %v (no question waiting, no askuser connected), as a hub askuser started does", time.Duration(e.Info.IdleMs)*time.Millisecond)
+	}
+	return msg
 }
 
 // Options configures Run. A nil *Options means the defaults.
@@ -237,6 +241,9 @@ func Run(ctx context.Context, opts *Options) error {
 	}
 	if cfg.Remote != nil {
 		info.Remote = cfg.Remote.URL
+	}
+	if opts.Idle > 0 {
+		info.IdleMs = opts.Idle.Milliseconds()
 	}
 	page := ""
 	if opts.Web != "" {

@@ -107,6 +107,9 @@ func hubStatus(ctx context.Context, env *Env) int {
 	if info.Remote != "" {
 		fmt.Fprintf(env.Stdout, "relays with the remote hub at %s\n", oneLine(info.Remote))
 	}
+	if info.IdleMs > 0 {
+		fmt.Fprintf(env.Stdout, "stops by itself once idle for %v\n", time.Duration(info.IdleMs)*time.Millisecond)
+	}
 	fmt.Fprintln(env.Stdout, plural(len(qs), "question waits", "questions wait"))
 	return 0
 }
