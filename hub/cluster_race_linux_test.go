@@ -2,7 +2,6 @@ package hub_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/kvtest"
 	"github.com/askuser/askuser/internal/syncbuf"
 	"github.com/askuser/askuser/internal/testbin"
 	"github.com/nats-io/nats.go"
@@ -532,34 +532,10 @@ func newestHas(ctx context.Context, c *hub.Client, id string) bool {
 // stores it, but sends no notice of it: as when the notice was lost on
 // its way to a relay that could not be reached at that moment.
 func stopWithoutNotice(t *testing.T, nc *nats.Conn, id, by string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kv, err := js.KeyValue(ctx, hub.QuestionsBucket)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := kv.Get(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var q map[string]any
-	if err := json.Unmarshal(e.Value(), &q); err != nil {
-		t.Fatal(err)
-	}
-	delete(q["tag"].(map[string]any), "deadline")
-	q["stopped_by"] = by
-	data, err := json.Marshal(q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := kv.Update(ctx, id, data, e.Revision()); err != nil {
-		t.Fatal(err)
-	}
+	kvtest.Update(t, nc, hub.QuestionsBucket, id, func(q map[string]any) {
+		delete(q["tag"].(map[string]any), "deadline")
+		q["stopped_by"] = by
+	})
 }
 
 // TestClusterStopLookedFor stops the countdown of a question asked on an

@@ -23,7 +23,9 @@ import (
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
 	"github.com/askuser/askuser/internal/hubweb"
+	"github.com/askuser/askuser/internal/kvtest"
 	"github.com/askuser/askuser/internal/syncbuf"
+	"github.com/nats-io/nats.go"
 )
 
 // fixture is a real hub serving its web page, an asker whose only route
@@ -216,4 +218,18 @@ func receive[T any](t testing.TB, ch <-chan T) T {
 		t.Fatal("the asker got nothing within 10s")
 	}
 	panic("unreachable")
+}
+
+// supersede rewrites the answer entry of the question id on the hub at
+// info as a hub's relay does when the answer given there came second to
+// one given on another machine at the same moment: the entry names loser
+// as who gave the answer that lost.
+func supersede(t *testing.T, info hub.Info, id, loser string) {
+	t.Helper()
+	nc, err := nats.Connect(info.URL, nats.Token(info.Token))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	kvtest.Update(t, nc, hub.AnswersBucket, id, func(a map[string]any) { a["superseded"] = loser })
 }

@@ -196,6 +196,13 @@ func TestPage(t *testing.T) {
 				t.Errorf("the list after an answer elsewhere: %q", got)
 			}
 			receive(t, results)
+			// Closed again, when that answer came second to one given on
+			// another machine: the list's line names the question still.
+			supersede(t, f.info, q3.ID, "alice on her laptop")
+			b.wait(`document.getElementById('notice').textContent.includes('came second')`)
+			if got := b.text("#notice"); !slices.Equal(got, []string{"“Deploy where?”: answered by askuser answer on testbox; the answer given here by alice on her laptop came second"}) {
+				t.Errorf("the list's line after the answer here came second: %q", got)
+			}
 
 			// A stopped countdown, then a dismissal; a question arriving
 			// meanwhile leaves the person where they are.

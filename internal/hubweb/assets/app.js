@@ -17,6 +17,7 @@
     drafts: new Map(), // id → a form left for the list, as the person left it
     skew: 0, // server time minus local time, in ms
     keys: new Map(), // id → the question's answer token
+    titles: new Map(), // id → the title of a question that left the list, for a later note on it
   };
 
   // el builds an element: props are set as properties (text as
@@ -186,13 +187,19 @@
     es.addEventListener('closed', (e) => {
       const d = JSON.parse(e.data);
       const s = state.items.get(d.id);
+      // A question closed again (the answer given here came second to
+      // one given on another machine) is named by the title it had.
+      const title = s ? (s.title || '(no title)') : state.titles.get(d.id) || 'A question';
+      if (s) {
+        if (state.titles.size >= 1000) state.titles.clear();
+        state.titles.set(d.id, title);
+      }
       state.items.delete(d.id);
       state.rows.delete(d.id);
       state.drafts.delete(d.id);
       state.keys.delete(d.id);
       state.order = state.order.filter((x) => x !== d.id);
       renderList();
-      const title = s ? (s.title || '(no title)') : 'A question';
       notice(`“${title}”: ${d.where}`);
       if (state.open === d.id) formClosed(d.where);
     });
