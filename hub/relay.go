@@ -274,12 +274,7 @@ func (r *relay) forward(ctx context.Context, q Question) {
 		// Given here on behalf of whoever answered there. One that
 		// lost here to an answer given here at the same moment, which
 		// the asker took, is superseded there.
-		err := give(ctx, r.local, &q, s.a)
-		if mine, lost := lostTo(err); lost {
-			r.supersede(ctx, r.remote, &rq, mine, "")
-		} else if err != nil {
-			r.log(fmt.Sprintf("relay: the answer to %s from the remote hub: %v", q.ID, err))
-		}
+		r.carry(ctx, r.local, &q, r.remote, &rq, s.a, "the answer to %s from the remote hub")
 	default:
 		r.close(ctx, r.remote, &rq, s.a)
 	}
@@ -311,14 +306,23 @@ func (r *relay) mirror(ctx context.Context, rq Question) {
 		// Given there, sealed back to its asker. One that lost there
 		// to another machine's, given at the same moment, is
 		// superseded here by the one its asker takes.
-		err := give(ctx, r.remote, &rq, s.a)
-		if won, lost := lostTo(err); lost {
-			r.supersede(ctx, r.local, &q, won, "")
-		} else if err != nil {
-			r.log(fmt.Sprintf("relay: the answer to %s given here did not reach the remote hub: %v", q.ID, err))
-		}
+		r.carry(ctx, r.remote, &rq, r.local, &q, s.a, "the answer to %s given here did not reach the remote hub")
 	default:
 		r.close(ctx, r.local, &q, s.a)
+	}
+}
+
+// carry gives a, settled on one hub, to that question's copy to on the
+// hub of c. When an answer given on c's side at the same moment won
+// there, the asker takes that one, and it supersedes a on the hub of
+// back, in its copy backQ. Any other failure is logged under what, a
+// format that takes the question's id.
+func (r *relay) carry(ctx context.Context, c *Client, to *Question, back *Client, backQ *Question, a Answer, what string) {
+	err := give(ctx, c, to, a)
+	if won, lost := lostTo(err); lost {
+		r.supersede(ctx, back, backQ, won, "")
+	} else if err != nil {
+		r.log(fmt.Sprintf("relay: "+what+": %v", to.ID, err))
 	}
 }
 

@@ -34,34 +34,50 @@ async function startHub(run: Run): Promise<ChildProcess> {
   return hub;
 }
 
-test("print mode with a hub: the question waits there, a program answers, and the model is told who", async () => {
-  const run = prepare([deploy]);
-  const hub = await startHub(run);
+// Runs Pi in print mode, asking; exited resolves with its exit code, and
+// stderr gives what it printed there so far.
+function printPi(run: Run) {
   const pi = spawn(nodeBin, [...piArgs, "-p", "ask me"], { cwd: run.dir, env: run.env, stdio: ["ignore", "pipe", "pipe"] });
   started.push(pi);
   let stderr = "";
   pi.stderr!.on("data", (b) => (stderr += b));
   const exited = new Promise<number | null>((r) => pi.on("exit", r));
+  return { exited, stderr: () => stderr };
+}
 
-  const pending = await until("the question on the hub", () => {
+// The one question waiting on the hub, once it is there.
+function onePending(run: Run, what: string) {
+  return until(what, () => {
     const r = askuser(run, undefined, "pending", "--json");
     const list = r.status === 0 ? JSON.parse(r.stdout) : [];
     return list.length === 1 ? list[0] : undefined;
   });
+}
+
+// Answers the question id with choice, as the program ci-policy.
+function answerWith(run: Run, id: string, choice: string) {
+  const answer = {
+    status: "answered",
+    answers: [{ index: 0, id: "q1", title: "Deploy where?", kind: "single", selections: [choice], usedDefault: false }],
+  };
+  const a = askuser(run, JSON.stringify(answer), "answer", "--by", "ci-policy", id, "-");
+  assert.equal(a.status, 0, a.stderr);
+}
+
+test("print mode with a hub: the question waits there, a program answers, and the model is told who", async () => {
+  const run = prepare([deploy]);
+  const hub = await startHub(run);
+  const pi = printPi(run);
+
+  const pending = await onePending(run, "the question on the hub");
   assert.equal(pending.agent, "Pi");
   assert.equal(pending.contract, "ask_user");
   assert.equal(pending.questions, 1);
+  answerWith(run, pending.id, "prod");
 
-  const answer = {
-    status: "answered",
-    answers: [{ index: 0, id: "q1", title: "Deploy where?", kind: "single", selections: ["prod"], usedDefault: false }],
-  };
-  const a = askuser(run, JSON.stringify(answer), "answer", "--by", "ci-policy", pending.id, "-");
-  assert.equal(a.status, 0, a.stderr);
-
-  assert.equal(await exited, 0, stderr);
+  assert.equal(await pi.exited, 0, pi.stderr());
   const [res] = run.results();
-  assert.ok(res, `no tool result; stderr: ${stderr}`);
+  assert.ok(res, `no tool result; stderr: ${pi.stderr()}`);
   assert.equal(res.details.status, "answered", JSON.stringify(res));
   assert.deepEqual(res.details.answers[0].selections, ["prod"]);
   assert.match(res.text, /askuser hub/);
@@ -79,18 +95,9 @@ test("tui with a hub: the dialog is on Pi's screen and the question on the hub; 
   const tui = new Tui(run);
   try {
     await tui.waitFor("esc dismiss");
-    const pending = await until("the question on the hub", () => {
-      const r = askuser(run, undefined, "pending", "--json");
-      const list = r.status === 0 ? JSON.parse(r.stdout) : [];
-      return list.length === 1 ? list[0] : undefined;
-    });
+    const pending = await onePending(run, "the question on the hub");
     assert.equal(pending.agent, "Pi");
-    const answer = {
-      status: "answered",
-      answers: [{ index: 0, id: "q1", title: "Deploy where?", kind: "single", selections: ["staging"], usedDefault: false }],
-    };
-    const a = askuser(run, JSON.stringify(answer), "answer", "--by", "ci-policy", pending.id, "-");
-    assert.equal(a.status, 0, a.stderr);
+    answerWith(run, pending.id, "staging");
 
     await until("the tool result", () => run.results().length >= 1);
     const [res] = run.results();
@@ -137,17 +144,9 @@ test("print mode with a remote hub in ask-user.json and no hub: askuser starts o
   }));
   assert.equal(askuser(run, undefined, "hub", "status").status, 1, "no hub runs before Pi asks");
 
-  const pi = spawn(nodeBin, [...piArgs, "-p", "ask me"], { cwd: run.dir, env: run.env, stdio: ["ignore", "pipe", "pipe"] });
-  started.push(pi);
-  let stderr = "";
-  pi.stderr!.on("data", (b) => (stderr += b));
-  const exited = new Promise<number | null>((r) => pi.on("exit", r));
+  const pi = printPi(run);
 
-  const pending = await until("the question on the hub askuser started", () => {
-    const r = askuser(run, undefined, "pending", "--json");
-    const list = r.status === 0 ? JSON.parse(r.stdout) : [];
-    return list.length === 1 ? list[0] : undefined;
-  });
+  const pending = await onePending(run, "the question on the hub askuser started");
   assert.equal(pending.agent, "Pi");
   const status = askuser(run, undefined, "hub", "status");
   assert.equal(status.status, 0, status.stderr);
@@ -157,15 +156,10 @@ test("print mode with a remote hub in ask-user.json and no hub: askuser starts o
     if (running(pid)) process.kill(pid, "SIGKILL");
   });
 
-  const answer = {
-    status: "answered",
-    answers: [{ index: 0, id: "q1", title: "Deploy where?", kind: "single", selections: ["prod"], usedDefault: false }],
-  };
-  const a = askuser(run, JSON.stringify(answer), "answer", "--by", "ci-policy", pending.id, "-");
-  assert.equal(a.status, 0, a.stderr);
-  assert.equal(await exited, 0, stderr);
+  answerWith(run, pending.id, "prod");
+  assert.equal(await pi.exited, 0, pi.stderr());
   const [res] = run.results();
-  assert.ok(res, `no tool result; stderr: ${stderr}`);
+  assert.ok(res, `no tool result; stderr: ${pi.stderr()}`);
   assert.equal(res.details.status, "answered", JSON.stringify(res));
   assert.deepEqual(res.details.answers[0].selections, ["prod"]);
 

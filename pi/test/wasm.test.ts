@@ -71,6 +71,26 @@ const questions = {
 };
 const keys = ["\x1b[B", "\x1b[B", "\x1b[A", " ", "\t", "v", "1", "\x7f", "2", "\x1b[D", "\x1b[Z", "\x1b[B", "\x1bz"];
 
+// Runs f and returns what it gave with how many keys the module drew
+// while it ran: the keys whose frames had not been tried before.
+async function drawnDuring<T>(f: () => T | Promise<T>): Promise<{ value: T; drawn: number }> {
+  let drawn = 0;
+  const key = DialogModule.prototype.key;
+  DialogModule.prototype.key = function (...a) {
+    drawn++;
+    return key.apply(this, a);
+  };
+  try {
+    return { value: await f(), drawn };
+  } finally {
+    DialogModule.prototype.key = key;
+  }
+}
+
+// A question with a countdown of 3.5 s from now, to open on the module.
+const countdownSpec = () =>
+  ({ dialog: "ask_user", deadline: Math.round((Date.now() + 3_500) * 1000), request: { questions: [{ title: "Deploy where?", kind: "single", options: [{ label: "staging" }, { label: "prod" }] }] } }) as const;
+
 // Asks questions on a fake Pi at width columns with the given module (or
 // false for none), types keys, and returns the screen after each key and
 // the call's result, with how many keys went the child's synchronous way
@@ -85,21 +105,13 @@ async function run(module: string | false, width: number, pace?: number) {
   let exchanges = 0;
   ask.host.process!.onExchange = () => exchanges++;
   const screens: string[] = [];
-  let drawn = 0;
-  const key = DialogModule.prototype.key;
-  DialogModule.prototype.key = function (...a) {
-    drawn++;
-    return key.apply(this, a);
-  };
-  try {
+  const { drawn } = await drawnDuring(async () => {
     for (const k of keys) {
       if (pace !== undefined) await new Promise((r) => setTimeout(r, pace));
       f.type(k);
       screens.push(s.component!.render(width).join("\n"));
     }
-  } finally {
-    DialogModule.prototype.key = key;
-  }
+  });
   // The child's frames for the same keys: once it has caught up, its
   // frame is what is shown.
   await new Promise((r) => setTimeout(r, 200));
@@ -144,25 +156,14 @@ test("wasm route: keys at a person's pace show the frames tried while Pi was idl
 test("wasm route: the keys tried are tried again when the countdown's second turns", { skip }, async () => {
   const m = await dialogModule(wasm);
   assert.ok(m);
-  const spec = { dialog: "ask_user", deadline: Math.round((Date.now() + 3_500) * 1000), request: { questions: [{ title: "Deploy where?", kind: "single", options: [{ label: "staging" }, { label: "prod" }] }] } } as const;
+  const spec = countdownSpec();
   const d = m.open(spec)!;
   d.resize(80, 20);
   // The countdown shows 0:04; past the next second's turn, and the tries
   // after it, it shows 0:03.
   const toTurn = (spec.deadline / 1000 - Date.now()) % 1000;
   await new Promise((r) => setTimeout(r, toTurn + 150));
-  let drawn = 0;
-  const key = DialogModule.prototype.key;
-  DialogModule.prototype.key = function (...a) {
-    drawn++;
-    return key.apply(this, a);
-  };
-  let tried;
-  try {
-    tried = d.key({ key: "down" });
-  } finally {
-    DialogModule.prototype.key = key;
-  }
+  const { value: tried, drawn } = await drawnDuring(() => d.key({ key: "down" }));
   const fresh = m.open(spec)!;
   fresh.resize(80, 20);
   const want = fresh.key({ key: "down" });
@@ -176,7 +177,7 @@ test("wasm route: the keys tried are tried again when the countdown's second tur
 test("wasm route: a key just after the countdown's second turns still has the next key tried", { skip }, async () => {
   const m = await dialogModule(wasm);
   assert.ok(m);
-  const spec = { dialog: "ask_user", deadline: Math.round((Date.now() + 3_500) * 1000), request: { questions: [{ title: "Deploy where?", kind: "single", options: [{ label: "staging" }, { label: "prod" }] }] } } as const;
+  const spec = countdownSpec();
   const d = m.open(spec)!;
   d.resize(80, 20);
   // A key a few hundred µs after the turn: the tries after it must wait
@@ -187,17 +188,7 @@ test("wasm route: a key just after the countdown's second turns still has the ne
   while (Date.now() < turn) {} // spins the last milliseconds to the turn
   d.key({ key: "down" });
   await new Promise((r) => setTimeout(r, 150));
-  let drawn = 0;
-  const key = DialogModule.prototype.key;
-  DialogModule.prototype.key = function (...a) {
-    drawn++;
-    return key.apply(this, a);
-  };
-  try {
-    d.key({ key: "up" });
-  } finally {
-    DialogModule.prototype.key = key;
-  }
+  const { drawn } = await drawnDuring(() => d.key({ key: "up" }));
   assert.equal(drawn, 0, "the key's frame was tried in its second");
   d.close();
 });
