@@ -211,24 +211,24 @@ test("the user's PATH has no go", () => {
   assert.notEqual(r.status, 0, `go is on the user's PATH at ${r.stdout}`);
 });
 
-test("the platform package, packed, is at most 5 MB; the hub's is a package of its own", () => {
+test("the platform package, packed, is at most 6 MB; the hub's is a package of its own", () => {
   const packed = readdirSync(dist).filter((f) => /^askuser-askuser-(hub-)?(linux|darwin|win32)-(x64|arm64)-.*\.tgz$/.test(f));
   const own = `askuser-askuser-${nodePlatform}-${version}.tgz`;
   assert.deepEqual(packed.sort(), [`askuser-askuser-hub-${nodePlatform}-${version}.tgz`, own], `the platform packages in dist: ${packed}`);
   for (const f of packed) console.log(`# ${f}: ${statSync(join(dist, f)).size} bytes`);
   // The hub's size is held by dist -verify, run above.
   const size = statSync(join(dist, own)).size;
-  assert.ok(size <= 5_000_000, `${own} is ${size} bytes`);
+  assert.ok(size <= 6_000_000, `${own} is ${size} bytes`);
 });
 
-test("the stripped linux-x64 binary is at most 10 MiB", { skip: nodePlatform !== "linux-x64" && `the release here is for ${nodePlatform}` }, () => {
+test("the stripped linux-x64 binary is under 16 MiB", { skip: nodePlatform !== "linux-x64" && `the release here is for ${nodePlatform}` }, () => {
   for (const plat of readdirSync(join(dist, "build"))) {
     for (const exe of readdirSync(join(dist, "build", plat))) {
       console.log(`# ${plat}/${exe}: ${statSync(join(dist, "build", plat, exe)).size} bytes`);
     }
   }
   const size = statSync(join(dist, "build", "linux-x64", "askuser")).size;
-  assert.ok(size <= 10 * 1024 * 1024, `the linux-x64 binary is ${size} bytes, over the budget of ${10 * 1024 * 1024}`);
+  assert.ok(size <= 16 * 1024 * 1024, `the linux-x64 binary is ${size} bytes, over the ${16 * 1024 * 1024} it may take`);
 });
 
 const deploy = { allowFreeText: false, questions: [{ title: "Deploy where?", kind: "single", options: [{ label: "staging" }, { label: "prod" }] }] };
