@@ -255,7 +255,11 @@ func compileModule(out string) error {
 }
 
 // compile builds g for p from the module as go.mod and go.sum give it,
-// as go install and the tests build it, stripped and static.
+// as go install and the tests build it, stripped and static. Go inlines
+// as it always does: askuser with its cold packages built without
+// inlining (-gcflags=PKG=-l) was 606,208 bytes (4.7%) smaller for
+// linux-x64 and no faster to start or to answer MCP's initialize, in CPU
+// time or on the clock, so the release takes the build that was tested.
 func compile(g program, p platform, rel release, bin string) error {
 	ldflags := "-s -w"
 	if rel.Commit != "" {
