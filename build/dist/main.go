@@ -71,16 +71,17 @@ type program struct {
 	Installers string
 }
 
-// The programs: askuser, whose packed platform packages are about 5.0 MB
-// (5,017,297 bytes for linux-x64), and the hub's, about 7.7 MB (7,650,910
-// bytes): 6 MB and 8 MB leave room.
+// The programs: askuser, whose packed platform packages take 4.6 to 5.2
+// MB (5,017,278 bytes for linux-x64, 5,143,362 for win32-x64, the
+// largest), and the hub's, 6.9 to 8.0 MB (7,650,900 and 7,905,681): 6 MB
+// and 9 MB leave room.
 var (
 	askuser = program{
 		Name: "askuser", Main: "./cmd/askuser", MaxPacked: 6_000_000,
 		Installers: "[" + launcherName + "](https://www.npmjs.com/package/" + launcherName + ") or the Pi package " + piPackageName,
 	}
 	askuserHub = program{
-		Name: "askuser-hub", Main: "./cmd/askuser-hub", MaxPacked: 8_000_000,
+		Name: "askuser-hub", Main: "./cmd/askuser-hub", MaxPacked: 9_000_000,
 		Installers: "[" + hubLauncherName + "](https://www.npmjs.com/package/" + hubLauncherName + ")",
 	}
 	programs = []program{askuser, askuserHub}
