@@ -9,7 +9,13 @@
 //   - `npx -y @askuser/askuser-hub version` does too, from the hub's own
 //     packages, and after `npm i -g @askuser/askuser-hub`,
 //     `npx -y @askuser/askuser hub` finds it on PATH and runs the hub;
-//   - askuser and askuser-hub from a release archive run.
+//   - askuser and askuser-hub from a release archive run;
+//   - agents on other machines, as the README sets them up: a real
+//     nats-server over tls:// (its CA trusted through SSL_CERT_FILE, a
+//     token for credentials), the archive's askuser-hub relaying on the
+//     laptop, and on two agent machines, one with the archive and one
+//     with the npm packages, askuser ask starting the shipped askuser-hub
+//     and getting the answer given on the laptop's hub.
 //
 // The release is built for this machine's platform alone (make dist builds
 // all six): the launcher and the Pi package name every platform package
@@ -24,6 +30,7 @@
 // its build directories removed (see gorun.ts).
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn, spawnSync, type SpawnSyncOptions } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { delimiter, dirname, join } from "node:path";
@@ -31,6 +38,7 @@ import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { askuserChildren, nodeBin, piCli, prepare, Rpc, tempDir, until } from "../pi/e2e/harness.ts";
 import { type GoOptions, runGo as runGoIn } from "./gorun.ts";
+import { startTLSRemote, type TLSRemote } from "./natsremote.ts";
 
 const repo = dirname(dirname(fileURLToPath(import.meta.url)));
 const version = readFileSync(join(repo, "internal", "program", "VERSION"), "utf8").trim();
@@ -64,7 +72,13 @@ function readmeLine(prefix: string): string {
 }
 
 const work = tempDir("askuser-release-");
-const dist = join(work, "dist");
+/**
+ * The release under test: built by the test, unless ASKUSER_RELEASE_DIST
+ * names a release built already (go run ./build/dist -platforms with this
+ * machine's platform), such as another commit's.
+ */
+const given = process.env.ASKUSER_RELEASE_DIST;
+const dist = given || join(work, "dist");
 let registry: ChildProcess | undefined;
 let registryURL = "";
 
@@ -130,7 +144,8 @@ before(async () => {
   // own check. A cold build on a slow machine takes minutes; the timeout
   // is for a build that hangs.
   const build = ["run", "./build/dist", "-out", dist, "-platforms", nodePlatform];
-  await runGo(`build the release for ${nodePlatform}`, build, { cwd: repo, timeout: 3_600_000 });
+  if (given) console.log(`# the release in ${given}, built already`);
+  else await runGo(`build the release for ${nodePlatform}`, build, { cwd: repo, timeout: 3_600_000 });
   await runGo("check the platform package holds its own platform's binary", ["run", "./build/dist", "-verify", dist], { cwd: repo, timeout: 3_600_000 });
 
   // The registry: @askuser/* is published here and served from here alone.
@@ -211,24 +226,24 @@ test("the user's PATH has no go", () => {
   assert.notEqual(r.status, 0, `go is on the user's PATH at ${r.stdout}`);
 });
 
-test("the platform package, packed, is at most 5 MB; the hub's is a package of its own", () => {
+test("the platform package, packed, is at most 6 MB; the hub's is a package of its own", () => {
   const packed = readdirSync(dist).filter((f) => /^askuser-askuser-(hub-)?(linux|darwin|win32)-(x64|arm64)-.*\.tgz$/.test(f));
   const own = `askuser-askuser-${nodePlatform}-${version}.tgz`;
   assert.deepEqual(packed.sort(), [`askuser-askuser-hub-${nodePlatform}-${version}.tgz`, own], `the platform packages in dist: ${packed}`);
   for (const f of packed) console.log(`# ${f}: ${statSync(join(dist, f)).size} bytes`);
   // The hub's size is held by dist -verify, run above.
   const size = statSync(join(dist, own)).size;
-  assert.ok(size <= 5_000_000, `${own} is ${size} bytes`);
+  assert.ok(size <= 6_000_000, `${own} is ${size} bytes`);
 });
 
-test("the stripped linux-x64 binary is at most 10 MiB", { skip: nodePlatform !== "linux-x64" && `the release here is for ${nodePlatform}` }, () => {
+test("the stripped linux-x64 binary is under 16 MiB", { skip: nodePlatform !== "linux-x64" && `the release here is for ${nodePlatform}` }, () => {
   for (const plat of readdirSync(join(dist, "build"))) {
     for (const exe of readdirSync(join(dist, "build", plat))) {
       console.log(`# ${plat}/${exe}: ${statSync(join(dist, "build", plat, exe)).size} bytes`);
     }
   }
   const size = statSync(join(dist, "build", "linux-x64", "askuser")).size;
-  assert.ok(size <= 10 * 1024 * 1024, `the linux-x64 binary is ${size} bytes, over the budget of ${10 * 1024 * 1024}`);
+  assert.ok(size <= 16 * 1024 * 1024, `the linux-x64 binary is ${size} bytes, over the ${16 * 1024 * 1024} it may take`);
 });
 
 const deploy = { allowFreeText: false, questions: [{ title: "Deploy where?", kind: "single", options: [{ label: "staging" }, { label: "prod" }] }] };
@@ -467,6 +482,138 @@ test("the binaries from the release archive run", () => {
   const sums = readFileSync(join(dist, "SHA256SUMS"), "utf8");
   assert.match(sums, new RegExp(`^[0-9a-f]{64}  ${base}\\.tar\\.gz$`, "m"));
   run("sha256sum -c SHA256SUMS", "sha256sum", ["-c", "--ignore-missing", "SHA256SUMS"], { cwd: dist });
+});
+
+/**
+ * One machine of the README's "Agents on other machines": a fresh home
+ * with its own config and state directories, trusting the remote hub's CA
+ * through SSL_CERT_FILE, with the remote's token in a credentials file
+ * only its owner reads.
+ */
+function remoteMachine(name: string, remote: TLSRemote, extra: Record<string, string> = {}) {
+  const home = join(work, name);
+  const env = userEnv(home, { XDG_CONFIG_HOME: join(home, "config"), XDG_STATE_HOME: join(home, "state"), SSL_CERT_FILE: remote.ca, ...extra });
+  mkdirSync(join(home, "config", "askuser"), { recursive: true });
+  const credentials = join(home, "nats.token");
+  writeFileSync(credentials, remote.token + "\n", { mode: 0o600 });
+  const hubDir = join(home, "state", "askuser", "hub");
+  return { home, env, credentials, hubDir, config: join(home, "config", "askuser") };
+}
+type RemoteMachine = ReturnType<typeof remoteMachine>;
+
+/** s, matched literally in a regular expression. */
+function escapeRegExp(s: string): string {
+  return s.replaceAll(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** A file's text, or "" when it is not there. */
+function readOr(name: string): string {
+  return existsSync(name) ? readFileSync(name, "utf8") : "";
+}
+
+/**
+ * The agent's askuser ask, run as cmd args on agent, a machine where no
+ * hub runs and whose config names the remote hub: it starts askuser-hub,
+ * which must be the binary hubExe matches; the question, sealed, reaches
+ * the laptop's hub through the remote, is answered there with askuser
+ * answer, and the agent prints that answer. The hub it started then stops
+ * by itself.
+ */
+async function askedThroughRemote(what: string, agent: RemoteMachine, laptop: RemoteMachine, laptopBin: string, cmd: string, args: string[], hubExe: RegExp, logs: () => string) {
+  const word = randomBytes(6).toString("hex");
+  const title = `Ship the ${word} build?`;
+  const yes = `yes-${word}`;
+  writeFileSync(join(agent.home, "q.json"), JSON.stringify({ questions: [{ title, kind: "single", options: [{ label: yes }, { label: `no-${word}` }] }] }));
+  // In a session of its own, as an agent in CI runs: no terminal to ask on.
+  const ask = spawn(cmd, [...args, "ask", "q.json"], { cwd: agent.home, env: agent.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  ask.stdout!.on("data", (c) => (stdout += c));
+  ask.stderr!.on("data", (c) => (stderr += c));
+  const exited = new Promise<number | null>((r) => ask.once("exit", (code) => r(code)));
+  const said = () => `${what} said on stderr: ${stderr}\n--- the hub it started logged:\n${readOr(join(agent.hubDir, "hub.log"))}\n${logs()}`;
+  let started = 0;
+  try {
+    const info = await until(`${what} to start its hub`, () => readOr(join(agent.hubDir, "hub.json")) && JSON.parse(readOr(join(agent.hubDir, "hub.json"))), 60_000).catch((e) => {
+      throw new Error(`${e.message}; ${said()}`);
+    });
+    started = info.pid;
+    assert.match(realpathSync(`/proc/${started}/exe`), hubExe);
+    const pending = await until(`${what}'s question on the laptop's hub`, () => {
+      const r = spawnSync(laptopBin, ["pending", "--json"], { env: laptop.env, encoding: "utf8" });
+      const list = r.status === 0 ? JSON.parse(r.stdout) : [];
+      return list.find((q: { request: { questions: { title: string }[] } }) => q.request.questions[0]!.title === title);
+    }, 60_000).catch((e) => {
+      throw new Error(`${e.message}; ${said()}`);
+    });
+    const answer = { status: "answered", answers: [{ index: 0, id: "q1", title, kind: "single", selections: [yes], usedDefault: false }] };
+    const a = spawnSync(laptopBin, ["answer", "--by", "alice", pending.id, "-"], { env: laptop.env, input: JSON.stringify(answer), encoding: "utf8" });
+    assert.equal(a.status, 0, `askuser answer on the laptop: ${a.stderr}`);
+    await until(`${what} to end after the answer`, () => ask.exitCode !== null || ask.signalCode !== null, 60_000).catch((e) => {
+      throw new Error(`${e.message}; ${said()}`);
+    });
+    assert.equal(await exited, 0, `${what} exited ${ask.exitCode ?? ask.signalCode}; ${said()}`);
+    const res = JSON.parse(stdout);
+    assert.equal(res.status, "answered", stdout);
+    assert.deepEqual(res.answers[0].selections, [yes]);
+    assert.match(stderr, new RegExp(`^askuser ask: answered by alice \\(askuser answer\\) on .+ through the hub \\(question ${pending.id}\\)`));
+    // Nothing is left running on the agent's machine.
+    await until(`the hub ${what} started to stop once idle`, () => !existsSync(join(agent.hubDir, "hub.json")) && !existsSync(`/proc/${started}`), 60_000).catch((e) => {
+      throw new Error(`${e.message}; ${said()}`);
+    });
+  } finally {
+    if (ask.exitCode === null) process.kill(-ask.pid!, "SIGKILL");
+    if (started && existsSync(`/proc/${started}`)) process.kill(started, "SIGKILL");
+  }
+}
+
+test("agents on other machines, over tls:// to a real NATS server: the archive's and the npm packages' askuser-hub relay, and each agent gets the answer given on the laptop's hub", async () => {
+  const natsServer = join(work, "nats-server");
+  await runGo("build nats-server", ["build", "-o", natsServer, "github.com/nats-io/nats-server/v2"], { cwd: repo, timeout: 3_600_000 });
+  const remote = await startTLSRemote(join(work, "nats"), natsServer, await freePort());
+  const base = `askuser_${version}_${goPlatform.replace("/", "_")}`;
+  const archive = join(work, "remote-archive");
+  mkdirSync(archive);
+  run("tar xzf", "tar", ["xzf", join(dist, `${base}.tar.gz`)], { cwd: archive });
+  const bin = join(archive, base);
+
+  // The laptop: the archive's askuser-hub, whose hub.json names the
+  // remote, with the laptop's own key as its recipient.
+  const laptop = remoteMachine("laptop", remote);
+  const recipient = run("askuser-hub recipient", join(bin, "askuser-hub"), ["recipient"], { env: laptop.env }).trim();
+  assert.match(recipient, /^askuser-pub-/);
+  writeFileSync(join(laptop.config, "hub.json"), JSON.stringify({ remote: { url: remote.url, credentials: laptop.credentials, recipients: [recipient] } }), { mode: 0o600 });
+  const hub = spawn(join(bin, "askuser-hub"), [], { cwd: laptop.home, env: laptop.env, stdio: ["ignore", "pipe", "pipe"] });
+  let hubLog = "";
+  hub.stdout!.on("data", (c) => (hubLog += c));
+  hub.stderr!.on("data", (c) => (hubLog += c));
+  const hubExited = new Promise((r) => hub.once("exit", r));
+  const logs = () => `--- the laptop's hub logged:\n${hubLog}\n--- nats-server logged:\n${remote.log()}`;
+  try {
+    await until("the laptop's hub to serve", () => spawnSync(join(bin, "askuser"), ["hub", "status"], { env: laptop.env }).status === 0, 60_000).catch((e) => {
+      throw new Error(`${e.message}; ${logs()}`);
+    });
+
+    // An agent machine with the archive: its askuser starts the
+    // askuser-hub beside it.
+    const agent = remoteMachine("agent-archive", remote);
+    const hubConfig = { url: remote.url, credentials: agent.credentials, recipients: [recipient], idleMs: 1000 };
+    writeFileSync(join(agent.config, "config.json"), JSON.stringify({ timeoutPerQuestionMs: 600_000, hub: hubConfig }));
+    await askedThroughRemote("the archive's askuser ask", agent, laptop, join(bin, "askuser"), join(bin, "askuser"), [], new RegExp(`^${escapeRegExp(realpathSync(bin))}/askuser-hub$`), logs);
+
+    // An agent machine with the npm packages: npx runs askuser, which
+    // finds the askuser-hub that npm i -g put on PATH.
+    const prefix = join(work, "agent-npm", "global");
+    const npmAgent = remoteMachine("agent-npm", remote, { npm_config_prefix: prefix });
+    writeFileSync(join(npmAgent.config, "config.json"), JSON.stringify({ timeoutPerQuestionMs: 600_000, hub: { ...hubConfig, credentials: npmAgent.credentials } }));
+    run(`npm i -g ${hubLauncher}`, "npm", ["i", "-g", hubLauncher], { cwd: npmAgent.home, env: npmAgent.env });
+    npmAgent.env.PATH = join(prefix, "bin") + delimiter + npmAgent.env.PATH;
+    await askedThroughRemote(`npx -y ${launcher} ask`, npmAgent, laptop, join(bin, "askuser"), "npx", ["-y", launcher], new RegExp(`^${escapeRegExp(realpathSync(prefix))}/.*/node_modules/@askuser/askuser-hub-${nodePlatform}/bin/askuser-hub$`), logs);
+  } finally {
+    hub.kill("SIGTERM");
+    await hubExited;
+    await remote.stop();
+  }
 });
 
 test("go install from a checkout builds askuser at this release", async () => {

@@ -140,8 +140,8 @@ func TestVerifySizes(t *testing.T) {
 		want        string
 	}{
 		{"within", askuser, linux, askuser.MaxPacked, maxLinuxBinary, ""},
-		{"packed over", askuser, linux, askuser.MaxPacked + 1, 1, "is 5000001 bytes, over the 5000000 a platform package of askuser may take"},
-		{"binary over", askuser, linux, 1, maxLinuxBinary + 1, "is 10485761 bytes, over the 10485760 the linux-x64 binary may take"},
+		{"packed over", askuser, linux, askuser.MaxPacked + 1, 1, "is 6000001 bytes, over the 6000000 a platform package of askuser may take"},
+		{"binary over", askuser, linux, 1, maxLinuxBinary + 1, "is 16777217 bytes, over the 16777216 the linux-x64 binary may take"},
 		{"another platform's binary is not held to linux-x64's size", askuser, darwin, 1, maxLinuxBinary + 1, ""},
 		{"not packed", askuser, darwin, -1, 1, "askuser-askuser-darwin-arm64-0.1.0.tgz: no such file"},
 		{"the hub's package within its size", askuserHub, linux, askuserHub.MaxPacked, 20 << 20, ""},
