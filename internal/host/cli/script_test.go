@@ -189,12 +189,18 @@ func hubGone(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
+// hubKill sends the hub of HUBPID a SIGKILL, or with the argument TERM
+// a SIGTERM, and waits until its process is gone.
 func hubKill(ts *testscript.TestScript, neg bool, args []string) {
 	pid, err := strconv.Atoi(ts.Getenv("HUBPID"))
-	if neg || len(args) != 0 || err != nil {
-		ts.Fatalf("usage: hubkill, after hubpending")
+	sig := syscall.SIGKILL
+	if len(args) == 1 && args[0] == "TERM" {
+		sig, args = syscall.SIGTERM, nil
 	}
-	ts.Check(syscall.Kill(pid, syscall.SIGKILL))
+	if neg || len(args) != 0 || err != nil {
+		ts.Fatalf("usage: hubkill [TERM], after hubpending")
+	}
+	ts.Check(syscall.Kill(pid, sig))
 	for deadline := time.Now().Add(10 * time.Second); testbin.Running(pid); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			ts.Fatalf("hubkill: process %d still runs", pid)
