@@ -1,0 +1,115 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/hub"
+)
+
+// hubProcess runs askuser hub, the real program, for the state directory
+// state, and returns once it wrote its info file.
+func hubProcess(t *testing.T, bin, state string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(bin, "hub")
+	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+state)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	t.Cleanup(func() { cmd.Process.Kill(); <-done })
+	info := filepath.Join(state, "askuser", "hub", "hub.json")
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		if i, err := hub.ReadInfo(info); err == nil && i.PID == cmd.Process.Pid {
+			return cmd
+		}
+		select {
+		case <-done:
+			t.Fatal("askuser hub ended before it was ready")
+		case <-time.After(10 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("askuser hub was not ready within 20 s")
+		}
+	}
+}
+
+// TestHubRestartOnPty runs askuser ask in a real terminal while its hub,
+// a process of its own, is killed or stopped and started again on
+// another port: an answer given on the next hub closes the dialog, and
+// an answer given in the terminal closes the question on the next hub.
+func TestHubRestartOnPty(t *testing.T) {
+	bin := buildAskuser(t)
+	file := filepath.Join(t.TempDir(), "q.json")
+	if err := os.WriteFile(file, []byte(hubQuestion), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGTERM} {
+		for _, where := range []string{"hub", "terminal"} {
+			t.Run(sig.String()+", answered on the "+where, func(t *testing.T) {
+				state := t.TempDir()
+				getenv := func(k string) string {
+					if k == "XDG_STATE_HOME" {
+						return state
+					}
+					return ""
+				}
+				first := hubProcess(t, bin, state)
+				env := append(os.Environ(), "TERM=xterm-256color", "XDG_STATE_HOME="+state)
+				var stderr bytes.Buffer
+				s := startOnPtyWith(t, env, &stderr, "ask", "--no-config", "--mode", "native", file)
+				s.expect("left]: ")
+				c, err := hub.Dial(context.Background(), &hub.DialOptions{Getenv: getenv})
+				if err != nil {
+					t.Fatal(err)
+				}
+				q := onePending(t, c)
+				c.Close()
+
+				if err := first.Process.Signal(sig); err != nil {
+					t.Fatal(err)
+				}
+				hubProcess(t, bin, state)
+				c, err = hub.Dial(context.Background(), &hub.DialOptions{Getenv: getenv})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer c.Close()
+				if got := onePending(t, c); got.ID != q.ID {
+					t.Fatalf("the next hub holds question %s, want %s", got.ID, q.ID)
+				}
+				want := "production"
+				if where == "hub" {
+					answer := `{"status":"answered","answers":[{"index":0,"id":"q1","title":"Deploy where?","kind":"single","selections":["production"],"usedDefault":false}]}`
+					if _, err := c.Answer(context.Background(), q.ID, []byte(answer), "pty test"); err != nil {
+						t.Fatal(err)
+					}
+				} else {
+					want = "staging"
+					s.send("1\r")
+				}
+				code, res := s.wait()
+				if code != 0 || res.Status != contract.StatusAnswered || res.Answers[0].Selections[0] != want {
+					t.Fatalf("exit status %d, result %+v\n%s", code, res, stderr.String())
+				}
+				if where == "terminal" {
+					_, err := c.Answer(context.Background(), q.ID, []byte(`{"status":"answered","answers":[]}`), "pty test")
+					var re *hub.RefusedError
+					if !errors.As(err, &re) || re.Reason != hub.RefusedAnswered || !strings.Contains(re.Message, "answered in the terminal of askuser ask") {
+						t.Fatalf("answer on the next hub after the terminal's: %v", err)
+					}
+				}
+			})
+		}
+	}
+}
