@@ -128,7 +128,8 @@ func (h *piHub) link() *hub.Link {
 	}
 	return hub.NewLink(&hub.LinkOptions{
 		Dial: func(ctx context.Context) (*hub.Client, error) {
-			return hub.Dial(ctx, &hub.DialOptions{Getenv: h.getenv, Name: "askuser pi"})
+			return hub.Dial(ctx, &hub.DialOptions{Getenv: h.getenv, Name: "askuser pi",
+				Log: func(s string) { h.tell("askuser: " + safetext.Line(s)) }})
 		},
 		Agent:       "Pi",
 		Local:       piLocal,
