@@ -5,44 +5,15 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/testbin"
 )
-
-// hubProcess runs askuser hub, the real program, for the state directory
-// state, and returns once it wrote its info file.
-func hubProcess(t *testing.T, bin, state string) *exec.Cmd {
-	t.Helper()
-	cmd := exec.Command(bin, "hub")
-	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+state)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { cmd.Wait(); close(done) }()
-	t.Cleanup(func() { cmd.Process.Kill(); <-done })
-	info := filepath.Join(state, "askuser", "hub", "hub.json")
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		if i, err := hub.ReadInfo(info); err == nil && i.PID == cmd.Process.Pid {
-			return cmd
-		}
-		select {
-		case <-done:
-			t.Fatal("askuser hub ended before it was ready")
-		case <-time.After(10 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("askuser hub was not ready within 20 s")
-		}
-	}
-}
 
 // TestHubRestartOnPty runs askuser ask in a real terminal while its hub,
 // a process of its own, is killed or stopped and started again on
@@ -64,7 +35,7 @@ func TestHubRestartOnPty(t *testing.T) {
 					}
 					return ""
 				}
-				first := hubProcess(t, bin, state)
+				first := testbin.StartHub(t, state, bin, "hub")
 				env := append(os.Environ(), "TERM=xterm-256color", "XDG_STATE_HOME="+state)
 				var stderr bytes.Buffer
 				s := startOnPtyWith(t, env, &stderr, "ask", "--no-config", "--mode", "native", file)
@@ -76,10 +47,8 @@ func TestHubRestartOnPty(t *testing.T) {
 				q := onePending(t, c)
 				c.Close()
 
-				if err := first.Process.Signal(sig); err != nil {
-					t.Fatal(err)
-				}
-				hubProcess(t, bin, state)
+				first.Signal(t, sig)
+				testbin.StartHub(t, state, bin, "hub")
 				c, err = hub.Dial(context.Background(), &hub.DialOptions{Getenv: getenv})
 				if err != nil {
 					t.Fatal(err)
