@@ -3,6 +3,7 @@ package cli_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -80,5 +81,52 @@ func TestHubRestartOnPty(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestInboxHubRestart keeps askuser inbox open while the hub, a process
+// of its own, is killed or stopped and started again on another port:
+// the inbox shows the question again from the next hub and answers it
+// there, and the headless askuser ask that asked it gets the answer.
+func TestInboxHubRestart(t *testing.T) {
+	bin := buildAskuser(t)
+	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			state := t.TempDir()
+			getenv := func(k string) string {
+				if k == "XDG_STATE_HOME" {
+					return state
+				}
+				return ""
+			}
+			first := testbin.StartHub(t, state, bin, "hub")
+			env := append(os.Environ(), "TERM=xterm-256color", "XDG_STATE_HOME="+state)
+			ask := startHeadlessAsk(t, env, "ask", "--no-config", "--timeout-per-question", "600000", writeFile(t, "q.json", hubQuestion))
+			s := startInbox(t, env)
+			s.waitFor("1 question waits", "Deploy where?")
+
+			first.Signal(t, sig)
+			testbin.StartHub(t, state, bin, "hub")
+			c, err := hub.Dial(context.Background(), &hub.DialOptions{Getenv: getenv})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			pendingN(t, c, 1)
+			s.waitFor("1 question waits", "Deploy where?")
+			s.send(keyEnter)
+			s.waitFor("staging", "production", "esc back to the list")
+			s.send(keyDown + keyEnter)
+			code, out := ask.result()
+			var r contract.Result
+			if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || r.Status != contract.StatusAnswered || r.Answers[0].Selections[0] != "production" {
+				t.Fatalf("askuser ask: exit status %d, result %s (%v); it said %s", code, out, err, ask.stderr.String())
+			}
+			s.waitFor("no questions wait")
+			s.send("q")
+			if code := s.exit(); code != 0 {
+				t.Errorf("askuser inbox: exit status %d, want 0", code)
+			}
+		})
 	}
 }
