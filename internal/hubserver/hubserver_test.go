@@ -52,7 +52,7 @@ type hubProcess struct {
 
 // startProcess starts a hub process whose state directory is state and
 // waits until it has written its info file.
-func startProcess(t *testing.T, state string) (*hubProcess, hub.Info) {
+func startProcess(t testing.TB, state string) (*hubProcess, hub.Info) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"=1", "XDG_STATE_HOME="+state)
@@ -91,7 +91,7 @@ func startProcess(t *testing.T, state string) (*hubProcess, hub.Info) {
 }
 
 // wait waits for the process to end and returns its exit status.
-func (p *hubProcess) wait(t *testing.T, within time.Duration) int {
+func (p *hubProcess) wait(t testing.TB, within time.Duration) int {
 	t.Helper()
 	select {
 	case err := <-p.done:
