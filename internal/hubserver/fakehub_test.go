@@ -13,9 +13,7 @@ import (
 
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
-	"github.com/nats-io/nats-server/v2/server"
-	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
+	"github.com/askuser/askuser/internal/kvtest"
 )
 
 // TestFakeHub runs a real NATS server, without the hub's key, on the port
@@ -45,18 +43,21 @@ func TestFakeHub(t *testing.T) {
 				mu.Unlock()
 			})
 			q := killHolding(t, env, first)
-			fake := fakeServer(t, info, tc.tls)
-			forgeDismissal(t, fake, q.ID)
-			// Two attempts after the forgery: the asker saw it and refused.
-			conns := func() uint64 {
-				v, err := fake.Varz(nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return uint64(v.TotalConnections)
+			fake, err := kvtest.NewImpostor(port(t, info), t.TempDir(), impostorTLS(t, tc.tls))
+			if err != nil {
+				t.Fatal(err)
 			}
-			seen := conns()
-			for deadline := time.Now().Add(20 * time.Second); conns() < seen+2; {
+			defer fake.Close()
+			forged, err := json.Marshal(hub.Answer{ID: q.ID, Status: hub.StatusDismissed, By: "alice on her phone", At: time.Now().UTC()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := fake.Forge(hub.AnswersBucket, q.ID, forged, "askuser.answered."+q.ID); err != nil {
+				t.Fatal(err)
+			}
+			// Two attempts after the forgery: the asker saw it and refused.
+			seen := fake.Connections()
+			for deadline := time.Now().Add(20 * time.Second); fake.Connections() < seen+2; {
 				select {
 				case res := <-results:
 					t.Fatalf("the asker ended on the fake hub: %+v", res)
@@ -77,8 +78,7 @@ func TestFakeHub(t *testing.T) {
 			if !strings.Contains(log, "refused the server at "+info.URL+", which is not the hub") || !strings.Contains(log, tc.want) {
 				t.Errorf("the asker said %q; want it to refuse the server at %s: %s", log, info.URL, tc.want)
 			}
-			fake.Shutdown()
-			fake.WaitForShutdown()
+			fake.Close()
 
 			startProcess(t, state)
 			c, err := hub.Dial(context.Background(), &hub.DialOptions{Getenv: env})
@@ -91,71 +91,30 @@ func TestFakeHub(t *testing.T) {
 	}
 }
 
-// fakeServer starts a real NATS server with JetStream on the port of the
-// hub of info, which is gone, with neither its token nor its key; with
-// withTLS, it presents a certificate of its own.
-func fakeServer(t *testing.T, info hub.Info, withTLS bool) *server.Server {
+// port is the port the hub of info listened on.
+func port(t *testing.T, info hub.Info) int {
 	t.Helper()
 	u, err := url.Parse(info.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	port, err := strconv.Atoi(u.Port())
+	p, err := strconv.Atoi(u.Port())
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := &server.Options{Host: "127.0.0.1", Port: port, JetStream: true, StoreDir: t.TempDir(), NoSigs: true, NoLog: true}
-	if withTLS {
-		cert, err := hubserver.ServerCert()
-		if err != nil {
-			t.Fatal(err)
-		}
-		opts.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}}
-		opts.AllowNonTLS = true
-	}
-	s, err := server.NewServer(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go s.Start()
-	t.Cleanup(func() { s.Shutdown(); s.WaitForShutdown() })
-	if !s.ReadyForConnections(10 * time.Second) {
-		t.Fatalf("the fake server on port %d was not ready", port)
-	}
-	return s
+	return p
 }
 
-// forgeDismissal stores, on the fake server s, the note that question
-// id was dismissed on the person's phone, and tells of it as the hub
-// tells of an answer.
-func forgeDismissal(t *testing.T, s *server.Server, id string) {
+// impostorTLS is the TLS an impostor offers: with withTLS, a certificate
+// made as the hub makes its own, but not the hub's; else none.
+func impostorTLS(t *testing.T, withTLS bool) *tls.Config {
 	t.Helper()
-	nc, err := nats.Connect("", nats.InProcessServer(s))
+	if !withTLS {
+		return nil
+	}
+	cert, err := hubserver.ServerCert()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	_, answers, err := hub.Buckets(ctx, js)
-	if err != nil {
-		t.Fatal(err)
-	}
-	forged, err := json.Marshal(hub.Answer{ID: id, Status: hub.StatusDismissed, By: "alice on her phone", At: time.Now().UTC()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := answers.Create(ctx, id, forged); err != nil {
-		t.Fatal(err)
-	}
-	if err := nc.Publish("askuser.answered."+id, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := nc.Flush(); err != nil {
-		t.Fatal(err)
-	}
+	return &tls.Config{Certificates: []tls.Certificate{cert}}
 }
