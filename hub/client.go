@@ -436,9 +436,9 @@ func refusals(log func(string), where func() string) nats.ConnErrHandler {
 		if log == nil || !errors.As(err, &notHub) && !errors.Is(err, nats.ErrSecureConnWanted) {
 			return
 		}
-		msg := fmt.Sprintf("refused the server at %s, which is not the hub: %v; the question waits for the hub", where(), err)
+		msg := fmt.Sprintf("refused the server at %s, which is not the hub: %v; waiting for the hub", where(), err)
 		if notHub == nil {
-			msg = fmt.Sprintf("refused the server at %s, which is not the hub: it offers no TLS, and the hub's info file names its certificate; the question waits for the hub", where())
+			msg = fmt.Sprintf("refused the server at %s, which is not the hub: it offers no TLS, and the hub's info file names its certificate; waiting for the hub", where())
 		}
 		mu.Lock()
 		defer mu.Unlock()
