@@ -2,6 +2,9 @@ package hub
 
 import (
 	"context"
+	"crypto/sha256"
+	"crypto/tls"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -54,7 +57,9 @@ type DialOptions struct {
 	Timeout time.Duration
 
 	// Log, when set, is told what the dial did besides connecting: the
-	// buckets it made, and with how many replicas and why.
+	// buckets it made, and with how many replicas and why; and, once per
+	// address and reason, a server it refused to reconnect to because it
+	// could not prove to be the hub its info file names.
 	Log func(string)
 
 	remote *dialRemote // set by DialRemote
@@ -111,6 +116,7 @@ func Dial(ctx context.Context, opts *DialOptions) (*Client, error) {
 	var info Info
 	var seal sealer
 	auth := []nats.Option{}
+	where := func() string { return info.URL }
 	switch {
 	case opts.remote != nil:
 		info.URL, seal = opts.remote.url, opts.remote.seal
@@ -118,6 +124,9 @@ func Dial(ctx context.Context, opts *DialOptions) (*Client, error) {
 	case opts.Info != nil:
 		info = *opts.Info
 		auth = append(auth, nats.Token(info.Token))
+		if info.Fingerprint != "" {
+			auth = append(auth, nats.Secure(pinned(func() string { return info.Fingerprint })))
+		}
 	default:
 		p, err := Locate(opts.Getenv)
 		if err != nil {
@@ -127,10 +136,17 @@ func Dial(ctx context.Context, opts *DialOptions) (*Client, error) {
 		if err != nil {
 			return nil, err
 		}
-		// A hub that restarts listens elsewhere with a new token: each
-		// reconnection reads the info file again.
+		// A hub that restarts listens elsewhere with a new token and a
+		// new certificate: each reconnection reads the info file again,
+		// and goes on only with the server that proves to hold the
+		// certificate read with it, never with whatever listens on a
+		// port a hub left.
 		f := &infoFile{path: p.Info, last: info, timeout: timeout}
 		auth = append(auth, nats.SetCustomDialer(f), nats.TokenHandler(f.token))
+		where = f.url
+		if info.Fingerprint != "" {
+			auth = append(auth, nats.Secure(pinned(f.fingerprint)))
+		}
 	}
 	c := &Client{info: info, timeout: timeout, reconnect: make(chan struct{}, 1), seal: seal}
 	name := opts.Name
@@ -149,6 +165,7 @@ func Dial(ctx context.Context, opts *DialOptions) (*Client, error) {
 			default:
 			}
 		}),
+		nats.ReconnectErrHandler(refusals(opts.Log, where)),
 		nats.NoCallbacksAfterClientClose(),
 	)...)
 	if err != nil {
@@ -326,24 +343,111 @@ type infoFile struct {
 	last Info
 }
 
-// Dial dials the hub of the info file, or address when the file cannot
-// be read.
-func (f *infoFile) Dial(network, address string) (net.Conn, error) {
-	if info, err := ReadInfo(f.path); err == nil {
-		f.mu.Lock()
-		f.last = info
-		f.mu.Unlock()
-		if u, err := url.Parse(info.URL); err == nil && u.Host != "" {
-			address = u.Host
-		}
+// Dial dials the hub of the info file. Without an info file no hub
+// runs: the port the last one listened on may be anybody's now, and is
+// not dialed.
+func (f *infoFile) Dial(network, _ string) (net.Conn, error) {
+	info, err := ReadInfo(f.path)
+	if err != nil {
+		return nil, err
 	}
-	return net.DialTimeout(network, address, f.timeout)
+	u, err := url.Parse(info.URL)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("the hub's info file %s: bad url %q", f.path, info.URL)
+	}
+	f.mu.Lock()
+	f.last = info
+	f.mu.Unlock()
+	return net.DialTimeout(network, u.Host, f.timeout)
 }
 
 func (f *infoFile) token() string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.last.Token
+}
+
+func (f *infoFile) url() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.last.URL
+}
+
+func (f *infoFile) fingerprint() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.last.Fingerprint
+}
+
+// NotHubError is why a server was refused: it did not present the
+// certificate of the hub whose info file named its address.
+type NotHubError struct {
+	// Got is the SHA-256 fingerprint of the certificate the server
+	// presented, "" for none; Want is the hub's.
+	Got, Want string
+}
+
+func (e *NotHubError) Error() string {
+	if e.Want == "" {
+		return "the hub's info file names no certificate to check the server against"
+	}
+	return fmt.Sprintf("the server presented the certificate %s, not the hub's %s", e.Got, e.Want)
+}
+
+// pinned is the TLS configuration that accepts only a server presenting
+// the certificate whose fingerprint want returns, read at each
+// handshake: the hub's certificate is its own, made at its start, and
+// named in its info file, which only its user reads.
+func pinned(want func() string) *tls.Config {
+	return &tls.Config{
+		MinVersion: tls.VersionTLS13,
+		// The certificate is checked below, against the pin, not against
+		// any authority.
+		InsecureSkipVerify: true,
+		VerifyConnection: func(cs tls.ConnectionState) error {
+			e := &NotHubError{Want: want()}
+			if len(cs.PeerCertificates) > 0 {
+				e.Got = CertFingerprint(cs.PeerCertificates[0].Raw)
+			}
+			if e.Want == "" || e.Got != e.Want {
+				return e
+			}
+			return nil
+		},
+	}
+}
+
+// CertFingerprint is the fingerprint Info.Fingerprint holds of the
+// certificate der: its SHA-256, in hex.
+func CertFingerprint(der []byte) string {
+	sum := sha256.Sum256(der)
+	return hex.EncodeToString(sum[:])
+}
+
+// refusals returns what a client tells log of a failed reconnection:
+// that a server was refused as not the hub, once per address and
+// reason. Other failures, such as a port nobody listens on while the
+// hub restarts, are not told.
+func refusals(log func(string), where func() string) nats.ConnErrHandler {
+	var mu sync.Mutex
+	told := map[string]bool{}
+	return func(_ *nats.Conn, err error) {
+		var notHub *NotHubError
+		if log == nil || !errors.As(err, &notHub) && !errors.Is(err, nats.ErrSecureConnWanted) {
+			return
+		}
+		msg := fmt.Sprintf("refused the server at %s, which is not the hub: %v; waiting for the hub", where(), err)
+		if notHub == nil {
+			msg = fmt.Sprintf("refused the server at %s, which is not the hub: it offers no TLS, and the hub's info file names its certificate; waiting for the hub", where())
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if told[msg] || len(told) > 16 {
+			return
+		}
+		told[msg] = true
+		log(msg)
+	}
 }
 
 // Buckets opens the hub's two buckets, creating them with one replica

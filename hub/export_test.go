@@ -3,6 +3,7 @@ package hub
 import (
 	"context"
 	"encoding/json"
+	"net"
 	"time"
 )
 
@@ -20,4 +21,10 @@ func PublishForTest(ctx context.Context, c *Client, request json.RawMessage, que
 		}
 	}
 	return h.q.ID, c.publish(ctx, *h.q)
+}
+
+// DialInfoFileForTest dials as a client of the info file at path does
+// when it reconnects, given address, where the hub last listened.
+func DialInfoFileForTest(path, address string) (net.Conn, error) {
+	return (&infoFile{path: path, timeout: time.Second}).Dial("tcp", address)
 }

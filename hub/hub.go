@@ -46,6 +46,13 @@ type Info struct {
 	URL string `json:"url"`
 	// Token authenticates a client.
 	Token string `json:"token"`
+	// Fingerprint is the SHA-256 (CertFingerprint) of the certificate
+	// the hub's server presents over TLS, made at its start. A client
+	// that reads it connects over TLS, sends the token only to a server
+	// that presents that certificate, and refuses any other, as one
+	// that listens on the port a stopped hub left. "" for a hub that
+	// offers no TLS, as an older one.
+	Fingerprint string `json:"fingerprint,omitempty"`
 	// PID is the hub process.
 	PID int `json:"pid"`
 	// Started is when the hub became ready.

@@ -35,8 +35,10 @@ func hubBinary(t *testing.T) string {
 }
 
 // startHubProcess runs a real hub process whose state directory is state
-// until the test ends, and waits until it has written its info file.
-func startHubProcess(t *testing.T, state string) {
+// until the test ends, and waits until it has written its info file. It
+// returns a function that sends the process sig and waits until it is
+// gone.
+func startHubProcess(t *testing.T, state string) (signal func(sig syscall.Signal)) {
 	t.Helper()
 	cmd := exec.Command(hubBinary(t))
 	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+state)
@@ -45,28 +47,31 @@ func startHubProcess(t *testing.T, state string) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
+	var waited error
+	done := make(chan struct{})
+	go func() { waited = cmd.Wait(); close(done) }()
+	signal = func(sig syscall.Signal) {
+		t.Helper()
+		_ = cmd.Process.Signal(sig)
 		select {
 		case <-done:
 		case <-time.After(10 * time.Second):
 			_ = cmd.Process.Kill()
 			<-done
-			t.Errorf("the hub did not stop on SIGTERM:\n%s", stderr.String())
+			t.Errorf("the hub did not stop on %v:\n%s", sig, stderr.String())
 		}
-	})
+	}
+	t.Cleanup(func() { signal(syscall.SIGTERM) })
 	paths := hubPaths(t, state)
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		info, err := hub.ReadInfo(paths.Info)
 		if err == nil && info.PID == cmd.Process.Pid {
-			return
+			return signal
 		}
 		select {
-		case err := <-done:
-			t.Fatalf("the hub ended: %v\n%s", err, stderr.String())
+		case <-done:
+			t.Fatalf("the hub ended: %v\n%s", waited, stderr.String())
 		default:
 		}
 		if time.Now().After(deadline) {
@@ -298,6 +303,34 @@ func TestHubHeadless(t *testing.T) {
 			t.Errorf("status %s, text:\n%s", m["status"], toolText(r))
 		}
 	})
+}
+
+// TestHubRestart: a client that can show no form waits on the hub, which
+// is killed, or stopped, and started again on another port: the answer
+// given on the next hub with askuser answer reaches the model.
+func TestHubRestart(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			state := t.TempDir()
+			stop := startHubProcess(t, state)
+			cs, _ := hubClient(t, state, "2025-11-25", nil, "--timeout-per-question", "60000")
+			call := callTool(cs, mcpserver.ToolName, hubAskUser)
+			q := onePending(t, state)
+			stop(sig)
+			startHubProcess(t, state)
+			if got := onePending(t, state); got.ID != q.ID {
+				t.Fatalf("the next hub holds question %s, want %s", got.ID, q.ID)
+			}
+			if _, err := askuserCmd(t, state, hubAnswer(t, hub.ContractAskUser), "answer", "--by", "ci-policy", q.ID, "-"); err != nil {
+				t.Fatal(err)
+			}
+			r := hubResult(t, call)
+			m := checkMembers(t, r, hub.ContractAskUser)
+			if string(m["status"]) != `"answered"` || !strings.Contains(string(m["answers"]), `"production"`) {
+				t.Errorf("result %s, text:\n%s", m, toolText(r))
+			}
+		})
+	}
 }
 
 // TestHubWinsOverForm: a client whose form is on screen, and answered

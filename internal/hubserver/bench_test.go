@@ -4,7 +4,9 @@ import (
 	"context"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
@@ -38,6 +40,34 @@ func BenchmarkColdStart(b *testing.B) {
 		if err := <-done; err != nil {
 			b.Fatal(err)
 		}
+		b.StartTimer()
+	}
+}
+
+// BenchmarkStop measures how long a hub process, with a client
+// connected, takes from SIGTERM to its exit: the time a service manager
+// waits, and the asker's lost time in a restart. The hub process is this
+// test binary: built with -race, every process sleeps a second before
+// it exits (the race detector's atexit_sleep_ms), which
+// GORACE=atexit_sleep_ms=0 takes off the figure.
+func BenchmarkStop(b *testing.B) {
+	state := b.TempDir()
+	for b.Loop() {
+		b.StopTimer()
+		p, info := startProcess(b, state)
+		c, err := hub.Dial(context.Background(), &hub.DialOptions{Info: &info})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			b.Fatal(err)
+		}
+		if code := p.wait(b, 10*time.Second); code != 0 {
+			b.Fatalf("the hub exited with %d\n%s", code, p.stderr.String())
+		}
+		b.StopTimer()
+		c.Close()
 		b.StartTimer()
 	}
 }

@@ -9,12 +9,17 @@ package hubserver
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"math/big"
 	"net"
 	"net/url"
 	"os"
@@ -179,6 +184,10 @@ func Run(ctx context.Context, opts *Options) error {
 	if err != nil {
 		return err
 	}
+	cert, err := serverCert()
+	if err != nil {
+		return err
+	}
 	port := opts.Port
 	if port == 0 {
 		port = server.RANDOM_PORT
@@ -193,6 +202,12 @@ func Run(ctx context.Context, opts *Options) error {
 		NoSigs:        true,
 		NoLog:         true,
 		MaxPayload:    1 << 20,
+		// askuser's clients pin the certificate the info file names, so
+		// that whatever listens on this port once the hub stopped gets
+		// neither their token nor their trust; an askuser from before
+		// the pin still connects without TLS.
+		TLSConfig:   &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS13},
+		AllowNonTLS: true,
 	}
 	var leaf *leafNode
 	if cfg.Remote != nil && cfg.Leaf != nil {
@@ -233,11 +248,12 @@ func Run(ctx context.Context, opts *Options) error {
 	defer wg.Wait()
 	defer cancelServices()
 	info := hub.Info{
-		URL:     fmt.Sprintf("nats://127.0.0.1:%d", addr.Port),
-		Token:   token,
-		PID:     os.Getpid(),
-		Started: time.Now().UTC().Truncate(time.Millisecond),
-		Store:   paths.Store,
+		URL:         fmt.Sprintf("nats://127.0.0.1:%d", addr.Port),
+		Token:       token,
+		Fingerprint: hub.CertFingerprint(cert.Certificate[0]),
+		PID:         os.Getpid(),
+		Started:     time.Now().UTC().Truncate(time.Millisecond),
+		Store:       paths.Store,
 	}
 	if cfg.Remote != nil {
 		info.Remote = cfg.Remote.URL
@@ -502,6 +518,35 @@ func makeBuckets(ctx context.Context, s *server.Server, token string) error {
 		return fmt.Errorf("make the hub's buckets: %w", err)
 	}
 	return nil
+}
+
+// serverCert makes the certificate the hub's server presents: its own,
+// for this run only, its key never written down, so that no process but
+// this one can present it.
+func serverCert() (tls.Certificate, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return tls.Certificate{}, fmt.Errorf("make the hub's certificate: %w", err)
+	}
+	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 127))
+	if err != nil {
+		return tls.Certificate{}, fmt.Errorf("make the hub's certificate: %w", err)
+	}
+	now := time.Now()
+	tmpl := &x509.Certificate{
+		SerialNumber: serial,
+		Subject:      pkix.Name{CommonName: "askuser hub"},
+		NotBefore:    now.Add(-time.Hour),
+		NotAfter:     now.AddDate(10, 0, 0),
+		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return tls.Certificate{}, fmt.Errorf("make the hub's certificate: %w", err)
+	}
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, nil
 }
 
 func newToken() (string, error) {

@@ -52,7 +52,7 @@ type hubProcess struct {
 
 // startProcess starts a hub process whose state directory is state and
 // waits until it has written its info file.
-func startProcess(t *testing.T, state string) (*hubProcess, hub.Info) {
+func startProcess(t testing.TB, state string) (*hubProcess, hub.Info) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"=1", "XDG_STATE_HOME="+state)
@@ -91,7 +91,7 @@ func startProcess(t *testing.T, state string) (*hubProcess, hub.Info) {
 }
 
 // wait waits for the process to end and returns its exit status.
-func (p *hubProcess) wait(t *testing.T, within time.Duration) int {
+func (p *hubProcess) wait(t testing.TB, within time.Duration) int {
 	t.Helper()
 	select {
 	case err := <-p.done:
@@ -167,20 +167,9 @@ func TestRestart(t *testing.T) {
 	}
 
 	results := askThrough(t, env)
-
-	c, err := hub.Dial(context.Background(), &hub.DialOptions{Getenv: env})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := pending(t, c, 1)[0]
-	c.Close()
-
-	if err := first.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	first.wait(t, 5*time.Second)
+	q := killHolding(t, env, first)
 	second, _ := startProcess(t, state)
-	c, err = hub.Dial(context.Background(), &hub.DialOptions{Getenv: env})
+	c, err := hub.Dial(context.Background(), &hub.DialOptions{Getenv: env})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,8 +208,16 @@ func TestRestart(t *testing.T) {
 // returns the channel of its result.
 func askThrough(t *testing.T, env func(string) string) <-chan contract.Result {
 	t.Helper()
+	return askLogged(t, env, nil)
+}
+
+// askLogged is askThrough, with what the link's client says told to log.
+func askLogged(t *testing.T, env func(string) string, log func(string)) <-chan contract.Result {
+	t.Helper()
 	link := hub.NewLink(&hub.LinkOptions{
-		Dial: func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Getenv: env}) },
+		Dial: func(ctx context.Context) (*hub.Client, error) {
+			return hub.Dial(ctx, &hub.DialOptions{Getenv: env, Log: log})
+		},
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(func() {
@@ -238,6 +235,23 @@ func askThrough(t *testing.T, env func(string) string) <-chan contract.Result {
 	results := make(chan contract.Result, 1)
 	go func() { results <- asker.AskJSON(ctx, []byte(req), nil) }()
 	return results
+}
+
+// killHolding waits until the hub process p, for env, holds one
+// question, and returns it once p is killed.
+func killHolding(t *testing.T, env func(string) string, p *hubProcess) hub.Question {
+	t.Helper()
+	c, err := hub.Dial(context.Background(), &hub.DialOptions{Getenv: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := pending(t, c, 1)[0]
+	c.Close()
+	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	p.wait(t, 5*time.Second)
+	return q
 }
 
 // answerHeld checks that the hub of c holds the one question id, when,

@@ -1,7 +1,8 @@
 // Package kvtest edits a hub's key-value entries behind the hub's back,
 // for tests that play what a relay or another machine stores: it reads an
 // entry as JSON, lets the test change it, and writes it back only if the
-// entry has not changed meanwhile.
+// entry has not changed meanwhile. An Impostor plays another user's
+// server on the port a stopped hub left.
 package kvtest
 
 import (

@@ -58,7 +58,7 @@ func joinHub(ctx context.Context, env *Env, name string, pref hubPref, caps ask.
 	if pref.mode == config.HubOff {
 		return caps, nothing
 	}
-	info, err := hubstart.Ensure(ctx, env.Getenv, pref.remote, func(s string) {
+	_, err := hubstart.Ensure(ctx, env.Getenv, pref.remote, func(s string) {
 		fmt.Fprintf(env.Stderr, "askuser %s: %s\n", name, safetext.Line(s))
 	})
 	if errors.Is(err, hub.ErrNoHub) {
@@ -82,8 +82,11 @@ func joinHub(ctx context.Context, env *Env, name string, pref hubPref, caps ask.
 		mu.Unlock()
 	}
 	link := hub.NewLink(&hub.LinkOptions{
+		// Dialed through the info file, read again at each reconnection:
+		// a hub that restarts listens elsewhere.
 		Dial: func(ctx context.Context) (*hub.Client, error) {
-			return hub.Dial(ctx, &hub.DialOptions{Info: &info, Name: "askuser " + name})
+			return hub.Dial(ctx, &hub.DialOptions{Getenv: env.Getenv, Name: "askuser " + name,
+				Log: func(s string) { note(fmt.Sprintf("askuser %s: %s\n", name, safetext.Line(s))) }})
 		},
 		Agent:       "askuser " + name,
 		Local:       "the terminal of askuser " + name,

@@ -37,7 +37,8 @@ func mcpHub(env *Env, pref hubPref) *mcpserver.HubOptions {
 					return nil, err
 				}
 			}
-			return hub.Dial(ctx, &hub.DialOptions{Getenv: env.Getenv, Name: "askuser mcp"})
+			return hub.Dial(ctx, &hub.DialOptions{Getenv: env.Getenv, Name: "askuser mcp",
+				Log: func(s string) { fmt.Fprintf(env.Stderr, "askuser mcp: %s\n", safetext.Line(s)) }})
 		},
 		Running: func() bool { return pref.remote != nil || hub.Running(env.Getenv) },
 		Project: project,

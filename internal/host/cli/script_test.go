@@ -3,9 +3,11 @@ package cli_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -18,6 +20,7 @@ import (
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/host/cli"
 	"github.com/askuser/askuser/internal/hubserver"
+	"github.com/askuser/askuser/internal/kvtest"
 	"github.com/askuser/askuser/internal/program"
 	"github.com/askuser/askuser/internal/testbin"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -100,6 +103,11 @@ func TestScripts(t *testing.T) {
 			// hubkill kills the hub of process HUBPID at once, as an
 			// out-of-memory killer would, and waits until it has ended.
 			"hubkill": hubKill,
+			// hubimpostor, after hubkill, listens on the port the killed
+			// hub left with a NATS server of its own, which holds a
+			// forged dismissal of question ID, until the script ends,
+			// and waits until it has been dialed twice since.
+			"hubimpostor": hubImpostor,
 			// exits CODE PROG [ARGS...] runs PROG and checks its exit status.
 			"exits": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) < 2 {
@@ -189,15 +197,50 @@ func hubGone(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
+// hubKill sends the hub of HUBPID a SIGKILL, or with the argument TERM
+// a SIGTERM, and waits until its process is gone.
 func hubKill(ts *testscript.TestScript, neg bool, args []string) {
 	pid, err := strconv.Atoi(ts.Getenv("HUBPID"))
-	if neg || len(args) != 0 || err != nil {
-		ts.Fatalf("usage: hubkill, after hubpending")
+	sig := syscall.SIGKILL
+	if len(args) == 1 && args[0] == "TERM" {
+		sig, args = syscall.SIGTERM, nil
 	}
-	ts.Check(syscall.Kill(pid, syscall.SIGKILL))
+	if neg || len(args) != 0 || err != nil {
+		ts.Fatalf("usage: hubkill [TERM], after hubpending")
+	}
+	ts.Check(syscall.Kill(pid, sig))
 	for deadline := time.Now().Add(10 * time.Second); testbin.Running(pid); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			ts.Fatalf("hubkill: process %d still runs", pid)
+		}
+	}
+}
+
+func hubImpostor(ts *testscript.TestScript, neg bool, args []string) {
+	id := ts.Getenv("ID")
+	if neg || len(args) != 0 || id == "" {
+		ts.Fatalf("usage: hubimpostor, after hubpending and hubkill")
+	}
+	paths, err := hub.Locate(ts.Getenv)
+	ts.Check(err)
+	info, err := hub.ReadInfo(paths.Info)
+	ts.Check(err)
+	u, err := url.Parse(info.URL)
+	ts.Check(err)
+	port, err := strconv.Atoi(u.Port())
+	ts.Check(err)
+	dir := ts.MkAbs("impostor")
+	ts.Check(os.MkdirAll(dir, 0o700))
+	fake, err := kvtest.NewImpostor(port, dir, nil)
+	ts.Check(err)
+	ts.Defer(fake.Close)
+	forged, err := json.Marshal(hub.Answer{ID: id, Status: hub.StatusDismissed, By: "alice on her phone", At: time.Now().UTC()})
+	ts.Check(err)
+	ts.Check(fake.Forge(hub.AnswersBucket, id, forged, "askuser.answered."+id))
+	seen := fake.Connections()
+	for deadline := time.Now().Add(20 * time.Second); fake.Connections() < seen+2; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			ts.Fatalf("hubimpostor: the impostor on port %d was not dialed twice more within 20 s: an asker that took it for the hub stays connected", port)
 		}
 	}
 }

@@ -48,7 +48,8 @@ type piHub struct {
 
 // newPiHub returns the hub side of a session whose preferences are
 // prefs, or nil when the person turned the hub off. tell shows the person
-// a notice: that a hub runs but cannot be reached, once a session.
+// a notice: that a hub runs but cannot be reached, once a session, and
+// that a server on the hub's port was refused as not the hub.
 func newPiHub(prefs ask.Effective, getenv func(string) string, tell func(string)) *piHub {
 	if prefs.Hub == config.HubOff {
 		return nil
@@ -128,7 +129,8 @@ func (h *piHub) link() *hub.Link {
 	}
 	return hub.NewLink(&hub.LinkOptions{
 		Dial: func(ctx context.Context) (*hub.Client, error) {
-			return hub.Dial(ctx, &hub.DialOptions{Getenv: h.getenv, Name: "askuser pi"})
+			return hub.Dial(ctx, &hub.DialOptions{Getenv: h.getenv, Name: "askuser pi",
+				Log: func(s string) { h.tell("askuser: " + safetext.Line(s)) }})
 		},
 		Agent:       "Pi",
 		Local:       piLocal,

@@ -9,12 +9,14 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
+	"github.com/askuser/askuser/internal/testbin"
 )
 
 // TestMain points the bridge at a state directory of its own, with no
@@ -27,6 +29,7 @@ func TestMain(m *testing.M) {
 	}
 	os.Setenv("XDG_STATE_HOME", dir)
 	code := m.Run()
+	testbin.Remove()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -303,6 +306,46 @@ func TestHubRemoteConfig(t *testing.T) {
 			}
 			if len(notices) != 1 || !strings.HasPrefix(notices[0], tt.notice) {
 				t.Errorf("notices %q, want one starting %q", notices, tt.notice)
+			}
+		})
+	}
+}
+
+// TestHubRestart checks that a Pi with no dialog of its own follows its
+// hub, a process of its own, killed or stopped and started again on
+// another port: the answer given on the next hub is the call's.
+func TestHubRestart(t *testing.T) {
+	bin, err := testbin.Build("github.com/askuser/askuser/cmd/askuser-hub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			state := t.TempDir()
+			t.Setenv("XDG_STATE_HOME", state)
+			first := testbin.StartHub(t, state, bin)
+			c := ready(t, hello("print", false, map[string]bool{}, nil))
+			sendAsk(c, "c1", deploy, "")
+			h, err := hub.Dial(context.Background(), &hub.DialOptions{Getenv: os.Getenv})
+			if err != nil {
+				t.Fatal(err)
+			}
+			q := waiting(t, h)
+			h.Close()
+			first.Signal(t, sig)
+			testbin.StartHub(t, state, bin)
+			h, err = hub.Dial(context.Background(), &hub.DialOptions{Getenv: os.Getenv})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			if got := waiting(t, h); got.ID != q.ID {
+				t.Fatalf("the next hub holds question %s, want %s", got.ID, q.ID)
+			}
+			answerDeploy(t, h, q.ID)
+			res := result(t, c.until("result"))
+			if res["status"] != "answered" {
+				t.Fatalf("result = %v, want answered", res)
 			}
 		})
 	}
