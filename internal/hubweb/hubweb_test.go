@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/http"
 	"os"
@@ -36,20 +37,17 @@ func TestRefusals(t *testing.T) {
 		status                   int
 		msg                      string
 	}{
-		{"page without token", "GET", "/", "", map[string]string{"Cookie": ""}, 401, "no device token"},
-		{"script without token", "GET", "/app.js", "", map[string]string{"Cookie": ""}, 401, "no device token"},
-		{"events without token", "GET", "/api/events", "", map[string]string{"Cookie": ""}, 401, "no device token"},
-		{"question without token", "GET", "/api/question?id=" + q.ID, "", map[string]string{"Cookie": ""}, 401, "no device token"},
-		{"wrong token in the address", "GET", "/?token=00", "", map[string]string{"Cookie": ""}, 401, "token in the address is wrong"},
-		{"wrong token in the cookie", "GET", "/", "", map[string]string{"Cookie": "askuser_token=" + strings.Repeat("0", 64)}, 401, "not paired with the hub"},
-		{"answer without token", "POST", answer, deployAnswer, map[string]string{"Cookie": ""}, 401, "no device token"},
+		{"events without token", "GET", "/api/events", "", map[string]string{"Authorization": ""}, 401, "no device token"},
+		{"question without token", "GET", "/api/question?id=" + q.ID, "", map[string]string{"Authorization": ""}, 401, "no device token"},
+		{"token in a cookie", "GET", "/api/question?id=" + q.ID, "", map[string]string{"Authorization": "", "Cookie": "askuser_token=" + f.token}, 401, "no device token"},
+		{"token in the address", "GET", "/api/question?id=" + q.ID + "&token=" + f.token, "", map[string]string{"Authorization": ""}, 401, "no device token"},
+		{"another scheme", "GET", "/api/question?id=" + q.ID, "", map[string]string{"Authorization": "Basic " + f.token}, 401, "no device token"},
+		{"wrong token", "GET", "/api/events", "", map[string]string{"Authorization": "Bearer " + strings.Repeat("0", 64)}, 401, "not paired with the hub"},
+		{"answer without token", "POST", answer, deployAnswer, map[string]string{"Authorization": ""}, 401, "no device token"},
 		{"foreign host", "GET", "/", "", map[string]string{"Host": "evil.example:80"}, 421, "not this machine's loopback"},
 		{"rebound host", "POST", answer, deployAnswer, map[string]string{"Host": "attacker.test"}, 421, "not this machine's loopback"},
 		{"no origin", "POST", answer, deployAnswer, map[string]string{"Origin": ""}, 403, "names no origin"},
 		{"wrong origin", "POST", answer, deployAnswer, map[string]string{"Origin": "http://evil.example"}, 403, `origin "http://evil.example"`},
-		{"no CSRF token", "POST", answer, deployAnswer, map[string]string{"X-Askuser-Csrf": ""}, 403, "no valid CSRF token"},
-		{"wrong CSRF token", "POST", answer, deployAnswer, map[string]string{"X-Askuser-Csrf": "abc"}, 403, "no valid CSRF token"},
-		{"dismiss without CSRF token", "POST", "/api/dismiss?id=" + q.ID, "", map[string]string{"X-Askuser-Csrf": ""}, 403, "no valid CSRF token"},
 		{"stop without origin", "POST", "/api/stop?id=" + q.ID, "", map[string]string{"Origin": ""}, 403, "names no origin"},
 		{"no answer token", "POST", answer, deployAnswer, map[string]string{"X-Askuser-Answer": ""}, 403, "no answer token of this question"},
 		{"another question's answer token", "POST", answer, deployAnswer, map[string]string{"X-Askuser-Answer": answerToken(f.token, "local", "zzzzzzzzzzzz")}, 403, "no answer token of this question"},
@@ -87,24 +85,18 @@ func TestRefusals(t *testing.T) {
 	}
 }
 
-// TestHeaders checks the headers every response carries, and the cookie
-// the address with the token sets.
+// TestHeaders checks the headers every response carries, and that the
+// page, which any browser may load, sets no cookie and holds no secret.
 func TestHeaders(t *testing.T) {
 	f := newFixture(t)
-	req, _ := http.NewRequest("GET", f.base+"/?token="+f.token, nil)
-	resp, err := (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)
+	resp, err := http.Get(f.base + "/")
 	if err != nil {
 		t.Fatal(err)
 	}
+	page, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" {
-		t.Errorf("/?token= = %d to %q, want 303 to /", resp.StatusCode, resp.Header.Get("Location"))
-	}
-	ck := resp.Header.Get("Set-Cookie")
-	for _, want := range []string{"askuser_token=" + f.token, "HttpOnly", "SameSite=Strict", "Path=/"} {
-		if !strings.Contains(ck, want) {
-			t.Errorf("Set-Cookie %q lacks %q", ck, want)
-		}
+	if resp.StatusCode != http.StatusOK || len(resp.Cookies()) != 0 || strings.Contains(string(page), f.token) {
+		t.Errorf("GET / = %d with cookies %v:\n%s", resp.StatusCode, resp.Cookies(), page)
 	}
 	want := map[string]string{
 		"Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
@@ -227,7 +219,7 @@ type sse struct {
 func (f *fixture) stream(t testing.TB) *sse {
 	t.Helper()
 	req, _ := http.NewRequest("GET", f.base+"/api/events", nil)
-	req.AddCookie(&http.Cookie{Name: "askuser_token", Value: f.token})
+	req.Header.Set("Authorization", "Bearer "+f.token)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

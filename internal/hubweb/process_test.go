@@ -110,10 +110,11 @@ func hubWeb(t *testing.T) (askuser string, env []string, f *fixture) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tok := u.Query().Get("token"); tok == "" || strings.Contains(logged, tok) {
-		t.Errorf("the hub logged %q; the token from askuser hub status is %q", logged, tok)
+	tok, ok := strings.CutPrefix(u.Fragment, "token=")
+	if !ok || len(tok) != 64 || u.RawQuery != "" || strings.Contains(logged, tok) {
+		t.Errorf("the hub logged %q; askuser hub status printed %q", logged, page)
 	}
-	return askuser, env, &fixture{base: "http://" + u.Host, token: u.Query().Get("token")}
+	return askuser, env, &fixture{base: "http://" + u.Host, token: tok}
 }
 
 // questionFile writes the questionnaire req to a file of the test's.
