@@ -190,6 +190,23 @@ func (d *devices) device(t string, now time.Time) (Device, error) {
 	return *dev, nil
 }
 
+// by names the device id for the asker and its model, when it answers
+// or dismisses: by its paired name, within hub.MaxByLen, else its ID.
+func (d *devices) by(id string) string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	name := id
+	for _, dev := range d.list {
+		if dev.ID == id && dev.Name != "" {
+			name = dev.Name
+			if len(name) > 80 {
+				name = strings.ToValidUTF8(name[:80], "") + "…"
+			}
+		}
+	}
+	return "the device “" + name + "” paired with the hub"
+}
+
 // all returns the devices, paired first first.
 func (d *devices) all() []Device {
 	d.mu.Lock()

@@ -511,6 +511,9 @@ func (s *Server) settle(w http.ResponseWriter, r *http.Request, dev, what string
 	}
 	ctx := r.Context()
 	by := s.by
+	if dev != localDevice {
+		by = s.devices.by(dev)
+	}
 	var err error
 	var ans hub.Answer
 	switch what {

@@ -183,8 +183,12 @@ func TestPairedPage(t *testing.T) {
 		return got
 	}
 	// A replayed answer.
-	if got := post("answer", q1.ID, key1, deployAnswer); got.Status != 409 || !strings.Contains(got.Text, "already answered by the web page") {
-		t.Errorf("the replayed answer = %d %q, want 409 saying it was answered already", got.Status, got.Text)
+	if got := post("answer", q1.ID, key1, deployAnswer); got.Status != 409 || !strings.Contains(got.Text, "already answered by the device “test phone” paired with the hub") {
+		t.Errorf("the replayed answer = %d %q, want 409 saying the phone answered it already", got.Status, got.Text)
+	}
+	// The asker learns the phone answered, by its paired name.
+	if _, ans, err := f.client.Question(context.Background(), q1.ID); err != nil || ans == nil || ans.By != "the device “test phone” paired with the hub" {
+		t.Errorf("the answer on the hub = %+v, %v; want it given by the phone, by name", ans, err)
 	}
 	// The answer token of another question.
 	if got := post("answer", q2.ID, key1, deployAnswer); got.Status != 403 || !strings.Contains(got.Text, "no answer token of this question") {
