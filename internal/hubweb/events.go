@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"sort"
 	"time"
@@ -168,9 +169,10 @@ func (s *Server) snapshot() (first, rest event) {
 // serveEvents streams the list: a snapshot in two parts, then each
 // change.
 func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, dev string) {
-	fl, ok := w.(http.Flusher)
-	if !ok {
-		refuse(w, http.StatusInternalServerError, "the connection cannot stream events")
+	// The stream lasts: no read deadline, and a write deadline for each
+	// event, so that a client that takes nothing loses its stream.
+	rc := http.NewResponseController(w)
+	if err := rc.SetReadDeadline(time.Time{}); err != nil && !errors.Is(err, http.ErrNotSupported) {
 		return
 	}
 	ch := make(chan event, subBuffer)
@@ -187,9 +189,13 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, dev string)
 	h.Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
 	write := func(e event) bool {
+		rc.SetWriteDeadline(time.Now().Add(writeTimeout))
+		if e.name == "" {
+			_, err := io.WriteString(w, ": alive\n\n")
+			return err == nil && rc.Flush() == nil
+		}
 		_, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", e.name, e.data)
-		fl.Flush()
-		return err == nil
+		return err == nil && rc.Flush() == nil
 	}
 	if !write(first) || !write(rest) {
 		return
@@ -205,10 +211,9 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, dev string)
 				return
 			}
 		case <-tick.C:
-			if _, err := fmt.Fprint(w, ": alive\n\n"); err != nil {
+			if !write(event{}) {
 				return
 			}
-			fl.Flush()
 		}
 	}
 }

@@ -19,6 +19,7 @@
 package hubweb
 
 import (
+	"cmp"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
@@ -30,6 +31,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/url"
@@ -91,6 +93,13 @@ type Options struct {
 	// Fingerprint is the SHA-256 fingerprint of the page's certificate,
 	// when it serves HTTPS itself, shown with each pairing link.
 	Fingerprint string
+	// MaxConns and MaxConnsPerClient bound the page's connections, in
+	// all and from one address; 0 means DefaultMaxConns and
+	// DefaultMaxConnsPerClient.
+	MaxConns, MaxConnsPerClient int
+	// Log receives, at a bounded rate, what goes wrong with connections;
+	// nil means standard error.
+	Log io.Writer
 }
 
 // Server is the page's HTTP handler. It follows the hub through one
@@ -105,6 +114,9 @@ type Server struct {
 	baseOrigin  string
 	fingerprint string
 	devices     *devices
+	maxConns    int
+	perClient   int
+	log         *rateLog
 
 	mu      sync.Mutex
 	waiting map[string]*entry
@@ -194,7 +206,9 @@ func New(ctx context.Context, c *hub.Client, opts *Options) (*Server, error) {
 		opts = &Options{}
 	}
 	s := &Server{c: c, token: opts.Token, by: opts.By, secure: opts.Secure, tls: opts.TLS, base: opts.Base, fingerprint: opts.Fingerprint,
-		waiting: map[string]*entry{}, closed: map[string]string{}, subs: map[chan event]string{}}
+		waiting: map[string]*entry{}, closed: map[string]string{}, subs: map[chan event]string{},
+		maxConns: cmp.Or(opts.MaxConns, DefaultMaxConns), perClient: cmp.Or(opts.MaxConnsPerClient, DefaultMaxConnsPerClient),
+		log: newRateLog(cmp.Or[io.Writer](opts.Log, os.Stderr), "askuser hub: the web page: ")}
 	if s.token == "" {
 		s.token = newToken()
 	}
@@ -298,9 +312,15 @@ func (s *Server) Revoke(id string) (Device, error) {
 	return d, nil
 }
 
-// Serve serves the page on ln until ctx is done, then closes it.
+// Serve serves the page on ln until ctx is done, then closes it. It
+// bounds the connections it keeps (Options.MaxConns), and how long each
+// may take to send a request, to take an answer, and to idle.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	lim := newConnLimit(ln, s.maxConns, s.perClient, s.log)
+	srv := &http.Server{Handler: s, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
+		WriteTimeout: writeTimeout, IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes,
+		ConnState: lim.state, ErrorLog: log.New(s.log, "", 0)}
+	ln = lim
 	go func() {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), time.Second)
