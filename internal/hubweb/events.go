@@ -7,8 +7,11 @@ import (
 	"io"
 	"net/http"
 	"sort"
+	"strings"
 	"time"
 
+	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 )
 
@@ -51,6 +54,10 @@ type requestShape struct {
 	} `json:"questions"`
 }
 
+// maxTitle bounds, in bytes, the title of a row of the list: a title
+// within its contract's limits always fits.
+const maxTitle = 4 * contract.MaxPromptLen
+
 func summarize(q *hub.Question) Summary {
 	s := Summary{ID: q.ID, Agent: q.Tag.Agent, Project: q.Tag.Project, Machine: q.Tag.Machine,
 		Contract: q.Tag.Contract, Questions: q.Tag.Questions, Created: q.Created, Deadline: q.Tag.Deadline, StoppedBy: q.StoppedBy}
@@ -64,6 +71,9 @@ func summarize(q *hub.Question) Summary {
 		case len(r.Questions) > 0:
 			s.Title = r.Questions[0].Question
 		}
+	}
+	if len(s.Title) > maxTitle {
+		s.Title = strings.ToValidUTF8(s.Title[:maxTitle], "") + "…"
 	}
 	return s
 }
@@ -230,6 +240,21 @@ type Detail struct {
 	AnswerToken string `json:"answerToken"`
 }
 
+// checkRequest checks the questionnaire of q against its contract's
+// rules, its limits included (a preview of at most 16,000 characters):
+// the hub of another machine may have stored anything.
+func checkRequest(q *hub.Question) error {
+	switch q.Tag.Contract {
+	case hub.ContractAskUser:
+		_, _, err := contract.Parse(q.Request)
+		return err
+	case hub.ContractAskUserQuestion:
+		_, err := auq.Parse(q.Request)
+		return err
+	}
+	return fmt.Errorf("its contract %q is not one askuser knows", q.Tag.Contract)
+}
+
 // serveQuestion serves the question the query's id names, or says where
 // it went.
 func (s *Server) serveQuestion(w http.ResponseWriter, r *http.Request, dev string) {
@@ -260,6 +285,14 @@ func (s *Server) serveQuestion(w http.ResponseWriter, r *http.Request, dev strin
 			return
 		}
 		q = got
+	}
+	if err := checkRequest(q); err != nil {
+		msg := err.Error()
+		if len(msg) > 2000 {
+			msg = strings.ToValidUTF8(msg[:2000], "") + "…"
+		}
+		refuse(w, http.StatusUnprocessableEntity, "this question breaks the rules of its contract, so the page does not show it: %s", msg)
+		return
 	}
 	d := Detail{Summary: summarize(q), Request: q.Request, AnswerToken: s.mac("answer", dev, q.ID)}
 	var shape requestShape

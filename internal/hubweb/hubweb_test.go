@@ -18,7 +18,9 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubweb"
+	"github.com/askuser/askuser/internal/kvtest"
 	"github.com/google/go-cmp/cmp"
+	"github.com/nats-io/nats.go"
 )
 
 const deployReq = `{"questions": [{"title": "Deploy where?", "options": [{"label": "staging"}, {"label": "prod"}]}]}`
@@ -429,5 +431,33 @@ func TestFirstPage(t *testing.T) {
 		if all[i].Created.After(all[i-1].Created) {
 			t.Errorf("question %d is newer than question %d", i, i-1)
 		}
+	}
+}
+
+// TestPreviewOverLimit serves a question whose preview another machine's
+// hub stored over its contract's limit, nested: the page refuses it with
+// the reason, rendering nothing.
+func TestPreviewOverLimit(t *testing.T) {
+	f := newFixture(t)
+	_, q := f.askUser(t, deployReq)
+	s := f.stream(t)
+	s.next(t)
+	s.next(t)
+	nc, err := nats.Connect(f.info.URL, nats.Token(f.info.Token))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	hostile := hostileMarkdown["indented lists"](20_000)
+	kvtest.Update(t, nc, hub.QuestionsBucket, q.ID, func(v map[string]any) {
+		opt := v["request"].(map[string]any)["questions"].([]any)[0].(map[string]any)["options"].([]any)[1].(map[string]any)
+		opt["preview"] = hostile
+	})
+	if name, _ := s.next(t); name != "waiting" {
+		t.Fatalf("the page told %q of the changed question, want waiting", name)
+	}
+	st, body := f.do(t, "GET", "/api/question?id="+q.ID, "", nil)
+	if st != http.StatusUnprocessableEntity || !strings.Contains(body, "breaks the rules of its contract") || !strings.Contains(body, "16000") || len(body) > 3000 {
+		t.Errorf("the question with a preview of %d characters = %d %.300q, want 422 saying what is wrong", len(hostile), st, body)
 	}
 }
