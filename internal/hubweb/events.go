@@ -1,6 +1,7 @@
 package hubweb
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -86,46 +87,119 @@ func closedWhere(a *hub.Answer) string {
 	return a.Where()
 }
 
-// follow keeps the list of what waits and tells the pages of each change.
-func (s *Server) follow(events <-chan hub.WatchEvent) {
-	for e := range events {
+// rewatchRetry is how long the page waits to watch the hub again when
+// the hub refused a watch, as while its buckets are gone.
+const rewatchRetry = time.Second
+
+// watch follows the hub through events, the watch that cancel ends, and
+// through a new watch each time Rewatch asks, until ctx is done.
+func (s *Server) watch(ctx context.Context, events <-chan hub.WatchEvent, cancel context.CancelFunc) {
+	for {
+		again := s.follow(events)
+		cancel()
+		for range events {
+			// The watch closes its channel once it sees its end.
+		}
+		if !again {
+			s.setOnline(false)
+			return
+		}
+		// Watch afresh, once the hub takes a watch.
+		for {
+			var wctx context.Context
+			wctx, cancel = context.WithCancel(ctx)
+			var err error
+			if events, err = s.c.Watch(wctx); err == nil {
+				break
+			}
+			cancel()
+			s.setOnline(false)
+			select {
+			case <-ctx.Done():
+				return
+			case <-s.rewatch:
+			case <-time.After(rewatchRetry):
+			}
+		}
+	}
+}
+
+func (s *Server) setOnline(ok bool) {
+	name := "lost"
+	if ok {
+		name = "synced"
+	}
+	s.mu.Lock()
+	s.online = ok
+	s.broadcast(event{name, []byte("{}")})
+	s.mu.Unlock()
+}
+
+// follow keeps the list of what waits and tells the pages of each change,
+// until events ends (false) or Rewatch asks for a new watch (true). The
+// questions its watch has not reported by the time it is first synced
+// are gone: they leave the list.
+func (s *Server) follow(events <-chan hub.WatchEvent) bool {
+	seen := map[string]bool{}
+	for {
+		var e hub.WatchEvent
+		var ok bool
+		select {
+		case e, ok = <-events:
+			if !ok {
+				return false
+			}
+		case <-s.rewatch:
+			return true
+		}
 		switch e.Kind {
 		case hub.WatchWaiting:
+			if seen != nil {
+				seen[e.ID] = true
+			}
 			sum, _ := json.Marshal(summarize(e.Question))
 			s.mu.Lock()
 			s.waiting[e.ID] = &entry{q: e.Question, summary: sum}
 			s.broadcast(event{"waiting", sum})
 			s.mu.Unlock()
 		case hub.WatchClosed:
-			where := closedWhere(e.Answer)
-			data, _ := json.Marshal(struct {
-				ID    string `json:"id"`
-				Where string `json:"where"`
-			}{e.ID, where})
-			s.mu.Lock()
-			delete(s.waiting, e.ID)
-			if len(s.closed) >= maxClosed {
-				clear(s.closed)
-			}
-			s.closed[e.ID] = where
-			s.broadcast(event{"closed", data})
-			s.mu.Unlock()
+			s.close(e.ID, closedWhere(e.Answer))
 		case hub.WatchSynced:
-			s.mu.Lock()
-			s.online = true
-			s.broadcast(event{"synced", []byte("{}")})
-			s.mu.Unlock()
+			if seen != nil {
+				s.mu.Lock()
+				var gone []string
+				for id := range s.waiting {
+					if !seen[id] {
+						gone = append(gone, id)
+					}
+				}
+				s.mu.Unlock()
+				for _, id := range gone {
+					s.close(id, closedWhere(nil))
+				}
+				seen = nil
+			}
+			s.setOnline(true)
 		case hub.WatchLost:
-			s.mu.Lock()
-			s.online = false
-			s.broadcast(event{"lost", []byte("{}")})
-			s.mu.Unlock()
+			s.setOnline(false)
 		}
 	}
+}
+
+// close takes the question id off the list, gone where.
+func (s *Server) close(id, where string) {
+	data, _ := json.Marshal(struct {
+		ID    string `json:"id"`
+		Where string `json:"where"`
+	}{id, where})
 	s.mu.Lock()
-	s.online = false
-	s.broadcast(event{"lost", []byte("{}")})
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	delete(s.waiting, id)
+	if len(s.closed) >= maxClosed {
+		clear(s.closed)
+	}
+	s.closed[id] = where
+	s.broadcast(event{"closed", data})
 }
 
 // broadcast sends e to every page; s.mu is held. A page too far behind

@@ -214,10 +214,17 @@ func receive[T any](t testing.TB, ch <-chan T) T {
 // as who gave the answer that lost.
 func supersede(t *testing.T, info hub.Info, id, loser string) {
 	t.Helper()
+	kvtest.Update(t, natsConn(t, info), hub.AnswersBucket, id, func(a map[string]any) { a["superseded"] = loser })
+}
+
+// natsConn connects to the hub at info as its own clients do, until the
+// test ends.
+func natsConn(t testing.TB, info hub.Info) *nats.Conn {
+	t.Helper()
 	nc, err := nats.Connect(info.URL, nats.Token(info.Token))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer nc.Close()
-	kvtest.Update(t, nc, hub.AnswersBucket, id, func(a map[string]any) { a["superseded"] = loser })
+	t.Cleanup(nc.Close)
+	return nc
 }

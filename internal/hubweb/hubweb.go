@@ -123,6 +123,7 @@ type Server struct {
 	closed  map[string]string     // id → where, for questions that left
 	subs    map[chan event]string // → the device's ID
 	online  bool
+	rewatch chan struct{}
 }
 
 // entry is one waiting question with its summary line, encoded once.
@@ -206,7 +207,7 @@ func New(ctx context.Context, c *hub.Client, opts *Options) (*Server, error) {
 		opts = &Options{}
 	}
 	s := &Server{c: c, token: opts.Token, by: opts.By, secure: opts.Secure, tls: opts.TLS, base: opts.Base, fingerprint: opts.Fingerprint,
-		waiting: map[string]*entry{}, closed: map[string]string{}, subs: map[chan event]string{},
+		waiting: map[string]*entry{}, closed: map[string]string{}, subs: map[chan event]string{}, rewatch: make(chan struct{}, 1),
 		maxConns: cmp.Or(opts.MaxConns, DefaultMaxConns), perClient: cmp.Or(opts.MaxConnsPerClient, DefaultMaxConnsPerClient),
 		log: newRateLog(cmp.Or[io.Writer](opts.Log, os.Stderr), "askuser hub: the web page: ")}
 	if s.token == "" {
@@ -228,12 +229,25 @@ func New(ctx context.Context, c *hub.Client, opts *Options) (*Server, error) {
 		host, _ := os.Hostname()
 		s.by = strings.TrimSpace("the web page of the hub on " + host)
 	}
-	events, err := c.Watch(ctx)
+	wctx, cancel := context.WithCancel(ctx)
+	events, err := c.Watch(wctx)
 	if err != nil {
+		cancel()
 		return nil, fmt.Errorf("watch the hub's questions: %w", err)
 	}
-	go s.follow(events)
+	go s.watch(ctx, events, cancel)
 	return s, nil
+}
+
+// Rewatch has the page watch the hub afresh: after the hub's buckets
+// were deleted or made again, a watch follows streams that are gone.
+// Questions the new watch does not find leave the list. It does not
+// wait.
+func (s *Server) Rewatch() {
+	select {
+	case s.rewatch <- struct{}{}:
+	default:
+	}
 }
 
 // Token returns the access token.

@@ -20,7 +20,7 @@ import (
 	"github.com/askuser/askuser/internal/hubweb"
 	"github.com/askuser/askuser/internal/kvtest"
 	"github.com/google/go-cmp/cmp"
-	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 const deployReq = `{"questions": [{"title": "Deploy where?", "options": [{"label": "staging"}, {"label": "prod"}]}]}`
@@ -236,16 +236,45 @@ func (f *fixture) stream(t testing.TB) *sse {
 // next returns the next event's name and data.
 func (s *sse) next(t testing.TB) (string, string) {
 	t.Helper()
+	name, data, err := s.read()
+	if err != nil {
+		t.Fatalf("the event stream ended: %v", err)
+	}
+	return name, data
+}
+
+// live opens the stream, reads its snapshot, and passes on each event
+// after, until the stream ends.
+func (f *fixture) live(t testing.TB) <-chan [2]string {
+	s := f.stream(t)
+	s.next(t)
+	s.next(t)
+	out := make(chan [2]string, 64)
+	go func() {
+		defer close(out)
+		for {
+			name, data, err := s.read()
+			if err != nil {
+				return
+			}
+			out <- [2]string{name, data}
+		}
+	}()
+	return out
+}
+
+// read returns the next event's name and data, or why there is none.
+func (s *sse) read() (string, string, error) {
 	var name, data string
 	for {
 		line, err := s.r.ReadString('\n')
 		if err != nil {
-			t.Fatalf("the event stream ended: %v", err)
+			return "", "", err
 		}
 		line = strings.TrimRight(line, "\n")
 		switch {
 		case line == "" && name != "":
-			return name, data
+			return name, data, nil
 		case strings.HasPrefix(line, "event: "):
 			name = line[len("event: "):]
 		case strings.HasPrefix(line, "data: "):
@@ -440,24 +469,59 @@ func TestFirstPage(t *testing.T) {
 func TestPreviewOverLimit(t *testing.T) {
 	f := newFixture(t)
 	_, q := f.askUser(t, deployReq)
-	s := f.stream(t)
-	s.next(t)
-	s.next(t)
-	nc, err := nats.Connect(f.info.URL, nats.Token(f.info.Token))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
+	events := f.live(t)
+	nc := natsConn(t, f.info)
 	hostile := hostileMarkdown["indented lists"](20_000)
 	kvtest.Update(t, nc, hub.QuestionsBucket, q.ID, func(v map[string]any) {
 		opt := v["request"].(map[string]any)["questions"].([]any)[0].(map[string]any)["options"].([]any)[1].(map[string]any)
 		opt["preview"] = hostile
 	})
-	if name, _ := s.next(t); name != "waiting" {
-		t.Fatalf("the page told %q of the changed question, want waiting", name)
+	if e := <-events; e[0] != "waiting" {
+		t.Fatalf("the page told %q of the changed question, want waiting", e[0])
 	}
 	st, body := f.do(t, "GET", "/api/question?id="+q.ID, "", nil)
 	if st != http.StatusUnprocessableEntity || !strings.Contains(body, "breaks the rules of its contract") || !strings.Contains(body, "16000") || len(body) > 3000 {
 		t.Errorf("the question with a preview of %d characters = %d %.300q, want 422 saying what is wrong", len(hostile), st, body)
+	}
+}
+
+// TestBucketsMadeAgain deletes the hub's buckets behind its back and
+// makes them again, as a person clearing the store would: the page takes
+// the questions that were in them off its list, and shows the questions
+// asked after.
+func TestBucketsMadeAgain(t *testing.T) {
+	f := newFixture(t)
+	_, old := f.askUser(t, deployReq)
+	events := f.live(t)
+	nc := natsConn(t, f.info)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for _, b := range []string{hub.QuestionsBucket, hub.AnswersBucket} {
+		if err := js.DeleteKeyValue(ctx, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := hub.Buckets(ctx, js); err != nil {
+		t.Fatal(err)
+	}
+	asker := f.newAsker(t, "second agent", "/src/other", "testbox")
+	go asker.AskJSON(ctx, []byte(`{"questions": [{"title": "Asked after?", "options": [{"label": "yes"}, {"label": "no"}]}]}`), nil)
+	closed, asked := false, false
+	for !closed || !asked {
+		select {
+		case e := <-events:
+			closed = closed || (e[0] == "closed" && strings.Contains(e[1], old.ID))
+			asked = asked || (e[0] == "waiting" && strings.Contains(e[1], "Asked after?"))
+		case <-ctx.Done():
+			t.Fatalf("after the buckets were made again, the page told: the old question closed %t, the new one waiting %t", closed, asked)
+		}
+	}
+	st, body := f.do(t, "GET", "/api/question?id="+old.ID, "", nil)
+	if st != http.StatusGone {
+		t.Errorf("the question of the deleted bucket = %d %q, want 410", st, body)
 	}
 }
