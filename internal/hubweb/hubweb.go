@@ -124,6 +124,7 @@ type Server struct {
 	subs    map[chan event]string // → the device's ID
 	online  bool
 	rewatch chan struct{}
+	handler http.Handler
 }
 
 // entry is one waiting question with its summary line, encoded once.
@@ -223,6 +224,9 @@ func New(ctx context.Context, c *hub.Client, opts *Options) (*Server, error) {
 	}
 	var err error
 	if s.devices, err = loadDevices(opts.Devices); err != nil {
+		return nil, err
+	}
+	if s.handler, err = s.routes(); err != nil {
 		return nil, err
 	}
 	if s.by == "" {
@@ -360,93 +364,113 @@ func (s *Server) closeSubs() {
 	}
 }
 
-// ServeHTTP serves one request of the page, after its checks.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h := w.Header()
-	h.Set("Content-Security-Policy", csp)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Cross-Origin-Opener-Policy", "same-origin")
-	h.Set("Cross-Origin-Resource-Policy", "same-origin")
-	h.Set("Cache-Control", "no-store")
-	host, _, err := net.SplitHostPort(r.Host)
-	if err != nil {
-		host = r.Host
-	}
-	switch {
-	case loopbackHost(host) || r.TLS != nil:
-		// Behind its own TLS, a page reached by another name is safe: its
-		// device token is bound to the name it was paired at.
-	case !s.secure:
-		refuse(w, http.StatusMisdirectedRequest, "the host %q is not this machine's loopback address: the page answers on 127.0.0.1 only", r.Host)
-		return
-	case s.baseOrigin != "" && !strings.HasSuffix(s.baseOrigin, "://"+r.Host):
-		refuse(w, http.StatusMisdirectedRequest, "the host %q is neither this machine's loopback address nor the page's own (%s)", r.Host, s.baseOrigin)
-		return
-	}
-	get := r.Method == http.MethodGet || r.Method == http.MethodHead
-	if !get && !s.ownOrigin(w, r) {
-		return
-	}
+// ServeHTTP serves one request of the page, through its guards.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// routes is the page's handler: each route behind the guards it needs,
+// each guard a wrapper of its own.
+func (s *Server) routes() (http.Handler, error) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	// What any browser may have: the page and its script, which hold no
 	// secret, and pairing.
-	switch {
-	case r.URL.Path == "/favicon.ico" && get:
-		w.WriteHeader(http.StatusNoContent)
-		return
-	case pages[r.URL.Path] != "" && get:
-		http.ServeFileFS(w, r, assets, pages[r.URL.Path])
-		return
-	case r.URL.Path == "/api/pair" && r.Method == http.MethodPost:
-		s.pair(w, r)
-		return
+	for path, file := range pages {
+		if path == "/" {
+			path = "/{$}"
+		}
+		mux.HandleFunc("GET "+path, func(w http.ResponseWriter, r *http.Request) { http.ServeFileFS(w, r, assets, file) })
 	}
-	dev, why := s.device(r)
-	if why != "" {
-		refuse(w, http.StatusUnauthorized, "%s", why)
-		return
-	}
-	switch {
-	case r.URL.Path == "/api/device" && r.Method == http.MethodGet:
+	mux.HandleFunc("POST /api/pair", s.pair)
+	mux.Handle("GET /api/device", s.auth(func(w http.ResponseWriter, _ *http.Request, dev string) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintf(w, "this device is %s\n", dev)
-	case r.URL.Path == "/api/events" && r.Method == http.MethodGet:
-		s.serveEvents(w, r, dev)
-	case r.URL.Path == "/api/question" && r.Method == http.MethodGet:
-		s.serveQuestion(w, r, dev)
-	case r.URL.Path == "/api/answer" && r.Method == http.MethodPost:
-		s.settle(w, r, dev, "answer")
-	case r.URL.Path == "/api/dismiss" && r.Method == http.MethodPost:
-		s.settle(w, r, dev, "dismiss")
-	case r.URL.Path == "/api/stop" && r.Method == http.MethodPost:
-		s.settle(w, r, dev, "stop")
-	default:
-		refuse(w, http.StatusNotFound, "the page has no %s %s", r.Method, r.URL.Path)
+	}))
+	mux.Handle("GET /api/events", s.auth(s.serveEvents))
+	mux.Handle("GET /api/question", s.auth(s.serveQuestion))
+	for _, what := range []string{"answer", "dismiss", "stop"} {
+		mux.Handle("POST /api/"+what, s.auth(func(w http.ResponseWriter, r *http.Request, dev string) { s.settle(w, r, dev, what) }))
 	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		refuse(w, http.StatusNotFound, "the page has no %s %s", r.Method, r.URL.Path)
+	})
+	cop := http.NewCrossOriginProtection()
+	if s.baseOrigin != "" {
+		if err := cop.AddTrustedOrigin(s.baseOrigin); err != nil {
+			return nil, fmt.Errorf("the web page's address %q: %w", s.base, err)
+		}
+	}
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		refuse(w, http.StatusForbidden, "the request comes from the origin %q, not from the page (%s)", r.Header.Get("Origin"), r.Host)
+	}))
+	return withHeaders(s.checkHost(namesOrigin(cop.Handler(mux)))), nil
+}
+
+// withHeaders sets the headers every answer of the page carries.
+func withHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", csp)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Cross-Origin-Resource-Policy", "same-origin")
+		h.Set("Cache-Control", "no-store")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// checkHost refuses a request that names a host other than loopback
+// without HTTPS, or, behind a reverse proxy, other than the page's own.
+func (s *Server) checkHost(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, _, err := net.SplitHostPort(r.Host)
+		if err != nil {
+			host = r.Host
+		}
+		switch {
+		case loopbackHost(host) || r.TLS != nil:
+			// Behind its own TLS, a page reached by another name is safe:
+			// its device token is kept for the origin it was paired at.
+		case !s.secure:
+			refuse(w, http.StatusMisdirectedRequest, "the host %q is not this machine's loopback address: the page answers on 127.0.0.1 only", r.Host)
+			return
+		case s.baseOrigin != "" && !strings.HasSuffix(s.baseOrigin, "://"+r.Host):
+			refuse(w, http.StatusMisdirectedRequest, "the host %q is neither this machine's loopback address nor the page's own (%s)", r.Host, s.baseOrigin)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// namesOrigin refuses a request that changes something and names no
+// origin: only the page itself may, from a browser that names it.
+func namesOrigin(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead && r.Header.Get("Origin") == "" {
+			refuse(w, http.StatusForbidden, "the request names no origin: only the page itself may change anything")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// auth lets in a request that carries a device token, for h with the
+// device's ID, and refuses any other.
+func (s *Server) auth(h func(w http.ResponseWriter, r *http.Request, dev string)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		dev, why := s.device(r)
+		if why != "" {
+			refuse(w, http.StatusUnauthorized, "%s", why)
+			return
+		}
+		h(w, r, dev)
+	})
 }
 
 // pages are the files any browser may have, by path.
 var pages = map[string]string{"/": "assets/index.html", "/app.js": "assets/app.js", "/app.css": "assets/app.css",
 	"/pair": "assets/pair.html", "/pair.js": "assets/pair.js"}
-
-// ownOrigin checks that a request that changes something comes from the
-// page itself, and refuses it otherwise.
-func (s *Server) ownOrigin(w http.ResponseWriter, r *http.Request) bool {
-	own := "http://" + r.Host
-	if r.TLS != nil {
-		own = "https://" + r.Host
-	}
-	switch o := r.Header.Get("Origin"); {
-	case o == "":
-		refuse(w, http.StatusForbidden, "the request names no origin: only the page itself may change anything")
-		return false
-	case o != own && o != s.baseOrigin:
-		refuse(w, http.StatusForbidden, "the request comes from the origin %q, not from the page (%s)", o, own)
-		return false
-	}
-	return true
-}
 
 // authScheme starts the Authorization header of a request of the page.
 const authScheme = "Bearer "

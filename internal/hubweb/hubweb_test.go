@@ -50,6 +50,8 @@ func TestRefusals(t *testing.T) {
 		{"rebound host", "POST", answer, deployAnswer, map[string]string{"Host": "attacker.test"}, 421, "not this machine's loopback"},
 		{"no origin", "POST", answer, deployAnswer, map[string]string{"Origin": ""}, 403, "names no origin"},
 		{"wrong origin", "POST", answer, deployAnswer, map[string]string{"Origin": "http://evil.example"}, 403, `origin "http://evil.example"`},
+		{"another port of this host", "POST", answer, deployAnswer, map[string]string{"Origin": "http://127.0.0.1:1", "Sec-Fetch-Site": "same-site"}, 403, `origin "http://127.0.0.1:1"`},
+		{"pairing from another site", "POST", "/api/pair", `{"code": "00"}`, map[string]string{"Origin": "http://evil.example"}, 403, `origin "http://evil.example"`},
 		{"stop without origin", "POST", "/api/stop?id=" + q.ID, "", map[string]string{"Origin": ""}, 403, "names no origin"},
 		{"no answer token", "POST", answer, deployAnswer, map[string]string{"X-Askuser-Answer": ""}, 403, "no answer token of this question"},
 		{"another question's answer token", "POST", answer, deployAnswer, map[string]string{"X-Askuser-Answer": answerToken(f.token, "local", "zzzzzzzzzzzz")}, 403, "no answer token of this question"},
