@@ -89,6 +89,7 @@ var hostileMarkdown = map[string]func(n int) string{
 	"ordered markers": func(n int) string { return strings.Repeat("1. ", n/3) },
 	"quotes":          func(n int) string { return strings.Repeat("> ", n/2) },
 	"quoted lists":    func(n int) string { return strings.Repeat("> - ", n/4) + "x" },
+	"long list":       func(n int) string { return strings.Repeat("- item\n", n/7) },
 	"nested items": func(n int) string {
 		var b strings.Builder
 		for i := 0; b.Len() < n; i++ {
