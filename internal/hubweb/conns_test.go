@@ -16,11 +16,18 @@ import (
 
 // TestIdleConnections holds thousands of idle connections, from ten
 // addresses, to the page of a hub process that has the file descriptors
-// of a small machine (ulimit -n 1024): askuser pending and askuser
-// answer still reach the hub's queue in the same process, the page still
-// answers its owner, and the hub's log keeps to a few lines.
+// of a small machine (ulimit -n 1024), over HTTP and HTTPS: askuser
+// pending and askuser answer still reach the hub's queue in the same
+// process, the page still answers its owner, and the hub's log keeps to
+// a few lines.
 func TestIdleConnections(t *testing.T) {
-	askuser, env, f, logs := hubProcess(t, []string{"sh", "-c", `ulimit -n 1024 && exec "$@"`, "sh"}, "--web", "127.0.0.1:0")
+	for _, args := range [][]string{{"--web", "127.0.0.1:0"}, {"--web", "127.0.0.1:0", "--tls"}} {
+		t.Run(map[int]string{2: "http", 3: "https"}[len(args)], func(t *testing.T) { idleConnections(t, args) })
+	}
+}
+
+func idleConnections(t *testing.T, args []string) {
+	askuser, env, f, logs := hubProcess(t, []string{"sh", "-c", `ulimit -n 1024 && exec "$@"`, "sh"}, args...)
 	ask := exec.Command(askuser, "ask", "--no-config", "--timeout-per-question", "120000", questionFile(t, deployReq))
 	var asked bytes.Buffer
 	ask.Env, ask.Stdout, ask.SysProcAttr = env, &asked, &syscall.SysProcAttr{Setsid: true}
@@ -62,7 +69,7 @@ func TestIdleConnections(t *testing.T) {
 	}()
 	for i := range n {
 		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, byte(2+i%10))}, Timeout: 10 * time.Second}
-		c, err := d.Dial("tcp", strings.TrimPrefix(f.base, "http://"))
+		c, err := d.Dial("tcp", f.base[strings.Index(f.base, "//")+2:])
 		if err != nil {
 			t.Fatalf("connection %d: %v", i, err)
 		}

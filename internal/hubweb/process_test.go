@@ -5,6 +5,8 @@ package hubweb_test
 import (
 	"bufio"
 	"bytes"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -20,6 +22,8 @@ import (
 
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/hubweb"
 	"github.com/askuser/askuser/internal/syncbuf"
 	"github.com/askuser/askuser/internal/testbin"
 	"github.com/creack/pty"
@@ -133,7 +137,23 @@ func hubProcess(t *testing.T, wrap []string, args ...string) (askuser string, en
 	if !ok || len(tok) != 64 || u.RawQuery != "" || strings.Contains(logged, tok) {
 		t.Errorf("the hub logged %q; askuser hub status printed %q", logged, page)
 	}
-	return askuser, env, &fixture{base: "http://" + u.Host, token: tok, http: &http.Client{Timeout: 10 * time.Second}}, logs
+	f = &fixture{base: u.Scheme + "://" + u.Host, token: tok, http: &http.Client{Timeout: 10 * time.Second}}
+	if u.Scheme == "https" {
+		// The hub's own certificate, trusted as a paired device's browser
+		// does once its fingerprint is checked.
+		paths, err := hub.Locate(func(k string) string { return map[string]string{"XDG_STATE_HOME": state}[k] })
+		if err != nil {
+			t.Fatal(err)
+		}
+		pem, err := os.ReadFile(filepath.Join(paths.Dir, hubweb.CertFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pool := x509.NewCertPool()
+		pool.AppendCertsFromPEM(pem)
+		f.http.Transport = &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}
+	}
+	return askuser, env, f, logs
 }
 
 // questionFile writes the questionnaire req to a file of the test's.
