@@ -75,6 +75,9 @@ func serveControl(ctx context.Context, s *server.Server, token string, w *hubweb
 			}
 			return controlReply{Device: &d}
 		}),
+		// A watch follows a bucket's stream: one made again, or deleted,
+		// needs a new watch.
+		rewatch(nc, w),
 		// The server has the subscriptions once the hub says it is
 		// ready: a command right after it finds them.
 		nc.Flush(),
@@ -88,6 +91,19 @@ func serveControl(ctx context.Context, s *server.Server, token string, w *hubweb
 		nc.Close()
 	}()
 	return nil
+}
+
+// rewatch has the page w watch the hub afresh whenever one of the hub's
+// buckets is deleted or made again, as JetStream's advisories tell.
+func rewatch(nc *nats.Conn, w *hubweb.Server) error {
+	var errs []error
+	for _, what := range []string{"CREATED", "DELETED"} {
+		for _, bucket := range []string{hub.QuestionsBucket, hub.AnswersBucket} {
+			_, err := nc.Subscribe("$JS.EVENT.ADVISORY.STREAM."+what+".KV_"+bucket, func(*nats.Msg) { w.Rewatch() })
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // control sends req on subject to the running hub and returns its reply.

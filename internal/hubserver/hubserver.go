@@ -451,7 +451,7 @@ func startWeb(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info hu
 		return "", "", fmt.Errorf("the web page: connect to the hub: %w", err)
 	}
 	w, err := hubweb.New(ctx, c, &hubweb.Options{Token: token, Devices: filepath.Join(paths.Dir, hubweb.DevicesFile),
-		Secure: withTLS || base != "", Base: base, Fingerprint: fingerprint})
+		Secure: withTLS || base != "", TLS: withTLS, Base: base, Fingerprint: fingerprint, Log: log})
 	if err == nil {
 		err = serveControl(ctx, s, info.Token, w)
 	}

@@ -58,7 +58,8 @@ and no hub runs, so that nothing is left running after the agent.
 With --web it also serves its web page, the waiting questions and
 their forms for a browser, on ADDR (127.0.0.1:7373 unless given), and
 logs the page's address; askuser hub status gives it with its access
-token, for this machine.
+token in the fragment (/#token=…), for this machine, or, behind --url,
+the proxy's address, where this machine's browser pairs too.
 Without TLS only a loopback address is served. --tls serves HTTPS with
 the hub's own certificate (made once, kept in the hub's directory);
 --cert and --key with yours. --url is the https address devices reach

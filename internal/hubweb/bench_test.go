@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/hubweb"
 	"github.com/chromedp/chromedp"
 )
 
@@ -74,4 +75,17 @@ new MutationObserver((ms) => { for (const m of ms) if (m.addedNodes.length) { wi
 	slices.Sort(took)
 	b.ReportMetric(took[len(took)/2], "p50-ms")
 	b.ReportMetric(took[len(took)*99/100], "p99-ms")
+}
+
+// BenchmarkMarkdownHostile renders each hostile preview at the contract's
+// limit of 16,000 characters.
+func BenchmarkMarkdownHostile(b *testing.B) {
+	for name, make := range hostileMarkdown {
+		src := make(contract.MaxPreviewLen)
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				hubweb.Markdown(src)
+			}
+		})
+	}
 }

@@ -185,7 +185,9 @@ func q(s string) string {
 // open opens the page with its token, then path (such as #q=ID).
 func (b *browser) open(f *fixture, path string) {
 	b.t.Helper()
-	b.do(chromedp.Navigate(f.base + "/?token=" + f.token))
+	// From another document, so that the page loads afresh rather than
+	// take a new fragment.
+	b.do(chromedp.Navigate("about:blank"), chromedp.Navigate(f.base+"/#token="+f.token))
 	b.wait(`document.getElementById('conn').textContent.startsWith('Connected')`)
 	if path != "" {
 		b.do(chromedp.Navigate(f.base + "/" + path))

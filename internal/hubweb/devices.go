@@ -26,12 +26,6 @@ const (
 	MaxPairing     = time.Hour
 )
 
-// Pairing attempts: a burst of pairBurst, then one each pairEvery.
-const (
-	pairBurst = 10
-	pairEvery = 6 * time.Second
-)
-
 // seenEvery is how often a device's last sight is written down.
 const seenEvery = time.Minute
 
@@ -75,12 +69,10 @@ type devices struct {
 	byHash map[string]*Device
 	codes  map[string]*code
 	saved  map[string]time.Time // id → LastSeen as written
-	tokens float64              // pairing attempts left
-	filled time.Time
 }
 
 func loadDevices(path string) (*devices, error) {
-	d := &devices{path: path, byHash: map[string]*Device{}, codes: map[string]*code{}, saved: map[string]time.Time{}, tokens: pairBurst}
+	d := &devices{path: path, byHash: map[string]*Device{}, codes: map[string]*code{}, saved: map[string]time.Time{}}
 	if path == "" {
 		return d, nil
 	}
@@ -150,17 +142,13 @@ type PairError struct {
 
 func (e *PairError) Error() string { return e.Message }
 
-// pair exchanges the code for a new device's token.
+// pair exchanges the code for a new device's token. Attempts are not
+// limited: a code holds 256 random bits, which no number of guesses
+// finds, and a limit shared by every client (behind a reverse proxy all
+// are 127.0.0.1) would let bogus attempts lock the owner's code out.
 func (d *devices) pair(c, userAgent string, now time.Time) (*Device, string, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.tokens = min(pairBurst, d.tokens+now.Sub(d.filled).Seconds()/pairEvery.Seconds())
-	d.filled = now
-	if d.tokens < 1 {
-		wait := time.Duration((1 - d.tokens) * float64(pairEvery)).Round(time.Second)
-		return nil, "", &PairError{429, fmt.Sprintf("too many pairing attempts: try again in %v", max(wait, time.Second))}
-	}
-	d.tokens--
 	p := d.codes[hashToken(c)]
 	switch {
 	case p == nil:
@@ -200,6 +188,23 @@ func (d *devices) device(t string, now time.Time) (Device, error) {
 		d.save()
 	}
 	return *dev, nil
+}
+
+// by names the device id for the asker and its model, when it answers
+// or dismisses: by its paired name, within hub.MaxByLen, else its ID.
+func (d *devices) by(id string) string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	name := id
+	for _, dev := range d.list {
+		if dev.ID == id && dev.Name != "" {
+			name = dev.Name
+			if len(name) > 80 {
+				name = strings.ToValidUTF8(name[:80], "") + "…"
+			}
+		}
+	}
+	return "the device “" + name + "” paired with the hub"
 }
 
 // all returns the devices, paired first first.

@@ -1,13 +1,18 @@
 package hubweb
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"sort"
+	"strings"
 	"time"
 
+	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 )
 
@@ -50,6 +55,10 @@ type requestShape struct {
 	} `json:"questions"`
 }
 
+// maxTitle bounds, in bytes, the title of a row of the list: a title
+// within its contract's limits always fits.
+const maxTitle = 4 * contract.MaxPromptLen
+
 func summarize(q *hub.Question) Summary {
 	s := Summary{ID: q.ID, Agent: q.Tag.Agent, Project: q.Tag.Project, Machine: q.Tag.Machine,
 		Contract: q.Tag.Contract, Questions: q.Tag.Questions, Created: q.Created, Deadline: q.Tag.Deadline, StoppedBy: q.StoppedBy}
@@ -64,6 +73,9 @@ func summarize(q *hub.Question) Summary {
 			s.Title = r.Questions[0].Question
 		}
 	}
+	if len(s.Title) > maxTitle {
+		s.Title = strings.ToValidUTF8(s.Title[:maxTitle], "") + "…"
+	}
 	return s
 }
 
@@ -75,46 +87,119 @@ func closedWhere(a *hub.Answer) string {
 	return a.Where()
 }
 
-// follow keeps the list of what waits and tells the pages of each change.
-func (s *Server) follow(events <-chan hub.WatchEvent) {
-	for e := range events {
+// rewatchRetry is how long the page waits to watch the hub again when
+// the hub refused a watch, as while its buckets are gone.
+const rewatchRetry = time.Second
+
+// watch follows the hub through events, the watch that cancel ends, and
+// through a new watch each time Rewatch asks, until ctx is done.
+func (s *Server) watch(ctx context.Context, events <-chan hub.WatchEvent, cancel context.CancelFunc) {
+	for {
+		again := s.follow(events)
+		cancel()
+		for range events {
+			// The watch closes its channel once it sees its end.
+		}
+		if !again {
+			s.setOnline(false)
+			return
+		}
+		// Watch afresh, once the hub takes a watch.
+		for {
+			var wctx context.Context
+			wctx, cancel = context.WithCancel(ctx)
+			var err error
+			if events, err = s.c.Watch(wctx); err == nil {
+				break
+			}
+			cancel()
+			s.setOnline(false)
+			select {
+			case <-ctx.Done():
+				return
+			case <-s.rewatch:
+			case <-time.After(rewatchRetry):
+			}
+		}
+	}
+}
+
+func (s *Server) setOnline(ok bool) {
+	name := "lost"
+	if ok {
+		name = "synced"
+	}
+	s.mu.Lock()
+	s.online = ok
+	s.broadcast(event{name, []byte("{}")})
+	s.mu.Unlock()
+}
+
+// follow keeps the list of what waits and tells the pages of each change,
+// until events ends (false) or Rewatch asks for a new watch (true). The
+// questions its watch has not reported by the time it is first synced
+// are gone: they leave the list.
+func (s *Server) follow(events <-chan hub.WatchEvent) bool {
+	seen := map[string]bool{}
+	for {
+		var e hub.WatchEvent
+		var ok bool
+		select {
+		case e, ok = <-events:
+			if !ok {
+				return false
+			}
+		case <-s.rewatch:
+			return true
+		}
 		switch e.Kind {
 		case hub.WatchWaiting:
+			if seen != nil {
+				seen[e.ID] = true
+			}
 			sum, _ := json.Marshal(summarize(e.Question))
 			s.mu.Lock()
 			s.waiting[e.ID] = &entry{q: e.Question, summary: sum}
 			s.broadcast(event{"waiting", sum})
 			s.mu.Unlock()
 		case hub.WatchClosed:
-			where := closedWhere(e.Answer)
-			data, _ := json.Marshal(struct {
-				ID    string `json:"id"`
-				Where string `json:"where"`
-			}{e.ID, where})
-			s.mu.Lock()
-			delete(s.waiting, e.ID)
-			if len(s.closed) >= maxClosed {
-				clear(s.closed)
-			}
-			s.closed[e.ID] = where
-			s.broadcast(event{"closed", data})
-			s.mu.Unlock()
+			s.close(e.ID, closedWhere(e.Answer))
 		case hub.WatchSynced:
-			s.mu.Lock()
-			s.online = true
-			s.broadcast(event{"synced", []byte("{}")})
-			s.mu.Unlock()
+			if seen != nil {
+				s.mu.Lock()
+				var gone []string
+				for id := range s.waiting {
+					if !seen[id] {
+						gone = append(gone, id)
+					}
+				}
+				s.mu.Unlock()
+				for _, id := range gone {
+					s.close(id, closedWhere(nil))
+				}
+				seen = nil
+			}
+			s.setOnline(true)
 		case hub.WatchLost:
-			s.mu.Lock()
-			s.online = false
-			s.broadcast(event{"lost", []byte("{}")})
-			s.mu.Unlock()
+			s.setOnline(false)
 		}
 	}
+}
+
+// close takes the question id off the list, gone where.
+func (s *Server) close(id, where string) {
+	data, _ := json.Marshal(struct {
+		ID    string `json:"id"`
+		Where string `json:"where"`
+	}{id, where})
 	s.mu.Lock()
-	s.online = false
-	s.broadcast(event{"lost", []byte("{}")})
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	delete(s.waiting, id)
+	if len(s.closed) >= maxClosed {
+		clear(s.closed)
+	}
+	s.closed[id] = where
+	s.broadcast(event{"closed", data})
 }
 
 // broadcast sends e to every page; s.mu is held. A page too far behind
@@ -168,9 +253,10 @@ func (s *Server) snapshot() (first, rest event) {
 // serveEvents streams the list: a snapshot in two parts, then each
 // change.
 func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, dev string) {
-	fl, ok := w.(http.Flusher)
-	if !ok {
-		refuse(w, http.StatusInternalServerError, "the connection cannot stream events")
+	// The stream lasts: no read deadline, and a write deadline for each
+	// event, so that a client that takes nothing loses its stream.
+	rc := http.NewResponseController(w)
+	if err := rc.SetReadDeadline(time.Time{}); err != nil && !errors.Is(err, http.ErrNotSupported) {
 		return
 	}
 	ch := make(chan event, subBuffer)
@@ -187,9 +273,13 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, dev string)
 	h.Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
 	write := func(e event) bool {
+		rc.SetWriteDeadline(time.Now().Add(writeTimeout))
+		if e.name == "" {
+			_, err := io.WriteString(w, ": alive\n\n")
+			return err == nil && rc.Flush() == nil
+		}
 		_, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", e.name, e.data)
-		fl.Flush()
-		return err == nil
+		return err == nil && rc.Flush() == nil
 	}
 	if !write(first) || !write(rest) {
 		return
@@ -205,10 +295,9 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, dev string)
 				return
 			}
 		case <-tick.C:
-			if _, err := fmt.Fprint(w, ": alive\n\n"); err != nil {
+			if !write(event{}) {
 				return
 			}
-			fl.Flush()
 		}
 	}
 }
@@ -223,6 +312,21 @@ type Detail struct {
 	// AnswerToken is what a request that answers, dismisses or stops the
 	// countdown of this question carries, for this device.
 	AnswerToken string `json:"answerToken"`
+}
+
+// checkRequest checks the questionnaire of q against its contract's
+// rules, its limits included (a preview of at most 16,000 characters):
+// the hub of another machine may have stored anything.
+func checkRequest(q *hub.Question) error {
+	switch q.Tag.Contract {
+	case hub.ContractAskUser:
+		_, _, err := contract.Parse(q.Request)
+		return err
+	case hub.ContractAskUserQuestion:
+		_, err := auq.Parse(q.Request)
+		return err
+	}
+	return fmt.Errorf("its contract %q is not one askuser knows", q.Tag.Contract)
 }
 
 // serveQuestion serves the question the query's id names, or says where
@@ -255,6 +359,14 @@ func (s *Server) serveQuestion(w http.ResponseWriter, r *http.Request, dev strin
 			return
 		}
 		q = got
+	}
+	if err := checkRequest(q); err != nil {
+		msg := err.Error()
+		if len(msg) > 2000 {
+			msg = strings.ToValidUTF8(msg[:2000], "") + "…"
+		}
+		refuse(w, http.StatusUnprocessableEntity, "this question breaks the rules of its contract, so the page does not show it: %s", msg)
+		return
 	}
 	d := Detail{Summary: summarize(q), Request: q.Request, AnswerToken: s.mac("answer", dev, q.ID)}
 	var shape requestShape

@@ -12,7 +12,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -36,7 +35,6 @@ type fixture struct {
 	logs   *syncbuf.Buffer // the hub's log
 	http   *http.Client
 	token  string
-	csrf   string
 	dir    string
 	client *hub.Client
 	asker  *ask.Asker
@@ -44,8 +42,6 @@ type fixture struct {
 	seen   map[string]bool // the questions waiting returned
 	info   hub.Info
 }
-
-var csrfMeta = regexp.MustCompile(`name="askuser-csrf" content="([0-9a-f]+)"`)
 
 func newFixture(t testing.TB) *fixture { return newFixtureWith(t, false) }
 
@@ -76,7 +72,7 @@ func newFixtureWith(t testing.TB, withTLS bool) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{base: u.Scheme + "://" + u.Host, state: state, logs: logs, token: u.Query().Get("token"), dir: dir, seen: map[string]bool{}, info: info,
+	f := &fixture{base: u.Scheme + "://" + u.Host, state: state, logs: logs, token: strings.TrimPrefix(u.Fragment, "token="), dir: dir, seen: map[string]bool{}, info: info,
 		http: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }, Timeout: 10 * time.Second}}
 	if withTLS {
 		pem, err := os.ReadFile(filepath.Join(dir, hubweb.CertFile))
@@ -98,15 +94,9 @@ func newFixtureWith(t testing.TB, withTLS bool) *fixture {
 		t.Fatal(err)
 	}
 	f.asker = f.newAsker(t, "test agent", "/src/project", "testbox")
-	st, body := f.do(t, "GET", "/", "", nil)
-	if st != http.StatusOK {
-		t.Fatalf("GET / = %d %s", st, body)
+	if st, body := f.do(t, "GET", "/api/device", "", nil); st != http.StatusOK {
+		t.Fatalf("GET /api/device = %d %s", st, body)
 	}
-	m := csrfMeta.FindStringSubmatch(body)
-	if m == nil {
-		t.Fatalf("the page holds no CSRF token:\n%s", body)
-	}
-	f.csrf = m[1]
 	return f
 }
 
@@ -161,25 +151,23 @@ func (f *fixture) askQuestions(t testing.TB, req string) (<-chan auq.Outcome, *h
 	return out, f.waiting(t)
 }
 
-// do sends a request with the page's cookie, and, for a POST, its
-// origin and CSRF token, unless hdr says otherwise ("" removes one).
+// do sends a request with the page's access token in its Authorization
+// header, and, for a POST, its origin and answer token, unless hdr says
+// otherwise ("" removes one).
 func (f *fixture) do(t testing.TB, method, path, body string, hdr map[string]string) (int, string) {
 	t.Helper()
 	req, err := http.NewRequest(method, f.base+path, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.AddCookie(&http.Cookie{Name: "askuser_token", Value: f.token})
+	req.Header.Set("Authorization", "Bearer "+f.token)
 	if method == "POST" {
 		req.Header.Set("Origin", f.base)
-		req.Header.Set("X-Askuser-Csrf", f.csrf)
 		req.Header.Set("X-Askuser-Answer", answerToken(f.token, "local", req.URL.Query().Get("id")))
 		req.Header.Set("Content-Type", "application/json")
 	}
 	for k, v := range hdr {
 		switch {
-		case k == "Cookie" && v == "":
-			req.Header.Del("Cookie")
 		case k == "Host":
 			req.Host = v
 		case v == "":
@@ -226,10 +214,17 @@ func receive[T any](t testing.TB, ch <-chan T) T {
 // as who gave the answer that lost.
 func supersede(t *testing.T, info hub.Info, id, loser string) {
 	t.Helper()
+	kvtest.Update(t, natsConn(t, info), hub.AnswersBucket, id, func(a map[string]any) { a["superseded"] = loser })
+}
+
+// natsConn connects to the hub at info as its own clients do, until the
+// test ends.
+func natsConn(t testing.TB, info hub.Info) *nats.Conn {
+	t.Helper()
 	nc, err := nats.Connect(info.URL, nats.Token(info.Token))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer nc.Close()
-	kvtest.Update(t, nc, hub.AnswersBucket, id, func(a map[string]any) { a["superseded"] = loser })
+	t.Cleanup(nc.Close)
+	return nc
 }

@@ -2,19 +2,24 @@
 // wait on the hub and each questionnaire as a form, for a browser on the
 // same machine and, over HTTPS, for the devices paired with the hub.
 //
-// Every request must carry a device token as a cookie: the access
-// token, set by the address askuser hub status prints (/?token=…) and taken
-// from this machine only, or the token a device got for a pairing link
-// (askuser hub pair), which works once and for minutes. Without HTTPS
-// every request must name a loopback host. Every request that changes
-// something must also come from the page's own origin and carry the
-// device's CSRF token, and one on a question that question's own answer
-// token. A revoked device is refused at once, its event stream closed.
+// Every request of the API must carry a device token in its Authorization
+// header, never a cookie (cookies ignore ports: every other service of
+// the host would receive it): the access token, which the address
+// askuser hub status prints holds in its fragment (/#token=…) and which
+// is taken from this machine only, or the token a device got for a
+// pairing link (askuser hub pair), which works once and for minutes. The
+// page's script keeps the first for its tab (sessionStorage), the second
+// for its origin (localStorage). Without HTTPS every request must name a
+// loopback host. Every request that changes something must also come from
+// the page's own origin, and one on a question carry that question's own
+// answer token. A revoked device is refused at once, its event stream
+// closed.
 // The page is embedded, fetches nothing from elsewhere and runs under a
 // strict Content-Security-Policy; it shows the model's text as text only.
 package hubweb
 
 import (
+	"cmp"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
@@ -26,6 +31,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/url"
@@ -45,12 +51,6 @@ const DefaultAddr = "127.0.0.1:7373"
 // the page's access token across restarts.
 const TokenFile = "web-token"
 
-// cookieName holds the access token in the browser.
-const cookieName = "askuser_token"
-
-// csrfHeader carries the CSRF token of a request that changes something.
-const csrfHeader = "X-Askuser-Csrf"
-
 // answerHeader carries the answer token of the question a request
 // answers, dismisses or stops the countdown of.
 const answerHeader = "X-Askuser-Answer"
@@ -66,42 +66,26 @@ const csp = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 's
 //go:embed assets
 var assets embed.FS
 
-// pageHead and pageTail are the page before and after its CSRF token,
-// the one part of it that is not the same for every hub. The token is
-// hex, so it goes in as it is; no template package is linked for it
-// (text/template keeps every method of the program alive, megabytes).
-var pageHead, pageTail = splitPage()
-
-func splitPage() (head, tail string) {
-	b, err := assets.ReadFile("assets/index.html")
-	if err != nil {
-		panic(err)
-	}
-	head, tail, ok := strings.Cut(string(b), csrfMark)
-	if !ok {
-		panic("hubweb: assets/index.html has no " + csrfMark)
-	}
-	return head, tail
-}
-
-// csrfMark is where the page's CSRF token goes in assets/index.html.
-const csrfMark = "{{csrf}}"
-
 // Options configures New. A nil *Options means the defaults.
 type Options struct {
 	// Token is the access token; "" means a new random one.
 	Token string
-	// By names the page when it answers, dismisses or stops a countdown,
-	// for the asker and its model; "" means "the web page of the hub on"
-	// the host name.
+	// By names the page when this machine's browser answers, dismisses
+	// or stops a countdown, for the asker and its model; "" means "the
+	// web page of the hub on" the host name. A paired device is named by
+	// its paired name.
 	By string
 	// Devices is the file that keeps the paired devices (DevicesFile in
 	// the hub's directory); "" keeps them in memory.
 	Devices string
 	// Secure says the page is reached over HTTPS, its own or a reverse
-	// proxy's: its cookies are Secure, and any host name is served, since
-	// a device token, bound to its host, is needed anyway.
+	// proxy's: any host name is served, since a device token is needed
+	// anyway. Reached through a reverse proxy (Secure without TLS), every
+	// request comes from this machine, so the access token is refused:
+	// this machine's browser pairs too.
 	Secure bool
+	// TLS says the page serves HTTPS itself.
+	TLS bool
 	// Base is the address devices open the page at, such as
 	// https://laptop.example.ts.net/, for pairing links and pushes; a
 	// request from its origin is the page's own.
@@ -109,6 +93,13 @@ type Options struct {
 	// Fingerprint is the SHA-256 fingerprint of the page's certificate,
 	// when it serves HTTPS itself, shown with each pairing link.
 	Fingerprint string
+	// MaxConns and MaxConnsPerClient bound the page's connections, in
+	// all and from one address; 0 means DefaultMaxConns and
+	// DefaultMaxConnsPerClient.
+	MaxConns, MaxConnsPerClient int
+	// Log receives, at a bounded rate, what goes wrong with connections;
+	// nil means standard error.
+	Log io.Writer
 }
 
 // Server is the page's HTTP handler. It follows the hub through one
@@ -118,16 +109,22 @@ type Server struct {
 	token       string
 	by          string
 	secure      bool
+	tls         bool
 	base        string
 	baseOrigin  string
 	fingerprint string
 	devices     *devices
+	maxConns    int
+	perClient   int
+	log         *rateLog
 
 	mu      sync.Mutex
 	waiting map[string]*entry
 	closed  map[string]string     // id → where, for questions that left
 	subs    map[chan event]string // → the device's ID
 	online  bool
+	rewatch chan struct{}
+	handler http.Handler
 }
 
 // entry is one waiting question with its summary line, encoded once.
@@ -210,8 +207,10 @@ func New(ctx context.Context, c *hub.Client, opts *Options) (*Server, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	s := &Server{c: c, token: opts.Token, by: opts.By, secure: opts.Secure, base: opts.Base, fingerprint: opts.Fingerprint,
-		waiting: map[string]*entry{}, closed: map[string]string{}, subs: map[chan event]string{}}
+	s := &Server{c: c, token: opts.Token, by: opts.By, secure: opts.Secure, tls: opts.TLS, base: opts.Base, fingerprint: opts.Fingerprint,
+		waiting: map[string]*entry{}, closed: map[string]string{}, subs: map[chan event]string{}, rewatch: make(chan struct{}, 1),
+		maxConns: cmp.Or(opts.MaxConns, DefaultMaxConns), perClient: cmp.Or(opts.MaxConnsPerClient, DefaultMaxConnsPerClient),
+		log: newRateLog(cmp.Or[io.Writer](opts.Log, os.Stderr), "askuser hub: the web page: ")}
 	if s.token == "" {
 		s.token = newToken()
 	}
@@ -227,16 +226,32 @@ func New(ctx context.Context, c *hub.Client, opts *Options) (*Server, error) {
 	if s.devices, err = loadDevices(opts.Devices); err != nil {
 		return nil, err
 	}
+	if s.handler, err = s.routes(); err != nil {
+		return nil, err
+	}
 	if s.by == "" {
 		host, _ := os.Hostname()
 		s.by = strings.TrimSpace("the web page of the hub on " + host)
 	}
-	events, err := c.Watch(ctx)
+	wctx, cancel := context.WithCancel(ctx)
+	events, err := c.Watch(wctx)
 	if err != nil {
+		cancel()
 		return nil, fmt.Errorf("watch the hub's questions: %w", err)
 	}
-	go s.follow(events)
+	go s.watch(ctx, events, cancel)
 	return s, nil
+}
+
+// Rewatch has the page watch the hub afresh: after the hub's buckets
+// were deleted or made again, a watch follows streams that are gone.
+// Questions the new watch does not find leave the list. It does not
+// wait.
+func (s *Server) Rewatch() {
+	select {
+	case s.rewatch <- struct{}{}:
+	default:
+	}
 }
 
 // Token returns the access token.
@@ -246,17 +261,27 @@ func (s *Server) Token() string { return s.token }
 // without the access token.
 func (s *Server) Address(addr string) string {
 	scheme := "http://"
-	if s.secure {
+	if s.tls {
 		scheme = "https://"
 	}
 	return scheme + addr + "/"
 }
 
 // URL returns the address to open on this machine for the page
-// listening on addr, the access token in it.
+// listening on addr, the access token in its fragment, which the
+// browser never sends and the page's script removes from the address
+// and its history. Behind a reverse proxy, where the access token is
+// refused, it is the address devices open the page at, to be paired.
 func (s *Server) URL(addr string) string {
-	return s.Address(addr) + "?token=" + s.token
+	if s.proxied() {
+		return s.base
+	}
+	return s.Address(addr) + "#token=" + s.token
 }
+
+// proxied says the page is reached through a reverse proxy: Secure,
+// without TLS of its own.
+func (s *Server) proxied() bool { return s.secure && !s.tls }
 
 // Base returns the address devices open the page at, Options.Base.
 func (s *Server) Base() string { return s.base }
@@ -305,9 +330,15 @@ func (s *Server) Revoke(id string) (Device, error) {
 	return d, nil
 }
 
-// Serve serves the page on ln until ctx is done, then closes it.
+// Serve serves the page on ln until ctx is done, then closes it. It
+// bounds the connections it keeps (Options.MaxConns), and how long each
+// may take to send a request, to take an answer, and to idle.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	lim := newConnLimit(ln, s.maxConns, s.perClient, s.log)
+	srv := &http.Server{Handler: s, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
+		WriteTimeout: writeTimeout, IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes,
+		ConnState: lim.state, ErrorLog: log.New(s.log, "", 0)}
+	ln = lim
 	go func() {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), time.Second)
@@ -333,124 +364,134 @@ func (s *Server) closeSubs() {
 	}
 }
 
-// ServeHTTP serves one request of the page, after its checks.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h := w.Header()
-	h.Set("Content-Security-Policy", csp)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Cross-Origin-Opener-Policy", "same-origin")
-	h.Set("Cross-Origin-Resource-Policy", "same-origin")
-	h.Set("Cache-Control", "no-store")
-	host, _, err := net.SplitHostPort(r.Host)
-	if err != nil {
-		host = r.Host
-	}
-	switch {
-	case loopbackHost(host) || r.TLS != nil:
-		// Behind its own TLS, a page reached by another name is safe: its
-		// device token is bound to the name it was paired at.
-	case !s.secure:
-		refuse(w, http.StatusMisdirectedRequest, "the host %q is not this machine's loopback address: the page answers on 127.0.0.1 only", r.Host)
-		return
-	case s.baseOrigin != "" && !strings.HasSuffix(s.baseOrigin, "://"+r.Host):
-		refuse(w, http.StatusMisdirectedRequest, "the host %q is neither this machine's loopback address nor the page's own (%s)", r.Host, s.baseOrigin)
-		return
-	}
-	get := r.Method == http.MethodGet || r.Method == http.MethodHead
-	if !get && !s.ownOrigin(w, r) {
-		return
-	}
-	// What a browser that is not paired yet may have: the pairing page.
-	switch {
-	case r.URL.Path == "/favicon.ico" && get:
-		w.WriteHeader(http.StatusNoContent)
-		return
-	case (r.URL.Path == "/pair" || r.URL.Path == "/pair.js" || r.URL.Path == "/app.css") && get:
-		name := r.URL.Path
-		if name == "/pair" {
-			name = "/pair.html"
+// ServeHTTP serves one request of the page, through its guards.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// routes is the page's handler: each route behind the guards it needs,
+// each guard a wrapper of its own.
+func (s *Server) routes() (http.Handler, error) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	// What any browser may have: the page and its script, which hold no
+	// secret, and pairing.
+	for path, file := range pages {
+		if path == "/" {
+			path = "/{$}"
 		}
-		http.ServeFileFS(w, r, assets, "assets"+name)
-		return
-	case r.URL.Path == "/api/pair" && r.Method == http.MethodPost:
-		s.pair(w, r)
-		return
-	case r.URL.Path == "/" && get && r.URL.Query().Has("token"):
-		if !s.same(r.URL.Query().Get("token"), s.token) || !fromThisMachine(r) {
-			refuse(w, http.StatusUnauthorized, "the access token in the address is wrong, or used from another machine: open the address askuser hub status prints, on its machine")
-			return
-		}
-		s.setCookie(w, r, s.token)
-		http.Redirect(w, r, "/", http.StatusSeeOther)
-		return
+		mux.HandleFunc("GET "+path, func(w http.ResponseWriter, r *http.Request) { http.ServeFileFS(w, r, assets, file) })
 	}
-	dev, why := s.device(r)
-	if why != "" {
-		refuse(w, http.StatusUnauthorized, "%s", why)
-		return
-	}
-	if !get && !s.same(r.Header.Get(csrfHeader), s.mac("csrf", dev)) {
-		refuse(w, http.StatusForbidden, "the request has no valid CSRF token: reload the page")
-		return
-	}
-	switch {
-	case r.URL.Path == "/" && r.Method == http.MethodGet:
-		h.Set("Content-Type", "text/html; charset=utf-8")
-		io.WriteString(w, pageHead+s.mac("csrf", dev)+pageTail)
-	case r.URL.Path == "/app.js" && r.Method == http.MethodGet:
-		http.ServeFileFS(w, r, assets, "assets"+r.URL.Path)
-	case r.URL.Path == "/api/device" && r.Method == http.MethodGet:
+	mux.HandleFunc("POST /api/pair", s.pair)
+	mux.Handle("GET /api/device", s.auth(func(w http.ResponseWriter, _ *http.Request, dev string) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintf(w, "this device is %s\n", dev)
-	case r.URL.Path == "/api/events" && r.Method == http.MethodGet:
-		s.serveEvents(w, r, dev)
-	case r.URL.Path == "/api/question" && r.Method == http.MethodGet:
-		s.serveQuestion(w, r, dev)
-	case r.URL.Path == "/api/answer" && r.Method == http.MethodPost:
-		s.settle(w, r, dev, "answer")
-	case r.URL.Path == "/api/dismiss" && r.Method == http.MethodPost:
-		s.settle(w, r, dev, "dismiss")
-	case r.URL.Path == "/api/stop" && r.Method == http.MethodPost:
-		s.settle(w, r, dev, "stop")
-	default:
+	}))
+	mux.Handle("GET /api/events", s.auth(s.serveEvents))
+	mux.Handle("GET /api/question", s.auth(s.serveQuestion))
+	for _, what := range []string{"answer", "dismiss", "stop"} {
+		mux.Handle("POST /api/"+what, s.auth(func(w http.ResponseWriter, r *http.Request, dev string) { s.settle(w, r, dev, what) }))
+	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusNotFound, "the page has no %s %s", r.Method, r.URL.Path)
+	})
+	cop := http.NewCrossOriginProtection()
+	if s.baseOrigin != "" {
+		if err := cop.AddTrustedOrigin(s.baseOrigin); err != nil {
+			return nil, fmt.Errorf("the web page's address %q: %w", s.base, err)
+		}
 	}
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		refuse(w, http.StatusForbidden, "the request comes from the origin %q, not from the page (%s)", r.Header.Get("Origin"), r.Host)
+	}))
+	return withHeaders(s.checkHost(namesOrigin(cop.Handler(mux)))), nil
 }
 
-// ownOrigin checks that a request that changes something comes from the
-// page itself, and refuses it otherwise.
-func (s *Server) ownOrigin(w http.ResponseWriter, r *http.Request) bool {
-	own := "http://" + r.Host
-	if r.TLS != nil {
-		own = "https://" + r.Host
-	}
-	switch o := r.Header.Get("Origin"); {
-	case o == "":
-		refuse(w, http.StatusForbidden, "the request names no origin: only the page itself may change anything")
-		return false
-	case o != own && o != s.baseOrigin:
-		refuse(w, http.StatusForbidden, "the request comes from the origin %q, not from the page (%s)", o, own)
-		return false
-	}
-	return true
+// withHeaders sets the headers every answer of the page carries.
+func withHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", csp)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Cross-Origin-Resource-Policy", "same-origin")
+		h.Set("Cache-Control", "no-store")
+		next.ServeHTTP(w, r)
+	})
 }
 
-// device returns the ID of the device the request's cookie names, or
-// why it is refused.
+// checkHost refuses a request that names a host other than loopback
+// without HTTPS, or, behind a reverse proxy, other than the page's own.
+func (s *Server) checkHost(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, _, err := net.SplitHostPort(r.Host)
+		if err != nil {
+			host = r.Host
+		}
+		switch {
+		case loopbackHost(host) || r.TLS != nil:
+			// Behind its own TLS, a page reached by another name is safe:
+			// its device token is kept for the origin it was paired at.
+		case !s.secure:
+			refuse(w, http.StatusMisdirectedRequest, "the host %q is not this machine's loopback address: the page answers on 127.0.0.1 only", r.Host)
+			return
+		case s.baseOrigin != "" && !strings.HasSuffix(s.baseOrigin, "://"+r.Host):
+			refuse(w, http.StatusMisdirectedRequest, "the host %q is neither this machine's loopback address nor the page's own (%s)", r.Host, s.baseOrigin)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// namesOrigin refuses a request that changes something and names no
+// origin: only the page itself may, from a browser that names it.
+func namesOrigin(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead && r.Header.Get("Origin") == "" {
+			refuse(w, http.StatusForbidden, "the request names no origin: only the page itself may change anything")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// auth lets in a request that carries a device token, for h with the
+// device's ID, and refuses any other.
+func (s *Server) auth(h func(w http.ResponseWriter, r *http.Request, dev string)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		dev, why := s.device(r)
+		if why != "" {
+			refuse(w, http.StatusUnauthorized, "%s", why)
+			return
+		}
+		h(w, r, dev)
+	})
+}
+
+// pages are the files any browser may have, by path.
+var pages = map[string]string{"/": "assets/index.html", "/app.js": "assets/app.js", "/app.css": "assets/app.css",
+	"/pair": "assets/pair.html", "/pair.js": "assets/pair.js"}
+
+// authScheme starts the Authorization header of a request of the page.
+const authScheme = "Bearer "
+
+// device returns the ID of the device whose token the request's
+// Authorization header holds, or why it is refused.
 func (s *Server) device(r *http.Request) (id, why string) {
-	ck, err := r.Cookie(cookieName)
-	if err != nil || ck.Value == "" {
+	t, ok := strings.CutPrefix(r.Header.Get("Authorization"), authScheme)
+	if !ok || t == "" {
 		return "", "this browser has no device token: open the address askuser hub status prints on its machine, or pair this device with the link askuser hub pair prints"
 	}
-	if s.same(ck.Value, s.token) {
-		if !fromThisMachine(r) {
+	if s.same(t, s.token) {
+		switch {
+		case s.proxied():
+			return "", "the page is reached through a reverse proxy, from which every request comes from this machine, so the access token is not taken: pair this browser too, with the link askuser hub pair prints"
+		case !fromThisMachine(r):
 			return "", "the access token is this machine's own, and this request comes from another: pair the device with askuser hub pair"
 		}
 		return localDevice, ""
 	}
-	d, err := s.devices.device(ck.Value, time.Now())
+	d, err := s.devices.device(t, time.Now())
 	if err != nil {
 		return "", err.Error()
 	}
@@ -479,18 +520,9 @@ func fromThisMachine(r *http.Request) bool {
 	return err == nil && net.ParseIP(lhost).Equal(ip)
 }
 
-// setCookie sets the device token, Secure when the browser reaches the
-// page over HTTPS: its own, or a reverse proxy's under another name.
-func (s *Server) setCookie(w http.ResponseWriter, r *http.Request, token string) {
-	host, _, err := net.SplitHostPort(r.Host)
-	if err != nil {
-		host = r.Host
-	}
-	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: token, Path: "/", MaxAge: 400 * 24 * 3600,
-		HttpOnly: true, Secure: r.TLS != nil || (s.secure && !loopbackHost(host)), SameSite: http.SameSiteStrictMode})
-}
-
-// pair exchanges a pairing code for a device token, in a cookie.
+// pair exchanges a pairing code for a device token, in the body of the
+// answer: the page's script keeps it for its origin and sends it in a
+// header, so no other service of the host ever receives it.
 func (s *Server) pair(w http.ResponseWriter, r *http.Request) {
 	if !s.secure {
 		refuse(w, http.StatusForbidden, "the page pairs devices over HTTPS only: start the hub with --tls, --cert and --key, or --url")
@@ -509,9 +541,11 @@ func (s *Server) pair(w http.ResponseWriter, r *http.Request) {
 		refuse(w, pe.Status, "%s", pe.Message)
 		return
 	}
-	s.setCookie(w, r, token)
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	fmt.Fprintf(w, "this device is paired as %s\n", dev.ID)
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(struct {
+		Device string `json:"device"`
+		Token  string `json:"token"`
+	}{dev.ID, token})
 }
 
 func (s *Server) same(got, want string) bool {
@@ -534,6 +568,10 @@ func (s *Server) settle(w http.ResponseWriter, r *http.Request, dev, what string
 		return
 	}
 	ctx := r.Context()
+	by := s.by
+	if dev != localDevice {
+		by = s.devices.by(dev)
+	}
 	var err error
 	var ans hub.Answer
 	switch what {
@@ -547,11 +585,11 @@ func (s *Server) settle(w http.ResponseWriter, r *http.Request, dev, what string
 			refuse(w, http.StatusBadRequest, "read the answer: %v", rerr)
 			return
 		}
-		ans, err = s.c.Answer(ctx, id, body, s.by)
+		ans, err = s.c.Answer(ctx, id, body, by)
 	case "dismiss":
-		ans, err = s.c.Dismiss(ctx, id, s.by)
+		ans, err = s.c.Dismiss(ctx, id, by)
 	case "stop":
-		err = s.c.StopCountdown(ctx, id, s.by)
+		err = s.c.StopCountdown(ctx, id, by)
 	}
 	var re *hub.RefusedError
 	switch {

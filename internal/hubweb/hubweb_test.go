@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/http"
 	"os"
@@ -17,7 +18,9 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubweb"
+	"github.com/askuser/askuser/internal/kvtest"
 	"github.com/google/go-cmp/cmp"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 const deployReq = `{"questions": [{"title": "Deploy where?", "options": [{"label": "staging"}, {"label": "prod"}]}]}`
@@ -36,20 +39,19 @@ func TestRefusals(t *testing.T) {
 		status                   int
 		msg                      string
 	}{
-		{"page without token", "GET", "/", "", map[string]string{"Cookie": ""}, 401, "no device token"},
-		{"script without token", "GET", "/app.js", "", map[string]string{"Cookie": ""}, 401, "no device token"},
-		{"events without token", "GET", "/api/events", "", map[string]string{"Cookie": ""}, 401, "no device token"},
-		{"question without token", "GET", "/api/question?id=" + q.ID, "", map[string]string{"Cookie": ""}, 401, "no device token"},
-		{"wrong token in the address", "GET", "/?token=00", "", map[string]string{"Cookie": ""}, 401, "token in the address is wrong"},
-		{"wrong token in the cookie", "GET", "/", "", map[string]string{"Cookie": "askuser_token=" + strings.Repeat("0", 64)}, 401, "not paired with the hub"},
-		{"answer without token", "POST", answer, deployAnswer, map[string]string{"Cookie": ""}, 401, "no device token"},
+		{"events without token", "GET", "/api/events", "", map[string]string{"Authorization": ""}, 401, "no device token"},
+		{"question without token", "GET", "/api/question?id=" + q.ID, "", map[string]string{"Authorization": ""}, 401, "no device token"},
+		{"token in a cookie", "GET", "/api/question?id=" + q.ID, "", map[string]string{"Authorization": "", "Cookie": "askuser_token=" + f.token}, 401, "no device token"},
+		{"token in the address", "GET", "/api/question?id=" + q.ID + "&token=" + f.token, "", map[string]string{"Authorization": ""}, 401, "no device token"},
+		{"another scheme", "GET", "/api/question?id=" + q.ID, "", map[string]string{"Authorization": "Basic " + f.token}, 401, "no device token"},
+		{"wrong token", "GET", "/api/events", "", map[string]string{"Authorization": "Bearer " + strings.Repeat("0", 64)}, 401, "not paired with the hub"},
+		{"answer without token", "POST", answer, deployAnswer, map[string]string{"Authorization": ""}, 401, "no device token"},
 		{"foreign host", "GET", "/", "", map[string]string{"Host": "evil.example:80"}, 421, "not this machine's loopback"},
 		{"rebound host", "POST", answer, deployAnswer, map[string]string{"Host": "attacker.test"}, 421, "not this machine's loopback"},
 		{"no origin", "POST", answer, deployAnswer, map[string]string{"Origin": ""}, 403, "names no origin"},
 		{"wrong origin", "POST", answer, deployAnswer, map[string]string{"Origin": "http://evil.example"}, 403, `origin "http://evil.example"`},
-		{"no CSRF token", "POST", answer, deployAnswer, map[string]string{"X-Askuser-Csrf": ""}, 403, "no valid CSRF token"},
-		{"wrong CSRF token", "POST", answer, deployAnswer, map[string]string{"X-Askuser-Csrf": "abc"}, 403, "no valid CSRF token"},
-		{"dismiss without CSRF token", "POST", "/api/dismiss?id=" + q.ID, "", map[string]string{"X-Askuser-Csrf": ""}, 403, "no valid CSRF token"},
+		{"another port of this host", "POST", answer, deployAnswer, map[string]string{"Origin": "http://127.0.0.1:1", "Sec-Fetch-Site": "same-site"}, 403, `origin "http://127.0.0.1:1"`},
+		{"pairing from another site", "POST", "/api/pair", `{"code": "00"}`, map[string]string{"Origin": "http://evil.example"}, 403, `origin "http://evil.example"`},
 		{"stop without origin", "POST", "/api/stop?id=" + q.ID, "", map[string]string{"Origin": ""}, 403, "names no origin"},
 		{"no answer token", "POST", answer, deployAnswer, map[string]string{"X-Askuser-Answer": ""}, 403, "no answer token of this question"},
 		{"another question's answer token", "POST", answer, deployAnswer, map[string]string{"X-Askuser-Answer": answerToken(f.token, "local", "zzzzzzzzzzzz")}, 403, "no answer token of this question"},
@@ -87,24 +89,18 @@ func TestRefusals(t *testing.T) {
 	}
 }
 
-// TestHeaders checks the headers every response carries, and the cookie
-// the address with the token sets.
+// TestHeaders checks the headers every response carries, and that the
+// page, which any browser may load, sets no cookie and holds no secret.
 func TestHeaders(t *testing.T) {
 	f := newFixture(t)
-	req, _ := http.NewRequest("GET", f.base+"/?token="+f.token, nil)
-	resp, err := (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)
+	resp, err := http.Get(f.base + "/")
 	if err != nil {
 		t.Fatal(err)
 	}
+	page, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" {
-		t.Errorf("/?token= = %d to %q, want 303 to /", resp.StatusCode, resp.Header.Get("Location"))
-	}
-	ck := resp.Header.Get("Set-Cookie")
-	for _, want := range []string{"askuser_token=" + f.token, "HttpOnly", "SameSite=Strict", "Path=/"} {
-		if !strings.Contains(ck, want) {
-			t.Errorf("Set-Cookie %q lacks %q", ck, want)
-		}
+	if resp.StatusCode != http.StatusOK || len(resp.Cookies()) != 0 || strings.Contains(string(page), f.token) {
+		t.Errorf("GET / = %d with cookies %v:\n%s", resp.StatusCode, resp.Cookies(), page)
 	}
 	want := map[string]string{
 		"Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
@@ -227,7 +223,7 @@ type sse struct {
 func (f *fixture) stream(t testing.TB) *sse {
 	t.Helper()
 	req, _ := http.NewRequest("GET", f.base+"/api/events", nil)
-	req.AddCookie(&http.Cookie{Name: "askuser_token", Value: f.token})
+	req.Header.Set("Authorization", "Bearer "+f.token)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -242,16 +238,45 @@ func (f *fixture) stream(t testing.TB) *sse {
 // next returns the next event's name and data.
 func (s *sse) next(t testing.TB) (string, string) {
 	t.Helper()
+	name, data, err := s.read()
+	if err != nil {
+		t.Fatalf("the event stream ended: %v", err)
+	}
+	return name, data
+}
+
+// live opens the stream, reads its snapshot, and passes on each event
+// after, until the stream ends.
+func (f *fixture) live(t testing.TB) <-chan [2]string {
+	s := f.stream(t)
+	s.next(t)
+	s.next(t)
+	out := make(chan [2]string, 64)
+	go func() {
+		defer close(out)
+		for {
+			name, data, err := s.read()
+			if err != nil {
+				return
+			}
+			out <- [2]string{name, data}
+		}
+	}()
+	return out
+}
+
+// read returns the next event's name and data, or why there is none.
+func (s *sse) read() (string, string, error) {
 	var name, data string
 	for {
 		line, err := s.r.ReadString('\n')
 		if err != nil {
-			t.Fatalf("the event stream ended: %v", err)
+			return "", "", err
 		}
 		line = strings.TrimRight(line, "\n")
 		switch {
 		case line == "" && name != "":
-			return name, data
+			return name, data, nil
 		case strings.HasPrefix(line, "event: "):
 			name = line[len("event: "):]
 		case strings.HasPrefix(line, "data: "):
@@ -437,5 +462,98 @@ func TestFirstPage(t *testing.T) {
 		if all[i].Created.After(all[i-1].Created) {
 			t.Errorf("question %d is newer than question %d", i, i-1)
 		}
+	}
+}
+
+// TestPreviewOverLimit serves a question whose preview another machine's
+// hub stored over its contract's limit, nested: the page refuses it with
+// the reason, rendering nothing.
+func TestPreviewOverLimit(t *testing.T) {
+	f := newFixture(t)
+	_, q := f.askUser(t, deployReq)
+	events := f.live(t)
+	nc := natsConn(t, f.info)
+	hostile := hostileMarkdown["indented lists"](20_000)
+	kvtest.Update(t, nc, hub.QuestionsBucket, q.ID, func(v map[string]any) {
+		opt := v["request"].(map[string]any)["questions"].([]any)[0].(map[string]any)["options"].([]any)[1].(map[string]any)
+		opt["preview"] = hostile
+	})
+	// The page may tell of the question as first asked, then as changed.
+	var st int
+	var body string
+	for st != http.StatusUnprocessableEntity {
+		select {
+		case e := <-events:
+			if e[0] == "waiting" && strings.Contains(e[1], q.ID) {
+				st, body = f.do(t, "GET", "/api/question?id="+q.ID, "", nil)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the page told of no change of the question within 10s; it serves it as %d %.300q", st, body)
+		}
+	}
+	if st != http.StatusUnprocessableEntity || !strings.Contains(body, "breaks the rules of its contract") || !strings.Contains(body, "16000") || len(body) > 3000 {
+		t.Errorf("the question with a preview of %d characters = %d %.300q, want 422 saying what is wrong", len(hostile), st, body)
+	}
+}
+
+// TestBucketsMadeAgain deletes the hub's buckets behind its back and
+// makes them again, as a person clearing the store would: the page takes
+// the question that was in them off its list, and shows the questions
+// asked after. That question has no asker to ask it again: a copy of
+// another's entry, as a hub of another machine may have stored.
+func TestBucketsMadeAgain(t *testing.T) {
+	f := newFixture(t)
+	_, q := f.askUser(t, deployReq)
+	events := f.live(t)
+	nc := natsConn(t, f.info)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	kv, err := js.KeyValue(ctx, hub.QuestionsBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := kv.Get(ctx, q.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const old = "zzzzzzzzzzzz"
+	if _, err := kv.Put(ctx, old, []byte(strings.Replace(string(e.Value()), q.ID, old, 1))); err != nil {
+		t.Fatal(err)
+	}
+	for shown := false; !shown; {
+		select {
+		case e := <-events:
+			shown = e[0] == "waiting" && strings.Contains(e[1], old)
+		case <-ctx.Done():
+			t.Fatal("the page did not show the question stored behind the hub's back")
+		}
+	}
+	for _, b := range []string{hub.QuestionsBucket, hub.AnswersBucket} {
+		if err := js.DeleteKeyValue(ctx, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := hub.Buckets(ctx, js); err != nil {
+		t.Fatal(err)
+	}
+	asker := f.newAsker(t, "second agent", "/src/other", "testbox")
+	go asker.AskJSON(ctx, []byte(`{"questions": [{"title": "Asked after?", "options": [{"label": "yes"}, {"label": "no"}]}]}`), nil)
+	closed, asked := false, false
+	for !closed || !asked {
+		select {
+		case e := <-events:
+			closed = closed || (e[0] == "closed" && strings.Contains(e[1], old))
+			asked = asked || (e[0] == "waiting" && strings.Contains(e[1], "Asked after?"))
+		case <-ctx.Done():
+			t.Fatalf("after the buckets were made again, the page told: the old question closed %t, the new one waiting %t", closed, asked)
+		}
+	}
+	st, body := f.do(t, "GET", "/api/question?id="+old, "", nil)
+	if st != http.StatusGone {
+		t.Errorf("the question of the deleted bucket = %d %q, want 410", st, body)
 	}
 }

@@ -1,7 +1,11 @@
 package hubweb
 
 import (
+	"strings"
 	"sync"
+	"unicode/utf8"
+
+	"github.com/askuser/askuser/contract"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -36,11 +40,89 @@ var mdParser = sync.OnceValue(func() parser.Parser {
 // deep costs the page nothing more than a flat one.
 const maxDepth = 12
 
-// Markdown returns the tree of the Markdown src.
+// maxPrefix bounds, in bytes, the run of indentation, block quote and
+// list markers that opens a line, when it holds a marker. Each marker
+// opens a container the parser keeps open and checks again on every
+// later line, at a cost that grows faster than the nesting, so that a
+// preview nested thousands deep would take seconds; a longer run is cut
+// to its first maxPrefix bytes, and the rest of its line kept.
+// Indentation alone, as of code, is left as it is.
+const maxPrefix = 32
+
+// Markdown returns the tree of the Markdown src, of which it reads the
+// first contract.MaxPreviewLen characters, its lines' openings bounded
+// (maxPrefix) and its tree flattened past maxDepth: the work is about
+// linear in the length, whatever the nesting.
 func Markdown(src string) []Node {
-	b := []byte(src)
+	if len(src) > contract.MaxPreviewLen && utf8.RuneCountInString(src) > contract.MaxPreviewLen {
+		n := 0
+		for i := range src {
+			if n == contract.MaxPreviewLen {
+				src = src[:i]
+				break
+			}
+			n++
+		}
+	}
+	b := []byte(boundPrefixes(src))
 	doc := mdParser().Parse(text.NewReader(b))
 	return children(doc, b, 0)
+}
+
+// boundPrefixes cuts each line's opening run of containers to maxPrefix
+// bytes.
+func boundPrefixes(src string) string {
+	var b strings.Builder
+	rest := src
+	for len(rest) > 0 {
+		line, after, found := strings.Cut(rest, "\n")
+		if n := prefixLen(line); n > maxPrefix && strings.TrimLeft(line[:n], " \t") != "" {
+			if b.Len() == 0 {
+				b.Grow(len(src))
+				b.WriteString(src[:len(src)-len(rest)])
+			}
+			b.WriteString(line[:maxPrefix])
+			b.WriteString(line[n:])
+		} else if b.Len() > 0 {
+			b.WriteString(line)
+		}
+		if found && b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		rest = after
+	}
+	if b.Len() == 0 {
+		return src
+	}
+	return b.String()
+}
+
+// prefixLen is the length of the run that opens line of spaces, tabs,
+// block quote markers and list markers ("-", "+", "*", or digits then
+// "." or ")", each followed by a space, a tab or the end of the line).
+func prefixLen(line string) int {
+	marker := func(j int) bool { return j == len(line) || line[j] == ' ' || line[j] == '\t' }
+	i := 0
+	for i < len(line) {
+		switch c := line[i]; {
+		case c == ' ' || c == '\t' || c == '>':
+			i++
+		case (c == '-' || c == '+' || c == '*') && marker(i+1):
+			i++
+		case c >= '0' && c <= '9':
+			j := i
+			for j < len(line) && line[j] >= '0' && line[j] <= '9' {
+				j++
+			}
+			if j == len(line) || (line[j] != '.' && line[j] != ')') || !marker(j+1) {
+				return i
+			}
+			i = j + 1
+		default:
+			return i
+		}
+	}
+	return i
 }
 
 func children(n ast.Node, src []byte, depth int) []Node {
@@ -135,18 +217,26 @@ func lines(n ast.Node, src []byte) string {
 
 // plain is the text of an inline node and its children.
 func plain(n ast.Node, src []byte) string {
+	var b strings.Builder
+	writePlain(&b, n, src)
+	return b.String()
+}
+
+// writePlain writes the text of n to b: once each, however deep.
+func writePlain(b *strings.Builder, n ast.Node, src []byte) {
 	switch v := n.(type) {
 	case *ast.Text:
-		return string(v.Value(src))
+		b.Write(v.Value(src))
+		return
 	case *ast.String:
-		return string(v.Value)
+		b.Write(v.Value)
+		return
 	}
 	if n.Type() == ast.TypeBlock {
-		return lines(n, src)
+		b.WriteString(lines(n, src))
+		return
 	}
-	var s string
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		s += plain(c, src)
+		writePlain(b, c, src)
 	}
-	return s
 }

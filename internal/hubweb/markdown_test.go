@@ -3,7 +3,9 @@ package hubweb_test
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/hubweb"
 	"github.com/google/go-cmp/cmp"
 )
@@ -72,4 +74,50 @@ func FuzzMarkdown(f *testing.F) {
 		}
 		walk(hubweb.Markdown(src))
 	})
+}
+
+// hostileMarkdown are previews whose nesting costs a Markdown parser time
+// in the square of their length, n bytes long.
+var hostileMarkdown = map[string]func(n int) string{
+	"indented lists": func(n int) string {
+		var b strings.Builder
+		for i := 0; b.Len() < n; i++ {
+			b.WriteString(strings.Repeat("  ", i) + "- x\n")
+		}
+		return b.String()[:n]
+	},
+	"ordered markers": func(n int) string { return strings.Repeat("1. ", n/3) },
+	"quotes":          func(n int) string { return strings.Repeat("> ", n/2) },
+	"quoted lists":    func(n int) string { return strings.Repeat("> - ", n/4) + "x" },
+	"long list":       func(n int) string { return strings.Repeat("- item\n", n/7) },
+	"nested items": func(n int) string {
+		var b strings.Builder
+		for i := 0; b.Len() < n; i++ {
+			b.WriteString(strings.Repeat("  ", i%1000) + "- item\n")
+		}
+		return b.String()[:n]
+	},
+}
+
+// TestMarkdownBounded renders hostile previews far over the contract's
+// limit: the page reads no more than the limit of any, and keeps the tree
+// shallow. BenchmarkMarkdownHostile measures what one costs.
+func TestMarkdownBounded(t *testing.T) {
+	for name, make := range hostileMarkdown {
+		t.Run(name, func(t *testing.T) {
+			text, depth := 0, 0
+			var walk func([]hubweb.Node, int)
+			walk = func(ns []hubweb.Node, d int) {
+				for _, n := range ns {
+					text += utf8.RuneCountInString(n.Text)
+					depth = max(depth, d)
+					walk(n.C, d+1)
+				}
+			}
+			walk(hubweb.Markdown(make(200_000)), 1)
+			if text > contract.MaxPreviewLen || depth > 14 {
+				t.Errorf("the tree holds %d characters, %d deep; want at most %d, and 14", text, depth, contract.MaxPreviewLen)
+			}
+		})
+	}
 }

@@ -20,8 +20,6 @@ import (
 
 	"github.com/askuser/askuser/internal/hubserver"
 	"github.com/askuser/askuser/internal/hubweb"
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	qrcode "github.com/piglig/go-qr"
 )
@@ -131,25 +129,18 @@ func TestPairedPage(t *testing.T) {
 		t.Fatalf("askuser hub devices =\n%s", devs)
 	}
 	id := m[1]
-	// The device's token: a cookie the page's script cannot read, of
-	// which the hub keeps the hash alone, and shows nowhere.
+	// The device's token: kept for the page's origin, never in a cookie,
+	// of which the hub keeps the hash alone, and shows nowhere.
 	var token string
-	b.do(func(ctx context.Context, _ *chromedp.Target) (chromedp.Void, error) {
-		res, err := chromedp.Call(ctx, network.GetCookies, network.GetCookiesParams{URLs: []string{f.base}})
-		for _, c := range res.Cookies {
-			if c.Name == "askuser_token" && c.HTTPOnly && c.Secure && c.SameSite == network.CookieSameSiteStrict {
-				token = c.Value
-			}
-		}
-		return chromedp.Void{}, err
-	})
+	b.eval(`localStorage.getItem('askuser-device')`, &token)
+	b.noCookies(f.base)
 	stored, err := os.ReadFile(filepath.Join(f.dir, hubweb.DevicesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256([]byte(token))
 	if len(token) != 64 || !strings.Contains(string(stored), hex.EncodeToString(sum[:])) {
-		t.Fatalf("the device's cookie is %q, and the hub keeps\n%s", token, stored)
+		t.Fatalf("the device's token is %q, and the hub keeps\n%s", token, stored)
 	}
 	defer func() {
 		for what, text := range map[string]string{"the hub's log": f.logs.String(), "the devices file": string(stored), "askuser hub devices": devs} {
@@ -167,12 +158,18 @@ func TestPairedPage(t *testing.T) {
 	b.do(chromedp.Navigate(f.base + "/#q=" + q1.ID))
 	b.wait(`document.querySelector('#form-host form')`)
 	var key1 string
-	b.eval(`fetch('/api/question?id=`+q1.ID+`').then((r) => r.json()).then((d) => d.answerToken)`, &key1)
+	b.eval(`fetch('/api/question?id=`+q1.ID+`', {headers: {Authorization: 'Bearer ' + localStorage.getItem('askuser-device')}}).then((r) => r.json()).then((d) => d.answerToken)`, &key1)
 	b.choose(0, "prod")
 	b.press("Send answer")
 	if r := receive(t, results); r.Status != "answered" || r.Answers[0].Selections[0] != "prod" {
 		t.Fatalf("the asker got %+v", r)
 	}
+
+	// Another service on another port of this host name, over HTTPS as
+	// the page, receives no credential of it.
+	newRecorder(t, &cert).visit(b, token)
+	b.do(chromedp.Navigate(f.base + "/"))
+	b.wait(`document.getElementById('conn')?.textContent === 'Connected to the hub'`)
 
 	// post sends a request from the page, as its script would, with the
 	// answer token key.
@@ -181,13 +178,17 @@ func TestPairedPage(t *testing.T) {
 		Text   string
 	}) {
 		b.eval(fmt.Sprintf(`fetch('/api/%s?id=%s', {method: 'POST', headers: {'Content-Type': 'application/json',
-  'X-Askuser-Csrf': document.querySelector('meta[name="askuser-csrf"]').content, 'X-Askuser-Answer': %s}, body: %s})
+  Authorization: 'Bearer ' + localStorage.getItem('askuser-device'), 'X-Askuser-Answer': %s}, body: %s})
   .then(async (r) => ({status: r.status, text: await r.text()}))`, what, id, q(key), q(body)), &got)
 		return got
 	}
 	// A replayed answer.
-	if got := post("answer", q1.ID, key1, deployAnswer); got.Status != 409 || !strings.Contains(got.Text, "already answered by the web page") {
-		t.Errorf("the replayed answer = %d %q, want 409 saying it was answered already", got.Status, got.Text)
+	if got := post("answer", q1.ID, key1, deployAnswer); got.Status != 409 || !strings.Contains(got.Text, "already answered by the device “test phone” paired with the hub") {
+		t.Errorf("the replayed answer = %d %q, want 409 saying the phone answered it already", got.Status, got.Text)
+	}
+	// The asker learns the phone answered, by its paired name.
+	if _, ans, err := f.client.Question(context.Background(), q1.ID); err != nil || ans == nil || ans.By != "the device “test phone” paired with the hub" {
+		t.Errorf("the answer on the hub = %+v, %v; want it given by the phone, by name", ans, err)
 	}
 	// The answer token of another question.
 	if got := post("answer", q2.ID, key1, deployAnswer); got.Status != 403 || !strings.Contains(got.Text, "no answer token of this question") {
@@ -214,7 +215,7 @@ func TestPairedPage(t *testing.T) {
 	}
 	b.wait(`document.getElementById('conn')?.textContent?.startsWith('Not connected: this device (` + id + `) was revoked at')`)
 	var st int
-	b.eval(`fetch('/api/question?id=`+q2.ID+`').then((r) => r.status)`, &st)
+	b.eval(`fetch('/api/question?id=`+q2.ID+`', {headers: {Authorization: 'Bearer ' + localStorage.getItem('askuser-device')}}).then((r) => r.status)`, &st)
 	if st != http.StatusUnauthorized {
 		t.Errorf("a revoked device's request = %d, want 401", st)
 	}
@@ -223,10 +224,9 @@ func TestPairedPage(t *testing.T) {
 	}
 
 	// A reused link.
-	b.do(func(ctx context.Context, _ *chromedp.Target) (chromedp.Void, error) {
-		_, err := chromedp.Call(ctx, network.ClearBrowserCookies, cdp.Empty{})
-		return chromedp.Void{}, err
-	}, chromedp.Navigate(link))
+	var cleared bool
+	b.eval(`localStorage.clear(), true`, &cleared)
+	b.do(chromedp.Navigate(link))
 	b.wait(pairText + `?.startsWith('Not paired: this pairing link was used already, at')`)
 	// The page logged each refusal as a failed load, and nothing else.
 	b.mu.Lock()
@@ -240,8 +240,8 @@ func TestPairedPage(t *testing.T) {
 
 // TestBehindProxy serves the page as a reverse proxy reaches it: plain
 // HTTP on 127.0.0.1, under its public https name. Only that name and
-// loopback are served; a link pairs once, with a Secure cookie; pairing
-// attempts are limited.
+// loopback are served; a link pairs once, its device's token in the
+// answer's body, never a cookie; bogus attempts lock no code out.
 func TestBehindProxy(t *testing.T) {
 	f := newFixture(t)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -281,7 +281,7 @@ func TestBehindProxy(t *testing.T) {
 		{"another origin", public, "https://evil.example", `{"code":"` + code + `"}`, 403, `origin "https://evil.example"`},
 		{"no code", public, "https://" + public, `{}`, 400, "holds no code"},
 		{"unknown code", public, "https://" + public, `{"code":"00"}`, 401, "not one the hub made"},
-		{"the link", public, "https://" + public, `{"code":"` + code + `"}`, 200, "this device is paired as"},
+		{"the link", public, "https://" + public, `{"code":"` + code + `"}`, 200, `"token":`},
 		{"the link again", public, "https://" + public, `{"code":"` + code + `"}`, 410, "was used already"},
 	}
 	for _, tt := range tests {
@@ -289,22 +289,41 @@ func TestBehindProxy(t *testing.T) {
 		if resp.StatusCode != tt.status || !strings.Contains(body, tt.msg) {
 			t.Errorf("%s: %d %q, want %d and %q", tt.name, resp.StatusCode, body, tt.status, tt.msg)
 		}
-		if resp.StatusCode == 200 {
-			ck := resp.Cookies()
-			if len(ck) != 1 || !ck[0].Secure || !ck[0].HttpOnly || ck[0].SameSite != http.SameSiteStrictMode || strings.Contains(body, ck[0].Value) {
-				t.Errorf("the device's cookie is %+v", ck)
-			}
+		if resp.StatusCode == 200 && (len(resp.Cookies()) != 0 || !regexp.MustCompile(`^\{"device":"[0-9a-f]{8}","token":"[0-9a-f]{64}"\}\n$`).MatchString(body)) {
+			t.Errorf("pairing answered %q with cookies %v", body, resp.Cookies())
 		}
 	}
-	// Ten attempts, then one every few seconds.
-	var last string
-	for range 10 {
-		_, last = send(public, "https://"+public, `{"code":"00"}`)
+	// Every request comes from 127.0.0.1 through the proxy, so the access
+	// token is refused; the address to open is the proxy's, and the
+	// listener's own is plain http.
+	req, _ := http.NewRequest("GET", ts.URL+"/api/device", nil)
+	req.Host = public
+	req.Header.Set("Authorization", "Bearer "+srv.Token())
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 401 {
+		t.Errorf("the access token through the proxy = %v, %v; want 401", resp, err)
 	}
-	if !strings.Contains(last, "too many pairing attempts: try again in") {
-		t.Errorf("the last of many pairing attempts = %q, want it refused as too many", last)
+	if got, want := srv.URL("127.0.0.1:7373"), "https://"+public+"/"; got != want {
+		t.Errorf("URL = %q, want %q", got, want)
 	}
-	if ds := srv.Devices(); len(ds) != 1 || ds[0].Name != "proxied" || ds[0].Hash == "" {
+	if got, want := srv.Address("127.0.0.1:7373"), "http://127.0.0.1:7373/"; got != want {
+		t.Errorf("Address = %q, want %q", got, want)
+	}
+
+	// Bogus attempts, all from 127.0.0.1 as behind a proxy, do not lock
+	// the owner's valid code out.
+	p, err = srv.Pair(time.Minute, "owner's")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 50 {
+		if resp, body := send(public, "https://"+public, `{"code":"`+strings.Repeat("0", 64)+`"}`); resp.StatusCode != 401 {
+			t.Fatalf("a bogus pairing attempt = %d %q, want 401", resp.StatusCode, body)
+		}
+	}
+	if resp, body := send(public, "https://"+public, `{"code":"`+p.Link[strings.Index(p.Link, "=")+1:]+`"}`); resp.StatusCode != 200 {
+		t.Errorf("the owner's code after bogus attempts = %d %q, want it to pair", resp.StatusCode, body)
+	}
+	if ds := srv.Devices(); len(ds) != 2 || ds[0].Name != "proxied" || ds[1].Name != "owner's" || ds[0].Hash == "" {
 		t.Errorf("Devices = %+v", ds)
 	}
 }

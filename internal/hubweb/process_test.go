@@ -5,11 +5,16 @@ package hubweb_test
 import (
 	"bufio"
 	"bytes"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
+	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -17,6 +22,9 @@ import (
 
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/hubweb"
+	"github.com/askuser/askuser/internal/syncbuf"
 	"github.com/askuser/askuser/internal/testbin"
 	"github.com/creack/pty"
 )
@@ -53,6 +61,17 @@ func hubStatusPage(t *testing.T, askuser string, env []string) string {
 func hubWeb(t *testing.T) (askuser string, env []string, f *fixture) {
 	t.Helper()
 	chromium(t)
+	askuser, env, f, _ = hubProcess(t, nil, "--web", "127.0.0.1:0")
+	return askuser, env, f
+}
+
+// hubProcess runs askuser hub with args as a process, started through
+// the command wrap when it is not nil (with askuser and the arguments
+// after it), until the test ends. It returns askuser, the environment
+// that reaches that hub, the page's address and token, and what the hub
+// logs.
+func hubProcess(t *testing.T, wrap []string, args ...string) (askuser string, env []string, f *fixture, logs *syncbuf.Buffer) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("-short: this test builds askuser and askuser-hub")
 	}
@@ -66,7 +85,8 @@ func hubWeb(t *testing.T) (askuser string, env []string, f *fixture) {
 	state, tmp := t.TempDir(), t.TempDir()
 	env = append(os.Environ(), "XDG_STATE_HOME="+state, "XDG_CONFIG_HOME="+state, "TMPDIR="+tmp, "TMUX=", "TERM=xterm-256color")
 
-	h := exec.Command(askuser, "hub", "--web", "127.0.0.1:0")
+	argv := slices.Concat(wrap, []string{askuser, "hub"}, args)
+	h := exec.Command(argv[0], argv[1:]...)
 	h.Env = env
 	stderr, err := h.StderrPipe()
 	if err != nil {
@@ -87,13 +107,15 @@ func hubWeb(t *testing.T) (askuser string, env []string, f *fixture) {
 		}
 		close(lines)
 	}()
+	logs = &syncbuf.Buffer{}
 	var page, logged string
 	for page == "" {
 		select {
 		case l, ok := <-lines:
 			if !ok {
-				t.Fatal("askuser hub ended before it printed its page's address")
+				t.Fatalf("askuser hub ended before it printed its page's address:\n%s", logs)
 			}
+			fmt.Fprintln(logs, l)
 			if strings.Contains(l, "askuser hub: web page at ") {
 				page = hubStatusPage(t, askuser, env)
 				logged = l
@@ -103,17 +125,35 @@ func hubWeb(t *testing.T) (askuser string, env []string, f *fixture) {
 		}
 	}
 	go func() {
-		for range lines {
+		for l := range lines {
+			fmt.Fprintln(logs, l)
 		}
 	}()
 	u, err := url.Parse(page)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tok := u.Query().Get("token"); tok == "" || strings.Contains(logged, tok) {
-		t.Errorf("the hub logged %q; the token from askuser hub status is %q", logged, tok)
+	tok, ok := strings.CutPrefix(u.Fragment, "token=")
+	if !ok || len(tok) != 64 || u.RawQuery != "" || strings.Contains(logged, tok) {
+		t.Errorf("the hub logged %q; askuser hub status printed %q", logged, page)
 	}
-	return askuser, env, &fixture{base: "http://" + u.Host, token: u.Query().Get("token")}
+	f = &fixture{base: u.Scheme + "://" + u.Host, token: tok, http: &http.Client{Timeout: 10 * time.Second}}
+	if u.Scheme == "https" {
+		// The hub's own certificate, trusted as a paired device's browser
+		// does once its fingerprint is checked.
+		paths, err := hub.Locate(func(k string) string { return map[string]string{"XDG_STATE_HOME": state}[k] })
+		if err != nil {
+			t.Fatal(err)
+		}
+		pem, err := os.ReadFile(filepath.Join(paths.Dir, hubweb.CertFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pool := x509.NewCertPool()
+		pool.AppendCertsFromPEM(pem)
+		f.http.Transport = &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}
+	}
+	return askuser, env, f, logs
 }
 
 // questionFile writes the questionnaire req to a file of the test's.

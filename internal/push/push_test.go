@@ -389,7 +389,7 @@ func TestLinkToThePairedPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stop()
-	base, token, _ := strings.Cut(<-page, "?token=")
+	base, token, _ := strings.Cut(<-page, "#token=")
 	l, _ := asker(t, state, 60000)
 	defer closeLink(l)
 	got := rec.waitPushes(t, 1, 5*time.Second)

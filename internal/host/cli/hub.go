@@ -29,7 +29,8 @@ SIGTERM stops it with nothing lost; a second hub refuses to start.
 With --web the hub also serves its web page, the waiting questions as
 forms for a browser, on ADDR (127.0.0.1:7373 unless given; beyond
 loopback with TLS only); askuser hub status prints its address with
-its access token.
+its access token in the fragment (/#token=…), which the page keeps for
+its tab and sends in a header, never a cookie.
 askuser hub pair prints a one-time link that pairs a phone with it;
 devices lists them, revoke ends one (askuser-hub --help says more).
 

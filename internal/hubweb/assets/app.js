@@ -5,7 +5,7 @@
 (() => {
   const PAGE = 50;
   const MAX_DRAFTS = 50; // forms kept as the person left them
-  const csrf = document.querySelector('meta[name="askuser-csrf"]').content;
+  const HEARTBEAT = 25000; // the hub's, on an idle stream
   const $ = (id) => document.getElementById(id);
   const list = $('list');
   const state = {
@@ -19,6 +19,31 @@
     keys: new Map(), // id → the question's answer token
     titles: new Map(), // id → the title of a question that left the list, for a later note on it
   };
+
+  // The credential goes in a header of each request, never in a cookie,
+  // which every other service of this host would receive too (cookies
+  // ignore ports). This machine's access token, from the address askuser
+  // hub status prints (#token=…), is kept for this tab only and taken out
+  // of the address and its history at once; a paired device's token is
+  // kept for the page's origin, across restarts of the browser.
+  function takeToken() {
+    const m = /^#token=([0-9a-f]{64})$/.exec(location.hash);
+    if (m) {
+      sessionStorage.setItem('askuser-token', m[1]);
+      history.replaceState(null, '', location.pathname);
+    }
+    return m !== null;
+  }
+  takeToken();
+  // The address opened again in this tab changes the fragment alone.
+  window.addEventListener('hashchange', () => { if (takeToken()) location.reload(); });
+  function auth(headers) {
+    const t = sessionStorage.getItem('askuser-token') || localStorage.getItem('askuser-device');
+    return t ? { ...headers, Authorization: 'Bearer ' + t } : headers;
+  }
+  function get(path) {
+    return fetch(path, { headers: auth({}), cache: 'no-store' });
+  }
 
   // el builds an element: props are set as properties (text as
   // textContent), never as markup.
@@ -151,10 +176,9 @@
 
   // The stream of the list.
 
-  function connect() {
-    const es = new EventSource('/api/events');
-    es.addEventListener('snapshot', (e) => {
-      const d = JSON.parse(e.data);
+  const on = {
+    snapshot(data) {
+      const d = JSON.parse(data);
       state.skew = Date.parse(d.now) - Date.now();
       state.items.clear();
       state.rows.clear();
@@ -165,9 +189,9 @@
       renderList();
       performance.mark('askuser-list');
       route();
-    });
-    es.addEventListener('rest', (e) => {
-      for (const s of JSON.parse(e.data).questions) {
+    },
+    rest(data) {
+      for (const s of JSON.parse(data).questions) {
         state.items.set(s.id, s);
         state.order.push(s.id);
       }
@@ -175,17 +199,17 @@
       // A question that closed while the page was away from the hub is
       // not in the list any more: its form says where it went.
       if (state.open && !state.items.has(state.open)) recheck(state.open);
-    });
-    es.addEventListener('waiting', (e) => {
-      const s = JSON.parse(e.data);
+    },
+    waiting(data) {
+      const s = JSON.parse(data);
       state.items.set(s.id, s);
       if (state.rows.has(s.id)) rowFor(s.id);
       insertSorted(s.id);
       renderList();
       if (state.open === s.id) updateCountdown();
-    });
-    es.addEventListener('closed', (e) => {
-      const d = JSON.parse(e.data);
+    },
+    closed(data) {
+      const d = JSON.parse(data);
       const s = state.items.get(d.id);
       // A question closed again (the answer given here came second to
       // one given on another machine) is named by the title it had.
@@ -202,24 +226,62 @@
       renderList();
       notice(`“${title}”: ${d.where}`);
       if (state.open === d.id) formClosed(d.where);
-    });
-    es.addEventListener('synced', () => online(true));
-    es.addEventListener('lost', () => online(false));
-    es.addEventListener('error', async () => {
-      $('conn').textContent = es.readyState === EventSource.CLOSED
-        ? 'Not connected: open the address askuser hub status prints, with its token, and reload.'
-        : 'Connection lost; connecting again…';
-      // A device the hub refuses, revoked say, learns why, and stops.
+    },
+    synced() { online(true); },
+    lost() { online(false); },
+  };
+
+  // readEvents reads the server-sent events of the stream r until it
+  // ends, or falls silent for longer than two heartbeats.
+  async function readEvents(r, abort) {
+    const reader = r.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buf = '';
+    let quiet = setTimeout(() => abort.abort(), 2 * HEARTBEAT);
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        clearTimeout(quiet);
+        quiet = setTimeout(() => abort.abort(), 2 * HEARTBEAT);
+        buf += value;
+        for (let i; (i = buf.indexOf('\n\n')) >= 0;) {
+          let name = '';
+          const data = [];
+          for (const line of buf.slice(0, i).split('\n')) {
+            if (line.startsWith('event: ')) name = line.slice(7);
+            else if (line.startsWith('data: ')) data.push(line.slice(6));
+          }
+          buf = buf.slice(i + 2);
+          if (Object.hasOwn(on, name)) on[name](data.join('\n'));
+        }
+      }
+    } finally {
+      clearTimeout(quiet);
+    }
+  }
+
+  // connect follows the list's stream, read with fetch so that it carries
+  // the credential in a header, and connects again when it ends; a device
+  // the hub refuses, revoked say, learns why, and stops.
+  async function connect() {
+    for (let wait = 1000; ; wait = Math.min(2 * wait, 30000)) {
+      const abort = new AbortController();
       try {
-        const r = await fetch('/api/device', { cache: 'no-store' });
-        if (r.status === 401) {
-          es.close();
+        const r = await fetch('/api/events', { headers: auth({}), cache: 'no-store', signal: abort.signal });
+        if (r.status === 401 || r.status === 403) {
           $('conn').textContent = 'Not connected: ' + (await r.text()).trim();
+          return;
+        }
+        if (r.ok) {
+          wait = 1000;
+          await readEvents(r, abort);
         }
       } catch (err) {
-        // The hub is away: the stream connects again by itself.
+        // The hub is away, or the stream fell silent: connect again.
       }
-    });
+      $('conn').textContent = 'Connection lost; connecting again…';
+      await new Promise((done) => setTimeout(done, wait));
+    }
   }
 
   function online(ok) {
@@ -257,11 +319,11 @@
   }
 
   async function post(path, id, body) {
-    const headers = { 'X-Askuser-Csrf': csrf, 'X-Askuser-Answer': state.keys.get(id) || '' };
+    const headers = auth({ 'X-Askuser-Answer': state.keys.get(id) || '' });
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     try {
       const r = await fetch(`${path}?id=${encodeURIComponent(id)}`, {
-        method: 'POST', headers, body, credentials: 'same-origin', cache: 'no-store',
+        method: 'POST', headers, body, cache: 'no-store',
       });
       return { ok: r.ok, status: r.status, text: (await r.text()).trim() };
     } catch (err) {
@@ -277,7 +339,7 @@
     host.replaceChildren(el('p', { text: 'Loading…' }));
     let r;
     try {
-      r = await fetch('/api/question?id=' + encodeURIComponent(id), { cache: 'no-store' });
+      r = await get('/api/question?id=' + encodeURIComponent(id));
     } catch (err) {
       host.replaceChildren(el('p', { class: 'closed', role: 'alert', text: 'The page could not reach the hub.' }));
       return;
@@ -304,7 +366,7 @@
 
   async function recheck(id) {
     try {
-      const r = await fetch('/api/question?id=' + encodeURIComponent(id), { cache: 'no-store' });
+      const r = await get('/api/question?id=' + encodeURIComponent(id));
       if (r.status === 410 && state.open === id) formClosed((await r.text()).trim());
     } catch (err) {
       // The next snapshot tries again.

@@ -1,6 +1,9 @@
 // The pairing page: it sends the code of the link, which stays in the
 // fragment so that neither a proxy's log nor a link preview sees it, to
-// the hub once, and opens the page when the hub pairs this device.
+// the hub once, and opens the page when the hub pairs this device. The
+// device's token, in the answer, is kept for the page's origin in
+// localStorage, across restarts of the browser, and sent in a header:
+// never a cookie, which every other service of the host would receive.
 'use strict';
 async function pair() {
   const out = document.getElementById('pair');
@@ -13,15 +16,16 @@ async function pair() {
   try {
     const r = await fetch('/api/pair', {
       method: 'POST', headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ code: m[1] }), credentials: 'same-origin', cache: 'no-store',
+      body: JSON.stringify({ code: m[1] }), cache: 'no-store',
     });
-    const text = (await r.text()).trim();
     if (r.ok) {
-      out.textContent = 'Paired: ' + text + '. Opening the questions…';
+      const d = await r.json();
+      localStorage.setItem('askuser-device', d.token);
+      out.textContent = 'Paired: this device is paired as ' + d.device + '. Opening the questions…';
       location.replace('/');
       return;
     }
-    out.textContent = 'Not paired: ' + text + '.';
+    out.textContent = 'Not paired: ' + (await r.text()).trim() + '.';
   } catch (err) {
     out.textContent = 'Not paired: the page could not reach the hub.';
   }

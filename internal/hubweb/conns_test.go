@@ -1,0 +1,94 @@
+//go:build linux
+
+package hubweb_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net"
+	"net/http"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestIdleConnections holds thousands of idle connections, from ten
+// addresses, to the page of a hub process that has the file descriptors
+// of a small machine (ulimit -n 1024), over HTTP and HTTPS: askuser
+// pending and askuser answer still reach the hub's queue in the same
+// process, the page still answers its owner, and the hub's log keeps to
+// a few lines.
+func TestIdleConnections(t *testing.T) {
+	for _, args := range [][]string{{"--web", "127.0.0.1:0"}, {"--web", "127.0.0.1:0", "--tls"}} {
+		t.Run(map[int]string{2: "http", 3: "https"}[len(args)], func(t *testing.T) { idleConnections(t, args) })
+	}
+}
+
+func idleConnections(t *testing.T, args []string) {
+	askuser, env, f, logs := hubProcess(t, []string{"sh", "-c", `ulimit -n 1024 && exec "$@"`, "sh"}, args...)
+	ask := exec.Command(askuser, "ask", "--no-config", "--timeout-per-question", "120000", questionFile(t, deployReq))
+	var asked bytes.Buffer
+	ask.Env, ask.Stdout, ask.SysProcAttr = env, &asked, &syscall.SysProcAttr{Setsid: true}
+	if err := ask.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ask.Process.Kill()
+		ask.Wait()
+	})
+	run := func(stdin string, args ...string) (string, error) {
+		cmd := exec.Command(askuser, args...)
+		cmd.Env, cmd.Stdin = env, strings.NewReader(stdin)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	var id string
+	for id == "" {
+		out, err := run("", "pending", "--json")
+		if err != nil {
+			t.Fatalf("askuser pending: %v\n%s", err, out)
+		}
+		var qs []struct{ ID string }
+		if err := json.Unmarshal([]byte(out), &qs); err != nil {
+			t.Fatalf("askuser pending --json printed %s", out)
+		}
+		if len(qs) > 0 {
+			id = qs[0].ID
+		}
+	}
+	lines := strings.Count(logs.String(), "\n")
+
+	const n = 3000
+	conns := make([]net.Conn, 0, n)
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for i := range n {
+		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, byte(2+i%10))}, Timeout: 10 * time.Second}
+		c, err := d.Dial("tcp", f.base[strings.Index(f.base, "//")+2:])
+		if err != nil {
+			t.Fatalf("connection %d: %v", i, err)
+		}
+		conns = append(conns, c)
+	}
+
+	if st, body := f.do(t, "GET", "/api/device", "", nil); st != http.StatusOK {
+		t.Errorf("the page answered its owner %d %q, amid %d idle connections", st, body, n)
+	}
+	if out, err := run("", "pending"); err != nil || !strings.Contains(out, id) {
+		t.Errorf("askuser pending amid %d idle connections to the page: %v\n%s", n, err, out)
+	}
+	if out, err := run(deployAnswer, "answer", id, "-"); err != nil {
+		t.Errorf("askuser answer amid %d idle connections to the page: %v\n%s", n, err, out)
+	}
+	if err := ask.Wait(); err != nil || !strings.Contains(asked.String(), `"prod"`) {
+		t.Errorf("askuser ask: %v, printed %s", err, asked.String())
+	}
+	if more := strings.Count(logs.String(), "\n") - lines; more > 20 {
+		t.Errorf("the hub logged %d lines for %d connections:\n%.3000s", more, n, logs)
+	}
+}
