@@ -252,9 +252,11 @@ func (r *relay) forward(ctx context.Context, q Question) {
 		err := r.remote.publish(pctx, rq)
 		cancel()
 		if errors.Is(err, jetstream.ErrKeyExists) {
-			// Stored by an attempt whose acknowledgement was lost, or a
-			// question of the remote hub mirrored here: its key opens
-			// only the former's answers.
+			// Stored by an attempt whose acknowledgement was lost, or
+			// before this hub restarted, or a question of the remote hub
+			// mirrored here: this machine's key opens only the answers
+			// of the former two, once the stored question is taken.
+			r.adopt(ctx, &rq)
 			break
 		}
 		if err == nil {
@@ -277,6 +279,21 @@ func (r *relay) forward(ctx context.Context, q Question) {
 		r.carry(ctx, r.local, &q, r.remote, &rq, s.a, "the answer to %s from the remote hub")
 	default:
 		r.close(ctx, r.remote, &rq, s.a)
+	}
+}
+
+// adopt takes the question of this machine stored on the remote hub
+// under rq's id, published before, so that its answers are taken; it
+// logs why not.
+func (r *relay) adopt(ctx context.Context, rq *Question) {
+	gctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	e, err := r.remote.questions.Get(gctx, rq.ID)
+	cancel()
+	if err == nil {
+		err = r.remote.seal.adopt(rq, e.Value())
+	}
+	if err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) {
+		r.log(fmt.Sprintf("relay: question %s: %v", rq.ID, err))
 	}
 }
 
