@@ -453,3 +453,98 @@ func TestClusterRelayRestart(t *testing.T) {
 		t.Fatalf("the agent got no answer within 30s of the person's, after its hub restarted\n%s", logs.String())
 	}
 }
+
+// TestClusterMirrorChecks has a machine publish, on a real three-node
+// cluster, questions that break their contract's rules or its bounds: a
+// Markdown preview of 200,000 characters, a tag that miscounts its
+// questions, no deadline, a deadline a year away, and more than the
+// person's hub shows at once. The person's hub shows none that breaks
+// the rules, logging why, caps the deadlines, and stops at its count.
+func TestClusterMirrorChecks(t *testing.T) {
+	const wait = time.Hour
+	hub.SetMirrorBoundsForTest(t, 4, wait)
+	c := startCluster(t)
+	me := newPerson(t, c)
+	op := newOperator(t, c)
+	key, _ := seal.NewKey()
+	paths, _ := hub.Locate(me.getenv)
+	log := &syncbuf.Buffer{}
+	_, mine := relayingHubWith(t, paths, map[string]any{"url": c.nodes[1].url(), "credentials": me.creds, "recipients": []string{me.recipient}}, log)
+
+	request := func(title, preview string) string {
+		opt := map[string]any{"label": "a"}
+		if preview != "" {
+			opt["preview"] = preview
+		}
+		return fmt.Sprintf(`{"questions":[{"title":%q,"options":[%s,{"label":"b"}]}]}`, title, must(json.Marshal(opt)))
+	}
+	soon, late := time.Now().Add(10*time.Minute).UTC(), time.Now().AddDate(1, 0, 0).UTC()
+	tests := []struct {
+		id, title, preview string
+		questions          int
+		deadline           *time.Time
+		reason             string    // "" for shown
+		want               time.Time // the deadline it shows with, within a minute
+	}{
+		{id: "bgprevwaaaaa", title: "Big preview", preview: strings.Repeat("x", 200000), questions: 1, deadline: &soon,
+			reason: "its request breaks the rules of ask_user: questions[0].options[0].preview: "},
+		{id: "mscvntaaaaaa", title: "Miscount", questions: 2, deadline: &soon, reason: "its tag counts 2 questions, its request has 1"},
+		{id: "ndeadaaaaaaa", title: "No deadline", questions: 1, want: time.Now().Add(wait)},
+		{id: "ayearawayaaa", title: "A year away", questions: 1, deadline: &late, want: time.Now().Add(wait)},
+		{id: "snnaaaaaaaaa", title: "Soon", questions: 1, deadline: &soon, want: soon},
+	}
+	for _, tt := range tests {
+		tag := hub.Tag{Agent: "bot", Machine: "build-42", Contract: hub.ContractAskUser, Questions: tt.questions, Deadline: tt.deadline}
+		put(t, op.questions, tt.id, forgeQuestion(t, key, []string{me.recipient}, tt.id, tag, request(tt.title, tt.preview)))
+	}
+	for _, tt := range tests {
+		if tt.reason != "" {
+			continue
+		}
+		q := waitQuestion(t, mine, tt.title)
+		if q.Tag.Deadline == nil || q.Tag.Deadline.Sub(tt.want).Abs() > time.Minute {
+			t.Errorf("%s: shows with the deadline %v, want about %v", tt.title, q.Tag.Deadline, tt.want)
+		}
+	}
+	waitFor(t, 20*time.Second, func() string {
+		for _, tt := range tests {
+			if tt.reason != "" && !strings.Contains(log.String(), "question "+tt.id+" from the remote hub is not shown: "+tt.reason) {
+				return fmt.Sprintf("the log does not say why %s is not shown (%q):\n%s", tt.id, tt.reason, log.String())
+			}
+		}
+		return ""
+	})
+	// Three wait; a fourth is shown, a fifth not.
+	for _, id := range []string{"frthaaaaaaaa", "ffthaaaaaaaa"} {
+		tag := hub.Tag{Agent: "bot", Machine: "build-42", Contract: hub.ContractAskUser, Questions: 1, Deadline: &soon}
+		put(t, op.questions, id, forgeQuestion(t, key, []string{me.recipient}, id, tag, request(id, "")))
+		if id == "frthaaaaaaaa" {
+			waitQuestion(t, mine, id)
+		}
+	}
+	waitFor(t, 20*time.Second, func() string {
+		if !strings.Contains(log.String(), "question ffthaaaaaaaa from the remote hub is not shown: 4 questions of other machines wait here already") {
+			return "the log does not say the fifth question is over the count:\n" + log.String()
+		}
+		return ""
+	})
+	pending, err := mine.Pending(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shown []string
+	for _, q := range pending {
+		shown = append(shown, q.ID)
+	}
+	slices.Sort(shown)
+	if want := []string{"ayearawayaaa", "frthaaaaaaaa", "ndeadaaaaaaa", "snnaaaaaaaaa"}; !slices.Equal(shown, want) {
+		t.Errorf("shown %v, want %v", shown, want)
+	}
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
