@@ -284,6 +284,10 @@ func (s *sealing) readQuestion(data []byte, q *Question) error {
 	if err := json.Unmarshal(data, &sq); err != nil {
 		return err
 	}
+	if sq.Sealed != nil && sq.Sealed.Version == seal.Version && !sq.Sealed.For(s.key) {
+		// Another machine's question, not this one's to check or tell.
+		return seal.ErrNotFor
+	}
 	h, hash, err := verifyQuestion(&sq)
 	if err == nil {
 		var req []byte

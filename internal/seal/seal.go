@@ -188,6 +188,12 @@ func Seal(to []string, aad, content []byte) (*Box, error) {
 	return b, nil
 }
 
+// For reports whether b is sealed to k, without opening it.
+func (b *Box) For(k *Key) bool {
+	_, ok := b.To[Fingerprint(k.Public())]
+	return ok
+}
+
 // Open opens b, sealed with aad, with the first of keys it was sealed
 // to, and returns the content and the key that opened it.
 func (b *Box) Open(keys []*Key, aad []byte) ([]byte, *Key, error) {

@@ -66,6 +66,9 @@ func TestSealOpen(t *testing.T) {
 	if bytes.Contains(box.Box, content) {
 		t.Fatal("the box holds its content in the clear")
 	}
+	if !box.For(a) || !box.For(b) || box.For(stranger) {
+		t.Fatalf("For: %v %v %v, want true true false", box.For(a), box.For(b), box.For(stranger))
+	}
 }
 
 // TestOldBox refuses a box of the first format, X25519 alone, saying so.
