@@ -50,8 +50,9 @@ func (e *AnswerError) Error() string {
 //     required field present.
 //
 // Free text is trimmed, and is not allowed on single and multi questions
-// when req disallows free text. UsedDefault needs a default to have come
-// from: the question's, or for a form that of a field it includes.
+// when req disallows free text. UsedDefault is set only when the answer
+// is what the question's default gives, or, for a form, when a field it
+// includes holds its default's value.
 func CheckAnswers(req *Request, answers []Answer) error {
 	if len(answers) != len(req.Questions) {
 		return &AnswerError{Index: -1, Reason: "got " + strconv.Itoa(len(answers)) + " answers for " + strconv.Itoa(len(req.Questions)) + " questions"}
@@ -99,8 +100,8 @@ func checkAnswer(q *Question, i int, a *Answer, free bool) string {
 		if len(a.Selections) == 0 && a.FreeText == "" {
 			return "no selection and no free text"
 		}
-		if a.UsedDefault && q.Default == nil {
-			return "usedDefault is set but the question has no default"
+		if reason := usedDefault(q, a); reason != "" {
+			return reason
 		}
 	case KindInput:
 		switch {
@@ -110,18 +111,16 @@ func checkAnswer(q *Question, i int, a *Answer, free bool) string {
 			return "an input answer has no selections"
 		case a.FreeText == "":
 			return "an input answer needs text"
-		case a.UsedDefault && q.Default == nil:
-			return "usedDefault is set but the question has no default"
 		}
+		return usedDefault(q, a)
 	case KindBool:
 		switch {
 		case len(a.Selections) != 0 || a.FreeText != "":
 			return "a bool answer has no selections or free text"
 		case a.Value == nil || a.Value.IsForm || a.Value.Form != nil:
 			return "a bool answer needs a boolean value"
-		case a.UsedDefault && q.Default == nil:
-			return "usedDefault is set but the question has no default"
 		}
+		return usedDefault(q, a)
 	case KindForm:
 		switch {
 		case len(a.Selections) != 0 || a.FreeText != "":
@@ -183,7 +182,7 @@ func checkForm(q *Question, a *Answer) string {
 			}
 		}
 		next = j + 1
-		if f.Default != nil {
+		if d, ok := f.EffectiveDefault(); ok && d.Equal(e.Value) {
 			defaulted = true
 		}
 		if reason := checkFieldValue(f, e.Value); reason != "" {
@@ -196,7 +195,39 @@ func checkForm(q *Question, a *Answer) string {
 		}
 	}
 	if a.UsedDefault && !defaulted {
-		return "usedDefault is set but no field included has a default"
+		return "usedDefault is set but no field included has its default's value"
+	}
+	return ""
+}
+
+// usedDefault says what is wrong with a's usedDefault, an answer to q,
+// which is not a simple-form: it is set only when the answer is what the
+// question's default gives, by the rules of ChoiceDefault and
+// TextDefault, so that an answer cannot claim a default it changed.
+func usedDefault(q *Question, a *Answer) string {
+	if !a.UsedDefault {
+		return ""
+	}
+	if q.Default == nil {
+		return "usedDefault is set but the question has no default"
+	}
+	same := false
+	switch q.Kind {
+	case KindSingle, KindMulti:
+		if i, text, ok := q.ChoiceDefault(); ok && i >= 0 {
+			same = len(a.Selections) == 1 && a.Selections[0] == q.Options[i].Label && a.FreeText == ""
+		} else if ok {
+			same = len(a.Selections) == 0 && a.FreeText == text
+		}
+	case KindInput:
+		d, ok := q.TextDefault()
+		same = ok && a.FreeText == strings.TrimSpace(d)
+	case KindBool:
+		d, ok := q.Default.Bool()
+		same = ok && a.Value.Bool == d
+	}
+	if !same {
+		return "usedDefault is set but the answer is not the question's default"
 	}
 	return ""
 }

@@ -229,7 +229,9 @@ func (m *configMachine) reached(t *testing.T, mine *hub.Client, title, agent str
 			}
 		}
 	}
-	if q.Tag.Machine != m.name || q.Tag.Agent != agent {
+	// The machine is new to the person's hub: its first question shows
+	// its key's fingerprint.
+	if machine, _, _ := strings.Cut(q.Tag.Machine, " (new to this hub: key "); machine != m.name || q.Tag.Agent != agent {
 		t.Errorf("the question is tagged agent %q on machine %q; want %s on %q", q.Tag.Agent, q.Tag.Machine, agent, m.name)
 	}
 	return q

@@ -78,9 +78,10 @@ type Remote struct {
 	// Recipients are the public keys (askuser-pub-…) every question is
 	// sealed to: the person's hub key, and any paired device's.
 	Recipients []string
-	// Key is the path of the key that opens the questions sealed to its
-	// public key (Paths.Key, made by MakeKey); "" for none, as on a
-	// machine whose agents only ask.
+	// Key is the path of this machine's key (Paths.Key, made by
+	// MakeKey), which signs its questions and answers, opens the answers
+	// to its questions, and the questions sealed to its public key. The
+	// machines it knows are kept beside it (MachinesFile).
 	Key string
 	// Replicas is how many replicas the hub's buckets are made with
 	// when DialRemote does not find them, 1 to MaxReplicas; 0 means as
@@ -255,13 +256,9 @@ func DialRemote(ctx context.Context, r Remote, opts *DialOptions) (*Client, erro
 	if r.Replicas < 0 || r.Replicas > MaxReplicas {
 		return nil, fmt.Errorf("a remote hub's buckets have 1 to %d replicas, not %d", MaxReplicas, r.Replicas)
 	}
-	s := &sealing{recipients: r.Recipients}
-	if r.Key != "" {
-		k, err := readKey(r.Key)
-		if err != nil {
-			return nil, err
-		}
-		s.keys = append(s.keys, k)
+	s, err := newSealing(r, o.Log)
+	if err != nil {
+		return nil, err
 	}
 	auth, err := remoteAuth(r.Credentials)
 	if err != nil {

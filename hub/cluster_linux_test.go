@@ -24,7 +24,6 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/hubserver"
 	"github.com/askuser/askuser/internal/syncbuf"
 	"github.com/askuser/askuser/internal/testbin"
 	"github.com/nats-io/nats.go"
@@ -250,6 +249,17 @@ func newPerson(t testing.TB, c *cluster) person {
 	return person{getenv: getenv, recipient: pub, creds: c.credentials(t, "person")}
 }
 
+// machineKey makes the key of an agent machine, which signs its
+// questions, in a directory of the test's, and returns its path.
+func machineKey(t testing.TB) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "key")
+	if _, err := hub.MakeKey(path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // dial connects a program of the person's to the cluster through url.
 func (p person) dial(t testing.TB, url string) *hub.Client {
 	t.Helper()
@@ -284,18 +294,7 @@ func relayingHub(t testing.TB, paths hub.Paths, url, creds, recipient string) (h
 // its info and a client of it.
 func relayingHubWith(t testing.TB, paths hub.Paths, remote map[string]any, log io.Writer) (hub.Info, *hub.Client) {
 	t.Helper()
-	cfg := filepath.Join(t.TempDir(), "hub.json")
-	data, _ := json.Marshal(map[string]any{"remote": remote})
-	if err := os.WriteFile(cfg, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	info, stop, err := hubserver.Start(ctx, &hubserver.Options{Paths: paths, ConfigFile: cfg, Log: log})
-	if err != nil {
-		t.Fatalf("the hub did not start: %v", err)
-	}
-	t.Cleanup(func() { stop() })
+	info, _ := startHubAt(t, paths, remote, log)
 	cl, err := hub.Dial(context.Background(), &hub.DialOptions{Info: &info})
 	if err != nil {
 		t.Fatal(err)
@@ -597,11 +596,14 @@ type fleet struct {
 	askuser, askuserHub string
 	creds, recipient    string
 	self, sock          string // the test binary and the cluster's bridge, with namespaces
+	// key is the key of every agent machine's hub: they run on this one
+	// machine, under its host name, which its key signs for.
+	key string
 }
 
 func newFleet(t *testing.T, c *cluster, askuser, askuserHub, creds, recipient string) *fleet {
 	t.Helper()
-	f := &fleet{c: c, askuser: askuser, askuserHub: askuserHub, creds: creds, recipient: recipient}
+	f := &fleet{c: c, askuser: askuser, askuserHub: askuserHub, creds: creds, recipient: recipient, key: machineKey(t)}
 	inNS, why := namespaces()
 	if !inNS {
 		t.Logf("agents run without network namespaces: %s", why)
@@ -629,7 +631,12 @@ func (f *fleet) start(t *testing.T, title, a, b string, ns bool) *agentMachine {
 	}
 	req, _ := json.Marshal(map[string]any{"questions": []map[string]any{{"title": title, "options": []map[string]any{{"label": a}, {"label": b}}}}})
 	hubCfg, _ := json.Marshal(map[string]any{"remote": map[string]any{"url": url, "credentials": f.creds, "recipients": []string{f.recipient}}})
+	key, err := os.ReadFile(f.key)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for name, data := range map[string][]byte{
+		"state/askuser/hub/key":   key,
 		"config.json":             []byte(`{"timeoutPerQuestionMs": 60000}`),
 		"q.json":                  req,
 		"config/askuser/hub.json": hubCfg,
@@ -1203,7 +1210,7 @@ func BenchmarkCluster(b *testing.B) {
 	c := startCluster(b)
 	me := newPerson(b, c)
 	agentCreds := c.credentials(b, "agent")
-	remote := hub.Remote{URL: c.nodes[0].url(), Credentials: agentCreds, Recipients: []string{me.recipient}}
+	remote := hub.Remote{URL: c.nodes[0].url(), Credentials: agentCreds, Recipients: []string{me.recipient}, Key: machineKey(b)}
 	benchAsk(b, func(ctx context.Context) (*hub.Client, error) {
 		return hub.DialRemote(ctx, remote, &hub.DialOptions{Timeout: 5 * time.Second})
 	}, me.dial(b, c.nodes[1].url()))

@@ -353,7 +353,7 @@ func TestClusterBucketReplicas(t *testing.T) {
 func TestClusterReadAfterPublish(t *testing.T) {
 	c := startCluster(t)
 	me := newPerson(t, c)
-	remote := hub.Remote{URL: c.nodes[0].url(), Credentials: c.credentials(t, "agent"), Recipients: []string{me.recipient}}
+	remote := hub.Remote{URL: c.nodes[0].url(), Credentials: c.credentials(t, "agent"), Recipients: []string{me.recipient}, Key: machineKey(t)}
 	l := hub.NewLink(&hub.LinkOptions{Dial: func(ctx context.Context) (*hub.Client, error) {
 		return hub.DialRemote(ctx, remote, &hub.DialOptions{Timeout: 5 * time.Second})
 	}})
@@ -433,7 +433,7 @@ func TestClusterReadAfterPublish(t *testing.T) {
 func TestClusterReadAfterWrite(t *testing.T) {
 	c := startCluster(t)
 	me := newPerson(t, c)
-	asker, err := hub.DialRemote(context.Background(), hub.Remote{URL: c.nodes[0].url(), Credentials: c.credentials(t, "agent"), Recipients: []string{me.recipient}}, &hub.DialOptions{Timeout: 5 * time.Second})
+	asker, err := hub.DialRemote(context.Background(), hub.Remote{URL: c.nodes[0].url(), Credentials: c.credentials(t, "agent"), Recipients: []string{me.recipient}, Key: machineKey(t)}, &hub.DialOptions{Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -654,7 +654,7 @@ func TestRemoteBucketsOneServer(t *testing.T) {
 	var said []string
 	var cl *hub.Client
 	waitFor(t, 10*time.Second, func() string {
-		cl, err = hub.DialRemote(context.Background(), hub.Remote{URL: fmt.Sprintf("nats://127.0.0.1:%d", port), Credentials: creds, Recipients: []string{pub}},
+		cl, err = hub.DialRemote(context.Background(), hub.Remote{URL: fmt.Sprintf("nats://127.0.0.1:%d", port), Credentials: creds, Recipients: []string{pub}, Key: filepath.Join(dir, "key")},
 			&hub.DialOptions{Timeout: 5 * time.Second, Log: func(s string) { said = append(said, s) }})
 		if err != nil {
 			return err.Error()

@@ -113,6 +113,47 @@ func TestTitleMayRepeatModelText(t *testing.T) {
 	}
 }
 
+// TestCheckAnswerUsedDefault refuses an answer that says it took the
+// default while it gives something else, for every kind a default has.
+func TestCheckAnswerUsedDefault(t *testing.T) {
+	q := doorQuestion(t, ContractAskUser, `{"questions": [
+	  {"title": "Where?", "options": [{"label": "staging"}, {"label": "prod"}], "default": "staging"},
+	  {"title": "Name", "kind": "input", "default": "web"},
+	  {"title": "Go?", "kind": "bool", "default": true},
+	  {"title": "Form", "kind": "simple-form", "fields": [{"name": "env", "label": "Env", "kind": "input", "default": "dev"}, {"name": "n", "label": "N", "kind": "input"}]}]}`)
+	answer := func(where, name, goOn, form string) string {
+		return `{"status":"answered","answers":[` +
+			`{"index":0,"id":"q1","title":"Where?","kind":"single","selections":["` + where + `"],"usedDefault":true},` +
+			`{"index":1,"id":"q2","title":"Name","kind":"input","selections":[],"freeText":"` + name + `","usedDefault":true},` +
+			`{"index":2,"id":"q3","title":"Go?","kind":"bool","selections":[],"value":` + goOn + `,"usedDefault":true},` +
+			`{"index":3,"id":"q4","title":"Form","kind":"simple-form","selections":[],"value":` + form + `,"usedDefault":true}]}`
+	}
+	tests := []struct {
+		name, answer, reason string // reason is "" for an answer accepted
+	}{
+		{"each the default", answer("staging", "web", "true", `{"env":"dev","n":"1"}`), ""},
+		{"another option", answer("prod", "web", "true", `{"env":"dev"}`), "answer 0: usedDefault is set but the answer is not the question's default"},
+		{"other text", answer("staging", "db", "true", `{"env":"dev"}`), "answer 1: usedDefault"},
+		{"the other boolean", answer("staging", "web", "false", `{"env":"dev"}`), "answer 2: usedDefault"},
+		{"a form field changed", answer("staging", "web", "true", `{"env":"prod","n":"1"}`), "answer 3: usedDefault is set but no field included has its default's value"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := CheckAnswer(q, []byte(tt.answer))
+			if tt.reason == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			var re *RefusedError
+			if !errors.As(err, &re) || re.Reason != RefusedInvalid || !strings.Contains(re.Message, tt.reason) {
+				t.Fatalf("CheckAnswer = %v; want a refusal saying %q", err, tt.reason)
+			}
+		})
+	}
+}
+
 // FuzzCheckAnswer finds no panic in the door, and holds that what it
 // accepts it accepts again, unchanged, as the asker checks it again.
 func FuzzCheckAnswer(f *testing.F) {

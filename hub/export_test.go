@@ -28,3 +28,12 @@ func PublishForTest(ctx context.Context, c *Client, request json.RawMessage, que
 func DialInfoFileForTest(path, address string) (net.Conn, error) {
 	return (&infoFile{path: path, timeout: time.Second}).Dial("tcp", address)
 }
+
+// SetMirrorBoundsForTest sets how many questions of other machines a
+// relay shows at once, and how long each waits at most, until the test
+// ends.
+func SetMirrorBoundsForTest(t interface{ Cleanup(func()) }, most int, wait time.Duration) {
+	oldMost, oldWait := maxMirrored, maxMirroredWait
+	maxMirrored, maxMirroredWait = most, wait
+	t.Cleanup(func() { maxMirrored, maxMirroredWait = oldMost, oldWait })
+}

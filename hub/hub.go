@@ -86,7 +86,8 @@ type Paths struct {
 }
 
 // Key is the path of this machine's key, in Dir, which opens the
-// questions of other machines sealed to its public key (see MakeKey).
+// questions of other machines sealed to its public key, and signs what
+// its relay stores on a remote hub (see MakeKey).
 func (p Paths) Key() string { return filepath.Join(p.Dir, "key") }
 
 // Locate returns the paths of the user's hub: in $XDG_STATE_HOME/askuser/hub,

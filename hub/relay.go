@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/contract"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -252,9 +254,11 @@ func (r *relay) forward(ctx context.Context, q Question) {
 		err := r.remote.publish(pctx, rq)
 		cancel()
 		if errors.Is(err, jetstream.ErrKeyExists) {
-			// Stored by an attempt whose acknowledgement was lost, or a
-			// question of the remote hub mirrored here: its key opens
-			// only the former's answers.
+			// Stored by an attempt whose acknowledgement was lost, or
+			// before this hub restarted, or a question of the remote hub
+			// mirrored here: this machine's key opens only the answers
+			// of the former two, once the stored question is taken.
+			r.adopt(ctx, &rq)
 			break
 		}
 		if err == nil {
@@ -280,12 +284,31 @@ func (r *relay) forward(ctx context.Context, q Question) {
 	}
 }
 
+// adopt takes the question of this machine stored on the remote hub
+// under rq's id, published before, so that its answers are taken; it
+// logs why not.
+func (r *relay) adopt(ctx context.Context, rq *Question) {
+	gctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	e, err := r.remote.questions.Get(gctx, rq.ID)
+	cancel()
+	if err == nil {
+		err = r.remote.seal.adopt(rq, e.Value())
+	}
+	if err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) {
+		r.log(fmt.Sprintf("relay: question %s: %v", rq.ID, err))
+	}
+}
+
 // mirror shows q, a question of the remote hub opened with this
 // machine's key, on this machine's hub, until it is answered or closed on
 // either.
 func (r *relay) mirror(ctx context.Context, rq Question) {
 	q := rq
 	q.sealed = nil
+	if err := r.admit(&q); err != nil {
+		r.log(fmt.Sprintf("relay: question %s from the remote hub is not shown: %v", q.ID, err))
+		return
+	}
 	pctx, cancel := context.WithTimeout(ctx, r.local.timeout)
 	err := r.local.publish(pctx, q)
 	cancel()
@@ -310,6 +333,59 @@ func (r *relay) mirror(ctx context.Context, rq Question) {
 	default:
 		r.close(ctx, r.local, &q, s.a)
 	}
+}
+
+// The bounds of the questions of other machines a hub shows: how many
+// wait at once, and how long each waits here at most, whatever its
+// asker's deadline, or without one.
+var (
+	maxMirrored     = 1000
+	maxMirroredWait = 7 * 24 * time.Hour
+)
+
+// admit checks q, a question of the remote hub about to be shown here,
+// as askuser validate checks a request of its contract, within
+// maxMirrored, and caps its deadline at maxMirroredWait from now.
+func (r *relay) admit(q *Question) error {
+	r.mu.Lock()
+	n := len(r.mirrored)
+	r.mu.Unlock()
+	if n > maxMirrored {
+		return fmt.Errorf("%d questions of other machines wait here already, the most this hub shows", maxMirrored)
+	}
+	if err := checkRequest(q); err != nil {
+		return err
+	}
+	if most := time.Now().Add(maxMirroredWait); q.Tag.Deadline == nil || q.Tag.Deadline.After(most) {
+		q.Tag.Deadline = &most
+	}
+	return nil
+}
+
+// checkRequest checks q's request by the rules of its contract, as
+// askuser validate does, and its tag's count of questions.
+func checkRequest(q *Question) error {
+	var n int
+	switch q.Tag.Contract {
+	case ContractAskUser:
+		req, _, err := contract.Parse(q.Request)
+		if err != nil {
+			return fmt.Errorf("its request breaks the rules of %s: %w", q.Tag.Contract, err)
+		}
+		n = len(req.Questions)
+	case ContractAskUserQuestion:
+		req, err := auq.Parse(q.Request)
+		if err != nil {
+			return fmt.Errorf("its request breaks the rules of %s: %w", q.Tag.Contract, err)
+		}
+		n = len(req.Questions)
+	default:
+		return fmt.Errorf("its contract %q is not one askuser knows", q.Tag.Contract)
+	}
+	if n != q.Tag.Questions {
+		return fmt.Errorf("its tag counts %d questions, its request has %d", q.Tag.Questions, n)
+	}
+	return nil
 }
 
 // carry gives a, settled on one hub, to that question's copy to on the

@@ -1,6 +1,8 @@
 package hub
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,17 +11,20 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/askuser/askuser/internal/seal"
 )
 
 // Sealed is content sealed end to end: a questionnaire, sealed to the
 // person's recipient keys, or an answer, sealed back to the key of the
-// question it answers (see package internal/seal: X25519, HKDF-SHA256,
-// AES-256-GCM). Its From is, for a question, a key made for that
-// question alone, which its answer is sealed back to; for an answer, the
-// recipient key that answered. The NATS server that stores it sees its
-// size only.
+// machine that asked (see package internal/seal: HPKE with ML-KEM-768
+// and X25519, HKDF-SHA256, AES-256-GCM). Each is bound, as associated
+// data, to what it belongs to: the question's id, its tag and format,
+// and for an answer the question's hash, its status, who gave it and
+// its note; each is signed by the machine that stored it. The NATS
+// server that stores it sees its size only.
 type Sealed = seal.Box
 
 // sealer seals what a client of a remote hub stores, and opens what it
@@ -34,6 +39,9 @@ type sealer interface {
 	store(q *Question, v any) ([]byte, error)
 	// read decodes data into v, a *Question or an *Answer to q.
 	read(q *Question, data []byte, v any) error
+	// adopt takes data, the stored question q that this machine asked
+	// before, as a publish meets it: its answers are then taken.
+	adopt(q *Question, data []byte) error
 }
 
 // store is v, a Question or an Answer to q, as the hub stores it: sealed
@@ -57,31 +65,110 @@ func (c *Client) read(q *Question, data []byte, v any) error {
 
 // sealedQuestion and sealedAnswer are a question and an answer as a
 // remote hub stores them: the request or the result in Sealed, and
-// nothing in their own member.
+// nothing in their own member; Head, the JSON that Sealed is bound to,
+// as the bytes signed, unchanged by whoever decodes and encodes the
+// record on the way; and Sig, the signature of Head and Sealed by Signer, the
+// public key of the machine that stored it.
 type (
 	sealedQuestion struct {
 		Question
 		Sealed *Sealed `json:"sealed,omitempty"`
+		Head   []byte  `json:"head,omitempty"`
+		Signer string  `json:"signer,omitempty"`
+		Sig    []byte  `json:"sig,omitempty"`
 	}
 	sealedAnswer struct {
 		Answer
 		Sealed *Sealed `json:"sealed,omitempty"`
+		Head   []byte  `json:"head,omitempty"`
+		Signer string  `json:"signer,omitempty"`
+		Sig    []byte  `json:"sig,omitempty"`
 	}
 )
 
+// The kinds of head, which tell a question's box from an answer's.
+const (
+	headQuestion = "askuser question"
+	headAnswer   = "askuser answer"
+)
+
+// questionHead is what a question's box is bound to and its signature
+// covers: the tag as asked, with its deadline, which a stopped countdown
+// later removes from the stored tag, and when it was published.
+type questionHead struct {
+	V       int       `json:"v"`
+	Kind    string    `json:"kind"`
+	ID      string    `json:"id"`
+	Tag     Tag       `json:"tag"`
+	Created time.Time `json:"created"`
+}
+
+// answerHead is what an answer's box is bound to: the question, by id,
+// tag and hash, and what the answer says beside its result.
+type answerHead struct {
+	V        int    `json:"v"`
+	Kind     string `json:"kind"`
+	ID       string `json:"id"`
+	Tag      Tag    `json:"tag"`
+	Question string `json:"question"`
+	Status   string `json:"status"`
+	By       string `json:"by"`
+	Note     string `json:"note,omitempty"`
+}
+
+// signed is the message a signature covers: head, and the hash of the
+// box as stored.
+func signed(head []byte, box *Sealed) ([]byte, error) {
+	b, err := json.Marshal(box)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(b)
+	return fmt.Appendf(nil, "askuser signed v%d\n%s\n%x", seal.Version, head, sum), nil
+}
+
+// hashOf is the hash of a signed message: a question's, which its
+// answers name.
+func hashOf(msg []byte) string {
+	sum := sha256.Sum256(msg)
+	return hex.EncodeToString(sum[:])
+}
+
 // questionSeal is what a sealing knows of one question (Question.sealed).
 type questionSeal struct {
-	key      *seal.Key // the asker's key for the question, which answers are sealed to
-	from     string    // its public key
-	openedBy string    // the recipient key that opened the question
+	asker  string    // the asking machine's public key, which answers are sealed to
+	tag    Tag       // the tag as asked and signed
+	hashes []string  // the question's hashes: those this machine published, or the one it read
+	opener *seal.Key // the key that opened it; nil for a question this machine asked
 }
 
 // sealing is what a client of a remote hub seals to and opens with.
 type sealing struct {
-	// recipients are the keys questions are sealed to.
+	// recipients are the keys questions are sealed to, and the only
+	// ones whose answers are taken.
 	recipients []string
-	// keys open the questions sealed to them: the person's hub key.
-	keys []*seal.Key
+	// key is this machine's: it signs what the client stores, opens the
+	// answers to its questions, and the questions sealed to it.
+	key *seal.Key
+	// machines are the asking machines this one knows (see machines).
+	machines *machines
+	// log is told why a question is not shown, once per question.
+	log func(string)
+}
+
+// newSealing makes the sealing of a client of the remote r, whose key
+// is required: every machine signs what it stores. log is told of the
+// questions not shown, and of the machines new to this hub.
+func newSealing(r Remote, log func(string)) (*sealing, error) {
+	if r.Key == "" {
+		return nil, errors.New("a remote hub needs this machine's key, which signs its questions and answers (see askuser hub recipient)")
+	}
+	k, err := readKey(r.Key)
+	if err != nil {
+		return nil, err
+	}
+	m := &machines{path: filepath.Join(filepath.Dir(r.Key), MachinesFile), log: log}
+	return &sealing{recipients: r.Recipients, key: k, machines: m, log: log}, nil
 }
 
 func state(q *Question) *questionSeal {
@@ -103,57 +190,156 @@ func (s *sealing) read(q *Question, data []byte, v any) error {
 	return s.readQuestion(data, v.(*Question))
 }
 
-// prepare makes q's own key, which its answer is sealed back to.
+// prepare marks q as asked by this machine, which its answer is sealed
+// back to.
 func (s *sealing) prepare(q *Question) error {
-	if state(q) != nil {
-		return nil
+	if state(q) == nil {
+		q.sealed = &questionSeal{asker: s.key.Public()}
 	}
-	k, err := seal.NewKey()
-	if err != nil {
-		return err
-	}
-	q.sealed = &questionSeal{key: k, from: k.Public()}
 	return nil
 }
 
 // questionData returns q as it is stored: its request sealed to the
-// recipients, from q's own key.
+// recipients, bound to its head, and signed by this machine. Each hash
+// it stores is one its answers may name.
 func (s *sealing) questionData(q Question) ([]byte, error) {
 	st := state(&q)
-	if st == nil || st.key == nil {
-		return nil, errors.New("the question has no key to seal with")
+	if st == nil || st.opener != nil {
+		return nil, errors.New("the question was not asked on this machine")
 	}
-	sealed, err := seal.Seal(st.key, s.recipients, q.Request)
+	head, err := json.Marshal(questionHead{V: seal.Version, Kind: headQuestion, ID: q.ID, Tag: q.Tag, Created: q.Created})
+	if err != nil {
+		return nil, err
+	}
+	box, err := seal.Seal(s.recipients, head, q.Request)
 	if err != nil {
 		return nil, fmt.Errorf("seal the question: %w", err)
 	}
+	msg, err := signed(head, box)
+	if err != nil {
+		return nil, err
+	}
+	st.tag, st.hashes = q.Tag, append(st.hashes, hashOf(msg))
 	q.Request = nil
-	return json.Marshal(sealedQuestion{q, sealed})
+	return json.Marshal(sealedQuestion{q, box, head, s.key.Public(), s.key.Sign(msg)})
 }
 
-// readQuestion decodes a stored question, opening its request. A
-// question sealed to other keys is seal.ErrNotFor, one not sealed at
-// all an error: a remote hub holds only sealed questions.
+// verifyQuestion checks the signature and head of a stored question and
+// returns its head and hash; the error says what is wrong.
+func verifyQuestion(sq *sealedQuestion) (questionHead, string, error) {
+	var h questionHead
+	if sq.Sealed == nil {
+		return h, "", errors.New("the question is not sealed")
+	}
+	if sq.Sealed.Version != seal.Version || sq.Head == nil {
+		return h, "", fmt.Errorf("question %s: %w", sq.ID, seal.ErrOldFormat)
+	}
+	pub, err := seal.ParsePublic(sq.Signer)
+	if err != nil {
+		return h, "", fmt.Errorf("question %s: its signer: %w", sq.ID, err)
+	}
+	msg, err := signed(sq.Head, sq.Sealed)
+	if err != nil {
+		return h, "", err
+	}
+	if !pub.Verify(msg, sq.Sig) {
+		return h, "", fmt.Errorf("question %s: its signature does not verify: it was changed on the way, or not stored by the key it names", sq.ID)
+	}
+	if err := json.Unmarshal(sq.Head, &h); err != nil {
+		return h, "", fmt.Errorf("question %s: its head: %w", sq.ID, err)
+	}
+	switch {
+	case h.V != seal.Version || h.Kind != headQuestion:
+		return h, "", fmt.Errorf("question %s: its head is of kind %q, version %d, not a question of version %d", sq.ID, h.Kind, h.V, seal.Version)
+	case h.ID != sq.ID:
+		return h, "", fmt.Errorf("question %s: it was signed as question %s", sq.ID, h.ID)
+	case !h.Created.Equal(sq.Created) || !sameTag(sq.Tag, h.Tag):
+		return h, "", fmt.Errorf("question %s: its tag or time is not the one it was signed with", sq.ID)
+	}
+	return h, hashOf(msg), nil
+}
+
+// sameTag reports whether the stored tag is the signed one, but for a
+// deadline a stopped countdown removed.
+func sameTag(stored, signed Tag) bool {
+	if stored.Deadline == nil || signed.Deadline == nil {
+		if stored.Deadline != nil {
+			return false
+		}
+		stored.Deadline = signed.Deadline
+	} else if !stored.Deadline.Equal(*signed.Deadline) {
+		return false
+	}
+	stored.Deadline, signed.Deadline = nil, nil
+	return stored == signed
+}
+
+// readQuestion decodes a stored question, checks its signature, opens
+// its request, and shows it only under the name of a machine known by
+// the key that signed it (see machines). A question sealed to other keys
+// is seal.ErrNotFor; one not sealed, or sealed in another format, an
+// error: a remote hub holds only sealed questions.
 func (s *sealing) readQuestion(data []byte, q *Question) error {
 	var sq sealedQuestion
 	if err := json.Unmarshal(data, &sq); err != nil {
 		return err
 	}
-	if sq.Sealed == nil {
-		return errors.New("the question is not sealed")
+	if sq.Sealed != nil && sq.Sealed.Version == seal.Version && !sq.Sealed.For(s.key) {
+		// Another machine's question, not this one's to check or tell.
+		return seal.ErrNotFor
 	}
-	req, pub, err := sq.Sealed.Open(s.keys)
+	h, hash, err := verifyQuestion(&sq)
+	if err == nil {
+		var req []byte
+		var by *seal.Key
+		if req, by, err = sq.Sealed.Open([]*seal.Key{s.key}, sq.Head); err == nil {
+			*q = sq.Question
+			q.Request, q.sealed = req, &questionSeal{asker: sq.Signer, tag: h.Tag, hashes: []string{hash}, opener: by}
+			if s.machines != nil {
+				var first bool
+				if first, err = s.machines.check(sq.ID, h.Tag.Machine, sq.Signer); first {
+					q.Tag.Machine = fmt.Sprintf("%s (new to this hub: key %s)", h.Tag.Machine, seal.Fingerprint(sq.Signer))
+				}
+			}
+		}
+	}
+	if err != nil && !errors.Is(err, seal.ErrNotFor) && s.log != nil && s.machines.tell(sq.ID) {
+		s.log(fmt.Sprintf("question %s is not shown: %v", sq.ID, err))
+	}
+	return err
+}
+
+// adopt takes data, the stored question q, as asked by this machine: a
+// question this machine published before it restarted, whose answers it
+// takes again. A question another machine signed, mirrored here, is
+// left as it is: its answers are not this machine's to take.
+func (s *sealing) adopt(q *Question, data []byte) error {
+	var sq sealedQuestion
+	if err := json.Unmarshal(data, &sq); err != nil {
+		return err
+	}
+	if sq.Signer != s.key.Public() {
+		return nil
+	}
+	h, hash, err := verifyQuestion(&sq)
 	if err != nil {
 		return err
 	}
-	*q = sq.Question
-	q.Request, q.sealed = req, &questionSeal{from: sq.Sealed.From, openedBy: pub}
+	st := state(q)
+	if st == nil || st.opener != nil {
+		return errors.New("the question was not asked on this machine")
+	}
+	st.tag = h.Tag
+	if !slices.Contains(st.hashes, hash) {
+		st.hashes = append(st.hashes, hash)
+	}
 	return nil
 }
 
 // answerData returns a as it is stored: an answer or a dismissal is
-// sealed back to the key of q, from the key that opened q, its result
-// (null for a dismissal) in the box.
+// sealed back to the machine that asked q, bound to q and to what a
+// says, its result (null for a dismissal) in the box, and signed by this
+// machine's key, which opened q.
 func (s *sealing) answerData(q *Question, a Answer) ([]byte, error) {
 	var st *questionSeal
 	if q != nil {
@@ -162,26 +348,42 @@ func (s *sealing) answerData(q *Question, a Answer) ([]byte, error) {
 	if st == nil || !settles(a.Status) {
 		return json.Marshal(a)
 	}
+	if st.opener == nil || len(st.hashes) != 1 {
+		return nil, fmt.Errorf("seal the answer to %s: %w", a.ID, seal.ErrNotFor)
+	}
 	if a.Result == nil {
 		a.Result = json.RawMessage("null")
 	}
-	i := slices.IndexFunc(s.keys, func(k *seal.Key) bool { return k.Public() == st.openedBy })
-	if i < 0 {
-		return nil, fmt.Errorf("seal the answer to %s: %w", a.ID, seal.ErrNotFor)
+	head, err := json.Marshal(answerHead{V: seal.Version, Kind: headAnswer, ID: a.ID, Tag: st.tag, Question: st.hashes[0], Status: a.Status, By: a.By, Note: a.Note})
+	if err != nil {
+		return nil, err
 	}
-	sealed, err := seal.Seal(s.keys[i], []string{st.from}, a.Result)
+	box, err := seal.Seal([]string{st.asker}, head, a.Result)
 	if err != nil {
 		return nil, fmt.Errorf("seal the answer to %s: %w", a.ID, err)
 	}
+	msg, err := signed(head, box)
+	if err != nil {
+		return nil, err
+	}
 	a.Result = nil
-	return json.Marshal(sealedAnswer{a, sealed})
+	return json.Marshal(sealedAnswer{a, box, head, st.opener.Public(), st.opener.Sign(msg)})
 }
 
 // readAnswer decodes a stored answer to the question q: to a question
-// this process asked, it takes only an answer or dismissal sealed back
-// by one of the recipients, so that no one but the person answers it,
-// the server's operator included.
+// this machine asked, it takes only an answer or dismissal signed by one
+// of the recipients, for this very question, that says what its clear
+// members say, so that no one but the person answers it, the server's
+// operator included.
 func (s *sealing) readAnswer(q *Question, data []byte, a *Answer) error {
+	err := s.checkAnswer(q, data, a)
+	if err != nil && s.log != nil && s.machines.tell("answer "+a.ID) {
+		s.log(fmt.Sprintf("not taken: %v", err))
+	}
+	return err
+}
+
+func (s *sealing) checkAnswer(q *Question, data []byte, a *Answer) error {
 	var sa sealedAnswer
 	if err := json.Unmarshal(data, &sa); err != nil {
 		return err
@@ -191,15 +393,41 @@ func (s *sealing) readAnswer(q *Question, data []byte, a *Answer) error {
 	if q != nil {
 		st = state(q)
 	}
-	if !settles(a.Status) || st == nil || st.key == nil {
+	if !settles(a.Status) || st == nil || st.opener != nil {
 		return nil
 	}
-	if sa.Sealed == nil || !slices.Contains(s.recipients, sa.Sealed.From) {
-		return errors.New("the answer is not sealed by a recipient of the question")
+	if sa.Sealed == nil || !slices.Contains(s.recipients, sa.Signer) {
+		return fmt.Errorf("the answer to %s is not signed by a recipient of the question", a.ID)
 	}
-	res, _, err := sa.Sealed.Open([]*seal.Key{st.key})
+	if sa.Sealed.Version != seal.Version || sa.Head == nil {
+		return fmt.Errorf("the answer to %s: %w", a.ID, seal.ErrOldFormat)
+	}
+	pub, err := seal.ParsePublic(sa.Signer)
 	if err != nil {
 		return err
+	}
+	msg, err := signed(sa.Head, sa.Sealed)
+	if err != nil {
+		return err
+	}
+	if !pub.Verify(msg, sa.Sig) {
+		return fmt.Errorf("the answer to %s: its signature does not verify", a.ID)
+	}
+	var h answerHead
+	if err := json.Unmarshal(sa.Head, &h); err != nil {
+		return fmt.Errorf("the answer to %s: its head: %w", a.ID, err)
+	}
+	switch {
+	case h.V != seal.Version || h.Kind != headAnswer || h.ID != q.ID || a.ID != q.ID:
+		return fmt.Errorf("the answer to %s was given to another question, %s", q.ID, h.ID)
+	case !slices.Contains(st.hashes, h.Question) || !sameTag(st.tag, h.Tag):
+		return fmt.Errorf("the answer to %s was given to another question under its id", q.ID)
+	case h.Status != a.Status || h.By != a.By || h.Note != a.Note:
+		return fmt.Errorf("the answer to %s says %s by %q, but was given as %s by %q", q.ID, a.Status, a.By, h.Status, h.By)
+	}
+	res, _, err := sa.Sealed.Open([]*seal.Key{s.key}, sa.Head)
+	if err != nil {
+		return fmt.Errorf("the answer to %s: %w", q.ID, err)
 	}
 	a.Result = res
 	if a.Status == StatusDismissed {
@@ -211,6 +439,120 @@ func (s *sealing) readAnswer(q *Question, data []byte, a *Answer) error {
 // settles reports whether an answer of status settles its question for
 // its asker: an answer or a dismissal, not a closing note.
 func settles(status string) bool { return status == StatusAnswered || status == StatusDismissed }
+
+// MachinesFile is the name of the file, beside the hub's key, that
+// holds the machines the hub knows, by name (see machines).
+const MachinesFile = "machines.json"
+
+// machines are the asking machines a hub knows: each name a question's
+// tag gives as its machine, with the key that signed the first question
+// under that name. A question is shown under a name only when the key
+// that signed it is the one known for that name. The first question
+// under a new name makes it known, shows the key's fingerprint beside
+// the name, and is logged; a question under a known name signed by
+// another key is not shown, and is logged, until the person removes the
+// name from the file (as when that machine made a new key). Its methods
+// are safe for concurrent use; nil knows nothing and keeps nothing.
+type machines struct {
+	path string
+
+	mu     sync.Mutex
+	known  map[string]knownMachine // by name; nil until read
+	told   map[string]bool         // the questions log was told of
+	log    func(string)
+	loaded bool
+}
+
+// knownMachine is one entry of the machines file.
+type knownMachine struct {
+	// Key is the fingerprint of the machine's public key.
+	Key string `json:"key"`
+	// Since is when its first question came, First its id.
+	Since time.Time `json:"since"`
+	First string    `json:"first"`
+}
+
+// check reports whether the question id, under the machine name, may be
+// shown as signed by pub, and whether it is the first of a machine it
+// now knows.
+func (m *machines) check(id, name, pub string) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.loaded {
+		m.known = map[string]knownMachine{}
+		data, err := readPrivate(m.path, "the known machines")
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+		case err != nil:
+			return false, err
+		default:
+			if err := json.Unmarshal(data, &m.known); err != nil {
+				return false, fmt.Errorf("the known machines %s: %w", m.path, err)
+			}
+		}
+		m.loaded = true
+	}
+	fp := seal.Fingerprint(pub)
+	k, ok := m.known[name]
+	switch {
+	case ok && k.Key == fp:
+		return k.First == id, nil
+	case ok:
+		return false, fmt.Errorf("it names the machine %q, which this hub knows by the key %s since %s, but it is signed by another key, %s. If that machine made a new key, remove %q from %s; otherwise someone else asks in its name", name, k.Key, k.Since.Format(time.DateTime), fp, name, m.path)
+	}
+	m.known[name] = knownMachine{Key: fp, Since: time.Now().UTC(), First: id}
+	data, err := json.MarshalIndent(m.known, "", "  ")
+	if err == nil {
+		err = writePrivate(m.path, data)
+	}
+	if err != nil {
+		delete(m.known, name)
+		return false, fmt.Errorf("keep the new machine %q: %w", name, err)
+	}
+	if m.log != nil {
+		m.log(fmt.Sprintf("the machine %q is new to this hub: its key is %s; question %s shows with it, and its questions show under that name from now on (see %s)", name, fp, id, m.path))
+	}
+	return true, nil
+}
+
+// tell reports whether the log was not yet told of the question id, and
+// marks it told.
+func (m *machines) tell(id string) bool {
+	if m == nil {
+		return true
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.told == nil {
+		m.told = map[string]bool{}
+	}
+	if m.told[id] {
+		return false
+	}
+	m.told[id] = true
+	return true
+}
+
+// writePrivate writes data to path, readable by its owner only, in
+// place of what was there, whole or not at all.
+func writePrivate(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".machines-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o600)
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
 
 // MakeKey makes the person's key at path, readable by its owner only,
 // unless a key is there already, and returns its public recipient key

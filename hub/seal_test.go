@@ -6,7 +6,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/askuser/askuser/internal/seal"
 )
@@ -33,23 +35,61 @@ func curveKey(t testing.TB) (*seal.Key, string) {
 	return k, k.Public()
 }
 
-// TestSealRoundTrip follows a question from its asker, sealed to two
-// recipients, to each recipient and its answer back, and what each
-// party refuses on the way.
-func TestSealRoundTrip(t *testing.T) {
-	phone, phonePub := curveKey(t)
-	laptop, laptopPub := curveKey(t)
-	stranger, _ := curveKey(t)
-	asker := &sealing{recipients: []string{phonePub, laptopPub}}
-	request := json.RawMessage(`{"questions":[{"title":"Ship it?","options":[{"label":"yes"},{"label":"no"}]}]}`)
-	q := Question{ID: "abcdefghjkmn", Status: "waiting", Tag: Tag{Agent: "ci", Contract: ContractAskUser, Questions: 1}, Request: request}
-	if err := asker.prepare(&q); err != nil {
+// sealers returns the sealing of an agent machine asking the two
+// recipients, and of each recipient, which keeps the machines it knows
+// in a file of its own.
+func sealers(t *testing.T) (asker, phone, laptop *sealing) {
+	t.Helper()
+	pk, ppub := curveKey(t)
+	lk, lpub := curveKey(t)
+	ak, _ := curveKey(t)
+	recipients := []string{ppub, lpub}
+	known := func() *machines { return &machines{path: filepath.Join(t.TempDir(), MachinesFile)} }
+	return &sealing{recipients: recipients, key: ak},
+		&sealing{recipients: recipients, key: pk, machines: known()},
+		&sealing{recipients: recipients, key: lk, machines: known()}
+}
+
+var sealRequest = json.RawMessage(`{"questions":[{"title":"Ship it?","options":[{"label":"yes"},{"label":"no"}]}]}`)
+
+// askSealed is a question asked by s, and as it is stored.
+func askSealed(t *testing.T, s *sealing, id string, tag Tag) (Question, []byte) {
+	t.Helper()
+	q := Question{ID: id, Status: "waiting", Tag: tag, Created: time.Date(2026, 12, 7, 1, 0, 0, 0, time.UTC), Request: sealRequest}
+	if err := s.prepare(&q); err != nil {
 		t.Fatal(err)
 	}
-	data, err := asker.questionData(q)
+	data, err := s.questionData(q)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return q, data
+}
+
+// edit changes the stored record data, as the server's operator can.
+func edit(t *testing.T, data []byte, f func(map[string]any)) []byte {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	f(m)
+	out, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestSealRoundTrip follows a question from its asker, sealed to two
+// recipients, to each recipient and its answer back, and what each
+// party refuses on the way, with the reason.
+func TestSealRoundTrip(t *testing.T) {
+	asker, phone, laptop := sealers(t)
+	stranger, _ := curveKey(t)
+	deadline := time.Date(2026, 12, 7, 2, 0, 0, 0, time.UTC)
+	tag := Tag{Agent: "ci", Project: "~/billing", Machine: "prod-db", Contract: ContractAskUser, Questions: 1, Deadline: &deadline}
+	q, data := askSealed(t, asker, "abcdefghjkmn", tag)
 	for _, secret := range []string{"Ship it?", "yes"} {
 		if bytes.Contains(data, []byte(secret)) {
 			t.Fatalf("the stored question holds %q: %s", secret, data)
@@ -59,41 +99,68 @@ func TestSealRoundTrip(t *testing.T) {
 		t.Fatalf("the stored question lost its tag: %s", data)
 	}
 	plainData, _ := json.Marshal(q)
+	other, otherData := askSealed(t, asker, "bbbbbbbbbbbb", tag)
+	_ = other
+	// A stopped countdown removes the deadline from the stored tag.
+	stopped := edit(t, data, func(m map[string]any) { delete(m["tag"].(map[string]any), "deadline"); m["stopped_by"] = "phone" })
+
+	// An operator, who holds the cluster's credentials and the
+	// recipients' public keys, asks in the agent's name under a key of
+	// its own.
+	operator := &sealing{recipients: asker.recipients, key: stranger}
+	_, forged := askSealed(t, operator, "cccccccccccc", tag)
 
 	tests := []struct {
-		name    string
-		keys    []*seal.Key
-		data    []byte
-		wantErr bool
+		name string
+		s    *sealing
+		data []byte
+		want string // a part of the error; "" opens
 	}{
-		{"phone", []*seal.Key{phone}, data, false},
-		{"laptop after a stranger's key", []*seal.Key{stranger, laptop}, data, false},
-		{"stranger", []*seal.Key{stranger}, data, true},
-		{"no keys", nil, data, true},
-		{"changed on the way", []*seal.Key{phone}, bytes.Replace(data, []byte(`"box":"`), []byte(`"box":"AA`), 1), true},
-		{"not sealed", []*seal.Key{phone}, plainData, true},
+		{"phone", phone, data, ""},
+		{"laptop", laptop, data, ""},
+		{"stopped countdown", laptop, stopped, ""},
+		{"stranger", &sealing{key: stranger}, data, "sealed to other keys"},
+		{"box changed on the way", phone, edit(t, data, func(m map[string]any) { m["sealed"].(map[string]any)["box"] = "AAAA" }), "signature does not verify"},
+		{"not sealed", phone, plainData, "not sealed"},
+		{"box moved to another question", phone, edit(t, data, func(m map[string]any) { m["sealed"] = mustMap(t, otherData)["sealed"] }), "signature does not verify"},
+		{"box and head moved to another question", phone, edit(t, otherData, func(m map[string]any) {
+			d := mustMap(t, data)
+			m["sealed"], m["head"], m["sig"] = d["sealed"], d["head"], d["sig"]
+		}), "it was signed as question abcdefghjkmn"},
+		{"re-tagged", phone, edit(t, data, func(m map[string]any) { m["tag"].(map[string]any)["project"] = "~/payroll" }), "its tag or time is not the one it was signed with"},
+		{"other deadline", phone, edit(t, data, func(m map[string]any) { m["tag"].(map[string]any)["deadline"] = "2027-01-01T00:00:00Z" }), "its tag or time"},
+		{"re-dated", phone, edit(t, data, func(m map[string]any) { m["created"] = "2027-01-01T00:00:00Z" }), "its tag or time"},
+		{"signed by another key", phone, edit(t, data, func(m map[string]any) { m["signer"] = stranger.Public() }), "signature does not verify"},
+		{"older format", phone, edit(t, data, func(m map[string]any) { delete(m["sealed"].(map[string]any), "v") }), "another format"},
+		{"known name, other key", laptop, forged, `names the machine "prod-db", which this hub knows by the key`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := readQ(&sealing{keys: tt.keys}, tt.data)
-			if (err != nil) != tt.wantErr {
-				t.Fatalf("readQuestion: err = %v, want error %v", err, tt.wantErr)
+			got, err := readQ(tt.s, tt.data)
+			if tt.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got.Request, sealRequest) {
+					t.Fatalf("request = %s, want %s", got.Request, sealRequest)
+				}
+				return
 			}
-			if err == nil && !bytes.Equal(got.Request, request) {
-				t.Fatalf("request = %s, want %s", got.Request, request)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("readQuestion: err = %v, want one saying %q", err, tt.want)
 			}
 		})
 	}
 
-	// The phone answers; the answer goes back sealed to the question's
-	// key, and only an answer from a recipient is taken.
-	person := &sealing{keys: []*seal.Key{phone}}
-	opened, err := readQ(person, data)
+	// The phone answers; the answer goes back sealed to the asking
+	// machine, and only an answer from a recipient, to this question,
+	// that says what it was given as, is taken.
+	opened, err := readQ(phone, data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	result := json.RawMessage(`{"status":"answered","answers":[{"selections":["yes"]}]}`)
-	adata, err := person.answerData(&opened, Answer{ID: q.ID, Status: StatusAnswered, By: "phone", Result: result})
+	adata, err := phone.answerData(&opened, Answer{ID: q.ID, Status: StatusAnswered, By: "phone", Result: result})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,23 +171,65 @@ func TestSealRoundTrip(t *testing.T) {
 	if err != nil || !bytes.Equal(got.Result, result) {
 		t.Fatalf("readAnswer = %s, %v; want %s", got.Result, err, result)
 	}
-	forger := &sealing{keys: []*seal.Key{stranger}}
-	forged := opened
-	forged.sealed = &questionSeal{from: state(&opened).from, openedBy: stranger.Public()}
-	fdata, err := forger.answerData(&forged, Answer{ID: q.ID, Status: StatusAnswered, By: "phone", Result: result})
+	otherOpened, err := readQ(phone, otherData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherAnswer, err := phone.answerData(&otherOpened, Answer{ID: other.ID, Status: StatusAnswered, By: "phone", Result: result})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The operator opens nothing, but seals an answer of its own to the
+	// asking machine's public key.
+	forger := &sealing{key: stranger}
+	forgedQ := opened
+	forgedQ.sealed = &questionSeal{asker: asker.key.Public(), tag: tag, hashes: state(&opened).hashes, opener: stranger}
+	fdata, err := forger.answerData(&forgedQ, Answer{ID: q.ID, Status: StatusAnswered, By: "phone", Result: result})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ddata, err := phone.answerData(&opened, Answer{ID: q.ID, Status: StatusDismissed, By: "phone"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	clearAnswer, _ := json.Marshal(Answer{ID: q.ID, Status: StatusAnswered, By: "phone", Result: result})
 	clearDismissal, _ := json.Marshal(Answer{ID: q.ID, Status: StatusDismissed, By: "phone"})
-	for name, b := range map[string][]byte{"sealed by a stranger": fdata, "in the clear": clearAnswer, "dismissed in the clear": clearDismissal} {
-		if _, err := readA(asker, &q, b); err == nil {
-			t.Errorf("an answer %s was taken", name)
-		}
+	refusals := []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"signed by a stranger", fdata, "not signed by a recipient"},
+		{"in the clear", clearAnswer, "not signed by a recipient"},
+		{"dismissed in the clear", clearDismissal, "not signed by a recipient"},
+		{"replayed from another question", edit(t, otherAnswer, func(m map[string]any) { m["id"] = q.ID }), "given to another question, bbbbbbbbbbbb"},
+		{"an answer made a dismissal", edit(t, adata, func(m map[string]any) { m["status"] = StatusDismissed }), "says dismissed"},
+		{"given by someone else", edit(t, adata, func(m map[string]any) { m["by"] = "ci-policy" }), `by "ci-policy", but was given as answered by "phone"`},
+		{"a note added", edit(t, ddata, func(m map[string]any) { m["note"] = "timed out" }), "says dismissed"},
+		{"box changed", edit(t, adata, func(m map[string]any) { m["sealed"].(map[string]any)["box"] = "AAAA" }), "signature does not verify"},
+		{"older format", edit(t, adata, func(m map[string]any) { delete(m["sealed"].(map[string]any), "v") }), "another format"},
 	}
-	ddata, err := person.answerData(&opened, Answer{ID: q.ID, Status: StatusDismissed, By: "phone"})
-	if err != nil {
+	for _, tt := range refusals {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := readA(asker, &q, tt.data); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("readAnswer: err = %v, want one saying %q", err, tt.want)
+			}
+		})
+	}
+	// The asker restarted: a question of the same id and key, and the
+	// stored one adopted, takes the answer again.
+	again := Question{ID: q.ID, Tag: tag, Request: sealRequest}
+	if err := asker.prepare(&again); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := readA(asker, &again, adata); err == nil {
+		t.Fatal("an answer to a question not adopted was taken")
+	}
+	if err := asker.adopt(&again, data); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := readA(asker, &again, adata); err != nil || !bytes.Equal(got.Result, result) {
+		t.Fatalf("after adopting, readAnswer = %s, %v", got.Result, err)
 	}
 	if got, err := readA(asker, &q, ddata); err != nil || got.Status != StatusDismissed || got.Result != nil {
 		t.Fatalf("dismissal = %+v, %v", got, err)
@@ -129,6 +238,50 @@ func TestSealRoundTrip(t *testing.T) {
 	if _, err := readA(asker, &q, closing); err != nil {
 		t.Fatalf("a closing note was refused: %v", err)
 	}
+}
+
+// TestMachinesFirstUse shows a new machine's first question with its
+// key's fingerprint, keeps it, and refuses its name under another key
+// after a restart too.
+func TestMachinesFirstUse(t *testing.T) {
+	asker, phone, _ := sealers(t)
+	tag := Tag{Agent: "ci", Machine: "prod-db", Contract: ContractAskUser, Questions: 1}
+	_, data := askSealed(t, asker, "abcdefghjkmn", tag)
+	_, second := askSealed(t, asker, "bbbbbbbbbbbb", tag)
+	var logged []string
+	phone.machines.log = func(s string) { logged = append(logged, s) }
+	fp := seal.Fingerprint(asker.key.Public())
+	for i, want := range []string{"prod-db (new to this hub: key " + fp + ")", "prod-db (new to this hub: key " + fp + ")"} {
+		got, err := readQ(phone, data)
+		if err != nil || got.Tag.Machine != want {
+			t.Fatalf("read %d: machine %q, %v; want %q", i, got.Tag.Machine, err, want)
+		}
+	}
+	if got, err := readQ(phone, second); err != nil || got.Tag.Machine != "prod-db" {
+		t.Fatalf("second question: machine %q, %v", got.Tag.Machine, err)
+	}
+	if len(logged) != 1 || !strings.Contains(logged[0], fp) {
+		t.Fatalf("logged %q, want one line naming %s", logged, fp)
+	}
+	st, err := os.Stat(phone.machines.path)
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("machines file: %v, %v", st, err)
+	}
+	newKey, _ := curveKey(t)
+	_, renamed := askSealed(t, &sealing{recipients: asker.recipients, key: newKey}, "cccccccccccc", tag)
+	restarted := &sealing{recipients: phone.recipients, key: phone.key, machines: &machines{path: phone.machines.path}}
+	if _, err := readQ(restarted, renamed); err == nil || !strings.Contains(err.Error(), "signed by another key, "+seal.Fingerprint(newKey.Public())) {
+		t.Fatalf("a known name under a new key: %v", err)
+	}
+}
+
+func mustMap(t *testing.T, data []byte) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 func TestKeyFile(t *testing.T) {
@@ -163,7 +316,7 @@ func TestKeyFile(t *testing.T) {
 // was sealed.
 func FuzzReadQuestion(f *testing.F) {
 	k, pub := curveKey(f)
-	s := &sealing{recipients: []string{pub}, keys: []*seal.Key{k}}
+	s := &sealing{recipients: []string{pub}, key: k}
 	q := Question{ID: "abcdefghjkmn", Request: json.RawMessage(`{"questions":[]}`)}
 	_ = s.prepare(&q)
 	data, _ := s.questionData(q)
@@ -172,8 +325,8 @@ func FuzzReadQuestion(f *testing.F) {
 	f.Add([]byte(`{"sealed":null}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, err := readQ(s, data)
-		if err == nil && (state(&got) == nil || state(&got).openedBy != pub) {
-			t.Fatalf("opened, but not by %s: %+v", pub, got)
+		if err == nil && (state(&got) == nil || state(&got).opener != k || !bytes.Equal(got.Request, q.Request)) {
+			t.Fatalf("opened, but not what was sealed: %+v", got)
 		}
 	})
 }

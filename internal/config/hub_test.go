@@ -9,7 +9,7 @@ import (
 )
 
 // pub is a public key as askuser hub recipient prints it.
-const pub = "askuser-pub-hR7gzBekqP73t3cHmlaEGxWokKTM2DRFRX4zUc9ZEOM"
+const pub = "askuser-pub-PwAxMkIhRrYfpdxky-KNzmaHmdSh_1NOEgqW7iO2WJx9_KcMfvVsQ7ytnYjPgKEXdAXPIesKYqt2eFVSrZSr1kCgZcjCvcEnp5o_PRWl0RYJLVUF3oJ16go1wyBoLTHOvHGLpVI3b0RTnrOUoMtIsONJuvW8f-HKR5eWnUVB-Pi-YIgRUsVY0gKw8-uEbFmiVfufBtdcN0HIDTp80ozL_xRxw8x2oGsVlYBGBMFjBtI3utQwOzAPnjqd3QnPNIaPI1s02xSA42ipYUaEy3ad7eFV3oiS8kkVztYkxJxH3kZxMwkfORhEp5OCzWOFI9wSOkRuoZiE0WpH1We51XeSFgXEemGmUwyqqLbG08o2rKOmGatCG-w0hZuE5gq4BcDOSCUamXMwdhAaumBaGBCc7fs3h4ga_glbRAGx4ndK1Nc4l8x_q9ltoerEw4dZnaW8sFFe3qhfKZU4wTRoezt_cEZ8NAe0KyVW3FWU15JkSemsPctVmTCrJLQn6Eu-NCNHK3w6tlRV_ChHZmhM1VFu-SumwzFZwPmofQCiKIdxB9GyOXy1ClQA3hUnI3NzM8e25uCEzLA00IWWRiQ6rLA9RJWu_jETTXiip-c-jKiIpYY8odQF52obNlAGIIWs7ZZCkjlAkCc6fzOAZrOYCJOsnJBZxjh345dpDkqgSTAcimKhYot0XuKNx5ml4oYruSMeWHNL4jdo0SxzotSXa7ZGFRB-yktkWpORS5MKefK3DRNCsCycoMO5ZLtWVktNqCoohXCiSsshd0B9veBzxhJZIfnOl0pzuni2JdSIYbaS3vrMaUtG1-W1U0GGnoQPN4wQMdjCPXZ9nNc7fHwV8AA_lrVyd8vJmBt6jkm6gMmrTqEgAQCFVMx27fc2wzdgxGhvMKMe4pZJPBqykgKK94YfB7tDWJyqAcm0SbyXfXdnJPQ2V8hjInGTU2qtguUQBKmQGJKmCEZKLeNUcpMeGcIPVVuAkfQnWUJZzxBYpIUnmaCJ3gBtU9a5XTODYvOeGHBSzoZqcZpsuNsW5QQCmviBZNJoEZpClmEcn_lkd6lPQbkBoPNfuqJKTZKNEFBHSkKAACbKN-Ma85ZJzAmFH5vJu1m3W0SWAbWLIZQJdgHF2hQ3sGt3tHME6bBeb-HHFDcwoceW1YCAUoqfpfZhdylVHiQrxorMPXoX_nu7oqxX68gf-EMs4NIdLfFmsPWcpiYQT6Fm3qwMdoNITBCRLLe7MCQocgpAe-ZRwmmVJZXG2kdUkVkaLsUDGLhDXWIsE3CcD7MrCbp2IGCRl0y55uFhH6VebOkpHPGCk3jJEJC1aNRyGSVK7uu7RPJsf3WYASVSpHdMGUEc2Qus0lghGFQrACR7t5Gf4qTExbUWF-CBzxaDQ2ACcwY2l4euaYhuLJCM_CgKjTm45_UdylkEtDtIdHnKowfFwFKnmHtIgZYVUJyR6YXEK7Ut1woHa7y_gYOHufiUhooHOhZTItin_JOsBegFncrKKwQ3qTEbZDkARmRsSus2pdM87ElR8TdfweOOI3sZQB93YKNZveBhfJw4ck2ccrhsDvDSKpzxQn2xoQe0Dgo7sZEcLGA7K9VMTh9TtIz7RdKkEdvOmDON8pXDcEVIUBmYc4Zvuar4r1aw0GH-TdQ-b5dKL-W87GBpv50M"
 
 // TestParseHubRemote reads the hub object: a good one whole, and each
 // mistake with its member, its position and what to write instead.
@@ -37,23 +37,23 @@ func TestParseHubRemote(t *testing.T) {
 		{"credentials null", `{"hub": {"url": "nats://a:1", "credentials": null, "recipients": ["` + pub + `"]}}`, []P{
 			{"hub.credentials", "must be a string, got null (line 1, column 31)"}}},
 		{"recipients string", `{"hub": {"url": "nats://a:1", "credentials": "/c", "recipients": "` + pub + `"}}`, []P{
-			{"hub.recipients", `must be an array of public keys such as ["askuser-pub-…"], got the string "askuser-pub-hR7gzBekqP73t3cHmlaEGxWokKTM"… (line 1, column 52)`}}},
+			{"hub.recipients", `must be an array of public keys such as ["askuser-pub-…"], got the string "askuser-pub-PwAxMkIhRrYfpdxky-KNzmaHmdSh"… (line 1, column 52)`}}},
 		{"recipients empty", `{"hub": {"url": "nats://a:1", "credentials": "/c", "recipients": []}}`, []P{
 			{"hub.recipients", "must list at least one public key to seal questions to: askuser hub recipient prints a machine's (line 1, column 52)"}}},
 		{"recipient not a key", `{"hub": {"url": "nats://a:1", "credentials": "/c", "recipients": ["` + pub + `", "XABC"]}}`, []P{
 			{"hub.recipients[1]", `a public key starts with askuser-pub-; got "XABC" (line 1, column 52)`}}},
 		{"recipient short", `{"hub": {"url": "nats://a:1", "credentials": "/c", "recipients": ["askuser-pub-AAAA"]}}`, []P{
-			{"hub.recipients[0]", `a public key is askuser-pub- and 43 characters of base64url; got "askuser-pub-AAAA" (line 1, column 52)`}}},
+			{"hub.recipients[0]", `a public key is askuser-pub- and 1664 characters of base64url; got "askuser-pub-AAAA" (line 1, column 52)`}}},
 		{"recipient number", `{"hub": {"url": "nats://a:1", "credentials": "/c", "recipients": [1]}}`, []P{
 			{"hub.recipients[0]", "must be a string, got a number (line 1, column 52)"}}},
 		{"idle zero", `{"hub": {"url": "nats://a:1", "credentials": "/c", "recipients": ["` + pub + `"], "idleMs": 0}}`, []P{
-			{"hub.idleMs", "must be a whole number of milliseconds from 1 to 604800000 (a week); leave it out for ten minutes; got 0 (line 1, column 127)"}}},
+			{"hub.idleMs", "must be a whole number of milliseconds from 1 to 604800000 (a week); leave it out for ten minutes; got 0 (line 1, column 1748)"}}},
 		{"idle negative", `{"hub": {"url": "nats://a:1", "credentials": "/c", "recipients": ["` + pub + `"], "idleMs": -5}}`, []P{
-			{"hub.idleMs", "must be a whole number of milliseconds from 1 to 604800000 (a week); leave it out for ten minutes; got -5 (line 1, column 127)"}}},
+			{"hub.idleMs", "must be a whole number of milliseconds from 1 to 604800000 (a week); leave it out for ten minutes; got -5 (line 1, column 1748)"}}},
 		{"idle too long", `{"hub": {"url": "nats://a:1", "credentials": "/c", "recipients": ["` + pub + `"], "idleMs": 1e12}}`, []P{
-			{"hub.idleMs", "must be a whole number of milliseconds from 1 to 604800000 (a week); leave it out for ten minutes; got 1e12 (line 1, column 127)"}}},
+			{"hub.idleMs", "must be a whole number of milliseconds from 1 to 604800000 (a week); leave it out for ten minutes; got 1e12 (line 1, column 1748)"}}},
 		{"idle string", `{"hub": {"url": "nats://a:1", "credentials": "/c", "recipients": ["` + pub + `"], "idleMs": "5m"}}`, []P{
-			{"hub.idleMs", `must be a whole number of milliseconds from 1 to 604800000 (a week); leave it out for ten minutes; got the string "5m" (line 1, column 127)`}}},
+			{"hub.idleMs", `must be a whole number of milliseconds from 1 to 604800000 (a week); leave it out for ten minutes; got the string "5m" (line 1, column 1748)`}}},
 		{"unknown member", `{"hub": {"url": "nats://a:1", "token": "t"}}`, []P{
 			{"hub.token", "unknown key; the keys of hub are url, credentials, recipients, idleMs (line 1, column 31)"}}},
 		{"member case", `{"hub": {"URL": "nats://a:1"}}`, []P{

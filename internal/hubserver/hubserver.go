@@ -283,9 +283,11 @@ func Run(ctx context.Context, opts *Options) error {
 		fmt.Fprintf(log, "askuser hub: pushes questions unanswered after %v to the ntfy server at %s\n", cfg.Push.Delay, cfg.Push.Server)
 	}
 	if cfg.Remote != nil {
-		key := ""
-		if _, err := os.Stat(paths.Key()); err == nil {
-			key = paths.Key()
+		// Every machine signs what it stores on the remote hub with a
+		// key of its own, made once.
+		key := paths.Key()
+		if _, err := hub.MakeKey(key); err != nil {
+			return err
 		}
 		dial, where := remoteDial(*cfg.Remote, key, log), "the remote hub at "+cfg.Remote.URL
 		if leaf != nil {

@@ -105,9 +105,10 @@ func startRelay(ctx context.Context, wg *sync.WaitGroup, info hub.Info, dial fun
 }
 
 // remoteDial connects the relay to the remote r, as a client of its
-// server, with key, this machine's key, which opens the remote questions
-// sealed to it; "" opens none. The buckets it makes there are told to
-// log.
+// server, with key, the path of this machine's key, which signs what the
+// relay stores there and opens the remote questions sealed to it. The
+// buckets it makes there, the machines new to this hub and the questions
+// it does not show, with why, are told to log.
 func remoteDial(r hub.Remote, key string, log io.Writer) func(context.Context) (*hub.Client, error) {
 	r.Key = key
 	return func(ctx context.Context) (*hub.Client, error) {
