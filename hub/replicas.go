@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/nats-io/nats.go"
@@ -25,6 +26,9 @@ type replicaPlan struct {
 	n     int
 	why   string
 	fixed bool // asked for by the person: not lowered when refused
+
+	refused []int  // the counts JetStream could not place, in the order asked
+	reason  string // JetStream's reason for the last refusal
 }
 
 // planReplicas plans the buckets of a remote hub that nc is connected
@@ -71,39 +75,58 @@ func openRemote(replicas int) func(ctx context.Context, c *Client) (string, erro
 
 // create creates the bucket of cfg with p's replicas. A cluster that
 // cannot place that many, as when a server's address was counted twice,
-// is asked again with one fewer, unless the person asked for them.
+// is asked again with one fewer, and a server in no cluster with one,
+// unless the person asked for them.
 func (p *replicaPlan) create(ctx context.Context, js jetstream.JetStream, cfg jetstream.KeyValueConfig) (jetstream.KeyValue, error) {
 	for {
 		cfg.Replicas = p.n
 		kv, err := js.CreateKeyValue(ctx, cfg)
-		if err == nil || p.fixed || p.n <= 1 || !tooManyReplicas(err) {
+		var apiErr *jetstream.APIError
+		if err == nil || p.fixed || p.n <= 1 || !errors.As(err, &apiErr) || !tooManyReplicas(apiErr) {
 			return kv, err
 		}
-		p.why += fmt.Sprintf("; it could not place %d (%v)", p.n, err)
-		p.n--
+		p.refused = append(p.refused, p.n)
+		p.reason = apiErr.Description
+		if apiErr.ErrorCode == errCodeNotClustered {
+			p.n = 1
+		} else {
+			p.n--
+		}
 	}
 }
 
-// tooManyReplicas reports whether err is JetStream's refusal to place a
-// stream's replicas: no suitable peers, insufficient resources, or a
+// JetStream's error codes for a stream whose replicas it cannot place.
+const (
+	errCodeNoPeers      = 10005 // JSClusterNoPeersErrF
+	errCodeResources    = 10023 // JSInsufficientResourcesErr
+	errCodeNotClustered = 10074 // JSStreamReplicasNotSupportedErr
+)
+
+// tooManyReplicas reports whether apiErr is JetStream's refusal to place
+// a stream's replicas: no suitable peers, insufficient resources, or a
 // server in no cluster.
-func tooManyReplicas(err error) bool {
-	var apiErr *jetstream.APIError
-	if !errors.As(err, &apiErr) {
-		return false
-	}
+func tooManyReplicas(apiErr *jetstream.APIError) bool {
 	switch apiErr.ErrorCode {
-	case 10005, 10023, 10074: // JSClusterNoPeersErrF, JSInsufficientResourcesErr, JSStreamReplicasNotSupportedErr
+	case errCodeNoPeers, errCodeResources, errCodeNotClustered:
 		return true
 	}
 	return false
 }
 
-// told says in words that the buckets names were made, and how.
+// told says in words, on one line, that the buckets names were made, and
+// how: the counts JetStream refused are named once, with its last reason.
 func (p *replicaPlan) told(names []string) string {
 	unit := "replicas"
 	if p.n == 1 {
 		unit = "replica"
 	}
-	return fmt.Sprintf("made the buckets %s with %d %s: %s", strings.Join(names, " and "), p.n, unit, p.why)
+	why := p.why
+	if len(p.refused) > 0 {
+		counts := make([]string, len(p.refused))
+		for i, n := range p.refused {
+			counts[i] = strconv.Itoa(n)
+		}
+		why += fmt.Sprintf("; JetStream could not place %s: %s", strings.Join(counts, " or "), p.reason)
+	}
+	return fmt.Sprintf("made the buckets %s with %d %s: %s", strings.Join(names, " and "), p.n, unit, why)
 }

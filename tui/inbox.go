@@ -351,6 +351,9 @@ func (m *inbox) openSelected() {
 	if r == nil {
 		return
 	}
+	// What the last action said is done with: the heading of the
+	// question opened shows its keys.
+	m.flash = ""
 	if o := m.drafts[r.q.ID]; o != nil {
 		o.row = r
 		m.open = o

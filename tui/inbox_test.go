@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -417,5 +418,55 @@ func TestInboxSuperseded(t *testing.T) {
 		if m.flash != tc.want {
 			t.Errorf("%s: the inbox says %q, want %q", tc.name, m.flash, tc.want)
 		}
+	}
+}
+
+// fakeAnswerer accepts every answer and dismissal.
+type fakeAnswerer struct{}
+
+func (fakeAnswerer) Answer(_ context.Context, id string, data []byte, by string) (hub.Answer, error) {
+	return hub.Answer{ID: id, Status: hub.StatusAnswered, By: by, Result: data}, nil
+}
+
+func (fakeAnswerer) Dismiss(_ context.Context, id, by string) (hub.Answer, error) {
+	return hub.Answer{ID: id, Status: hub.StatusDismissed, By: by}, nil
+}
+
+func (fakeAnswerer) StopCountdown(context.Context, string, string) error { return nil }
+
+// TestInboxOpenShowsKeys answers one question with the keys, then opens
+// the next: its heading shows the dialog's keys, not the line that told
+// of the answer before.
+func TestInboxOpenShowsKeys(t *testing.T) {
+	m := newInbox(nil, fakeAnswerer{}, &InboxOptions{Machine: "here"})
+	m.width, m.height = 120, 24
+	m.now = func() time.Time { return inboxT0 }
+	q1 := inboxQuestion("aaaaaaaaaaaa", 1, 0, "agent1", "First?")
+	q2 := inboxQuestion("bbbbbbbbbbbb", 0, 0, "agent2", "Second?")
+	m.Update(inboxEvents{es: []hub.WatchEvent{
+		{Kind: hub.WatchWaiting, ID: q1.ID, Question: q1},
+		{Kind: hub.WatchWaiting, ID: q2.ID, Question: q2},
+		{Kind: hub.WatchSynced},
+	}})
+	head := func() string {
+		first, _, _ := strings.Cut(ansi.Strip(m.View().Content), "\n")
+		return first
+	}
+	m.Update(press("enter")) // opens q1, the newest
+	_, cmd := m.Update(press("enter"))
+	if cmd == nil {
+		t.Fatalf("enter on the open question sent nothing; the screen:\n%s", ansi.Strip(m.View().Content))
+	}
+	m.Update(cmd())
+	if !strings.Contains(m.flash, "answered") {
+		t.Fatalf("after the answer the inbox says %q, want that it was answered", m.flash)
+	}
+	m.Update(press("enter")) // opens q2
+	if m.open == nil || m.open.row.q.ID != q2.ID {
+		t.Fatalf("enter did not open %s", q2.ID)
+	}
+	want := "esc " + inboxBack + " · " + InboxDismissKey + " dismiss it for its agent"
+	if got := head(); !strings.Contains(got, want) {
+		t.Errorf("the opened question's heading is %q, want it to show %q", got, want)
 	}
 }

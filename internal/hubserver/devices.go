@@ -146,11 +146,11 @@ func control(ctx context.Context, getenv func(string) string, subject string, re
 
 // printPairing prints a pairing link, its QR code and the certificate's
 // fingerprint.
-func printPairing(w io.Writer, p *hubweb.Pairing) {
+func printPairing(w io.Writer, p *hubweb.Pairing, colour bool) {
 	fmt.Fprintf(w, "Open this link on the device to pair it; it works once, until %s:\n\n%s\n\n",
 		p.Expires.Local().Format(time.TimeOnly), p.Link)
 	if qr, err := qrcode.EncodeText(p.Link, qrcode.Low); err == nil {
-		writeQR(w, qr)
+		writeQR(w, qr, colour)
 		fmt.Fprintln(w)
 	}
 	if p.Fingerprint != "" {
@@ -161,18 +161,29 @@ func printPairing(w io.Writer, p *hubweb.Pairing) {
 // qrBorder is the quiet zone around a QR code, in modules.
 const qrBorder = 4
 
-// writeQR draws qr with half blocks, two rows of modules a line, light
-// on white and dark on black whatever the terminal's colours.
-func writeQR(w io.Writer, qr *qrcode.QrCode) {
+// writeQR draws qr with half blocks, two rows of modules a line. With
+// colour, for a terminal, it is light on white and dark on black
+// whatever the terminal's colours; without, for a file, it holds no
+// escape and its blocks are the dark modules, as ink on a page.
+func writeQR(w io.Writer, qr *qrcode.QrCode, colour bool) {
 	n := qr.Size()
-	light := func(x, y int) bool {
-		return x < 0 || y < 0 || x >= n || y >= n || !qr.Module(x, y)
+	// block reports whether the module at x, y is drawn as a block: a
+	// light one with colour, a dark one without. The row below the
+	// last, when the count of rows is odd, is the background.
+	block := func(x, y int) bool {
+		if y >= n+qrBorder {
+			return colour
+		}
+		light := x < 0 || y < 0 || x >= n || y >= n || !qr.Module(x, y)
+		return light == colour
 	}
 	var b strings.Builder
 	for y := -qrBorder; y < n+qrBorder; y += 2 {
-		b.WriteString("\x1b[97;40m")
+		if colour {
+			b.WriteString("\x1b[97;40m")
+		}
 		for x := -qrBorder; x < n+qrBorder; x++ {
-			top, bottom := light(x, y), y+1 >= n+qrBorder || light(x, y+1)
+			top, bottom := block(x, y), block(x, y+1)
 			switch {
 			case top && bottom:
 				b.WriteString("█")
@@ -184,7 +195,10 @@ func writeQR(w io.Writer, qr *qrcode.QrCode) {
 				b.WriteString(" ")
 			}
 		}
-		b.WriteString("\x1b[0m\n")
+		if colour {
+			b.WriteString("\x1b[0m")
+		}
+		b.WriteString("\n")
 	}
 	io.WriteString(w, b.String())
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/term"
+
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubremote"
 	"github.com/askuser/askuser/internal/hubweb"
@@ -201,19 +203,49 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv f
 	return 0
 }
 
+// devicesUsage is the usage of askuser hub pair, devices and revoke,
+// each its own.
+var devicesUsage = map[string]string{
+	"pair": `usage: askuser hub pair [--expires DURATION] [--name NAME]
+
+Print a link, with its QR code and the fingerprint of the page's
+certificate, that pairs one device with the running hub's page, which
+it serves over HTTPS (askuser hub --web ADDR --tls, or --url). The link
+works once, within DURATION. The QR code is drawn in the terminal's
+colours only when the output is a terminal.
+`,
+	"devices": `usage: askuser hub devices
+
+List the devices paired with the running hub's page: each one's ID,
+name, and when it was paired, last seen or revoked.
+`,
+	"revoke": `usage: askuser hub revoke ID
+
+End the device ID, as askuser hub devices lists it: the hub refuses
+it from now on.
+`,
+}
+
 // mainDevices runs askuser hub pair, devices and revoke.
 func mainDevices(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string, bad func(string, ...any) int) int {
+	if len(args) == 2 && (args[1] == "-h" || args[1] == "--help" || args[1] == "-help") {
+		fmt.Fprint(stderr, devicesUsage[args[0]])
+		if args[0] == "pair" {
+			fmt.Fprint(stderr, "\nflags:\n")
+			pairFlags(new(controlRequest), stderr).PrintDefaults()
+		}
+		return 0
+	}
 	var req controlRequest
 	subject := subjectDevices
 	switch args[0] {
 	case "pair":
 		subject = subjectPair
-		fs := flag.NewFlagSet("askuser hub pair", flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		fs.DurationVar(&req.TTL, "expires", hubweb.DefaultPairing, "how long the link works")
-		fs.StringVar(&req.Name, "name", "", "the device's name")
+		fs := pairFlags(&req, io.Discard)
 		if err := fs.Parse(args[1:]); err != nil {
-			return bad("pair: %v", err)
+			usage, _, _ := strings.Cut(devicesUsage["pair"], "\n")
+			fmt.Fprintf(stderr, "askuser hub pair: %v\n%s\n", err, usage)
+			return 2
 		}
 		if fs.NArg() > 0 {
 			return bad("unexpected argument %q", fs.Arg(0))
@@ -238,11 +270,28 @@ func mainDevices(ctx context.Context, args []string, stdout, stderr io.Writer, g
 	}
 	switch {
 	case rep.Pairing != nil:
-		printPairing(stdout, rep.Pairing)
+		printPairing(stdout, rep.Pairing, isTerminal(stdout))
 	case rep.Device != nil:
 		fmt.Fprintf(stdout, "the device %s is revoked: the hub refuses it from now on\n", rep.Device.ID)
 	default:
 		printDevices(stdout, rep.Devices)
 	}
 	return 0
+}
+
+// pairFlags is the flag set of askuser hub pair, filling req, writing
+// its errors and defaults to out.
+func pairFlags(req *controlRequest, out io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("askuser hub pair", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.DurationVar(&req.TTL, "expires", hubweb.DefaultPairing, fmt.Sprintf("how long the link works, at most %v", hubweb.MaxPairing))
+	fs.StringVar(&req.Name, "name", "", "the device's name, as askuser hub devices lists it")
+	return fs
+}
+
+// isTerminal reports whether w is a terminal, where colours may be
+// written.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(interface{ Fd() uintptr })
+	return ok && term.IsTerminal(f.Fd())
 }

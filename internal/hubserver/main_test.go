@@ -3,9 +3,17 @@ package hubserver_test
 import (
 	"bytes"
 	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/creack/pty"
+	"github.com/google/go-cmp/cmp"
+	qrcode "github.com/piglig/go-qr"
 
 	"github.com/askuser/askuser/internal/hubserver"
 	"github.com/askuser/askuser/internal/program"
@@ -125,4 +133,141 @@ func TestPairRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// The help of askuser hub pair, devices and revoke is their own, on
+// standard error with status 0, not the hub's whole usage after an
+// error; a bad flag of pair is followed by pair's usage alone.
+func TestDevicesHelp(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"pair", "--help"}, 0, "usage: askuser hub pair [--expires DURATION] [--name NAME]\n"},
+		{[]string{"pair", "-h"}, 0, "usage: askuser hub pair [--expires DURATION] [--name NAME]\n"},
+		{[]string{"devices", "--help"}, 0, "usage: askuser hub devices\n"},
+		{[]string{"revoke", "--help"}, 0, "usage: askuser hub revoke ID\n"},
+		{[]string{"pair", "--expires", "soon"}, 2, "askuser hub pair: invalid value \"soon\" for flag -expires: parse error\nusage: askuser hub pair [--expires DURATION] [--name NAME]\n"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := hubserver.Main(context.Background(), tt.args, &stdout, &stderr, func(string) string { return "" })
+			if code != tt.code || stdout.Len() != 0 || !strings.HasPrefix(stderr.String(), tt.want) {
+				t.Errorf("Main(%q) = %d, stdout %q, stderr %q; want %d, nothing on stdout, stderr starting %q", tt.args, code, stdout.String(), stderr.String(), tt.code, tt.want)
+			}
+			if strings.Contains(stderr.String(), "help requested") || strings.Contains(stderr.String(), "--remote") {
+				t.Errorf("Main(%q) printed more than its own usage:\n%s", tt.args, stderr.String())
+			}
+		})
+	}
+}
+
+// askuser hub pair draws its QR code without an escape when its output
+// is a file, dark modules as blocks, the code of the link it prints; on
+// a terminal it draws it in colours of its own.
+func TestPairOutput(t *testing.T) {
+	state := t.TempDir()
+	getenv := func(k string) string { return map[string]string{"XDG_STATE_HOME": state}[k] }
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, stop, err := hubserver.Start(ctx, &hubserver.Options{Getenv: getenv, Web: "127.0.0.1:0", WebTLS: true, WebURL: "https://laptop.example:8443/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+
+	file, err := os.Create(filepath.Join(t.TempDir(), "pair.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	if code := hubserver.Main(ctx, []string{"pair"}, file, &stderr, getenv); code != 0 {
+		t.Fatalf("pair to a file = %d: %s", code, stderr.String())
+	}
+	file.Close()
+	out, err := os.ReadFile(file.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.ContainsRune(out, 0x1b) {
+		t.Errorf("pair wrote escapes to a file:\n%q", out)
+	}
+	link := regexp.MustCompile(`https://laptop\.example:8443/pair#code=[0-9a-f]+`).Find(out)
+	if link == nil {
+		t.Fatalf("pair printed no link:\n%s", out)
+	}
+	qr, err := qrcode.EncodeText(string(link), qrcode.Low)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(qrText(qr), drawnQR(string(out))); d != "" {
+		t.Errorf("the QR code in the file is not the link's (-want +got):\n%s", d)
+	}
+
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal to test the colours with: %v", err)
+	}
+	defer ptmx.Close()
+	got := make(chan []byte)
+	go func() { b, _ := io.ReadAll(ptmx); got <- b }()
+	code := hubserver.Main(ctx, []string{"pair"}, tty, &stderr, getenv)
+	tty.Close()
+	term := <-got
+	if code != 0 || !bytes.Contains(term, []byte("\x1b[97;40m")) {
+		t.Errorf("pair to a terminal = %d, without its colours:\n%q", code, term)
+	}
+}
+
+// qrText is qr's dark modules, a line of "#" and "." for each row, with
+// the quiet zone of four modules.
+func qrText(qr *qrcode.QrCode) []string {
+	n := qr.Size()
+	var rows []string
+	for y := -4; y < n+4; y++ {
+		var b strings.Builder
+		for x := -4; x < n+4; x++ {
+			if x >= 0 && y >= 0 && x < n && y < n && qr.Module(x, y) {
+				b.WriteByte('#')
+			} else {
+				b.WriteByte('.')
+			}
+		}
+		rows = append(rows, b.String())
+	}
+	return rows
+}
+
+// drawnQR reads the QR code drawn in out without colours back into the
+// rows qrText makes: every line of half blocks is two rows.
+func drawnQR(out string) []string {
+	var rows []string
+	for line := range strings.Lines(out) {
+		line = strings.TrimSuffix(line, "\n")
+		if line == "" || strings.Trim(line, " █▀▄") != "" {
+			continue
+		}
+		var top, bottom strings.Builder
+		for _, r := range line {
+			t, b := byte('.'), byte('.')
+			switch r {
+			case '█':
+				t, b = '#', '#'
+			case '▀':
+				t = '#'
+			case '▄':
+				b = '#'
+			}
+			top.WriteByte(t)
+			bottom.WriteByte(b)
+		}
+		rows = append(rows, top.String(), bottom.String())
+	}
+	if n := len(rows); n > 0 && n == len(rows[0])+1 && strings.Trim(rows[n-1], ".") == "" {
+		// An odd count of rows leaves the last line's lower half blank.
+		rows = rows[:n-1]
+	}
+	return rows
 }

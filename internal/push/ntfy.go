@@ -178,11 +178,20 @@ func (p *pusher) send(ctx context.Context, q *hub.Question, now time.Time) error
 	}
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	if resp.StatusCode/100 == 3 {
+		return fmt.Errorf("the ntfy server at %s answered %s, which a push does not follow: "+
+			"a redirect could send it to another host, or over plain http; set the server to the address the push belongs at", c.Server, resp.Status)
+	}
 	if resp.StatusCode/100 != 2 {
 		return fmt.Errorf("the ntfy server at %s refused the push: %s", c.Server, resp.Status)
 	}
 	return nil
 }
+
+// refuseRedirect is the pushes' http.Client.CheckRedirect: the server
+// configured was checked to be https, or http on this machine, and a
+// redirect's target was not, so the redirect itself is the answer.
+func refuseRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // QuestionLink is the address at which the hub's page at base opens the
 // question id. It carries no token: a device that was paired has its own.

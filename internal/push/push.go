@@ -51,7 +51,9 @@ type Options struct {
 	Watch func(ctx context.Context) (<-chan hub.WatchEvent, error)
 	// JetStream holds the marks of what was pushed.
 	JetStream jetstream.JetStream
-	// HTTP sends the pushes; nil means a client of its own.
+	// HTTP sends the pushes; nil means a client of its own. Run follows
+	// no redirect with either: a push goes to the configured server or
+	// nowhere.
 	HTTP *http.Client
 	// Home shortens project directories under it to ~; "" for none.
 	Home string
@@ -80,11 +82,13 @@ func Run(ctx context.Context, opts *Options) error {
 	if err != nil {
 		return fmt.Errorf("push: watch the hub: %w", err)
 	}
-	p := &pusher{opts: opts, marks: marks, http: opts.HTTP, due: make(chan due, 16), waiting: map[string]*waiting{},
-		sending: make(chan struct{}, maxSending)}
-	if p.http == nil {
-		p.http = &http.Client{Timeout: sendTimeout}
+	cl := http.Client{Timeout: sendTimeout}
+	if opts.HTTP != nil {
+		cl = *opts.HTTP
 	}
+	cl.CheckRedirect = refuseRedirect
+	p := &pusher{opts: opts, marks: marks, http: &cl, due: make(chan due, 16), waiting: map[string]*waiting{},
+		sending: make(chan struct{}, maxSending)}
 	defer p.wg.Wait()
 	defer p.stopAll()
 	for {

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
 	"github.com/askuser/askuser/internal/push"
+	"github.com/askuser/askuser/internal/syncbuf"
 )
 
 // The question the tests ask: nothing of it may reach a push.
@@ -396,5 +398,53 @@ func TestLinkToThePairedPage(t *testing.T) {
 	click := got[0].header.Get("Click")
 	if !strings.HasPrefix(base, "https://127.0.0.1:") || !regexp.MustCompile(`^`+regexp.QuoteMeta(base)+`#q=[a-z0-9]+$`).MatchString(click) || strings.Contains(click, token) {
 		t.Errorf("the push opens %q; want the question on %s, with no token", click, base)
+	}
+}
+
+// TestRedirectNotFollowed: an ntfy server that answers a push with a
+// redirect to another address does not get the push posted there, over
+// http or at all; the hub's log says why the push failed.
+func TestRedirectNotFollowed(t *testing.T) {
+	elsewhere := newRecorder(t)
+	var asked atomic.Int32
+	ntfy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		asked.Add(1)
+		target := strings.Replace(elsewhere.srv.URL, "127.0.0.1", "localhost", 1) + req.URL.Path
+		http.Redirect(w, req, target, http.StatusTemporaryRedirect)
+	}))
+	t.Cleanup(ntfy.Close)
+	state := t.TempDir()
+	cfg := filepath.Join(t.TempDir(), "hub.json")
+	if err := os.WriteFile(cfg, []byte(pushConfig(ntfy.URL, 0)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var log syncbuf.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, stop, err := hubserver.Start(ctx, &hubserver.Options{ConfigFile: cfg, Getenv: env(state), Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	l, _ := asker(t, state, 600000)
+	defer closeLink(l)
+	const want = "answered 307 Temporary Redirect, which a push does not follow"
+	for !strings.Contains(log.String(), want) {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the hub's log does not say %q:\n%s", want, log.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if n := asked.Load(); n != 1 {
+		t.Errorf("the ntfy server was asked %d times, want once", n)
+	}
+	if got := elsewhere.pushes(); len(got) != 0 {
+		t.Errorf("the push followed the redirect to another address: %+v", got)
+	}
+	for _, secret := range []string{topic, ntfyTok} {
+		if strings.Contains(log.String(), secret) {
+			t.Errorf("the hub's log holds %q:\n%s", secret, log.String())
+		}
 	}
 }

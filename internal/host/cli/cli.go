@@ -53,7 +53,7 @@ var commands = map[string]command{
 	"popup":    {"show a dialog for a waiting askuser mcp (started by it)", runPopup},
 	"hub":      {"run the user's hub, or say whether one runs (hub status)", runHub},
 	"pending":  {"list the questions that wait on the hub", runPending},
-	"answer":   {"answer a question waiting on the hub with a result JSON", runAnswer},
+	"answer":   {"answer a question waiting on the hub: KEY=VALUE, or a JSON file", runAnswer},
 	"inbox":    {"answer the questions waiting on the hub in a terminal view", runInbox},
 }
 

@@ -19,8 +19,10 @@ const pendingUsage = `usage: askuser pending [--json]
 List the questions that wait on the user's hub, newest first, each with
 its id, the agent that asked, its project and machine, its contract and
 how long it has left. With --json, print them as a JSON array, each with
-its questionnaire ("request"), for a program that answers them with
-askuser answer.
+its questionnaire ("request") and a short answer to fill in ("answer":
+each question by its id, with its default, or null where it waits for
+a value), for a person or a program that answers them with askuser
+answer.
 
 Exit status: 0 listed (perhaps none), 3 no hub runs or it does not answer.
 
@@ -38,6 +40,8 @@ type pendingEntry struct {
 	Created   time.Time       `json:"created"`
 	Deadline  *time.Time      `json:"deadline,omitempty"`
 	Request   json.RawMessage `json:"request"`
+	// Answer is a short answer to fill in for askuser answer.
+	Answer object `json:"answer,omitempty"`
 }
 
 func runPending(ctx context.Context, env *Env, args []string) int {
@@ -65,7 +69,7 @@ func runPending(ctx context.Context, env *Env, args []string) int {
 		out := make([]pendingEntry, 0, len(qs))
 		for _, q := range qs {
 			out = append(out, pendingEntry{ID: q.ID, Agent: q.Tag.Agent, Project: q.Tag.Project, Machine: q.Tag.Machine,
-				Contract: q.Tag.Contract, Questions: q.Tag.Questions, Created: q.Created, Deadline: q.Tag.Deadline, Request: q.Request})
+				Contract: q.Tag.Contract, Questions: q.Tag.Questions, Created: q.Created, Deadline: q.Tag.Deadline, Request: q.Request, Answer: answerTemplate(q)})
 		}
 		if err := writeJSONIndented(env.Stdout, out); err != nil {
 			fmt.Fprintf(env.Stderr, "askuser pending: writing the list: %v\n", err)
@@ -132,14 +136,36 @@ func dialHub(ctx context.Context, env *Env, name string) (*hub.Client, int, bool
 	return c, 0, true
 }
 
-const answerUsage = `usage: askuser answer [--by NAME] ID FILE|-
+const answerUsage = `usage: askuser answer [--by NAME] ID KEY=VALUE...
+       askuser answer [--by NAME] ID FILE|-
 
-Answer the question ID waiting on the user's hub with the result JSON in
-FILE (or on standard input): what askuser ask prints for the question's
-contract when it is answered. For ask_user that is
-{"status":"answered","answers":[...]}; for AskUserQuestion, its result
-with "cancelled": false. The answer is checked by the rules the dialog's
-answers obey; the asking agent is told it was answered by NAME.
+Answer the question ID waiting on the user's hub. The answer is checked
+by the rules the dialog's answers obey; the asking agent is told it was
+answered by NAME.
+
+A short answer names each question and what you choose:
+
+  askuser answer ID env=staging checks=unit,e2e go=no deploy.name=Orion
+
+KEY is a question's id, its number (1 for the first) or, for
+AskUserQuestion, its header; then, for a part of it, a dot and a form
+field's name, "other" (your own words), "note" (a note on the question)
+or "note.OPTION" (a note on an option; AskUserQuestion). A form field
+may be named alone when no question has its name and one form has it.
+VALUE is an option's label (or, for AskUserQuestion, its id), several
+separated by commas for a multi-select question ("\," for a comma in a
+label); yes, no, true or false for a yes-or-no question; text for the
+rest. An ask_user question left out takes its default; an
+AskUserQuestion question left out stays unanswered, if it is optional.
+
+FILE (or standard input) holds the same as a JSON object keyed the same
+way, such as {"env": "staging", "checks": ["unit", "e2e"], "go": false,
+"deploy": {"name": "Orion"}}, as askuser pending --json gives it to fill
+in (null: not answered yet); or the whole result JSON askuser ask prints
+for the question's contract, which has "status" for ask_user, as
+{"status":"answered","answers":[...]}, and "cancelled" for
+AskUserQuestion, as {"cancelled":false,"answers":{...}} (unless a
+question has that id).
 
 Exit status: 0 accepted; 1 refused because the question is no longer
 open (answered or closed already, past its deadline, or unknown); 2 usage
@@ -157,12 +183,24 @@ func runAnswer(ctx context.Context, env *Env, args []string) int {
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
-	if fs.NArg() != 2 {
-		return usageError(env, "answer", "give a question ID and an answer FILE, or - for standard input")
+	if fs.NArg() < 2 {
+		return usageError(env, "answer", "give a question ID and its answer: KEY=VALUE arguments, a FILE, or - for standard input")
 	}
-	data, code, ok := readQuestionnaire(env, "answer", fs.Arg(1))
-	if !ok {
-		return code
+	var data []byte
+	var short []shortEntry
+	rest := fs.Args()[1:]
+	fromFile := len(rest) == 1 && !strings.Contains(rest[0], "=")
+	if fromFile {
+		var code int
+		var ok bool
+		if data, code, ok = readQuestionnaire(env, "answer", rest[0]); !ok {
+			return code
+		}
+	} else {
+		var err error
+		if short, err = parseShortArgs(rest); err != nil {
+			return answerRefused(env, err)
+		}
 	}
 	name := "askuser answer"
 	if by != "" {
@@ -177,17 +215,44 @@ func runAnswer(ctx context.Context, env *Env, args []string) int {
 	}
 	defer c.Close()
 	id := fs.Arg(0)
-	if _, err := c.Answer(ctx, id, data, name); err != nil {
-		fmt.Fprintf(env.Stderr, "askuser answer: %s\n", safetext.Line(err.Error()))
-		var re *hub.RefusedError
-		switch {
-		case errors.As(err, &re) && re.Reason == hub.RefusedInvalid:
-			return ExitUsage
-		case errors.As(err, &re):
-			return 1
+	// A question closed already is refused by Answer, saying how.
+	if q, prior, err := c.Question(ctx, id); err == nil && prior == nil && (short != nil || !isFullResult(q, data)) {
+		if short == nil {
+			if short, err = parseShortJSON(data); err != nil {
+				return answerRefused(env, err)
+			}
 		}
-		return ExitError
+		if data, err = shortAnswer(q, short); err != nil {
+			return answerRefused(env, err)
+		}
+	}
+	if _, err := c.Answer(ctx, id, data, name); err != nil {
+		return answerRefused(env, err)
 	}
 	fmt.Fprintf(env.Stderr, "askuser answer: question %s answered\n", id)
 	return 0
+}
+
+// answerRefused says why an answer was not taken, and returns the exit
+// status for it.
+func answerRefused(env *Env, err error) int {
+	var re *hub.RefusedError
+	var se *shortAnswerError
+	if errors.As(err, &se) {
+		fmt.Fprintln(env.Stderr, "askuser answer: the short answer is refused; the question stays open:")
+		for _, p := range se.problems {
+			fmt.Fprintf(env.Stderr, "  %s\n", safetext.Line(p))
+		}
+		return ExitUsage
+	}
+	fmt.Fprintf(env.Stderr, "askuser answer: %s\n", safetext.Line(err.Error()))
+	switch {
+	case errors.As(err, &re) && re.Reason == hub.RefusedInvalid:
+		return ExitUsage
+	case errors.As(err, &re):
+		return 1
+	case errors.Is(err, errNotShort):
+		return ExitUsage
+	}
+	return ExitError
 }
