@@ -60,6 +60,14 @@ func TestStoreDiskFull(t *testing.T) {
 	}
 	defer c.Close()
 	q := pending(t, c, 1)[0]
+	// A watch, as the page's and the inbox's, from before the disk
+	// filled.
+	wctx, stopWatch := context.WithCancel(context.Background())
+	defer stopWatch()
+	events, err := c.Watch(wctx)
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	fill := filepath.Join(dir, "fill")
 	f, err := os.Create(fill)
@@ -137,7 +145,18 @@ func TestStoreDiskFull(t *testing.T) {
 	}
 	answerHeld(t, c, q.ID, "disk test", results, "after space was freed")
 	askThrough(t, env)
-	pending(t, c, 1)
+	next := pending(t, c, 1)[0]
+	// The watch goes on: it reports the new question.
+	for deadline := time.After(30 * time.Second); ; {
+		select {
+		case e := <-events:
+			if e.Kind == hub.WatchWaiting && e.ID == next.ID {
+				return
+			}
+		case <-deadline:
+			t.Fatal("a watch from before the disk filled did not report a question asked after space was freed")
+		}
+	}
 }
 
 // checkBounds checks that each of the buckets of the hub of info is
