@@ -89,7 +89,7 @@ func TestStoreDiskFull(t *testing.T) {
 	}
 	cancel()
 	waitStore(t, c, true)
-	if got := log.String(); !strings.Contains(got, "askuser hub: store FULL: ") || !strings.Contains(got, "new questions are refused until space is freed") {
+	if got := log.String(); !strings.Contains(got, "askuser hub: store FULL: ") || !strings.Contains(got, "new questions are refused until space is freed") || !strings.Contains(got, "no space left on device") {
 		t.Errorf("the hub's log does not say the store is full:\n%s", got)
 	}
 	if out := hubStatus(t, env); !strings.Contains(out, "store: FULL: ") || !strings.Contains(out, dir) {
@@ -143,6 +143,7 @@ func TestStoreDiskFull(t *testing.T) {
 	if got := log.String(); !strings.Contains(got, "askuser hub: store: room again") {
 		t.Errorf("the hub's log does not say the store has room again:\n%s", got)
 	}
+	t.Logf("the hub logged:\n%s", log.String())
 	answerHeld(t, c, q.ID, "disk test", results, "after space was freed")
 	askThrough(t, env)
 	next := pending(t, c, 1)[0]

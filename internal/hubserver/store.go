@@ -124,6 +124,7 @@ func (w *storeWatch) look(failed string) {
 	defer w.mu.Unlock()
 	if failed != "" && w.err == "" {
 		w.err = failed
+		fmt.Fprintf(w.log, "askuser hub: a write to the store failed: %s\n", failed)
 	}
 	full := w.err != "" || free < storeReserve
 	if w.state.Full && full && free >= storeResume {
