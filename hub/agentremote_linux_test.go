@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/syncbuf"
 	"github.com/askuser/askuser/internal/testbin"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -57,7 +58,8 @@ func TestClusterAgentConfig(t *testing.T) {
 
 		cmd := exec.Command(args[0], args[1:]...)
 		cmd.Env = env
-		var stdout, stderr bytes.Buffer
+		var stdout bytes.Buffer
+		var stderr syncbuf.Buffer // read while askuser writes it
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		// No controlling terminal: the hub is the agent's only route.
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
@@ -103,7 +105,7 @@ func TestClusterAgentConfig(t *testing.T) {
 		title, yes := m.question(t)
 		cmd := exec.Command(askuser, "mcp", "--config", m.config)
 		cmd.Env = append(m.env(), "TMUX=")
-		var stderr bytes.Buffer
+		var stderr syncbuf.Buffer // read while askuser writes it
 		cmd.Stderr = &stderr
 		client := mcp.NewClient(&mcp.Implementation{Name: "ci-agent", Version: "1"}, nil)
 		cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
@@ -147,8 +149,11 @@ type configMachine struct {
 	request                       []byte
 }
 
-// idleMs is how long the hubs the agents start wait idle.
-const idleMs = 1500
+// idleMs is how long the hubs the agents start wait idle. The agent that
+// started a hub must connect to it within that time, or the hub stops
+// first: on a loaded machine, with the race detector, that took more
+// than 1.5 s.
+const idleMs = 6000
 
 func newConfigMachine(t *testing.T, c *cluster) *configMachine {
 	dir := t.TempDir()

@@ -469,6 +469,7 @@ func buckets(ctx context.Context, js jetstream.JetStream, create func(context.Co
 			History:        1,
 			Storage:        jetstream.FileStorage,
 			LimitMarkerTTL: markerTTL,
+			MaxBytes:       BucketBytes,
 		})
 		if errors.Is(err, jetstream.ErrBucketExists) {
 			return js.KeyValue(ctx, name)
@@ -709,6 +710,9 @@ func roundTTL(d time.Duration) time.Duration {
 
 // publish stores q in the questions bucket, to expire at its deadline.
 func (c *Client) publish(ctx context.Context, q Question) error {
+	if err := c.refuseWhenFull(ctx); err != nil {
+		return err
+	}
 	data, err := c.store(nil, q)
 	if err != nil {
 		return err

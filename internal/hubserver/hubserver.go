@@ -208,6 +208,8 @@ func Run(ctx context.Context, opts *Options) error {
 		// the pin still connects without TLS.
 		TLSConfig:   &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS13},
 		AllowNonTLS: true,
+		// Otherwise three quarters of the disk (see maxStoreBytes).
+		JetStreamMaxStore: maxStoreBytes,
 	}
 	var leaf *leafNode
 	if cfg.Remote != nil && cfg.Leaf != nil {
@@ -223,6 +225,7 @@ func Run(ctx context.Context, opts *Options) error {
 	if err != nil {
 		return fmt.Errorf("configure the hub's server: %w", err)
 	}
+	store := newStoreWatch(s, paths.Store, log)
 	go s.Start()
 	defer func() {
 		s.Shutdown()
@@ -247,6 +250,16 @@ func Run(ctx context.Context, opts *Options) error {
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	defer cancelServices()
+	store.restart = func() error {
+		var enable func() error
+		if leaf != nil {
+			enable = func() error { return leaf.enableJetStream(s) }
+		}
+		return restartJetStream(services, s, sopts, token, enable)
+	}
+	if err := store.run(services, &wg, token); err != nil {
+		return err
+	}
 	info := hub.Info{
 		URL:         fmt.Sprintf("nats://127.0.0.1:%d", addr.Port),
 		Token:       token,
@@ -519,7 +532,7 @@ func makeBuckets(ctx context.Context, s *server.Server, token string) error {
 	if _, _, err := hub.Buckets(bctx, js); err != nil {
 		return fmt.Errorf("make the hub's buckets: %w", err)
 	}
-	return nil
+	return boundBuckets(bctx, js)
 }
 
 // serverCert makes the certificate the hub's server presents: its own,

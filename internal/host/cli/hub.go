@@ -40,8 +40,10 @@ hub finds it beside askuser (a release archive holds both), in the npm
 package @askuser/askuser-hub installed beside @askuser/askuser, or on
 PATH (npm i -g @askuser/askuser-hub puts it there).
 
-askuser hub status says whether a hub runs, where, the remote hub it
-relays with, if any, and how many questions wait. Exit status: 0 a hub
+askuser hub status says whether a hub runs, where, the room left on the
+disk of its store (FULL when it cannot store answers, and so refuses new
+questions), the remote hub it relays with, if any, and how many
+questions wait. Exit status: 0 a hub
 runs, 1 none runs or it does not answer.
 
 An agent whose config names a remote hub ("hub": {"url": …,
@@ -100,8 +102,13 @@ func hubStatus(ctx context.Context, env *Env) int {
 		fmt.Fprintf(env.Stderr, "askuser hub: %v\n", err)
 		return ExitError
 	}
+	store := info.Store
+	if st, ok, err := c.Store(ctx); err == nil && ok {
+		// Whether it takes questions, and the room left.
+		store = st.String()
+	}
 	fmt.Fprintf(env.Stdout, "a hub runs: process %d at %s, started %s\nstore: %s\n",
-		info.PID, info.URL, info.Started.Local().Format(time.RFC3339), info.Store)
+		info.PID, info.URL, info.Started.Local().Format(time.RFC3339), oneLine(store))
 	if info.Page != "" {
 		fmt.Fprintf(env.Stdout, "web page: %s\n", oneLine(info.Page))
 	}

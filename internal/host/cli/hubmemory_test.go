@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -149,21 +147,11 @@ func BenchmarkHubWaiting(b *testing.B) {
 // /proc/PID/status, in MiB.
 func procStatusMiB(tb testing.TB, pid int, field string) float64 {
 	tb.Helper()
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	n, err := statusBytes(pid, field)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	for l := range strings.Lines(string(data)) {
-		if v, ok := strings.CutPrefix(l, field+":"); ok {
-			kib, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 64)
-			if err != nil {
-				tb.Fatal(err)
-			}
-			return kib / 1024
-		}
-	}
-	tb.Fatalf("/proc/%d/status has no %s", pid, field)
-	return 0
+	return float64(n) / (1 << 20)
 }
 
 // watchSynced returns how long a new client's dial and Watch take to
