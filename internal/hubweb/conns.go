@@ -1,6 +1,7 @@
 package hubweb
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -31,9 +32,12 @@ const (
 // connLimit admits the connections of a listener within its bounds. A
 // connection over a bound takes the place of the oldest one that holds no
 // request (new, or idle between requests) of the same client, or of any
-// client when all are taken; with none such, it is closed at once. So
-// idle connections, however many, never keep a client with a request
-// out. It learns each connection's state from http.Server.ConnState.
+// client when all are taken; failing that, of the oldest one whose
+// request has not yet shown a credential (sending its headers slowly, or
+// never); with none such, it is closed at once. So connections without a
+// credential, idle or slow, however many, never keep out a client that
+// has one. It learns each connection's state from http.Server.ConnState,
+// and that it showed a credential from trust.
 type connLimit struct {
 	net.Listener
 	max, perClient int
@@ -45,9 +49,10 @@ type connLimit struct {
 }
 
 type connInfo struct {
-	client string
-	busy   bool // reading or serving a request
-	since  time.Time
+	client  string
+	busy    bool // reading or serving a request
+	trusted bool // a request on it showed a credential
+	since   time.Time
 }
 
 func newConnLimit(ln net.Listener, max, perClient int, log *rateLog) *connLimit {
@@ -69,10 +74,15 @@ func (l *connLimit) Accept() (net.Conn, error) {
 	}
 }
 
+// clientOf names the client c comes from: its IPv4 address, or the /64
+// network of its IPv6 address, which one host commonly holds whole.
 func clientOf(c net.Conn) string {
 	host, _, err := net.SplitHostPort(c.RemoteAddr().String())
 	if err != nil {
 		return c.RemoteAddr().String()
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.To4() == nil {
+		return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
 	}
 	return host
 }
@@ -97,17 +107,12 @@ func (l *connLimit) admit(c net.Conn) bool {
 }
 
 // evict closes the oldest connection of client ("" for any) that holds
-// no request; l.mu is held.
+// no request, or else the oldest whose request showed no credential;
+// l.mu is held.
 func (l *connLimit) evict(client string) bool {
-	var victim net.Conn
-	var oldest time.Time
-	for c, in := range l.conns {
-		if in.busy || (client != "" && in.client != client) {
-			continue
-		}
-		if victim == nil || in.since.Before(oldest) {
-			victim, oldest = c, in.since
-		}
+	victim := l.oldest(client, func(in *connInfo) bool { return !in.busy })
+	if victim == nil {
+		victim = l.oldest(client, func(in *connInfo) bool { return !in.trusted })
 	}
 	if victim == nil {
 		return false
@@ -115,6 +120,49 @@ func (l *connLimit) evict(client string) bool {
 	l.forget(victim)
 	victim.Close()
 	return true
+}
+
+// oldest returns the oldest connection of client ("" for any) that ok
+// takes, or nil; l.mu is held.
+func (l *connLimit) oldest(client string, ok func(*connInfo) bool) net.Conn {
+	var victim net.Conn
+	var since time.Time
+	for c, in := range l.conns {
+		if !ok(in) || (client != "" && in.client != client) {
+			continue
+		}
+		if victim == nil || in.since.Before(since) {
+			victim, since = c, in.since
+		}
+	}
+	return victim
+}
+
+// trust marks c as a connection whose request showed a credential: it is
+// never closed for another while it serves a request.
+func (l *connLimit) trust(c net.Conn) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if in, ok := l.conns[c]; ok {
+		in.trusted = true
+	}
+}
+
+// trustKey keys, in a request's context, the function that marks its
+// connection as trusted.
+type trustKey struct{}
+
+// context gives each connection's requests the function that marks it as
+// trusted, as http.Server.ConnContext.
+func (l *connLimit) context(ctx context.Context, c net.Conn) context.Context {
+	return context.WithValue(ctx, trustKey{}, func() { l.trust(c) })
+}
+
+// trusted marks the connection r came on as one that showed a credential.
+func trusted(r *http.Request) {
+	if f, ok := r.Context().Value(trustKey{}).(func()); ok {
+		f()
+	}
 }
 
 // forget drops c from the counts; l.mu is held.

@@ -4,7 +4,9 @@ package hubweb_test
 
 import (
 	"bytes"
+	"crypto/tls"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"os/exec"
@@ -20,13 +22,26 @@ import (
 // pending and askuser answer still reach the hub's queue in the same
 // process, the page still answers its owner, and the hub's log keeps to
 // a few lines.
+//
+// The slow cases send the headers of a pairing request on each
+// connection and none of its body, so that every one holds a request
+// being served that never shows a credential: they, too, make way for
+// the owner's.
 func TestIdleConnections(t *testing.T) {
-	for _, args := range [][]string{{"--web", "127.0.0.1:0"}, {"--web", "127.0.0.1:0", "--tls"}} {
-		t.Run(map[int]string{2: "http", 3: "https"}[len(args)], func(t *testing.T) { idleConnections(t, args) })
+	for _, tc := range []struct {
+		name string
+		tls  bool
+		slow bool
+	}{{"http", false, false}, {"https", true, false}, {"http slow", false, true}, {"https slow", true, true}} {
+		args := []string{"--web", "127.0.0.1:0"}
+		if tc.tls {
+			args = append(args, "--tls")
+		}
+		t.Run(tc.name, func(t *testing.T) { idleConnections(t, args, tc.tls, tc.slow) })
 	}
 }
 
-func idleConnections(t *testing.T, args []string) {
+func idleConnections(t *testing.T, args []string, useTLS, slow bool) {
 	askuser, env, f, logs := hubProcess(t, []string{"sh", "-c", `ulimit -n 1024 && exec "$@"`, "sh"}, args...)
 	ask := exec.Command(askuser, "ask", "--no-config", "--timeout-per-question", "120000", questionFile(t, deployReq))
 	var asked bytes.Buffer
@@ -74,6 +89,16 @@ func idleConnections(t *testing.T, args []string) {
 			t.Fatalf("connection %d: %v", i, err)
 		}
 		conns = append(conns, c)
+		if slow {
+			// A connection the hub closed already fails here, as it may.
+			if useTLS {
+				c = tls.Client(c, &tls.Config{InsecureSkipVerify: true})
+				conns[len(conns)-1] = c
+			}
+			c.SetDeadline(time.Now().Add(5 * time.Second))
+			host := f.base[strings.Index(f.base, "//")+2:]
+			fmt.Fprintf(c, "POST /api/pair HTTP/1.1\r\nHost: %s\r\nOrigin: %s\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n", host, f.base)
+		}
 	}
 
 	if st, body := f.do(t, "GET", "/api/device", "", nil); st != http.StatusOK {

@@ -337,7 +337,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	lim := newConnLimit(ln, s.maxConns, s.perClient, s.log)
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
 		WriteTimeout: writeTimeout, IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes,
-		ConnState: lim.state, ErrorLog: log.New(s.log, "", 0)}
+		ConnState: lim.state, ConnContext: lim.context, ErrorLog: log.New(s.log, "", 0)}
 	ln = lim
 	go func() {
 		<-ctx.Done()
@@ -464,6 +464,7 @@ func (s *Server) auth(h func(w http.ResponseWriter, r *http.Request, dev string)
 			refuse(w, http.StatusUnauthorized, "%s", why)
 			return
 		}
+		trusted(r)
 		h(w, r, dev)
 	})
 }
