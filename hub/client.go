@@ -494,6 +494,17 @@ func (c *Client) Close() { c.nc.Close() }
 // Info returns where the client connected.
 func (c *Client) Info() Info { return c.info }
 
+// Request sends data on subject to the hub and returns the data of its
+// reply, or an error wrapping nats.ErrNoResponders when nothing on the
+// hub serves subject.
+func (c *Client) Request(ctx context.Context, subject string, data []byte) ([]byte, error) {
+	m, err := c.nc.RequestWithContext(ctx, subject, data)
+	if err != nil {
+		return nil, err
+	}
+	return m.Data, nil
+}
+
 // Pending returns the questions that wait for an answer, newest first:
 // those in the store whose deadline has not passed and that no surface
 // has answered or closed.
