@@ -142,7 +142,7 @@ func Dial(ctx context.Context, opts *DialOptions) (*Client, error) {
 		// and goes on only with the server that proves to hold the
 		// certificate read with it, never with whatever listens on a
 		// port a hub left.
-		f := &infoFile{path: p.Info, last: info, timeout: timeout}
+		f := &infoFile{path: p.Info, last: info, timeout: timeout, pin: info.Fingerprint != ""}
 		auth = append(auth, nats.SetCustomDialer(f), nats.TokenHandler(f.token))
 		where = f.url
 		if info.Fingerprint != "" {
@@ -335,6 +335,9 @@ func remoteAuth(path string) (nats.Option, error) {
 type infoFile struct {
 	path    string
 	timeout time.Duration
+	// pin says the connection checks the hub's certificate: it was
+	// set up when the info file named one.
+	pin bool
 
 	mu   sync.Mutex
 	last Info
@@ -351,6 +354,12 @@ func (f *infoFile) Dial(network, _ string) (net.Conn, error) {
 	u, err := url.Parse(info.URL)
 	if err != nil || u.Host == "" {
 		return nil, fmt.Errorf("the hub's info file %s: bad url %q", f.path, info.URL)
+	}
+	if info.Fingerprint != "" && !f.pin {
+		// The hub restarted with a certificate, which this connection,
+		// set up without TLS, cannot check: following it would take
+		// whatever listens for the hub.
+		return nil, fmt.Errorf("the hub's info file %s names a certificate now, which this connection was set up without: dial the hub again", f.path)
 	}
 	f.mu.Lock()
 	f.last = info
@@ -493,6 +502,17 @@ func (c *Client) Close() { c.nc.Close() }
 
 // Info returns where the client connected.
 func (c *Client) Info() Info { return c.info }
+
+// Request sends data on subject to the hub and returns the data of its
+// reply, or an error wrapping nats.ErrNoResponders when nothing on the
+// hub serves subject.
+func (c *Client) Request(ctx context.Context, subject string, data []byte) ([]byte, error) {
+	m, err := c.nc.RequestWithContext(ctx, subject, data)
+	if err != nil {
+		return nil, err
+	}
+	return m.Data, nil
+}
 
 // Pending returns the questions that wait for an answer, newest first:
 // those in the store whose deadline has not passed and that no surface

@@ -26,7 +26,13 @@ func PublishForTest(ctx context.Context, c *Client, request json.RawMessage, que
 // DialInfoFileForTest dials as a client of the info file at path does
 // when it reconnects, given address, where the hub last listened.
 func DialInfoFileForTest(path, address string) (net.Conn, error) {
-	return (&infoFile{path: path, timeout: time.Second}).Dial("tcp", address)
+	return DialInfoFilePinnedForTest(path, address, false)
+}
+
+// DialInfoFilePinnedForTest is DialInfoFileForTest for a client set up,
+// with pin, to check the hub's certificate.
+func DialInfoFilePinnedForTest(path, address string, pin bool) (net.Conn, error) {
+	return (&infoFile{path: path, timeout: time.Second, pin: pin}).Dial("tcp", address)
 }
 
 // SetMirrorBoundsForTest sets how many questions of other machines a

@@ -119,15 +119,23 @@ func control(ctx context.Context, getenv func(string) string, subject string, re
 	if err != nil {
 		return controlReply{}, err
 	}
-	nc, err := nats.Connect(info.URL, nats.Token(info.Token), nats.Name("askuser hub devices"))
-	if err != nil {
+	// Through the hub's certificate, as askers connect: a hub killed
+	// leaves its info file, and its port may be anybody's now.
+	c, err := hub.Dial(ctx, &hub.DialOptions{Info: &info, Name: "askuser hub devices", Timeout: 5 * time.Second})
+	var notHub *hub.NotHubError
+	switch {
+	case errors.As(err, &notHub):
+		return controlReply{}, fmt.Errorf("refused the server at %s, which is not the hub: %v", info.URL, notHub)
+	case errors.Is(err, nats.ErrSecureConnWanted):
+		return controlReply{}, fmt.Errorf("refused the server at %s, which is not the hub: it offers no TLS, and the hub's info file names its certificate", info.URL)
+	case err != nil:
 		return controlReply{}, fmt.Errorf("the hub of process %d does not answer: %w", info.PID, err)
 	}
-	defer nc.Close()
+	defer c.Close()
 	b, _ := json.Marshal(req)
 	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	m, err := nc.RequestWithContext(rctx, subject, b)
+	data, err := c.Request(rctx, subject, b)
 	if errors.Is(err, nats.ErrNoResponders) {
 		return controlReply{}, errors.New("the hub runs without its web page: start it with askuser hub --web ADDR --tls")
 	}
@@ -135,7 +143,7 @@ func control(ctx context.Context, getenv func(string) string, subject string, re
 		return controlReply{}, fmt.Errorf("the hub did not answer: %w", err)
 	}
 	var rep controlReply
-	if err := json.Unmarshal(m.Data, &rep); err != nil {
+	if err := json.Unmarshal(data, &rep); err != nil {
 		return controlReply{}, fmt.Errorf("the hub's reply: %w", err)
 	}
 	if rep.Error != "" {

@@ -1,15 +1,19 @@
 package hubserver_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/json"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats.go"
 
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
@@ -117,4 +121,69 @@ func impostorTLS(t *testing.T, withTLS bool) *tls.Config {
 		t.Fatal(err)
 	}
 	return &tls.Config{Certificates: []tls.Certificate{cert}}
+}
+
+// TestFakeHubControl runs a real NATS server, without the hub's
+// certificate, on the port of a hub whose info file was left behind,
+// answering askuser hub devices and revoke as the hub would: both refuse
+// it, say so, and believe none of its replies.
+func TestFakeHubControl(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		tls  bool
+	}{{"plain", false}, {"own certificate", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			state := t.TempDir()
+			env := getenv(state)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			info, stop, err := hubserver.Start(ctx, &hubserver.Options{Getenv: env, Web: "127.0.0.1:0"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.Fingerprint == "" {
+				t.Fatal("the hub's info file names no certificate")
+			}
+			if err := stop(); err != nil {
+				t.Fatal(err)
+			}
+			// As a killed hub leaves it.
+			paths, err := hub.Locate(env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := hub.WriteInfo(paths.Info, info); err != nil {
+				t.Fatal(err)
+			}
+			defer os.Remove(paths.Info)
+			fake, err := kvtest.NewImpostor(port(t, info), t.TempDir(), impostorTLS(t, tc.tls))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer fake.Close()
+			nc, err := nats.Connect(info.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer nc.Close()
+			for subject, reply := range map[string]string{
+				"askuser.hub.web.devices": `{"devices":[{"id":"phone","name":"a phone the fake made up"}]}`,
+				"askuser.hub.web.revoke":  `{"device":{"id":"phone"}}`,
+			} {
+				if _, err := nc.Subscribe(subject, func(m *nats.Msg) { m.Respond([]byte(reply)) }); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := nc.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range [][]string{{"devices"}, {"revoke", "phone"}} {
+				var stdout, stderr bytes.Buffer
+				code := hubserver.Main(ctx, args, &stdout, &stderr, env)
+				if code != 1 || stdout.Len() != 0 || !strings.Contains(stderr.String(), "refused the server at "+info.URL+", which is not the hub") {
+					t.Errorf("askuser hub %s on the fake = %d, stdout %q, stderr %q; want 1 and the server refused as not the hub", strings.Join(args, " "), code, stdout.String(), stderr.String())
+				}
+			}
+		})
+	}
 }

@@ -83,9 +83,10 @@ type Options struct {
 	ConfigFile string
 	// Web, when set, is the address (host:port) the hub's web page
 	// listens on (see package hubweb); "" serves no page. Without TLS it
-	// must be a loopback address. Its access token is kept in the hub's
-	// directory, in hubweb.TokenFile, and its paired devices in
-	// hubweb.DevicesFile.
+	// must be a loopback address. Its access token is new at each start,
+	// so that one a tab sends after the hub stopped dies with it, and is
+	// in the info file's Page; its paired devices are kept in the hub's
+	// directory, in hubweb.DevicesFile.
 	Web string
 	// WebTLS serves the page over HTTPS with the hub's own certificate,
 	// made once and kept in the hub's directory (hubweb.CertFile and
@@ -435,10 +436,6 @@ func checkWeb(opts *Options) error {
 // address devices open it at, "" for none, and its address on this
 // machine with the access token, which it does not write to log.
 func startWeb(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info hub.Info, paths hub.Paths, opts *Options, log io.Writer) (base, local string, err error) {
-	token, err := hubweb.LoadToken(filepath.Join(paths.Dir, hubweb.TokenFile))
-	if err != nil {
-		return "", "", err
-	}
 	withTLS := opts.WebTLS || opts.WebCert != ""
 	var cert tls.Certificate
 	if withTLS {
@@ -465,7 +462,7 @@ func startWeb(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info hu
 		ln.Close()
 		return "", "", fmt.Errorf("the web page: connect to the hub: %w", err)
 	}
-	w, err := hubweb.New(ctx, c, &hubweb.Options{Token: token, Devices: filepath.Join(paths.Dir, hubweb.DevicesFile),
+	w, err := hubweb.New(ctx, c, &hubweb.Options{Devices: filepath.Join(paths.Dir, hubweb.DevicesFile),
 		Secure: withTLS || base != "", TLS: withTLS, Base: base, Fingerprint: fingerprint, Log: log})
 	if err == nil {
 		err = serveControl(ctx, s, info.Token, w)

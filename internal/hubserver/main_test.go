@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -127,6 +128,53 @@ func TestPairRefused(t *testing.T) {
 		if tt.web != "" {
 			if code, out := run("devices"); code != 0 || !strings.Contains(out, "no device is paired") {
 				t.Errorf("devices = %d %q", code, out)
+			}
+		}
+		if err := stop(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// The page's access token is the run's own: a hub started again on the
+// same directory hands out another, and refuses the one before, which a
+// tab left open sends to whatever listens on the port after the hub.
+func TestPageTokenPerRun(t *testing.T) {
+	state := t.TempDir()
+	getenv := func(k string) string { return map[string]string{"XDG_STATE_HOME": state}[k] }
+	var tokens []string
+	for range 2 {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		info, stop, err := hubserver.Start(ctx, &hubserver.Options{Getenv: getenv, Web: "127.0.0.1:0"})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		at, token, ok := strings.Cut(info.Page, "#token=")
+		if !ok {
+			stop()
+			t.Fatalf("the page's address %q has no token", info.Page)
+		}
+		tokens = append(tokens, token)
+		for i, tok := range tokens {
+			want := http.StatusUnauthorized
+			if i == len(tokens)-1 {
+				want = http.StatusOK
+			}
+			req, _ := http.NewRequest("GET", at+"api/device", nil)
+			req.Header.Set("Authorization", "Bearer "+tok)
+			res, err := (&http.Client{Timeout: 5 * time.Second}).Do(req)
+			if err != nil {
+				stop()
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != want {
+				t.Errorf("run %d: the token of run %d gets %d, want %d", len(tokens), i+1, res.StatusCode, want)
+			}
+			if want != http.StatusOK && !strings.Contains(string(body), "open the address askuser hub status prints") {
+				t.Errorf("run %d: the token of run %d is refused with %q; want it to say where the page's address is", len(tokens), i+1, body)
 			}
 		}
 		if err := stop(); err != nil {

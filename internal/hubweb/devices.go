@@ -179,7 +179,7 @@ func (d *devices) device(t string, now time.Time) (Device, error) {
 	dev := d.byHash[hashToken(t)]
 	switch {
 	case dev == nil:
-		return Device{}, errors.New("this browser is not paired with the hub: pair it with the link askuser hub pair prints")
+		return Device{}, errors.New("this browser is not paired with the hub, or holds the access token of a hub that has stopped: on the hub's machine, open the address askuser hub status prints; pair another device with the link askuser hub pair prints")
 	case dev.Revoked != nil:
 		return Device{}, fmt.Errorf("this device (%s) was revoked at %s: pair it again with askuser hub pair", dev.ID, dev.Revoked.Local().Format(time.DateTime))
 	}

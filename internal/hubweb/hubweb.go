@@ -36,7 +36,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -46,10 +45,6 @@ import (
 
 // DefaultAddr is where the page listens when no address is given.
 const DefaultAddr = "127.0.0.1:7373"
-
-// TokenFile is the name of the file, in the hub's directory, that keeps
-// the page's access token across restarts.
-const TokenFile = "web-token"
 
 // answerHeader carries the answer token of the question a request
 // answers, dismisses or stops the countdown of.
@@ -168,31 +163,6 @@ func loopbackHost(host string) bool {
 	}
 	ip := net.ParseIP(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
 	return ip != nil && ip.IsLoopback()
-}
-
-// LoadToken returns the token kept in path, creating it, 256 random bits
-// in hex readable by its user only, when there is none.
-func LoadToken(path string) (string, error) {
-	b, err := os.ReadFile(path)
-	if err == nil {
-		t := strings.TrimSpace(string(b))
-		if len(t) == 64 {
-			if err := os.Chmod(path, 0o600); err != nil {
-				return "", fmt.Errorf("make the web page's token file private: %w", err)
-			}
-			return t, nil
-		}
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return "", fmt.Errorf("read the web page's token: %w", err)
-	}
-	t := newToken()
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return "", fmt.Errorf("make the web page's token's directory: %w", err)
-	}
-	if err := os.WriteFile(path, []byte(t+"\n"), 0o600); err != nil {
-		return "", fmt.Errorf("write the web page's token: %w", err)
-	}
-	return t, nil
 }
 
 func newToken() string {

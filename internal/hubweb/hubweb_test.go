@@ -367,23 +367,6 @@ func TestCheckAddr(t *testing.T) {
 	}
 }
 
-// TestLoadToken makes a private token once and reads it after.
-func TestLoadToken(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "sub", hubweb.TokenFile)
-	a, err := hubweb.LoadToken(p)
-	if err != nil || len(a) != 64 {
-		t.Fatalf("LoadToken = %q, %v", a, err)
-	}
-	fi, err := os.Stat(p)
-	if err != nil || fi.Mode().Perm() != 0o600 {
-		t.Errorf("token file mode = %v, %v; want 0600", fi.Mode(), err)
-	}
-	b, err := hubweb.LoadToken(p)
-	if err != nil || b != a {
-		t.Errorf("second LoadToken = %q, %v; want the first", b, err)
-	}
-}
-
 // TestAssetsSize keeps the page's own assets within 100 KB.
 func TestAssetsSize(t *testing.T) {
 	total := 0
