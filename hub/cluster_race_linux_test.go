@@ -2,6 +2,7 @@ package hub_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -631,13 +632,30 @@ func TestClusterStopLookedFor(t *testing.T) {
 // cluster and has no buckets of the hub, as DialRemote: it makes them
 // with one replica, after JetStream refused more, and says so.
 func TestRemoteBucketsOneServer(t *testing.T) {
+	var said []string
+	cl, _, _ := dialOneServer(t, func(s string) { said = append(said, s) })
+	cl.Close()
+	want := []string{"made the buckets askuser_questions and askuser_answers with 1 replica: as many as JetStream placed, up to 3; " +
+		"JetStream could not place 3: replicas > 1 not supported in non-clustered mode"}
+	if d := cmp.Diff(want, said); d != "" {
+		t.Fatalf("DialRemote told (-want +got):\n%s", d)
+	}
+	t.Log(said[0])
+}
+
+// dialOneServer runs a real nats-server that is in no cluster, with
+// JetStream, until the test ends, and dials it as DialRemote, telling
+// log (nil for none); it returns the client, the server's url and the
+// user's password.
+func dialOneServer(t *testing.T, log func(string)) (cl *hub.Client, url, pw string) {
+	t.Helper()
 	bin, err := testbin.Build(natsServerPkg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	port := freePorts(t, 1)[0]
-	pw := secret()
+	pw = secret()
 	cmd := exec.Command(bin, "-a", "127.0.0.1", "-p", fmt.Sprint(port), "-js", "-sd", filepath.Join(dir, "js"), "--user", "agent", "--pass", pw)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
@@ -652,21 +670,47 @@ func TestRemoteBucketsOneServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var said []string
-	var cl *hub.Client
+	url = fmt.Sprintf("nats://127.0.0.1:%d", port)
 	waitFor(t, 10*time.Second, func() string {
-		cl, err = hub.DialRemote(context.Background(), hub.Remote{URL: fmt.Sprintf("nats://127.0.0.1:%d", port), Credentials: creds, Recipients: []string{pub}, Key: filepath.Join(dir, "key")},
-			&hub.DialOptions{Timeout: 5 * time.Second, Log: func(s string) { said = append(said, s) }})
+		cl, err = hub.DialRemote(context.Background(), hub.Remote{URL: url, Credentials: creds, Recipients: []string{pub}, Key: filepath.Join(dir, "key")},
+			&hub.DialOptions{Timeout: 5 * time.Second, Log: log})
 		if err != nil {
 			return err.Error()
 		}
 		return ""
 	})
-	cl.Close()
-	want := []string{"made the buckets askuser_questions and askuser_answers with 1 replica: as many as JetStream placed, up to 3; " +
-		"JetStream could not place 3: replicas > 1 not supported in non-clustered mode"}
-	if d := cmp.Diff(want, said); d != "" {
-		t.Fatalf("DialRemote told (-want +got):\n%s", d)
+	return cl, url, pw
+}
+
+// TestRemoteStoreNotAsked: a machine asking through a remote hub does
+// not ask whether the hub's store is full, as it asks its own hub: on
+// the remote server, any member of the account could say so, and refuse
+// every machine's questions.
+func TestRemoteStoreNotAsked(t *testing.T) {
+	cl, url, pw := dialOneServer(t, nil)
+	defer cl.Close()
+	member, err := nats.Connect(url, nats.UserInfo("agent", pw))
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Log(said[0])
+	defer member.Close()
+	full, err := json.Marshal(hub.StoreState{Full: true, Dir: "/nowhere"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := member.Subscribe(hub.StoreSubject, func(m *nats.Msg) { m.Respond(full) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Unsubscribe()
+	if err := member.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if st, ok, err := cl.Store(ctx); err != nil || !ok || !st.Full {
+		t.Fatalf("the member's answer on %s: %+v, %v, %v; want it full", hub.StoreSubject, st, ok, err)
+	}
+	if _, err := hub.PublishForTest(ctx, cl, json.RawMessage(`{"questions":[{"title":"Ship it?","options":[{"label":"yes"},{"label":"no"}]}]}`), 1); err != nil {
+		t.Fatalf("a question to the remote hub: %v", err)
+	}
 }

@@ -348,7 +348,7 @@ var (
 // maxMirrored, and caps its deadline at maxMirroredWait from now.
 func (r *relay) admit(q *Question) error {
 	r.mu.Lock()
-	n := len(r.mirrored)
+	n := len(r.mirrored) // q among them, claimed before it is admitted
 	r.mu.Unlock()
 	if n > maxMirrored {
 		return fmt.Errorf("%d questions of other machines wait here already, the most this hub shows", maxMirrored)

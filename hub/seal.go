@@ -451,16 +451,15 @@ const MachinesFile = "machines.json"
 // under a new name makes it known, shows the key's fingerprint beside
 // the name, and is logged; a question under a known name signed by
 // another key is not shown, and is logged, until the person removes the
-// name from the file (as when that machine made a new key). Its methods
+// name from the file (as when that machine made a new key). The file is
+// read at each check, so that such an edit counts at once. Its methods
 // are safe for concurrent use; nil knows nothing and keeps nothing.
 type machines struct {
 	path string
 
-	mu     sync.Mutex
-	known  map[string]knownMachine // by name; nil until read
-	told   map[string]bool         // the questions log was told of
-	log    func(string)
-	loaded bool
+	mu   sync.Mutex
+	told map[string]bool // the questions log was told of
+	log  func(string)
 }
 
 // knownMachine is one entry of the machines file.
@@ -478,35 +477,31 @@ type knownMachine struct {
 func (m *machines) check(id, name, pub string) (bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if !m.loaded {
-		m.known = map[string]knownMachine{}
-		data, err := readPrivate(m.path, "the known machines")
-		switch {
-		case errors.Is(err, os.ErrNotExist):
-		case err != nil:
-			return false, err
-		default:
-			if err := json.Unmarshal(data, &m.known); err != nil {
-				return false, fmt.Errorf("the known machines %s: %w", m.path, err)
-			}
+	known := map[string]knownMachine{} // by name
+	data, err := readPrivate(m.path, "the known machines")
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+	case err != nil:
+		return false, err
+	default:
+		if err := json.Unmarshal(data, &known); err != nil {
+			return false, fmt.Errorf("the known machines %s: %w", m.path, err)
 		}
-		m.loaded = true
 	}
 	fp := seal.Fingerprint(pub)
-	k, ok := m.known[name]
+	k, ok := known[name]
 	switch {
 	case ok && k.Key == fp:
 		return k.First == id, nil
 	case ok:
 		return false, fmt.Errorf("it names the machine %q, which this hub knows by the key %s since %s, but it is signed by another key, %s. If that machine made a new key, remove %q from %s; otherwise someone else asks in its name", name, k.Key, k.Since.Format(time.DateTime), fp, name, m.path)
 	}
-	m.known[name] = knownMachine{Key: fp, Since: time.Now().UTC(), First: id}
-	data, err := json.MarshalIndent(m.known, "", "  ")
+	known[name] = knownMachine{Key: fp, Since: time.Now().UTC(), First: id}
+	data, err = json.MarshalIndent(known, "", "  ")
 	if err == nil {
 		err = writePrivate(m.path, data)
 	}
 	if err != nil {
-		delete(m.known, name)
 		return false, fmt.Errorf("keep the new machine %q: %w", name, err)
 	}
 	if m.log != nil {

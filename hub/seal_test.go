@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/askuser/askuser/internal/seal"
 )
 
@@ -272,6 +274,43 @@ func TestMachinesFirstUse(t *testing.T) {
 	restarted := &sealing{recipients: phone.recipients, key: phone.key, machines: &machines{path: phone.machines.path}}
 	if _, err := readQ(restarted, renamed); err == nil || !strings.Contains(err.Error(), "signed by another key, "+seal.Fingerprint(newKey.Public())) {
 		t.Fatalf("a known name under a new key: %v", err)
+	}
+}
+
+// TestMachinesRemoved: a name the person removes from the machines file
+// of a running hub is new again at the next question under it, and the
+// next new machine's entry does not put it back.
+func TestMachinesRemoved(t *testing.T) {
+	m := &machines{path: filepath.Join(t.TempDir(), MachinesFile)}
+	_, oldKey := curveKey(t)
+	_, newKey := curveKey(t)
+	_, otherKey := curveKey(t)
+	if first, err := m.check("aaaaaaaaaaaa", "prod-db", oldKey); !first || err != nil {
+		t.Fatalf("the first question of prod-db: first %v, %v", first, err)
+	}
+	if _, err := m.check("bbbbbbbbbbbb", "prod-db", newKey); err == nil {
+		t.Fatal("prod-db under a new key was shown")
+	}
+	// The person removes prod-db, as the refusal says.
+	if err := os.WriteFile(m.path, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if first, err := m.check("cccccccccccc", "build-42", otherKey); !first || err != nil {
+		t.Fatalf("the first question of build-42: first %v, %v", first, err)
+	}
+	data, err := os.ReadFile(m.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for name := range mustMap(t, data) {
+		names = append(names, name)
+	}
+	if d := cmp.Diff([]string{"build-42"}, names); d != "" {
+		t.Errorf("the machines file after a new machine (-want +got):\n%s", d)
+	}
+	if first, err := m.check("bbbbbbbbbbbb", "prod-db", newKey); !first || err != nil {
+		t.Errorf("prod-db under its new key, once removed: first %v, %v", first, err)
 	}
 }
 

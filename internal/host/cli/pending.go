@@ -216,7 +216,11 @@ func runAnswer(ctx context.Context, env *Env, args []string) int {
 	defer c.Close()
 	id := fs.Arg(0)
 	// A question closed already is refused by Answer, saying how.
-	if q, prior, err := c.Question(ctx, id); err == nil && prior == nil && (short != nil || !isFullResult(q, data)) {
+	q, prior, err := c.Question(ctx, id)
+	if err != nil && short != nil {
+		return answerRefused(env, err) // a short answer needs its question
+	}
+	if err == nil && prior == nil && (short != nil || !isFullResult(q, data)) {
 		if short == nil {
 			if short, err = parseShortJSON(data); err != nil {
 				return answerRefused(env, err)

@@ -453,7 +453,6 @@ func shortAskUser(req *contract.Request, entries []shortEntry) ([]byte, error) {
 	}
 	answers := make([]contract.Answer, len(req.Questions))
 	given := make([]bool, len(req.Questions))
-	nulls := make([]string, len(req.Questions))
 	forms := make([]map[string]contract.Value, len(req.Questions))
 	seen := map[shortTarget]string{}
 	for i := range answers {
@@ -483,13 +482,13 @@ func shortAskUser(req *contract.Request, entries []shortEntry) ([]byte, error) {
 		if !claim(&p, seen, shortTarget{qi, sub}, e.where) {
 			continue
 		}
+		given[qi] = true
 		if e.val.null {
-			if nulls[qi] == "" {
-				nulls[qi] = e.where
-			}
+			// A template's null waits for a value; left in, it is a
+			// question or field the person passed over, not a default.
+			p.add(e.where, "still null: %s", shortNullHint(q, sub))
 			continue
 		}
-		given[qi] = true
 		switch q.Kind {
 		case contract.KindSingle, contract.KindMulti:
 			labels := optionLabels(q.Options)
@@ -548,7 +547,6 @@ func shortAskUser(req *contract.Request, entries []shortEntry) ([]byte, error) {
 		q := &req.Questions[i]
 		a := &answers[i]
 		if q.Kind == contract.KindForm {
-			given[i] = given[i] || nulls[i] != ""
 			a.Value = &contract.AnswerValue{IsForm: true, Form: []contract.FormEntry{}}
 			for j := range q.Fields {
 				f := &q.Fields[j]
@@ -574,11 +572,7 @@ func shortAskUser(req *contract.Request, entries []shortEntry) ([]byte, error) {
 			continue
 		}
 		if !shortDefault(q, a) {
-			where := ""
-			if nulls[i] != "" {
-				where = nulls[i]
-			}
-			p.add(where, "%s (%s) has no answer yet: give %s=%s", strconv.Quote(q.ID), strconv.Quote(q.Title), q.ID, kindHint(q.Kind, q.Options))
+			p.add("", "%s (%s) has no answer yet: give %s=%s", strconv.Quote(q.ID), strconv.Quote(q.Title), q.ID, kindHint(q.Kind, q.Options))
 		}
 	}
 	if err := p.err(); err != nil {
@@ -588,6 +582,25 @@ func shortAskUser(req *contract.Request, entries []shortEntry) ([]byte, error) {
 		Status  contract.Status   `json:"status"`
 		Answers []contract.Answer `json:"answers"`
 	}{contract.StatusAnswered, answers})
+}
+
+// shortNullHint says what to do with a null left in a short answer, on
+// q or on its part sub.
+func shortNullHint(q *contract.Question, sub string) string {
+	var a contract.Answer
+	switch j := slices.IndexFunc(q.Fields, func(f contract.Field) bool { return f.Name == sub }); {
+	case q.Kind == contract.KindForm && j >= 0:
+		if _, ok := q.Fields[j].EffectiveDefault(); ok {
+			break
+		}
+		if q.Fields[j].Required {
+			return "give a value"
+		}
+		return "give a value, or leave the member out to leave the field unanswered"
+	case q.Kind == contract.KindForm || !shortDefault(q, &a):
+		return "give a value"
+	}
+	return "give a value, or leave the member out to take the default"
 }
 
 // shortDefault fills in a with q's default, as a dialog submitted

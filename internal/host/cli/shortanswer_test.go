@@ -96,10 +96,13 @@ func TestShortAnswer(t *testing.T) {
 		},
 		{
 			name: "ask_user, a template left unfilled", contract: hub.ContractAskUser,
-			json: `{"env": null, "checks": ["unit"], "go": null, "name": "n", "deploy": {"region": null}}`,
+			json: `{"env": null, "checks": ["unit"], "go": null, "name": "n", "deploy": {"region": null, "replicas": null, "canary": null}}`,
 			problems: []string{
-				`env: "env" ("Deploy where?") has no answer yet: give env=staging|production|a, b`,
-				`"region", a required field of "deploy", has no answer: give deploy.region=eu|us`,
+				`env: still null: give a value`,
+				`go: still null: give a value, or leave the member out to take the default`,
+				`deploy.region: still null: give a value`,
+				`deploy.replicas: still null: give a value, or leave the member out to take the default`,
+				`deploy.canary: still null: give a value, or leave the member out to leave the field unanswered`,
 			},
 		},
 		{
@@ -186,7 +189,7 @@ func TestShortAnswerTemplate(t *testing.T) {
 	for _, tc := range []struct{ contract, req, want, fill string }{
 		{hub.ContractAskUser, shortAskUserReq,
 			`{"env":null,"checks":null,"go":true,"name":null,"deploy":{"region":null,"zones":null,"replicas":"2","canary":null}}`,
-			`{"env":"staging","checks":[],"go":true,"name":"n","deploy":{"region":"eu","zones":null,"replicas":"2","canary":null}}`},
+			`{"env":"staging","checks":[],"go":true,"name":"n","deploy":{"region":"eu","replicas":"2"}}`},
 		{hub.ContractAskUserQuestion, shortAUQReq, `{"db":null,"extras":null}`, `{"db":"pg","extras":null}`},
 	} {
 		q := waitingQuestion(tc.contract, tc.req)
