@@ -275,9 +275,9 @@ func Run(ctx context.Context, opts *Options) error {
 	if opts.Idle > 0 {
 		info.IdleMs = opts.Idle.Milliseconds()
 	}
-	page := ""
+	page, said := "", ""
 	if opts.Web != "" {
-		if page, info.Page, err = startWeb(services, &wg, s, info, paths, opts, log); err != nil {
+		if page, info.Page, said, err = startWeb(services, &wg, s, info, paths, opts, log); err != nil {
 			return err
 		}
 	}
@@ -286,6 +286,8 @@ func Run(ctx context.Context, opts *Options) error {
 		return err
 	}
 	defer os.Remove(paths.Info)
+	// The page is told of once askuser hub status can print its address.
+	io.WriteString(log, said)
 	if cfg.Push != nil {
 		if cfg.Push.Link == "" && strings.HasPrefix(page, "https://") {
 			// A push opens the question on the page of the paired devices.
@@ -434,18 +436,20 @@ func checkWeb(opts *Options) error {
 // startWeb serves the hub's web page on wg until ctx is done, and its
 // devices' requests through the hub's own server s. It returns the
 // address devices open it at, "" for none, and its address on this
-// machine with the access token, which it does not write to log.
-func startWeb(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info hub.Info, paths hub.Paths, opts *Options, log io.Writer) (base, local string, err error) {
+// machine with the access token, which it does not write to log, and
+// the lines that tell of it, which Run writes to log once hub.json names
+// the page.
+func startWeb(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info hub.Info, paths hub.Paths, opts *Options, log io.Writer) (base, local, said string, err error) {
 	withTLS := opts.WebTLS || opts.WebCert != ""
 	var cert tls.Certificate
 	if withTLS {
 		if cert, err = hubweb.LoadCert(paths.Dir, opts.WebCert, opts.WebKey); err != nil {
-			return "", "", err
+			return "", "", "", err
 		}
 	}
 	ln, err := net.Listen("tcp", opts.Web)
 	if err != nil {
-		return "", "", fmt.Errorf("the web page: %w", err)
+		return "", "", "", fmt.Errorf("the web page: %w", err)
 	}
 	at := ln.Addr().(*net.TCPAddr)
 	base = opts.WebURL
@@ -460,7 +464,7 @@ func startWeb(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info hu
 	c, err := hub.Dial(ctx, &hub.DialOptions{Info: &info, Name: "askuser hub web"})
 	if err != nil {
 		ln.Close()
-		return "", "", fmt.Errorf("the web page: connect to the hub: %w", err)
+		return "", "", "", fmt.Errorf("the web page: connect to the hub: %w", err)
 	}
 	w, err := hubweb.New(ctx, c, &hubweb.Options{Devices: filepath.Join(paths.Dir, hubweb.DevicesFile),
 		Secure: withTLS || base != "", TLS: withTLS, Base: base, Fingerprint: fingerprint, Log: log})
@@ -470,7 +474,7 @@ func startWeb(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info hu
 	if err != nil {
 		ln.Close()
 		c.Close()
-		return "", "", fmt.Errorf("the web page: %w", err)
+		return "", "", "", fmt.Errorf("the web page: %w", err)
 	}
 	addr := at.String()
 	if at.IP.IsUnspecified() {
@@ -483,17 +487,19 @@ func startWeb(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info hu
 			fmt.Fprintf(log, "askuser hub: the web page stopped: %v\n", err)
 		}
 	})
-	fmt.Fprintf(log, "askuser hub: web page at %s (with its access token: askuser hub status)\n", w.Address(addr))
+	var b strings.Builder
+	fmt.Fprintf(&b, "askuser hub: web page at %s (with its access token: askuser hub status)\n", w.Address(addr))
 	if base != "" {
-		fmt.Fprintf(log, "askuser hub: other devices open it at %s once paired: askuser hub pair\n", base)
+		fmt.Fprintf(&b, "askuser hub: other devices open it at %s once paired: askuser hub pair\n", base)
 	}
 	if fingerprint != "" {
-		fmt.Fprintf(log, "askuser hub: its certificate's SHA-256 fingerprint is %s\n", fingerprint)
+		fmt.Fprintf(&b, "askuser hub: its certificate's SHA-256 fingerprint is %s\n", fingerprint)
 	}
+	said = b.String()
 	if opts.WebReady != nil {
 		opts.WebReady(local)
 	}
-	return w.Base(), local, nil
+	return w.Base(), local, said, nil
 }
 
 // reachableHost is the host name other devices reach a page listening
