@@ -497,7 +497,7 @@ function remoteMachine(name: string, remote: TLSRemote, extra: Record<string, st
   const credentials = join(home, "nats.token");
   writeFileSync(credentials, remote.token + "\n", { mode: 0o600 });
   const hubDir = join(home, "state", "askuser", "hub");
-  return { home, env, credentials, hubDir, config: join(home, "config", "askuser") };
+  return { name, home, env, credentials, hubDir, config: join(home, "config", "askuser") };
 }
 type RemoteMachine = ReturnType<typeof remoteMachine>;
 
@@ -524,8 +524,11 @@ async function askedThroughRemote(what: string, agent: RemoteMachine, laptop: Re
   const title = `Ship the ${word} build?`;
   const yes = `yes-${word}`;
   writeFileSync(join(agent.home, "q.json"), JSON.stringify({ questions: [{ title, kind: "single", options: [{ label: yes }, { label: `no-${word}` }] }] }));
-  // In a session of its own, as an agent in CI runs: no terminal to ask on.
-  const ask = spawn(cmd, [...args, "ask", "q.json"], { cwd: agent.home, env: agent.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  // In a session of its own, as an agent in CI runs: no terminal to ask
+  // on. Under a host name of its own, as another machine: the laptop's hub
+  // knows a machine's name by the first key that signed a question of it,
+  // and the agents here each have a key of their own.
+  const ask = spawn("unshare", ["--uts", "sh", "-c", 'hostname "$0" && exec "$@"', agent.name, cmd, ...args, "ask", "q.json"], { cwd: agent.home, env: agent.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   ask.stdout!.on("data", (c) => (stdout += c));
@@ -546,6 +549,7 @@ async function askedThroughRemote(what: string, agent: RemoteMachine, laptop: Re
     }, 60_000).catch((e) => {
       throw new Error(`${e.message}; ${said()}`);
     });
+    assert.match(pending.machine, new RegExp(`^${escapeRegExp(agent.name)}( |$)`), `the laptop shows ${what}'s question as asked on ${pending.machine}`);
     const answer = { status: "answered", answers: [{ index: 0, id: "q1", title, kind: "single", selections: [yes], usedDefault: false }] };
     const a = spawnSync(laptopBin, ["answer", "--by", "alice", pending.id, "-"], { env: laptop.env, input: JSON.stringify(answer), encoding: "utf8" });
     assert.equal(a.status, 0, `askuser answer on the laptop: ${a.stderr}`);
