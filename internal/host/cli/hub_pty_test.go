@@ -17,16 +17,22 @@ import (
 
 const hubQuestion = `{"questions":[{"title":"Deploy where?","options":[{"label":"staging"},{"label":"production"}]}]}`
 
-// startTestHub runs a real hub for a state directory of the test's.
-func startTestHub(t *testing.T) (state string, c *hub.Client) {
-	t.Helper()
-	state = t.TempDir()
-	getenv := func(k string) string {
+// stateEnv is an environment that holds only XDG_STATE_HOME, state: a
+// hub's, or an asker's, for a state directory of the test's.
+func stateEnv(state string) func(string) string {
+	return func(k string) string {
 		if k == "XDG_STATE_HOME" {
 			return state
 		}
 		return ""
 	}
+}
+
+// startTestHub runs a real hub for a state directory of the test's.
+func startTestHub(t *testing.T) (state string, c *hub.Client) {
+	t.Helper()
+	state = t.TempDir()
+	getenv := stateEnv(state)
 	_, stop, err := hubserver.Start(context.Background(), &hubserver.Options{Getenv: getenv})
 	if err != nil {
 		t.Fatalf("hub: %v", err)

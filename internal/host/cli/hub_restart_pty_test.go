@@ -30,12 +30,7 @@ func TestHubRestartOnPty(t *testing.T) {
 		for _, where := range []string{"hub", "terminal"} {
 			t.Run(sig.String()+", answered on the "+where, func(t *testing.T) {
 				state := t.TempDir()
-				getenv := func(k string) string {
-					if k == "XDG_STATE_HOME" {
-						return state
-					}
-					return ""
-				}
+				getenv := stateEnv(state)
 				first := testbin.StartHub(t, state, bin, "hub")
 				env := append(os.Environ(), "TERM=xterm-256color", "XDG_STATE_HOME="+state)
 				var stderr bytes.Buffer
@@ -93,12 +88,7 @@ func TestInboxHubRestart(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			state := t.TempDir()
-			getenv := func(k string) string {
-				if k == "XDG_STATE_HOME" {
-					return state
-				}
-				return ""
-			}
+			getenv := stateEnv(state)
 			first := testbin.StartHub(t, state, bin, "hub")
 			env := append(os.Environ(), "TERM=xterm-256color", "XDG_STATE_HOME="+state)
 			ask := startHeadlessAsk(t, env, "ask", "--no-config", "--timeout-per-question", "600000", writeFile(t, "q.json", hubQuestion))
