@@ -43,3 +43,7 @@ func SetMirrorBoundsForTest(t interface{ Cleanup(func()) }, most int, wait time.
 	maxMirrored, maxMirroredWait = most, wait
 	t.Cleanup(func() { maxMirrored, maxMirroredWait = oldMost, oldWait })
 }
+
+// SignedForTest is the message a machine signs for a stored question or
+// answer with head and box.
+func SignedForTest(head []byte, box *Sealed) ([]byte, error) { return signed(head, box) }

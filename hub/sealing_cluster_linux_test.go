@@ -2,7 +2,6 @@ package hub_test
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -116,14 +115,7 @@ func forgeQuestion(t *testing.T, key *seal.Key, recipients []string, id string, 
 		t.Fatal(err)
 	}
 	return map[string]any{"id": id, "status": "waiting", "tag": tag, "created": created, "request": nil,
-		"sealed": box, "head": head, "signer": key.Public(), "sig": key.Sign(signedMessage(head, box))}
-}
-
-// signedMessage is what askuser signs of a record: its head and the
-// hash of its box.
-func signedMessage(head []byte, box *seal.Box) []byte {
-	b, _ := json.Marshal(box)
-	return fmt.Appendf(nil, "askuser signed v%d\n%s\n%x", seal.Version, head, sha256.Sum256(b))
+		"sealed": box, "head": head, "signer": key.Public(), "sig": key.Sign(must(hub.SignedForTest(head, box)))}
 }
 
 // askQuestion asks a question with two labels through l, with timeout,
