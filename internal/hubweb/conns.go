@@ -158,11 +158,16 @@ func (l *connLimit) context(ctx context.Context, c net.Conn) context.Context {
 	return context.WithValue(ctx, trustKey{}, func() { l.trust(c) })
 }
 
-// trusted marks the connection r came on as one that showed a credential.
-func trusted(r *http.Request) {
-	if f, ok := r.Context().Value(trustKey{}).(func()); ok {
-		f()
-	}
+// trust marks the connection each request comes on as one that showed
+// a credential, then passes the request on: it guards the routes that
+// take a device token, inside the guard that checks it.
+func trust(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if f, ok := r.Context().Value(trustKey{}).(func()); ok {
+			f()
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // forget drops c from the counts; l.mu is held.

@@ -252,7 +252,8 @@ func (s *Server) snapshot() (first, rest event) {
 
 // serveEvents streams the list: a snapshot in two parts, then each
 // change.
-func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, dev string) {
+func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
+	dev := deviceOf(r)
 	// The stream lasts: no read deadline, and a write deadline for each
 	// event, so that a client that takes nothing loses its stream.
 	rc := http.NewResponseController(w)
@@ -331,8 +332,8 @@ func checkRequest(q *hub.Question) error {
 
 // serveQuestion serves the question the query's id names, or says where
 // it went.
-func (s *Server) serveQuestion(w http.ResponseWriter, r *http.Request, dev string) {
-	id := r.URL.Query().Get("id")
+func (s *Server) serveQuestion(w http.ResponseWriter, r *http.Request) {
+	id := questionID(r)
 	s.mu.Lock()
 	e := s.waiting[id]
 	where, closed := s.closed[id]
@@ -368,7 +369,7 @@ func (s *Server) serveQuestion(w http.ResponseWriter, r *http.Request, dev strin
 		refuse(w, http.StatusUnprocessableEntity, "this question breaks the rules of its contract, so the page does not show it: %s", msg)
 		return
 	}
-	d := Detail{Summary: summarize(q), Request: q.Request, AnswerToken: s.mac("answer", dev, q.ID)}
+	d := Detail{Summary: summarize(q), Request: q.Request, AnswerToken: s.mac("answer", deviceOf(r), q.ID)}
 	var shape requestShape
 	if json.Unmarshal(q.Request, &shape) == nil {
 		for i, qq := range shape.Questions {

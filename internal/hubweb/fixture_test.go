@@ -153,8 +153,15 @@ func (f *fixture) askQuestions(t testing.TB, req string) (<-chan auq.Outcome, *h
 
 // do sends a request with the page's access token in its Authorization
 // header, and, for a POST, its origin and answer token, unless hdr says
-// otherwise ("" removes one).
+// otherwise ("" removes one), and returns the answer's status and body.
 func (f *fixture) do(t testing.TB, method, path, body string, hdr map[string]string) (int, string) {
+	t.Helper()
+	resp, b := f.send(t, method, path, body, hdr)
+	return resp.StatusCode, b
+}
+
+// send is do, returning the whole answer, its body read.
+func (f *fixture) send(t testing.TB, method, path, body string, hdr map[string]string) (*http.Response, string) {
 	t.Helper()
 	req, err := http.NewRequest(method, f.base+path, strings.NewReader(body))
 	if err != nil {
@@ -185,7 +192,7 @@ func (f *fixture) do(t testing.TB, method, path, body string, hdr map[string]str
 	if err != nil {
 		t.Fatal(err)
 	}
-	return resp.StatusCode, string(b)
+	return resp, string(b)
 }
 
 // answerToken is the answer token of the question id for the device dev

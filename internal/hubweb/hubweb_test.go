@@ -62,7 +62,7 @@ func TestRefusals(t *testing.T) {
 		{"control character", "POST", answer, strings.Replace(deployAnswer, `"usedDefault"`, `"freeText":"a\u0007b","usedDefault"`, 1), nil, 422, "U+0007"},
 		{"unknown id", "POST", "/api/answer?id=zzzzzzzzzzzz", deployAnswer, nil, 404, "no question zzzzzzzzzzzz"},
 		{"not an id", "POST", "/api/answer?id=a.*", deployAnswer, nil, 404, "is not a question id"},
-		{"answer by GET", "GET", answer, "", nil, 404, "the page has no GET /api/answer"},
+		{"answer by GET", "GET", answer, "", nil, 405, "Method Not Allowed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

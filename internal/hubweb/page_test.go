@@ -178,67 +178,79 @@ func TestPage(t *testing.T) {
 			}
 			sameJSON(t, "AskUserQuestion result", threeQuestionsResult, out.Result)
 
-			// An answer from elsewhere takes the form off the page.
-			results, q3 := f.askUser(t, deployReq)
-			b.open(f, "#q="+q3.ID)
-			if _, err := f.client.Answer(context.Background(), q3.ID, []byte(deployAnswer), "askuser answer on testbox"); err != nil {
-				t.Fatal(err)
-			}
-			b.wait(`document.querySelector('#form-host .closed')`)
-			if got := b.text("#form-host .closed"); !slices.Equal(got, []string{"This question was answered by askuser answer on testbox."}) {
-				t.Errorf("after an answer elsewhere: %q", got)
-			}
-			b.press("← All questions")
-			if got := b.text("#notice"); !slices.Equal(got, []string{"“Deploy where?”: answered by askuser answer on testbox"}) {
-				t.Errorf("the list's line after an answer elsewhere: %q", got)
-			}
-			if got := b.text("#list li"); len(got) != 0 {
-				t.Errorf("the list after an answer elsewhere: %q", got)
-			}
-			receive(t, results)
-			// Closed again, when that answer came second to one given on
-			// another machine: the list's line names the question still.
-			supersede(t, f.info, q3.ID, "alice on her laptop")
-			b.wait(`document.getElementById('notice').textContent.includes('came second')`)
-			if got := b.text("#notice"); !slices.Equal(got, []string{"“Deploy where?”: answered by askuser answer on testbox; the answer given here by alice on her laptop came second"}) {
-				t.Errorf("the list's line after the answer here came second: %q", got)
-			}
-
-			// A stopped countdown, then a dismissal; a question arriving
-			// meanwhile leaves the person where they are.
-			results, q4 := f.askUser(t, `{"questions": [{"title": "Go?", "kind": "bool"}], "timeoutPerQuestionMs": 600000}`)
-			b.open(f, "#q="+q4.ID)
-			b.wait(`document.querySelector('#form-host .countdown .left').textContent.endsWith('left')`)
-			b.press("Stop countdown")
-			b.wait(`document.querySelector('#form-host .countdown .left').textContent.startsWith('Countdown stopped by the web page')`)
-			got, _, err := f.client.Question(context.Background(), q4.ID)
-			if err != nil || got.Tag.Deadline != nil {
-				t.Errorf("after Stop countdown the question is %+v, %v; want no deadline", got, err)
-			}
-			b.choose(0, "Yes")
-			var before string
-			b.eval(`document.activeElement.id`, &before)
-			_, other := f.askUser(t, deployReq)
-			b.wait(`document.getElementById('waiting-count').textContent === '1 other question waiting'`)
-			var after string
-			b.eval(`document.activeElement.id`, &after)
-			if before == "" || after != before {
-				t.Errorf("a question arriving moved the focus from %q to %q", before, after)
-			}
-			b.press("Dismiss")
-			res = receive(t, results)
-			if res.Status != contract.StatusAborted || res.CancelledReason != contract.CancelUser {
-				t.Errorf("after Dismiss the asker got %+v, want aborted by the user", res)
-			}
-			b.wait(`document.querySelector('#form-host .closed')`)
-			if got := b.text("#form-host .closed"); len(got) != 1 || !strings.HasPrefix(got[0], "This question was dismissed by the web page") {
-				t.Errorf("after Dismiss: %q", got)
-			}
-			if _, err := f.client.Dismiss(context.Background(), other.ID, "test"); err != nil {
-				t.Error(err)
-			}
+			answerElsewhere(t, f, b)
+			stopThenDismiss(t, f, b)
 			b.clean()
 		})
+	}
+}
+
+// answerElsewhere answers a question on the hub while its form is open
+// on the page: the form leaves, and the list's line names who answered;
+// then that answer comes second to one given on another machine.
+func answerElsewhere(t *testing.T, f *fixture, b *browser) {
+	t.Helper()
+	results, q3 := f.askUser(t, deployReq)
+	b.open(f, "#q="+q3.ID)
+	if _, err := f.client.Answer(context.Background(), q3.ID, []byte(deployAnswer), "askuser answer on testbox"); err != nil {
+		t.Fatal(err)
+	}
+	b.wait(`document.querySelector('#form-host .closed')`)
+	if got := b.text("#form-host .closed"); !slices.Equal(got, []string{"This question was answered by askuser answer on testbox."}) {
+		t.Errorf("after an answer elsewhere: %q", got)
+	}
+	b.press("← All questions")
+	if got := b.text("#notice"); !slices.Equal(got, []string{"“Deploy where?”: answered by askuser answer on testbox"}) {
+		t.Errorf("the list's line after an answer elsewhere: %q", got)
+	}
+	if got := b.text("#list li"); len(got) != 0 {
+		t.Errorf("the list after an answer elsewhere: %q", got)
+	}
+	receive(t, results)
+	// Closed again, when that answer came second to one given on
+	// another machine: the list's line names the question still.
+	supersede(t, f.info, q3.ID, "alice on her laptop")
+	b.wait(`document.getElementById('notice').textContent.includes('came second')`)
+	if got := b.text("#notice"); !slices.Equal(got, []string{"“Deploy where?”: answered by askuser answer on testbox; the answer given here by alice on her laptop came second"}) {
+		t.Errorf("the list's line after the answer here came second: %q", got)
+	}
+}
+
+// stopThenDismiss stops a question's countdown on the page, then
+// dismisses it; a question arriving meanwhile leaves the person where
+// they are.
+func stopThenDismiss(t *testing.T, f *fixture, b *browser) {
+	t.Helper()
+	results, q4 := f.askUser(t, `{"questions": [{"title": "Go?", "kind": "bool"}], "timeoutPerQuestionMs": 600000}`)
+	b.open(f, "#q="+q4.ID)
+	b.wait(`document.querySelector('#form-host .countdown .left').textContent.endsWith('left')`)
+	b.press("Stop countdown")
+	b.wait(`document.querySelector('#form-host .countdown .left').textContent.startsWith('Countdown stopped by the web page')`)
+	got, _, err := f.client.Question(context.Background(), q4.ID)
+	if err != nil || got.Tag.Deadline != nil {
+		t.Errorf("after Stop countdown the question is %+v, %v; want no deadline", got, err)
+	}
+	b.choose(0, "Yes")
+	var before string
+	b.eval(`document.activeElement.id`, &before)
+	_, other := f.askUser(t, deployReq)
+	b.wait(`document.getElementById('waiting-count').textContent === '1 other question waiting'`)
+	var after string
+	b.eval(`document.activeElement.id`, &after)
+	if before == "" || after != before {
+		t.Errorf("a question arriving moved the focus from %q to %q", before, after)
+	}
+	b.press("Dismiss")
+	res := receive(t, results)
+	if res.Status != contract.StatusAborted || res.CancelledReason != contract.CancelUser {
+		t.Errorf("after Dismiss the asker got %+v, want aborted by the user", res)
+	}
+	b.wait(`document.querySelector('#form-host .closed')`)
+	if got := b.text("#form-host .closed"); len(got) != 1 || !strings.HasPrefix(got[0], "This question was dismissed by the web page") {
+		t.Errorf("after Dismiss: %q", got)
+	}
+	if _, err := f.client.Dismiss(context.Background(), other.ID, "test"); err != nil {
+		t.Error(err)
 	}
 }
 

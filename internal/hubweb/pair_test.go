@@ -18,11 +18,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
 	"github.com/askuser/askuser/internal/hubweb"
 	"github.com/chromedp/chromedp"
 	qrcode "github.com/piglig/go-qr"
 )
+
+// pairText is the pairing page's line that says how pairing went.
+const pairText = `document.getElementById('pair')?.textContent`
 
 var (
 	pairLink  = regexp.MustCompile(`https://\S+/pair#code=[0-9a-f]{64}`)
@@ -109,7 +113,6 @@ func TestPairedPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := newBrowser(t, true, chromedp.Flag("ignore-certificate-errors-spki-list", spki))
-	pairText := `document.getElementById('pair')?.textContent`
 
 	// An expired link.
 	expired := f.pair(t, cert, "--expires", "1ms")
@@ -172,6 +175,24 @@ func TestPairedPage(t *testing.T) {
 	b.do(chromedp.Navigate(f.base + "/"))
 	b.wait(`document.getElementById('conn')?.textContent === 'Connected to the hub'`)
 
+	refusedFromPaired(t, f, b, q1, q2, key1)
+	revokeMidSession(t, f, b, id, q2, link)
+	// The page logged each refusal as a failed load, and nothing else.
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, p := range b.problems {
+		if !strings.Contains(p, "Failed to load resource") {
+			t.Errorf("the page: %s", p)
+		}
+	}
+}
+
+// refusedFromPaired sends, from the page of a paired device, a replayed
+// answer to q1, with key1, its answer token, and an answer to q2 with
+// the same token; then has another site post to the page: each is
+// refused with the reason, and q2 keeps waiting.
+func refusedFromPaired(t *testing.T, f *fixture, b *browser, q1, q2 *hub.Question, key1 string) {
+	t.Helper()
 	// post sends a request from the page, as its script would, with the
 	// answer token key.
 	post := func(what, id, key, body string) (got struct {
@@ -207,7 +228,12 @@ func TestPairedPage(t *testing.T) {
 	if _, ans, err := f.client.Question(context.Background(), q2.ID); err != nil || ans != nil {
 		t.Errorf("after the cross-site request, the question is answered %+v, %v; want it waiting", ans, err)
 	}
+}
 
+// revokeMidSession revokes the device id while its page is open, then
+// opens its used pairing link again: each is refused with the reason.
+func revokeMidSession(t *testing.T, f *fixture, b *browser, id string, q2 *hub.Question, link string) {
+	t.Helper()
 	// Revoking, mid-session: the open stream ends and the page says why.
 	b.do(chromedp.Navigate(f.base + "/"))
 	b.wait(`document.getElementById('conn')?.textContent === 'Connected to the hub'`)
@@ -229,14 +255,6 @@ func TestPairedPage(t *testing.T) {
 	b.eval(`localStorage.clear(), true`, &cleared)
 	b.do(chromedp.Navigate(link))
 	b.wait(pairText + `?.startsWith('Not paired: this pairing link was used already, at')`)
-	// The page logged each refusal as a failed load, and nothing else.
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for _, p := range b.problems {
-		if !strings.Contains(p, "Failed to load resource") {
-			t.Errorf("the page: %s", p)
-		}
-	}
 }
 
 // TestBehindProxy serves the page as a reverse proxy reaches it: plain
