@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build dist test test-steps test-deps checks vet platforms staticcheck actionlint gotest bench fuzz clean
+.PHONY: all build dist test test-steps test-deps suites late-checks check-tools suite-binaries checks vet platforms staticcheck actionlint gotest bench fuzz clean
 
 all: build
 
@@ -20,9 +20,11 @@ dist:
 
 # Fragments owned by the Pi package, the MCP server and the real MCP
 # clients' tests add their test targets to EXTRA_TESTS, and what those
-# download (npm packages, Node 22, tmux, Chromium) to TEST_DEPS.
+# download (npm packages, Node 22, tmux, Chromium) to TEST_DEPS, and the
+# binaries they build to SUITE_BINARIES.
 EXTRA_TESTS :=
 TEST_DEPS :=
+SUITE_BINARIES :=
 -include pi/pi.mk
 -include mcpserver/mcp.mk
 -include internal/clients/clients.mk
@@ -34,21 +36,44 @@ TEST_DEPS :=
 test:
 	build/check-tmp.sh $(MAKE) --no-print-directory test-steps
 
-# The downloads run beside the checks, which need the CPU and little else;
-# each part's output is shown whole once it ends.
+# Two phases, each running its parts side by side, each part's output
+# shown whole once it ends (-Otarget):
+#  1. the downloads (TEST_DEPS: npm packages, tmux, Chromium), which wait
+#     on the network, beside what needs the CPU: vet, which compiles every
+#     package once with -race for go test and staticcheck to reuse; the
+#     binaries the JavaScript suites run; the checks' own tools;
+#  2. the Go tests beside the JavaScript suites and the checks left: the
+#     tests of both mostly wait on the processes they start.
 test-steps:
-	$(MAKE) --no-print-directory -j2 --output-sync=recurse test-deps checks
-	$(MAKE) --no-print-directory gotest $(EXTRA_TESTS)
+	$(MAKE) --no-print-directory -j4 -Otarget vet suite-binaries check-tools test-deps
+	$(MAKE) --no-print-directory -j3 -Otarget gotest suites late-checks
+
+# The JavaScript suites, one after another.
+suites:
+	$(MAKE) --no-print-directory -j1 $(EXTRA_TESTS)
+
+late-checks:
+	$(MAKE) --no-print-directory -j1 staticcheck platforms actionlint
+
+# Builds the programs the checks run, so that they are cached.
+check-tools:
+	$(GO) tool -n staticcheck >/dev/null
+	$(GO) run $(ACTIONLINT) -version >/dev/null
+	$(GO) build -o /dev/null ./build/typecheck
 
 test-deps: $(TEST_DEPS)
+
+suite-binaries: $(SUITE_BINARIES)
 
 checks: vet platforms staticcheck actionlint
 
 # Pi turns on Node's compile cache, which would write to TMPDIR.
 export NODE_DISABLE_COMPILE_CACHE := 1
 
+# With -race, as go test builds: vet then compiles each package once for
+# both, and staticcheck reads what it compiled.
 vet:
-	$(GO) vet $(PKGS)
+	$(GO) vet -race $(PKGS)
 
 # The release's platforms other than linux/amd64, kept compiling: every
 # package is type-checked from source for each (see build/typecheck),
@@ -58,8 +83,10 @@ PLATFORMS := linux/arm64,darwin/amd64,darwin/arm64,windows/amd64,windows/arm64
 platforms:
 	$(GO) run ./build/typecheck -platforms $(PLATFORMS)
 
+# The tool is built as usual; the packages it loads are compiled with
+# -race (GOFLAGS reaches its go list), as vet and go test compile them.
 staticcheck:
-	$(GO) tool staticcheck $(PKGS)
+	GOFLAGS="$(GOFLAGS) -race" "$$($(GO) tool -n staticcheck)" $(PKGS)
 
 # The release workflow, checked by actionlint at a pinned version (run
 # from the module proxy, outside askuser's own module graph).

@@ -6,6 +6,7 @@ MCP_NODE_DIR := mcpserver/node
 .PHONY: mcp-binary mcp-node-deps mcp-node-test mcp-figures
 
 EXTRA_TESTS += mcp-node-test
+SUITE_BINARIES += mcp-binary
 TEST_DEPS += mcp-node-deps
 
 mcp-binary: build

@@ -7,6 +7,7 @@ PI_NODE := node_modules/.bin/node
 .PHONY: pi-binary pi-deps pi-bench-peer pi-tmux pi-test pi-unit pi-e2e pi-bench
 
 EXTRA_TESTS += pi-test
+SUITE_BINARIES += pi-binary
 TEST_DEPS += pi-deps pi-tmux
 
 # `make` also puts the binary next to the package, where the package

@@ -10,6 +10,7 @@ CLIENTS_DIR := internal/clients
 .PHONY: clients-binary clients-deps clients-test
 
 EXTRA_TESTS += clients-test
+SUITE_BINARIES += clients-binary
 TEST_DEPS += clients-deps
 
 clients-binary: build
