@@ -7,7 +7,7 @@
 // which failed to decode (see Meta), so that the rules applied after
 // decoding neither repeat a decoding problem nor judge a value that was
 // never read (see View). The rules applied to what was decoded, and the
-// problem type, are internal/rules'.
+// problem type, are in problems.go and text.go.
 
 package strictjson
 
@@ -15,8 +15,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/askuser/askuser/internal/rules"
 )
 
 // Meta records which members of one decoded object were present and
@@ -49,7 +47,7 @@ type Hint struct {
 type Decoder struct {
 	*Scanner
 	Segs     []Seg
-	Problems rules.List
+	Problems List
 	// NullHint, when set, returns what a type error says after "got
 	// null" at the path segs; without it, the advice is to leave the
 	// member out.
@@ -135,8 +133,8 @@ func (d *Decoder) Elements(elem func(i int)) {
 func (d *Decoder) Document(empty string, body func()) bool {
 	ok := d.document(empty, body)
 	if off, msg := d.Err(); off >= 0 {
-		d.Problems = append(d.Problems[:0], rules.Placed{
-			Problem: rules.Problem{Message: "invalid JSON at byte offset " + strconv.Itoa(off) + ": " + msg},
+		d.Problems = append(d.Problems[:0], Placed{
+			Problem: Problem{Message: "invalid JSON at byte offset " + strconv.Itoa(off) + ": " + msg},
 			Q:       -1, F: -1, O: -1,
 		})
 		return false
@@ -319,7 +317,7 @@ func (d *Decoder) TypeErr(want string) {
 
 // ProblemAt records a problem at the current path.
 func (d *Decoder) ProblemAt(msg string) {
-	p := rules.Placed{Problem: rules.Problem{Path: RenderPath(d.Segs), Message: msg}, Q: -1, F: -1, O: -1}
+	p := Placed{Problem: Problem{Path: RenderPath(d.Segs), Message: msg}, Q: -1, F: -1, O: -1}
 	for i, s := range d.Segs {
 		if s.Idx < 0 || i == 0 {
 			continue

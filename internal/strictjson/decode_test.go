@@ -3,14 +3,13 @@ package strictjson
 import (
 	"testing"
 
-	"github.com/askuser/askuser/internal/rules"
 	"github.com/google/go-cmp/cmp"
 )
 
 // decodeItems reads {"questions":[{"name":"…","on":true}, …]} with the
 // helpers, as a request decoder does, each item as if it were
 // questions[0].options[2].
-func decodeItems(data string, nullHint func([]Seg) string) rules.List {
+func decodeItems(data string, nullHint func([]Seg) string) List {
 	d := Decoder{Scanner: NewScanner([]byte(data)), NullHint: nullHint}
 	known := []string{"name", "on"}
 	hints := map[string]Hint{"label": {Meant: "name", Text: `use "name"`}}
@@ -44,36 +43,36 @@ func decodeItems(data string, nullHint func([]Seg) string) rules.List {
 }
 
 func TestDecoder(t *testing.T) {
-	at := func(path, msg string) rules.Placed {
-		return rules.Placed{Problem: rules.Problem{Path: path, Message: msg}, Q: 0, F: -1, O: 2}
+	at := func(path, msg string) Placed {
+		return Placed{Problem: Problem{Path: path, Message: msg}, Q: 0, F: -1, O: 2}
 	}
 	tests := []struct {
 		name     string
 		data     string
 		nullHint func([]Seg) string
-		want     rules.List
+		want     List
 	}{
 		{"valid", `{"questions":[{"name":"a","on":false}]}`, nil, nil},
-		{"not an object", `{"questions":[[]]}`, nil, rules.List{
+		{"not an object", `{"questions":[[]]}`, nil, List{
 			at("questions[0].options[2]", "must be an item, got an array"),
 		}},
-		{"duplicate", `{"questions":[{"name":"a","name":"b"}]}`, nil, rules.List{
+		{"duplicate", `{"questions":[{"name":"a","name":"b"}]}`, nil, List{
 			at("questions[0].options[2].name", "appears more than once; send each field once"),
 		}},
-		{"types", `{"questions":[{"name":1,"on":"yes"}]}`, nil, rules.List{
+		{"types", `{"questions":[{"name":1,"on":"yes"}]}`, nil, List{
 			at("questions[0].options[2].name", "must be a string, got a number"),
 			at("questions[0].options[2].on", "must be a boolean (true or false), got a string"),
 		}},
-		{"null", `{"questions":[{"name":null}]}`, nil, rules.List{
+		{"null", `{"questions":[{"name":null}]}`, nil, List{
 			at("questions[0].options[2].name", "must be a string, got null; leave the field out instead of sending null"),
 		}},
-		{"null hint", `{"questions":[{"name":null}]}`, func([]Seg) string { return "; it is required" }, rules.List{
+		{"null hint", `{"questions":[{"name":null}]}`, func([]Seg) string { return "; it is required" }, List{
 			at("questions[0].options[2].name", "must be a string, got null; it is required"),
 		}},
-		{"not UTF-8", "{\"questions\":[{\"name\":\"a\xffb\"}]}", nil, rules.List{
+		{"not UTF-8", "{\"questions\":[{\"name\":\"a\xffb\"}]}", nil, List{
 			at("questions[0].options[2].name", "is not valid UTF-8 (at byte offset 24); send text as UTF-8"),
 		}},
-		{"unknown", `{"questions":[{"nmae":"a","label":"b","colour":"c","a b":1}]}`, nil, rules.List{
+		{"unknown", `{"questions":[{"nmae":"a","label":"b","colour":"c","a b":1}]}`, nil, List{
 			at("questions[0].options[2].nmae", `unknown field "nmae"; did you mean "name"?`),
 			at("questions[0].options[2].label", `unknown field "label"; use "name"`),
 			at("questions[0].options[2].colour", `unknown field "colour"; the fields of an item are name, on`),

@@ -23,11 +23,21 @@
 //   - The CLI (internal/host/cli) and the popup write their results and
 //     messages with WriteLine, Escape and NewEscaper, so that no JSON text
 //     askuser writes carries a character a terminal obeys or does not show.
+//   - The Pi bridge's frames and the WebAssembly dialog's answers
+//     (internal/host/pibridge, internal/host/pimirror,
+//     cmd/askuser-dialog-wasm) are written with AppendString, AppendInt and
+//     AppendUint, without reflection or allocation.
+//
+// The two contracts also share here the checks they apply once a request
+// is decoded: a Problem at its JSON path, the List of problems found, the
+// Error that reports them, the rules on text (Blank, TooLarge,
+// SizeProblem) and the sets in which they find repeated names (Names).
 //
 // Files by concern: scan.go (the Scanner), decode.go (the contracts' member
 // decoding), number.go (whole numbers), path.go (JSON paths in messages),
-// suggest.go (the member name meant), check.go (checking JSON that
-// encoding/json has read), linereader.go (reading bounded lines), line.go
-// and escape.go (writing), and fuzz.go, the reference the packages'
-// differential fuzz targets compare with.
+// suggest.go (the member name meant), problems.go, text.go and names.go
+// (the checks the contracts share), check.go (checking JSON that
+// encoding/json has read), linereader.go (reading bounded lines), line.go,
+// escape.go and append.go (writing), and fuzz.go, the reference the
+// packages' differential fuzz targets compare with.
 package strictjson
