@@ -156,11 +156,11 @@ func (d *decoder) timeout(r *Request, m *reqMeta) {
 		m.obj.Bad |= rTimeout
 		return
 	}
-	start := d.Pos
-	if !d.Number() {
+	lit, ok := d.NumberText()
+	if !ok {
 		return
 	}
-	n, msg := strictjson.WholeMillis(string(d.Data[start:d.Pos]), strictjson.MaxSafeInteger)
+	n, msg := strictjson.WholeMillis(lit, strictjson.MaxSafeInteger)
 	if msg != "" {
 		d.ProblemAt(msg)
 		m.obj.Bad |= rTimeout

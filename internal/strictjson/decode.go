@@ -1,3 +1,5 @@
+//go:build !jsonv2proto
+
 // What both request decoders, ask_user's and AskUserQuestion's, do with
 // each member of an object they read with a Scanner: record that it was
 // sent, refuse a second one, read a string or a boolean, name an unknown
@@ -212,6 +214,17 @@ func (d *Decoder) BoolInto(dst *bool, m *Meta, bit uint32) bool {
 	d.TypeErr("a boolean (true or false)")
 	m.Bad |= bit
 	return false
+}
+
+// NumberText reads the number at the scanner's position and returns its
+// text as sent, for a reader that must read it exactly. It returns false
+// on a syntax error.
+func (d *Decoder) NumberText() (string, bool) {
+	start := d.Pos
+	if !d.Number() {
+		return "", false
+	}
+	return string(d.Data[start:d.Pos]), true
 }
 
 // BoolMember is Member and then BoolInto, for a boolean member.
