@@ -141,20 +141,22 @@ func (d *decoder) decode(r *Request, m *reqMeta) bool {
 	return d.Document(`the request is empty; send a JSON object such as {"questions":[...]}`, func() { d.request(r, m) })
 }
 
+var requestObject = strictjson.Object{What: "the request", Names: requestKeys, Hints: requestHints}
+
 func (d *decoder) request(r *Request, m *reqMeta) {
 	d.Members(func(key string) {
-		switch key {
-		case "questions":
+		switch d.Field(key, &requestObject, &m.obj) {
+		case rQuestions:
 			strictjson.Array(&d.Decoder, &r.Questions, &m.questions, "question", &m.obj, rQuestions, MaxQuestions, d.question)
-		case "metadata":
+		case rMetadata:
 			if d.Member(&m.obj, rMetadata) {
 				d.metadata(r, m)
 			}
-		default:
-			d.Unknown(&m.obj, key, "the request", requestKeys, requestHints)
 		}
 	})
 }
+
+var metadataObject = strictjson.Object{What: "metadata", Names: metadataKeys, Hints: metadataHints}
 
 func (d *decoder) metadata(r *Request, m *reqMeta) {
 	if d.Peek() != '{' {
@@ -165,17 +167,8 @@ func (d *decoder) metadata(r *Request, m *reqMeta) {
 	md := new(Metadata)
 	r.Metadata = md
 	d.Members(func(key string) {
-		switch key {
-		case "source":
-			d.OptionalString(&md.Source, &m.meta, mSource)
-		case "flowId":
-			d.OptionalString(&md.FlowID, &m.meta, mFlowID)
-		case "tags":
-			if d.Member(&m.meta, mTags) {
-				d.tags(md, &m.meta)
-			}
-		default:
-			d.Unknown(&m.meta, key, "metadata", metadataKeys, metadataHints)
+		if d.Field(key, &metadataObject, &m.meta, &md.Source, &md.FlowID) == mTags && d.Member(&m.meta, mTags) {
+			d.tags(md, &m.meta)
 		}
 	})
 }
@@ -192,28 +185,20 @@ func (d *decoder) tags(md *Metadata, m *objMeta) {
 	})
 }
 
+var questionObject = strictjson.Object{What: "a question", Names: questionKeys, Hints: questionHints}
+
 func (d *decoder) question(q *Question, m *questionMeta) {
 	d.Object(&m.obj, "a question object", func(key string) {
-		switch key {
-		case "id":
-			d.StringMember(&q.ID, &m.obj, qID)
-		case "question":
-			d.StringMember(&q.Question, &m.obj, qQuestion)
-		case "header":
-			d.StringMember(&q.Header, &m.obj, qHeader)
-		case "multiSelect":
-			d.BoolMember(&q.MultiSelect, &m.obj, qMultiSelect)
-		case "required":
+		switch d.Field(key, &questionObject, &m.obj, &q.ID, &q.Question, &q.Header, &q.MultiSelect) {
+		case qRequired:
 			var b bool
 			if d.BoolMember(&b, &m.obj, qRequired) {
 				q.Required = d.newBool(b)
 			}
-		case "options":
+		case qOptions:
 			if d.Member(&m.obj, qOptions) {
 				d.options(q, m)
 			}
-		default:
-			d.Unknown(&m.obj, key, "a question", questionKeys, questionHints)
 		}
 	})
 }
@@ -246,22 +231,11 @@ func (d *decoder) newBool(b bool) *bool {
 	return &d.bools[len(d.bools)-1]
 }
 
+var optionObject = strictjson.Object{What: "an option", Names: optionKeys, Hints: optionHints}
+
 func (d *decoder) option(o *Option, m *objMeta) {
 	d.Object(m, `an option object such as {"id":"…","label":"…","description":"…"}`, func(key string) {
-		switch key {
-		case "id":
-			d.StringMember(&o.ID, m, oID)
-		case "label":
-			d.StringMember(&o.Label, m, oLabel)
-		case "description":
-			d.StringMember(&o.Description, m, oDescription)
-		case "preview":
-			d.StringMember(&o.Preview, m, oPreview)
-		case "recommended":
-			d.BoolMember(&o.Recommended, m, oRecommended)
-		default:
-			d.Unknown(m, key, "an option", optionKeys, optionHints)
-		}
+		d.Field(key, &optionObject, m, &o.ID, &o.Label, &o.Description, &o.Preview, &o.Recommended)
 	})
 }
 

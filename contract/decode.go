@@ -128,23 +128,17 @@ func (d *decoder) decode(r *Request, m *reqMeta) bool {
 	return d.Document(`the request is empty; send a JSON object such as {"questions":[{"title":"…"}]}`, func() { d.request(r, m) })
 }
 
+var requestObject = strictjson.Object{What: "the request", Names: requestKeys, Hints: requestHints}
+
 func (d *decoder) request(r *Request, m *reqMeta) {
 	d.Members(func(key string) {
-		switch key {
-		case "questions":
+		switch d.Field(key, &requestObject, &m.obj, nil, &r.Header, &r.AllowFreeText, (*string)(&r.DisplayMode)) {
+		case rQuestions:
 			d.questions(r, m)
-		case "header":
-			d.StringMember(&r.Header, &m.obj, rHeader)
-		case "allowFreeText":
-			d.OptionalBool(&r.AllowFreeText, &m.obj, rAllowFreeText)
-		case "displayMode":
-			strictjson.NameMember(&d.Decoder, &r.DisplayMode, &m.obj, rDisplayMode)
-		case "timeoutPerQuestionMs":
+		case rTimeout:
 			if d.Member(&m.obj, rTimeout) {
 				d.timeout(r, m)
 			}
-		default:
-			d.Unknown(&m.obj, key, "the request", requestKeys, requestHints)
 		}
 	})
 }
@@ -173,27 +167,19 @@ func (d *decoder) questions(r *Request, m *reqMeta) {
 	strictjson.Array(&d.Decoder, &r.Questions, &m.questions, "question", &m.obj, rQuestions, MaxQuestions, d.question)
 }
 
+var questionObject = strictjson.Object{What: "a question", Names: questionKeys, Hints: questionHints}
+
 func (d *decoder) question(q *Question, m *questionMeta) {
 	d.Object(&m.obj, "a question object", func(key string) {
-		switch key {
-		case "id":
-			d.StringMember(&q.ID, &m.obj, qID)
-		case "title":
-			d.StringMember(&q.Title, &m.obj, qTitle)
-		case "prompt":
-			d.StringMember(&q.Prompt, &m.obj, qPrompt)
-		case "kind":
-			strictjson.NameMember(&d.Decoder, &q.Kind, &m.obj, qKind)
-		case "options":
+		switch d.Field(key, &questionObject, &m.obj, &q.ID, &q.Title, &q.Prompt, (*string)(&q.Kind)) {
+		case qOptions:
 			d.options(&q.Options, &m.options, &m.obj, qOptions)
-		case "default":
+		case qDefault:
 			if d.Member(&m.obj, qDefault) {
 				q.Default = d.value(&m.obj, qDefault)
 			}
-		case "fields":
+		case qFields:
 			strictjson.Array(&d.Decoder, &q.Fields, &m.fields, "field", &m.obj, qFields, MaxFormFields, d.field)
-		default:
-			d.Unknown(&m.obj, key, "a question", questionKeys, questionHints)
 		}
 	})
 }
@@ -202,40 +188,25 @@ func (d *decoder) options(opts *[]Option, metas *[]objMeta, om *objMeta, bit uin
 	strictjson.Array(&d.Decoder, opts, metas, "option", om, bit, MaxOptions, d.option)
 }
 
+var optionObject = strictjson.Object{What: "an option", Names: optionKeys, Hints: optionHints}
+
 func (d *decoder) option(o *Option, m *objMeta) {
 	d.Object(m, `an option object such as {"label":"…"}`, func(key string) {
-		switch key {
-		case "label":
-			d.StringMember(&o.Label, m, oLabel)
-		case "description":
-			d.StringMember(&o.Description, m, oDescription)
-		case "preview":
-			d.StringMember(&o.Preview, m, oPreview)
-		default:
-			d.Unknown(m, key, "an option", optionKeys, optionHints)
-		}
+		d.Field(key, &optionObject, m, &o.Label, &o.Description, &o.Preview)
 	})
 }
 
+var fieldObject = strictjson.Object{What: "a form field", Names: fieldKeys, Hints: fieldHints}
+
 func (d *decoder) field(f *Field, m *fieldMeta) {
 	d.Object(&m.obj, "a field object", func(key string) {
-		switch key {
-		case "name":
-			d.StringMember(&f.Name, &m.obj, fName)
-		case "label":
-			d.StringMember(&f.Label, &m.obj, fLabel)
-		case "kind":
-			strictjson.NameMember(&d.Decoder, &f.Kind, &m.obj, fKind)
-		case "required":
-			d.BoolMember(&f.Required, &m.obj, fRequired)
-		case "options":
+		switch d.Field(key, &fieldObject, &m.obj, &f.Name, &f.Label, (*string)(&f.Kind), &f.Required) {
+		case fOptions:
 			d.options(&f.Options, &m.options, &m.obj, fOptions)
-		case "default":
+		case fDefault:
 			if d.Member(&m.obj, fDefault) {
 				f.Default = d.value(&m.obj, fDefault)
 			}
-		default:
-			d.Unknown(&m.obj, key, "a form field", fieldKeys, fieldHints)
 		}
 	})
 }

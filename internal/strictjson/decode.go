@@ -42,6 +42,15 @@ type Hint struct {
 	Text  string
 }
 
+// Object is what a request decoder knows of one kind of object: what
+// messages call it ("an option"), its member names, in the order of their
+// bits in Meta, and the hints for names models send in place of them.
+type Object struct {
+	What  string
+	Names []string
+	Hints map[string]Hint
+}
+
 // Decoder is the state both request decoders share: the scanner, the
 // path to the value at its position, and the problems found.
 type Decoder struct {
@@ -248,18 +257,6 @@ func (d *Decoder) OptionalString(dst **string, m *Meta, bit uint32) {
 	}
 }
 
-// NameMember is StringMember for a member whose text names one of a set,
-// held in a string type of its own such as a question's kind; the rules
-// check the name later.
-func NameMember[T ~string](d *Decoder, dst *T, m *Meta, bit uint32) bool {
-	var s string
-	if !d.StringMember(&s, m, bit) {
-		return false
-	}
-	*dst = T(s)
-	return true
-}
-
 // Array is Member and then the JSON array at the scanner's position, each
 // element decoded by elem into a value and its record, put in *vals and
 // *metas; an empty array gives empty, non-nil slices. A value that is not
@@ -277,6 +274,42 @@ func Array[T, M any](d *Decoder, vals *[]T, metas *[]M, what string, m *Meta, bi
 		*metas = append(*metas, *new(M))
 		elem(&(*vals)[i], &(*metas)[i])
 	})
+}
+
+// Field reads member key of an object of kind o whose record is m. dst
+// holds, in the order of o.Names, where each member's value goes: a
+// *string or a *bool for a member read as it is (a string type of its
+// own, such as a question's kind, converted to *string), a **string or a
+// **bool for one that stays nil when left out, or nil for a member the
+// caller reads itself; dst may end before the members the caller reads.
+// Field returns such a member's bit, for the caller to read it (with
+// Member first), and 0 when it has read the member or reported it
+// unknown.
+func (d *Decoder) Field(key string, o *Object, m *Meta, dst ...any) uint32 {
+	i := slices.Index(o.Names, key)
+	if i < 0 {
+		d.Unknown(m, key, o.What, o.Names, o.Hints)
+		return 0
+	}
+	bit := uint32(1) << i
+	if i >= len(dst) {
+		return bit
+	}
+	switch p := dst[i].(type) {
+	case *string:
+		d.StringMember(p, m, bit)
+	case *bool:
+		d.BoolMember(p, m, bit)
+	case **string:
+		d.OptionalString(p, m, bit)
+	case **bool:
+		d.OptionalBool(p, m, bit)
+	case nil:
+		return bit
+	default:
+		panic("strictjson: Field cannot read a member into this type")
+	}
+	return 0
 }
 
 // Unknown reports a member that the object m, which the message calls

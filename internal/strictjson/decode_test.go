@@ -1,6 +1,8 @@
 package strictjson
 
 import (
+	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -122,5 +124,70 @@ func TestView(t *testing.T) {
 		if tt.got != tt.want {
 			t.Errorf("%s: got %v", tt.name, tt.got)
 		}
+	}
+}
+
+func TestField(t *testing.T) {
+	o := Object{What: "an item", Names: []string{"name", "on", "tag", "flag", "kids", "rest"}}
+	tests := []struct {
+		name, data string
+		bits       []uint32 // Field's answer for each member
+		problems   []string
+		want       string // the values read, as "name on tag flag"
+	}{
+		{"read", `{"name":"a","on":true,"tag":"t","flag":false}`, []uint32{0, 0, 0, 0}, nil, "a true t false"},
+		{"left to the caller", `{"kids":[],"rest":1}`, []uint32{1 << 4, 1 << 5}, nil, " false <nil> <nil>"},
+		{"unknown", `{"nmae":"a"}`, []uint32{0}, []string{`nmae: unknown field "nmae"; did you mean "name"?`}, " false <nil> <nil>"},
+		{"duplicate", `{"on":true,"on":false}`, []uint32{0, 0}, []string{"on: appears more than once; send each field once"}, " true <nil> <nil>"},
+		{"wrong type", `{"tag":1}`, []uint32{0}, []string{"tag: must be a string, got a number"}, " false <nil> <nil>"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := Decoder{Scanner: NewScanner([]byte(tt.data))}
+			var (
+				m    Meta
+				name string
+				on   bool
+				tag  *string
+				flag *bool
+				bits []uint32
+			)
+			d.Members(func(key string) {
+				bit := d.Field(key, &o, &m, &name, &on, &tag, &flag, nil)
+				if bit != 0 {
+					d.Skip()
+				}
+				bits = append(bits, bit)
+			})
+			if d.Failed() {
+				t.Fatal(d.Err())
+			}
+			if !slices.Equal(bits, tt.bits) {
+				t.Errorf("bits = %v, want %v", bits, tt.bits)
+			}
+			var got []string
+			for _, p := range d.Problems {
+				got = append(got, p.Path+": "+p.Message)
+			}
+			if !slices.Equal(got, tt.problems) {
+				t.Errorf("problems = %q, want %q", got, tt.problems)
+			}
+			show := func(p any) string {
+				switch p := p.(type) {
+				case *string:
+					if p != nil {
+						return *p
+					}
+				case *bool:
+					if p != nil {
+						return strconv.FormatBool(*p)
+					}
+				}
+				return "<nil>"
+			}
+			if got := name + " " + strconv.FormatBool(on) + " " + show(tag) + " " + show(flag); got != tt.want {
+				t.Errorf("values = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }
