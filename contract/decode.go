@@ -83,38 +83,38 @@ type hint = strictjson.Hint
 
 // The hints of each object, by lowercased name.
 var (
-	requestHints = map[string]hint{
-		"title":    {Meant: "header", Text: `use "header" for a heading above the questionnaire`},
-		"timeout":  {Meant: "timeoutPerQuestionMs", Text: `use "timeoutPerQuestionMs"`},
-		"freetext": {Meant: "allowFreeText", Text: `use "allowFreeText"`},
-		"question": {Meant: "questions", Text: `put questions in the "questions" array`},
+	requestHints = []hint{
+		{Name: "title", Meant: "header", Text: `use "header" for a heading above the questionnaire`},
+		{Name: "timeout", Meant: "timeoutPerQuestionMs", Text: `use "timeoutPerQuestionMs"`},
+		{Name: "freetext", Meant: "allowFreeText", Text: `use "allowFreeText"`},
+		{Name: "question", Meant: "questions", Text: `put questions in the "questions" array`},
 	}
-	questionHints = map[string]hint{
-		"question":    {Meant: "title", Text: `use "title" for the question text`},
-		"text":        {Meant: "title", Text: `use "title" for the question text`},
-		"label":       {Meant: "title", Text: `use "title" for the question text`},
-		"header":      {Meant: "title", Text: `use "title"; "header" belongs at the top level`},
-		"description": {Meant: "prompt", Text: `use "prompt" for a hint under the title`},
-		"choices":     {Meant: "options", Text: `use "options"`},
-		"type":        {Meant: "kind", Text: `use "kind"`},
-		"multiselect": {Meant: "kind", Text: `set "kind" to "multi" instead`},
-		"required":    {Text: `every question is required; remove "required"`},
-		"placeholder": {Meant: "default", Text: `use "default" to pre-fill the text`},
+	questionHints = []hint{
+		{Name: "question", Meant: "title", Text: `use "title" for the question text`},
+		{Name: "text", Meant: "title", Text: `use "title" for the question text`},
+		{Name: "label", Meant: "title", Text: `use "title" for the question text`},
+		{Name: "header", Meant: "title", Text: `use "title"; "header" belongs at the top level`},
+		{Name: "description", Meant: "prompt", Text: `use "prompt" for a hint under the title`},
+		{Name: "choices", Meant: "options", Text: `use "options"`},
+		{Name: "type", Meant: "kind", Text: `use "kind"`},
+		{Name: "multiselect", Meant: "kind", Text: `set "kind" to "multi" instead`},
+		{Name: "required", Text: `every question is required; remove "required"`},
+		{Name: "placeholder", Meant: "default", Text: `use "default" to pre-fill the text`},
 	}
-	optionHints = map[string]hint{
-		"value": {Meant: "label", Text: `use "label"; the label is what the answer reports`},
-		"text":  {Meant: "label", Text: `use "label"`},
-		"title": {Meant: "label", Text: `use "label"`},
-		"name":  {Meant: "label", Text: `use "label"`},
-		"id":    {Text: `options have no id; the label identifies the option`},
+	optionHints = []hint{
+		{Name: "value", Meant: "label", Text: `use "label"; the label is what the answer reports`},
+		{Name: "text", Meant: "label", Text: `use "label"`},
+		{Name: "title", Meant: "label", Text: `use "label"`},
+		{Name: "name", Meant: "label", Text: `use "label"`},
+		{Name: "id", Text: `options have no id; the label identifies the option`},
 	}
-	fieldHints = map[string]hint{
-		"id":      {Meant: "name", Text: `use "name" for the field's output key`},
-		"key":     {Meant: "name", Text: `use "name" for the field's output key`},
-		"title":   {Meant: "label", Text: `use "label"`},
-		"type":    {Meant: "kind", Text: `use "kind"`},
-		"choices": {Meant: "options", Text: `use "options"`},
-		"fields":  {Text: `forms are flat: a field cannot hold fields`},
+	fieldHints = []hint{
+		{Name: "id", Meant: "name", Text: `use "name" for the field's output key`},
+		{Name: "key", Meant: "name", Text: `use "name" for the field's output key`},
+		{Name: "title", Meant: "label", Text: `use "label"`},
+		{Name: "type", Meant: "kind", Text: `use "kind"`},
+		{Name: "choices", Meant: "options", Text: `use "options"`},
+		{Name: "fields", Text: `forms are flat: a field cannot hold fields`},
 	}
 )
 

@@ -35,20 +35,23 @@ type Seg struct {
 }
 
 // Hint is advice for a member name that models tend to send in place of
-// a real one: the member meant, if any, and what to say after
-// "unknown field %q; ".
+// a real one: the name, by its lower case, the member meant, if any, and
+// what to say after "unknown field %q; ".
 type Hint struct {
+	Name  string
 	Meant string
 	Text  string
 }
 
 // Object is what a request decoder knows of one kind of object: what
 // messages call it ("an option"), its member names, in the order of their
-// bits in Meta, and the hints for names models send in place of them.
+// bits in Meta, and the hints for names models send in place of them. A
+// list rather than a map, so that an Object is data the linker drops
+// where no decoder reads it, not code run at start-up.
 type Object struct {
 	What  string
 	Names []string
-	Hints map[string]Hint
+	Hints []Hint
 }
 
 // Decoder is the state both request decoders share: the scanner, the
@@ -288,7 +291,7 @@ func Array[T, M any](d *Decoder, vals *[]T, metas *[]M, what string, m *Meta, bi
 func (d *Decoder) Field(key string, o *Object, m *Meta, dst ...any) uint32 {
 	i := slices.Index(o.Names, key)
 	if i < 0 {
-		d.Unknown(m, key, o.What, o.Names, o.Hints)
+		d.Unknown(m, key, o)
 		return 0
 	}
 	bit := uint32(1) << i
@@ -312,25 +315,24 @@ func (d *Decoder) Field(key string, o *Object, m *Meta, dst ...any) uint32 {
 	return 0
 }
 
-// Unknown reports a member that the object m, which the message calls
-// what, does not have, with a suggestion when one is likely: a known name
-// it is a misspelling of, or else its hint, by its lower case. It skips
-// the value, and marks the member the name most likely stood for as not
-// decodable (see misspelt).
-func (d *Decoder) Unknown(m *Meta, key, what string, known []string, hints map[string]Hint) {
+// Unknown reports a member that an object of kind o does not have, with
+// a suggestion when one is likely: a known name it is a misspelling of,
+// or else its hint. It skips the value, and marks the member the name
+// most likely stood for as not decodable (see misspelt).
+func (d *Decoder) Unknown(m *Meta, key string, o *Object) {
 	msg := "unknown field " + strconv.Quote(key)
-	meant := Suggest(key, known)
+	meant, lower := Suggest(key, o.Names), strings.ToLower(key)
 	if meant != "" {
 		msg += "; did you mean " + strconv.Quote(meant) + "?"
-	} else if h, ok := hints[strings.ToLower(key)]; ok {
-		msg += "; " + h.Text
-		meant = h.Meant
+	} else if i := slices.IndexFunc(o.Hints, func(h Hint) bool { return h.Name == lower }); i >= 0 {
+		msg += "; " + o.Hints[i].Text
+		meant = o.Hints[i].Meant
 	} else {
-		msg += "; the fields of " + what + " are " + strings.Join(known, ", ")
+		msg += "; the fields of " + o.What + " are " + strings.Join(o.Names, ", ")
 	}
 	d.ProblemAt(msg)
 	d.Skip()
-	misspelt(m, meant, known)
+	misspelt(m, meant, o.Names)
 }
 
 // misspelt marks the member a misspelt name stood for, meant, as not

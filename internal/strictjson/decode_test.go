@@ -13,8 +13,7 @@ import (
 // questions[0].options[2].
 func decodeItems(data string, nullHint func([]Seg) string) List {
 	d := Decoder{Scanner: NewScanner([]byte(data)), NullHint: nullHint}
-	known := []string{"name", "on"}
-	hints := map[string]Hint{"label": {Meant: "name", Text: `use "name"`}}
+	item := Object{What: "an item", Names: []string{"name", "on"}, Hints: []Hint{{Name: "label", Meant: "name", Text: `use "name"`}}}
 	d.Members(func(string) {
 		d.Open()
 		for first := true; d.NextElem(&first); {
@@ -33,7 +32,7 @@ func decodeItems(data string, nullHint func([]Seg) string) List {
 						d.BoolInto(&b, &m, 2)
 					}
 				default:
-					d.Unknown(&m, key, "an item", known, hints)
+					d.Unknown(&m, key, &item)
 				}
 			})
 			d.Pop()
