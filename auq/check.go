@@ -5,7 +5,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/askuser/askuser/internal/rules"
 	"github.com/askuser/askuser/internal/strictjson"
 )
 
@@ -15,7 +14,7 @@ import (
 // decoder already reported.
 type checker struct {
 	meta  *reqMeta
-	probs rules.List
+	probs strictjson.List
 }
 
 func (c *checker) add(q, o int, prop, msg string) { c.probs.Add(q, -1, o, prop, msg) }
@@ -49,7 +48,7 @@ func (c *checker) request(r *Request) {
 	case n > MaxQuestions:
 		c.add(-1, -1, "questions", "has "+strconv.Itoa(n)+" questions; the limit is "+strconv.Itoa(MaxQuestions)+": ask the most important ones now and the rest in a later call")
 	}
-	ids := rules.MakeNames(n)
+	ids := strictjson.MakeNames(n)
 	for i := range r.Questions {
 		qv := view{Typed: rv.Typed}
 		var om []objMeta
@@ -86,7 +85,7 @@ func (c *checker) metadata(m *Metadata) {
 	}
 }
 
-func (c *checker) question(i int, q *Question, qv view, om []objMeta, ids *rules.Names) {
+func (c *checker) question(i int, q *Question, qv view, om []objMeta, ids *strictjson.Names) {
 	if qv.M.Bad&whole != 0 {
 		return
 	}
@@ -121,7 +120,7 @@ func (c *checker) question(i int, q *Question, qv view, om []objMeta, ids *rules
 	case n > MaxOptions:
 		c.add(i, -1, "options", "has "+strconv.Itoa(n)+" options; the limit is "+strconv.Itoa(MaxOptions)+": keep the likeliest choices, since the user can always answer Other")
 	}
-	optIDs, labels := rules.MakeNames(n), rules.MakeFoldNames(n)
+	optIDs, labels := strictjson.MakeNames(n), strictjson.MakeFoldNames(n)
 	recommended := -1
 	for k := range q.Options {
 		o := &q.Options[k]
@@ -149,7 +148,7 @@ func (c *checker) question(i int, q *Question, qv view, om []objMeta, ids *rules
 				c.add(i, k, "preview", "is only allowed on a single-select question: remove it, or leave multiSelect out")
 			case o.Preview == "":
 				c.add(i, k, "preview", "must not be empty: leave preview out when the option has none")
-			case rules.Blank(o.Preview):
+			case strictjson.Blank(o.Preview):
 				c.add(i, k, "preview", "must not be blank: leave preview out when the option has none")
 			default:
 				c.text(i, k, "preview", o.Preview, MaxPreviewLen, qv.Typed)
@@ -185,7 +184,7 @@ func (c *checker) id(q, o int, id string, v view, why string) bool {
 // label checks the label of option k, which is valid text, against the
 // Other answer and against the labels before it, which look alike to the
 // user when they are equal but for case and surrounding white space.
-func (c *checker) label(q, k int, label string, labels *rules.Names) {
+func (c *checker) label(q, k int, label string, labels *strictjson.Names) {
 	trimmed := strings.TrimSpace(label)
 	if isOther(trimmed) {
 		c.add(q, k, "label", quote(label)+" is not allowed: the tool adds an Other answer to every question by itself; remove this option")
@@ -222,4 +221,4 @@ func (c *checker) text(q, o int, prop, s string, limit int, typed bool) bool {
 }
 
 // quote quotes s for a message.
-func quote(s string) string { return rules.Quote(s) }
+func quote(s string) string { return strictjson.Quote(s) }

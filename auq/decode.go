@@ -64,45 +64,45 @@ type hint = strictjson.Hint
 // The hints of each object, by lowercased name. Many come from ask_user,
 // whose questions look alike but are not the same.
 var (
-	requestHints = map[string]hint{
-		"question": {Meant: "questions", Text: `put questions in the "questions" array`},
-		"header":   {Text: `each question has its own "header"; there is none for the whole request`},
-		"title":    {Text: `each question has its own "header"; there is none for the whole request`},
-		"meta":     {Meant: "metadata", Text: `use "metadata"`},
-		"tags":     {Text: `put tags in "metadata": {"tags": [...]}`},
-		"source":   {Text: `put source in "metadata": {"source": "..."}`},
-		"flowid":   {Text: `put flowId in "metadata": {"flowId": "..."}`},
+	requestHints = []hint{
+		{Name: "question", Meant: "questions", Text: `put questions in the "questions" array`},
+		{Name: "header", Text: `each question has its own "header"; there is none for the whole request`},
+		{Name: "title", Text: `each question has its own "header"; there is none for the whole request`},
+		{Name: "meta", Meant: "metadata", Text: `use "metadata"`},
+		{Name: "tags", Text: `put tags in "metadata": {"tags": [...]}`},
+		{Name: "source", Text: `put source in "metadata": {"source": "..."}`},
+		{Name: "flowid", Text: `put flowId in "metadata": {"flowId": "..."}`},
 	}
-	questionHints = map[string]hint{
-		"title":       {Meant: "question", Text: `use "question" for the question text, and "header" for its short tag`},
-		"text":        {Meant: "question", Text: `use "question" for the question text`},
-		"prompt":      {Meant: "question", Text: `use "question" for the question text; put details in the options' descriptions`},
-		"description": {Meant: "question", Text: `put context in the question text or in the options' descriptions`},
-		"name":        {Meant: "id", Text: `use "id" for the question's stable id`},
-		"key":         {Meant: "id", Text: `use "id" for the question's stable id`},
-		"choices":     {Meant: "options", Text: `use "options"`},
-		"kind":        {Meant: "multiSelect", Text: `set "multiSelect": true for a multiple choice, leave it out for a single choice`},
-		"type":        {Meant: "multiSelect", Text: `set "multiSelect": true for a multiple choice, leave it out for a single choice`},
-		"multi":       {Meant: "multiSelect", Text: `use "multiSelect"`},
-		"multiple":    {Meant: "multiSelect", Text: `use "multiSelect"`},
-		"default":     {Text: `mark the option you suggest with "recommended": true instead`},
-		"optional":    {Meant: "required", Text: `set "required": false for a question the user may skip`},
+	questionHints = []hint{
+		{Name: "title", Meant: "question", Text: `use "question" for the question text, and "header" for its short tag`},
+		{Name: "text", Meant: "question", Text: `use "question" for the question text`},
+		{Name: "prompt", Meant: "question", Text: `use "question" for the question text; put details in the options' descriptions`},
+		{Name: "description", Meant: "question", Text: `put context in the question text or in the options' descriptions`},
+		{Name: "name", Meant: "id", Text: `use "id" for the question's stable id`},
+		{Name: "key", Meant: "id", Text: `use "id" for the question's stable id`},
+		{Name: "choices", Meant: "options", Text: `use "options"`},
+		{Name: "kind", Meant: "multiSelect", Text: `set "multiSelect": true for a multiple choice, leave it out for a single choice`},
+		{Name: "type", Meant: "multiSelect", Text: `set "multiSelect": true for a multiple choice, leave it out for a single choice`},
+		{Name: "multi", Meant: "multiSelect", Text: `use "multiSelect"`},
+		{Name: "multiple", Meant: "multiSelect", Text: `use "multiSelect"`},
+		{Name: "default", Text: `mark the option you suggest with "recommended": true instead`},
+		{Name: "optional", Meant: "required", Text: `set "required": false for a question the user may skip`},
 	}
-	optionHints = map[string]hint{
-		"value":   {Meant: "id", Text: `use "id" for the option's stable id and "label" for its text`},
-		"key":     {Meant: "id", Text: `use "id" for the option's stable id`},
-		"name":    {Meant: "label", Text: `use "label" for the option's text`},
-		"text":    {Meant: "label", Text: `use "label" for the option's text`},
-		"title":   {Meant: "label", Text: `use "label" for the option's text`},
-		"detail":  {Meant: "description", Text: `use "description"`},
-		"details": {Meant: "description", Text: `use "description"`},
-		"default": {Meant: "recommended", Text: `use "recommended": true`},
-		"other":   {Text: `do not add an Other option: the tool adds one to every question by itself`},
+	optionHints = []hint{
+		{Name: "value", Meant: "id", Text: `use "id" for the option's stable id and "label" for its text`},
+		{Name: "key", Meant: "id", Text: `use "id" for the option's stable id`},
+		{Name: "name", Meant: "label", Text: `use "label" for the option's text`},
+		{Name: "text", Meant: "label", Text: `use "label" for the option's text`},
+		{Name: "title", Meant: "label", Text: `use "label" for the option's text`},
+		{Name: "detail", Meant: "description", Text: `use "description"`},
+		{Name: "details", Meant: "description", Text: `use "description"`},
+		{Name: "default", Meant: "recommended", Text: `use "recommended": true`},
+		{Name: "other", Text: `do not add an Other option: the tool adds one to every question by itself`},
 	}
-	metadataHints = map[string]hint{
-		"tag":  {Meant: "tags", Text: `use "tags", an array of strings`},
-		"flow": {Meant: "flowId", Text: `use "flowId"`},
-		"id":   {Meant: "flowId", Text: `use "flowId"`},
+	metadataHints = []hint{
+		{Name: "tag", Meant: "tags", Text: `use "tags", an array of strings`},
+		{Name: "flow", Meant: "flowId", Text: `use "flowId"`},
+		{Name: "id", Meant: "flowId", Text: `use "flowId"`},
 	}
 )
 
@@ -141,20 +141,22 @@ func (d *decoder) decode(r *Request, m *reqMeta) bool {
 	return d.Document(`the request is empty; send a JSON object such as {"questions":[...]}`, func() { d.request(r, m) })
 }
 
+var requestObject = strictjson.Object{What: "the request", Names: requestKeys, Hints: requestHints}
+
 func (d *decoder) request(r *Request, m *reqMeta) {
 	d.Members(func(key string) {
-		switch key {
-		case "questions":
+		switch d.Field(key, &requestObject, &m.obj) {
+		case rQuestions:
 			strictjson.Array(&d.Decoder, &r.Questions, &m.questions, "question", &m.obj, rQuestions, MaxQuestions, d.question)
-		case "metadata":
+		case rMetadata:
 			if d.Member(&m.obj, rMetadata) {
 				d.metadata(r, m)
 			}
-		default:
-			d.Unknown(&m.obj, key, "the request", requestKeys, requestHints)
 		}
 	})
 }
+
+var metadataObject = strictjson.Object{What: "metadata", Names: metadataKeys, Hints: metadataHints}
 
 func (d *decoder) metadata(r *Request, m *reqMeta) {
 	if d.Peek() != '{' {
@@ -165,17 +167,8 @@ func (d *decoder) metadata(r *Request, m *reqMeta) {
 	md := new(Metadata)
 	r.Metadata = md
 	d.Members(func(key string) {
-		switch key {
-		case "source":
-			d.OptionalString(&md.Source, &m.meta, mSource)
-		case "flowId":
-			d.OptionalString(&md.FlowID, &m.meta, mFlowID)
-		case "tags":
-			if d.Member(&m.meta, mTags) {
-				d.tags(md, &m.meta)
-			}
-		default:
-			d.Unknown(&m.meta, key, "metadata", metadataKeys, metadataHints)
+		if d.Field(key, &metadataObject, &m.meta, &md.Source, &md.FlowID) == mTags && d.Member(&m.meta, mTags) {
+			d.tags(md, &m.meta)
 		}
 	})
 }
@@ -192,28 +185,20 @@ func (d *decoder) tags(md *Metadata, m *objMeta) {
 	})
 }
 
+var questionObject = strictjson.Object{What: "a question", Names: questionKeys, Hints: questionHints}
+
 func (d *decoder) question(q *Question, m *questionMeta) {
 	d.Object(&m.obj, "a question object", func(key string) {
-		switch key {
-		case "id":
-			d.StringMember(&q.ID, &m.obj, qID)
-		case "question":
-			d.StringMember(&q.Question, &m.obj, qQuestion)
-		case "header":
-			d.StringMember(&q.Header, &m.obj, qHeader)
-		case "multiSelect":
-			d.BoolMember(&q.MultiSelect, &m.obj, qMultiSelect)
-		case "required":
+		switch d.Field(key, &questionObject, &m.obj, &q.ID, &q.Question, &q.Header, &q.MultiSelect) {
+		case qRequired:
 			var b bool
 			if d.BoolMember(&b, &m.obj, qRequired) {
 				q.Required = d.newBool(b)
 			}
-		case "options":
+		case qOptions:
 			if d.Member(&m.obj, qOptions) {
 				d.options(q, m)
 			}
-		default:
-			d.Unknown(&m.obj, key, "a question", questionKeys, questionHints)
 		}
 	})
 }
@@ -246,22 +231,11 @@ func (d *decoder) newBool(b bool) *bool {
 	return &d.bools[len(d.bools)-1]
 }
 
+var optionObject = strictjson.Object{What: "an option", Names: optionKeys, Hints: optionHints}
+
 func (d *decoder) option(o *Option, m *objMeta) {
 	d.Object(m, `an option object such as {"id":"…","label":"…","description":"…"}`, func(key string) {
-		switch key {
-		case "id":
-			d.StringMember(&o.ID, m, oID)
-		case "label":
-			d.StringMember(&o.Label, m, oLabel)
-		case "description":
-			d.StringMember(&o.Description, m, oDescription)
-		case "preview":
-			d.StringMember(&o.Preview, m, oPreview)
-		case "recommended":
-			d.BoolMember(&o.Recommended, m, oRecommended)
-		default:
-			d.Unknown(m, key, "an option", optionKeys, optionHints)
-		}
+		d.Field(key, &optionObject, m, &o.ID, &o.Label, &o.Description, &o.Preview, &o.Recommended)
 	})
 }
 

@@ -2,14 +2,14 @@ package auq
 
 import (
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/rules"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // InvalidRequestMessage explains err, an error from Parse or Validate, to
 // the model that made the call: one line per problem. It is the message
 // of an invalid_request outcome.
 func InvalidRequestMessage(err error) string {
-	return rules.Explain("the request is invalid and was not shown to the user:", Problems(err), err, "")
+	return strictjson.Explain("the request is invalid and was not shown to the user:", Problems(err), err, "")
 }
 
 // InvalidRequestOutcome returns the outcome of a call whose request

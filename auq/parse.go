@@ -2,7 +2,6 @@ package auq
 
 import (
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/rules"
 	"github.com/askuser/askuser/internal/strictjson"
 )
 
@@ -22,12 +21,12 @@ type RequestError struct {
 }
 
 // Error joins the problems as "path: message; path: message".
-func (e *RequestError) Error() string { return (*rules.Error)(e).Error() }
+func (e *RequestError) Error() string { return (*strictjson.Error)(e).Error() }
 
 // Problems returns the problems of err when it is or wraps a
 // *RequestError, and nil otherwise.
 func Problems(err error) []Problem {
-	return rules.ProblemsOf[RequestError](err)
+	return strictjson.ProblemsOf[RequestError](err)
 }
 
 // Parse decodes an AskUserQuestion request strictly and checks it against
@@ -49,7 +48,7 @@ func Parse(data []byte) (*Request, error) {
 	if len(data) > MaxRequestBytes {
 		// A caller may have read only one byte past the limit, so the
 		// message does not claim to know the length.
-		return nil, &RequestError{Problems: []Problem{{Message: rules.TooLarge(-1, MaxRequestBytes, sizeAdvice)}}}
+		return nil, &RequestError{Problems: []Problem{{Message: strictjson.TooLarge(-1, MaxRequestBytes, sizeAdvice)}}}
 	}
 	var segs [8]strictjson.Seg
 	d := decoder{Decoder: strictjson.Decoder{Scanner: strictjson.NewScanner(data), Segs: segs[:0], NullHint: nullHint}}
@@ -132,7 +131,7 @@ func checkSize(r *Request) error {
 			n += len(o.ID) + len(o.Label) + len(o.Description) + len(o.Preview)
 		}
 	}
-	if msg := rules.SizeProblem(r, n, MaxRequestBytes, sizeAdvice); msg != "" {
+	if msg := strictjson.SizeProblem(r, n, MaxRequestBytes, sizeAdvice); msg != "" {
 		return &RequestError{Problems: []Problem{{Message: msg}}}
 	}
 	return nil
@@ -143,7 +142,7 @@ const sizeAdvice = "shorten the previews and descriptions or ask fewer questions
 
 // finish returns r when probs is empty, and otherwise the RequestError
 // of its problems.
-func finish(r *Request, probs rules.List) (*Request, error) {
+func finish(r *Request, probs strictjson.List) (*Request, error) {
 	if e := probs.Err(); e != nil {
 		return nil, (*RequestError)(e)
 	}

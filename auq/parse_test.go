@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/rules"
+	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -354,11 +354,11 @@ func TestProblemsAreBounded(t *testing.T) {
 		r.Questions[i].Question = ""
 	}
 	ps := Problems(Validate(r))
-	if len(ps) != rules.MaxProblems+1 {
-		t.Fatalf("got %d problems, want %d", len(ps), rules.MaxProblems+1)
+	if len(ps) != strictjson.MaxProblems+1 {
+		t.Fatalf("got %d problems, want %d", len(ps), strictjson.MaxProblems+1)
 	}
-	if want := (Problem{Message: "and 31 more problems"}); ps[rules.MaxProblems] != want {
-		t.Errorf("last problem = %v, want %v", ps[rules.MaxProblems], want)
+	if want := (Problem{Message: "and 31 more problems"}); ps[strictjson.MaxProblems] != want {
+		t.Errorf("last problem = %v, want %v", ps[strictjson.MaxProblems], want)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/askuser/askuser/internal/rules"
 	"github.com/askuser/askuser/internal/strictjson"
 )
 
@@ -16,14 +15,14 @@ import (
 // that no rule reports a problem the decoder already reported.
 type checker struct {
 	meta     *reqMeta
-	probs    rules.List
+	probs    strictjson.List
 	warnings []string
 }
 
 func (c *checker) add(q, f, o int, prop, msg string) { c.probs.Add(q, f, o, prop, msg) }
 
 // pathOf renders the JSON path of a member; -1 leaves an index out.
-func pathOf(q, f, o int, prop string) string { return rules.Path(q, f, o, prop) }
+func pathOf(q, f, o int, prop string) string { return strictjson.Path(q, f, o, prop) }
 
 // view is what the checker knows of one object's members.
 type view = strictjson.View
@@ -78,7 +77,7 @@ func (c *checker) request(r *Request) {
 // has that name, the first free of "q<position>-2", "q<position>-3", ….
 func (c *checker) ids(r *Request, rv view) {
 	qs := r.Questions
-	taken := rules.MakeNames(len(qs))
+	taken := strictjson.MakeNames(len(qs))
 	for i := range qs {
 		q := &qs[i]
 		qv := c.questionView(i, rv)
@@ -317,8 +316,8 @@ func (c *checker) dedupe(q, f int, qq *Question, list []Option) []Option {
 		return list
 	}
 	out := make([]Option, 0, len(list))
-	seen := rules.MakeNames(len(list))
-	warned := rules.MakeNames(len(list))
+	seen := strictjson.MakeNames(len(list))
+	warned := strictjson.MakeNames(len(list))
 	for _, o := range list {
 		if _, d := seen.Add(o.Label, 0); !d {
 			out = append(out, o)
@@ -345,7 +344,7 @@ func (c *checker) fields(i int, q *Question, fm []fieldMeta, typed bool) {
 	case n > MaxFormFields:
 		c.add(i, -1, -1, "fields", "has "+strconv.Itoa(n)+" fields; the limit is "+strconv.Itoa(MaxFormFields)+": split the form across two questions")
 	}
-	names := rules.MakeNames(len(q.Fields))
+	names := strictjson.MakeNames(len(q.Fields))
 	for j := range q.Fields {
 		f := &q.Fields[j]
 		fv := view{Typed: typed}
@@ -551,7 +550,7 @@ func (v Value) typeName() string {
 }
 
 // quote quotes s for a message.
-func quote(s string) string { return rules.Quote(s) }
+func quote(s string) string { return strictjson.Quote(s) }
 
 // clone returns a deep copy of r.
 func clone(r *Request) *Request {

@@ -83,38 +83,38 @@ type hint = strictjson.Hint
 
 // The hints of each object, by lowercased name.
 var (
-	requestHints = map[string]hint{
-		"title":    {Meant: "header", Text: `use "header" for a heading above the questionnaire`},
-		"timeout":  {Meant: "timeoutPerQuestionMs", Text: `use "timeoutPerQuestionMs"`},
-		"freetext": {Meant: "allowFreeText", Text: `use "allowFreeText"`},
-		"question": {Meant: "questions", Text: `put questions in the "questions" array`},
+	requestHints = []hint{
+		{Name: "title", Meant: "header", Text: `use "header" for a heading above the questionnaire`},
+		{Name: "timeout", Meant: "timeoutPerQuestionMs", Text: `use "timeoutPerQuestionMs"`},
+		{Name: "freetext", Meant: "allowFreeText", Text: `use "allowFreeText"`},
+		{Name: "question", Meant: "questions", Text: `put questions in the "questions" array`},
 	}
-	questionHints = map[string]hint{
-		"question":    {Meant: "title", Text: `use "title" for the question text`},
-		"text":        {Meant: "title", Text: `use "title" for the question text`},
-		"label":       {Meant: "title", Text: `use "title" for the question text`},
-		"header":      {Meant: "title", Text: `use "title"; "header" belongs at the top level`},
-		"description": {Meant: "prompt", Text: `use "prompt" for a hint under the title`},
-		"choices":     {Meant: "options", Text: `use "options"`},
-		"type":        {Meant: "kind", Text: `use "kind"`},
-		"multiselect": {Meant: "kind", Text: `set "kind" to "multi" instead`},
-		"required":    {Text: `every question is required; remove "required"`},
-		"placeholder": {Meant: "default", Text: `use "default" to pre-fill the text`},
+	questionHints = []hint{
+		{Name: "question", Meant: "title", Text: `use "title" for the question text`},
+		{Name: "text", Meant: "title", Text: `use "title" for the question text`},
+		{Name: "label", Meant: "title", Text: `use "title" for the question text`},
+		{Name: "header", Meant: "title", Text: `use "title"; "header" belongs at the top level`},
+		{Name: "description", Meant: "prompt", Text: `use "prompt" for a hint under the title`},
+		{Name: "choices", Meant: "options", Text: `use "options"`},
+		{Name: "type", Meant: "kind", Text: `use "kind"`},
+		{Name: "multiselect", Meant: "kind", Text: `set "kind" to "multi" instead`},
+		{Name: "required", Text: `every question is required; remove "required"`},
+		{Name: "placeholder", Meant: "default", Text: `use "default" to pre-fill the text`},
 	}
-	optionHints = map[string]hint{
-		"value": {Meant: "label", Text: `use "label"; the label is what the answer reports`},
-		"text":  {Meant: "label", Text: `use "label"`},
-		"title": {Meant: "label", Text: `use "label"`},
-		"name":  {Meant: "label", Text: `use "label"`},
-		"id":    {Text: `options have no id; the label identifies the option`},
+	optionHints = []hint{
+		{Name: "value", Meant: "label", Text: `use "label"; the label is what the answer reports`},
+		{Name: "text", Meant: "label", Text: `use "label"`},
+		{Name: "title", Meant: "label", Text: `use "label"`},
+		{Name: "name", Meant: "label", Text: `use "label"`},
+		{Name: "id", Text: `options have no id; the label identifies the option`},
 	}
-	fieldHints = map[string]hint{
-		"id":      {Meant: "name", Text: `use "name" for the field's output key`},
-		"key":     {Meant: "name", Text: `use "name" for the field's output key`},
-		"title":   {Meant: "label", Text: `use "label"`},
-		"type":    {Meant: "kind", Text: `use "kind"`},
-		"choices": {Meant: "options", Text: `use "options"`},
-		"fields":  {Text: `forms are flat: a field cannot hold fields`},
+	fieldHints = []hint{
+		{Name: "id", Meant: "name", Text: `use "name" for the field's output key`},
+		{Name: "key", Meant: "name", Text: `use "name" for the field's output key`},
+		{Name: "title", Meant: "label", Text: `use "label"`},
+		{Name: "type", Meant: "kind", Text: `use "kind"`},
+		{Name: "choices", Meant: "options", Text: `use "options"`},
+		{Name: "fields", Text: `forms are flat: a field cannot hold fields`},
 	}
 )
 
@@ -128,23 +128,17 @@ func (d *decoder) decode(r *Request, m *reqMeta) bool {
 	return d.Document(`the request is empty; send a JSON object such as {"questions":[{"title":"…"}]}`, func() { d.request(r, m) })
 }
 
+var requestObject = strictjson.Object{What: "the request", Names: requestKeys, Hints: requestHints}
+
 func (d *decoder) request(r *Request, m *reqMeta) {
 	d.Members(func(key string) {
-		switch key {
-		case "questions":
+		switch d.Field(key, &requestObject, &m.obj, nil, &r.Header, &r.AllowFreeText, (*string)(&r.DisplayMode)) {
+		case rQuestions:
 			d.questions(r, m)
-		case "header":
-			d.StringMember(&r.Header, &m.obj, rHeader)
-		case "allowFreeText":
-			d.OptionalBool(&r.AllowFreeText, &m.obj, rAllowFreeText)
-		case "displayMode":
-			strictjson.NameMember(&d.Decoder, &r.DisplayMode, &m.obj, rDisplayMode)
-		case "timeoutPerQuestionMs":
+		case rTimeout:
 			if d.Member(&m.obj, rTimeout) {
 				d.timeout(r, m)
 			}
-		default:
-			d.Unknown(&m.obj, key, "the request", requestKeys, requestHints)
 		}
 	})
 }
@@ -156,11 +150,11 @@ func (d *decoder) timeout(r *Request, m *reqMeta) {
 		m.obj.Bad |= rTimeout
 		return
 	}
-	start := d.Pos
-	if !d.Number() {
+	lit, ok := d.NumberText()
+	if !ok {
 		return
 	}
-	n, msg := strictjson.WholeMillis(string(d.Data[start:d.Pos]), strictjson.MaxSafeInteger)
+	n, msg := strictjson.WholeMillis(lit, strictjson.MaxSafeInteger)
 	if msg != "" {
 		d.ProblemAt(msg)
 		m.obj.Bad |= rTimeout
@@ -173,27 +167,19 @@ func (d *decoder) questions(r *Request, m *reqMeta) {
 	strictjson.Array(&d.Decoder, &r.Questions, &m.questions, "question", &m.obj, rQuestions, MaxQuestions, d.question)
 }
 
+var questionObject = strictjson.Object{What: "a question", Names: questionKeys, Hints: questionHints}
+
 func (d *decoder) question(q *Question, m *questionMeta) {
 	d.Object(&m.obj, "a question object", func(key string) {
-		switch key {
-		case "id":
-			d.StringMember(&q.ID, &m.obj, qID)
-		case "title":
-			d.StringMember(&q.Title, &m.obj, qTitle)
-		case "prompt":
-			d.StringMember(&q.Prompt, &m.obj, qPrompt)
-		case "kind":
-			strictjson.NameMember(&d.Decoder, &q.Kind, &m.obj, qKind)
-		case "options":
+		switch d.Field(key, &questionObject, &m.obj, &q.ID, &q.Title, &q.Prompt, (*string)(&q.Kind)) {
+		case qOptions:
 			d.options(&q.Options, &m.options, &m.obj, qOptions)
-		case "default":
+		case qDefault:
 			if d.Member(&m.obj, qDefault) {
 				q.Default = d.value(&m.obj, qDefault)
 			}
-		case "fields":
+		case qFields:
 			strictjson.Array(&d.Decoder, &q.Fields, &m.fields, "field", &m.obj, qFields, MaxFormFields, d.field)
-		default:
-			d.Unknown(&m.obj, key, "a question", questionKeys, questionHints)
 		}
 	})
 }
@@ -202,40 +188,25 @@ func (d *decoder) options(opts *[]Option, metas *[]objMeta, om *objMeta, bit uin
 	strictjson.Array(&d.Decoder, opts, metas, "option", om, bit, MaxOptions, d.option)
 }
 
+var optionObject = strictjson.Object{What: "an option", Names: optionKeys, Hints: optionHints}
+
 func (d *decoder) option(o *Option, m *objMeta) {
 	d.Object(m, `an option object such as {"label":"…"}`, func(key string) {
-		switch key {
-		case "label":
-			d.StringMember(&o.Label, m, oLabel)
-		case "description":
-			d.StringMember(&o.Description, m, oDescription)
-		case "preview":
-			d.StringMember(&o.Preview, m, oPreview)
-		default:
-			d.Unknown(m, key, "an option", optionKeys, optionHints)
-		}
+		d.Field(key, &optionObject, m, &o.Label, &o.Description, &o.Preview)
 	})
 }
 
+var fieldObject = strictjson.Object{What: "a form field", Names: fieldKeys, Hints: fieldHints}
+
 func (d *decoder) field(f *Field, m *fieldMeta) {
 	d.Object(&m.obj, "a field object", func(key string) {
-		switch key {
-		case "name":
-			d.StringMember(&f.Name, &m.obj, fName)
-		case "label":
-			d.StringMember(&f.Label, &m.obj, fLabel)
-		case "kind":
-			strictjson.NameMember(&d.Decoder, &f.Kind, &m.obj, fKind)
-		case "required":
-			d.BoolMember(&f.Required, &m.obj, fRequired)
-		case "options":
+		switch d.Field(key, &fieldObject, &m.obj, &f.Name, &f.Label, (*string)(&f.Kind), &f.Required) {
+		case fOptions:
 			d.options(&f.Options, &m.options, &m.obj, fOptions)
-		case "default":
+		case fDefault:
 			if d.Member(&m.obj, fDefault) {
 				f.Default = d.value(&m.obj, fDefault)
 			}
-		default:
-			d.Unknown(&m.obj, key, "a form field", fieldKeys, fieldHints)
 		}
 	})
 }

@@ -1,7 +1,6 @@
 package contract
 
 import (
-	"github.com/askuser/askuser/internal/rules"
 	"github.com/askuser/askuser/internal/strictjson"
 )
 
@@ -16,12 +15,12 @@ type RequestError struct {
 }
 
 // Error joins the problems as "path: message; path: message".
-func (e *RequestError) Error() string { return (*rules.Error)(e).Error() }
+func (e *RequestError) Error() string { return (*strictjson.Error)(e).Error() }
 
 // Problems returns the problems of err when it is or wraps a
 // *RequestError, and nil otherwise.
 func Problems(err error) []Problem {
-	return rules.ProblemsOf[RequestError](err)
+	return strictjson.ProblemsOf[RequestError](err)
 }
 
 // InvalidRequestMessage explains err, an error from Parse or Normalize,
@@ -33,7 +32,7 @@ func InvalidRequestMessage(err error) string {
 	if len(ps) == 1 || ps == nil && err != nil {
 		tail = "Fix this and call ask_user again."
 	}
-	return rules.Explain("the questionnaire is invalid and was not shown to the user:", ps, err, tail)
+	return strictjson.Explain("the questionnaire is invalid and was not shown to the user:", ps, err, tail)
 }
 
 // InvalidRequestResult returns the invalid_request result for err, an
@@ -59,7 +58,7 @@ func Parse(data []byte) (*Request, []string, error) {
 	if len(data) > MaxRequestBytes {
 		// A caller may have read only one byte past the limit, so the
 		// message does not claim to know the length.
-		return nil, nil, &RequestError{Problems: []Problem{{Message: rules.TooLarge(-1, MaxRequestBytes, sizeAdvice)}}}
+		return nil, nil, &RequestError{Problems: []Problem{{Message: strictjson.TooLarge(-1, MaxRequestBytes, sizeAdvice)}}}
 	}
 	var segs [8]strictjson.Seg
 	d := decoder{Decoder: strictjson.Decoder{Scanner: strictjson.NewScanner(data), Segs: segs[:0]}}
@@ -145,7 +144,7 @@ func checkSize(r *Request) error {
 			}
 		}
 	}
-	if msg := rules.SizeProblem(r, n, MaxRequestBytes, sizeAdvice); msg != "" {
+	if msg := strictjson.SizeProblem(r, n, MaxRequestBytes, sizeAdvice); msg != "" {
 		return &RequestError{Problems: []Problem{{Message: msg}}}
 	}
 	return nil

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/askuser/askuser/internal/rules"
+	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -673,11 +673,11 @@ func TestProblemCap(t *testing.T) {
 	}
 	b.WriteString(`]}`)
 	ps := problemsOf(t, func() error { _, _, err := Parse([]byte(b.String())); return err }())
-	if len(ps) != rules.MaxProblems+1 {
-		t.Fatalf("got %d problems, want %d", len(ps), rules.MaxProblems+1)
+	if len(ps) != strictjson.MaxProblems+1 {
+		t.Fatalf("got %d problems, want %d", len(ps), strictjson.MaxProblems+1)
 	}
 	want := Problem{Message: "and 11 more problems"}
-	if diff := cmp.Diff(want, ps[rules.MaxProblems]); diff != "" {
+	if diff := cmp.Diff(want, ps[strictjson.MaxProblems]); diff != "" {
 		t.Errorf("last problem mismatch (-want +got):\n%s", diff)
 	}
 }

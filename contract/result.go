@@ -1,6 +1,6 @@
 package contract
 
-import "github.com/askuser/askuser/internal/rules"
+import "github.com/askuser/askuser/internal/strictjson"
 
 // Status is the outcome of an ask_user call.
 type Status string
@@ -80,7 +80,7 @@ type Error struct {
 // whole request or file), and what to do. Its String method formats it as
 // "path: message", or as the message alone when the path is empty. Both
 // contracts share the type: auq.Problem is the same.
-type Problem = rules.Problem
+type Problem = strictjson.Problem
 
 // ErrorResult returns a StatusError result with the given code and message,
 // and an empty answer list.

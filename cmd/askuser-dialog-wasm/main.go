@@ -30,7 +30,7 @@ import (
 	"unsafe"
 
 	"github.com/askuser/askuser/internal/host/pimirror"
-	"github.com/askuser/askuser/internal/jsonappend"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 func main() {}
@@ -75,7 +75,7 @@ func open(n uint32) uint32 {
 	nextID++
 	mirrors[nextID] = m
 	output = append(output[:0], `{"id":`...)
-	output = jsonappend.Uint(output, uint(nextID))
+	output = strictjson.AppendUint(output, uint(nextID))
 	output = append(output, '}')
 	return uint32(len(output))
 }

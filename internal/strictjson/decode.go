@@ -7,7 +7,7 @@
 // which failed to decode (see Meta), so that the rules applied after
 // decoding neither repeat a decoding problem nor judge a value that was
 // never read (see View). The rules applied to what was decoded, and the
-// problem type, are internal/rules'.
+// problem type, are in problems.go and text.go.
 
 package strictjson
 
@@ -15,8 +15,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/askuser/askuser/internal/rules"
 )
 
 // Meta records which members of one decoded object were present and
@@ -37,11 +35,23 @@ type Seg struct {
 }
 
 // Hint is advice for a member name that models tend to send in place of
-// a real one: the member meant, if any, and what to say after
-// "unknown field %q; ".
+// a real one: the name, by its lower case, the member meant, if any, and
+// what to say after "unknown field %q; ".
 type Hint struct {
+	Name  string
 	Meant string
 	Text  string
+}
+
+// Object is what a request decoder knows of one kind of object: what
+// messages call it ("an option"), its member names, in the order of their
+// bits in Meta, and the hints for names models send in place of them. A
+// list rather than a map, so that an Object is data the linker drops
+// where no decoder reads it, not code run at start-up.
+type Object struct {
+	What  string
+	Names []string
+	Hints []Hint
 }
 
 // Decoder is the state both request decoders share: the scanner, the
@@ -49,7 +59,7 @@ type Hint struct {
 type Decoder struct {
 	*Scanner
 	Segs     []Seg
-	Problems rules.List
+	Problems List
 	// NullHint, when set, returns what a type error says after "got
 	// null" at the path segs; without it, the advice is to leave the
 	// member out.
@@ -135,8 +145,8 @@ func (d *Decoder) Elements(elem func(i int)) {
 func (d *Decoder) Document(empty string, body func()) bool {
 	ok := d.document(empty, body)
 	if off, msg := d.Err(); off >= 0 {
-		d.Problems = append(d.Problems[:0], rules.Placed{
-			Problem: rules.Problem{Message: "invalid JSON at byte offset " + strconv.Itoa(off) + ": " + msg},
+		d.Problems = append(d.Problems[:0], Placed{
+			Problem: Problem{Message: "invalid JSON at byte offset " + strconv.Itoa(off) + ": " + msg},
 			Q:       -1, F: -1, O: -1,
 		})
 		return false
@@ -216,6 +226,17 @@ func (d *Decoder) BoolInto(dst *bool, m *Meta, bit uint32) bool {
 	return false
 }
 
+// NumberText reads the number at the scanner's position and returns its
+// text as sent, for a reader that must read it exactly. It returns false
+// on a syntax error.
+func (d *Decoder) NumberText() (string, bool) {
+	start := d.Pos
+	if !d.Number() {
+		return "", false
+	}
+	return string(d.Data[start:d.Pos]), true
+}
+
 // BoolMember is Member and then BoolInto, for a boolean member.
 func (d *Decoder) BoolMember(dst *bool, m *Meta, bit uint32) bool {
 	return d.Member(m, bit) && d.BoolInto(dst, m, bit)
@@ -239,18 +260,6 @@ func (d *Decoder) OptionalString(dst **string, m *Meta, bit uint32) {
 	}
 }
 
-// NameMember is StringMember for a member whose text names one of a set,
-// held in a string type of its own such as a question's kind; the rules
-// check the name later.
-func NameMember[T ~string](d *Decoder, dst *T, m *Meta, bit uint32) bool {
-	var s string
-	if !d.StringMember(&s, m, bit) {
-		return false
-	}
-	*dst = T(s)
-	return true
-}
-
 // Array is Member and then the JSON array at the scanner's position, each
 // element decoded by elem into a value and its record, put in *vals and
 // *metas; an empty array gives empty, non-nil slices. A value that is not
@@ -270,25 +279,60 @@ func Array[T, M any](d *Decoder, vals *[]T, metas *[]M, what string, m *Meta, bi
 	})
 }
 
-// Unknown reports a member that the object m, which the message calls
-// what, does not have, with a suggestion when one is likely: a known name
-// it is a misspelling of, or else its hint, by its lower case. It skips
-// the value, and marks the member the name most likely stood for as not
-// decodable (see misspelt).
-func (d *Decoder) Unknown(m *Meta, key, what string, known []string, hints map[string]Hint) {
+// Field reads member key of an object of kind o whose record is m. dst
+// holds, in the order of o.Names, where each member's value goes: a
+// *string or a *bool for a member read as it is (a string type of its
+// own, such as a question's kind, converted to *string), a **string or a
+// **bool for one that stays nil when left out, or nil for a member the
+// caller reads itself; dst may end before the members the caller reads.
+// Field returns such a member's bit, for the caller to read it (with
+// Member first), and 0 when it has read the member or reported it
+// unknown.
+func (d *Decoder) Field(key string, o *Object, m *Meta, dst ...any) uint32 {
+	i := slices.Index(o.Names, key)
+	if i < 0 {
+		d.Unknown(m, key, o)
+		return 0
+	}
+	bit := uint32(1) << i
+	if i >= len(dst) {
+		return bit
+	}
+	switch p := dst[i].(type) {
+	case *string:
+		d.StringMember(p, m, bit)
+	case *bool:
+		d.BoolMember(p, m, bit)
+	case **string:
+		d.OptionalString(p, m, bit)
+	case **bool:
+		d.OptionalBool(p, m, bit)
+	case nil:
+		return bit
+	default:
+		panic("strictjson: Field cannot read a member into this type")
+	}
+	return 0
+}
+
+// Unknown reports a member that an object of kind o does not have, with
+// a suggestion when one is likely: a known name it is a misspelling of,
+// or else its hint. It skips the value, and marks the member the name
+// most likely stood for as not decodable (see misspelt).
+func (d *Decoder) Unknown(m *Meta, key string, o *Object) {
 	msg := "unknown field " + strconv.Quote(key)
-	meant := Suggest(key, known)
+	meant, lower := Suggest(key, o.Names), strings.ToLower(key)
 	if meant != "" {
 		msg += "; did you mean " + strconv.Quote(meant) + "?"
-	} else if h, ok := hints[strings.ToLower(key)]; ok {
-		msg += "; " + h.Text
-		meant = h.Meant
+	} else if i := slices.IndexFunc(o.Hints, func(h Hint) bool { return h.Name == lower }); i >= 0 {
+		msg += "; " + o.Hints[i].Text
+		meant = o.Hints[i].Meant
 	} else {
-		msg += "; the fields of " + what + " are " + strings.Join(known, ", ")
+		msg += "; the fields of " + o.What + " are " + strings.Join(o.Names, ", ")
 	}
 	d.ProblemAt(msg)
 	d.Skip()
-	misspelt(m, meant, known)
+	misspelt(m, meant, o.Names)
 }
 
 // misspelt marks the member a misspelt name stood for, meant, as not
@@ -319,7 +363,7 @@ func (d *Decoder) TypeErr(want string) {
 
 // ProblemAt records a problem at the current path.
 func (d *Decoder) ProblemAt(msg string) {
-	p := rules.Placed{Problem: rules.Problem{Path: RenderPath(d.Segs), Message: msg}, Q: -1, F: -1, O: -1}
+	p := Placed{Problem: Problem{Path: RenderPath(d.Segs), Message: msg}, Q: -1, F: -1, O: -1}
 	for i, s := range d.Segs {
 		if s.Idx < 0 || i == 0 {
 			continue

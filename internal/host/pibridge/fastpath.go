@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"unicode/utf8"
 
-	"github.com/askuser/askuser/internal/jsonappend"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // The key message as the shim writes it, which is most of what the
@@ -78,14 +78,14 @@ func plainString(b []byte) (s, rest []byte, ok bool) {
 // its lines, also when they are 0.
 func appendFrame(b []byte, msg *frameMsg) []byte {
 	b = append(b, `{"type":`...)
-	b = jsonappend.String(b, msg.Type)
+	b = strictjson.AppendString(b, msg.Type)
 	b = append(b, `,"call":`...)
-	b = jsonappend.String(b, msg.Call)
+	b = strictjson.AppendString(b, msg.Call)
 	if msg.Patch {
 		b = append(b, `,"at":`...)
-		b = jsonappend.Int(b, msg.At)
+		b = strictjson.AppendInt(b, msg.At)
 		b = append(b, `,"length":`...)
-		b = jsonappend.Int(b, msg.Length)
+		b = strictjson.AppendInt(b, msg.Length)
 	}
 	b = append(b, `,"lines":`...)
 	if msg.Lines == nil {
@@ -96,15 +96,15 @@ func appendFrame(b []byte, msg *frameMsg) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = jsonappend.String(b, l)
+			b = strictjson.AppendString(b, l)
 		}
 		b = append(b, ']')
 	}
 	if msg.Cursor != nil {
 		b = append(b, `,"cursor":{"row":`...)
-		b = jsonappend.Int(b, msg.Cursor.Row)
+		b = strictjson.AppendInt(b, msg.Cursor.Row)
 		b = append(b, `,"col":`...)
-		b = jsonappend.Int(b, msg.Cursor.Col)
+		b = strictjson.AppendInt(b, msg.Cursor.Col)
 		b = append(b, '}')
 	}
 	if msg.Tick {

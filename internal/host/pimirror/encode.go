@@ -1,6 +1,6 @@
 package pimirror
 
-import "github.com/askuser/askuser/internal/jsonappend"
+import "github.com/askuser/askuser/internal/strictjson"
 
 // AppendFrame appends f as one JSON object, {"lines":[...]} with its
 // "cursor" when it has one, as encoding/json writes it with HTML escaping
@@ -12,14 +12,14 @@ func AppendFrame(b []byte, f Frame) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = jsonappend.String(b, l)
+		b = strictjson.AppendString(b, l)
 	}
 	b = append(b, ']')
 	if f.Cursor != nil {
 		b = append(b, `,"cursor":{"row":`...)
-		b = jsonappend.Int(b, f.Cursor.Row)
+		b = strictjson.AppendInt(b, f.Cursor.Row)
 		b = append(b, `,"col":`...)
-		b = jsonappend.Int(b, f.Cursor.Col)
+		b = strictjson.AppendInt(b, f.Cursor.Col)
 		b = append(b, '}')
 	}
 	return append(b, '}')

@@ -1,4 +1,4 @@
-package rules_test
+package strictjson_test
 
 import (
 	"go/ast"

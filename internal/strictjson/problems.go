@@ -1,7 +1,6 @@
-// Package rules is what the two request contracts, ask_user (package
-// contract) and AskUserQuestion (package auq), share in checking a
-// request: a problem with the JSON path of the member it concerns, the
-// list of problems found in one request, the error that reports them all
+// What the two request contracts, ask_user (package contract) and
+// AskUserQuestion (package auq), share in checking a request: a problem with
+// the JSON path of the member it concerns, the list of problems found in one request, the error that reports them all
 // at once, the rules on text that both contracts apply, and the sets in
 // which they find repeated names (Names).
 //
@@ -9,7 +8,8 @@
 // and auq.Problem are Problem, and contract.RequestError and
 // auq.RequestError are distinct types with Error's layout, so that
 // errors.As tells the two contracts' errors apart.
-package rules
+
+package strictjson
 
 import (
 	"cmp"

@@ -2,7 +2,7 @@
 // field names): each name remembers the index that added it, so that a
 // repeat can say which one it repeats.
 
-package rules
+package strictjson
 
 import "strings"
 

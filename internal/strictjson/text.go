@@ -1,4 +1,4 @@
-package rules
+package strictjson
 
 import (
 	"encoding/json"

@@ -1,24 +1,25 @@
-// Package jsonappend writes JSON numbers and strings into a byte slice,
+// Appending JSON: numbers and strings written into a byte slice,
 // byte for byte as encoding/json writes them with HTML escaping off, with
 // no reflection and no allocation beyond the slice's growth: the Pi
 // bridge's frames, on the key-to-frame path, and the in-process dialog's,
 // in WebAssembly, are written with it.
-package jsonappend
+
+package strictjson
 
 import "unicode/utf8"
 
-// Int appends n in decimal.
-func Int(b []byte, n int) []byte {
+// AppendInt appends n in decimal.
+func AppendInt(b []byte, n int) []byte {
 	if n < 0 {
 		b = append(b, '-')
 		// The negation of the smallest int overflows: uint takes it.
-		return Uint(b, uint(-(n+1))+1)
+		return AppendUint(b, uint(-(n+1))+1)
 	}
-	return Uint(b, uint(n))
+	return AppendUint(b, uint(n))
 }
 
-// Uint appends n in decimal.
-func Uint(b []byte, n uint) []byte {
+// AppendUint appends n in decimal.
+func AppendUint(b []byte, n uint) []byte {
 	var d [20]byte
 	i := len(d)
 	for {
@@ -34,11 +35,11 @@ func Uint(b []byte, n uint) []byte {
 
 const hexDigits = "0123456789abcdef"
 
-// String appends s as a JSON string the way encoding/json does with
+// AppendString appends s as a JSON string the way encoding/json does with
 // HTML escaping off: the short escapes for quote, backslash, \b, \f, \n,
 // \r and \t, \u00XX for other control characters, \ufffd for each invalid
 // UTF-8 byte, and \u2028 and \u2029 escaped.
-func String(b []byte, s string) []byte {
+func AppendString(b []byte, s string) []byte {
 	if !utf8.ValidString(s) {
 		return appendInvalid(b, s)
 	}
