@@ -39,8 +39,8 @@ func TestExamplesUsePublicPackages(t *testing.T) {
 // only packages of its own layer or of one below it.
 var layers = map[string]int{
 	"internal/strictjson": 0, "internal/rules": 0, "internal/safetext": 0, "internal/program": 0,
-	"internal/testbin": 0, "internal/jsonappend": 0, "internal/seal": 0, "internal/sealkey": 0, "internal/syncbuf": 0,
-	"internal/hubremote": 0, "internal/proc": 0, "internal/kvtest": 0,
+	"internal/testkit": 0, "internal/jsonappend": 0, "internal/seal": 0, "internal/sealkey": 0,
+	"internal/hubremote": 0, "internal/proc": 0,
 	"contract": 1, "auq": 1, "ask": 1, "internal/config": 1, "internal/native": 1,
 	"internal/modeltext": 1, "internal/notify": 1,
 	"internal/dialog": 2,

@@ -18,7 +18,7 @@ import (
 	"unsafe"
 
 	"github.com/askuser/askuser/internal/program"
-	"github.com/askuser/askuser/internal/testbin"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/creack/pty"
 )
 
@@ -41,9 +41,9 @@ func buildAndRun(m *testing.M) int {
 		noBin = fmt.Sprintf("the go command is not on PATH (%v): these tests build askuser with it", err)
 		return m.Run()
 	}
-	defer testbin.Remove()
+	defer testkit.RemoveBuilds()
 	var err error
-	if bin, err = testbin.Build("github.com/askuser/askuser/cmd/askuser"); err != nil {
+	if bin, err = testkit.Build("github.com/askuser/askuser/cmd/askuser"); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}

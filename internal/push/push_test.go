@@ -20,7 +20,7 @@ import (
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
 	"github.com/askuser/askuser/internal/push"
-	"github.com/askuser/askuser/internal/syncbuf"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // The question the tests ask: nothing of it may reach a push.
@@ -418,7 +418,7 @@ func TestRedirectNotFollowed(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(pushConfig(ntfy.URL, 0)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var log syncbuf.Buffer
+	var log testkit.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	_, stop, err := hubserver.Start(ctx, &hubserver.Options{ConfigFile: cfg, Getenv: env(state), Log: &log})

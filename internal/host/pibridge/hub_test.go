@@ -16,7 +16,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
-	"github.com/askuser/askuser/internal/testbin"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // TestMain points the bridge at a state directory of its own, with no
@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 	}
 	os.Setenv("XDG_STATE_HOME", dir)
 	code := m.Run()
-	testbin.Remove()
+	testkit.RemoveBuilds()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -315,7 +315,7 @@ func TestHubRemoteConfig(t *testing.T) {
 // hub, a process of its own, killed or stopped and started again on
 // another port: the answer given on the next hub is the call's.
 func TestHubRestart(t *testing.T) {
-	bin, err := testbin.Build("github.com/askuser/askuser/cmd/askuser-hub")
+	bin, err := testkit.Build("github.com/askuser/askuser/cmd/askuser-hub")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +323,7 @@ func TestHubRestart(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			state := t.TempDir()
 			t.Setenv("XDG_STATE_HOME", state)
-			first := testbin.StartHub(t, state, bin)
+			first := testkit.StartHub(t, state, bin)
 			c := ready(t, hello("print", false, map[string]bool{}, nil))
 			sendAsk(c, "c1", deploy, "")
 			h, err := hub.Dial(context.Background(), &hub.DialOptions{Getenv: os.Getenv})
@@ -333,7 +333,7 @@ func TestHubRestart(t *testing.T) {
 			q := waiting(t, h)
 			h.Close()
 			first.Signal(t, sig)
-			testbin.StartHub(t, state, bin)
+			testkit.StartHub(t, state, bin)
 			h, err = hub.Dial(context.Background(), &hub.DialOptions{Getenv: os.Getenv})
 			if err != nil {
 				t.Fatal(err)

@@ -1,6 +1,6 @@
 //go:build unix
 
-package testbin
+package testkit
 
 import (
 	"errors"
