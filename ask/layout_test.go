@@ -40,8 +40,8 @@ func TestExamplesUsePublicPackages(t *testing.T) {
 var layers = map[string]int{
 	"internal/strictjson": 0, "internal/rules": 0, "internal/safetext": 0, "internal/program": 0,
 	"internal/testkit": 0, "internal/jsonappend": 0, "internal/seal": 0, "internal/sealkey": 0,
-	"internal/hubremote": 0, "internal/proc": 0,
-	"contract": 1, "auq": 1, "ask": 1, "internal/config": 1, "internal/native": 1,
+	"internal/hubremote": 0,
+	"contract":           1, "auq": 1, "ask": 1, "internal/config": 1, "internal/native": 1,
 	"internal/modeltext": 1, "internal/notify": 1,
 	"internal/dialog": 2,
 	"tui":             3, "mcpserver": 3, "hub": 3, "internal/hubserver": 3, "internal/push": 3, "internal/hubweb": 3,
