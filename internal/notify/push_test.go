@@ -1,4 +1,4 @@
-package push_test
+package notify_test
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
-	"github.com/askuser/askuser/internal/push"
+	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/internal/testkit"
 )
 
@@ -365,7 +365,7 @@ func TestText(t *testing.T) {
 		{"controls", hub.Tag{Agent: "evil\x1b]0;pwned\a\u202eagent", Project: "/home/me/a\nb", Questions: 1}, "evil␛]0,pwned␇<U+202E>agent in ~/a␊b waits: 1 question"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := push.Text(&hub.Question{Tag: tc.tag}, now, "/home/me"); got != tc.want {
+			if got := notify.PushText(&hub.Question{Tag: tc.tag}, now, "/home/me"); got != tc.want {
 				t.Errorf("Text = %q, want %q", got, tc.want)
 			}
 		})
