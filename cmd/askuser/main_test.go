@@ -18,8 +18,8 @@ import (
 	"unsafe"
 
 	"github.com/askuser/askuser/internal/program"
-	"github.com/askuser/askuser/internal/testkit"
 	"github.com/creack/pty"
+	"github.com/rogpeppe/go-internal/testscript"
 )
 
 // exitBudget is how soon after SIGINT or SIGTERM every command must have
@@ -28,26 +28,24 @@ import (
 // catches a command that does not end.
 const exitBudget = 5 * time.Second
 
-// bin is askuser built for these tests by TestMain, or "" with the reason
-// in noBin.
-var bin, noBin string
+// bin is askuser: this test binary, which TestMain makes run main when
+// it is started by that name.
+var bin string
 
 func TestMain(m *testing.M) {
-	os.Exit(buildAndRun(m))
+	testscript.Main(findBin{m}, map[string]func(){"askuser": main})
 }
 
-func buildAndRun(m *testing.M) int {
-	if _, err := exec.LookPath("go"); err != nil {
-		noBin = fmt.Sprintf("the go command is not on PATH (%v): these tests build askuser with it", err)
-		return m.Run()
-	}
-	defer testkit.RemoveBuilds()
+// findBin finds askuser where testscript.Main put it, then runs the tests.
+type findBin struct{ m *testing.M }
+
+func (f findBin) Run() int {
 	var err error
-	if bin, err = testkit.Build("github.com/askuser/askuser/cmd/askuser"); err != nil {
+	if bin, err = exec.LookPath("askuser"); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	return m.Run()
+	return f.m.Run()
 }
 
 // process is askuser running with a pipe as standard input that stays
@@ -69,9 +67,6 @@ type exit struct {
 
 func start(t *testing.T, args ...string) *process {
 	t.Helper()
-	if bin == "" {
-		t.Skip(noBin)
-	}
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -255,9 +250,6 @@ func TestSignals(t *testing.T) {
 // (or its line prompts) hold the terminal, and checks that the call ends
 // as aborted within exitBudget and leaves the terminal as it found it.
 func TestSignalDuringDialog(t *testing.T) {
-	if bin == "" {
-		t.Skip(noBin)
-	}
 	tests := []struct {
 		name  string
 		args  []string
