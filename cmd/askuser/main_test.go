@@ -36,6 +36,12 @@ func TestMain(m *testing.M) {
 	testscript.Main(findBin{m}, map[string]func(){"askuser": main})
 }
 
+// gorace is the GORACE setting of askuser's environment. Under -race,
+// askuser is this binary built with the race detector, which sleeps a
+// second at exit (its atexit_sleep_ms) unless told not to: longer than
+// the grace that the tests hold askuser to.
+var gorace = "GORACE=" + strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0")
+
 // findBin finds askuser where testscript.Main put it, then runs the tests.
 type findBin struct{ m *testing.M }
 
@@ -75,7 +81,7 @@ func start(t *testing.T, args ...string) *process {
 	p.cmd = exec.Command(bin, args...)
 	p.cmd.Stdin = r
 	p.cmd.Stderr = &p.stderr
-	p.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "TMPDIR=" + t.TempDir()}
+	p.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "TMPDIR=" + t.TempDir(), gorace}
 	stdout, err := p.cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -275,7 +281,7 @@ func TestSignalDuringDialog(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			cmd := exec.Command(bin, tt.args...)
 			cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, &stdout, &stderr
-			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "TMPDIR=" + t.TempDir(), "TERM=xterm-256color"}
+			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "TMPDIR=" + t.TempDir(), "TERM=xterm-256color", gorace}
 			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
