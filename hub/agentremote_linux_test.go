@@ -15,8 +15,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/syncbuf"
-	"github.com/askuser/askuser/internal/testbin"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -59,7 +58,7 @@ func TestClusterAgentConfig(t *testing.T) {
 		cmd := exec.Command(args[0], args[1:]...)
 		cmd.Env = env
 		var stdout bytes.Buffer
-		var stderr syncbuf.Buffer // read while askuser writes it
+		var stderr testkit.Buffer // read while askuser writes it
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		// No controlling terminal: the hub is the agent's only route.
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
@@ -105,7 +104,7 @@ func TestClusterAgentConfig(t *testing.T) {
 		title, yes := m.question(t)
 		cmd := exec.Command(askuser, "mcp", "--config", m.config)
 		cmd.Env = append(m.env(), "TMUX=")
-		var stderr syncbuf.Buffer // read while askuser writes it
+		var stderr testkit.Buffer // read while askuser writes it
 		cmd.Stderr = &stderr
 		client := mcp.NewClient(&mcp.Implementation{Name: "ci-agent", Version: "1"}, nil)
 		cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
@@ -205,7 +204,7 @@ func (m *configMachine) startedHub(t *testing.T, said func() string) hub.Info {
 		started, _ = hub.ReadInfo(m.hubFile("hub.json"))
 	}
 	t.Cleanup(func() {
-		if testbin.Running(started.PID) {
+		if testkit.Running(started.PID) {
 			syscall.Kill(started.PID, syscall.SIGKILL)
 		}
 	})
@@ -250,12 +249,12 @@ func (m *configMachine) stopsWhenIdle(t *testing.T, started hub.Info) {
 	from := time.Now()
 	for wait := from.Add(idleMs*time.Millisecond + 15*time.Second); ; time.Sleep(50 * time.Millisecond) {
 		_, err := hub.ReadInfo(m.hubFile("hub.json"))
-		if errors.Is(err, hub.ErrNoHub) && !testbin.Running(started.PID) {
+		if errors.Is(err, hub.ErrNoHub) && !testkit.Running(started.PID) {
 			break
 		}
 		if time.Now().After(wait) {
 			t.Fatalf("the hub the agent started (process %d) did not stop when idle: info file %v, process running %v; it logged: %s",
-				started.PID, err, testbin.Running(started.PID), readFile(m.hubFile("hub.log")))
+				started.PID, err, testkit.Running(started.PID), readFile(m.hubFile("hub.log")))
 		}
 	}
 	t.Logf("the started hub stopped %v after the agent was done", time.Since(from).Round(10*time.Millisecond))

@@ -24,8 +24,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/syncbuf"
-	"github.com/askuser/askuser/internal/testbin"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -88,7 +87,7 @@ func secret() string {
 // JetStream has made the hub's buckets with three replicas.
 func startCluster(t testing.TB) *cluster {
 	t.Helper()
-	bin, err := testbin.Build(natsServerPkg)
+	bin, err := testkit.Build(natsServerPkg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,7 +314,7 @@ func TestMain(m *testing.M) {
 		os.Exit(forward(sock, os.Args))
 	}
 	code := m.Run()
-	testbin.Remove()
+	testkit.RemoveBuilds()
 	os.Exit(code)
 }
 
@@ -565,10 +564,10 @@ func TestClusterAgents(t *testing.T) {
 func agentsCluster(t *testing.T) (askuser, askuserHub string, c *cluster, snooped *snoop, me person) {
 	t.Helper()
 	var err error
-	if askuser, err = testbin.Build("github.com/askuser/askuser/cmd/askuser"); err != nil {
+	if askuser, err = testkit.Build("github.com/askuser/askuser/cmd/askuser"); err != nil {
 		t.Fatal(err)
 	}
-	if askuserHub, err = testbin.Build("github.com/askuser/askuser/cmd/askuser-hub"); err != nil {
+	if askuserHub, err = testkit.Build("github.com/askuser/askuser/cmd/askuser-hub"); err != nil {
 		t.Fatal(err)
 	}
 	c = startCluster(t)
@@ -584,7 +583,7 @@ func agentsCluster(t *testing.T) (askuser, askuserHub string, c *cluster, snoope
 type agentMachine struct {
 	title, a, b string
 	cmd         *exec.Cmd
-	out, errOut syncbuf.Buffer
+	out, errOut testkit.Buffer
 	done        chan error
 	machine     string // "host" or "namespace"
 }
@@ -937,7 +936,7 @@ func TestClusterLeaf(t *testing.T) {
 // laptopHub runs askuser-hub, the program at bin, as the person's hub,
 // joining the cluster at url as a leaf node in domain, until the test
 // ends, and returns its log.
-func laptopHub(t *testing.T, bin string, me person, url, domain string) *syncbuf.Buffer {
+func laptopHub(t *testing.T, bin string, me person, url, domain string) *testkit.Buffer {
 	t.Helper()
 	dir := t.TempDir()
 	cfg, _ := json.Marshal(map[string]any{"remote": map[string]any{"url": url, "credentials": me.creds, "recipients": []string{me.recipient},
@@ -949,7 +948,7 @@ func laptopHub(t *testing.T, bin string, me person, url, domain string) *syncbuf
 	if err := os.WriteFile(path, cfg, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	log := &syncbuf.Buffer{}
+	log := &testkit.Buffer{}
 	cmd := exec.Command(bin)
 	cmd.Env = []string{"HOME=" + dir, "XDG_STATE_HOME=" + me.getenv("XDG_STATE_HOME"), "XDG_CONFIG_HOME=" + filepath.Join(dir, "config"), "PATH=" + os.Getenv("PATH")}
 	cmd.Stdout, cmd.Stderr = log, log
@@ -972,7 +971,7 @@ func laptopHub(t *testing.T, bin string, me person, url, domain string) *syncbuf
 }
 
 // waitLog waits until log says what n times.
-func waitLog(t *testing.T, log *syncbuf.Buffer, what string, n int) {
+func waitLog(t *testing.T, log *testkit.Buffer, what string, n int) {
 	t.Helper()
 	for deadline := time.Now().Add(15 * time.Second); strings.Count(log.String(), what) < n; time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {

@@ -17,9 +17,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/kvtest"
-	"github.com/askuser/askuser/internal/syncbuf"
-	"github.com/askuser/askuser/internal/testbin"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/google/go-cmp/cmp"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -134,10 +132,10 @@ func TestClusterSameMomentRelayed(t *testing.T) {
 		name, by, label string
 		c               *hub.Client
 		closed          *closedEvents
-		log             *syncbuf.Buffer
+		log             *testkit.Buffer
 	}
 	start := func(name, by, label string, paths hub.Paths, node int, creds string) (*machine, hub.Info) {
-		m := &machine{name: name, by: by, label: label, log: &syncbuf.Buffer{}}
+		m := &machine{name: name, by: by, label: label, log: &testkit.Buffer{}}
 		var info hub.Info
 		info, m.c = relayingHubWith(t, paths, map[string]any{"url": c.nodes[node].url(), "credentials": creds, "recipients": []string{me.recipient}}, m.log)
 		m.closed = watchClosed(t, m.c)
@@ -313,7 +311,7 @@ func TestClusterBucketReplicas(t *testing.T) {
 			if tc.replicas > 0 {
 				remote["replicas"] = tc.replicas
 			}
-			var log syncbuf.Buffer
+			var log testkit.Buffer
 			relayingHubWith(t, pathsIn(t.TempDir()), remote, &log)
 			waitFor(t, 20*time.Second, func() string {
 				if !strings.Contains(log.String(), "relays questions with the remote hub") {
@@ -534,7 +532,7 @@ func newestHas(ctx context.Context, c *hub.Client, id string) bool {
 // stores it, but sends no notice of it: as when the notice was lost on
 // its way to a relay that could not be reached at that moment.
 func stopWithoutNotice(t *testing.T, nc *nats.Conn, id, by string) {
-	kvtest.Update(t, nc, hub.QuestionsBucket, id, func(q map[string]any) {
+	testkit.UpdateEntry(t, nc, hub.QuestionsBucket, id, func(q map[string]any) {
 		delete(q["tag"].(map[string]any), "deadline")
 		q["stopped_by"] = by
 	})
@@ -649,7 +647,7 @@ func TestRemoteBucketsOneServer(t *testing.T) {
 // user's password.
 func dialOneServer(t *testing.T, log func(string)) (cl *hub.Client, url, pw string) {
 	t.Helper()
-	bin, err := testbin.Build(natsServerPkg)
+	bin, err := testkit.Build(natsServerPkg)
 	if err != nil {
 		t.Fatal(err)
 	}

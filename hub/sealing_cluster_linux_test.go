@@ -20,8 +20,7 @@ import (
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
 	"github.com/askuser/askuser/internal/seal"
-	"github.com/askuser/askuser/internal/syncbuf"
-	"github.com/askuser/askuser/internal/testbin"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -226,7 +225,7 @@ func TestClusterSealing(t *testing.T) {
 
 	paths, _ := hub.Locate(me.getenv)
 	remote := map[string]any{"url": c.nodes[1].url(), "credentials": me.creds, "recipients": recipients}
-	log := &syncbuf.Buffer{}
+	log := &testkit.Buffer{}
 	info, stop := startHubAt(t, paths, remote, log)
 	mine := dial(t, info)
 
@@ -373,7 +372,7 @@ func TestClusterSealing(t *testing.T) {
 func TestClusterRelayRestart(t *testing.T) {
 	c := startCluster(t)
 	me := newPerson(t, c)
-	askuserHub, err := testbin.Build("github.com/askuser/askuser/cmd/askuser-hub")
+	askuserHub, err := testkit.Build("github.com/askuser/askuser/cmd/askuser-hub")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -387,8 +386,8 @@ func TestClusterRelayRestart(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "config", "askuser", "hub.json"), cfg, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	start := func() (*syncbuf.Buffer, func()) {
-		var logs syncbuf.Buffer
+	start := func() (*testkit.Buffer, func()) {
+		var logs testkit.Buffer
 		cmd := exec.Command(askuserHub)
 		cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
 		for k, v := range env {
@@ -460,7 +459,7 @@ func TestClusterMirrorChecks(t *testing.T) {
 	op := newOperator(t, c)
 	key, _ := seal.NewKey()
 	paths, _ := hub.Locate(me.getenv)
-	log := &syncbuf.Buffer{}
+	log := &testkit.Buffer{}
 	_, mine := relayingHubWith(t, paths, map[string]any{"url": c.nodes[1].url(), "credentials": me.creds, "recipients": []string{me.recipient}}, log)
 
 	request := func(title, preview string) string {

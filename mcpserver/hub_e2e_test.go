@@ -17,8 +17,7 @@ import (
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/syncbuf"
-	"github.com/askuser/askuser/internal/testbin"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/askuser/askuser/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -27,7 +26,7 @@ import (
 // binary.
 func hubBinary(t *testing.T) string {
 	t.Helper()
-	bin, err := testbin.Build("github.com/askuser/askuser/cmd/askuser-hub")
+	bin, err := testkit.Build("github.com/askuser/askuser/cmd/askuser-hub")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +41,7 @@ func startHubProcess(t *testing.T, state string) (signal func(sig syscall.Signal
 	t.Helper()
 	cmd := exec.Command(hubBinary(t))
 	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+state)
-	var stderr syncbuf.Buffer
+	var stderr testkit.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -98,11 +97,11 @@ func hubPaths(t *testing.T, state string) hub.Paths {
 // hubClient connects a go-sdk client named hubtest to askuser mcp run
 // with state as its state directory, outside tmux, at protocol v. A nil
 // elicit declares no elicitation.
-func hubClient(t *testing.T, state, v string, elicit elicitFunc, args ...string) (*mcp.ClientSession, *syncbuf.Buffer) {
+func hubClient(t *testing.T, state, v string, elicit elicitFunc, args ...string) (*mcp.ClientSession, *testkit.Buffer) {
 	t.Helper()
 	cmd := serverCommand(t, args...)
 	cmd.Env = append(cmd.Env, "XDG_STATE_HOME="+state)
-	var stderr syncbuf.Buffer
+	var stderr testkit.Buffer
 	cmd.Stderr = &stderr
 	var opts mcp.ClientOptions
 	if v >= "2026-07-28" {

@@ -13,21 +13,21 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/testbin"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestMain removes the binaries the tests built.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	testbin.Remove()
+	testkit.RemoveBuilds()
 	os.Exit(code)
 }
 
 // askuserBinary builds the askuser command once per test run.
 func askuserBinary(t testing.TB) string {
 	t.Helper()
-	bin, err := testbin.Build("github.com/askuser/askuser/cmd/askuser")
+	bin, err := testkit.Build("github.com/askuser/askuser/cmd/askuser")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/dialog"
-	"github.com/askuser/askuser/internal/syncbuf"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // pipeRenderer returns a Renderer reading keys from a pipe, and the pipe's
@@ -26,7 +26,7 @@ func pipeRenderer(t *testing.T) (*Renderer, *os.File) {
 	}
 	t.Cleanup(func() { in.Close(); keys.Close() })
 	plain := dialog.PlainTheme()
-	r := New(in, &syncbuf.Buffer{}, &Options{Theme: &plain, Width: 80, Height: 24, Environ: []string{"TERM=xterm-256color"}})
+	r := New(in, &testkit.Buffer{}, &Options{Theme: &plain, Width: 80, Height: 24, Environ: []string{"TERM=xterm-256color"}})
 	return r, keys
 }
 

@@ -18,8 +18,8 @@ import (
 	"unsafe"
 
 	"github.com/askuser/askuser/internal/program"
-	"github.com/askuser/askuser/internal/testbin"
 	"github.com/creack/pty"
+	"github.com/rogpeppe/go-internal/testscript"
 )
 
 // exitBudget is how soon after SIGINT or SIGTERM every command must have
@@ -28,26 +28,30 @@ import (
 // catches a command that does not end.
 const exitBudget = 5 * time.Second
 
-// bin is askuser built for these tests by TestMain, or "" with the reason
-// in noBin.
-var bin, noBin string
+// bin is askuser: this test binary, which TestMain makes run main when
+// it is started by that name.
+var bin string
 
 func TestMain(m *testing.M) {
-	os.Exit(buildAndRun(m))
+	testscript.Main(findBin{m}, map[string]func(){"askuser": main})
 }
 
-func buildAndRun(m *testing.M) int {
-	if _, err := exec.LookPath("go"); err != nil {
-		noBin = fmt.Sprintf("the go command is not on PATH (%v): these tests build askuser with it", err)
-		return m.Run()
-	}
-	defer testbin.Remove()
+// gorace is the GORACE setting of askuser's environment. Under -race,
+// askuser is this binary built with the race detector, which sleeps a
+// second at exit (its atexit_sleep_ms) unless told not to: longer than
+// the grace that the tests hold askuser to.
+var gorace = "GORACE=" + strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0")
+
+// findBin finds askuser where testscript.Main put it, then runs the tests.
+type findBin struct{ m *testing.M }
+
+func (f findBin) Run() int {
 	var err error
-	if bin, err = testbin.Build("github.com/askuser/askuser/cmd/askuser"); err != nil {
+	if bin, err = exec.LookPath("askuser"); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	return m.Run()
+	return f.m.Run()
 }
 
 // process is askuser running with a pipe as standard input that stays
@@ -69,9 +73,6 @@ type exit struct {
 
 func start(t *testing.T, args ...string) *process {
 	t.Helper()
-	if bin == "" {
-		t.Skip(noBin)
-	}
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +81,7 @@ func start(t *testing.T, args ...string) *process {
 	p.cmd = exec.Command(bin, args...)
 	p.cmd.Stdin = r
 	p.cmd.Stderr = &p.stderr
-	p.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "TMPDIR=" + t.TempDir()}
+	p.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "TMPDIR=" + t.TempDir(), gorace}
 	stdout, err := p.cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -255,9 +256,6 @@ func TestSignals(t *testing.T) {
 // (or its line prompts) hold the terminal, and checks that the call ends
 // as aborted within exitBudget and leaves the terminal as it found it.
 func TestSignalDuringDialog(t *testing.T) {
-	if bin == "" {
-		t.Skip(noBin)
-	}
 	tests := []struct {
 		name  string
 		args  []string
@@ -283,7 +281,7 @@ func TestSignalDuringDialog(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			cmd := exec.Command(bin, tt.args...)
 			cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, &stdout, &stderr
-			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "TMPDIR=" + t.TempDir(), "TERM=xterm-256color"}
+			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "TMPDIR=" + t.TempDir(), "TERM=xterm-256color", gorace}
 			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/askuser/askuser/internal/testbin"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // clientWait bounds one headless run of a client, start to exit. A run
@@ -32,9 +32,9 @@ func run(m *testing.M) int {
 	}
 	askuserBin = os.Getenv("ASKUSER_BIN")
 	if askuserBin == "" {
-		defer testbin.Remove()
+		defer testkit.RemoveBuilds()
 		var err error
-		if askuserBin, err = testbin.Build("github.com/askuser/askuser/cmd/askuser"); err != nil {
+		if askuserBin, err = testkit.Build("github.com/askuser/askuser/cmd/askuser"); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}

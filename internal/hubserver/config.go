@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/push"
+	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/internal/strictjson"
 )
 
@@ -16,7 +16,7 @@ import (
 // directory:
 //
 //	{
-//	  "push": { … },  // pushes to the person's phone: see push.Config
+//	  "push": { … },  // pushes to the person's phone: see notify.PushConfig
 //	  "remote": {     // the NATS server or cluster of the person's other machines
 //	    "url": "tls://nats.example.net:4222",
 //	    "credentials": "/home/me/.config/askuser/hub.creds",
@@ -29,7 +29,7 @@ import (
 // Agents never read it; a hub reads it once, when it starts.
 type Config struct {
 	// Push, when set, pushes waiting questions through ntfy.
-	Push *push.Config
+	Push *notify.PushConfig
 	// Remote, when set, is the hub the questions of this machine are
 	// relayed to, sealed, and whose questions sealed to this machine's
 	// key are relayed here (see hub.Relay).
@@ -106,7 +106,7 @@ func ParseConfig(data []byte) (Config, error) {
 	}
 	var c Config
 	if raw, ok := m["push"]; ok {
-		p, err := push.ParseConfig(raw, "push")
+		p, err := notify.ParsePushConfig(raw, "push")
 		if err != nil {
 			return Config{}, err
 		}

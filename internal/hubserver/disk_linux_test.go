@@ -15,7 +15,7 @@ import (
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/host/cli"
 	"github.com/askuser/askuser/internal/hubserver"
-	"github.com/askuser/askuser/internal/syncbuf"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -42,7 +42,7 @@ func TestStoreDiskFull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var log syncbuf.Buffer
+	var log testkit.Buffer
 	info, stop, err := hubserver.Start(context.Background(), &hubserver.Options{Paths: paths, Log: &log})
 	if err != nil {
 		t.Fatal(err)

@@ -17,7 +17,7 @@ import (
 
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
-	"github.com/askuser/askuser/internal/kvtest"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // TestFakeHub runs a real NATS server, without the hub's key, on the port
@@ -47,7 +47,7 @@ func TestFakeHub(t *testing.T) {
 				mu.Unlock()
 			})
 			q := killHolding(t, env, first)
-			fake, err := kvtest.NewImpostor(port(t, info), t.TempDir(), impostorTLS(t, tc.tls))
+			fake, err := testkit.NewImpostor(port(t, info), t.TempDir(), impostorTLS(t, tc.tls))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -156,7 +156,7 @@ func TestFakeHubControl(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer os.Remove(paths.Info)
-			fake, err := kvtest.NewImpostor(port(t, info), t.TempDir(), impostorTLS(t, tc.tls))
+			fake, err := testkit.NewImpostor(port(t, info), t.TempDir(), impostorTLS(t, tc.tls))
 			if err != nil {
 				t.Fatal(err)
 			}

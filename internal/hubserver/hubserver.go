@@ -31,7 +31,7 @@ import (
 
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubweb"
-	"github.com/askuser/askuser/internal/push"
+	"github.com/askuser/askuser/internal/notify"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -388,7 +388,7 @@ func busy(ctx context.Context, s *server.Server, c *hub.Client) bool {
 
 // startPush runs the pushes of cfg on wg until ctx is done, through the
 // hub's own server s.
-func startPush(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info hub.Info, cfg push.Config, getenv func(string) string, log io.Writer) error {
+func startPush(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info hub.Info, cfg notify.PushConfig, getenv func(string) string, log io.Writer) error {
 	c, err := hub.Dial(ctx, &hub.DialOptions{Info: &info, Name: "askuser hub push"})
 	if err != nil {
 		return fmt.Errorf("push: connect to the hub: %w", err)
@@ -411,7 +411,7 @@ func startPush(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info h
 	wg.Go(func() {
 		defer c.Close()
 		defer nc.Close()
-		err := push.Run(ctx, &push.Options{Config: cfg, Watch: c.Watch, JetStream: js, Home: home, Log: log})
+		err := notify.Push(ctx, &notify.PushOptions{Config: cfg, Watch: c.Watch, JetStream: js, Home: home, Log: log})
 		if ctx.Err() == nil {
 			fmt.Fprintf(log, "askuser hub: pushes stopped: %v\n", err)
 		}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
-	"github.com/askuser/askuser/internal/syncbuf"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // TestLeafOffline starts a hub without a remote, leaves a question
@@ -62,7 +62,7 @@ func TestLeafOffline(t *testing.T) {
 	if err := os.WriteFile(cfg, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var log syncbuf.Buffer
+	var log testkit.Buffer
 	page := make(chan string, 1)
 	info, stop, err = hubserver.Start(context.Background(), &hubserver.Options{Paths: paths, ConfigFile: cfg, Log: &log,
 		Web: "127.0.0.1:0", WebReady: func(u string) { page <- u }})

@@ -11,7 +11,7 @@ import (
 
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
-	"github.com/askuser/askuser/internal/syncbuf"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // TestStopWhileRemoteSilent checks that a hub whose relay is connecting
@@ -53,7 +53,7 @@ func TestStopWhileRemoteSilent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var log syncbuf.Buffer
+	var log testkit.Buffer
 	_, stop, err := hubserver.Start(context.Background(), &hubserver.Options{Paths: paths, ConfigFile: cfg, Log: &log})
 	if err != nil {
 		t.Fatal(err)

@@ -22,7 +22,6 @@ import (
 
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/config"
-	"github.com/askuser/askuser/internal/proc"
 	"github.com/askuser/askuser/internal/program"
 )
 
@@ -60,7 +59,7 @@ func Ensure(ctx context.Context, getenv func(string) string, remote *config.Remo
 	case remote == nil:
 	case errors.Is(err, hub.ErrNoHub):
 		info, err = Start(ctx, paths, remote, 0)
-	case err == nil && proc.Gone(info.PID):
+	case err == nil && program.ProcessGone(info.PID):
 		// A hub that was killed left its info file: nobody else would
 		// start another here.
 		info, err = Start(ctx, paths, remote, info.PID)

@@ -22,8 +22,7 @@ import (
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
 	"github.com/askuser/askuser/internal/hubweb"
-	"github.com/askuser/askuser/internal/kvtest"
-	"github.com/askuser/askuser/internal/syncbuf"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/nats-io/nats.go"
 )
 
@@ -32,7 +31,7 @@ import (
 type fixture struct {
 	base   string          // http://127.0.0.1:port, or https:// with TLS
 	state  string          // the hub's XDG_STATE_HOME
-	logs   *syncbuf.Buffer // the hub's log
+	logs   *testkit.Buffer // the hub's log
 	http   *http.Client
 	token  string
 	dir    string
@@ -58,7 +57,7 @@ func newFixtureWith(t testing.TB, withTLS bool) *fixture {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	urls := make(chan string, 1)
-	logs := &syncbuf.Buffer{}
+	logs := &testkit.Buffer{}
 	info, stop, err := hubserver.Start(ctx, &hubserver.Options{Paths: paths, Log: logs, Web: "127.0.0.1:0", WebTLS: withTLS, WebReady: func(u string) { urls <- u }})
 	if err != nil {
 		t.Fatalf("hub did not start: %v", err)
@@ -221,7 +220,7 @@ func receive[T any](t testing.TB, ch <-chan T) T {
 // as who gave the answer that lost.
 func supersede(t *testing.T, info hub.Info, id, loser string) {
 	t.Helper()
-	kvtest.Update(t, natsConn(t, info), hub.AnswersBucket, id, func(a map[string]any) { a["superseded"] = loser })
+	testkit.UpdateEntry(t, natsConn(t, info), hub.AnswersBucket, id, func(a map[string]any) { a["superseded"] = loser })
 }
 
 // natsConn connects to the hub at info as its own clients do, until the

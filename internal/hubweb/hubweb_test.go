@@ -18,7 +18,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubweb"
-	"github.com/askuser/askuser/internal/kvtest"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/google/go-cmp/cmp"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -457,7 +457,7 @@ func TestPreviewOverLimit(t *testing.T) {
 	events := f.live(t)
 	nc := natsConn(t, f.info)
 	hostile := hostileMarkdown["indented lists"](20_000)
-	kvtest.Update(t, nc, hub.QuestionsBucket, q.ID, func(v map[string]any) {
+	testkit.UpdateEntry(t, nc, hub.QuestionsBucket, q.ID, func(v map[string]any) {
 		opt := v["request"].(map[string]any)["questions"].([]any)[0].(map[string]any)["options"].([]any)[1].(map[string]any)
 		opt["preview"] = hostile
 	})

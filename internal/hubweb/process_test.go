@@ -24,15 +24,14 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubweb"
-	"github.com/askuser/askuser/internal/syncbuf"
-	"github.com/askuser/askuser/internal/testbin"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/creack/pty"
 )
 
 // TestMain removes the binaries the tests built.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	testbin.Remove()
+	testkit.RemoveBuilds()
 	os.Exit(code)
 }
 
@@ -70,13 +69,13 @@ func hubWeb(t *testing.T) (askuser string, env []string, f *fixture) {
 // after it), until the test ends. It returns askuser, the environment
 // that reaches that hub, the page's address and token, and what the hub
 // logs.
-func hubProcess(t *testing.T, wrap []string, args ...string) (askuser string, env []string, f *fixture, logs *syncbuf.Buffer) {
+func hubProcess(t *testing.T, wrap []string, args ...string) (askuser string, env []string, f *fixture, logs *testkit.Buffer) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("-short: this test builds askuser and askuser-hub")
 	}
 	for _, pkg := range []string{"github.com/askuser/askuser/cmd/askuser-hub", "github.com/askuser/askuser/cmd/askuser"} {
-		bin, err := testbin.Build(pkg)
+		bin, err := testkit.Build(pkg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,7 +106,7 @@ func hubProcess(t *testing.T, wrap []string, args ...string) (askuser string, en
 		}
 		close(lines)
 	}()
-	logs = &syncbuf.Buffer{}
+	logs = &testkit.Buffer{}
 	var page, logged string
 	for page == "" {
 		select {

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/internal/testbin"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -83,7 +83,7 @@ func TestCommandLimitStopsGroup(t *testing.T) {
 			run := start([]string{"/bin/sh", "-c", tt.script, pidFile}, os.Environ(), Event{Questions: 1}, func(err error) { reports <- err }, limit)
 			pid := readPid(t, pidFile)
 			began := time.Now()
-			if !waitFor(limit+4*StopGrace+pipeWait+5*time.Second, func() bool { return !testbin.Running(pid) }) {
+			if !waitFor(limit+4*StopGrace+pipeWait+5*time.Second, func() bool { return !testkit.Running(pid) }) {
 				t.Fatalf("the child %d still runs %s after the limit", pid, time.Since(began))
 			}
 			if took := time.Since(began); took < limit/2 {
@@ -135,7 +135,7 @@ func TestCommandsStop(t *testing.T) {
 		t.Errorf("Stop took %s, want at most 2×%s", took, StopGrace)
 	}
 	for _, pid := range pids {
-		if !waitFor(5*time.Second, func() bool { return !testbin.Running(pid) }) {
+		if !waitFor(5*time.Second, func() bool { return !testkit.Running(pid) }) {
 			t.Errorf("process %d runs on after Stop", pid)
 		}
 	}
@@ -176,7 +176,7 @@ func TestCommandPipeWait(t *testing.T) {
 	if took := time.Since(began); took > pipeWait+5*time.Second {
 		t.Errorf("the command ended %s after it started, want about %s", took, pipeWait)
 	}
-	if !testbin.Running(pid) {
+	if !testkit.Running(pid) {
 		t.Fatalf("the process that left the group, %d, ended: the test shows nothing", pid)
 	}
 	select {

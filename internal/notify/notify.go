@@ -13,7 +13,12 @@
 // The package also runs the user's notify command (Command). A host
 // attaches a questionnaire's terminal notifications with Attach, giving
 // only its Output, and runs the notify command of every questionnaire
-// that opens on it through Commands. It holds no global state.
+// that opens on it through Commands.
+//
+// The hub tells the person's phone through an ntfy server (Push), when a
+// question is still unanswered a while after it was asked and again
+// before its deadline; a push, too, never carries a question, an option,
+// an answer or a token. The package holds no global state.
 package notify
 
 import (

@@ -1,6 +1,8 @@
-// Package program is what every askuser executable shares: which askuser
-// it is (the release it belongs to, the source revision it was built
-// from, and the platform it runs on) and how it ends on a signal (Main).
+// Package program is what every askuser executable shares about itself
+// and its process: which askuser it is (the release it belongs to, the
+// source revision it was built from, and the platform it runs on), how it
+// ends on a signal (Main), and whether another process, found by the id a
+// file left behind, has ended (ProcessGone).
 //
 // The release number has one source, the file VERSION beside this
 // package. The npm packages, the Pi package and the bridge handshake all

@@ -13,7 +13,7 @@ import (
 
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/testbin"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // TestHubRestartOnPty runs askuser ask in a real terminal while its hub,
@@ -31,7 +31,7 @@ func TestHubRestartOnPty(t *testing.T) {
 			t.Run(sig.String()+", answered on the "+where, func(t *testing.T) {
 				state := t.TempDir()
 				getenv := stateEnv(state)
-				first := testbin.StartHub(t, state, bin, "hub")
+				first := testkit.StartHub(t, state, bin, "hub")
 				env := append(os.Environ(), "TERM=xterm-256color", "XDG_STATE_HOME="+state)
 				var stderr bytes.Buffer
 				s := startOnPtyWith(t, env, &stderr, "ask", "--no-config", "--mode", "native", file)
@@ -44,7 +44,7 @@ func TestHubRestartOnPty(t *testing.T) {
 				c.Close()
 
 				first.Signal(t, sig)
-				testbin.StartHub(t, state, bin, "hub")
+				testkit.StartHub(t, state, bin, "hub")
 				c, err = hub.Dial(context.Background(), &hub.DialOptions{Getenv: getenv})
 				if err != nil {
 					t.Fatal(err)
@@ -89,14 +89,14 @@ func TestInboxHubRestart(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			state := t.TempDir()
 			getenv := stateEnv(state)
-			first := testbin.StartHub(t, state, bin, "hub")
+			first := testkit.StartHub(t, state, bin, "hub")
 			env := append(os.Environ(), "TERM=xterm-256color", "XDG_STATE_HOME="+state)
 			ask := startHeadlessAsk(t, env, "ask", "--no-config", "--timeout-per-question", "600000", writeFile(t, "q.json", hubQuestion))
 			s := startInbox(t, env)
 			s.waitFor("1 question waits", "Deploy where?")
 
 			first.Signal(t, sig)
-			testbin.StartHub(t, state, bin, "hub")
+			testkit.StartHub(t, state, bin, "hub")
 			c, err := hub.Dial(context.Background(), &hub.DialOptions{Getenv: getenv})
 			if err != nil {
 				t.Fatal(err)

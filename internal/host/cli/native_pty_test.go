@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/testbin"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/creack/pty"
 	"github.com/google/go-cmp/cmp"
 )
@@ -27,7 +27,7 @@ func buildAskuser(t testing.TB) string {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skipf("the go command is not on PATH (%v): the real-terminal tests build askuser with it", err)
 	}
-	bin, err := testbin.Build("github.com/askuser/askuser/cmd/askuser")
+	bin, err := testkit.Build("github.com/askuser/askuser/cmd/askuser")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ import (
 
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/program"
-	"github.com/askuser/askuser/internal/testbin"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // leaveChild is a notify command's script that starts a child which
@@ -41,7 +41,7 @@ func childPid(t *testing.T, path string) int {
 func stopsWithin(t *testing.T, pid int, d time.Duration, after string) {
 	t.Helper()
 	deadline := time.Now().Add(d)
-	for testbin.Running(pid) {
+	for testkit.Running(pid) {
 		if time.Now().After(deadline) {
 			t.Errorf("the notify command's child %d still runs %s %s", pid, d, after)
 			return

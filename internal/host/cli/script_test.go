@@ -20,9 +20,8 @@ import (
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/host/cli"
 	"github.com/askuser/askuser/internal/hubserver"
-	"github.com/askuser/askuser/internal/kvtest"
 	"github.com/askuser/askuser/internal/program"
-	"github.com/askuser/askuser/internal/testbin"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -57,7 +56,7 @@ func (c cleanupM) Run() int {
 	// wants one starts its own and names its state directory.
 	os.Setenv("XDG_STATE_HOME", filepath.Join(os.TempDir(), "askuser-tests-have-no-hub"))
 	code := c.m.Run()
-	testbin.Remove()
+	testkit.RemoveBuilds()
 	return code
 }
 
@@ -188,7 +187,7 @@ func hubGone(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		_, err := hub.ReadInfo(paths.Info)
-		if errors.Is(err, hub.ErrNoHub) && !testbin.Running(pid) {
+		if errors.Is(err, hub.ErrNoHub) && !testkit.Running(pid) {
 			return
 		}
 		if time.Now().After(deadline) {
@@ -209,7 +208,7 @@ func hubKill(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: hubkill [TERM], after hubpending")
 	}
 	ts.Check(syscall.Kill(pid, sig))
-	for deadline := time.Now().Add(10 * time.Second); testbin.Running(pid); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); testkit.Running(pid); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			ts.Fatalf("hubkill: process %d still runs", pid)
 		}
@@ -231,7 +230,7 @@ func hubImpostor(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	dir := ts.MkAbs("impostor")
 	ts.Check(os.MkdirAll(dir, 0o700))
-	fake, err := kvtest.NewImpostor(port, dir, nil)
+	fake, err := testkit.NewImpostor(port, dir, nil)
 	ts.Check(err)
 	ts.Defer(fake.Close)
 	forged, err := json.Marshal(hub.Answer{ID: id, Status: hub.StatusDismissed, By: "alice on her phone", At: time.Now().UTC()})

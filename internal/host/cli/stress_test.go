@@ -19,8 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/askuser/askuser/internal/syncbuf"
-	"github.com/askuser/askuser/internal/testbin"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/askuser/askuser/contract"
@@ -30,14 +29,14 @@ import (
 // builtHub is cmd/askuser-hub built once, beside buildAskuser's binary,
 // where askuser hub looks for it.
 func builtHub() (string, error) {
-	return testbin.Build("github.com/askuser/askuser/cmd/askuser-hub")
+	return testkit.Build("github.com/askuser/askuser/cmd/askuser-hub")
 }
 
 // hubCommand is askuser hub running as a process of its own: the
 // askuser-hub program, which askuser hub becomes.
 type hubCommand struct {
 	cmd    *exec.Cmd
-	stderr syncbuf.Buffer
+	stderr testkit.Buffer
 	done   chan error
 }
 
@@ -231,7 +230,7 @@ func TestStressHub(t *testing.T) {
 	for a := range agents {
 		asking.Go(func() {
 			cmd := exec.Command(bin, "mcp", "--no-config", "--timeout-per-question", "180000")
-			var stderr syncbuf.Buffer
+			var stderr testkit.Buffer
 			cmd.Env, cmd.Stderr = env, &stderr
 			client := mcp.NewClient(&mcp.Implementation{Name: fmt.Sprintf("a%d", a), Version: "1"}, nil)
 			cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)

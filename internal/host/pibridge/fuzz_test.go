@@ -9,7 +9,7 @@ import (
 
 	"github.com/askuser/askuser/internal/program"
 	"github.com/askuser/askuser/internal/strictjson"
-	"github.com/askuser/askuser/internal/syncbuf"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 var fuzzHello = `{"type":"hello","version":1,"release":"` + program.Release() + `","mode":"tui","hasUI":true,"ui":{"custom":true,"input":true,"select":true},"configFile":false,"options":{"timeoutPerQuestionMs":0}}`
@@ -68,7 +68,7 @@ func fuzzServe(t *testing.T, hello, in string) {
 				bad++
 			}
 		}
-		var out syncbuf.Buffer
+		var out testkit.Buffer
 		stdin := hello + "\n" + in + "\n" + fuzzSentinel + "\n"
 		if err := Serve(context.Background(), strings.NewReader(stdin), &out); err != nil {
 			t.Errorf("Serve = %v; want nil at the end of its input", err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,22 +17,38 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
-	"github.com/askuser/askuser/internal/testbin"
+	"github.com/askuser/askuser/internal/program"
+	"github.com/askuser/askuser/internal/testkit"
+	"github.com/rogpeppe/go-internal/testscript"
 )
 
 // TestMain points the bridge at a state directory of its own, with no
 // hub in it, so that a hub the person runs is never joined by the tests.
+// It makes the test binary serve as askuser-hub, run as cmd/askuser-hub
+// runs it, so that the tests that run the hub as a process find it on
+// PATH and nothing is built.
 func TestMain(m *testing.M) {
+	testscript.Main(stateDir{m}, map[string]func(){
+		"askuser-hub": func() {
+			program.Main("askuser hub", "the store", 5*time.Second, func(ctx context.Context) int {
+				return hubserver.Main(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
+			})
+		},
+	})
+}
+
+// stateDir runs the tests with a state directory of their own.
+type stateDir struct{ m *testing.M }
+
+func (s stateDir) Run() int {
 	dir, err := os.MkdirTemp("", "pibridge-state")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 1
 	}
+	defer os.RemoveAll(dir)
 	os.Setenv("XDG_STATE_HOME", dir)
-	code := m.Run()
-	testbin.Remove()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	return s.m.Run()
 }
 
 // runHub runs a real hub, the embedded NATS server, in a state directory
@@ -315,7 +332,7 @@ func TestHubRemoteConfig(t *testing.T) {
 // hub, a process of its own, killed or stopped and started again on
 // another port: the answer given on the next hub is the call's.
 func TestHubRestart(t *testing.T) {
-	bin, err := testbin.Build("github.com/askuser/askuser/cmd/askuser-hub")
+	bin, err := exec.LookPath("askuser-hub")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +340,7 @@ func TestHubRestart(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			state := t.TempDir()
 			t.Setenv("XDG_STATE_HOME", state)
-			first := testbin.StartHub(t, state, bin)
+			first := testkit.StartHub(t, state, bin)
 			c := ready(t, hello("print", false, map[string]bool{}, nil))
 			sendAsk(c, "c1", deploy, "")
 			h, err := hub.Dial(context.Background(), &hub.DialOptions{Getenv: os.Getenv})
@@ -333,7 +350,7 @@ func TestHubRestart(t *testing.T) {
 			q := waiting(t, h)
 			h.Close()
 			first.Signal(t, sig)
-			testbin.StartHub(t, state, bin)
+			testkit.StartHub(t, state, bin)
 			h, err = hub.Dial(context.Background(), &hub.DialOptions{Getenv: os.Getenv})
 			if err != nil {
 				t.Fatal(err)

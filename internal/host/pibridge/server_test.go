@@ -7,7 +7,7 @@ import (
 	"errors"
 	"github.com/askuser/askuser/internal/host/pimirror"
 	"github.com/askuser/askuser/internal/program"
-	"github.com/askuser/askuser/internal/syncbuf"
+	"github.com/askuser/askuser/internal/testkit"
 	"io"
 	"os"
 	"path/filepath"
@@ -720,7 +720,7 @@ func TestSignalLosesNoResult(t *testing.T) {
 	for range rounds {
 		synctest.Test(t, func(t *testing.T) {
 			in := &lineFeed{lines: make(chan string)}
-			var out syncbuf.Buffer
+			var out testkit.Buffer
 			ctx, signal := context.WithCancel(t.Context())
 			done := make(chan error, 1)
 			go func() { done <- Serve(ctx, in, &out) }()

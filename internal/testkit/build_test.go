@@ -1,4 +1,4 @@
-package testbin
+package testkit
 
 import (
 	"os"
@@ -50,7 +50,7 @@ func TestBuildFails(t *testing.T) {
 		t.Skipf("the go command is not on PATH (%v)", err)
 	}
 	t.Setenv("TMPDIR", t.TempDir())
-	defer Remove()
+	defer RemoveBuilds()
 	_, err := Build("./no-such-package")
 	if err == nil || !strings.Contains(err.Error(), "go build ./no-such-package") {
 		t.Fatalf("err = %v, want a go build error naming the package", err)

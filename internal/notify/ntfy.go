@@ -1,4 +1,4 @@
-package push
+package notify
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 	"github.com/askuser/askuser/internal/strictjson"
 )
 
-// Config is the push member of the hub's config file:
+// PushConfig is the push member of the hub's config file:
 //
 //	"push": {
 //	  "delayMs": 30000,                       // unanswered this long: push; 0: at once
@@ -27,7 +27,7 @@ import (
 //	    "link": "https://laptop.example:8443/" // optional: the hub's page, which the push opens
 //	  }
 //	}
-type Config struct {
+type PushConfig struct {
 	// Delay is how long a question waits unanswered before it is pushed.
 	Delay time.Duration
 	// Server is the ntfy server's URL.
@@ -49,17 +49,17 @@ var (
 // maxDelay bounds the delay: a day.
 const maxDelay = 24 * time.Hour
 
-// ParseConfig reads the push member of a config file, raw, whose path in
+// ParsePushConfig reads the push member of a config file, raw, whose path in
 // the file is at ("push"). Every problem is reported with its path.
-func ParseConfig(raw []byte, at string) (Config, error) {
+func ParsePushConfig(raw []byte, at string) (PushConfig, error) {
 	var problems []string
 	add := func(path, format string, args ...any) {
 		problems = append(problems, path+": "+fmt.Sprintf(format, args...))
 	}
-	c := Config{Delay: DefaultDelay}
+	c := PushConfig{Delay: DefaultPushDelay}
 	m, err := strictjson.Members(raw, pushKeys...)
 	if err != nil {
-		return Config{}, fmt.Errorf("%s: %w", at, err)
+		return PushConfig{}, fmt.Errorf("%s: %w", at, err)
 	}
 	if d, ok := m["delayMs"]; ok {
 		ms, msg := strictjson.WholeMillis(string(d), maxDelay.Milliseconds())
@@ -71,12 +71,12 @@ func ParseConfig(raw []byte, at string) (Config, error) {
 	nraw, ok := m["ntfy"]
 	if !ok {
 		add(at, "names no ntfy server: give ntfy with its server and topic")
-		return Config{}, errors.New(strings.Join(problems, "; "))
+		return PushConfig{}, errors.New(strings.Join(problems, "; "))
 	}
 	nat := at + ".ntfy"
 	nm, err := strictjson.Members(nraw, ntfyKeys...)
 	if err != nil {
-		return Config{}, fmt.Errorf("%s: %w", nat, err)
+		return PushConfig{}, fmt.Errorf("%s: %w", nat, err)
 	}
 	str := func(key string, required bool) string {
 		v, ok := nm[key]
@@ -113,7 +113,7 @@ func ParseConfig(raw []byte, at string) (Config, error) {
 		}
 	}
 	if problems != nil {
-		return Config{}, errors.New(strings.Join(problems, "; "))
+		return PushConfig{}, errors.New(strings.Join(problems, "; "))
 	}
 	return c, nil
 }
@@ -156,7 +156,7 @@ func (p *pusher) send(ctx context.Context, q *hub.Question, now time.Time) error
 	ctx, cancel := context.WithTimeout(ctx, sendTimeout)
 	defer cancel()
 	target := strings.TrimSuffix(c.Server, "/") + "/" + c.Topic
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, strings.NewReader(Text(q, now, p.opts.Home)))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, strings.NewReader(PushText(q, now, p.opts.Home)))
 	if err != nil {
 		return errors.New("the ntfy server's address cannot be used")
 	}

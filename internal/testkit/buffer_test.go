@@ -1,4 +1,4 @@
-package syncbuf_test
+package testkit_test
 
 import (
 	"fmt"
@@ -6,13 +6,13 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/askuser/askuser/internal/syncbuf"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // Writers and a reader at once: every write is kept whole (run with
 // -race for the data race the buffer prevents).
 func TestConcurrent(t *testing.T) {
-	var b syncbuf.Buffer
+	var b testkit.Buffer
 	var wg sync.WaitGroup
 	for i := range 8 {
 		wg.Go(func() {

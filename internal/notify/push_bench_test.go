@@ -1,4 +1,4 @@
-package push_test
+package notify_test
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 // after 200 ms, and reports how long after that delay each push reached
 // a local ntfy server: p50-ms and p99-ms (the budget is 1 s).
 //
-//	go test -run '^$' -bench PushLag -benchtime 50x ./internal/push/
+//	go test -run '^$' -bench PushLag -benchtime 50x ./internal/notify/
 func BenchmarkPushLag(b *testing.B) {
 	rec := newRecorderTB(b)
 	state := b.TempDir()

@@ -1,9 +1,4 @@
-// Package kvtest edits a hub's key-value entries behind the hub's back,
-// for tests that play what a relay or another machine stores: it reads an
-// entry as JSON, lets the test change it, and writes it back only if the
-// entry has not changed meanwhile. An Impostor plays another user's
-// server on the port a stopped hub left.
-package kvtest
+package testkit
 
 import (
 	"context"
@@ -15,10 +10,10 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// Update reads the entry key of bucket on the server nc reaches into a
+// UpdateEntry reads the entry key of bucket on the server nc reaches into a
 // map, has change edit it, and stores the result over the entry, checked
 // against the revision read. Any failure ends the test.
-func Update(t testing.TB, nc *nats.Conn, bucket, key string, change func(map[string]any)) {
+func UpdateEntry(t testing.TB, nc *nats.Conn, bucket, key string, change func(map[string]any)) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -1,12 +1,12 @@
 //go:build unix
 
-package testbin
+package testkit
 
 import (
 	"errors"
 	"syscall"
 
-	"github.com/askuser/askuser/internal/proc"
+	"github.com/askuser/askuser/internal/program"
 )
 
 // alive reports whether a process with this id runs. A process that
@@ -17,5 +17,5 @@ func alive(pid int) bool {
 }
 
 // Running reports whether process pid runs: it exists and is not a
-// zombie (see proc.Gone).
-func Running(pid int) bool { return !proc.Gone(pid) }
+// zombie (see program.ProcessGone).
+func Running(pid int) bool { return !program.ProcessGone(pid) }

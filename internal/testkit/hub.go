@@ -1,4 +1,4 @@
-package testbin
+package testkit
 
 import (
 	"encoding/json"
@@ -8,15 +8,13 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/askuser/askuser/internal/syncbuf"
 )
 
 // Hub is a hub running as a process of its own, as the person runs it.
 type Hub struct {
 	cmd    *exec.Cmd
 	done   chan struct{}
-	stderr syncbuf.Buffer
+	stderr Buffer
 }
 
 // StartHub runs the hub program bin with args (askuser-hub, or askuser

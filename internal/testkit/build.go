@@ -1,12 +1,4 @@
-// Package testbin builds askuser's commands for the tests that run the real
-// binaries.
-//
-// Each test process builds into a directory of its own under the
-// temporary directory, named for its process id, and removes it when it is
-// done. A test binary stopped by its -timeout or a signal never gets that
-// far, so every build first removes the directories of processes that
-// are gone: a run that was killed leaves nothing past the next run.
-package testbin
+package testkit
 
 import (
 	"fmt"
@@ -27,14 +19,14 @@ var (
 	built = map[string]string{} // package path to binary
 )
 
-// Dir is this process's directory for built binaries.
-func Dir() string {
+// BinDir is this process's directory for built binaries.
+func BinDir() string {
 	return filepath.Join(os.TempDir(), prefix+strconv.Itoa(os.Getpid()))
 }
 
 // Build builds the command at pkg (a package path, such as
 // "github.com/askuser/askuser/cmd/askuser") once per process, and returns
-// the binary's path. Every binary goes into Dir, named for the last
+// the binary's path. Every binary goes into BinDir, named for the last
 // element of its package path, so that askuser finds askuser-hub beside
 // itself as it does when installed. It returns an error saying why when
 // there is no go command or the build fails.
@@ -50,13 +42,13 @@ func Build(pkg string) (string, error) {
 	if len(built) == 0 {
 		sweep()
 	}
-	if err := os.MkdirAll(Dir(), 0o700); err != nil {
+	if err := os.MkdirAll(BinDir(), 0o700); err != nil {
 		return "", err
 	}
-	bin := filepath.Join(Dir(), path.Base(pkg))
+	bin := filepath.Join(BinDir(), path.Base(pkg))
 	for other, b := range built {
 		if b == bin {
-			return "", fmt.Errorf("testbin: %s and %s would both be built as %s", other, pkg, bin)
+			return "", fmt.Errorf("testkit: %s and %s would both be built as %s", other, pkg, bin)
 		}
 	}
 	if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
@@ -66,12 +58,13 @@ func Build(pkg string) (string, error) {
 	return bin, nil
 }
 
-// Remove removes this process's directory and everything built in it.
+// RemoveBuilds removes this process's directory and everything built in
+// it.
 // TestMain calls it once every test is done.
-func Remove() {
+func RemoveBuilds() {
 	mu.Lock()
 	defer mu.Unlock()
-	os.RemoveAll(Dir())
+	os.RemoveAll(BinDir())
 	clear(built)
 }
 

@@ -1,4 +1,4 @@
-// Package push tells the person's phone that a question waits on the hub,
+// Pushes tell the person's phone that a question waits on the hub,
 // through an ntfy server (https://ntfy.sh or one of the person's own): a
 // push says which agent asks, in which project, how many questions and
 // how long is left, and opens the question on the hub's page. It never
@@ -8,9 +8,10 @@
 // A push is an escalation: it goes out only when a question is still not
 // answered Delay after it was asked (0: at once), once per question, and
 // a second time as the reminder the terminal gets before the deadline
-// (see notify.RemindLead). What was pushed is marked on the hub, so that
-// a hub that restarts does not push it again.
-package push
+// (see RemindLead). What was pushed is marked on the hub, so that a hub
+// that restarts does not push it again.
+
+package notify
 
 import (
 	"context"
@@ -25,17 +26,16 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/internal/safetext"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// DefaultDelay is how long a question waits unanswered before it is
+// DefaultPushDelay is how long a question waits unanswered before it is
 // pushed, unless the config says otherwise.
-const DefaultDelay = 30 * time.Second
+const DefaultPushDelay = 30 * time.Second
 
-// MarksBucket holds, per question, what was pushed for it.
-const MarksBucket = "askuser_pushed"
+// PushMarksBucket holds, per question, what was pushed for it.
+const PushMarksBucket = "askuser_pushed"
 
 // sendTimeout bounds one request to the ntfy server.
 const sendTimeout = 10 * time.Second
@@ -43,15 +43,15 @@ const sendTimeout = 10 * time.Second
 // maxSending bounds the pushes in flight at once.
 const maxSending = 4
 
-// Options configure Run.
-type Options struct {
+// PushOptions configure Push.
+type PushOptions struct {
 	// Config says where to push and when.
-	Config Config
+	Config PushConfig
 	// Watch reads what waits on the hub: a *hub.Client's Watch.
 	Watch func(ctx context.Context) (<-chan hub.WatchEvent, error)
 	// JetStream holds the marks of what was pushed.
 	JetStream jetstream.JetStream
-	// HTTP sends the pushes; nil means a client of its own. Run follows
+	// HTTP sends the pushes; nil means a client of its own. Push follows
 	// no redirect with either: a push goes to the configured server or
 	// nowhere.
 	HTTP *http.Client
@@ -70,10 +70,10 @@ const (
 	remind kind = "r" // the reminder before the deadline
 )
 
-// Run pushes every question that waits on the hub as opts.Config says,
+// Push pushes every question that waits on the hub as opts.Config says,
 // until ctx is done. It returns ctx's cause, or why the hub could not be
 // read.
-func Run(ctx context.Context, opts *Options) error {
+func Push(ctx context.Context, opts *PushOptions) error {
 	marks, err := markBucket(ctx, opts.JetStream)
 	if err != nil {
 		return err
@@ -112,9 +112,9 @@ func Run(ctx context.Context, opts *Options) error {
 	}
 }
 
-// pusher is Run's state, owned by its goroutine but for the sends.
+// pusher is Push's state, owned by its goroutine but for the sends.
 type pusher struct {
-	opts    *Options
+	opts    *PushOptions
 	marks   jetstream.KeyValue
 	http    *http.Client
 	due     chan due
@@ -179,7 +179,7 @@ func times(q *hub.Question, delay time.Duration) (at, reminder time.Time, ok boo
 	if d == nil {
 		return at, time.Time{}, false
 	}
-	lead, ok := notify.RemindLead(d.Sub(q.Created))
+	lead, ok := RemindLead(d.Sub(q.Created))
 	return at, d.Add(-lead), ok
 }
 
@@ -251,10 +251,10 @@ func (p *pusher) mark(ctx context.Context, q *hub.Question, k kind) bool {
 	return err == nil
 }
 
-// Text is what the push of q says at now: the agent, its project, how
+// PushText is what the push of q says at now: the agent, its project, how
 // many questions and the time left, never the questions themselves.
-func Text(q *hub.Question, now time.Time, home string) string {
-	agent := notify.Header(q.Tag.Agent)
+func PushText(q *hub.Question, now time.Time, home string) string {
+	agent := Header(q.Tag.Agent)
 	if agent == "" {
 		agent = "an agent"
 	}
@@ -268,7 +268,7 @@ func Text(q *hub.Question, now time.Time, home string) string {
 		b.WriteString("s")
 	}
 	if d := q.Tag.Deadline; d != nil {
-		b.WriteString(", " + notify.Left(d.Sub(now)) + " left")
+		b.WriteString(", " + Left(d.Sub(now)) + " left")
 	}
 	return b.String()
 }
@@ -289,27 +289,27 @@ func project(dir, home string) string {
 	if len(parts) > 3 {
 		dir = filepath.Join(append([]string{"…"}, parts[len(parts)-2:]...)...)
 	}
-	return notify.Header(dir)
+	return Header(dir)
 }
 
 func markBucket(ctx context.Context, js jetstream.JetStream) (jetstream.KeyValue, error) {
 	ctx, cancel := context.WithTimeout(ctx, sendTimeout)
 	defer cancel()
-	kv, err := js.KeyValue(ctx, MarksBucket)
+	kv, err := js.KeyValue(ctx, PushMarksBucket)
 	if errors.Is(err, jetstream.ErrBucketNotFound) {
 		kv, err = js.CreateKeyValue(ctx, jetstream.KeyValueConfig{
-			Bucket:         MarksBucket,
+			Bucket:         PushMarksBucket,
 			Description:    "askuser: what was pushed for each question",
 			History:        1,
 			Storage:        jetstream.FileStorage,
 			LimitMarkerTTL: time.Second,
 		})
 		if errors.Is(err, jetstream.ErrBucketExists) {
-			kv, err = js.KeyValue(ctx, MarksBucket)
+			kv, err = js.KeyValue(ctx, PushMarksBucket)
 		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("push: open the hub's bucket %s: %w", MarksBucket, err)
+		return nil, fmt.Errorf("push: open the hub's bucket %s: %w", PushMarksBucket, err)
 	}
 	return kv, nil
 }

@@ -1,8 +1,6 @@
 //go:build unix
 
-// Package proc says whether a process has ended, for the programs that
-// find a process by the id a file left behind.
-package proc
+package program
 
 import (
 	"bytes"
@@ -11,10 +9,10 @@ import (
 	"syscall"
 )
 
-// Gone reports whether process pid has ended: no process has that id,
+// ProcessGone reports whether process pid has ended: no process has that id,
 // or, where /proc says so, it is a zombie, as one stays in a container
 // whose first process reaps nothing. An id of 0 or less is never gone.
-func Gone(pid int) bool {
+func ProcessGone(pid int) bool {
 	if pid <= 0 {
 		return false
 	}

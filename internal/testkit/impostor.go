@@ -1,4 +1,4 @@
-package kvtest
+package testkit
 
 import (
 	"context"

@@ -1,6 +1,6 @@
 //go:build unix
 
-package proc
+package program
 
 import (
 	"os"
@@ -11,17 +11,17 @@ import (
 	"time"
 )
 
-// Gone tells a running process from one that ended, reaped or left a
+// ProcessGone tells a running process from one that ended, reaped or left a
 // zombie, and never takes an id of 0 or less for an ended process.
-func TestGone(t *testing.T) {
-	if Gone(os.Getpid()) || Gone(0) || Gone(-1) {
+func TestProcessGone(t *testing.T) {
+	if ProcessGone(os.Getpid()) || ProcessGone(0) || ProcessGone(-1) {
 		t.Fatal("this process, or no process, is gone")
 	}
 	reaped := exec.Command(os.Args[0], "-test.run=^$")
 	if err := reaped.Run(); err != nil {
 		t.Fatal(err)
 	}
-	if !Gone(reaped.Process.Pid) {
+	if !ProcessGone(reaped.Process.Pid) {
 		t.Errorf("a reaped process %d is not gone", reaped.Process.Pid)
 	}
 	if runtime.GOOS != "linux" {
@@ -33,7 +33,7 @@ func TestGone(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer zombie.Wait()
-	for deadline := time.Now().Add(10 * time.Second); !Gone(zombie.Process.Pid); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); !ProcessGone(zombie.Process.Pid); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the ended child %d, a zombie, is not gone", zombie.Process.Pid)
 		}

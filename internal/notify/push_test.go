@@ -1,4 +1,4 @@
-package push_test
+package notify_test
 
 import (
 	"context"
@@ -19,8 +19,8 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
-	"github.com/askuser/askuser/internal/push"
-	"github.com/askuser/askuser/internal/syncbuf"
+	"github.com/askuser/askuser/internal/notify"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // The question the tests ask: nothing of it may reach a push.
@@ -365,7 +365,7 @@ func TestText(t *testing.T) {
 		{"controls", hub.Tag{Agent: "evil\x1b]0;pwned\a\u202eagent", Project: "/home/me/a\nb", Questions: 1}, "evil␛]0,pwned␇<U+202E>agent in ~/a␊b waits: 1 question"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := push.Text(&hub.Question{Tag: tc.tag}, now, "/home/me"); got != tc.want {
+			if got := notify.PushText(&hub.Question{Tag: tc.tag}, now, "/home/me"); got != tc.want {
 				t.Errorf("Text = %q, want %q", got, tc.want)
 			}
 		})
@@ -418,7 +418,7 @@ func TestRedirectNotFollowed(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(pushConfig(ntfy.URL, 0)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var log syncbuf.Buffer
+	var log testkit.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	_, stop, err := hubserver.Start(ctx, &hubserver.Options{ConfigFile: cfg, Getenv: env(state), Log: &log})

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package testbin
+package testkit
 
 // alive reports every process as running where there is no cheap way to
 // ask: directories are then never swept, only removed by their own process.

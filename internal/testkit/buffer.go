@@ -1,6 +1,4 @@
-// Package syncbuf is a byte buffer safe for concurrent use, for a test
-// that reads what a process or a goroutine writes while it runs.
-package syncbuf
+package testkit
 
 import (
 	"bytes"

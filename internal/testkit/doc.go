@@ -1,0 +1,19 @@
+// Package testkit holds what askuser's tests share, and is for tests
+// only: no program imports it.
+//
+//   - Build builds askuser's commands for the tests that run the real
+//     binaries, and StartHub runs a hub as a process of its own.
+//   - Running tells whether a process the test started still runs.
+//   - Buffer is a byte buffer safe for concurrent use, for a test that
+//     reads what a process or a goroutine writes while it runs.
+//   - UpdateEntry edits a hub's key-value entries behind the hub's back,
+//     as a relay or another machine could, and an Impostor plays another
+//     user's server on the port a stopped hub left.
+//
+// Build puts the binaries of each test process in a directory of its own
+// under the temporary directory, named for its process id, and
+// RemoveBuilds removes it when the tests are done. A test binary stopped
+// by its -timeout or a signal never gets that far, so every build first
+// removes the directories of processes that are gone: a run that was
+// killed leaves nothing past the next run.
+package testkit
