@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // FuzzAskJSON feeds arbitrary requests through the whole call: it must
@@ -15,7 +15,7 @@ func FuzzAskJSON(f *testing.F) {
 	f.Add([]byte(`{"questions":[{"title":"Deploy where?","options":[{"label":"staging"},{"label":"prod"}]}]}`), byte(0))
 	f.Add([]byte(`{"questions":[{"title":"Go?","kind":"bool","default":false}],"timeoutPerQuestionMs":0}`), byte(1))
 	f.Add([]byte(`{"questions":[]}`), byte(2))
-	for i, n := range strictjson.FuzzNumbers() {
+	for i, n := range testkit.FuzzNumbers() {
 		f.Add([]byte(`{"questions":[{"title":"a","kind":"bool"}],"timeoutPerQuestionMs":`+n+`}`), byte(i))
 		f.Add([]byte(`{"questions":[{"title":"f","kind":"simple-form","fields":[{"name":"n","label":"N","kind":"input","default":`+n+`}]}]}`), byte(i))
 	}
@@ -33,7 +33,7 @@ func FuzzAskJSON(f *testing.F) {
 		return Outcome{Answers: out}, nil
 	})
 	f.Fuzz(func(t *testing.T, data []byte, route byte) {
-		strictjson.FuzzBound(t, data, func() {
+		testkit.FuzzBound(t, data, func() {
 			caps := Capabilities{Custom: r}
 			if route%2 == 1 {
 				caps = Capabilities{Native: r}

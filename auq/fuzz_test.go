@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -21,11 +21,11 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"questions":[{"id":"q","Question":"x","header":"h","options":[]}],"metadata":{"tags":[1]}} trailing`))
 	f.Add([]byte(`{"questions":[{"id":"q","question":"Go?","header":"h","options":[{"id":"a","label":"A","description":"d"},{"id":"b","label":"B","description":"d"}]}],"metadata":{"tags":[]}}`))
 	f.Add([]byte(`{"questions":[{"id":"$q","question":"Which?","header":"h","multiSelect":true,"options":[{"id":"a","label":"A","description":"d","preview":"p","recommended":true},{"id":"a","label":"a","description":"d","recommended":true}]}]}`))
-	for _, n := range strictjson.FuzzNumbers() {
+	for _, n := range testkit.FuzzNumbers() {
 		f.Add([]byte(`{"questions":[{"id":"q","question":"Which?","header":"h","required":` + n + `,"options":[]}],"metadata":{"tags":[` + n + `]}}`))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		strictjson.FuzzBound(t, data, func() {
+		testkit.FuzzBound(t, data, func() {
 			req, err := Parse(data)
 			if err != nil {
 				var re *RequestError

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -76,12 +77,12 @@ func FuzzParseJSON(f *testing.F) {
 		f.Add(s, []byte{0x17, 0x01}, uint(0))
 	}
 	f.Fuzz(func(t *testing.T, in string, seed []byte, n uint) {
-		strictjson.FuzzBound(t, in, func() {
+		testkit.FuzzBound(t, in, func() {
 			data := []byte(in)
 			if !json.Valid(data) || len(data) > MaxRequestBytes {
 				return
 			}
-			info := strictjson.Inspect(data)
+			info := testkit.InspectJSON(data)
 			for _, read := range []func([]byte) verdict{parseVerdict, answerVerdict, choiceVerdict} {
 				want := read(data)
 				switch {
@@ -96,7 +97,7 @@ func FuzzParseJSON(f *testing.F) {
 						}
 					}
 				}
-				for _, form := range strictjson.Forms(data, seed) {
+				for _, form := range testkit.Forms(data, seed) {
 					if len(form) > MaxRequestBytes {
 						continue
 					}
@@ -104,8 +105,8 @@ func FuzzParseJSON(f *testing.F) {
 						t.Fatalf("%q and %q are read differently (-first +second):\n%s", in, form, diff)
 					}
 				}
-				if dup, ok := strictjson.WithDuplicate(data, n); ok && len(dup) <= MaxRequestBytes {
-					for _, form := range [][]byte{dup, strictjson.Respace(dup, seed)} {
+				if dup, ok := testkit.WithDuplicate(data, n); ok && len(dup) <= MaxRequestBytes {
+					for _, form := range [][]byte{dup, testkit.Respace(dup, seed)} {
 						if v := read(form); v.Err == "" && len(form) <= MaxRequestBytes {
 							t.Fatalf("%q is accepted with a duplicate key", form)
 						}

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -22,13 +22,13 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"questions":[{"title":"x","Kind":"bool"}]} trailing`))
 	f.Add([]byte(`{"questions":[{"title":"x","options":[{"label":"a"},{"label":"a"}]}]}`))
 	f.Add(maximalRequest(40))
-	for _, n := range strictjson.FuzzNumbers() {
+	for _, n := range testkit.FuzzNumbers() {
 		f.Add([]byte(`{"questions":[{"title":"a","kind":"bool"}],"timeoutPerQuestionMs":` + n + `}`))
 		f.Add([]byte(`{"questions":[{"title":"f","kind":"simple-form","fields":[{"name":"n","label":"N","kind":"input","default":` + n + `}]}]}`))
 		f.Add([]byte(`{"questions":[{"title":"a","kind":"bool","default":` + n + `}]}`))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		strictjson.FuzzBound(t, data, func() {
+		testkit.FuzzBound(t, data, func() {
 			req, warnings, err := Parse(data)
 			if err != nil {
 				var re *RequestError

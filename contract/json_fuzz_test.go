@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -49,13 +50,13 @@ func FuzzParseJSON(f *testing.F) {
 		f.Add(s, []byte{0x17, 0x01}, uint(0))
 	}
 	f.Fuzz(func(t *testing.T, in string, seed []byte, n uint) {
-		strictjson.FuzzBound(t, in, func() {
+		testkit.FuzzBound(t, in, func() {
 			data := []byte(in)
 			if !json.Valid(data) || len(data) > MaxRequestBytes {
 				return
 			}
 			want := parseVerdictOf(data)
-			info := strictjson.Inspect(data)
+			info := testkit.InspectJSON(data)
 			switch {
 			case info.Duplicate || info.BadText:
 				if want.Err == "" {
@@ -68,7 +69,7 @@ func FuzzParseJSON(f *testing.F) {
 					}
 				}
 			}
-			for _, form := range strictjson.Forms(data, seed) {
+			for _, form := range testkit.Forms(data, seed) {
 				if len(form) > MaxRequestBytes {
 					continue
 				}
@@ -76,8 +77,8 @@ func FuzzParseJSON(f *testing.F) {
 					t.Fatalf("Parse of %q and of %q (-first +second):\n%s", in, form, diff)
 				}
 			}
-			if dup, ok := strictjson.WithDuplicate(data, n); ok && len(dup) <= MaxRequestBytes {
-				for _, form := range [][]byte{dup, strictjson.Respace(dup, seed)} {
+			if dup, ok := testkit.WithDuplicate(data, n); ok && len(dup) <= MaxRequestBytes {
+				for _, form := range [][]byte{dup, testkit.Respace(dup, seed)} {
 					if _, _, err := Parse(form); err == nil && len(form) <= MaxRequestBytes {
 						t.Fatalf("Parse(%q) accepted a duplicate key", form)
 					}

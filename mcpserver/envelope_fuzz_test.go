@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -43,28 +43,28 @@ func FuzzCheckMessageJSON(f *testing.F) {
 		f.Add(s, []byte{0x17, 0x01}, uint(0))
 	}
 	f.Fuzz(func(t *testing.T, in string, seed []byte, n uint) {
-		strictjson.FuzzBound(t, in, func() {
+		testkit.FuzzBound(t, in, func() {
 			if !json.Valid([]byte(in)) {
 				return
 			}
 			req := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"x":` + in + `}}`)
-			if strictjson.Inspect(req).Clean(maxDepth) {
+			if testkit.InspectJSON(req).Clean(maxDepth) {
 				if v := checkLine(req); v.Code != 0 {
 					t.Fatalf("checkMessage(%q) = %+v; want the clean request passed", req, v)
 				}
 			}
 			for _, line := range [][]byte{[]byte(in), req} {
 				want := checkLine(line)
-				for _, form := range strictjson.Forms(line, seed) {
+				for _, form := range testkit.Forms(line, seed) {
 					if diff := cmp.Diff(want, checkLine(form)); diff != "" {
 						t.Fatalf("checkMessage of %q and of %q (-first +second):\n%s", line, form, diff)
 					}
 				}
-				dup, ok := strictjson.WithDuplicate(line, n)
-				if !ok || !strictjson.Inspect(dup, envelopeKeys...).Duplicate {
+				dup, ok := testkit.WithDuplicate(line, n)
+				if !ok || !testkit.InspectJSON(dup, envelopeKeys...).Duplicate {
 					continue
 				}
-				for _, form := range [][]byte{dup, strictjson.Respace(dup, seed)} {
+				for _, form := range [][]byte{dup, testkit.Respace(dup, seed)} {
 					if v := checkLine(form); v.Code == 0 {
 						t.Fatalf("checkMessage(%q) passed a duplicate key", form)
 					}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -360,14 +360,14 @@ func FuzzFormAnswers(f *testing.F) {
 	} {
 		f.Add(c)
 	}
-	for _, n := range strictjson.FuzzNumbers() {
+	for _, n := range testkit.FuzzNumbers() {
 		for _, c := range []string{`{"q1":` + n + `}`, `{"q4":` + n + `}`, `{"q5.f":` + n + `}`, `{"q2":[` + n + `]}`} {
 			f.Add(c)
 		}
 	}
 	q := parse(f, every)
 	f.Fuzz(func(t *testing.T, content string) {
-		strictjson.FuzzBound(t, content, func() {
+		testkit.FuzzBound(t, content, func() {
 			var m map[string]any
 			if json.Unmarshal([]byte(content), &m) != nil {
 				return
@@ -411,13 +411,13 @@ func FuzzRequestState(f *testing.F) {
 		b := s.aead.Seal(make([]byte, n), make([]byte, n), []byte(body), nil)
 		return base64.RawURLEncoding.EncodeToString(b)
 	}
-	for _, n := range strictjson.FuzzNumbers() {
+	for _, n := range testkit.FuzzNumbers() {
 		for _, body := range []string{`{"c":"sess","i":"x","n":"y","r":"` + h + `","e":` + n + `}`, `{"c":"sess","i":"x","n":"y","r":"` + h + `","k":` + n + `,"e":1}`} {
 			f.Add(seal(body))
 		}
 	}
 	f.Fuzz(func(t *testing.T, state string) {
-		strictjson.FuzzBound(t, state, func() {
+		testkit.FuzzBound(t, state, func() {
 			st, err := s.open(state, "sess", q, now)
 			if err == nil && state != good && !st.expired(now) {
 				t.Fatalf("accepted %q as %+v", state, st)

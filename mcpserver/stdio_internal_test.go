@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -105,11 +105,11 @@ func FuzzFilterLines(f *testing.F) {
 	for _, s := range []string{"", "\n", `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n", "[1]\n{}", `{"id":[` + "\n", strings.Repeat("x", 200)} {
 		f.Add(s)
 	}
-	for _, n := range strictjson.FuzzNumbers() {
+	for _, n := range testkit.FuzzNumbers() {
 		f.Add(`{"jsonrpc":"2.0","id":` + n + `,"method":"ping"}` + "\n")
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		strictjson.FuzzBound(t, in, func() {
+		testkit.FuzzBound(t, in, func() {
 			var pass, out bytes.Buffer
 			if err := filterLines(strings.NewReader(in), &pass, &out, 64); err != nil {
 				t.Fatal(err)
@@ -168,7 +168,7 @@ func FuzzServe(f *testing.F) {
 	for _, s := range hostileLines {
 		f.Add([]byte(s))
 	}
-	for _, n := range strictjson.FuzzNumbers() {
+	for _, n := range testkit.FuzzNumbers() {
 		// Two places only, the id and the arguments: each seed is a whole
 		// session, and the fuzzer replays every seed before it mutates
 		// any, so many more seeds would leave it no time to mutate.
@@ -180,7 +180,7 @@ func FuzzServe(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		strictjson.FuzzBound(t, line, func() {
+		testkit.FuzzBound(t, line, func() {
 			if err := serveLine(line); err != nil {
 				t.Fatalf("after the line %q: %v", line, err)
 			}

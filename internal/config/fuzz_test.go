@@ -8,7 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -33,11 +33,11 @@ func FuzzParse(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	for _, n := range strictjson.FuzzNumbers() {
+	for _, n := range testkit.FuzzNumbers() {
 		f.Add([]byte(`{"timeoutPerQuestionMs": ` + n + `}`))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		strictjson.FuzzBound(t, data, func() {
+		testkit.FuzzBound(t, data, func() {
 			prefs, err := Parse("cfg.json", data)
 			if err != nil {
 				e, ok := errors.AsType[*Error](err)

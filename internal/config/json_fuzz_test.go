@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -63,13 +63,13 @@ func FuzzParseJSON(f *testing.F) {
 		f.Add(s, []byte{0x17, 0x01}, uint(0))
 	}
 	f.Fuzz(func(t *testing.T, in string, seed []byte, n uint) {
-		strictjson.FuzzBound(t, in, func() {
+		testkit.FuzzBound(t, in, func() {
 			data := []byte(in)
 			if !json.Valid(data) {
 				return
 			}
 			_, err := Parse("cfg.json", data)
-			info := strictjson.Inspect(data)
+			info := testkit.InspectJSON(data)
 			switch {
 			case info.Duplicate || info.BadText:
 				if err == nil {
@@ -79,13 +79,13 @@ func FuzzParseJSON(f *testing.F) {
 				t.Fatalf("Parse(%q) = %v; encoding/json reads it cleanly", in, err)
 			}
 			want := parseLine(data)
-			for _, form := range strictjson.Forms(data, seed) {
+			for _, form := range testkit.Forms(data, seed) {
 				if diff := cmp.Diff(want, parseLine(form)); diff != "" {
 					t.Fatalf("Parse of %q and of %q (-first +second):\n%s", in, form, diff)
 				}
 			}
-			if dup, ok := strictjson.WithDuplicate(data, n); ok {
-				for _, form := range [][]byte{dup, strictjson.Respace(dup, seed)} {
+			if dup, ok := testkit.WithDuplicate(data, n); ok {
+				for _, form := range [][]byte{dup, testkit.Respace(dup, seed)} {
 					if _, err := Parse("cfg.json", form); err == nil {
 						t.Fatalf("Parse(%q) accepted a duplicate key", form)
 					}

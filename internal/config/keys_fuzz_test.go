@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // FuzzParseKey checks that ParseKey never panics, that a canonical chord is a
@@ -14,7 +14,7 @@ func FuzzParseKey(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		strictjson.FuzzBound(t, s, func() {
+		testkit.FuzzBound(t, s, func() {
 			c, err := ParseKey(s)
 			if err != nil {
 				if c != "" {

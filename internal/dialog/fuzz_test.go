@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // texts are the strings random questionnaires are made of: plain, wide,
@@ -141,7 +141,7 @@ func FuzzDialog(f *testing.F) {
 	f.Add(uint64(42), uint64(7))
 	f.Add(uint64(7), uint64(99))
 	f.Fuzz(func(t *testing.T, seed, ks uint64) {
-		strictjson.FuzzBound(t, [2]uint64{seed, ks}, func() {
+		testkit.FuzzBound(t, [2]uint64{seed, ks}, func() {
 			r := rand.New(rand.NewPCG(seed, ks))
 			req, _, err := contract.Normalize(randRequest(r))
 			if err != nil {

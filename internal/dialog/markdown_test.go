@@ -6,11 +6,11 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // styles are the preview roles of th, as the dialog passes them.
@@ -235,7 +235,7 @@ func FuzzMarkdown(f *testing.F) {
 	f.Add("| a | b |\n|---|---|\n| 日本 | 👍🏽 |", 5)
 	f.Add("x\x1b[31m&#27;", 1)
 	f.Fuzz(func(t *testing.T, src string, width int) {
-		strictjson.FuzzBound(t, struct {
+		testkit.FuzzBound(t, struct {
 			Src   string
 			Width int
 		}{src, width}, func() {

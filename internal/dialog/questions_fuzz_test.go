@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/askuser/askuser/auq"
-	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // texts are what random requests are made of: plain, wide, combining,
@@ -165,7 +165,7 @@ func FuzzQuestions(f *testing.F) {
 	f.Add(uint64(42), uint64(7))
 	f.Add(uint64(7), uint64(99))
 	f.Fuzz(func(t *testing.T, seed, ks uint64) {
-		strictjson.FuzzBound(t, [2]uint64{seed, ks}, func() {
+		testkit.FuzzBound(t, [2]uint64{seed, ks}, func() {
 			fuzzBody(t, rand.New(rand.NewPCG(seed, ks)), 60)
 		})
 	})

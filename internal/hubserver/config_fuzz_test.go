@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/internal/hubserver"
-	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // FuzzConfig feeds ParseConfig any text: it never panics, and what it
@@ -24,7 +24,7 @@ func FuzzConfig(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		strictjson.FuzzBound(t, data, func() {
+		testkit.FuzzBound(t, data, func() {
 			c, err := hubserver.ParseConfig(data)
 			if err != nil || c.Push == nil {
 				return

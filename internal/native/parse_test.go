@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -147,11 +147,11 @@ func FuzzParseChoice(f *testing.F) {
 	for _, s := range []string{"2", "2 | note", "1,3", "1 3", "1，3", "1、3", "１,３｜メモ", "1.5", "| x", "free text", ""} {
 		f.Add(s, 3, true, true)
 	}
-	for _, n := range strictjson.FuzzNumbers() {
+	for _, n := range testkit.FuzzNumbers() {
 		f.Add(n, 3, true, true)
 	}
 	f.Fuzz(func(t *testing.T, reply string, options int, multi, freeText bool) {
-		strictjson.FuzzBound(t, struct {
+		testkit.FuzzBound(t, struct {
 			Reply           string
 			Options         int
 			Multi, FreeText bool
@@ -189,7 +189,7 @@ func FuzzParseBool(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, reply string) {
-		strictjson.FuzzBound(t, reply, func() {
+		testkit.FuzzBound(t, reply, func() {
 			b, err := ParseBool(reply)
 			if err != nil && b {
 				t.Fatalf("ParseBool(%q) = true with error %v", reply, err)

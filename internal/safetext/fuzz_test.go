@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/internal/safetext"
-	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // FuzzLine checks that Line and Text leave no control, invalid UTF-8 or
@@ -15,6 +15,6 @@ func FuzzLine(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		strictjson.FuzzBound(t, s, func() { safetext.FuzzLineCheck(t, s) })
+		testkit.FuzzBound(t, s, func() { safetext.FuzzLineCheck(t, s) })
 	})
 }

@@ -3,6 +3,8 @@ package strictjson
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // FuzzCheckJSON holds Check to encoding/json: on a text json.Valid
@@ -22,7 +24,7 @@ func FuzzCheckJSON(f *testing.F) {
 		f.Add(s, []byte{0x17, 0x01}, uint(0))
 	}
 	f.Fuzz(func(t *testing.T, in string, seed []byte, n uint) {
-		FuzzBound(t, in, func() {
+		testkit.FuzzBound(t, in, func() {
 			data := []byte(in)
 			if !json.Valid(data) {
 				return
@@ -31,14 +33,14 @@ func FuzzCheckJSON(f *testing.F) {
 			skip := &CheckOptions{Skip: []string{"p"}, MaxDepth: depth}
 			strict := &CheckOptions{MaxDepth: depth}
 			err := Check(data, strict)
-			if clean := Inspect(data).Clean(depth); clean != (err == nil) {
+			if clean := testkit.InspectJSON(data).Clean(depth); clean != (err == nil) {
 				t.Fatalf("Check(%q) = %v; encoding/json's reading is clean: %v", in, err, clean)
 			}
 			skipErr := Check(data, skip)
-			if Inspect(data, "p").Duplicate && skipErr == nil {
+			if testkit.InspectJSON(data, "p").Duplicate && skipErr == nil {
 				t.Fatalf("Check(%q) with p skipped accepted a duplicate key", in)
 			}
-			for _, form := range Forms(data, seed) {
+			for _, form := range testkit.Forms(data, seed) {
 				if got := Check(form, strict); (got == nil) != (err == nil) {
 					t.Fatalf("Check(%q) = %v, but the same text as %q gets %v", in, err, form, got)
 				}
@@ -46,12 +48,12 @@ func FuzzCheckJSON(f *testing.F) {
 					t.Fatalf("Check(%q) with p skipped = %v, but the same text as %q gets %v", in, skipErr, form, got)
 				}
 			}
-			if dup, ok := WithDuplicate(data, n); ok {
+			if dup, ok := testkit.WithDuplicate(data, n); ok {
 				if Check(dup, strict) == nil {
 					t.Fatalf("Check(%q) accepted a duplicate key", dup)
 				}
-				if Inspect(dup, "p").Duplicate && Check(Respace(dup, seed), skip) == nil {
-					t.Fatalf("Check(%q) with p skipped accepted a duplicate key", Respace(dup, seed))
+				if testkit.InspectJSON(dup, "p").Duplicate && Check(testkit.Respace(dup, seed), skip) == nil {
+					t.Fatalf("Check(%q) with p skipped accepted a duplicate key", testkit.Respace(dup, seed))
 				}
 			}
 		})

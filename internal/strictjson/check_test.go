@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -129,12 +130,12 @@ func FuzzCheck(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	for _, n := range FuzzNumbers() {
+	for _, n := range testkit.FuzzNumbers() {
 		f.Add(n)
 		f.Add(`{"a":` + n + `,"p":[` + n + `]}`)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		FuzzBound(t, in, func() {
+		testkit.FuzzBound(t, in, func() {
 			opts := &CheckOptions{Skip: []string{"p"}, MaxDepth: 8}
 			got := errString(Check([]byte(in), opts))
 			if !json.Valid([]byte(in)) {

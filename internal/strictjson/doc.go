@@ -50,6 +50,6 @@
 // suggest.go (the member name meant), problems.go, text.go and names.go
 // (the checks the contracts share), check.go (checking JSON that
 // encoding/json has read), linereader.go (reading bounded lines), line.go,
-// escape.go and append.go (writing), and fuzz.go, the reference the
-// packages' differential fuzz targets compare with.
+// escape.go and append.go (writing). The reference that the packages'
+// differential fuzz targets compare with is in internal/testkit.
 package strictjson

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 func TestWholeMillis(t *testing.T) {
@@ -173,11 +175,11 @@ func FuzzWholeMillis(f *testing.F) {
 	for _, s := range []string{"0", "-0", "1.0", "1e3", "1500.5", "1.5e-9223372036854775808", "1e9223372036854775807", "9007199254740992", "-1", "1e-99999999999999999999"} {
 		f.Add(s)
 	}
-	for _, n := range FuzzNumbers() {
+	for _, n := range testkit.FuzzNumbers() {
 		f.Add(n)
 	}
 	f.Fuzz(func(t *testing.T, lit string) {
-		FuzzBound(t, lit, func() {
+		testkit.FuzzBound(t, lit, func() {
 			n, msg := WholeMillis(lit, MaxSafeInteger)
 			if msg != "" {
 				if n != 0 {

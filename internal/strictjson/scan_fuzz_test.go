@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -104,12 +105,12 @@ func FuzzScanJSON(f *testing.F) {
 		f.Add(s, []byte{0x17, 0x01}, uint(0))
 	}
 	f.Fuzz(func(t *testing.T, in string, seed []byte, n uint) {
-		FuzzBound(t, in, func() {
+		testkit.FuzzBound(t, in, func() {
 			data := []byte(in)
 			if !json.Valid(data) {
 				return
 			}
-			info := Inspect(data)
+			info := testkit.InspectJSON(data)
 			if info.Depth > MaxDepth {
 				return
 			}
@@ -145,12 +146,12 @@ func FuzzScanJSON(f *testing.F) {
 				}
 			}
 			check(data)
-			for _, form := range Forms(data, seed) {
+			for _, form := range testkit.Forms(data, seed) {
 				check(form)
 			}
-			if dup, ok := WithDuplicate(data, n); ok {
-				if _, clean := readValue(NewScanner(Respace(dup, seed))); clean {
-					t.Fatalf("reading %q does not see its duplicate key", Respace(dup, seed))
+			if dup, ok := testkit.WithDuplicate(data, n); ok {
+				if _, clean := readValue(NewScanner(testkit.Respace(dup, seed))); clean {
+					t.Fatalf("reading %q does not see its duplicate key", testkit.Respace(dup, seed))
 				}
 			}
 		})

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 func TestPlainASCII(t *testing.T) {
@@ -183,7 +185,7 @@ func FuzzString(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		FuzzBound(t, data, func() {
+		testkit.FuzzBound(t, data, func() {
 			s := NewScanner(data)
 			if s.Peek() != '"' {
 				return

@@ -9,6 +9,10 @@
 //   - UpdateEntry edits a hub's key-value entries behind the hub's back,
 //     as a relay or another machine could, and an Impostor plays another
 //     user's server on the port a stopped hub left.
+//   - InspectJSON, Respace, Forms and WithDuplicate are what the
+//     differential fuzz targets of askuser's strict JSON readers compare
+//     with encoding/json, and FuzzBound stops a fuzz input that hangs or
+//     takes too long with the input in the message.
 //
 // Build puts the binaries of each test process in a directory of its own
 // under the temporary directory, named for its process id, and

@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -52,25 +52,25 @@ func FuzzDecodeJSON(f *testing.F) {
 		f.Add(s, []byte{0x17, 0x01}, uint(0))
 	}
 	f.Fuzz(func(t *testing.T, in string, seed []byte, n uint) {
-		strictjson.FuzzBound(t, in, func() {
+		testkit.FuzzBound(t, in, func() {
 			if !json.Valid([]byte(in)) {
 				return
 			}
 			checked := []byte(`{"type":"resize","call":"c1","x":` + in + `}`)
-			if strictjson.Inspect(checked, skipped...).Clean(8) {
+			if testkit.InspectJSON(checked, skipped...).Clean(8) {
 				if _, err := decode(checked); err != nil {
 					t.Fatalf("decode(%q) = %v; want the clean value read", checked, err)
 				}
 			}
 			inParams := []byte(`{"type":"ask","call":"c1","params":` + in + `}`)
-			if strictjson.Inspect(inParams).Clean(10000) {
+			if testkit.InspectJSON(inParams).Clean(10000) {
 				if _, err := decode(inParams); err != nil {
 					t.Fatalf("decode(%q) = %v; want the clean params read", inParams, err)
 				}
 			}
 			for _, line := range [][]byte{[]byte(in), checked, inParams} {
 				msg, verdict := decodeVerdict(line)
-				for _, form := range strictjson.Forms(line, seed) {
+				for _, form := range testkit.Forms(line, seed) {
 					m, v := decodeVerdict(form)
 					if v != verdict {
 						t.Fatalf("decode(%q) = %q, but the same text as %q gets %q", line, verdict, form, v)
@@ -79,11 +79,11 @@ func FuzzDecodeJSON(f *testing.F) {
 						t.Fatalf("decode(%q) and decode(%q) read other messages (-first +second):\n%s", line, form, diff)
 					}
 				}
-				dup, ok := strictjson.WithDuplicate(line, n)
-				if !ok || !strictjson.Inspect(dup, skipped...).Duplicate {
+				dup, ok := testkit.WithDuplicate(line, n)
+				if !ok || !testkit.InspectJSON(dup, skipped...).Duplicate {
 					continue
 				}
-				for _, form := range [][]byte{dup, strictjson.Respace(dup, seed)} {
+				for _, form := range [][]byte{dup, testkit.Respace(dup, seed)} {
 					if m, err := decode(form); err == nil {
 						t.Fatalf("decode(%q) = %+v; want the duplicate key refused", form, m)
 					}

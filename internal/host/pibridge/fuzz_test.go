@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/internal/program"
-	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/askuser/askuser/internal/testkit"
 )
 
@@ -29,7 +28,7 @@ func FuzzServe(f *testing.F) {
 	}
 	f.Add(nested(100_000))
 	f.Add(strings.Repeat("x", MaxLine+1))
-	for _, n := range strictjson.FuzzNumbers() {
+	for _, n := range testkit.FuzzNumbers() {
 		f.Add(strings.Join([]string{
 			`{"type":"ask","call":"c1","params":{"questions":[{"title":"a","kind":"bool","default":` + n + `}],"timeoutPerQuestionMs":` + n + `}}`,
 			`{"type":"ask","call":"c2","params":{"questions":[{"title":"a","kind":"bool"}],"timeoutPerQuestionMs":` + n + `}}`,
@@ -49,7 +48,7 @@ func FuzzServeQuestions(f *testing.F) {
 		`{"type":"key","call":"c1","text":"n"}` + "\n" + `{"type":"key","call":"c1","text":"x\u001b[2J"}` + "\n" + `{"type":"key","call":"c1","key":"enter"}` + "\n" + `{"type":"key","call":"c1","key":"enter"}`)
 	f.Add(`{"type":"ask","call":"c1","params":{"questions":[]}}` + "\n" + `{"type":"explain","call":"x1","params":{},"result":{"cancelled":true,"error":{"code":"internal","message":"m"}},"blocked":true}`)
 	f.Add(`{"type":"ask","call":"c1","params":` + framework + `,"aborted":true}` + "\n" + `{"type":"explain","call":"x1","result":{"cancelled":true}}`)
-	for _, n := range strictjson.FuzzNumbers() {
+	for _, n := range testkit.FuzzNumbers() {
 		f.Add(`{"type":"ask","call":"c1","params":{"questions":[{"id":"q","question":"Q?","header":"H","multiSelect":` + n + `,"options":[{"id":"a","label":"A","description":"d"},{"id":"b","label":"B","description":"d"}]}]}}` + "\n" +
 			`{"type":"resize","call":"c1","width":` + n + `,"rows":10}`)
 	}
@@ -59,7 +58,7 @@ func FuzzServeQuestions(f *testing.F) {
 
 // fuzzServe runs the checks of FuzzServe on in, after hello.
 func fuzzServe(t *testing.T, hello, in string) {
-	strictjson.FuzzBound(t, in, func() {
+	testkit.FuzzBound(t, in, func() {
 		var bad int
 		for line := range strings.SplitSeq(in, "\n") {
 			if len(line) > MaxLine {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/charmbracelet/x/term"
 	"github.com/creack/pty"
 	"github.com/google/go-cmp/cmp"
@@ -544,11 +545,11 @@ func FuzzDecode(f *testing.F) {
 	for _, s := range []string{`{"type":"resize"}`, `{"type":"outcome","dismissed":true}`, `{}`, `[`} {
 		f.Add(s)
 	}
-	for _, n := range strictjson.FuzzNumbers() {
+	for _, n := range testkit.FuzzNumbers() {
 		f.Add(`{"type":` + n + `}`)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		strictjson.FuzzBound(t, line, func() {
+		testkit.FuzzBound(t, line, func() {
 			if r, err := DecodeReport([]byte(line)); err == nil && r.Type != ReportResize {
 				t.Errorf("accepted %q as a %q report", line, r.Type)
 			}
@@ -567,11 +568,11 @@ func FuzzHello(f *testing.F) {
 			f.Add(h.in)
 		}
 	}
-	for _, n := range strictjson.FuzzNumbers() {
+	for _, n := range testkit.FuzzNumbers() {
 		f.Add(`{"token":` + n + `}` + "\n")
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		strictjson.FuzzBound(t, in, func() {
+		testkit.FuzzBound(t, in, func() {
 			if _, err := readHello(strings.NewReader(in), goodToken); err == nil {
 				line, _, ok := strings.Cut(in, "\n")
 				var h Hello

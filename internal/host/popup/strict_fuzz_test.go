@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -25,18 +25,18 @@ func FuzzDecodeStrictJSON(f *testing.F) {
 		f.Add(s, []byte{0x17, 0x01}, uint(0))
 	}
 	f.Fuzz(func(t *testing.T, in string, seed []byte, n uint) {
-		strictjson.FuzzBound(t, in, func() {
+		testkit.FuzzBound(t, in, func() {
 			data := []byte(in)
 			if !json.Valid(data) {
 				return
 			}
 			var v any
 			err := decodeStrict(data, &v)
-			if clean := strictjson.Inspect(data).Clean(64); clean != (err == nil) {
+			if clean := testkit.InspectJSON(data).Clean(64); clean != (err == nil) {
 				t.Fatalf("decodeStrict(%q) = %v; encoding/json's reading is clean: %v", in, err, clean)
 			}
 			report, reportErr := DecodeReport(data)
-			for _, form := range strictjson.Forms(data, seed) {
+			for _, form := range testkit.Forms(data, seed) {
 				var w any
 				got := decodeStrict(form, &w)
 				if (got == nil) != (err == nil) {
@@ -55,8 +55,8 @@ func FuzzDecodeStrictJSON(f *testing.F) {
 					t.Fatalf("DecodeReport of %q and of %q (-first +second):\n%s", in, form, diff)
 				}
 			}
-			if dup, ok := strictjson.WithDuplicate(data, n); ok {
-				for _, form := range [][]byte{dup, strictjson.Respace(dup, seed)} {
+			if dup, ok := testkit.WithDuplicate(data, n); ok {
+				for _, form := range [][]byte{dup, testkit.Respace(dup, seed)} {
 					var w any
 					if decodeStrict(form, &w) == nil {
 						t.Fatalf("decodeStrict(%q) accepted a duplicate key", form)

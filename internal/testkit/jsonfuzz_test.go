@@ -1,4 +1,4 @@
-package strictjson
+package testkit
 
 import (
 	"encoding/json"
@@ -11,26 +11,26 @@ func TestInspect(t *testing.T) {
 	tests := []struct {
 		in   string
 		skip []string
-		want Info
+		want JSONInfo
 	}{
-		{`1`, nil, Info{}},
-		{`{}`, nil, Info{Depth: 1}},
-		{`{"a":[1,{"b":[]}]}`, nil, Info{Depth: 4}},
-		{`{"a":1,"a":2}`, nil, Info{Depth: 1, Duplicate: true}},
-		{`{"a":1,"\u0061":2}`, nil, Info{Depth: 1, Duplicate: true}},
-		{`[{"a":1},{"a":2}]`, nil, Info{Depth: 2}},
-		{`{"p":{"a":1,"a":2},"q":[[[]]]}`, []string{"p"}, Info{Depth: 4}},
-		{`{"p":[[[[{"a":1,"a":2}]]]]}`, []string{"p"}, Info{Depth: 1}},
-		{`{"x":{"p":{"a":1,"a":2}}}`, []string{"p"}, Info{Depth: 3, Duplicate: true}},
-		{`"\ud800"`, nil, Info{BadText: true}},
-		{`"\udc00\ud800"`, nil, Info{BadText: true}},
-		{`"\ud800\\udc00"`, nil, Info{BadText: true}},
-		{`"\ud83d\ude00 \\ud800"`, nil, Info{}},
-		{"{\"p\":\"\xff\"}", []string{"p"}, Info{Depth: 1, BadText: true}},
+		{`1`, nil, JSONInfo{}},
+		{`{}`, nil, JSONInfo{Depth: 1}},
+		{`{"a":[1,{"b":[]}]}`, nil, JSONInfo{Depth: 4}},
+		{`{"a":1,"a":2}`, nil, JSONInfo{Depth: 1, Duplicate: true}},
+		{`{"a":1,"\u0061":2}`, nil, JSONInfo{Depth: 1, Duplicate: true}},
+		{`[{"a":1},{"a":2}]`, nil, JSONInfo{Depth: 2}},
+		{`{"p":{"a":1,"a":2},"q":[[[]]]}`, []string{"p"}, JSONInfo{Depth: 4}},
+		{`{"p":[[[[{"a":1,"a":2}]]]]}`, []string{"p"}, JSONInfo{Depth: 1}},
+		{`{"x":{"p":{"a":1,"a":2}}}`, []string{"p"}, JSONInfo{Depth: 3, Duplicate: true}},
+		{`"\ud800"`, nil, JSONInfo{BadText: true}},
+		{`"\udc00\ud800"`, nil, JSONInfo{BadText: true}},
+		{`"\ud800\\udc00"`, nil, JSONInfo{BadText: true}},
+		{`"\ud83d\ude00 \\ud800"`, nil, JSONInfo{}},
+		{"{\"p\":\"\xff\"}", []string{"p"}, JSONInfo{Depth: 1, BadText: true}},
 	}
 	for _, tt := range tests {
-		if diff := cmp.Diff(tt.want, Inspect([]byte(tt.in), tt.skip...)); diff != "" {
-			t.Errorf("Inspect(%s, %q) (-want +got):\n%s", tt.in, tt.skip, diff)
+		if diff := cmp.Diff(tt.want, InspectJSON([]byte(tt.in), tt.skip...)); diff != "" {
+			t.Errorf("InspectJSON(%s, %q) (-want +got):\n%s", tt.in, tt.skip, diff)
 		}
 	}
 }
@@ -77,8 +77,8 @@ func TestWithDuplicate(t *testing.T) {
 		if ok != (tt.want != "") || string(got) != tt.want {
 			t.Errorf("WithDuplicate(%s, %d) = %s, %v; want %s", tt.in, tt.n, got, ok, tt.want)
 		}
-		if ok && !Inspect(got).Duplicate {
-			t.Errorf("Inspect(%s) finds no duplicate", got)
+		if ok && !InspectJSON(got).Duplicate {
+			t.Errorf("InspectJSON(%s) finds no duplicate", got)
 		}
 	}
 }

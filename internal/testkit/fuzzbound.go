@@ -9,7 +9,7 @@
 // links testing's flags and code; a binary that does not call these
 // functions does not hold them.
 
-package strictjson
+package testkit
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package strictjson
+package testkit
 
 import (
 	"strings"

@@ -10,7 +10,7 @@
 // it reads. The functions here take only text json.Valid accepts; they are
 // for tests, and a binary that does not call them does not hold them.
 
-package strictjson
+package testkit
 
 import (
 	"bytes"
@@ -20,8 +20,8 @@ import (
 	"unicode/utf8"
 )
 
-// Info is what Inspect found in a text.
-type Info struct {
+// JSONInfo is what InspectJSON found in a text.
+type JSONInfo struct {
 	// Depth is how deep objects and arrays nest outside the skipped
 	// members: 1 for {} or [].
 	Depth int
@@ -33,19 +33,19 @@ type Info struct {
 	BadText bool
 }
 
-// Clean reports whether the text Inspect described is one every strict
+// Clean reports whether the text InspectJSON described is one every strict
 // decoder reads as JSON: no duplicate key, no bad text, at most maxDepth
 // levels deep.
-func (i Info) Clean(maxDepth int) bool {
+func (i JSONInfo) Clean(maxDepth int) bool {
 	return !i.Duplicate && !i.BadText && i.Depth <= maxDepth
 }
 
-// Inspect describes data, which must be valid JSON. skip names top-level
+// InspectJSON describes data, which must be valid JSON. skip names top-level
 // members whose values Depth and Duplicate leave out, as a decoder that
 // hands them to another parser does.
-func Inspect(data []byte, skip ...string) Info {
-	toks := Tokens(data)
-	var info Info
+func InspectJSON(data []byte, skip ...string) JSONInfo {
+	toks := JSONTokens(data)
+	var info JSONInfo
 	for _, t := range toks {
 		if t[0] == '"' && badString(t) {
 			info.BadText = true
@@ -60,7 +60,7 @@ type walker struct {
 	toks [][]byte
 	i    int
 	skip []string
-	info *Info
+	info *JSONInfo
 }
 
 // walk walks the value at w.i, depth levels down, and moves past it. A
@@ -149,9 +149,9 @@ func badString(tok []byte) bool {
 	return pending
 }
 
-// Tokens splits data, valid JSON, into its tokens: punctuation, strings
+// JSONTokens splits data, valid JSON, into its tokens: punctuation, strings
 // with their quotes, numbers and literals, without the white space.
-func Tokens(data []byte) [][]byte {
+func JSONTokens(data []byte) [][]byte {
 	var out [][]byte
 	for i := 0; i < len(data); {
 		switch data[i] {
@@ -189,7 +189,7 @@ const space = " \t\n\r"
 // again, gives the white space of one gap, none to three characters. An
 // empty seed gives the compact text.
 func Respace(data, seed []byte) []byte {
-	toks := Tokens(data)
+	toks := JSONTokens(data)
 	var b []byte
 	for i := 0; i <= len(toks); i++ {
 		if len(seed) > 0 {
@@ -221,7 +221,7 @@ func Forms(data, seed []byte) [][]byte {
 // picks the member among all members of all objects, round again when n
 // is past the last. It reports false when data has no object member.
 func WithDuplicate(data []byte, n uint) ([]byte, bool) {
-	toks := Tokens(data)
+	toks := JSONTokens(data)
 	var keys []int // where each member's key is
 	for i, t := range toks {
 		if t[0] == '"' && i+1 < len(toks) && toks[i+1][0] == ':' {
