@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 )
 
@@ -16,12 +17,12 @@ func TestOnOpen(t *testing.T) {
 		var got []Opening
 		var renderedAfter bool
 		opts := &Options{OnOpen: func(o Opening) { got = append(got, o) }}
-		r := RendererFunc(func(context.Context, *Session) (Outcome, error) {
+		r := RendererFunc[*contract.Request, []contract.Answer](func(context.Context, *Session[*contract.Request]) (Outcome[[]contract.Answer], error) {
 			renderedAfter = len(got) == 1
-			return Outcome{Answers: answers(2)}, nil
+			return Outcome[[]contract.Answer]{Answer: answers(2)}, nil
 		})
 		timeout := int64(30000)
-		h := NewHost(Capabilities{Native: r, CustomQuestions: questionsWith(QuestionOutcome{Result: auqSubmitted()}, nil)},
+		h := NewHost(Bind(Bind(Capabilities{}, contract.RouteNative, AskUser, r), contract.RouteCustom, AskUserQuestion, questionsWith(Outcome[auq.Result]{Answer: auqSubmitted()}, nil)),
 			&HostOptions{Options: Prefs{Mode: contract.RouteNative, TimeoutPerQuestionMs: &timeout}})
 		a := NewAsker(h, opts)
 		req := request(2)
@@ -55,7 +56,7 @@ func TestOnOpen(t *testing.T) {
 
 func TestOnOpenQuestions(t *testing.T) {
 	var got []Opening
-	h := NewHost(Capabilities{CustomQuestions: questionsWith(QuestionOutcome{Result: auqSubmitted()}, nil)}, nil)
+	h := NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUserQuestion, questionsWith(Outcome[auq.Result]{Answer: auqSubmitted()}, nil)), nil)
 	a := NewAsker(h, &Options{OnOpen: func(o Opening) { got = append(got, o) }})
 	a.AskQuestions(context.Background(), auqRequest(), nil)
 	if len(got) != 1 {

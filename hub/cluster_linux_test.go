@@ -1106,7 +1106,7 @@ func TestClusterStopCountdown(t *testing.T) {
 	}
 	// The agent's dialog shows the question until the hub's answer wins.
 	dialog, sessions := showingDialog()
-	asker := newAsker(t, l, ask.Capabilities{Custom: dialog}, 4000)
+	asker := newAsker(t, l, ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, dialog), 4000)
 	word := secret()
 	title, yes, no := "Ship the "+word+" build?", "yes-"+word, "no-"+word
 	req, _ := json.Marshal(map[string]any{"questions": []map[string]any{{"title": title, "options": []map[string]any{{"label": yes}, {"label": no}}}}})

@@ -555,7 +555,7 @@ func TestClusterStopLookedFor(t *testing.T) {
 	cluster := me.dial(t, c.nodes[2].url())
 	l := agentLink(t, agentInfo)
 	dialog, sessions := showingDialog()
-	asker := newAsker(t, l, ask.Capabilities{Custom: dialog}, 60000)
+	asker := newAsker(t, l, ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, dialog), 60000)
 	hubs := map[string]*hub.Client{"the agent's hub": agentHub, "the cluster": cluster, "the person's hub": mine}
 	// The look is every five seconds (lookEvery), and a stop is stored
 	// at any moment between two; the relay that finds it tells the other

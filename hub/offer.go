@@ -8,6 +8,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/contract"
 )
 
 // Offered is a questionnaire offered on the hub by Offer, until its asker
@@ -65,28 +66,28 @@ func (o *Offered) Settle(note string) (Answer, bool) {
 
 // Outcome is an answer given on the hub to a questionnaire of ask_user,
 // as its renderer returns it.
-func (a Answer) Outcome() (ask.Outcome, error) {
+func (a Answer) Outcome() (ask.Outcome[[]contract.Answer], error) {
 	switch a.Status {
 	case StatusDismissed:
-		return ask.Outcome{Dismissed: true}, nil
+		return ask.Outcome[[]contract.Answer]{Dismissed: true}, nil
 	case StatusAnswered:
 		var r askUserAnswer
 		err := json.Unmarshal(a.Result, &r)
-		return ask.Outcome{Answers: r.Answers}, err
+		return ask.Outcome[[]contract.Answer]{Answer: r.Answers}, err
 	}
-	return ask.Outcome{}, fmt.Errorf("the question was %s: it has no answer", a.Where())
+	return ask.Outcome[[]contract.Answer]{}, fmt.Errorf("the question was %s: it has no answer", a.Where())
 }
 
 // QuestionOutcome is an answer given on the hub to a questionnaire of
 // AskUserQuestion, as its renderer returns it.
-func (a Answer) QuestionOutcome() (ask.QuestionOutcome, error) {
+func (a Answer) QuestionOutcome() (ask.Outcome[auq.Result], error) {
 	switch a.Status {
 	case StatusDismissed:
-		return ask.QuestionOutcome{Dismissed: true}, nil
+		return ask.Outcome[auq.Result]{Dismissed: true}, nil
 	case StatusAnswered:
 		var r auq.Result
 		err := json.Unmarshal(a.Result, &r)
-		return ask.QuestionOutcome{Result: r}, err
+		return ask.Outcome[auq.Result]{Answer: r}, err
 	}
-	return ask.QuestionOutcome{}, fmt.Errorf("the question was %s: it has no answer", a.Where())
+	return ask.Outcome[auq.Result]{}, fmt.Errorf("the question was %s: it has no answer", a.Where())
 }

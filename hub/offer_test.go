@@ -63,7 +63,7 @@ func TestOffer(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if tt.hub == "-" && !out.Dismissed || tt.hub != "-" && (len(out.Answers) != 1 || out.Answers[0].Selections[0] != tt.hub) {
+				if tt.hub == "-" && !out.Dismissed || tt.hub != "-" && (len(out.Answer) != 1 || out.Answer[0].Selections[0] != tt.hub) {
 					t.Errorf("the hub's answer as an outcome: %+v", out)
 				}
 				return

@@ -39,23 +39,35 @@ func questionsInstructions() string {
 // as an elicitation request, or to a client of protocol 2026-07-28 or
 // later as InputRequests (see modernQuestions for AskUserQuestion's).
 func (s *Server) capabilities(req *mcp.CallToolRequest, modern bool) ask.Capabilities {
-	questions := s.opts.Tool == auq.ToolName
-	caps := ask.Capabilities{CustomReason: s.opts.CustomReason}
-	switch {
-	case questions && s.opts.CustomQuestions != nil:
-		caps.CustomQuestions = trackedQuestions{s.opts.CustomQuestions, s.running}
-	case !questions && s.opts.Custom != nil:
-		caps.Custom = tracked{s.opts.Custom, s.running}
-	case caps.CustomReason == "":
+	why := elicitationMissing(req.ClientCapabilities())
+	caps := ask.Capabilities{CustomReason: s.opts.CustomReason, NativeReason: why}
+	if s.opts.Tool == auq.ToolName {
+		var native ask.Renderer[*auq.Request, auq.Result]
+		if why == "" {
+			native = &elicitQuestions{session: req.Session, modern: modern}
+		}
+		caps = bindServed(caps, ask.AskUserQuestion, s.opts.CustomQuestions, native, s.running)
+	} else {
+		var native ask.Renderer[*contract.Request, []contract.Answer]
+		if why == "" {
+			native = &elicitRenderer{session: req.Session, modern: modern}
+		}
+		caps = bindServed(caps, ask.AskUser, s.opts.Custom, native, s.running)
+	}
+	if !caps.CanRun(contract.RouteCustom) && caps.CustomReason == "" {
 		caps.CustomReason = "no terminal popup is available to this server"
 	}
-	switch why := elicitationMissing(req.ClientCapabilities()); {
-	case why != "":
-		caps.NativeReason = why
-	case questions:
-		caps.NativeQuestions = trackedQuestions{&elicitQuestions{session: req.Session, modern: modern}, s.running}
-	default:
-		caps.Native = tracked{&elicitRenderer{session: req.Session, modern: modern}, s.running}
+	return caps
+}
+
+// bindServed returns caps with custom and native, those not nil, bound
+// for contract c, tracked by running.
+func bindServed[Req, Ans, Res any](caps ask.Capabilities, c ask.Contract[Req, Ans, Res], custom, native ask.Renderer[Req, Ans], running *pending) ask.Capabilities {
+	if custom != nil {
+		caps = ask.Bind(caps, contract.RouteCustom, c, ask.Renderer[Req, Ans](tracked[Req, Ans]{custom, running}))
+	}
+	if native != nil {
+		caps = ask.Bind(caps, contract.RouteNative, c, ask.Renderer[Req, Ans](tracked[Req, Ans]{native, running}))
 	}
 	return caps
 }
@@ -195,9 +207,9 @@ type elicitQuestions struct {
 	modern  bool
 }
 
-// RenderQuestions implements ask.QuestionRenderer. Sending the first form
+// Render implements ask.Renderer[*auq.Request, auq.Result]. Sending the first form
 // is the dialog_opened milestone.
-func (r *elicitQuestions) RenderQuestions(ctx context.Context, s *ask.QuestionSession) (ask.QuestionOutcome, error) {
+func (r *elicitQuestions) Render(ctx context.Context, s *ask.Session[*auq.Request]) (ask.Outcome[auq.Result], error) {
 	d, _ := s.Call.Data.(*callData)
 	if d == nil {
 		d = &callData{}
@@ -206,7 +218,7 @@ func (r *elicitQuestions) RenderQuestions(ctx context.Context, s *ask.QuestionSe
 		return settleQuestions(s, d, *d.questions)
 	}
 	if r.modern {
-		return ask.QuestionOutcome{}, errNoResponse
+		return ask.Outcome[auq.Result]{}, errNoResponse
 	}
 	rd := qround{n: 1}
 	for {
@@ -218,7 +230,7 @@ func (r *elicitQuestions) RenderQuestions(ctx context.Context, s *ask.QuestionSe
 		sent := time.Now()
 		res, err := elicit(ctx, r.session, form)
 		if err != nil {
-			return ask.QuestionOutcome{}, fmt.Errorf("the elicitation request failed: %w", err)
+			return ask.Outcome[auq.Result]{}, fmt.Errorf("the elicitation request failed: %w", err)
 		}
 		v := judgeQuestions(s.Request, rd, res, time.Since(sent))
 		if v.next == nil {
@@ -231,7 +243,7 @@ func (r *elicitQuestions) RenderQuestions(ctx context.Context, s *ask.QuestionSe
 
 // settleQuestions ends the call of s with v, the verdict on the last
 // form: it records the client's action and reports the milestone.
-func settleQuestions(s *ask.QuestionSession, d *callData, v qverdict) (ask.QuestionOutcome, error) {
+func settleQuestions(s *ask.Session[*auq.Request], d *callData, v qverdict) (ask.Outcome[auq.Result], error) {
 	d.record(v.action)
 	switch {
 	case v.err != nil:
@@ -241,16 +253,4 @@ func settleQuestions(s *ask.QuestionSession, d *callData, v qverdict) (ask.Quest
 		s.Progress(auq.MilestoneSubmitted)
 	}
 	return v.outcome, v.err
-}
-
-// trackedQuestions is tracked for a QuestionRenderer.
-type trackedQuestions struct {
-	r       ask.QuestionRenderer
-	running *pending
-}
-
-// RenderQuestions implements ask.QuestionRenderer.
-func (t trackedQuestions) RenderQuestions(ctx context.Context, s *ask.QuestionSession) (ask.QuestionOutcome, error) {
-	defer t.running.begin(s.Call.Data, s.Countdown)()
-	return t.r.RenderQuestions(ctx, s)
 }

@@ -75,8 +75,8 @@ type Options struct {
 	// Custom is the renderer of the custom route for ask_user, and
 	// CustomQuestions for AskUserQuestion, or nil when it cannot run;
 	// CustomReason then says why, for a person.
-	Custom          ask.Renderer
-	CustomQuestions ask.QuestionRenderer
+	Custom          ask.Renderer[*contract.Request, []contract.Answer]
+	CustomQuestions ask.Renderer[*auq.Request, auq.Result]
 	CustomReason    string
 	// ProgressInterval is the time between progress notifications; 0
 	// means DefaultProgressInterval.

@@ -27,7 +27,7 @@ var ErrHidden = errors.New("tui: the user hid the dialog")
 // the focus and the tab as they were. The deadline is the session's and
 // keeps running in between. A Popup is used by one goroutine at a time.
 type Popup struct {
-	s    *ask.Session
+	s    *ask.Session[*contract.Request]
 	m    *model
 	opts Options
 }
@@ -35,7 +35,7 @@ type Popup struct {
 // NewPopup returns a Popup for s, whose display mode it ignores: a popup
 // is always an overlay. opts.Width and opts.Height are the size to assume
 // when the terminal's own cannot be read.
-func NewPopup(s *ask.Session, opts *Options) *Popup {
+func NewPopup(s *ask.Session[*contract.Request], opts *Options) *Popup {
 	ov := *s
 	ov.Display = contract.DisplayOverlay
 	p := &Popup{s: &ov}
@@ -83,16 +83,16 @@ func (t Terminal) options(o Options) Options {
 // which gives the outcome, or hides it (ErrHidden), or ctx is done
 // (context.Cause(ctx)). Show leaves the terminal as it found it, but for
 // what it drew on the alternate screen, and does not close it.
-func (p *Popup) Show(ctx context.Context, t Terminal) (ask.Outcome, error) {
+func (p *Popup) Show(ctx context.Context, t Terminal) (ask.Outcome[[]contract.Answer], error) {
 	if err := ctx.Err(); err != nil {
-		return ask.Outcome{}, context.Cause(ctx)
+		return ask.Outcome[[]contract.Answer]{}, context.Cause(ctx)
 	}
 	m := p.m
 	m.hid = false
 	m.reshow()
 	out, err := run(ctx, m, t.File, t.File, t.options(p.opts), t.Resize)
 	if errors.Is(err, errHiddenQuit) {
-		return ask.Outcome{}, ErrHidden
+		return ask.Outcome[[]contract.Answer]{}, ErrHidden
 	}
 	return out, err
 }

@@ -94,7 +94,7 @@ func TestPopupHideAndShowAgain(t *testing.T) {
 	s := session(t, reqSingle, contract.DisplayOverlay)
 	pl := dialog.PlainTheme()
 	p := NewPopup(s, &Options{Theme: &pl, Environ: []string{"TERM=xterm-256color"}})
-	show := func(keys string) (ask.Outcome, error) { return showOnPTY(t, p, keys) }
+	show := func(keys string) (ask.Outcome[[]contract.Answer], error) { return showOnPTY(t, p, keys) }
 	if _, err := show("\x1b[B\x1bo"); !errors.Is(err, ErrHidden) { // Down, Alt+O
 		t.Fatalf("Show = %v; want ErrHidden", err)
 	}
@@ -104,14 +104,14 @@ func TestPopupHideAndShowAgain(t *testing.T) {
 	}
 	want := contract.NewAnswer(s.Request, 0)
 	want.Selections = []string{"prod"}
-	if diff := cmp.Diff(ask.Outcome{Answers: []contract.Answer{want}}, out); diff != "" {
+	if diff := cmp.Diff(ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{want}}, out); diff != "" {
 		t.Errorf("outcome after showing again (-want +got):\n%s", diff)
 	}
 }
 
 // showOnPTY shows p on a 48×12 pseudo-terminal and types keys, as bytes
 // a terminal sends, once the program has put it in raw mode.
-func showOnPTY(t *testing.T, p *Popup, keys string) (ask.Outcome, error) {
+func showOnPTY(t *testing.T, p *Popup, keys string) (ask.Outcome[[]contract.Answer], error) {
 	t.Helper()
 	ptm, pts, err := pty.Open()
 	if err != nil {
@@ -163,7 +163,7 @@ func TestPopupBoolArrows(t *testing.T) {
 			}
 			want := contract.NewAnswer(s.Request, 0)
 			want.Value = &contract.AnswerValue{Bool: tt.want}
-			if diff := cmp.Diff(ask.Outcome{Answers: []contract.Answer{want}}, out); diff != "" {
+			if diff := cmp.Diff(ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{want}}, out); diff != "" {
 				t.Errorf("outcome (-want +got):\n%s", diff)
 			}
 		})
@@ -195,7 +195,7 @@ func BenchmarkPopupFit(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	p := NewPopup(&ask.Session{Request: req, ToggleKey: "alt+o"}, nil)
+	p := NewPopup(&ask.Session[*contract.Request]{Request: req, ToggleKey: "alt+o"}, nil)
 	for b.Loop() {
 		p.Fit(200, 60)
 	}

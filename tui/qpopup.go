@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/dialog"
 )
@@ -15,7 +16,7 @@ import (
 // carries on with every answer, note, draft and focus as they were. A
 // QuestionPopup is used by one goroutine at a time.
 type QuestionPopup struct {
-	s    *ask.QuestionSession
+	s    *ask.Session[*auq.Request]
 	m    *qmodel
 	opts Options
 }
@@ -24,7 +25,7 @@ type QuestionPopup struct {
 // ignores: a popup is always an overlay. hideable says whether the host
 // can show the dialog again once the user hid it; when it cannot, the
 // hide key does nothing.
-func NewQuestionPopup(s *ask.QuestionSession, hideable bool, opts *Options) *QuestionPopup {
+func NewQuestionPopup(s *ask.Session[*auq.Request], hideable bool, opts *Options) *QuestionPopup {
 	ov := *s
 	ov.Display = contract.DisplayOverlay
 	p := &QuestionPopup{s: &ov}
@@ -47,9 +48,9 @@ func (p *QuestionPopup) theme() dialog.Theme {
 // which gives the outcome, or hides it (ErrHidden), or ctx is done
 // (context.Cause(ctx)). The first Show reports dialog_opened when it
 // draws, and the dialog's milestones follow through the session.
-func (p *QuestionPopup) Show(ctx context.Context, t Terminal) (ask.QuestionOutcome, error) {
+func (p *QuestionPopup) Show(ctx context.Context, t Terminal) (ask.Outcome[auq.Result], error) {
 	if err := ctx.Err(); err != nil {
-		return ask.QuestionOutcome{}, context.Cause(ctx)
+		return ask.Outcome[auq.Result]{}, context.Cause(ctx)
 	}
 	m := p.m
 	m.hid = false
@@ -60,11 +61,11 @@ func (p *QuestionPopup) Show(ctx context.Context, t Terminal) (ask.QuestionOutco
 	}
 	switch {
 	case err != nil:
-		return ask.QuestionOutcome{}, err
+		return ask.Outcome[auq.Result]{}, err
 	case m.hid:
-		return ask.QuestionOutcome{}, ErrHidden
+		return ask.Outcome[auq.Result]{}, ErrHidden
 	case !m.finished:
-		return ask.QuestionOutcome{}, errors.New("tui: the dialog ended without an answer")
+		return ask.Outcome[auq.Result]{}, errors.New("tui: the dialog ended without an answer")
 	}
 	return m.outcome, nil
 }

@@ -25,13 +25,13 @@ const auqTwo = `{"questions":[
    {"id":"gh","label":"Actions","description":"GitHub"},
    {"id":"gl","label":"GitLab","description":"Runners"}]}]}`
 
-func qsession(t *testing.T, display contract.DisplayMode) *ask.QuestionSession {
+func qsession(t *testing.T, display contract.DisplayMode) *ask.Session[*auq.Request] {
 	t.Helper()
 	r, err := auq.Parse([]byte(auqTwo))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &ask.QuestionSession{Request: r, Display: display}
+	return &ask.Session[*auq.Request]{Request: r, Display: display}
 }
 
 func qsend(m *qmodel, msgs ...tea.Msg) tea.Cmd {
@@ -115,7 +115,7 @@ func TestQuestionsSummary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newQModel(&ask.QuestionSession{Request: r, Display: contract.DisplayInline}, dialog.PlainTheme())
+	m := newQModel(&ask.Session[*auq.Request]{Request: r, Display: contract.DisplayInline}, dialog.PlainTheme())
 	qsend(m, tea.WindowSizeMsg{Width: 80, Height: 20})
 	if !isQuit(qsend(m, press("enter"))) {
 		t.Fatal("enter on the one question does not submit")
@@ -132,7 +132,7 @@ func TestRenderQuestions(t *testing.T) {
 	r, pw := pipeRenderer(t)
 	defer closeWithin(t, r)
 	zero := int64(0)
-	host := ask.NewHost(ask.Capabilities{CustomQuestions: r}, &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &zero}})
+	host := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUserQuestion, ask.RendererFunc[*auq.Request, auq.Result](r.RenderQuestions)), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &zero}})
 	req, err := auq.Parse([]byte(auqTwo))
 	if err != nil {
 		t.Fatal(err)

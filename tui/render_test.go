@@ -32,7 +32,7 @@ func pipeRenderer(t *testing.T) (*Renderer, *os.File) {
 
 func askWith(t *testing.T, r *Renderer, req string, timeoutMs int64) contract.Result {
 	t.Helper()
-	h := ask.NewHost(ask.Capabilities{Custom: r}, &ask.HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: &timeoutMs}})
+	h := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, r), &ask.HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: &timeoutMs}})
 	return ask.NewAsker(h, nil).AskJSON(t.Context(), []byte(req), nil)
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/native"
 )
 
@@ -38,7 +39,7 @@ func ExampleQuestionDialogs() {
 		panic(err)
 	}
 	ui := &lines{replies: []string{"Other…", "DuckDB"}}
-	host := ask.NewHost(ask.Capabilities{NativeQuestions: native.NewQuestionDialogs(ui, ui)}, nil)
+	host := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteNative, ask.AskUserQuestion, native.NewQuestionDialogs(ui, ui)), nil)
 	out := ask.NewAsker(host, nil).AskQuestions(context.Background(), req, nil)
 	res, _ := json.Marshal(out.Result)
 	fmt.Println(out.Status, string(res))

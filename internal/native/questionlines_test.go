@@ -58,7 +58,7 @@ func run(t *testing.T, req *auq.Request, replies ...string) (auq.Outcome, []auq.
 	t.Helper()
 	in := &script{replies: replies}
 	zero := int64(0)
-	host := ask.NewHost(ask.Capabilities{NativeQuestions: native.NewQuestionLines(in)},
+	host := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteNative, ask.AskUserQuestion, native.NewQuestionLines(in)),
 		&ask.HostOptions{Options: ask.Prefs{Mode: contract.RouteNative, TimeoutPerQuestionMs: &zero}})
 	var ms []auq.Milestone
 	var mu sync.Mutex

@@ -8,6 +8,8 @@ import (
 	"os/exec"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/host/popup"
 )
 
@@ -23,7 +25,7 @@ flags:
 // popupRenderer binds the custom route of askuser mcp: askuser's own
 // dialog in a tmux popup on the pane the server runs in. It returns nil
 // and the reason when the popup cannot run.
-func popupRenderer(env *Env) (ask.Renderer, string) {
+func popupRenderer(env *Env) (ask.Renderer[*contract.Request, []contract.Answer], string) {
 	r, why := tmuxPopup(env)
 	if r == nil {
 		return nil, why
@@ -33,12 +35,12 @@ func popupRenderer(env *Env) (ask.Renderer, string) {
 
 // popupQuestions binds the custom route of askuser mcp --tool
 // AskUserQuestion: the AskUserQuestion dialog in the same popup.
-func popupQuestions(env *Env) (ask.QuestionRenderer, string) {
+func popupQuestions(env *Env) (ask.Renderer[*auq.Request, auq.Result], string) {
 	r, why := tmuxPopup(env)
 	if r == nil {
 		return nil, why
 	}
-	return r, ""
+	return ask.RendererFunc[*auq.Request, auq.Result](r.RenderQuestions), ""
 }
 
 // tmuxPopup is the tmux popup on the pane the server runs in, or nil and

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/dialog"
 	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/askuser/askuser/tui"
@@ -38,14 +40,14 @@ type Dialog interface {
 	Fit(maxW, maxH int) (w, h int)
 	// Show draws the dialog on t until the user answers or dismisses it,
 	// or hides it (tui.ErrHidden), or ctx is done (context.Cause(ctx)).
-	Show(ctx context.Context, t tui.Terminal) (ask.Outcome, error)
+	Show(ctx context.Context, t tui.Terminal) (ask.Outcome[[]contract.Answer], error)
 }
 
 // Options configures a Renderer. A nil *Options means the defaults.
 type Options struct {
 	// Dialog makes the dialog of a session; nil means tui.NewPopup with
 	// the default theme.
-	Dialog func(s *ask.Session) Dialog
+	Dialog func(s *ask.Session[*contract.Request]) Dialog
 	// Warn is told of a failure that does not change a call's outcome,
 	// such as a temporary key binding that could not be undone; nil
 	// means such failures go unreported.
@@ -55,7 +57,7 @@ type Options struct {
 	Environ []string
 }
 
-// Renderer is an ask.Renderer that shows each questionnaire in popups
+// Renderer is an ask.Renderer[*contract.Request, []contract.Answer] that shows each questionnaire in popups
 // started by its Launcher, running Command with the flag "--socket PATH"
 // added. The dialog and its answers stay in the Renderer while popups
 // come and go: the user's toggle key closes the popup, and the same key,
@@ -105,20 +107,20 @@ func NewRenderer(l Launcher, command []string, opts *Options) *Renderer {
 		r.opts = *opts
 	}
 	if r.opts.Dialog == nil {
-		r.opts.Dialog = func(s *ask.Session) Dialog { return tui.NewPopup(s, nil) }
+		r.opts.Dialog = func(s *ask.Session[*contract.Request]) Dialog { return tui.NewPopup(s, nil) }
 	}
 	return r
 }
 
-// Render implements ask.Renderer. It first waits, while ctx allows, until
+// Render implements ask.Renderer[*contract.Request, []contract.Answer]. It first waits, while ctx allows, until
 // no other popup is open or closing. It returns when the user answers or
 // dismisses the questionnaire, or when ctx is done, or when a popup
 // closes without an outcome; it then closes the connection, the popup
 // and any key binding made while the dialog was hidden, and removes the
 // socket. When ctx is done before the popup is launched, Render returns
 // context.Cause(ctx).
-func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
-	return render(ctx, r, func() (shown[ask.Outcome], string) {
+func (r *Renderer) Render(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
+	return render(ctx, r, func() (shown[ask.Outcome[[]contract.Answer]], string) {
 		// The toggle hides the dialog only where the launcher can bring
 		// it back; elsewhere the dialog does not offer it.
 		sess := *s
@@ -126,19 +128,19 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 			sess.ToggleKey = ""
 		}
 		return r.opts.Dialog(&sess), sess.ToggleKey
-	}, func() func() { return r.notifyOpen(s.Notify, s.Request.Header, s.Countdown) }, ask.Outcome{Dismissed: true})
+	}, func() func() { return r.notifyOpen(s.Notify, s.Request.Header, s.Countdown) }, ask.Outcome[[]contract.Answer]{Dismissed: true})
 }
 
-// RenderQuestions implements ask.QuestionRenderer as Render does, with
+// RenderQuestions implements ask.Renderer[*auq.Request, auq.Result] as Render does, with
 // the AskUserQuestion dialog (tui.QuestionPopup), which dialog.HideKey
 // hides where the launcher can bring it back.
-func (r *Renderer) RenderQuestions(ctx context.Context, s *ask.QuestionSession) (ask.QuestionOutcome, error) {
-	return render(ctx, r, func() (shown[ask.QuestionOutcome], string) {
+func (r *Renderer) RenderQuestions(ctx context.Context, s *ask.Session[*auq.Request]) (ask.Outcome[auq.Result], error) {
+	return render(ctx, r, func() (shown[ask.Outcome[auq.Result]], string) {
 		if r.launcher.Hideable(dialog.HideKey) != nil {
 			return tui.NewQuestionPopup(s, false, nil), ""
 		}
 		return tui.NewQuestionPopup(s, true, nil), dialog.HideKey
-	}, func() func() { return r.notifyOpen(s.Notify, "", s.Countdown) }, ask.QuestionOutcome{Dismissed: true})
+	}, func() func() { return r.notifyOpen(s.Notify, "", s.Countdown) }, ask.Outcome[auq.Result]{Dismissed: true})
 }
 
 // shown is a dialog as the Renderer shows it in popups, whatever its
