@@ -29,7 +29,7 @@ func Example() {
 	})
 	srv, err := mcpserver.New(&mcpserver.Options{
 		Host:   ask.HostOptions{Options: ask.Prefs{Mode: contract.RouteCustom}},
-		Custom: lastOption,
+		Custom: ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, lastOption),
 	})
 	if err != nil {
 		fmt.Println(err)

@@ -135,7 +135,11 @@ func fitFor(t *testing.T, args string, w, h int) (int, int) {
 	t.Helper()
 	var fw, fh int
 	r := ask.RendererFunc[*contract.Request, []contract.Answer](func(_ context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
-		fw, fh = tui.NewPopup(s, nil).Fit(w, h)
+		p, err := tui.NewPopup(ask.AskUser, s, nil)
+		if err != nil {
+			return ask.Outcome[[]contract.Answer]{}, err
+		}
+		fw, fh = p.Fit(w, h)
 		return ask.Outcome[[]contract.Answer]{Dismissed: true}, nil
 	})
 	toggle := "alt+o"

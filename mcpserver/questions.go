@@ -40,13 +40,13 @@ func questionsInstructions() string {
 // later as InputRequests (see modernQuestions for AskUserQuestion's).
 func (s *Server) capabilities(req *mcp.CallToolRequest, modern bool) ask.Capabilities {
 	why := elicitationMissing(req.ClientCapabilities())
-	caps := ask.Capabilities{CustomReason: s.opts.CustomReason, NativeReason: why}
+	caps := ask.Capabilities{CustomReason: s.opts.Custom.CustomReason, NativeReason: why}
 	if s.opts.Tool == auq.ToolName {
 		var native ask.Renderer[*auq.Request, auq.Result]
 		if why == "" {
 			native = &elicitQuestions{session: req.Session, modern: modern}
 		}
-		caps = bindServed(caps, ask.AskUserQuestion, s.opts.CustomQuestions, native, s.running)
+		caps = bindServed(caps, ask.AskUserQuestion, s.opts.Custom, native, s.running)
 	} else {
 		var native ask.Renderer[*contract.Request, []contract.Answer]
 		if why == "" {
@@ -60,10 +60,10 @@ func (s *Server) capabilities(req *mcp.CallToolRequest, modern bool) ask.Capabil
 	return caps
 }
 
-// bindServed returns caps with custom and native, those not nil, bound
-// for contract c, tracked by running.
-func bindServed[Req, Ans, Res any](caps ask.Capabilities, c ask.Contract[Req, Ans, Res], custom, native ask.Renderer[Req, Ans], running *pending) ask.Capabilities {
-	if custom != nil {
+// bindServed returns caps with the custom renderer bound in custom for
+// contract c, and native when not nil, tracked by running.
+func bindServed[Req, Ans, Res any](caps ask.Capabilities, c ask.Contract[Req, Ans, Res], custom ask.Capabilities, native ask.Renderer[Req, Ans], running *pending) ask.Capabilities {
+	if custom := ask.Bound(custom, contract.RouteCustom, c); custom != nil {
 		caps = ask.Bind(caps, contract.RouteCustom, c, ask.Renderer[Req, Ans](tracked[Req, Ans]{custom, running}))
 	}
 	if native != nil {

@@ -72,12 +72,11 @@ type Options struct {
 	// Tool is the tool the server serves, ToolName (the default, for "")
 	// or auq.ToolName; it lists that one alone.
 	Tool string
-	// Custom is the renderer of the custom route for ask_user, and
-	// CustomQuestions for AskUserQuestion, or nil when it cannot run;
-	// CustomReason then says why, for a person.
-	Custom          ask.Renderer[*contract.Request, []contract.Answer]
-	CustomQuestions ask.Renderer[*auq.Request, auq.Result]
-	CustomReason    string
+	// Custom is the custom route: the renderer bound on it (ask.Bind,
+	// contract.RouteCustom) for the contract of Tool, or none, and then
+	// its CustomReason says why, for a person. Other routes are ignored:
+	// the native route is the client's form.
+	Custom ask.Capabilities
 	// ProgressInterval is the time between progress notifications; 0
 	// means DefaultProgressInterval.
 	ProgressInterval time.Duration

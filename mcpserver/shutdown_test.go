@@ -48,7 +48,7 @@ func serveStdioWaits(t *testing.T, teardown time.Duration, want bool) {
 			return ask.Outcome[[]contract.Answer]{}, context.Cause(ctx)
 		})
 		begin := time.Now()
-		srv := newServer(t, &mcpserver.Options{Custom: r})
+		srv := newServer(t, &mcpserver.Options{Custom: ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, r)})
 		inR, inW := io.Pipe()
 		outR, outW := io.Pipe()
 		lines := make(chan string, 10)

@@ -10,45 +10,39 @@ import (
 	"github.com/askuser/askuser/internal/dialog"
 )
 
-// QuestionPopup is Popup for an AskUserQuestion request: its dialog in a
-// box that fills a terminal made to hold it. Ctrl+Shift+Q ends Show
-// with ErrHidden when the host can bring the dialog back; the next Show
-// carries on with every answer, note, draft and focus as they were. A
-// QuestionPopup is used by one goroutine at a time.
-type QuestionPopup struct {
+// auqPopup is the dialog of an AskUserQuestion request in a Popup.
+// Ctrl+Shift+Q (dialog.HideKey) ends Show with ErrHidden when the host
+// can bring the dialog back, which it says by the session's ToggleKey
+// not being "".
+type auqPopup struct {
 	s    *ask.Session[*auq.Request]
 	m    *qmodel
 	opts Options
 }
 
-// NewQuestionPopup returns a QuestionPopup for s, whose display mode it
-// ignores: a popup is always an overlay. hideable says whether the host
-// can show the dialog again once the user hid it; when it cannot, the
-// hide key does nothing.
-func NewQuestionPopup(s *ask.Session[*auq.Request], hideable bool, opts *Options) *QuestionPopup {
+// newAUQPopup returns the AskUserQuestion dialog of a Popup for s.
+func newAUQPopup(s *ask.Session[*auq.Request], opts *Options) *auqPopup {
 	ov := *s
 	ov.Display = contract.DisplayOverlay
-	p := &QuestionPopup{s: &ov}
+	p := &auqPopup{s: &ov}
 	if opts != nil {
 		p.opts = *opts
 	}
 	p.m = newQModel(p.s, p.theme())
-	p.m.popup, p.m.hideable = true, hideable
+	p.m.popup, p.m.hideable = true, s.ToggleKey != ""
 	return p
 }
 
-func (p *QuestionPopup) theme() dialog.Theme {
+func (p *auqPopup) theme() dialog.Theme {
 	if p.opts.Theme != nil {
 		return *p.opts.Theme
 	}
 	return dialog.DefaultTheme()
 }
 
-// Show draws the dialog on t until the user submits or dismisses it,
-// which gives the outcome, or hides it (ErrHidden), or ctx is done
-// (context.Cause(ctx)). The first Show reports dialog_opened when it
-// draws, and the dialog's milestones follow through the session.
-func (p *QuestionPopup) Show(ctx context.Context, t Terminal) (ask.Outcome[auq.Result], error) {
+// Show implements popupDialog. The first Show reports dialog_opened when
+// it draws, and the dialog's milestones follow through the session.
+func (p *auqPopup) Show(ctx context.Context, t Terminal) (ask.Outcome[auq.Result], error) {
 	if err := ctx.Err(); err != nil {
 		return ask.Outcome[auq.Result]{}, context.Cause(ctx)
 	}
@@ -70,11 +64,10 @@ func (p *QuestionPopup) Show(ctx context.Context, t Terminal) (ask.Outcome[auq.R
 	return m.outcome, nil
 }
 
-// Fit returns the size of a popup, border included, for the dialog
-// within maxW×maxH cells: the whole width, as the dialog spans the
+// Fit implements popupDialog: the whole width, as the dialog spans the
 // terminal's, and the height of its tallest question and focus at that
 // width. Fit does not change the dialog.
-func (p *QuestionPopup) Fit(maxW, maxH int) (w, h int) {
+func (p *auqPopup) Fit(maxW, maxH int) (w, h int) {
 	if maxW < minBoxWidth || maxH < minBoxHeight {
 		return maxW, maxH
 	}

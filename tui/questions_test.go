@@ -191,7 +191,11 @@ func TestRenderQuestions(t *testing.T) {
 // dialog back.
 func TestQuestionPopup(t *testing.T) {
 	s := qsession(t, contract.DisplayInline)
-	p := NewQuestionPopup(s, true, nil)
+	s.ToggleKey = dialog.HideKey
+	p, err := NewPopup(ask.AskUserQuestion, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	w, h := p.Fit(120, 40)
 	if w != 120 || h < 10 || h > 40 {
 		t.Errorf("Fit(120, 40) = %d×%d; want the whole width and the dialog's height", w, h)
@@ -200,7 +204,11 @@ func TestQuestionPopup(t *testing.T) {
 		t.Errorf("Fit(10, 3) = %d×%d; want all of a tiny screen", w, h)
 	}
 	for _, hideable := range []bool{true, false} {
-		m := NewQuestionPopup(s, hideable, nil).m
+		hs := *s
+		if !hideable {
+			hs.ToggleKey = ""
+		}
+		m := newAUQPopup(&hs, nil).m
 		qsend(m, tea.WindowSizeMsg{Width: 100, Height: 20})
 		if !m.View().AltScreen {
 			t.Error("the popup's box is not on the alternate screen")

@@ -149,12 +149,12 @@ func TestRendererBadReport(t *testing.T) {
 			go io.WriteString(conn.c, report+"\n")
 		}
 		<-conn.Gone()
-	}), nil, &Options{Dialog: func(*ask.Session[*contract.Request]) Dialog {
+	}), nil, &Options{Dialog: func(*ask.Session[*contract.Request]) (Dialog, error) {
 		shows := []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){waitShow}
 		if report == "" {
 			shows[0] = answerShow(ask.Outcome[[]contract.Answer]{Dismissed: true})
 		}
-		return &fakeDialog{shows: shows}
+		return &fakeDialog{shows: shows}, nil
 	}})
 	for _, tt := range tests {
 		report = tt.line
@@ -206,12 +206,12 @@ func TestRendererHelperGoesMidReport(t *testing.T) {
 			return
 		}
 		<-conn.Gone()
-	}), nil, &Options{Dialog: func(*ask.Session[*contract.Request]) Dialog {
+	}), nil, &Options{Dialog: func(*ask.Session[*contract.Request]) (Dialog, error) {
 		shows := []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){waitShow}
 		if !truncate {
 			shows[0] = answerShow(ask.Outcome[[]contract.Answer]{Dismissed: true})
 		}
-		return &fakeDialog{shows: shows}
+		return &fakeDialog{shows: shows}, nil
 	}})
 	truncate = true
 	if _, err := r.Render(context.Background(), session(t)); err == nil || !strings.Contains(err.Error(), "the popup closed without an answer") {

@@ -77,10 +77,10 @@ func TestRendererOvertaken(t *testing.T) {
 	}}
 	newer := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){answerShow(ask.Outcome[[]contract.Answer]{Dismissed: true})}}
 	dialogs := []*fakeDialog{older, newer}
-	r := NewRenderer(l, nil, &Options{Dialog: func(*ask.Session[*contract.Request]) Dialog {
+	r := NewRenderer(l, nil, &Options{Dialog: func(*ask.Session[*contract.Request]) (Dialog, error) {
 		d := dialogs[0]
 		dialogs = dialogs[1:]
-		return d
+		return d, nil
 	}})
 	first := make(chan error, 1)
 	go func() {
@@ -277,12 +277,12 @@ func TestRendererWaitsForKeyPopup(t *testing.T) {
 	newer := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){answerShow(ask.Outcome[[]contract.Answer]{Dismissed: true})}}
 	var dmu sync.Mutex
 	dialogs := []*fakeDialog{older, newer}
-	r := NewRenderer(l, nil, &Options{Dialog: func(*ask.Session[*contract.Request]) Dialog {
+	r := NewRenderer(l, nil, &Options{Dialog: func(*ask.Session[*contract.Request]) (Dialog, error) {
 		dmu.Lock()
 		defer dmu.Unlock()
 		d := dialogs[0]
 		dialogs = dialogs[1:]
-		return d
+		return d, nil
 	}})
 	first := make(chan error, 1)
 	go func() {

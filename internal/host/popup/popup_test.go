@@ -137,7 +137,7 @@ func hideShow(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], er
 
 // withDialog returns options whose Dialog is d, recording the session.
 func withDialog(d *fakeDialog) *Options {
-	return &Options{Dialog: func(s *ask.Session[*contract.Request]) Dialog { d.s = s; return d }}
+	return &Options{Dialog: func(s *ask.Session[*contract.Request]) (Dialog, error) { d.s = s; return d, nil }}
 }
 
 func session(t *testing.T) *ask.Session[*contract.Request] {
@@ -389,12 +389,12 @@ func TestRendererOnePopupAtATime(t *testing.T) {
 		<-conn.Gone()
 	})
 	dialogs := 0 // the first render's dialog waits, the second's answers
-	r := NewRenderer(l, nil, &Options{Dialog: func(*ask.Session[*contract.Request]) Dialog {
+	r := NewRenderer(l, nil, &Options{Dialog: func(*ask.Session[*contract.Request]) (Dialog, error) {
 		dialogs++
 		if dialogs == 1 {
-			return &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){waitShow}}
+			return &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){waitShow}}, nil
 		}
-		return &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){answerShow(ask.Outcome[[]contract.Answer]{Dismissed: true})}}
+		return &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){answerShow(ask.Outcome[[]contract.Answer]{Dismissed: true})}}, nil
 	}})
 	ctx, cancel := context.WithCancel(context.Background())
 	first := make(chan error, 1)

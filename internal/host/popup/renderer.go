@@ -47,7 +47,7 @@ type Dialog interface {
 type Options struct {
 	// Dialog makes the dialog of a session; nil means tui.NewPopup with
 	// the default theme.
-	Dialog func(s *ask.Session[*contract.Request]) Dialog
+	Dialog func(s *ask.Session[*contract.Request]) (Dialog, error)
 	// Warn is told of a failure that does not change a call's outcome,
 	// such as a temporary key binding that could not be undone; nil
 	// means such failures go unreported.
@@ -107,7 +107,9 @@ func NewRenderer(l Launcher, command []string, opts *Options) *Renderer {
 		r.opts = *opts
 	}
 	if r.opts.Dialog == nil {
-		r.opts.Dialog = func(s *ask.Session[*contract.Request]) Dialog { return tui.NewPopup(s, nil) }
+		r.opts.Dialog = func(s *ask.Session[*contract.Request]) (Dialog, error) {
+			return tui.NewPopup(ask.AskUser, s, nil)
+		}
 	}
 	return r
 }
@@ -120,31 +122,34 @@ func NewRenderer(l Launcher, command []string, opts *Options) *Renderer {
 // socket. When ctx is done before the popup is launched, Render returns
 // context.Cause(ctx).
 func (r *Renderer) Render(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
-	return render(ctx, r, func() (shown[ask.Outcome[[]contract.Answer]], string) {
+	return render(ctx, r, func() (shown[ask.Outcome[[]contract.Answer]], string, error) {
 		// The toggle hides the dialog only where the launcher can bring
 		// it back; elsewhere the dialog does not offer it.
 		sess := *s
 		if sess.ToggleKey != "" && r.launcher.Hideable(sess.ToggleKey) != nil {
 			sess.ToggleKey = ""
 		}
-		return r.opts.Dialog(&sess), sess.ToggleKey
+		d, err := r.opts.Dialog(&sess)
+		return d, sess.ToggleKey, err
 	}, func() func() { return r.notifyOpen(s.Notify, s.Request.Header, s.Countdown) }, ask.Outcome[[]contract.Answer]{Dismissed: true})
 }
 
-// RenderQuestions implements ask.Renderer[*auq.Request, auq.Result] as Render does, with
-// the AskUserQuestion dialog (tui.QuestionPopup), which dialog.HideKey
-// hides where the launcher can bring it back.
+// RenderQuestions is Render for AskUserQuestion, whose dialog
+// dialog.HideKey hides where the launcher can bring it back.
 func (r *Renderer) RenderQuestions(ctx context.Context, s *ask.Session[*auq.Request]) (ask.Outcome[auq.Result], error) {
-	return render(ctx, r, func() (shown[ask.Outcome[auq.Result]], string) {
+	return render(ctx, r, func() (shown[ask.Outcome[auq.Result]], string, error) {
+		sess := *s
+		sess.ToggleKey = dialog.HideKey
 		if r.launcher.Hideable(dialog.HideKey) != nil {
-			return tui.NewQuestionPopup(s, false, nil), ""
+			sess.ToggleKey = ""
 		}
-		return tui.NewQuestionPopup(s, true, nil), dialog.HideKey
+		d, err := tui.NewPopup(ask.AskUserQuestion, &sess, nil)
+		return d, sess.ToggleKey, err
 	}, func() func() { return r.notifyOpen(s.Notify, "", s.Countdown) }, ask.Outcome[auq.Result]{Dismissed: true})
 }
 
 // shown is a dialog as the Renderer shows it in popups, whatever its
-// outcome: Dialog, or tui.QuestionPopup.
+// outcome: Dialog, or a tui.Popup of another contract.
 type shown[O any] interface {
 	Fit(maxW, maxH int) (w, h int)
 	Show(ctx context.Context, t tui.Terminal) (O, error)
@@ -221,7 +226,7 @@ func (r *Renderer) takeScreen(ctx context.Context, tell bool) error {
 // then tells the user that a question is waiting, until the function it
 // returns is called. dismissed is the outcome of a dialog the user
 // dismisses before it is shown, on being told that a newer call came.
-func render[O any](ctx context.Context, r *Renderer, newDialog func() (shown[O], string), notify func() (stop func()), dismissed O) (O, error) {
+func render[O any](ctx context.Context, r *Renderer, newDialog func() (shown[O], string, error), notify func() (stop func()), dismissed O) (O, error) {
 	var none O
 	n := r.begin()
 	if err := r.takeScreen(ctx, true); err != nil {
@@ -267,7 +272,10 @@ func render[O any](ctx context.Context, r *Renderer, newDialog func() (shown[O],
 		return none, fmt.Errorf("popup: %w", err)
 	}
 
-	dlg, hideKey := newDialog()
+	dlg, hideKey, err := newDialog()
+	if err != nil {
+		return none, err
+	}
 	defer notify()()
 	argv := append(append([]string{}, r.command...), "--socket", sock)
 	win, err := r.launcher.Launch(ctx, argv, dlg.Fit)
