@@ -1,6 +1,7 @@
 package ask
 
 import (
+	"encoding/json"
 	"errors"
 
 	"github.com/askuser/askuser/contract"
@@ -37,6 +38,14 @@ func (askUser) Brief(req *contract.Request) Brief {
 func (askUser) Verify(req *contract.Request, answers []contract.Answer) ([]contract.Answer, contract.ErrorCode, error) {
 	code, err := checkAnswers(req, answers)
 	return answers, code, err
+}
+
+func (askUser) DecodeAnswer(result []byte) ([]contract.Answer, error) {
+	var r struct {
+		Answers []contract.Answer `json:"answers"`
+	}
+	err := json.Unmarshal(result, &r)
+	return r.Answers, err
 }
 
 func (askUser) Result(_ *contract.Request, end End[[]contract.Answer]) contract.Result {

@@ -2,6 +2,7 @@ package ask
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"sync"
 
@@ -44,6 +45,12 @@ func (auqContract) Verify(req *auq.Request, res auq.Result) (auq.Result, contrac
 	res.Cancelled = false
 	res.Metadata = req.ResultMetadata()
 	return res, contract.ErrInternal, auq.CheckResult(req, res)
+}
+
+func (auqContract) DecodeAnswer(result []byte) (auq.Result, error) {
+	var r auq.Result
+	err := json.Unmarshal(result, &r)
+	return r, err
 }
 
 func (auqContract) Result(req *auq.Request, end End[auq.Result]) auq.Outcome {

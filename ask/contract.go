@@ -29,6 +29,10 @@ type Contract[Req, Ans, Res any] interface {
 	// returns it as the caller is to receive it. A refusal is never
 	// passed on: the call fails with code, empty_answer or internal.
 	Verify(req Req, ans Ans) (Ans, contract.ErrorCode, error)
+	// DecodeAnswer reads the answer that a submitted result of the
+	// contract holds, in the result's JSON form, as the user's hub
+	// stores an answer given there.
+	DecodeAnswer(result []byte) (Ans, error)
 	// Result is the result of a call on req (its zero value when the
 	// request could not be read) that ended as end tells.
 	Result(req Req, end End[Ans]) Res

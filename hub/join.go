@@ -147,23 +147,22 @@ func (l *Link) Close(ctx context.Context) {
 // hub alone; call Connect first, so that a host whose hub is out of
 // reach is not offered a route.
 func (l *Link) Join(caps ask.Capabilities) ask.Capabilities {
-	caps = join(l, caps, ask.AskUser, Answer.Outcome)
-	return join(l, caps, ask.AskUserQuestion, Answer.QuestionOutcome)
+	caps = join(l, caps, ask.AskUser)
+	return join(l, caps, ask.AskUserQuestion)
 }
 
-// join is Join for the renderers of contract c, whose answers given on
-// the hub decode reads.
-func join[Req, Ans, Res any](l *Link, caps ask.Capabilities, c ask.Contract[Req, Ans, Res], decode func(Answer) (ask.Outcome[Ans], error)) ask.Capabilities {
+// join is Join for the renderers of contract c.
+func join[Req, Ans, Res any](l *Link, caps ask.Capabilities, c ask.Contract[Req, Ans, Res]) ask.Capabilities {
 	out := caps
 	custom, native := ask.Bound(caps, contract.RouteCustom, c), ask.Bound(caps, contract.RouteNative, c)
 	if custom != nil {
-		out = ask.Bind(out, contract.RouteCustom, c, racing(l, c, custom, decode))
+		out = ask.Bind(out, contract.RouteCustom, c, racing(l, c, custom))
 	}
 	if native != nil {
-		out = ask.Bind(out, contract.RouteNative, c, racing(l, c, native, decode))
+		out = ask.Bind(out, contract.RouteNative, c, racing(l, c, native))
 	}
 	if custom == nil && native == nil {
-		out = ask.Bind(out, contract.RouteCustom, c, racing(l, c, nil, decode))
+		out = ask.Bind(out, contract.RouteCustom, c, racing(l, c, nil))
 		out.CustomReason = ""
 	}
 	return out
@@ -171,7 +170,7 @@ func join[Req, Ans, Res any](l *Link, caps ask.Capabilities, c ask.Contract[Req,
 
 // racing returns a renderer of contract c that races local, when not
 // nil, against the hub.
-func racing[Req, Ans, Res any](l *Link, c ask.Contract[Req, Ans, Res], local ask.Renderer[Req, Ans], decode func(Answer) (ask.Outcome[Ans], error)) ask.Renderer[Req, Ans] {
+func racing[Req, Ans, Res any](l *Link, c ask.Contract[Req, Ans, Res], local ask.Renderer[Req, Ans]) ask.Renderer[Req, Ans] {
 	return ask.RendererFunc[Req, Ans](func(ctx context.Context, s *ask.Session[Req]) (ask.Outcome[Ans], error) {
 		req, err := json.Marshal(s.Request)
 		if err != nil {
@@ -185,7 +184,7 @@ func racing[Req, Ans, Res any](l *Link, c ask.Contract[Req, Ans, Res], local ask
 			contract: c.Tool(), request: req, questions: c.Brief(s.Request).Questions,
 			countdown: s.Countdown, callID: s.Call.ID, local: run,
 			note:   func(o ask.Outcome[Ans]) string { return noteFor(o.Dismissed) },
-			decode: decode,
+			decode: func(a Answer) (ask.Outcome[Ans], error) { return Outcome(c, a) },
 		})
 	})
 }

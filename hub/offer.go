@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/auq"
-	"github.com/askuser/askuser/contract"
 )
 
 // Offered is a questionnaire offered on the hub by Offer, until its asker
@@ -64,30 +62,15 @@ func (o *Offered) Settle(note string) (Answer, bool) {
 	return a, lost
 }
 
-// Outcome is an answer given on the hub to a questionnaire of ask_user,
-// as its renderer returns it.
-func (a Answer) Outcome() (ask.Outcome[[]contract.Answer], error) {
+// Outcome is an answer given on the hub to a questionnaire of contract
+// c, as its renderer returns it.
+func Outcome[Req, Ans, Res any](c ask.Contract[Req, Ans, Res], a Answer) (ask.Outcome[Ans], error) {
 	switch a.Status {
 	case StatusDismissed:
-		return ask.Outcome[[]contract.Answer]{Dismissed: true}, nil
+		return ask.Outcome[Ans]{Dismissed: true}, nil
 	case StatusAnswered:
-		var r askUserAnswer
-		err := json.Unmarshal(a.Result, &r)
-		return ask.Outcome[[]contract.Answer]{Answer: r.Answers}, err
+		ans, err := c.DecodeAnswer(a.Result)
+		return ask.Outcome[Ans]{Answer: ans}, err
 	}
-	return ask.Outcome[[]contract.Answer]{}, fmt.Errorf("the question was %s: it has no answer", a.Where())
-}
-
-// QuestionOutcome is an answer given on the hub to a questionnaire of
-// AskUserQuestion, as its renderer returns it.
-func (a Answer) QuestionOutcome() (ask.Outcome[auq.Result], error) {
-	switch a.Status {
-	case StatusDismissed:
-		return ask.Outcome[auq.Result]{Dismissed: true}, nil
-	case StatusAnswered:
-		var r auq.Result
-		err := json.Unmarshal(a.Result, &r)
-		return ask.Outcome[auq.Result]{Answer: r}, err
-	}
-	return ask.Outcome[auq.Result]{}, fmt.Errorf("the question was %s: it has no answer", a.Where())
+	return ask.Outcome[Ans]{}, fmt.Errorf("the question was %s: it has no answer", a.Where())
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/hub"
 )
 
@@ -59,7 +60,7 @@ func TestOffer(t *testing.T) {
 				t.Fatalf("Settle: won %v (%+v), want %v", won, a, tt.wantWon)
 			}
 			if won {
-				out, err := a.Outcome()
+				out, err := hub.Outcome(ask.AskUser, a)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -309,17 +309,15 @@ func (sh *sessionHub) settleOffer(call, note string) (hub.Answer, bool) {
 }
 
 // offerWon settles the offer of call of sh with note and, when an
-// answer given on the hub came first, returns it as decode reads it
-// (hub.Answer.Outcome, hub.Answer.QuestionOutcome). That answer is then
-// the call's, and not the client's action: the hub's note says where it
-// was answered or dismissed.
-func offerWon[O any](sh *sessionHub, call, note string, decode func(hub.Answer) (O, error)) (O, bool) {
-	var zero O
+// answer given on the hub came first, returns it as the renderer of
+// contract c would. That answer is then the call's, and not the client's
+// action: the hub's note says where it was answered or dismissed.
+func offerWon[Req, Ans, Res any](sh *sessionHub, call, note string, c ask.Contract[Req, Ans, Res]) (ask.Outcome[Ans], bool) {
 	a, won := sh.settleOffer(call, note)
 	if !won {
-		return zero, false
+		return ask.Outcome[Ans]{}, false
 	}
-	out, err := decode(a)
+	out, err := hub.Outcome(c, a)
 	return out, err == nil
 }
 

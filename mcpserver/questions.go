@@ -10,7 +10,6 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/modeltext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -126,14 +125,14 @@ func (s *Server) modernQuestions(ctx context.Context, h *sessionHost, req *mcp.C
 	call := rt.st.Call
 	var v qverdict
 	if rt.st.expired(rt.now) {
-		out, won := offerWon(h.hub, call, "timed out", hub.Answer.QuestionOutcome)
+		out, won := offerWon(h.hub, call, "timed out", ask.AskUserQuestion)
 		if !won {
 			return questionsResult(q, auq.Outcome{Status: auq.StatusTimeout, Route: string(contract.RouteNative),
 				Result: auq.Result{Cancelled: true, Metadata: q.ResultMetadata()}}, "")
 		}
 		v = qverdict{outcome: out}
 	} else if v = judgeQuestions(q, rt.st.qround(), rt.answer, rt.took()); v.next == nil {
-		if out, won := offerWon(h.hub, call, formNote(v.outcome.Dismissed, v.err), hub.Answer.QuestionOutcome); won {
+		if out, won := offerWon(h.hub, call, formNote(v.outcome.Dismissed, v.err), ask.AskUserQuestion); won {
 			v = qverdict{outcome: out}
 		}
 	}

@@ -44,7 +44,6 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/modeltext"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -367,13 +366,13 @@ func (s *Server) modernRound(ctx context.Context, h *sessionHost, req *mcp.CallT
 	call := rt.st.Call
 	var v verdict
 	if rt.st.expired(rt.now) {
-		out, won := offerWon(h.hub, call, "timed out", hub.Answer.Outcome)
+		out, won := offerWon(h.hub, call, "timed out", ask.AskUser)
 		if !won {
 			return contract.Result{Status: contract.StatusTimeout, Route: contract.RouteNative, Answers: []contract.Answer{}}, nil, call
 		}
 		v = verdict{outcome: out}
 	} else if v = judge(q, rt.st.round(), rt.answer, rt.took()); v.next == nil {
-		if out, won := offerWon(h.hub, call, formNote(v.outcome.Dismissed, v.err), hub.Answer.Outcome); won {
+		if out, won := offerWon(h.hub, call, formNote(v.outcome.Dismissed, v.err), ask.AskUser); won {
 			v = verdict{outcome: out}
 		}
 	}
