@@ -71,7 +71,7 @@ func TestDefaultsAgreeAcrossHosts(t *testing.T) {
 		if eff.Kind != dialog.EffectSubmit {
 			return ask.Outcome[[]contract.Answer]{}, fmt.Errorf("ctrl+enter gave effect %v, not a submit", eff.Kind)
 		}
-		return ask.Outcome[[]contract.Answer]{Answer: eff.Answers}, nil
+		return ask.Outcome[[]contract.Answer]{Answer: eff.Answer}, nil
 	})), nil), nil)
 	promptHost := ask.NewAsker(ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteNative, ask.AskUser, native.New(enter{}, nil)), nil), nil)
 	srv := newServer(t, &mcpserver.Options{Host: ask.HostOptions{Options: ask.Prefs{Mode: contract.RouteNative}}})

@@ -213,7 +213,7 @@ func (m *model) key(k dialog.Key) (tea.Model, tea.Cmd) {
 	eff := m.d.Update(k)
 	switch eff.Kind {
 	case dialog.EffectSubmit:
-		return m.finish(ask.Outcome[[]contract.Answer]{Answer: eff.Answers})
+		return m.finish(ask.Outcome[[]contract.Answer]{Answer: eff.Answer})
 	case dialog.EffectDismiss:
 		return m.finish(ask.Outcome[[]contract.Answer]{Dismissed: true})
 	case dialog.EffectCancelCountdown:

@@ -115,7 +115,7 @@ func (m *qmodel) key(k dialog.Key) (tea.Model, tea.Cmd) {
 	}
 	switch eff.Kind {
 	case dialog.EffectSubmit:
-		return m.finish(ask.Outcome[auq.Result]{Answer: eff.Result})
+		return m.finish(ask.Outcome[auq.Result]{Answer: eff.Answer})
 	case dialog.EffectDismiss:
 		return m.finish(ask.Outcome[auq.Result]{Dismissed: true})
 	case dialog.EffectToggleHide:

@@ -204,16 +204,25 @@ func (cs *customSession) handle(msg inMsg) { cs.component.handle(msg, cs.key, ni
 
 // key applies k to the dialog and reports whether it ended it.
 func (cs *customSession) key(k dialog.Key) (ask.Outcome[[]contract.Answer], bool) {
-	eff := cs.m.Update(k)
+	return ended(cs.s, cs.m.Update(k))
+}
+
+// ended passes the milestones of eff, a key's effect on the dialog of
+// session s, on to s, and reports whether it ended the dialog, with the
+// outcome. A key that cancels the countdown cancels s's.
+func ended[Req, A any](s *ask.Session[Req], eff dialog.Effect[A]) (ask.Outcome[A], bool) {
+	for _, ms := range eff.Milestones {
+		s.Progress(ms)
+	}
 	switch eff.Kind {
 	case dialog.EffectSubmit:
-		return ask.Outcome[[]contract.Answer]{Answer: eff.Answers}, true
+		return ask.Outcome[A]{Answer: eff.Answer}, true
 	case dialog.EffectDismiss:
-		return ask.Outcome[[]contract.Answer]{Dismissed: true}, true
+		return ask.Outcome[A]{Dismissed: true}, true
 	case dialog.EffectCancelCountdown:
-		cs.s.Countdown.Cancel()
+		s.Countdown.Cancel()
 	}
-	return ask.Outcome[[]contract.Answer]{}, false
+	return ask.Outcome[A]{}, false
 }
 
 // view sends frames for one component: the first whole, then only what

@@ -72,17 +72,7 @@ func (qs *questionSession) drawn() {
 // shim takes the hide key before the component sees it, and hides the
 // overlay.
 func (qs *questionSession) key(k dialog.Key) (ask.Outcome[auq.Result], bool) {
-	eff := qs.m.Update(k)
-	for _, ms := range eff.Milestones {
-		qs.s.Progress(ms)
-	}
-	switch eff.Kind {
-	case dialog.EffectSubmit:
-		return ask.Outcome[auq.Result]{Answer: eff.Result}, true
-	case dialog.EffectDismiss:
-		return ask.Outcome[auq.Result]{Dismissed: true}, true
-	}
-	return ask.Outcome[auq.Result]{}, false
+	return ended(qs.s, qs.m.Update(k))
 }
 
 // questionResultMsg ends an AskUserQuestion call: Result is the tool's
