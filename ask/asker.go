@@ -215,7 +215,7 @@ func check[Req any](c Checker[Req], req Req, route contract.Route) (code contrac
 // event of the end that settle makes of the first settlement.
 func waitOn[Req, Ans any](a *Asker, ctx context.Context, s *Session[Req], r Renderer[Req, Ans], total time.Duration, open Opening, settle func(settlement[Ans]) End[Ans]) (end End[Ans]) {
 	callID := s.Call.ID
-	a.emit(Event{Name: EventBlocked, CallID: callID, Active: true})
+	a.emit(Event{Name: EventWaiting, CallID: callID, Active: true})
 	defer func() {
 		s.progress.stop()
 		if p := recover(); p != nil {
@@ -223,7 +223,7 @@ func waitOn[Req, Ans any](a *Asker, ctx context.Context, s *Session[Req], r Rend
 		}
 		end.Opened = true
 		a.emit(end.event(callID))
-		a.emit(Event{Name: EventBlocked, CallID: callID, Active: false})
+		a.emit(Event{Name: EventWaiting, CallID: callID, Active: false})
 	}()
 
 	rctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))

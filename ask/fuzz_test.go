@@ -51,7 +51,7 @@ func FuzzAskJSON(f *testing.F) {
 				if len(ev) != 0 {
 					t.Fatalf("invalid request emitted %+v", ev)
 				}
-			case len(ev) != 3 || ev[0].Name != EventBlocked || !ev[0].Active || ev[2].Name != EventBlocked || ev[2].Active:
+			case len(ev) != 3 || ev[0].Name != EventWaiting || !ev[0].Active || ev[2].Name != EventWaiting || ev[2].Active:
 				t.Fatalf("events %+v for %+v", ev, res)
 			case ev[1] != outcomeEvent("f", res):
 				t.Fatalf("outcome event %+v for %+v", ev[1], res)

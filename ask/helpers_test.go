@@ -61,9 +61,9 @@ func (r *recorder) got() []Event {
 func sequence(callID string, outcome Event) []Event {
 	outcome.CallID = callID
 	return []Event{
-		{Name: EventBlocked, CallID: callID, Active: true},
+		{Name: EventWaiting, CallID: callID, Active: true},
 		outcome,
-		{Name: EventBlocked, CallID: callID},
+		{Name: EventWaiting, CallID: callID},
 	}
 }
 

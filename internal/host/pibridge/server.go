@@ -442,7 +442,7 @@ func closingEvents(m inMsg, route contract.Route, code contract.ErrorCode) []bus
 	if !m.Outcome {
 		events = append(events, busMessage{ask.EventError, ask.Event{Name: ask.EventError, CallID: m.CallID, Route: route, Status: contract.StatusError, ErrorCode: code}})
 	}
-	return append(events, busMessage{ask.EventBlocked, ask.Event{Name: ask.EventBlocked, CallID: m.CallID}})
+	return append(events, busMessage{ask.EventWaiting, ask.Event{Name: ask.EventWaiting, CallID: m.CallID}})
 }
 
 // explain words res for the model. The request, when it parses, lets the
