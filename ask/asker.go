@@ -126,16 +126,6 @@ func Ask[Req, Ans, Res any](ctx context.Context, a *Asker, c Contract[Req, Ans, 
 	return run(ctx, a, c, req, warnings, call)
 }
 
-// Ask is Ask(ctx, a, AskUser, req, call).
-func (a *Asker) Ask(ctx context.Context, req *contract.Request, call *Call) contract.Result {
-	return Ask(ctx, a, AskUser, req, call)
-}
-
-// AskJSON is AskJSON(ctx, a, AskUser, data, call).
-func (a *Asker) AskJSON(ctx context.Context, data []byte, call *Call) contract.Result {
-	return AskJSON(ctx, a, AskUser, data, call)
-}
-
 // invalid is the result of a request the contract refused.
 func invalid[Req, Ans, Res any](c Contract[Req, Ans, Res], err error) Res {
 	var req Req

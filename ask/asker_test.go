@@ -67,7 +67,7 @@ func TestAskRefusals(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			called = false
 			rec := &recorder{}
-			got := NewAsker(tt.host, &Options{Events: rec}).Ask(tt.ctx, tt.req, &Call{ID: "c1"})
+			got := Ask(tt.ctx, NewAsker(tt.host, &Options{Events: rec}), AskUser, tt.req, &Call{ID: "c1"})
 			msg := ""
 			if got.Error != nil {
 				msg = got.Error.Message
@@ -111,7 +111,7 @@ func TestAskJSON(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := a.AskJSON(context.Background(), []byte(tt.data), nil)
+			got := AskJSON(context.Background(), a, AskUser, []byte(tt.data), nil)
 			var code contract.ErrorCode
 			if got.Error != nil {
 				code = got.Error.Code
@@ -185,7 +185,7 @@ func TestRendererOutcomes(t *testing.T) {
 				caps = Bind(Capabilities{}, contract.RouteNative, AskUser, tt.render)
 			}
 			rec := &recorder{}
-			got := NewAsker(NewHost(caps, nil), &Options{Events: rec}).Ask(context.Background(), request(2), &Call{ID: "toolu_1"})
+			got := Ask(context.Background(), NewAsker(NewHost(caps, nil), &Options{Events: rec}), AskUser, request(2), &Call{ID: "toolu_1"})
 			msg := ""
 			if got.Error != nil {
 				msg = got.Error.Message
@@ -230,7 +230,7 @@ func TestSession(t *testing.T) {
 			if tt.req != nil {
 				tt.req(req)
 			}
-			res := NewAsker(NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUser, r), &HostOptions{Options: tt.options}), nil).Ask(context.Background(), req, nil)
+			res := Ask(context.Background(), NewAsker(NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUser, r), &HostOptions{Options: tt.options}), nil), AskUser, req, nil)
 			if res.Status != contract.StatusAnswered {
 				t.Fatalf("Ask = %+v; want answered", res)
 			}
@@ -248,7 +248,7 @@ func TestWarningsKept(t *testing.T) {
 	req := request(1)
 	req.Questions[0].Options = []contract.Option{{Label: "a"}, {Label: "a"}, {Label: "b"}}
 	r := answerWith(Outcome[[]contract.Answer]{Answer: answers(1)}, nil)
-	res := NewAsker(NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUser, r), nil), nil).Ask(context.Background(), req, nil)
+	res := Ask(context.Background(), NewAsker(NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUser, r), nil), nil), AskUser, req, nil)
 	if res.Status != contract.StatusAnswered || len(res.Warnings) == 0 {
 		t.Errorf("Ask = %+v; want answered with a warning about the duplicate label", res)
 	}
@@ -257,7 +257,7 @@ func TestWarningsKept(t *testing.T) {
 func TestPanickingSink(t *testing.T) {
 	r := answerWith(Outcome[[]contract.Answer]{Answer: answers(1)}, nil)
 	sink := EventSinkFunc(func(Event) { panic("sink broke") })
-	res := NewAsker(NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUser, r), nil), &Options{Events: sink}).Ask(context.Background(), request(1), nil)
+	res := Ask(context.Background(), NewAsker(NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUser, r), nil), &Options{Events: sink}), AskUser, request(1), nil)
 	if res.Status != contract.StatusAnswered {
 		t.Errorf("Ask = %+v; want answered despite the sink", res)
 	}
@@ -273,7 +273,7 @@ func TestConcurrentAsks(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
-			if res := a.Ask(context.Background(), request(3), nil); res.Status != contract.StatusAnswered {
+			if res := Ask(context.Background(), a, AskUser, request(3), nil); res.Status != contract.StatusAnswered {
 				t.Errorf("Ask = %+v; want answered", res)
 			}
 		})

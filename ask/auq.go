@@ -1,7 +1,6 @@
 package ask
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"sync"
@@ -75,16 +74,6 @@ func (auqContract) Result(req *auq.Request, end End[auq.Result]) auq.Outcome {
 		return auq.InvalidRequestOutcome(end.Err)
 	}
 	return auq.Outcome{Status: auq.StatusError, Route: route, Error: &auq.Error{Code: string(end.Code), Message: end.Message}}
-}
-
-// AskQuestionsJSON is AskJSON(ctx, a, AskUserQuestion, data, call).
-func (a *Asker) AskQuestionsJSON(ctx context.Context, data []byte, call *Call) auq.Outcome {
-	return AskJSON(ctx, a, AskUserQuestion, data, call)
-}
-
-// AskQuestions is Ask(ctx, a, AskUserQuestion, req, call).
-func (a *Asker) AskQuestions(ctx context.Context, req *auq.Request, call *Call) auq.Outcome {
-	return Ask(ctx, a, AskUserQuestion, req, call)
 }
 
 // progress forwards milestones until the call settles. A panic in the

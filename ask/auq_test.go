@@ -131,7 +131,7 @@ func TestAskQuestions(t *testing.T) {
 			if tt.ctx != nil {
 				ctx = tt.ctx()
 			}
-			got := a.AskQuestions(ctx, req, &Call{ID: "c1"})
+			got := Ask(ctx, a, AskUserQuestion, req, &Call{ID: "c1"})
 			// Messages the test leaves out are only checked to be there.
 			if got.Error != nil && tt.want.Error != nil && tt.want.Error.Message == "" {
 				if got.Error.Message == "" {
@@ -155,7 +155,7 @@ func TestAskQuestions(t *testing.T) {
 
 func TestAskQuestionsJSON(t *testing.T) {
 	a := NewAsker(NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUserQuestion, questionsWith(Outcome[auq.Result]{Dismissed: true}, nil)), nil), nil)
-	out := a.AskQuestionsJSON(context.Background(), []byte(`{"questions":[],"extra":1}`), nil)
+	out := AskJSON(context.Background(), a, AskUserQuestion, []byte(`{"questions":[],"extra":1}`), nil)
 	if out.Status != auq.StatusError || out.Error.Code != string(contract.ErrInvalidRequest) {
 		t.Fatalf("a bad request: %+v", out)
 	}
@@ -164,7 +164,7 @@ func TestAskQuestionsJSON(t *testing.T) {
 			t.Errorf("the message does not name %q:\n%s", want, out.Error.Message)
 		}
 	}
-	out = a.AskQuestionsJSON(context.Background(), []byte(`{"questions":[{"id":"q","question":"Go?","header":"Go",
+	out = AskJSON(context.Background(), a, AskUserQuestion, []byte(`{"questions":[{"id":"q","question":"Go?","header":"Go",
 		"options":[{"id":"y","label":"Yes","description":"Go"},{"id":"n","label":"No","description":"Stay"}]}]}`), nil)
 	if out.Status != auq.StatusDismissed || !out.Result.Cancelled {
 		t.Fatalf("a good request: %+v", out)
@@ -186,7 +186,7 @@ func TestAskQuestionsTimeout(t *testing.T) {
 		req.Questions = append(req.Questions, req.Questions[0])
 		req.Questions[1].ID = "db2"
 		start := time.Now()
-		out := NewAsker(h, nil).AskQuestions(context.Background(), req, nil)
+		out := Ask(context.Background(), NewAsker(h, nil), AskUserQuestion, req, nil)
 		if out.Status != auq.StatusTimeout || !out.Result.Cancelled {
 			t.Fatalf("outcome: %+v", out)
 		}
@@ -206,7 +206,7 @@ func TestAskQuestionsAbort(t *testing.T) {
 		}
 		return Outcome[auq.Result]{}, nil
 	})
-	out := NewAsker(NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUserQuestion, r), nil), nil).AskQuestions(ctx, auqRequest(), nil)
+	out := Ask(ctx, NewAsker(NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUserQuestion, r), nil), nil), AskUserQuestion, auqRequest(), nil)
 	if out.Status != auq.StatusAborted || !out.Result.Cancelled || out.Route != "custom" {
 		t.Fatalf("outcome: %+v", out)
 	}
@@ -232,7 +232,7 @@ func TestAskQuestionsProgress(t *testing.T) {
 			panic("a panicking progress function changes nothing")
 		}
 	}}
-	out := NewAsker(NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUserQuestion, r), nil), nil).AskQuestions(context.Background(), auqRequest(), call)
+	out := Ask(context.Background(), NewAsker(NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUserQuestion, r), nil), nil), AskUserQuestion, auqRequest(), call)
 	if out.Status != auq.StatusSubmitted {
 		t.Fatalf("outcome: %+v", out)
 	}
@@ -249,7 +249,7 @@ func TestAskQuestionsProgress(t *testing.T) {
 // refused, not run.
 func TestAskOnQuestionsHost(t *testing.T) {
 	a := NewAsker(NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUserQuestion, questionsWith(Outcome[auq.Result]{}, nil)), nil), nil)
-	res := a.Ask(context.Background(), request(1), nil)
+	res := Ask(context.Background(), a, AskUser, request(1), nil)
 	if res.Status != contract.StatusError || res.Error.Code != contract.ErrUnsupportedMode {
 		t.Fatalf("result: %+v", res)
 	}

@@ -22,7 +22,7 @@ func BenchmarkAsk(b *testing.B) {
 	call := &Call{ID: "toolu_1"}
 	b.ReportAllocs()
 	for b.Loop() {
-		if res := a.Ask(ctx, req, call); res.Route == "" {
+		if res := Ask(ctx, a, AskUser, req, call); res.Route == "" {
 			b.Fatalf("Ask = %+v", res)
 		}
 	}

@@ -28,7 +28,7 @@ func TestCallReachesRenderer(t *testing.T) {
 			return ask.Outcome[[]contract.Answer]{Dismissed: true}, nil
 		})
 		asker := ask.NewAsker(ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, r), nil), nil)
-		res := asker.Ask(t.Context(), &contract.Request{Questions: []contract.Question{{Title: "Go?", Kind: contract.KindBool}}}, tt.call)
+		res := ask.Ask(t.Context(), asker, ask.AskUser, &contract.Request{Questions: []contract.Question{{Title: "Go?", Kind: contract.KindBool}}}, tt.call)
 		if res.Status != contract.StatusAborted {
 			t.Fatalf("%s: result %+v", tt.name, res)
 		}

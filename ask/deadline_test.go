@@ -218,7 +218,7 @@ func TestDeadline(t *testing.T) {
 				}
 
 				start := time.Now()
-				got := a.Ask(ctx, request(tt.questions), &Call{ID: "call-7"})
+				got := Ask(ctx, a, AskUser, request(tt.questions), &Call{ID: "call-7"})
 				elapsed := time.Since(start)
 				close(release)
 				synctest.Wait() // the renderer's late result, if any, is in
@@ -320,7 +320,7 @@ func TestDeadlineNotBefore(t *testing.T) {
 		})
 		a := NewAsker(NewHost(Bind(Capabilities{}, contract.RouteNative, AskUser, r), &HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: ptr[int64](250)}}), nil)
 		done := make(chan contract.Result, 1)
-		go func() { done <- a.Ask(context.Background(), request(4), nil) }()
+		go func() { done <- Ask(context.Background(), a, AskUser, request(4), nil) }()
 		time.Sleep(time.Second - time.Nanosecond)
 		synctest.Wait()
 		select {

@@ -29,7 +29,7 @@ func Example() {
 		fmt.Println(asker.NotAvailableReason())
 		return
 	}
-	res := asker.Ask(context.Background(), &contract.Request{
+	res := ask.Ask(context.Background(), asker, ask.AskUser, &contract.Request{
 		Questions: []contract.Question{{
 			Title:   "Deploy where?",
 			Kind:    contract.KindSingle,
@@ -53,7 +53,7 @@ func ExampleNewHost_unavailable() {
 	host := ask.NewHost(ask.Bind(ask.Capabilities{NativeReason: "print mode has no dialogs"}, contract.RouteCustom, ask.AskUser, firstOption), &ask.HostOptions{
 		Options: ask.Prefs{Mode: contract.RouteNative},
 	})
-	res := ask.NewAsker(host, nil).Ask(context.Background(), &contract.Request{
+	res := ask.Ask(context.Background(), ask.NewAsker(host, nil), ask.AskUser, &contract.Request{
 		Questions: []contract.Question{{Title: "Name?", Kind: contract.KindInput}},
 	}, nil)
 	fmt.Println(host.Support().Status)
@@ -63,13 +63,13 @@ func ExampleNewHost_unavailable() {
 	// error native unsupported_mode
 }
 
-func ExampleAsker_Ask_events() {
+func ExampleAsk_events() {
 	sink := ask.EventSinkFunc(func(e ask.Event) {
 		payload, _ := json.Marshal(e)
 		fmt.Println(e.Name, string(payload))
 	})
 	asker := ask.NewAsker(ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, firstOption), nil), &ask.Options{Events: sink})
-	asker.AskJSON(context.Background(), []byte(`{"questions":[{"title":"Deploy where?","options":[{"label":"staging"}]}]}`), &ask.Call{ID: "toolu_1"})
+	ask.AskJSON(context.Background(), asker, ask.AskUser, []byte(`{"questions":[{"title":"Deploy where?","options":[{"label":"staging"}]}]}`), &ask.Call{ID: "toolu_1"})
 	// Output:
 	// herdr:blocked {"active":true,"label":"Waiting for user response","callId":"toolu_1"}
 	// ask:answered {"callId":"toolu_1","route":"custom","status":"answered"}
@@ -84,7 +84,7 @@ func ExampleCountdown_Cancel() {
 		fmt.Println("deadline:", before, "cancelled:", cancelled, "deadline now:", after)
 		return ask.Outcome[[]contract.Answer]{Dismissed: true}, nil
 	})
-	res := ask.NewAsker(ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, r), nil), nil).Ask(context.Background(), &contract.Request{
+	res := ask.Ask(context.Background(), ask.NewAsker(ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, r), nil), nil), ask.AskUser, &contract.Request{
 		Questions: []contract.Question{{Title: "Name?", Kind: contract.KindInput}},
 	}, nil)
 	fmt.Println(res.Status, res.CancelledReason)
@@ -101,7 +101,7 @@ func ExampleOptions_onOpen() {
 		fmt.Printf("%s: %d question(s) waiting on the %s route, header %q, deadline set: %v\n",
 			o.Tool, o.Questions, o.Route, o.Header, !o.Deadline.IsZero())
 	}})
-	asker.Ask(context.Background(), &contract.Request{
+	ask.Ask(context.Background(), asker, ask.AskUser, &contract.Request{
 		Header: "Release",
 		Questions: []contract.Question{{
 			Title:   "Deploy where?",

@@ -39,7 +39,7 @@ func FuzzAskJSON(f *testing.F) {
 				caps = Bind(Capabilities{}, contract.RouteNative, AskUser, r)
 			}
 			rec := &recorder{}
-			res := NewAsker(NewHost(caps, nil), &Options{Events: rec}).AskJSON(context.Background(), data, &Call{ID: "f"})
+			res := AskJSON(context.Background(), NewAsker(NewHost(caps, nil), &Options{Events: rec}), AskUser, data, &Call{ID: "f"})
 			if res.Answers == nil {
 				t.Fatalf("Answers is nil in %+v", res)
 			}

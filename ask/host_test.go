@@ -136,7 +136,7 @@ func TestConfigFileReadOnce(t *testing.T) {
 	if err := os.WriteFile(path, []byte(`{"mode":`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	res := NewAsker(h, nil).Ask(t.Context(), request(1), nil)
+	res := Ask(t.Context(), NewAsker(h, nil), AskUser, request(1), nil)
 	if res.Status != contract.StatusAnswered || res.Route != native {
 		t.Errorf("Ask after the file changed = %s on %q; want answered on native", res.Status, res.Route)
 	}

@@ -28,7 +28,7 @@ func TestOnOpen(t *testing.T) {
 		req := request(2)
 		req.Header = "Deploy"
 		start := time.Now()
-		if res := a.Ask(context.Background(), req, &Call{ID: "c1"}); res.Status != contract.StatusAnswered {
+		if res := Ask(context.Background(), a, AskUser, req, &Call{ID: "c1"}); res.Status != contract.StatusAnswered {
 			t.Fatalf("Ask = %+v", res)
 		}
 		if !renderedAfter {
@@ -41,14 +41,14 @@ func TestOnOpen(t *testing.T) {
 
 		// A refused call opens no wait; a panicking hook breaks nothing.
 		got = nil
-		if res := a.Ask(context.Background(), &contract.Request{}, nil); res.Status != contract.StatusError {
+		if res := Ask(context.Background(), a, AskUser, &contract.Request{}, nil); res.Status != contract.StatusError {
 			t.Fatalf("Ask of an empty request = %+v", res)
 		}
 		if len(got) != 0 {
 			t.Errorf("OnOpen called for a refused call: %+v", got)
 		}
 		b := NewAsker(h, &Options{OnOpen: func(Opening) { panic("hook") }})
-		if res := b.Ask(context.Background(), request(2), nil); res.Status != contract.StatusAnswered {
+		if res := Ask(context.Background(), b, AskUser, request(2), nil); res.Status != contract.StatusAnswered {
 			t.Errorf("Ask with a panicking hook = %+v", res)
 		}
 	})
@@ -58,7 +58,7 @@ func TestOnOpenQuestions(t *testing.T) {
 	var got []Opening
 	h := NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUserQuestion, questionsWith(Outcome[auq.Result]{Answer: auqSubmitted()}, nil)), nil)
 	a := NewAsker(h, &Options{OnOpen: func(o Opening) { got = append(got, o) }})
-	a.AskQuestions(context.Background(), auqRequest(), nil)
+	Ask(context.Background(), a, AskUserQuestion, auqRequest(), nil)
 	if len(got) != 1 {
 		t.Fatalf("openings = %+v", got)
 	}

@@ -473,7 +473,7 @@ func stressAsk(a *Asker, i int, p plan, tr *trace) {
 	req := request(1)
 	req.Questions[0].Title = fmt.Sprintf("ask %d", i)
 	start := time.Now()
-	res := a.Ask(ctx, req, &Call{ID: fmt.Sprintf("call-%d", i)})
+	res := Ask(ctx, a, AskUser, req, &Call{ID: fmt.Sprintf("call-%d", i)})
 	done := time.Now()
 	tr.mu.Lock()
 	tr.start, tr.done, tr.res = start, done, res

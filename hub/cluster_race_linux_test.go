@@ -164,7 +164,7 @@ func TestClusterSameMomentRelayed(t *testing.T) {
 		raced := false
 		for attempt := 0; attempt < tc.attempts && !raced; attempt++ {
 			results := make(chan contract.Result, 1)
-			go func() { results <- asker.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+			go func() { results <- ask.AskJSON(context.Background(), asker, ask.AskUser, []byte(askUserReq), nil) }()
 			var id string
 			waitFor(t, 20*time.Second, func() string {
 				ids := map[string]int{}
@@ -387,7 +387,7 @@ func TestClusterReadAfterPublish(t *testing.T) {
 	unknown, unanswered := 0, 0
 	for i := range questions {
 		results := make(chan contract.Result, 1)
-		go func() { results <- asker.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+		go func() { results <- ask.AskJSON(context.Background(), asker, ask.AskUser, []byte(askUserReq), nil) }()
 		var id string
 		for j, r := range readers {
 			var e hub.WatchEvent
@@ -576,7 +576,7 @@ func TestClusterStopLookedFor(t *testing.T) {
 		}},
 	} {
 		results := make(chan contract.Result, 1)
-		go func() { results <- asker.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+		go func() { results <- ask.AskJSON(context.Background(), asker, ask.AskUser, []byte(askUserReq), nil) }()
 		session := <-sessions
 		var q hub.Question
 		waitFor(t, 10*time.Second, func() string {

@@ -154,7 +154,7 @@ func TestHubAnswerWins(t *testing.T) {
 	defer closeLink(l)
 	a := newAsker(t, l, ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, local), 60000)
 	results := make(chan contract.Result, 1)
-	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+	go func() { results <- ask.AskJSON(context.Background(), a, ask.AskUser, []byte(askUserReq), nil) }()
 
 	q := waitPending(t, c)
 	if q.Tag.Agent != "test agent" || q.Tag.Contract != hub.ContractAskUser || q.Tag.Questions != 1 || q.Tag.Deadline == nil || q.Tag.Machine == "" || q.Tag.Project == "" {
@@ -201,7 +201,7 @@ func TestLocalAnswerWins(t *testing.T) {
 	})
 	a := newAsker(t, l, ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, local), 60000)
 	results := make(chan contract.Result, 1)
-	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+	go func() { results <- ask.AskJSON(context.Background(), a, ask.AskUser, []byte(askUserReq), nil) }()
 	q := waitPending(t, c)
 	req, _, _ := contract.Parse([]byte(askUserReq))
 	ans := contract.NewAnswer(req, 0)
@@ -230,7 +230,7 @@ func TestHeadlessWaitsForHub(t *testing.T) {
 	}
 	a := newAsker(t, l, ask.Capabilities{CustomReason: "no terminal", NativeReason: "no terminal"}, 60000)
 	outs := make(chan auq.Outcome, 1)
-	go func() { outs <- a.AskQuestionsJSON(context.Background(), []byte(auqReq), nil) }()
+	go func() { outs <- ask.AskJSON(context.Background(), a, ask.AskUserQuestion, []byte(auqReq), nil) }()
 	q := waitPending(t, c)
 	if q.Tag.Contract != hub.ContractAskUserQuestion {
 		t.Errorf("contract = %q", q.Tag.Contract)
@@ -259,7 +259,7 @@ func TestExactlyOnce(t *testing.T) {
 	defer closeLink(l)
 	a := newAsker(t, l, ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, newBlockingLocal()), 60000)
 	results := make(chan contract.Result, 1)
-	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+	go func() { results <- ask.AskJSON(context.Background(), a, ask.AskUser, []byte(askUserReq), nil) }()
 	q := waitPending(t, c)
 	const n = 8
 	var wg sync.WaitGroup
@@ -311,7 +311,7 @@ func TestUnreachableHubLeavesLocalRoute(t *testing.T) {
 	})
 	a := newAsker(t, l, ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, local), 60000)
 	for range 2 {
-		if res := a.AskJSON(context.Background(), []byte(askUserReq), nil); res.Status != contract.StatusAnswered {
+		if res := ask.AskJSON(context.Background(), a, ask.AskUser, []byte(askUserReq), nil); res.Status != contract.StatusAnswered {
 			t.Fatalf("result = %+v", res)
 		}
 	}
@@ -329,7 +329,7 @@ func TestLateUnknownAndExpired(t *testing.T) {
 	})
 	a := newAsker(t, l, ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, newBlockingLocal()), 1000)
 	results := make(chan contract.Result, 1)
-	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+	go func() { results <- ask.AskJSON(context.Background(), a, ask.AskUser, []byte(askUserReq), nil) }()
 	q := waitPending(t, c)
 	if res := <-results; res.Status != contract.StatusTimeout {
 		t.Fatalf("result = %+v", res)
@@ -403,7 +403,7 @@ func TestSameMomentExactlyOnce(t *testing.T) {
 		r := newBlockingLocal()
 		a := newAsker(t, l, ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, r), 60000)
 		results := make(chan contract.Result, 1)
-		go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+		go func() { results <- ask.AskJSON(context.Background(), a, ask.AskUser, []byte(askUserReq), nil) }()
 		q := waitPending(t, c)
 		answered := make(chan error, 1)
 		go func() {
@@ -459,7 +459,7 @@ func TestCountdownStopped(t *testing.T) {
 	a := newAsker(t, l, ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, local), 1000)
 	results := make(chan contract.Result, 1)
 	firstDeadline := time.Now().Add(time.Second)
-	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+	go func() { results <- ask.AskJSON(context.Background(), a, ask.AskUser, []byte(askUserReq), nil) }()
 	if !<-stopped {
 		t.Fatal("the countdown could not be stopped")
 	}
@@ -502,7 +502,7 @@ func TestStopCountdownElsewhere(t *testing.T) {
 	local, sessions := showingDialog()
 	a := newAsker(t, l, ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, local), 2000)
 	results := make(chan contract.Result, 1)
-	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+	go func() { results <- ask.AskJSON(context.Background(), a, ask.AskUser, []byte(askUserReq), nil) }()
 	s := <-sessions
 	q := waitPending(t, c)
 	if q.Tag.Deadline == nil {
@@ -549,7 +549,7 @@ func TestStopCountdownRefused(t *testing.T) {
 	defer closeLink(l)
 	a := newAsker(t, l, ask.Capabilities{}, 60000)
 	results := make(chan contract.Result, 1)
-	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+	go func() { results <- ask.AskJSON(context.Background(), a, ask.AskUser, []byte(askUserReq), nil) }()
 	q := waitPending(t, c)
 	if _, err := c.Answer(context.Background(), q.ID, askUserAnswer(t, "staging"), "program"); err != nil {
 		t.Fatal(err)
@@ -597,7 +597,7 @@ func TestRedial(t *testing.T) {
 	defer closeLink(l)
 	a := newAsker(t, l, ask.Capabilities{}, 60000)
 	results := make(chan contract.Result, 1)
-	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+	go func() { results <- ask.AskJSON(context.Background(), a, ask.AskUser, []byte(askUserReq), nil) }()
 	q := waitPending(t, c)
 	if _, err := c.Answer(context.Background(), q.ID, askUserAnswer(t, "prod"), "program"); err != nil {
 		t.Fatal(err)

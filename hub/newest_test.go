@@ -183,7 +183,7 @@ func TestCreatedWhenPublished(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		a.AskJSON(context.Background(), []byte(askUserReq), nil)
+		ask.AskJSON(context.Background(), a, ask.AskUser, []byte(askUserReq), nil)
 	}()
 	q := waitPending(t, c)
 	if q.Created.Before(asked.Add(slow)) {

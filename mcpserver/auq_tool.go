@@ -92,7 +92,7 @@ func (s *Server) handleQuestions(ctx context.Context, req *mcp.CallToolRequest) 
 	}
 	defer endTurn()
 	id := h.hub.callID()
-	out := h.asker.AskQuestions(ctx, q, &ask.Call{ID: id, Data: &callData{progress: p}, Progress: p.milestone})
+	out := ask.Ask(ctx, h.asker, ask.AskUserQuestion, q, &ask.Call{ID: id, Data: &callData{progress: p}, Progress: p.milestone})
 	note := h.hub.note(modeltext.AskUserQuestion, id, out.Status == auq.StatusSubmitted)
 	return withNote(questionsResult(q, out, p.elicitAction()), note), nil
 }
@@ -137,7 +137,7 @@ func (s *Server) modernQuestions(ctx context.Context, h *sessionHost, req *mcp.C
 		}
 	}
 	if v.next == nil {
-		out := h.asker.AskQuestions(ctx, q, &ask.Call{ID: call, Data: &callData{progress: p, questions: &v}, Progress: p.milestone})
+		out := ask.Ask(ctx, h.asker, ask.AskUserQuestion, q, &ask.Call{ID: call, Data: &callData{progress: p, questions: &v}, Progress: p.milestone})
 		note := h.hub.note(modeltext.AskUserQuestion, call, out.Status == auq.StatusSubmitted)
 		return withNote(questionsResult(q, out, p.elicitAction()), note)
 	}

@@ -79,8 +79,8 @@ func TestDefaultsAgreeAcrossHosts(t *testing.T) {
 
 	for i, req := range requests {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			fromDialog := dialogHost.AskJSON(t.Context(), []byte(req), nil)
-			fromPrompts := promptHost.AskJSON(t.Context(), []byte(req), nil)
+			fromDialog := ask.AskJSON(t.Context(), dialogHost, ask.AskUser, []byte(req), nil)
+			fromPrompts := ask.AskJSON(t.Context(), promptHost, ask.AskUser, []byte(req), nil)
 			r, err := call(t.Context(), cs, req)
 			if err != nil {
 				t.Fatal(err)

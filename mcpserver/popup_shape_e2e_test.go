@@ -144,7 +144,7 @@ func fitFor(t *testing.T, args string, w, h int) (int, int) {
 	})
 	toggle := "alt+o"
 	host := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, r), &ask.HostOptions{Options: config.Prefs{Mode: contract.RouteCustom, ToggleKey: &toggle}})
-	if res := ask.NewAsker(host, nil).AskJSON(context.Background(), []byte(args), nil); res.Status != contract.StatusAborted {
+	if res := ask.AskJSON(context.Background(), ask.NewAsker(host, nil), ask.AskUser, []byte(args), nil); res.Status != contract.StatusAborted {
 		t.Fatalf("sizing the popup: %+v", res)
 	}
 	return fw, fh

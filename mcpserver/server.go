@@ -295,7 +295,7 @@ func (s *Server) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	}
 	defer endTurn()
 	id := h.hub.callID()
-	res := h.asker.Ask(ctx, q, &ask.Call{ID: id, Data: &callData{progress: p}})
+	res := ask.Ask(ctx, h.asker, ask.AskUser, q, &ask.Call{ID: id, Data: &callData{progress: p}})
 	note := h.hub.note(modeltext.AskUser, id, res.Status == contract.StatusAnswered)
 	return withNote(toolResult(q, withWarnings(res, warnings), p.elicitAction()), note), nil
 }
@@ -377,7 +377,7 @@ func (s *Server) modernRound(ctx context.Context, h *sessionHost, req *mcp.CallT
 		}
 	}
 	if v.next == nil {
-		return h.asker.Ask(ctx, q, &ask.Call{ID: call, Data: &callData{progress: prog, verdict: &v}}), nil, call
+		return ask.Ask(ctx, h.asker, ask.AskUser, q, &ask.Call{ID: call, Data: &callData{progress: prog, verdict: &v}}), nil, call
 	}
 	next := *v.next
 	again, err := s.again(rt, next, nil, func(left time.Duration) (*mcp.ElicitParams, error) { return next.form(q, left) })

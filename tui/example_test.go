@@ -32,7 +32,7 @@ func Example() {
 	r := tui.New(in, io.Discard, &tui.Options{Theme: &plain, Width: 80, Height: 24, Environ: []string{"TERM=xterm-256color"}})
 	defer r.Close()
 	asker := ask.NewAsker(ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, r), nil), nil)
-	res := asker.AskJSON(context.Background(), []byte(`{"questions": [
+	res := ask.AskJSON(context.Background(), asker, ask.AskUser, []byte(`{"questions": [
   {"title": "Deploy where?", "kind": "single", "options": [{"label": "staging"}, {"label": "prod"}]}
 ]}`), nil)
 	if len(res.Answers) == 0 {

@@ -363,7 +363,7 @@ func withCountdown(t *testing.T, req string, body func(s *ask.Session[*contract.
 	h := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, ask.RendererFunc[*contract.Request, []contract.Answer](func(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
 		return body(s), nil
 	})), &ask.HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: &ms}})
-	return ask.NewAsker(h, nil).AskJSON(t.Context(), []byte(req), nil)
+	return ask.AskJSON(t.Context(), ask.NewAsker(h, nil), ask.AskUser, []byte(req), nil)
 }
 
 func TestCountdown(t *testing.T) {

@@ -142,7 +142,7 @@ func TestRenderQuestions(t *testing.T) {
 	opened := make(chan struct{})
 	done := make(chan auq.Outcome, 1)
 	go func() {
-		done <- ask.NewAsker(host, nil).AskQuestions(context.Background(), req, &ask.Call{Progress: func(m auq.Milestone) {
+		done <- ask.Ask(context.Background(), ask.NewAsker(host, nil), ask.AskUserQuestion, req, &ask.Call{Progress: func(m auq.Milestone) {
 			mu.Lock()
 			defer mu.Unlock()
 			ms = append(ms, m)

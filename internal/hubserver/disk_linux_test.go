@@ -115,7 +115,7 @@ func TestStoreDiskFull(t *testing.T) {
 	asked := make(chan struct{})
 	go func() {
 		defer close(asked)
-		ask.NewAsker(ask.NewHost(link.Join(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, dialog)), nil), nil).AskJSON(ctx, []byte(req), nil)
+		ask.AskJSON(ctx, ask.NewAsker(ask.NewHost(link.Join(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, dialog)), nil), nil), ask.AskUser, []byte(req), nil)
 	}()
 	select {
 	case err := <-told:

@@ -233,7 +233,7 @@ func askLogged(t *testing.T, env func(string) string, log func(string)) <-chan c
 	})
 	asker := ask.NewAsker(ask.NewHost(link.Join(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, blocked)), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
 	results := make(chan contract.Result, 1)
-	go func() { results <- asker.AskJSON(ctx, []byte(req), nil) }()
+	go func() { results <- ask.AskJSON(ctx, asker, ask.AskUser, []byte(req), nil) }()
 	return results
 }
 
@@ -307,7 +307,7 @@ func TestExpiry(t *testing.T) {
 		return ask.Outcome[[]contract.Answer]{}, ctx.Err()
 	})
 	asker := ask.NewAsker(ask.NewHost(link.Join(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, blocked)), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
-	go asker.AskJSON(actx, []byte(req), nil)
+	go ask.AskJSON(actx, asker, ask.AskUser, []byte(req), nil)
 	c, err := hub.Dial(context.Background(), &hub.DialOptions{Info: &info})
 	if err != nil {
 		t.Fatal(err)
@@ -375,7 +375,7 @@ func TestIdle(t *testing.T) {
 		return ask.Outcome[[]contract.Answer]{}, ctx.Err()
 	})
 	asker := ask.NewAsker(ask.NewHost(link.Join(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, blocked)), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
-	go asker.AskJSON(actx, []byte(req), nil)
+	go ask.AskJSON(actx, asker, ask.AskUser, []byte(req), nil)
 	pending(t, c, 1)
 	lctx, lcancel := context.WithCancel(context.Background())
 	lcancel()

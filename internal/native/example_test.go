@@ -40,7 +40,7 @@ func ExampleQuestionDialogs() {
 	}
 	ui := &lines{replies: []string{"Other…", "DuckDB"}}
 	host := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteNative, ask.AskUserQuestion, native.NewQuestionDialogs(ui, ui)), nil)
-	out := ask.NewAsker(host, nil).AskQuestions(context.Background(), req, nil)
+	out := ask.Ask(context.Background(), ask.NewAsker(host, nil), ask.AskUserQuestion, req, nil)
 	res, _ := json.Marshal(out.Result)
 	fmt.Println(out.Status, string(res))
 	// Output:

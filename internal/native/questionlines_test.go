@@ -62,7 +62,7 @@ func run(t *testing.T, req *auq.Request, replies ...string) (auq.Outcome, []auq.
 		&ask.HostOptions{Options: ask.Prefs{Mode: contract.RouteNative, TimeoutPerQuestionMs: &zero}})
 	var ms []auq.Milestone
 	var mu sync.Mutex
-	out := ask.NewAsker(host, nil).AskQuestions(context.Background(), req, &ask.Call{Progress: func(m auq.Milestone) {
+	out := ask.Ask(context.Background(), ask.NewAsker(host, nil), ask.AskUserQuestion, req, &ask.Call{Progress: func(m auq.Milestone) {
 		mu.Lock()
 		ms = append(ms, m)
 		mu.Unlock()

@@ -193,6 +193,6 @@ func TestDialogErrorsAreErrors(t *testing.T) {
 func run(req *auq.Request, r *QuestionDialogs) (auq.Outcome, []auq.Milestone) {
 	h := ask.NewHost(ask.Bind(ask.Capabilities{CustomReason: "none here"}, contract.RouteNative, ask.AskUserQuestion, r), nil)
 	var got []auq.Milestone
-	out := ask.NewAsker(h, nil).AskQuestions(context.Background(), req, &ask.Call{Progress: func(m auq.Milestone) { got = append(got, m) }})
+	out := ask.Ask(context.Background(), ask.NewAsker(h, nil), ask.AskUserQuestion, req, &ask.Call{Progress: func(m auq.Milestone) { got = append(got, m) }})
 	return out, got
 }

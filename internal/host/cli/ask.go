@@ -143,7 +143,7 @@ func askOnTerminal(ctx context.Context, env *Env, name string, opts *ask.HostOpt
 	defer closeHub()
 	host := ask.NewHost(caps, opts)
 	askOpts, finish := terminalNotify(env, name, host)
-	res := ask.NewAsker(host, askOpts).AskJSON(ctx, data, nil)
+	res := ask.AskJSON(ctx, ask.NewAsker(host, askOpts), ask.AskUser, data, nil)
 	// The core settles a timeout without waiting for the dialog; give the
 	// terminal back before printing, or the result could land on the
 	// dialog's alternate screen.

@@ -133,7 +133,7 @@ func (s *server) runQuestions(ctx context.Context, c *call, params []byte, callI
 	a := ask.NewAsker(s.host, &ask.Options{Events: ask.EventSinkFunc(func(e ask.Event) {
 		s.send(eventMsg{Type: typeEvent, Call: c.id, Channel: e.Name, Payload: e})
 	}), OnOpen: s.onOpen()})
-	return a.AskQuestionsJSON(ctx, params, &ask.Call{ID: callID, Data: c, Progress: func(m auq.Milestone) {
+	return ask.AskJSON(ctx, a, ask.AskUserQuestion, params, &ask.Call{ID: callID, Data: c, Progress: func(m auq.Milestone) {
 		s.send(progressMsg{Type: typeProgress, Call: c.id, Milestone: m})
 	}})
 }

@@ -407,7 +407,7 @@ func (s *server) run(ctx context.Context, c *call, params []byte, callID string)
 	a := ask.NewAsker(s.host, &ask.Options{Events: ask.EventSinkFunc(func(e ask.Event) {
 		s.send(eventMsg{Type: typeEvent, Call: c.id, Channel: e.Name, Payload: e})
 	}), OnOpen: s.onOpen()})
-	return a.AskJSON(ctx, params, &ask.Call{ID: callID, Data: c})
+	return ask.AskJSON(ctx, a, ask.AskUser, params, &ask.Call{ID: callID, Data: c})
 }
 
 func (s *server) onExplain(m inMsg) {
