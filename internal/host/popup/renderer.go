@@ -221,6 +221,41 @@ func (r *Renderer) takeScreen(ctx context.Context, tell bool) error {
 	}
 }
 
+// listen makes a private directory with a fresh token in TokenFile and
+// a unix socket, sock, listening beside it. The caller removes dir and
+// closes ln; on an error nothing is left.
+func listen() (dir, sock, token string, ln net.Listener, err error) {
+	dir, err = os.MkdirTemp("", "askuser-popup-")
+	if err != nil {
+		return "", "", "", nil, fmt.Errorf("popup: making the socket directory: %w", err)
+	}
+	fail := func(err error) (string, string, string, net.Listener, error) {
+		os.RemoveAll(dir)
+		return "", "", "", nil, err
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return fail(fmt.Errorf("popup: %w", err))
+	}
+	if token, err = newToken(); err != nil {
+		return fail(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, TokenFile), []byte(token), 0o600); err != nil {
+		return fail(fmt.Errorf("popup: writing the token: %w", err))
+	}
+	sock = filepath.Join(dir, "socket")
+	if len(sock) > maxSocketPath {
+		return fail(fmt.Errorf("popup: the socket path %s is %d bytes long, and a unix socket path can have at most %d; set TMPDIR to a shorter directory", sock, len(sock), maxSocketPath))
+	}
+	if ln, err = net.Listen("unix", sock); err != nil {
+		return fail(fmt.Errorf("popup: listening: %w", err))
+	}
+	if err := os.Chmod(sock, 0o600); err != nil {
+		ln.Close()
+		return fail(fmt.Errorf("popup: %w", err))
+	}
+	return dir, sock, token, ln, nil
+}
+
 // render is Render for any dialog: newDialog makes the dialog, and says
 // the key that hides it, "" for none, once the socket is ready; notify
 // then tells the user that a question is waiting, until the function it
@@ -244,33 +279,12 @@ func render[O any](ctx context.Context, r *Renderer, newDialog func() (shown[O],
 	if ctx.Err() != nil {
 		return none, context.Cause(ctx)
 	}
-	dir, err := os.MkdirTemp("", "askuser-popup-")
-	if err != nil {
-		return none, fmt.Errorf("popup: making the socket directory: %w", err)
-	}
-	defer os.RemoveAll(dir)
-	if err := os.Chmod(dir, 0o700); err != nil {
-		return none, fmt.Errorf("popup: %w", err)
-	}
-	token, err := newToken()
+	dir, sock, token, ln, err := listen()
 	if err != nil {
 		return none, err
 	}
-	if err := os.WriteFile(filepath.Join(dir, TokenFile), []byte(token), 0o600); err != nil {
-		return none, fmt.Errorf("popup: writing the token: %w", err)
-	}
-	sock := filepath.Join(dir, "socket")
-	if len(sock) > maxSocketPath {
-		return none, fmt.Errorf("popup: the socket path %s is %d bytes long, and a unix socket path can have at most %d; set TMPDIR to a shorter directory", sock, len(sock), maxSocketPath)
-	}
-	ln, err := net.Listen("unix", sock)
-	if err != nil {
-		return none, fmt.Errorf("popup: listening: %w", err)
-	}
+	defer os.RemoveAll(dir)
 	defer ln.Close()
-	if err := os.Chmod(sock, 0o600); err != nil {
-		return none, fmt.Errorf("popup: %w", err)
-	}
 
 	dlg, hideKey, err := newDialog()
 	if err != nil {
