@@ -6,7 +6,6 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
-	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/dialog"
 )
 
@@ -15,29 +14,16 @@ import (
 // can bring the dialog back, which it says by the session's ToggleKey
 // not being "".
 type auqPopup struct {
-	s    *ask.Session[*auq.Request]
-	m    *qmodel
-	opts Options
+	popupBase[*auq.Request]
+	m *qmodel
 }
 
 // newAUQPopup returns the AskUserQuestion dialog of a Popup for s.
 func newAUQPopup(s *ask.Session[*auq.Request], opts *Options) *auqPopup {
-	ov := *s
-	ov.Display = contract.DisplayOverlay
-	p := &auqPopup{s: &ov}
-	if opts != nil {
-		p.opts = *opts
-	}
+	p := &auqPopup{popupBase: newPopupBase(s, opts)}
 	p.m = newQModel(p.s, p.theme())
 	p.m.popup, p.m.hideable = true, s.ToggleKey != ""
 	return p
-}
-
-func (p *auqPopup) theme() dialog.Theme {
-	if p.opts.Theme != nil {
-		return *p.opts.Theme
-	}
-	return dialog.DefaultTheme()
 }
 
 // Show implements popupDialog. The first Show reports dialog_opened when

@@ -72,30 +72,43 @@ func (p *Popup[Req, Ans]) Show(ctx context.Context, t Terminal) (ask.Outcome[Ans
 // larger, within maxW×maxH cells. Fit does not change the dialog.
 func (p *Popup[Req, Ans]) Fit(maxW, maxH int) (w, h int) { return p.d.Fit(maxW, maxH) }
 
-// askUserPopup is the dialog of an ask_user request in a Popup.
-type askUserPopup struct {
-	s    *ask.Session[*contract.Request]
-	m    *model
+// popupBase is what the dialog of every contract in a Popup holds: its
+// session, as an overlay, and the options.
+type popupBase[Req any] struct {
+	s    *ask.Session[Req]
 	opts Options
 }
 
-// newAskUserPopup returns the ask_user dialog of a Popup for s.
-func newAskUserPopup(s *ask.Session[*contract.Request], opts *Options) *askUserPopup {
+// newPopupBase returns the base of a Popup's dialog for s: a popup is
+// always an overlay, whatever s's display mode.
+func newPopupBase[Req any](s *ask.Session[Req], opts *Options) popupBase[Req] {
 	ov := *s
 	ov.Display = contract.DisplayOverlay
-	p := &askUserPopup{s: &ov}
+	b := popupBase[Req]{s: &ov}
 	if opts != nil {
-		p.opts = *opts
+		b.opts = *opts
 	}
-	p.m = p.newModel()
-	return p
+	return b
 }
 
-func (p *askUserPopup) theme() dialog.Theme {
+func (p *popupBase[Req]) theme() dialog.Theme {
 	if p.opts.Theme != nil {
 		return *p.opts.Theme
 	}
 	return dialog.DefaultTheme()
+}
+
+// askUserPopup is the dialog of an ask_user request in a Popup.
+type askUserPopup struct {
+	popupBase[*contract.Request]
+	m *model
+}
+
+// newAskUserPopup returns the ask_user dialog of a Popup for s.
+func newAskUserPopup(s *ask.Session[*contract.Request], opts *Options) *askUserPopup {
+	p := &askUserPopup{popupBase: newPopupBase(s, opts)}
+	p.m = p.newModel()
+	return p
 }
 
 func (p *askUserPopup) newModel() *model {
