@@ -5,6 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/askuser/askuser/internal/host/pimirror"
+	"github.com/askuser/askuser/internal/program"
+	"github.com/askuser/askuser/internal/syncbuf"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,10 +16,6 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
-
-	"github.com/askuser/askuser/internal/host/pimirror"
-	"github.com/askuser/askuser/internal/program"
-	"github.com/askuser/askuser/internal/syncbuf"
 
 	"github.com/google/go-cmp/cmp"
 )
