@@ -1,7 +1,11 @@
 // Package ask is the core of askuser: it binds a questionnaire to a host,
 // resolves the host's route once, owns the shared deadline, races the
 // renderer against the deadline and the caller's abort, and reports each
-// outcome as a contract.Result and as content-free events.
+// outcome as the contract's result and as content-free events.
+//
+// The core is generic over the tool contract (Contract): ask_user
+// (AskUser) and AskUserQuestion (AskUserQuestion) run through one code
+// path, and a host binds a Renderer per route and contract (Bind).
 //
 // The package is pure Go: it knows nothing of terminals, Pi or MCP. Hosts
 // plug in through the Renderer interface.
@@ -11,20 +15,23 @@ import (
 	"context"
 	"time"
 
+	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 )
 
-// Renderer shows one questionnaire on one route and collects the answers.
+// Renderer shows one request of a contract on one route and collects the
+// user's answer: Req is the contract's request and Ans what a renderer
+// reports, as in Contract.
 //
 // Render returns when the user has answered or dismissed the
 // questionnaire, or when ctx is done. The core does not wait for it: when
 // the deadline passes or the caller aborts, the core settles at once,
 // cancels ctx and discards whatever Render returns later. A returned error
 // means the UI failed; the core reports it as custom_ui_failed or
-// native_ui_failed, except an *UnansweredError, which is empty_answer. A panic in Render is recovered and reported the same
-// way.
-type Renderer interface {
-	Render(ctx context.Context, s *Session) (Outcome, error)
+// native_ui_failed, except an *UnansweredError, which is empty_answer. A
+// panic in Render is recovered and reported the same way.
+type Renderer[Req, Ans any] interface {
+	Render(ctx context.Context, s *Session[Req]) (Outcome[Ans], error)
 }
 
 // UnansweredError is the error a Renderer returns when the user submitted
@@ -40,25 +47,28 @@ type UnansweredError struct {
 func (e *UnansweredError) Error() string { return e.Reason }
 
 // RendererFunc adapts a function to a Renderer.
-type RendererFunc func(ctx context.Context, s *Session) (Outcome, error)
+type RendererFunc[Req, Ans any] func(ctx context.Context, s *Session[Req]) (Outcome[Ans], error)
 
 // Render calls f(ctx, s).
-func (f RendererFunc) Render(ctx context.Context, s *Session) (Outcome, error) { return f(ctx, s) }
+func (f RendererFunc[Req, Ans]) Render(ctx context.Context, s *Session[Req]) (Outcome[Ans], error) {
+	return f(ctx, s)
+}
 
 // Checker is implemented by a Renderer that can refuse a request before any
 // UI is shown, for example native dialogs without a selector asked for an
 // allowFreeText:false single question. A refusal is unsupported_mode and
 // emits no events.
-type Checker interface {
-	Check(req *contract.Request) error
+type Checker[Req any] interface {
+	Check(req Req) error
 }
 
 // Session is what a Renderer gets for one call. It is read-only for the
-// Renderer, except through Countdown.
-type Session struct {
-	// Request is the normalized questionnaire.
-	Request *contract.Request
-	// Display is the effective display mode of the custom route.
+// Renderer, except through Countdown and Progress.
+type Session[Req any] struct {
+	// Request is the checked, normalized request.
+	Request Req
+	// Display is the effective display mode of the custom route: the
+	// user's, else the request's, else overlay.
 	Display contract.DisplayMode
 	// ToggleKey is the overlay show/hide chord in the canonical form of config.ParseKey,
 	// or "" when the toggle is disabled. It applies to the overlay only.
@@ -71,15 +81,28 @@ type Session struct {
 	// waiting, for a renderer that draws on a terminal; the zero value
 	// tells nothing.
 	Notify NotifyPrefs
+
+	progress *progress
 }
 
-// Outcome is what a Renderer reports when the user has acted.
-type Outcome struct {
+// Progress passes m on to the caller's Call.Progress. It is safe for
+// concurrent use; once the call has settled it does nothing, so no
+// milestone follows the outcome.
+func (s *Session[Req]) Progress(m auq.Milestone) {
+	if s == nil || s.progress == nil {
+		return
+	}
+	s.progress.send(m)
+}
+
+// Outcome is what a Renderer reports when the user has acted: Dismissed,
+// or the submitted Answer.
+type Outcome[Ans any] struct {
 	// Dismissed is true when the user dismissed the questionnaire.
 	Dismissed bool
-	// Answers holds one answer per question, in question order, when the
-	// questionnaire was submitted.
-	Answers []contract.Answer
+	// Answer is what the user submitted, when not Dismissed: for
+	// ask_user one answer per question, in question order.
+	Answer Ans
 }
 
 // Countdown is the shared deadline of one call, owned by the core. Its

@@ -32,9 +32,9 @@ type Call struct {
 	// renderers need to draw this call, such as the connection it came
 	// on. The core never reads it. nil for none.
 	Data any
-	// Progress receives the milestones of an AskUserQuestion call, in
-	// order, from the renderer's goroutine, and none once the call has
-	// settled; nil for none. Ask does not use it.
+	// Progress receives the milestones a renderer reports through
+	// Session.Progress, in order, from the renderer's goroutine, and none
+	// once the call has settled; nil for none.
 	Progress func(auq.Milestone)
 }
 
@@ -80,190 +80,171 @@ func (a *Asker) NotAvailableReason() string {
 	return a.host.Support().Reason
 }
 
-// AskJSON is Ask for a request in its JSON form, decoded strictly by
-// contract.Parse.
-func (a *Asker) AskJSON(ctx context.Context, data []byte, call *Call) (res contract.Result) {
-	defer recoverInternal(&res)
-	req, warnings, err := contract.Parse(data)
+// AskJSON is Ask for a request in its JSON form, decoded strictly by the
+// contract's Parse.
+func AskJSON[Req, Ans, Res any](ctx context.Context, a *Asker, c Contract[Req, Ans, Res], data []byte, call *Call) (res Res) {
+	var req Req
+	defer recoverInternal(c, &req, &res)
+	req, warnings, err := c.Parse(data)
 	if err != nil {
-		return invalidRequest(err)
+		return invalid(c, err)
 	}
-	return a.ask(ctx, req, warnings, call)
+	return run(ctx, a, c, req, warnings, call)
 }
 
-// Ask validates req, shows it on the host's route and waits until the user
+// Ask checks req with the contract, shows it on the host's route with the
+// renderer bound there for the contract, and waits until the user
 // answers or dismisses it, the shared deadline passes, or ctx is done.
 //
-// The outcome is always a Result, never a panic: a bad request is
-// invalid_request; a host that cannot prompt gives its code
-// (invalid_config, unsupported_mode, or not_initialized without a host);
-// a ctx already done gives aborted (cancelledReason abort, no route)
-// before the route is consulted; a renderer that refuses the request
-// through Checker gives unsupported_mode. They are checked in this order,
-// nothing is shown, and none of them emits an event: no wait was entered. Otherwise the call enters the
-// wait, which emits the events documented on Event.
+// The outcome is always the contract's result, never a panic: a request
+// the contract refuses is invalid_request; a host that cannot prompt
+// gives its code (invalid_config, unsupported_mode, or not_initialized
+// without a host); a ctx already done is aborted (no route) before the
+// route is consulted; a route without a renderer for the contract, or a
+// renderer that refuses the request through Checker, is
+// unsupported_mode. They are checked in this order, nothing is shown,
+// and none of them emits an event: no wait was entered. Otherwise the
+// call enters the wait, which emits the events documented on Event.
 //
 // The deadline is the effective timeout per question times the number of
-// questions, clamped to contract.MaxSafeTimeoutMs; a zero timeout means
-// none. ctx being done, for whatever reason, is a caller abort. The core
-// settles at the first of the renderer's return, the deadline and the
-// abort, decided by the clock and not by which goroutine runs first: a
-// return or an abort that comes once the deadline has passed is a
-// timeout, even before the core's timer has fired. It then cancels the renderer's context with ErrFinished,
+// questions (TotalTimeout); a zero timeout means none. ctx being done, for
+// whatever reason, is a caller abort. The core settles at the first of
+// the renderer's return, the deadline and the abort, decided by the clock
+// and not by which goroutine runs first: a return or an abort that comes
+// once the deadline has passed is a timeout, even before the core's timer
+// has fired. It then cancels the renderer's context with ErrFinished,
 // ErrDismissed, ErrTimeout or ErrAborted as its cause; it does not wait
 // for a renderer that ignores this, and discards what it returns later.
-// Answers that break the contract are never passed on: they are
-// empty_answer or internal.
-func (a *Asker) Ask(ctx context.Context, req *contract.Request, call *Call) (res contract.Result) {
-	defer recoverInternal(&res)
-	if req == nil {
-		return invalidRequest(errors.New("the request is missing"))
-	}
-	norm, warnings, err := contract.Normalize(req)
+// An answer the contract's Verify refuses is never passed on.
+func Ask[Req, Ans, Res any](ctx context.Context, a *Asker, c Contract[Req, Ans, Res], req Req, call *Call) (res Res) {
+	defer recoverInternal(c, &req, &res)
+	norm, warnings, err := c.Check(req)
 	if err != nil {
-		return invalidRequest(err)
+		return invalid(c, err)
 	}
-	return a.ask(ctx, norm, warnings, call)
+	req = norm
+	return run(ctx, a, c, req, warnings, call)
 }
 
-func (a *Asker) ask(ctx context.Context, req *contract.Request, warnings []string, call *Call) contract.Result {
-	res := a.run(ctx, req, call)
-	if len(warnings) > 0 {
-		res.Warnings = warnings
-	}
-	return res
+// invalid is the result of a request the contract refused.
+func invalid[Req, Ans, Res any](c Contract[Req, Ans, Res], err error) Res {
+	var req Req
+	return c.Result(req, End[Ans]{How: EndFailed, Code: contract.ErrInvalidRequest, Message: err.Error(), Err: err})
 }
 
-func (a *Asker) run(ctx context.Context, req *contract.Request, call *Call) contract.Result {
+// run asks a checked request.
+func run[Req, Ans, Res any](ctx context.Context, a *Asker, c Contract[Req, Ans, Res], req Req, warnings []string, call *Call) Res {
+	end := func(e End[Ans]) Res {
+		e.Warnings = warnings
+		return c.Result(req, e)
+	}
+	fail := func(route contract.Route, code contract.ErrorCode, msg string) Res {
+		return end(End[Ans]{How: EndFailed, Route: route, Code: code, Message: msg})
+	}
 	h := a.host
-	if h == nil {
-		return contract.ErrorResult(contract.ErrNotInitialized, errNoHost.Error())
+	switch {
+	case h == nil:
+		return fail("", contract.ErrNotInitialized, errNoHost.Error())
+	case h.route == "":
+		code, msg := h.refusal.Code, h.refusal.Message
+		if code == "" { // the zero Host
+			code, msg = contract.ErrUnsupportedMode, h.Support().Reason
+		}
+		return fail(h.refused, code, msg)
+	case ctx == nil:
+		return fail("", contract.ErrInternal, "ask: nil context")
+	case ctx.Err() != nil:
+		return end(End[Ans]{How: EndAborted})
 	}
-	if h.route == "" {
-		return h.refusalResult()
-	}
-	if ctx == nil {
-		return contract.ErrorResult(contract.ErrInternal, "ask: nil context")
-	}
-	if ctx.Err() != nil {
-		return aborted("", contract.CancelAbort)
-	}
-	r := h.renderer(h.route)
+	route := h.route
+	r := Bound(h.caps, route, c)
 	if r == nil {
-		return contract.ErrorResult(contract.ErrUnsupportedMode, fmt.Sprintf("%s of this host cannot show ask_user", routeName(h.route)))
+		return fail("", contract.ErrUnsupportedMode, fmt.Sprintf("%s of this host cannot show %s", routeName(route), c.Tool()))
 	}
-	if c, ok := r.(Checker); ok {
-		if res, refused := check(c, req, h.route); refused {
-			return res
+	if ch, ok := r.(Checker[Req]); ok {
+		if code, msg := check(ch, req, route); code != "" {
+			return fail("", code, msg)
 		}
 	}
-	display, perQuestion := h.prefs.ForRequest(req)
-	total, err := TotalTimeout(perQuestion, len(req.Questions))
+	brief := c.Brief(req)
+	display, perQuestion := h.prefs.For(brief.Display, brief.TimeoutPerQuestionMs)
+	total, err := TotalTimeout(perQuestion, brief.Questions)
 	if err != nil {
-		return contract.ErrorResult(contract.ErrInternal, err.Error())
+		return fail("", contract.ErrInternal, err.Error())
 	}
-	s := &Session{Request: req, Display: display, ToggleKey: h.prefs.ToggleKey, Notify: h.prefs.Notify}
+	s := &Session[Req]{Request: req, Display: display, ToggleKey: h.prefs.ToggleKey, Notify: h.prefs.Notify}
 	if call != nil {
 		s.Call = *call
+		if call.Progress != nil {
+			s.progress = &progress{to: call.Progress}
+		}
 	}
-	open := Opening{Tool: ToolAskUser, Route: h.route, Header: req.Header, Questions: len(req.Questions)}
-	return a.wait(ctx, r, h.route, s, total, open)
+	open := Opening{Tool: c.Tool(), Route: route, Header: brief.Header, Questions: brief.Questions}
+	e := waitOn(a, ctx, s, r, total, open, func(st settlement[Ans]) End[Ans] {
+		return settled(c, st, route, req)
+	})
+	return end(e)
 }
 
 // check asks a Checker whether the route can show req. A refusal, or a
-// panic in Check, ends the call before the wait.
-func check(c Checker, req *contract.Request, route contract.Route) (res contract.Result, refused bool) {
+// panic in Check, ends the call before the wait with an error code.
+func check[Req any](c Checker[Req], req Req, route contract.Route) (code contract.ErrorCode, msg string) {
 	defer func() {
 		if p := recover(); p != nil {
-			res, refused = contract.ErrorResult(uiFailed(route), fmt.Sprintf("%s panicked while checking the request: %v", routeName(route), p)), true
+			code, msg = uiFailed(route), fmt.Sprintf("%s panicked while checking the request: %v", routeName(route), p)
 		}
 	}()
 	if err := c.Check(req); err != nil {
-		return contract.ErrorResult(contract.ErrUnsupportedMode, fmt.Sprintf("%s cannot show this request: %v", routeName(route), err)), true
+		return contract.ErrUnsupportedMode, fmt.Sprintf("%s cannot show this request: %v", routeName(route), err)
 	}
-	return contract.Result{}, false
-}
-
-// wait runs one ask_user wait on r.
-func (a *Asker) wait(ctx context.Context, r Renderer, route contract.Route, s *Session, total time.Duration, open Opening) contract.Result {
-	callID := s.Call.ID
-	return waitOn(a, ctx, callID, total, waitSpec[contract.Result]{
-		opening: open,
-		render: func(rctx context.Context, cd *Countdown) (st settlement) {
-			s.Countdown = cd
-			st.outcome, st.err = r.Render(rctx, s)
-			return st
-		},
-		settled: func(st settlement) contract.Result { return settled(st, route, s.Request) },
-		internal: func(msg string) contract.Result {
-			res := contract.ErrorResult(contract.ErrInternal, msg)
-			res.Route = route
-			return res
-		},
-		event: func(res contract.Result) Event { return outcomeEvent(callID, res) },
-	})
-}
-
-// waitSpec is what one kind of call puts into a wait: how to run its
-// renderer, how to turn the first settlement into its result, its result
-// for an internal failure, and the outcome event of a result.
-type waitSpec[R any] struct {
-	opening  Opening
-	render   func(ctx context.Context, cd *Countdown) settlement
-	settled  func(st settlement) R
-	internal func(msg string) R
-	event    func(res R) Event
+	return "", ""
 }
 
 // waitOn runs one interactive wait: the blocked pair, the race between
 // the renderer, the deadline and the caller's abort, and the outcome
-// event.
-func waitOn[R any](a *Asker, ctx context.Context, callID string, total time.Duration, spec waitSpec[R]) (res R) {
-	a.emit(Event{Name: EventBlocked, CallID: callID, Active: true})
-	sent := false
+// event of the end that settle makes of the first settlement.
+func waitOn[Req, Ans any](a *Asker, ctx context.Context, s *Session[Req], r Renderer[Req, Ans], total time.Duration, open Opening, settle func(settlement[Ans]) End[Ans]) (end End[Ans]) {
+	callID := s.Call.ID
+	a.emit(Event{Name: EventWaiting, CallID: callID, Active: true})
 	defer func() {
+		s.progress.stop()
 		if p := recover(); p != nil {
-			res = spec.internal(fmt.Sprintf("ask: internal failure: %v", p))
+			end = End[Ans]{How: EndFailed, Route: open.Route, Code: contract.ErrInternal, Message: fmt.Sprintf("ask: internal failure: %v", p)}
 		}
-		if !sent {
-			a.emit(spec.event(res))
-		}
-		a.emit(Event{Name: EventBlocked, CallID: callID, Active: false})
+		end.Opened = true
+		a.emit(end.event(callID))
+		a.emit(Event{Name: EventWaiting, CallID: callID, Active: false})
 	}()
 
 	rctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
-	w := newWaiter(total, cancel)
-	cd := &Countdown{impl: countdown{w}}
-	open := spec.opening
+	w := newWaiter[Ans](total, cancel)
+	cd := &Countdown{impl: countdown[Ans]{w}}
 	open.CallID = callID
 	open.Deadline, _ = cd.Deadline()
 	a.opened(open)
 	stop := context.AfterFunc(ctx, func() {
-		w.settle(settlement{kind: byAbort, err: fmt.Errorf("%w: %w", ErrAborted, context.Cause(ctx))})
+		w.settle(settlement[Ans]{kind: byAbort, err: fmt.Errorf("%w: %w", ErrAborted, context.Cause(ctx))})
 	})
 	defer stop()
 	if !w.isSettled() {
-		go render(rctx, cd, spec.render, w)
+		s.Countdown = cd
+		go render(rctx, s, r, w)
 	}
 	<-w.done
-
-	res = spec.settled(w.result)
-	a.emit(spec.event(res))
-	sent = true
-	return res
+	return settle(w.result)
 }
 
 // render runs a renderer and settles the wait with what it returns,
 // turning a panic into an error.
-func render(ctx context.Context, cd *Countdown, run func(context.Context, *Countdown) settlement, w *waiter) {
-	var st settlement
+func render[Req, Ans any](ctx context.Context, s *Session[Req], r Renderer[Req, Ans], w *waiter[Ans]) {
+	var st settlement[Ans]
 	func() {
 		defer func() {
 			if p := recover(); p != nil {
-				st = settlement{err: panicError{p}, panicked: true}
+				st = settlement[Ans]{err: panicError{p}, panicked: true}
 			}
 		}()
-		st = run(ctx, cd)
+		st.outcome, st.err = r.Render(ctx, s)
 	}()
 	st.kind = byRenderer
 	// A host dialog that gives up at the deadline, with an error or as a
@@ -272,45 +253,35 @@ func render(ctx context.Context, cd *Countdown, run func(context.Context, *Count
 	w.settle(st)
 }
 
-// settled turns the first settlement of a wait into the call's result.
-func settled(st settlement, route contract.Route, req *contract.Request) contract.Result {
+// settled turns the first settlement of a wait into how the call ended.
+func settled[Req, Ans, Res any](c Contract[Req, Ans, Res], st settlement[Ans], route contract.Route, req Req) End[Ans] {
+	fail := func(code contract.ErrorCode, msg string) End[Ans] {
+		return End[Ans]{How: EndFailed, Route: route, Code: code, Message: msg}
+	}
 	switch st.kind {
 	case byTimeout:
-		return contract.Result{Status: contract.StatusTimeout, Route: route, Answers: []contract.Answer{}}
+		return End[Ans]{How: EndTimeout, Route: route}
 	case byAbort:
-		return aborted(route, contract.CancelAbort)
+		return End[Ans]{How: EndAborted, Route: route}
 	}
 	if st.panicked {
-		return failed(route, fmt.Sprintf("%s panicked: %v", routeName(route), st.err.(panicError).value))
+		return fail(uiFailed(route), fmt.Sprintf("%s panicked: %v", routeName(route), st.err.(panicError).value))
 	}
 	var unanswered *UnansweredError
 	if errors.As(st.err, &unanswered) {
-		res := contract.ErrorResult(contract.ErrEmptyAnswer, unanswered.Reason)
-		res.Route = route
-		return res
+		return fail(contract.ErrEmptyAnswer, unanswered.Reason)
 	}
 	if st.err != nil {
-		return failed(route, fmt.Sprintf("%s failed: %v", routeName(route), st.err))
+		return fail(uiFailed(route), fmt.Sprintf("%s failed: %v", routeName(route), st.err))
 	}
 	if st.outcome.Dismissed {
-		return aborted(route, contract.CancelUser)
+		return End[Ans]{How: EndDismissed, Route: route}
 	}
-	if code, err := checkAnswers(req, st.outcome.Answers); err != nil {
-		res := contract.ErrorResult(code, fmt.Sprintf("%s returned answers that break the contract: %v", routeName(route), err))
-		res.Route = route
-		return res
+	ans, code, err := c.Verify(req, st.outcome.Answer)
+	if err != nil {
+		return fail(code, fmt.Sprintf("%s returned answers that break the contract: %v", routeName(route), err))
 	}
-	return contract.Result{Status: contract.StatusAnswered, Route: route, Answers: st.outcome.Answers}
-}
-
-func aborted(route contract.Route, why contract.CancelReason) contract.Result {
-	return contract.Result{Status: contract.StatusAborted, Route: route, Answers: []contract.Answer{}, CancelledReason: why}
-}
-
-func failed(route contract.Route, msg string) contract.Result {
-	res := contract.ErrorResult(uiFailed(route), msg)
-	res.Route = route
-	return res
+	return End[Ans]{How: EndAnswered, Route: route, Answer: ans}
 }
 
 func uiFailed(route contract.Route) contract.ErrorCode {
@@ -327,10 +298,6 @@ func routeName(route contract.Route) string {
 	return "the custom dialog"
 }
 
-func invalidRequest(err error) contract.Result {
-	return contract.InvalidRequestResult(err)
-}
-
 // emit hands e to the sink; a panicking sink cannot break the call.
 func (a *Asker) emit(e Event) {
 	if a.events == nil {
@@ -340,9 +307,9 @@ func (a *Asker) emit(e Event) {
 	a.events.Event(e)
 }
 
-// recoverInternal turns a panic before the wait into an internal error.
-func recoverInternal(res *contract.Result) {
+// recoverInternal turns a panic outside the wait into an internal error.
+func recoverInternal[Req, Ans, Res any](c Contract[Req, Ans, Res], req *Req, res *Res) {
 	if p := recover(); p != nil {
-		*res = contract.ErrorResult(contract.ErrInternal, fmt.Sprintf("ask: internal failure: %v", p))
+		*res = c.Result(*req, End[Ans]{How: EndFailed, Code: contract.ErrInternal, Message: fmt.Sprintf("ask: internal failure: %v", p)})
 	}
 }

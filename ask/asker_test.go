@@ -17,10 +17,10 @@ import (
 func TestAskRefusals(t *testing.T) {
 	var called bool
 	never := noRender{&called}
-	refusing := checkingRenderer{Renderer: never, check: func(*contract.Request) error {
+	refusing := checkingRenderer{askRenderer: never, check: func(*contract.Request) error {
 		return errors.New("no selector for allowFreeText false")
 	}}
-	panicking := checkingRenderer{Renderer: never, check: func(*contract.Request) error { panic("boom") }}
+	panicking := checkingRenderer{askRenderer: never, check: func(*contract.Request) error { panic("boom") }}
 	done, cancel := context.WithCancel(context.Background())
 	cancel()
 
@@ -33,19 +33,19 @@ func TestAskRefusals(t *testing.T) {
 		want     contract.Result // compared without the error message
 		message  string          // a substring of the error message
 	}{
-		{"nil request", NewHost(Capabilities{Custom: never}, nil), context.Background(), nil, contract.ErrInvalidRequest,
+		{"nil request", NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUser, never), nil), context.Background(), nil, contract.ErrInvalidRequest,
 			contract.ErrorResult(contract.ErrInvalidRequest, ""), "missing"},
-		{"invalid request", NewHost(Capabilities{Custom: never}, nil), context.Background(), &contract.Request{}, contract.ErrInvalidRequest,
+		{"invalid request", NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUser, never), nil), context.Background(), &contract.Request{}, contract.ErrInvalidRequest,
 			contract.ErrorResult(contract.ErrInvalidRequest, ""), "questions"},
 		{"invalid request before unavailable host", NewHost(Capabilities{}, nil), context.Background(), &contract.Request{}, contract.ErrInvalidRequest,
 			contract.ErrorResult(contract.ErrInvalidRequest, ""), "questions"},
-		{"invalid request before abort", NewHost(Capabilities{Custom: never}, nil), done, &contract.Request{}, contract.ErrInvalidRequest,
+		{"invalid request before abort", NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUser, never), nil), done, &contract.Request{}, contract.ErrInvalidRequest,
 			contract.ErrorResult(contract.ErrInvalidRequest, ""), "questions"},
 		{"no host", nil, context.Background(), request(1), contract.ErrNotInitialized,
 			contract.ErrorResult(contract.ErrNotInitialized, ""), "not initialized"},
-		{"invalid config", NewHost(Capabilities{Custom: never}, &HostOptions{Options: config.Prefs{Mode: "tui"}}), context.Background(), request(1),
+		{"invalid config", NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUser, never), &HostOptions{Options: config.Prefs{Mode: "tui"}}), context.Background(), request(1),
 			contract.ErrInvalidConfig, contract.ErrorResult(contract.ErrInvalidConfig, ""), "options: invalid config: mode"},
-		{"configured mode unbound", NewHost(Capabilities{Custom: never, NativeReason: "rpc"}, &HostOptions{Options: config.Prefs{Mode: native}}),
+		{"configured mode unbound", NewHost(Bind(Capabilities{NativeReason: "rpc"}, contract.RouteCustom, AskUser, never), &HostOptions{Options: config.Prefs{Mode: native}}),
 			context.Background(), request(1), contract.ErrUnsupportedMode,
 			withRoute(contract.ErrorResult(contract.ErrUnsupportedMode, ""), native), "(rpc)"},
 		{"zero host", &Host{}, context.Background(), request(1), contract.ErrUnsupportedMode,
@@ -54,20 +54,20 @@ func TestAskRefusals(t *testing.T) {
 			contract.ErrUnsupportedMode, contract.ErrorResult(contract.ErrUnsupportedMode, ""), "print mode"},
 		{"unavailable before abort", NewHost(Capabilities{}, nil), done, request(1), contract.ErrUnsupportedMode,
 			contract.ErrorResult(contract.ErrUnsupportedMode, ""), "no interactive UI"},
-		{"checker refuses", NewHost(Capabilities{Native: refusing}, nil), context.Background(), request(1), contract.ErrUnsupportedMode,
+		{"checker refuses", NewHost(Bind(Capabilities{}, contract.RouteNative, AskUser, refusing), nil), context.Background(), request(1), contract.ErrUnsupportedMode,
 			contract.ErrorResult(contract.ErrUnsupportedMode, ""), "no selector"},
-		{"checker panics", NewHost(Capabilities{Native: panicking}, nil), context.Background(), request(1), contract.ErrNativeUIFailed,
+		{"checker panics", NewHost(Bind(Capabilities{}, contract.RouteNative, AskUser, panicking), nil), context.Background(), request(1), contract.ErrNativeUIFailed,
 			contract.ErrorResult(contract.ErrNativeUIFailed, ""), "panicked"},
-		{"abort before the checker", NewHost(Capabilities{Native: refusing}, nil), done, request(1), "",
+		{"abort before the checker", NewHost(Bind(Capabilities{}, contract.RouteNative, AskUser, refusing), nil), done, request(1), "",
 			contract.Result{Status: contract.StatusAborted, Answers: []contract.Answer{}, CancelledReason: contract.CancelAbort}, ""},
-		{"already aborted", NewHost(Capabilities{Custom: never}, nil), done, request(1), "",
+		{"already aborted", NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUser, never), nil), done, request(1), "",
 			contract.Result{Status: contract.StatusAborted, Answers: []contract.Answer{}, CancelledReason: contract.CancelAbort}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			called = false
 			rec := &recorder{}
-			got := NewAsker(tt.host, &Options{Events: rec}).Ask(tt.ctx, tt.req, &Call{ID: "c1"})
+			got := Ask(tt.ctx, NewAsker(tt.host, &Options{Events: rec}), AskUser, tt.req, &Call{ID: "c1"})
 			msg := ""
 			if got.Error != nil {
 				msg = got.Error.Message
@@ -95,10 +95,10 @@ func withRoute(r contract.Result, route contract.Route) contract.Result {
 }
 
 func TestAskJSON(t *testing.T) {
-	r := RendererFunc(func(_ context.Context, s *Session) (Outcome, error) {
-		return Outcome{Answers: answers(len(s.Request.Questions))}, nil
+	r := RendererFunc[*contract.Request, []contract.Answer](func(_ context.Context, s *Session[*contract.Request]) (Outcome[[]contract.Answer], error) {
+		return Outcome[[]contract.Answer]{Answer: answers(len(s.Request.Questions))}, nil
 	})
-	a := NewAsker(NewHost(Capabilities{Custom: r}, nil), nil)
+	a := NewAsker(NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUser, r), nil), nil)
 	tests := []struct {
 		name string
 		data string
@@ -111,7 +111,7 @@ func TestAskJSON(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := a.AskJSON(context.Background(), []byte(tt.data), nil)
+			got := AskJSON(context.Background(), a, AskUser, []byte(tt.data), nil)
 			var code contract.ErrorCode
 			if got.Error != nil {
 				code = got.Error.Code
@@ -129,42 +129,46 @@ func TestRendererOutcomes(t *testing.T) {
 	tests := []struct {
 		name    string
 		route   contract.Route
-		render  Renderer
+		render  Renderer[*contract.Request, []contract.Answer]
 		want    contract.Result
 		message string // a substring of the error message
 		outcome Event
 	}{
-		{"answered", custom, answerWith(Outcome{Answers: answers(2)}, nil),
+		{"answered", custom, answerWith(Outcome[[]contract.Answer]{Answer: answers(2)}, nil),
 			contract.Result{Status: contract.StatusAnswered, Route: custom, Answers: answers(2)}, "",
 			Event{Name: EventAnswered, Route: custom, Status: contract.StatusAnswered}},
-		{"answered natively", native, answerWith(Outcome{Answers: answers(2)}, nil),
+		{"answered natively", native, answerWith(Outcome[[]contract.Answer]{Answer: answers(2)}, nil),
 			contract.Result{Status: contract.StatusAnswered, Route: native, Answers: answers(2)}, "",
 			Event{Name: EventAnswered, Route: native, Status: contract.StatusAnswered}},
-		{"dismissed", custom, answerWith(Outcome{Dismissed: true, Answers: answers(2)}, nil),
+		{"dismissed", custom, answerWith(Outcome[[]contract.Answer]{Dismissed: true, Answer: answers(2)}, nil),
 			contract.Result{Status: contract.StatusAborted, Route: custom, Answers: []contract.Answer{}, CancelledReason: contract.CancelUser}, "",
 			Event{Name: EventAborted, Route: custom, Status: contract.StatusAborted, CancelledReason: contract.CancelUser}},
-		{"custom error", custom, answerWith(Outcome{Answers: answers(2)}, errors.New("tty lost")),
+		{"custom error", custom, answerWith(Outcome[[]contract.Answer]{Answer: answers(2)}, errors.New("tty lost")),
 			withRoute(contract.ErrorResult(contract.ErrCustomUIFailed, ""), custom), "the custom dialog failed: tty lost",
 			Event{Name: EventError, Route: custom, Status: contract.StatusError, ErrorCode: contract.ErrCustomUIFailed}},
-		{"native error", native, answerWith(Outcome{}, errors.New("rpc closed")),
+		{"native error", native, answerWith(Outcome[[]contract.Answer]{}, errors.New("rpc closed")),
 			withRoute(contract.ErrorResult(contract.ErrNativeUIFailed, ""), native), "the native dialog failed: rpc closed",
 			Event{Name: EventError, Route: native, Status: contract.StatusError, ErrorCode: contract.ErrNativeUIFailed}},
-		{"panic", custom, RendererFunc(func(context.Context, *Session) (Outcome, error) { panic("index out of range") }),
+		{"panic", custom, RendererFunc[*contract.Request, []contract.Answer](func(context.Context, *Session[*contract.Request]) (Outcome[[]contract.Answer], error) {
+			panic("index out of range")
+		}),
 			withRoute(contract.ErrorResult(contract.ErrCustomUIFailed, ""), custom), "the custom dialog panicked: index out of range",
 			Event{Name: EventError, Route: custom, Status: contract.StatusError, ErrorCode: contract.ErrCustomUIFailed}},
-		{"native panic", native, RendererFunc(func(context.Context, *Session) (Outcome, error) { panic(errors.New("nil map")) }),
+		{"native panic", native, RendererFunc[*contract.Request, []contract.Answer](func(context.Context, *Session[*contract.Request]) (Outcome[[]contract.Answer], error) {
+			panic(errors.New("nil map"))
+		}),
 			withRoute(contract.ErrorResult(contract.ErrNativeUIFailed, ""), native), "the native dialog panicked: nil map",
 			Event{Name: EventError, Route: native, Status: contract.StatusError, ErrorCode: contract.ErrNativeUIFailed}},
-		{"no answers", custom, answerWith(Outcome{}, nil),
+		{"no answers", custom, answerWith(Outcome[[]contract.Answer]{}, nil),
 			withRoute(contract.ErrorResult(contract.ErrInternal, ""), custom), "break the contract",
 			Event{Name: EventError, Route: custom, Status: contract.StatusError, ErrorCode: contract.ErrInternal}},
-		{"too few answers", custom, answerWith(Outcome{Answers: answers(1)}, nil),
+		{"too few answers", custom, answerWith(Outcome[[]contract.Answer]{Answer: answers(1)}, nil),
 			withRoute(contract.ErrorResult(contract.ErrInternal, ""), custom), "break the contract",
 			Event{Name: EventError, Route: custom, Status: contract.StatusError, ErrorCode: contract.ErrInternal}},
-		{"unanswered", native, answerWith(Outcome{}, fmt.Errorf("asking again: %w", &UnansweredError{Reason: "no answer to question 2"})),
+		{"unanswered", native, answerWith(Outcome[[]contract.Answer]{}, fmt.Errorf("asking again: %w", &UnansweredError{Reason: "no answer to question 2"})),
 			withRoute(contract.ErrorResult(contract.ErrEmptyAnswer, ""), native), "no answer to question 2",
 			Event{Name: EventError, Route: native, Status: contract.StatusError, ErrorCode: contract.ErrEmptyAnswer}},
-		{"empty answer", custom, answerWith(Outcome{Answers: append(empty, answers(2)[1])}, nil),
+		{"empty answer", custom, answerWith(Outcome[[]contract.Answer]{Answer: append(empty, answers(2)[1])}, nil),
 			withRoute(contract.ErrorResult(contract.ErrEmptyAnswer, ""), custom), "break the contract",
 			Event{Name: EventError, Route: custom, Status: contract.StatusError, ErrorCode: contract.ErrEmptyAnswer}},
 	}
@@ -172,16 +176,16 @@ func TestRendererOutcomes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			// With both routes bound, a custom failure must stay a custom
 			// failure: the native renderer is never tried instead.
-			fallback := RendererFunc(func(context.Context, *Session) (Outcome, error) {
+			fallback := RendererFunc[*contract.Request, []contract.Answer](func(context.Context, *Session[*contract.Request]) (Outcome[[]contract.Answer], error) {
 				t.Error("the native renderer was called after the custom one")
-				return Outcome{Answers: answers(2)}, nil
+				return Outcome[[]contract.Answer]{Answer: answers(2)}, nil
 			})
-			caps := Capabilities{Custom: tt.render, Native: fallback}
+			caps := Bind(Bind(Capabilities{}, contract.RouteCustom, AskUser, tt.render), contract.RouteNative, AskUser, fallback)
 			if tt.route == native {
-				caps = Capabilities{Native: tt.render}
+				caps = Bind(Capabilities{}, contract.RouteNative, AskUser, tt.render)
 			}
 			rec := &recorder{}
-			got := NewAsker(NewHost(caps, nil), &Options{Events: rec}).Ask(context.Background(), request(2), &Call{ID: "toolu_1"})
+			got := Ask(context.Background(), NewAsker(NewHost(caps, nil), &Options{Events: rec}), AskUser, request(2), &Call{ID: "toolu_1"})
 			msg := ""
 			if got.Error != nil {
 				msg = got.Error.Message
@@ -217,24 +221,24 @@ func TestSession(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var got *Session
-			r := RendererFunc(func(_ context.Context, s *Session) (Outcome, error) {
+			var got *Session[*contract.Request]
+			r := RendererFunc[*contract.Request, []contract.Answer](func(_ context.Context, s *Session[*contract.Request]) (Outcome[[]contract.Answer], error) {
 				got = s
-				return Outcome{Answers: answers(1)}, nil
+				return Outcome[[]contract.Answer]{Answer: answers(1)}, nil
 			})
 			req := request(1)
 			if tt.req != nil {
 				tt.req(req)
 			}
-			res := NewAsker(NewHost(Capabilities{Custom: r}, &HostOptions{Options: tt.options}), nil).Ask(context.Background(), req, nil)
+			res := Ask(context.Background(), NewAsker(NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUser, r), &HostOptions{Options: tt.options}), nil), AskUser, req, nil)
 			if res.Status != contract.StatusAnswered {
 				t.Fatalf("Ask = %+v; want answered", res)
 			}
 			if got.Display != tt.display || got.ToggleKey != tt.toggle || got.Countdown == nil {
-				t.Errorf("Session = display %q, toggle %q, countdown %v; want %q, %q, set", got.Display, got.ToggleKey, got.Countdown, tt.display, tt.toggle)
+				t.Errorf("Session[*contract.Request] = display %q, toggle %q, countdown %v; want %q, %q, set", got.Display, got.ToggleKey, got.Countdown, tt.display, tt.toggle)
 			}
 			if got.Request == req || got.Request.Questions[0].ID != "q1" {
-				t.Errorf("Session.Request is not the normalized copy: %+v", got.Request)
+				t.Errorf("Session[*contract.Request].Request is not the normalized copy: %+v", got.Request)
 			}
 		})
 	}
@@ -243,33 +247,33 @@ func TestSession(t *testing.T) {
 func TestWarningsKept(t *testing.T) {
 	req := request(1)
 	req.Questions[0].Options = []contract.Option{{Label: "a"}, {Label: "a"}, {Label: "b"}}
-	r := answerWith(Outcome{Answers: answers(1)}, nil)
-	res := NewAsker(NewHost(Capabilities{Custom: r}, nil), nil).Ask(context.Background(), req, nil)
+	r := answerWith(Outcome[[]contract.Answer]{Answer: answers(1)}, nil)
+	res := Ask(context.Background(), NewAsker(NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUser, r), nil), nil), AskUser, req, nil)
 	if res.Status != contract.StatusAnswered || len(res.Warnings) == 0 {
 		t.Errorf("Ask = %+v; want answered with a warning about the duplicate label", res)
 	}
 }
 
 func TestPanickingSink(t *testing.T) {
-	r := answerWith(Outcome{Answers: answers(1)}, nil)
+	r := answerWith(Outcome[[]contract.Answer]{Answer: answers(1)}, nil)
 	sink := EventSinkFunc(func(Event) { panic("sink broke") })
-	res := NewAsker(NewHost(Capabilities{Custom: r}, nil), &Options{Events: sink}).Ask(context.Background(), request(1), nil)
+	res := Ask(context.Background(), NewAsker(NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUser, r), nil), &Options{Events: sink}), AskUser, request(1), nil)
 	if res.Status != contract.StatusAnswered {
 		t.Errorf("Ask = %+v; want answered despite the sink", res)
 	}
 }
 
 func TestConcurrentAsks(t *testing.T) {
-	r := RendererFunc(func(_ context.Context, s *Session) (Outcome, error) {
+	r := RendererFunc[*contract.Request, []contract.Answer](func(_ context.Context, s *Session[*contract.Request]) (Outcome[[]contract.Answer], error) {
 		s.Countdown.Remaining()
-		return Outcome{Answers: answers(len(s.Request.Questions))}, nil
+		return Outcome[[]contract.Answer]{Answer: answers(len(s.Request.Questions))}, nil
 	})
 	rec := &recorder{}
-	a := NewAsker(NewHost(Capabilities{Custom: r}, nil), &Options{Events: rec})
+	a := NewAsker(NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUser, r), nil), &Options{Events: rec})
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
-			if res := a.Ask(context.Background(), request(3), nil); res.Status != contract.StatusAnswered {
+			if res := Ask(context.Background(), a, AskUser, request(3), nil); res.Status != contract.StatusAnswered {
 				t.Errorf("Ask = %+v; want answered", res)
 			}
 		})
@@ -281,8 +285,8 @@ func TestConcurrentAsks(t *testing.T) {
 }
 
 func TestAvailability(t *testing.T) {
-	r := answerWith(Outcome{}, nil)
-	avail := NewHost(Capabilities{Native: r}, nil)
+	r := answerWith(Outcome[[]contract.Answer]{}, nil)
+	avail := NewHost(Bind(Capabilities{}, contract.RouteNative, AskUser, r), nil)
 	tests := []struct {
 		name   string
 		host   *Host

@@ -23,12 +23,12 @@ func TestCallReachesRenderer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got ask.Call
-		r := ask.RendererFunc(func(_ context.Context, s *ask.Session) (ask.Outcome, error) {
+		r := ask.RendererFunc[*contract.Request, []contract.Answer](func(_ context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
 			got = s.Call
-			return ask.Outcome{Dismissed: true}, nil
+			return ask.Outcome[[]contract.Answer]{Dismissed: true}, nil
 		})
-		asker := ask.NewAsker(ask.NewHost(ask.Capabilities{Custom: r}, nil), nil)
-		res := asker.Ask(t.Context(), &contract.Request{Questions: []contract.Question{{Title: "Go?", Kind: contract.KindBool}}}, tt.call)
+		asker := ask.NewAsker(ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, r), nil), nil)
+		res := ask.Ask(t.Context(), asker, ask.AskUser, &contract.Request{Questions: []contract.Question{{Title: "Go?", Kind: contract.KindBool}}}, tt.call)
 		if res.Status != contract.StatusAborted {
 			t.Fatalf("%s: result %+v", tt.name, res)
 		}

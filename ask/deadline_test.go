@@ -20,7 +20,7 @@ import (
 // renderFunc is a test renderer. It may note what it sees; release is
 // closed once Ask has returned, so that a renderer ignoring its context
 // can end and the bubble can exit.
-type renderFunc func(ctx context.Context, s *Session, note func(string), release <-chan struct{}) (Outcome, error)
+type renderFunc func(ctx context.Context, s *Session[*contract.Request], note func(string), release <-chan struct{}) (Outcome[[]contract.Answer], error)
 
 func TestDeadline(t *testing.T) {
 	const safe = time.Duration(contract.MaxSafeTimeoutMs) * time.Millisecond
@@ -34,20 +34,20 @@ func TestDeadline(t *testing.T) {
 	evAbort := Event{Name: EventAborted, Route: custom, Status: contract.StatusAborted, CancelledReason: contract.CancelAbort}
 
 	// ignoring never looks at ctx and answers only once released.
-	ignoring := func(_ context.Context, s *Session, _ func(string), release <-chan struct{}) (Outcome, error) {
+	ignoring := func(_ context.Context, s *Session[*contract.Request], _ func(string), release <-chan struct{}) (Outcome[[]contract.Answer], error) {
 		<-release
-		return Outcome{Answers: answers(len(s.Request.Questions))}, nil
+		return Outcome[[]contract.Answer]{Answer: answers(len(s.Request.Questions))}, nil
 	}
 	// honouring returns when ctx is done, noting the cause.
-	honouring := func(ctx context.Context, _ *Session, note func(string), _ <-chan struct{}) (Outcome, error) {
+	honouring := func(ctx context.Context, _ *Session[*contract.Request], note func(string), _ <-chan struct{}) (Outcome[[]contract.Answer], error) {
 		<-ctx.Done()
 		note(causeName(context.Cause(ctx)))
-		return Outcome{}, ctx.Err()
+		return Outcome[[]contract.Answer]{}, ctx.Err()
 	}
 	answerAfter := func(d time.Duration) renderFunc {
-		return func(_ context.Context, s *Session, _ func(string), _ <-chan struct{}) (Outcome, error) {
+		return func(_ context.Context, s *Session[*contract.Request], _ func(string), _ <-chan struct{}) (Outcome[[]contract.Answer], error) {
 			time.Sleep(d)
-			return Outcome{Answers: answers(len(s.Request.Questions))}, nil
+			return Outcome[[]contract.Answer]{Answer: answers(len(s.Request.Questions))}, nil
 		}
 	}
 
@@ -73,117 +73,117 @@ func TestDeadline(t *testing.T) {
 		{"zero waits until aborted", 0, 1, 100 * time.Hour, honouring, abort, 100 * time.Hour, evAbort, []string{"abort"}},
 		{"abort while rendering", 1000, 1, 500 * time.Millisecond, honouring, abort, 500 * time.Millisecond, evAbort, []string{"abort"}},
 		{"abort with a renderer ignoring ctx", 1000, 1, 500 * time.Millisecond, ignoring, abort, 500 * time.Millisecond, evAbort, nil},
-		{"remaining counts down", 1000, 3, 0, func(_ context.Context, s *Session, note func(string), _ <-chan struct{}) (Outcome, error) {
+		{"remaining counts down", 1000, 3, 0, func(_ context.Context, s *Session[*contract.Request], note func(string), _ <-chan struct{}) (Outcome[[]contract.Answer], error) {
 			noteRemaining(s, note)
 			time.Sleep(400 * time.Millisecond)
 			noteRemaining(s, note)
-			return Outcome{Answers: answers(3)}, nil
+			return Outcome[[]contract.Answer]{Answer: answers(3)}, nil
 		}, answered(3), 400 * time.Millisecond, evAnswered, []string{"remaining 3s", "remaining 2.6s"}},
-		{"cancel countdown, answer late", 1000, 2, 0, func(_ context.Context, s *Session, note func(string), _ <-chan struct{}) (Outcome, error) {
+		{"cancel countdown, answer late", 1000, 2, 0, func(_ context.Context, s *Session[*contract.Request], note func(string), _ <-chan struct{}) (Outcome[[]contract.Answer], error) {
 			time.Sleep(time.Second)
 			note(fmt.Sprintf("cancel %v", s.Countdown.Cancel()))
 			noteRemaining(s, note)
 			time.Sleep(time.Hour)
-			return Outcome{Answers: answers(2)}, nil
+			return Outcome[[]contract.Answer]{Answer: answers(2)}, nil
 		}, answered(2), time.Hour + time.Second, evAnswered, []string{"cancel true", "no deadline"}},
-		{"cancel countdown twice", 1000, 1, 0, func(_ context.Context, s *Session, note func(string), _ <-chan struct{}) (Outcome, error) {
+		{"cancel countdown twice", 1000, 1, 0, func(_ context.Context, s *Session[*contract.Request], note func(string), _ <-chan struct{}) (Outcome[[]contract.Answer], error) {
 			note(fmt.Sprintf("cancel %v", s.Countdown.Cancel()))
 			note(fmt.Sprintf("cancel %v", s.Countdown.Cancel()))
-			return Outcome{Answers: answers(1)}, nil
+			return Outcome[[]contract.Answer]{Answer: answers(1)}, nil
 		}, answered(1), 0, evAnswered, []string{"cancel true", "cancel false"}},
-		{"cancel countdown, abort still works", 1000, 1, time.Minute, func(ctx context.Context, s *Session, note func(string), _ <-chan struct{}) (Outcome, error) {
+		{"cancel countdown, abort still works", 1000, 1, time.Minute, func(ctx context.Context, s *Session[*contract.Request], note func(string), _ <-chan struct{}) (Outcome[[]contract.Answer], error) {
 			note(fmt.Sprintf("cancel %v", s.Countdown.Cancel()))
 			<-ctx.Done()
 			note(causeName(context.Cause(ctx)))
-			return Outcome{}, ctx.Err()
+			return Outcome[[]contract.Answer]{}, ctx.Err()
 		}, abort, time.Minute, evAbort, []string{"cancel true", "abort"}},
-		{"cancel without a deadline", 0, 1, 0, func(_ context.Context, s *Session, note func(string), _ <-chan struct{}) (Outcome, error) {
+		{"cancel without a deadline", 0, 1, 0, func(_ context.Context, s *Session[*contract.Request], note func(string), _ <-chan struct{}) (Outcome[[]contract.Answer], error) {
 			note(fmt.Sprintf("cancel %v", s.Countdown.Cancel()))
 			noteRemaining(s, note)
-			return Outcome{Answers: answers(1)}, nil
+			return Outcome[[]contract.Answer]{Answer: answers(1)}, nil
 		}, answered(1), 0, evAnswered, []string{"cancel false", "no deadline"}},
-		{"cancel at the deadline", 1000, 1, 0, func(_ context.Context, s *Session, note func(string), release <-chan struct{}) (Outcome, error) {
+		{"cancel at the deadline", 1000, 1, 0, func(_ context.Context, s *Session[*contract.Request], note func(string), release <-chan struct{}) (Outcome[[]contract.Answer], error) {
 			time.Sleep(time.Second)
 			note(fmt.Sprintf("cancel %v", s.Countdown.Cancel()))
 			<-release
-			return Outcome{Answers: answers(1)}, nil
+			return Outcome[[]contract.Answer]{Answer: answers(1)}, nil
 		}, timeout, time.Second, evTimeout, []string{"cancel false"}},
-		{"cancel after expiry, late result discarded", 1000, 1, 0, func(_ context.Context, s *Session, note func(string), release <-chan struct{}) (Outcome, error) {
+		{"cancel after expiry, late result discarded", 1000, 1, 0, func(_ context.Context, s *Session[*contract.Request], note func(string), release <-chan struct{}) (Outcome[[]contract.Answer], error) {
 			<-release
 			note(fmt.Sprintf("cancel %v", s.Countdown.Cancel()))
 			noteRemaining(s, note)
-			return Outcome{Answers: answers(1)}, nil
+			return Outcome[[]contract.Answer]{Answer: answers(1)}, nil
 		}, timeout, time.Second, evTimeout, []string{"cancel false", "remaining 0s"}},
-		{"late error discarded", 1000, 1, 0, func(_ context.Context, _ *Session, _ func(string), release <-chan struct{}) (Outcome, error) {
+		{"late error discarded", 1000, 1, 0, func(_ context.Context, _ *Session[*contract.Request], _ func(string), release <-chan struct{}) (Outcome[[]contract.Answer], error) {
 			<-release
-			return Outcome{}, errors.New("too late")
+			return Outcome[[]contract.Answer]{}, errors.New("too late")
 		}, timeout, time.Second, evTimeout, nil},
-		{"late panic discarded", 1000, 1, 0, func(_ context.Context, _ *Session, _ func(string), release <-chan struct{}) (Outcome, error) {
+		{"late panic discarded", 1000, 1, 0, func(_ context.Context, _ *Session[*contract.Request], _ func(string), release <-chan struct{}) (Outcome[[]contract.Answer], error) {
 			<-release
 			panic("too late")
 		}, timeout, time.Second, evTimeout, nil},
 		// Host dialogs that carry the deadline themselves (Pi's input box,
 		// native.Render's context) may return at the same instant as the
 		// core's timer, with an error or as if dismissed: still a timeout.
-		{"dialog failing at the deadline", 1000, 2, 0, func(ctx context.Context, s *Session, _ func(string), _ <-chan struct{}) (Outcome, error) {
+		{"dialog failing at the deadline", 1000, 2, 0, func(ctx context.Context, s *Session[*contract.Request], _ func(string), _ <-chan struct{}) (Outcome[[]contract.Answer], error) {
 			d, _ := s.Countdown.Deadline()
 			time.Sleep(time.Until(d))
-			return Outcome{}, errors.New("input box: timed out")
+			return Outcome[[]contract.Answer]{}, errors.New("input box: timed out")
 		}, timeout, 2 * time.Second, evTimeout, nil},
-		{"dialog dismissed at the deadline", 1000, 2, 0, func(ctx context.Context, s *Session, _ func(string), _ <-chan struct{}) (Outcome, error) {
+		{"dialog dismissed at the deadline", 1000, 2, 0, func(ctx context.Context, s *Session[*contract.Request], _ func(string), _ <-chan struct{}) (Outcome[[]contract.Answer], error) {
 			d, _ := s.Countdown.Deadline()
 			time.Sleep(time.Until(d))
-			return Outcome{Dismissed: true}, nil
+			return Outcome[[]contract.Answer]{Dismissed: true}, nil
 		}, timeout, 2 * time.Second, evTimeout, nil},
 		// A loaded machine can run the core's timer late: whatever arrives
 		// once the deadline has passed is a timeout all the same, and
 		// whatever arrives before it is not.
-		{"answer after the deadline, timer late", 1000, 1, 0, holdingTimer(time.Second+time.Nanosecond, Outcome{Answers: answers(1)}, nil),
+		{"answer after the deadline, timer late", 1000, 1, 0, holdingTimer(time.Second+time.Nanosecond, Outcome[[]contract.Answer]{Answer: answers(1)}, nil),
 			timeout, time.Second + time.Nanosecond, evTimeout, nil},
-		{"answer at the deadline, timer late", 1000, 1, 0, holdingTimer(time.Second, Outcome{Answers: answers(1)}, nil),
+		{"answer at the deadline, timer late", 1000, 1, 0, holdingTimer(time.Second, Outcome[[]contract.Answer]{Answer: answers(1)}, nil),
 			timeout, time.Second, evTimeout, nil},
-		{"answer before the deadline, timer late", 1000, 1, 0, holdingTimer(time.Second-time.Nanosecond, Outcome{Answers: answers(1)}, nil),
+		{"answer before the deadline, timer late", 1000, 1, 0, holdingTimer(time.Second-time.Nanosecond, Outcome[[]contract.Answer]{Answer: answers(1)}, nil),
 			answered(1), time.Second - time.Nanosecond, evAnswered, nil},
-		{"error after the deadline, timer late", 1000, 1, 0, holdingTimer(time.Second+time.Millisecond, Outcome{}, errors.New("too late")),
+		{"error after the deadline, timer late", 1000, 1, 0, holdingTimer(time.Second+time.Millisecond, Outcome[[]contract.Answer]{}, errors.New("too late")),
 			timeout, time.Second + time.Millisecond, evTimeout, nil},
-		{"dismissal after the deadline, timer late", 1000, 1, 0, holdingTimer(time.Second+time.Millisecond, Outcome{Dismissed: true}, nil),
+		{"dismissal after the deadline, timer late", 1000, 1, 0, holdingTimer(time.Second+time.Millisecond, Outcome[[]contract.Answer]{Dismissed: true}, nil),
 			timeout, time.Second + time.Millisecond, evTimeout, nil},
-		{"panic after the deadline, timer late", 1000, 1, 0, func(_ context.Context, s *Session, _ func(string), _ <-chan struct{}) (Outcome, error) {
+		{"panic after the deadline, timer late", 1000, 1, 0, func(_ context.Context, s *Session[*contract.Request], _ func(string), _ <-chan struct{}) (Outcome[[]contract.Answer], error) {
 			holdTimer(s)
 			time.Sleep(time.Second + time.Millisecond)
 			panic("too late")
 		}, timeout, time.Second + time.Millisecond, evTimeout, nil},
-		{"abort after the deadline, timer late", 1000, 1, time.Second + time.Nanosecond, func(ctx context.Context, s *Session, note func(string), _ <-chan struct{}) (Outcome, error) {
+		{"abort after the deadline, timer late", 1000, 1, time.Second + time.Nanosecond, func(ctx context.Context, s *Session[*contract.Request], note func(string), _ <-chan struct{}) (Outcome[[]contract.Answer], error) {
 			holdTimer(s)
 			<-ctx.Done()
 			note(causeName(context.Cause(ctx)))
-			return Outcome{}, ctx.Err()
+			return Outcome[[]contract.Answer]{}, ctx.Err()
 		}, timeout, time.Second + time.Nanosecond, evTimeout, []string{"timeout"}},
-		{"abort before the deadline, timer late", 1000, 1, time.Second - time.Nanosecond, func(ctx context.Context, s *Session, note func(string), _ <-chan struct{}) (Outcome, error) {
+		{"abort before the deadline, timer late", 1000, 1, time.Second - time.Nanosecond, func(ctx context.Context, s *Session[*contract.Request], note func(string), _ <-chan struct{}) (Outcome[[]contract.Answer], error) {
 			holdTimer(s)
 			<-ctx.Done()
 			note(causeName(context.Cause(ctx)))
-			return Outcome{}, ctx.Err()
+			return Outcome[[]contract.Answer]{}, ctx.Err()
 		}, abort, time.Second - time.Nanosecond, evAbort, []string{"abort"}},
-		{"answer at the instant the timer fires", 1000, 2, 0, func(_ context.Context, s *Session, _ func(string), _ <-chan struct{}) (Outcome, error) {
+		{"answer at the instant the timer fires", 1000, 2, 0, func(_ context.Context, s *Session[*contract.Request], _ func(string), _ <-chan struct{}) (Outcome[[]contract.Answer], error) {
 			d, _ := s.Countdown.Deadline()
 			time.Sleep(time.Until(d))
-			return Outcome{Answers: answers(2)}, nil
+			return Outcome[[]contract.Answer]{Answer: answers(2)}, nil
 		}, timeout, 2 * time.Second, evTimeout, nil},
-		{"cancel countdown, answer after the old deadline, timer late", 1000, 1, 0, func(_ context.Context, s *Session, note func(string), _ <-chan struct{}) (Outcome, error) {
+		{"cancel countdown, answer after the old deadline, timer late", 1000, 1, 0, func(_ context.Context, s *Session[*contract.Request], note func(string), _ <-chan struct{}) (Outcome[[]contract.Answer], error) {
 			holdTimer(s)
 			note(fmt.Sprintf("cancel %v", s.Countdown.Cancel()))
 			time.Sleep(time.Second + time.Nanosecond)
-			return Outcome{Answers: answers(1)}, nil
+			return Outcome[[]contract.Answer]{Answer: answers(1)}, nil
 		}, answered(1), time.Second + time.Nanosecond, evAnswered, []string{"cancel true"}},
-		{"dismissal cause", 1000, 1, 0, func(ctx context.Context, _ *Session, note func(string), release <-chan struct{}) (Outcome, error) {
+		{"dismissal cause", 1000, 1, 0, func(ctx context.Context, _ *Session[*contract.Request], note func(string), release <-chan struct{}) (Outcome[[]contract.Answer], error) {
 			go func() { <-ctx.Done(); note(causeName(context.Cause(ctx))) }()
-			return Outcome{Dismissed: true}, nil
+			return Outcome[[]contract.Answer]{Dismissed: true}, nil
 		}, contract.Result{Status: contract.StatusAborted, Route: custom, Answers: []contract.Answer{}, CancelledReason: contract.CancelUser}, 0,
 			Event{Name: EventAborted, Route: custom, Status: contract.StatusAborted, CancelledReason: contract.CancelUser}, []string{"dismissed"}},
-		{"answer cause", 1000, 1, 0, func(ctx context.Context, _ *Session, note func(string), release <-chan struct{}) (Outcome, error) {
+		{"answer cause", 1000, 1, 0, func(ctx context.Context, _ *Session[*contract.Request], note func(string), release <-chan struct{}) (Outcome[[]contract.Answer], error) {
 			go func() { <-ctx.Done(); note(causeName(context.Cause(ctx))) }()
-			return Outcome{Answers: answers(1)}, nil
+			return Outcome[[]contract.Answer]{Answer: answers(1)}, nil
 		}, answered(1), 0, evAnswered, []string{"finished"}},
 	}
 	for _, tt := range tests {
@@ -199,7 +199,7 @@ func TestDeadline(t *testing.T) {
 					notes = append(notes, s)
 				}
 				release := make(chan struct{})
-				r := RendererFunc(func(ctx context.Context, s *Session) (Outcome, error) {
+				r := RendererFunc[*contract.Request, []contract.Answer](func(ctx context.Context, s *Session[*contract.Request]) (Outcome[[]contract.Answer], error) {
 					return tt.render(ctx, s, note, release)
 				})
 				opts := &HostOptions{}
@@ -207,7 +207,7 @@ func TestDeadline(t *testing.T) {
 					opts.Options = config.Prefs{TimeoutPerQuestionMs: ptr(tt.perQuestion)}
 				}
 				rec := &recorder{}
-				a := NewAsker(NewHost(Capabilities{Custom: r}, opts), &Options{Events: rec})
+				a := NewAsker(NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUser, r), opts), &Options{Events: rec})
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
 				if tt.abortAfter > 0 {
@@ -218,7 +218,7 @@ func TestDeadline(t *testing.T) {
 				}
 
 				start := time.Now()
-				got := a.Ask(ctx, request(tt.questions), &Call{ID: "call-7"})
+				got := Ask(ctx, a, AskUser, request(tt.questions), &Call{ID: "call-7"})
 				elapsed := time.Since(start)
 				close(release)
 				synctest.Wait() // the renderer's late result, if any, is in
@@ -244,16 +244,16 @@ func TestDeadline(t *testing.T) {
 
 // holdTimer stops the core's timer of s's wait, as a loaded machine can
 // hold it back, so that only the clock decides.
-func holdTimer(s *Session) {
-	w := s.Countdown.impl.(countdown).w
+func holdTimer(s *Session[*contract.Request]) {
+	w := s.Countdown.impl.(countdown[[]contract.Answer]).w
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.timer.Stop()
 }
 
 // holdingTimer holds the timer back and returns out and err after d.
-func holdingTimer(d time.Duration, out Outcome, err error) renderFunc {
-	return func(_ context.Context, s *Session, _ func(string), _ <-chan struct{}) (Outcome, error) {
+func holdingTimer(d time.Duration, out Outcome[[]contract.Answer], err error) renderFunc {
+	return func(_ context.Context, s *Session[*contract.Request], _ func(string), _ <-chan struct{}) (Outcome[[]contract.Answer], error) {
 		holdTimer(s)
 		time.Sleep(d)
 		return out, err
@@ -266,14 +266,14 @@ func TestTimerCannotOvertake(t *testing.T) {
 	// before the deadline still settles the wait.
 	synctest.Test(t, func(t *testing.T) {
 		var causes []error
-		w := newWaiter(time.Second, func(err error) { causes = append(causes, err) })
+		w := newWaiter[[]contract.Answer](time.Second, func(err error) { causes = append(causes, err) })
 		time.Sleep(time.Second / 2)
 		w.expire()
 		if w.isSettled() {
 			t.Fatal("a timer fired half-way settled the wait")
 		}
 		time.Sleep(time.Second/2 - time.Nanosecond)
-		if !w.settle(settlement{kind: byRenderer, outcome: Outcome{Answers: answers(1)}}) {
+		if !w.settle(settlement[[]contract.Answer]{kind: byRenderer, outcome: Outcome[[]contract.Answer]{Answer: answers(1)}}) {
 			t.Fatal("an answer a nanosecond before the deadline did not settle the wait")
 		}
 		time.Sleep(time.Hour)
@@ -287,7 +287,7 @@ func TestTimerCannotOvertake(t *testing.T) {
 	})
 }
 
-func noteRemaining(s *Session, note func(string)) {
+func noteRemaining(s *Session[*contract.Request], note func(string)) {
 	left, ok := s.Countdown.Remaining()
 	if !ok {
 		note("no deadline")
@@ -314,13 +314,13 @@ func TestDeadlineNotBefore(t *testing.T) {
 	// The deadline fires neither a nanosecond early nor late.
 	synctest.Test(t, func(t *testing.T) {
 		release := make(chan struct{})
-		r := RendererFunc(func(context.Context, *Session) (Outcome, error) {
+		r := RendererFunc[*contract.Request, []contract.Answer](func(context.Context, *Session[*contract.Request]) (Outcome[[]contract.Answer], error) {
 			<-release
-			return Outcome{}, nil
+			return Outcome[[]contract.Answer]{}, nil
 		})
-		a := NewAsker(NewHost(Capabilities{Native: r}, &HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: ptr[int64](250)}}), nil)
+		a := NewAsker(NewHost(Bind(Capabilities{}, contract.RouteNative, AskUser, r), &HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: ptr[int64](250)}}), nil)
 		done := make(chan contract.Result, 1)
-		go func() { done <- a.Ask(context.Background(), request(4), nil) }()
+		go func() { done <- Ask(context.Background(), a, AskUser, request(4), nil) }()
 		time.Sleep(time.Second - time.Nanosecond)
 		synctest.Wait()
 		select {
@@ -389,10 +389,10 @@ func TestCancelAtTheInstant(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				w := newWaiter(time.Second, func(error) {})
+				w := newWaiter[[]contract.Answer](time.Second, func(error) {})
 				w.timer.Stop()
 				time.Sleep(tt.after)
-				c := &Countdown{impl: countdown{w}}
+				c := &Countdown{impl: countdown[[]contract.Answer]{w}}
 				if got := c.Cancel(); got != tt.want {
 					t.Errorf("Cancel() after %v = %v; want %v", tt.after, got, tt.want)
 				}

@@ -8,16 +8,23 @@ import (
 	"github.com/askuser/askuser/contract"
 )
 
-// The event names. They are the channel names of Pi's event bus.
+// The event names. They are the channel names of Pi's event bus, which
+// the Pi package's specification fixes; the other hosts use the same.
 const (
-	EventBlocked  = "herdr:blocked"
+	// EventWaiting brackets a call's wait for the user: Active true as
+	// the wait opens, Active false once it has ended. Its channel,
+	// herdr:blocked, is the one on which tools that watch agents learn
+	// that an agent is blocked on its user.
+	EventWaiting = "herdr:blocked"
+	// EventAnswered, EventAborted, EventTimeout and EventError are the
+	// outcome events, one per wait.
 	EventAnswered = "ask:answered"
 	EventAborted  = "ask:aborted"
 	EventTimeout  = "ask:timeout"
 	EventError    = "ask:error"
 )
 
-// BlockedLabel is the label of a herdr:blocked event that starts a wait.
+// BlockedLabel is the label of the EventWaiting event that opens a wait.
 const BlockedLabel = "Waiting for user response"
 
 // Event is one runtime event of a call. It never carries content: no
@@ -77,7 +84,7 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		}
 	}
 	switch e.Name {
-	case EventBlocked:
+	case EventWaiting:
 		field("active", e.Active)
 		if e.Active {
 			field("label", BlockedLabel)

@@ -15,12 +15,12 @@ func TestEventJSON(t *testing.T) {
 		e    Event
 		want string
 	}{
-		{"blocked", Event{Name: EventBlocked, CallID: "toolu_1", Active: true},
+		{"blocked", Event{Name: EventWaiting, CallID: "toolu_1", Active: true},
 			`{"active":true,"label":"Waiting for user response","callId":"toolu_1"}`},
-		{"blocked without id", Event{Name: EventBlocked, Active: true},
+		{"blocked without id", Event{Name: EventWaiting, Active: true},
 			`{"active":true,"label":"Waiting for user response"}`},
-		{"unblocked", Event{Name: EventBlocked, CallID: "toolu_1"}, `{"active":false,"callId":"toolu_1"}`},
-		{"unblocked without id", Event{Name: EventBlocked}, `{"active":false}`},
+		{"unblocked", Event{Name: EventWaiting, CallID: "toolu_1"}, `{"active":false,"callId":"toolu_1"}`},
+		{"unblocked without id", Event{Name: EventWaiting}, `{"active":false}`},
 		{"answered", Event{Name: EventAnswered, CallID: "toolu_1", Route: custom, Status: contract.StatusAnswered},
 			`{"callId":"toolu_1","route":"custom","status":"answered"}`},
 		{"dismissed", Event{Name: EventAborted, Route: native, Status: contract.StatusAborted, CancelledReason: contract.CancelUser},
@@ -33,7 +33,7 @@ func TestEventJSON(t *testing.T) {
 			`{"callId":"c","route":"custom","status":"error","errorCode":"custom_ui_failed"}`},
 		{"error without route", Event{Name: EventError, Status: contract.StatusError, ErrorCode: contract.ErrInternal},
 			`{"status":"error","errorCode":"internal"}`},
-		{"id is escaped", Event{Name: EventBlocked, CallID: "a\"b"}, `{"active":false,"callId":"a\"b"}`},
+		{"id is escaped", Event{Name: EventWaiting, CallID: "a\"b"}, `{"active":false,"callId":"a\"b"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

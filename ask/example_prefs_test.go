@@ -26,7 +26,7 @@ func ExampleHost_Preferences() {
 	}
 
 	toggle := "ctrl+o"
-	host := ask.NewHost(ask.Capabilities{Custom: firstOption}, &ask.HostOptions{
+	host := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, firstOption), &ask.HostOptions{
 		Options: ask.Prefs{
 			Mode:      contract.RouteCustom,
 			ToggleKey: &toggle,

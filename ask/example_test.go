@@ -11,7 +11,7 @@ import (
 
 // A renderer that answers the first option of every question, as a user
 // pressing Enter on each would.
-var firstOption = ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+var firstOption = ask.RendererFunc[*contract.Request, []contract.Answer](func(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
 	var answers []contract.Answer
 	for i, q := range s.Request.Questions {
 		answers = append(answers, contract.Answer{
@@ -19,17 +19,17 @@ var firstOption = ask.RendererFunc(func(ctx context.Context, s *ask.Session) (as
 			Selections: []string{q.Options[0].Label},
 		})
 	}
-	return ask.Outcome{Answers: answers}, nil
+	return ask.Outcome[[]contract.Answer]{Answer: answers}, nil
 })
 
 func Example() {
-	host := ask.NewHost(ask.Capabilities{Custom: firstOption, NativeReason: "no native dialogs in this example"}, nil)
+	host := ask.NewHost(ask.Bind(ask.Capabilities{NativeReason: "no native dialogs in this example"}, contract.RouteCustom, ask.AskUser, firstOption), nil)
 	asker := ask.NewAsker(host, nil)
 	if !asker.IsAvailable() {
 		fmt.Println(asker.NotAvailableReason())
 		return
 	}
-	res := asker.Ask(context.Background(), &contract.Request{
+	res := ask.Ask(context.Background(), asker, ask.AskUser, &contract.Request{
 		Questions: []contract.Question{{
 			Title:   "Deploy where?",
 			Kind:    contract.KindSingle,
@@ -41,7 +41,7 @@ func Example() {
 }
 
 func ExampleNewHost() {
-	host := ask.NewHost(ask.Capabilities{Custom: firstOption, Native: firstOption}, &ask.HostOptions{
+	host := ask.NewHost(ask.Bind(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, firstOption), contract.RouteNative, ask.AskUser, firstOption), &ask.HostOptions{
 		Options: ask.Prefs{Mode: contract.RouteNative},
 	})
 	data, _ := json.Marshal(host.Support())
@@ -50,10 +50,10 @@ func ExampleNewHost() {
 }
 
 func ExampleNewHost_unavailable() {
-	host := ask.NewHost(ask.Capabilities{Custom: firstOption, NativeReason: "print mode has no dialogs"}, &ask.HostOptions{
+	host := ask.NewHost(ask.Bind(ask.Capabilities{NativeReason: "print mode has no dialogs"}, contract.RouteCustom, ask.AskUser, firstOption), &ask.HostOptions{
 		Options: ask.Prefs{Mode: contract.RouteNative},
 	})
-	res := ask.NewAsker(host, nil).Ask(context.Background(), &contract.Request{
+	res := ask.Ask(context.Background(), ask.NewAsker(host, nil), ask.AskUser, &contract.Request{
 		Questions: []contract.Question{{Title: "Name?", Kind: contract.KindInput}},
 	}, nil)
 	fmt.Println(host.Support().Status)
@@ -63,13 +63,13 @@ func ExampleNewHost_unavailable() {
 	// error native unsupported_mode
 }
 
-func ExampleAsker_Ask_events() {
+func ExampleAsk_events() {
 	sink := ask.EventSinkFunc(func(e ask.Event) {
 		payload, _ := json.Marshal(e)
 		fmt.Println(e.Name, string(payload))
 	})
-	asker := ask.NewAsker(ask.NewHost(ask.Capabilities{Custom: firstOption}, nil), &ask.Options{Events: sink})
-	asker.AskJSON(context.Background(), []byte(`{"questions":[{"title":"Deploy where?","options":[{"label":"staging"}]}]}`), &ask.Call{ID: "toolu_1"})
+	asker := ask.NewAsker(ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, firstOption), nil), &ask.Options{Events: sink})
+	ask.AskJSON(context.Background(), asker, ask.AskUser, []byte(`{"questions":[{"title":"Deploy where?","options":[{"label":"staging"}]}]}`), &ask.Call{ID: "toolu_1"})
 	// Output:
 	// herdr:blocked {"active":true,"label":"Waiting for user response","callId":"toolu_1"}
 	// ask:answered {"callId":"toolu_1","route":"custom","status":"answered"}
@@ -77,14 +77,14 @@ func ExampleAsker_Ask_events() {
 }
 
 func ExampleCountdown_Cancel() {
-	r := ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+	r := ask.RendererFunc[*contract.Request, []contract.Answer](func(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
 		_, before := s.Countdown.Deadline()
 		cancelled := s.Countdown.Cancel()
 		_, after := s.Countdown.Deadline()
 		fmt.Println("deadline:", before, "cancelled:", cancelled, "deadline now:", after)
-		return ask.Outcome{Dismissed: true}, nil
+		return ask.Outcome[[]contract.Answer]{Dismissed: true}, nil
 	})
-	res := ask.NewAsker(ask.NewHost(ask.Capabilities{Custom: r}, nil), nil).Ask(context.Background(), &contract.Request{
+	res := ask.Ask(context.Background(), ask.NewAsker(ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, r), nil), nil), ask.AskUser, &contract.Request{
 		Questions: []contract.Question{{Title: "Name?", Kind: contract.KindInput}},
 	}, nil)
 	fmt.Println(res.Status, res.CancelledReason)
@@ -96,12 +96,12 @@ func ExampleCountdown_Cancel() {
 // A host tells the user that a question is waiting as each wait opens,
 // from what Opening holds: never the questions themselves.
 func ExampleOptions_onOpen() {
-	host := ask.NewHost(ask.Capabilities{Custom: firstOption}, nil)
+	host := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, firstOption), nil)
 	asker := ask.NewAsker(host, &ask.Options{OnOpen: func(o ask.Opening) {
 		fmt.Printf("%s: %d question(s) waiting on the %s route, header %q, deadline set: %v\n",
 			o.Tool, o.Questions, o.Route, o.Header, !o.Deadline.IsZero())
 	}})
-	asker.Ask(context.Background(), &contract.Request{
+	ask.Ask(context.Background(), asker, ask.AskUser, &contract.Request{
 		Header: "Release",
 		Questions: []contract.Question{{
 			Title:   "Deploy where?",

@@ -19,10 +19,10 @@ func FuzzAskJSON(f *testing.F) {
 		f.Add([]byte(`{"questions":[{"title":"a","kind":"bool"}],"timeoutPerQuestionMs":`+n+`}`), byte(i))
 		f.Add([]byte(`{"questions":[{"title":"f","kind":"simple-form","fields":[{"name":"n","label":"N","kind":"input","default":`+n+`}]}]}`), byte(i))
 	}
-	r := RendererFunc(func(_ context.Context, s *Session) (Outcome, error) {
+	r := RendererFunc[*contract.Request, []contract.Answer](func(_ context.Context, s *Session[*contract.Request]) (Outcome[[]contract.Answer], error) {
 		switch s.Request.Header {
 		case "dismiss":
-			return Outcome{Dismissed: true}, nil
+			return Outcome[[]contract.Answer]{Dismissed: true}, nil
 		case "panic":
 			panic("boom")
 		}
@@ -30,16 +30,16 @@ func FuzzAskJSON(f *testing.F) {
 		for i := range s.Request.Questions {
 			out = append(out, contract.NewAnswer(s.Request, i))
 		}
-		return Outcome{Answers: out}, nil
+		return Outcome[[]contract.Answer]{Answer: out}, nil
 	})
 	f.Fuzz(func(t *testing.T, data []byte, route byte) {
 		testkit.FuzzBound(t, data, func() {
-			caps := Capabilities{Custom: r}
+			caps := Bind(Capabilities{}, contract.RouteCustom, AskUser, r)
 			if route%2 == 1 {
-				caps = Capabilities{Native: r}
+				caps = Bind(Capabilities{}, contract.RouteNative, AskUser, r)
 			}
 			rec := &recorder{}
-			res := NewAsker(NewHost(caps, nil), &Options{Events: rec}).AskJSON(context.Background(), data, &Call{ID: "f"})
+			res := AskJSON(context.Background(), NewAsker(NewHost(caps, nil), &Options{Events: rec}), AskUser, data, &Call{ID: "f"})
 			if res.Answers == nil {
 				t.Fatalf("Answers is nil in %+v", res)
 			}
@@ -51,7 +51,7 @@ func FuzzAskJSON(f *testing.F) {
 				if len(ev) != 0 {
 					t.Fatalf("invalid request emitted %+v", ev)
 				}
-			case len(ev) != 3 || ev[0].Name != EventBlocked || !ev[0].Active || ev[2].Name != EventBlocked || ev[2].Active:
+			case len(ev) != 3 || ev[0].Name != EventWaiting || !ev[0].Active || ev[2].Name != EventWaiting || ev[2].Active:
 				t.Fatalf("events %+v for %+v", ev, res)
 			case ev[1] != outcomeEvent("f", res):
 				t.Fatalf("outcome event %+v for %+v", ev[1], res)

@@ -61,29 +61,34 @@ func (r *recorder) got() []Event {
 func sequence(callID string, outcome Event) []Event {
 	outcome.CallID = callID
 	return []Event{
-		{Name: EventBlocked, CallID: callID, Active: true},
+		{Name: EventWaiting, CallID: callID, Active: true},
 		outcome,
-		{Name: EventBlocked, CallID: callID},
+		{Name: EventWaiting, CallID: callID},
 	}
 }
 
-// checkingRenderer is a Renderer that also refuses requests.
+// askRenderer is a Renderer of ask_user.
+type askRenderer = Renderer[*contract.Request, []contract.Answer]
+
+// checkingRenderer is a Renderer[*contract.Request, []contract.Answer] that also refuses requests.
 type checkingRenderer struct {
-	Renderer
+	askRenderer
 	check func(*contract.Request) error
 }
 
 func (c checkingRenderer) Check(r *contract.Request) error { return c.check(r) }
 
 // answerWith renders by answering at once.
-func answerWith(out Outcome, err error) Renderer {
-	return RendererFunc(func(context.Context, *Session) (Outcome, error) { return out, err })
+func answerWith(out Outcome[[]contract.Answer], err error) Renderer[*contract.Request, []contract.Answer] {
+	return RendererFunc[*contract.Request, []contract.Answer](func(context.Context, *Session[*contract.Request]) (Outcome[[]contract.Answer], error) {
+		return out, err
+	})
 }
 
-// noRender is a Renderer that must not run.
+// noRender is a Renderer[*contract.Request, []contract.Answer] that must not run.
 type noRender struct{ called *bool }
 
-func (n noRender) Render(context.Context, *Session) (Outcome, error) {
+func (n noRender) Render(context.Context, *Session[*contract.Request]) (Outcome[[]contract.Answer], error) {
 	*n.called = true
-	return Outcome{}, nil
+	return Outcome[[]contract.Answer]{}, nil
 }

@@ -9,17 +9,55 @@ import (
 	"github.com/askuser/askuser/internal/config"
 )
 
-// Capabilities are the renderers a host can bind, at most one per route
-// and contract: Custom and Native show ask_user requests, CustomQuestions
-// and NativeQuestions AskUserQuestion requests. A route can run when
-// either of its renderers is bound; a nil renderer of both kinds means it
-// cannot run on this host, and the matching reason says why, for a person
-// ("no terminal", "print mode has no UI"). A host usually serves one
-// contract and binds the renderers of that one only.
+// Capabilities are the renderers a host binds, at most one per route and
+// contract (Bind), and why a route has none. A route can run when a
+// renderer of any contract is bound on it; a route with none cannot run
+// on this host, and the matching reason says why, for a person ("no
+// terminal", "print mode has no UI"). A host usually serves one contract
+// and binds the renderers of that one only. The zero value binds none.
 type Capabilities struct {
-	Custom, Native                   Renderer
-	CustomQuestions, NativeQuestions QuestionRenderer
-	CustomReason, NativeReason       string
+	CustomReason, NativeReason string
+
+	bound map[binding]any // a Renderer[Req, Ans] of the contract
+}
+
+// binding names a renderer's place: its contract's tool and its route.
+type binding struct {
+	tool  string
+	route contract.Route
+}
+
+// Bind returns caps with r bound as the renderer of contract c on route,
+// in place of any bound there before; a nil r unbinds it. caps itself is
+// not changed.
+func Bind[Req, Ans, Res any](caps Capabilities, route contract.Route, c Contract[Req, Ans, Res], r Renderer[Req, Ans]) Capabilities {
+	bound := make(map[binding]any, len(caps.bound)+1)
+	for k, v := range caps.bound {
+		bound[k] = v
+	}
+	if r == nil {
+		delete(bound, binding{c.Tool(), route})
+	} else {
+		bound[binding{c.Tool(), route}] = r
+	}
+	caps.bound = bound
+	return caps
+}
+
+// Bound returns the renderer bound for contract c on route, or nil.
+func Bound[Req, Ans, Res any](caps Capabilities, route contract.Route, c Contract[Req, Ans, Res]) Renderer[Req, Ans] {
+	r, _ := caps.bound[binding{c.Tool(), route}].(Renderer[Req, Ans])
+	return r
+}
+
+// CanRun reports whether a renderer of any contract is bound on route.
+func (caps Capabilities) CanRun(route contract.Route) bool {
+	for b := range caps.bound {
+		if b.route == route {
+			return true
+		}
+	}
+	return false
 }
 
 // Prefs are the user's preferences: the route, the display mode, the
@@ -159,30 +197,8 @@ func (h *Host) available() []contract.Route {
 	return avail
 }
 
-func (h *Host) renderer(r contract.Route) Renderer {
-	switch r {
-	case contract.RouteCustom:
-		return h.caps.Custom
-	case contract.RouteNative:
-		return h.caps.Native
-	}
-	return nil
-}
-
-func (h *Host) questionRenderer(r contract.Route) QuestionRenderer {
-	switch r {
-	case contract.RouteCustom:
-		return h.caps.CustomQuestions
-	case contract.RouteNative:
-		return h.caps.NativeQuestions
-	}
-	return nil
-}
-
-// canRun reports whether route r has a renderer of either contract.
-func (h *Host) canRun(r contract.Route) bool {
-	return h.renderer(r) != nil || h.questionRenderer(r) != nil
-}
+// canRun reports whether route r has a renderer of any contract.
+func (h *Host) canRun(r contract.Route) bool { return h.caps.CanRun(r) }
 
 func (h *Host) whyMissing(r contract.Route) string {
 	why := h.caps.NativeReason
@@ -221,16 +237,6 @@ func (h *Host) Support() Support {
 		s.Available = append([]contract.Route{}, s.Available...)
 	}
 	return s
-}
-
-// refusalResult is the result of every call on a host that cannot prompt.
-func (h *Host) refusalResult() contract.Result {
-	if h.refusal.Code == "" { // the zero Host
-		return contract.ErrorResult(contract.ErrUnsupportedMode, h.Support().Reason)
-	}
-	res := contract.ErrorResult(h.refusal.Code, h.refusal.Message)
-	res.Route = h.refused
-	return res
 }
 
 // Route returns the route every call on this host uses, and false when the
@@ -333,3 +339,13 @@ func (s Support) MarshalJSON() ([]byte, error) {
 
 // errNoHost is reported by an Asker built without a Host.
 var errNoHost = errors.New("ask_user is not initialized: no host has been created for this session yet")
+
+// WrapBound returns caps with the renderer bound for contract c on
+// route, if there is one, replaced by wrap(it), as a host wraps the
+// renderers of another surface in its own.
+func WrapBound[Req, Ans, Res any](caps Capabilities, route contract.Route, c Contract[Req, Ans, Res], wrap func(Renderer[Req, Ans]) Renderer[Req, Ans]) Capabilities {
+	if r := Bound(caps, route, c); r != nil {
+		return Bind(caps, route, c, wrap(r))
+	}
+	return caps
+}

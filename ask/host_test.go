@@ -19,10 +19,10 @@ var (
 )
 
 func TestRouteResolution(t *testing.T) {
-	r := answerWith(Outcome{}, nil)
-	both := Capabilities{Custom: r, Native: r}
-	onlyCustom := Capabilities{Custom: r, NativeReason: "no dialogs"}
-	onlyNative := Capabilities{Native: r, CustomReason: "no terminal"}
+	r := answerWith(Outcome[[]contract.Answer]{}, nil)
+	both := Bind(Bind(Capabilities{}, contract.RouteCustom, AskUser, r), contract.RouteNative, AskUser, r)
+	onlyCustom := Bind(Capabilities{NativeReason: "no dialogs"}, contract.RouteCustom, AskUser, r)
+	onlyNative := Bind(Capabilities{CustomReason: "no terminal"}, contract.RouteNative, AskUser, r)
 	none := Capabilities{CustomReason: "no terminal", NativeReason: "no dialogs"}
 	avail := func(rs ...contract.Route) []contract.Route { return append([]contract.Route{}, rs...) }
 
@@ -78,9 +78,9 @@ func checkSupport(t *testing.T, want, got Support) {
 }
 
 func TestRouteResolutionWithConfigFile(t *testing.T) {
-	r := answerWith(Outcome{}, nil)
-	both := Capabilities{Custom: r, Native: r}
-	onlyCustom := Capabilities{Custom: r, NativeReason: "no dialogs"}
+	r := answerWith(Outcome[[]contract.Answer]{}, nil)
+	both := Bind(Bind(Capabilities{}, contract.RouteCustom, AskUser, r), contract.RouteNative, AskUser, r)
+	onlyCustom := Bind(Capabilities{NativeReason: "no dialogs"}, contract.RouteCustom, AskUser, r)
 	tests := []struct {
 		name    string
 		file    string // "" writes no file
@@ -131,12 +131,12 @@ func TestConfigFileReadOnce(t *testing.T) {
 	if err := os.WriteFile(path, []byte(`{"mode":"native"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r := answerWith(Outcome{Answers: answers(1)}, nil)
-	h := NewHost(Capabilities{Custom: r, Native: r}, &HostOptions{ConfigFile: path})
+	r := answerWith(Outcome[[]contract.Answer]{Answer: answers(1)}, nil)
+	h := NewHost(Bind(Bind(Capabilities{}, contract.RouteCustom, AskUser, r), contract.RouteNative, AskUser, r), &HostOptions{ConfigFile: path})
 	if err := os.WriteFile(path, []byte(`{"mode":`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	res := NewAsker(h, nil).Ask(t.Context(), request(1), nil)
+	res := Ask(t.Context(), NewAsker(h, nil), AskUser, request(1), nil)
 	if res.Status != contract.StatusAnswered || res.Route != native {
 		t.Errorf("Ask after the file changed = %s on %q; want answered on native", res.Status, res.Route)
 	}
@@ -172,14 +172,14 @@ func TestSupportJSON(t *testing.T) {
 }
 
 func TestSupportReasons(t *testing.T) {
-	r := answerWith(Outcome{}, nil)
+	r := answerWith(Outcome[[]contract.Answer]{}, nil)
 	tests := []struct {
 		name string
 		caps Capabilities
 		mode contract.Route
 		want string
 	}{
-		{"configured, other available", Capabilities{Custom: r, NativeReason: "print mode has no UI"}, native,
+		{"configured, other available", Bind(Capabilities{NativeReason: "print mode has no UI"}, contract.RouteCustom, AskUser, r), native,
 			`mode "native" is configured, but native dialogs cannot run here (print mode has no UI); set mode to "custom" or remove it so that the route is probed`},
 		{"configured, nothing available", Capabilities{}, custom,
 			`mode "custom" is configured, but the custom dialog cannot run here (this host does not provide it); no other route can run here either, so the questions cannot be shown to the user`},
@@ -212,7 +212,7 @@ func TestPreferences(t *testing.T) {
 // capabilities it returns pick the route, and that an invalid config
 // never reaches it.
 func TestWrap(t *testing.T) {
-	r := answerWith(Outcome{Answers: answers(1)}, nil)
+	r := answerWith(Outcome[[]contract.Answer]{Answer: answers(1)}, nil)
 	tests := []struct {
 		name      string
 		opts      Prefs
@@ -230,8 +230,7 @@ func TestWrap(t *testing.T) {
 				if p.Hub != tt.opts.Hub {
 					t.Errorf("Wrap saw hub %q, want %q", p.Hub, tt.opts.Hub)
 				}
-				caps.Custom = r
-				return caps
+				return Bind(caps, contract.RouteCustom, AskUser, r)
 			}})
 			route, _ := h.Route()
 			if called != tt.wantCall || route != tt.wantRoute {

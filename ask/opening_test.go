@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 )
 
@@ -16,18 +17,18 @@ func TestOnOpen(t *testing.T) {
 		var got []Opening
 		var renderedAfter bool
 		opts := &Options{OnOpen: func(o Opening) { got = append(got, o) }}
-		r := RendererFunc(func(context.Context, *Session) (Outcome, error) {
+		r := RendererFunc[*contract.Request, []contract.Answer](func(context.Context, *Session[*contract.Request]) (Outcome[[]contract.Answer], error) {
 			renderedAfter = len(got) == 1
-			return Outcome{Answers: answers(2)}, nil
+			return Outcome[[]contract.Answer]{Answer: answers(2)}, nil
 		})
 		timeout := int64(30000)
-		h := NewHost(Capabilities{Native: r, CustomQuestions: questionsWith(QuestionOutcome{Result: auqSubmitted()}, nil)},
+		h := NewHost(Bind(Bind(Capabilities{}, contract.RouteNative, AskUser, r), contract.RouteCustom, AskUserQuestion, questionsWith(Outcome[auq.Result]{Answer: auqSubmitted()}, nil)),
 			&HostOptions{Options: Prefs{Mode: contract.RouteNative, TimeoutPerQuestionMs: &timeout}})
 		a := NewAsker(h, opts)
 		req := request(2)
 		req.Header = "Deploy"
 		start := time.Now()
-		if res := a.Ask(context.Background(), req, &Call{ID: "c1"}); res.Status != contract.StatusAnswered {
+		if res := Ask(context.Background(), a, AskUser, req, &Call{ID: "c1"}); res.Status != contract.StatusAnswered {
 			t.Fatalf("Ask = %+v", res)
 		}
 		if !renderedAfter {
@@ -40,14 +41,14 @@ func TestOnOpen(t *testing.T) {
 
 		// A refused call opens no wait; a panicking hook breaks nothing.
 		got = nil
-		if res := a.Ask(context.Background(), &contract.Request{}, nil); res.Status != contract.StatusError {
+		if res := Ask(context.Background(), a, AskUser, &contract.Request{}, nil); res.Status != contract.StatusError {
 			t.Fatalf("Ask of an empty request = %+v", res)
 		}
 		if len(got) != 0 {
 			t.Errorf("OnOpen called for a refused call: %+v", got)
 		}
 		b := NewAsker(h, &Options{OnOpen: func(Opening) { panic("hook") }})
-		if res := b.Ask(context.Background(), request(2), nil); res.Status != contract.StatusAnswered {
+		if res := Ask(context.Background(), b, AskUser, request(2), nil); res.Status != contract.StatusAnswered {
 			t.Errorf("Ask with a panicking hook = %+v", res)
 		}
 	})
@@ -55,9 +56,9 @@ func TestOnOpen(t *testing.T) {
 
 func TestOnOpenQuestions(t *testing.T) {
 	var got []Opening
-	h := NewHost(Capabilities{CustomQuestions: questionsWith(QuestionOutcome{Result: auqSubmitted()}, nil)}, nil)
+	h := NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUserQuestion, questionsWith(Outcome[auq.Result]{Answer: auqSubmitted()}, nil)), nil)
 	a := NewAsker(h, &Options{OnOpen: func(o Opening) { got = append(got, o) }})
-	a.AskQuestions(context.Background(), auqRequest(), nil)
+	Ask(context.Background(), a, AskUserQuestion, auqRequest(), nil)
 	if len(got) != 1 {
 		t.Fatalf("openings = %+v", got)
 	}

@@ -93,7 +93,7 @@ func (r *stressRenderer) Check(req *contract.Request) error {
 	return nil
 }
 
-func (r *stressRenderer) Render(ctx context.Context, s *Session) (Outcome, error) {
+func (r *stressRenderer) Render(ctx context.Context, s *Session[*contract.Request]) (Outcome[[]contract.Answer], error) {
 	i := r.index(s.Request)
 	p, tr := r.plans[i], r.traces[i]
 	d, _ := s.Countdown.Deadline()
@@ -106,7 +106,7 @@ func (r *stressRenderer) Render(ctx context.Context, s *Session) (Outcome, error
 		tr.mu.Unlock()
 	}
 	q := s.Request.Questions[0]
-	answer := Outcome{Answers: []contract.Answer{{Index: 0, ID: q.ID, Title: q.Title, Kind: q.Kind, Selections: []string{"a"}}}}
+	answer := Outcome[[]contract.Answer]{Answer: []contract.Answer{{Index: 0, ID: q.ID, Title: q.Title, Kind: q.Kind, Selections: []string{"a"}}}}
 	// pause waits for the delay, or until ctx is done when watch is set,
 	// and reports whether the delay passed.
 	pause := func(watch bool) bool {
@@ -133,14 +133,14 @@ func (r *stressRenderer) Render(ctx context.Context, s *Session) (Outcome, error
 		return answer, nil
 	case answerWatching:
 		if !pause(true) {
-			return Outcome{}, ctx.Err()
+			return Outcome[[]contract.Answer]{}, ctx.Err()
 		}
 		returning()
 		return answer, nil
 	case fail:
 		pause(false)
 		returning()
-		return Outcome{}, errors.New("the terminal went away")
+		return Outcome[[]contract.Answer]{}, errors.New("the terminal went away")
 	case panics:
 		pause(false)
 		returning()
@@ -148,24 +148,24 @@ func (r *stressRenderer) Render(ctx context.Context, s *Session) (Outcome, error
 	case dismiss:
 		pause(false)
 		returning()
-		return Outcome{Dismissed: true}, nil
+		return Outcome[[]contract.Answer]{Dismissed: true}, nil
 	case emptyAnswer:
 		returning()
-		answer.Answers[0].Selections = nil
+		answer.Answer[0].Selections = nil
 		return answer, nil
 	case hang:
 		<-ctx.Done()
-		return Outcome{}, ctx.Err()
+		return Outcome[[]contract.Answer]{}, ctx.Err()
 	case hangIgnoring:
 		<-r.release
-		return Outcome{}, errors.New("released")
+		return Outcome[[]contract.Answer]{}, errors.New("released")
 	case stopCountdown:
 		ok := s.Countdown.Cancel()
 		tr.mu.Lock()
 		tr.stopped = ok
 		tr.mu.Unlock()
 		if !pause(true) {
-			return Outcome{}, ctx.Err()
+			return Outcome[[]contract.Answer]{}, ctx.Err()
 		}
 		returning()
 		return answer, nil
@@ -310,7 +310,7 @@ func TestExactlyOnceUnderLoad(t *testing.T) {
 	events := &callEvents{byCall: map[string][]Event{}}
 	askers := map[int64]*Asker{}
 	for ms := int64(1); ms <= 20; ms++ {
-		h := NewHost(Capabilities{Custom: r}, &HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: ptr(ms)}})
+		h := NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUser, r), &HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: ptr(ms)}})
 		askers[ms] = NewAsker(h, &Options{Events: events})
 	}
 
@@ -473,7 +473,7 @@ func stressAsk(a *Asker, i int, p plan, tr *trace) {
 	req := request(1)
 	req.Questions[0].Title = fmt.Sprintf("ask %d", i)
 	start := time.Now()
-	res := a.Ask(ctx, req, &Call{ID: fmt.Sprintf("call-%d", i)})
+	res := Ask(ctx, a, AskUser, req, &Call{ID: fmt.Sprintf("call-%d", i)})
 	done := time.Now()
 	tr.mu.Lock()
 	tr.start, tr.done, tr.res = start, done, res

@@ -35,24 +35,23 @@ const (
 
 // settlement is the first thing that ended a wait; later ones are
 // discarded.
-type settlement struct {
-	kind      settleKind
-	outcome   Outcome         // an ask_user renderer's
-	questions QuestionOutcome // an AskUserQuestion renderer's
-	err       error           // the renderer's error, or its recovered panic
-	panicked  bool
+type settlement[Ans any] struct {
+	kind     settleKind
+	outcome  Outcome[Ans] // the renderer's
+	err      error        // the renderer's error, or its recovered panic
+	panicked bool
 }
 
 // waiter is the state of one interactive wait: the shared deadline and
 // the first settlement. It implements countdownImpl. Every field after mu
 // is guarded by mu.
-type waiter struct {
+type waiter[Ans any] struct {
 	cancel func(cause error) // cancels the renderer's context
 	done   chan struct{}     // closed by the first settle
 
 	mu       sync.Mutex
 	settled  bool
-	result   settlement
+	result   settlement[Ans]
 	at       time.Time
 	deadline bool // at is in force: set and not cancelled
 	timer    *time.Timer
@@ -60,8 +59,8 @@ type waiter struct {
 }
 
 // newWaiter starts the deadline total from now; a zero total means none.
-func newWaiter(total time.Duration, cancel func(cause error)) *waiter {
-	w := &waiter{cancel: cancel, done: make(chan struct{})}
+func newWaiter[Ans any](total time.Duration, cancel func(cause error)) *waiter[Ans] {
+	w := &waiter[Ans]{cancel: cancel, done: make(chan struct{})}
 	if total > 0 {
 		w.mu.Lock()
 		w.at = time.Now().Add(total)
@@ -75,7 +74,7 @@ func newWaiter(total time.Duration, cancel func(cause error)) *waiter {
 
 // expire is the deadline's timer. The timer only wakes the wait; settle
 // decides by the clock, so a timer that fired early would change nothing.
-func (w *waiter) expire() {
+func (w *waiter[Ans]) expire() {
 	w.mu.Lock()
 	if w.deadline && !w.settled {
 		if left := time.Until(w.at); left > 0 {
@@ -85,7 +84,7 @@ func (w *waiter) expire() {
 		}
 	}
 	w.mu.Unlock()
-	w.settle(settlement{kind: byTimeout})
+	w.settle(settlement[Ans]{kind: byTimeout})
 }
 
 // settle records s if nothing settled the wait before, and reports
@@ -101,14 +100,14 @@ func (w *waiter) expire() {
 // settle before the deadline, never overtakes it. A settlement by the
 // timer that finds no deadline in force (the countdown was cancelled
 // while it fired), or one not yet due, is dropped.
-func (w *waiter) settle(s settlement) bool {
+func (w *waiter[Ans]) settle(s settlement[Ans]) bool {
 	w.mu.Lock()
 	if w.settled {
 		w.mu.Unlock()
 		return false
 	}
 	if w.deadline && !time.Now().Before(w.at) {
-		s = settlement{kind: byTimeout}
+		s = settlement[Ans]{kind: byTimeout}
 	} else if s.kind == byTimeout {
 		w.mu.Unlock()
 		return false
@@ -125,13 +124,13 @@ func (w *waiter) settle(s settlement) bool {
 }
 
 // isSettled reports whether the wait has already settled.
-func (w *waiter) isSettled() bool {
+func (w *waiter[Ans]) isSettled() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.settled
 }
 
-func (w *waiter) deadlineAt() (time.Time, bool) {
+func (w *waiter[Ans]) deadlineAt() (time.Time, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.at, w.deadline
@@ -139,7 +138,7 @@ func (w *waiter) deadlineAt() (time.Time, bool) {
 
 // cancelDeadline stops the deadline, unless there is none, it was
 // cancelled, it has passed, or the wait is over.
-func (w *waiter) cancelDeadline() bool {
+func (w *waiter[Ans]) cancelDeadline() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.deadline || w.settled || !time.Now().Before(w.at) {
@@ -152,20 +151,20 @@ func (w *waiter) cancelDeadline() bool {
 }
 
 // countdown adapts a waiter to countdownImpl.
-type countdown struct{ w *waiter }
+type countdown[Ans any] struct{ w *waiter[Ans] }
 
-func (c countdown) deadline() (time.Time, bool) { return c.w.deadlineAt() }
-func (c countdown) cancel() bool                { return c.w.cancelDeadline() }
-func (c countdown) stopped() <-chan struct{}    { return c.w.stopped }
+func (c countdown[Ans]) deadline() (time.Time, bool) { return c.w.deadlineAt() }
+func (c countdown[Ans]) cancel() bool                { return c.w.cancelDeadline() }
+func (c countdown[Ans]) stopped() <-chan struct{}    { return c.w.stopped }
 
-func (s settlement) cause() error {
+func (s settlement[Ans]) cause() error {
 	switch s.kind {
 	case byTimeout:
 		return ErrTimeout
 	case byAbort:
 		return s.err
 	}
-	if s.err == nil && (s.outcome.Dismissed || s.questions.Dismissed) {
+	if s.err == nil && s.outcome.Dismissed {
 		return ErrDismissed
 	}
 	return ErrFinished

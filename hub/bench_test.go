@@ -35,7 +35,7 @@ func BenchmarkAnswerRoundTrip(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		results := make(chan contract.Result, 1)
-		go func() { results <- asker.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+		go func() { results <- ask.AskJSON(context.Background(), asker, ask.AskUser, []byte(askUserReq), nil) }()
 		var id string
 		for id == "" {
 			qs, err := c.Pending(context.Background())

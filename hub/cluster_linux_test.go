@@ -901,7 +901,7 @@ func TestClusterLeaf(t *testing.T) {
 	secrets = append(secrets, title, yes, no)
 	req, _ := json.Marshal(map[string]any{"questions": []map[string]any{{"title": title, "options": []map[string]any{{"label": yes}, {"label": no}}}}})
 	results := make(chan contract.Result, 1)
-	go func() { results <- asker.AskJSON(context.Background(), req, nil) }()
+	go func() { results <- ask.AskJSON(context.Background(), asker, ask.AskUser, req, nil) }()
 	local := waitTitles(t, mine, []string{title}, nil)[title]
 	if qs, err := mine.Pending(context.Background()); err != nil || slices.ContainsFunc(qs, func(q hub.Question) bool { return strings.Contains(string(q.Request), waiting.title) }) {
 		t.Fatalf("with the link cut, the cluster's question reached the laptop's hub (%v)", err)
@@ -1105,7 +1105,7 @@ func TestClusterStopCountdown(t *testing.T) {
 	}
 	// The agent's dialog shows the question until the hub's answer wins.
 	dialog, sessions := showingDialog()
-	asker := newAsker(t, l, ask.Capabilities{Custom: dialog}, 4000)
+	asker := newAsker(t, l, ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, dialog), 4000)
 	word := secret()
 	title, yes, no := "Ship the "+word+" build?", "yes-"+word, "no-"+word
 	req, _ := json.Marshal(map[string]any{"questions": []map[string]any{{"title": title, "options": []map[string]any{{"label": yes}, {"label": no}}}}})
@@ -1119,7 +1119,7 @@ func TestClusterStopCountdown(t *testing.T) {
 		{"the agent's dialog", ""},
 	} {
 		results := make(chan contract.Result, 1)
-		go func() { results <- asker.AskJSON(context.Background(), req, nil) }()
+		go func() { results <- ask.AskJSON(context.Background(), asker, ask.AskUser, req, nil) }()
 		session := <-sessions
 		var q hub.Question
 		for wait := time.Now().Add(10 * time.Second); q.ID == ""; time.Sleep(20 * time.Millisecond) {
@@ -1260,7 +1260,7 @@ func benchAsk(b *testing.B, dial func(context.Context) (*hub.Client, error), wat
 	for b.Loop() {
 		start := time.Now()
 		results := make(chan contract.Result, 1)
-		go func() { results <- asker.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+		go func() { results <- ask.AskJSON(context.Background(), asker, ask.AskUser, []byte(askUserReq), nil) }()
 		q := <-waiting
 		visible = append(visible, time.Since(start))
 		start = time.Now()

@@ -162,7 +162,7 @@ func TestClusterSameMomentRelayed(t *testing.T) {
 		raced := false
 		for attempt := 0; attempt < tc.attempts && !raced; attempt++ {
 			results := make(chan contract.Result, 1)
-			go func() { results <- asker.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+			go func() { results <- ask.AskJSON(context.Background(), asker, ask.AskUser, []byte(askUserReq), nil) }()
 			var id string
 			waitFor(t, 20*time.Second, func() string {
 				ids := map[string]int{}
@@ -385,7 +385,7 @@ func TestClusterReadAfterPublish(t *testing.T) {
 	unknown, unanswered := 0, 0
 	for i := range questions {
 		results := make(chan contract.Result, 1)
-		go func() { results <- asker.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+		go func() { results <- ask.AskJSON(context.Background(), asker, ask.AskUser, []byte(askUserReq), nil) }()
 		var id string
 		for j, r := range readers {
 			var e hub.WatchEvent
@@ -553,7 +553,7 @@ func TestClusterStopLookedFor(t *testing.T) {
 	cluster := me.dial(t, c.nodes[2].url())
 	l := agentLink(t, agentInfo)
 	dialog, sessions := showingDialog()
-	asker := newAsker(t, l, ask.Capabilities{Custom: dialog}, 60000)
+	asker := newAsker(t, l, ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, dialog), 60000)
 	hubs := map[string]*hub.Client{"the agent's hub": agentHub, "the cluster": cluster, "the person's hub": mine}
 	// The look is every five seconds (lookEvery), and a stop is stored
 	// at any moment between two; the relay that finds it tells the other
@@ -574,7 +574,7 @@ func TestClusterStopLookedFor(t *testing.T) {
 		}},
 	} {
 		results := make(chan contract.Result, 1)
-		go func() { results <- asker.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+		go func() { results <- ask.AskJSON(context.Background(), asker, ask.AskUser, []byte(askUserReq), nil) }()
 		session := <-sessions
 		var q hub.Question
 		waitFor(t, 10*time.Second, func() string {

@@ -30,7 +30,7 @@ func ExampleLink_Join() {
 		return
 	}
 	asker := ask.NewAsker(ask.NewHost(link.Join(caps), nil), nil)
-	res := asker.AskJSON(context.Background(), []byte(`{"questions":[{"title":"Ship it?","kind":"bool"}]}`), nil)
+	res := ask.AskJSON(context.Background(), asker, ask.AskUser, []byte(`{"questions":[{"title":"Ship it?","kind":"bool"}]}`), nil)
 	fmt.Println(res.Status)
 }
 

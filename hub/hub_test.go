@@ -85,32 +85,32 @@ func auqAnswer(t *testing.T, id, label string) []byte {
 // blockingLocal is a host renderer that shows nothing and returns when
 // released, with its outcome, or when its context ends.
 type blockingLocal struct {
-	release chan ask.Outcome
+	release chan ask.Outcome[[]contract.Answer]
 	cause   chan error
 }
 
 func newBlockingLocal() *blockingLocal {
-	return &blockingLocal{release: make(chan ask.Outcome, 1), cause: make(chan error, 1)}
+	return &blockingLocal{release: make(chan ask.Outcome[[]contract.Answer], 1), cause: make(chan error, 1)}
 }
 
-func (b *blockingLocal) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+func (b *blockingLocal) Render(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
 	select {
 	case o := <-b.release:
 		return o, nil
 	case <-ctx.Done():
 		b.cause <- context.Cause(ctx)
-		return ask.Outcome{}, ctx.Err()
+		return ask.Outcome[[]contract.Answer]{}, ctx.Err()
 	}
 }
 
 // showingDialog is a dialog that shows each question until its call
 // ends elsewhere; it sends the session of each on the channel.
-func showingDialog() (ask.RendererFunc, <-chan *ask.Session) {
-	sessions := make(chan *ask.Session, 1)
-	return func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+func showingDialog() (ask.RendererFunc[*contract.Request, []contract.Answer], <-chan *ask.Session[*contract.Request]) {
+	sessions := make(chan *ask.Session[*contract.Request], 1)
+	return func(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
 		sessions <- s
 		<-ctx.Done()
-		return ask.Outcome{}, ctx.Err()
+		return ask.Outcome[[]contract.Answer]{}, ctx.Err()
 	}, sessions
 }
 
@@ -152,9 +152,9 @@ func TestHubAnswerWins(t *testing.T) {
 		Answered: func(_ string, a hub.Answer) { where.Store(a.Where()) },
 	})
 	defer closeLink(l)
-	a := newAsker(t, l, ask.Capabilities{Custom: local}, 60000)
+	a := newAsker(t, l, ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, local), 60000)
 	results := make(chan contract.Result, 1)
-	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+	go func() { results <- ask.AskJSON(context.Background(), a, ask.AskUser, []byte(askUserReq), nil) }()
 
 	q := waitPending(t, c)
 	if q.Tag.Agent != "test agent" || q.Tag.Contract != hub.ContractAskUser || q.Tag.Questions != 1 || q.Tag.Deadline == nil || q.Tag.Machine == "" || q.Tag.Project == "" {
@@ -199,14 +199,14 @@ func TestLocalAnswerWins(t *testing.T) {
 		Dial:  func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Info: &info}) },
 		Local: "the test's terminal",
 	})
-	a := newAsker(t, l, ask.Capabilities{Custom: local}, 60000)
+	a := newAsker(t, l, ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, local), 60000)
 	results := make(chan contract.Result, 1)
-	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+	go func() { results <- ask.AskJSON(context.Background(), a, ask.AskUser, []byte(askUserReq), nil) }()
 	q := waitPending(t, c)
 	req, _, _ := contract.Parse([]byte(askUserReq))
 	ans := contract.NewAnswer(req, 0)
 	ans.Selections = []string{"staging"}
-	local.release <- ask.Outcome{Answers: []contract.Answer{ans}}
+	local.release <- ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{ans}}
 	if res := <-results; res.Status != contract.StatusAnswered || res.Answers[0].Selections[0] != "staging" {
 		t.Fatalf("result = %+v", res)
 	}
@@ -230,7 +230,7 @@ func TestHeadlessWaitsForHub(t *testing.T) {
 	}
 	a := newAsker(t, l, ask.Capabilities{CustomReason: "no terminal", NativeReason: "no terminal"}, 60000)
 	outs := make(chan auq.Outcome, 1)
-	go func() { outs <- a.AskQuestionsJSON(context.Background(), []byte(auqReq), nil) }()
+	go func() { outs <- ask.AskJSON(context.Background(), a, ask.AskUserQuestion, []byte(auqReq), nil) }()
 	q := waitPending(t, c)
 	if q.Tag.Contract != hub.ContractAskUserQuestion {
 		t.Errorf("contract = %q", q.Tag.Contract)
@@ -257,9 +257,9 @@ func TestExactlyOnce(t *testing.T) {
 		Dial: func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Info: &info}) },
 	})
 	defer closeLink(l)
-	a := newAsker(t, l, ask.Capabilities{Custom: newBlockingLocal()}, 60000)
+	a := newAsker(t, l, ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, newBlockingLocal()), 60000)
 	results := make(chan contract.Result, 1)
-	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+	go func() { results <- ask.AskJSON(context.Background(), a, ask.AskUser, []byte(askUserReq), nil) }()
 	q := waitPending(t, c)
 	const n = 8
 	var wg sync.WaitGroup
@@ -306,12 +306,12 @@ func TestUnreachableHubLeavesLocalRoute(t *testing.T) {
 	req, _, _ := contract.Parse([]byte(askUserReq))
 	ans := contract.NewAnswer(req, 0)
 	ans.Selections = []string{"prod"}
-	local := ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
-		return ask.Outcome{Answers: []contract.Answer{ans}}, nil
+	local := ask.RendererFunc[*contract.Request, []contract.Answer](func(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
+		return ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{ans}}, nil
 	})
-	a := newAsker(t, l, ask.Capabilities{Custom: local}, 60000)
+	a := newAsker(t, l, ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, local), 60000)
 	for range 2 {
-		if res := a.AskJSON(context.Background(), []byte(askUserReq), nil); res.Status != contract.StatusAnswered {
+		if res := ask.AskJSON(context.Background(), a, ask.AskUser, []byte(askUserReq), nil); res.Status != contract.StatusAnswered {
 			t.Fatalf("result = %+v", res)
 		}
 	}
@@ -327,9 +327,9 @@ func TestLateUnknownAndExpired(t *testing.T) {
 	l := hub.NewLink(&hub.LinkOptions{
 		Dial: func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Info: &info}) },
 	})
-	a := newAsker(t, l, ask.Capabilities{Custom: newBlockingLocal()}, 1000)
+	a := newAsker(t, l, ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, newBlockingLocal()), 1000)
 	results := make(chan contract.Result, 1)
-	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+	go func() { results <- ask.AskJSON(context.Background(), a, ask.AskUser, []byte(askUserReq), nil) }()
 	q := waitPending(t, c)
 	if res := <-results; res.Status != contract.StatusTimeout {
 		t.Fatalf("result = %+v", res)
@@ -401,16 +401,16 @@ func TestSameMomentExactlyOnce(t *testing.T) {
 	hubWins := 0
 	for i := range 20 {
 		r := newBlockingLocal()
-		a := newAsker(t, l, ask.Capabilities{Custom: r}, 60000)
+		a := newAsker(t, l, ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, r), 60000)
 		results := make(chan contract.Result, 1)
-		go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+		go func() { results <- ask.AskJSON(context.Background(), a, ask.AskUser, []byte(askUserReq), nil) }()
 		q := waitPending(t, c)
 		answered := make(chan error, 1)
 		go func() {
 			_, err := c.Answer(context.Background(), q.ID, askUserAnswer(t, "prod"), "program")
 			answered <- err
 		}()
-		r.release <- ask.Outcome{Answers: []contract.Answer{local}}
+		r.release <- ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{local}}
 		err := <-answered
 		res := <-results
 		got := res.Answers[0].Selections[0]
@@ -451,15 +451,15 @@ func TestCountdownStopped(t *testing.T) {
 	})
 	defer closeLink(l)
 	stopped := make(chan bool, 1)
-	local := ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+	local := ask.RendererFunc[*contract.Request, []contract.Answer](func(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
 		stopped <- s.Countdown.Cancel()
 		<-ctx.Done()
-		return ask.Outcome{}, ctx.Err()
+		return ask.Outcome[[]contract.Answer]{}, ctx.Err()
 	})
-	a := newAsker(t, l, ask.Capabilities{Custom: local}, 1000)
+	a := newAsker(t, l, ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, local), 1000)
 	results := make(chan contract.Result, 1)
 	firstDeadline := time.Now().Add(time.Second)
-	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+	go func() { results <- ask.AskJSON(context.Background(), a, ask.AskUser, []byte(askUserReq), nil) }()
 	if !<-stopped {
 		t.Fatal("the countdown could not be stopped")
 	}
@@ -500,9 +500,9 @@ func TestStopCountdownElsewhere(t *testing.T) {
 	})
 	defer closeLink(l)
 	local, sessions := showingDialog()
-	a := newAsker(t, l, ask.Capabilities{Custom: local}, 2000)
+	a := newAsker(t, l, ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, local), 2000)
 	results := make(chan contract.Result, 1)
-	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+	go func() { results <- ask.AskJSON(context.Background(), a, ask.AskUser, []byte(askUserReq), nil) }()
 	s := <-sessions
 	q := waitPending(t, c)
 	if q.Tag.Deadline == nil {
@@ -549,7 +549,7 @@ func TestStopCountdownRefused(t *testing.T) {
 	defer closeLink(l)
 	a := newAsker(t, l, ask.Capabilities{}, 60000)
 	results := make(chan contract.Result, 1)
-	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+	go func() { results <- ask.AskJSON(context.Background(), a, ask.AskUser, []byte(askUserReq), nil) }()
 	q := waitPending(t, c)
 	if _, err := c.Answer(context.Background(), q.ID, askUserAnswer(t, "staging"), "program"); err != nil {
 		t.Fatal(err)
@@ -597,7 +597,7 @@ func TestRedial(t *testing.T) {
 	defer closeLink(l)
 	a := newAsker(t, l, ask.Capabilities{}, 60000)
 	results := make(chan contract.Result, 1)
-	go func() { results <- a.AskJSON(context.Background(), []byte(askUserReq), nil) }()
+	go func() { results <- ask.AskJSON(context.Background(), a, ask.AskUser, []byte(askUserReq), nil) }()
 	q := waitPending(t, c)
 	if _, err := c.Answer(context.Background(), q.ID, askUserAnswer(t, "prod"), "program"); err != nil {
 		t.Fatal(err)

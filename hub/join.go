@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/contract"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -146,62 +147,44 @@ func (l *Link) Close(ctx context.Context) {
 // hub alone; call Connect first, so that a host whose hub is out of
 // reach is not offered a route.
 func (l *Link) Join(caps ask.Capabilities) ask.Capabilities {
+	caps = join(l, caps, ask.AskUser)
+	return join(l, caps, ask.AskUserQuestion)
+}
+
+// join is Join for the renderers of contract c.
+func join[Req, Ans, Res any](l *Link, caps ask.Capabilities, c ask.Contract[Req, Ans, Res]) ask.Capabilities {
 	out := caps
-	if caps.Custom != nil {
-		out.Custom = l.renderer(caps.Custom)
+	custom, native := ask.Bound(caps, contract.RouteCustom, c), ask.Bound(caps, contract.RouteNative, c)
+	if custom != nil {
+		out = ask.Bind(out, contract.RouteCustom, c, racing(l, c, custom))
 	}
-	if caps.Native != nil {
-		out.Native = l.renderer(caps.Native)
+	if native != nil {
+		out = ask.Bind(out, contract.RouteNative, c, racing(l, c, native))
 	}
-	if caps.Custom == nil && caps.Native == nil {
-		out.Custom, out.CustomReason = l.renderer(nil), ""
-	}
-	if caps.CustomQuestions != nil {
-		out.CustomQuestions = l.questionRenderer(caps.CustomQuestions)
-	}
-	if caps.NativeQuestions != nil {
-		out.NativeQuestions = l.questionRenderer(caps.NativeQuestions)
-	}
-	if caps.CustomQuestions == nil && caps.NativeQuestions == nil {
-		out.CustomQuestions, out.CustomReason = l.questionRenderer(nil), ""
+	if custom == nil && native == nil {
+		out = ask.Bind(out, contract.RouteCustom, c, racing(l, c, nil))
+		out.CustomReason = ""
 	}
 	return out
 }
 
-func (l *Link) renderer(local ask.Renderer) ask.Renderer {
-	return ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+// racing returns a renderer of contract c that races local, when not
+// nil, against the hub.
+func racing[Req, Ans, Res any](l *Link, c ask.Contract[Req, Ans, Res], local ask.Renderer[Req, Ans]) ask.Renderer[Req, Ans] {
+	return ask.RendererFunc[Req, Ans](func(ctx context.Context, s *ask.Session[Req]) (ask.Outcome[Ans], error) {
 		req, err := json.Marshal(s.Request)
 		if err != nil {
-			return ask.Outcome{}, err
+			return ask.Outcome[Ans]{}, err
 		}
-		var run func(context.Context) (ask.Outcome, error)
+		var run func(context.Context) (ask.Outcome[Ans], error)
 		if local != nil {
-			run = func(ctx context.Context) (ask.Outcome, error) { return local.Render(ctx, s) }
+			run = func(ctx context.Context) (ask.Outcome[Ans], error) { return local.Render(ctx, s) }
 		}
-		return race(ctx, l, raceSpec[ask.Outcome]{
-			contract: ContractAskUser, request: req, questions: len(s.Request.Questions),
+		return race(ctx, l, raceSpec[ask.Outcome[Ans]]{
+			contract: c.Tool(), request: req, questions: c.Brief(s.Request).Questions,
 			countdown: s.Countdown, callID: s.Call.ID, local: run,
-			note:   func(o ask.Outcome) string { return noteFor(o.Dismissed) },
-			decode: Answer.Outcome,
-		})
-	})
-}
-
-func (l *Link) questionRenderer(local ask.QuestionRenderer) ask.QuestionRenderer {
-	return ask.QuestionRendererFunc(func(ctx context.Context, s *ask.QuestionSession) (ask.QuestionOutcome, error) {
-		req, err := json.Marshal(s.Request)
-		if err != nil {
-			return ask.QuestionOutcome{}, err
-		}
-		var run func(context.Context) (ask.QuestionOutcome, error)
-		if local != nil {
-			run = func(ctx context.Context) (ask.QuestionOutcome, error) { return local.RenderQuestions(ctx, s) }
-		}
-		return race(ctx, l, raceSpec[ask.QuestionOutcome]{
-			contract: ContractAskUserQuestion, request: req, questions: len(s.Request.Questions),
-			countdown: s.Countdown, callID: s.Call.ID, local: run,
-			note:   func(o ask.QuestionOutcome) string { return noteFor(o.Dismissed) },
-			decode: Answer.QuestionOutcome,
+			note:   func(o ask.Outcome[Ans]) string { return noteFor(o.Dismissed) },
+			decode: func(a Answer) (ask.Outcome[Ans], error) { return Outcome(c, a) },
 		})
 	})
 }

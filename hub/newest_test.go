@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/google/go-cmp/cmp"
 	"github.com/nats-io/nats.go"
@@ -177,17 +178,17 @@ func TestCreatedWhenPublished(t *testing.T) {
 	}})
 	defer l.Close(context.Background())
 	local := newBlockingLocal()
-	a := newAsker(t, l, ask.Capabilities{Custom: local}, 60000)
+	a := newAsker(t, l, ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, local), 60000)
 	asked := time.Now()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		a.AskJSON(context.Background(), []byte(askUserReq), nil)
+		ask.AskJSON(context.Background(), a, ask.AskUser, []byte(askUserReq), nil)
 	}()
 	q := waitPending(t, c)
 	if q.Created.Before(asked.Add(slow)) {
 		t.Errorf("created %v, %v after it was asked; want it dated once the slow dial (%v) was done", q.Created, q.Created.Sub(asked), slow)
 	}
-	local.release <- ask.Outcome{Dismissed: true}
+	local.release <- ask.Outcome[[]contract.Answer]{Dismissed: true}
 	<-done
 }

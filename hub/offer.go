@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/auq"
 )
 
 // Offered is a questionnaire offered on the hub by Offer, until its asker
@@ -63,30 +62,15 @@ func (o *Offered) Settle(note string) (Answer, bool) {
 	return a, lost
 }
 
-// Outcome is an answer given on the hub to a questionnaire of ask_user,
-// as its renderer returns it.
-func (a Answer) Outcome() (ask.Outcome, error) {
+// Outcome is an answer given on the hub to a questionnaire of contract
+// c, as its renderer returns it.
+func Outcome[Req, Ans, Res any](c ask.Contract[Req, Ans, Res], a Answer) (ask.Outcome[Ans], error) {
 	switch a.Status {
 	case StatusDismissed:
-		return ask.Outcome{Dismissed: true}, nil
+		return ask.Outcome[Ans]{Dismissed: true}, nil
 	case StatusAnswered:
-		var r askUserAnswer
-		err := json.Unmarshal(a.Result, &r)
-		return ask.Outcome{Answers: r.Answers}, err
+		ans, err := c.DecodeAnswer(a.Result)
+		return ask.Outcome[Ans]{Answer: ans}, err
 	}
-	return ask.Outcome{}, fmt.Errorf("the question was %s: it has no answer", a.Where())
-}
-
-// QuestionOutcome is an answer given on the hub to a questionnaire of
-// AskUserQuestion, as its renderer returns it.
-func (a Answer) QuestionOutcome() (ask.QuestionOutcome, error) {
-	switch a.Status {
-	case StatusDismissed:
-		return ask.QuestionOutcome{Dismissed: true}, nil
-	case StatusAnswered:
-		var r auq.Result
-		err := json.Unmarshal(a.Result, &r)
-		return ask.QuestionOutcome{Result: r}, err
-	}
-	return ask.QuestionOutcome{}, fmt.Errorf("the question was %s: it has no answer", a.Where())
+	return ask.Outcome[Ans]{}, fmt.Errorf("the question was %s: it has no answer", a.Where())
 }

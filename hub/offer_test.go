@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/hub"
 )
 
@@ -59,11 +60,11 @@ func TestOffer(t *testing.T) {
 				t.Fatalf("Settle: won %v (%+v), want %v", won, a, tt.wantWon)
 			}
 			if won {
-				out, err := a.Outcome()
+				out, err := hub.Outcome(ask.AskUser, a)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if tt.hub == "-" && !out.Dismissed || tt.hub != "-" && (len(out.Answers) != 1 || out.Answers[0].Selections[0] != tt.hub) {
+				if tt.hub == "-" && !out.Dismissed || tt.hub != "-" && (len(out.Answer) != 1 || out.Answer[0].Selections[0] != tt.hub) {
 					t.Errorf("the hub's answer as an outcome: %+v", out)
 				}
 				return

@@ -127,7 +127,7 @@ func askQuestion(l *hub.Link, title string, labels []string, timeoutMs int64, t 
 	req, _ := json.Marshal(map[string]any{"questions": []map[string]any{{"title": title, "options": opts}}})
 	a := newAsker(t, l, ask.Capabilities{}, timeoutMs)
 	results := make(chan contract.Result, 1)
-	go func() { results <- a.AskJSON(context.Background(), req, nil) }()
+	go func() { results <- ask.AskJSON(context.Background(), a, ask.AskUser, req, nil) }()
 	return results
 }
 

@@ -66,21 +66,21 @@ func TestDefaultsAgreeAcrossHosts(t *testing.T) {
 			`{"title":"Two","kind":"bool","default":true},` +
 			`{"title":"Three","kind":"input","default":"x"}]}`,
 	}
-	dialogHost := ask.NewAsker(ask.NewHost(ask.Capabilities{Custom: ask.RendererFunc(func(_ context.Context, s *ask.Session) (ask.Outcome, error) {
+	dialogHost := ask.NewAsker(ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, ask.RendererFunc[*contract.Request, []contract.Answer](func(_ context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
 		eff := dialog.New(s.Request, nil).Update(dialog.Key{Name: "ctrl+enter"})
 		if eff.Kind != dialog.EffectSubmit {
-			return ask.Outcome{}, fmt.Errorf("ctrl+enter gave effect %v, not a submit", eff.Kind)
+			return ask.Outcome[[]contract.Answer]{}, fmt.Errorf("ctrl+enter gave effect %v, not a submit", eff.Kind)
 		}
-		return ask.Outcome{Answers: eff.Answers}, nil
-	})}, nil), nil)
-	promptHost := ask.NewAsker(ask.NewHost(ask.Capabilities{Native: native.New(enter{}, nil)}, nil), nil)
+		return ask.Outcome[[]contract.Answer]{Answer: eff.Answer}, nil
+	})), nil), nil)
+	promptHost := ask.NewAsker(ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteNative, ask.AskUser, native.New(enter{}, nil)), nil), nil)
 	srv := newServer(t, &mcpserver.Options{Host: ask.HostOptions{Options: ask.Prefs{Mode: contract.RouteNative}}})
 	cs := connect(t, srv, "2025-06-18", keepDefaults, nil)
 
 	for i, req := range requests {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			fromDialog := dialogHost.AskJSON(t.Context(), []byte(req), nil)
-			fromPrompts := promptHost.AskJSON(t.Context(), []byte(req), nil)
+			fromDialog := ask.AskJSON(t.Context(), dialogHost, ask.AskUser, []byte(req), nil)
+			fromPrompts := ask.AskJSON(t.Context(), promptHost, ask.AskUser, []byte(req), nil)
 			r, err := call(t.Context(), cs, req)
 			if err != nil {
 				t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/contract"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -31,35 +32,35 @@ type callData struct {
 
 // dataOf returns the callData of s, or an empty one for a call that has
 // none.
-func dataOf(s *ask.Session) *callData {
+func dataOf(s *ask.Session[*contract.Request]) *callData {
 	if d, ok := s.Call.Data.(*callData); ok && d != nil {
 		return d
 	}
 	return &callData{}
 }
 
-// Render implements ask.Renderer. The forms of one call share its
+// Render implements ask.Renderer[*contract.Request, []contract.Answer]. The forms of one call share its
 // deadline and its progress.
-func (r *elicitRenderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+func (r *elicitRenderer) Render(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
 	d := dataOf(s)
 	if d.verdict != nil {
 		d.record(d.verdict.action)
 		return d.verdict.outcome, d.verdict.err
 	}
 	if r.modern {
-		return ask.Outcome{}, errNoResponse
+		return ask.Outcome[[]contract.Answer]{}, errNoResponse
 	}
 	rd := round{n: 1}
 	for {
 		left, _ := s.Countdown.Remaining()
 		form, err := rd.form(s.Request, left)
 		if err != nil {
-			return ask.Outcome{}, err
+			return ask.Outcome[[]contract.Answer]{}, err
 		}
 		sent := time.Now()
 		res, err := elicit(ctx, r.session, form)
 		if err != nil {
-			return ask.Outcome{}, fmt.Errorf("the elicitation request failed: %w", err)
+			return ask.Outcome[[]contract.Answer]{}, fmt.Errorf("the elicitation request failed: %w", err)
 		}
 		v := judge(s.Request, rd, res, time.Since(sent))
 		d.record(v.action)

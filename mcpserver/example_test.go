@@ -17,7 +17,7 @@ import (
 // over an in-memory transport. askuser mcp serves the same server on
 // stdio with ServeStdio, its renderer a terminal popup.
 func Example() {
-	lastOption := ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+	lastOption := ask.RendererFunc[*contract.Request, []contract.Answer](func(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
 		var answers []contract.Answer
 		for i, q := range s.Request.Questions {
 			answers = append(answers, contract.Answer{
@@ -25,11 +25,11 @@ func Example() {
 				Selections: []string{q.Options[len(q.Options)-1].Label},
 			})
 		}
-		return ask.Outcome{Answers: answers}, nil
+		return ask.Outcome[[]contract.Answer]{Answer: answers}, nil
 	})
 	srv, err := mcpserver.New(&mcpserver.Options{
 		Host:   ask.HostOptions{Options: ask.Prefs{Mode: contract.RouteCustom}},
-		Custom: lastOption,
+		Custom: ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, lastOption),
 	})
 	if err != nil {
 		fmt.Println(err)

@@ -117,12 +117,8 @@ func (s *Server) joinHub(req *mcp.CallToolRequest, caps ask.Capabilities, modern
 	}
 	// A client that declares forms but cannot show one, as a client
 	// run without a terminal may, leaves the hub to answer.
-	if caps.Native != nil {
-		caps.Native = hubFallback{caps.Native, sh}
-	}
-	if caps.NativeQuestions != nil {
-		caps.NativeQuestions = hubFallbackQuestions{caps.NativeQuestions, sh}
-	}
+	caps = ask.WrapBound(caps, contract.RouteNative, ask.AskUser, fallback[*contract.Request, []contract.Answer](sh))
+	caps = ask.WrapBound(caps, contract.RouteNative, ask.AskUserQuestion, fallback[*auq.Request, auq.Result](sh))
 	if sh.headless {
 		ctx, cancel := context.WithTimeout(context.Background(), hubConnectWait)
 		err := sh.link.Connect(ctx)
@@ -137,24 +133,27 @@ func (s *Server) joinHub(req *mcp.CallToolRequest, caps ask.Capabilities, modern
 	// Join binds the hub alone to a contract with no renderer: only the
 	// served contract's renderers are taken, so that the other gives the
 	// host no route.
-	joined, out := sh.link.Join(caps), caps
+	joined := sh.link.Join(caps)
 	if s.opts.Tool == auq.ToolName {
-		out.CustomQuestions, out.NativeQuestions = joined.CustomQuestions, joined.NativeQuestions
-	} else {
-		out.Custom, out.Native = joined.Custom, joined.Native
+		return joinServed(caps, joined, ask.AskUserQuestion, sh.headless, s.running), sh
 	}
-	if sh.headless {
-		// The hub alone is the route: its wait reports progress as the
-		// other routes' do.
-		out.CustomReason = ""
-		if out.Custom != nil {
-			out.Custom = tracked{out.Custom, s.running}
-		}
-		if out.CustomQuestions != nil {
-			out.CustomQuestions = trackedQuestions{out.CustomQuestions, s.running}
-		}
+	return joinServed(caps, joined, ask.AskUser, sh.headless, s.running), sh
+}
+
+// joinServed returns caps with the renderers of contract c, the one the
+// server serves, taken from joined. When the hub is the session's only
+// route (headless), its wait reports progress as the other routes' do.
+func joinServed[Req, Ans, Res any](caps, joined ask.Capabilities, c ask.Contract[Req, Ans, Res], headless bool, running *pending) ask.Capabilities {
+	for _, route := range []contract.Route{contract.RouteCustom, contract.RouteNative} {
+		caps = ask.Bind(caps, route, c, ask.Bound(joined, route, c))
 	}
-	return out, sh
+	if headless {
+		caps.CustomReason = ""
+		caps = ask.WrapBound(caps, contract.RouteCustom, c, func(r ask.Renderer[Req, Ans]) ask.Renderer[Req, Ans] {
+			return tracked[Req, Ans]{r, running}
+		})
+	}
+	return caps
 }
 
 // hubUnreachable tells the server's Unreachable, once, why the hub could
@@ -235,29 +234,20 @@ func (sh *sessionHub) waitInstead(ctx context.Context, id string, err error) boo
 // hubFallback is the client's form of a joined session: a form the
 // client could not show leaves the call to the hub, until it answers or
 // the call settles.
-type hubFallback struct {
-	r  ask.Renderer
+type hubFallback[Req, Ans any] struct {
+	r  ask.Renderer[Req, Ans]
 	sh *sessionHub
+}
+
+// fallback returns the function that wraps a renderer in a hubFallback
+// of sh.
+func fallback[Req, Ans any](sh *sessionHub) func(ask.Renderer[Req, Ans]) ask.Renderer[Req, Ans] {
+	return func(r ask.Renderer[Req, Ans]) ask.Renderer[Req, Ans] { return hubFallback[Req, Ans]{r, sh} }
 }
 
 // Render implements ask.Renderer.
-func (f hubFallback) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+func (f hubFallback[Req, Ans]) Render(ctx context.Context, s *ask.Session[Req]) (ask.Outcome[Ans], error) {
 	o, err := f.r.Render(ctx, s)
-	if err != nil && f.sh.waitInstead(ctx, s.Call.ID, err) {
-		<-ctx.Done()
-	}
-	return o, err
-}
-
-// hubFallbackQuestions is hubFallback for AskUserQuestion.
-type hubFallbackQuestions struct {
-	r  ask.QuestionRenderer
-	sh *sessionHub
-}
-
-// RenderQuestions implements ask.QuestionRenderer.
-func (f hubFallbackQuestions) RenderQuestions(ctx context.Context, s *ask.QuestionSession) (ask.QuestionOutcome, error) {
-	o, err := f.r.RenderQuestions(ctx, s)
 	if err != nil && f.sh.waitInstead(ctx, s.Call.ID, err) {
 		<-ctx.Done()
 	}
@@ -319,17 +309,15 @@ func (sh *sessionHub) settleOffer(call, note string) (hub.Answer, bool) {
 }
 
 // offerWon settles the offer of call of sh with note and, when an
-// answer given on the hub came first, returns it as decode reads it
-// (hub.Answer.Outcome, hub.Answer.QuestionOutcome). That answer is then
-// the call's, and not the client's action: the hub's note says where it
-// was answered or dismissed.
-func offerWon[O any](sh *sessionHub, call, note string, decode func(hub.Answer) (O, error)) (O, bool) {
-	var zero O
+// answer given on the hub came first, returns it as the renderer of
+// contract c would. That answer is then the call's, and not the client's
+// action: the hub's note says where it was answered or dismissed.
+func offerWon[Req, Ans, Res any](sh *sessionHub, call, note string, c ask.Contract[Req, Ans, Res]) (ask.Outcome[Ans], bool) {
 	a, won := sh.settleOffer(call, note)
 	if !won {
-		return zero, false
+		return ask.Outcome[Ans]{}, false
 	}
-	out, err := decode(a)
+	out, err := hub.Outcome(c, a)
 	return out, err == nil
 }
 

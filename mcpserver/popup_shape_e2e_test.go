@@ -134,13 +134,17 @@ func findBox(screen string) box {
 func fitFor(t *testing.T, args string, w, h int) (int, int) {
 	t.Helper()
 	var fw, fh int
-	r := ask.RendererFunc(func(_ context.Context, s *ask.Session) (ask.Outcome, error) {
-		fw, fh = tui.NewPopup(s, nil).Fit(w, h)
-		return ask.Outcome{Dismissed: true}, nil
+	r := ask.RendererFunc[*contract.Request, []contract.Answer](func(_ context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
+		p, err := tui.NewPopup(ask.AskUser, s, nil)
+		if err != nil {
+			return ask.Outcome[[]contract.Answer]{}, err
+		}
+		fw, fh = p.Fit(w, h)
+		return ask.Outcome[[]contract.Answer]{Dismissed: true}, nil
 	})
 	toggle := "alt+o"
-	host := ask.NewHost(ask.Capabilities{Custom: r}, &ask.HostOptions{Options: config.Prefs{Mode: contract.RouteCustom, ToggleKey: &toggle}})
-	if res := ask.NewAsker(host, nil).AskJSON(context.Background(), []byte(args), nil); res.Status != contract.StatusAborted {
+	host := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, r), &ask.HostOptions{Options: config.Prefs{Mode: contract.RouteCustom, ToggleKey: &toggle}})
+	if res := ask.AskJSON(context.Background(), ask.NewAsker(host, nil), ask.AskUser, []byte(args), nil); res.Status != contract.StatusAborted {
 		t.Fatalf("sizing the popup: %+v", res)
 	}
 	return fw, fh

@@ -183,13 +183,13 @@ func (p *progress) stop() {
 
 // tracked wraps a route's renderer so that the call's progress learns the
 // countdown of each wait, and the server knows which renders still run.
-type tracked struct {
-	r       ask.Renderer
+type tracked[Req, Ans any] struct {
+	r       ask.Renderer[Req, Ans]
 	running *pending
 }
 
 // Render implements ask.Renderer.
-func (t tracked) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+func (t tracked[Req, Ans]) Render(ctx context.Context, s *ask.Session[Req]) (ask.Outcome[Ans], error) {
 	defer t.running.begin(s.Call.Data, s.Countdown)()
 	return t.r.Render(ctx, s)
 }

@@ -44,7 +44,6 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/modeltext"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -72,12 +71,11 @@ type Options struct {
 	// Tool is the tool the server serves, ToolName (the default, for "")
 	// or auq.ToolName; it lists that one alone.
 	Tool string
-	// Custom is the renderer of the custom route for ask_user, and
-	// CustomQuestions for AskUserQuestion, or nil when it cannot run;
-	// CustomReason then says why, for a person.
-	Custom          ask.Renderer
-	CustomQuestions ask.QuestionRenderer
-	CustomReason    string
+	// Custom is the custom route: the renderer bound on it (ask.Bind,
+	// contract.RouteCustom) for the contract of Tool, or none, and then
+	// its CustomReason says why, for a person. Other routes are ignored:
+	// the native route is the client's form.
+	Custom ask.Capabilities
 	// ProgressInterval is the time between progress notifications; 0
 	// means DefaultProgressInterval.
 	ProgressInterval time.Duration
@@ -297,7 +295,7 @@ func (s *Server) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	}
 	defer endTurn()
 	id := h.hub.callID()
-	res := h.asker.Ask(ctx, q, &ask.Call{ID: id, Data: &callData{progress: p}})
+	res := ask.Ask(ctx, h.asker, ask.AskUser, q, &ask.Call{ID: id, Data: &callData{progress: p}})
 	note := h.hub.note(modeltext.AskUser, id, res.Status == contract.StatusAnswered)
 	return withNote(toolResult(q, withWarnings(res, warnings), p.elicitAction()), note), nil
 }
@@ -368,18 +366,18 @@ func (s *Server) modernRound(ctx context.Context, h *sessionHost, req *mcp.CallT
 	call := rt.st.Call
 	var v verdict
 	if rt.st.expired(rt.now) {
-		out, won := offerWon(h.hub, call, "timed out", hub.Answer.Outcome)
+		out, won := offerWon(h.hub, call, "timed out", ask.AskUser)
 		if !won {
 			return contract.Result{Status: contract.StatusTimeout, Route: contract.RouteNative, Answers: []contract.Answer{}}, nil, call
 		}
 		v = verdict{outcome: out}
 	} else if v = judge(q, rt.st.round(), rt.answer, rt.took()); v.next == nil {
-		if out, won := offerWon(h.hub, call, formNote(v.outcome.Dismissed, v.err), hub.Answer.Outcome); won {
+		if out, won := offerWon(h.hub, call, formNote(v.outcome.Dismissed, v.err), ask.AskUser); won {
 			v = verdict{outcome: out}
 		}
 	}
 	if v.next == nil {
-		return h.asker.Ask(ctx, q, &ask.Call{ID: call, Data: &callData{progress: prog, verdict: &v}}), nil, call
+		return ask.Ask(ctx, h.asker, ask.AskUser, q, &ask.Call{ID: call, Data: &callData{progress: prog, verdict: &v}}), nil, call
 	}
 	next := *v.next
 	again, err := s.again(rt, next, nil, func(left time.Duration) (*mcp.ElicitParams, error) { return next.form(q, left) })

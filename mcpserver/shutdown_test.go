@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/mcpserver"
 )
 
@@ -35,7 +36,7 @@ func serveStdioWaits(t *testing.T, teardown time.Duration, want bool) {
 		var tornDown atomic.Bool
 		started, release := make(chan struct{}), make(chan struct{})
 		defer close(release)
-		r := ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+		r := ask.RendererFunc[*contract.Request, []contract.Answer](func(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
 			close(started)
 			<-ctx.Done()
 			if teardown < 0 {
@@ -44,10 +45,10 @@ func serveStdioWaits(t *testing.T, teardown time.Duration, want bool) {
 				time.Sleep(teardown) // closing the popup, on the bubble's clock
 			}
 			tornDown.Store(true)
-			return ask.Outcome{}, context.Cause(ctx)
+			return ask.Outcome[[]contract.Answer]{}, context.Cause(ctx)
 		})
 		begin := time.Now()
-		srv := newServer(t, &mcpserver.Options{Custom: r})
+		srv := newServer(t, &mcpserver.Options{Custom: ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, r)})
 		inR, inW := io.Pipe()
 		outR, outW := io.Pipe()
 		lines := make(chan string, 10)

@@ -110,7 +110,7 @@ func benchKeyBytes(b *testing.B, display contract.DisplayMode, kind string) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		r.Render(ctx, &ask.Session{Request: req, Display: display, ToggleKey: "alt+o"})
+		r.Render(ctx, &ask.Session[*contract.Request]{Request: req, Display: display, ToggleKey: "alt+o"})
 	}()
 	defer func() { cancel(); <-done }()
 

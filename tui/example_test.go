@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/tui"
 )
 
@@ -30,8 +31,8 @@ func Example() {
 	plain := tui.PlainTheme()
 	r := tui.New(in, io.Discard, &tui.Options{Theme: &plain, Width: 80, Height: 24, Environ: []string{"TERM=xterm-256color"}})
 	defer r.Close()
-	asker := ask.NewAsker(ask.NewHost(ask.Capabilities{Custom: r}, nil), nil)
-	res := asker.AskJSON(context.Background(), []byte(`{"questions": [
+	asker := ask.NewAsker(ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, r), nil), nil)
+	res := ask.AskJSON(context.Background(), asker, ask.AskUser, []byte(`{"questions": [
   {"title": "Deploy where?", "kind": "single", "options": [{"label": "staging"}, {"label": "prod"}]}
 ]}`), nil)
 	if len(res.Answers) == 0 {

@@ -431,26 +431,30 @@ func (m *inbox) dialogKey(k dialog.Key) tea.Cmd {
 	if k.Name == InboxDismissKey {
 		return m.send(o, nil, true)
 	}
-	var eff dialog.Effect
+	// The answer goes to the hub in the contract's result JSON.
+	var kind dialog.EffectKind
+	var answer func() ([]byte, error)
 	if o.d != nil {
-		eff = o.d.Update(k)
-	} else {
-		eff = o.qd.Update(k)
-	}
-	switch eff.Kind {
-	case dialog.EffectSubmit:
-		var data []byte
-		var err error
-		if o.d != nil {
-			data, err = json.Marshal(struct {
+		eff := o.d.Update(k)
+		kind = eff.Kind
+		answer = func() ([]byte, error) {
+			return json.Marshal(struct {
 				Status  contract.Status   `json:"status"`
 				Answers []contract.Answer `json:"answers"`
-			}{contract.StatusAnswered, eff.Answers})
-		} else {
-			res := eff.Result
-			res.Cancelled = false
-			data, err = json.Marshal(res)
+			}{contract.StatusAnswered, eff.Answer})
 		}
+	} else {
+		eff := o.qd.Update(k)
+		kind = eff.Kind
+		answer = func() ([]byte, error) {
+			res := eff.Answer
+			res.Cancelled = false
+			return json.Marshal(res)
+		}
+	}
+	switch kind {
+	case dialog.EffectSubmit:
+		data, err := answer()
 		if err != nil {
 			m.say(m.th.Error, "the answer cannot be sent: "+err.Error())
 			return nil

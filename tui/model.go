@@ -32,7 +32,7 @@ type model struct {
 	// finished says the user ended the call, with outcome; otherwise
 	// stopped is why the call ended from outside.
 	finished bool
-	outcome  ask.Outcome
+	outcome  ask.Outcome[[]contract.Answer]
 }
 
 // screen is the state the models of both dialogs keep alike: the
@@ -132,7 +132,7 @@ func (s *screen) flip() tea.Cmd {
 	return nil
 }
 
-func newModel(s *ask.Session, th dialog.Theme) *model {
+func newModel(s *ask.Session[*contract.Request], th dialog.Theme) *model {
 	m := &model{
 		screen: screen{th: th, countdown: s.Countdown, overlay: overlay(s)},
 		d:      newDialog(s, th),
@@ -197,7 +197,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// Hidden, the dialog takes no keys, so nothing changes out of
 		// sight; but the keys that dismiss it still do.
 		if isDismissKey(k.Name) {
-			return m.finish(ask.Outcome{Dismissed: true})
+			return m.finish(ask.Outcome[[]contract.Answer]{Dismissed: true})
 		}
 		return m, nil
 	}
@@ -213,16 +213,16 @@ func (m *model) key(k dialog.Key) (tea.Model, tea.Cmd) {
 	eff := m.d.Update(k)
 	switch eff.Kind {
 	case dialog.EffectSubmit:
-		return m.finish(ask.Outcome{Answers: eff.Answers})
+		return m.finish(ask.Outcome[[]contract.Answer]{Answer: eff.Answer})
 	case dialog.EffectDismiss:
-		return m.finish(ask.Outcome{Dismissed: true})
+		return m.finish(ask.Outcome[[]contract.Answer]{Dismissed: true})
 	case dialog.EffectCancelCountdown:
 		m.countdown.Cancel()
 	}
 	return m, nil
 }
 
-func (m *model) finish(o ask.Outcome) (tea.Model, tea.Cmd) {
+func (m *model) finish(o ask.Outcome[[]contract.Answer]) (tea.Model, tea.Cmd) {
 	m.outcome, m.finished, m.done = o, true, true
 	return m, tea.Quit
 }
@@ -528,7 +528,7 @@ func (s *screen) lastView(summary func() string) tea.View {
 func (m *model) summary() string {
 	what := ""
 	if m.finished && !m.outcome.Dismissed {
-		what = answersText(m.outcome.Answers)
+		what = answersText(m.outcome.Answer)
 	}
 	title := m.req.Header
 	if len(m.req.Questions) == 1 {

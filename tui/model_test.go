@@ -65,13 +65,13 @@ const (
 )
 
 // session builds a session for req without a deadline.
-func session(t *testing.T, req string, display contract.DisplayMode) *ask.Session {
+func session(t *testing.T, req string, display contract.DisplayMode) *ask.Session[*contract.Request] {
 	t.Helper()
 	r, _, err := contract.Parse([]byte(req))
 	if err != nil {
 		t.Fatalf("parse %s: %v", req, err)
 	}
-	return &ask.Session{Request: r, Display: display, ToggleKey: "alt+o"}
+	return &ask.Session[*contract.Request]{Request: r, Display: display, ToggleKey: "alt+o"}
 }
 
 // send passes msgs to m in order and returns the last command.
@@ -147,7 +147,7 @@ func TestAnswerInline(t *testing.T) {
 	if !isQuit(send(m, press("down"), press("enter"))) {
 		t.Fatal("enter on a one-question questionnaire did not quit")
 	}
-	want := ask.Outcome{Answers: []contract.Answer{{ID: "q1", Title: "Where to?", Kind: contract.KindSingle, Selections: []string{"prod"}}}}
+	want := ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{{ID: "q1", Title: "Where to?", Kind: contract.KindSingle, Selections: []string{"prod"}}}}
 	if diff := cmp.Diff(want, m.outcome); diff != "" {
 		t.Errorf("outcome mismatch (-want +got):\n%s", diff)
 	}
@@ -357,17 +357,17 @@ func TestFinalOverlay(t *testing.T) {
 
 // withCountdown runs body with a session whose deadline is real, through
 // the core.
-func withCountdown(t *testing.T, req string, body func(s *ask.Session) ask.Outcome) contract.Result {
+func withCountdown(t *testing.T, req string, body func(s *ask.Session[*contract.Request]) ask.Outcome[[]contract.Answer]) contract.Result {
 	t.Helper()
 	ms := int64(60000)
-	h := ask.NewHost(ask.Capabilities{Custom: ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+	h := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, ask.RendererFunc[*contract.Request, []contract.Answer](func(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
 		return body(s), nil
-	})}, &ask.HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: &ms}})
-	return ask.NewAsker(h, nil).AskJSON(t.Context(), []byte(req), nil)
+	})), &ask.HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: &ms}})
+	return ask.AskJSON(t.Context(), ask.NewAsker(h, nil), ask.AskUser, []byte(req), nil)
 }
 
 func TestCountdown(t *testing.T) {
-	res := withCountdown(t, reqSingle, func(s *ask.Session) ask.Outcome {
+	res := withCountdown(t, reqSingle, func(s *ask.Session[*contract.Request]) ask.Outcome[[]contract.Answer] {
 		m := newModel(s, dialog.PlainTheme())
 		if m.Init() == nil {
 			t.Error("no redraw is scheduled while the countdown runs")
@@ -436,7 +436,7 @@ func TestPaste(t *testing.T) {
 	if !isQuit(send(m, press("enter"))) {
 		t.Fatal("enter did not submit")
 	}
-	if got := m.outcome.Answers[0].FreeText; got != "Ada 日本!" {
+	if got := m.outcome.Answer[0].FreeText; got != "Ada 日本!" {
 		t.Errorf("answer = %q, want %q", got, "Ada 日本!")
 	}
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/dialog"
 )
@@ -18,42 +20,98 @@ import (
 // key: the host should close the popup and may show the dialog again.
 var ErrHidden = errors.New("tui: the user hid the dialog")
 
-// Popup is one questionnaire's dialog for terminals made to hold it, such
-// as tmux popups, which cover what is under them: Fit says how large such
-// a terminal should be, and Show draws the dialog in a box that fills it.
-// The toggle key ends Show instead of hiding the box in place, so that the
-// host can close the terminal and uncover the screen under it; the next
-// Show, on the same terminal or another, carries on with every answer,
-// the focus and the tab as they were. The deadline is the session's and
-// keeps running in between. A Popup is used by one goroutine at a time.
-type Popup struct {
-	s    *ask.Session
-	m    *model
+// Popup is one request's dialog for terminals made to hold it, such as
+// tmux popups, which cover what is under them: Fit says how large such a
+// terminal should be, and Show draws the dialog in a box that fills it.
+// The session's toggle key (Session.ToggleKey; "" when the host cannot
+// bring the dialog back) ends Show instead of hiding the box in place, so
+// that the host can close the terminal and uncover the screen under it;
+// the next Show, on the same terminal or another, carries on with every
+// answer, note, focus and tab as they were. The deadline is the
+// session's and keeps running in between. A Popup is used by one
+// goroutine at a time.
+type Popup[Req, Ans any] struct {
+	d popupDialog[Ans]
+}
+
+// popupDialog is the dialog of one contract in a Popup.
+type popupDialog[Ans any] interface {
+	Show(ctx context.Context, t Terminal) (ask.Outcome[Ans], error)
+	Fit(maxW, maxH int) (w, h int)
+}
+
+// NewPopup returns a Popup for s, a session of contract c, whose display
+// mode it ignores: a popup is always an overlay. opts.Width and
+// opts.Height are the size to assume when the terminal's own cannot be
+// read. It fails for a contract that has no dialog in this package.
+func NewPopup[Req, Ans, Res any](c ask.Contract[Req, Ans, Res], s *ask.Session[Req], opts *Options) (*Popup[Req, Ans], error) {
+	var d any
+	switch s := any(s).(type) {
+	case *ask.Session[*contract.Request]:
+		d = newAskUserPopup(s, opts)
+	case *ask.Session[*auq.Request]:
+		d = newAUQPopup(s, opts)
+	}
+	pd, ok := d.(popupDialog[Ans])
+	if !ok {
+		return nil, fmt.Errorf("tui: %s has no dialog", c.Tool())
+	}
+	return &Popup[Req, Ans]{d: pd}, nil
+}
+
+// Show draws the dialog on t until the user answers or dismisses it,
+// which gives the outcome, or hides it (ErrHidden), or ctx is done
+// (context.Cause(ctx)). Show leaves the terminal as it found it, but for
+// what it drew on the alternate screen, and does not close it.
+func (p *Popup[Req, Ans]) Show(ctx context.Context, t Terminal) (ask.Outcome[Ans], error) {
+	return p.d.Show(ctx, t)
+}
+
+// Fit returns the size of a popup, border included, that holds the
+// dialog without cutting or wrapping any of it but the key hints, and no
+// larger, within maxW×maxH cells. Fit does not change the dialog.
+func (p *Popup[Req, Ans]) Fit(maxW, maxH int) (w, h int) { return p.d.Fit(maxW, maxH) }
+
+// popupBase is what the dialog of every contract in a Popup holds: its
+// session, as an overlay, and the options.
+type popupBase[Req any] struct {
+	s    *ask.Session[Req]
 	opts Options
 }
 
-// NewPopup returns a Popup for s, whose display mode it ignores: a popup
-// is always an overlay. opts.Width and opts.Height are the size to assume
-// when the terminal's own cannot be read.
-func NewPopup(s *ask.Session, opts *Options) *Popup {
+// newPopupBase returns the base of a Popup's dialog for s: a popup is
+// always an overlay, whatever s's display mode.
+func newPopupBase[Req any](s *ask.Session[Req], opts *Options) popupBase[Req] {
 	ov := *s
 	ov.Display = contract.DisplayOverlay
-	p := &Popup{s: &ov}
+	b := popupBase[Req]{s: &ov}
 	if opts != nil {
-		p.opts = *opts
+		b.opts = *opts
 	}
-	p.m = p.newModel()
-	return p
+	return b
 }
 
-func (p *Popup) theme() dialog.Theme {
+func (p *popupBase[Req]) theme() dialog.Theme {
 	if p.opts.Theme != nil {
 		return *p.opts.Theme
 	}
 	return dialog.DefaultTheme()
 }
 
-func (p *Popup) newModel() *model {
+// askUserPopup is the dialog of an ask_user request in a Popup.
+type askUserPopup struct {
+	popupBase[*contract.Request]
+	m *model
+}
+
+// newAskUserPopup returns the ask_user dialog of a Popup for s.
+func newAskUserPopup(s *ask.Session[*contract.Request], opts *Options) *askUserPopup {
+	p := &askUserPopup{popupBase: newPopupBase(s, opts)}
+	p.m = p.newModel()
+	return p
+}
+
+func (p *askUserPopup) newModel() *model {
 	m := newModel(p.s, p.theme())
 	m.popup = true
 	return m
@@ -79,33 +137,28 @@ func (t Terminal) options(o Options) Options {
 	return o
 }
 
-// Show draws the dialog on t until the user answers or dismisses it,
-// which gives the outcome, or hides it (ErrHidden), or ctx is done
-// (context.Cause(ctx)). Show leaves the terminal as it found it, but for
-// what it drew on the alternate screen, and does not close it.
-func (p *Popup) Show(ctx context.Context, t Terminal) (ask.Outcome, error) {
+// Show implements popupDialog.
+func (p *askUserPopup) Show(ctx context.Context, t Terminal) (ask.Outcome[[]contract.Answer], error) {
 	if err := ctx.Err(); err != nil {
-		return ask.Outcome{}, context.Cause(ctx)
+		return ask.Outcome[[]contract.Answer]{}, context.Cause(ctx)
 	}
 	m := p.m
 	m.hid = false
 	m.reshow()
 	out, err := run(ctx, m, t.File, t.File, t.options(p.opts), t.Resize)
 	if errors.Is(err, errHiddenQuit) {
-		return ask.Outcome{}, ErrHidden
+		return ask.Outcome[[]contract.Answer]{}, ErrHidden
 	}
 	return out, err
 }
 
-// Fit returns the size of a popup, border included, that holds the
-// dialog without cutting or wrapping any of it but the key hints, and no
-// larger, within maxW×maxH cells. The width is the widest text the
+// Fit implements popupDialog. The width is the widest text the
 // questionnaire has, up to the widest box an overlay draws, and never
 // less than the key hints need on two rows, or, with previews, than
 // draws them beside the options; the height is that of the tallest tab
 // and focus at that width. Fit
 // does not change the dialog.
-func (p *Popup) Fit(maxW, maxH int) (w, h int) {
+func (p *askUserPopup) Fit(maxW, maxH int) (w, h int) {
 	if maxW < minBoxWidth || maxH < minBoxHeight {
 		return maxW, maxH
 	}
@@ -187,7 +240,7 @@ const minFitWidth = 40
 // frames draws a scratch dialog at width×rows in every state that can
 // change its size: each tab, with the focus on each of its controls. The
 // same walk at another size gives the same states in the same order.
-func (p *Popup) frames(width, rows int) []dialog.Frame {
+func (p *askUserPopup) frames(width, rows int) []dialog.Frame {
 	d := newDialog(p.s, p.theme())
 	d.SetSize(width, rows)
 	var out []dialog.Frame

@@ -18,10 +18,10 @@ import (
 	"github.com/askuser/askuser/internal/dialog"
 )
 
-func plainPopup(t *testing.T, req string) *Popup {
+func plainPopup(t *testing.T, req string) *askUserPopup {
 	t.Helper()
 	pl := dialog.PlainTheme()
-	return NewPopup(session(t, req, contract.DisplayInline), &Options{Theme: &pl})
+	return newAskUserPopup(session(t, req, contract.DisplayInline), &Options{Theme: &pl})
 }
 
 func TestPopupFit(t *testing.T) {
@@ -93,8 +93,8 @@ func TestPopupFitHoldsTheDialog(t *testing.T) {
 func TestPopupHideAndShowAgain(t *testing.T) {
 	s := session(t, reqSingle, contract.DisplayOverlay)
 	pl := dialog.PlainTheme()
-	p := NewPopup(s, &Options{Theme: &pl, Environ: []string{"TERM=xterm-256color"}})
-	show := func(keys string) (ask.Outcome, error) { return showOnPTY(t, p, keys) }
+	p := newAskUserPopup(s, &Options{Theme: &pl, Environ: []string{"TERM=xterm-256color"}})
+	show := func(keys string) (ask.Outcome[[]contract.Answer], error) { return showOnPTY(t, p, keys) }
 	if _, err := show("\x1b[B\x1bo"); !errors.Is(err, ErrHidden) { // Down, Alt+O
 		t.Fatalf("Show = %v; want ErrHidden", err)
 	}
@@ -104,14 +104,14 @@ func TestPopupHideAndShowAgain(t *testing.T) {
 	}
 	want := contract.NewAnswer(s.Request, 0)
 	want.Selections = []string{"prod"}
-	if diff := cmp.Diff(ask.Outcome{Answers: []contract.Answer{want}}, out); diff != "" {
+	if diff := cmp.Diff(ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{want}}, out); diff != "" {
 		t.Errorf("outcome after showing again (-want +got):\n%s", diff)
 	}
 }
 
 // showOnPTY shows p on a 48×12 pseudo-terminal and types keys, as bytes
 // a terminal sends, once the program has put it in raw mode.
-func showOnPTY(t *testing.T, p *Popup, keys string) (ask.Outcome, error) {
+func showOnPTY(t *testing.T, p *askUserPopup, keys string) (ask.Outcome[[]contract.Answer], error) {
 	t.Helper()
 	ptm, pts, err := pty.Open()
 	if err != nil {
@@ -157,13 +157,13 @@ func TestPopupBoolArrows(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := session(t, `{"questions":[{"title":"Run the migrations?","kind":"bool"}]}`, contract.DisplayOverlay)
 			pl := dialog.PlainTheme()
-			out, err := showOnPTY(t, NewPopup(s, &Options{Theme: &pl, Environ: []string{"TERM=xterm-256color"}}), tt.keys)
+			out, err := showOnPTY(t, newAskUserPopup(s, &Options{Theme: &pl, Environ: []string{"TERM=xterm-256color"}}), tt.keys)
 			if err != nil {
 				t.Fatal(err)
 			}
 			want := contract.NewAnswer(s.Request, 0)
 			want.Value = &contract.AnswerValue{Bool: tt.want}
-			if diff := cmp.Diff(ask.Outcome{Answers: []contract.Answer{want}}, out); diff != "" {
+			if diff := cmp.Diff(ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{want}}, out); diff != "" {
 				t.Errorf("outcome (-want +got):\n%s", diff)
 			}
 		})
@@ -195,7 +195,7 @@ func BenchmarkPopupFit(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	p := NewPopup(&ask.Session{Request: req, ToggleKey: "alt+o"}, nil)
+	p := newAskUserPopup(&ask.Session[*contract.Request]{Request: req, ToggleKey: "alt+o"}, nil)
 	for b.Loop() {
 		p.Fit(200, 60)
 	}

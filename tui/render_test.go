@@ -32,8 +32,8 @@ func pipeRenderer(t *testing.T) (*Renderer, *os.File) {
 
 func askWith(t *testing.T, r *Renderer, req string, timeoutMs int64) contract.Result {
 	t.Helper()
-	h := ask.NewHost(ask.Capabilities{Custom: r}, &ask.HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: &timeoutMs}})
-	return ask.NewAsker(h, nil).AskJSON(t.Context(), []byte(req), nil)
+	h := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, r), &ask.HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: &timeoutMs}})
+	return ask.AskJSON(t.Context(), ask.NewAsker(h, nil), ask.AskUser, []byte(req), nil)
 }
 
 // closeWithin fails the test when Close does not return soon: a program

@@ -1,6 +1,6 @@
 // Package tui shows the questionnaire dialog on a real terminal. A
 // Renderer runs one Bubble Tea program per questionnaire, hosting
-// askuser's dialog on the terminal it was given, and implements ask.Renderer
+// askuser's dialog on the terminal it was given, and implements ask.Renderer[*contract.Request, []contract.Answer]
 // for the terminal host's custom route.
 //
 // The dialog is drawn either inline, below the prompt, leaving a one-line
@@ -92,10 +92,10 @@ func New(in io.Reader, out io.Writer, opts *Options) *Renderer {
 // the terminal as it found it (with the summary line in inline mode) and
 // returns context.Cause(ctx). An error from the terminal is returned as
 // is; the core reports it as custom_ui_failed.
-func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+func (r *Renderer) Render(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
 	release, err := r.take(ctx)
 	if err != nil {
-		return ask.Outcome{}, err
+		return ask.Outcome[[]contract.Answer]{}, err
 	}
 	defer release()
 
@@ -132,19 +132,19 @@ var errHiddenQuit = errors.New("tui: hidden")
 // ends the dialog, hides a popup's dialog (errHiddenQuit), or ctx is
 // done (context.Cause). Each value on resize makes it read out's size
 // again, for a terminal whose size changes reach another process.
-func run(ctx context.Context, m *model, in io.Reader, out io.Writer, o Options, resize <-chan struct{}) (ask.Outcome, error) {
+func run(ctx context.Context, m *model, in io.Reader, out io.Writer, o Options, resize <-chan struct{}) (ask.Outcome[[]contract.Answer], error) {
 	final, err := runProgram(ctx, m, in, out, o, resize)
 	if fm, ok := final.(*model); ok {
 		m = fm
 	}
 	if err != nil {
-		return ask.Outcome{}, err
+		return ask.Outcome[[]contract.Answer]{}, err
 	}
 	if m.hid {
-		return ask.Outcome{}, errHiddenQuit
+		return ask.Outcome[[]contract.Answer]{}, errHiddenQuit
 	}
 	if !m.finished {
-		return ask.Outcome{}, errors.New("tui: the dialog ended without an answer")
+		return ask.Outcome[[]contract.Answer]{}, errors.New("tui: the dialog ended without an answer")
 	}
 	return m.outcome, nil
 }
@@ -246,15 +246,15 @@ func (r *Renderer) theme() dialog.Theme {
 }
 
 // overlay reports whether s asks for the overlay.
-func overlay(s *ask.Session) bool { return s.Display != contract.DisplayInline }
+func overlay(s *ask.Session[*contract.Request]) bool { return s.Display != contract.DisplayInline }
 
-var _ ask.Renderer = (*Renderer)(nil)
+var _ ask.Renderer[*contract.Request, []contract.Answer] = (*Renderer)(nil)
 
 // stopMsg tells the model that the call is over for cause.
 type stopMsg struct{ cause error }
 
 // newDialog builds the dialog for s.
-func newDialog(s *ask.Session, th dialog.Theme) *dialog.Model {
+func newDialog(s *ask.Session[*contract.Request], th dialog.Theme) *dialog.Model {
 	ov := overlay(s)
 	toggle := ""
 	if ov {

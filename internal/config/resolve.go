@@ -76,19 +76,28 @@ func Resolve(programmatic, file Prefs) Effective {
 // A timeout of 0 means no deadline. r may be nil. The caller derives the
 // whole questionnaire's deadline from the timeout and clamps it.
 func (e Effective) ForRequest(r *contract.Request) (contract.DisplayMode, int64) {
-	display := contract.DisplayOverlay
+	if r == nil {
+		return e.For("", nil)
+	}
+	return e.For(r.DisplayMode, r.TimeoutPerQuestionMs)
+}
+
+// For is ForRequest for a request that asks for display ("" for none)
+// and timeoutMs per question (nil for none).
+func (e Effective) For(display contract.DisplayMode, timeoutMs *int64) (contract.DisplayMode, int64) {
+	mode := contract.DisplayOverlay
 	switch {
 	case e.DisplayMode != "":
-		display = e.DisplayMode
-	case r != nil && r.DisplayMode != "":
-		display = r.DisplayMode
+		mode = e.DisplayMode
+	case display != "":
+		mode = display
 	}
 	timeout := int64(contract.DefaultTimeoutPerQuestionMs)
 	switch {
 	case e.TimeoutSet:
 		timeout = e.TimeoutPerQuestionMs
-	case r != nil && r.TimeoutPerQuestionMs != nil:
-		timeout = *r.TimeoutPerQuestionMs
+	case timeoutMs != nil:
+		timeout = *timeoutMs
 	}
-	return display, timeout
+	return mode, timeout
 }

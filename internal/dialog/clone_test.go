@@ -7,8 +7,8 @@ import (
 )
 
 // cloneable is what both dialogs offer a host that tries keys on copies.
-type cloneable[M any] interface {
-	Update(k Key) Effect
+type cloneable[M, A any] interface {
+	Update(k Key) Effect[A]
 	View(width, rows int) Frame
 	SetSize(width, rows int)
 	Clone() M
@@ -18,14 +18,14 @@ type cloneable[M any] interface {
 // every key of tries on a copy, and checks that the copy draws what a
 // dialog given the same keys from the start draws, and that the dialog
 // itself still draws what one that never had a copy draws.
-func checkClone[M cloneable[M]](t *testing.T, mk func() M, script, tries []Key, sizes ...[2]int) {
+func checkClone[M cloneable[M, A], A any](t *testing.T, mk func() M, script, tries []Key, sizes ...[2]int) {
 	t.Helper()
 	for _, size := range sizes {
 		checkCloneAt(t, mk, script, tries, size[0], size[1])
 	}
 }
 
-func checkCloneAt[M cloneable[M]](t *testing.T, mk func() M, script, tries []Key, width, rows int) {
+func checkCloneAt[M cloneable[M, A], A any](t *testing.T, mk func() M, script, tries []Key, width, rows int) {
 	t.Helper()
 	fresh := func(ks []Key) Frame {
 		m := mk()

@@ -25,9 +25,6 @@ package dialog
 import (
 	"slices"
 	"time"
-
-	"github.com/askuser/askuser/auq"
-	"github.com/askuser/askuser/contract"
 )
 
 // Key is one input event. Name is a chord in the canonical form of config.ParseKey
@@ -45,9 +42,9 @@ type EffectKind int
 const (
 	// EffectNone: nothing beyond redrawing.
 	EffectNone EffectKind = iota
-	// EffectSubmit: the questionnaire is answered. Effect.Answers holds
-	// one answer per question of a Model; Effect.Result holds the
-	// answers and notes of Questions.
+	// EffectSubmit: the questionnaire is answered. Effect.Answer holds
+	// one answer per question of a Model, and the answers and notes of
+	// Questions.
 	EffectSubmit
 	// EffectDismiss: the user dismissed the questionnaire; the host ends
 	// the call as the contract says.
@@ -61,14 +58,14 @@ const (
 	EffectToggleHide
 )
 
-// Effect is the result of handling one key. Answers is set only for
-// EffectSubmit from a Model, and Result only for EffectSubmit from
-// Questions. Milestones lists what a key to Questions reached, in order,
-// and is nil when it reached none; a Model reports none.
-type Effect struct {
+// Effect is the result of handling one key, with A the answer of the
+// dialog's contract: a Model's Update gives Effect[[]contract.Answer],
+// one of Questions Effect[auq.Result]. Answer is set only for
+// EffectSubmit. Milestones lists what a key to Questions reached, in
+// order, and is nil when it reached none; a Model reports none.
+type Effect[A any] struct {
 	Kind       EffectKind
-	Answers    []contract.Answer
-	Result     auq.Result
+	Answer     A
 	Milestones []Milestone
 }
 

@@ -27,7 +27,7 @@ func ExampleNewQuestions() {
 		e := m.Update(k)
 		switch e.Kind {
 		case dialog.EffectSubmit:
-			out, _ := json.Marshal(e.Result)
+			out, _ := json.Marshal(e.Answer)
 			fmt.Println(e.Milestones)
 			fmt.Println(string(out))
 		case dialog.EffectDismiss:

@@ -26,7 +26,7 @@ func ExampleNew() {
 		e := m.Update(k)
 		switch e.Kind {
 		case dialog.EffectSubmit:
-			out, _ := json.Marshal(e.Answers)
+			out, _ := json.Marshal(e.Answer)
 			fmt.Println(string(out))
 		case dialog.EffectDismiss:
 			fmt.Println("aborted")

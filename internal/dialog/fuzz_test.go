@@ -155,8 +155,8 @@ func FuzzDialog(f *testing.F) {
 			for i := 0; i < 40; i++ {
 				k := randKey(r)
 				e := m.Update(k)
-				if e.Kind == EffectSubmit && len(e.Answers) != len(req.Questions) {
-					t.Fatalf("submit with %d answers for %d questions", len(e.Answers), len(req.Questions))
+				if e.Kind == EffectSubmit && len(e.Answer) != len(req.Questions) {
+					t.Fatalf("submit with %d answers for %d questions", len(e.Answer), len(req.Questions))
 				}
 				sz := sizes[r.IntN(len(sizes))]
 				if r.IntN(4) == 0 {

@@ -45,8 +45,8 @@ func keys(script string) []Key {
 }
 
 // run sends keys and returns the last effect that was not EffectNone.
-func run(m *Model, ks []Key) Effect {
-	var last Effect
+func run(m *Model, ks []Key) Effect[[]contract.Answer] {
+	var last Effect[[]contract.Answer]
 	for _, k := range ks {
 		if e := m.Update(k); e.Kind != EffectNone {
 			last = e

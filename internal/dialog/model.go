@@ -1,10 +1,11 @@
 package dialog
 
 import (
-	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/safetext"
 	"slices"
 	"strconv"
+
+	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/safetext"
 )
 
 // Model is the ask_user dialog: the state of one questionnaire on screen,

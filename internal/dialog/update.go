@@ -3,6 +3,8 @@ package dialog
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/askuser/askuser/contract"
 )
 
 // Update handles one key and returns what the host should do. Keys are
@@ -15,7 +17,7 @@ import (
 // one-question questionnaire, and Submit validate every answer: a
 // required question left unanswered blocks submission, takes focus, and
 // is named in a message.
-func (m *Model) Update(k Key) Effect {
+func (m *Model) Update(k Key) Effect[[]contract.Answer] {
 	eff := m.update(k)
 	m.relayout()
 	return eff
@@ -44,7 +46,7 @@ func (m *Model) relayout() {
 	m.planned = p
 }
 
-func (m *Model) update(k Key) Effect {
+func (m *Model) update(k Key) Effect[[]contract.Answer] {
 	m.msg = ""
 	t := m.tab()
 	text := t.text() != nil
@@ -58,7 +60,7 @@ func (m *Model) update(k Key) Effect {
 			s = name
 		}
 		m.typeText(s)
-		return Effect{}
+		return Effect[[]contract.Answer]{}
 	}
 	in := scopeNav
 	if text {
@@ -94,16 +96,16 @@ func (m *Model) update(k Key) Effect {
 	case actStopTimer:
 		if m.counting() {
 			m.noTimeout = true
-			return Effect{Kind: EffectCancelCountdown}
+			return Effect[[]contract.Answer]{Kind: EffectCancelCountdown}
 		}
 	case actDismiss:
-		return Effect{Kind: EffectDismiss}
+		return Effect[[]contract.Answer]{Kind: EffectDismiss}
 	default:
 		if text {
 			edit(act, t.text())
 		}
 	}
-	return Effect{}
+	return Effect[[]contract.Answer]{}
 }
 
 // typeText puts typed or pasted text into the focused input. On a choice
@@ -165,7 +167,7 @@ func (m *Model) switchTab(i int) {
 
 // activate handles Space (cont false) and Enter (cont true) on the focused
 // control.
-func (m *Model) activate(cont bool) Effect {
+func (m *Model) activate(cont bool) Effect[[]contract.Answer] {
 	t := m.tab()
 	c := t.ctrl()
 	switch c.kind {
@@ -173,7 +175,7 @@ func (m *Model) activate(cont bool) Effect {
 		f := t.fields[c.field]
 		if f.kind == "multi" {
 			f.sel[c.opt] = !f.sel[c.opt]
-			return Effect{}
+			return Effect[[]contract.Answer]{}
 		}
 		for i := range f.sel {
 			f.sel[i] = i == c.opt
@@ -185,16 +187,16 @@ func (m *Model) activate(cont bool) Effect {
 		if cont {
 			m.switchTab(c.field)
 		}
-		return Effect{}
+		return Effect[[]contract.Answer]{}
 	case ctrlFree, ctrlText:
 		if !cont {
-			return Effect{}
+			return Effect[[]contract.Answer]{}
 		}
 	case ctrlButton:
 		return m.next()
 	}
 	if !cont {
-		return Effect{}
+		return Effect[[]contract.Answer]{}
 	}
 	if t.form {
 		// Move on to the next field, or the button.
@@ -204,33 +206,33 @@ func (m *Model) activate(cont bool) Effect {
 				break
 			}
 		}
-		return Effect{}
+		return Effect[[]contract.Answer]{}
 	}
 	return m.next()
 }
 
 // next continues from the current question: to the next tab, or, in a
 // one-question questionnaire and on the review tab, to submission.
-func (m *Model) next() Effect {
+func (m *Model) next() Effect[[]contract.Answer] {
 	if len(m.tabs) == 1 || m.tab().index < 0 {
 		return m.submit()
 	}
 	m.switchTab(m.cur + 1)
-	return Effect{}
+	return Effect[[]contract.Answer]{}
 }
 
 // submit validates every answer. If one is missing it takes focus and the
 // message names it; otherwise the answers are the effect.
-func (m *Model) submit() Effect {
+func (m *Model) submit() Effect[[]contract.Answer] {
 	answers, bad := m.answers()
 	if bad != nil {
 		m.cur = bad.tab
 		t := m.tab()
 		t.enter(bad.ctrl)
 		m.msg = bad.msg
-		return Effect{}
+		return Effect[[]contract.Answer]{}
 	}
-	return Effect{Kind: EffectSubmit, Answers: answers}
+	return Effect[[]contract.Answer]{Kind: EffectSubmit, Answer: answers}
 }
 
 // page scrolls the body (or the preview, when the tab has one) by a page.

@@ -183,7 +183,7 @@ func TestKeys(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := New(parse(t, tt.req), plain(fixedClock{left: time.Minute, ok: true}))
-			var last Effect
+			var last Effect[[]contract.Answer]
 			for _, k := range keys(tt.keys) {
 				e := m.Update(k)
 				if e.Kind != EffectNone {
@@ -198,9 +198,9 @@ func TestKeys(t *testing.T) {
 				}
 			}
 			if last.Kind != tt.kind {
-				t.Fatalf("effect = %v, want %v (answers %+v)", last.Kind, tt.kind, last.Answers)
+				t.Fatalf("effect = %v, want %v (answers %+v)", last.Kind, tt.kind, last.Answer)
 			}
-			if diff := cmp.Diff(tt.want, last.Answers); diff != "" {
+			if diff := cmp.Diff(tt.want, last.Answer); diff != "" {
 				t.Errorf("answers (-want +got):\n%s", diff)
 			}
 		})

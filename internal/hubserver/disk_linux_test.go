@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/host/cli"
 	"github.com/askuser/askuser/internal/hubserver"
@@ -105,16 +106,16 @@ func TestStoreDiskFull(t *testing.T) {
 		Unreachable: func(err error) { told <- err },
 	})
 	defer link.Close(context.Background())
-	dialog := ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+	dialog := ask.RendererFunc[*contract.Request, []contract.Answer](func(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
 		close(shown)
 		<-ctx.Done()
-		return ask.Outcome{}, ctx.Err()
+		return ask.Outcome[[]contract.Answer]{}, ctx.Err()
 	})
 	ctx, cancelAsk := context.WithCancel(context.Background())
 	asked := make(chan struct{})
 	go func() {
 		defer close(asked)
-		ask.NewAsker(ask.NewHost(link.Join(ask.Capabilities{Custom: dialog}), nil), nil).AskJSON(ctx, []byte(req), nil)
+		ask.AskJSON(ctx, ask.NewAsker(ask.NewHost(link.Join(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, dialog)), nil), nil), ask.AskUser, []byte(req), nil)
 	}()
 	select {
 	case err := <-told:

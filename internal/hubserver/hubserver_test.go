@@ -227,13 +227,13 @@ func askLogged(t *testing.T, env func(string) string, log func(string)) <-chan c
 		link.Close(ctx)
 	})
 	ms := int64(60000)
-	blocked := ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+	blocked := ask.RendererFunc[*contract.Request, []contract.Answer](func(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
 		<-ctx.Done()
-		return ask.Outcome{}, ctx.Err()
+		return ask.Outcome[[]contract.Answer]{}, ctx.Err()
 	})
-	asker := ask.NewAsker(ask.NewHost(link.Join(ask.Capabilities{Custom: blocked}), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
+	asker := ask.NewAsker(ask.NewHost(link.Join(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, blocked)), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
 	results := make(chan contract.Result, 1)
-	go func() { results <- asker.AskJSON(ctx, []byte(req), nil) }()
+	go func() { results <- ask.AskJSON(ctx, asker, ask.AskUser, []byte(req), nil) }()
 	return results
 }
 
@@ -302,12 +302,12 @@ func TestExpiry(t *testing.T) {
 	// The asker's process is gone before its deadline: nothing closes the
 	// question but its TTL.
 	actx, acancel := context.WithCancel(context.Background())
-	blocked := ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+	blocked := ask.RendererFunc[*contract.Request, []contract.Answer](func(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
 		<-ctx.Done()
-		return ask.Outcome{}, ctx.Err()
+		return ask.Outcome[[]contract.Answer]{}, ctx.Err()
 	})
-	asker := ask.NewAsker(ask.NewHost(link.Join(ask.Capabilities{Custom: blocked}), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
-	go asker.AskJSON(actx, []byte(req), nil)
+	asker := ask.NewAsker(ask.NewHost(link.Join(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, blocked)), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
+	go ask.AskJSON(actx, asker, ask.AskUser, []byte(req), nil)
 	c, err := hub.Dial(context.Background(), &hub.DialOptions{Info: &info})
 	if err != nil {
 		t.Fatal(err)
@@ -370,12 +370,12 @@ func TestIdle(t *testing.T) {
 	ms := int64(3000)
 	actx, acancel := context.WithCancel(context.Background())
 	defer acancel()
-	blocked := ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+	blocked := ask.RendererFunc[*contract.Request, []contract.Answer](func(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
 		<-ctx.Done()
-		return ask.Outcome{}, ctx.Err()
+		return ask.Outcome[[]contract.Answer]{}, ctx.Err()
 	})
-	asker := ask.NewAsker(ask.NewHost(link.Join(ask.Capabilities{Custom: blocked}), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
-	go asker.AskJSON(actx, []byte(req), nil)
+	asker := ask.NewAsker(ask.NewHost(link.Join(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, blocked)), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
+	go ask.AskJSON(actx, asker, ask.AskUser, []byte(req), nil)
 	pending(t, c, 1)
 	lctx, lcancel := context.WithCancel(context.Background())
 	lcancel()

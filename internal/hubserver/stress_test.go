@@ -61,7 +61,7 @@ func TestStressKill(t *testing.T) {
 			asker := ask.NewAsker(ask.NewHost(l.Join(ask.Capabilities{CustomReason: "none", NativeReason: "none"}), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
 			for i := range perAgent {
 				callID := fmt.Sprintf("a%d-%d", a, i)
-				res := asker.AskJSON(ctx, []byte(req), &ask.Call{ID: callID})
+				res := ask.AskJSON(ctx, asker, ask.AskUser, []byte(req), &ask.Call{ID: callID})
 				if res.Status != contract.StatusAnswered {
 					t.Errorf("call %s: %+v %+v", callID, res, res.Error)
 					return

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/hubweb"
 	"github.com/chromedp/chromedp"
@@ -21,7 +22,7 @@ func BenchmarkFirstScreen(b *testing.B) {
 	const n = 1000
 	for i := range n {
 		req := fmt.Sprintf(`{"questions": [{"title": "Question %d?", "options": [{"label": "yes"}, {"label": "no"}]}]}`, i)
-		go f.asker.AskJSON(context.Background(), []byte(req), nil)
+		go ask.AskJSON(context.Background(), f.asker, ask.AskUser, []byte(req), nil)
 	}
 	for range n {
 		f.waiting(b)
@@ -60,7 +61,7 @@ new MutationObserver((ms) => { for (const m of ms) if (m.addedNodes.length) { wi
 	for b.Loop() {
 		start := time.Now()
 		results := make(chan contract.Result, 1)
-		go func() { results <- f.asker.AskJSON(context.Background(), []byte(deployReq), nil) }()
+		go func() { results <- ask.AskJSON(context.Background(), f.asker, ask.AskUser, []byte(deployReq), nil) }()
 		arrived++
 		br.wait(fmt.Sprintf("window.__arrived >= %d", arrived))
 		var at int64

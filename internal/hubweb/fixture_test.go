@@ -138,7 +138,7 @@ func (f *fixture) waiting(t testing.TB) *hub.Question {
 func (f *fixture) askUser(t testing.TB, req string) (<-chan contract.Result, *hub.Question) {
 	t.Helper()
 	out := make(chan contract.Result, 1)
-	go func() { out <- f.asker.AskJSON(context.Background(), []byte(req), nil) }()
+	go func() { out <- ask.AskJSON(context.Background(), f.asker, ask.AskUser, []byte(req), nil) }()
 	return out, f.waiting(t)
 }
 
@@ -146,7 +146,7 @@ func (f *fixture) askUser(t testing.TB, req string) (<-chan contract.Result, *hu
 func (f *fixture) askQuestions(t testing.TB, req string) (<-chan auq.Outcome, *hub.Question) {
 	t.Helper()
 	out := make(chan auq.Outcome, 1)
-	go func() { out <- f.asker.AskQuestionsJSON(context.Background(), []byte(req), nil) }()
+	go func() { out <- ask.AskJSON(context.Background(), f.asker, ask.AskUserQuestion, []byte(req), nil) }()
 	return out, f.waiting(t)
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 )
@@ -136,10 +137,12 @@ func TestHostile(t *testing.T) {
 	b := newBrowser(t, true)
 	a := f.newAsker(t, hostile[0], hostile[1]+longWord(300), hostile[2])
 	results := make(chan contract.Result, 1)
-	go func() { results <- a.AskJSON(context.Background(), []byte(hostileAskUser()), nil) }()
+	go func() { results <- ask.AskJSON(context.Background(), a, ask.AskUser, []byte(hostileAskUser()), nil) }()
 	q1 := f.waiting(t)
 	outcomes := make(chan auq.Outcome, 1)
-	go func() { outcomes <- a.AskQuestionsJSON(context.Background(), []byte(hostileQuestions()), nil) }()
+	go func() {
+		outcomes <- ask.AskJSON(context.Background(), a, ask.AskUserQuestion, []byte(hostileQuestions()), nil)
+	}()
 	f.waiting(t)
 
 	b.open(f, "")

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
@@ -408,7 +409,7 @@ func TestFirstPage(t *testing.T) {
 	const n = 60
 	for i := range n {
 		req := fmt.Sprintf(`{"questions": [{"title": "Question %d?", "options": [{"label": "yes"}, {"label": "no"}]}]}`, i)
-		go f.asker.AskJSON(context.Background(), []byte(req), nil)
+		go ask.AskJSON(context.Background(), f.asker, ask.AskUser, []byte(req), nil)
 	}
 	for range n {
 		f.waiting(t)
@@ -524,7 +525,7 @@ func TestBucketsMadeAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	asker := f.newAsker(t, "second agent", "/src/other", "testbox")
-	go asker.AskJSON(ctx, []byte(`{"questions": [{"title": "Asked after?", "options": [{"label": "yes"}, {"label": "no"}]}]}`), nil)
+	go ask.AskJSON(ctx, asker, ask.AskUser, []byte(`{"questions": [{"title": "Asked after?", "options": [{"label": "yes"}, {"label": "no"}]}]}`), nil)
 	closed, asked := false, false
 	for !closed || !asked {
 		select {

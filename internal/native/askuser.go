@@ -12,7 +12,7 @@ import (
 )
 
 // Renderer asks questionnaires through an Inputter and an optional
-// Selector. It implements ask.Renderer and ask.Checker. A Renderer holds
+// Selector. It implements ask.Renderer[*contract.Request, []contract.Answer] and ask.Checker. A Renderer holds
 // no state between calls and is safe for concurrent use when its Inputter
 // and Selector are.
 type Renderer struct {
@@ -21,8 +21,8 @@ type Renderer struct {
 }
 
 var (
-	_ ask.Renderer = (*Renderer)(nil)
-	_ ask.Checker  = (*Renderer)(nil)
+	_ ask.Renderer[*contract.Request, []contract.Answer] = (*Renderer)(nil)
+	_ ask.Checker[*contract.Request]                     = (*Renderer)(nil)
 )
 
 // New returns a native Renderer that asks through in, which must not be
@@ -62,10 +62,10 @@ func (r *Renderer) Check(req *contract.Request) error {
 // When ctx is done, or the session's countdown expires, it returns at once
 // with the context's cause. An error from the Inputter or Selector is
 // returned as it is.
-func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+func (r *Renderer) Render(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
 	req := s.Request
 	if err := r.Check(req); err != nil {
-		return ask.Outcome{}, err
+		return ask.Outcome[[]contract.Answer]{}, err
 	}
 	if d, ok := s.Countdown.Deadline(); ok {
 		// The core owns the deadline; carrying it in the context lets the
@@ -79,14 +79,14 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 	for i := range req.Questions {
 		a, ok, err := f.question(ctx, i)
 		if err != nil {
-			return ask.Outcome{}, err
+			return ask.Outcome[[]contract.Answer]{}, err
 		}
 		if !ok {
-			return ask.Outcome{Dismissed: true}, nil
+			return ask.Outcome[[]contract.Answer]{Dismissed: true}, nil
 		}
 		answers = append(answers, a)
 	}
-	return ask.Outcome{Answers: answers}, nil
+	return ask.Outcome[[]contract.Answer]{Answer: answers}, nil
 }
 
 // flow asks one questionnaire.

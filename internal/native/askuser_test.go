@@ -133,20 +133,20 @@ func TestRender(t *testing.T) {
 		req     *contract.Request
 		sel     bool // give the renderer a selector
 		steps   []step
-		want    ask.Outcome
+		want    ask.Outcome[[]contract.Answer]
 		reasons []string // the "Not accepted" lines of re-prompts, in order
 	}{
 		{
 			name:  "single by number",
 			req:   req(true, envQ),
 			steps: []step{typed("2")},
-			want:  ask.Outcome{Answers: []contract.Answer{answer(0, envQ, func(a *contract.Answer) { a.Selections = []string{"staging"} })}},
+			want:  ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, envQ, func(a *contract.Answer) { a.Selections = []string{"staging"} })}},
 		},
 		{
 			name:  "single with a note",
 			req:   req(true, envQ),
 			steps: []step{typed("3 |  after lunch ")},
-			want: ask.Outcome{Answers: []contract.Answer{answer(0, envQ, func(a *contract.Answer) {
+			want: ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, envQ, func(a *contract.Answer) {
 				a.Selections, a.FreeText = []string{"prod"}, "after lunch"
 			})}},
 		},
@@ -154,20 +154,20 @@ func TestRender(t *testing.T) {
 			name:  "single free text",
 			req:   req(true, envQ),
 			steps: []step{typed(" my laptop ")},
-			want:  ask.Outcome{Answers: []contract.Answer{answer(0, envQ, func(a *contract.Answer) { a.FreeText = "my laptop" })}},
+			want:  ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, envQ, func(a *contract.Answer) { a.FreeText = "my laptop" })}},
 		},
 		{
 			name:    "single re-prompts out of range, malformed and empty",
 			req:     req(true, envQ),
 			steps:   []step{typed("4"), typed("1.5"), typed(""), typed("1")},
-			want:    ask.Outcome{Answers: []contract.Answer{answer(0, envQ, func(a *contract.Answer) { a.Selections = []string{"dev"} })}},
+			want:    ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, envQ, func(a *contract.Answer) { a.Selections = []string{"dev"} })}},
 			reasons: []string{"there is no option 4: type a number from 1 to 3", `"1.5" is not a list of option numbers: type a number from 1 to 3`, "an answer is required"},
 		},
 		{
 			name:  "single default by empty box",
 			req:   req(true, envDef),
 			steps: []step{typed("  ")},
-			want: ask.Outcome{Answers: []contract.Answer{answer(0, envDef, func(a *contract.Answer) {
+			want: ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, envDef, func(a *contract.Answer) {
 				a.Selections, a.UsedDefault = []string{"staging"}, true
 			})}},
 		},
@@ -175,7 +175,7 @@ func TestRender(t *testing.T) {
 			name:  "single default typed again counts as the default",
 			req:   req(true, envDef),
 			steps: []step{typed("2")},
-			want: ask.Outcome{Answers: []contract.Answer{answer(0, envDef, func(a *contract.Answer) {
+			want: ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, envDef, func(a *contract.Answer) {
 				a.Selections, a.UsedDefault = []string{"staging"}, true
 			})}},
 		},
@@ -183,7 +183,7 @@ func TestRender(t *testing.T) {
 			name:  "single default changed",
 			req:   req(true, envDef),
 			steps: []step{typed("2 | but quickly")},
-			want: ask.Outcome{Answers: []contract.Answer{answer(0, envDef, func(a *contract.Answer) {
+			want: ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, envDef, func(a *contract.Answer) {
 				a.Selections, a.FreeText = []string{"staging"}, "but quickly"
 			})}},
 		},
@@ -191,7 +191,7 @@ func TestRender(t *testing.T) {
 			name:  "single default that is no label pre-fills free text",
 			req:   req(true, envTextDef),
 			steps: []step{typed("")},
-			want: ask.Outcome{Answers: []contract.Answer{answer(0, envTextDef, func(a *contract.Answer) {
+			want: ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, envTextDef, func(a *contract.Answer) {
 				a.FreeText, a.UsedDefault = "qa cluster", true
 			})}},
 		},
@@ -199,7 +199,7 @@ func TestRender(t *testing.T) {
 			name:  "multi list",
 			req:   req(true, checksQ),
 			steps: []step{typed("3、1 | fast ones")},
-			want: ask.Outcome{Answers: []contract.Answer{answer(0, checksQ, func(a *contract.Answer) {
+			want: ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, checksQ, func(a *contract.Answer) {
 				a.Selections, a.FreeText = []string{"unit", "e2e"}, "fast ones"
 			})}},
 		},
@@ -207,20 +207,20 @@ func TestRender(t *testing.T) {
 			name:  "multi free text",
 			req:   req(true, checksQ),
 			steps: []step{typed("whatever CI runs")},
-			want:  ask.Outcome{Answers: []contract.Answer{answer(0, checksQ, func(a *contract.Answer) { a.FreeText = "whatever CI runs" })}},
+			want:  ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, checksQ, func(a *contract.Answer) { a.FreeText = "whatever CI runs" })}},
 		},
 		{
 			name:    "multi re-prompts a duplicate",
 			req:     req(true, checksQ),
 			steps:   []step{typed("1 1"), typed("1 2")},
-			want:    ask.Outcome{Answers: []contract.Answer{answer(0, checksQ, func(a *contract.Answer) { a.Selections = []string{"unit", "integration"} })}},
+			want:    ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, checksQ, func(a *contract.Answer) { a.Selections = []string{"unit", "integration"} })}},
 			reasons: []string{"option 1 is listed twice"},
 		},
 		{
 			name:  "multi default",
 			req:   req(true, checksDef),
 			steps: []step{typed("")},
-			want: ask.Outcome{Answers: []contract.Answer{answer(0, checksDef, func(a *contract.Answer) {
+			want: ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, checksDef, func(a *contract.Answer) {
 				a.Selections, a.UsedDefault = []string{"e2e"}, true
 			})}},
 		},
@@ -228,33 +228,33 @@ func TestRender(t *testing.T) {
 			name:  "input trimmed",
 			req:   req(true, nameQ),
 			steps: []step{typed("  Orca 2 | final ")},
-			want:  ask.Outcome{Answers: []contract.Answer{answer(0, nameQ, func(a *contract.Answer) { a.FreeText = "Orca 2 | final" })}},
+			want:  ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, nameQ, func(a *contract.Answer) { a.FreeText = "Orca 2 | final" })}},
 		},
 		{
 			name:    "input empty re-prompts",
 			req:     req(true, nameQ),
 			steps:   []step{typed(" "), typed("x")},
-			want:    ask.Outcome{Answers: []contract.Answer{answer(0, nameQ, func(a *contract.Answer) { a.FreeText = "x" })}},
+			want:    ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, nameQ, func(a *contract.Answer) { a.FreeText = "x" })}},
 			reasons: []string{"an answer is required"},
 		},
 		{
 			name:  "input default",
 			req:   req(true, nameDef),
 			steps: []step{typed("")},
-			want:  ask.Outcome{Answers: []contract.Answer{answer(0, nameDef, func(a *contract.Answer) { a.FreeText, a.UsedDefault = "v2", true })}},
+			want:  ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, nameDef, func(a *contract.Answer) { a.FreeText, a.UsedDefault = "v2", true })}},
 		},
 		{
 			name:    "bool typed",
 			req:     req(true, goQ),
 			steps:   []step{typed("maybe"), typed("No")},
-			want:    ask.Outcome{Answers: []contract.Answer{answer(0, goQ, func(a *contract.Answer) { a.Value = &contract.AnswerValue{Bool: false} })}},
+			want:    ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, goQ, func(a *contract.Answer) { a.Value = &contract.AnswerValue{Bool: false} })}},
 			reasons: []string{"type true or false (yes/no and y/n work too)"},
 		},
 		{
 			name:  "bool default false",
 			req:   req(true, goDefFalse),
 			steps: []step{typed("")},
-			want: ask.Outcome{Answers: []contract.Answer{answer(0, goDefFalse, func(a *contract.Answer) {
+			want: ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, goDefFalse, func(a *contract.Answer) {
 				a.Value, a.UsedDefault = &contract.AnswerValue{Bool: false}, true
 			})}},
 		},
@@ -262,21 +262,21 @@ func TestRender(t *testing.T) {
 			name:  "bool default overridden",
 			req:   req(true, goDefFalse),
 			steps: []step{typed("y")},
-			want:  ask.Outcome{Answers: []contract.Answer{answer(0, goDefFalse, func(a *contract.Answer) { a.Value = &contract.AnswerValue{Bool: true} })}},
+			want:  ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, goDefFalse, func(a *contract.Answer) { a.Value = &contract.AnswerValue{Bool: true} })}},
 		},
 		{
 			name:  "selector single",
 			req:   req(false, envQ),
 			sel:   true,
 			steps: []step{picked(2)},
-			want:  ask.Outcome{Answers: []contract.Answer{answer(0, envQ, func(a *contract.Answer) { a.Selections = []string{"prod"} })}},
+			want:  ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, envQ, func(a *contract.Answer) { a.Selections = []string{"prod"} })}},
 		},
 		{
 			name:  "selector single keeps default",
 			req:   req(false, envDef),
 			sel:   true,
 			steps: []step{picked(0)},
-			want: ask.Outcome{Answers: []contract.Answer{answer(0, envDef, func(a *contract.Answer) {
+			want: ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, envDef, func(a *contract.Answer) {
 				a.Selections, a.UsedDefault = []string{"staging"}, true
 			})}},
 		},
@@ -285,21 +285,21 @@ func TestRender(t *testing.T) {
 			req:   req(false, envDef),
 			sel:   true,
 			steps: []step{picked(1)},
-			want:  ask.Outcome{Answers: []contract.Answer{answer(0, envDef, func(a *contract.Answer) { a.Selections = []string{"dev"} })}},
+			want:  ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, envDef, func(a *contract.Answer) { a.Selections = []string{"dev"} })}},
 		},
 		{
 			name:  "selector bool",
 			req:   req(false, goQ),
 			sel:   true,
 			steps: []step{picked(1)},
-			want:  ask.Outcome{Answers: []contract.Answer{answer(0, goQ, func(a *contract.Answer) { a.Value = &contract.AnswerValue{Bool: false} })}},
+			want:  ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, goQ, func(a *contract.Answer) { a.Value = &contract.AnswerValue{Bool: false} })}},
 		},
 		{
 			name:  "selector bool keeps default",
 			req:   req(false, goDefFalse),
 			sel:   true,
 			steps: []step{picked(0)},
-			want: ask.Outcome{Answers: []contract.Answer{answer(0, goDefFalse, func(a *contract.Answer) {
+			want: ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, goDefFalse, func(a *contract.Answer) {
 				a.Value, a.UsedDefault = &contract.AnswerValue{Bool: false}, true
 			})}},
 		},
@@ -308,20 +308,20 @@ func TestRender(t *testing.T) {
 			req:     req(false, checksQ),
 			sel:     true,
 			steps:   []step{typed("all"), typed("1 | n"), typed("2,3")},
-			want:    ask.Outcome{Answers: []contract.Answer{answer(0, checksQ, func(a *contract.Answer) { a.Selections = []string{"integration", "e2e"} })}},
+			want:    ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, checksQ, func(a *contract.Answer) { a.Selections = []string{"integration", "e2e"} })}},
 			reasons: []string{"type option numbers only: type numbers from 1 to 3, such as 1,3", "notes are off for this question: type only option numbers"},
 		},
 		{
 			name:  "text stays a text box without free text",
 			req:   req(false, nameQ),
 			steps: []step{typed("anything | goes")},
-			want:  ask.Outcome{Answers: []contract.Answer{answer(0, nameQ, func(a *contract.Answer) { a.FreeText = "anything | goes" })}},
+			want:  ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, nameQ, func(a *contract.Answer) { a.FreeText = "anything | goes" })}},
 		},
 		{
 			name:  "several questions in order",
 			req:   req(true, envQ, checksQ, nameQ, goQ),
 			steps: []step{typed("1"), typed("1,2"), typed("n"), typed("true")},
-			want: ask.Outcome{Answers: []contract.Answer{
+			want: ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{
 				answer(0, envQ, func(a *contract.Answer) { a.Selections = []string{"dev"} }),
 				answer(1, checksQ, func(a *contract.Answer) { a.Selections = []string{"unit", "integration"} }),
 				answer(2, nameQ, func(a *contract.Answer) { a.FreeText = "n" }),
@@ -332,14 +332,14 @@ func TestRender(t *testing.T) {
 			name:  "dismiss at the second question",
 			req:   req(true, envQ, checksQ, nameQ),
 			steps: []step{typed("1"), esc()},
-			want:  ask.Outcome{Dismissed: true},
+			want:  ask.Outcome[[]contract.Answer]{Dismissed: true},
 		},
 		{
 			name:  "dismiss a selector",
 			req:   req(false, envQ),
 			sel:   true,
 			steps: []step{esc()},
-			want:  ask.Outcome{Dismissed: true},
+			want:  ask.Outcome[[]contract.Answer]{Dismissed: true},
 		},
 	}
 	for _, tt := range tests {
@@ -349,7 +349,7 @@ func TestRender(t *testing.T) {
 			if tt.sel {
 				sel = ui
 			}
-			got, err := New(ui, sel).Render(t.Context(), &ask.Session{Request: tt.req})
+			got, err := New(ui, sel).Render(t.Context(), &ask.Session[*contract.Request]{Request: tt.req})
 			if err != nil {
 				t.Fatalf("Render: %v", err)
 			}
@@ -404,14 +404,14 @@ func TestRenderForm(t *testing.T) {
 		free    bool
 		sel     bool
 		steps   []step
-		want    ask.Outcome
+		want    ask.Outcome[[]contract.Answer]
 		reasons []string
 	}{
 		{
 			name:  "every field typed",
 			free:  true,
 			steps: []step{typed("yes"), typed("2"), typed("1,2"), typed(" ship it "), typed("false"), typed("1")},
-			want: ask.Outcome{Answers: []contract.Answer{answer(0, fq, func(a *contract.Answer) {
+			want: ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, fq, func(a *contract.Answer) {
 				a.Value = form(
 					contract.FormEntry{Name: "confirmed", Value: contract.BoolValue(true)},
 					contract.FormEntry{Name: "target", Value: contract.StringValue("production")},
@@ -426,7 +426,7 @@ func TestRenderForm(t *testing.T) {
 			name:  "optional fields empty: default used, others omitted",
 			free:  true,
 			steps: []step{typed("false"), typed("1"), typed(""), typed(""), typed(""), typed("")},
-			want: ask.Outcome{Answers: []contract.Answer{answer(0, fq, func(a *contract.Answer) {
+			want: ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, fq, func(a *contract.Answer) {
 				a.Value = form(
 					contract.FormEntry{Name: "confirmed", Value: contract.BoolValue(false)},
 					contract.FormEntry{Name: "target", Value: contract.StringValue("staging")},
@@ -440,7 +440,7 @@ func TestRenderForm(t *testing.T) {
 			free: true,
 			steps: []step{typed(""), typed("true"), typed(""), typed("staging"), typed("1 | note"), typed("3"), typed("1"),
 				typed("2"), typed(""), typed(""), typed("")},
-			want: ask.Outcome{Answers: []contract.Answer{answer(0, fq, func(a *contract.Answer) {
+			want: ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, fq, func(a *contract.Answer) {
 				a.Value = form(
 					contract.FormEntry{Name: "confirmed", Value: contract.BoolValue(true)},
 					contract.FormEntry{Name: "target", Value: contract.StringValue("staging")},
@@ -459,7 +459,7 @@ func TestRenderForm(t *testing.T) {
 			name:  "selectors without free text, with skip",
 			sel:   true,
 			steps: []step{picked(1), picked(0), typed("2"), typed("n"), picked(2), picked(2)},
-			want: ask.Outcome{Answers: []contract.Answer{answer(0, fq, func(a *contract.Answer) {
+			want: ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, fq, func(a *contract.Answer) {
 				a.Value = form(
 					contract.FormEntry{Name: "confirmed", Value: contract.BoolValue(false)},
 					contract.FormEntry{Name: "target", Value: contract.StringValue("staging")},
@@ -472,7 +472,7 @@ func TestRenderForm(t *testing.T) {
 			name:  "dismiss in the middle ends the form",
 			free:  true,
 			steps: []step{typed("true"), esc()},
-			want:  ask.Outcome{Dismissed: true},
+			want:  ask.Outcome[[]contract.Answer]{Dismissed: true},
 		},
 	}
 	for _, tt := range tests {
@@ -482,7 +482,7 @@ func TestRenderForm(t *testing.T) {
 			if tt.sel {
 				sel = ui
 			}
-			got, err := New(ui, sel).Render(t.Context(), &ask.Session{Request: req(tt.free, fq)})
+			got, err := New(ui, sel).Render(t.Context(), &ask.Session[*contract.Request]{Request: req(tt.free, fq)})
 			if err != nil {
 				t.Fatalf("Render: %v", err)
 			}
@@ -506,7 +506,7 @@ func TestTitles(t *testing.T) {
 	}), goQ)
 	r.Header = "Release"
 	ui := &scripted{steps: []step{typed("9"), typed("1"), typed("yes")}}
-	if _, err := New(ui, nil).Render(t.Context(), &ask.Session{Request: r}); err != nil {
+	if _, err := New(ui, nil).Render(t.Context(), &ask.Session[*contract.Request]{Request: r}); err != nil {
 		t.Fatal(err)
 	}
 	want := []dialogCall{
@@ -541,7 +541,7 @@ func TestTitles(t *testing.T) {
 func TestSelectorChoices(t *testing.T) {
 	fq := deployForm()
 	ui := &scripted{steps: []step{picked(0), picked(1), typed(""), typed(""), picked(2), esc()}}
-	_, err := New(ui, ui).Render(t.Context(), &ask.Session{Request: req(false, fq)})
+	_, err := New(ui, ui).Render(t.Context(), &ask.Session[*contract.Request]{Request: req(false, fq)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -606,7 +606,7 @@ func TestCheck(t *testing.T) {
 			}
 			if tt.wantErr != "" {
 				// Render refuses too, before any dialog.
-				if _, err := r.Render(t.Context(), &ask.Session{Request: tt.req}); err == nil || len(ui.calls) > 0 {
+				if _, err := r.Render(t.Context(), &ask.Session[*contract.Request]{Request: tt.req}); err == nil || len(ui.calls) > 0 {
 					t.Errorf("Render: err = %v after %d dialogs, want a refusal before any", err, len(ui.calls))
 				}
 			}
@@ -630,7 +630,7 @@ func TestRenderStopsWhenContextEnds(t *testing.T) {
 	in := &blocking{}
 	done := make(chan error)
 	go func() {
-		_, err := New(in, nil).Render(ctx, &ask.Session{Request: req(true, envQ, nameQ)})
+		_, err := New(in, nil).Render(ctx, &ask.Session[*contract.Request]{Request: req(true, envQ, nameQ)})
 		done <- err
 	}()
 	cancel(cause)
@@ -653,7 +653,7 @@ func (d dismissLate) Input(ctx context.Context, title, placeholder string) (stri
 
 func TestRenderDismissAfterAbortIsNotAUserChoice(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
-	out, err := New(dismissLate{cancel}, nil).Render(ctx, &ask.Session{Request: req(true, envQ)})
+	out, err := New(dismissLate{cancel}, nil).Render(ctx, &ask.Session[*contract.Request]{Request: req(true, envQ)})
 	if !errors.Is(err, context.Canceled) || out.Dismissed {
 		t.Errorf("Render = %+v, %v; want no outcome and context.Canceled", out, err)
 	}
@@ -663,7 +663,7 @@ func TestRenderAlreadyCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	ui := &scripted{}
-	if _, err := New(ui, nil).Render(ctx, &ask.Session{Request: req(true, envQ)}); !errors.Is(err, context.Canceled) {
+	if _, err := New(ui, nil).Render(ctx, &ask.Session[*contract.Request]{Request: req(true, envQ)}); !errors.Is(err, context.Canceled) {
 		t.Errorf("Render error = %v, want context.Canceled", err)
 	}
 	if len(ui.calls) != 0 {
@@ -673,7 +673,7 @@ func TestRenderAlreadyCancelled(t *testing.T) {
 
 func TestRenderInputterError(t *testing.T) {
 	ui := &scripted{} // no steps: the first Input fails
-	_, err := New(ui, nil).Render(t.Context(), &ask.Session{Request: req(true, envQ)})
+	_, err := New(ui, nil).Render(t.Context(), &ask.Session[*contract.Request]{Request: req(true, envQ)})
 	if err == nil || !strings.Contains(err.Error(), "the script is over") {
 		t.Errorf("Render error = %v, want the Inputter's error", err)
 	}
@@ -724,11 +724,11 @@ func TestSelectorKeepDefault(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ui := &scripted{steps: tt.steps}
-			got, err := New(ui, ui).Render(t.Context(), &ask.Session{Request: req(false, fq)})
+			got, err := New(ui, ui).Render(t.Context(), &ask.Session[*contract.Request]{Request: req(false, fq)})
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := ask.Outcome{Answers: []contract.Answer{answer(0, fq, func(a *contract.Answer) {
+			want := ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{answer(0, fq, func(a *contract.Answer) {
 				a.Value = form(tt.want...)
 				a.UsedDefault = tt.usedDef
 			})}}

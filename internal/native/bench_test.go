@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/contract"
 )
 
 // instant answers every box at once from a fixed list of replies.
@@ -25,13 +26,13 @@ func BenchmarkRenderFull(b *testing.B) {
 	// One reply per dialog: four questions, then the form's six fields.
 	in := &instant{replies: []string{"2 | note", "1,3", "name", "yes", "y", "1", "", "note", "", ""}}
 	nr := New(in, nil)
-	s := &ask.Session{Request: r}
+	s := &ask.Session[*contract.Request]{Request: r}
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
 		in.n = 0
 		out, err := nr.Render(ctx, s)
-		if err != nil || len(out.Answers) != 5 {
+		if err != nil || len(out.Answer) != 5 {
 			b.Fatalf("Render = %+v, %v", out, err)
 		}
 	}

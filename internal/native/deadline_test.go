@@ -35,9 +35,9 @@ func TestDeadlineInTheDialogIsATimeout(t *testing.T) {
 	for range 200 {
 		synctest.Test(t, func(t *testing.T) {
 			d := silent{}
-			host := ask.NewHost(ask.Capabilities{Native: New(d, d)}, &ask.HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: &timeout}})
+			host := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteNative, ask.AskUser, New(d, d)), &ask.HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: &timeout}})
 			start := time.Now()
-			res := ask.NewAsker(host, nil).AskJSON(context.Background(), []byte(req), nil)
+			res := ask.AskJSON(context.Background(), ask.NewAsker(host, nil), ask.AskUser, []byte(req), nil)
 			want := contract.Result{Status: contract.StatusTimeout, Route: contract.RouteNative, Answers: []contract.Answer{}}
 			if diff := cmp.Diff(want, res); diff != "" {
 				t.Fatalf("result (-want +got):\n%s", diff)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/native"
 )
 
@@ -38,8 +39,8 @@ func ExampleQuestionDialogs() {
 		panic(err)
 	}
 	ui := &lines{replies: []string{"Other…", "DuckDB"}}
-	host := ask.NewHost(ask.Capabilities{NativeQuestions: native.NewQuestionDialogs(ui, ui)}, nil)
-	out := ask.NewAsker(host, nil).AskQuestions(context.Background(), req, nil)
+	host := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteNative, ask.AskUserQuestion, native.NewQuestionDialogs(ui, ui)), nil)
+	out := ask.Ask(context.Background(), ask.NewAsker(host, nil), ask.AskUserQuestion, req, nil)
 	res, _ := json.Marshal(out.Result)
 	fmt.Println(out.Status, string(res))
 	// Output:

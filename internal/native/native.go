@@ -6,9 +6,9 @@
 //
 //   - Renderer (askuser.go, parse.go) asks ask_user requests through an
 //     Inputter and, where the host has one, a Selector.
-//   - QuestionDialogs (questions.go) asks AskUserQuestion requests through
+//   - QuestionDialogs (auq_dialogs.go) asks AskUserQuestion requests through
 //     a Selector and an Inputter, such as Pi's select and input dialogs.
-//   - QuestionLines (questionlines.go) asks AskUserQuestion requests
+//   - QuestionLines (auq_lines.go) asks AskUserQuestion requests
 //     through an Inputter alone, such as the line prompts of a terminal.
 //   - Prompter (terminal.go) is the terminal's Inputter and Selector: plain
 //     line prompts that any terminal and screen reader can follow.

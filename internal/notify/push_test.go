@@ -141,7 +141,7 @@ func askerTB(t testing.TB, state string, timeoutMs int64) (*hub.Link, chan contr
 	})
 	a := ask.NewAsker(ask.NewHost(l.Join(ask.Capabilities{}), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &timeoutMs}}), nil)
 	res := make(chan contract.Result, 1)
-	go func() { res <- a.AskJSON(context.Background(), []byte(request), nil) }()
+	go func() { res <- ask.AskJSON(context.Background(), a, ask.AskUser, []byte(request), nil) }()
 	return l, res
 }
 

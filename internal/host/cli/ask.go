@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/native"
@@ -142,7 +143,7 @@ func askOnTerminal(ctx context.Context, env *Env, name string, opts *ask.HostOpt
 	defer closeHub()
 	host := ask.NewHost(caps, opts)
 	askOpts, finish := terminalNotify(env, name, host)
-	res := ask.NewAsker(host, askOpts).AskJSON(ctx, data, nil)
+	res := ask.AskJSON(ctx, ask.NewAsker(host, askOpts), ask.AskUser, data, nil)
 	// The core settles a timeout without waiting for the dialog; give the
 	// terminal back before printing, or the result could land on the
 	// dialog's alternate screen.
@@ -174,9 +175,11 @@ func terminalCapabilities(questions bool) (ask.Capabilities, func()) {
 	custom := tui.New(tty, tty, nil)
 	var caps ask.Capabilities
 	if questions {
-		caps.CustomQuestions, caps.NativeQuestions = custom, native.NewQuestionLines(lines)
+		caps = ask.Bind(caps, contract.RouteCustom, ask.AskUserQuestion, ask.RendererFunc[*auq.Request, auq.Result](custom.RenderQuestions))
+		caps = ask.Bind(caps, contract.RouteNative, ask.AskUserQuestion, ask.Renderer[*auq.Request, auq.Result](native.NewQuestionLines(lines)))
 	} else {
-		caps.Custom, caps.Native = custom, native.New(lines, lines)
+		caps = ask.Bind(caps, contract.RouteCustom, ask.AskUser, ask.Renderer[*contract.Request, []contract.Answer](custom))
+		caps = ask.Bind(caps, contract.RouteNative, ask.AskUser, ask.Renderer[*contract.Request, []contract.Answer](native.New(lines, lines)))
 	}
 	var once sync.Once
 	return caps, func() {

@@ -19,7 +19,7 @@ func askQuestionsOnTerminal(ctx context.Context, env *Env, opts *ask.HostOptions
 	defer closeHub()
 	host := ask.NewHost(caps, opts)
 	askOpts, finish := terminalNotify(env, "ask", host)
-	out := ask.NewAsker(host, askOpts).AskQuestionsJSON(ctx, data, nil)
+	out := ask.AskJSON(ctx, ask.NewAsker(host, askOpts), ask.AskUserQuestion, data, nil)
 	// As for ask_user: the terminal goes back before the result is
 	// printed, and the notify command is waited for after it.
 	closeTTY()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/hubstart"
@@ -105,7 +106,7 @@ func joinHub(ctx context.Context, env *Env, name string, pref hubPref, caps ask.
 			fmt.Fprint(env.Stderr, s)
 		}
 	}
-	headless := caps.Custom == nil && caps.Native == nil && caps.CustomQuestions == nil && caps.NativeQuestions == nil
+	headless := !caps.CanRun(contract.RouteCustom) && !caps.CanRun(contract.RouteNative)
 	if headless {
 		// Without a terminal the hub is the only route: offer it only
 		// when it answers.

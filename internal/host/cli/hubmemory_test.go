@@ -78,7 +78,7 @@ func BenchmarkHubWaiting(b *testing.B) {
 		for i := range perAgent {
 			asking.Go(func() {
 				req := fmt.Sprintf(`{"questions":[{"title":"Deploy a%dq%d where?","options":[{"label":"staging"},{"label":"production"}]}]}`, a, i)
-				res := asker.AskJSON(ctx, []byte(req), &ask.Call{ID: fmt.Sprintf("a%d-%d", a, i)})
+				res := ask.AskJSON(ctx, asker, ask.AskUser, []byte(req), &ask.Call{ID: fmt.Sprintf("a%d-%d", a, i)})
 				if res.Status != contract.StatusAborted {
 					why := ""
 					if res.Error != nil {

@@ -54,11 +54,7 @@ func runMCP(ctx context.Context, env *Env, args []string) int {
 	so := &mcpserver.Options{Host: *opts, Version: program.Get().Version, Tool: tool.name,
 		NotifyReport: func(err error) { fmt.Fprintf(env.Stderr, "askuser mcp: %v\n", err) },
 		Hub:          mcpHub(env, hubPreference(f.hub, opts))}
-	if tool.questions() {
-		so.CustomQuestions, so.CustomReason = popupQuestions(env)
-	} else {
-		so.Custom, so.CustomReason = popupRenderer(env)
-	}
+	so.Custom = popupCapabilities(env, tool.questions())
 	srv, err := mcpserver.New(so)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "askuser mcp: %v\n", err)

@@ -8,6 +8,8 @@ import (
 	"os/exec"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/host/popup"
 )
 
@@ -20,25 +22,19 @@ command in a terminal popup; it is not meant to be run by hand.
 flags:
 `
 
-// popupRenderer binds the custom route of askuser mcp: askuser's own
-// dialog in a tmux popup on the pane the server runs in. It returns nil
-// and the reason when the popup cannot run.
-func popupRenderer(env *Env) (ask.Renderer, string) {
+// popupCapabilities binds the custom route of askuser mcp: askuser's own
+// dialog in a tmux popup on the pane the server runs in, for ask_user, or
+// for AskUserQuestion when questions is set. Without a popup it binds
+// none and says why.
+func popupCapabilities(env *Env, questions bool) ask.Capabilities {
 	r, why := tmuxPopup(env)
-	if r == nil {
-		return nil, why
+	switch {
+	case r == nil:
+		return ask.Capabilities{CustomReason: why}
+	case questions:
+		return ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUserQuestion, ask.RendererFunc[*auq.Request, auq.Result](r.RenderQuestions))
 	}
-	return r, ""
-}
-
-// popupQuestions binds the custom route of askuser mcp --tool
-// AskUserQuestion: the AskUserQuestion dialog in the same popup.
-func popupQuestions(env *Env) (ask.QuestionRenderer, string) {
-	r, why := tmuxPopup(env)
-	if r == nil {
-		return nil, why
-	}
-	return r, ""
+	return ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, ask.Renderer[*contract.Request, []contract.Answer](r))
 }
 
 // tmuxPopup is the tmux popup on the pane the server runs in, or nil and

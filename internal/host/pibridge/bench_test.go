@@ -3,10 +3,11 @@ package pibridge
 import (
 	"bufio"
 	"context"
-	"github.com/askuser/askuser/internal/program"
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/askuser/askuser/internal/program"
 )
 
 // BenchmarkKeyFrame is one key in and one frame out through Serve, over

@@ -29,10 +29,10 @@ type customUI struct {
 
 // Render opens the component, feeds it keys until the user submits or
 // dismisses, and closes the component however the call ends.
-func (u *customUI) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+func (u *customUI) Render(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
 	c, err := callFrom(s)
 	if err != nil {
-		return ask.Outcome{}, err
+		return ask.Outcome[[]contract.Answer]{}, err
 	}
 	overlay := s.Display != contract.DisplayInline
 	toggle := ""
@@ -52,7 +52,7 @@ func (u *customUI) Render(ctx context.Context, s *ask.Session) (ask.Outcome, err
 	}
 	// Keys are handled on the goroutine that reads them: a hand-off to
 	// this one would add a scheduler wake-up to every key's round trip.
-	cs := &customSession{component: newComponent[ask.Outcome](u.srv, c.id, s.Countdown, m), srv: u.srv, s: s}
+	cs := &customSession{component: newComponent[ask.Outcome[[]contract.Answer]](u.srv, c.id, s.Countdown, m), srv: u.srv, s: s}
 	c.setHandler(cs.handle)
 	defer c.setHandler(nil)
 	u.srv.send(openMsg{Type: typeOpen, Call: c.id, Display: string(display), ToggleKey: piKey(toggle),
@@ -194,26 +194,35 @@ func (c *component[O, M]) serve(ctx context.Context) (O, error) {
 
 // customSession is one ask_user component on screen.
 type customSession struct {
-	component[ask.Outcome, *dialog.Model]
+	component[ask.Outcome[[]contract.Answer], *dialog.Model]
 	srv *server
-	s   *ask.Session
+	s   *ask.Session[*contract.Request]
 }
 
 // handle takes a key, a resize or a UI error from the shim.
 func (cs *customSession) handle(msg inMsg) { cs.component.handle(msg, cs.key, nil) }
 
 // key applies k to the dialog and reports whether it ended it.
-func (cs *customSession) key(k dialog.Key) (ask.Outcome, bool) {
-	eff := cs.m.Update(k)
+func (cs *customSession) key(k dialog.Key) (ask.Outcome[[]contract.Answer], bool) {
+	return ended(cs.s, cs.m.Update(k))
+}
+
+// ended passes the milestones of eff, a key's effect on the dialog of
+// session s, on to s, and reports whether it ended the dialog, with the
+// outcome. A key that cancels the countdown cancels s's.
+func ended[Req, A any](s *ask.Session[Req], eff dialog.Effect[A]) (ask.Outcome[A], bool) {
+	for _, ms := range eff.Milestones {
+		s.Progress(ms)
+	}
 	switch eff.Kind {
 	case dialog.EffectSubmit:
-		return ask.Outcome{Answers: eff.Answers}, true
+		return ask.Outcome[A]{Answer: eff.Answer}, true
 	case dialog.EffectDismiss:
-		return ask.Outcome{Dismissed: true}, true
+		return ask.Outcome[A]{Dismissed: true}, true
 	case dialog.EffectCancelCountdown:
-		cs.s.Countdown.Cancel()
+		s.Countdown.Cancel()
 	}
-	return ask.Outcome{}, false
+	return ask.Outcome[A]{}, false
 }
 
 // view sends frames for one component: the first whole, then only what

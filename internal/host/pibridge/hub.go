@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/hubstart"
@@ -97,26 +98,25 @@ func (h *piHub) join(caps ask.Capabilities) ask.Capabilities {
 	if h == nil {
 		return caps
 	}
-	none := caps.Custom == nil && caps.Native == nil && caps.CustomQuestions == nil && caps.NativeQuestions == nil
-	if none {
+	if !caps.CanRun(contract.RouteCustom) && !caps.CanRun(contract.RouteNative) {
 		if !h.running() {
 			return caps
 		}
 		h.headless = true
-		caps.Custom, caps.CustomQuestions, caps.CustomReason = h.renderer(nil), h.questionRenderer(nil), ""
+		caps = ask.Bind(caps, contract.RouteCustom, ask.AskUser, viaHub(h, ask.AskUser, nil))
+		caps = ask.Bind(caps, contract.RouteCustom, ask.AskUserQuestion, viaHub(h, ask.AskUserQuestion, nil))
+		caps.CustomReason = ""
 		return caps
 	}
-	if caps.Custom != nil {
-		caps.Custom = h.renderer(caps.Custom)
-	}
-	if caps.Native != nil {
-		caps.Native = h.renderer(caps.Native)
-	}
-	if caps.CustomQuestions != nil {
-		caps.CustomQuestions = h.questionRenderer(caps.CustomQuestions)
-	}
-	if caps.NativeQuestions != nil {
-		caps.NativeQuestions = h.questionRenderer(caps.NativeQuestions)
+	caps = joinContract(h, caps, ask.AskUser)
+	return joinContract(h, caps, ask.AskUserQuestion)
+}
+
+// joinContract returns caps with each renderer of contract c racing the
+// hub.
+func joinContract[Req, Ans, Res any](h *piHub, caps ask.Capabilities, c ask.Contract[Req, Ans, Res]) ask.Capabilities {
+	for _, route := range []contract.Route{contract.RouteCustom, contract.RouteNative} {
+		caps = ask.WrapBound(caps, route, c, func(r ask.Renderer[Req, Ans]) ask.Renderer[Req, Ans] { return viaHub(h, c, r) })
 	}
 	return caps
 }
@@ -147,25 +147,17 @@ func closeLink(ctx context.Context, l *hub.Link) {
 	l.Close(cctx)
 }
 
-func (h *piHub) renderer(local ask.Renderer) ask.Renderer {
-	return ask.RendererFunc(func(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+// viaHub returns a renderer of contract c that races local, nil for
+// none, against the hub when a hub runs, on a link of its own.
+func viaHub[Req, Ans, Res any](h *piHub, c ask.Contract[Req, Ans, Res], local ask.Renderer[Req, Ans]) ask.Renderer[Req, Ans] {
+	return ask.RendererFunc[Req, Ans](func(ctx context.Context, s *ask.Session[Req]) (ask.Outcome[Ans], error) {
 		l := h.link()
 		if l == nil {
 			return local.Render(ctx, s)
 		}
 		defer closeLink(ctx, l)
-		return l.Join(ask.Capabilities{Custom: local}).Custom.Render(ctx, s)
-	})
-}
-
-func (h *piHub) questionRenderer(local ask.QuestionRenderer) ask.QuestionRenderer {
-	return ask.QuestionRendererFunc(func(ctx context.Context, s *ask.QuestionSession) (ask.QuestionOutcome, error) {
-		l := h.link()
-		if l == nil {
-			return local.RenderQuestions(ctx, s)
-		}
-		defer closeLink(ctx, l)
-		return l.Join(ask.Capabilities{CustomQuestions: local}).CustomQuestions.RenderQuestions(ctx, s)
+		joined := l.Join(ask.Bind(ask.Capabilities{}, contract.RouteCustom, c, local))
+		return ask.Bound(joined, contract.RouteCustom, c).Render(ctx, s)
 	})
 }
 

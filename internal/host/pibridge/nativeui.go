@@ -35,8 +35,8 @@ type nativeRoute struct {
 }
 
 var (
-	_ ask.Renderer = nativeRoute{}
-	_ ask.Checker  = nativeRoute{}
+	_ ask.Renderer[*contract.Request, []contract.Answer] = nativeRoute{}
+	_ ask.Checker[*contract.Request]                     = nativeRoute{}
 )
 
 func newNativeRoute(srv *server, selects bool) nativeRoute {
@@ -53,11 +53,11 @@ func nativeFor(ui *nativeUI, selects bool) *native.Renderer {
 // Check implements ask.Checker.
 func (r nativeRoute) Check(req *contract.Request) error { return r.checker.Check(req) }
 
-// Render implements ask.Renderer.
-func (r nativeRoute) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
+// Render implements ask.Renderer[*contract.Request, []contract.Answer].
+func (r nativeRoute) Render(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
 	c, err := callFrom(s)
 	if err != nil {
-		return ask.Outcome{}, err
+		return ask.Outcome[[]contract.Answer]{}, err
 	}
 	return nativeFor(&nativeUI{srv: r.srv, call: c}, r.selects).Render(ctx, s)
 }

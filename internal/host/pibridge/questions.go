@@ -23,21 +23,21 @@ type questionCustomUI struct {
 	srv *server
 }
 
-var _ ask.QuestionRenderer = (*questionCustomUI)(nil)
+var _ ask.Renderer[*auq.Request, auq.Result] = (*questionCustomUI)(nil)
 
 // hiddenStatus is the footer reminder the shim shows while the dialog is
 // hidden.
 var hiddenStatus = fmt.Sprintf("AskUserQuestion is waiting for your answers: press %s to show the questions again", dialog.HideKey)
 
-// RenderQuestions opens the component, feeds it keys until the user
+// Render opens the component, feeds it keys until the user
 // submits or dismisses, and closes it however the call ends.
-func (u *questionCustomUI) RenderQuestions(ctx context.Context, s *ask.QuestionSession) (ask.QuestionOutcome, error) {
+func (u *questionCustomUI) Render(ctx context.Context, s *ask.Session[*auq.Request]) (ask.Outcome[auq.Result], error) {
 	c, ok := s.Call.Data.(*call)
 	if !ok {
-		return ask.QuestionOutcome{}, errOutsideCall
+		return ask.Outcome[auq.Result]{}, errOutsideCall
 	}
 	m := dialog.NewQuestions(s.Request, &dialog.Options{Theme: u.srv.theme, Countdown: s.Countdown})
-	qs := &questionSession{component: newComponent[ask.QuestionOutcome](u.srv, c.id, s.Countdown, m), s: s}
+	qs := &questionSession{component: newComponent[ask.Outcome[auq.Result]](u.srv, c.id, s.Countdown, m), s: s}
 	c.setHandler(qs.handle)
 	defer c.setHandler(nil)
 	u.srv.send(openMsg{Type: typeOpen, Call: c.id, Display: string(contract.DisplayOverlay),
@@ -50,8 +50,8 @@ func (u *questionCustomUI) RenderQuestions(ctx context.Context, s *ask.QuestionS
 
 // questionSession is one AskUserQuestion component on screen.
 type questionSession struct {
-	component[ask.QuestionOutcome, *dialog.Questions]
-	s      *ask.QuestionSession
+	component[ask.Outcome[auq.Result], *dialog.Questions]
+	s      *ask.Session[*auq.Request]
 	opened bool // dialog_opened was sent
 }
 
@@ -71,18 +71,8 @@ func (qs *questionSession) drawn() {
 // whether it ended the dialog. EffectToggleHide does not come here: the
 // shim takes the hide key before the component sees it, and hides the
 // overlay.
-func (qs *questionSession) key(k dialog.Key) (ask.QuestionOutcome, bool) {
-	eff := qs.m.Update(k)
-	for _, ms := range eff.Milestones {
-		qs.s.Progress(ms)
-	}
-	switch eff.Kind {
-	case dialog.EffectSubmit:
-		return ask.QuestionOutcome{Result: eff.Result}, true
-	case dialog.EffectDismiss:
-		return ask.QuestionOutcome{Dismissed: true}, true
-	}
-	return ask.QuestionOutcome{}, false
+func (qs *questionSession) key(k dialog.Key) (ask.Outcome[auq.Result], bool) {
+	return ended(qs.s, qs.m.Update(k))
 }
 
 // questionResultMsg ends an AskUserQuestion call: Result is the tool's
@@ -143,7 +133,7 @@ func (s *server) runQuestions(ctx context.Context, c *call, params []byte, callI
 	a := ask.NewAsker(s.host, &ask.Options{Events: ask.EventSinkFunc(func(e ask.Event) {
 		s.send(eventMsg{Type: typeEvent, Call: c.id, Channel: e.Name, Payload: e})
 	}), OnOpen: s.onOpen()})
-	return a.AskQuestionsJSON(ctx, params, &ask.Call{ID: callID, Data: c, Progress: func(m auq.Milestone) {
+	return ask.AskJSON(ctx, a, ask.AskUserQuestion, params, &ask.Call{ID: callID, Data: c, Progress: func(m auq.Milestone) {
 		s.send(progressMsg{Type: typeProgress, Call: c.id, Milestone: m})
 	}})
 }
@@ -182,14 +172,14 @@ type questionNative struct {
 
 func newQuestionNative(srv *server) questionNative { return questionNative{srv: srv} }
 
-// RenderQuestions implements ask.QuestionRenderer.
-func (r questionNative) RenderQuestions(ctx context.Context, s *ask.QuestionSession) (ask.QuestionOutcome, error) {
+// Render implements ask.Renderer[*auq.Request, auq.Result].
+func (r questionNative) Render(ctx context.Context, s *ask.Session[*auq.Request]) (ask.Outcome[auq.Result], error) {
 	c, ok := s.Call.Data.(*call)
 	if !ok {
-		return ask.QuestionOutcome{}, errOutsideCall
+		return ask.Outcome[auq.Result]{}, errOutsideCall
 	}
 	ui := &nativeUI{srv: r.srv, call: c}
-	return native.NewQuestionDialogs(ui, ui).RenderQuestions(ctx, s)
+	return native.NewQuestionDialogs(ui, ui).Render(ctx, s)
 }
 
 // onExplainQuestions words the result of an AskUserQuestion call whose

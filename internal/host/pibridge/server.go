@@ -248,7 +248,7 @@ func (s *server) support() ask.Support {
 // newHost binds the routes the hello says Pi has and resolves the host.
 // It returns an error instead when the options or the config path cannot
 // be read at all.
-func newHost(m inMsg, custom ask.Renderer, srv *server) (*ask.Host, *contract.Error) {
+func newHost(m inMsg, custom ask.Renderer[*contract.Request, []contract.Answer], srv *server) (*ask.Host, *contract.Error) {
 	var caps ask.Capabilities
 	switch {
 	case m.Mode != "tui":
@@ -256,9 +256,9 @@ func newHost(m inMsg, custom ask.Renderer, srv *server) (*ask.Host, *contract.Er
 	case !m.UI.Custom:
 		caps.CustomReason = "this Pi has no ctx.ui.custom"
 	case m.Tool == config.ToolAskUserQuestion:
-		caps.CustomQuestions = &questionCustomUI{srv: srv}
+		caps = ask.Bind(caps, contract.RouteCustom, ask.AskUserQuestion, ask.Renderer[*auq.Request, auq.Result](&questionCustomUI{srv: srv}))
 	default:
-		caps.Custom = custom
+		caps = ask.Bind(caps, contract.RouteCustom, ask.AskUser, custom)
 	}
 	switch {
 	case !m.HasUI:
@@ -268,9 +268,9 @@ func newHost(m inMsg, custom ask.Renderer, srv *server) (*ask.Host, *contract.Er
 	case m.Tool == config.ToolAskUserQuestion && !m.UI.Select:
 		caps.NativeReason = "this Pi has no ctx.ui.select, which AskUserQuestion's options need"
 	case m.Tool == config.ToolAskUserQuestion:
-		caps.NativeQuestions = newQuestionNative(srv)
+		caps = ask.Bind(caps, contract.RouteNative, ask.AskUserQuestion, ask.Renderer[*auq.Request, auq.Result](newQuestionNative(srv)))
 	default:
-		caps.Native = newNativeRoute(srv, m.UI.Select)
+		caps = ask.Bind(caps, contract.RouteNative, ask.AskUser, ask.Renderer[*contract.Request, []contract.Answer](newNativeRoute(srv, m.UI.Select)))
 	}
 	opts := &ask.HostOptions{ToolKey: true}
 	if len(m.Options) > 0 && !bytes.Equal(m.Options, []byte("null")) {
@@ -407,7 +407,7 @@ func (s *server) run(ctx context.Context, c *call, params []byte, callID string)
 	a := ask.NewAsker(s.host, &ask.Options{Events: ask.EventSinkFunc(func(e ask.Event) {
 		s.send(eventMsg{Type: typeEvent, Call: c.id, Channel: e.Name, Payload: e})
 	}), OnOpen: s.onOpen()})
-	return a.AskJSON(ctx, params, &ask.Call{ID: callID, Data: c})
+	return ask.AskJSON(ctx, a, ask.AskUser, params, &ask.Call{ID: callID, Data: c})
 }
 
 func (s *server) onExplain(m inMsg) {
@@ -442,7 +442,7 @@ func closingEvents(m inMsg, route contract.Route, code contract.ErrorCode) []bus
 	if !m.Outcome {
 		events = append(events, busMessage{ask.EventError, ask.Event{Name: ask.EventError, CallID: m.CallID, Route: route, Status: contract.StatusError, ErrorCode: code}})
 	}
-	return append(events, busMessage{ask.EventBlocked, ask.Event{Name: ask.EventBlocked, CallID: m.CallID}})
+	return append(events, busMessage{ask.EventWaiting, ask.Event{Name: ask.EventWaiting, CallID: m.CallID}})
 }
 
 // explain words res for the model. The request, when it parses, lets the
@@ -510,7 +510,7 @@ func (c *call) deliver(m inMsg) {
 
 // callFrom returns the bridge call that s belongs to, which run put in
 // the call's Data.
-func callFrom(s *ask.Session) (*call, error) {
+func callFrom(s *ask.Session[*contract.Request]) (*call, error) {
 	c, ok := s.Call.Data.(*call)
 	if !ok {
 		return nil, errOutsideCall

@@ -87,9 +87,19 @@ type Cursor struct {
 
 // model is what both dialogs are to a Mirror.
 type model interface {
-	Update(k dialog.Key) dialog.Effect
 	View(width, rows int) dialog.Frame
 	SetSize(width, rows int)
+}
+
+// update applies k to m and returns the kind of its effect.
+func update(m model, k dialog.Key) dialog.EffectKind {
+	switch m := m.(type) {
+	case *dialog.Model:
+		return m.Update(k).Kind
+	case *dialog.Questions:
+		return m.Update(k).Kind
+	}
+	return dialog.EffectNone
 }
 
 // clone copies m, as its Clone does.
@@ -198,8 +208,7 @@ func (x *Mirror) Key(name, text string) (f Frame, ended bool, err error) {
 	}
 	clear(x.tried)
 	if k, ok := ToKey(name, text); ok {
-		eff := x.m.Update(k)
-		switch eff.Kind {
+		switch update(x.m, k) {
 		case dialog.EffectSubmit, dialog.EffectDismiss:
 			x.ended = true
 			return Frame{}, true, nil
@@ -228,7 +237,7 @@ func (x *Mirror) Try(name, text string) (f Frame, ok bool, err error) {
 		return Frame{}, false, nil
 	}
 	c := clone(x.m)
-	switch c.Update(k).Kind {
+	switch update(c, k) {
 	case dialog.EffectSubmit, dialog.EffectDismiss, dialog.EffectCancelCountdown:
 		return Frame{}, false, nil
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/askuser/askuser/tui"
 	"github.com/google/go-cmp/cmp"
@@ -114,12 +115,12 @@ func TestRendererSurvivesHostileHellos(t *testing.T) {
 			<-conn.Gone()
 		}
 	})
-	d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){answerShow(ask.Outcome{Dismissed: true})}}
+	d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){answerShow(ask.Outcome[[]contract.Answer]{Dismissed: true})}}
 	out, err := NewRenderer(l, nil, withDialog(d)).Render(context.Background(), s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(ask.Outcome{Dismissed: true}, out); diff != "" {
+	if diff := cmp.Diff(ask.Outcome[[]contract.Answer]{Dismissed: true}, out); diff != "" {
 		t.Errorf("outcome (-want +got):\n%s", diff)
 	}
 }
@@ -148,12 +149,12 @@ func TestRendererBadReport(t *testing.T) {
 			go io.WriteString(conn.c, report+"\n")
 		}
 		<-conn.Gone()
-	}), nil, &Options{Dialog: func(*ask.Session) Dialog {
-		shows := []func(context.Context, tui.Terminal) (ask.Outcome, error){waitShow}
+	}), nil, &Options{Dialog: func(*ask.Session[*contract.Request]) (Dialog, error) {
+		shows := []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){waitShow}
 		if report == "" {
-			shows[0] = answerShow(ask.Outcome{Dismissed: true})
+			shows[0] = answerShow(ask.Outcome[[]contract.Answer]{Dismissed: true})
 		}
-		return &fakeDialog{shows: shows}
+		return &fakeDialog{shows: shows}, nil
 	}})
 	for _, tt := range tests {
 		report = tt.line
@@ -205,12 +206,12 @@ func TestRendererHelperGoesMidReport(t *testing.T) {
 			return
 		}
 		<-conn.Gone()
-	}), nil, &Options{Dialog: func(*ask.Session) Dialog {
-		shows := []func(context.Context, tui.Terminal) (ask.Outcome, error){waitShow}
+	}), nil, &Options{Dialog: func(*ask.Session[*contract.Request]) (Dialog, error) {
+		shows := []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){waitShow}
 		if !truncate {
-			shows[0] = answerShow(ask.Outcome{Dismissed: true})
+			shows[0] = answerShow(ask.Outcome[[]contract.Answer]{Dismissed: true})
 		}
-		return &fakeDialog{shows: shows}
+		return &fakeDialog{shows: shows}, nil
 	}})
 	truncate = true
 	if _, err := r.Render(context.Background(), session(t)); err == nil || !strings.Contains(err.Error(), "the popup closed without an answer") {
@@ -242,8 +243,8 @@ func TestRendererSilentConnections(t *testing.T) {
 		}
 	})
 	var waiting []bool
-	d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){
-		func(context.Context, tui.Terminal) (ask.Outcome, error) {
+	d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){
+		func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error) {
 			// Each silent connection is still open: a read waits rather
 			// than find it closed.
 			for _, c := range silent {
@@ -251,7 +252,7 @@ func TestRendererSilentConnections(t *testing.T) {
 				_, err := c.Read(make([]byte, 1))
 				waiting = append(waiting, errors.Is(err, os.ErrDeadlineExceeded))
 			}
-			return ask.Outcome{Dismissed: true}, nil
+			return ask.Outcome[[]contract.Answer]{Dismissed: true}, nil
 		},
 	}}
 	began := time.Now()

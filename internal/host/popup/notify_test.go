@@ -27,10 +27,10 @@ func (l paneLauncher) PaneTerminal() (*os.File, error) { return l.open() }
 // pane's terminal, opening and closing once, and that a pane terminal
 // that cannot be opened is reported without changing the outcome.
 func TestRendererNotifiesThePane(t *testing.T) {
-	answer := func(s *ask.Session) []func(context.Context, tui.Terminal) (ask.Outcome, error) {
+	answer := func(s *ask.Session[*contract.Request]) []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error) {
 		a := contract.NewAnswer(s.Request, 0)
 		a.Selections = []string{"A"}
-		return []func(context.Context, tui.Terminal) (ask.Outcome, error){answerShow(ask.Outcome{Answers: []contract.Answer{a}})}
+		return []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){answerShow(ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{a}})}
 	}
 	helper := func(ctx context.Context, sock string, w *fakeWindow) {
 		if conn := helperConn(t, ctx, sock, nil); conn != nil {
@@ -73,7 +73,7 @@ func TestRendererNotifiesThePane(t *testing.T) {
 		opts.Warn = func(err error) { warned = append(warned, err) }
 		l := paneLauncher{launcherFunc(helper), func() (*os.File, error) { return nil, errors.New("no such pane") }}
 		out, err := NewRenderer(l, []string{"helper"}, opts).Render(context.Background(), s)
-		if err != nil || len(out.Answers) != 1 {
+		if err != nil || len(out.Answer) != 1 {
 			t.Fatalf("Render = %+v, %v", out, err)
 		}
 		if len(warned) != 1 || !strings.Contains(warned[0].Error(), "no such pane") {

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/tui"
 )
 
@@ -67,19 +68,19 @@ func TestRendererOvertaken(t *testing.T) {
 	})
 	l.hide = func(sock, key string) { hidden <- sock }
 	var shownAgain bool
-	older := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){
+	older := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){
 		hideShow,
-		func(context.Context, tui.Terminal) (ask.Outcome, error) {
+		func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error) {
 			shownAgain = true
-			return ask.Outcome{Dismissed: true}, nil
+			return ask.Outcome[[]contract.Answer]{Dismissed: true}, nil
 		},
 	}}
-	newer := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){answerShow(ask.Outcome{Dismissed: true})}}
+	newer := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){answerShow(ask.Outcome[[]contract.Answer]{Dismissed: true})}}
 	dialogs := []*fakeDialog{older, newer}
-	r := NewRenderer(l, nil, &Options{Dialog: func(*ask.Session) Dialog {
+	r := NewRenderer(l, nil, &Options{Dialog: func(*ask.Session[*contract.Request]) (Dialog, error) {
 		d := dialogs[0]
 		dialogs = dialogs[1:]
-		return d
+		return d, nil
 	}})
 	first := make(chan error, 1)
 	go func() {
@@ -265,23 +266,23 @@ func TestRendererWaitsForKeyPopup(t *testing.T) {
 		}
 	}
 	showing, answer := make(chan struct{}), make(chan struct{})
-	older := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){
+	older := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){
 		hideShow,
-		func(context.Context, tui.Terminal) (ask.Outcome, error) {
+		func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error) {
 			close(showing)
 			<-answer
-			return ask.Outcome{Dismissed: true}, nil
+			return ask.Outcome[[]contract.Answer]{Dismissed: true}, nil
 		},
 	}}
-	newer := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){answerShow(ask.Outcome{Dismissed: true})}}
+	newer := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){answerShow(ask.Outcome[[]contract.Answer]{Dismissed: true})}}
 	var dmu sync.Mutex
 	dialogs := []*fakeDialog{older, newer}
-	r := NewRenderer(l, nil, &Options{Dialog: func(*ask.Session) Dialog {
+	r := NewRenderer(l, nil, &Options{Dialog: func(*ask.Session[*contract.Request]) (Dialog, error) {
 		dmu.Lock()
 		defer dmu.Unlock()
 		d := dialogs[0]
 		dialogs = dialogs[1:]
-		return d
+		return d, nil
 	}})
 	first := make(chan error, 1)
 	go func() {

@@ -102,15 +102,15 @@ func launcherFunc(f func(ctx context.Context, sock string, w *fakeWindow)) *fake
 
 // fakeDialog answers each Show with the next of its shows.
 type fakeDialog struct {
-	s     *ask.Session
+	s     *ask.Session[*contract.Request]
 	mu    sync.Mutex
-	shows []func(ctx context.Context, t tui.Terminal) (ask.Outcome, error)
+	shows []func(ctx context.Context, t tui.Terminal) (ask.Outcome[[]contract.Answer], error)
 	n     int
 }
 
 func (d *fakeDialog) Fit(maxW, maxH int) (int, int) { return min(maxW, 50), min(maxH, 12) }
 
-func (d *fakeDialog) Show(ctx context.Context, t tui.Terminal) (ask.Outcome, error) {
+func (d *fakeDialog) Show(ctx context.Context, t tui.Terminal) (ask.Outcome[[]contract.Answer], error) {
 	d.mu.Lock()
 	i := d.n
 	d.n++
@@ -119,34 +119,34 @@ func (d *fakeDialog) Show(ctx context.Context, t tui.Terminal) (ask.Outcome, err
 		return d.shows[i](ctx, t)
 	}
 	<-ctx.Done()
-	return ask.Outcome{}, context.Cause(ctx)
+	return ask.Outcome[[]contract.Answer]{}, context.Cause(ctx)
 }
 
 // waitShow is a Show that lasts until ctx is done.
-func waitShow(ctx context.Context, _ tui.Terminal) (ask.Outcome, error) {
+func waitShow(ctx context.Context, _ tui.Terminal) (ask.Outcome[[]contract.Answer], error) {
 	<-ctx.Done()
-	return ask.Outcome{}, context.Cause(ctx)
+	return ask.Outcome[[]contract.Answer]{}, context.Cause(ctx)
 }
 
-func answerShow(out ask.Outcome) func(context.Context, tui.Terminal) (ask.Outcome, error) {
-	return func(context.Context, tui.Terminal) (ask.Outcome, error) { return out, nil }
+func answerShow(out ask.Outcome[[]contract.Answer]) func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error) {
+	return func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error) { return out, nil }
 }
 
-func hideShow(context.Context, tui.Terminal) (ask.Outcome, error) {
-	return ask.Outcome{}, tui.ErrHidden
+func hideShow(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error) {
+	return ask.Outcome[[]contract.Answer]{}, tui.ErrHidden
 }
 
 // withDialog returns options whose Dialog is d, recording the session.
 func withDialog(d *fakeDialog) *Options {
-	return &Options{Dialog: func(s *ask.Session) Dialog { d.s = s; return d }}
+	return &Options{Dialog: func(s *ask.Session[*contract.Request]) (Dialog, error) { d.s = s; return d, nil }}
 }
 
-func session(t *testing.T) *ask.Session {
+func session(t *testing.T) *ask.Session[*contract.Request] {
 	req, _, err := contract.Parse([]byte(`{"questions":[{"title":"Pick","options":[{"label":"A"},{"label":"B"}]}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &ask.Session{Request: req, Display: contract.DisplayOverlay, ToggleKey: "alt+o"}
+	return &ask.Session[*contract.Request]{Request: req, Display: contract.DisplayOverlay, ToggleKey: "alt+o"}
 }
 
 // openPTY returns a terminal for a fake helper to hand over.
@@ -197,20 +197,20 @@ func TestRendererAnswer(t *testing.T) {
 		}
 	})
 	var got tui.Terminal
-	d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){
-		func(_ context.Context, tt tui.Terminal) (ask.Outcome, error) {
+	d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){
+		func(_ context.Context, tt tui.Terminal) (ask.Outcome[[]contract.Answer], error) {
 			got = tt
 			if !term.IsTerminal(tt.File.Fd()) {
 				t.Error("the dialog's file is not a terminal")
 			}
-			return ask.Outcome{Answers: []contract.Answer{want}}, nil
+			return ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{want}}, nil
 		},
 	}}
 	out, err := NewRenderer(l, []string{"helper"}, withDialog(d)).Render(context.Background(), s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(ask.Outcome{Answers: []contract.Answer{want}}, out); diff != "" {
+	if diff := cmp.Diff(ask.Outcome[[]contract.Answer]{Answer: []contract.Answer{want}}, out); diff != "" {
 		t.Errorf("outcome (-want +got):\n%s", diff)
 	}
 	if perms != [2]os.FileMode{0o700, 0o600} {
@@ -244,11 +244,11 @@ func TestRendererHide(t *testing.T) {
 		}
 	}
 	d := &fakeDialog{}
-	d.shows = append(d.shows, hideShow, func(context.Context, tui.Terminal) (ask.Outcome, error) {
+	d.shows = append(d.shows, hideShow, func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error) {
 		l.mu.Lock()
 		undosAtSecond = l.undos
 		l.mu.Unlock()
-		return ask.Outcome{Dismissed: true}, nil
+		return ask.Outcome[[]contract.Answer]{Dismissed: true}, nil
 	})
 	out, err := NewRenderer(l, []string{"helper"}, withDialog(d)).Render(context.Background(), s)
 	l.wg.Wait()
@@ -277,7 +277,7 @@ func TestRendererEndsHidden(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	why := errors.New("the call timed out")
 	l.hide = func(string, string) { cancel(why) }
-	d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){hideShow}}
+	d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){hideShow}}
 	_, err := NewRenderer(l, nil, withDialog(d)).Render(ctx, session(t))
 	l.wg.Wait()
 	if !errors.Is(err, why) {
@@ -297,7 +297,7 @@ func TestRendererHideFails(t *testing.T) {
 		}
 	})
 	l.hideErr = errors.New("tmux bind-key: no server")
-	d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){hideShow}}
+	d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){hideShow}}
 	_, err := NewRenderer(l, nil, withDialog(d)).Render(context.Background(), session(t))
 	if err == nil || err.Error() != "the user hid the dialog, and it cannot be brought back: tmux bind-key: no server" {
 		t.Errorf("Render = %v", err)
@@ -313,7 +313,7 @@ func TestRendererKeyNotHideable(t *testing.T) {
 		}
 	})
 	l.noHide = true
-	d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){answerShow(ask.Outcome{Dismissed: true})}}
+	d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){answerShow(ask.Outcome[[]contract.Answer]{Dismissed: true})}}
 	s := session(t)
 	if _, err := NewRenderer(l, nil, withDialog(d)).Render(context.Background(), s); err != nil {
 		t.Fatal(err)
@@ -341,7 +341,7 @@ func TestRendererPopupClosed(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			l := launcherFunc(func(_ context.Context, sock string, _ *fakeWindow) { tt.helper(t, sock) })
-			d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){waitShow}}
+			d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){waitShow}}
 			_, err := NewRenderer(l, nil, withDialog(d)).Render(context.Background(), session(t))
 			got := ""
 			if err != nil {
@@ -390,12 +390,12 @@ func TestRendererOnePopupAtATime(t *testing.T) {
 		<-conn.Gone()
 	})
 	dialogs := 0 // the first render's dialog waits, the second's answers
-	r := NewRenderer(l, nil, &Options{Dialog: func(*ask.Session) Dialog {
+	r := NewRenderer(l, nil, &Options{Dialog: func(*ask.Session[*contract.Request]) (Dialog, error) {
 		dialogs++
 		if dialogs == 1 {
-			return &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){waitShow}}
+			return &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){waitShow}}, nil
 		}
-		return &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){answerShow(ask.Outcome{Dismissed: true})}}
+		return &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){answerShow(ask.Outcome[[]contract.Answer]{Dismissed: true})}}, nil
 	}})
 	ctx, cancel := context.WithCancel(context.Background())
 	first := make(chan error, 1)
@@ -462,7 +462,7 @@ func TestRendererCancelClosesHelper(t *testing.T) {
 			gone <- false
 		}
 	})
-	d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){waitShow}}
+	d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){waitShow}}
 	_, err := NewRenderer(l, nil, withDialog(d)).Render(ctx, session(t))
 	if err == nil {
 		t.Error("a cancelled render returned no error")
@@ -483,10 +483,10 @@ func TestRendererResize(t *testing.T) {
 			<-conn.Gone()
 		}
 	})
-	d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome, error){
-		func(_ context.Context, tt tui.Terminal) (ask.Outcome, error) {
+	d := &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){
+		func(_ context.Context, tt tui.Terminal) (ask.Outcome[[]contract.Answer], error) {
 			<-tt.Resize
-			return ask.Outcome{Dismissed: true}, nil
+			return ask.Outcome[[]contract.Answer]{Dismissed: true}, nil
 		},
 	}}
 	if _, err := NewRenderer(l, nil, withDialog(d)).Render(context.Background(), session(t)); err != nil {

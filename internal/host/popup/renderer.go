@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/dialog"
 	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/askuser/askuser/tui"
@@ -38,14 +40,14 @@ type Dialog interface {
 	Fit(maxW, maxH int) (w, h int)
 	// Show draws the dialog on t until the user answers or dismisses it,
 	// or hides it (tui.ErrHidden), or ctx is done (context.Cause(ctx)).
-	Show(ctx context.Context, t tui.Terminal) (ask.Outcome, error)
+	Show(ctx context.Context, t tui.Terminal) (ask.Outcome[[]contract.Answer], error)
 }
 
 // Options configures a Renderer. A nil *Options means the defaults.
 type Options struct {
 	// Dialog makes the dialog of a session; nil means tui.NewPopup with
 	// the default theme.
-	Dialog func(s *ask.Session) Dialog
+	Dialog func(s *ask.Session[*contract.Request]) (Dialog, error)
 	// Warn is told of a failure that does not change a call's outcome,
 	// such as a temporary key binding that could not be undone; nil
 	// means such failures go unreported.
@@ -55,7 +57,7 @@ type Options struct {
 	Environ []string
 }
 
-// Renderer is an ask.Renderer that shows each questionnaire in popups
+// Renderer is an ask.Renderer[*contract.Request, []contract.Answer] that shows each questionnaire in popups
 // started by its Launcher, running Command with the flag "--socket PATH"
 // added. The dialog and its answers stay in the Renderer while popups
 // come and go: the user's toggle key closes the popup, and the same key,
@@ -105,44 +107,49 @@ func NewRenderer(l Launcher, command []string, opts *Options) *Renderer {
 		r.opts = *opts
 	}
 	if r.opts.Dialog == nil {
-		r.opts.Dialog = func(s *ask.Session) Dialog { return tui.NewPopup(s, nil) }
+		r.opts.Dialog = func(s *ask.Session[*contract.Request]) (Dialog, error) {
+			return tui.NewPopup(ask.AskUser, s, nil)
+		}
 	}
 	return r
 }
 
-// Render implements ask.Renderer. It first waits, while ctx allows, until
+// Render implements ask.Renderer[*contract.Request, []contract.Answer]. It first waits, while ctx allows, until
 // no other popup is open or closing. It returns when the user answers or
 // dismisses the questionnaire, or when ctx is done, or when a popup
 // closes without an outcome; it then closes the connection, the popup
 // and any key binding made while the dialog was hidden, and removes the
 // socket. When ctx is done before the popup is launched, Render returns
 // context.Cause(ctx).
-func (r *Renderer) Render(ctx context.Context, s *ask.Session) (ask.Outcome, error) {
-	return render(ctx, r, func() (shown[ask.Outcome], string) {
+func (r *Renderer) Render(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
+	return render(ctx, r, func() (shown[ask.Outcome[[]contract.Answer]], string, error) {
 		// The toggle hides the dialog only where the launcher can bring
 		// it back; elsewhere the dialog does not offer it.
 		sess := *s
 		if sess.ToggleKey != "" && r.launcher.Hideable(sess.ToggleKey) != nil {
 			sess.ToggleKey = ""
 		}
-		return r.opts.Dialog(&sess), sess.ToggleKey
-	}, func() func() { return r.notifyOpen(s.Notify, s.Request.Header, s.Countdown) }, ask.Outcome{Dismissed: true})
+		d, err := r.opts.Dialog(&sess)
+		return d, sess.ToggleKey, err
+	}, func() func() { return r.notifyOpen(s.Notify, s.Request.Header, s.Countdown) }, ask.Outcome[[]contract.Answer]{Dismissed: true})
 }
 
-// RenderQuestions implements ask.QuestionRenderer as Render does, with
-// the AskUserQuestion dialog (tui.QuestionPopup), which dialog.HideKey
-// hides where the launcher can bring it back.
-func (r *Renderer) RenderQuestions(ctx context.Context, s *ask.QuestionSession) (ask.QuestionOutcome, error) {
-	return render(ctx, r, func() (shown[ask.QuestionOutcome], string) {
+// RenderQuestions is Render for AskUserQuestion, whose dialog
+// dialog.HideKey hides where the launcher can bring it back.
+func (r *Renderer) RenderQuestions(ctx context.Context, s *ask.Session[*auq.Request]) (ask.Outcome[auq.Result], error) {
+	return render(ctx, r, func() (shown[ask.Outcome[auq.Result]], string, error) {
+		sess := *s
+		sess.ToggleKey = dialog.HideKey
 		if r.launcher.Hideable(dialog.HideKey) != nil {
-			return tui.NewQuestionPopup(s, false, nil), ""
+			sess.ToggleKey = ""
 		}
-		return tui.NewQuestionPopup(s, true, nil), dialog.HideKey
-	}, func() func() { return r.notifyOpen(s.Notify, "", s.Countdown) }, ask.QuestionOutcome{Dismissed: true})
+		d, err := tui.NewPopup(ask.AskUserQuestion, &sess, nil)
+		return d, sess.ToggleKey, err
+	}, func() func() { return r.notifyOpen(s.Notify, "", s.Countdown) }, ask.Outcome[auq.Result]{Dismissed: true})
 }
 
 // shown is a dialog as the Renderer shows it in popups, whatever its
-// outcome: Dialog, or tui.QuestionPopup.
+// outcome: Dialog, or a tui.Popup of another contract.
 type shown[O any] interface {
 	Fit(maxW, maxH int) (w, h int)
 	Show(ctx context.Context, t tui.Terminal) (O, error)
@@ -214,12 +221,47 @@ func (r *Renderer) takeScreen(ctx context.Context, tell bool) error {
 	}
 }
 
+// listen makes a private directory with a fresh token in TokenFile and
+// a unix socket, sock, listening beside it. The caller removes dir and
+// closes ln; on an error nothing is left.
+func listen() (dir, sock, token string, ln net.Listener, err error) {
+	dir, err = os.MkdirTemp("", "askuser-popup-")
+	if err != nil {
+		return "", "", "", nil, fmt.Errorf("popup: making the socket directory: %w", err)
+	}
+	fail := func(err error) (string, string, string, net.Listener, error) {
+		os.RemoveAll(dir)
+		return "", "", "", nil, err
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return fail(fmt.Errorf("popup: %w", err))
+	}
+	if token, err = newToken(); err != nil {
+		return fail(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, TokenFile), []byte(token), 0o600); err != nil {
+		return fail(fmt.Errorf("popup: writing the token: %w", err))
+	}
+	sock = filepath.Join(dir, "socket")
+	if len(sock) > maxSocketPath {
+		return fail(fmt.Errorf("popup: the socket path %s is %d bytes long, and a unix socket path can have at most %d; set TMPDIR to a shorter directory", sock, len(sock), maxSocketPath))
+	}
+	if ln, err = net.Listen("unix", sock); err != nil {
+		return fail(fmt.Errorf("popup: listening: %w", err))
+	}
+	if err := os.Chmod(sock, 0o600); err != nil {
+		ln.Close()
+		return fail(fmt.Errorf("popup: %w", err))
+	}
+	return dir, sock, token, ln, nil
+}
+
 // render is Render for any dialog: newDialog makes the dialog, and says
 // the key that hides it, "" for none, once the socket is ready; notify
 // then tells the user that a question is waiting, until the function it
 // returns is called. dismissed is the outcome of a dialog the user
 // dismisses before it is shown, on being told that a newer call came.
-func render[O any](ctx context.Context, r *Renderer, newDialog func() (shown[O], string), notify func() (stop func()), dismissed O) (O, error) {
+func render[O any](ctx context.Context, r *Renderer, newDialog func() (shown[O], string, error), notify func() (stop func()), dismissed O) (O, error) {
 	var none O
 	n := r.begin()
 	if err := r.takeScreen(ctx, true); err != nil {
@@ -237,35 +279,17 @@ func render[O any](ctx context.Context, r *Renderer, newDialog func() (shown[O],
 	if ctx.Err() != nil {
 		return none, context.Cause(ctx)
 	}
-	dir, err := os.MkdirTemp("", "askuser-popup-")
-	if err != nil {
-		return none, fmt.Errorf("popup: making the socket directory: %w", err)
-	}
-	defer os.RemoveAll(dir)
-	if err := os.Chmod(dir, 0o700); err != nil {
-		return none, fmt.Errorf("popup: %w", err)
-	}
-	token, err := newToken()
+	dir, sock, token, ln, err := listen()
 	if err != nil {
 		return none, err
 	}
-	if err := os.WriteFile(filepath.Join(dir, TokenFile), []byte(token), 0o600); err != nil {
-		return none, fmt.Errorf("popup: writing the token: %w", err)
-	}
-	sock := filepath.Join(dir, "socket")
-	if len(sock) > maxSocketPath {
-		return none, fmt.Errorf("popup: the socket path %s is %d bytes long, and a unix socket path can have at most %d; set TMPDIR to a shorter directory", sock, len(sock), maxSocketPath)
-	}
-	ln, err := net.Listen("unix", sock)
-	if err != nil {
-		return none, fmt.Errorf("popup: listening: %w", err)
-	}
+	defer os.RemoveAll(dir)
 	defer ln.Close()
-	if err := os.Chmod(sock, 0o600); err != nil {
-		return none, fmt.Errorf("popup: %w", err)
-	}
 
-	dlg, hideKey := newDialog()
+	dlg, hideKey, err := newDialog()
+	if err != nil {
+		return none, err
+	}
 	defer notify()()
 	argv := append(append([]string{}, r.command...), "--socket", sock)
 	win, err := r.launcher.Launch(ctx, argv, dlg.Fit)

@@ -25,13 +25,13 @@ const auqTwo = `{"questions":[
    {"id":"gh","label":"Actions","description":"GitHub"},
    {"id":"gl","label":"GitLab","description":"Runners"}]}]}`
 
-func qsession(t *testing.T, display contract.DisplayMode) *ask.QuestionSession {
+func qsession(t *testing.T, display contract.DisplayMode) *ask.Session[*auq.Request] {
 	t.Helper()
 	r, err := auq.Parse([]byte(auqTwo))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &ask.QuestionSession{Request: r, Display: display}
+	return &ask.Session[*auq.Request]{Request: r, Display: display}
 }
 
 func qsend(m *qmodel, msgs ...tea.Msg) tea.Cmd {
@@ -115,7 +115,7 @@ func TestQuestionsSummary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newQModel(&ask.QuestionSession{Request: r, Display: contract.DisplayInline}, dialog.PlainTheme())
+	m := newQModel(&ask.Session[*auq.Request]{Request: r, Display: contract.DisplayInline}, dialog.PlainTheme())
 	qsend(m, tea.WindowSizeMsg{Width: 80, Height: 20})
 	if !isQuit(qsend(m, press("enter"))) {
 		t.Fatal("enter on the one question does not submit")
@@ -132,7 +132,7 @@ func TestRenderQuestions(t *testing.T) {
 	r, pw := pipeRenderer(t)
 	defer closeWithin(t, r)
 	zero := int64(0)
-	host := ask.NewHost(ask.Capabilities{CustomQuestions: r}, &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &zero}})
+	host := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUserQuestion, ask.RendererFunc[*auq.Request, auq.Result](r.RenderQuestions)), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &zero}})
 	req, err := auq.Parse([]byte(auqTwo))
 	if err != nil {
 		t.Fatal(err)
@@ -142,7 +142,7 @@ func TestRenderQuestions(t *testing.T) {
 	opened := make(chan struct{})
 	done := make(chan auq.Outcome, 1)
 	go func() {
-		done <- ask.NewAsker(host, nil).AskQuestions(context.Background(), req, &ask.Call{Progress: func(m auq.Milestone) {
+		done <- ask.Ask(context.Background(), ask.NewAsker(host, nil), ask.AskUserQuestion, req, &ask.Call{Progress: func(m auq.Milestone) {
 			mu.Lock()
 			defer mu.Unlock()
 			ms = append(ms, m)
@@ -191,7 +191,11 @@ func TestRenderQuestions(t *testing.T) {
 // dialog back.
 func TestQuestionPopup(t *testing.T) {
 	s := qsession(t, contract.DisplayInline)
-	p := NewQuestionPopup(s, true, nil)
+	s.ToggleKey = dialog.HideKey
+	p, err := NewPopup(ask.AskUserQuestion, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	w, h := p.Fit(120, 40)
 	if w != 120 || h < 10 || h > 40 {
 		t.Errorf("Fit(120, 40) = %d×%d; want the whole width and the dialog's height", w, h)
@@ -200,7 +204,11 @@ func TestQuestionPopup(t *testing.T) {
 		t.Errorf("Fit(10, 3) = %d×%d; want all of a tiny screen", w, h)
 	}
 	for _, hideable := range []bool{true, false} {
-		m := NewQuestionPopup(s, hideable, nil).m
+		hs := *s
+		if !hideable {
+			hs.ToggleKey = ""
+		}
+		m := newAUQPopup(&hs, nil).m
 		qsend(m, tea.WindowSizeMsg{Width: 100, Height: 20})
 		if !m.View().AltScreen {
 			t.Error("the popup's box is not on the alternate screen")

@@ -20,8 +20,8 @@ const (
 
 func ms(m ...Milestone) []Milestone { return m }
 
-func submit(res auq.Result, m ...Milestone) Effect {
-	return Effect{Kind: EffectSubmit, Result: res, Milestones: m}
+func submit(res auq.Result, m ...Milestone) Effect[auq.Result] {
+	return Effect[auq.Result]{Kind: EffectSubmit, Answer: res, Milestones: m}
 }
 
 func qsingle(id, label string) auq.Answer {
@@ -45,154 +45,154 @@ func TestUpdate(t *testing.T) {
 		name string
 		req  func() *auq.Request
 		keys string
-		want []Effect
+		want []Effect[auq.Result]
 	}{
-		{"one question: enter answers and submits the recommended option", one, "enter", []Effect{
+		{"one question: enter answers and submits the recommended option", one, "enter", []Effect[auq.Result]{
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("vue", "Vue")}, Annotations: map[string]auq.Annotations{"framework": vuePreview}}, answered, submitted)}},
-		{"k moves up", one, "k enter", []Effect{
+		{"k moves up", one, "k enter", []Effect[auq.Result]{
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("react", "React")}, Annotations: map[string]auq.Annotations{"framework": reactPreview}}, answered, submitted)}},
-		{"up stops at the first option", one, "up up up enter", []Effect{
+		{"up stops at the first option", one, "up up up enter", []Effect[auq.Result]{
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("react", "React")}, Annotations: map[string]auq.Annotations{"framework": reactPreview}}, answered, submitted)}},
-		{"j moves down; no preview, no selectedPreview", one, "j enter", []Effect{
+		{"j moves down; no preview, no selectedPreview", one, "j enter", []Effect[auq.Result]{
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("svelte", "Svelte")}}, answered, submitted)}},
-		{"down stops at Other", noPreview, "down down down down enter 'text' enter", []Effect{
+		{"down stops at Other", noPreview, "down down down down enter 'text' enter", []Effect[auq.Result]{
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": {Kind: auq.KindSingle, Choice: other("text")}}}, answered, submitted)}},
-		{"o opens Other; enter saves and answers", one, "o 'my_own' enter", []Effect{
+		{"o opens Other; enter saves and answers", one, "o 'my_own' enter", []Effect[auq.Result]{
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": {Kind: auq.KindSingle, Choice: other("my own")}}}, answered, submitted)}},
-		{"enter on Other opens its input", one, "down down enter 'x' enter", []Effect{
+		{"enter on Other opens its input", one, "down down enter 'x' enter", []Effect[auq.Result]{
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": {Kind: auq.KindSingle, Choice: other("x")}}}, answered, submitted)}},
-		{"Other text is trimmed", one, "o '__pad__' enter", []Effect{
+		{"Other text is trimmed", one, "o '__pad__' enter", []Effect[auq.Result]{
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": {Kind: auq.KindSingle, Choice: other("pad")}}}, answered, submitted)}},
 		{"blank Other text is refused", one, "o '___' enter", nil},
 		{"empty Other text is refused", one, "o enter", nil},
 		{"esc leaves the Other input and saves nothing", one, "o 'abc' esc", nil},
-		{"letters type into the input", one, "o 'jk?nNo' space 'x' enter", []Effect{
+		{"letters type into the input", one, "o 'jk?nNo' space 'x' enter", []Effect[auq.Result]{
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": {Kind: auq.KindSingle, Choice: other("jk?nNo x")}}}, answered, submitted)}},
-		{"input editing keys", one, "o 'abc' left left backspace home 'x' end 'y' right delete enter", []Effect{
+		{"input editing keys", one, "o 'abc' left left backspace home 'x' end 'y' right delete enter", []Effect[auq.Result]{
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": {Kind: auq.KindSingle, Choice: other("xbcy")}}}, answered, submitted)}},
-		{"ctrl+w deletes a word, ctrl+u to the start, ctrl+k to the end", one, "o 'one_two' ctrl+w 'three' left left ctrl+k ctrl+a delete enter", []Effect{
+		{"ctrl+w deletes a word, ctrl+u to the start, ctrl+k to the end", one, "o 'one_two' ctrl+w 'three' left left ctrl+k ctrl+a delete enter", []Effect[auq.Result]{
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": {Kind: auq.KindSingle, Choice: other("ne thr")}}}, answered, submitted)}},
-		{"ctrl+u clears to the start", one, "o 'abc' left ctrl+u enter", []Effect{
+		{"ctrl+u clears to the start", one, "o 'abc' left ctrl+u enter", []Effect[auq.Result]{
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": {Kind: auq.KindSingle, Choice: other("c")}}}, answered, submitted)}},
-		{"n saves a note on the focused option", one, "n 'good_docs' enter enter", []Effect{
+		{"n saves a note on the focused option", one, "n 'good_docs' enter enter", []Effect[auq.Result]{
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("vue", "Vue")},
 				Annotations: map[string]auq.Annotations{"framework": {OptionNotes: map[string]string{"vue": "good docs"}, SelectedPreview: vuePreview.SelectedPreview}}}, answered, submitted)}},
-		{"a note on an option not chosen is kept", one, "up n 'no' enter j j enter", []Effect{
+		{"a note on an option not chosen is kept", one, "up n 'no' enter j j enter", []Effect[auq.Result]{
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("svelte", "Svelte")},
 				Annotations: map[string]auq.Annotations{"framework": {OptionNotes: map[string]string{"react": "no"}}}}, answered, submitted)}},
-		{"n on Other notes $other", one, "down down n 'o-note' enter up enter", []Effect{
+		{"n on Other notes $other", one, "down down n 'o-note' enter up enter", []Effect[auq.Result]{
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("svelte", "Svelte")},
 				Annotations: map[string]auq.Annotations{"framework": {OptionNotes: map[string]string{auq.OtherNoteKey: "o-note"}}}}, answered, submitted)}},
-		{"N saves a note on the question", one, "N 'why' enter j enter", []Effect{
+		{"N saves a note on the question", one, "N 'why' enter j enter", []Effect[auq.Result]{
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("svelte", "Svelte")},
 				Annotations: map[string]auq.Annotations{"framework": {QuestionNotes: "why"}}}, answered, submitted)}},
-		{"shift+n is N too", one, "shift+n 'why' enter j enter", []Effect{
+		{"shift+n is N too", one, "shift+n 'why' enter j enter", []Effect[auq.Result]{
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("svelte", "Svelte")},
 				Annotations: map[string]auq.Annotations{"framework": {QuestionNotes: "why"}}}, answered, submitted)}},
-		{"a note input starts from the saved note; esc keeps it", one, "N 'first' enter N '_more' esc N '!' enter j enter", []Effect{
+		{"a note input starts from the saved note; esc keeps it", one, "N 'first' enter N '_more' esc N '!' enter j enter", []Effect[auq.Result]{
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("svelte", "Svelte")},
 				Annotations: map[string]auq.Annotations{"framework": {QuestionNotes: "first!"}}}, answered, submitted)}},
 		{"a blank note is refused", one, "n '_' enter", nil},
 		{"a note over the limit is refused", one, "n '" + strings.Repeat("x", auq.MaxNoteLen+1) + "' enter", nil},
-		{"a note at the limit is saved", one, "N '" + strings.Repeat("é", auq.MaxNoteLen) + "' enter j enter", []Effect{
+		{"a note at the limit is saved", one, "N '" + strings.Repeat("é", auq.MaxNoteLen) + "' enter j enter", []Effect[auq.Result]{
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("svelte", "Svelte")},
 				Annotations: map[string]auq.Annotations{"framework": {QuestionNotes: strings.Repeat("é", auq.MaxNoteLen)}}}, answered, submitted)}},
 		{"an Other text over the limit is refused", one, "o '" + strings.Repeat("x", auq.MaxOtherTextLen+1) + "' enter", nil},
-		{"an Other text over the limit can be cut and saved", one, "o '" + strings.Repeat("x", auq.MaxOtherTextLen+1) + "' enter backspace enter", []Effect{
+		{"an Other text over the limit can be cut and saved", one, "o '" + strings.Repeat("x", auq.MaxOtherTextLen+1) + "' enter backspace enter", []Effect[auq.Result]{
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": {Kind: auq.KindSingle, Choice: other(strings.Repeat("x", auq.MaxOtherTextLen))}}}, answered, submitted)}},
-		{"esc esc dismisses", one, "esc esc", []Effect{{Kind: EffectDismiss, Milestones: ms(dismissed)}}},
+		{"esc esc dismisses", one, "esc esc", []Effect[auq.Result]{{Kind: EffectDismiss, Milestones: ms(dismissed)}}},
 		{"another key between two esc disarms", one, "esc down esc", nil},
-		{"ctrl+c dismisses at once", one, "ctrl+c", []Effect{{Kind: EffectDismiss, Milestones: ms(dismissed)}}},
-		{"ctrl+c dismisses from an input", one, "o 'x' ctrl+c", []Effect{{Kind: EffectDismiss, Milestones: ms(dismissed)}}},
-		{"ctrl+c dismisses from the help", one, "? ctrl+c", []Effect{{Kind: EffectDismiss, Milestones: ms(dismissed)}}},
+		{"ctrl+c dismisses at once", one, "ctrl+c", []Effect[auq.Result]{{Kind: EffectDismiss, Milestones: ms(dismissed)}}},
+		{"ctrl+c dismisses from an input", one, "o 'x' ctrl+c", []Effect[auq.Result]{{Kind: EffectDismiss, Milestones: ms(dismissed)}}},
+		{"ctrl+c dismisses from the help", one, "? ctrl+c", []Effect[auq.Result]{{Kind: EffectDismiss, Milestones: ms(dismissed)}}},
 		{"esc in an input does not arm dismissing", one, "o esc esc", nil},
-		{"the hide key keeps a draft", one, "o 'draft' ctrl+shift+q ctrl+shift+q '_more' enter", []Effect{
+		{"the hide key keeps a draft", one, "o 'draft' ctrl+shift+q ctrl+shift+q '_more' enter", []Effect[auq.Result]{
 			{Kind: EffectToggleHide}, {Kind: EffectToggleHide},
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": {Kind: auq.KindSingle, Choice: other("draft more")}}}, answered, submitted)}},
-		{"the hide key keeps an armed esc", one, "esc ctrl+shift+q esc", []Effect{{Kind: EffectToggleHide}, {Kind: EffectDismiss, Milestones: ms(dismissed)}}},
+		{"the hide key keeps an armed esc", one, "esc ctrl+shift+q esc", []Effect[auq.Result]{{Kind: EffectToggleHide}, {Kind: EffectDismiss, Milestones: ms(dismissed)}}},
 		{"any key closes the help, and does nothing else", one, "? enter", nil},
 		{"esc closes the help without arming", one, "? esc esc", nil},
-		{"shift+/ opens the help", one, "shift+/ enter enter", []Effect{
+		{"shift+/ opens the help", one, "shift+/ enter enter", []Effect[auq.Result]{
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("vue", "Vue")}, Annotations: map[string]auq.Annotations{"framework": vuePreview}}, answered, submitted)}},
-		{"one question has no tabs", one, "tab right left shift+tab enter", []Effect{
+		{"one question has no tabs", one, "tab right left shift+tab enter", []Effect[auq.Result]{
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("vue", "Vue")}, Annotations: map[string]auq.Annotations{"framework": vuePreview}}, answered, submitted)}},
-		{"pasted text is not a key outside an input", one, "'jj' enter", []Effect{
+		{"pasted text is not a key outside an input", one, "'jj' enter", []Effect[auq.Result]{
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("vue", "Vue")}, Annotations: map[string]auq.Annotations{"framework": vuePreview}}, answered, submitted)}},
 
-		{"multi: space answers at once, enter submits", multiOne, "space enter", []Effect{
+		{"multi: space answers at once, enter submits", multiOne, "space enter", []Effect[auq.Result]{
 			{Milestones: ms(answered)},
 			submit(auq.Result{Answers: map[string]auq.Answer{"style": css}}, submitted)}},
-		{"multi: space toggles", multiOne, "space j space space enter", []Effect{
+		{"multi: space toggles", multiOne, "space j space space enter", []Effect[auq.Result]{
 			{Milestones: ms(answered)},
 			submit(auq.Result{Answers: map[string]auq.Answer{"style": css}}, submitted)}},
-		{"multi: selections in option order", multiOne, "j j space k k space enter", []Effect{
+		{"multi: selections in option order", multiOne, "j j space k k space enter", []Effect[auq.Result]{
 			{Milestones: ms(answered)},
 			submit(auq.Result{Answers: map[string]auq.Answer{"style": {Kind: auq.KindMulti, Selections: []auq.Choice{{OptionID: "css", Label: "Plain CSS"}, {OptionID: "sass", Label: "Sass"}}}}}, submitted)}},
-		{"multi: empty needs enter twice", multiOne, "enter enter", []Effect{
+		{"multi: empty needs enter twice", multiOne, "enter enter", []Effect[auq.Result]{
 			submit(auq.Result{Answers: map[string]auq.Answer{"style": {Kind: auq.KindMulti, Empty: true}}}, answered, submitted)}},
 		{"multi: one enter on empty only warns", multiOne, "enter", nil},
 		{"multi: a key between the two enters disarms", multiOne, "enter down enter", nil},
-		{"multi: cleared again is unanswered, and empty needs two enters", multiOne, "space space enter enter", []Effect{
+		{"multi: cleared again is unanswered, and empty needs two enters", multiOne, "space space enter enter", []Effect[auq.Result]{
 			{Milestones: ms(answered)},
 			submit(auq.Result{Answers: map[string]auq.Answer{"style": {Kind: auq.KindMulti, Empty: true}}}, answered, submitted)}},
-		{"multi: space on an empty Other opens its input; saving ticks it", multiOne, "down down down space 'mine' enter up enter", []Effect{
+		{"multi: space on an empty Other opens its input; saving ticks it", multiOne, "down down down space 'mine' enter up enter", []Effect[auq.Result]{
 			{Milestones: ms(answered)},
 			submit(auq.Result{Answers: map[string]auq.Answer{"style": {Kind: auq.KindMulti, Selections: []auq.Choice{other("mine")}}}}, submitted)}},
-		{"multi: space on a saved Other toggles it", multiOne, "o 'mine' enter space space up enter", []Effect{
+		{"multi: space on a saved Other toggles it", multiOne, "o 'mine' enter space space up enter", []Effect[auq.Result]{
 			{Milestones: ms(answered)},
 			{Milestones: ms(answered)},
 			submit(auq.Result{Answers: map[string]auq.Answer{"style": {Kind: auq.KindMulti, Selections: []auq.Choice{other("mine")}}}}, submitted)}},
-		{"multi: Other after the options", multiOne, "space o 'mine' enter up enter", []Effect{
+		{"multi: Other after the options", multiOne, "space o 'mine' enter up enter", []Effect[auq.Result]{
 			{Milestones: ms(answered)},
 			submit(auq.Result{Answers: map[string]auq.Answer{"style": {Kind: auq.KindMulti, Selections: []auq.Choice{{OptionID: "css", Label: "Plain CSS"}, other("mine")}}}}, submitted)}},
-		{"multi: no selectedPreview, notes kept", multiOne, "space n 'a' enter N 'b' enter enter", []Effect{
+		{"multi: no selectedPreview, notes kept", multiOne, "space n 'a' enter N 'b' enter enter", []Effect[auq.Result]{
 			{Milestones: ms(answered)},
 			submit(auq.Result{Answers: map[string]auq.Answer{"style": css},
 				Annotations: map[string]auq.Annotations{"style": {QuestionNotes: "b", OptionNotes: map[string]string{"css": "a"}}}}, submitted)}},
 
-		{"several: answers move on, then the review opens and submits", many, "enter space enter enter", []Effect{
+		{"several: answers move on, then the review opens and submits", many, "enter space enter enter", []Effect[auq.Result]{
 			{Milestones: ms(answered)},
 			{Milestones: ms(answered)},
 			{Milestones: ms(ready)},
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("vue", "Vue"), "style": css},
 				Annotations: map[string]auq.Annotations{"framework": vuePreview}, Metadata: manyMeta}, submitted)}},
-		{"several: the review's picker goes back to a question", many, "enter space enter down enter k enter enter", []Effect{
+		{"several: the review's picker goes back to a question", many, "enter space enter down enter k enter enter", []Effect[auq.Result]{
 			{Milestones: ms(answered)},
 			{Milestones: ms(answered)},
 			{Milestones: ms(ready)},
 			{Milestones: ms(answered, ready)},
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("react", "React"), "style": css},
 				Annotations: map[string]auq.Annotations{"framework": reactPreview}, Metadata: manyMeta}, submitted)}},
-		{"several: right and left move the picker", many, "enter space enter right right right left right enter enter enter", []Effect{
+		{"several: right and left move the picker", many, "enter space enter right right right left right enter enter enter", []Effect[auq.Result]{
 			{Milestones: ms(answered)},
 			{Milestones: ms(answered)},
 			{Milestones: ms(ready)},
 			{Milestones: ms(answered, ready)},
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("vue", "Vue"), "style": css, "extras": qsingle("lint", "Linting")},
 				Annotations: map[string]auq.Annotations{"framework": vuePreview}, Metadata: manyMeta}, submitted)}},
-		{"several: the picker stops at its ends", many, "enter space enter up up left enter", []Effect{
+		{"several: the picker stops at its ends", many, "enter space enter up up left enter", []Effect[auq.Result]{
 			{Milestones: ms(answered)},
 			{Milestones: ms(answered)},
 			{Milestones: ms(ready)},
 			submit(auq.Result{Answers: map[string]auq.Answer{"framework": qsingle("vue", "Vue"), "style": css},
 				Annotations: map[string]auq.Annotations{"framework": vuePreview}, Metadata: manyMeta}, submitted)}},
 		{"several: submit refuses while a required question is open", many, "tab tab tab enter", nil},
-		{"several: tab and shift+tab switch questions and wrap", many, "tab tab tab tab shift+tab shift+tab enter", []Effect{
+		{"several: tab and shift+tab switch questions and wrap", many, "tab tab tab tab shift+tab shift+tab enter", []Effect[auq.Result]{
 			{Milestones: ms(answered)}}},
-		{"several: right and left switch questions", many, "right right left space enter", []Effect{
+		{"several: right and left switch questions", many, "right right left space enter", []Effect[auq.Result]{
 			{Milestones: ms(answered)}}},
-		{"several: an optional question answered first", many, "tab tab enter", []Effect{
+		{"several: an optional question answered first", many, "tab tab enter", []Effect[auq.Result]{
 			{Milestones: ms(answered)}}},
-		{"several: the next unanswered question opens, wrapping around", many, "tab space enter enter enter", []Effect{
+		{"several: the next unanswered question opens, wrapping around", many, "tab space enter enter enter", []Effect[auq.Result]{
 			{Milestones: ms(answered)},
 			{Milestones: ms(answered)},
 			{Milestones: ms(answered, ready)}}},
-		{"several: esc esc dismisses from the review", many, "enter space enter esc esc", []Effect{
+		{"several: esc esc dismisses from the review", many, "enter space enter esc esc", []Effect[auq.Result]{
 			{Milestones: ms(answered)},
 			{Milestones: ms(answered)},
 			{Milestones: ms(ready)},
 			{Kind: EffectDismiss, Milestones: ms(dismissed)}}},
-		{"several: the hide key in the review", many, "tab tab tab ctrl+shift+q", []Effect{{Kind: EffectToggleHide}}},
+		{"several: the hide key in the review", many, "tab tab tab ctrl+shift+q", []Effect[auq.Result]{{Kind: EffectToggleHide}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -210,7 +210,7 @@ func TestUpdate(t *testing.T) {
 				if e.Kind != EffectSubmit {
 					continue
 				}
-				if err := auq.CheckResult(req, e.Result); err != nil {
+				if err := auq.CheckResult(req, e.Answer); err != nil {
 					t.Errorf("the submitted result does not fit the request: %v", err)
 				}
 			}

@@ -98,19 +98,19 @@ func qcheckFrame(t *testing.T, f Frame, w, h int, ctx string) {
 var qsizes = [][2]int{{1, 1}, {0, 0}, {80, 0}, {0, 24}, {1, 24}, {2, 2}, {5, 3}, {20, 3}, {40, 12}, {80, 24}, {99, 30}, {100, 30}, {120, 40}, {200, 60}, {13, 7}}
 
 // checkEffect fails when e breaks the contract of an effect.
-func checkEffect(t *testing.T, req *auq.Request, e Effect) {
+func checkEffect(t *testing.T, req *auq.Request, e Effect[auq.Result]) {
 	t.Helper()
 	if e.Kind != EffectSubmit {
-		if e.Result.Answers != nil || e.Result.Annotations != nil {
-			t.Fatalf("%v effect with a result: %+v", e.Kind, e.Result)
+		if e.Answer.Answers != nil || e.Answer.Annotations != nil {
+			t.Fatalf("%v effect with a result: %+v", e.Kind, e.Answer)
 		}
 		return
 	}
-	if err := auq.CheckResult(req, e.Result); err != nil {
-		t.Fatalf("the submitted result does not fit the request: %v\n%+v", err, e.Result)
+	if err := auq.CheckResult(req, e.Answer); err != nil {
+		t.Fatalf("the submitted result does not fit the request: %v\n%+v", err, e.Answer)
 	}
 	for _, q := range req.Questions {
-		a, ok := e.Result.Answers[q.ID]
+		a, ok := e.Answer.Answers[q.ID]
 		if !ok && q.IsRequired() {
 			t.Fatalf("submitted without an answer to required question %s", q.ID)
 		}
@@ -118,7 +118,7 @@ func checkEffect(t *testing.T, req *auq.Request, e Effect) {
 			t.Fatalf("question %s: answer of kind %s", q.ID, a.Kind)
 		}
 	}
-	for id := range e.Result.Answers {
+	for id := range e.Answer.Answers {
 		found := false
 		for _, q := range req.Questions {
 			found = found || q.ID == id

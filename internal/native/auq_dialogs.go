@@ -23,22 +23,22 @@ const (
 
 // QuestionDialogs asks AskUserQuestion requests through a Selector and an
 // Inputter, as the package comment's "AskUserQuestion through lists"
-// describes. It implements ask.QuestionRenderer, holds no state between
+// describes. It implements ask.Renderer[*auq.Request, auq.Result], holds no state between
 // calls, and is safe for concurrent use when they are.
 type QuestionDialogs struct {
 	sel Selector
 	in  Inputter
 }
 
-var _ ask.QuestionRenderer = (*QuestionDialogs)(nil)
+var _ ask.Renderer[*auq.Request, auq.Result] = (*QuestionDialogs)(nil)
 
 // NewQuestionDialogs returns a QuestionDialogs that asks through sel and in.
 func NewQuestionDialogs(sel Selector, in Inputter) *QuestionDialogs {
 	return &QuestionDialogs{sel: sel, in: in}
 }
 
-// RenderQuestions implements ask.QuestionRenderer.
-func (r *QuestionDialogs) RenderQuestions(ctx context.Context, s *ask.QuestionSession) (ask.QuestionOutcome, error) {
+// Render implements ask.Renderer[*auq.Request, auq.Result].
+func (r *QuestionDialogs) Render(ctx context.Context, s *ask.Session[*auq.Request]) (ask.Outcome[auq.Result], error) {
 	f := &dialogFlow{r: r, s: s, req: s.Request, qs: make([]*dialogState, len(s.Request.Questions))}
 	for i := range f.qs {
 		f.qs[i] = &dialogState{q: &s.Request.Questions[i], chosen: -1, notes: map[string]string{}}
@@ -46,13 +46,13 @@ func (r *QuestionDialogs) RenderQuestions(ctx context.Context, s *ask.QuestionSe
 	res, err := f.run(ctx)
 	if errors.Is(err, errDismissed) {
 		s.Progress(auq.MilestoneDismissed)
-		return ask.QuestionOutcome{Dismissed: true}, nil
+		return ask.Outcome[auq.Result]{Dismissed: true}, nil
 	}
 	if err != nil {
-		return ask.QuestionOutcome{}, err
+		return ask.Outcome[auq.Result]{}, err
 	}
 	s.Progress(auq.MilestoneSubmitted)
-	return ask.QuestionOutcome{Result: res}, nil
+	return ask.Outcome[auq.Result]{Answer: res}, nil
 }
 
 // dialogState is one question's answer and notes so far.
@@ -68,7 +68,7 @@ type dialogState struct {
 
 type dialogFlow struct {
 	r      *QuestionDialogs
-	s      *ask.QuestionSession
+	s      *ask.Session[*auq.Request]
 	req    *auq.Request
 	qs     []*dialogState
 	opened bool

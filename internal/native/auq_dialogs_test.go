@@ -10,6 +10,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/contract"
 )
 
 // dialogStep is one scripted dialog: the kind expected, and the answer. A
@@ -190,8 +191,8 @@ func TestDialogErrorsAreErrors(t *testing.T) {
 // returns the outcome and the milestones. The engine checks every result
 // against the contract before it passes it on.
 func run(req *auq.Request, r *QuestionDialogs) (auq.Outcome, []auq.Milestone) {
-	h := ask.NewHost(ask.Capabilities{NativeQuestions: r, CustomReason: "none here"}, nil)
+	h := ask.NewHost(ask.Bind(ask.Capabilities{CustomReason: "none here"}, contract.RouteNative, ask.AskUserQuestion, r), nil)
 	var got []auq.Milestone
-	out := ask.NewAsker(h, nil).AskQuestions(context.Background(), req, &ask.Call{Progress: func(m auq.Milestone) { got = append(got, m) }})
+	out := ask.Ask(context.Background(), ask.NewAsker(h, nil), ask.AskUserQuestion, req, &ask.Call{Progress: func(m auq.Milestone) { got = append(got, m) }})
 	return out, got
 }

@@ -104,7 +104,7 @@ func TestPasteIsCleaned(t *testing.T) {
 	m := NewQuestions(one(), plain(nil))
 	qrun(m, []Key{{Text: "o"}, {Text: evilPaste}})
 	e := m.Update(Key{Name: "enter"})
-	got := e.Result.Answers["framework"].Choice.Text
+	got := e.Answer.Answers["framework"].Choice.Text
 	if want := "pasted[2J]52;c;eA== line"; got != want {
 		t.Errorf("pasted Other text = %q, want %q", got, want)
 	}

@@ -38,8 +38,8 @@ func auqSubmitted() auq.Result {
 	}}
 }
 
-func questionsWith(out QuestionOutcome, err error) QuestionRenderer {
-	return QuestionRendererFunc(func(context.Context, *QuestionSession) (QuestionOutcome, error) { return out, err })
+func questionsWith(out Outcome[auq.Result], err error) Renderer[*auq.Request, auq.Result] {
+	return RendererFunc[*auq.Request, auq.Result](func(context.Context, *Session[*auq.Request]) (Outcome[auq.Result], error) { return out, err })
 }
 
 func TestAskQuestions(t *testing.T) {
@@ -57,49 +57,49 @@ func TestAskQuestions(t *testing.T) {
 	}{
 		{
 			name:  "submitted, with the request's metadata",
-			caps:  Capabilities{CustomQuestions: questionsWith(QuestionOutcome{Result: auqSubmitted()}, nil)},
+			caps:  Bind(Capabilities{}, contract.RouteCustom, AskUserQuestion, questionsWith(Outcome[auq.Result]{Answer: auqSubmitted()}, nil)),
 			want:  auq.Outcome{Status: auq.StatusSubmitted, Route: "custom", Result: submitted},
 			event: &Event{Name: EventAnswered, Route: contract.RouteCustom, Status: contract.StatusAnswered},
 		},
 		{
 			name:  "dismissed",
-			caps:  Capabilities{NativeQuestions: questionsWith(QuestionOutcome{Dismissed: true}, nil)},
+			caps:  Bind(Capabilities{}, contract.RouteNative, AskUserQuestion, questionsWith(Outcome[auq.Result]{Dismissed: true}, nil)),
 			want:  auq.Outcome{Status: auq.StatusDismissed, Route: "native", Result: cancelled},
 			event: &Event{Name: EventAborted, Route: contract.RouteNative, Status: contract.StatusAborted, CancelledReason: contract.CancelUser},
 		},
 		{
 			name: "a renderer's error is a UI failure",
-			caps: Capabilities{CustomQuestions: questionsWith(QuestionOutcome{}, errors.New("tty gone"))},
+			caps: Bind(Capabilities{}, contract.RouteCustom, AskUserQuestion, questionsWith(Outcome[auq.Result]{}, errors.New("tty gone"))),
 			want: auq.Outcome{Status: auq.StatusError, Route: "custom", Error: &auq.Error{
 				Code: string(contract.ErrCustomUIFailed), Message: "the custom dialog failed: tty gone"}},
 			event: &Event{Name: EventError, Route: contract.RouteCustom, Status: contract.StatusError, ErrorCode: contract.ErrCustomUIFailed},
 		},
 		{
 			name: "an answer that breaks the contract is not passed on",
-			caps: Capabilities{CustomQuestions: questionsWith(QuestionOutcome{Result: auq.Result{Answers: map[string]auq.Answer{
+			caps: Bind(Capabilities{}, contract.RouteCustom, AskUserQuestion, questionsWith(Outcome[auq.Result]{Answer: auq.Result{Answers: map[string]auq.Answer{
 				"nope": {Kind: auq.KindSingle, Choice: auq.Choice{OptionID: "pg", Label: "Postgres"}},
-			}}}, nil)},
+			}}}, nil)),
 			want:  auq.Outcome{Status: auq.StatusError, Route: "custom", Error: &auq.Error{Code: string(contract.ErrInternal)}},
 			event: &Event{Name: EventError, Route: contract.RouteCustom, Status: contract.StatusError, ErrorCode: contract.ErrInternal},
 		},
 		{
 			name: "a panic is a UI failure",
-			caps: Capabilities{CustomQuestions: QuestionRendererFunc(func(context.Context, *QuestionSession) (QuestionOutcome, error) {
+			caps: Bind(Capabilities{}, contract.RouteCustom, AskUserQuestion, RendererFunc[*auq.Request, auq.Result](func(context.Context, *Session[*auq.Request]) (Outcome[auq.Result], error) {
 				panic("boom")
-			})},
+			})),
 			want: auq.Outcome{Status: auq.StatusError, Route: "custom", Error: &auq.Error{
 				Code: string(contract.ErrCustomUIFailed), Message: "the custom dialog panicked: boom"}},
 			event: &Event{Name: EventError, Route: contract.RouteCustom, Status: contract.StatusError, ErrorCode: contract.ErrCustomUIFailed},
 		},
 		{
 			name: "an invalid request is refused first",
-			caps: Capabilities{CustomQuestions: questionsWith(QuestionOutcome{}, nil)},
+			caps: Bind(Capabilities{}, contract.RouteCustom, AskUserQuestion, questionsWith(Outcome[auq.Result]{}, nil)),
 			req:  &auq.Request{Questions: []auq.Question{{ID: "q", Question: "No mark", Header: "H"}}},
 			want: auq.Outcome{Status: auq.StatusError, Error: &auq.Error{Code: string(contract.ErrInvalidRequest)}},
 		},
 		{
 			name: "a route with only an ask_user renderer",
-			caps: Capabilities{Custom: answerWith(Outcome{}, nil)},
+			caps: Bind(Capabilities{}, contract.RouteCustom, AskUser, answerWith(Outcome[[]contract.Answer]{}, nil)),
 			want: auq.Outcome{Status: auq.StatusError, Error: &auq.Error{Code: string(contract.ErrUnsupportedMode),
 				Message: "the custom dialog of this host cannot show AskUserQuestion"}},
 		},
@@ -110,7 +110,7 @@ func TestAskQuestions(t *testing.T) {
 		},
 		{
 			name: "a context already done",
-			caps: Capabilities{CustomQuestions: questionsWith(QuestionOutcome{Result: auqSubmitted()}, nil)},
+			caps: Bind(Capabilities{}, contract.RouteCustom, AskUserQuestion, questionsWith(Outcome[auq.Result]{Answer: auqSubmitted()}, nil)),
 			ctx: func() context.Context {
 				ctx, cancel := context.WithCancel(context.Background())
 				cancel()
@@ -131,7 +131,7 @@ func TestAskQuestions(t *testing.T) {
 			if tt.ctx != nil {
 				ctx = tt.ctx()
 			}
-			got := a.AskQuestions(ctx, req, &Call{ID: "c1"})
+			got := Ask(ctx, a, AskUserQuestion, req, &Call{ID: "c1"})
 			// Messages the test leaves out are only checked to be there.
 			if got.Error != nil && tt.want.Error != nil && tt.want.Error.Message == "" {
 				if got.Error.Message == "" {
@@ -154,8 +154,8 @@ func TestAskQuestions(t *testing.T) {
 }
 
 func TestAskQuestionsJSON(t *testing.T) {
-	a := NewAsker(NewHost(Capabilities{CustomQuestions: questionsWith(QuestionOutcome{Dismissed: true}, nil)}, nil), nil)
-	out := a.AskQuestionsJSON(context.Background(), []byte(`{"questions":[],"extra":1}`), nil)
+	a := NewAsker(NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUserQuestion, questionsWith(Outcome[auq.Result]{Dismissed: true}, nil)), nil), nil)
+	out := AskJSON(context.Background(), a, AskUserQuestion, []byte(`{"questions":[],"extra":1}`), nil)
 	if out.Status != auq.StatusError || out.Error.Code != string(contract.ErrInvalidRequest) {
 		t.Fatalf("a bad request: %+v", out)
 	}
@@ -164,7 +164,7 @@ func TestAskQuestionsJSON(t *testing.T) {
 			t.Errorf("the message does not name %q:\n%s", want, out.Error.Message)
 		}
 	}
-	out = a.AskQuestionsJSON(context.Background(), []byte(`{"questions":[{"id":"q","question":"Go?","header":"Go",
+	out = AskJSON(context.Background(), a, AskUserQuestion, []byte(`{"questions":[{"id":"q","question":"Go?","header":"Go",
 		"options":[{"id":"y","label":"Yes","description":"Go"},{"id":"n","label":"No","description":"Stay"}]}]}`), nil)
 	if out.Status != auq.StatusDismissed || !out.Result.Cancelled {
 		t.Fatalf("a good request: %+v", out)
@@ -176,17 +176,17 @@ func TestAskQuestionsJSON(t *testing.T) {
 func TestAskQuestionsTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var left time.Duration
-		r := QuestionRendererFunc(func(ctx context.Context, s *QuestionSession) (QuestionOutcome, error) {
+		r := RendererFunc[*auq.Request, auq.Result](func(ctx context.Context, s *Session[*auq.Request]) (Outcome[auq.Result], error) {
 			left, _ = s.Countdown.Remaining()
 			<-ctx.Done()
-			return QuestionOutcome{}, context.Cause(ctx)
+			return Outcome[auq.Result]{}, context.Cause(ctx)
 		})
-		h := NewHost(Capabilities{CustomQuestions: r}, &HostOptions{Options: Prefs{TimeoutPerQuestionMs: ptr[int64](3000)}})
+		h := NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUserQuestion, r), &HostOptions{Options: Prefs{TimeoutPerQuestionMs: ptr[int64](3000)}})
 		req := auqRequest()
 		req.Questions = append(req.Questions, req.Questions[0])
 		req.Questions[1].ID = "db2"
 		start := time.Now()
-		out := NewAsker(h, nil).AskQuestions(context.Background(), req, nil)
+		out := Ask(context.Background(), NewAsker(h, nil), AskUserQuestion, req, nil)
 		if out.Status != auq.StatusTimeout || !out.Result.Cancelled {
 			t.Fatalf("outcome: %+v", out)
 		}
@@ -198,15 +198,15 @@ func TestAskQuestionsTimeout(t *testing.T) {
 
 func TestAskQuestionsAbort(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	r := QuestionRendererFunc(func(rctx context.Context, s *QuestionSession) (QuestionOutcome, error) {
+	r := RendererFunc[*auq.Request, auq.Result](func(rctx context.Context, s *Session[*auq.Request]) (Outcome[auq.Result], error) {
 		cancel()
 		<-rctx.Done()
 		if !errors.Is(context.Cause(rctx), ErrAborted) {
 			t.Errorf("cause: %v", context.Cause(rctx))
 		}
-		return QuestionOutcome{}, nil
+		return Outcome[auq.Result]{}, nil
 	})
-	out := NewAsker(NewHost(Capabilities{CustomQuestions: r}, nil), nil).AskQuestions(ctx, auqRequest(), nil)
+	out := Ask(ctx, NewAsker(NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUserQuestion, r), nil), nil), AskUserQuestion, auqRequest(), nil)
 	if out.Status != auq.StatusAborted || !out.Result.Cancelled || out.Route != "custom" {
 		t.Fatalf("outcome: %+v", out)
 	}
@@ -216,13 +216,13 @@ func TestAskQuestionsAbort(t *testing.T) {
 func TestAskQuestionsProgress(t *testing.T) {
 	var mu sync.Mutex
 	var got []auq.Milestone
-	late := make(chan *QuestionSession, 1)
-	r := QuestionRendererFunc(func(_ context.Context, s *QuestionSession) (QuestionOutcome, error) {
+	late := make(chan *Session[*auq.Request], 1)
+	r := RendererFunc[*auq.Request, auq.Result](func(_ context.Context, s *Session[*auq.Request]) (Outcome[auq.Result], error) {
 		s.Progress(auq.MilestoneDialogOpened)
 		s.Progress(auq.MilestoneQuestionAnswered)
 		s.Progress(auq.MilestoneSubmitted)
 		late <- s
-		return QuestionOutcome{Result: auqSubmitted()}, nil
+		return Outcome[auq.Result]{Answer: auqSubmitted()}, nil
 	})
 	call := &Call{Progress: func(m auq.Milestone) {
 		mu.Lock()
@@ -232,7 +232,7 @@ func TestAskQuestionsProgress(t *testing.T) {
 			panic("a panicking progress function changes nothing")
 		}
 	}}
-	out := NewAsker(NewHost(Capabilities{CustomQuestions: r}, nil), nil).AskQuestions(context.Background(), auqRequest(), call)
+	out := Ask(context.Background(), NewAsker(NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUserQuestion, r), nil), nil), AskUserQuestion, auqRequest(), call)
 	if out.Status != auq.StatusSubmitted {
 		t.Fatalf("outcome: %+v", out)
 	}
@@ -248,8 +248,8 @@ func TestAskQuestionsProgress(t *testing.T) {
 // An ask_user call on a host that binds only AskUserQuestion renderers is
 // refused, not run.
 func TestAskOnQuestionsHost(t *testing.T) {
-	a := NewAsker(NewHost(Capabilities{CustomQuestions: questionsWith(QuestionOutcome{}, nil)}, nil), nil)
-	res := a.Ask(context.Background(), request(1), nil)
+	a := NewAsker(NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUserQuestion, questionsWith(Outcome[auq.Result]{}, nil)), nil), nil)
+	res := Ask(context.Background(), a, AskUser, request(1), nil)
 	if res.Status != contract.StatusError || res.Error.Code != contract.ErrUnsupportedMode {
 		t.Fatalf("result: %+v", res)
 	}

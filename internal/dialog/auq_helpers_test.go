@@ -95,8 +95,8 @@ func qkeys(script string) []Key {
 }
 
 // run sends keys and returns every effect that was not empty.
-func qrun(m *Questions, ks []Key) []Effect {
-	var out []Effect
+func qrun(m *Questions, ks []Key) []Effect[auq.Result] {
+	var out []Effect[auq.Result]
 	for _, k := range ks {
 		if e := m.Update(k); e.Kind != EffectNone || e.Milestones != nil {
 			out = append(out, e)

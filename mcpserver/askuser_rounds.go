@@ -162,7 +162,7 @@ func (r round) form(req *contract.Request, left time.Duration) (*mcp.ElicitParam
 // an outcome, an error (an *ask.UnansweredError for empty_answer), or
 // another round to ask for what is still missing.
 type verdict struct {
-	outcome ask.Outcome
+	outcome ask.Outcome[[]contract.Answer]
 	err     error
 	next    *round
 	action  string // the client's action
@@ -247,7 +247,7 @@ func judge(req *contract.Request, r round, res *mcp.ElicitResult, took time.Dura
 	}
 	switch {
 	case len(g) == 0:
-		v.outcome.Answers = answers
+		v.outcome.Answer = answers
 	case took < minReadTime:
 		v.err = &ask.UnansweredError{Reason: fmt.Sprintf("the client returned the form %d ms after it was sent, too soon for anyone to have filled it in, without %s to %s", took.Milliseconds(), missing, g.describe(req, bad))}
 	case r.n >= maxRounds:

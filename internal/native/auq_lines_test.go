@@ -58,11 +58,11 @@ func run(t *testing.T, req *auq.Request, replies ...string) (auq.Outcome, []auq.
 	t.Helper()
 	in := &script{replies: replies}
 	zero := int64(0)
-	host := ask.NewHost(ask.Capabilities{NativeQuestions: native.NewQuestionLines(in)},
+	host := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteNative, ask.AskUserQuestion, native.NewQuestionLines(in)),
 		&ask.HostOptions{Options: ask.Prefs{Mode: contract.RouteNative, TimeoutPerQuestionMs: &zero}})
 	var ms []auq.Milestone
 	var mu sync.Mutex
-	out := ask.NewAsker(host, nil).AskQuestions(context.Background(), req, &ask.Call{Progress: func(m auq.Milestone) {
+	out := ask.Ask(context.Background(), ask.NewAsker(host, nil), ask.AskUserQuestion, req, &ask.Call{Progress: func(m auq.Milestone) {
 		mu.Lock()
 		ms = append(ms, m)
 		mu.Unlock()

@@ -10,7 +10,6 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/modeltext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -39,23 +38,35 @@ func questionsInstructions() string {
 // as an elicitation request, or to a client of protocol 2026-07-28 or
 // later as InputRequests (see modernQuestions for AskUserQuestion's).
 func (s *Server) capabilities(req *mcp.CallToolRequest, modern bool) ask.Capabilities {
-	questions := s.opts.Tool == auq.ToolName
-	caps := ask.Capabilities{CustomReason: s.opts.CustomReason}
-	switch {
-	case questions && s.opts.CustomQuestions != nil:
-		caps.CustomQuestions = trackedQuestions{s.opts.CustomQuestions, s.running}
-	case !questions && s.opts.Custom != nil:
-		caps.Custom = tracked{s.opts.Custom, s.running}
-	case caps.CustomReason == "":
+	why := elicitationMissing(req.ClientCapabilities())
+	caps := ask.Capabilities{CustomReason: s.opts.Custom.CustomReason, NativeReason: why}
+	if s.opts.Tool == auq.ToolName {
+		var native ask.Renderer[*auq.Request, auq.Result]
+		if why == "" {
+			native = &elicitQuestions{session: req.Session, modern: modern}
+		}
+		caps = bindServed(caps, ask.AskUserQuestion, s.opts.Custom, native, s.running)
+	} else {
+		var native ask.Renderer[*contract.Request, []contract.Answer]
+		if why == "" {
+			native = &elicitRenderer{session: req.Session, modern: modern}
+		}
+		caps = bindServed(caps, ask.AskUser, s.opts.Custom, native, s.running)
+	}
+	if !caps.CanRun(contract.RouteCustom) && caps.CustomReason == "" {
 		caps.CustomReason = "no terminal popup is available to this server"
 	}
-	switch why := elicitationMissing(req.ClientCapabilities()); {
-	case why != "":
-		caps.NativeReason = why
-	case questions:
-		caps.NativeQuestions = trackedQuestions{&elicitQuestions{session: req.Session, modern: modern}, s.running}
-	default:
-		caps.Native = tracked{&elicitRenderer{session: req.Session, modern: modern}, s.running}
+	return caps
+}
+
+// bindServed returns caps with the custom renderer bound in custom for
+// contract c, and native when not nil, tracked by running.
+func bindServed[Req, Ans, Res any](caps ask.Capabilities, c ask.Contract[Req, Ans, Res], custom ask.Capabilities, native ask.Renderer[Req, Ans], running *pending) ask.Capabilities {
+	if custom := ask.Bound(custom, contract.RouteCustom, c); custom != nil {
+		caps = ask.Bind(caps, contract.RouteCustom, c, ask.Renderer[Req, Ans](tracked[Req, Ans]{custom, running}))
+	}
+	if native != nil {
+		caps = ask.Bind(caps, contract.RouteNative, c, ask.Renderer[Req, Ans](tracked[Req, Ans]{native, running}))
 	}
 	return caps
 }
@@ -81,7 +92,7 @@ func (s *Server) handleQuestions(ctx context.Context, req *mcp.CallToolRequest) 
 	}
 	defer endTurn()
 	id := h.hub.callID()
-	out := h.asker.AskQuestions(ctx, q, &ask.Call{ID: id, Data: &callData{progress: p}, Progress: p.milestone})
+	out := ask.Ask(ctx, h.asker, ask.AskUserQuestion, q, &ask.Call{ID: id, Data: &callData{progress: p}, Progress: p.milestone})
 	note := h.hub.note(modeltext.AskUserQuestion, id, out.Status == auq.StatusSubmitted)
 	return withNote(questionsResult(q, out, p.elicitAction()), note), nil
 }
@@ -114,19 +125,19 @@ func (s *Server) modernQuestions(ctx context.Context, h *sessionHost, req *mcp.C
 	call := rt.st.Call
 	var v qverdict
 	if rt.st.expired(rt.now) {
-		out, won := offerWon(h.hub, call, "timed out", hub.Answer.QuestionOutcome)
+		out, won := offerWon(h.hub, call, "timed out", ask.AskUserQuestion)
 		if !won {
 			return questionsResult(q, auq.Outcome{Status: auq.StatusTimeout, Route: string(contract.RouteNative),
 				Result: auq.Result{Cancelled: true, Metadata: q.ResultMetadata()}}, "")
 		}
 		v = qverdict{outcome: out}
 	} else if v = judgeQuestions(q, rt.st.qround(), rt.answer, rt.took()); v.next == nil {
-		if out, won := offerWon(h.hub, call, formNote(v.outcome.Dismissed, v.err), hub.Answer.QuestionOutcome); won {
+		if out, won := offerWon(h.hub, call, formNote(v.outcome.Dismissed, v.err), ask.AskUserQuestion); won {
 			v = qverdict{outcome: out}
 		}
 	}
 	if v.next == nil {
-		out := h.asker.AskQuestions(ctx, q, &ask.Call{ID: call, Data: &callData{progress: p, questions: &v}, Progress: p.milestone})
+		out := ask.Ask(ctx, h.asker, ask.AskUserQuestion, q, &ask.Call{ID: call, Data: &callData{progress: p, questions: &v}, Progress: p.milestone})
 		note := h.hub.note(modeltext.AskUserQuestion, call, out.Status == auq.StatusSubmitted)
 		return withNote(questionsResult(q, out, p.elicitAction()), note)
 	}
@@ -195,9 +206,9 @@ type elicitQuestions struct {
 	modern  bool
 }
 
-// RenderQuestions implements ask.QuestionRenderer. Sending the first form
+// Render implements ask.Renderer[*auq.Request, auq.Result]. Sending the first form
 // is the dialog_opened milestone.
-func (r *elicitQuestions) RenderQuestions(ctx context.Context, s *ask.QuestionSession) (ask.QuestionOutcome, error) {
+func (r *elicitQuestions) Render(ctx context.Context, s *ask.Session[*auq.Request]) (ask.Outcome[auq.Result], error) {
 	d, _ := s.Call.Data.(*callData)
 	if d == nil {
 		d = &callData{}
@@ -206,7 +217,7 @@ func (r *elicitQuestions) RenderQuestions(ctx context.Context, s *ask.QuestionSe
 		return settleQuestions(s, d, *d.questions)
 	}
 	if r.modern {
-		return ask.QuestionOutcome{}, errNoResponse
+		return ask.Outcome[auq.Result]{}, errNoResponse
 	}
 	rd := qround{n: 1}
 	for {
@@ -218,7 +229,7 @@ func (r *elicitQuestions) RenderQuestions(ctx context.Context, s *ask.QuestionSe
 		sent := time.Now()
 		res, err := elicit(ctx, r.session, form)
 		if err != nil {
-			return ask.QuestionOutcome{}, fmt.Errorf("the elicitation request failed: %w", err)
+			return ask.Outcome[auq.Result]{}, fmt.Errorf("the elicitation request failed: %w", err)
 		}
 		v := judgeQuestions(s.Request, rd, res, time.Since(sent))
 		if v.next == nil {
@@ -231,7 +242,7 @@ func (r *elicitQuestions) RenderQuestions(ctx context.Context, s *ask.QuestionSe
 
 // settleQuestions ends the call of s with v, the verdict on the last
 // form: it records the client's action and reports the milestone.
-func settleQuestions(s *ask.QuestionSession, d *callData, v qverdict) (ask.QuestionOutcome, error) {
+func settleQuestions(s *ask.Session[*auq.Request], d *callData, v qverdict) (ask.Outcome[auq.Result], error) {
 	d.record(v.action)
 	switch {
 	case v.err != nil:
@@ -241,16 +252,4 @@ func settleQuestions(s *ask.QuestionSession, d *callData, v qverdict) (ask.Quest
 		s.Progress(auq.MilestoneSubmitted)
 	}
 	return v.outcome, v.err
-}
-
-// trackedQuestions is tracked for a QuestionRenderer.
-type trackedQuestions struct {
-	r       ask.QuestionRenderer
-	running *pending
-}
-
-// RenderQuestions implements ask.QuestionRenderer.
-func (t trackedQuestions) RenderQuestions(ctx context.Context, s *ask.QuestionSession) (ask.QuestionOutcome, error) {
-	defer t.running.begin(s.Call.Data, s.Countdown)()
-	return t.r.RenderQuestions(ctx, s)
 }

@@ -120,7 +120,7 @@ func questionsDescription(q *auq.Question) string {
 // qverdict is what the client's answer to one form means for the call,
 // as verdict is for ask_user.
 type qverdict struct {
-	outcome ask.QuestionOutcome
+	outcome ask.Outcome[auq.Result]
 	err     error
 	next    *qround
 	action  string
@@ -159,7 +159,7 @@ func judgeQuestions(req *auq.Request, r qround, res *mcp.ElicitResult, took time
 	}
 	switch {
 	case len(g) == 0:
-		v.outcome.Result = result
+		v.outcome.Answer = result
 	case took < minReadTime:
 		v.err = fmt.Errorf("the client returned the form %d ms after it was sent, too soon for anyone to have filled it in, without a usable answer to %s", took.Milliseconds(), g.describe(req))
 	case r.n >= maxRounds:

@@ -27,10 +27,10 @@ import (
 // dialog's milestones follow, through s.Progress. When ctx is done it
 // stops the program at once, leaves the terminal as it found it (with
 // the summary line inline) and returns context.Cause(ctx).
-func (r *Renderer) RenderQuestions(ctx context.Context, s *ask.QuestionSession) (ask.QuestionOutcome, error) {
+func (r *Renderer) RenderQuestions(ctx context.Context, s *ask.Session[*auq.Request]) (ask.Outcome[auq.Result], error) {
 	release, err := r.take(ctx)
 	if err != nil {
-		return ask.QuestionOutcome{}, err
+		return ask.Outcome[auq.Result]{}, err
 	}
 	defer release()
 	m := newQModel(s, r.theme())
@@ -41,22 +41,20 @@ func (r *Renderer) RenderQuestions(ctx context.Context, s *ask.QuestionSession) 
 		m = fm
 	}
 	if err != nil {
-		return ask.QuestionOutcome{}, err
+		return ask.Outcome[auq.Result]{}, err
 	}
 	if !m.finished {
-		return ask.QuestionOutcome{}, errors.New("tui: the dialog ended without an answer")
+		return ask.Outcome[auq.Result]{}, errors.New("tui: the dialog ended without an answer")
 	}
 	return m.outcome, nil
 }
-
-var _ ask.QuestionRenderer = (*Renderer)(nil)
 
 // qmodel is the Bubble Tea model around one dialog.Questions: model's
 // counterpart for the AskUserQuestion contract.
 type qmodel struct {
 	screen
 	d *dialog.Questions
-	s *ask.QuestionSession
+	s *ask.Session[*auq.Request]
 	// opened is set once the first frame is drawn.
 	opened bool
 	// In a popup (screen.popup) the hide key quits the program with hid
@@ -64,10 +62,10 @@ type qmodel struct {
 	hideable, hid bool
 
 	finished bool
-	outcome  ask.QuestionOutcome
+	outcome  ask.Outcome[auq.Result]
 }
 
-func newQModel(s *ask.QuestionSession, th dialog.Theme) *qmodel {
+func newQModel(s *ask.Session[*auq.Request], th dialog.Theme) *qmodel {
 	var cd dialog.Countdown
 	if s.Countdown != nil {
 		cd = s.Countdown
@@ -103,7 +101,7 @@ func (m *qmodel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// Hidden, the dialog takes no keys, so nothing changes out of
 		// sight; but Ctrl+C still ends it.
 		m.s.Progress(auq.MilestoneDismissed)
-		return m.finish(ask.QuestionOutcome{Dismissed: true})
+		return m.finish(ask.Outcome[auq.Result]{Dismissed: true})
 	}
 	return m, nil
 }
@@ -117,9 +115,9 @@ func (m *qmodel) key(k dialog.Key) (tea.Model, tea.Cmd) {
 	}
 	switch eff.Kind {
 	case dialog.EffectSubmit:
-		return m.finish(ask.QuestionOutcome{Result: eff.Result})
+		return m.finish(ask.Outcome[auq.Result]{Answer: eff.Answer})
 	case dialog.EffectDismiss:
-		return m.finish(ask.QuestionOutcome{Dismissed: true})
+		return m.finish(ask.Outcome[auq.Result]{Dismissed: true})
 	case dialog.EffectToggleHide:
 		switch {
 		case !m.popup:
@@ -132,7 +130,7 @@ func (m *qmodel) key(k dialog.Key) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m *qmodel) finish(o ask.QuestionOutcome) (tea.Model, tea.Cmd) {
+func (m *qmodel) finish(o ask.Outcome[auq.Result]) (tea.Model, tea.Cmd) {
 	m.outcome, m.finished, m.done = o, true, true
 	return m, tea.Quit
 }
@@ -179,7 +177,7 @@ func (m *qmodel) hiddenLine() string {
 func (m *qmodel) summary() string {
 	what := ""
 	if m.finished && !m.outcome.Dismissed {
-		what = resultText(m.s.Request, m.outcome.Result)
+		what = resultText(m.s.Request, m.outcome.Answer)
 	}
 	title := auq.ToolName
 	if qs := m.s.Request.Questions; len(qs) == 1 {

@@ -13,13 +13,13 @@ import (
 )
 
 // QuestionLines asks AskUserQuestion requests through an Inputter. It
-// implements ask.QuestionRenderer, holds no state between calls, and is
+// implements ask.Renderer[*auq.Request, auq.Result], holds no state between calls, and is
 // safe for concurrent use when its Inputter is.
 type QuestionLines struct {
 	in Inputter
 }
 
-var _ ask.QuestionRenderer = (*QuestionLines)(nil)
+var _ ask.Renderer[*auq.Request, auq.Result] = (*QuestionLines)(nil)
 
 // NewQuestionLines returns a QuestionLines that asks through in, which
 // must not be nil.
@@ -30,7 +30,7 @@ func NewQuestionLines(in Inputter) *QuestionLines {
 	return &QuestionLines{in: in}
 }
 
-// RenderQuestions asks s.Request as the package comment's "AskUserQuestion
+// Render asks s.Request as the package comment's "AskUserQuestion
 // through input boxes" describes and returns the submitted result, or
 // QuestionOutcome{Dismissed: true}. Each answer is reported as
 // auq.MilestoneQuestionAnswered, the review as auq.MilestoneReviewReady,
@@ -38,7 +38,7 @@ func NewQuestionLines(in Inputter) *QuestionLines {
 // through s.Progress. When ctx is done, or the
 // countdown expires, it returns at once with the context's cause; an
 // error from the Inputter is returned as it is.
-func (r *QuestionLines) RenderQuestions(ctx context.Context, s *ask.QuestionSession) (ask.QuestionOutcome, error) {
+func (r *QuestionLines) Render(ctx context.Context, s *ask.Session[*auq.Request]) (ask.Outcome[auq.Result], error) {
 	if d, ok := s.Countdown.Deadline(); ok {
 		// The core owns the deadline; carrying it in the context lets the
 		// boxes show the time left.
@@ -49,14 +49,14 @@ func (r *QuestionLines) RenderQuestions(ctx context.Context, s *ask.QuestionSess
 	f := &lineFlow{in: r.in, req: s.Request, states: make([]lineState, len(s.Request.Questions))}
 	ok, err := f.run(ctx, s)
 	if err != nil {
-		return ask.QuestionOutcome{}, err
+		return ask.Outcome[auq.Result]{}, err
 	}
 	if !ok {
 		s.Progress(auq.MilestoneDismissed)
-		return ask.QuestionOutcome{Dismissed: true}, nil
+		return ask.Outcome[auq.Result]{Dismissed: true}, nil
 	}
 	s.Progress(auq.MilestoneSubmitted)
-	return ask.QuestionOutcome{Result: lineResult(s.Request, f.states)}, nil
+	return ask.Outcome[auq.Result]{Answer: lineResult(s.Request, f.states)}, nil
 }
 
 // lineState is one question's answer and notes as they stand.
@@ -79,7 +79,7 @@ type lineFlow struct {
 
 // run asks every question, then the review when there are several. It
 // reports false when the user dismissed a box.
-func (f *lineFlow) run(ctx context.Context, s *ask.QuestionSession) (bool, error) {
+func (f *lineFlow) run(ctx context.Context, s *ask.Session[*auq.Request]) (bool, error) {
 	for i := range f.req.Questions {
 		ok, err := f.question(ctx, i)
 		if !ok || err != nil {

@@ -25,7 +25,7 @@ import (
 // time in a row. Enter on Other, or o anywhere, opens the Other input;
 // saving it answers a single-select question with the text and ticks
 // Other on a multi-select one.
-func (m *Questions) Update(k Key) Effect {
+func (m *Questions) Update(k Key) Effect[auq.Result] {
 	eff := m.update(k)
 	m.relayout()
 	return eff
@@ -60,12 +60,12 @@ func keyName(k Key) string {
 	return k.Name
 }
 
-func (m *Questions) update(k Key) Effect {
+func (m *Questions) update(k Key) Effect[auq.Result] {
 	name := keyName(k)
 	v := m.mode()
 	switch questionsKeymap.lookup(name, v) {
 	case actHide:
-		return Effect{Kind: EffectToggleHide}
+		return Effect[auq.Result]{Kind: EffectToggleHide}
 	case actDismiss:
 		return m.dismiss()
 	}
@@ -78,7 +78,7 @@ func (m *Questions) update(k Key) Effect {
 	switch v {
 	case modeHelp:
 		m.help = false
-		return Effect{}
+		return Effect[auq.Result]{}
 	case modeInput:
 		return m.updateInput(k, name)
 	}
@@ -108,7 +108,7 @@ func (m *Questions) update(k Key) Effect {
 		q.sel[q.focus] = !q.sel[q.focus]
 		q.emptyOK = false
 		if !was && q.answered() {
-			return Effect{Milestones: []Milestone{MilestoneQuestionAnswered}}
+			return Effect[auq.Result]{Milestones: []Milestone{MilestoneQuestionAnswered}}
 		}
 	case actEnter:
 		switch {
@@ -143,20 +143,20 @@ func (m *Questions) update(k Key) Effect {
 	case actEsc:
 		return m.esc(escArmed)
 	}
-	return Effect{}
+	return Effect[auq.Result]{}
 }
 
-func (m *Questions) esc(armed bool) Effect {
+func (m *Questions) esc(armed bool) Effect[auq.Result] {
 	if armed {
 		return m.dismiss()
 	}
 	m.escArmed = true
 	m.msg = "Press Esc again to dismiss"
-	return Effect{}
+	return Effect[auq.Result]{}
 }
 
-func (m *Questions) dismiss() Effect {
-	return Effect{Kind: EffectDismiss, Milestones: []Milestone{MilestoneDismissed}}
+func (m *Questions) dismiss() Effect[auq.Result] {
+	return Effect[auq.Result]{Kind: EffectDismiss, Milestones: []Milestone{MilestoneDismissed}}
 }
 
 // goTo shows question i, or the review for len(qs), wrapping around. With
@@ -176,13 +176,13 @@ func (m *Questions) goTo(i int) {
 // the milestones this key reached so far: a lone question is submitted,
 // and otherwise the review opens once every required question is
 // answered, or else the next unanswered question is shown.
-func (m *Questions) answered(ms []Milestone) Effect {
+func (m *Questions) answered(ms []Milestone) Effect[auq.Result] {
 	if !m.several() {
 		return m.submit(ms)
 	}
 	if len(m.missing()) == 0 {
 		m.cur, m.pick = len(m.qs), 0
-		return Effect{Milestones: append(ms, MilestoneReviewReady)}
+		return Effect[auq.Result]{Milestones: append(ms, MilestoneReviewReady)}
 	}
 	for d := 1; d < len(m.qs); d++ {
 		i := (m.cur + d) % len(m.qs)
@@ -191,10 +191,10 @@ func (m *Questions) answered(ms []Milestone) Effect {
 			break
 		}
 	}
-	return Effect{Milestones: ms}
+	return Effect[auq.Result]{Milestones: ms}
 }
 
-func (m *Questions) updateReview(act action, escArmed bool) Effect {
+func (m *Questions) updateReview(act action, escArmed bool) Effect[auq.Result] {
 	switch act {
 	case actUp:
 		m.pick = max(m.pick-1, 0)
@@ -207,7 +207,7 @@ func (m *Questions) updateReview(act action, escArmed bool) Effect {
 	case actEnter:
 		if m.pick > 0 {
 			m.cur = m.pick - 1
-			return Effect{}
+			return Effect[auq.Result]{}
 		}
 		return m.submit(nil)
 	case actHelp:
@@ -215,12 +215,12 @@ func (m *Questions) updateReview(act action, escArmed bool) Effect {
 	case actEsc:
 		return m.esc(escArmed)
 	}
-	return Effect{}
+	return Effect[auq.Result]{}
 }
 
 // submit ends the questionnaire with its answers, unless a required
 // question has none: then it says which, and the first of them opens.
-func (m *Questions) submit(ms []Milestone) Effect {
+func (m *Questions) submit(ms []Milestone) Effect[auq.Result] {
 	if miss := m.missing(); len(miss) > 0 {
 		names := make([]string, len(miss))
 		for i, qi := range miss {
@@ -230,9 +230,9 @@ func (m *Questions) submit(ms []Milestone) Effect {
 		if m.inReview() {
 			m.pick = miss[0] + 1
 		}
-		return Effect{Milestones: ms}
+		return Effect[auq.Result]{Milestones: ms}
 	}
-	return Effect{Kind: EffectSubmit, Result: m.result(), Milestones: append(ms, MilestoneSubmitted)}
+	return Effect[auq.Result]{Kind: EffectSubmit, Answer: m.result(), Milestones: append(ms, MilestoneSubmitted)}
 }
 
 // openInput opens the one-line input for t on the current question,
@@ -251,17 +251,17 @@ func (m *Questions) openInput(t target, opt int) {
 	m.input = e
 }
 
-func (m *Questions) updateInput(k Key, name string) Effect {
+func (m *Questions) updateInput(k Key, name string) Effect[auq.Result] {
 	e := m.input
 	in := &e.text
 	if k.Name == "" {
 		in.Insert(k.Text)
-		return Effect{}
+		return Effect[auq.Result]{}
 	}
 	act := questionsKeymap.lookup(name, modeInput)
 	if act == actNone && utf8.RuneCountInString(name) == 1 {
 		in.Insert(name)
-		return Effect{}
+		return Effect[auq.Result]{}
 	}
 	switch act {
 	case actSave:
@@ -271,7 +271,7 @@ func (m *Questions) updateInput(k Key, name string) Effect {
 	default:
 		edit(act, in)
 	}
-	return Effect{}
+	return Effect[auq.Result]{}
 }
 
 // questionsInput are the options of the dialog's inputs: a word ends at
@@ -282,12 +282,12 @@ var questionsInput = inputOptions{SpaceWords: true, NoYank: true}
 // or longer than the contract allows. Saving the
 // Other text answers a single-select question with it, and ticks Other on
 // a multi-select one.
-func (m *Questions) save() Effect {
+func (m *Questions) save() Effect[auq.Result] {
 	e := m.input
 	s := strings.TrimSpace(e.text.Value())
 	if s == "" {
 		m.msg = "Type some text first, or press Esc to keep what was saved"
-		return Effect{}
+		return Effect[auq.Result]{}
 	}
 	what, limit := "A note", auq.MaxNoteLen
 	if e.target == targetOther {
@@ -295,7 +295,7 @@ func (m *Questions) save() Effect {
 	}
 	if n := utf8.RuneCountInString(s); n > limit {
 		m.msg = what + " can have at most " + strconv.Itoa(limit) + " characters; this one has " + strconv.Itoa(n)
-		return Effect{}
+		return Effect[auq.Result]{}
 	}
 	m.input = nil
 	q := m.qs[e.q]
@@ -318,10 +318,10 @@ func (m *Questions) save() Effect {
 		q.sel[q.n] = true
 		q.emptyOK = false
 		if !was {
-			return Effect{Milestones: []Milestone{MilestoneQuestionAnswered}}
+			return Effect[auq.Result]{Milestones: []Milestone{MilestoneQuestionAnswered}}
 		}
 	}
-	return Effect{}
+	return Effect[auq.Result]{}
 }
 
 // result is the questionnaire's answers and notes as the model gets them.

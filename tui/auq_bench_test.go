@@ -51,7 +51,7 @@ func BenchmarkQuestionsKeyFrame(b *testing.B) {
 			{"tabs", []tea.Msg{press("tab"), down, press("tab"), up}},
 		} {
 			b.Run(fmt.Sprintf("%s/%s/%dx%d", ks.name, c.display, c.w, c.h), func(b *testing.B) {
-				m := newQModel(&ask.QuestionSession{Request: benchQuestions(b), Display: c.display}, dialog.DefaultTheme())
+				m := newQModel(&ask.Session[*auq.Request]{Request: benchQuestions(b), Display: c.display}, dialog.DefaultTheme())
 				m.Update(tea.WindowSizeMsg{Width: c.w, Height: c.h})
 				m.View()
 				b.ReportAllocs()
