@@ -22,6 +22,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/host/cli"
+	"github.com/askuser/askuser/internal/testbin"
 )
 
 const inboxAUQ = `{"questions":[{"id":"db","question":"Which database?","header":"Database","options":[
@@ -161,6 +162,13 @@ func (s *inboxScreen) send(keys string) {
 
 func (s *inboxScreen) exit() int {
 	s.t.Helper()
+	return s.exitWithin(10 * time.Second)
+}
+
+// exitWithin waits up to d for askuser inbox to exit and returns its
+// exit status.
+func (s *inboxScreen) exitWithin(d time.Duration) int {
+	s.t.Helper()
 	select {
 	case err := <-s.done:
 		s.done <- err
@@ -171,8 +179,8 @@ func (s *inboxScreen) exit() int {
 			s.t.Fatal(err)
 		}
 		return 0
-	case <-time.After(10 * time.Second):
-		s.t.Fatal("askuser inbox did not exit")
+	case <-time.After(d):
+		s.t.Fatalf("askuser inbox did not exit within %v; it shows:\n%s", d, s.screen())
 	}
 	return 0
 }
@@ -320,6 +328,66 @@ func TestInboxStopsCountdown(t *testing.T) {
 	s.send("q")
 	if code := s.exit(); code != 0 {
 		t.Errorf("askuser inbox: exit status %d, want 0", code)
+	}
+}
+
+// freezeHub stops the hub process of state with SIGSTOP: its port still
+// takes connections and bytes, and answers nothing, as a hub on a
+// starved machine or behind a stalled link. It goes on at the end of the
+// test.
+func freezeHub(t *testing.T, state string) {
+	t.Helper()
+	info, err := hub.ReadInfo(filepath.Join(state, "askuser", "hub", "hub.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(info.PID, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(info.PID, syscall.SIGCONT) })
+}
+
+// quitWait is how long q or Ctrl+C may take to end askuser inbox: well
+// under any wait on a hub that does not answer (a request's two seconds,
+// a send's or a watch's stop's five).
+const quitWait = 2500 * time.Millisecond
+
+// TestInboxQuitsWhileHubFrozen presses q, or Ctrl+C, in askuser inbox
+// while its hub answers nothing, in the list and while an answer is on
+// its way: the inbox exits at once, with status 0, whatever its
+// connection does.
+func TestInboxQuitsWhileHubFrozen(t *testing.T) {
+	bin := buildAskuser(t)
+	for _, tc := range []struct {
+		name, key string
+		sending   bool
+	}{
+		{"q in the list", "q", false},
+		{"ctrl+c in the list", "\x03", false},
+		{"q with an answer on its way", "q", true},
+		{"ctrl+c with an answer on its way", "\x03", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			state := t.TempDir()
+			testbin.StartHub(t, state, bin, "hub")
+			env := append(os.Environ(), "TERM=xterm-256color", "XDG_STATE_HOME="+state)
+			startHeadlessAsk(t, env, "ask", "--no-config", "--timeout-per-question", "0", writeFile(t, "q.json", hubQuestion))
+			s := startInbox(t, env)
+			s.waitFor("1 question waits", "Deploy where?")
+			if tc.sending {
+				s.send(keyEnter)
+				s.waitFor("production", "esc back to the list")
+			}
+			freezeHub(t, state)
+			if tc.sending {
+				s.send(keyDown + keyEnter)
+				s.waitFor("sending…")
+			}
+			s.send(tc.key)
+			if code := s.exitWithin(quitWait); code != 0 {
+				t.Errorf("askuser inbox: exit status %d, want 0", code)
+			}
+		})
 	}
 }
 
