@@ -49,6 +49,9 @@ func startHeadlessAsk(t *testing.T, env []string, args ...string) *headlessAsk {
 	t.Cleanup(func() {
 		cmd.Process.Kill()
 		<-h.done
+		if t.Failed() {
+			t.Logf("askuser %s said: %s", args[0], h.stderr.String())
+		}
 	})
 	return h
 }
@@ -317,7 +320,16 @@ func TestInboxStopsCountdown(t *testing.T) {
 	s.waitFor("production", "⏱ 0:0")
 	s.send("\x1bq")
 	s.waitFor("No timeout", "the countdown is stopped for every surface")
-	time.Sleep(time.Until(q.Tag.Deadline.Add(time.Second)))
+	// Nothing happens at the deadline now: askuser ask must still run a
+	// second after it, all along.
+	for past := q.Tag.Deadline.Add(time.Second); time.Now().Before(past); {
+		select {
+		case err := <-ask.done:
+			ask.done <- err
+			t.Fatalf("askuser ask ended (%v) at its stopped countdown's deadline; it said %s", err, ask.stderr.String())
+		case <-time.After(min(time.Until(past), 50*time.Millisecond)):
+		}
+	}
 	if got, _, err := c.Question(context.Background(), q.ID); err != nil || got.Tag.Deadline != nil {
 		t.Fatalf("the question on the hub: %+v, %v; want it waiting with no deadline", got, err)
 	}
@@ -372,6 +384,12 @@ func TestInboxQuitsWhileHubFrozen(t *testing.T) {
 			testbin.StartHub(t, state, bin, "hub")
 			env := append(os.Environ(), "TERM=xterm-256color", "XDG_STATE_HOME="+state)
 			startHeadlessAsk(t, env, "ask", "--no-config", "--timeout-per-question", "0", writeFile(t, "q.json", hubQuestion))
+			c, err := hub.Dial(context.Background(), &hub.DialOptions{Getenv: stateEnv(state)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			pendingN(t, c, 1)
 			s := startInbox(t, env)
 			s.waitFor("1 question waits", "Deploy where?")
 			if tc.sending {
