@@ -63,7 +63,7 @@ type DialOptions struct {
 	// Name is the connection's name, as the server shows it.
 	Name string
 	// Timeout bounds the connection and the first requests, and each
-	// reconnection's handshake; 0 means dialTimeout, five seconds.
+	// reconnection's handshake; 0 means five seconds.
 	Timeout time.Duration
 
 	// Log, when set, is told what the dial did besides connecting: the
