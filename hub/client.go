@@ -33,6 +33,16 @@ const noDeadlineKeep = time.Hour
 // caller's own deadline.
 const requestTimeout = 2 * time.Second
 
+// dialTimeout is the default DialOptions.Timeout. A hub on this machine
+// answers in milliseconds; but on a loaded machine (a build, tests under
+// the race detector) either end can wait for a CPU for hundreds of
+// milliseconds at each step of the handshake (TCP, TLS, the CONNECT and
+// its PONG), and a handshake cut short is a hub taken for unreachable,
+// or a reconnection that fails again and again while the hub runs. The
+// wait costs only when a hub's process runs but does not answer: a hub
+// that is gone refuses the connection at once.
+const dialTimeout = 5 * time.Second
+
 // listTimeout bounds a whole listing.
 const listTimeout = 10 * time.Second
 
@@ -52,8 +62,8 @@ type DialOptions struct {
 	Info *Info
 	// Name is the connection's name, as the server shows it.
 	Name string
-	// Timeout bounds the connection and the first requests; 0 means one
-	// second.
+	// Timeout bounds the connection and the first requests, and each
+	// reconnection's handshake; 0 means five seconds.
 	Timeout time.Duration
 
 	// Log, when set, is told what the dial did besides connecting: the
@@ -112,7 +122,7 @@ func Dial(ctx context.Context, opts *DialOptions) (*Client, error) {
 	}
 	timeout := opts.Timeout
 	if timeout <= 0 {
-		timeout = time.Second
+		timeout = dialTimeout
 	}
 	var info Info
 	var seal sealer
@@ -167,6 +177,11 @@ func Dial(ctx context.Context, opts *DialOptions) (*Client, error) {
 			}
 		}),
 		nats.ReconnectErrHandler(refusals(opts.Log, where)),
+		// nats.go writes the connection's errors to standard error by
+		// default, which is the terminal a dialog or the inbox draws on.
+		// What they cost shows where it matters: as a request's error,
+		// and as a watch's WatchLost.
+		nats.ErrorHandler(func(*nats.Conn, *nats.Subscription, error) {}),
 		nats.NoCallbacksAfterClientClose(),
 	)...)
 	if err != nil {

@@ -337,11 +337,21 @@ func (m *inbox) listKey(k dialog.Key) tea.Cmd {
 		m.list.move(len(m.list.rows))
 	case k.Name == "enter":
 		m.openSelected()
-	case k.Text == "q" || k.Name == "ctrl+c" || k.Name == "esc":
-		m.done = true
-		return tea.Quit
+	case isQuitKey(k) || k.Name == "esc":
+		return m.quit()
 	}
 	return nil
+}
+
+// isQuitKey reports whether k is q or Ctrl+C, which quit the inbox from
+// the list, and from a questionnaire whose answer is on its way.
+func isQuitKey(k dialog.Key) bool { return k.Text == "q" || k.Name == "ctrl+c" }
+
+// quit ends the inbox at once, whatever waits on the hub: an answer on
+// its way is not waited for.
+func (m *inbox) quit() tea.Cmd {
+	m.done = true
+	return tea.Quit
 }
 
 // openSelected opens the selected question in its dialog, as it was left
@@ -426,6 +436,12 @@ func (m *inbox) sizeDialog() {
 func (m *inbox) dialogKey(k dialog.Key) tea.Cmd {
 	o := m.open
 	if o.sending {
+		// The dialog waits for the hub to take what was sent, which a
+		// hub that does not answer holds up for seconds; the person can
+		// leave meanwhile.
+		if isQuitKey(k) {
+			return m.quit()
+		}
 		return nil
 	}
 	if k.Name == InboxDismissKey {

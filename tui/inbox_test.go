@@ -470,3 +470,37 @@ func TestInboxOpenShowsKeys(t *testing.T) {
 		t.Errorf("the opened question's heading is %q, want it to show %q", got, want)
 	}
 }
+
+// TestInboxQuitWhileSending presses keys in a questionnaire whose answer
+// is on its way to a hub that has not replied: q and Ctrl+C quit at once,
+// and every other key waits for the hub.
+func TestInboxQuitWhileSending(t *testing.T) {
+	for _, tc := range []struct {
+		key  string
+		quit bool
+	}{
+		{"q", true},
+		{"ctrl+c", true},
+		{"esc", false},
+		{"x", false},
+		{"enter", false},
+	} {
+		m := newInbox(nil, fakeAnswerer{}, &InboxOptions{Machine: "here"})
+		m.width, m.height = 120, 24
+		m.now = func() time.Time { return inboxT0 }
+		q := inboxQuestion("aaaaaaaaaaaa", 1, 0, "agent", "First?")
+		m.Update(inboxEvents{es: []hub.WatchEvent{{Kind: hub.WatchWaiting, ID: q.ID, Question: q}, {Kind: hub.WatchSynced}}})
+		m.Update(press("enter"))
+		if _, send := m.Update(press("enter")); send == nil || m.open == nil || !m.open.sending {
+			t.Fatalf("%s: enter on the open question sent nothing", tc.key)
+		}
+		// The send's reply never comes.
+		_, cmd := m.Update(press(tc.key))
+		if got := isQuit(cmd); got != tc.quit || m.done != tc.quit {
+			t.Errorf("%s while sending: quit %v (done %v), want %v", tc.key, got, m.done, tc.quit)
+		}
+		if !tc.quit && (m.open == nil || !m.open.sending) {
+			t.Errorf("%s while sending: the questionnaire no longer waits for the hub", tc.key)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/safetext"
@@ -29,6 +30,10 @@ terminal; 3 any other error.
 
 flags:
 `
+
+// watchGrace is how long askuser inbox, once the person quit it, waits
+// for its watch of the hub to end: at once on a hub that answers.
+const watchGrace = 250 * time.Millisecond
 
 func runInbox(ctx context.Context, env *Env, args []string) int {
 	var by string
@@ -85,9 +90,22 @@ func runInbox(ctx context.Context, env *Env, args []string) int {
 	}()
 	machine, _ := os.Hostname()
 	err = tui.RunInbox(runCtx, tty, tty, events, c, &tui.InboxOptions{By: by, Machine: machine})
+	// The watch ends once it has stopped following the hub, which a hub
+	// that does not answer holds up for seconds: the person who quit
+	// does not wait for it longer than watchGrace.
 	cancel()
-	for range events {
+	watchEnded := make(chan struct{})
+	go func() {
+		defer close(watchEnded)
+		for range events {
+		}
+	}()
+	grace := time.NewTimer(watchGrace)
+	select {
+	case <-watchEnded:
+	case <-grace.C:
 	}
+	grace.Stop()
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(env.Stderr, "askuser inbox: %s\n", safetext.Line(err.Error()))
 		return ExitError

@@ -22,6 +22,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/host/cli"
+	"github.com/askuser/askuser/internal/testbin"
 )
 
 const inboxAUQ = `{"questions":[{"id":"db","question":"Which database?","header":"Database","options":[
@@ -48,6 +49,9 @@ func startHeadlessAsk(t *testing.T, env []string, args ...string) *headlessAsk {
 	t.Cleanup(func() {
 		cmd.Process.Kill()
 		<-h.done
+		if t.Failed() {
+			t.Logf("askuser %s said: %s", args[0], h.stderr.String())
+		}
 	})
 	return h
 }
@@ -161,6 +165,13 @@ func (s *inboxScreen) send(keys string) {
 
 func (s *inboxScreen) exit() int {
 	s.t.Helper()
+	return s.exitWithin(10 * time.Second)
+}
+
+// exitWithin waits up to d for askuser inbox to exit and returns its
+// exit status.
+func (s *inboxScreen) exitWithin(d time.Duration) int {
+	s.t.Helper()
 	select {
 	case err := <-s.done:
 		s.done <- err
@@ -171,8 +182,8 @@ func (s *inboxScreen) exit() int {
 			s.t.Fatal(err)
 		}
 		return 0
-	case <-time.After(10 * time.Second):
-		s.t.Fatal("askuser inbox did not exit")
+	case <-time.After(d):
+		s.t.Fatalf("askuser inbox did not exit within %v; it shows:\n%s", d, s.screen())
 	}
 	return 0
 }
@@ -309,7 +320,16 @@ func TestInboxStopsCountdown(t *testing.T) {
 	s.waitFor("production", "⏱ 0:0")
 	s.send("\x1bq")
 	s.waitFor("No timeout", "the countdown is stopped for every surface")
-	time.Sleep(time.Until(q.Tag.Deadline.Add(time.Second)))
+	// Nothing happens at the deadline now: askuser ask must still run a
+	// second after it, all along.
+	for past := q.Tag.Deadline.Add(time.Second); time.Now().Before(past); {
+		select {
+		case err := <-ask.done:
+			ask.done <- err
+			t.Fatalf("askuser ask ended (%v) at its stopped countdown's deadline; it said %s", err, ask.stderr.String())
+		case <-time.After(min(time.Until(past), 50*time.Millisecond)):
+		}
+	}
 	if got, _, err := c.Question(context.Background(), q.ID); err != nil || got.Tag.Deadline != nil {
 		t.Fatalf("the question on the hub: %+v, %v; want it waiting with no deadline", got, err)
 	}
@@ -320,6 +340,72 @@ func TestInboxStopsCountdown(t *testing.T) {
 	s.send("q")
 	if code := s.exit(); code != 0 {
 		t.Errorf("askuser inbox: exit status %d, want 0", code)
+	}
+}
+
+// freezeHub stops the hub process of state with SIGSTOP: its port still
+// takes connections and bytes, and answers nothing, as a hub on a
+// starved machine or behind a stalled link. It goes on at the end of the
+// test.
+func freezeHub(t *testing.T, state string) {
+	t.Helper()
+	info, err := hub.ReadInfo(filepath.Join(state, "askuser", "hub", "hub.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(info.PID, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(info.PID, syscall.SIGCONT) })
+}
+
+// quitWait is how long q or Ctrl+C may take to end askuser inbox: well
+// under any wait on a hub that does not answer (a request's two seconds,
+// a send's or a watch's stop's five).
+const quitWait = 2500 * time.Millisecond
+
+// TestInboxQuitsWhileHubFrozen presses q, or Ctrl+C, in askuser inbox
+// while its hub answers nothing, in the list and while an answer is on
+// its way: the inbox exits at once, with status 0, whatever its
+// connection does.
+func TestInboxQuitsWhileHubFrozen(t *testing.T) {
+	bin := buildAskuser(t)
+	for _, tc := range []struct {
+		name, key string
+		sending   bool
+	}{
+		{"q in the list", "q", false},
+		{"ctrl+c in the list", "\x03", false},
+		{"q with an answer on its way", "q", true},
+		{"ctrl+c with an answer on its way", "\x03", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			state := t.TempDir()
+			testbin.StartHub(t, state, bin, "hub")
+			env := append(os.Environ(), "TERM=xterm-256color", "XDG_STATE_HOME="+state)
+			startHeadlessAsk(t, env, "ask", "--no-config", "--timeout-per-question", "0", writeFile(t, "q.json", hubQuestion))
+			c, err := hub.Dial(context.Background(), &hub.DialOptions{Getenv: stateEnv(state)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			pendingN(t, c, 1)
+			s := startInbox(t, env)
+			s.waitFor("1 question waits", "Deploy where?")
+			if tc.sending {
+				s.send(keyEnter)
+				s.waitFor("production", "esc back to the list")
+			}
+			freezeHub(t, state)
+			if tc.sending {
+				s.send(keyDown + keyEnter)
+				s.waitFor("sending…")
+			}
+			s.send(tc.key)
+			if code := s.exitWithin(quitWait); code != 0 {
+				t.Errorf("askuser inbox: exit status %d, want 0", code)
+			}
+		})
 	}
 }
 
