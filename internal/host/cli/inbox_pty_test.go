@@ -22,7 +22,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/host/cli"
-	"github.com/askuser/askuser/internal/testbin"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 const inboxAUQ = `{"questions":[{"id":"db","question":"Which database?","header":"Database","options":[
@@ -381,7 +381,7 @@ func TestInboxQuitsWhileHubFrozen(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			state := t.TempDir()
-			testbin.StartHub(t, state, bin, "hub")
+			testkit.StartHub(t, state, bin, "hub")
 			env := append(os.Environ(), "TERM=xterm-256color", "XDG_STATE_HOME="+state)
 			startHeadlessAsk(t, env, "ask", "--no-config", "--timeout-per-question", "0", writeFile(t, "q.json", hubQuestion))
 			c, err := hub.Dial(context.Background(), &hub.DialOptions{Getenv: stateEnv(state)})
