@@ -443,145 +443,174 @@ func claim(p *shortProblems, seen map[shortTarget]string, t shortTarget, where s
 // left out takes its default, with usedDefault set, and so does a form
 // field left out.
 func shortAskUser(req *contract.Request, entries []shortEntry) ([]byte, error) {
-	var p shortProblems
-	qs := make([]shortQuestion, len(req.Questions))
-	for i := range req.Questions {
-		qs[i].id = req.Questions[i].ID
-		for _, f := range req.Questions[i].Fields {
-			qs[i].fields = append(qs[i].fields, f.Name)
-		}
-	}
-	answers := make([]contract.Answer, len(req.Questions))
-	given := make([]bool, len(req.Questions))
-	forms := make([]map[string]contract.Value, len(req.Questions))
-	seen := map[shortTarget]string{}
-	for i := range answers {
-		answers[i] = contract.NewAnswer(req, i)
-	}
+	f := newAskUserFill(req)
 	// bad marks the questions an entry of which was refused already, so
 	// that they are not also said to have no answer.
-	bad := make([]bool, len(req.Questions))
-	badField := map[shortTarget]bool{}
 	last, lastN := shortTarget{q: -1}, 0
 	markBad := func() {
-		if last.q >= 0 && len(p.list) > lastN {
-			bad[last.q], badField[last] = true, true
+		if last.q >= 0 && len(f.p.list) > lastN {
+			f.bad[last.q], f.badField[last] = true, true
 		}
 	}
 	for _, e := range entries {
 		markBad()
-		qi, sub, msg := resolveKey(e.key, qs)
-		last, lastN = shortTarget{qi, sub}, len(p.list)
+		qi, sub, msg := resolveKey(e.key, f.qs)
+		last, lastN = shortTarget{qi, sub}, len(f.p.list)
 		if qi < 0 {
-			p.add(e.where, "%s", msg)
+			f.p.add(e.where, "%s", msg)
 			continue
 		}
-		q := &req.Questions[qi]
-		a := &answers[qi]
-		qname := strconv.Quote(q.ID)
-		if !claim(&p, seen, shortTarget{qi, sub}, e.where) {
-			continue
-		}
-		given[qi] = true
-		if e.val.null {
-			// A template's null waits for a value; left in, it is a
-			// question or field the person passed over, not a default.
-			p.add(e.where, "still null: %s", shortNullHint(q, sub))
-			continue
-		}
-		switch q.Kind {
-		case contract.KindSingle, contract.KindMulti:
-			labels := optionLabels(q.Options)
-			switch sub {
-			case "":
-				picked, _ := pickOptions(&p, e.where, qname, labels, nil, e.val, q.Kind == contract.KindMulti)
-				for _, i := range picked {
-					a.Selections = append(a.Selections, labels[i])
-				}
-			case "other":
-				if !req.FreeTextAllowed() {
-					p.add(e.where, "this questionnaire takes no answer in your own words (allowFreeText is false); choose among %s", quoteList(labels))
-					continue
-				}
-				if t, ok := shortText(&p, e); ok {
-					a.FreeText = t
-				}
-			default:
-				p.add(e.where, "%s has no part %s; give %s=OPTION, or %s.other=TEXT for your own words", qname, strconv.Quote(sub), q.ID, q.ID)
-			}
-		case contract.KindInput:
-			if sub != "" && sub != "other" {
-				p.add(e.where, "%s has no part %s; give %s=TEXT", qname, strconv.Quote(sub), q.ID)
-				continue
-			}
-			if t, ok := shortText(&p, e); ok {
-				a.FreeText = t
-			}
-		case contract.KindBool:
-			if sub != "" {
-				p.add(e.where, "%s has no part %s; give %s=yes or %s=no", qname, strconv.Quote(sub), q.ID, q.ID)
-				continue
-			}
-			b, ok := parseBool(e.val)
-			if !ok {
-				p.add(e.where, "%s is a yes-or-no question: give yes, no, true or false", qname)
-				continue
-			}
-			a.Value = &contract.AnswerValue{Bool: b}
-		case contract.KindForm:
-			j := slices.IndexFunc(q.Fields, func(f contract.Field) bool { return f.Name == sub })
-			if j < 0 {
-				p.add(e.where, "%s is a form: name a field, as %s.FIELD=VALUE; its fields are %s", qname, q.ID, quoteList(qs[qi].fields))
-				continue
-			}
-			if v, ok := shortField(&p, e, &q.Fields[j]); ok {
-				if forms[qi] == nil {
-					forms[qi] = map[string]contract.Value{}
-				}
-				forms[qi][sub] = v
-			}
-		}
+		f.apply(e, qi, sub)
 	}
 	markBad()
 	for i := range req.Questions {
-		q := &req.Questions[i]
-		a := &answers[i]
-		if q.Kind == contract.KindForm {
-			a.Value = &contract.AnswerValue{IsForm: true, Form: []contract.FormEntry{}}
-			for j := range q.Fields {
-				f := &q.Fields[j]
-				v, ok := forms[i][f.Name]
-				if !ok {
-					if v, ok = f.EffectiveDefault(); ok {
-						a.UsedDefault = true
-					}
-				}
-				switch {
-				case ok:
-					a.Value.Form = append(a.Value.Form, contract.FormEntry{Name: f.Name, Value: v})
-				case f.Required && !badField[shortTarget{i, f.Name}]:
-					p.add("", "%s, a required field of %s, has no answer: give %s.%s=%s", strconv.Quote(f.Name), strconv.Quote(q.ID), q.ID, f.Name, kindHint(f.Kind, f.Options))
-				}
-			}
-			continue
-		}
-		if given[i] {
-			if (q.Kind == contract.KindSingle || q.Kind == contract.KindMulti) && len(a.Selections) == 0 && a.FreeText == "" && !bad[i] {
-				p.add("", "%s (%s) has no option chosen: give %s=%s, or %s.other=TEXT", strconv.Quote(q.ID), strconv.Quote(q.Title), q.ID, kindHint(q.Kind, q.Options), q.ID)
-			}
-			continue
-		}
-		if !shortDefault(q, a) {
-			p.add("", "%s (%s) has no answer yet: give %s=%s", strconv.Quote(q.ID), strconv.Quote(q.Title), q.ID, kindHint(q.Kind, q.Options))
-		}
+		f.finish(i)
 	}
-	if err := p.err(); err != nil {
+	if err := f.p.err(); err != nil {
 		return nil, err
 	}
 	return json.Marshal(struct {
 		Status  contract.Status   `json:"status"`
 		Answers []contract.Answer `json:"answers"`
-	}{contract.StatusAnswered, answers})
+	}{contract.StatusAnswered, f.answers})
+}
+
+// askUserFill is an ask_user answer being filled in from a short answer's
+// entries, with the problems found on the way.
+type askUserFill struct {
+	p        shortProblems
+	req      *contract.Request
+	qs       []shortQuestion
+	answers  []contract.Answer
+	given    []bool
+	forms    []map[string]contract.Value
+	seen     map[shortTarget]string
+	bad      []bool
+	badField map[shortTarget]bool
+}
+
+func newAskUserFill(req *contract.Request) *askUserFill {
+	n := len(req.Questions)
+	f := &askUserFill{
+		req: req, qs: make([]shortQuestion, n), answers: make([]contract.Answer, n),
+		given: make([]bool, n), forms: make([]map[string]contract.Value, n),
+		seen: map[shortTarget]string{}, bad: make([]bool, n), badField: map[shortTarget]bool{},
+	}
+	for i := range req.Questions {
+		f.qs[i].id = req.Questions[i].ID
+		for _, fd := range req.Questions[i].Fields {
+			f.qs[i].fields = append(f.qs[i].fields, fd.Name)
+		}
+		f.answers[i] = contract.NewAnswer(req, i)
+	}
+	return f
+}
+
+// apply fills in entry e, which names question qi and its part sub.
+func (f *askUserFill) apply(e shortEntry, qi int, sub string) {
+	p := &f.p
+	q := &f.req.Questions[qi]
+	a := &f.answers[qi]
+	qname := strconv.Quote(q.ID)
+	if !claim(p, f.seen, shortTarget{qi, sub}, e.where) {
+		return
+	}
+	f.given[qi] = true
+	if e.val.null {
+		// A template's null waits for a value; left in, it is a
+		// question or field the person passed over, not a default.
+		p.add(e.where, "still null: %s", shortNullHint(q, sub))
+		return
+	}
+	switch q.Kind {
+	case contract.KindSingle, contract.KindMulti:
+		labels := optionLabels(q.Options)
+		switch sub {
+		case "":
+			picked, _ := pickOptions(p, e.where, qname, labels, nil, e.val, q.Kind == contract.KindMulti)
+			for _, i := range picked {
+				a.Selections = append(a.Selections, labels[i])
+			}
+		case "other":
+			if !f.req.FreeTextAllowed() {
+				p.add(e.where, "this questionnaire takes no answer in your own words (allowFreeText is false); choose among %s", quoteList(labels))
+				return
+			}
+			if t, ok := shortText(p, e); ok {
+				a.FreeText = t
+			}
+		default:
+			p.add(e.where, "%s has no part %s; give %s=OPTION, or %s.other=TEXT for your own words", qname, strconv.Quote(sub), q.ID, q.ID)
+		}
+	case contract.KindInput:
+		if sub != "" && sub != "other" {
+			p.add(e.where, "%s has no part %s; give %s=TEXT", qname, strconv.Quote(sub), q.ID)
+			return
+		}
+		if t, ok := shortText(p, e); ok {
+			a.FreeText = t
+		}
+	case contract.KindBool:
+		if sub != "" {
+			p.add(e.where, "%s has no part %s; give %s=yes or %s=no", qname, strconv.Quote(sub), q.ID, q.ID)
+			return
+		}
+		b, ok := parseBool(e.val)
+		if !ok {
+			p.add(e.where, "%s is a yes-or-no question: give yes, no, true or false", qname)
+			return
+		}
+		a.Value = &contract.AnswerValue{Bool: b}
+	case contract.KindForm:
+		j := slices.IndexFunc(q.Fields, func(fd contract.Field) bool { return fd.Name == sub })
+		if j < 0 {
+			p.add(e.where, "%s is a form: name a field, as %s.FIELD=VALUE; its fields are %s", qname, q.ID, quoteList(f.qs[qi].fields))
+			return
+		}
+		if v, ok := shortField(p, e, &q.Fields[j]); ok {
+			if f.forms[qi] == nil {
+				f.forms[qi] = map[string]contract.Value{}
+			}
+			f.forms[qi][sub] = v
+		}
+	}
+}
+
+// finish completes question i once every entry is in: a form's fields
+// from their defaults, a question left out from its default, and a
+// problem for each that still has no answer.
+func (f *askUserFill) finish(i int) {
+	p := &f.p
+	q := &f.req.Questions[i]
+	a := &f.answers[i]
+	if q.Kind == contract.KindForm {
+		a.Value = &contract.AnswerValue{IsForm: true, Form: []contract.FormEntry{}}
+		for j := range q.Fields {
+			fd := &q.Fields[j]
+			v, ok := f.forms[i][fd.Name]
+			if !ok {
+				if v, ok = fd.EffectiveDefault(); ok {
+					a.UsedDefault = true
+				}
+			}
+			switch {
+			case ok:
+				a.Value.Form = append(a.Value.Form, contract.FormEntry{Name: fd.Name, Value: v})
+			case fd.Required && !f.badField[shortTarget{i, fd.Name}]:
+				p.add("", "%s, a required field of %s, has no answer: give %s.%s=%s", strconv.Quote(fd.Name), strconv.Quote(q.ID), q.ID, fd.Name, kindHint(fd.Kind, fd.Options))
+			}
+		}
+		return
+	}
+	if f.given[i] {
+		if (q.Kind == contract.KindSingle || q.Kind == contract.KindMulti) && len(a.Selections) == 0 && a.FreeText == "" && !f.bad[i] {
+			p.add("", "%s (%s) has no option chosen: give %s=%s, or %s.other=TEXT", strconv.Quote(q.ID), strconv.Quote(q.Title), q.ID, kindHint(q.Kind, q.Options), q.ID)
+		}
+		return
+	}
+	if !shortDefault(q, a) {
+		p.add("", "%s (%s) has no answer yet: give %s=%s", strconv.Quote(q.ID), strconv.Quote(q.Title), q.ID, kindHint(q.Kind, q.Options))
+	}
 }
 
 // shortNullHint says what to do with a null left in a short answer, on
@@ -784,47 +813,7 @@ func shortQuestions(req *auq.Request, entries []shortEntry) ([]byte, error) {
 		}
 	}
 	for i := range req.Questions {
-		q := &req.Questions[i]
-		if !picked[i] && other[i] == "" {
-			if q.IsRequired() {
-				labels := make([]string, len(q.Options))
-				for k, o := range q.Options {
-					labels[k] = o.Label
-				}
-				sep := "|"
-				if q.MultiSelect {
-					sep = ","
-				}
-				p.add(nulls[i], "%s (%s) is required and has no answer yet: give %s=%s, or %s.other=TEXT", strconv.Quote(q.ID), strconv.Quote(q.Question), q.ID, strings.Join(labels, sep), q.ID)
-			}
-			continue
-		}
-		choice := func(k int) auq.Choice { return auq.Choice{OptionID: q.Options[k].ID, Label: q.Options[k].Label} }
-		if !q.MultiSelect {
-			switch {
-			case len(chosen[i]) > 0 && other[i] != "":
-				p.add("", "%s takes one answer: an option or other, not both", strconv.Quote(q.ID))
-			case other[i] != "":
-				res.Answers[q.ID] = auq.Answer{Kind: auq.KindSingle, Choice: auq.Choice{Other: true, Label: auq.OtherLabel, Text: other[i]}}
-			case len(chosen[i]) > 0:
-				o := q.Options[chosen[i][0]]
-				res.Answers[q.ID] = auq.Answer{Kind: auq.KindSingle, Choice: choice(chosen[i][0])}
-				if o.Preview != "" {
-					ann := res.Annotations[q.ID]
-					ann.SelectedPreview = o.Preview
-					res.Annotations[q.ID] = ann
-				}
-			}
-			continue
-		}
-		sel := []auq.Choice{}
-		for _, k := range chosen[i] {
-			sel = append(sel, choice(k))
-		}
-		if other[i] != "" {
-			sel = append(sel, auq.Choice{Other: true, Label: auq.OtherLabel, Text: other[i]})
-		}
-		res.Answers[q.ID] = auq.Answer{Kind: auq.KindMulti, Selections: sel, Empty: len(sel) == 0}
+		finishQuestion(&p, &req.Questions[i], chosen[i], picked[i], other[i], nulls[i], &res)
 	}
 	if err := p.err(); err != nil {
 		return nil, err
@@ -836,6 +825,53 @@ func shortQuestions(req *auq.Request, entries []shortEntry) ([]byte, error) {
 		res.Answers = nil
 	}
 	return json.Marshal(res)
+}
+
+// finishQuestion puts question q's answer into res once every entry is
+// in: the options chosen, the text given as other, or, for a required
+// question with neither, a problem (at null, where a template's null was
+// left on it).
+func finishQuestion(p *shortProblems, q *auq.Question, chosen []int, picked bool, other, null string, res *auq.Result) {
+	if !picked && other == "" {
+		if q.IsRequired() {
+			labels := make([]string, len(q.Options))
+			for k, o := range q.Options {
+				labels[k] = o.Label
+			}
+			sep := "|"
+			if q.MultiSelect {
+				sep = ","
+			}
+			p.add(null, "%s (%s) is required and has no answer yet: give %s=%s, or %s.other=TEXT", strconv.Quote(q.ID), strconv.Quote(q.Question), q.ID, strings.Join(labels, sep), q.ID)
+		}
+		return
+	}
+	choice := func(k int) auq.Choice { return auq.Choice{OptionID: q.Options[k].ID, Label: q.Options[k].Label} }
+	if !q.MultiSelect {
+		switch {
+		case len(chosen) > 0 && other != "":
+			p.add("", "%s takes one answer: an option or other, not both", strconv.Quote(q.ID))
+		case other != "":
+			res.Answers[q.ID] = auq.Answer{Kind: auq.KindSingle, Choice: auq.Choice{Other: true, Label: auq.OtherLabel, Text: other}}
+		case len(chosen) > 0:
+			o := q.Options[chosen[0]]
+			res.Answers[q.ID] = auq.Answer{Kind: auq.KindSingle, Choice: choice(chosen[0])}
+			if o.Preview != "" {
+				ann := res.Annotations[q.ID]
+				ann.SelectedPreview = o.Preview
+				res.Annotations[q.ID] = ann
+			}
+		}
+		return
+	}
+	sel := []auq.Choice{}
+	for _, k := range chosen {
+		sel = append(sel, choice(k))
+	}
+	if other != "" {
+		sel = append(sel, auq.Choice{Other: true, Label: auq.OtherLabel, Text: other})
+	}
+	res.Answers[q.ID] = auq.Answer{Kind: auq.KindMulti, Selections: sel, Empty: len(sel) == 0}
 }
 
 // member is one member of an object that keeps its order in JSON.
