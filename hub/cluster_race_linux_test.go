@@ -17,6 +17,8 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/kvtest"
 	"github.com/askuser/askuser/internal/syncbuf"
 	"github.com/askuser/askuser/internal/testbin"
@@ -287,7 +289,7 @@ func TestClusterBucketReplicas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	buckets := []string{hub.QuestionsBucket, hub.AnswersBucket}
+	buckets := []string{hubstore.QuestionsBucket, hubstore.AnswersBucket}
 	for i, tc := range []struct {
 		name     string
 		replicas int  // the config's remote.replicas; 0 for none
@@ -355,9 +357,9 @@ func TestClusterBucketReplicas(t *testing.T) {
 func TestClusterReadAfterPublish(t *testing.T) {
 	c := startCluster(t)
 	me := newPerson(t, c)
-	remote := hub.Remote{URL: c.nodes[0].url(), Credentials: c.credentials(t, "agent"), Recipients: []string{me.recipient}, Key: machineKey(t)}
+	remote, remoteKey := config.Remote{URL: c.nodes[0].url(), Credentials: c.credentials(t, "agent"), Recipients: []string{me.recipient}}, machineKey(t)
 	l := hub.NewLink(&hub.LinkOptions{Dial: func(ctx context.Context) (*hub.Client, error) {
-		return hub.DialRemote(ctx, remote, &hub.DialOptions{Timeout: 5 * time.Second})
+		return hub.DialRemote(ctx, remote, remoteKey, &hub.DialOptions{Timeout: 5 * time.Second})
 	}})
 	defer closeLink(l)
 	if err := l.Connect(context.Background()); err != nil {
@@ -435,7 +437,7 @@ func TestClusterReadAfterPublish(t *testing.T) {
 func TestClusterReadAfterWrite(t *testing.T) {
 	c := startCluster(t)
 	me := newPerson(t, c)
-	asker, err := hub.DialRemote(context.Background(), hub.Remote{URL: c.nodes[0].url(), Credentials: c.credentials(t, "agent"), Recipients: []string{me.recipient}, Key: machineKey(t)}, &hub.DialOptions{Timeout: 5 * time.Second})
+	asker, err := hub.DialRemote(context.Background(), config.Remote{URL: c.nodes[0].url(), Credentials: c.credentials(t, "agent"), Recipients: []string{me.recipient}}, machineKey(t), &hub.DialOptions{Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -453,7 +455,7 @@ func TestClusterReadAfterWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 3000 {
-		if _, err := js.PublishAsync(fmt.Sprintf("$KV.%s.filler%d", hub.QuestionsBucket, i), []byte("{}")); err != nil {
+		if _, err := js.PublishAsync(fmt.Sprintf("$KV.%s.filler%d", hubstore.QuestionsBucket, i), []byte("{}")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -534,7 +536,7 @@ func newestHas(ctx context.Context, c *hub.Client, id string) bool {
 // stores it, but sends no notice of it: as when the notice was lost on
 // its way to a relay that could not be reached at that moment.
 func stopWithoutNotice(t *testing.T, nc *nats.Conn, id, by string) {
-	kvtest.Update(t, nc, hub.QuestionsBucket, id, func(q map[string]any) {
+	kvtest.Update(t, nc, hubstore.QuestionsBucket, id, func(q map[string]any) {
 		delete(q["tag"].(map[string]any), "deadline")
 		q["stopped_by"] = by
 	})
@@ -666,13 +668,13 @@ func dialOneServer(t *testing.T, log func(string)) (cl *hub.Client, url, pw stri
 	if err := os.WriteFile(creds, []byte("agent:"+pw+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	pub, err := hub.MakeKey(filepath.Join(dir, "key"))
+	pub, err := hubstore.MakeKey(filepath.Join(dir, "key"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	url = fmt.Sprintf("nats://127.0.0.1:%d", port)
 	waitFor(t, 10*time.Second, func() string {
-		cl, err = hub.DialRemote(context.Background(), hub.Remote{URL: url, Credentials: creds, Recipients: []string{pub}, Key: filepath.Join(dir, "key")},
+		cl, err = hub.DialRemote(context.Background(), config.Remote{URL: url, Credentials: creds, Recipients: []string{pub}}, filepath.Join(dir, "key"),
 			&hub.DialOptions{Timeout: 5 * time.Second, Log: log})
 		if err != nil {
 			return err.Error()
@@ -698,7 +700,7 @@ func TestRemoteStoreNotAsked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sub, err := member.Subscribe(hub.StoreSubject, func(m *nats.Msg) { m.Respond(full) })
+	sub, err := member.Subscribe(hubstore.StoreSubject, func(m *nats.Msg) { m.Respond(full) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -708,7 +710,7 @@ func TestRemoteStoreNotAsked(t *testing.T) {
 	}
 	ctx := context.Background()
 	if st, ok, err := cl.Store(ctx); err != nil || !ok || !st.Full {
-		t.Fatalf("the member's answer on %s: %+v, %v, %v; want it full", hub.StoreSubject, st, ok, err)
+		t.Fatalf("the member's answer on %s: %+v, %v, %v; want it full", hubstore.StoreSubject, st, ok, err)
 	}
 	if _, err := hub.PublishForTest(ctx, cl, json.RawMessage(`{"questions":[{"title":"Ship it?","options":[{"label":"yes"},{"label":"no"}]}]}`), 1); err != nil {
 		t.Fatalf("a question to the remote hub: %v", err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/seal"
 )
 
@@ -46,7 +47,7 @@ func sealers(t *testing.T) (asker, phone, laptop *sealing) {
 	lk, lpub := curveKey(t)
 	ak, _ := curveKey(t)
 	recipients := []string{ppub, lpub}
-	known := func() *machines { return &machines{path: filepath.Join(t.TempDir(), MachinesFile)} }
+	known := func() *machines { return &machines{path: filepath.Join(t.TempDir(), machinesFile)} }
 	return &sealing{recipients: recipients, key: ak},
 		&sealing{recipients: recipients, key: pk, machines: known()},
 		&sealing{recipients: recipients, key: lk, machines: known()}
@@ -281,7 +282,7 @@ func TestMachinesFirstUse(t *testing.T) {
 // of a running hub is new again at the next question under it, and the
 // next new machine's entry does not put it back.
 func TestMachinesRemoved(t *testing.T) {
-	m := &machines{path: filepath.Join(t.TempDir(), MachinesFile)}
+	m := &machines{path: filepath.Join(t.TempDir(), machinesFile)}
 	_, oldKey := curveKey(t)
 	_, newKey := curveKey(t)
 	_, otherKey := curveKey(t)
@@ -326,17 +327,17 @@ func mustMap(t *testing.T, data []byte) map[string]any {
 func TestKeyFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "hub", "key")
-	if _, err := readKey(path); !errors.Is(err, os.ErrNotExist) {
+	if _, err := hubstore.ReadKey(path); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("readKey of no file: %v", err)
 	}
-	pub, err := MakeKey(path)
+	pub, err := hubstore.MakeKey(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := seal.ParsePublic(pub); err != nil {
 		t.Fatalf("MakeKey = %q: %v", pub, err)
 	}
-	again, err := MakeKey(path)
+	again, err := hubstore.MakeKey(path)
 	if err != nil || again != pub {
 		t.Fatalf("MakeKey again = %q, %v; want the same key %q", again, err, pub)
 	}
@@ -345,7 +346,7 @@ func TestKeyFile(t *testing.T) {
 		t.Fatalf("key file mode %v", st.Mode().Perm())
 	}
 	os.Chmod(path, 0o644)
-	if _, err := readKey(path); err == nil {
+	if _, err := hubstore.ReadKey(path); err == nil {
 		t.Fatal("a key others may read was taken")
 	}
 }

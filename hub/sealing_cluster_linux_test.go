@@ -18,7 +18,9 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/hubserver"
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/seal"
 	"github.com/askuser/askuser/internal/syncbuf"
 	"github.com/askuser/askuser/internal/testbin"
@@ -63,11 +65,11 @@ func newOperator(t *testing.T, c *cluster) operator {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	q, err := js.KeyValue(ctx, hub.QuestionsBucket)
+	q, err := js.KeyValue(ctx, hubstore.QuestionsBucket)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := js.KeyValue(ctx, hub.AnswersBucket)
+	a, err := js.KeyValue(ctx, hubstore.AnswersBucket)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,9 +220,9 @@ func TestClusterSealing(t *testing.T) {
 	opKey, _ := seal.NewKey()
 
 	agentKey := machineKey(t)
-	agentRemote := hub.Remote{URL: c.nodes[0].url(), Credentials: c.credentials(t, "agent"), Recipients: recipients, Key: agentKey}
+	agentRemote, agentRemoteKey := config.Remote{URL: c.nodes[0].url(), Credentials: c.credentials(t, "agent"), Recipients: recipients}, agentKey
 	l := hub.NewLink(&hub.LinkOptions{Agent: "billing-bot", Project: "~/billing", Machine: "prod-db", Dial: func(ctx context.Context) (*hub.Client, error) {
-		return hub.DialRemote(ctx, agentRemote, &hub.DialOptions{Timeout: 5 * time.Second})
+		return hub.DialRemote(ctx, agentRemote, agentRemoteKey, &hub.DialOptions{Timeout: 5 * time.Second})
 	}})
 	defer closeLink(l)
 

@@ -15,6 +15,7 @@ import (
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/host/cli"
 	"github.com/askuser/askuser/internal/hubserver"
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/syncbuf"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -161,7 +162,7 @@ func TestStoreDiskFull(t *testing.T) {
 }
 
 // checkBounds checks that each of the buckets of the hub of info is
-// bounded to hub.BucketBytes.
+// bounded to hubstore.BucketBytes.
 func checkBounds(t *testing.T, info hub.Info) {
 	t.Helper()
 	nc, err := nats.Connect(info.URL, nats.Token(info.Token))
@@ -173,13 +174,13 @@ func checkBounds(t *testing.T, info hub.Info) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{hub.QuestionsBucket, hub.AnswersBucket} {
+	for _, name := range []string{hubstore.QuestionsBucket, hubstore.AnswersBucket} {
 		s, err := js.Stream(context.Background(), "KV_"+name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := s.CachedInfo().Config.MaxBytes; got != hub.BucketBytes {
-			t.Errorf("the bucket %s holds up to %d bytes, want %d", name, got, hub.BucketBytes)
+		if got := s.CachedInfo().Config.MaxBytes; got != hubstore.BucketBytes {
+			t.Errorf("the bucket %s holds up to %d bytes, want %d", name, got, hubstore.BucketBytes)
 		}
 	}
 }

@@ -30,6 +30,8 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/hubweb"
 	"github.com/askuser/askuser/internal/push"
 	"github.com/nats-io/nats-server/v2/server"
@@ -106,7 +108,7 @@ type Options struct {
 	// Remote, when set, is the remote hub to relay with, in place of the
 	// config file's (see Config.Remote). Unlike the config file's, a
 	// credentials file that cannot be used stops the hub at the start.
-	Remote *hub.Remote
+	Remote *config.Remote
 	// Idle, when more than 0, stops the hub once it has had nothing to
 	// do for that long: no question waiting and no askuser connected.
 	// It is how a hub that an agent started leaves nothing behind.
@@ -175,7 +177,7 @@ func Run(ctx context.Context, opts *Options) error {
 		// A hub started for an agent has nobody watching its log: a
 		// remote it could never reach is refused at once, and the agent
 		// says why.
-		if _, err := hub.ReadCredentials(opts.Remote.Credentials); err != nil {
+		if _, err := hubstore.ReadCredentials(opts.Remote.Credentials); err != nil {
 			return fmt.Errorf("remote: %w", err)
 		}
 		// A client of the remote, as an agent's is: not a leaf node.
@@ -264,7 +266,7 @@ func Run(ctx context.Context, opts *Options) error {
 	info := hub.Info{
 		URL:         fmt.Sprintf("nats://127.0.0.1:%d", addr.Port),
 		Token:       token,
-		Fingerprint: hub.CertFingerprint(cert.Certificate[0]),
+		Fingerprint: hubstore.CertFingerprint(cert.Certificate[0]),
 		PID:         os.Getpid(),
 		Started:     time.Now().UTC().Truncate(time.Millisecond),
 		Store:       paths.Store,
@@ -282,7 +284,7 @@ func Run(ctx context.Context, opts *Options) error {
 		}
 	}
 	// Written once the page is served, so that it names the page.
-	if err := hub.WriteInfo(paths.Info, info); err != nil {
+	if err := WriteInfo(paths.Info, info); err != nil {
 		return err
 	}
 	defer os.Remove(paths.Info)
@@ -302,14 +304,14 @@ func Run(ctx context.Context, opts *Options) error {
 		// Every machine signs what it stores on the remote hub with a
 		// key of its own, made once.
 		key := paths.Key()
-		if _, err := hub.MakeKey(key); err != nil {
+		if _, err := hubstore.MakeKey(key); err != nil {
 			return err
 		}
 		dial, where := remoteDial(*cfg.Remote, key, log), "the remote hub at "+cfg.Remote.URL
 		if leaf != nil {
 			// The relay reaches the cluster through this hub's own
 			// server, as a client of the account bound to the leaf node.
-			dial = leaf.dial(s, remoteDial(hub.Remote{URL: info.URL, Credentials: leafTokenFile(paths), Recipients: cfg.Remote.Recipients, Replicas: cfg.Remote.Replicas}, key, log))
+			dial = leaf.dial(s, remoteDial(config.Remote{URL: info.URL, Credentials: leafTokenFile(paths), Recipients: cfg.Remote.Recipients, Replicas: cfg.Remote.Replicas}, key, log))
 			where = "the cluster at " + cfg.Remote.URL + " through this hub's leaf node"
 			wg.Go(func() { leaf.watch(services, s, log) })
 		}
@@ -532,7 +534,7 @@ func makeBuckets(ctx context.Context, s *server.Server, token string) error {
 	}
 	bctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
-	if _, _, err := hub.Buckets(bctx, js); err != nil {
+	if _, _, err := hubstore.Buckets(bctx, js); err != nil {
 		return fmt.Errorf("make the hub's buckets: %w", err)
 	}
 	return boundBuckets(bctx, js)
