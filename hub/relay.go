@@ -18,9 +18,8 @@ import (
 
 // relayHubs carries questions between the hub of this machine, local,
 // and a remote hub, remote (see dialRemote), until ctx is done; it is
-// hubstore.Relay. It is how a
-// hub joins a NATS server or cluster that the person's other machines
-// reach:
+// hubstore.Relay. It is how a hub joins a NATS server or cluster that
+// the person's other machines reach:
 //
 //   - Every question asked on this machine also waits on the remote hub,
 //     sealed to remote's recipients, with the same id and tag. An answer

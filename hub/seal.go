@@ -53,16 +53,16 @@ func (c *Client) read(q *Question, data []byte, v any) error {
 }
 
 // sealedQuestion and sealedAnswer are a question and an answer as a
-// remote hub stores them: the request or the result in Sealed, sealed
-// end to end, a questionnaire to the person's recipient keys, an answer
-// back to the key of the machine that asked, each bound as associated
-// data to what it belongs to (the question's id, tag and format, and for
-// an answer the question's hash, its status, who gave it and its note),
-// so that the NATS server that stores it sees its size only; and
-// nothing in their own member; Head, the JSON that Sealed is bound to,
-// as the bytes signed, unchanged by whoever decodes and encodes the
-// record on the way; and Sig, the signature of Head and Sealed by Signer, the
-// public key of the machine that stored it.
+// remote hub stores them. Sealed holds the request or the result,
+// sealed end to end: a questionnaire to the person's recipient keys, an
+// answer back to the key of the machine that asked, each bound as
+// associated data to what it belongs to (the question's id, tag and
+// format, and for an answer the question's hash, its status, who gave
+// it and its note), so that the NATS server that stores it sees its size
+// only; their own member holds nothing. Head is the JSON that Sealed is
+// bound to, as the bytes signed, unchanged by whoever decodes and
+// encodes the record on the way; and Sig the signature of Head and
+// Sealed by Signer, the public key of the machine that stored it.
 type (
 	sealedQuestion struct {
 		Question
