@@ -103,7 +103,6 @@ func TestSealRoundTrip(t *testing.T) {
 	}
 	plainData, _ := json.Marshal(q)
 	other, otherData := askSealed(t, asker, "bbbbbbbbbbbb", tag)
-	_ = other
 	// A stopped countdown removes the deadline from the stored tag.
 	stopped := edit(t, data, func(m map[string]any) { delete(m["tag"].(map[string]any), "deadline"); m["stopped_by"] = "phone" })
 
@@ -154,10 +153,18 @@ func TestSealRoundTrip(t *testing.T) {
 			}
 		})
 	}
+	sealedAnswers(t, asker, phone, stranger, q, data, other, otherData)
+}
 
+// sealedAnswers follows the answers to q, stored as data, from the
+// phone back to its asker, and what the asker refuses on the way: an
+// answer sealed by stranger, one replayed from other, stored as
+// otherData, and ones changed on the way.
+func sealedAnswers(t *testing.T, asker, phone *sealing, stranger *seal.Key, q Question, data []byte, other Question, otherData []byte) {
 	// The phone answers; the answer goes back sealed to the asking
 	// machine, and only an answer from a recipient, to this question,
 	// that says what it was given as, is taken.
+	tag := q.Tag
 	opened, err := readQ(phone, data)
 	if err != nil {
 		t.Fatal(err)
