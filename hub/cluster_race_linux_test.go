@@ -132,14 +132,8 @@ func TestClusterSameMomentRelayed(t *testing.T) {
 	laptopPaths, _ := hub.Locate(me.getenv)
 	phonePaths := pathsIn(t.TempDir())
 	copyKey(t, laptopPaths, phonePaths)
-	type machine struct {
-		name, by, label string
-		c               *hub.Client
-		closed          *closedEvents
-		log             *syncbuf.Buffer
-	}
-	start := func(name, by, label string, paths hub.Paths, node int, creds string) (*machine, hub.Info) {
-		m := &machine{name: name, by: by, label: label, log: &syncbuf.Buffer{}}
+	start := func(name, by, label string, paths hub.Paths, node int, creds string) (*relayMachine, hub.Info) {
+		m := &relayMachine{name: name, by: by, label: label, log: &syncbuf.Buffer{}}
 		var info hub.Info
 		info, m.c = relayingHubWith(t, paths, map[string]any{"url": c.nodes[node].url(), "credentials": creds, "recipients": []string{me.recipient}}, m.log)
 		m.closed = watchClosed(t, m.c)
@@ -153,12 +147,12 @@ func TestClusterSameMomentRelayed(t *testing.T) {
 
 	for _, tc := range []struct {
 		name     string
-		answer   [2]*machine
-		takes    *machine // the answer the agent must take; nil for either
+		answer   [2]*relayMachine
+		takes    *relayMachine // the answer the agent must take; nil for either
 		attempts int
 	}{
-		{"two machines of the person", [2]*machine{laptop, phone}, nil, 5},
-		{"the agent's machine and the person's", [2]*machine{agent, phone}, agent, 5},
+		{"two machines of the person", [2]*relayMachine{laptop, phone}, nil, 5},
+		{"the agent's machine and the person's", [2]*relayMachine{agent, phone}, agent, 5},
 	} {
 		// Both answers must win on their own hubs; an answer that
 		// comes after the other reached its hub is refused there, and
@@ -167,38 +161,8 @@ func TestClusterSameMomentRelayed(t *testing.T) {
 		for attempt := 0; attempt < tc.attempts && !raced; attempt++ {
 			results := make(chan contract.Result, 1)
 			go func() { results <- asker.AskJSON(context.Background(), []byte(askUserReq), nil) }()
-			var id string
-			waitFor(t, 20*time.Second, func() string {
-				ids := map[string]int{}
-				for _, m := range tc.answer {
-					qs, err := m.c.Pending(context.Background())
-					if err != nil {
-						return fmt.Sprintf("pending on the %s: %v", m.name, err)
-					}
-					for _, q := range qs {
-						ids[q.ID]++
-					}
-				}
-				for q, n := range ids {
-					if n == len(tc.answer) {
-						id = q
-						return ""
-					}
-				}
-				return tc.name + ": the question did not reach both hubs"
-			})
-			startNow := make(chan struct{})
-			var errs [2]error
-			var wg sync.WaitGroup
-			for i, m := range tc.answer {
-				data := askUserAnswer(t, m.label)
-				wg.Go(func() {
-					<-startNow
-					_, errs[i] = m.c.Answer(context.Background(), id, data, m.by)
-				})
-			}
-			close(startNow)
-			wg.Wait()
+			id := waitOnBoth(t, tc.name, tc.answer)
+			errs := answerAtOnce(t, id, tc.answer)
 			var res contract.Result
 			select {
 			case res = <-results:
@@ -252,7 +216,7 @@ func TestClusterSameMomentRelayed(t *testing.T) {
 				t.Errorf("%s: the %s's hub shows %+v (%v); want its own answer", tc.name, winner.name, a, err)
 			}
 			others := map[string]*hub.Client{"the cluster": cluster}
-			for _, m := range []*machine{agent, laptop, phone} {
+			for _, m := range []*relayMachine{agent, laptop, phone} {
 				if m != winner && m != loser {
 					others["the "+m.name+"'s hub"] = m.c
 				}
@@ -273,6 +237,61 @@ func TestClusterSameMomentRelayed(t *testing.T) {
 			t.Fatalf("%s: in %d attempts the two answers never both won on their own hubs", tc.name, tc.attempts)
 		}
 	}
+}
+
+// relayMachine is a machine of TestClusterSameMomentRelayed: its hub,
+// relaying with the cluster, and who answers there with which label.
+type relayMachine struct {
+	name, by, label string
+	c               *hub.Client
+	closed          *closedEvents
+	log             *syncbuf.Buffer
+}
+
+// waitOnBoth waits for a question to wait on the hubs of both machines,
+// and returns its id; what names the case in errors.
+func waitOnBoth(t *testing.T, what string, ms [2]*relayMachine) string {
+	t.Helper()
+	var id string
+	waitFor(t, 20*time.Second, func() string {
+		ids := map[string]int{}
+		for _, m := range ms {
+			qs, err := m.c.Pending(context.Background())
+			if err != nil {
+				return fmt.Sprintf("pending on the %s: %v", m.name, err)
+			}
+			for _, q := range qs {
+				ids[q.ID]++
+			}
+		}
+		for q, n := range ids {
+			if n == len(ms) {
+				id = q
+				return ""
+			}
+		}
+		return what + ": the question did not reach both hubs"
+	})
+	return id
+}
+
+// answerAtOnce answers the question id on both machines at the same
+// moment, each with its label, and returns their errors.
+func answerAtOnce(t *testing.T, id string, ms [2]*relayMachine) [2]error {
+	t.Helper()
+	startNow := make(chan struct{})
+	var errs [2]error
+	var wg sync.WaitGroup
+	for i, m := range ms {
+		data := askUserAnswer(t, m.label)
+		wg.Go(func() {
+			<-startNow
+			_, errs[i] = m.c.Answer(context.Background(), id, data, m.by)
+		})
+	}
+	close(startNow)
+	wg.Wait()
+	return errs
 }
 
 // TestClusterBucketReplicas starts a hub relaying to a real three-node
