@@ -3,7 +3,6 @@ package hub
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/seal"
 )
 
@@ -329,33 +327,6 @@ func mustMap(t *testing.T, data []byte) map[string]any {
 		t.Fatal(err)
 	}
 	return m
-}
-
-func TestKeyFile(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "hub", "key")
-	if _, err := hubstore.ReadKey(path); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("readKey of no file: %v", err)
-	}
-	pub, err := hubstore.MakeKey(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := seal.ParsePublic(pub); err != nil {
-		t.Fatalf("MakeKey = %q: %v", pub, err)
-	}
-	again, err := hubstore.MakeKey(path)
-	if err != nil || again != pub {
-		t.Fatalf("MakeKey again = %q, %v; want the same key %q", again, err, pub)
-	}
-	st, _ := os.Stat(path)
-	if st.Mode().Perm() != 0o600 {
-		t.Fatalf("key file mode %v", st.Mode().Perm())
-	}
-	os.Chmod(path, 0o644)
-	if _, err := hubstore.ReadKey(path); err == nil {
-		t.Fatal("a key others may read was taken")
-	}
 }
 
 // FuzzReadQuestion feeds stored questions, sealed or not, to the reader
