@@ -117,17 +117,18 @@ func ReadPrivate(path, what string) ([]byte, error) {
 // WritePrivate writes data to path, readable and writable by its owner
 // only, in place of what was there, whole or not at all.
 func WritePrivate(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
+	name := filepath.Base(path)
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+strings.TrimSuffix(name, filepath.Ext(name))+"-*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	err = tmp.Chmod(0o600)
-	if err == nil {
-		_, err = tmp.Write(data)
-	}
+	_, err = tmp.Write(data)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o600)
 	}
 	if err != nil {
 		return err
