@@ -2,9 +2,7 @@ package hub
 
 import (
 	"context"
-	"crypto/sha256"
 	"crypto/tls"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -49,9 +49,6 @@ const listTimeout = 10 * time.Second
 // listQuiet bounds the wait for the next question of a listing.
 const listQuiet = 3 * time.Second
 
-// markerTTL is how long a bucket keeps the marker of a key that expired.
-const markerTTL = time.Minute
-
 // DialOptions configures Dial. A nil *DialOptions reads the info file
 // from the default place, with no environment.
 type DialOptions struct {
@@ -72,32 +69,7 @@ type DialOptions struct {
 	// could not prove to be the hub its info file names.
 	Log func(string)
 
-	remote *dialRemote // set by DialRemote
-}
-
-// Remote is a hub on a NATS server or cluster of other machines, which
-// DialRemote connects to.
-type Remote struct {
-	// URL is the server's address, nats:// or tls://, or several,
-	// comma-separated, of one cluster.
-	URL string
-	// Credentials is the path of a NATS .creds file, or of a file
-	// holding a token or user:password on one line, readable by its
-	// owner only.
-	Credentials string
-	// Recipients are the public keys (askuser-pub-…) every question is
-	// sealed to: the person's hub key, and any paired device's.
-	Recipients []string
-	// Key is the path of this machine's key (Paths.Key, made by
-	// MakeKey), which signs its questions and answers, opens the answers
-	// to its questions, and the questions sealed to its public key. The
-	// machines it knows are kept beside it (MachinesFile).
-	Key string
-	// Replicas is how many replicas the hub's buckets are made with
-	// when DialRemote does not find them, 1 to MaxReplicas; 0 means as
-	// many as the servers of the cluster, up to three, and one on a
-	// server in no cluster. Buckets found are used as they are.
-	Replicas int
+	remote *remoteHub // set by dialRemote
 }
 
 // Client is a connection to a hub. It reconnects by itself when the hub
@@ -200,7 +172,7 @@ func Dial(ctx context.Context, opts *DialOptions) (*Client, error) {
 	if opts.remote != nil {
 		made, err = opts.remote.open(bctx, c)
 	} else {
-		c.questions, c.answers, err = Buckets(bctx, js)
+		c.questions, c.answers, err = hubstore.Buckets(bctx, js)
 	}
 	if err != nil {
 		nc.Close()
@@ -242,13 +214,13 @@ func connect(ctx context.Context, url string, opts ...nats.Option) (*nats.Conn, 
 	}
 }
 
-// DialRemote connects to the hub on a NATS server or cluster of other
-// machines that r names. Every question published through it is sealed
-// to r's recipients, and the answers to them taken only when sealed back
-// by one; questions sealed to r's key are opened, and their answers
-// sealed back (see Sealed). A server that has no buckets of the hub
-// yet gets them with r.Replicas replicas, and opts.Log is told so. opts's
-// Info and Getenv are not used.
+// dialRemote connects to the remote hub r with this machine's key at
+// key (see hubstore.DialRemote). Every question published through it is
+// sealed to r's recipients, and the answers to them taken only when
+// sealed back by one; questions sealed to the key are opened, and their
+// answers sealed back (see seal.Box). A server that has no buckets of
+// the hub yet gets them with r.Replicas replicas, and opts.Log is told
+// so. opts's Info and Getenv are not used.
 //
 // Its reads are consistent: a question or an answer is read through the
 // leader of its bucket's stream, not from whichever replica answers
@@ -260,7 +232,7 @@ func connect(ctx context.Context, url string, opts ...nats.Option) (*nats.Conn, 
 // was stored before them, or that a watch showed. The newest questions
 // a watch shows first are read from any replica, and read again while
 // that replica is behind.
-func DialRemote(ctx context.Context, r Remote, opts *DialOptions) (*Client, error) {
+func dialRemote(ctx context.Context, r config.Remote, key string, opts *DialOptions) (*Client, error) {
 	var o DialOptions
 	if opts != nil {
 		o = *opts
@@ -268,10 +240,10 @@ func DialRemote(ctx context.Context, r Remote, opts *DialOptions) (*Client, erro
 	if len(r.Recipients) == 0 {
 		return nil, errors.New("a remote hub needs at least one recipient key to seal its questions to")
 	}
-	if r.Replicas < 0 || r.Replicas > MaxReplicas {
-		return nil, fmt.Errorf("a remote hub's buckets have 1 to %d replicas, not %d", MaxReplicas, r.Replicas)
+	if r.Replicas < 0 || r.Replicas > config.MaxReplicas {
+		return nil, fmt.Errorf("a remote hub's buckets have 1 to %d replicas, not %d", config.MaxReplicas, r.Replicas)
 	}
-	s, err := newSealing(r, o.Log)
+	s, err := newSealing(r.Recipients, key, o.Log)
 	if err != nil {
 		return nil, err
 	}
@@ -279,12 +251,12 @@ func DialRemote(ctx context.Context, r Remote, opts *DialOptions) (*Client, erro
 	if err != nil {
 		return nil, err
 	}
-	o.remote = &dialRemote{url: r.URL, auth: auth, seal: s, open: openRemote(r.Replicas)}
+	o.remote = &remoteHub{url: r.URL, auth: auth, seal: s, open: openRemote(r.Replicas)}
 	return Dial(ctx, &o)
 }
 
-// dialRemote is where and how DialRemote has Dial connect.
-type dialRemote struct {
+// remoteHub is where and how dialRemote has Dial connect.
+type remoteHub struct {
 	url  string
 	auth nats.Option
 	seal sealer
@@ -295,45 +267,9 @@ type dialRemote struct {
 	open func(ctx context.Context, c *Client) (made string, err error)
 }
 
-// Credentials are what a credentials file (Remote.Credentials) holds:
-// the path of a NATS .creds file, a user and password, or a token.
-type Credentials struct {
-	// Creds is the path of the file when it is a NATS .creds file (a
-	// user JWT and its nkey seed).
-	Creds string
-	// User and Password, from a file holding user:password on one line.
-	User, Password string
-	// Token, from a file holding one line without a colon.
-	Token string
-}
-
-// ReadCredentials reads the credentials file at path, which only its
-// owner may read: a NATS .creds file, or a token or user:password on one
-// line.
-func ReadCredentials(path string) (Credentials, error) {
-	data, err := readPrivate(path, "the hub's credentials")
-	if err != nil {
-		return Credentials{}, err
-	}
-	s := strings.TrimSpace(string(data))
-	switch {
-	case strings.Contains(s, "-----BEGIN NATS USER JWT-----"):
-		return Credentials{Creds: path}, nil
-	case s == "" || strings.ContainsAny(s, "\n\r"):
-		return Credentials{}, fmt.Errorf("the hub's credentials %s: must be a NATS .creds file, or a token or user:password on one line", path)
-	case len(s) == 58 && strings.HasPrefix(s, "SU"):
-		// Sent as a token, a seed would be given away to the server.
-		return Credentials{}, fmt.Errorf("the hub's credentials %s: hold an nkey seed alone; give a NATS .creds file, which holds the user's JWT with its seed, or a token or user:password", path)
-	}
-	if user, pass, ok := strings.Cut(s, ":"); ok {
-		return Credentials{User: user, Password: pass}, nil
-	}
-	return Credentials{Token: s}, nil
-}
-
 // remoteAuth is how to authenticate with the credentials file at path.
 func remoteAuth(path string) (nats.Option, error) {
-	c, err := ReadCredentials(path)
+	c, err := hubstore.ReadCredentials(path)
 	switch {
 	case err != nil:
 		return nil, err
@@ -428,7 +364,7 @@ func pinned(want func() string) *tls.Config {
 		VerifyConnection: func(cs tls.ConnectionState) error {
 			e := &NotHubError{Want: want()}
 			if len(cs.PeerCertificates) > 0 {
-				e.Got = CertFingerprint(cs.PeerCertificates[0].Raw)
+				e.Got = hubstore.CertFingerprint(cs.PeerCertificates[0].Raw)
 			}
 			if e.Want == "" || e.Got != e.Want {
 				return e
@@ -436,13 +372,6 @@ func pinned(want func() string) *tls.Config {
 			return nil
 		},
 	}
-}
-
-// CertFingerprint is the fingerprint Info.Fingerprint holds of the
-// certificate der: its SHA-256, in hex.
-func CertFingerprint(der []byte) string {
-	sum := sha256.Sum256(der)
-	return hex.EncodeToString(sum[:])
 }
 
 // refusals returns what a client tells log of a failed reconnection:
@@ -469,47 +398,6 @@ func refusals(log func(string), where func() string) nats.ConnErrHandler {
 		told[msg] = true
 		log(msg)
 	}
-}
-
-// Buckets opens the hub's two buckets, creating them with one replica
-// when they do not exist yet, as on the NATS server of one machine that
-// no hub has used before. DialRemote makes them with more on a cluster.
-func Buckets(ctx context.Context, js jetstream.JetStream) (questions, answers jetstream.KeyValue, err error) {
-	questions, answers, _, err = buckets(ctx, js, js.CreateKeyValue)
-	return questions, answers, err
-}
-
-// buckets is Buckets, making the buckets it does not find with create;
-// it reports the names of those it made.
-func buckets(ctx context.Context, js jetstream.JetStream, create func(context.Context, jetstream.KeyValueConfig) (jetstream.KeyValue, error)) (questions, answers jetstream.KeyValue, made []string, err error) {
-	open := func(name, what string) (jetstream.KeyValue, error) {
-		kv, err := js.KeyValue(ctx, name)
-		if !errors.Is(err, jetstream.ErrBucketNotFound) {
-			return kv, err
-		}
-		kv, err = create(ctx, jetstream.KeyValueConfig{
-			Bucket:         name,
-			Description:    what,
-			History:        1,
-			Storage:        jetstream.FileStorage,
-			LimitMarkerTTL: markerTTL,
-			MaxBytes:       BucketBytes,
-		})
-		if errors.Is(err, jetstream.ErrBucketExists) {
-			return js.KeyValue(ctx, name)
-		}
-		if err == nil {
-			made = append(made, name)
-		}
-		return kv, err
-	}
-	if questions, err = open(QuestionsBucket, "askuser: the questions that wait"); err != nil {
-		return nil, nil, nil, err
-	}
-	if answers, err = open(AnswersBucket, "askuser: one answer or closing note per question"); err != nil {
-		return nil, nil, nil, err
-	}
-	return questions, answers, made, nil
 }
 
 // Close closes the connection. It does not wait for anything.

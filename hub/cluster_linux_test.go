@@ -24,6 +24,8 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/testkit"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -151,7 +153,7 @@ system_account: SYS
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(30 * time.Second)
-	for _, b := range []string{hub.QuestionsBucket, hub.AnswersBucket} {
+	for _, b := range []string{hubstore.QuestionsBucket, hubstore.AnswersBucket} {
 		for {
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 			_, err = js.CreateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: b, History: 1, Storage: jetstream.FileStorage, Replicas: 3, LimitMarkerTTL: time.Minute})
@@ -241,7 +243,7 @@ func newPerson(t testing.TB, c *cluster) person {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pub, err := hub.MakeKey(paths.Key())
+	pub, err := hubstore.MakeKey(paths.Key())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +255,7 @@ func newPerson(t testing.TB, c *cluster) person {
 func machineKey(t testing.TB) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "key")
-	if _, err := hub.MakeKey(path); err != nil {
+	if _, err := hubstore.MakeKey(path); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -263,7 +265,7 @@ func machineKey(t testing.TB) string {
 func (p person) dial(t testing.TB, url string) *hub.Client {
 	t.Helper()
 	paths, _ := hub.Locate(p.getenv)
-	cl, err := hub.DialRemote(context.Background(), hub.Remote{URL: url, Credentials: p.creds, Recipients: []string{p.recipient}, Key: paths.Key()}, &hub.DialOptions{Timeout: 5 * time.Second})
+	cl, err := hub.DialRemote(context.Background(), config.Remote{URL: url, Credentials: p.creds, Recipients: []string{p.recipient}}, paths.Key(), &hub.DialOptions{Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1209,9 +1211,9 @@ func BenchmarkCluster(b *testing.B) {
 	c := startCluster(b)
 	me := newPerson(b, c)
 	agentCreds := c.credentials(b, "agent")
-	remote := hub.Remote{URL: c.nodes[0].url(), Credentials: agentCreds, Recipients: []string{me.recipient}, Key: machineKey(b)}
+	remote, remoteKey := config.Remote{URL: c.nodes[0].url(), Credentials: agentCreds, Recipients: []string{me.recipient}}, machineKey(b)
 	benchAsk(b, func(ctx context.Context) (*hub.Client, error) {
-		return hub.DialRemote(ctx, remote, &hub.DialOptions{Timeout: 5 * time.Second})
+		return hub.DialRemote(ctx, remote, remoteKey, &hub.DialOptions{Timeout: 5 * time.Second})
 	}, me.dial(b, c.nodes[1].url()))
 }
 

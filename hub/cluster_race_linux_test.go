@@ -17,6 +17,8 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/testkit"
 	"github.com/google/go-cmp/cmp"
 	"github.com/nats-io/nats.go"
@@ -128,14 +130,8 @@ func TestClusterSameMomentRelayed(t *testing.T) {
 	laptopPaths, _ := hub.Locate(me.getenv)
 	phonePaths := pathsIn(t.TempDir())
 	copyKey(t, laptopPaths, phonePaths)
-	type machine struct {
-		name, by, label string
-		c               *hub.Client
-		closed          *closedEvents
-		log             *testkit.Buffer
-	}
-	start := func(name, by, label string, paths hub.Paths, node int, creds string) (*machine, hub.Info) {
-		m := &machine{name: name, by: by, label: label, log: &testkit.Buffer{}}
+	start := func(name, by, label string, paths hub.Paths, node int, creds string) (*relayMachine, hub.Info) {
+		m := &relayMachine{name: name, by: by, label: label, log: &testkit.Buffer{}}
 		var info hub.Info
 		info, m.c = relayingHubWith(t, paths, map[string]any{"url": c.nodes[node].url(), "credentials": creds, "recipients": []string{me.recipient}}, m.log)
 		m.closed = watchClosed(t, m.c)
@@ -149,12 +145,12 @@ func TestClusterSameMomentRelayed(t *testing.T) {
 
 	for _, tc := range []struct {
 		name     string
-		answer   [2]*machine
-		takes    *machine // the answer the agent must take; nil for either
+		answer   [2]*relayMachine
+		takes    *relayMachine // the answer the agent must take; nil for either
 		attempts int
 	}{
-		{"two machines of the person", [2]*machine{laptop, phone}, nil, 5},
-		{"the agent's machine and the person's", [2]*machine{agent, phone}, agent, 5},
+		{"two machines of the person", [2]*relayMachine{laptop, phone}, nil, 5},
+		{"the agent's machine and the person's", [2]*relayMachine{agent, phone}, agent, 5},
 	} {
 		// Both answers must win on their own hubs; an answer that
 		// comes after the other reached its hub is refused there, and
@@ -163,38 +159,8 @@ func TestClusterSameMomentRelayed(t *testing.T) {
 		for attempt := 0; attempt < tc.attempts && !raced; attempt++ {
 			results := make(chan contract.Result, 1)
 			go func() { results <- ask.AskJSON(context.Background(), asker, ask.AskUser, []byte(askUserReq), nil) }()
-			var id string
-			waitFor(t, 20*time.Second, func() string {
-				ids := map[string]int{}
-				for _, m := range tc.answer {
-					qs, err := m.c.Pending(context.Background())
-					if err != nil {
-						return fmt.Sprintf("pending on the %s: %v", m.name, err)
-					}
-					for _, q := range qs {
-						ids[q.ID]++
-					}
-				}
-				for q, n := range ids {
-					if n == len(tc.answer) {
-						id = q
-						return ""
-					}
-				}
-				return tc.name + ": the question did not reach both hubs"
-			})
-			startNow := make(chan struct{})
-			var errs [2]error
-			var wg sync.WaitGroup
-			for i, m := range tc.answer {
-				data := askUserAnswer(t, m.label)
-				wg.Go(func() {
-					<-startNow
-					_, errs[i] = m.c.Answer(context.Background(), id, data, m.by)
-				})
-			}
-			close(startNow)
-			wg.Wait()
+			id := waitOnBoth(t, tc.name, tc.answer)
+			errs := answerAtOnce(t, id, tc.answer)
 			var res contract.Result
 			select {
 			case res = <-results:
@@ -248,7 +214,7 @@ func TestClusterSameMomentRelayed(t *testing.T) {
 				t.Errorf("%s: the %s's hub shows %+v (%v); want its own answer", tc.name, winner.name, a, err)
 			}
 			others := map[string]*hub.Client{"the cluster": cluster}
-			for _, m := range []*machine{agent, laptop, phone} {
+			for _, m := range []*relayMachine{agent, laptop, phone} {
 				if m != winner && m != loser {
 					others["the "+m.name+"'s hub"] = m.c
 				}
@@ -271,6 +237,61 @@ func TestClusterSameMomentRelayed(t *testing.T) {
 	}
 }
 
+// relayMachine is a machine of TestClusterSameMomentRelayed: its hub,
+// relaying with the cluster, and who answers there with which label.
+type relayMachine struct {
+	name, by, label string
+	c               *hub.Client
+	closed          *closedEvents
+	log             *testkit.Buffer
+}
+
+// waitOnBoth waits for a question to wait on the hubs of both machines,
+// and returns its id; what names the case in errors.
+func waitOnBoth(t *testing.T, what string, ms [2]*relayMachine) string {
+	t.Helper()
+	var id string
+	waitFor(t, 20*time.Second, func() string {
+		ids := map[string]int{}
+		for _, m := range ms {
+			qs, err := m.c.Pending(context.Background())
+			if err != nil {
+				return fmt.Sprintf("pending on the %s: %v", m.name, err)
+			}
+			for _, q := range qs {
+				ids[q.ID]++
+			}
+		}
+		for q, n := range ids {
+			if n == len(ms) {
+				id = q
+				return ""
+			}
+		}
+		return what + ": the question did not reach both hubs"
+	})
+	return id
+}
+
+// answerAtOnce answers the question id on both machines at the same
+// moment, each with its label, and returns their errors.
+func answerAtOnce(t *testing.T, id string, ms [2]*relayMachine) [2]error {
+	t.Helper()
+	startNow := make(chan struct{})
+	var errs [2]error
+	var wg sync.WaitGroup
+	for i, m := range ms {
+		data := askUserAnswer(t, m.label)
+		wg.Go(func() {
+			<-startNow
+			_, errs[i] = m.c.Answer(context.Background(), id, data, m.by)
+		})
+	}
+	close(startNow)
+	wg.Wait()
+	return errs
+}
+
 // TestClusterBucketReplicas starts a hub relaying to a real three-node
 // cluster that has no buckets of the hub: it makes them with three
 // replicas, one per server, or with as many as its config's remote asks
@@ -285,7 +306,7 @@ func TestClusterBucketReplicas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	buckets := []string{hub.QuestionsBucket, hub.AnswersBucket}
+	buckets := []string{hubstore.QuestionsBucket, hubstore.AnswersBucket}
 	for i, tc := range []struct {
 		name     string
 		replicas int  // the config's remote.replicas; 0 for none
@@ -353,9 +374,9 @@ func TestClusterBucketReplicas(t *testing.T) {
 func TestClusterReadAfterPublish(t *testing.T) {
 	c := startCluster(t)
 	me := newPerson(t, c)
-	remote := hub.Remote{URL: c.nodes[0].url(), Credentials: c.credentials(t, "agent"), Recipients: []string{me.recipient}, Key: machineKey(t)}
+	remote, remoteKey := config.Remote{URL: c.nodes[0].url(), Credentials: c.credentials(t, "agent"), Recipients: []string{me.recipient}}, machineKey(t)
 	l := hub.NewLink(&hub.LinkOptions{Dial: func(ctx context.Context) (*hub.Client, error) {
-		return hub.DialRemote(ctx, remote, &hub.DialOptions{Timeout: 5 * time.Second})
+		return hub.DialRemote(ctx, remote, remoteKey, &hub.DialOptions{Timeout: 5 * time.Second})
 	}})
 	defer closeLink(l)
 	if err := l.Connect(context.Background()); err != nil {
@@ -433,7 +454,7 @@ func TestClusterReadAfterPublish(t *testing.T) {
 func TestClusterReadAfterWrite(t *testing.T) {
 	c := startCluster(t)
 	me := newPerson(t, c)
-	asker, err := hub.DialRemote(context.Background(), hub.Remote{URL: c.nodes[0].url(), Credentials: c.credentials(t, "agent"), Recipients: []string{me.recipient}, Key: machineKey(t)}, &hub.DialOptions{Timeout: 5 * time.Second})
+	asker, err := hub.DialRemote(context.Background(), config.Remote{URL: c.nodes[0].url(), Credentials: c.credentials(t, "agent"), Recipients: []string{me.recipient}}, machineKey(t), &hub.DialOptions{Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -451,7 +472,7 @@ func TestClusterReadAfterWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 3000 {
-		if _, err := js.PublishAsync(fmt.Sprintf("$KV.%s.filler%d", hub.QuestionsBucket, i), []byte("{}")); err != nil {
+		if _, err := js.PublishAsync(fmt.Sprintf("$KV.%s.filler%d", hubstore.QuestionsBucket, i), []byte("{}")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -532,7 +553,7 @@ func newestHas(ctx context.Context, c *hub.Client, id string) bool {
 // stores it, but sends no notice of it: as when the notice was lost on
 // its way to a relay that could not be reached at that moment.
 func stopWithoutNotice(t *testing.T, nc *nats.Conn, id, by string) {
-	testkit.UpdateEntry(t, nc, hub.QuestionsBucket, id, func(q map[string]any) {
+	testkit.UpdateEntry(t, nc, hubstore.QuestionsBucket, id, func(q map[string]any) {
 		delete(q["tag"].(map[string]any), "deadline")
 		q["stopped_by"] = by
 	})
@@ -664,13 +685,13 @@ func dialOneServer(t *testing.T, log func(string)) (cl *hub.Client, url, pw stri
 	if err := os.WriteFile(creds, []byte("agent:"+pw+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	pub, err := hub.MakeKey(filepath.Join(dir, "key"))
+	pub, err := hubstore.MakeKey(filepath.Join(dir, "key"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	url = fmt.Sprintf("nats://127.0.0.1:%d", port)
 	waitFor(t, 10*time.Second, func() string {
-		cl, err = hub.DialRemote(context.Background(), hub.Remote{URL: url, Credentials: creds, Recipients: []string{pub}, Key: filepath.Join(dir, "key")},
+		cl, err = hub.DialRemote(context.Background(), config.Remote{URL: url, Credentials: creds, Recipients: []string{pub}}, filepath.Join(dir, "key"),
 			&hub.DialOptions{Timeout: 5 * time.Second, Log: log})
 		if err != nil {
 			return err.Error()
@@ -696,7 +717,7 @@ func TestRemoteStoreNotAsked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sub, err := member.Subscribe(hub.StoreSubject, func(m *nats.Msg) { m.Respond(full) })
+	sub, err := member.Subscribe(hubstore.StoreSubject, func(m *nats.Msg) { m.Respond(full) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -706,7 +727,7 @@ func TestRemoteStoreNotAsked(t *testing.T) {
 	}
 	ctx := context.Background()
 	if st, ok, err := cl.Store(ctx); err != nil || !ok || !st.Full {
-		t.Fatalf("the member's answer on %s: %+v, %v, %v; want it full", hub.StoreSubject, st, ok, err)
+		t.Fatalf("the member's answer on %s: %+v, %v, %v; want it full", hubstore.StoreSubject, st, ok, err)
 	}
 	if _, err := hub.PublishForTest(ctx, cl, json.RawMessage(`{"questions":[{"title":"Ship it?","options":[{"label":"yes"},{"label":"no"}]}]}`), 1); err != nil {
 		t.Fatalf("a question to the remote hub: %v", err)

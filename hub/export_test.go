@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"net"
 	"time"
+
+	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/internal/seal"
 )
 
 // PublishForTest publishes a question of ask_user with request on the
@@ -46,4 +49,9 @@ func SetMirrorBoundsForTest(t interface{ Cleanup(func()) }, most int, wait time.
 
 // SignedForTest is the message a machine signs for a stored question or
 // answer with head and box.
-func SignedForTest(head []byte, box *Sealed) ([]byte, error) { return signed(head, box) }
+func SignedForTest(head []byte, box *seal.Box) ([]byte, error) { return signed(head, box) }
+
+// DialRemote is dialRemote, for the tests of clients of a remote hub.
+func DialRemote(ctx context.Context, r config.Remote, key string, opts *DialOptions) (*Client, error) {
+	return dialRemote(ctx, r, key, opts)
+}

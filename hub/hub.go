@@ -30,10 +30,6 @@ import (
 
 // The NATS names the hub uses. Every hub and client agrees on them.
 const (
-	// QuestionsBucket holds the waiting questions, keyed by id.
-	QuestionsBucket = "askuser_questions"
-	// AnswersBucket holds one answer or closing note per question id.
-	AnswersBucket = "askuser_answers"
 	// answeredSubject.<id> is published after an answer is stored, so
 	// that the asker looks at once rather than at its next poll.
 	answeredSubject = "askuser.answered"
@@ -46,7 +42,7 @@ type Info struct {
 	URL string `json:"url"`
 	// Token authenticates a client.
 	Token string `json:"token"`
-	// Fingerprint is the SHA-256 (CertFingerprint) of the certificate
+	// Fingerprint is the SHA-256 (the hub's server names it) of the certificate
 	// the hub's server presents over TLS, made at its start. A client
 	// that reads it connects over TLS, sends the token only to a server
 	// that presents that certificate, and refuses any other, as one
@@ -65,7 +61,7 @@ type Info struct {
 	// may keep where others read it.
 	Page string `json:"page,omitempty"`
 	// Remote is the address of the remote hub the hub relays with, when
-	// it relays (see Relay).
+	// it relays questions there.
 	Remote string `json:"remote,omitempty"`
 	// IdleMs, when not 0, is how long the hub waits with no question
 	// waiting and no askuser connected before it stops by itself, as a
@@ -87,7 +83,7 @@ type Paths struct {
 
 // Key is the path of this machine's key, in Dir, which opens the
 // questions of other machines sealed to its public key, and signs what
-// its relay stores on a remote hub (see MakeKey).
+// its relay stores on a remote hub (made by hubstore.MakeKey).
 func (p Paths) Key() string { return filepath.Join(p.Dir, "key") }
 
 // Locate returns the paths of the user's hub: in $XDG_STATE_HOME/askuser/hub,
@@ -179,33 +175,4 @@ func ReadInfo(path string) (Info, error) {
 		return Info{}, fmt.Errorf("read the hub's info file %s: no url or token", path)
 	}
 	return info, nil
-}
-
-// WriteInfo writes info to path, readable and writable by its owner only,
-// replacing any file there in one step.
-func WriteInfo(path string, info Info) error {
-	data, err := json.MarshalIndent(info, "", "  ")
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".hub-*.json")
-	if err != nil {
-		return fmt.Errorf("write the hub's info file: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write the hub's info file: %w", err)
-	}
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write the hub's info file: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write the hub's info file: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write the hub's info file: %w", err)
-	}
-	return nil
 }

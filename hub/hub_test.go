@@ -353,7 +353,7 @@ func TestLateUnknownAndExpired(t *testing.T) {
 func TestInfoFileIsPrivate(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "hub.json")
-	if err := hub.WriteInfo(p, hub.Info{URL: "nats://127.0.0.1:4222", Token: "t"}); err != nil {
+	if err := hubserver.WriteInfo(p, hub.Info{URL: "nats://127.0.0.1:4222", Token: "t"}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := os.Stat(p)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/hubserver"
 )
 
 // TestDialWithoutInfoFile checks that a client whose hub stopped and
@@ -22,7 +23,7 @@ func TestDialWithoutInfoFile(t *testing.T) {
 	}
 	defer ln.Close()
 	path := filepath.Join(t.TempDir(), "hub.json")
-	if err := hub.WriteInfo(path, hub.Info{URL: "nats://" + ln.Addr().String(), Token: "t", Started: time.Now()}); err != nil {
+	if err := hubserver.WriteInfo(path, hub.Info{URL: "nats://" + ln.Addr().String(), Token: "t", Started: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	conn, err := hub.DialInfoFileForTest(path, ln.Addr().String())
@@ -54,7 +55,7 @@ func TestDialPinAdded(t *testing.T) {
 	defer ln.Close()
 	path := filepath.Join(t.TempDir(), "hub.json")
 	info := hub.Info{URL: "nats://" + ln.Addr().String(), Token: "t", Started: time.Now()}
-	if err := hub.WriteInfo(path, info); err != nil {
+	if err := hubserver.WriteInfo(path, info); err != nil {
 		t.Fatal(err)
 	}
 	conn, err := hub.DialInfoFilePinnedForTest(path, ln.Addr().String(), false)
@@ -63,7 +64,7 @@ func TestDialPinAdded(t *testing.T) {
 	}
 	conn.Close()
 	info.Fingerprint = strings.Repeat("ab", 32)
-	if err := hub.WriteInfo(path, info); err != nil {
+	if err := hubserver.WriteInfo(path, info); err != nil {
 		t.Fatal(err)
 	}
 	conn, err = hub.DialInfoFilePinnedForTest(path, ln.Addr().String(), false)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -45,7 +46,7 @@ const missingTries = 4
 // newLeaderKV wraps kv, a bucket of the JetStream whose API subjects
 // start with api.
 func newLeaderKV(kv jetstream.KeyValue, nc *nats.Conn, api string) leaderKV {
-	return leaderKV{KeyValue: kv, nc: nc, subj: api + "STREAM.MSG.GET.KV_" + kv.Bucket(), prefix: "$KV." + kv.Bucket() + ".", retryMissing: kv.Bucket() == QuestionsBucket}
+	return leaderKV{KeyValue: kv, nc: nc, subj: api + "STREAM.MSG.GET.KV_" + kv.Bucket(), prefix: "$KV." + kv.Bucket() + ".", retryMissing: kv.Bucket() == hubstore.QuestionsBucket}
 }
 
 // Get returns the entry of key as the stream's leader has it, or

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -43,12 +44,12 @@ const (
 // where a watch delivers the whole bucket, oldest first, before it can
 // say which are the newest.
 func (c *Client) newest(ctx context.Context, n, scan int) ([]*Question, error) {
-	st, err := c.js.Stream(ctx, "KV_"+QuestionsBucket)
+	st, err := c.js.Stream(ctx, "KV_"+hubstore.QuestionsBucket)
 	if err != nil {
 		return nil, err
 	}
 	state := st.CachedInfo().State
-	prefix := "$KV." + QuestionsBucket + "."
+	prefix := "$KV." + hubstore.QuestionsBucket + "."
 	later := map[string]bool{} // keys of the messages read, newest first
 	var found []*Question
 	var oldest time.Time // when the oldest message read was stored

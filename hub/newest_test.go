@@ -12,6 +12,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/google/go-cmp/cmp"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -31,7 +32,7 @@ func storeQuestions(t *testing.T, info hub.Info) jetstream.KeyValue {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kv, err := js.KeyValue(context.Background(), hub.QuestionsBucket)
+	kv, err := js.KeyValue(context.Background(), hubstore.QuestionsBucket)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,13 +11,15 @@ import (
 
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// Relay carries questions between the hub of this machine, local, and a
-// remote hub, remote (see DialRemote), until ctx is done. It is how a
-// hub joins a NATS server or cluster that the person's other machines
-// reach:
+// relayHubs carries questions between the hub of this machine, local,
+// and a remote hub, remote (see dialRemote), until ctx is done; it is
+// hubstore.Relay. It is how a hub joins a NATS server or cluster that
+// the person's other machines reach:
 //
 //   - Every question asked on this machine also waits on the remote hub,
 //     sealed to remote's recipients, with the same id and tag. An answer
@@ -44,12 +46,12 @@ import (
 // took, shown as an answer given elsewhere (Answer.Superseded names who
 // gave the one that lost). log receives a line for each failure and each
 // superseded answer; nil discards them.
-func Relay(ctx context.Context, local, remote *Client, log func(string)) error {
+func relayHubs(ctx context.Context, local, remote *Client, log func(string)) error {
 	if log == nil {
 		log = func(string) {}
 	}
 	if remote.seal == nil {
-		return errors.New("relay: the remote hub's client must come from DialRemote, which seals")
+		return errors.New("relay: the remote hub's client must be a remote hub's, which seals")
 	}
 	r := &relay{local: local, remote: remote, log: log, forwarded: map[string]bool{}, mirrored: map[string]bool{}}
 	levents, err := local.Watch(ctx)
@@ -79,7 +81,29 @@ func Relay(ctx context.Context, local, remote *Client, log func(string)) error {
 	return ctx.Err()
 }
 
-// relay is the state of one Relay: the questions it forwards from here
+func init() {
+	hubstore.DialRemote = func(ctx context.Context, r config.Remote, key string, opts *hubstore.DialOptions) (hubstore.Conn, error) {
+		var o DialOptions
+		if opts != nil {
+			o = DialOptions{Name: opts.Name, Timeout: opts.Timeout, Log: opts.Log}
+		}
+		c, err := dialRemote(ctx, r, key, &o)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	}
+	hubstore.Relay = func(ctx context.Context, local, remote hubstore.Conn, log func(string)) error {
+		l, lok := local.(*Client)
+		r, rok := remote.(*Client)
+		if !lok || !rok {
+			return fmt.Errorf("relay: the hubs' clients must come from package hub, not %T and %T", local, remote)
+		}
+		return relayHubs(ctx, l, r, log)
+	}
+}
+
+// relay is the state of one relayHubs: the questions it forwards from here
 // and mirrors from there, by id.
 type relay struct {
 	local, remote *Client

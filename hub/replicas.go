@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -15,10 +16,6 @@ import (
 // itself: three let a cluster lose a node without losing a question, and
 // more copy every write to more nodes for little.
 const autoReplicas = 3
-
-// MaxReplicas is the most replicas Remote.Replicas may ask for, as
-// JetStream allows.
-const MaxReplicas = 5
 
 // replicaPlan is how many replicas the buckets a client does not find
 // are made with, and why, in words.
@@ -32,7 +29,7 @@ type replicaPlan struct {
 }
 
 // planReplicas plans the buckets of a remote hub that nc is connected
-// to: want replicas when it is not 0 (Remote.Replicas), else as many as
+// to: want replicas when it is not 0 (config.Remote.Replicas), else as many as
 // the servers of nc's cluster that nc knows of, the one it is connected
 // to and those the cluster told of, up to autoReplicas. A server in no
 // cluster may be a leaf node whose JetStream is a cluster's: there the
@@ -50,7 +47,7 @@ func planReplicas(nc *nats.Conn, want int) *replicaPlan {
 	return &replicaPlan{n: min(servers, autoReplicas), why: fmt.Sprintf("the cluster %s has %d servers", name, servers)}
 }
 
-// openRemote returns how DialRemote opens a remote hub's buckets for a
+// openRemote returns how dialRemote opens a remote hub's buckets for a
 // client: made, when they are missing, with replicas replicas (0 for
 // planReplicas's choice), and read through their stream's leader
 // (leaderKV). It says in words what it made, "" for nothing.
@@ -60,7 +57,7 @@ func openRemote(replicas int) func(ctx context.Context, c *Client) (string, erro
 		create := func(ctx context.Context, cfg jetstream.KeyValueConfig) (jetstream.KeyValue, error) {
 			return plan.create(ctx, c.js, cfg)
 		}
-		q, a, made, err := buckets(ctx, c.js, create)
+		q, a, made, err := hubstore.OpenBuckets(ctx, c.js, create)
 		if err != nil {
 			return "", err
 		}

@@ -8,29 +8,18 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/seal"
 )
-
-// Sealed is content sealed end to end: a questionnaire, sealed to the
-// person's recipient keys, or an answer, sealed back to the key of the
-// machine that asked (see package internal/seal: HPKE with ML-KEM-768
-// and X25519, HKDF-SHA256, AES-256-GCM). Each is bound, as associated
-// data, to what it belongs to: the question's id, its tag and format,
-// and for an answer the question's hash, its status, who gave it and
-// its note; each is signed by the machine that stored it. The NATS
-// server that stores it sees its size only.
-type Sealed = seal.Box
 
 // sealer seals what a client of a remote hub stores, and opens what it
 // reads (see Client.store and Client.read); a client of the hub of one
 // machine has none, and stores in the clear, in its user's private
-// store. Only DialRemote makes one, so that the programs that never
+// store. Only dialRemote makes one, so that the programs that never
 // reach a remote hub carry none of its cryptography.
 type sealer interface {
 	// prepare readies q, about to be published, for sealing.
@@ -64,25 +53,30 @@ func (c *Client) read(q *Question, data []byte, v any) error {
 }
 
 // sealedQuestion and sealedAnswer are a question and an answer as a
-// remote hub stores them: the request or the result in Sealed, and
-// nothing in their own member; Head, the JSON that Sealed is bound to,
-// as the bytes signed, unchanged by whoever decodes and encodes the
-// record on the way; and Sig, the signature of Head and Sealed by Signer, the
-// public key of the machine that stored it.
+// remote hub stores them. Sealed holds the request or the result,
+// sealed end to end: a questionnaire to the person's recipient keys, an
+// answer back to the key of the machine that asked, each bound as
+// associated data to what it belongs to (the question's id, tag and
+// format, and for an answer the question's hash, its status, who gave
+// it and its note), so that the NATS server that stores it sees its size
+// only; their own member holds nothing. Head is the JSON that Sealed is
+// bound to, as the bytes signed, unchanged by whoever decodes and
+// encodes the record on the way; and Sig the signature of Head and
+// Sealed by Signer, the public key of the machine that stored it.
 type (
 	sealedQuestion struct {
 		Question
-		Sealed *Sealed `json:"sealed,omitempty"`
-		Head   []byte  `json:"head,omitempty"`
-		Signer string  `json:"signer,omitempty"`
-		Sig    []byte  `json:"sig,omitempty"`
+		Sealed *seal.Box `json:"sealed,omitempty"`
+		Head   []byte    `json:"head,omitempty"`
+		Signer string    `json:"signer,omitempty"`
+		Sig    []byte    `json:"sig,omitempty"`
 	}
 	sealedAnswer struct {
 		Answer
-		Sealed *Sealed `json:"sealed,omitempty"`
-		Head   []byte  `json:"head,omitempty"`
-		Signer string  `json:"signer,omitempty"`
-		Sig    []byte  `json:"sig,omitempty"`
+		Sealed *seal.Box `json:"sealed,omitempty"`
+		Head   []byte    `json:"head,omitempty"`
+		Signer string    `json:"signer,omitempty"`
+		Sig    []byte    `json:"sig,omitempty"`
 	}
 )
 
@@ -118,7 +112,7 @@ type answerHead struct {
 
 // signed is the message a signature covers: head, and the hash of the
 // box as stored.
-func signed(head []byte, box *Sealed) ([]byte, error) {
+func signed(head []byte, box *seal.Box) ([]byte, error) {
 	b, err := json.Marshal(box)
 	if err != nil {
 		return nil, err
@@ -156,19 +150,20 @@ type sealing struct {
 	log func(string)
 }
 
-// newSealing makes the sealing of a client of the remote r, whose key
-// is required: every machine signs what it stores. log is told of the
+// newSealing makes the sealing of a client of a remote hub, sealing to
+// recipients, with this machine's key at the path key, which is
+// required: every machine signs what it stores. log is told of the
 // questions not shown, and of the machines new to this hub.
-func newSealing(r Remote, log func(string)) (*sealing, error) {
-	if r.Key == "" {
+func newSealing(recipients []string, key string, log func(string)) (*sealing, error) {
+	if key == "" {
 		return nil, errors.New("a remote hub needs this machine's key, which signs its questions and answers (see askuser hub recipient)")
 	}
-	k, err := readKey(r.Key)
+	k, err := hubstore.ReadKey(key)
 	if err != nil {
 		return nil, err
 	}
-	m := &machines{path: filepath.Join(filepath.Dir(r.Key), MachinesFile), log: log}
-	return &sealing{recipients: r.Recipients, key: k, machines: m, log: log}, nil
+	m := &machines{path: filepath.Join(filepath.Dir(key), machinesFile), log: log}
+	return &sealing{recipients: recipients, key: k, machines: m, log: log}, nil
 }
 
 func state(q *Question) *questionSeal {
@@ -440,9 +435,9 @@ func (s *sealing) checkAnswer(q *Question, data []byte, a *Answer) error {
 // its asker: an answer or a dismissal, not a closing note.
 func settles(status string) bool { return status == StatusAnswered || status == StatusDismissed }
 
-// MachinesFile is the name of the file, beside the hub's key, that
+// machinesFile is the name of the file, beside the hub's key, that
 // holds the machines the hub knows, by name (see machines).
-const MachinesFile = "machines.json"
+const machinesFile = "machines.json"
 
 // machines are the asking machines a hub knows: each name a question's
 // tag gives as its machine, with the key that signed the first question
@@ -478,7 +473,7 @@ func (m *machines) check(id, name, pub string) (bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	known := map[string]knownMachine{} // by name
-	data, err := readPrivate(m.path, "the known machines")
+	data, err := hubstore.ReadPrivate(m.path, "the known machines")
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
@@ -499,7 +494,7 @@ func (m *machines) check(id, name, pub string) (bool, error) {
 	known[name] = knownMachine{Key: fp, Since: time.Now().UTC(), First: id}
 	data, err = json.MarshalIndent(known, "", "  ")
 	if err == nil {
-		err = writePrivate(m.path, data)
+		err = hubstore.WritePrivate(m.path, data)
 	}
 	if err != nil {
 		return false, fmt.Errorf("keep the new machine %q: %w", name, err)
@@ -526,87 +521,4 @@ func (m *machines) tell(id string) bool {
 	}
 	m.told[id] = true
 	return true
-}
-
-// writePrivate writes data to path, readable by its owner only, in
-// place of what was there, whole or not at all.
-func writePrivate(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".machines-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o600)
-	}
-	if err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
-
-// MakeKey makes the person's key at path, readable by its owner only,
-// unless a key is there already, and returns its public recipient key
-// (askuser-pub-…), which agents on other machines seal their questions
-// to.
-func MakeKey(path string) (string, error) {
-	if k, err := readKey(path); err == nil {
-		return k.Public(), nil
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return "", err
-	}
-	k, err := seal.NewKey()
-	if err != nil {
-		return "", err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return "", fmt.Errorf("make the hub's key: %w", err)
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if err != nil {
-		return "", fmt.Errorf("make the hub's key: %w", err)
-	}
-	_, err = f.WriteString(k.Private() + "\n")
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
-		return "", fmt.Errorf("make the hub's key: %w", err)
-	}
-	return k.Public(), nil
-}
-
-// readKey reads the person's key at path. A missing file is an error
-// wrapping os.ErrNotExist; a file others may read is refused.
-func readKey(path string) (*seal.Key, error) {
-	data, err := readPrivate(path, "the hub's key")
-	if err != nil {
-		return nil, err
-	}
-	k, err := seal.ParseKey(strings.TrimSpace(string(data)))
-	if err != nil {
-		return nil, fmt.Errorf("the hub's key %s: %w", path, err)
-	}
-	return k, nil
-}
-
-// readPrivate reads a small file that only its owner may read, what
-// names it in errors.
-func readPrivate(path, what string) ([]byte, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	if !st.Mode().IsRegular() || st.Size() > maxInfoSize {
-		return nil, fmt.Errorf("%s %s: not a small regular file", what, path)
-	}
-	if runtime.GOOS != "windows" && st.Mode().Perm()&0o077 != 0 {
-		return nil, fmt.Errorf("%s %s can be read by others (mode %v): chmod 600 %s", what, path, st.Mode().Perm(), path)
-	}
-	return os.ReadFile(path)
 }

@@ -3,7 +3,6 @@ package hub
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,7 +45,7 @@ func sealers(t *testing.T) (asker, phone, laptop *sealing) {
 	lk, lpub := curveKey(t)
 	ak, _ := curveKey(t)
 	recipients := []string{ppub, lpub}
-	known := func() *machines { return &machines{path: filepath.Join(t.TempDir(), MachinesFile)} }
+	known := func() *machines { return &machines{path: filepath.Join(t.TempDir(), machinesFile)} }
 	return &sealing{recipients: recipients, key: ak},
 		&sealing{recipients: recipients, key: pk, machines: known()},
 		&sealing{recipients: recipients, key: lk, machines: known()}
@@ -104,7 +103,6 @@ func TestSealRoundTrip(t *testing.T) {
 	}
 	plainData, _ := json.Marshal(q)
 	other, otherData := askSealed(t, asker, "bbbbbbbbbbbb", tag)
-	_ = other
 	// A stopped countdown removes the deadline from the stored tag.
 	stopped := edit(t, data, func(m map[string]any) { delete(m["tag"].(map[string]any), "deadline"); m["stopped_by"] = "phone" })
 
@@ -155,10 +153,18 @@ func TestSealRoundTrip(t *testing.T) {
 			}
 		})
 	}
+	sealedAnswers(t, asker, phone, stranger, q, data, other, otherData)
+}
 
+// sealedAnswers follows the answers to q, stored as data, from the
+// phone back to its asker, and what the asker refuses on the way: an
+// answer sealed by stranger, one replayed from other, stored as
+// otherData, and ones changed on the way.
+func sealedAnswers(t *testing.T, asker, phone *sealing, stranger *seal.Key, q Question, data []byte, other Question, otherData []byte) {
 	// The phone answers; the answer goes back sealed to the asking
 	// machine, and only an answer from a recipient, to this question,
 	// that says what it was given as, is taken.
+	tag := q.Tag
 	opened, err := readQ(phone, data)
 	if err != nil {
 		t.Fatal(err)
@@ -283,7 +289,7 @@ func TestMachinesFirstUse(t *testing.T) {
 // of a running hub is new again at the next question under it, and the
 // next new machine's entry does not put it back.
 func TestMachinesRemoved(t *testing.T) {
-	m := &machines{path: filepath.Join(t.TempDir(), MachinesFile)}
+	m := &machines{path: filepath.Join(t.TempDir(), machinesFile)}
 	_, oldKey := curveKey(t)
 	_, newKey := curveKey(t)
 	_, otherKey := curveKey(t)
@@ -323,33 +329,6 @@ func mustMap(t *testing.T, data []byte) map[string]any {
 		t.Fatal(err)
 	}
 	return m
-}
-
-func TestKeyFile(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "hub", "key")
-	if _, err := readKey(path); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("readKey of no file: %v", err)
-	}
-	pub, err := MakeKey(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := seal.ParsePublic(pub); err != nil {
-		t.Fatalf("MakeKey = %q: %v", pub, err)
-	}
-	again, err := MakeKey(path)
-	if err != nil || again != pub {
-		t.Fatalf("MakeKey again = %q, %v; want the same key %q", again, err, pub)
-	}
-	st, _ := os.Stat(path)
-	if st.Mode().Perm() != 0o600 {
-		t.Fatalf("key file mode %v", st.Mode().Perm())
-	}
-	os.Chmod(path, 0o644)
-	if _, err := readKey(path); err == nil {
-		t.Fatal("a key others may read was taken")
-	}
 }
 
 // FuzzReadQuestion feeds stored questions, sealed or not, to the reader

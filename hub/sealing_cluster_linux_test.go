@@ -18,7 +18,9 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/hubserver"
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/seal"
 	"github.com/askuser/askuser/internal/testkit"
 	"github.com/nats-io/nats.go/jetstream"
@@ -62,11 +64,11 @@ func newOperator(t *testing.T, c *cluster) operator {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	q, err := js.KeyValue(ctx, hub.QuestionsBucket)
+	q, err := js.KeyValue(ctx, hubstore.QuestionsBucket)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := js.KeyValue(ctx, hub.AnswersBucket)
+	a, err := js.KeyValue(ctx, hubstore.AnswersBucket)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,9 +219,9 @@ func TestClusterSealing(t *testing.T) {
 	opKey, _ := seal.NewKey()
 
 	agentKey := machineKey(t)
-	agentRemote := hub.Remote{URL: c.nodes[0].url(), Credentials: c.credentials(t, "agent"), Recipients: recipients, Key: agentKey}
+	agentRemote := config.Remote{URL: c.nodes[0].url(), Credentials: c.credentials(t, "agent"), Recipients: recipients}
 	l := hub.NewLink(&hub.LinkOptions{Agent: "billing-bot", Project: "~/billing", Machine: "prod-db", Dial: func(ctx context.Context) (*hub.Client, error) {
-		return hub.DialRemote(ctx, agentRemote, &hub.DialOptions{Timeout: 5 * time.Second})
+		return hub.DialRemote(ctx, agentRemote, agentKey, &hub.DialOptions{Timeout: 5 * time.Second})
 	}})
 	defer closeLink(l)
 
@@ -235,11 +237,7 @@ func TestClusterSealing(t *testing.T) {
 	firstTitle := title("first")
 	first := askQuestion(l, firstTitle, []string{"a", "b"}, 60000, t)
 	q0 := waitQuestion(t, mine, firstTitle)
-	raw, err := os.ReadFile(agentKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := seal.ParseKey(strings.TrimSpace(string(raw)))
+	k, err := hubstore.ReadKey(agentKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,33 +272,11 @@ func TestClusterSealing(t *testing.T) {
 	}
 	put(t, op.questions, id("moved"), moved)
 
-	// The co-recipient opens the question and seals other content under
-	// the same head, keeping the agent's signature.
-	forged := record(t, op.questions, id("forged"))
-	var sq storedQuestion
-	data, _ := json.Marshal(forged)
-	if err := json.Unmarshal(data, &sq); err != nil {
-		t.Fatal(err)
-	}
-	tokenReq, _ := json.Marshal(map[string]any{"questions": []map[string]any{{"title": "Paste your deploy token", "kind": "input"}}})
-	box, err := seal.Seal(recipients, sq.Head, tokenReq)
-	if err != nil {
-		t.Fatal(err)
-	}
-	forged["sealed"] = box
-	put(t, op.questions, id("forged"), forged)
+	forgeContent(t, op.questions, id("forged"), recipients)
 
 	// The operator asks under a name of its own, and under prod-db's.
 	tag := hub.Tag{Agent: "billing-bot", Project: "~/billing", Machine: "prod-db", Contract: hub.ContractAskUser, Questions: 1}
-	request := func(title string) string {
-		r, _ := json.Marshal(map[string]any{"questions": []map[string]any{{"id": "q1", "title": title, "kind": "single", "options": []map[string]any{{"label": "a"}, {"label": "b"}}}}})
-		req, _, err := contract.Parse(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		norm, _ := json.Marshal(req)
-		return string(norm)
-	}
+	request := func(title string) string { return choiceRequest(t, title) }
 	titles["named prod-db"], titles["new name"] = title("named prod-db"), title("new name")
 	ids[titles["named prod-db"]], ids[titles["new name"]] = "pprdaaaaaaaa", "nwnmaaaaaaaa"
 	put(t, op.questions, id("named prod-db"), forgeQuestion(t, opKey, recipients, id("named prod-db"), tag, request(titles["named prod-db"])))
@@ -329,15 +305,7 @@ func TestClusterSealing(t *testing.T) {
 		}
 		return ""
 	})
-	pending, err := mine.Pending(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for what := range reasons {
-		if slices.ContainsFunc(pending, func(q hub.Question) bool { return q.ID == id(what) }) {
-			t.Errorf("the %s question shows on the person's hub", what)
-		}
-	}
+	notShown(t, mine, reasons, id)
 
 	// The person answers the intact question; the operator replays that
 	// answer onto a question the agent asks now.
@@ -360,6 +328,54 @@ func TestClusterSealing(t *testing.T) {
 	}
 	if res := <-replayed; res.Status == contract.StatusAnswered {
 		t.Fatalf("the agent took an answer replayed from another question: %+v", res)
+	}
+}
+
+// forgeContent has a co-recipient open the question id in kv and seal
+// other content to recipients under the same head, keeping the agent's
+// signature.
+func forgeContent(t *testing.T, kv jetstream.KeyValue, id string, recipients []string) {
+	t.Helper()
+	forged := record(t, kv, id)
+	var sq storedQuestion
+	data, _ := json.Marshal(forged)
+	if err := json.Unmarshal(data, &sq); err != nil {
+		t.Fatal(err)
+	}
+	tokenReq, _ := json.Marshal(map[string]any{"questions": []map[string]any{{"title": "Paste your deploy token", "kind": "input"}}})
+	box, err := seal.Seal(recipients, sq.Head, tokenReq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged["sealed"] = box
+	put(t, kv, id, forged)
+}
+
+// choiceRequest is the request, as askuser stores it, of one question
+// titled title with the options a and b.
+func choiceRequest(t *testing.T, title string) string {
+	t.Helper()
+	r, _ := json.Marshal(map[string]any{"questions": []map[string]any{{"id": "q1", "title": title, "kind": "single", "options": []map[string]any{{"label": "a"}, {"label": "b"}}}}})
+	req, _, err := contract.Parse(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	norm, _ := json.Marshal(req)
+	return string(norm)
+}
+
+// notShown checks that none of the questions named in reasons, whose
+// ids id gives, waits on the hub of c.
+func notShown(t *testing.T, c *hub.Client, reasons map[string]string, id func(string) string) {
+	t.Helper()
+	pending, err := c.Pending(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what := range reasons {
+		if slices.ContainsFunc(pending, func(q hub.Question) bool { return q.ID == id(what) }) {
+			t.Errorf("the %s question shows on the person's hub", what)
+		}
 	}
 }
 

@@ -6,18 +6,9 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/nats-io/nats.go"
 )
-
-// StoreSubject is where a hub answers, with its StoreState, whether its
-// store takes writes. A hub from before it, and a remote NATS server,
-// have no one there.
-const StoreSubject = "askuser.hub.store"
-
-// BucketBytes bounds each of the hub's buckets (MaxBytes): a store that
-// reaches it refuses new entries with an error that names the limit,
-// rather than filling the disk. A question is at most a message of 1 MiB.
-const BucketBytes = 256 << 20
 
 // StoreState is how a hub's store is: whether it takes writes, and the
 // room left on its disk.
@@ -46,11 +37,11 @@ func (e *StoreFullError) Error() string {
 }
 
 // Store asks the hub how its store is. ok is false when no one answers
-// on StoreSubject: the hub does not say.
+// on hubstore.StoreSubject: the hub does not say.
 func (c *Client) Store(ctx context.Context) (state StoreState, ok bool, err error) {
 	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
-	m, err := c.nc.RequestWithContext(ctx, StoreSubject, nil)
+	m, err := c.nc.RequestWithContext(ctx, hubstore.StoreSubject, nil)
 	if errors.Is(err, nats.ErrNoResponders) {
 		return StoreState{}, false, nil
 	}
@@ -68,7 +59,7 @@ func (c *Client) Store(ctx context.Context) (state StoreState, ok bool, err erro
 // is a remote hub, which is not asked: any member of its account could
 // answer there, refusing every machine's questions or delaying each.
 func (c *Client) refuseWhenFull(ctx context.Context) error {
-	if c.seal != nil { // DialRemote's
+	if c.seal != nil { // dialRemote's
 		return nil
 	}
 	st, ok, err := c.Store(ctx)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -82,7 +83,7 @@ func (c *Client) supersedeOnce(ctx context.Context, q *Question, won Answer, los
 	}
 	// kv.Update sets no TTL: the entry is put as the bucket's Update
 	// puts it, with the expected revision, and the TTL its create had.
-	m := &nats.Msg{Subject: "$KV." + AnswersBucket + "." + q.ID, Data: data}
+	m := &nats.Msg{Subject: "$KV." + hubstore.AnswersBucket + "." + q.ID, Data: data}
 	_, err = c.js.PublishMsg(ctx, m, jetstream.WithExpectLastSequencePerSubject(e.Revision()), jetstream.WithMsgTTL(answerKeep(q.Tag.Deadline)))
 	if err != nil {
 		return false, err

@@ -17,6 +17,7 @@ import (
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/hubserver"
 	"github.com/askuser/askuser/internal/testkit"
 	"github.com/askuser/askuser/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -385,7 +386,7 @@ func TestHubAbsent(t *testing.T) {
 			t.Fatal(err)
 		}
 		// A hub that died without removing its info file.
-		if err := hub.WriteInfo(paths.Info, hub.Info{URL: "nats://127.0.0.1:1", Token: "x", PID: 1}); err != nil {
+		if err := hubserver.WriteInfo(paths.Info, hub.Info{URL: "nats://127.0.0.1:1", Token: "x", PID: 1}); err != nil {
 			t.Fatal(err)
 		}
 		cs, stderr := hubClient(t, state, "2025-11-25", nil)

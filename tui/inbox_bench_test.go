@@ -15,6 +15,7 @@ import (
 
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
+	"github.com/askuser/askuser/internal/hubstore"
 )
 
 // BenchmarkInboxLatency is the time from a question stored on a real hub
@@ -47,7 +48,7 @@ func BenchmarkInboxLatency(b *testing.B) {
 	}
 	defer nc.Close()
 	js, _ := jetstream.New(nc)
-	kv, err := js.KeyValue(ctx, hub.QuestionsBucket)
+	kv, err := js.KeyValue(ctx, hubstore.QuestionsBucket)
 	if err != nil {
 		b.Fatal(err)
 	}

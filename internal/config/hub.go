@@ -3,24 +3,90 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
+	"path/filepath"
 	"strings"
 
-	"github.com/askuser/askuser/internal/hubremote"
+	"github.com/askuser/askuser/internal/sealkey"
 	"github.com/askuser/askuser/internal/strictjson"
 )
 
-// Remote is the remote hub that the config's hub names as an object:
-// the NATS server or cluster of the person's machines. An agent whose
-// config names one publishes its questions, sealed to the recipients,
-// through this machine's hub, which relays them there; when no hub runs,
-// askuser starts one, which stops by itself after IdleMs with nothing
-// to do.
+// Remote names a remote hub: the NATS server or cluster that a person's
+// machines share, the credentials file to reach it with, and the public
+// keys its questions are sealed to. The agent's config (its hub object)
+// and the hub's own (hub.json's remote) both name one, and both check it
+// with Problems.
+//
+// An agent whose config names one publishes its questions, sealed to
+// the recipients, through this machine's hub, which relays them there;
+// when no hub runs, askuser starts one, which stops by itself after
+// IdleMs with nothing to do.
 type Remote struct {
-	hubremote.Remote
+	// URL is the server's address, nats:// or tls://, or several,
+	// comma-separated, of one cluster.
+	URL string
+	// Credentials is the absolute path of a NATS .creds file, or of a
+	// file holding a token or user:password on one line, readable by
+	// its owner only.
+	Credentials string
+	// Recipients are the public keys (askuser-pub-…) every question is
+	// sealed to: the person's hub key, and any paired device's.
+	Recipients []string
+	// Replicas is how many replicas the hub's buckets are made with on
+	// a server that has none yet, 1 to MaxReplicas; 0 means as many as
+	// the servers of the cluster, up to three, and one on a server in
+	// no cluster. Buckets found are used as they are. Only hub.json
+	// sets it.
+	Replicas int
 	// IdleMs is how long a hub that askuser starts for the remote runs
 	// with no question waiting and no askuser connected before it
-	// stops, in milliseconds; 0 means DefaultIdleMs.
+	// stops, in milliseconds; 0 means DefaultIdleMs. Only the agent's
+	// config sets it.
 	IdleMs int64
+}
+
+// MaxReplicas is the most replicas Remote.Replicas asks for: a NATS
+// cluster's limit for a stream.
+const MaxReplicas = 5
+
+// Problem is one thing wrong with a Remote: the member it concerns
+// ("url", "credentials", "recipients" or "recipients[i]") and why.
+type Problem struct {
+	Member, Message string
+}
+
+// Problems checks r's URL, Credentials and Recipients and lists every
+// problem, in the order of the members; nil means they are good.
+func (r *Remote) Problems() []Problem {
+	var out []Problem
+	add := func(member, format string, args ...any) {
+		out = append(out, Problem{member, fmt.Sprintf(format, args...)})
+	}
+	if r.URL == "" {
+		add("url", `is required: the NATS server's address, such as "tls://nats.example.net:4222"`)
+	} else {
+		for u := range strings.SplitSeq(r.URL, ",") {
+			pu, err := url.Parse(strings.TrimSpace(u))
+			if err != nil || (pu.Scheme != "nats" && pu.Scheme != "tls") || pu.Host == "" || pu.User != nil {
+				add("url", "must be nats://HOST:PORT or tls://HOST:PORT, without a user or password (those go in credentials), got %q", u)
+			}
+		}
+	}
+	switch {
+	case r.Credentials == "":
+		add("credentials", "is required: the path of a NATS .creds file, or of a file holding a token or user:password")
+	case !filepath.IsAbs(r.Credentials):
+		add("credentials", "must be an absolute path, got %q", r.Credentials)
+	}
+	if len(r.Recipients) == 0 {
+		add("recipients", "must list at least one public key to seal questions to: askuser hub recipient prints a machine's")
+	}
+	for i, k := range r.Recipients {
+		if _, err := sealkey.Parse(k, sealkey.Public, "public key"); err != nil {
+			add(fmt.Sprintf("recipients[%d]", i), "%v; got %q", err, k)
+		}
+	}
+	return out
 }
 
 // DefaultIdleMs is the idle time of a hub askuser starts, ten minutes;
@@ -47,7 +113,7 @@ const hubWant = `"auto", "off" or an object naming a remote hub, {"url": …, "c
 // checkRemote reports every problem of a Remote, each at the path of
 // its member; at gives the offset of a member, -1 when unknown.
 func checkRemote(r *Remote, at func(member string) int64, add func(path string, off int64, format string, args ...any)) {
-	for _, pr := range hubremote.Problems(r.Remote) {
+	for _, pr := range r.Problems() {
 		member := pr.Member
 		if strings.HasPrefix(member, keyRecipients) {
 			member = keyRecipients

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/askuser/askuser/internal/hubremote"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -14,7 +13,7 @@ const pub = "askuser-pub-PwAxMkIhRrYfpdxky-KNzmaHmdSh_1NOEgqW7iO2WJx9_KcMfvVsQ7y
 // TestParseHubRemote reads the hub object: a good one whole, and each
 // mistake with its member, its position and what to write instead.
 func TestParseHubRemote(t *testing.T) {
-	good := &Remote{Remote: hubremote.Remote{URL: "tls://a:4222,nats://b:4222", Credentials: "/c/agent.creds", Recipients: []string{pub}}}
+	good := &Remote{URL: "tls://a:4222,nats://b:4222", Credentials: "/c/agent.creds", Recipients: []string{pub}}
 	tests := []struct {
 		name string
 		in   string
@@ -23,7 +22,7 @@ func TestParseHubRemote(t *testing.T) {
 		{"good", `{"hub": {"url": "tls://a:4222,nats://b:4222", "credentials": "/c/agent.creds", "recipients": ["` + pub + `"]}}`,
 			Prefs{Hub: HubAuto, HubRemote: good}},
 		{"idle", `{"hub": {"url": "nats://a:1", "credentials": "/c", "recipients": ["` + pub + `"], "idleMs": 5000}}`,
-			Prefs{Hub: HubAuto, HubRemote: &Remote{Remote: hubremote.Remote{URL: "nats://a:1", Credentials: "/c", Recipients: []string{pub}}, IdleMs: 5000}}},
+			Prefs{Hub: HubAuto, HubRemote: &Remote{URL: "nats://a:1", Credentials: "/c", Recipients: []string{pub}, IdleMs: 5000}}},
 		{"empty object", `{"hub": {}}`, []P{
 			{"hub.url", `is required: the NATS server's address, such as "tls://nats.example.net:4222" (line 1, column 9)`},
 			{"hub.credentials", "is required: the path of a NATS .creds file, or of a file holding a token or user:password (line 1, column 9)"},
@@ -95,7 +94,7 @@ func TestParseHubRemote(t *testing.T) {
 // TestCheckPrefsHubRemote checks a remote built in Go by the file's
 // rules, and that a file's hub string drops another source's remote.
 func TestCheckPrefsHubRemote(t *testing.T) {
-	r := &Remote{Remote: hubremote.Remote{URL: "nats://a:1", Credentials: "c", Recipients: []string{pub}}, IdleMs: -1}
+	r := &Remote{URL: "nats://a:1", Credentials: "c", Recipients: []string{pub}, IdleMs: -1}
 	err := CheckPrefs("flags", Prefs{Hub: HubOff, HubRemote: r})
 	want := `flags: invalid config: hub: names a remote hub, so it must be "auto", got "off"; hub.credentials: must be an absolute path, got "c"; hub.idleMs: must be a whole number of milliseconds from 1 to 604800000 (a week), got -1`
 	if err == nil || err.Error() != want {

@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/internal/strictjson"
 )
@@ -32,8 +32,8 @@ type Config struct {
 	Push *notify.PushConfig
 	// Remote, when set, is the hub the questions of this machine are
 	// relayed to, sealed, and whose questions sealed to this machine's
-	// key are relayed here (see hub.Relay).
-	Remote *hub.Remote
+	// key are relayed here (see hubstore.Relay).
+	Remote *config.Remote
 	// Leaf, when set with Remote, joins the remote as a leaf node of
 	// the hub's own server instead of dialing it as a client (see Leaf).
 	Leaf *Leaf

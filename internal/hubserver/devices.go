@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/hubweb"
 	"github.com/askuser/askuser/internal/safetext"
 	"github.com/nats-io/nats-server/v2/server"
@@ -98,7 +99,7 @@ func serveControl(ctx context.Context, s *server.Server, token string, w *hubweb
 func rewatch(nc *nats.Conn, w *hubweb.Server) error {
 	var errs []error
 	for _, what := range []string{"CREATED", "DELETED"} {
-		for _, bucket := range []string{hub.QuestionsBucket, hub.AnswersBucket} {
+		for _, bucket := range []string{hubstore.QuestionsBucket, hubstore.AnswersBucket} {
 			_, err := nc.Subscribe("$JS.EVENT.ADVISORY.STREAM."+what+".KV_"+bucket, func(*nats.Msg) { w.Rewatch() })
 			errs = append(errs, err)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/host/cli"
 	"github.com/askuser/askuser/internal/hubserver"
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/testkit"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -70,19 +71,7 @@ func TestStoreDiskFull(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	fill := filepath.Join(dir, "fill")
-	f, err := os.Create(fill)
-	if err != nil {
-		t.Fatal(err)
-	}
-	block := make([]byte, 64<<10)
-	for err == nil {
-		_, err = f.Write(block)
-	}
-	f.Close()
-	if !errors.Is(err, syscall.ENOSPC) {
-		t.Fatalf("filling the store's disk: %v", err)
-	}
+	fill := fillDisk(t, dir)
 	// An answer now meets the full disk; it is not stored.
 	actx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	if _, err := c.Answer(actx, q.ID, answerJSON(t, "prod"), "disk test"); err == nil {
@@ -99,6 +88,59 @@ func TestStoreDiskFull(t *testing.T) {
 
 	// A new question is refused with an error its asker shows; its own
 	// dialog is shown all the same.
+	askRefused(t, env)
+	if qs, err := c.Pending(context.Background()); err != nil || len(qs) != 1 {
+		t.Errorf("while the disk is full the hub holds %d questions (%v); want the 1 asked before", len(qs), err)
+	}
+
+	if err := os.Remove(fill); err != nil {
+		t.Fatal(err)
+	}
+	waitStore(t, c, false)
+	if got := log.String(); !strings.Contains(got, "askuser hub: store: room again") {
+		t.Errorf("the hub's log does not say the store has room again:\n%s", got)
+	}
+	t.Logf("the hub logged:\n%s", log.String())
+	answerHeld(t, c, q.ID, "disk test", results, "after space was freed")
+	askThrough(t, env)
+	next := pending(t, c, 1)[0]
+	// The watch goes on: it reports the new question.
+	for deadline := time.After(30 * time.Second); ; {
+		select {
+		case e := <-events:
+			if e.Kind == hub.WatchWaiting && e.ID == next.ID {
+				return
+			}
+		case <-deadline:
+			t.Fatal("a watch from before the disk filled did not report a question asked after space was freed")
+		}
+	}
+}
+
+// fillDisk fills the filesystem of dir with a file, which it returns.
+func fillDisk(t *testing.T, dir string) string {
+	t.Helper()
+	fill := filepath.Join(dir, "fill")
+	f, err := os.Create(fill)
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := make([]byte, 64<<10)
+	for err == nil {
+		_, err = f.Write(block)
+	}
+	f.Close()
+	if !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("filling the store's disk: %v", err)
+	}
+	return fill
+}
+
+// askRefused asks a question through the hub of env, whose store is
+// full, and checks that its asker is told the hub refused it, and shows
+// its own dialog all the same.
+func askRefused(t *testing.T, env func(string) string) {
+	t.Helper()
 	told := make(chan error, 1)
 	shown := make(chan struct{})
 	link := hub.NewLink(&hub.LinkOptions{
@@ -133,36 +175,10 @@ func TestStoreDiskFull(t *testing.T) {
 	}
 	cancelAsk()
 	<-asked
-	if qs, err := c.Pending(context.Background()); err != nil || len(qs) != 1 {
-		t.Errorf("while the disk is full the hub holds %d questions (%v); want the 1 asked before", len(qs), err)
-	}
-
-	if err := os.Remove(fill); err != nil {
-		t.Fatal(err)
-	}
-	waitStore(t, c, false)
-	if got := log.String(); !strings.Contains(got, "askuser hub: store: room again") {
-		t.Errorf("the hub's log does not say the store has room again:\n%s", got)
-	}
-	t.Logf("the hub logged:\n%s", log.String())
-	answerHeld(t, c, q.ID, "disk test", results, "after space was freed")
-	askThrough(t, env)
-	next := pending(t, c, 1)[0]
-	// The watch goes on: it reports the new question.
-	for deadline := time.After(30 * time.Second); ; {
-		select {
-		case e := <-events:
-			if e.Kind == hub.WatchWaiting && e.ID == next.ID {
-				return
-			}
-		case <-deadline:
-			t.Fatal("a watch from before the disk filled did not report a question asked after space was freed")
-		}
-	}
 }
 
 // checkBounds checks that each of the buckets of the hub of info is
-// bounded to hub.BucketBytes.
+// bounded to hubstore.BucketBytes.
 func checkBounds(t *testing.T, info hub.Info) {
 	t.Helper()
 	nc, err := nats.Connect(info.URL, nats.Token(info.Token))
@@ -174,13 +190,13 @@ func checkBounds(t *testing.T, info hub.Info) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{hub.QuestionsBucket, hub.AnswersBucket} {
+	for _, name := range []string{hubstore.QuestionsBucket, hubstore.AnswersBucket} {
 		s, err := js.Stream(context.Background(), "KV_"+name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := s.CachedInfo().Config.MaxBytes; got != hub.BucketBytes {
-			t.Errorf("the bucket %s holds up to %d bytes, want %d", name, got, hub.BucketBytes)
+		if got := s.CachedInfo().Config.MaxBytes; got != hubstore.BucketBytes {
+			t.Errorf("the bucket %s holds up to %d bytes, want %d", name, got, hubstore.BucketBytes)
 		}
 	}
 }

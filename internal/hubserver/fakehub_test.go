@@ -17,6 +17,7 @@ import (
 
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/testkit"
 )
 
@@ -56,7 +57,7 @@ func TestFakeHub(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := fake.Forge(hub.AnswersBucket, q.ID, forged, "askuser.answered."+q.ID); err != nil {
+			if err := fake.Forge(hubstore.AnswersBucket, q.ID, forged, "askuser.answered."+q.ID); err != nil {
 				t.Fatal(err)
 			}
 			// Two attempts after the forgery: the asker saw it and refused.
@@ -152,7 +153,7 @@ func TestFakeHubControl(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := hub.WriteInfo(paths.Info, info); err != nil {
+			if err := hubserver.WriteInfo(paths.Info, info); err != nil {
 				t.Fatal(err)
 			}
 			defer os.Remove(paths.Info)

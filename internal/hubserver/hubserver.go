@@ -30,6 +30,8 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/hubweb"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/nats-io/nats-server/v2/server"
@@ -106,7 +108,7 @@ type Options struct {
 	// Remote, when set, is the remote hub to relay with, in place of the
 	// config file's (see Config.Remote). Unlike the config file's, a
 	// credentials file that cannot be used stops the hub at the start.
-	Remote *hub.Remote
+	Remote *config.Remote
 	// Idle, when more than 0, stops the hub once it has had nothing to
 	// do for that long: no question waiting and no askuser connected.
 	// It is how a hub that an agent started leaves nothing behind.
@@ -138,93 +140,22 @@ func Run(ctx context.Context, opts *Options) error {
 			return err
 		}
 	}
-	if err := os.MkdirAll(paths.Dir, 0o700); err != nil {
-		return fmt.Errorf("make the hub's directory: %w", err)
-	}
-	if err := os.Chmod(paths.Dir, 0o700); err != nil {
-		return fmt.Errorf("make the hub's directory private: %w", err)
-	}
-	lock, err := os.OpenFile(paths.Lock, os.O_CREATE|os.O_RDWR, 0o600)
+	lock, err := lockDir(paths)
 	if err != nil {
-		return fmt.Errorf("open the hub's lock: %w", err)
+		return err
 	}
 	defer lock.Close()
-	if err := lockFile(lock); err != nil {
-		if errors.Is(err, errLocked) {
-			re := &RunningError{Lock: paths.Lock}
-			if info, err := hub.ReadInfo(paths.Info); err == nil {
-				re.Info = &info
-			}
-			return re
-		}
-		return fmt.Errorf("lock %s: %w", paths.Lock, err)
-	}
-	cfgPath := opts.ConfigFile
-	if cfgPath == "" && opts.Getenv != nil {
-		// With neither XDG_CONFIG_HOME nor HOME there is no place for
-		// the file, and so no config.
-		cfgPath, _ = ConfigPath(opts.Getenv)
-	}
-	var cfg Config
-	if cfgPath != "" {
-		if cfg, err = LoadConfig(cfgPath); err != nil {
-			return err
-		}
-	}
-	if opts.Remote != nil {
-		// A hub started for an agent has nobody watching its log: a
-		// remote it could never reach is refused at once, and the agent
-		// says why.
-		if _, err := hub.ReadCredentials(opts.Remote.Credentials); err != nil {
-			return fmt.Errorf("remote: %w", err)
-		}
-		// A client of the remote, as an agent's is: not a leaf node.
-		cfg.Remote, cfg.Leaf = opts.Remote, nil
-	}
-	token, err := newToken()
+	cfg, err := runConfig(opts)
 	if err != nil {
 		return err
 	}
-	cert, err := serverCert()
+	hs, err := newServer(opts.Port, cfg, paths)
 	if err != nil {
 		return err
 	}
-	port := opts.Port
-	if port == 0 {
-		port = server.RANDOM_PORT
-	}
-	sopts := &server.Options{
-		ServerName:    "askuser-hub",
-		Host:          "127.0.0.1",
-		Port:          port,
-		Authorization: token,
-		JetStream:     true,
-		StoreDir:      paths.Store,
-		NoSigs:        true,
-		NoLog:         true,
-		MaxPayload:    1 << 20,
-		// askuser's clients pin the certificate the info file names, so
-		// that whatever listens on this port once the hub stopped gets
-		// neither their token nor their trust; an askuser from before
-		// the pin still connects without TLS.
-		TLSConfig:   &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS13},
-		AllowNonTLS: true,
-		// Otherwise three quarters of the disk (see maxStoreBytes).
-		JetStreamMaxStore: maxStoreBytes,
-	}
-	var leaf *leafNode
-	if cfg.Remote != nil && cfg.Leaf != nil {
-		if leaf, err = newLeafNode(sopts, *cfg.Remote, *cfg.Leaf, token, leafTokenFile(paths)); err != nil {
-			return err
-		}
+	s, leaf, token := hs.Server, hs.leaf, hs.token
+	if leaf != nil {
 		defer os.Remove(leafTokenFile(paths))
-	}
-	s, err := server.NewServer(sopts)
-	if err == nil && leaf != nil {
-		err = leaf.bind(s)
-	}
-	if err != nil {
-		return fmt.Errorf("configure the hub's server: %w", err)
 	}
 	store := newStoreWatch(s, paths.Store, log)
 	go s.Start()
@@ -232,48 +163,29 @@ func Run(ctx context.Context, opts *Options) error {
 		s.Shutdown()
 		s.WaitForShutdown()
 	}()
-	if !s.ReadyForConnections(readyTimeout) {
-		return fmt.Errorf("the hub's server was not ready within %v", readyTimeout)
-	}
-	if leaf != nil {
-		if err := leaf.enableJetStream(s); err != nil {
-			return err
-		}
-	}
-	addr, ok := s.Addr().(*net.TCPAddr)
-	if !ok {
-		return fmt.Errorf("the hub's server listens on %v, not TCP", s.Addr())
-	}
-	if err := makeBuckets(ctx, s, token); err != nil {
+	port, err := hs.ready(ctx)
+	if err != nil {
 		return err
 	}
 	services, cancelServices := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	defer cancelServices()
-	store.restart = func() error {
-		var enable func() error
-		if leaf != nil {
-			enable = func() error { return leaf.enableJetStream(s) }
-		}
-		return restartJetStream(services, s, sopts, token, enable)
-	}
+	store.restart = func() error { return hs.restartJetStream(services) }
 	if err := store.run(services, &wg, token); err != nil {
 		return err
 	}
 	info := hub.Info{
-		URL:         fmt.Sprintf("nats://127.0.0.1:%d", addr.Port),
+		URL:         fmt.Sprintf("nats://127.0.0.1:%d", port),
 		Token:       token,
-		Fingerprint: hub.CertFingerprint(cert.Certificate[0]),
+		Fingerprint: hubstore.CertFingerprint(hs.cert.Certificate[0]),
 		PID:         os.Getpid(),
 		Started:     time.Now().UTC().Truncate(time.Millisecond),
 		Store:       paths.Store,
+		IdleMs:      opts.Idle.Milliseconds(),
 	}
 	if cfg.Remote != nil {
 		info.Remote = cfg.Remote.URL
-	}
-	if opts.Idle > 0 {
-		info.IdleMs = opts.Idle.Milliseconds()
 	}
 	page, said := "", ""
 	if opts.Web != "" {
@@ -282,38 +194,24 @@ func Run(ctx context.Context, opts *Options) error {
 		}
 	}
 	// Written once the page is served, so that it names the page.
-	if err := hub.WriteInfo(paths.Info, info); err != nil {
+	if err := WriteInfo(paths.Info, info); err != nil {
 		return err
 	}
 	defer os.Remove(paths.Info)
 	// The page is told of once askuser hub status can print its address.
 	io.WriteString(log, said)
 	if cfg.Push != nil {
-		if cfg.Push.Link == "" && strings.HasPrefix(page, "https://") {
+		p := *cfg.Push
+		if p.Link == "" && strings.HasPrefix(page, "https://") {
 			// A push opens the question on the page of the paired devices.
-			cfg.Push.Link = page
+			p.Link = page
 		}
-		if err := startPush(services, &wg, s, info, *cfg.Push, opts.Getenv, log); err != nil {
+		if err := startPush(services, &wg, s, info, p, opts.Getenv, log); err != nil {
 			return err
 		}
-		fmt.Fprintf(log, "askuser hub: pushes questions unanswered after %v to the ntfy server at %s\n", cfg.Push.Delay, cfg.Push.Server)
 	}
 	if cfg.Remote != nil {
-		// Every machine signs what it stores on the remote hub with a
-		// key of its own, made once.
-		key := paths.Key()
-		if _, err := hub.MakeKey(key); err != nil {
-			return err
-		}
-		dial, where := remoteDial(*cfg.Remote, key, log), "the remote hub at "+cfg.Remote.URL
-		if leaf != nil {
-			// The relay reaches the cluster through this hub's own
-			// server, as a client of the account bound to the leaf node.
-			dial = leaf.dial(s, remoteDial(hub.Remote{URL: info.URL, Credentials: leafTokenFile(paths), Recipients: cfg.Remote.Recipients, Replicas: cfg.Remote.Replicas}, key, log))
-			where = "the cluster at " + cfg.Remote.URL + " through this hub's leaf node"
-			wg.Go(func() { leaf.watch(services, s, log) })
-		}
-		if err := startRelay(services, &wg, info, dial, where, log); err != nil {
+		if err := relayRemote(services, &wg, s, leaf, info, paths, *cfg.Remote, log); err != nil {
 			return err
 		}
 	}
@@ -335,6 +233,184 @@ func Run(ctx context.Context, opts *Options) error {
 		fmt.Fprintf(log, "askuser hub: stopping: idle for %v\n", opts.Idle)
 	}
 	return nil
+}
+
+// lockDir makes the hub's private directory and locks it for this hub:
+// the lock holds while the returned file is open. It returns a
+// *RunningError when another hub holds it.
+func lockDir(paths hub.Paths) (*os.File, error) {
+	if err := os.MkdirAll(paths.Dir, 0o700); err != nil {
+		return nil, fmt.Errorf("make the hub's directory: %w", err)
+	}
+	if err := os.Chmod(paths.Dir, 0o700); err != nil {
+		return nil, fmt.Errorf("make the hub's directory private: %w", err)
+	}
+	lock, err := os.OpenFile(paths.Lock, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open the hub's lock: %w", err)
+	}
+	if err := lockFile(lock); err != nil {
+		lock.Close()
+		if errors.Is(err, errLocked) {
+			re := &RunningError{Lock: paths.Lock}
+			if info, err := hub.ReadInfo(paths.Info); err == nil {
+				re.Info = &info
+			}
+			return nil, re
+		}
+		return nil, fmt.Errorf("lock %s: %w", paths.Lock, err)
+	}
+	return lock, nil
+}
+
+// runConfig is the config the hub runs with: its config file's, with
+// opts.Remote in place of the file's remote when it is set.
+func runConfig(opts *Options) (Config, error) {
+	cfgPath := opts.ConfigFile
+	if cfgPath == "" && opts.Getenv != nil {
+		// With neither XDG_CONFIG_HOME nor HOME there is no place for
+		// the file, and so no config.
+		cfgPath, _ = ConfigPath(opts.Getenv)
+	}
+	var cfg Config
+	if cfgPath != "" {
+		var err error
+		if cfg, err = LoadConfig(cfgPath); err != nil {
+			return Config{}, err
+		}
+	}
+	if opts.Remote != nil {
+		// A hub started for an agent has nobody watching its log: a
+		// remote it could never reach is refused at once, and the agent
+		// says why.
+		if _, err := hubstore.ReadCredentials(opts.Remote.Credentials); err != nil {
+			return Config{}, fmt.Errorf("remote: %w", err)
+		}
+		// A client of the remote, as an agent's is: not a leaf node.
+		cfg.Remote, cfg.Leaf = opts.Remote, nil
+	}
+	return cfg, nil
+}
+
+// natsServer is the hub's NATS server, with what it was made with.
+type natsServer struct {
+	*server.Server
+	opts  *server.Options
+	leaf  *leafNode // nil unless the hub joins its remote as a leaf node
+	token string    // the clients'
+	cert  tls.Certificate
+}
+
+// newServer makes the hub's NATS server, on port (0 for any free one),
+// storing in paths.Store, with a new token and certificate, and a leaf
+// node when cfg names a remote to join as one.
+func newServer(port int, cfg Config, paths hub.Paths) (*natsServer, error) {
+	token, err := newToken()
+	if err != nil {
+		return nil, err
+	}
+	cert, err := serverCert()
+	if err != nil {
+		return nil, err
+	}
+	ns := &natsServer{opts: serverOptions(port, paths, token, cert), token: token, cert: cert}
+	if cfg.Remote != nil && cfg.Leaf != nil {
+		if ns.leaf, err = newLeafNode(ns.opts, *cfg.Remote, *cfg.Leaf, token, leafTokenFile(paths)); err != nil {
+			return nil, err
+		}
+	}
+	ns.Server, err = server.NewServer(ns.opts)
+	if err == nil && ns.leaf != nil {
+		err = ns.leaf.bind(ns.Server)
+	}
+	if err != nil {
+		if ns.leaf != nil {
+			os.Remove(leafTokenFile(paths))
+		}
+		return nil, fmt.Errorf("configure the hub's server: %w", err)
+	}
+	return ns, nil
+}
+
+// ready waits for the started server to take connections, enables the
+// leaf node's JetStream, makes the hub's buckets, and returns the port
+// the server listens on.
+func (ns *natsServer) ready(ctx context.Context) (int, error) {
+	if !ns.ReadyForConnections(readyTimeout) {
+		return 0, fmt.Errorf("the hub's server was not ready within %v", readyTimeout)
+	}
+	if ns.leaf != nil {
+		if err := ns.leaf.enableJetStream(ns.Server); err != nil {
+			return 0, err
+		}
+	}
+	addr, ok := ns.Addr().(*net.TCPAddr)
+	if !ok {
+		return 0, fmt.Errorf("the hub's server listens on %v, not TCP", ns.Addr())
+	}
+	if err := makeBuckets(ctx, ns.Server, ns.token); err != nil {
+		return 0, err
+	}
+	return addr.Port, nil
+}
+
+// restartJetStream restarts the server's JetStream after its store
+// failed, with the leaf node's, through the function restartJetStream.
+func (ns *natsServer) restartJetStream(ctx context.Context) error {
+	var enable func() error
+	if ns.leaf != nil {
+		enable = func() error { return ns.leaf.enableJetStream(ns.Server) }
+	}
+	return restartJetStream(ctx, ns.Server, ns.opts, ns.token, enable)
+}
+
+// serverOptions are the options of the hub's NATS server, on port (0
+// for any free one) of the loopback, storing in paths.Store, taking
+// clients with token, over TLS with cert.
+func serverOptions(port int, paths hub.Paths, token string, cert tls.Certificate) *server.Options {
+	if port == 0 {
+		port = server.RANDOM_PORT
+	}
+	return &server.Options{
+		ServerName:    "askuser-hub",
+		Host:          "127.0.0.1",
+		Port:          port,
+		Authorization: token,
+		JetStream:     true,
+		StoreDir:      paths.Store,
+		NoSigs:        true,
+		NoLog:         true,
+		MaxPayload:    1 << 20,
+		// askuser's clients pin the certificate the info file names, so
+		// that whatever listens on this port once the hub stopped gets
+		// neither their token nor their trust; an askuser from before
+		// the pin still connects without TLS.
+		TLSConfig:   &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS13},
+		AllowNonTLS: true,
+		// Otherwise three quarters of the disk (see maxStoreBytes).
+		JetStreamMaxStore: maxStoreBytes,
+	}
+}
+
+// relayRemote relays questions, on wg until ctx is done, between the
+// hub, its server s at info, and the remote hub r: through the leaf node
+// of s when leaf is set, else as a client of r's server.
+func relayRemote(ctx context.Context, wg *sync.WaitGroup, s *server.Server, leaf *leafNode, info hub.Info, paths hub.Paths, r config.Remote, log io.Writer) error {
+	// Every machine signs what it stores on the remote hub with a key of
+	// its own, made once.
+	key := paths.Key()
+	if _, err := hubstore.MakeKey(key); err != nil {
+		return err
+	}
+	dial, where := remoteDial(r, key, log), "the remote hub at "+r.URL
+	if leaf != nil {
+		// The relay reaches the cluster through this hub's own server,
+		// as a client of the account bound to the leaf node.
+		dial = leaf.dial(s, remoteDial(config.Remote{URL: info.URL, Credentials: leafTokenFile(paths), Recipients: r.Recipients, Replicas: r.Replicas}, key, log))
+		where = "the cluster at " + r.URL + " through this hub's leaf node"
+		wg.Go(func() { leaf.watch(ctx, s, log) })
+	}
+	return startRelay(ctx, wg, info, dial, where, log)
 }
 
 // watchIdle returns a channel, on wg until ctx is done, that is closed
@@ -416,6 +492,7 @@ func startPush(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info h
 			fmt.Fprintf(log, "askuser hub: pushes stopped: %v\n", err)
 		}
 	})
+	fmt.Fprintf(log, "askuser hub: pushes questions unanswered after %v to the ntfy server at %s\n", cfg.Delay, cfg.Server)
 	return nil
 }
 
@@ -532,7 +609,7 @@ func makeBuckets(ctx context.Context, s *server.Server, token string) error {
 	}
 	bctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
-	if _, _, err := hub.Buckets(bctx, js); err != nil {
+	if _, _, err := hubstore.Buckets(bctx, js); err != nil {
 		return fmt.Errorf("make the hub's buckets: %w", err)
 	}
 	return boundBuckets(bctx, js)

@@ -7,12 +7,13 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/nats-io/nats-server/v2/server"
 )
@@ -81,8 +82,8 @@ func domainProblem(d string) string {
 // leafRemote is the server's leaf node remote for r: its URLs, TLS when
 // one of them is tls://, and its credentials, a NATS .creds file, or a
 // user and password or a token, which go in the URLs.
-func leafRemote(r hub.Remote) (*server.RemoteLeafOpts, error) {
-	creds, err := hub.ReadCredentials(r.Credentials)
+func leafRemote(r config.Remote) (*server.RemoteLeafOpts, error) {
+	creds, err := hubstore.ReadCredentials(r.Credentials)
 	if err != nil {
 		return nil, fmt.Errorf("remote: %w", err)
 	}
@@ -152,7 +153,7 @@ type leafNode struct {
 
 // newLeafNode sets o up to join the remote r as a leaf node, with the
 // hub's own token, and writes the relay's token to tokenFile.
-func newLeafNode(o *server.Options, r hub.Remote, l Leaf, token, tokenFile string) (*leafNode, error) {
+func newLeafNode(o *server.Options, r config.Remote, l Leaf, token, tokenFile string) (*leafNode, error) {
 	lo, err := leafRemote(r)
 	if err != nil {
 		return nil, err
@@ -228,8 +229,8 @@ func (n *leafNode) watch(ctx context.Context, s *server.Server, log io.Writer) {
 
 // dial wraps dial, the relay's, so that its errors say what to look at:
 // whether the leaf node of s has joined the cluster, and the domain.
-func (n *leafNode) dial(s *server.Server, dial func(context.Context) (*hub.Client, error)) func(context.Context) (*hub.Client, error) {
-	return func(ctx context.Context) (*hub.Client, error) {
+func (n *leafNode) dial(s *server.Server, dial func(context.Context) (hubstore.Conn, error)) func(context.Context) (hubstore.Conn, error) {
+	return func(ctx context.Context) (hubstore.Conn, error) {
 		c, err := dial(ctx)
 		switch {
 		case err == nil:
@@ -243,10 +244,10 @@ func (n *leafNode) dial(s *server.Server, dial func(context.Context) (*hub.Clien
 
 // writePrivate writes data to path, readable by its owner only.
 func writePrivate(path, data string) error {
-	if err := os.WriteFile(path, []byte(data+"\n"), 0o600); err != nil {
+	if err := hubstore.WritePrivate(path, []byte(data+"\n")); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	return os.Chmod(path, 0o600)
+	return nil
 }
 
 // leafTokenFile is where a hub that is a leaf node keeps its relay's

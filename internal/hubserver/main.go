@@ -12,7 +12,8 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/hubremote"
+	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/hubweb"
 	"github.com/askuser/askuser/internal/program"
 )
@@ -115,7 +116,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv f
 			p, err := hub.Locate(getenv)
 			if err == nil {
 				var pub string
-				if pub, err = hub.MakeKey(p.Key()); err == nil {
+				if pub, err = hubstore.MakeKey(p.Key()); err == nil {
 					fmt.Fprintln(stdout, pub)
 					return 0
 				}
@@ -125,7 +126,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv f
 		}
 	}
 	opts := Options{Getenv: getenv, Log: stderr}
-	var remote hub.Remote
+	var remote config.Remote
 	recipients := ""
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -175,7 +176,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv f
 			remote.Recipients = strings.Split(recipients, ",")
 		}
 		flags := map[string]string{"url": "--remote", "credentials": "--credentials", "recipients": "--recipients"}
-		for _, p := range hubremote.Problems(hubremote.Remote{URL: remote.URL, Credentials: remote.Credentials, Recipients: remote.Recipients}) {
+		for _, p := range remote.Problems() {
 			m, _, _ := strings.Cut(p.Member, "[")
 			return bad("%s: %s", flags[m], p.Message)
 		}

@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/hubremote"
+	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/strictjson"
 )
 
@@ -19,9 +20,9 @@ import (
 var remoteKeys = []string{"url", "credentials", "recipients", "leaf", "replicas"}
 
 // parseRemote reads the config's remote: the NATS server or cluster of
-// the person's other machines (see hub.Relay), and its leaf member, nil
+// the person's other machines (see hubstore.Relay), and its leaf member, nil
 // when the hub dials the remote as a client.
-func parseRemote(raw []byte) (*hub.Remote, *Leaf, error) {
+func parseRemote(raw []byte) (*config.Remote, *Leaf, error) {
 	m, err := strictjson.Members(raw, remoteKeys...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("remote: %w", err)
@@ -30,7 +31,7 @@ func parseRemote(raw []byte) (*hub.Remote, *Leaf, error) {
 	add := func(key, format string, args ...any) {
 		problems = append(problems, "remote."+key+": "+fmt.Sprintf(format, args...))
 	}
-	var r hub.Remote
+	var r config.Remote
 	for key, dst := range map[string]*string{"url": &r.URL, "credentials": &r.Credentials} {
 		if v, ok := m[key]; ok && json.Unmarshal(v, dst) != nil {
 			add(key, "must be a string")
@@ -39,8 +40,8 @@ func parseRemote(raw []byte) (*hub.Remote, *Leaf, error) {
 	if v, ok := m["recipients"]; ok && json.Unmarshal(v, &r.Recipients) != nil {
 		add("recipients", `must be an array of public keys such as ["askuser-pub-…"]`)
 	}
-	if v, ok := m["replicas"]; ok && (json.Unmarshal(v, &r.Replicas) != nil || r.Replicas < 1 || r.Replicas > hub.MaxReplicas) {
-		add("replicas", "must be a whole number from 1 to %d: how many replicas the hub's buckets are made with on a cluster that has none, got %s", hub.MaxReplicas, v)
+	if v, ok := m["replicas"]; ok && (json.Unmarshal(v, &r.Replicas) != nil || r.Replicas < 1 || r.Replicas > config.MaxReplicas) {
+		add("replicas", "must be a whole number from 1 to %d: how many replicas the hub's buckets are made with on a cluster that has none, got %s", config.MaxReplicas, v)
 	}
 	var leaf *Leaf
 	if v, ok := m["leaf"]; ok {
@@ -58,9 +59,9 @@ func parseRemote(raw []byte) (*hub.Remote, *Leaf, error) {
 }
 
 // remoteProblems checks a remote, each problem naming its member.
-func remoteProblems(r *hub.Remote) []string {
+func remoteProblems(r *config.Remote) []string {
 	var out []string
-	for _, p := range hubremote.Problems(hubremote.Remote{URL: r.URL, Credentials: r.Credentials, Recipients: r.Recipients}) {
+	for _, p := range r.Problems() {
 		out = append(out, "remote."+p.Member+": "+p.Message)
 	}
 	return out
@@ -72,8 +73,8 @@ const remoteRetry = 2 * time.Second
 
 // startRelay relays questions between the hub, at info, and the remote
 // hub that dial connects to, named where, on wg until ctx is done (see
-// hub.Relay), dialing again while it cannot be reached.
-func startRelay(ctx context.Context, wg *sync.WaitGroup, info hub.Info, dial func(context.Context) (*hub.Client, error), where string, log io.Writer) error {
+// hubstore.Relay), dialing again while it cannot be reached.
+func startRelay(ctx context.Context, wg *sync.WaitGroup, info hub.Info, dial func(context.Context) (hubstore.Conn, error), where string, log io.Writer) error {
 	local, err := hub.Dial(ctx, &hub.DialOptions{Info: &info, Name: "askuser hub relay"})
 	if err != nil {
 		return fmt.Errorf("remote: connect to the hub: %w", err)
@@ -85,7 +86,7 @@ func startRelay(ctx context.Context, wg *sync.WaitGroup, info hub.Info, dial fun
 			remote, err := dial(ctx)
 			if err == nil {
 				fmt.Fprintf(log, "askuser hub: relays questions with %s\n", where)
-				err = hub.Relay(ctx, local, remote, func(s string) { fmt.Fprintf(log, "askuser hub: %s\n", s) })
+				err = hubstore.Relay(ctx, local, remote, func(s string) { fmt.Fprintf(log, "askuser hub: %s\n", s) })
 				remote.Close()
 			}
 			if ctx.Err() != nil {
@@ -109,10 +110,9 @@ func startRelay(ctx context.Context, wg *sync.WaitGroup, info hub.Info, dial fun
 // relay stores there and opens the remote questions sealed to it. The
 // buckets it makes there, the machines new to this hub and the questions
 // it does not show, with why, are told to log.
-func remoteDial(r hub.Remote, key string, log io.Writer) func(context.Context) (*hub.Client, error) {
-	r.Key = key
-	return func(ctx context.Context) (*hub.Client, error) {
-		return hub.DialRemote(ctx, r, &hub.DialOptions{Name: "askuser hub relay", Timeout: 5 * time.Second, Log: func(s string) {
+func remoteDial(r config.Remote, key string, log io.Writer) func(context.Context) (hubstore.Conn, error) {
+	return func(ctx context.Context) (hubstore.Conn, error) {
+		return hubstore.DialRemote(ctx, r, key, &hubstore.DialOptions{Name: "askuser hub relay", Timeout: 5 * time.Second, Log: func(s string) {
 			fmt.Fprintf(log, "askuser hub: the remote hub: %s\n", s)
 		}})
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -17,7 +18,7 @@ import (
 
 // maxStoreBytes bounds the hub's JetStream file store (its
 // max_file_store), which is otherwise three quarters of the disk. It
-// holds the hub's buckets of hub.BucketBytes each and the marks of
+// holds the hub's buckets of hubstore.BucketBytes each and the marks of
 // pushes.
 const maxStoreBytes = 1 << 30
 
@@ -76,7 +77,7 @@ func newStoreWatch(s *server.Server, dir string, log io.Writer) *storeWatch {
 	return w
 }
 
-// run answers on hub.StoreSubject and looks at the store until ctx is
+// run answers on hubstore.StoreSubject and looks at the store until ctx is
 // done, on wg.
 func (w *storeWatch) run(ctx context.Context, wg *sync.WaitGroup, token string) error {
 	nc, err := nats.Connect("", nats.InProcessServer(w.s), nats.Token(token), nats.Name("askuser hub store"))
@@ -84,7 +85,7 @@ func (w *storeWatch) run(ctx context.Context, wg *sync.WaitGroup, token string) 
 		return fmt.Errorf("connect to the hub's own server: %w", err)
 	}
 	w.look("")
-	if _, err := nc.Subscribe(hub.StoreSubject, func(m *nats.Msg) {
+	if _, err := nc.Subscribe(hubstore.StoreSubject, func(m *nats.Msg) {
 		w.mu.Lock()
 		b, _ := json.Marshal(w.state)
 		w.mu.Unlock()
@@ -184,18 +185,18 @@ func restartJetStream(ctx context.Context, s *server.Server, opts *server.Option
 // boundBuckets sets MaxBytes on the buckets of a store made before
 // they had it.
 func boundBuckets(ctx context.Context, js jetstream.JetStream) error {
-	for _, name := range []string{hub.QuestionsBucket, hub.AnswersBucket} {
+	for _, name := range []string{hubstore.QuestionsBucket, hubstore.AnswersBucket} {
 		st, err := js.Stream(ctx, "KV_"+name)
 		if err != nil {
 			return err
 		}
 		cfg := st.CachedInfo().Config
-		if cfg.MaxBytes == hub.BucketBytes {
+		if cfg.MaxBytes == hubstore.BucketBytes {
 			continue
 		}
-		cfg.MaxBytes = hub.BucketBytes
+		cfg.MaxBytes = hubstore.BucketBytes
 		if _, err := js.UpdateStream(ctx, cfg); err != nil {
-			return fmt.Errorf("bound the bucket %s to %d bytes: %w", name, hub.BucketBytes, err)
+			return fmt.Errorf("bound the bucket %s to %d bytes: %w", name, hubstore.BucketBytes, err)
 		}
 	}
 	return nil

@@ -80,48 +80,15 @@ func TestStressKill(t *testing.T) {
 	var count atomic.Int32
 	for w := range answerers {
 		answering.Go(func() {
-			var c *hub.Client
-			defer func() {
-				if c != nil {
-					c.Close()
+			answerAtRandom(actx, t, dial, stop, w, func(id, label string) {
+				mu.Lock()
+				if prev, dup := accepted[id]; dup {
+					t.Errorf("question %s accepted twice: %s, then %s", id, prev, label)
 				}
-			}()
-			for attempt := 0; ; attempt++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				if c == nil {
-					var err error
-					if c, err = dial(actx); err != nil {
-						time.Sleep(20 * time.Millisecond)
-						continue
-					}
-				}
-				qs, err := c.Pending(actx)
-				if err != nil || len(qs) == 0 {
-					time.Sleep(5 * time.Millisecond)
-					continue
-				}
-				q := qs[rand.IntN(len(qs))]
-				label := []string{"staging", "prod"}[rand.IntN(2)]
-				_, err = c.Answer(actx, q.ID, answerJSON(t, label), fmt.Sprintf("answerer %d attempt %d", w, attempt))
-				var re *hub.RefusedError
-				switch {
-				case err == nil:
-					mu.Lock()
-					if prev, dup := accepted[q.ID]; dup {
-						t.Errorf("question %s accepted twice: %s, then %s", q.ID, prev, label)
-					}
-					accepted[q.ID] = label
-					mu.Unlock()
-					count.Add(1)
-				case errors.As(err, &re) && re.Reason == hub.RefusedAnswered:
-				case errors.As(err, &re) && actx.Err() == nil:
-					t.Errorf("answer to %s refused: %v", q.ID, err)
-				}
-			}
+				accepted[id] = label
+				mu.Unlock()
+				count.Add(1)
+			})
 		})
 	}
 
@@ -164,4 +131,46 @@ func TestStressKill(t *testing.T) {
 		}
 	}
 	t.Logf("%d answers accepted as such; %d calls answered", len(accepted), len(results))
+}
+
+// answerAtRandom answers, as answerer w, questions picked at random
+// among those waiting on the hub that dial reaches, until stop is
+// closed; accept is told each answer the hub accepted, with its label.
+func answerAtRandom(ctx context.Context, t *testing.T, dial func(context.Context) (*hub.Client, error), stop <-chan struct{}, w int, accept func(id, label string)) {
+	var c *hub.Client
+	defer func() {
+		if c != nil {
+			c.Close()
+		}
+	}()
+	for attempt := 0; ; attempt++ {
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		if c == nil {
+			var err error
+			if c, err = dial(ctx); err != nil {
+				time.Sleep(20 * time.Millisecond)
+				continue
+			}
+		}
+		qs, err := c.Pending(ctx)
+		if err != nil || len(qs) == 0 {
+			time.Sleep(5 * time.Millisecond)
+			continue
+		}
+		q := qs[rand.IntN(len(qs))]
+		label := []string{"staging", "prod"}[rand.IntN(2)]
+		_, err = c.Answer(ctx, q.ID, answerJSON(t, label), fmt.Sprintf("answerer %d attempt %d", w, attempt))
+		var re *hub.RefusedError
+		switch {
+		case err == nil:
+			accept(q.ID, label)
+		case errors.As(err, &re) && re.Reason == hub.RefusedAnswered:
+		case errors.As(err, &re) && ctx.Err() == nil:
+			t.Errorf("answer to %s refused: %v", q.ID, err)
+		}
+	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/hubweb"
 	"github.com/askuser/askuser/internal/testkit"
 	"github.com/nats-io/nats.go"
@@ -220,7 +221,7 @@ func receive[T any](t testing.TB, ch <-chan T) T {
 // as who gave the answer that lost.
 func supersede(t *testing.T, info hub.Info, id, loser string) {
 	t.Helper()
-	testkit.UpdateEntry(t, natsConn(t, info), hub.AnswersBucket, id, func(a map[string]any) { a["superseded"] = loser })
+	testkit.UpdateEntry(t, natsConn(t, info), hubstore.AnswersBucket, id, func(a map[string]any) { a["superseded"] = loser })
 }
 
 // natsConn connects to the hub at info as its own clients do, until the

@@ -18,6 +18,7 @@ import (
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/hubweb"
 	"github.com/askuser/askuser/internal/testkit"
 	"github.com/google/go-cmp/cmp"
@@ -458,7 +459,7 @@ func TestPreviewOverLimit(t *testing.T) {
 	events := f.live(t)
 	nc := natsConn(t, f.info)
 	hostile := hostileMarkdown["indented lists"](20_000)
-	testkit.UpdateEntry(t, nc, hub.QuestionsBucket, q.ID, func(v map[string]any) {
+	testkit.UpdateEntry(t, nc, hubstore.QuestionsBucket, q.ID, func(v map[string]any) {
 		opt := v["request"].(map[string]any)["questions"].([]any)[0].(map[string]any)["options"].([]any)[1].(map[string]any)
 		opt["preview"] = hostile
 	})
@@ -496,7 +497,7 @@ func TestBucketsMadeAgain(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	kv, err := js.KeyValue(ctx, hub.QuestionsBucket)
+	kv, err := js.KeyValue(ctx, hubstore.QuestionsBucket)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -516,12 +517,12 @@ func TestBucketsMadeAgain(t *testing.T) {
 			t.Fatal("the page did not show the question stored behind the hub's back")
 		}
 	}
-	for _, b := range []string{hub.QuestionsBucket, hub.AnswersBucket} {
+	for _, b := range []string{hubstore.QuestionsBucket, hubstore.AnswersBucket} {
 		if err := js.DeleteKeyValue(ctx, b); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, _, err := hub.Buckets(ctx, js); err != nil {
+	if _, _, err := hubstore.Buckets(ctx, js); err != nil {
 		t.Fatal(err)
 	}
 	asker := f.newAsker(t, "second agent", "/src/other", "testbox")

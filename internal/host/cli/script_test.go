@@ -20,6 +20,7 @@ import (
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/host/cli"
 	"github.com/askuser/askuser/internal/hubserver"
+	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/program"
 	"github.com/askuser/askuser/internal/testkit"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -235,7 +236,7 @@ func hubImpostor(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Defer(fake.Close)
 	forged, err := json.Marshal(hub.Answer{ID: id, Status: hub.StatusDismissed, By: "alice on her phone", At: time.Now().UTC()})
 	ts.Check(err)
-	ts.Check(fake.Forge(hub.AnswersBucket, id, forged, "askuser.answered."+id))
+	ts.Check(fake.Forge(hubstore.AnswersBucket, id, forged, "askuser.answered."+id))
 	seen := fake.Connections()
 	for deadline := time.Now().Add(20 * time.Second); fake.Connections() < seen+2; time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {

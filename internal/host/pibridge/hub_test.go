@@ -213,7 +213,7 @@ func TestHubUnreachable(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(paths.Info), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := hub.WriteInfo(paths.Info, hub.Info{URL: "nats://" + addr, Token: "t", PID: os.Getpid(), Started: time.Now()}); err != nil {
+	if err := hubserver.WriteInfo(paths.Info, hub.Info{URL: "nats://" + addr, Token: "t", PID: os.Getpid(), Started: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	c := ready(t, hello("rpc", true, rpcUI, nil))

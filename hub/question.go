@@ -80,7 +80,7 @@ type Answer struct {
 	// StatusAnswered.
 	Result json.RawMessage `json:"result,omitempty"`
 	// Superseded names who gave the answer or dismissal that this hub
-	// stored first and that lost, on the remote hub of a Relay, to one
+	// stored first and that lost, on the remote hub of a relay, to one
 	// given on another machine at the same moment: this entry, a
 	// closing note saying where the winner was given, replaced it.
 	Superseded string `json:"superseded,omitempty"`

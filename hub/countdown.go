@@ -26,8 +26,8 @@ const stoppedSubject = "askuser.stopped"
 //
 // The asker hears of it at once while it is connected, and when it is
 // back otherwise; a deadline that passes before it hears of it still
-// ends the call there. A question relayed with another machine (Relay)
-// is stopped there too, on behalf of by.
+// ends the call there. A question relayed with another machine is
+// stopped there too, on behalf of by.
 func (c *Client) StopCountdown(ctx context.Context, id, by string) error {
 	if err := checkBy(by); err != nil {
 		return err

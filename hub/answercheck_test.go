@@ -44,7 +44,7 @@ const (
 	q2 = `{"index":1,"id":"q2","title":"Note","kind":"input","selections":[],"freeText":"ship it","usedDefault":false}`
 )
 
-// TestCheckAnswer holds the door to the dialog's rules, for both
+// TestCheckAnswer holds answers given to the hub to the dialog's rules, for both
 // contracts: what it accepts comes out normalized, and what it refuses
 // is refused with the reason.
 func TestCheckAnswer(t *testing.T) {
