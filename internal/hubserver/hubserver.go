@@ -387,6 +387,11 @@ func serverOptions(port int, paths hub.Paths, token string, cert tls.Certificate
 		// the pin still connects without TLS.
 		TLSConfig:   &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS13},
 		AllowNonTLS: true,
+		// A client's TLS handshake and its CONNECT may take as long as
+		// the client waits for them (hub.DialOptions.Timeout, 5 s), not
+		// the server's 2 s, which a busy machine overruns.
+		TLSTimeout:  5,
+		AuthTimeout: 5,
 		// Otherwise three quarters of the disk (see maxStoreBytes).
 		JetStreamMaxStore: maxStoreBytes,
 	}
