@@ -297,6 +297,9 @@ func runSetup(_ context.Context, env *Env, args []string) int {
 		home = h
 	}
 	file := client.file(home, getenv)
+	if real, err := filepath.EvalSymlinks(file); err == nil {
+		file = real // a link, as dotfile managers make, stays a link
+	}
 	if undo {
 		return setupUndo(env, file, yes, dryRun)
 	}
@@ -458,7 +461,14 @@ func writeDiff(env *Env, file string, old, text []byte, existed bool) {
 		oldName = "/dev/null"
 	}
 	fmt.Fprintf(env.Stdout, "--- %s\n+++ %s\n", oldName, file)
-	fmt.Fprintf(env.Stdout, "@@ -%d,%d +%d,%d @@\n", from+1, len(a)-s+to-from, from+1, len(b)-s+to-from)
+	start := func(n int) int { // a range of no lines names the line before it
+		if n == 0 {
+			return from
+		}
+		return from + 1
+	}
+	na, nb := len(a)-s+to-from, len(b)-s+to-from
+	fmt.Fprintf(env.Stdout, "@@ -%d,%d +%d,%d @@\n", start(na), na, start(nb), nb)
 	for _, l := range a[from:p] {
 		fmt.Fprintln(env.Stdout, " "+l)
 	}
