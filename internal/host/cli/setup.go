@@ -14,6 +14,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/charmbracelet/x/term"
 )
 
 // A setupClient is an MCP client that askuser setup registers askuser in:
@@ -347,7 +349,7 @@ func confirm(env *Env, yes bool, question string) (int, bool) {
 	if yes {
 		return 0, true
 	}
-	if !isTerminal(env.Stdin) {
+	if f, ok := env.Stdin.(interface{ Fd() uintptr }); !ok || !term.IsTerminal(f.Fd()) {
 		fmt.Fprintln(env.Stderr, "askuser setup: no terminal to ask on; run it again with --yes to write, or --dry-run to see the change")
 		return ExitUsage, false
 	}

@@ -258,3 +258,36 @@ func TestSetupUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestSetupPi checks that setup pi runs pi install with the package when
+// pi is on the PATH, and prints the command when it is not.
+func TestSetupPi(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("PATH", dir)
+	code, out, _ := runSetup(t, t.TempDir(), "--yes", "pi")
+	if code != 0 || !strings.Contains(out, "pi is not on the PATH, so run:\n  pi install npm:@askuser/pi-ask-user\n") {
+		t.Fatalf("without pi: status %d, stdout %q", code, out)
+	}
+	log := filepath.Join(dir, "log")
+	script := "#!/bin/sh\necho \"$@\" >> " + log + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "pi"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args []string
+		code int
+		log  string
+	}{
+		{[]string{"--dry-run", "pi"}, 0, "<none>"},
+		{[]string{"pi"}, cli.ExitUsage, "<none>"}, // no terminal
+		{[]string{"--yes", "pi"}, 0, "install npm:@askuser/pi-ask-user\n"},
+		{[]string{"--yes", "--undo", "pi"}, 0, "install npm:@askuser/pi-ask-user\nremove npm:@askuser/pi-ask-user\n"},
+	} {
+		if code, out, errs := runSetup(t, t.TempDir(), tt.args...); code != tt.code {
+			t.Errorf("setup %q: status %d, want %d; stdout %q, stderr %q", tt.args, code, tt.code, out, errs)
+		}
+		if got := readOr(t, log); got != tt.log {
+			t.Errorf("after setup %q pi ran %q, want %q", tt.args, got, tt.log)
+		}
+	}
+}
