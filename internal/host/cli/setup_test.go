@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/creack/pty"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/askuser/askuser/internal/host/cli"
@@ -288,6 +289,45 @@ func TestSetupPi(t *testing.T) {
 		}
 		if got := readOr(t, log); got != tt.log {
 			t.Errorf("after setup %q pi ran %q, want %q", tt.args, got, tt.log)
+		}
+	}
+}
+
+// TestSetupAsks answers setup's question on a terminal: only y writes.
+func TestSetupAsks(t *testing.T) {
+	for _, tt := range []struct {
+		answer string
+		code   int
+		want   string
+	}{
+		{"y\n", 0, claudeNew},
+		{"yes\n", 0, claudeNew},
+		{"n\n", cli.ExitAborted, "<none>"},
+		{"\n", cli.ExitAborted, "<none>"},
+	} {
+		ptmx, tty, err := pty.Open()
+		if err != nil {
+			t.Skip("no pseudo-terminal here:", err)
+		}
+		if _, err := ptmx.Write([]byte(tt.answer)); err != nil {
+			t.Fatal(err)
+		}
+		home := t.TempDir()
+		var out, errb bytes.Buffer
+		env := &cli.Env{Stdin: tty, Stdout: &out, Stderr: &errb, Getenv: func(k string) string {
+			if k == "HOME" {
+				return home
+			}
+			return ""
+		}}
+		code := cli.Run(context.Background(), []string{"setup", "--npx", "claude"}, env)
+		ptmx.Close()
+		tty.Close()
+		if code != tt.code || !strings.Contains(out.String(), ".claude.json? [y/N] ") {
+			t.Errorf("answer %q: status %d, stdout %q, stderr %q; want status %d after the question", tt.answer, code, out.String(), errb.String(), tt.code)
+		}
+		if got := readOr(t, filepath.Join(home, ".claude.json")); got != tt.want {
+			t.Errorf("answer %q: file %q, want %q", tt.answer, got, tt.want)
 		}
 	}
 }
