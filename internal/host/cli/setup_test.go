@@ -79,6 +79,7 @@ func TestSetupClients(t *testing.T) {
 			"{\n\t\"mcpServers\": {\n\t\t\"other\": {\"command\": \"x\"}\n\t},\n\t\"z\": 1\n}",
 			"{\n\t\"mcpServers\": {\n\t\t\"other\": {\"command\": \"x\"},\n\t\t\"askuser\": {\n\t\t\t\"type\": \"stdio\",\n\t\t\t\"command\": \"npx\",\n\t\t\t\"args\": [\"-y\", \"@askuser/askuser\", \"mcp\"]\n\t\t}\n\t},\n\t\"z\": 1\n}"},
 		{"claude empty file", "claude", ".claude.json", "", claudeNew},
+		{"claude empty object", "claude", ".claude.json", "{}\n", claudeNew},
 		{"codex from nothing", "codex", ".codex/config.toml", "<none>", codexTable},
 		{"codex after other tables", "codex", ".codex/config.toml",
 			"model = \"o3\"\n\n[mcp_servers.other]\ncommand = \"x\"",
