@@ -138,7 +138,7 @@ func codexEdit(file string, old []byte, cmd []string) ([]byte, bool, error) {
 	}
 	if loc := codexHeader.FindIndex(old); loc != nil {
 		body := old[loc[1]:]
-		if next := regexp.MustCompile(`(?m)^[ \t]*\[`).FindIndex(body); next != nil {
+		if next := tomlTableHeader.FindIndex(body); next != nil {
 			body = body[:next[0]]
 		}
 		have := map[string]bool{}
@@ -152,6 +152,9 @@ func codexEdit(file string, old []byte, cmd []string) ([]byte, bool, error) {
 		}
 		return old, true, nil
 	}
+	if codexOtherForm(old) {
+		return nil, false, fmt.Errorf("%s: askuser is already among mcp_servers, not as a table [mcp_servers.askuser]; change or remove it by hand", file)
+	}
 	var b bytes.Buffer
 	b.Write(old)
 	if len(old) > 0 {
@@ -162,6 +165,32 @@ func codexEdit(file string, old []byte, cmd []string) ([]byte, bool, error) {
 	}
 	b.WriteString("[mcp_servers.askuser]\n" + strings.Join(lines, "\n") + "\n")
 	return b.Bytes(), false, nil
+}
+
+var (
+	codexDotted     = regexp.MustCompile(`(?m)^[ \t]*mcp_servers[ \t]*\.[ \t]*("askuser"|askuser)[ \t]*[.=]`)
+	codexServers    = regexp.MustCompile(`(?m)^[ \t]*\[[ \t]*mcp_servers[ \t]*\][ \t]*(#.*)?$`)
+	codexInline     = regexp.MustCompile(`(?m)^[ \t]*("askuser"|askuser)[ \t]*[.=]`)
+	tomlTableHeader = regexp.MustCompile(`(?m)^[ \t]*\[`)
+)
+
+// codexOtherForm reports whether old defines askuser's server other than
+// as the table [mcp_servers.askuser]: as dotted keys, or inside the table
+// [mcp_servers]. A table appended then would define it twice.
+func codexOtherForm(old []byte) bool {
+	if codexDotted.Match(old) {
+		return true
+	}
+	for _, loc := range codexServers.FindAllIndex(old, -1) {
+		body := old[loc[1]:]
+		if next := tomlTableHeader.FindIndex(body); next != nil {
+			body = body[:next[0]]
+		}
+		if codexInline.Match(body) {
+			return true
+		}
+	}
+	return false
 }
 
 var (

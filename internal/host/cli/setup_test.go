@@ -174,6 +174,8 @@ func TestSetupRefuses(t *testing.T) {
 		{"gemini unclosed", "gemini", ".gemini/settings.json", "{\"a\": \"b", ":1:7: not valid JSON with comments: string not closed"},
 		{"gemini askuser differs", "gemini", ".gemini/settings.json", `{"mcpServers": {"askuser": {"command": "askuser", "args": ["mcp"]}}}`, ": mcpServers.askuser is already there and differs"},
 		{"codex table differs", "codex", ".codex/config.toml", "a = 1\n[mcp_servers.askuser]\ncommand = \"askuser\"\n", `:2: [mcp_servers.askuser] is already there and differs`},
+		{"codex inline table", "codex", ".codex/config.toml", "[mcp_servers]\naskuser = { command = \"askuser\" }\n", ": askuser is already among mcp_servers"},
+		{"codex dotted keys", "codex", ".codex/config.toml", "mcp_servers.askuser.command = \"askuser\"\n", ": askuser is already among mcp_servers"},
 		{"continue item differs", "continue", ".continue/config.yaml", "mcpServers:\n  - name: askuser\n    command: askuser\n", ":2: the mcpServers item askuser is already there and differs"},
 		{"continue flow list", "continue", ".continue/config.yaml", "mcpServers: []\n", ": mcpServers is not a block list"},
 	}
