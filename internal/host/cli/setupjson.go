@@ -337,9 +337,47 @@ func insertMember(src []byte, o *jsonObject, name string, value any, unit string
 	}
 	at := o.members[len(o.members)-1].valueEnd
 	out.Write(src[:at])
+	// A comment that ends the last member's line stays with it.
+	if eol, comma, ok := lineComment(src, at); ok {
+		if !comma {
+			out.WriteString(",")
+		}
+		out.Write(src[at:eol])
+		out.WriteString("\n" + indent + member)
+		out.Write(src[eol:])
+		return out.Bytes()
+	}
 	out.WriteString(",\n" + indent + member)
 	out.Write(src[at:])
 	return out.Bytes()
+}
+
+// lineComment reports whether what follows off on its line is an optional
+// comma and a // comment; eol is the end of the line.
+func lineComment(src []byte, off int) (eol int, comma, ok bool) {
+	i := off
+	skip := func() {
+		for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+			i++
+		}
+	}
+	skip()
+	if i < len(src) && src[i] == ',' {
+		comma = true
+		i++
+		skip()
+	}
+	if !bytes.HasPrefix(src[i:], []byte("//")) {
+		return 0, false, false
+	}
+	eol = i + bytes.IndexByte(src[i:], '\n')
+	if eol < i {
+		eol = len(src)
+	}
+	if eol > i && src[eol-1] == '\r' {
+		eol--
+	}
+	return eol, comma, true
 }
 
 // stripJSONC returns src with comments and trailing commas turned to spaces,
