@@ -55,6 +55,7 @@ var commands = map[string]command{
 	"pending":  {"list the questions that wait on the hub", runPending},
 	"answer":   {"answer a question waiting on the hub: KEY=VALUE, or a JSON file", runAnswer},
 	"inbox":    {"answer the questions waiting on the hub in a terminal view", runInbox},
+	"setup":    {"register askuser's MCP server in a client's configuration", runSetup},
 }
 
 // Run runs askuser with args (without the program name) and returns the
