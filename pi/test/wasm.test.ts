@@ -10,7 +10,7 @@ import { createAskUser } from "../index.ts";
 import { EXCHANGE_WAIT_MS, exchangeDefaults } from "../src/child.ts";
 import type { ToChild } from "../src/protocol.ts";
 import { CustomView, MAX_MISMATCHES } from "../src/ui.ts";
-import { DialogModule, dialogModule, findDialogModule, type LocalDialog, WASM_FILE } from "../src/wasm.ts";
+import { DialogModule, dialogModule, findDialogModule, type LocalDialog, TRIED_KEYS, WASM_FILE } from "../src/wasm.ts";
 import { fakeCtx, noConfig, pkgDir, type Shown, until } from "./fake.ts";
 import { tempDir } from "./tempdir.ts";
 
@@ -91,34 +91,65 @@ async function drawnDuring<T>(f: () => T | Promise<T>): Promise<{ value: T; draw
 const countdownSpec = () =>
   ({ dialog: "ask_user", deadline: Math.round((Date.now() + 3_500) * 1000), request: { questions: [{ title: "Deploy where?", kind: "single", options: [{ label: "staging" }, { label: "prod" }] }] } }) as const;
 
+// Records the keys the module tries (DialogModule.try) while f runs; f
+// is given the record, which grows.
+async function triedDuring<T>(f: (tried: string[]) => Promise<T>): Promise<T> {
+  const tried: string[] = [];
+  const tryKey = DialogModule.prototype.try;
+  DialogModule.prototype.try = function (...a) {
+    tried.push(JSON.stringify(a[1]));
+    return tryKey.apply(this, a);
+  };
+  try {
+    return await f(tried);
+  } finally {
+    DialogModule.prototype.try = tryKey;
+  }
+}
+
+// Whether the keys tried end with a whole run of tries: each of
+// TRIED_KEYS, in order. A key or a size during a run starts it over.
+const triedAll = (tried: string[]) => tried.slice(-TRIED_KEYS.length).join() === TRIED_KEYS.map((k) => JSON.stringify(k)).join();
+
 // Asks questions on a fake Pi at width columns with the given module (or
 // false for none), types keys, and returns the screen after each key and
 // the call's result, with how many keys went the child's synchronous way
-// and how many the module drew when they came. pace is how long to wait
-// before each key, in ms, as a person would; none by default.
-async function run(module: string | false, width: number, pace?: number) {
-  const f = fakeCtx("tui", { cols: width, rows: 30 });
-  const ask = createAskUser(f.ctx, { ...noConfig, timeoutPerQuestionMs: 0, dialogModule: module });
-  if (module !== false) assert.ok(await ask.host.loadModule(), "the module loaded");
-  const p = ask(questions);
-  const s: Shown = await until("the dialog", () => (f.shown[0]?.component && f.shown[0].component.render(width).length > 0 ? f.shown[0] : undefined));
-  let exchanges = 0;
-  ask.host.process!.onExchange = () => exchanges++;
-  const screens: string[] = [];
-  const { drawn } = await drawnDuring(async () => {
-    for (const k of keys) {
-      if (pace !== undefined) await new Promise((r) => setTimeout(r, pace));
-      f.type(k);
-      screens.push(s.component!.render(width).join("\n"));
-    }
+// and how many the module drew when they came. paced types the keys at a
+// person's pace: each key comes once Pi is idle, the module having tried
+// the likely next keys since the size or the key before; without it, the
+// keys come at once.
+async function run(module: string | false, width: number, paced = false) {
+  return triedDuring(async (tried) => {
+    const f = fakeCtx("tui", { cols: width, rows: 30 });
+    const ask = createAskUser(f.ctx, { ...noConfig, timeoutPerQuestionMs: 0, dialogModule: module });
+    if (module !== false) assert.ok(await ask.host.loadModule(), "the module loaded");
+    tried.length = 0; // the warm-up's tries do not count
+    const p = ask(questions);
+    const s: Shown = await until("the dialog", () => (f.shown[0]?.component && f.shown[0].component.render(width).length > 0 ? f.shown[0] : undefined));
+    let exchanges = 0;
+    ask.host.process!.onExchange = () => exchanges++;
+    const screens: string[] = [];
+    // Should the module not try the keys, the run goes on after the
+    // deadline and the keys it draws when they come tell.
+    const end = Date.now() + 20_000;
+    const { drawn } = await drawnDuring(async () => {
+      for (const k of keys) {
+        if (paced) {
+          while (!triedAll(tried) && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+          tried.length = 0;
+        }
+        f.type(k);
+        screens.push(s.component!.render(width).join("\n"));
+      }
+    });
+    // The child's frames for the same keys: once it has caught up, its
+    // frame is what is shown.
+    await new Promise((r) => setTimeout(r, 200));
+    const settled = s.component!.render(width).join("\n");
+    f.type("\x1b[13;5u"); // ctrl+enter submits
+    const res = await p;
+    return { screens, settled, res, exchanges, drawn };
   });
-  // The child's frames for the same keys: once it has caught up, its
-  // frame is what is shown.
-  await new Promise((r) => setTimeout(r, 200));
-  const settled = s.component!.render(width).join("\n");
-  f.type("\x1b[13;5u"); // ctrl+enter submits
-  const res = await p;
-  return { screens, settled, res, exchanges, drawn };
 }
 
 test("wasm route: every key's frame is drawn in process at once, the same as the child's, and the child answers", { skip }, async (t) => {
@@ -142,7 +173,7 @@ test("wasm route: keys at a person's pace show the frames tried while Pi was idl
   exchangeDefaults.waitMs = 10_000;
   t.after(() => (exchangeDefaults.waitMs = EXCHANGE_WAIT_MS));
   for (const width of [80, 200]) {
-    const local = await run(wasm, width, 30);
+    const local = await run(wasm, width, true);
     const child = await run(false, width);
     assert.deepEqual(local.screens, child.screens, `${width} columns: the frames`);
     assert.equal(local.settled, child.settled, `${width} columns: the child's frame after the keys`);
