@@ -91,13 +91,16 @@ async function drawnDuring<T>(f: () => T | Promise<T>): Promise<{ value: T; draw
 const countdownSpec = () =>
   ({ dialog: "ask_user", deadline: Math.round((Date.now() + 3_500) * 1000), request: { questions: [{ title: "Deploy where?", kind: "single", options: [{ label: "staging" }, { label: "prod" }] }] } }) as const;
 
+// A key the module tried, and when (Date.now()).
+type Tried = { key: string; at: number };
+
 // Records the keys the module tries (DialogModule.try) while f runs; f
 // is given the record, which grows.
-async function triedDuring<T>(f: (tried: string[]) => Promise<T>): Promise<T> {
-  const tried: string[] = [];
+async function triedDuring<T>(f: (tried: Tried[]) => Promise<T>): Promise<T> {
+  const tried: Tried[] = [];
   const tryKey = DialogModule.prototype.try;
   DialogModule.prototype.try = function (...a) {
-    tried.push(JSON.stringify(a[1]));
+    tried.push({ key: JSON.stringify(a[1]), at: Date.now() });
     return tryKey.apply(this, a);
   };
   try {
@@ -109,7 +112,18 @@ async function triedDuring<T>(f: (tried: string[]) => Promise<T>): Promise<T> {
 
 // Whether the keys tried end with a whole run of tries: each of
 // TRIED_KEYS, in order. A key or a size during a run starts it over.
-const triedAll = (tried: string[]) => tried.slice(-TRIED_KEYS.length).join() === TRIED_KEYS.map((k) => JSON.stringify(k)).join();
+const triedAll = (tried: Tried[]) =>
+  tried
+    .slice(-TRIED_KEYS.length)
+    .map((t) => t.key)
+    .join() === TRIED_KEYS.map((k) => JSON.stringify(k)).join();
+
+// Waits until the keys tried end with a whole run of tries, polling, until
+// end (Date.now()) at most: should the module not try them, the test goes
+// on and the keys it draws when they come tell.
+async function untilTried(tried: Tried[], end = Date.now() + 20_000): Promise<void> {
+  while (!triedAll(tried) && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+}
 
 // Asks questions on a fake Pi at width columns with the given module (or
 // false for none), types keys, and returns the screen after each key and
@@ -129,13 +143,11 @@ async function run(module: string | false, width: number, paced = false) {
     let exchanges = 0;
     ask.host.process!.onExchange = () => exchanges++;
     const screens: string[] = [];
-    // Should the module not try the keys, the run goes on after the
-    // deadline and the keys it draws when they come tell.
     const end = Date.now() + 20_000;
     const { drawn } = await drawnDuring(async () => {
       for (const k of keys) {
         if (paced) {
-          while (!triedAll(tried) && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+          await untilTried(tried, end);
           tried.length = 0;
         }
         f.type(k);
@@ -188,20 +200,26 @@ test("wasm route: the keys tried are tried again when the countdown's second tur
   const m = await dialogModule(wasm);
   assert.ok(m);
   const spec = countdownSpec();
-  const d = m.open(spec)!;
-  d.resize(80, 20);
-  // The countdown shows 0:04; past the next second's turn, and the tries
-  // after it, it shows 0:03.
-  const toTurn = (spec.deadline / 1000 - Date.now()) % 1000;
-  await new Promise((r) => setTimeout(r, toTurn + 150));
-  const { value: tried, drawn } = await drawnDuring(() => d.key({ key: "down" }));
+  const { tried, drawn } = await triedDuring(async (record) => {
+    const d = m.open(spec)!;
+    d.resize(80, 20);
+    // The countdown shows 0:04; past the next second's turn, and the
+    // tries after it, it shows 0:03.
+    const turn = Date.now() + ((spec.deadline / 1000 - Date.now()) % 1000);
+    await new Promise((r) => setTimeout(r, turn - Date.now()));
+    await until("the countdown's second to turn", () => Date.now() > turn);
+    record.splice(0, record.length, ...record.filter((t) => t.at > turn));
+    await untilTried(record);
+    const { value: tried, drawn } = await drawnDuring(() => d.key({ key: "down" }));
+    d.close();
+    return { tried, drawn };
+  });
   const fresh = m.open(spec)!;
   fresh.resize(80, 20);
   const want = fresh.key({ key: "down" });
   assert.equal(drawn, 0, "the key's frame was tried");
   assert.ok(want && want !== "ended" && want.lines.join("\n").includes("0:03"), "the countdown shows its second");
   assert.deepEqual(tried && tried !== "ended" ? tried.lines : tried, want.lines, "the tried frame shows the countdown as it is now");
-  d.close();
   fresh.close();
 });
 
@@ -216,10 +234,13 @@ test("wasm route: a key just after the countdown's second turns still has the ne
   // be refused for the whole second.
   const turn = Date.now() + ((spec.deadline / 1000 - Date.now()) % 1000);
   await new Promise((r) => setTimeout(r, turn - Date.now() - 20));
-  while (Date.now() < turn) {} // spins the last milliseconds to the turn
-  d.key({ key: "down" });
-  await new Promise((r) => setTimeout(r, 150));
-  const { drawn } = await drawnDuring(() => d.key({ key: "up" }));
+  const { drawn } = await triedDuring(async (tried) => {
+    while (Date.now() < turn) {} // spins the last milliseconds to the turn
+    d.key({ key: "down" });
+    tried.length = 0;
+    await untilTried(tried);
+    return drawnDuring(() => d.key({ key: "up" }));
+  });
   assert.equal(drawn, 0, "the key's frame was tried in its second");
   d.close();
 });
