@@ -139,6 +139,12 @@ async function run(module: string | false, width: number, paced = false) {
     if (module !== false) assert.ok(await ask.host.loadModule(), "the module loaded");
     tried.length = 0; // the warm-up's tries do not count
     const p = ask(questions);
+    const views = new Set<{ unanswered: number; expected: unknown[] }>();
+    const frame = CustomView.prototype.frame;
+    CustomView.prototype.frame = function (...a) {
+      views.add(this as unknown as { unanswered: number; expected: unknown[] });
+      return frame.apply(this, a);
+    };
     const s: Shown = await until("the dialog", () => (f.shown[0]?.component && f.shown[0].component.render(width).length > 0 ? f.shown[0] : undefined));
     let exchanges = 0;
     ask.host.process!.onExchange = () => exchanges++;
@@ -156,7 +162,10 @@ async function run(module: string | false, width: number, paced = false) {
     });
     // The child's frames for the same keys: once it has caught up, its
     // frame is what is shown.
-    await new Promise((r) => setTimeout(r, 200));
+    // The view's own count of the keys and sizes the child has not answered.
+    await until("the child to answer every key", () => views.size > 0 && [...views].every((v) => v.unanswered === 0 && v.expected.length === 0), 20_000).finally(
+      () => (CustomView.prototype.frame = frame),
+    );
     const settled = s.component!.render(width).join("\n");
     f.type("\x1b[13;5u"); // ctrl+enter submits
     const res = await p;
