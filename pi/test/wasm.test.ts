@@ -10,7 +10,7 @@ import { createAskUser } from "../index.ts";
 import { EXCHANGE_WAIT_MS, exchangeDefaults } from "../src/child.ts";
 import type { ToChild } from "../src/protocol.ts";
 import { CustomView, MAX_MISMATCHES } from "../src/ui.ts";
-import { DialogModule, dialogModule, findDialogModule, type LocalDialog, WASM_FILE } from "../src/wasm.ts";
+import { DialogModule, dialogModule, findDialogModule, type LocalDialog, TRIED_KEYS, WASM_FILE } from "../src/wasm.ts";
 import { fakeCtx, noConfig, pkgDir, type Shown, until } from "./fake.ts";
 import { tempDir } from "./tempdir.ts";
 
@@ -91,34 +91,86 @@ async function drawnDuring<T>(f: () => T | Promise<T>): Promise<{ value: T; draw
 const countdownSpec = () =>
   ({ dialog: "ask_user", deadline: Math.round((Date.now() + 3_500) * 1000), request: { questions: [{ title: "Deploy where?", kind: "single", options: [{ label: "staging" }, { label: "prod" }] }] } }) as const;
 
+// A key the module tried, and when (Date.now()).
+type Tried = { key: string; at: number };
+
+// Records the keys the module tries (DialogModule.try) while f runs; f
+// is given the record, which grows.
+async function triedDuring<T>(f: (tried: Tried[]) => Promise<T>): Promise<T> {
+  const tried: Tried[] = [];
+  const tryKey = DialogModule.prototype.try;
+  DialogModule.prototype.try = function (...a) {
+    tried.push({ key: JSON.stringify(a[1]), at: Date.now() });
+    return tryKey.apply(this, a);
+  };
+  try {
+    return await f(tried);
+  } finally {
+    DialogModule.prototype.try = tryKey;
+  }
+}
+
+// Whether the keys tried end with a whole run of tries: each of
+// TRIED_KEYS, in order. A key or a size during a run starts it over.
+const triedAll = (tried: Tried[]) =>
+  tried
+    .slice(-TRIED_KEYS.length)
+    .map((t) => t.key)
+    .join() === TRIED_KEYS.map((k) => JSON.stringify(k)).join();
+
+// Waits until the keys tried end with a whole run of tries, polling, until
+// end (Date.now()) at most: should the module not try them, the test goes
+// on and the keys it draws when they come tell.
+async function untilTried(tried: Tried[], end = Date.now() + 20_000): Promise<void> {
+  while (!triedAll(tried) && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+}
+
 // Asks questions on a fake Pi at width columns with the given module (or
 // false for none), types keys, and returns the screen after each key and
 // the call's result, with how many keys went the child's synchronous way
-// and how many the module drew when they came. pace is how long to wait
-// before each key, in ms, as a person would; none by default.
-async function run(module: string | false, width: number, pace?: number) {
-  const f = fakeCtx("tui", { cols: width, rows: 30 });
-  const ask = createAskUser(f.ctx, { ...noConfig, timeoutPerQuestionMs: 0, dialogModule: module });
-  if (module !== false) assert.ok(await ask.host.loadModule(), "the module loaded");
-  const p = ask(questions);
-  const s: Shown = await until("the dialog", () => (f.shown[0]?.component && f.shown[0].component.render(width).length > 0 ? f.shown[0] : undefined));
-  let exchanges = 0;
-  ask.host.process!.onExchange = () => exchanges++;
-  const screens: string[] = [];
-  const { drawn } = await drawnDuring(async () => {
-    for (const k of keys) {
-      if (pace !== undefined) await new Promise((r) => setTimeout(r, pace));
-      f.type(k);
-      screens.push(s.component!.render(width).join("\n"));
-    }
+// and how many the module drew when they came. paced types the keys at a
+// person's pace: each key comes once Pi is idle, the module having tried
+// the likely next keys since the size or the key before; without it, the
+// keys come at once.
+async function run(module: string | false, width: number, paced = false) {
+  return triedDuring(async (tried) => {
+    const f = fakeCtx("tui", { cols: width, rows: 30 });
+    const ask = createAskUser(f.ctx, { ...noConfig, timeoutPerQuestionMs: 0, dialogModule: module });
+    if (module !== false) assert.ok(await ask.host.loadModule(), "the module loaded");
+    tried.length = 0; // the warm-up's tries do not count
+    const p = ask(questions);
+    const views = new Set<{ unanswered: number; expected: unknown[] }>();
+    const frame = CustomView.prototype.frame;
+    CustomView.prototype.frame = function (...a) {
+      views.add(this as unknown as { unanswered: number; expected: unknown[] });
+      return frame.apply(this, a);
+    };
+    const s: Shown = await until("the dialog", () => (f.shown[0]?.component && f.shown[0].component.render(width).length > 0 ? f.shown[0] : undefined));
+    let exchanges = 0;
+    ask.host.process!.onExchange = () => exchanges++;
+    const screens: string[] = [];
+    const end = Date.now() + 20_000;
+    const { drawn } = await drawnDuring(async () => {
+      for (const k of keys) {
+        if (paced) {
+          await untilTried(tried, end);
+          tried.length = 0;
+        }
+        f.type(k);
+        screens.push(s.component!.render(width).join("\n"));
+      }
+    });
+    // The child's frames for the same keys: once it has caught up, its
+    // frame is what is shown.
+    // The view's own count of the keys and sizes the child has not answered.
+    await until("the child to answer every key", () => views.size > 0 && [...views].every((v) => v.unanswered === 0 && v.expected.length === 0), 20_000).finally(
+      () => (CustomView.prototype.frame = frame),
+    );
+    const settled = s.component!.render(width).join("\n");
+    f.type("\x1b[13;5u"); // ctrl+enter submits
+    const res = await p;
+    return { screens, settled, res, exchanges, drawn };
   });
-  // The child's frames for the same keys: once it has caught up, its
-  // frame is what is shown.
-  await new Promise((r) => setTimeout(r, 200));
-  const settled = s.component!.render(width).join("\n");
-  f.type("\x1b[13;5u"); // ctrl+enter submits
-  const res = await p;
-  return { screens, settled, res, exchanges, drawn };
 }
 
 test("wasm route: every key's frame is drawn in process at once, the same as the child's, and the child answers", { skip }, async (t) => {
@@ -142,7 +194,7 @@ test("wasm route: keys at a person's pace show the frames tried while Pi was idl
   exchangeDefaults.waitMs = 10_000;
   t.after(() => (exchangeDefaults.waitMs = EXCHANGE_WAIT_MS));
   for (const width of [80, 200]) {
-    const local = await run(wasm, width, 30);
+    const local = await run(wasm, width, true);
     const child = await run(false, width);
     assert.deepEqual(local.screens, child.screens, `${width} columns: the frames`);
     assert.equal(local.settled, child.settled, `${width} columns: the child's frame after the keys`);
@@ -157,20 +209,26 @@ test("wasm route: the keys tried are tried again when the countdown's second tur
   const m = await dialogModule(wasm);
   assert.ok(m);
   const spec = countdownSpec();
-  const d = m.open(spec)!;
-  d.resize(80, 20);
-  // The countdown shows 0:04; past the next second's turn, and the tries
-  // after it, it shows 0:03.
-  const toTurn = (spec.deadline / 1000 - Date.now()) % 1000;
-  await new Promise((r) => setTimeout(r, toTurn + 150));
-  const { value: tried, drawn } = await drawnDuring(() => d.key({ key: "down" }));
+  const { tried, drawn } = await triedDuring(async (record) => {
+    const d = m.open(spec)!;
+    d.resize(80, 20);
+    // The countdown shows 0:04; past the next second's turn, and the
+    // tries after it, it shows 0:03.
+    const turn = Date.now() + ((spec.deadline / 1000 - Date.now()) % 1000);
+    await new Promise((r) => setTimeout(r, turn - Date.now()));
+    await until("the countdown's second to turn", () => Date.now() > turn);
+    record.splice(0, record.length, ...record.filter((t) => t.at > turn));
+    await untilTried(record);
+    const { value: tried, drawn } = await drawnDuring(() => d.key({ key: "down" }));
+    d.close();
+    return { tried, drawn };
+  });
   const fresh = m.open(spec)!;
   fresh.resize(80, 20);
   const want = fresh.key({ key: "down" });
   assert.equal(drawn, 0, "the key's frame was tried");
   assert.ok(want && want !== "ended" && want.lines.join("\n").includes("0:03"), "the countdown shows its second");
   assert.deepEqual(tried && tried !== "ended" ? tried.lines : tried, want.lines, "the tried frame shows the countdown as it is now");
-  d.close();
   fresh.close();
 });
 
@@ -185,10 +243,13 @@ test("wasm route: a key just after the countdown's second turns still has the ne
   // be refused for the whole second.
   const turn = Date.now() + ((spec.deadline / 1000 - Date.now()) % 1000);
   await new Promise((r) => setTimeout(r, turn - Date.now() - 20));
-  while (Date.now() < turn) {} // spins the last milliseconds to the turn
-  d.key({ key: "down" });
-  await new Promise((r) => setTimeout(r, 150));
-  const { drawn } = await drawnDuring(() => d.key({ key: "up" }));
+  const { drawn } = await triedDuring(async (tried) => {
+    while (Date.now() < turn) {} // spins the last milliseconds to the turn
+    d.key({ key: "down" });
+    tried.length = 0;
+    await untilTried(tried);
+    return drawnDuring(() => d.key({ key: "up" }));
+  });
   assert.equal(drawn, 0, "the key's frame was tried in its second");
   d.close();
 });
