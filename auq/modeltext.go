@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/askuser/askuser/contract"
@@ -23,18 +22,11 @@ import (
 //go:embed AskUserQuestion.md
 var modelTextFile string
 
-// modelTexts is AskUserQuestion.md, loaded on first use so that a program
-// that never shows it to a model does not carry it.
-var modelTexts struct {
-	once sync.Once
-	t    *strictjson.ModelText
-}
+var modelTexts strictjson.LazyModelText
 
+// modelText is the text of AskUserQuestion.
 func modelText() *strictjson.ModelText {
-	modelTexts.once.Do(func() {
-		modelTexts.t = strictjson.LoadModelText(ToolName, modelTextFile, "code", "message", "status", "error")
-	})
-	return modelTexts.t
+	return modelTexts.Get(ToolName, modelTextFile, "code", "message", "status", "error")
 }
 
 // Description returns AskUserQuestion's description for the model.

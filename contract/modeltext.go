@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/askuser/askuser/internal/strictjson"
 )
@@ -20,19 +19,11 @@ import (
 //go:embed ask_user.md
 var modelTextFile string
 
-// modelTexts is ask_user.md, loaded on first use so that a program that
-// never shows it to a model does not carry it.
-var modelTexts struct {
-	once sync.Once
-	t    *strictjson.ModelText
-}
+var modelTexts strictjson.LazyModelText
 
+// modelText is the text of ask_user.
 func modelText() *strictjson.ModelText {
-	modelTexts.once.Do(func() {
-		modelTexts.t = strictjson.LoadModelText("ask_user", modelTextFile,
-			"code", "message", "status", "value", "text", "list", "default")
-	})
-	return modelTexts.t
+	return modelTexts.Get("ask_user", modelTextFile, "code", "message", "status", "value", "text", "list", "default")
 }
 
 // Description returns ask_user's description for the model.

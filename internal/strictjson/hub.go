@@ -1,21 +1,10 @@
 package strictjson
 
-import "sync"
-
 // hubTexts is shared.md, filled in with itself, for the hub's lines,
 // which name no tool. It loads on first use.
-var hubTexts struct {
-	once sync.Once
-	t    *ModelText
-}
+var hubTexts LazyModelText
 
-func hubText() *ModelText {
-	hubTexts.once.Do(func() {
-		common := sections("shared.md", sharedFile)
-		hubTexts.t = &ModelText{name: "shared.md", texts: fill("", common, common)}
-	})
-	return hubTexts.t
-}
+func hubText() *ModelText { return hubTexts.Get("shared", "") }
 
 // HubCall is how the askuser hub took part in one call that settled, for
 // either tool.

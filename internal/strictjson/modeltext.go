@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The text the model reads about a tool (package contract's ask_user.md,
@@ -67,6 +69,29 @@ func LoadModelText(name, file string, filled ...string) *ModelText {
 		})
 	}
 	return t
+}
+
+// LazyModelText is a ModelText loaded on first use, so that a program
+// that never shows the text to a model, such as the WebAssembly dialog,
+// does not carry it. The zero value is ready; its methods are safe for
+// concurrent use.
+//
+// It holds a plain pointer, set with sync/atomic's functions, rather than
+// a sync.Once or an atomic.Pointer, because a package variable of those
+// types stays in the WebAssembly dialog even when nothing uses it.
+type LazyModelText struct {
+	t unsafe.Pointer // *ModelText
+}
+
+// Get returns LoadModelText(name, file, filled...), loaded on the first
+// call; later calls return the same text whatever their arguments. Two
+// first calls at once may both load it, and then return the same one.
+func (l *LazyModelText) Get(name, file string, filled ...string) *ModelText {
+	if t := atomic.LoadPointer(&l.t); t != nil {
+		return (*ModelText)(t)
+	}
+	atomic.CompareAndSwapPointer(&l.t, nil, unsafe.Pointer(LoadModelText(name, file, filled...)))
+	return (*ModelText)(atomic.LoadPointer(&l.t))
 }
 
 // Description returns the tool's description for the model.

@@ -116,3 +116,21 @@ func TestSentence(t *testing.T) {
 		}
 	}
 }
+
+// TestLazyModelText checks that calls at once all get the one text.
+func TestLazyModelText(t *testing.T) {
+	var l LazyModelText
+	got := make(chan *ModelText, 8)
+	for range cap(got) {
+		go func() { got <- l.Get("tool_x", "## description\nAsk.\n") }()
+	}
+	first := <-got
+	for range cap(got) - 1 {
+		if m := <-got; m != first {
+			t.Fatal("two calls got two texts")
+		}
+	}
+	if d := first.Description(); d != "Ask." {
+		t.Errorf("Description() = %q; want %q", d, "Ask.")
+	}
+}
