@@ -14,7 +14,12 @@
 // JSON path. A Result is only to be given to the model after CheckResult
 // has found that it fits its request. Schema is the tool's input schema.
 //
-// The package is pure: it does no I/O and holds no global state.
+// The text the model reads about the tool comes from here too:
+// Description, Guidelines, ResultText for each outcome, and ShimTexts for
+// the Pi package's shim.
+//
+// The package is pure: it does no I/O and holds no global state but its
+// embedded text, read once on first use.
 package auq
 
 // ToolName is the name the tool is offered under.

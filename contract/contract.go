@@ -7,7 +7,12 @@
 // which every question has a kind and a unique id, duplicate option labels
 // are merged, and the options of a legacy input question are dropped.
 //
-// The package is pure: it does no I/O and holds no global state.
+// The text the model reads about the tool comes from here too:
+// Description, Guidelines, ResultText for each outcome, and ShimTexts for
+// the Pi package's shim.
+//
+// The package is pure: it does no I/O and holds no global state but its
+// embedded text, read once on first use.
 package contract
 
 // Limits of a questionnaire. Lengths count characters (Unicode code points).

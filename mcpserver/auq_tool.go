@@ -10,7 +10,6 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/modeltext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -20,14 +19,14 @@ var questionsOutputSchema []byte
 // QuestionsTool returns the AskUserQuestion tool as a server with
 // Options.Tool set to auq.ToolName lists it.
 func QuestionsTool() *mcp.Tool {
-	return askTool(auq.ToolName, modeltext.AskUserQuestion.Description(), auq.Schema(), questionsOutputSchema)
+	return askTool(auq.ToolName, auq.Description(), auq.Schema(), questionsOutputSchema)
 }
 
 // questionsInstructions are the server's instructions for AskUserQuestion.
 func questionsInstructions() string {
 	var b strings.Builder
 	b.WriteString("Guidelines for " + auq.ToolName + ":\n")
-	for _, g := range modeltext.AskUserQuestion.Guidelines() {
+	for _, g := range auq.Guidelines() {
 		b.WriteString("- " + g + "\n")
 	}
 	return b.String()
@@ -93,7 +92,7 @@ func (s *Server) handleQuestions(ctx context.Context, req *mcp.CallToolRequest) 
 	defer endTurn()
 	id := h.hub.callID()
 	out := ask.Ask(ctx, h.asker, ask.AskUserQuestion, q, &ask.Call{ID: id, Data: &callData{progress: p}, Progress: p.milestone})
-	note := h.hub.note(modeltext.AskUserQuestion, id, out.Status == auq.StatusSubmitted)
+	note := h.hub.note(id, out.Status == auq.StatusSubmitted)
 	return withNote(questionsResult(q, out, p.elicitAction()), note), nil
 }
 
@@ -138,7 +137,7 @@ func (s *Server) modernQuestions(ctx context.Context, h *sessionHost, req *mcp.C
 	}
 	if v.next == nil {
 		out := ask.Ask(ctx, h.asker, ask.AskUserQuestion, q, &ask.Call{ID: call, Data: &callData{progress: p, questions: &v}, Progress: p.milestone})
-		note := h.hub.note(modeltext.AskUserQuestion, call, out.Status == auq.StatusSubmitted)
+		note := h.hub.note(call, out.Status == auq.StatusSubmitted)
 		return withNote(questionsResult(q, out, p.elicitAction()), note)
 	}
 	next := *v.next
@@ -158,13 +157,13 @@ func questionsFailed(code contract.ErrorCode, msg string) auq.Outcome {
 }
 
 // questionsResult is the tool result for out, the outcome of q: the
-// model's text (modeltext.AskUserQuestionResult, which holds the whole
+// model's text (auq.ResultText, which holds the whole
 // result) as content, and the AskUserQuestion result with that text as its
 // guidance member as structured content, as toolResult does for ask_user. An error
 // is isError, and its structured content is a result without answers
 // (cancelled) that carries the error.
 func questionsResult(q *auq.Request, out auq.Outcome, action string) *mcp.CallToolResult {
-	text := modeltext.AskUserQuestionResult(q, out)
+	text := auq.ResultText(q, out)
 	if out.Status == auq.StatusDismissed {
 		text += dismissalText(action)
 	}

@@ -15,8 +15,8 @@ import (
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/modeltext"
 	"github.com/askuser/askuser/internal/safetext"
+	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -197,7 +197,7 @@ func (sh *sessionHub) callID() string {
 // settled with status: where the answer came from when the hub won, and,
 // for a session whose only route is the hub, that the questions waited
 // there. "" for nothing.
-func (sh *sessionHub) note(t *modeltext.Tool, id string, answered bool) string {
+func (sh *sessionHub) note(id string, answered bool) string {
 	if sh == nil || id == "" {
 		return ""
 	}
@@ -207,8 +207,8 @@ func (sh *sessionHub) note(t *modeltext.Tool, id string, answered bool) string {
 	unshown := sh.unshown[id]
 	delete(sh.unshown, id)
 	sh.mu.Unlock()
-	return t.HubNote(modeltext.HubCall{Local: sh.local, Alone: sh.client, Only: sh.headless || unshown,
-		Won: won, Where: safetext.Line(a.Where()), Answered: answered})
+	return strictjson.HubCall{Local: sh.local, Alone: sh.client, Only: sh.headless || unshown,
+		Won: won, Where: safetext.Line(a.Where()), Answered: answered}.Note()
 }
 
 // formNotShown is the error of a form that the client dismissed sooner

@@ -9,7 +9,7 @@
 // progress notifications named after them. The text below is ask_user's.
 //
 // The one tool, ask_user, takes the questionnaire of package contract and
-// returns modeltext's text for the model, and as structured content the
+// returns the contract's text for the model, and as structured content the
 // result JSON with that same text as its guidance member. Each client
 // session gets one ask.Host, resolved on its first call from the client's
 // capabilities and the server's environment:
@@ -44,7 +44,6 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/modeltext"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -183,7 +182,7 @@ func New(opts *Options) (*Server, error) {
 func instructions() string {
 	var b strings.Builder
 	b.WriteString("Guidelines for ask_user:\n")
-	for _, g := range modeltext.AskUser.Guidelines() {
+	for _, g := range contract.Guidelines() {
 		b.WriteString("- " + g + "\n")
 	}
 	return b.String()
@@ -191,7 +190,7 @@ func instructions() string {
 
 // Tool returns the ask_user tool as the server lists it.
 func Tool() *mcp.Tool {
-	return askTool(ToolName, modeltext.AskUser.Description(), contract.Schema(), outputSchema)
+	return askTool(ToolName, contract.Description(), contract.Schema(), outputSchema)
 }
 
 // askTool is a tool that asks the user: it reads and changes nothing,
@@ -283,7 +282,7 @@ func (s *Server) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 		if again != nil {
 			return again, nil
 		}
-		note := h.hub.note(modeltext.AskUser, call, res.Status == contract.StatusAnswered)
+		note := h.hub.note(call, res.Status == contract.StatusAnswered)
 		return withNote(toolResult(q, withWarnings(res, warnings), p.elicitAction()), note), nil
 	}
 	p := newProgress(req, s.interval)
@@ -296,7 +295,7 @@ func (s *Server) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	defer endTurn()
 	id := h.hub.callID()
 	res := ask.Ask(ctx, h.asker, ask.AskUser, q, &ask.Call{ID: id, Data: &callData{progress: p}})
-	note := h.hub.note(modeltext.AskUser, id, res.Status == contract.StatusAnswered)
+	note := h.hub.note(id, res.Status == contract.StatusAnswered)
 	return withNote(toolResult(q, withWarnings(res, warnings), p.elicitAction()), note), nil
 }
 
@@ -422,7 +421,7 @@ func withWarnings(res contract.Result, warnings []string) contract.Result {
 // isError for an error outcome. action is the client's answer to an elicitation form, if
 // one was shown: a dismissal says whether the user declined or cancelled.
 func toolResult(q *contract.Request, res contract.Result, action string) *mcp.CallToolResult {
-	text := modeltext.AskUserResult(q, res)
+	text := contract.ResultText(q, res)
 	if res.Status == contract.StatusAborted && res.CancelledReason == contract.CancelUser {
 		text += dismissalText(action)
 	}

@@ -32,6 +32,10 @@
 // is decoded: a Problem at its JSON path, the List of problems found, the
 // Error that reports them, the rules on text (Blank, TooLarge,
 // SizeProblem) and the sets in which they find repeated names (Names).
+// And they share the machinery of the text the model reads about each
+// tool: LoadModelText reads a tool's Markdown sections with the sentences
+// both tools say (shared.md), ModelText writes them, and HubCall.Note is
+// what the model is told about the askuser hub, the same for both tools.
 //
 // Why a reader of its own rather than the JSON v2 token layer: Go 1.26's
 // encoding/json/jsontext needs GOEXPERIMENT=jsonv2, unusable in a release
@@ -48,7 +52,8 @@
 // Files by concern: scan.go (the Scanner), decode.go (the contracts' member
 // decoding), number.go (whole numbers), path.go (JSON paths in messages),
 // suggest.go (the member name meant), problems.go, text.go and names.go
-// (the checks the contracts share), check.go (checking JSON that
+// (the checks the contracts share), modeltext.go and hub.go (the model
+// text they share), check.go (checking JSON that
 // encoding/json has read), linereader.go (reading bounded lines), line.go,
 // escape.go and append.go (writing). The reference that the packages'
 // differential fuzz targets compare with is in internal/testkit.

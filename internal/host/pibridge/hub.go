@@ -11,8 +11,8 @@ import (
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/hubstart"
-	"github.com/askuser/askuser/internal/modeltext"
 	"github.com/askuser/askuser/internal/safetext"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // hubCloseWait bounds how long a call that settled waits for its
@@ -172,7 +172,7 @@ func (h *piHub) won(callID string, a hub.Answer) {
 // callID has settled: where the answer came from when the hub won it,
 // and, for a session whose only route is the hub, that the questions
 // waited there unanswered. "" for nothing.
-func (h *piHub) note(t *modeltext.Tool, callID string, answered bool) string {
+func (h *piHub) note(callID string, answered bool) string {
 	if h == nil {
 		return ""
 	}
@@ -180,6 +180,6 @@ func (h *piHub) note(t *modeltext.Tool, callID string, answered bool) string {
 	a, won := h.answers[callID]
 	delete(h.answers, callID)
 	h.mu.Unlock()
-	return t.HubNote(modeltext.HubCall{Local: piLocal, Alone: piAlone, Only: h.headless,
-		Won: won, Where: safetext.Line(a.Where()), Answered: answered})
+	return strictjson.HubCall{Local: piLocal, Alone: piAlone, Only: h.headless,
+		Won: won, Where: safetext.Line(a.Where()), Answered: answered}.Note()
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/dialog"
 	"github.com/askuser/askuser/internal/host/pimirror"
-	"github.com/askuser/askuser/internal/modeltext"
 	"github.com/askuser/askuser/internal/native"
 	"github.com/askuser/askuser/internal/notify"
 )
@@ -115,7 +114,7 @@ func questionResult(call string, params []byte, out auq.Outcome) questionResultM
 	if out.Status == auq.StatusError {
 		d.Result = auq.Result{Cancelled: true}
 	}
-	return questionResultMsg{Type: typeResult, Call: call, Result: d, Text: modeltext.AskUserQuestionResult(req, out),
+	return questionResultMsg{Type: typeResult, Call: call, Result: d, Text: auq.ResultText(req, out),
 		Terminate: out.Status == auq.StatusDismissed}
 }
 

@@ -16,7 +16,6 @@ import (
 	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/dialog"
 	"github.com/askuser/askuser/internal/host/pimirror"
-	"github.com/askuser/askuser/internal/modeltext"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/internal/strictjson"
 )
@@ -350,7 +349,7 @@ func (s *server) onAsk(ctx context.Context, m inMsg) {
 		}, func(ctx context.Context, c *call, params []byte) any {
 			out := s.runQuestions(ctx, c, params, m.CallID)
 			r := questionResult(c.id, params, out)
-			r.Text += s.hub.note(modeltext.AskUserQuestion, m.CallID, out.Status == auq.StatusSubmitted)
+			r.Text += s.hub.note(m.CallID, out.Status == auq.StatusSubmitted)
 			return r
 		})
 		return
@@ -360,7 +359,7 @@ func (s *server) onAsk(ctx context.Context, m inMsg) {
 		return resultMsg{Type: typeResult, Call: m.Call, Result: res, Text: explain(m.Params, res)}
 	}, func(ctx context.Context, c *call, params []byte) any {
 		res := s.run(ctx, c, params, m.CallID)
-		text := explain(params, res) + s.hub.note(modeltext.AskUser, m.CallID, res.Status == contract.StatusAnswered)
+		text := explain(params, res) + s.hub.note(m.CallID, res.Status == contract.StatusAnswered)
 		return resultMsg{Type: typeResult, Call: c.id, Result: res, Text: text}
 	})
 }
@@ -454,7 +453,7 @@ func explain(params []byte, res contract.Result) string {
 			req = r
 		}
 	}
-	return modeltext.AskUserResult(req, res)
+	return contract.ResultText(req, res)
 }
 
 // call is one running questionnaire.

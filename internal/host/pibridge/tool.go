@@ -7,7 +7,6 @@ import (
 
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/modeltext"
 )
 
 // ToolName is the name of the registered tool.
@@ -19,18 +18,17 @@ const ToolName = "ask_user"
 // a test keeps equal to this, because Pi needs the tool before any child
 // runs.
 func ToolSpec() ([]byte, error) {
-	return toolSpec(ToolName, "Ask user", modeltext.AskUser, contract.Schema())
+	return toolSpec(ToolName, "Ask user", contract.Description(), contract.Guidelines(), contract.ShimTexts(), contract.Schema())
 }
 
 // QuestionToolSpec is ToolSpec for AskUserQuestion, which the package
 // registers instead of ask_user when the user chooses it. Its copy is
 // pi/src/auq-tool.json.
 func QuestionToolSpec() ([]byte, error) {
-	return toolSpec(auq.ToolName, "Ask user question", modeltext.AskUserQuestion, auq.Schema())
+	return toolSpec(auq.ToolName, "Ask user question", auq.Description(), auq.Guidelines(), auq.ShimTexts(), auq.Schema())
 }
 
-func toolSpec(name, label string, text *modeltext.Tool, schema []byte) ([]byte, error) {
-	desc := text.Description()
+func toolSpec(name, label, desc string, guidelines []string, texts map[string]string, schema []byte) ([]byte, error) {
 	snippet, _, _ := strings.Cut(desc, ". ")
 	spec := struct {
 		Name             string            `json:"name"`
@@ -40,7 +38,7 @@ func toolSpec(name, label string, text *modeltext.Tool, schema []byte) ([]byte, 
 		PromptGuidelines []string          `json:"promptGuidelines"`
 		Parameters       json.RawMessage   `json:"parameters"`
 		Texts            map[string]string `json:"texts"`
-	}{name, label, desc, strings.TrimSuffix(snippet, ".") + ".", text.Guidelines(), schema, text.ShimTexts()}
+	}{name, label, desc, strings.TrimSuffix(snippet, ".") + ".", guidelines, schema, texts}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -1,80 +1,77 @@
-package modeltext
+package auq
 
 import (
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/askuser/askuser/auq"
 )
 
-func request() *auq.Request {
-	return &auq.Request{
-		Questions: []auq.Question{
-			{ID: "db", Question: "Which database should I use?", Header: "Database", Options: []auq.Option{
+func request() *Request {
+	return &Request{
+		Questions: []Question{
+			{ID: "db", Question: "Which database should I use?", Header: "Database", Options: []Option{
 				{ID: "pg", Label: "Postgres", Description: "A server, for many writers", Preview: "docker run postgres", Recommended: true},
 				{ID: "lite", Label: "SQLite", Description: "A file, for one writer"},
 			}},
-			{ID: "checks", Question: "Which checks should run?", Header: "Checks", MultiSelect: true, Required: ptr(false), Options: []auq.Option{
+			{ID: "checks", Question: "Which checks should run?", Header: "Checks", MultiSelect: true, Required: ptr(false), Options: []Option{
 				{ID: "unit", Label: "Unit tests", Description: "Fast"},
 				{ID: "e2e", Label: "End to end", Description: "Slow"},
 			}},
 		},
-		Metadata: &auq.Metadata{Source: ptr("planner"), FlowID: ptr("flow-1"), Tags: []string{"setup"}},
+		Metadata: &Metadata{Source: ptr("planner"), FlowID: ptr("flow-1"), Tags: []string{"setup"}},
 	}
 }
 
-func submitted() auq.Outcome {
-	return auq.Outcome{Status: auq.StatusSubmitted, Route: "custom", Result: auq.Result{
-		Answers: map[string]auq.Answer{
-			"db":     {Kind: auq.KindSingle, Choice: auq.Choice{OptionID: "pg", Label: "Postgres"}},
-			"checks": {Kind: auq.KindMulti, Selections: []auq.Choice{{Label: auq.OtherLabel, Other: true, Text: "lint <all>"}}},
+func submitted() Outcome {
+	return Outcome{Status: StatusSubmitted, Route: "custom", Result: Result{
+		Answers: map[string]Answer{
+			"db":     {Kind: KindSingle, Choice: Choice{OptionID: "pg", Label: "Postgres"}},
+			"checks": {Kind: KindMulti, Selections: []Choice{{Label: OtherLabel, Other: true, Text: "lint <all>"}}},
 		},
-		Annotations: map[string]auq.Annotations{"db": {SelectedPreview: "docker run postgres", QuestionNotes: "for now"}},
-		Metadata:    &auq.ResultMetadata{Source: ptr("planner"), FlowID: ptr("flow-1")},
+		Annotations: map[string]Annotations{"db": {SelectedPreview: "docker run postgres", QuestionNotes: "for now"}},
+		Metadata:    &ResultMetadata{Source: ptr("planner"), FlowID: ptr("flow-1")},
 	}}
 }
 
-func cancelledOutcome(s auq.Status) auq.Outcome {
-	return auq.Outcome{Status: s, Route: "custom", Result: auq.Result{Cancelled: true, Metadata: &auq.ResultMetadata{FlowID: ptr("flow-1")}}}
+func cancelledOutcome(s Status) Outcome {
+	return Outcome{Status: s, Route: "custom", Result: Result{Cancelled: true, Metadata: &ResultMetadata{FlowID: ptr("flow-1")}}}
 }
 
-func failure(code, msg string) auq.Outcome {
-	return auq.Outcome{Status: auq.StatusError, Error: &auq.Error{Code: code, Message: msg}}
+func failure(code, msg string) Outcome {
+	return Outcome{Status: StatusError, Error: &Error{Code: code, Message: msg}}
 }
 
-func TestAskUserQuestionResult(t *testing.T) {
-	_, perr := auq.Parse([]byte(`{"questions":[{"id":"$q","question":"Which","header":"h","options":[]}]}`))
+func TestResultText(t *testing.T) {
+	_, perr := Parse([]byte(`{"questions":[{"id":"$q","question":"Which","header":"h","options":[]}]}`))
 	tests := []struct {
 		name string
-		req  *auq.Request
-		out  auq.Outcome
+		req  *Request
+		out  Outcome
 	}{
 		{"submitted", request(), submitted()},
-		{"dismissed", request(), cancelledOutcome(auq.StatusDismissed)},
-		{"timeout", request(), cancelledOutcome(auq.StatusTimeout)},
-		{"aborted", request(), cancelledOutcome(auq.StatusAborted)},
+		{"dismissed", request(), cancelledOutcome(StatusDismissed)},
+		{"timeout", request(), cancelledOutcome(StatusTimeout)},
+		{"aborted", request(), cancelledOutcome(StatusAborted)},
 		{"unsupported_mode", request(), failure("unsupported_mode", "no interactive UI can run here")},
 		{"custom_ui_failed", request(), failure("custom_ui_failed", "the dialog failed: tty lost")},
 		{"native_ui_failed_without_request", nil, failure("native_ui_failed", "the form was refused")},
 		{"invalid_config", request(), failure("invalid_config", `ask-user.json: mode: "tui" is not a route`)},
 		{"not_initialized", request(), failure("not_initialized", "the host is not ready")},
-		{"invalid_request", nil, auq.InvalidRequestOutcome(perr)},
+		{"invalid_request", nil, InvalidRequestOutcome(perr)},
 		{"internal", request(), failure("internal", "something broke")},
-		{"error_without_details", request(), auq.Outcome{Status: auq.StatusError}},
-		{"unknown_status", request(), auq.Outcome{Status: "paused"}},
+		{"error_without_details", request(), Outcome{Status: StatusError}},
+		{"unknown_status", request(), Outcome{Status: "paused"}},
 	}
 	reasks := map[string]bool{"unsupported_mode": true, "custom_ui_failed": true, "native_ui_failed_without_request": true, "invalid_config": true, "not_initialized": true}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := AskUserQuestionResult(tt.req, tt.out)
-			golden(t, filepath.Join("testdata", "TestAskUserQuestionResult", tt.name+".golden"), got)
+			got := ResultText(tt.req, tt.out)
+			golden(t, tt.name, []byte(got))
 			if !strings.Contains(got, "not invent") {
 				t.Errorf("the text does not tell the model not to invent an answer:\n%s", got)
 			}
@@ -85,16 +82,16 @@ func TestAskUserQuestionResult(t *testing.T) {
 	}
 }
 
-// TestAskUserQuestionResultHoldsTheResult checks that the model sees the complete
+// TestResultTextHoldsTheResult checks that the model sees the complete
 // structured result: the JSON line in the text is the result.
-func TestAskUserQuestionResultHoldsTheResult(t *testing.T) {
-	for _, out := range []auq.Outcome{submitted(), cancelledOutcome(auq.StatusDismissed), cancelledOutcome(auq.StatusTimeout)} {
-		text := AskUserQuestionResult(request(), out)
+func TestResultTextHoldsTheResult(t *testing.T) {
+	for _, out := range []Outcome{submitted(), cancelledOutcome(StatusDismissed), cancelledOutcome(StatusTimeout)} {
+		text := ResultText(request(), out)
 		line := strings.Split(text, "\n")[0]
-		if out.Status == auq.StatusSubmitted {
+		if out.Status == StatusSubmitted {
 			line = strings.Split(text, "\n")[1]
 		}
-		var got auq.Result
+		var got Result
 		if err := json.Unmarshal([]byte(line), &got); err != nil {
 			t.Fatalf("%s: no result JSON in %q: %v", out.Status, line, err)
 		}
@@ -104,9 +101,9 @@ func TestAskUserQuestionResultHoldsTheResult(t *testing.T) {
 	}
 }
 
-func TestAskUserQuestionResultListsEveryOption(t *testing.T) {
+func TestResultTextListsEveryOption(t *testing.T) {
 	req := request()
-	got := AskUserQuestionResult(req, failure("custom_ui_failed", "x"))
+	got := ResultText(req, failure("custom_ui_failed", "x"))
 	for _, q := range req.Questions {
 		want := []string{`"` + q.ID + `"`, `"` + q.Question + `"`, `"` + q.Header + `"`}
 		for _, o := range q.Options {
@@ -120,9 +117,9 @@ func TestAskUserQuestionResultListsEveryOption(t *testing.T) {
 	}
 }
 
-// TestAskUserQuestionResultHasNoControls feeds control characters everywhere the
+// TestResultTextHasNoControls feeds control characters everywhere the
 // model or a renderer can put text, and finds none in the result text.
-func TestAskUserQuestionResultHasNoControls(t *testing.T) {
+func TestResultTextHasNoControls(t *testing.T) {
 	const hostile = "a\x1b]52;c;eA==\x07b\u009b2Jc\x7fd\te\rf\x00"
 	req := request()
 	req.Questions[0].Question = hostile + "?"
@@ -130,12 +127,12 @@ func TestAskUserQuestionResultHasNoControls(t *testing.T) {
 	req.Questions[0].Options[1].Description = hostile
 	req.Questions[0].Options[0].Preview = hostile
 	sub := submitted()
-	sub.Result.Answers["checks"] = auq.Answer{Kind: auq.KindMulti, Selections: []auq.Choice{{Label: auq.OtherLabel, Other: true, Text: hostile}}}
+	sub.Result.Answers["checks"] = Answer{Kind: KindMulti, Selections: []Choice{{Label: OtherLabel, Other: true, Text: hostile}}}
 	sub.Result.Metadata.Source = ptr(hostile)
-	dis := cancelledOutcome(auq.StatusDismissed)
+	dis := cancelledOutcome(StatusDismissed)
 	dis.Result.Metadata.FlowID = ptr(hostile)
-	for _, out := range []auq.Outcome{sub, dis, failure("custom_ui_failed", hostile), failure("internal", hostile+"\xff"), failure(hostile, hostile)} {
-		got := AskUserQuestionResult(req, out)
+	for _, out := range []Outcome{sub, dis, failure("custom_ui_failed", hostile), failure("internal", hostile+"\xff"), failure(hostile, hostile)} {
+		got := ResultText(req, out)
 		for _, r := range got {
 			if r < 0x20 && r != '\n' || r >= 0x7f && r <= 0x9f {
 				t.Errorf("%s: the text holds the control character %U:\n%q", out.Status, r, got)
@@ -147,8 +144,8 @@ func TestAskUserQuestionResultHasNoControls(t *testing.T) {
 		}
 	}
 	// Escaped inside JSON, the text is the same text.
-	got := AskUserQuestionResult(req, sub)
-	var res auq.Result
+	got := ResultText(req, sub)
+	var res Result
 	if err := json.Unmarshal([]byte(strings.Split(got, "\n")[1]), &res); err != nil {
 		t.Fatal(err)
 	}
@@ -157,20 +154,20 @@ func TestAskUserQuestionResultHasNoControls(t *testing.T) {
 	}
 }
 
-func TestAskUserQuestionDescription(t *testing.T) {
-	d := AskUserQuestion.Description()
+func TestDescription(t *testing.T) {
+	d := Description()
 	for _, w := range []string{"one to eight", "12 characters", "two to four", "recommended", "preview", "multiSelect", "Other", "Do not use it"} {
 		if !strings.Contains(d, w) {
 			t.Errorf("the description does not mention %q", w)
 		}
 	}
-	if len(AskUserQuestion.Guidelines()) == 0 {
+	if len(Guidelines()) == 0 {
 		t.Error("no guidelines")
 	}
 }
 
-func TestAskUserQuestionInvalidRequestMessage(t *testing.T) {
-	got := auq.InvalidRequestMessage(errors.New("boom"))
+func TestInvalidRequestMessageText(t *testing.T) {
+	got := InvalidRequestMessage(errors.New("boom"))
 	if want := "the request is invalid and was not shown to the user:\n- boom"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
@@ -178,15 +175,15 @@ func TestAskUserQuestionInvalidRequestMessage(t *testing.T) {
 
 // The text of an invalid_request result says what to do once, and each
 // of its lines starts as a sentence or a list item does.
-func TestAskUserQuestionInvalidRequestSaysItOnce(t *testing.T) {
-	_, one := auq.Parse([]byte(`{"questions":[]}`))
-	_, two := auq.Parse([]byte(`{"questions":[{"id":"$q","question":"x","header":"h","options":[]}]}`))
+func TestResultTextInvalidRequestSaysItOnce(t *testing.T) {
+	_, one := Parse([]byte(`{"questions":[]}`))
+	_, two := Parse([]byte(`{"questions":[{"id":"$q","question":"x","header":"h","options":[]}]}`))
 	for name, err := range map[string]error{"one problem": one, "several problems": two} {
 		t.Run(name, func(t *testing.T) {
 			if err == nil {
 				t.Fatal("the request was accepted")
 			}
-			got := AskUserQuestionResult(nil, auq.InvalidRequestOutcome(err))
+			got := ResultText(nil, InvalidRequestOutcome(err))
 			for _, w := range []string{"Fix th", "call AskUserQuestion again", "No answer was given", "not shown to the user"} {
 				if n := strings.Count(got, w); n != 1 {
 					t.Errorf("the text says %q %d times; want once:\n%s", w, n, got)
@@ -198,5 +195,17 @@ func TestAskUserQuestionInvalidRequestSaysItOnce(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestShimTexts(t *testing.T) {
+	texts := ShimTexts()
+	if len(texts) == 0 {
+		t.Fatal("no shim texts")
+	}
+	for k, s := range texts {
+		if !strings.Contains(s, ToolName) {
+			t.Errorf("the shim text %q does not name %s: %q", k, ToolName, s)
+		}
 	}
 }
