@@ -22,6 +22,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/host/cli"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 const inboxAUQ = `{"questions":[{"id":"db","question":"Which database?","header":"Database","options":[
@@ -66,7 +67,7 @@ func (h *headlessAsk) result() (int, string) {
 			h.t.Fatal(err)
 		}
 		return 0, h.stdout.String()
-	case <-time.After(10 * time.Second):
+	case <-time.After(testkit.Patience(h.t)):
 		h.t.Fatalf("askuser ask did not exit; it said: %s", h.stderr.String())
 	}
 	return 0, ""
@@ -135,7 +136,7 @@ func (s *inboxScreen) screen() string {
 // waitFor waits until the screen shows every one of texts.
 func (s *inboxScreen) waitFor(texts ...string) string {
 	s.t.Helper()
-	deadline := time.Now().Add(e2eWait)
+	deadline := testkit.PatienceDeadline(s.t)
 	for {
 		sc := s.screen()
 		ok := true
@@ -171,7 +172,7 @@ func (s *inboxScreen) exit() int {
 			s.t.Fatal(err)
 		}
 		return 0
-	case <-time.After(10 * time.Second):
+	case <-time.After(testkit.Patience(s.t)):
 		s.t.Fatal("askuser inbox did not exit")
 	}
 	return 0
@@ -180,7 +181,7 @@ func (s *inboxScreen) exit() int {
 // pendingN waits until n questions wait on the hub and returns them.
 func pendingN(t *testing.T, c *hub.Client, n int) []hub.Question {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := testkit.PatienceDeadline(t)
 	for {
 		qs, err := c.Pending(context.Background())
 		if err != nil {
