@@ -19,6 +19,7 @@ import (
 
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // behaviour is what the stress renderer does with one ask.
@@ -185,10 +186,15 @@ func (c *callEvents) Event(e Event) {
 	c.byCall[e.CallID] = append(c.byCall[e.CallID], e)
 }
 
-// maxOvershoot is how late a timeout may come after its deadline, not
-// counting the time the whole process was stalled: on a loaded machine
-// the test's threads can go unscheduled for longer than that.
-const maxOvershoot = 100 * time.Millisecond
+// maxOvershoot is how late Ask may return after its deadline, not
+// counting the time the whole process was stalled, before the test calls
+// it a hang. It bounds a hang, not the latency: on a loaded machine a
+// single goroutine can wait for a CPU for hundreds of milliseconds while
+// the stall watch's goroutine runs, which the stall watch cannot see. The
+// test checks exactly-once outcomes strictly and only logs how late the
+// timeouts came (p50, p99, max): that figure is for a person to read, not
+// a pass or fail.
+const maxOvershoot = 5 * time.Second
 
 // stallGap is how late a 1 ms tick must come to count as a stall of the
 // whole process.
@@ -268,8 +274,9 @@ func earlier(a, b time.Time) time.Time {
 // TestExactlyOnceUnderLoad runs many asks at once, in real time, against
 // a renderer that answers, fails, panics, hangs, ignores its context or
 // answers late, with callers that abort, and checks that each ask settles
-// exactly once, by its deadline, with its events, and leaves no goroutine
-// behind. It logs how late the timeouts came.
+// exactly once, never before its deadline, with its events, and leaves no
+// goroutine behind. It logs how late the timeouts came, and fails on that
+// only for a hang (see maxOvershoot).
 func TestExactlyOnceUnderLoad(t *testing.T) {
 	n := 10000
 	if testing.Short() {
@@ -332,10 +339,11 @@ func TestExactlyOnceUnderLoad(t *testing.T) {
 		wg.Wait()
 		close(finished)
 	}()
+	patience := testkit.Patience(t)
 	select {
 	case <-finished:
-	case <-time.After(2 * time.Minute):
-		t.Fatalf("the asks have not all returned after 2 minutes:\n%s", goroutines())
+	case <-time.After(patience):
+		t.Fatalf("the asks have not all returned after %v:\n%s", patience, goroutines())
 	}
 	close(release)
 	stalls.stop()
@@ -515,7 +523,7 @@ func waitGoroutines(t *testing.T, before int) {
 	t.Helper()
 	tick := time.NewTicker(time.Millisecond)
 	defer tick.Stop()
-	limit := time.After(10 * time.Second)
+	limit := time.After(testkit.Patience(t))
 	for runtime.NumGoroutine() > before {
 		select {
 		case <-tick.C:

@@ -79,7 +79,7 @@ func TestClusterAgentConfig(t *testing.T) {
 			if err != nil {
 				t.Fatalf("askuser ask: %v\nstderr: %s", err, stderr.String())
 			}
-		case <-time.After(20 * time.Second):
+		case <-time.After(testkit.Patience(t)):
 			t.Fatalf("askuser ask did not end after the answer; stderr: %s", stderr.String())
 		}
 		var res struct {
@@ -131,7 +131,7 @@ func TestClusterAgentConfig(t *testing.T) {
 			if r.IsError || !bytes.Contains(got, []byte(`"status":"answered"`)) || !bytes.Contains(got, []byte(`"selections":["`+yes+`"]`)) {
 				t.Errorf("the MCP call returned %s %+v; want the answer %q\nstderr: %s", got, r.Content, yes, stderr.String())
 			}
-		case <-time.After(20 * time.Second):
+		case <-time.After(testkit.Patience(t)):
 			t.Fatalf("the MCP call did not return after the answer; stderr: %s", stderr.String())
 		}
 		// The client goes, and with it the last askuser of the machine.
@@ -197,7 +197,7 @@ func (m *configMachine) question(t *testing.T) (title, yes string) {
 func (m *configMachine) startedHub(t *testing.T, said func() string) hub.Info {
 	t.Helper()
 	var started hub.Info
-	for wait := time.Now().Add(10 * time.Second); started.PID == 0; time.Sleep(10 * time.Millisecond) {
+	for wait := testkit.PatienceDeadline(t); started.PID == 0; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(wait) {
 			t.Fatalf("the agent started no hub; it said: %s", said())
 		}
@@ -219,7 +219,7 @@ func (m *configMachine) startedHub(t *testing.T, said func() string) hub.Info {
 func (m *configMachine) reached(t *testing.T, mine *hub.Client, title, agent string, said func() string) hub.Question {
 	t.Helper()
 	var q hub.Question
-	for wait := time.Now().Add(20 * time.Second); q.ID == ""; time.Sleep(50 * time.Millisecond) {
+	for wait := testkit.PatienceDeadline(t); q.ID == ""; time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(wait) {
 			t.Fatalf("the question did not reach the person's hub; the agent said: %s\nthe started hub logged: %s", said(), readFile(m.hubFile("hub.log")))
 		}
@@ -247,7 +247,7 @@ func (m *configMachine) reached(t *testing.T, mine *hub.Client, title, agent str
 func (m *configMachine) stopsWhenIdle(t *testing.T, started hub.Info) {
 	t.Helper()
 	from := time.Now()
-	for wait := from.Add(idleMs*time.Millisecond + 15*time.Second); ; time.Sleep(50 * time.Millisecond) {
+	for wait := from.Add(idleMs*time.Millisecond + testkit.Patience(t)); ; time.Sleep(50 * time.Millisecond) {
 		_, err := hub.ReadInfo(m.hubFile("hub.json"))
 		if errors.Is(err, hub.ErrNoHub) && !testkit.Running(started.PID) {
 			break

@@ -152,7 +152,7 @@ system_account: SYS
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := testkit.PatienceDeadline(t)
 	for _, b := range []string{hubstore.QuestionsBucket, hubstore.AnswersBucket} {
 		for {
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
@@ -173,7 +173,7 @@ system_account: SYS
 // connect connects as user to url, waiting for the server to listen.
 func (c *cluster) connect(t testing.TB, user, url string) *nats.Conn {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := testkit.PatienceDeadline(t)
 	for {
 		nc, err := nats.Connect(url, nats.UserInfo(user, c.pw[user]), nats.MaxReconnects(-1), nats.ReconnectWait(50*time.Millisecond))
 		if err == nil {
@@ -685,7 +685,7 @@ func (ag *agentMachine) check(t *testing.T, want string) {
 			t.Errorf("agent (%s) %q: %v\nstderr: %s", ag.machine, ag.title, err, ag.errOut.String())
 			return
 		}
-	case <-time.After(20 * time.Second):
+	case <-time.After(testkit.Patience(t)):
 		t.Errorf("agent (%s) %q did not end\nstderr: %s", ag.machine, ag.title, ag.errOut.String())
 		return
 	}
@@ -709,7 +709,7 @@ func (ag *agentMachine) check(t *testing.T, want string) {
 func waitTitles(t *testing.T, c *hub.Client, titles []string, as []*agentMachine) map[string]hub.Question {
 	t.Helper()
 	byTitle := map[string]hub.Question{}
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := testkit.PatienceDeadline(t)
 	for {
 		missing := 0
 		for _, title := range titles {
@@ -916,7 +916,7 @@ func TestClusterLeaf(t *testing.T) {
 		if res.Status != contract.StatusAnswered || len(res.Answers) != 1 || !slices.Equal(res.Answers[0].Selections, []string{yes}) {
 			t.Fatalf("offline, the laptop's asker got %+v", res)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(testkit.Patience(t)):
 		t.Fatal("offline, the laptop's asker got no result")
 	}
 
@@ -975,7 +975,7 @@ func laptopHub(t *testing.T, bin string, me person, url, domain string) *testkit
 // waitLog waits until log says what n times.
 func waitLog(t *testing.T, log *testkit.Buffer, what string, n int) {
 	t.Helper()
-	for deadline := time.Now().Add(15 * time.Second); strings.Count(log.String(), what) < n; time.Sleep(50 * time.Millisecond) {
+	for deadline := testkit.PatienceDeadline(t); strings.Count(log.String(), what) < n; time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the hub did not say %q %d times; it said:\n%s", what, n, log.String())
 		}
@@ -1124,7 +1124,7 @@ func TestClusterStopCountdown(t *testing.T) {
 		go func() { results <- ask.AskJSON(context.Background(), asker, ask.AskUser, req, nil) }()
 		session := <-sessions
 		var q hub.Question
-		for wait := time.Now().Add(10 * time.Second); q.ID == ""; time.Sleep(20 * time.Millisecond) {
+		for wait := testkit.PatienceDeadline(t); q.ID == ""; time.Sleep(20 * time.Millisecond) {
 			if time.Now().After(wait) {
 				t.Fatalf("stopped on %s: the question did not reach the person's hub", tc.where)
 			}
@@ -1149,7 +1149,7 @@ func TestClusterStopCountdown(t *testing.T) {
 			t.Fatal("the agent's dialog had no countdown to stop")
 		}
 		for name, h := range hubs {
-			for wait := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			for wait := testkit.PatienceDeadline(t); ; time.Sleep(20 * time.Millisecond) {
 				got, prior, err := h.Question(context.Background(), q.ID)
 				var state string
 				switch {
@@ -1176,7 +1176,7 @@ func TestClusterStopCountdown(t *testing.T) {
 			if res.Status != contract.StatusAnswered || len(res.Answers) != 1 || !slices.Equal(res.Answers[0].Selections, []string{yes}) {
 				t.Fatalf("stopped on %s: the agent got %+v", tc.where, res)
 			}
-		case <-time.After(20 * time.Second):
+		case <-time.After(testkit.Patience(t)):
 			t.Fatalf("stopped on %s: the agent got no result", tc.where)
 		}
 		if tc.by == "" {

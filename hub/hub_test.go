@@ -17,6 +17,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 const askUserReq = `{"questions": [{"title": "Deploy where?", "options": [{"label": "staging"}, {"label": "prod"}]}]}`
@@ -29,7 +30,7 @@ func startHub(t *testing.T) hub.Info { return startHubB(t) }
 
 func startHubB(t testing.TB) hub.Info {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.Patience(t))
 	defer cancel()
 	info, stop, err := hubserver.Start(ctx, &hubserver.Options{Paths: pathsIn(t.TempDir())})
 	if err != nil {
@@ -117,7 +118,7 @@ func showingDialog() (ask.RendererFunc[*contract.Request, []contract.Answer], <-
 // waitPending returns the one question waiting on the hub, once there is one.
 func waitPending(t *testing.T, c *hub.Client) hub.Question {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := testkit.PatienceDeadline(t)
 	for time.Now().Before(deadline) {
 		qs, err := c.Pending(context.Background())
 		if err != nil {
@@ -131,7 +132,7 @@ func waitPending(t *testing.T, c *hub.Client) hub.Question {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatal("no question reached the hub within 10s")
+	t.Fatal("no question reached the hub")
 	return hub.Question{}
 }
 
@@ -429,7 +430,7 @@ func TestSameMomentExactlyOnce(t *testing.T) {
 			t.Fatalf("round %d: %v", i, err)
 		}
 		// The question leaves the queue either way.
-		deadline := time.Now().Add(5 * time.Second)
+		deadline := testkit.PatienceDeadline(t)
 		for qs, _ := c.Pending(context.Background()); len(qs) != 0; qs, _ = c.Pending(context.Background()) {
 			if time.Now().After(deadline) {
 				t.Fatalf("round %d: the question still waits", i)
@@ -465,7 +466,7 @@ func TestCountdownStopped(t *testing.T) {
 	}
 	q := waitPending(t, c)
 	// Past the first deadline, and past the hub's look at the countdown.
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := testkit.PatienceDeadline(t)
 	for {
 		qs, err := c.Pending(context.Background())
 		if err != nil {
@@ -522,7 +523,7 @@ func TestStopCountdownElsewhere(t *testing.T) {
 	if got.Tag.Deadline != nil || got.StoppedBy != "alice in the test" {
 		t.Fatalf("on the hub: deadline %v, stopped by %q; want none, by alice in the test", got.Tag.Deadline, got.StoppedBy)
 	}
-	for wait := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	for wait := testkit.PatienceDeadline(t); ; time.Sleep(10 * time.Millisecond) {
 		if _, ok := s.Countdown.Deadline(); !ok {
 			break
 		}

@@ -36,7 +36,7 @@ func startHubAt(t testing.TB, paths hub.Paths, remote map[string]any, log io.Wri
 	if err := os.WriteFile(cfg, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.Patience(t))
 	defer cancel()
 	info, stop, err := hubserver.Start(ctx, &hubserver.Options{Paths: paths, ConfigFile: cfg, Log: log})
 	if err != nil {
@@ -62,7 +62,7 @@ func newOperator(t *testing.T, c *cluster) operator {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.Patience(t))
 	defer cancel()
 	q, err := js.KeyValue(ctx, hubstore.QuestionsBucket)
 	if err != nil {
@@ -80,7 +80,7 @@ func newOperator(t *testing.T, c *cluster) operator {
 func record(t *testing.T, kv jetstream.KeyValue, id string) map[string]any {
 	t.Helper()
 	var m map[string]any
-	waitFor(t, 15*time.Second, func() string {
+	waitFor(t, func() string {
 		e, err := kv.Get(context.Background(), id)
 		if err != nil {
 			return fmt.Sprintf("%s in %s: %v", id, kv.Bucket(), err)
@@ -138,7 +138,7 @@ func askQuestion(l *hub.Link, title string, labels []string, timeoutMs int64, t 
 func waitQuestion(t *testing.T, c *hub.Client, title string) hub.Question {
 	t.Helper()
 	var q hub.Question
-	waitFor(t, 20*time.Second, func() string {
+	waitFor(t, func() string {
 		qs, err := c.Pending(context.Background())
 		if err != nil {
 			return err.Error()
@@ -166,7 +166,7 @@ type storedQuestion struct {
 func opened(t *testing.T, kv jetstream.KeyValue, key *seal.Key, titles ...string) map[string]string {
 	t.Helper()
 	ids := map[string]string{}
-	waitFor(t, 20*time.Second, func() string {
+	waitFor(t, func() string {
 		keys, err := kv.ListKeys(context.Background())
 		if err != nil {
 			return err.Error()
@@ -297,7 +297,7 @@ func TestClusterSealing(t *testing.T) {
 		"forged":        "question " + id("forged") + " is not shown: question " + id("forged") + ": its signature does not verify",
 		"named prod-db": "question " + id("named prod-db") + ` is not shown: it names the machine "prod-db", which this hub knows by the key ` + seal.Fingerprint(k.Public()),
 	}
-	waitFor(t, 20*time.Second, func() string {
+	waitFor(t, func() string {
 		for what, reason := range reasons {
 			if !strings.Contains(log.String(), reason) {
 				return fmt.Sprintf("the log does not say of the %s question %q:\n%s", what, reason, log.String())
@@ -420,14 +420,14 @@ func TestClusterRelayRestart(t *testing.T) {
 			cmd.Process.Signal(syscall.SIGTERM)
 			select {
 			case <-done:
-			case <-time.After(10 * time.Second):
+			case <-time.After(testkit.Patience(t)):
 				cmd.Process.Kill()
-				t.Errorf("the agent's hub did not end within 10s of SIGTERM\n%s", logs.String())
+				t.Errorf("the agent's hub did not end after SIGTERM\n%s", logs.String())
 				<-done
 			}
 		}
 		t.Cleanup(stop)
-		waitFor(t, 20*time.Second, func() string {
+		waitFor(t, func() string {
 			if !strings.Contains(logs.String(), "relays questions with") {
 				return "the agent's hub does not relay yet:\n" + logs.String()
 			}
@@ -456,8 +456,8 @@ func TestClusterRelayRestart(t *testing.T) {
 		if res.Status != contract.StatusAnswered || !slices.Equal(res.Answers[0].Selections, []string{"b"}) {
 			t.Fatalf("the agent got %+v\n%s", res, logs.String())
 		}
-	case <-time.After(30 * time.Second):
-		t.Fatalf("the agent got no answer within 30s of the person's, after its hub restarted\n%s", logs.String())
+	case <-time.After(testkit.Patience(t)):
+		t.Fatalf("the agent got no answer after the person's, after its hub restarted\n%s", logs.String())
 	}
 }
 
@@ -513,7 +513,7 @@ func TestClusterMirrorChecks(t *testing.T) {
 			t.Errorf("%s: shows with the deadline %v, want about %v", tt.title, q.Tag.Deadline, tt.want)
 		}
 	}
-	waitFor(t, 20*time.Second, func() string {
+	waitFor(t, func() string {
 		for _, tt := range tests {
 			if tt.reason != "" && !strings.Contains(log.String(), "question "+tt.id+" from the remote hub is not shown: "+tt.reason) {
 				return fmt.Sprintf("the log does not say why %s is not shown (%q):\n%s", tt.id, tt.reason, log.String())
@@ -529,7 +529,7 @@ func TestClusterMirrorChecks(t *testing.T) {
 			waitQuestion(t, mine, id)
 		}
 	}
-	waitFor(t, 20*time.Second, func() string {
+	waitFor(t, func() string {
 		if !strings.Contains(log.String(), "question ffthaaaaaaaa from the remote hub is not shown: 4 questions of other machines wait here already") {
 			return "the log does not say the fifth question is over the count:\n" + log.String()
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/askuser/askuser/mcpserver"
 )
 
@@ -282,7 +283,7 @@ func TestQuestionsProgress(t *testing.T) {
 			if !strings.HasPrefix(m, "waiting") {
 				milestones = append(milestones, m)
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(testkit.Patience(t)):
 			t.Fatalf("milestones %v, and no more", milestones)
 		}
 	}

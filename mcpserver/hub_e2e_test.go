@@ -63,7 +63,7 @@ func startHubProcess(t *testing.T, state string) (signal func(sig syscall.Signal
 	}
 	t.Cleanup(func() { signal(syscall.SIGTERM) })
 	paths := hubPaths(t, state)
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := testkit.PatienceDeadline(t)
 	for {
 		info, err := hub.ReadInfo(paths.Info)
 		if err == nil && info.PID == cmd.Process.Pid {
@@ -149,7 +149,7 @@ type pendingEntry struct {
 // onePending waits until askuser pending --json lists one question.
 func onePending(t *testing.T, state string) pendingEntry {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := testkit.PatienceDeadline(t)
 	for {
 		out, err := askuserCmd(t, state, "", "pending", "--json")
 		if err != nil {
@@ -248,8 +248,8 @@ func hubResult(t *testing.T, ch <-chan *mcp.CallToolResult) *mcp.CallToolResult 
 	select {
 	case r := <-ch:
 		return r
-	case <-time.After(20 * time.Second):
-		t.Fatal("the call did not end within 20s")
+	case <-time.After(testkit.Patience(t)):
+		t.Fatal("the call did not end")
 		return nil
 	}
 }
@@ -371,7 +371,7 @@ func TestHubWinsOverForm(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("the elicitation ended with %v", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(testkit.Patience(t)):
 		t.Error("the client's elicitation was not cancelled")
 	}
 }

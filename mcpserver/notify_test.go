@@ -11,6 +11,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/askuser/askuser/mcpserver"
 )
 
@@ -55,7 +56,7 @@ func TestNotifyCommandOnElicitation(t *testing.T) {
 // waitLines waits until the file at path has at least n lines.
 func waitLines(t *testing.T, path string, n int) []string {
 	t.Helper()
-	deadline := time.Now().Add(popupWait)
+	deadline := testkit.PatienceDeadline(t)
 	for {
 		data, _ := os.ReadFile(path)
 		lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/charmbracelet/x/vt"
 	"github.com/creack/pty"
 	"github.com/google/go-cmp/cmp"
@@ -26,8 +27,6 @@ import (
 // tmux server with a client attached on a pty. tmux 3.3a cannot send keys
 // into a popup, so the test types on the attached client's pty, as a user
 // would, and reads that client's screen through a terminal emulator.
-
-const popupWait = 20 * time.Second
 
 type tmuxClient struct {
 	t      *testing.T
@@ -136,7 +135,7 @@ func (c *tmuxClient) run(args ...string) string {
 
 func (c *tmuxClient) waitFor(what string, ok func() bool) {
 	c.t.Helper()
-	deadline := time.Now().Add(popupWait)
+	deadline := testkit.PatienceDeadline(c.t)
 	tick := time.NewTicker(25 * time.Millisecond)
 	defer tick.Stop()
 	for !ok() {
@@ -269,7 +268,7 @@ func waitCall(t *testing.T, done <-chan callResult) callResult {
 	select {
 	case got := <-done:
 		return got
-	case <-time.After(popupWait):
+	case <-time.After(testkit.Patience(t)):
 		t.Fatal("the call did not return")
 	}
 	return callResult{}

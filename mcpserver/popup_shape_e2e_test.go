@@ -15,6 +15,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/askuser/askuser/tui"
 )
 
@@ -67,7 +68,7 @@ func (o *outerTmux) keys(keys ...string) {
 // waitFor waits until ok accepts the client's screen, and returns it.
 func (o *outerTmux) waitFor(what string, ok func(screen string) bool) string {
 	o.t.Helper()
-	deadline := time.Now().Add(popupWait)
+	deadline := testkit.PatienceDeadline(o.t)
 	tick := time.NewTicker(25 * time.Millisecond)
 	defer tick.Stop()
 	for {

@@ -88,7 +88,7 @@ func (s *rawServer) wait() error {
 	select {
 	case <-s.done:
 		return s.err
-	case <-time.After(10 * time.Second):
+	case <-time.After(testkit.Patience(s.t)):
 		s.cmd.Process.Kill()
 		<-s.done
 		s.t.Fatal("the server did not exit after its standard input closed")
@@ -129,7 +129,7 @@ func startRawCmd(t *testing.T, cmd *exec.Cmd) *rawServer {
 		in.Close()
 		select {
 		case <-s.done:
-		case <-time.After(10 * time.Second):
+		case <-time.After(testkit.Patience(t)):
 			cmd.Process.Kill()
 			t.Errorf("the server did not exit after its standard input closed; stderr:\n%s", stderr.String())
 		}
@@ -157,7 +157,7 @@ func (s *rawServer) next() map[string]any {
 			s.t.Fatalf("the server wrote %q: %v", l, err)
 		}
 		return m
-	case <-time.After(10 * time.Second):
+	case <-time.After(testkit.Patience(s.t)):
 		s.t.Fatal("no message from the server")
 	}
 	return nil

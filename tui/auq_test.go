@@ -15,6 +15,7 @@ import (
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/dialog"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 const auqTwo = `{"questions":[
@@ -153,7 +154,7 @@ func TestRenderQuestions(t *testing.T) {
 	}()
 	select {
 	case <-opened:
-	case <-time.After(10 * time.Second):
+	case <-time.After(testkit.Patience(t)):
 		t.Fatal("the dialog never reported dialog_opened")
 	}
 	// Postgres, then GitLab; the review opens; Enter submits.
@@ -165,7 +166,7 @@ func TestRenderQuestions(t *testing.T) {
 	var o auq.Outcome
 	select {
 	case o = <-done:
-	case <-time.After(10 * time.Second):
+	case <-time.After(testkit.Patience(t)):
 		t.Fatal("the call did not end")
 	}
 	want := auq.Result{Answers: map[string]auq.Answer{

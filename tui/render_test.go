@@ -44,7 +44,7 @@ func closeWithin(t *testing.T, r *Renderer) {
 	go func() { r.Close(); close(done) }()
 	select {
 	case <-done:
-	case <-time.After(10 * time.Second):
+	case <-time.After(testkit.Patience(t)):
 		t.Fatal("the program did not end after its call")
 	}
 }

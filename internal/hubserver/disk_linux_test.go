@@ -105,7 +105,7 @@ func TestStoreDiskFull(t *testing.T) {
 	askThrough(t, env)
 	next := pending(t, c, 1)[0]
 	// The watch goes on: it reports the new question.
-	for deadline := time.After(30 * time.Second); ; {
+	for deadline := time.After(testkit.Patience(t)); ; {
 		select {
 		case e := <-events:
 			if e.Kind == hub.WatchWaiting && e.ID == next.ID {
@@ -165,12 +165,12 @@ func askRefused(t *testing.T, env func(string) string) {
 		if !errors.As(err, &full) || !strings.Contains(err.Error(), "takes no new question: the disk of its store") {
 			t.Errorf("the asker was told %v; want that the hub's store is full", err)
 		}
-	case <-time.After(20 * time.Second):
+	case <-time.After(testkit.Patience(t)):
 		t.Fatal("the asker was not told that the hub refused its question")
 	}
 	select {
 	case <-shown:
-	case <-time.After(20 * time.Second):
+	case <-time.After(testkit.Patience(t)):
 		t.Fatal("the asker's own dialog was not shown")
 	}
 	cancelAsk()
@@ -205,7 +205,7 @@ func checkBounds(t *testing.T, info hub.Info) {
 // that it is not.
 func waitStore(t *testing.T, c *hub.Client, full bool) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := testkit.PatienceDeadline(t)
 	for {
 		st, ok, err := c.Store(context.Background())
 		if err == nil && !ok {

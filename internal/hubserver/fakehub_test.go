@@ -62,7 +62,7 @@ func TestFakeHub(t *testing.T) {
 			}
 			// Two attempts after the forgery: the asker saw it and refused.
 			seen := fake.Connections()
-			for deadline := time.Now().Add(20 * time.Second); fake.Connections() < seen+2; {
+			for deadline := testkit.PatienceDeadline(t); fake.Connections() < seen+2; {
 				select {
 				case res := <-results:
 					t.Fatalf("the asker ended on the fake hub: %+v", res)

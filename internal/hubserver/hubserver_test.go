@@ -19,6 +19,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // childEnv makes the test binary serve as askuser-hub.
@@ -71,7 +72,7 @@ func startProcess(t testing.TB, state string) (*hubProcess, hub.Info) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := testkit.PatienceDeadline(t)
 	for {
 		info, err := hub.ReadInfo(paths.Info)
 		if err == nil && info.PID == cmd.Process.Pid {
@@ -134,7 +135,7 @@ func answerJSON(t *testing.T, label string) []byte {
 
 func pending(t *testing.T, c *hub.Client, want int) []hub.Question {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := testkit.PatienceDeadline(t)
 	for {
 		qs, err := c.Pending(context.Background())
 		if err == nil && len(qs) == want {
@@ -180,7 +181,7 @@ func TestRestart(t *testing.T) {
 	if err := second.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	if code := second.wait(t, 5*time.Second); code != 0 {
+	if code := second.wait(t, testkit.Patience(t)); code != 0 {
 		t.Fatalf("after SIGTERM the hub exited with %d\n%s", code, second.stderr.String())
 	}
 	if d := time.Since(start); d > 2*time.Second {
@@ -250,7 +251,7 @@ func killHolding(t *testing.T, env func(string) string, p *hubProcess) hub.Quest
 	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	p.wait(t, 5*time.Second)
+	p.wait(t, testkit.Patience(t))
 	return q
 }
 
@@ -270,7 +271,7 @@ func answerHeld(t *testing.T, c *hub.Client, id, by string, results <-chan contr
 		if res.Status != contract.StatusAnswered || res.Answers[0].Selections[0] != "prod" {
 			t.Fatalf("%s: result = %+v", when, res)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(testkit.Patience(t)):
 		t.Fatalf("%s: the asker did not get the answer given on the hub", when)
 	}
 }
@@ -319,7 +320,7 @@ func TestExpiry(t *testing.T) {
 	lcancel()
 	link.Close(lctx)
 	acancel()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := testkit.PatienceDeadline(t)
 	for {
 		_, _, err := c.Question(context.Background(), q.ID)
 		var re *hub.RefusedError
@@ -388,8 +389,8 @@ func TestIdle(t *testing.T) {
 		if err != nil {
 			t.Fatalf("the idle hub stopped with %v", err)
 		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("the hub did not stop 15 s after its question's deadline with nobody connected")
+	case <-time.After(testkit.Patience(t)):
+		t.Fatal("the hub did not stop after its question's deadline with nobody connected")
 	}
 	if _, err := os.Stat(paths.Info); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the stopped hub left its info file: %v", err)

@@ -111,7 +111,7 @@ func TestLeafOffline(t *testing.T) {
 	}
 	// The relay says what to look at.
 	hint := "this hub has not joined the cluster: is nats://" + ln.Addr().String() + " its leaf node port"
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(log.String(), hint); time.Sleep(20 * time.Millisecond) {
+	for deadline := testkit.PatienceDeadline(t); !strings.Contains(log.String(), hint); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the hub's log does not say %q:\n%s", hint, log.String())
 		}

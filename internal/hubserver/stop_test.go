@@ -61,7 +61,7 @@ func TestStopWhileRemoteSilent(t *testing.T) {
 	select {
 	case c := <-accepted:
 		accepted <- c // closed at the end
-	case <-time.After(10 * time.Second):
+	case <-time.After(testkit.Patience(t)):
 		_ = stop()
 		t.Fatalf("the relay never connected to the remote hub; the hub said:\n%s", log.String())
 	}

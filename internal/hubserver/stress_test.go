@@ -14,6 +14,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // TestStressKill has 20 agents ask 5 questions each through a real hub
@@ -102,7 +103,7 @@ func TestStressKill(t *testing.T) {
 	if err := proc.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	proc.wait(t, 5*time.Second)
+	proc.wait(t, testkit.Patience(t))
 	startProcess(t, state)
 
 	asking.Wait()

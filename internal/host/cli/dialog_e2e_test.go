@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // The tests in this file run the real askuser binary in a real terminal,
@@ -26,9 +27,6 @@ const e2eRequest = `{"header":"E2E","questions":[
  {"title":"Pick sizes","kind":"multi","options":[{"label":"S"},{"label":"M"},{"label":"L"}]},
  {"title":"Your name","kind":"input"},
  {"title":"Ship it?","kind":"bool"}]}`
-
-// e2eWait bounds every wait for the screen or the program.
-const e2eWait = 20 * time.Second
 
 // pane is one tmux server with one pane running sh in a work directory.
 type pane struct {
@@ -101,7 +99,7 @@ func (p *pane) screen() string {
 // waitScreen polls the screen until ok accepts it.
 func (p *pane) waitScreen(what string, ok func(string) bool) string {
 	p.t.Helper()
-	deadline := time.Now().Add(e2eWait)
+	deadline := testkit.PatienceDeadline(p.t)
 	tick := time.NewTicker(25 * time.Millisecond)
 	defer tick.Stop()
 	for {

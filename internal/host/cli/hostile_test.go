@@ -11,9 +11,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // hostileRun is one run of the real binary with no controlling terminal.
@@ -24,10 +24,11 @@ type hostileRun struct {
 }
 
 // runDetached runs askuser with args and stdin, in a new session so that
-// it has no terminal, and fails t if it is still running after 10 s.
+// it has no terminal, and fails t if it is still running after the
+// test's patience (testkit.Patience).
 func runDetached(t *testing.T, bin string, stdin []byte, args ...string) hostileRun {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), testkit.Patience(t))
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = t.TempDir()
@@ -38,7 +39,7 @@ func runDetached(t *testing.T, bin string, stdin []byte, args ...string) hostile
 	cmd.Env = append(os.Environ(), "TMUX=", "TERM=dumb")
 	peak, err := runPeak(cmd)
 	if ctx.Err() != nil {
-		t.Fatalf("askuser %s did not end within 10 s", strings.Join(args, " "))
+		t.Fatalf("askuser %s did not end", strings.Join(args, " "))
 	}
 	if _, exited := errors.AsType[*exec.ExitError](err); err != nil && !exited {
 		t.Fatal(err)

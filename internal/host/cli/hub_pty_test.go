@@ -13,6 +13,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 const hubQuestion = `{"questions":[{"title":"Deploy where?","options":[{"label":"staging"},{"label":"production"}]}]}`
@@ -52,7 +53,7 @@ func startTestHub(t *testing.T) (state string, c *hub.Client) {
 
 func onePending(t *testing.T, c *hub.Client) hub.Question {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := testkit.PatienceDeadline(t)
 	for {
 		qs, err := c.Pending(context.Background())
 		if err != nil {

@@ -70,7 +70,7 @@ func (h *headlessAsk) result() (int, string) {
 			h.t.Fatal(err)
 		}
 		return 0, h.stdout.String()
-	case <-time.After(10 * time.Second):
+	case <-time.After(testkit.Patience(h.t)):
 		h.t.Fatalf("askuser ask did not exit; it said: %s", h.stderr.String())
 	}
 	return 0, ""
@@ -139,7 +139,7 @@ func (s *inboxScreen) screen() string {
 // waitFor waits until the screen shows every one of texts.
 func (s *inboxScreen) waitFor(texts ...string) string {
 	s.t.Helper()
-	deadline := time.Now().Add(e2eWait)
+	deadline := testkit.PatienceDeadline(s.t)
 	for {
 		sc := s.screen()
 		ok := true
@@ -165,7 +165,7 @@ func (s *inboxScreen) send(keys string) {
 
 func (s *inboxScreen) exit() int {
 	s.t.Helper()
-	return s.exitWithin(10 * time.Second)
+	return s.exitWithin(testkit.Patience(s.t))
 }
 
 // exitWithin waits up to d for askuser inbox to exit and returns its
@@ -191,7 +191,7 @@ func (s *inboxScreen) exitWithin(d time.Duration) int {
 // pendingN waits until n questions wait on the hub and returns them.
 func pendingN(t *testing.T, c *hub.Client, n int) []hub.Question {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := testkit.PatienceDeadline(t)
 	for {
 		qs, err := c.Pending(context.Background())
 		if err != nil {

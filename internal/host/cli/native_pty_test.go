@@ -112,7 +112,7 @@ func startOnPtyTo(t *testing.T, env []string, stdout, stderr io.Writer, args ...
 // consumed, and consumes up to its end.
 func (s *ptySession) expect(want string) {
 	s.t.Helper()
-	limit := time.After(10 * time.Second)
+	limit := time.After(testkit.Patience(s.t))
 	for {
 		s.mu.Lock()
 		text := s.screen.String()
@@ -143,7 +143,7 @@ func (s *ptySession) exit() (int, string) {
 	var err error
 	select {
 	case err = <-s.done:
-	case <-time.After(10 * time.Second):
+	case <-time.After(testkit.Patience(s.t)):
 		s.t.Fatal("askuser did not exit")
 	}
 	code := 0
@@ -176,8 +176,8 @@ func (s *ptySession) drained() {
 	s.t.Helper()
 	select {
 	case <-s.read:
-	case <-time.After(10 * time.Second):
-		s.t.Fatal("the terminal still had output 10 s after askuser exited")
+	case <-time.After(testkit.Patience(s.t)):
+		s.t.Fatal("the terminal still had output long after askuser exited")
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // notifyQuestionnaire has a header, which notifications show, and
@@ -203,7 +205,7 @@ func TestNotifyCommandOnPty(t *testing.T) {
 // waitPid reads the process id a command wrote to path.
 func waitPid(t *testing.T, path string) int {
 	t.Helper()
-	deadline := time.Now().Add(e2eWait)
+	deadline := testkit.PatienceDeadline(t)
 	for {
 		data, err := os.ReadFile(path)
 		if err == nil && bytes.HasSuffix(data, []byte("\n")) {
@@ -223,7 +225,7 @@ func waitPid(t *testing.T, path string) int {
 // waitGone waits until process pid has ended and been reaped.
 func waitGone(t *testing.T, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(e2eWait)
+	deadline := testkit.PatienceDeadline(t)
 	for {
 		if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); err != nil {
 			return
@@ -246,9 +248,9 @@ func TestNotifyReminderOnPty(t *testing.T) {
 	q, cfg := notifySetup(t, `{"bell": true, "desktop": "osc777", "title": false}`)
 	s := startOnPtyWith(t, plainEnv("TERM=xterm-256color"), nil, "ask", "--config", cfg, "--timeout-per-question", "20000", q)
 	s.expect("Deploy where?")
-	// expect waits 10 s; the reminder comes about then, so wait longer.
+	// The reminder comes 10 s after the dialog opens.
 	reminder := "\x1b]777;notify;askuser: question waiting;Release · 10s left\x1b\\"
-	deadline := time.Now().Add(e2eWait)
+	deadline := testkit.PatienceDeadline(t)
 	for {
 		s.mu.Lock()
 		seen := strings.Contains(s.screen.String(), reminder)

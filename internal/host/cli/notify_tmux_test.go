@@ -13,6 +13,8 @@ import (
 
 	"github.com/charmbracelet/x/vt"
 	"github.com/creack/pty"
+
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // TestNotifyInTmux runs askuser ask in a tmux pane whose client is
@@ -77,7 +79,7 @@ func TestNotifyInTmux(t *testing.T) {
 	})
 	waitFor := func(what string, ok func() bool) {
 		t.Helper()
-		deadline := time.Now().Add(e2eWait)
+		deadline := testkit.PatienceDeadline(t)
 		for !ok() {
 			if time.Now().After(deadline) {
 				t.Fatalf("waiting for %s", what)
@@ -192,7 +194,7 @@ func TestNotifyTitleInTmuxStatus(t *testing.T) {
 		}
 		return strings.TrimRight(b.String(), " ")
 	}
-	deadline := time.Now().Add(e2eWait)
+	deadline := testkit.PatienceDeadline(t)
 	for !strings.Contains(status(), "question waiting") {
 		if time.Now().After(deadline) {
 			errText, _ := os.ReadFile(filepath.Join(dir, "err"))

@@ -86,7 +86,12 @@ func fill(env *testscript.Env) error {
 	})
 }
 
+// scriptPatience is how long the scripts' own commands wait for a state
+// (testkit.Patience of TestScripts): they have no testing.T of their own.
+var scriptPatience time.Duration
+
 func TestScripts(t *testing.T) {
+	scriptPatience = testkit.Patience(t)
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
@@ -143,7 +148,7 @@ func hubPending(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("hubpending: bad N %q", args[0])
 	}
 	ctx := context.Background()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(scriptPatience)
 	var c *hub.Client
 	for c == nil {
 		c, err = hub.Dial(ctx, &hub.DialOptions{Getenv: ts.Getenv})
@@ -186,13 +191,13 @@ func hubGone(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("hubgone: no HUBPID: run hubpending first")
 	}
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(scriptPatience); ; time.Sleep(20 * time.Millisecond) {
 		_, err := hub.ReadInfo(paths.Info)
 		if errors.Is(err, hub.ErrNoHub) && !testkit.Running(pid) {
 			return
 		}
 		if time.Now().After(deadline) {
-			ts.Fatalf("hubgone: the hub of process %d still runs after 15 s", pid)
+			ts.Fatalf("hubgone: the hub of process %d still runs", pid)
 		}
 	}
 }
@@ -209,7 +214,7 @@ func hubKill(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: hubkill [TERM], after hubpending")
 	}
 	ts.Check(syscall.Kill(pid, sig))
-	for deadline := time.Now().Add(10 * time.Second); testkit.Running(pid); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(scriptPatience); testkit.Running(pid); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			ts.Fatalf("hubkill: process %d still runs", pid)
 		}
@@ -238,9 +243,9 @@ func hubImpostor(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	ts.Check(fake.Forge(hubstore.AnswersBucket, id, forged, "askuser.answered."+id))
 	seen := fake.Connections()
-	for deadline := time.Now().Add(20 * time.Second); fake.Connections() < seen+2; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(scriptPatience); fake.Connections() < seen+2; time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			ts.Fatalf("hubimpostor: the impostor on port %d was not dialed twice more within 20 s: an asker that took it for the hub stays connected", port)
+			ts.Fatalf("hubimpostor: the impostor on port %d was not dialed twice more: an asker that took it for the hub stays connected", port)
 		}
 	}
 }

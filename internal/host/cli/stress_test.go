@@ -62,7 +62,7 @@ func startHubCommand(t testing.TB, env []string) *hubCommand {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := testkit.PatienceDeadline(t)
 	for {
 		if info, err := hub.ReadInfo(paths.Info); err == nil && info.PID == h.cmd.Process.Pid {
 			return h
@@ -89,7 +89,7 @@ func (h *hubCommand) stop(t testing.TB, sig syscall.Signal) error {
 	case err := <-h.done:
 		h.done <- err
 		return err
-	case <-time.After(10 * time.Second):
+	case <-time.After(testkit.Patience(t)):
 		t.Fatalf("askuser hub did not end within 10s of %v:\n%s", sig, h.stderr.String())
 		return nil
 	}
@@ -346,8 +346,8 @@ func TestStressHub(t *testing.T) {
 				s.send(strings.Repeat(keyDown, k) + " " + keyCtrlEnter)
 				// The question leaves the screen once the hub took the
 				// answer, refused it, or could not be reached (5s).
-				if !s.waitUntil(20*time.Second, func(sc string) bool { return dialogKey(sc) != key }) {
-					t.Errorf("askuser inbox still shows %s 20s after its answer was submitted:\n%s", key, s.screen())
+				if !s.waitUntil(testkit.Patience(t), func(sc string) bool { return dialogKey(sc) != key }) {
+					t.Errorf("askuser inbox still shows %s long after its answer was submitted:\n%s", key, s.screen())
 					return
 				}
 			case strings.Contains(sc, "enter open · q quit") && !strings.Contains(sc, "no questions wait"):
