@@ -21,12 +21,12 @@ type RequestError struct {
 }
 
 // Error joins the problems as "path: message; path: message".
-func (e *RequestError) Error() string { return (*strictjson.Error)(e).Error() }
+func (e *RequestError) Error() string { return strictjson.Join(e.Problems) }
 
 // Problems returns the problems of err when it is or wraps a
 // *RequestError, and nil otherwise.
 func Problems(err error) []Problem {
-	return strictjson.ProblemsOf[RequestError](err)
+	return strictjson.ProblemsOf[Problem, RequestError](err)
 }
 
 // Parse decodes an AskUserQuestion request strictly and checks it against
@@ -144,7 +144,7 @@ const sizeAdvice = "shorten the previews and descriptions or ask fewer questions
 // of its problems.
 func finish(r *Request, probs strictjson.List) (*Request, error) {
 	if e := probs.Err(); e != nil {
-		return nil, (*RequestError)(e)
+		return nil, &RequestError{Problems: strictjson.Convert[Problem](e.Problems)}
 	}
 	return r, nil
 }

@@ -15,12 +15,12 @@ type RequestError struct {
 }
 
 // Error joins the problems as "path: message; path: message".
-func (e *RequestError) Error() string { return (*strictjson.Error)(e).Error() }
+func (e *RequestError) Error() string { return strictjson.Join(e.Problems) }
 
 // Problems returns the problems of err when it is or wraps a
 // *RequestError, and nil otherwise.
 func Problems(err error) []Problem {
-	return strictjson.ProblemsOf[RequestError](err)
+	return strictjson.ProblemsOf[Problem, RequestError](err)
 }
 
 // InvalidRequestMessage explains err, an error from Parse or Normalize,
@@ -157,7 +157,7 @@ const sizeAdvice = "shorten the previews or split the questionnaire"
 // otherwise the RequestError of its problems.
 func finish(r *Request, c *checker) (*Request, []string, error) {
 	if e := c.probs.Err(); e != nil {
-		return nil, nil, (*RequestError)(e)
+		return nil, nil, &RequestError{Problems: strictjson.Convert[Problem](e.Problems)}
 	}
 	return r, c.warnings, nil
 }

@@ -77,10 +77,16 @@ type Error struct {
 
 // Problem is one thing wrong with a request or a config file: where it is,
 // as a JSON path such as questions[1].fields[2].default (empty for the
-// whole request or file), and what to do. Its String method formats it as
-// "path: message", or as the message alone when the path is empty. Both
-// contracts share the type: auq.Problem is the same.
-type Problem = strictjson.Problem
+// whole request or file), and what to do. Both contracts share the type:
+// auq.Problem is the same.
+type Problem struct {
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
+// String formats p as "path: message", or as the message alone when the
+// path is empty.
+func (p Problem) String() string { return strictjson.Problem(p).String() }
 
 // ErrorResult returns a StatusError result with the given code and message,
 // and an empty answer list.

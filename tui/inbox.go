@@ -104,10 +104,7 @@ type openQuestion struct {
 }
 
 func newInbox(events <-chan hub.WatchEvent, a Answerer, o *InboxOptions) *inbox {
-	th := dialog.DefaultTheme()
-	if o.Theme != nil {
-		th = *o.Theme
-	}
+	th := dialogTheme(o.Theme)
 	by := o.By
 	if by == "" {
 		by = "the person in askuser inbox"

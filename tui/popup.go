@@ -92,10 +92,7 @@ func newPopupBase[Req any](s *ask.Session[Req], opts *Options) popupBase[Req] {
 }
 
 func (p *popupBase[Req]) theme() dialog.Theme {
-	if p.opts.Theme != nil {
-		return *p.opts.Theme
-	}
-	return dialog.DefaultTheme()
+	return dialogTheme(p.opts.Theme)
 }
 
 // askUserPopup is the dialog of an ask_user request in a Popup.

@@ -15,12 +15,11 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/dialog"
 )
 
 func plainPopup(t *testing.T, req string) *askUserPopup {
 	t.Helper()
-	pl := dialog.PlainTheme()
+	pl := PlainTheme()
 	return newAskUserPopup(session(t, req, contract.DisplayInline), &Options{Theme: &pl})
 }
 
@@ -92,7 +91,7 @@ func TestPopupFitHoldsTheDialog(t *testing.T) {
 // left off.
 func TestPopupHideAndShowAgain(t *testing.T) {
 	s := session(t, reqSingle, contract.DisplayOverlay)
-	pl := dialog.PlainTheme()
+	pl := PlainTheme()
 	p := newAskUserPopup(s, &Options{Theme: &pl, Environ: []string{"TERM=xterm-256color"}})
 	show := func(keys string) (ask.Outcome[[]contract.Answer], error) { return showOnPTY(t, p, keys) }
 	if _, err := show("\x1b[B\x1bo"); !errors.Is(err, ErrHidden) { // Down, Alt+O
@@ -156,7 +155,7 @@ func TestPopupBoolArrows(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := session(t, `{"questions":[{"title":"Run the migrations?","kind":"bool"}]}`, contract.DisplayOverlay)
-			pl := dialog.PlainTheme()
+			pl := PlainTheme()
 			out, err := showOnPTY(t, newAskUserPopup(s, &Options{Theme: &pl, Environ: []string{"TERM=xterm-256color"}}), tt.keys)
 			if err != nil {
 				t.Fatal(err)

@@ -12,7 +12,6 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/config"
-	"github.com/askuser/askuser/internal/dialog"
 	"github.com/askuser/askuser/internal/testkit"
 )
 
@@ -25,7 +24,7 @@ func pipeRenderer(t *testing.T) (*Renderer, *os.File) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { in.Close(); keys.Close() })
-	plain := dialog.PlainTheme()
+	plain := PlainTheme()
 	r := New(in, &testkit.Buffer{}, &Options{Theme: &plain, Width: 80, Height: 24, Environ: []string{"TERM=xterm-256color"}})
 	return r, keys
 }

@@ -239,10 +239,7 @@ func (r *Renderer) isClosed() bool {
 }
 
 func (r *Renderer) theme() dialog.Theme {
-	if r.opts.Theme != nil {
-		return *r.opts.Theme
-	}
-	return dialog.DefaultTheme()
+	return dialogTheme(r.opts.Theme)
 }
 
 // overlay reports whether s asks for the overlay.

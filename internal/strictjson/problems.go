@@ -5,9 +5,9 @@
 // which they find repeated names (Names).
 //
 // Each contract keeps its own public types over these: contract.Problem
-// and auq.Problem are Problem, and contract.RequestError and
-// auq.RequestError are distinct types with Error's layout, so that
-// errors.As tells the two contracts' errors apart.
+// (which auq.Problem names too) has Problem's layout, so Convert, Join and
+// Explain take it, and contract.RequestError and auq.RequestError are
+// distinct types, so that errors.As tells the two contracts' errors apart.
 
 package strictjson
 
@@ -45,15 +45,15 @@ func (p Problem) String() string {
 // err: head, then a line "- path: message" for each of ps, the problems
 // of err (nil when err has none, and err's text then stands as the one
 // problem), then tail on a line of its own unless it is empty.
-func Explain(head string, ps []Problem, err error, tail string) string {
+func Explain[P Shape](head string, ps []P, err error, tail string) string {
 	if ps == nil && err != nil {
-		ps = []Problem{{Message: err.Error()}}
+		ps = []P{P(Problem{Message: err.Error()})}
 	}
 	var b strings.Builder
 	b.WriteString(head)
 	for _, p := range ps {
 		b.WriteString("\n- ")
-		b.WriteString(p.String())
+		b.WriteString(Problem(p).String())
 	}
 	if tail != "" {
 		b.WriteByte('\n')
@@ -68,25 +68,49 @@ type Error struct {
 }
 
 // Error joins the problems as "path: message; path: message".
-func (e *Error) Error() string {
+func (e *Error) Error() string { return Join(e.Problems) }
+
+// Shape is the layout of Problem, which each contract's own problem type
+// (contract.Problem) has too, so that the functions here take either.
+type Shape interface {
+	~struct {
+		Path    string `json:"path"`
+		Message string `json:"message"`
+	}
+}
+
+// Join joins problems as "path: message; path: message".
+func Join[P Shape](ps []P) string {
 	var b strings.Builder
-	for i, p := range e.Problems {
+	for i, p := range ps {
 		if i > 0 {
 			b.WriteString("; ")
 		}
-		b.WriteString(p.String())
+		b.WriteString(Problem(p).String())
 	}
 	return b.String()
 }
 
+// Convert returns ps as problems of another type of the same layout.
+func Convert[To, From Shape](ps []From) []To {
+	if ps == nil {
+		return nil
+	}
+	out := make([]To, len(ps))
+	for i, p := range ps {
+		out[i] = To(p)
+	}
+	return out
+}
+
 // ProblemsOf returns the problems of err when it is or wraps an *E, a
-// contract's own error type laid out as Error, and nil otherwise.
-func ProblemsOf[E ~struct{ Problems []Problem }, P interface {
+// contract's own error type that lists them, and nil otherwise.
+func ProblemsOf[Q Shape, E ~struct{ Problems []Q }, P interface {
 	*E
 	error
-}](err error) []Problem {
+}](err error) []Q {
 	if p, ok := errors.AsType[P](err); ok {
-		return Error(*p).Problems
+		return struct{ Problems []Q }(*p).Problems
 	}
 	return nil
 }

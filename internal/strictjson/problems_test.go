@@ -97,3 +97,38 @@ func TestRequiredText(t *testing.T) {
 		t.Errorf("problems mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// own is a contract's problem type, laid out as Problem.
+type own struct {
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
+func TestJoinConvert(t *testing.T) {
+	tests := []struct {
+		name string
+		in   []Problem
+		join string
+	}{
+		{"nil", nil, ""},
+		{"one whole", []Problem{{Message: "m"}}, "m"},
+		{"two", []Problem{{Path: "a", Message: "x"}, {Path: "b[0]", Message: "y"}}, "a: x; b[0]: y"},
+	}
+	for _, tt := range tests {
+		got := Convert[own](tt.in)
+		if (got == nil) != (tt.in == nil) || len(got) != len(tt.in) {
+			t.Fatalf("%s: Convert = %#v", tt.name, got)
+		}
+		for i := range got {
+			if got[i].Path != tt.in[i].Path || got[i].Message != tt.in[i].Message {
+				t.Errorf("%s: Convert[%d] = %+v, want %+v", tt.name, i, got[i], tt.in[i])
+			}
+		}
+		if j := Join(got); j != tt.join {
+			t.Errorf("%s: Join = %q, want %q", tt.name, j, tt.join)
+		}
+		if j := (&Error{Problems: tt.in}).Error(); j != tt.join {
+			t.Errorf("%s: Error = %q, want %q", tt.name, j, tt.join)
+		}
+	}
+}
