@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -77,6 +78,13 @@ type (
 		Head   []byte    `json:"head,omitempty"`
 		Signer string    `json:"signer,omitempty"`
 		Sig    []byte    `json:"sig,omitempty"`
+		// Asked and AskedSig are the message the asking machine signed
+		// when it published the question answered, whose hash the head
+		// names, and that signature: an asker that restarted, and finds
+		// the question gone from the remote hub, answered before it took
+		// it again, knows by them that it published that version.
+		Asked    []byte `json:"asked,omitempty"`
+		AskedSig []byte `json:"askedSig,omitempty"`
 	}
 )
 
@@ -118,8 +126,11 @@ func signed(head []byte, box *seal.Box) ([]byte, error) {
 		return nil, err
 	}
 	sum := sha256.Sum256(b)
-	return fmt.Appendf(nil, "askuser signed v%d\n%s\n%x", seal.Version, head, sum), nil
+	return fmt.Appendf(signedPrefix(), "%s\n%x", head, sum), nil
 }
+
+// signedPrefix is how a signed message begins.
+func signedPrefix() []byte { return fmt.Appendf(nil, "askuser signed v%d\n", seal.Version) }
 
 // hashOf is the hash of a signed message: a question's, which its
 // answers name.
@@ -134,6 +145,8 @@ type questionSeal struct {
 	tag    Tag       // the tag as asked and signed
 	hashes []string  // the question's hashes: those this machine published, or the one it read
 	opener *seal.Key // the key that opened it; nil for a question this machine asked
+	asked  []byte    // the message its asker signed, of the one read (see sealedAnswer.Asked)
+	sig    []byte    // the asker's signature of asked
 }
 
 // sealing is what a client of a remote hub seals to and opens with.
@@ -220,38 +233,39 @@ func (s *sealing) questionData(q Question) ([]byte, error) {
 }
 
 // verifyQuestion checks the signature and head of a stored question and
-// returns its head and hash; the error says what is wrong.
-func verifyQuestion(sq *sealedQuestion) (questionHead, string, error) {
+// returns its head and the message signed, whose hash its answers name;
+// the error says what is wrong.
+func verifyQuestion(sq *sealedQuestion) (questionHead, []byte, error) {
 	var h questionHead
 	if sq.Sealed == nil {
-		return h, "", errors.New("the question is not sealed")
+		return h, nil, errors.New("the question is not sealed")
 	}
 	if sq.Sealed.Version != seal.Version || sq.Head == nil {
-		return h, "", fmt.Errorf("question %s: %w", sq.ID, seal.ErrOldFormat)
+		return h, nil, fmt.Errorf("question %s: %w", sq.ID, seal.ErrOldFormat)
 	}
 	pub, err := seal.ParsePublic(sq.Signer)
 	if err != nil {
-		return h, "", fmt.Errorf("question %s: its signer: %w", sq.ID, err)
+		return h, nil, fmt.Errorf("question %s: its signer: %w", sq.ID, err)
 	}
 	msg, err := signed(sq.Head, sq.Sealed)
 	if err != nil {
-		return h, "", err
+		return h, nil, err
 	}
 	if !pub.Verify(msg, sq.Sig) {
-		return h, "", fmt.Errorf("question %s: its signature does not verify: it was changed on the way, or not stored by the key it names", sq.ID)
+		return h, nil, fmt.Errorf("question %s: its signature does not verify: it was changed on the way, or not stored by the key it names", sq.ID)
 	}
 	if err := json.Unmarshal(sq.Head, &h); err != nil {
-		return h, "", fmt.Errorf("question %s: its head: %w", sq.ID, err)
+		return h, nil, fmt.Errorf("question %s: its head: %w", sq.ID, err)
 	}
 	switch {
 	case h.V != seal.Version || h.Kind != headQuestion:
-		return h, "", fmt.Errorf("question %s: its head is of kind %q, version %d, not a question of version %d", sq.ID, h.Kind, h.V, seal.Version)
+		return h, nil, fmt.Errorf("question %s: its head is of kind %q, version %d, not a question of version %d", sq.ID, h.Kind, h.V, seal.Version)
 	case h.ID != sq.ID:
-		return h, "", fmt.Errorf("question %s: it was signed as question %s", sq.ID, h.ID)
+		return h, nil, fmt.Errorf("question %s: it was signed as question %s", sq.ID, h.ID)
 	case !h.Created.Equal(sq.Created) || !sameTag(sq.Tag, h.Tag):
-		return h, "", fmt.Errorf("question %s: its tag or time is not the one it was signed with", sq.ID)
+		return h, nil, fmt.Errorf("question %s: its tag or time is not the one it was signed with", sq.ID)
 	}
-	return h, hashOf(msg), nil
+	return h, msg, nil
 }
 
 // sameTag reports whether the stored tag is the signed one, but for a
@@ -283,13 +297,13 @@ func (s *sealing) readQuestion(data []byte, q *Question) error {
 		// Another machine's question, not this one's to check or tell.
 		return seal.ErrNotFor
 	}
-	h, hash, err := verifyQuestion(&sq)
+	h, msg, err := verifyQuestion(&sq)
 	if err == nil {
 		var req []byte
 		var by *seal.Key
 		if req, by, err = sq.Sealed.Open([]*seal.Key{s.key}, sq.Head); err == nil {
 			*q = sq.Question
-			q.Request, q.sealed = req, &questionSeal{asker: sq.Signer, tag: h.Tag, hashes: []string{hash}, opener: by}
+			q.Request, q.sealed = req, &questionSeal{asker: sq.Signer, tag: h.Tag, hashes: []string{hashOf(msg)}, opener: by, asked: msg, sig: sq.Sig}
 			if s.machines != nil {
 				var first bool
 				if first, err = s.machines.check(sq.ID, h.Tag.Machine, sq.Signer); first {
@@ -316,10 +330,11 @@ func (s *sealing) adopt(q *Question, data []byte) error {
 	if sq.Signer != s.key.Public() {
 		return nil
 	}
-	h, hash, err := verifyQuestion(&sq)
+	h, msg, err := verifyQuestion(&sq)
 	if err != nil {
 		return err
 	}
+	hash := hashOf(msg)
 	st := state(q)
 	if st == nil || st.opener != nil {
 		return errors.New("the question was not asked on this machine")
@@ -362,7 +377,7 @@ func (s *sealing) answerData(q *Question, a Answer) ([]byte, error) {
 		return nil, err
 	}
 	a.Result = nil
-	return json.Marshal(sealedAnswer{a, box, head, st.opener.Public(), st.opener.Sign(msg)})
+	return json.Marshal(sealedAnswer{a, box, head, st.opener.Public(), st.opener.Sign(msg), st.asked, st.sig})
 }
 
 // readAnswer decodes a stored answer to the question q: to a question
@@ -415,7 +430,7 @@ func (s *sealing) checkAnswer(q *Question, data []byte, a *Answer) error {
 	switch {
 	case h.V != seal.Version || h.Kind != headAnswer || h.ID != q.ID || a.ID != q.ID:
 		return fmt.Errorf("the answer to %s was given to another question, %s", q.ID, h.ID)
-	case !slices.Contains(st.hashes, h.Question) || !sameTag(st.tag, h.Tag):
+	case !slices.Contains(st.hashes, h.Question) && !s.published(q, h.Question, h.Tag, sa.Asked, sa.AskedSig) || !sameTag(st.tag, h.Tag):
 		return fmt.Errorf("the answer to %s was given to another question under its id", q.ID)
 	case h.Status != a.Status || h.By != a.By || h.Note != a.Note:
 		return fmt.Errorf("the answer to %s says %s by %q, but was given as %s by %q", q.ID, a.Status, a.By, h.Status, h.By)
@@ -429,6 +444,31 @@ func (s *sealing) checkAnswer(q *Question, data []byte, a *Answer) error {
 		a.Result = nil
 	}
 	return nil
+}
+
+// published reports whether asked, signed by sig, is a version of q that
+// this machine signed to publish it, of hash hash and tag tag: so is the version an
+// answer names when this machine restarted after publishing it, and the
+// answer removed it from the remote hub before the restarted relay took
+// it again (see relay.adopt).
+func (s *sealing) published(q *Question, hash string, tag Tag, asked, sig []byte) bool {
+	if asked == nil || hashOf(asked) != hash {
+		return false
+	}
+	pub, err := seal.ParsePublic(s.key.Public())
+	if err != nil || !pub.Verify(asked, sig) {
+		return false
+	}
+	rest, ok := bytes.CutPrefix(asked, signedPrefix())
+	i := bytes.LastIndexByte(rest, '\n')
+	if !ok || i < 0 {
+		return false
+	}
+	var h questionHead
+	if json.Unmarshal(rest[:i], &h) != nil {
+		return false
+	}
+	return h.V == seal.Version && h.Kind == headQuestion && h.ID == q.ID && h.Created.Equal(q.Created) && sameTag(tag, h.Tag)
 }
 
 // settles reports whether an answer of status settles its question for

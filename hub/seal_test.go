@@ -241,6 +241,41 @@ func sealedAnswers(t *testing.T, asker, phone *sealing, stranger *seal.Key, q Qu
 	if got, err := readA(asker, &again, adata); err != nil || !bytes.Equal(got.Result, result) {
 		t.Fatalf("after adopting, readAnswer = %s, %v", got.Result, err)
 	}
+	// The asker restarted and published the question again, as a new
+	// version, after the answer removed the one answered from the remote
+	// hub: the answer carries that version as its asker signed it.
+	restarted := Question{ID: q.ID, Tag: tag, Created: q.Created, Request: sealRequest}
+	if err := asker.prepare(&restarted); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := asker.questionData(restarted); err != nil {
+		t.Fatal(err)
+	}
+	republished := []struct {
+		name string
+		data []byte
+		want string // a part of the error; "" takes it
+	}{
+		{"as given", adata, ""},
+		{"without the version it answers", edit(t, adata, func(m map[string]any) { delete(m, "asked") }), "under its id"},
+		{"without its asker's signature", edit(t, adata, func(m map[string]any) { delete(m, "askedSig") }), "under its id"},
+		{"with another question's version", edit(t, adata, func(m map[string]any) {
+			o := mustMap(t, otherAnswer)
+			m["asked"], m["askedSig"] = o["asked"], o["askedSig"]
+		}), "under its id"},
+		{"with a signature of another version", edit(t, adata, func(m map[string]any) { m["askedSig"] = mustMap(t, otherAnswer)["askedSig"] }), "under its id"},
+	}
+	for _, tt := range republished {
+		t.Run("republished "+tt.name, func(t *testing.T) {
+			got, err := readA(asker, &restarted, tt.data)
+			switch {
+			case tt.want == "" && (err != nil || !bytes.Equal(got.Result, result)):
+				t.Fatalf("readAnswer = %s, %v; want %s", got.Result, err, result)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Fatalf("readAnswer: err = %v, want one saying %q", err, tt.want)
+			}
+		})
+	}
 	if got, err := readA(asker, &q, ddata); err != nil || got.Status != StatusDismissed || got.Result != nil {
 		t.Fatalf("dismissal = %+v, %v", got, err)
 	}
