@@ -101,8 +101,6 @@ type Conn interface {
 type DialOptions struct {
 	// Name names the connection on the server.
 	Name string
-	// Timeout bounds the first connection; 0 means the client's default.
-	Timeout time.Duration
 	// Log is told the buckets the client made, the machines new to this
 	// hub and the questions it does not show, with why; nil discards.
 	Log func(string)
