@@ -85,7 +85,7 @@ func init() {
 	hubstore.DialRemote = func(ctx context.Context, r config.Remote, key string, opts *hubstore.DialOptions) (hubstore.Conn, error) {
 		var o DialOptions
 		if opts != nil {
-			o = DialOptions{Name: opts.Name, Timeout: opts.Timeout, Log: opts.Log}
+			o = DialOptions{Name: opts.Name, Log: opts.Log}
 		}
 		c, err := dialRemote(ctx, r, key, &o)
 		if err != nil {

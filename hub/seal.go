@@ -254,18 +254,29 @@ func verifyQuestion(sq *sealedQuestion) (questionHead, []byte, error) {
 	if !pub.Verify(msg, sq.Sig) {
 		return h, nil, fmt.Errorf("question %s: its signature does not verify: it was changed on the way, or not stored by the key it names", sq.ID)
 	}
-	if err := json.Unmarshal(sq.Head, &h); err != nil {
-		return h, nil, fmt.Errorf("question %s: its head: %w", sq.ID, err)
+	if h, err = checkQuestionHead(sq.Head, sq.ID, sq.Created, sq.Tag); err != nil {
+		return h, nil, fmt.Errorf("question %s: %w", sq.ID, err)
+	}
+	return h, msg, nil
+}
+
+// checkQuestionHead decodes head, a question's, and checks that it is
+// the head of question id, published at created, whose tag as stored is
+// tag; the error says what is wrong.
+func checkQuestionHead(head []byte, id string, created time.Time, tag Tag) (questionHead, error) {
+	var h questionHead
+	if err := json.Unmarshal(head, &h); err != nil {
+		return h, fmt.Errorf("its head: %w", err)
 	}
 	switch {
 	case h.V != seal.Version || h.Kind != headQuestion:
-		return h, nil, fmt.Errorf("question %s: its head is of kind %q, version %d, not a question of version %d", sq.ID, h.Kind, h.V, seal.Version)
-	case h.ID != sq.ID:
-		return h, nil, fmt.Errorf("question %s: it was signed as question %s", sq.ID, h.ID)
-	case !h.Created.Equal(sq.Created) || !sameTag(sq.Tag, h.Tag):
-		return h, nil, fmt.Errorf("question %s: its tag or time is not the one it was signed with", sq.ID)
+		return h, fmt.Errorf("its head is of kind %q, version %d, not a question of version %d", h.Kind, h.V, seal.Version)
+	case h.ID != id:
+		return h, fmt.Errorf("it was signed as question %s", h.ID)
+	case !h.Created.Equal(created) || !sameTag(tag, h.Tag):
+		return h, errors.New("its tag or time is not the one it was signed with")
 	}
-	return h, msg, nil
+	return h, nil
 }
 
 // sameTag reports whether the stored tag is the signed one, but for a
@@ -455,8 +466,7 @@ func (s *sealing) published(q *Question, hash string, tag Tag, asked, sig []byte
 	if asked == nil || hashOf(asked) != hash {
 		return false
 	}
-	pub, err := seal.ParsePublic(s.key.Public())
-	if err != nil || !pub.Verify(asked, sig) {
+	if !s.key.Verify(asked, sig) {
 		return false
 	}
 	rest, ok := bytes.CutPrefix(asked, signedPrefix())
@@ -464,11 +474,8 @@ func (s *sealing) published(q *Question, hash string, tag Tag, asked, sig []byte
 	if !ok || i < 0 {
 		return false
 	}
-	var h questionHead
-	if json.Unmarshal(rest[:i], &h) != nil {
-		return false
-	}
-	return h.V == seal.Version && h.Kind == headQuestion && h.ID == q.ID && h.Created.Equal(q.Created) && sameTag(tag, h.Tag)
+	_, err := checkQuestionHead(rest[:i], q.ID, q.Created, tag)
+	return err == nil
 }
 
 // settles reports whether an answer of status settles its question for

@@ -264,6 +264,7 @@ func sealedAnswers(t *testing.T, asker, phone *sealing, stranger *seal.Key, q Qu
 			m["asked"], m["askedSig"] = o["asked"], o["askedSig"]
 		}), "under its id"},
 		{"with a signature of another version", edit(t, adata, func(m map[string]any) { m["askedSig"] = mustMap(t, otherAnswer)["askedSig"] }), "under its id"},
+		{"naming another question its asker signed", answerNaming(t, phone, opened, otherOpened, result), "under its id"},
 	}
 	for _, tt := range republished {
 		t.Run("republished "+tt.name, func(t *testing.T) {
@@ -355,6 +356,21 @@ func TestMachinesRemoved(t *testing.T) {
 	if first, err := m.check("bbbbbbbbbbbb", "prod-db", newKey); !first || err != nil {
 		t.Errorf("prod-db under its new key, once removed: first %v, %v", first, err)
 	}
+}
+
+// answerNaming is the phone's answer to opened that names, as the
+// version it answers, the version of other that its asker signed, and
+// carries that version and signature.
+func answerNaming(t *testing.T, phone *sealing, opened, other Question, result json.RawMessage) []byte {
+	t.Helper()
+	st, ost := *state(&opened), state(&other)
+	st.hashes, st.asked, st.sig = []string{hashOf(ost.asked)}, ost.asked, ost.sig
+	opened.sealed = &st
+	data, err := phone.answerData(&opened, Answer{ID: opened.ID, Status: StatusAnswered, By: "phone", Result: result})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
 
 func mustMap(t *testing.T, data []byte) map[string]any {

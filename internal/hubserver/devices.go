@@ -122,7 +122,7 @@ func control(ctx context.Context, getenv func(string) string, subject string, re
 	}
 	// Through the hub's certificate, as askers connect: a hub killed
 	// leaves its info file, and its port may be anybody's now.
-	c, err := hub.Dial(ctx, &hub.DialOptions{Info: &info, Name: "askuser hub devices", Timeout: 5 * time.Second})
+	c, err := hub.Dial(ctx, &hub.DialOptions{Info: &info, Name: "askuser hub devices"})
 	var notHub *hub.NotHubError
 	switch {
 	case errors.As(err, &notHub):

@@ -112,7 +112,7 @@ func startRelay(ctx context.Context, wg *sync.WaitGroup, info hub.Info, dial fun
 // it does not show, with why, are told to log.
 func remoteDial(r config.Remote, key string, log io.Writer) func(context.Context) (hubstore.Conn, error) {
 	return func(ctx context.Context) (hubstore.Conn, error) {
-		return hubstore.DialRemote(ctx, r, key, &hubstore.DialOptions{Name: "askuser hub relay", Timeout: 5 * time.Second, Log: func(s string) {
+		return hubstore.DialRemote(ctx, r, key, &hubstore.DialOptions{Name: "askuser hub relay", Log: func(s string) {
 			fmt.Fprintf(log, "askuser hub: the remote hub: %s\n", s)
 		}})
 	}

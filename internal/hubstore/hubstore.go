@@ -38,8 +38,8 @@ const (
 // rather than filling the disk. A question is at most a message of 1 MiB.
 const BucketBytes = 256 << 20
 
-// MarkerTTL is how long a bucket keeps the marker of a key that expired.
-const MarkerTTL = time.Minute
+// markerTTL is how long a bucket keeps the marker of a key that expired.
+const markerTTL = time.Minute
 
 // Buckets opens the hub's two buckets, creating them with one replica
 // when they do not exist yet, as on the NATS server of one machine that
@@ -63,7 +63,7 @@ func OpenBuckets(ctx context.Context, js jetstream.JetStream, create func(contex
 			Description:    what,
 			History:        1,
 			Storage:        jetstream.FileStorage,
-			LimitMarkerTTL: MarkerTTL,
+			LimitMarkerTTL: markerTTL,
 			MaxBytes:       BucketBytes,
 		})
 		if errors.Is(err, jetstream.ErrBucketExists) {
@@ -101,8 +101,6 @@ type Conn interface {
 type DialOptions struct {
 	// Name names the connection on the server.
 	Name string
-	// Timeout bounds the first connection; 0 means the client's default.
-	Timeout time.Duration
 	// Log is told the buckets the client made, the machines new to this
 	// hub and the questions it does not show, with why; nil discards.
 	Log func(string)

@@ -34,25 +34,24 @@ func chain(h http.Handler, guards ...guard) http.Handler {
 //  2. checkHost refuses, with 421, a Host that names neither this
 //     machine's loopback address nor, over HTTPS, the page: against DNS
 //     rebinding.
-//  3. namesOrigin refuses, with 403, a request that may change something
-//     and names no origin.
-//  4. sameScheme refuses, with 403, a request that may change something
-//     from an origin of another scheme than the page's.
-//  5. http.CrossOriginProtection refuses, with 403, a request that may
+//  3. checkOrigin refuses, with 403, a request that may change something
+//     and names no origin, or an origin of another scheme than the
+//     page's.
+//  4. http.CrossOriginProtection refuses, with 403, a request that may
 //     change something from another origin than the page's own.
-//  6. The ServeMux picks the route by method and path: 404 for a path the
+//  5. The ServeMux picks the route by method and path: 404 for a path the
 //     page does not have, 405 with an Allow header for a method a path
 //     does not take.
 //
 // A route of the API then passes, as its access says:
 //
-//  7. auth refuses, with 401, a request without a device token in its
+//  6. auth refuses, with 401, a request without a device token in its
 //     Authorization header (never a cookie), and gives the handler the
 //     device's ID.
-//  8. trust marks the request's connection as one that showed a
+//  7. trust marks the request's connection as one that showed a
 //     credential: the connection limits (conns.go) never close it for
 //     another while it serves a request.
-//  9. answerToken, on a route that settles a question, refuses with 403 a
+//  8. answerToken, on a route that settles a question, refuses with 403 a
 //     request without that question's answer token for that device.
 //
 // The bounds on connections, in all and per client, and their timeouts
@@ -74,7 +73,7 @@ func (s *Server) newHandler() (http.Handler, error) {
 		}
 		mux.Handle(rt.pattern, h)
 	}
-	return chain(mux, withHeaders, s.checkHost, namesOrigin, s.sameScheme, cop.Handler), nil
+	return chain(mux, withHeaders, s.checkHost, s.checkOrigin, cop.Handler), nil
 }
 
 // access is what a route asks of a request, past the guards every
@@ -165,38 +164,31 @@ func (s *Server) checkHost(next http.Handler) http.Handler {
 // GET nor a HEAD.
 func changes(r *http.Request) bool { return r.Method != http.MethodGet && r.Method != http.MethodHead }
 
-// namesOrigin refuses a request that changes something and names no
-// origin: only the page itself may, from a browser that names it.
-// http.CrossOriginProtection lets such a request through, as not a
-// browser's; the page is for browsers, each of which names the origin of
-// such a request, so a request without one is not the page's.
-func namesOrigin(next http.Handler) http.Handler {
+// checkOrigin refuses a request that changes something and names no
+// origin, or an origin of another scheme than the request came by
+// unless it is the page's own address (Options.Base, which a reverse
+// proxy serves over HTTPS to the page's plain HTTP): what
+// http.CrossOriginProtection lets through. It takes a request that names
+// no origin as not a browser's; but the page is for browsers, each of
+// which names the origin of such a request. And a browser that sends no
+// Sec-Fetch-Site (those before 2023) leaves it only the Origin header's
+// host to compare with the Host header: it takes http://host:port and
+// https://host:port as one origin, which they are not.
+func (s *Server) checkOrigin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if changes(r) && r.Header.Get("Origin") == "" {
-			refuse(w, http.StatusForbidden, "the request names no origin: only the page itself may change anything")
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-// sameScheme refuses a request that changes something from an origin of
-// another scheme than the request came by, unless the origin is the
-// page's own address (Options.Base, which a reverse proxy serves over
-// HTTPS to the page's plain HTTP). A browser that sends no
-// Sec-Fetch-Site (those before 2023) leaves http.CrossOriginProtection
-// only the Origin header's host to compare with the Host header: it
-// takes http://host:port and https://host:port as one origin, which they
-// are not.
-func (s *Server) sameScheme(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		scheme := "http://"
-		if r.TLS != nil {
-			scheme = "https://"
-		}
-		if o := r.Header.Get("Origin"); changes(r) && o != s.baseOrigin && !strings.HasPrefix(o, scheme) {
-			refuse(w, http.StatusForbidden, "the request comes from the origin %q, not from the page (%s)", o, scheme+r.Host)
-			return
+		if changes(r) {
+			scheme := "http://"
+			if r.TLS != nil {
+				scheme = "https://"
+			}
+			switch o := r.Header.Get("Origin"); {
+			case o == "":
+				refuse(w, http.StatusForbidden, "the request names no origin: only the page itself may change anything")
+				return
+			case o != s.baseOrigin && !strings.HasPrefix(o, scheme):
+				refuse(w, http.StatusForbidden, "the request comes from the origin %q, not from the page (%s)", o, scheme+r.Host)
+				return
+			}
 		}
 		next.ServeHTTP(w, r)
 	})

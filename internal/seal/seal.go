@@ -103,6 +103,12 @@ func (k *Key) Public() string { return k.pub }
 // Sign signs msg with the key.
 func (k *Key) Sign(msg []byte) []byte { return ed25519.Sign(k.sign, msg) }
 
+// Verify reports whether sig is the key's signature of msg, as its
+// PublicKey's Verify does.
+func (k *Key) Verify(msg, sig []byte) bool {
+	return len(sig) == ed25519.SignatureSize && ed25519.Verify(k.sign.Public().(ed25519.PublicKey), msg, sig)
+}
+
 // PublicKey is a public key: what is sealed to it, and what checks its
 // signatures.
 type PublicKey struct {

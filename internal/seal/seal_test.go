@@ -93,11 +93,11 @@ func TestSign(t *testing.T) {
 		t.Fatal(err)
 	}
 	sig := k.Sign([]byte("m"))
-	if !pub.Verify([]byte("m"), sig) {
+	if !pub.Verify([]byte("m"), sig) || !k.Verify([]byte("m"), sig) {
 		t.Fatal("a signature does not verify")
 	}
 	for name, s := range map[string][]byte{"other message": k.Sign([]byte("n")), "other key": other.Sign([]byte("m")), "short": sig[:10]} {
-		if pub.Verify([]byte("m"), s) {
+		if pub.Verify([]byte("m"), s) || k.Verify([]byte("m"), s) {
 			t.Errorf("%s: verifies", name)
 		}
 	}
