@@ -2,37 +2,16 @@ package contract
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
-
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", path, diff)
-	}
-}
 
 // release is a normalized questionnaire with every kind of question.
 func release() *Request {
@@ -110,7 +89,7 @@ func TestResultText(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := ResultText(tt.req, tt.res)
-			golden(t, filepath.Join("testdata", "TestResultText", tt.name+".golden"), got)
+			testkit.Golden(t, filepath.Join("testdata", "TestResultText", tt.name+".golden"), got, *update)
 			if !strings.Contains(got, "not invent") {
 				t.Errorf("the text does not tell the model not to invent an answer:\n%s", got)
 			}
