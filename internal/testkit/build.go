@@ -80,7 +80,7 @@ func sweep() {
 			continue
 		}
 		n, err := strconv.Atoi(pid)
-		if err != nil || n <= 0 || n == os.Getpid() || alive(n) {
+		if err != nil || n <= 0 || n == os.Getpid() || Running(n) {
 			continue
 		}
 		os.RemoveAll(filepath.Join(os.TempDir(), e.Name()))
