@@ -59,8 +59,7 @@ func Build(pkg string) (string, error) {
 }
 
 // RemoveBuilds removes this process's directory and everything built in
-// it.
-// TestMain calls it once every test is done.
+// it. TestMain calls it once every test is done.
 func RemoveBuilds() {
 	mu.Lock()
 	defer mu.Unlock()
