@@ -43,28 +43,30 @@ const (
 // whole marks a value that is not an object at all.
 const whole = strictjson.Whole
 
-// The member names of each object, in the order the schema lists them.
-var (
-	requestKeys  = []string{"questions", "metadata"}
-	questionKeys = []string{"id", "question", "header", "multiSelect", "required", "options"}
-	optionKeys   = []string{"id", "label", "description", "preview", "recommended"}
-	metadataKeys = []string{"source", "flowId", "tags"}
-)
-
-// optionalKeys are the members a request may leave out.
-var optionalKeys = map[string]bool{
-	"metadata": true, "source": true, "flowId": true, "tags": true,
-	"multiSelect": true, "required": true, "preview": true, "recommended": true,
+// optional reports whether key names a member a request may leave out;
+// a switch rather than a map, which would be built at start-up.
+func optional(key string) bool {
+	switch key {
+	case "metadata", "source", "flowId", "tags", "multiSelect", "required", "preview", "recommended":
+		return true
+	}
+	return false
 }
 
 // hint is advice for a member name that models tend to send in place of
 // a real one.
 type hint = strictjson.Hint
 
-// The hints of each object, by lowercased name. Many come from ask_user,
-// whose questions look alike but are not the same.
+// What the decoder knows of each object: its member names, in the order
+// the schema lists them and of their bits in Meta, and the hints, by
+// lowercased name, for names models send in their place. Many hints come
+// from ask_user, whose questions look alike but are not the same. The
+// lists are written out here rather than copied from variables of their
+// own, so that the compiler lays them out as data: a copy would run at
+// start-up, since this package's other variables call functions as they
+// are initialized.
 var (
-	requestHints = []hint{
+	requestObject = strictjson.Object{What: "the request", Names: []string{"questions", "metadata"}, Hints: []hint{
 		{Name: "question", Meant: "questions", Text: `put questions in the "questions" array`},
 		{Name: "header", Text: `each question has its own "header"; there is none for the whole request`},
 		{Name: "title", Text: `each question has its own "header"; there is none for the whole request`},
@@ -72,8 +74,8 @@ var (
 		{Name: "tags", Text: `put tags in "metadata": {"tags": [...]}`},
 		{Name: "source", Text: `put source in "metadata": {"source": "..."}`},
 		{Name: "flowid", Text: `put flowId in "metadata": {"flowId": "..."}`},
-	}
-	questionHints = []hint{
+	}}
+	questionObject = strictjson.Object{What: "a question", Names: []string{"id", "question", "header", "multiSelect", "required", "options"}, Hints: []hint{
 		{Name: "title", Meant: "question", Text: `use "question" for the question text, and "header" for its short tag`},
 		{Name: "text", Meant: "question", Text: `use "question" for the question text`},
 		{Name: "prompt", Meant: "question", Text: `use "question" for the question text; put details in the options' descriptions`},
@@ -87,8 +89,8 @@ var (
 		{Name: "multiple", Meant: "multiSelect", Text: `use "multiSelect"`},
 		{Name: "default", Text: `mark the option you suggest with "recommended": true instead`},
 		{Name: "optional", Meant: "required", Text: `set "required": false for a question the user may skip`},
-	}
-	optionHints = []hint{
+	}}
+	optionObject = strictjson.Object{What: "an option", Names: []string{"id", "label", "description", "preview", "recommended"}, Hints: []hint{
 		{Name: "value", Meant: "id", Text: `use "id" for the option's stable id and "label" for its text`},
 		{Name: "key", Meant: "id", Text: `use "id" for the option's stable id`},
 		{Name: "name", Meant: "label", Text: `use "label" for the option's text`},
@@ -98,12 +100,12 @@ var (
 		{Name: "details", Meant: "description", Text: `use "description"`},
 		{Name: "default", Meant: "recommended", Text: `use "recommended": true`},
 		{Name: "other", Text: `do not add an Other option: the tool adds one to every question by itself`},
-	}
-	metadataHints = []hint{
+	}}
+	metadataObject = strictjson.Object{What: "metadata", Names: []string{"source", "flowId", "tags"}, Hints: []hint{
 		{Name: "tag", Meant: "tags", Text: `use "tags", an array of strings`},
 		{Name: "flow", Meant: "flowId", Text: `use "flowId"`},
 		{Name: "id", Meant: "flowId", Text: `use "flowId"`},
-	}
+	}}
 )
 
 // objMeta records which members of one decoded object were present and
@@ -141,8 +143,6 @@ func (d *decoder) decode(r *Request, m *reqMeta) bool {
 	return d.Document(`the request is empty; send a JSON object such as {"questions":[...]}`, func() { d.request(r, m) })
 }
 
-var requestObject = strictjson.Object{What: "the request", Names: requestKeys, Hints: requestHints}
-
 func (d *decoder) request(r *Request, m *reqMeta) {
 	d.Members(func(key string) {
 		switch d.Field(key, &requestObject, &m.obj) {
@@ -155,8 +155,6 @@ func (d *decoder) request(r *Request, m *reqMeta) {
 		}
 	})
 }
-
-var metadataObject = strictjson.Object{What: "metadata", Names: metadataKeys, Hints: metadataHints}
 
 func (d *decoder) metadata(r *Request, m *reqMeta) {
 	if d.Peek() != '{' {
@@ -184,8 +182,6 @@ func (d *decoder) tags(md *Metadata, m *objMeta) {
 		md.Tags = append(md.Tags, s)
 	})
 }
-
-var questionObject = strictjson.Object{What: "a question", Names: questionKeys, Hints: questionHints}
 
 func (d *decoder) question(q *Question, m *questionMeta) {
 	d.Object(&m.obj, "a question object", func(key string) {
@@ -231,8 +227,6 @@ func (d *decoder) newBool(b bool) *bool {
 	return &d.bools[len(d.bools)-1]
 }
 
-var optionObject = strictjson.Object{What: "an option", Names: optionKeys, Hints: optionHints}
-
 func (d *decoder) option(o *Option, m *objMeta) {
 	d.Object(m, `an option object such as {"id":"…","label":"…","description":"…"}`, func(key string) {
 		d.Field(key, &optionObject, m, &o.ID, &o.Label, &o.Description, &o.Preview, &o.Recommended)
@@ -249,7 +243,7 @@ func nullHint(segs []strictjson.Seg) string {
 	switch last := segs[len(segs)-1]; {
 	case last.Idx >= 0:
 		return ""
-	case optionalKeys[last.Key]:
+	case optional(last.Key):
 		return "; leave the field out instead of sending null"
 	}
 	return "; the field is required"

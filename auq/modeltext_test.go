@@ -5,8 +5,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -170,42 +168,5 @@ func TestInvalidRequestMessageText(t *testing.T) {
 	got := InvalidRequestMessage(errors.New("boom"))
 	if want := "the request is invalid and was not shown to the user:\n- boom"; got != want {
 		t.Errorf("got %q, want %q", got, want)
-	}
-}
-
-// The text of an invalid_request result says what to do once, and each
-// of its lines starts as a sentence or a list item does.
-func TestResultTextInvalidRequestSaysItOnce(t *testing.T) {
-	_, one := Parse([]byte(`{"questions":[]}`))
-	_, two := Parse([]byte(`{"questions":[{"id":"$q","question":"x","header":"h","options":[]}]}`))
-	for name, err := range map[string]error{"one problem": one, "several problems": two} {
-		t.Run(name, func(t *testing.T) {
-			if err == nil {
-				t.Fatal("the request was accepted")
-			}
-			got := ResultText(nil, InvalidRequestOutcome(err))
-			for _, w := range []string{"Fix th", "call AskUserQuestion again", "No answer was given", "not shown to the user"} {
-				if n := strings.Count(got, w); n != 1 {
-					t.Errorf("the text says %q %d times; want once:\n%s", w, n, got)
-				}
-			}
-			for _, l := range strings.Split(strings.TrimSpace(got), "\n") {
-				if r, _ := utf8.DecodeRuneInString(l); !unicode.IsUpper(r) && !strings.HasPrefix(l, "- ") {
-					t.Errorf("the line %q starts with neither a capital nor a list item's dash:\n%s", l, got)
-				}
-			}
-		})
-	}
-}
-
-func TestShimTexts(t *testing.T) {
-	texts := ShimTexts()
-	if len(texts) == 0 {
-		t.Fatal("no shim texts")
-	}
-	for k, s := range texts {
-		if !strings.Contains(s, ToolName) {
-			t.Errorf("the shim text %q does not name %s: %q", k, ToolName, s)
-		}
 	}
 }

@@ -1,6 +1,8 @@
 package auq
 
 import (
+	"errors"
+
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/strictjson"
 )
@@ -26,7 +28,10 @@ func (e *RequestError) Error() string { return strictjson.Join(e.Problems) }
 // Problems returns the problems of err when it is or wraps a
 // *RequestError, and nil otherwise.
 func Problems(err error) []Problem {
-	return strictjson.ProblemsOf[Problem, RequestError](err)
+	if e, ok := errors.AsType[*RequestError](err); ok {
+		return e.Problems
+	}
+	return nil
 }
 
 // Parse decodes an AskUserQuestion request strictly and checks it against
@@ -143,8 +148,8 @@ const sizeAdvice = "shorten the previews and descriptions or ask fewer questions
 // finish returns r when probs is empty, and otherwise the RequestError
 // of its problems.
 func finish(r *Request, probs strictjson.List) (*Request, error) {
-	if e := probs.Err(); e != nil {
-		return nil, &RequestError{Problems: strictjson.Convert[Problem](e.Problems)}
+	if ps := strictjson.Ordered[Problem](probs); ps != nil {
+		return nil, &RequestError{Problems: ps}
 	}
 	return r, nil
 }

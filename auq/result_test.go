@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -18,23 +19,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // with -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", strings.Split(t.Name(), "/")[0], name+".golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to write it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", path, diff)
-	}
+	testkit.Golden(t, filepath.Join("testdata", strings.Split(t.Name(), "/")[0], name+".golden"), string(got), *update)
 }
 
 // results are results that fit base(), for the golden files and the

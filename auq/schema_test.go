@@ -65,7 +65,7 @@ func TestSchemaDescribesEverything(t *testing.T) {
 			}
 		}
 	}
-	for name, keys := range map[string][]string{"request": requestKeys, "question": questionKeys, "option": optionKeys, "metadata": metadataKeys} {
+	for name, keys := range map[string][]string{"request": requestObject.Names, "question": questionObject.Names, "option": optionObject.Names, "metadata": metadataObject.Names} {
 		props := objects[name]["properties"].(map[string]any)
 		if len(props) != len(keys) {
 			t.Errorf("%s: schema has %d properties, decoder %d", name, len(props), len(keys))

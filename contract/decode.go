@@ -69,27 +69,24 @@ type fieldMeta struct {
 	options []objMeta
 }
 
-// The member names of each object, in the order the schema lists them.
-var (
-	requestKeys  = []string{"questions", "header", "allowFreeText", "displayMode", "timeoutPerQuestionMs"}
-	questionKeys = []string{"id", "title", "prompt", "kind", "options", "default", "fields"}
-	optionKeys   = []string{"label", "description", "preview"}
-	fieldKeys    = []string{"name", "label", "kind", "required", "options", "default"}
-)
-
 // hint is advice for a member name that models tend to send in place of
 // a real one.
 type hint = strictjson.Hint
 
-// The hints of each object, by lowercased name.
+// What the decoder knows of each object: its member names, in the order
+// the schema lists them and of their bits in Meta, and the hints, by
+// lowercased name, for names models send in their place. The lists are
+// written out here rather than copied from variables of their own, so
+// that the compiler lays them out as data, as it would not once a
+// variable initialized before them called a function.
 var (
-	requestHints = []hint{
+	requestObject = strictjson.Object{What: "the request", Names: []string{"questions", "header", "allowFreeText", "displayMode", "timeoutPerQuestionMs"}, Hints: []hint{
 		{Name: "title", Meant: "header", Text: `use "header" for a heading above the questionnaire`},
 		{Name: "timeout", Meant: "timeoutPerQuestionMs", Text: `use "timeoutPerQuestionMs"`},
 		{Name: "freetext", Meant: "allowFreeText", Text: `use "allowFreeText"`},
 		{Name: "question", Meant: "questions", Text: `put questions in the "questions" array`},
-	}
-	questionHints = []hint{
+	}}
+	questionObject = strictjson.Object{What: "a question", Names: []string{"id", "title", "prompt", "kind", "options", "default", "fields"}, Hints: []hint{
 		{Name: "question", Meant: "title", Text: `use "title" for the question text`},
 		{Name: "text", Meant: "title", Text: `use "title" for the question text`},
 		{Name: "label", Meant: "title", Text: `use "title" for the question text`},
@@ -100,22 +97,22 @@ var (
 		{Name: "multiselect", Meant: "kind", Text: `set "kind" to "multi" instead`},
 		{Name: "required", Text: `every question is required; remove "required"`},
 		{Name: "placeholder", Meant: "default", Text: `use "default" to pre-fill the text`},
-	}
-	optionHints = []hint{
+	}}
+	optionObject = strictjson.Object{What: "an option", Names: []string{"label", "description", "preview"}, Hints: []hint{
 		{Name: "value", Meant: "label", Text: `use "label"; the label is what the answer reports`},
 		{Name: "text", Meant: "label", Text: `use "label"`},
 		{Name: "title", Meant: "label", Text: `use "label"`},
 		{Name: "name", Meant: "label", Text: `use "label"`},
 		{Name: "id", Text: `options have no id; the label identifies the option`},
-	}
-	fieldHints = []hint{
+	}}
+	fieldObject = strictjson.Object{What: "a form field", Names: []string{"name", "label", "kind", "required", "options", "default"}, Hints: []hint{
 		{Name: "id", Meant: "name", Text: `use "name" for the field's output key`},
 		{Name: "key", Meant: "name", Text: `use "name" for the field's output key`},
 		{Name: "title", Meant: "label", Text: `use "label"`},
 		{Name: "type", Meant: "kind", Text: `use "kind"`},
 		{Name: "choices", Meant: "options", Text: `use "options"`},
 		{Name: "fields", Text: `forms are flat: a field cannot hold fields`},
-	}
+	}}
 )
 
 type decoder struct {
@@ -127,8 +124,6 @@ type decoder struct {
 func (d *decoder) decode(r *Request, m *reqMeta) bool {
 	return d.Document(`the request is empty; send a JSON object such as {"questions":[{"title":"…"}]}`, func() { d.request(r, m) })
 }
-
-var requestObject = strictjson.Object{What: "the request", Names: requestKeys, Hints: requestHints}
 
 func (d *decoder) request(r *Request, m *reqMeta) {
 	d.Members(func(key string) {
@@ -167,8 +162,6 @@ func (d *decoder) questions(r *Request, m *reqMeta) {
 	strictjson.Array(&d.Decoder, &r.Questions, &m.questions, "question", &m.obj, rQuestions, MaxQuestions, d.question)
 }
 
-var questionObject = strictjson.Object{What: "a question", Names: questionKeys, Hints: questionHints}
-
 func (d *decoder) question(q *Question, m *questionMeta) {
 	d.Object(&m.obj, "a question object", func(key string) {
 		switch d.Field(key, &questionObject, &m.obj, &q.ID, &q.Title, &q.Prompt, (*string)(&q.Kind)) {
@@ -188,15 +181,11 @@ func (d *decoder) options(opts *[]Option, metas *[]objMeta, om *objMeta, bit uin
 	strictjson.Array(&d.Decoder, opts, metas, "option", om, bit, MaxOptions, d.option)
 }
 
-var optionObject = strictjson.Object{What: "an option", Names: optionKeys, Hints: optionHints}
-
 func (d *decoder) option(o *Option, m *objMeta) {
 	d.Object(m, `an option object such as {"label":"…"}`, func(key string) {
 		d.Field(key, &optionObject, m, &o.Label, &o.Description, &o.Preview)
 	})
 }
-
-var fieldObject = strictjson.Object{What: "a form field", Names: fieldKeys, Hints: fieldHints}
 
 func (d *decoder) field(f *Field, m *fieldMeta) {
 	d.Object(&m.obj, "a field object", func(key string) {

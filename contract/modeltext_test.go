@@ -2,37 +2,14 @@ package contract
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode"
-	"unicode/utf8"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
-
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", path, diff)
-	}
-}
 
 // release is a normalized questionnaire with every kind of question.
 func release() *Request {
@@ -110,7 +87,7 @@ func TestResultText(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := ResultText(tt.req, tt.res)
-			golden(t, filepath.Join("testdata", "TestResultText", tt.name+".golden"), got)
+			testkit.Golden(t, filepath.Join("testdata", "TestResultText", tt.name+".golden"), got, *update)
 			if !strings.Contains(got, "not invent") {
 				t.Errorf("the text does not tell the model not to invent an answer:\n%s", got)
 			}
@@ -179,40 +156,6 @@ func invalidRequest(t *testing.T) error {
 		t.Fatal("the request was accepted")
 	}
 	return err
-}
-
-// The text of an invalid_request result says what to do once, and each
-// of its lines starts as a sentence or a list item does, whatever the
-// number of problems.
-func TestResultTextInvalidRequestSaysItOnce(t *testing.T) {
-	_, _, one := Parse([]byte(`{"questions":[]}`))
-	for name, err := range map[string]error{"one problem": one, "two problems": invalidRequest(t)} {
-		t.Run(name, func(t *testing.T) {
-			got := ResultText(nil, InvalidRequestResult(err))
-			for _, w := range []string{"Fix th", "call ask_user again", "No answer was given", "not shown to the user"} {
-				if n := strings.Count(got, w); n != 1 {
-					t.Errorf("the text says %q %d times; want once:\n%s", w, n, got)
-				}
-			}
-			for _, l := range strings.Split(strings.TrimSpace(got), "\n") {
-				if r, _ := utf8.DecodeRuneInString(l); !unicode.IsUpper(r) && !strings.HasPrefix(l, "- ") {
-					t.Errorf("the line %q starts with neither a capital nor a list item's dash:\n%s", l, got)
-				}
-			}
-		})
-	}
-}
-
-func TestShimTexts(t *testing.T) {
-	texts := ShimTexts()
-	if len(texts) == 0 {
-		t.Fatal("no shim texts")
-	}
-	for k, s := range texts {
-		if !strings.Contains(s, "ask_user") {
-			t.Errorf("the shim text %q does not name ask_user: %q", k, s)
-		}
-	}
 }
 
 func TestNoDialog(t *testing.T) {

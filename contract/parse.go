@@ -1,6 +1,8 @@
 package contract
 
 import (
+	"errors"
+
 	"github.com/askuser/askuser/internal/strictjson"
 )
 
@@ -20,7 +22,10 @@ func (e *RequestError) Error() string { return strictjson.Join(e.Problems) }
 // Problems returns the problems of err when it is or wraps a
 // *RequestError, and nil otherwise.
 func Problems(err error) []Problem {
-	return strictjson.ProblemsOf[Problem, RequestError](err)
+	if e, ok := errors.AsType[*RequestError](err); ok {
+		return e.Problems
+	}
+	return nil
 }
 
 // InvalidRequestMessage explains err, an error from Parse or Normalize,
@@ -156,8 +161,8 @@ const sizeAdvice = "shorten the previews or split the questionnaire"
 // finish returns r and the warnings when c found no problem, and
 // otherwise the RequestError of its problems.
 func finish(r *Request, c *checker) (*Request, []string, error) {
-	if e := c.probs.Err(); e != nil {
-		return nil, nil, &RequestError{Problems: strictjson.Convert[Problem](e.Problems)}
+	if ps := strictjson.Ordered[Problem](c.probs); ps != nil {
+		return nil, nil, &RequestError{Problems: ps}
 	}
 	return r, c.warnings, nil
 }

@@ -689,10 +689,10 @@ func TestMemberBits(t *testing.T) {
 		keys []string
 		bits []uint32
 	}{
-		{requestKeys, []uint32{rQuestions, rHeader, rAllowFreeText, rDisplayMode, rTimeout}},
-		{questionKeys, []uint32{qID, qTitle, qPrompt, qKind, qOptions, qDefault, qFields}},
-		{optionKeys, []uint32{oLabel, oDescription, oPreview}},
-		{fieldKeys, []uint32{fName, fLabel, fKind, fRequired, fOptions, fDefault}},
+		{requestObject.Names, []uint32{rQuestions, rHeader, rAllowFreeText, rDisplayMode, rTimeout}},
+		{questionObject.Names, []uint32{qID, qTitle, qPrompt, qKind, qOptions, qDefault, qFields}},
+		{optionObject.Names, []uint32{oLabel, oDescription, oPreview}},
+		{fieldObject.Names, []uint32{fName, fLabel, fKind, fRequired, fOptions, fDefault}},
 	}
 	for _, tc := range tests {
 		for i, bit := range tc.bits {

@@ -72,7 +72,7 @@ func TestSchemaDescribesEverything(t *testing.T) {
 		}
 	}
 	// The member lists of the decoder and the schema must agree.
-	for name, keys := range map[string][]string{"request": requestKeys, "question": questionKeys, "option": optionKeys, "field": fieldKeys} {
+	for name, keys := range map[string][]string{"request": requestObject.Names, "question": questionObject.Names, "option": optionObject.Names, "field": fieldObject.Names} {
 		props := objects[name]["properties"].(map[string]any)
 		if len(props) != len(keys) {
 			t.Errorf("%s: schema has %d properties, decoder %d", name, len(props), len(keys))

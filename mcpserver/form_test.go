@@ -5,16 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/testkit"
-	"github.com/google/go-cmp/cmp"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -50,18 +50,7 @@ func TestElicitSchemaGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join("testdata", t.Name()+".golden")
-			if *update {
-				os.MkdirAll(filepath.Dir(path), 0o755)
-				os.WriteFile(path, got, 0o644)
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if diff := cmp.Diff(string(want), string(got)); diff != "" {
-				t.Errorf("schema (-want +got):\n%s", diff)
-			}
+			testkit.Golden(t, filepath.Join("testdata", t.Name()+".golden"), string(got), *update)
 		})
 	}
 }

@@ -2,14 +2,12 @@ package dialog
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // questionsGoldenCases are the dialogs and keys of TestQuestionsGolden,
@@ -47,23 +45,7 @@ func TestQuestionsGolden(t *testing.T) {
 				f := m.View(sz[0], sz[1])
 				qcheckFrame(t, f, sz[0], sz[1], name)
 				got := emulate(f, sz[0], sz[1])
-				path := filepath.Join("testdata", "TestQuestionsGolden", name+".golden")
-				if *update {
-					if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (run with -update to create it)", err)
-				}
-				if diff := cmp.Diff(string(want), got); diff != "" {
-					t.Errorf("screen (-want +got):\n%s", diff)
-				}
+				testkit.Golden(t, filepath.Join("testdata", "TestQuestionsGolden", name+".golden"), got, *update)
 			})
 		}
 	}

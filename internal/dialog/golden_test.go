@@ -3,16 +3,15 @@ package dialog
 import (
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/charmbracelet/x/vt"
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden screens")
@@ -72,23 +71,7 @@ func TestGolden(t *testing.T) {
 				m := New(parse(t, c.req), plain(fixedClock{left: 102 * time.Second, ok: true}))
 				run(m, keys(c.keys))
 				got := emulate(m.View(sz[0], sz[1]), sz[0], sz[1])
-				path := filepath.Join("testdata", "TestGolden", name+".golden")
-				if *update {
-					if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (run with -update to create it)", err)
-				}
-				if diff := cmp.Diff(string(want), got); diff != "" {
-					t.Errorf("screen (-want +got):\n%s", diff)
-				}
+				testkit.Golden(t, filepath.Join("testdata", "TestGolden", name+".golden"), got, *update)
 			})
 		}
 	}

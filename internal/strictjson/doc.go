@@ -29,9 +29,10 @@
 //     AppendUint, without reflection or allocation.
 //
 // The two contracts also share here the checks they apply once a request
-// is decoded: a Problem at its JSON path, the List of problems found, the
-// Error that reports them, the rules on text (Blank, TooLarge,
-// SizeProblem) and the sets in which they find repeated names (Names).
+// is decoded: a Problem at its JSON path, the List of problems found,
+// Ordered, which lists them for a contract's error, the rules on text
+// (Blank, TooLarge, SizeProblem) and the sets in which they find repeated
+// names (Names).
 // And they share the machinery of the text the model reads about each
 // tool: LoadModelText reads a tool's Markdown sections with the sentences
 // both tools say (shared.md), ModelText writes them, and HubCall.Note is

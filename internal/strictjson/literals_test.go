@@ -16,7 +16,9 @@ import (
 
 // TestMessagesQuoteConstants checks that no string in either contract's
 // code spells out a limit's number, so that every message that states a
-// limit builds it from the constant and follows it when it changes.
+// limit builds it from the constant and follows it when it changes. The
+// table must name every exported Max or Min constant of the package, so
+// that a new limit is not left out of the check.
 func TestMessagesQuoteConstants(t *testing.T) {
 	tests := []struct {
 		dir    string
@@ -30,6 +32,7 @@ func TestMessagesQuoteConstants(t *testing.T) {
 			"MaxPromptLen": contract.MaxPromptLen, "MaxOptionLabelLen": contract.MaxOptionLabelLen,
 			"MaxDescriptionLen": contract.MaxDescriptionLen, "MaxPreviewLen": contract.MaxPreviewLen,
 			"MaxTextDefaultLen": contract.MaxTextDefaultLen, "MaxRequestBytes": contract.MaxRequestBytes,
+			"MaxSafeTimeoutMs": contract.MaxSafeTimeoutMs,
 		}},
 		{"../../auq", map[string]int{
 			"MinQuestions": auq.MinQuestions, "MaxQuestions": auq.MaxQuestions,
@@ -69,6 +72,16 @@ func TestMessagesQuoteConstants(t *testing.T) {
 			ast.Inspect(f, func(n ast.Node) bool {
 				if _, ok := n.(*ast.ImportSpec); ok {
 					return false
+				}
+				if d, ok := n.(*ast.GenDecl); ok && d.Tok == token.CONST {
+					for _, s := range d.Specs {
+						for _, id := range s.(*ast.ValueSpec).Names {
+							_, listed := tt.limits[id.Name]
+							if (strings.HasPrefix(id.Name, "Max") || strings.HasPrefix(id.Name, "Min")) && !listed {
+								t.Errorf("%s: the limit %s is not in the table", fset.Position(id.Pos()), id.Name)
+							}
+						}
+					}
 				}
 				lit, ok := n.(*ast.BasicLit)
 				if !ok || lit.Kind != token.STRING {

@@ -124,9 +124,10 @@ func (t *ModelText) ShimTexts() map[string]string {
 }
 
 // Text returns the section name with each {key} of args, given as key
-// and value pairs, replaced by its value. The values are not searched
-// for placeholders in turn. A missing section is a defect of the
-// embedded files, which the tests rule out.
+// and value pairs, replaced by its value, in one pass over the text
+// rather than through a strings.Replacer built for each call. The values
+// are not searched for placeholders in turn. A missing section is a
+// defect of the embedded files, which the tests rule out.
 func (t *ModelText) Text(name string, args ...string) string {
 	s, ok := t.texts[name]
 	if !ok {
@@ -135,11 +136,14 @@ func (t *ModelText) Text(name string, args ...string) string {
 	if len(args) == 0 {
 		return s
 	}
-	pairs := make([]string, len(args))
-	for i := 0; i < len(args); i += 2 {
-		pairs[i], pairs[i+1] = "{"+args[i]+"}", args[i+1]
-	}
-	return strings.NewReplacer(pairs...).Replace(s)
+	return eachPlaceholder(s, func(key string) string {
+		for i := 0; i+1 < len(args); i += 2 {
+			if args[i] == key {
+				return args[i+1]
+			}
+		}
+		return "{" + key + "}"
+	})
 }
 
 // Line writes the text name, filled in with args, and a newline.

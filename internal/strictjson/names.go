@@ -4,7 +4,10 @@
 
 package strictjson
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // smallNames is how many names a Names holds in place, searched linearly,
 // before it needs a map: requests hold only a few names of each kind.
@@ -33,8 +36,8 @@ func MakeNames(n int) Names {
 }
 
 // MakeFoldNames returns an empty set for about n names that compares them
-// without regard to case: up to 16 names with strings.EqualFold, more by
-// their strings.ToLower.
+// without regard to case, as strings.EqualFold does: up to 16 names with
+// it, more by a key that folds each character as it does.
 func MakeFoldNames(n int) Names {
 	s := MakeNames(n)
 	s.fold = true
@@ -83,9 +86,20 @@ func (s *Names) find(name string) int {
 
 func (s *Names) key(name string) string {
 	if s.fold {
-		return strings.ToLower(name)
+		return strings.Map(foldRune, name)
 	}
 	return name
+}
+
+// foldRune returns the least character of r's case-folding orbit, so that
+// two names have the same key exactly when strings.EqualFold holds, where
+// strings.ToLower would keep apart "s" and "ſ", which it matches.
+func foldRune(r rune) rune {
+	least := r
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		least = min(least, f)
+	}
+	return least
 }
 
 // spill moves the names held in place into a map, when a set made for

@@ -17,6 +17,11 @@ func TestSet(t *testing.T) {
 		{"fold", MakeFoldNames, 3, []string{"Yes", "no", "YES", "No"}, []int{-1, -1, 0, 1}},
 		{"exact big", MakeNames, 20, []string{"a", "A", "a"}, []int{-1, -1, 0}},
 		{"fold big", MakeFoldNames, 20, []string{"Yes", "yes"}, []int{-1, 0}},
+		// strings.EqualFold matches "s" with "ſ" and "k" with the Kelvin
+		// sign, which strings.ToLower keeps apart: a set of either size
+		// must match them as EqualFold does.
+		{"fold orbit", MakeFoldNames, 3, []string{"s", "ſ", "K", "\u212a"}, []int{-1, 0, -1, 2}},
+		{"fold orbit big", MakeFoldNames, 20, []string{"s", "ſ", "K", "\u212a"}, []int{-1, 0, -1, 2}},
 		{"zero", func(int) Names { return Names{} }, 0, []string{"x", "x"}, []int{-1, 0}},
 	}
 	for _, tt := range tests {

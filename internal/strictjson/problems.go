@@ -1,25 +1,25 @@
 // What the two request contracts, ask_user (package contract) and
 // AskUserQuestion (package auq), share in checking a request: a problem with
-// the JSON path of the member it concerns, the list of problems found in one request, the error that reports them all
-// at once, the rules on text that both contracts apply, and the sets in
-// which they find repeated names (Names).
+// the JSON path of the member it concerns, the list of problems found in
+// one request, the rules on text that both contracts apply, and the sets
+// in which they find repeated names (Names).
 //
 // Each contract keeps its own public types over these: contract.Problem
-// (which auq.Problem names too) has Problem's layout, so Convert, Join and
-// Explain take it, and contract.RequestError and auq.RequestError are
-// distinct types, so that errors.As tells the two contracts' errors apart.
+// (which auq.Problem names too) has Problem's layout, so Ordered, Join
+// and Explain take it, and contract.RequestError and auq.RequestError
+// are distinct types, so that errors.As tells the two contracts' errors
+// apart.
 
 package strictjson
 
 import (
 	"cmp"
-	"errors"
 	"slices"
 	"strconv"
 	"strings"
 )
 
-// MaxProblems bounds the problems one Error lists. A request with more is
+// MaxProblems bounds the problems Ordered lists. A request with more is
 // summarized by a last problem, with an empty path, saying how many were
 // left out.
 const MaxProblems = 50
@@ -62,14 +62,6 @@ func Explain[P Shape](head string, ps []P, err error, tail string) string {
 	return b.String()
 }
 
-// Error is every problem of one request, in the order List.Err gives.
-type Error struct {
-	Problems []Problem
-}
-
-// Error joins the problems as "path: message; path: message".
-func (e *Error) Error() string { return Join(e.Problems) }
-
 // Shape is the layout of Problem, which each contract's own problem type
 // (contract.Problem) has too, so that the functions here take either.
 type Shape interface {
@@ -89,30 +81,6 @@ func Join[P Shape](ps []P) string {
 		b.WriteString(Problem(p).String())
 	}
 	return b.String()
-}
-
-// Convert returns ps as problems of another type of the same layout.
-func Convert[To, From Shape](ps []From) []To {
-	if ps == nil {
-		return nil
-	}
-	out := make([]To, len(ps))
-	for i, p := range ps {
-		out[i] = To(p)
-	}
-	return out
-}
-
-// ProblemsOf returns the problems of err when it is or wraps an *E, a
-// contract's own error type that lists them, and nil otherwise.
-func ProblemsOf[Q Shape, E ~struct{ Problems []Q }, P interface {
-	*E
-	error
-}](err error) []Q {
-	if p, ok := errors.AsType[P](err); ok {
-		return struct{ Problems []Q }(*p).Problems
-	}
-	return nil
 }
 
 // Placed is a Problem with its place in the questionnaire: the indexes of
@@ -155,12 +123,12 @@ func (l *List) Text(q, f, o int, prop, s string, limit int, typed bool) bool {
 	return true
 }
 
-// Err returns nil for an empty list, and otherwise an Error of its
-// problems ordered question by question, then field by field and option
-// by option, keeping the order found within one place; at most
-// MaxProblems of them, and then one that says how many more there were.
-// It sorts l in place.
-func (l List) Err() *Error {
+// Ordered returns nil for an empty list, and otherwise its problems, as
+// a contract's own problem type P, ordered question by question, then
+// field by field and option by option, keeping the order found within
+// one place; at most MaxProblems of them, and then one that says how
+// many more there were. It sorts l in place.
+func Ordered[P Shape](l List) []P {
 	if len(l) == 0 {
 		return nil
 	}
@@ -168,14 +136,14 @@ func (l List) Err() *Error {
 		return cmp.Or(cmp.Compare(a.Q, b.Q), cmp.Compare(a.F, b.F), cmp.Compare(a.O, b.O))
 	})
 	n := min(len(l), MaxProblems)
-	ps := make([]Problem, n, n+1)
+	ps := make([]P, n, n+1)
 	for i := range n {
-		ps[i] = l[i].Problem
+		ps[i] = P(l[i].Problem)
 	}
 	if more := len(l) - n; more > 0 {
-		ps = append(ps, Problem{Message: "and " + strconv.Itoa(more) + " more problems"})
+		ps = append(ps, P(Problem{Message: "and " + strconv.Itoa(more) + " more problems"}))
 	}
-	return &Error{Problems: ps}
+	return ps
 }
 
 // Path renders the JSON path of a member, such as

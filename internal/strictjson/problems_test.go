@@ -29,10 +29,10 @@ func TestPath(t *testing.T) {
 	}
 }
 
-func TestErr(t *testing.T) {
+func TestOrdered(t *testing.T) {
 	var none List
-	if e := none.Err(); e != nil {
-		t.Errorf("empty list: Err() = %v, want nil", e)
+	if ps := Ordered[Problem](none); ps != nil {
+		t.Errorf("empty list: Ordered = %v, want nil", ps)
 	}
 
 	var l List
@@ -41,28 +41,28 @@ func TestErr(t *testing.T) {
 	l.Add(-1, -1, -1, "header", "d")
 	l.Add(0, -1, -1, "title", "e")
 	l.Add(1, -1, 0, "label", "f")
-	want := &Error{Problems: []Problem{
+	want := []Problem{
 		{Path: "header", Message: "d"},
 		{Path: "questions[0].title", Message: "e"},
 		{Path: "questions[0].fields[2].name", Message: "c"},
 		{Path: "questions[1].options[0].label", Message: "b"},
 		{Path: "questions[1].options[0].label", Message: "f"},
-	}}
-	e := l.Err()
-	if diff := cmp.Diff(want, e); diff != "" {
-		t.Errorf("Err() mismatch (-want +got):\n%s", diff)
 	}
-	if got, want := e.Error(), "header: d; questions[0].title: e; questions[0].fields[2].name: c; questions[1].options[0].label: b; questions[1].options[0].label: f"; got != want {
-		t.Errorf("Error() = %q, want %q", got, want)
+	ps := Ordered[Problem](l)
+	if diff := cmp.Diff(want, ps); diff != "" {
+		t.Errorf("Ordered mismatch (-want +got):\n%s", diff)
+	}
+	if got, want := Join(ps), "header: d; questions[0].title: e; questions[0].fields[2].name: c; questions[1].options[0].label: b; questions[1].options[0].label: f"; got != want {
+		t.Errorf("Join = %q, want %q", got, want)
 	}
 }
 
-func TestErrCapped(t *testing.T) {
+func TestOrderedCapped(t *testing.T) {
 	var l List
 	for i := range MaxProblems + 7 {
 		l.Add(i, -1, -1, "title", strconv.Itoa(i))
 	}
-	ps := l.Err().Problems
+	ps := Ordered[Problem](l)
 	if len(ps) != MaxProblems+1 {
 		t.Fatalf("got %d problems, want %d", len(ps), MaxProblems+1)
 	}
@@ -93,7 +93,7 @@ func TestRequiredText(t *testing.T) {
 		{Path: "questions[0].title", Message: "is 7 characters long; the limit is 5"},
 		{Path: "questions[0].options[1].label", Message: "is not valid UTF-8"},
 	}
-	if diff := cmp.Diff(want, l.Err().Problems); diff != "" {
+	if diff := cmp.Diff(want, Ordered[Problem](l)); diff != "" {
 		t.Errorf("problems mismatch (-want +got):\n%s", diff)
 	}
 }
@@ -104,31 +104,31 @@ type own struct {
 	Message string `json:"message"`
 }
 
-func TestJoinConvert(t *testing.T) {
+// TestOrderedJoinOwn gives Ordered and Join a contract's own problem
+// type.
+func TestOrderedJoinOwn(t *testing.T) {
 	tests := []struct {
 		name string
-		in   []Problem
+		add  []Problem
+		want []own
 		join string
 	}{
-		{"nil", nil, ""},
-		{"one whole", []Problem{{Message: "m"}}, "m"},
-		{"two", []Problem{{Path: "a", Message: "x"}, {Path: "b[0]", Message: "y"}}, "a: x; b[0]: y"},
+		{"none", nil, nil, ""},
+		{"one whole", []Problem{{Message: "m"}}, []own{{Message: "m"}}, "m"},
+		{"two", []Problem{{Path: "b", Message: "y"}, {Path: "a", Message: "x"}},
+			[]own{{Path: "b", Message: "y"}, {Path: "a", Message: "x"}}, "b: y; a: x"},
 	}
 	for _, tt := range tests {
-		got := Convert[own](tt.in)
-		if (got == nil) != (tt.in == nil) || len(got) != len(tt.in) {
-			t.Fatalf("%s: Convert = %#v", tt.name, got)
+		var l List
+		for _, p := range tt.add {
+			l.Add(-1, -1, -1, p.Path, p.Message)
 		}
-		for i := range got {
-			if got[i].Path != tt.in[i].Path || got[i].Message != tt.in[i].Message {
-				t.Errorf("%s: Convert[%d] = %+v, want %+v", tt.name, i, got[i], tt.in[i])
-			}
+		got := Ordered[own](l)
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s: Ordered (-want +got):\n%s", tt.name, diff)
 		}
 		if j := Join(got); j != tt.join {
 			t.Errorf("%s: Join = %q, want %q", tt.name, j, tt.join)
-		}
-		if j := (&Error{Problems: tt.in}).Error(); j != tt.join {
-			t.Errorf("%s: Error = %q, want %q", tt.name, j, tt.join)
 		}
 	}
 }

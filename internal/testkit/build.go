@@ -59,8 +59,7 @@ func Build(pkg string) (string, error) {
 }
 
 // RemoveBuilds removes this process's directory and everything built in
-// it.
-// TestMain calls it once every test is done.
+// it. TestMain calls it once every test is done.
 func RemoveBuilds() {
 	mu.Lock()
 	defer mu.Unlock()
@@ -80,7 +79,7 @@ func sweep() {
 			continue
 		}
 		n, err := strconv.Atoi(pid)
-		if err != nil || n <= 0 || n == os.Getpid() || alive(n) {
+		if err != nil || n <= 0 || n == os.Getpid() || Running(n) {
 			continue
 		}
 		os.RemoveAll(filepath.Join(os.TempDir(), e.Name()))

@@ -10,6 +10,8 @@
 //     as a relay or another machine could, and an Impostor plays another
 //     user's server on the port a stopped hub left.
 //   - Patience is how long a test waits for a state it expects.
+//   - Golden compares a text with its golden file, or rewrites the file
+//     under the package's -update flag.
 //   - InspectJSON, Respace, Forms and WithDuplicate are what the
 //     differential fuzz targets of askuser's strict JSON readers compare
 //     with encoding/json, and FuzzBound stops a fuzz input that hangs or

@@ -31,7 +31,8 @@ func StartHub(t testing.TB, state, bin string, args ...string) *Hub {
 	go func() { h.cmd.Wait(); close(h.done) }()
 	t.Cleanup(func() { h.Signal(t, syscall.SIGKILL) })
 	info := filepath.Join(state, "askuser", "hub", "hub.json")
-	for deadline := time.Now().Add(20 * time.Second); ; {
+	wait := Patience(t)
+	for deadline := time.Now().Add(wait); ; {
 		var i struct{ PID int }
 		if b, err := os.ReadFile(info); err == nil && json.Unmarshal(b, &i) == nil && i.PID == h.cmd.Process.Pid {
 			return h
@@ -42,7 +43,7 @@ func StartHub(t testing.TB, state, bin string, args ...string) *Hub {
 		case <-time.After(10 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the hub was not ready within 20 s:\n%s", h.stderr.String())
+			t.Fatalf("the hub was not ready within %v:\n%s", wait, h.stderr.String())
 		}
 	}
 }
@@ -53,7 +54,7 @@ func (h *Hub) Signal(t testing.TB, sig syscall.Signal) {
 	_ = h.cmd.Process.Signal(sig)
 	select {
 	case <-h.done:
-	case <-time.After(10 * time.Second):
+	case <-time.After(Patience(t)):
 		_ = h.cmd.Process.Kill()
 		<-h.done
 		t.Errorf("the hub did not stop on %v:\n%s", sig, h.stderr.String())

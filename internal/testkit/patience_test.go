@@ -33,6 +33,11 @@ func TestPatience(t *testing.T) {
 			}
 		})
 	}
+	// A testing.TB with no Deadline method, such as a *testing.B, gets
+	// the most patience.
+	if got := Patience(struct{ testing.TB }{t}); got != patienceCap {
+		t.Errorf("Patience without a Deadline method = %v, want %v", got, patienceCap)
+	}
 	if d := time.Until(PatienceDeadline(t)); d <= 0 || d > patienceCap {
 		t.Errorf("PatienceDeadline is %v from now, want within (0, %v]", d, patienceCap)
 	}
