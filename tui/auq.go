@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -28,25 +27,7 @@ import (
 // stops the program at once, leaves the terminal as it found it (with
 // the summary line inline) and returns context.Cause(ctx).
 func (r *Renderer) RenderQuestions(ctx context.Context, s *ask.Session[*auq.Request]) (ask.Outcome[auq.Result], error) {
-	release, err := r.take(ctx)
-	if err != nil {
-		return ask.Outcome[auq.Result]{}, err
-	}
-	defer release()
-	m := newQModel(s, r.theme())
-	o, quiet := notifying(r.opts, r.out, s.Notify, "", s.Countdown)
-	defer quiet()
-	final, err := runProgram(ctx, m, r.in, r.out, o, nil)
-	if fm, ok := final.(*qmodel); ok {
-		m = fm
-	}
-	if err != nil {
-		return ask.Outcome[auq.Result]{}, err
-	}
-	if !m.finished {
-		return ask.Outcome[auq.Result]{}, errors.New("tui: the dialog ended without an answer")
-	}
-	return m.outcome, nil
+	return renderOn(ctx, r, s, "", func() dialogModel[auq.Result] { return newQModel(s, r.theme()) })
 }
 
 // qmodel is the Bubble Tea model around one dialog.Questions: model's
@@ -59,10 +40,8 @@ type qmodel struct {
 	opened bool
 	// In a popup (screen.popup) the hide key quits the program with hid
 	// set, when the host can bring the dialog back (hideable).
-	hideable, hid bool
-
-	finished bool
-	outcome  ask.Outcome[auq.Result]
+	hideable bool
+	ending[auq.Result]
 }
 
 func newQModel(s *ask.Session[*auq.Request], th dialog.Theme) *qmodel {

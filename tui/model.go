@@ -26,13 +26,27 @@ type model struct {
 	d      *dialog.Model
 	req    *contract.Request
 	toggle string // the overlay's show/hide chord, "" when there is none
-	// hid is set when the toggle key quit the program in a popup.
-	hid bool
+	ending[[]contract.Answer]
+}
 
+// ending is how the user ended a dialog's program, which the models of
+// both dialogs keep alike.
+type ending[Ans any] struct {
+	// hid is set when the hide key quit the program in a popup.
+	hid bool
 	// finished says the user ended the call, with outcome; otherwise
-	// stopped is why the call ended from outside.
+	// screen.stopped is why the call ended from outside.
 	finished bool
-	outcome  ask.Outcome[[]contract.Answer]
+	outcome  ask.Outcome[Ans]
+}
+
+func (e *ending[Ans]) ended() *ending[Ans] { return e }
+
+// dialogModel is the Bubble Tea model of either dialog, as run runs it.
+type dialogModel[Ans any] interface {
+	tea.Model
+	ended() *ending[Ans]
+	reshow()
 }
 
 // screen is the state the models of both dialogs keep alike: the
