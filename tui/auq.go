@@ -125,13 +125,8 @@ func (m *qmodel) dialogSize() (int, int) {
 
 // View draws the current state, and reports the first frame drawn.
 func (m *qmodel) View() tea.View {
-	switch {
-	case m.done:
-		return m.lastView(m.summary)
-	case m.clearing:
-		return tea.NewView("")
-	case m.hidden:
-		return tea.NewView(m.hiddenLine())
+	if v, ok := m.offView(m.summary, m.hiddenLine); ok {
+		return v
 	}
 	if !m.opened && m.width > 0 && m.height > 0 {
 		m.opened = true

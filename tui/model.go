@@ -265,17 +265,29 @@ func toKey(k tea.KeyPressMsg) (dialog.Key, bool) {
 
 // View draws the current state.
 func (m *model) View() tea.View {
-	switch {
-	case m.done:
-		return m.lastView(m.summary)
-	case m.clearing:
-		return tea.NewView("")
-	case m.hidden:
-		return tea.NewView(m.hiddenLine())
-	case m.overlay:
+	if v, ok := m.offView(m.summary, m.hiddenLine); ok {
+		return v
+	}
+	if m.overlay {
 		return m.boxView()
 	}
 	return m.inlineView()
+}
+
+// offView is the view of a screen that does not show its dialog: the
+// last frame, with summary, once the program is quitting, nothing while
+// clearing, and hiddenLine while hidden. It reports false when the
+// dialog is to be drawn.
+func (s *screen) offView(summary, hiddenLine func() string) (tea.View, bool) {
+	switch {
+	case s.done:
+		return s.lastView(summary), true
+	case s.clearing:
+		return tea.NewView(""), true
+	case s.hidden:
+		return tea.NewView(hiddenLine()), true
+	}
+	return tea.View{}, false
 }
 
 // inlineView draws the dialog below the prompt. The frame never gets
