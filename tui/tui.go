@@ -1,7 +1,8 @@
 // Package tui shows the questionnaire dialog on a real terminal. A
 // Renderer runs one Bubble Tea program per questionnaire, hosting
-// askuser's dialog on the terminal it was given, and implements ask.Renderer[*contract.Request, []contract.Answer]
-// for the terminal host's custom route.
+// askuser's dialog on the terminal it was given: Render is the terminal
+// host's custom route for ask_user, and RenderQuestions for
+// AskUserQuestion.
 //
 // The dialog is drawn either inline, below the prompt, leaving a one-line
 // summary behind, or as an overlay: a centred box on the alternate screen

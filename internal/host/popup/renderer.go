@@ -57,9 +57,10 @@ type Options struct {
 	Environ []string
 }
 
-// Renderer is an ask.Renderer[*contract.Request, []contract.Answer] that shows each questionnaire in popups
-// started by its Launcher, running Command with the flag "--socket PATH"
-// added. The dialog and its answers stay in the Renderer while popups
+// Renderer is an ask.Renderer[*contract.Request, []contract.Answer]
+// (and through RenderQuestions one of AskUserQuestion) that shows each
+// questionnaire in popups started by its Launcher, running Command with
+// the flag "--socket PATH" added. The dialog and its answers stay in the Renderer while popups
 // come and go: the user's toggle key closes the popup, and the same key,
 // bound for the while through the Launcher, opens a new one on the same
 // dialog.
@@ -114,8 +115,9 @@ func NewRenderer(l Launcher, command []string, opts *Options) *Renderer {
 	return r
 }
 
-// Render implements ask.Renderer[*contract.Request, []contract.Answer]. It first waits, while ctx allows, until
-// no other popup is open or closing. It returns when the user answers or
+// Render implements ask.Renderer[*contract.Request, []contract.Answer].
+// It first waits, while ctx allows, until no other popup is open or
+// closing. It returns when the user answers or
 // dismisses the questionnaire, or when ctx is done, or when a popup
 // closes without an outcome; it then closes the connection, the popup
 // and any key binding made while the dialog was hidden, and removes the
