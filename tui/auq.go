@@ -45,13 +45,9 @@ type qmodel struct {
 }
 
 func newQModel(s *ask.Session[*auq.Request], th dialog.Theme) *qmodel {
-	var cd dialog.Countdown
-	if s.Countdown != nil {
-		cd = s.Countdown
-	}
 	return &qmodel{
 		screen: screen{th: th, countdown: s.Countdown, overlay: s.Display != contract.DisplayInline},
-		d:      dialog.NewQuestions(s.Request, &dialog.Options{Theme: th, Countdown: cd}),
+		d:      dialog.NewQuestions(s.Request, &dialog.Options{Theme: th, Countdown: countdownOf(s.Countdown)}),
 		s:      s,
 	}
 }

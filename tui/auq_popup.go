@@ -40,11 +40,7 @@ func (p *auqPopup) Fit(maxW, maxH int) (w, h int) {
 	}
 	const chrome = borderColumns + 1
 	innerW := min(maxW, dialog.MaxWidth+chrome) - chrome
-	var cd dialog.Countdown
-	if p.s.Countdown != nil {
-		cd = p.s.Countdown
-	}
-	d := dialog.NewQuestions(p.s.Request, &dialog.Options{Theme: p.theme(), Countdown: cd})
+	d := dialog.NewQuestions(p.s.Request, &dialog.Options{Theme: p.theme(), Countdown: countdownOf(p.s.Countdown)})
 	d.SetSize(innerW, measureRows)
 	rows := 0
 	qs := p.s.Request.Questions

@@ -266,15 +266,20 @@ func newDialog(s *ask.Session[*contract.Request], th dialog.Theme) *dialog.Model
 	if ov {
 		toggle = s.ToggleKey
 	}
-	var cd dialog.Countdown
-	if s.Countdown != nil {
-		cd = s.Countdown
-	}
 	return dialog.New(s.Request, &dialog.Options{
 		Theme:     th,
-		Countdown: cd,
+		Countdown: countdownOf(s.Countdown),
 		ToggleKey: toggle,
 		Overlay:   ov,
 		Title:     "askuser",
 	})
+}
+
+// countdownOf is c as a dialog takes it: a nil interface for no
+// countdown.
+func countdownOf(c *ask.Countdown) dialog.Countdown {
+	if c == nil {
+		return nil
+	}
+	return c
 }
