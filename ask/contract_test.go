@@ -95,15 +95,15 @@ func TestThirdContract(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			// Another contract's renderer, bound on the same route
+			// after this one's, must leave this one in place; bound
+			// alone, it makes the route run, so that the route, not
+			// the host, refuses this contract.
 			caps := ask.Bind(ask.Capabilities{}, contract.RouteCustom, c, tt.r)
-			if tt.r == nil {
-				// Another contract's renderer makes the route run, so
-				// that the route, not the host, refuses this contract.
-				caps = ask.Bind(caps, contract.RouteCustom, ask.AskUser,
-					ask.RendererFunc[*contract.Request, []contract.Answer](func(context.Context, *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
-						return ask.Outcome[[]contract.Answer]{}, errors.New("not this contract")
-					}))
-			}
+			caps = ask.Bind(caps, contract.RouteCustom, ask.AskUser,
+				ask.RendererFunc[*contract.Request, []contract.Answer](func(context.Context, *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
+					return ask.Outcome[[]contract.Answer]{}, errors.New("not this contract")
+				}))
 			var events []ask.Event
 			a := ask.NewAsker(ask.NewHost(caps, nil), &ask.Options{Events: ask.EventSinkFunc(func(e ask.Event) { events = append(events, e) })})
 			if got := ask.AskJSON(context.Background(), a, c, []byte(tt.json), nil); got != tt.want {

@@ -70,7 +70,8 @@ func sequence(callID string, outcome Event) []Event {
 // askRenderer is a Renderer of ask_user.
 type askRenderer = Renderer[*contract.Request, []contract.Answer]
 
-// checkingRenderer is a Renderer[*contract.Request, []contract.Answer] that also refuses requests.
+// checkingRenderer is a Renderer[*contract.Request, []contract.Answer]
+// that also refuses requests.
 type checkingRenderer struct {
 	askRenderer
 	check func(*contract.Request) error

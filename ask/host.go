@@ -161,7 +161,7 @@ func (h *Host) resolve() {
 	avail := h.available()
 	switch mode := h.prefs.Mode; mode {
 	case contract.RouteCustom, contract.RouteNative:
-		if h.canRun(mode) {
+		if h.caps.CanRun(mode) {
 			h.route = mode
 			h.support = Support{Status: SupportAvailable, Route: mode, Source: SourceConfigured, Available: avail}
 			return
@@ -190,15 +190,12 @@ func (h *Host) resolve() {
 func (h *Host) available() []contract.Route {
 	avail := []contract.Route{}
 	for _, r := range []contract.Route{contract.RouteCustom, contract.RouteNative} {
-		if h.canRun(r) {
+		if h.caps.CanRun(r) {
 			avail = append(avail, r)
 		}
 	}
 	return avail
 }
-
-// canRun reports whether route r has a renderer of any contract.
-func (h *Host) canRun(r contract.Route) bool { return h.caps.CanRun(r) }
 
 func (h *Host) whyMissing(r contract.Route) string {
 	why := h.caps.NativeReason

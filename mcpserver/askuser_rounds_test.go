@@ -48,14 +48,7 @@ func TestTooSoon(t *testing.T) {
 			t.Run(v+"/"+tt.action+"/"+tt.took.String(), func(t *testing.T) {
 				synctest.Test(t, func(t *testing.T) {
 					cs := connect(t, newServer(t, nil), v, after(tt.took, action(tt.action)), nil)
-					r, err := call(context.Background(), cs, single)
-					if err != nil {
-						t.Fatal(err)
-					}
-					got := result(t, r)
-					if got.Error != nil {
-						got.Error.Message = ""
-					}
+					r, got := callCoded(t, cs, single)
 					if diff := cmp.Diff(tt.want, got); diff != "" {
 						t.Errorf("result (-want +got):\n%s", diff)
 					}
@@ -231,14 +224,7 @@ func TestAskAgainBounded(t *testing.T) {
 				synctest.Test(t, func(t *testing.T) {
 					f := &forms{answers: tt.answers}
 					cs := connect(t, newServer(t, nil), v, f.handle, nil)
-					r, err := call(context.Background(), cs, three)
-					if err != nil {
-						t.Fatal(err)
-					}
-					got := result(t, r)
-					if got.Error != nil {
-						got.Error.Message = ""
-					}
+					r, got := callCoded(t, cs, three)
 					if diff := cmp.Diff(tt.want, got); diff != "" {
 						t.Errorf("result (-want +got):\n%s", diff)
 					}

@@ -4,7 +4,6 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/askuser/askuser/ask"
@@ -20,16 +19,6 @@ var questionsOutputSchema []byte
 // Options.Tool set to auq.ToolName lists it.
 func QuestionsTool() *mcp.Tool {
 	return askTool(auq.ToolName, auq.Description(), auq.Schema(), questionsOutputSchema)
-}
-
-// questionsInstructions are the server's instructions for AskUserQuestion.
-func questionsInstructions() string {
-	var b strings.Builder
-	b.WriteString("Guidelines for " + auq.ToolName + ":\n")
-	for _, g := range auq.Guidelines() {
-		b.WriteString("- " + g + "\n")
-	}
-	return b.String()
 }
 
 // capabilities are the renderers of a session's host for the tool the

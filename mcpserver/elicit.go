@@ -39,8 +39,8 @@ func dataOf(s *ask.Session[*contract.Request]) *callData {
 	return &callData{}
 }
 
-// Render implements ask.Renderer[*contract.Request, []contract.Answer]. The forms of one call share its
-// deadline and its progress.
+// Render implements ask.Renderer[*contract.Request, []contract.Answer].
+// The forms of one call share its deadline and its progress.
 func (r *elicitRenderer) Render(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
 	d := dataOf(s)
 	if d.verdict != nil {

@@ -161,28 +161,30 @@ func New(opts *Options) (*Server, error) {
 	if version == "" {
 		version = "devel"
 	}
+	var tool *mcp.Tool
+	var handle mcp.ToolHandler
+	var guidelines []string
 	switch o.Tool {
 	case "", ToolName:
-		s.mcp = mcp.NewServer(&mcp.Implementation{Name: "askuser", Title: "askuser", Version: version},
-			&mcp.ServerOptions{Instructions: instructions()})
-		s.mcp.AddTool(Tool(), s.handle)
+		tool, handle, guidelines = Tool(), s.handle, contract.Guidelines()
 	case auq.ToolName:
-		s.mcp = mcp.NewServer(&mcp.Implementation{Name: "askuser", Title: "askuser", Version: version},
-			&mcp.ServerOptions{Instructions: questionsInstructions()})
-		s.mcp.AddTool(QuestionsTool(), s.handleQuestions)
+		tool, handle, guidelines = QuestionsTool(), s.handleQuestions, auq.Guidelines()
 	default:
 		return nil, fmt.Errorf("mcpserver: unknown tool %q: want %s or %s", o.Tool, ToolName, auq.ToolName)
 	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "askuser", Title: "askuser", Version: version},
+		&mcp.ServerOptions{Instructions: instructions(tool.Name, guidelines)})
+	s.mcp.AddTool(tool, handle)
 	s.mcp.AddSendingMiddleware(keepContent)
 	return s, nil
 }
 
-// instructions are the server's instructions to the model: when to ask
-// and when not to.
-func instructions() string {
+// instructions are the server's instructions to the model for the tool
+// named tool, with its guidelines: when to ask and when not to.
+func instructions(tool string, guidelines []string) string {
 	var b strings.Builder
-	b.WriteString("Guidelines for ask_user:\n")
-	for _, g := range contract.Guidelines() {
+	b.WriteString("Guidelines for " + tool + ":\n")
+	for _, g := range guidelines {
 		b.WriteString("- " + g + "\n")
 	}
 	return b.String()

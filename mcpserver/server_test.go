@@ -89,6 +89,21 @@ func result(t *testing.T, r *mcp.CallToolResult) contract.Result {
 	return res
 }
 
+// callCoded calls the tool with args and decodes its result, with the
+// error's message blanked, for comparing codes.
+func callCoded(t *testing.T, cs *mcp.ClientSession, args string) (*mcp.CallToolResult, contract.Result) {
+	t.Helper()
+	r, err := call(context.Background(), cs, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := result(t, r)
+	if got.Error != nil {
+		got.Error.Message = ""
+	}
+	return r, got
+}
+
 func text(r *mcp.CallToolResult) string {
 	var b strings.Builder
 	for _, c := range r.Content {
@@ -191,14 +206,7 @@ func TestAskUserNative(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(v+"/"+tt.name, func(t *testing.T) {
 				cs := connect(t, newServer(t, nil), v, tt.elicit, nil)
-				r, err := call(context.Background(), cs, tt.args)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got := result(t, r)
-				if got.Error != nil {
-					got.Error.Message = ""
-				}
+				r, got := callCoded(t, cs, tt.args)
 				if diff := cmp.Diff(tt.want, got, byName); diff != "" {
 					t.Errorf("result (-want +got):\n%s", diff)
 				}

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -28,25 +27,7 @@ import (
 // stops the program at once, leaves the terminal as it found it (with
 // the summary line inline) and returns context.Cause(ctx).
 func (r *Renderer) RenderQuestions(ctx context.Context, s *ask.Session[*auq.Request]) (ask.Outcome[auq.Result], error) {
-	release, err := r.take(ctx)
-	if err != nil {
-		return ask.Outcome[auq.Result]{}, err
-	}
-	defer release()
-	m := newQModel(s, r.theme())
-	o, quiet := notifying(r.opts, r.out, s.Notify, "", s.Countdown)
-	defer quiet()
-	final, err := runProgram(ctx, m, r.in, r.out, o, nil)
-	if fm, ok := final.(*qmodel); ok {
-		m = fm
-	}
-	if err != nil {
-		return ask.Outcome[auq.Result]{}, err
-	}
-	if !m.finished {
-		return ask.Outcome[auq.Result]{}, errors.New("tui: the dialog ended without an answer")
-	}
-	return m.outcome, nil
+	return renderOn(ctx, r, s, "", func() dialogModel[auq.Result] { return newQModel(s, r.theme()) })
 }
 
 // qmodel is the Bubble Tea model around one dialog.Questions: model's
@@ -59,20 +40,14 @@ type qmodel struct {
 	opened bool
 	// In a popup (screen.popup) the hide key quits the program with hid
 	// set, when the host can bring the dialog back (hideable).
-	hideable, hid bool
-
-	finished bool
-	outcome  ask.Outcome[auq.Result]
+	hideable bool
+	ending[auq.Result]
 }
 
 func newQModel(s *ask.Session[*auq.Request], th dialog.Theme) *qmodel {
-	var cd dialog.Countdown
-	if s.Countdown != nil {
-		cd = s.Countdown
-	}
 	return &qmodel{
 		screen: screen{th: th, countdown: s.Countdown, overlay: s.Display != contract.DisplayInline},
-		d:      dialog.NewQuestions(s.Request, &dialog.Options{Theme: th, Countdown: cd}),
+		d:      dialog.NewQuestions(s.Request, &dialog.Options{Theme: th, Countdown: countdownOf(s.Countdown)}),
 		s:      s,
 	}
 }
@@ -146,13 +121,8 @@ func (m *qmodel) dialogSize() (int, int) {
 
 // View draws the current state, and reports the first frame drawn.
 func (m *qmodel) View() tea.View {
-	switch {
-	case m.done:
-		return m.lastView(m.summary)
-	case m.clearing:
-		return tea.NewView("")
-	case m.hidden:
-		return tea.NewView(m.hiddenLine())
+	if v, ok := m.offView(m.summary, m.hiddenLine); ok {
+		return v
 	}
 	if !m.opened && m.width > 0 && m.height > 0 {
 		m.opened = true

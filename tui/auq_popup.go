@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"errors"
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
@@ -29,25 +28,7 @@ func newAUQPopup(s *ask.Session[*auq.Request], opts *Options) *auqPopup {
 // Show implements popupDialog. The first Show reports dialog_opened when
 // it draws, and the dialog's milestones follow through the session.
 func (p *auqPopup) Show(ctx context.Context, t Terminal) (ask.Outcome[auq.Result], error) {
-	if err := ctx.Err(); err != nil {
-		return ask.Outcome[auq.Result]{}, context.Cause(ctx)
-	}
-	m := p.m
-	m.hid = false
-	m.reshow()
-	final, err := runProgram(ctx, m, t.File, t.File, t.options(p.opts), t.Resize)
-	if fm, ok := final.(*qmodel); ok {
-		m = fm
-	}
-	switch {
-	case err != nil:
-		return ask.Outcome[auq.Result]{}, err
-	case m.hid:
-		return ask.Outcome[auq.Result]{}, ErrHidden
-	case !m.finished:
-		return ask.Outcome[auq.Result]{}, errors.New("tui: the dialog ended without an answer")
-	}
-	return m.outcome, nil
+	return showPopup[auq.Result](ctx, p.m, t, p.opts)
 }
 
 // Fit implements popupDialog: the whole width, as the dialog spans the
@@ -59,11 +40,7 @@ func (p *auqPopup) Fit(maxW, maxH int) (w, h int) {
 	}
 	const chrome = borderColumns + 1
 	innerW := min(maxW, dialog.MaxWidth+chrome) - chrome
-	var cd dialog.Countdown
-	if p.s.Countdown != nil {
-		cd = p.s.Countdown
-	}
-	d := dialog.NewQuestions(p.s.Request, &dialog.Options{Theme: p.theme(), Countdown: cd})
+	d := dialog.NewQuestions(p.s.Request, &dialog.Options{Theme: p.theme(), Countdown: countdownOf(p.s.Countdown)})
 	d.SetSize(innerW, measureRows)
 	rows := 0
 	qs := p.s.Request.Questions

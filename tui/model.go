@@ -26,13 +26,27 @@ type model struct {
 	d      *dialog.Model
 	req    *contract.Request
 	toggle string // the overlay's show/hide chord, "" when there is none
-	// hid is set when the toggle key quit the program in a popup.
-	hid bool
+	ending[[]contract.Answer]
+}
 
+// ending is how the user ended a dialog's program, which the models of
+// both dialogs keep alike.
+type ending[Ans any] struct {
+	// hid is set when the hide key quit the program in a popup.
+	hid bool
 	// finished says the user ended the call, with outcome; otherwise
-	// stopped is why the call ended from outside.
+	// screen.stopped is why the call ended from outside.
 	finished bool
-	outcome  ask.Outcome[[]contract.Answer]
+	outcome  ask.Outcome[Ans]
+}
+
+func (e *ending[Ans]) ended() *ending[Ans] { return e }
+
+// dialogModel is the Bubble Tea model of either dialog, as run runs it.
+type dialogModel[Ans any] interface {
+	tea.Model
+	ended() *ending[Ans]
+	reshow()
 }
 
 // screen is the state the models of both dialogs keep alike: the
@@ -251,17 +265,29 @@ func toKey(k tea.KeyPressMsg) (dialog.Key, bool) {
 
 // View draws the current state.
 func (m *model) View() tea.View {
-	switch {
-	case m.done:
-		return m.lastView(m.summary)
-	case m.clearing:
-		return tea.NewView("")
-	case m.hidden:
-		return tea.NewView(m.hiddenLine())
-	case m.overlay:
+	if v, ok := m.offView(m.summary, m.hiddenLine); ok {
+		return v
+	}
+	if m.overlay {
 		return m.boxView()
 	}
 	return m.inlineView()
+}
+
+// offView is the view of a screen that does not show its dialog: the
+// last frame, with summary, once the program is quitting, nothing while
+// clearing, and hiddenLine while hidden. It reports false when the
+// dialog is to be drawn.
+func (s *screen) offView(summary, hiddenLine func() string) (tea.View, bool) {
+	switch {
+	case s.done:
+		return s.lastView(summary), true
+	case s.clearing:
+		return tea.NewView(""), true
+	case s.hidden:
+		return tea.NewView(hiddenLine()), true
+	}
+	return tea.View{}, false
 }
 
 // inlineView draws the dialog below the prompt. The frame never gets

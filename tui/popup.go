@@ -136,15 +136,20 @@ func (t Terminal) options(o Options) Options {
 
 // Show implements popupDialog.
 func (p *askUserPopup) Show(ctx context.Context, t Terminal) (ask.Outcome[[]contract.Answer], error) {
+	return showPopup[[]contract.Answer](ctx, p.m, t, p.opts)
+}
+
+// showPopup is a Popup's Show for the model m of its dialog, with the
+// options o.
+func showPopup[Ans any](ctx context.Context, m dialogModel[Ans], t Terminal, o Options) (ask.Outcome[Ans], error) {
 	if err := ctx.Err(); err != nil {
-		return ask.Outcome[[]contract.Answer]{}, context.Cause(ctx)
+		return ask.Outcome[Ans]{}, context.Cause(ctx)
 	}
-	m := p.m
-	m.hid = false
+	m.ended().hid = false
 	m.reshow()
-	out, err := run(ctx, m, t.File, t.File, t.options(p.opts), t.Resize)
+	out, err := run(ctx, m, t.File, t.File, t.options(o), t.Resize)
 	if errors.Is(err, errHiddenQuit) {
-		return ask.Outcome[[]contract.Answer]{}, ErrHidden
+		return ask.Outcome[Ans]{}, ErrHidden
 	}
 	return out, err
 }

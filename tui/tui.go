@@ -1,7 +1,8 @@
 // Package tui shows the questionnaire dialog on a real terminal. A
 // Renderer runs one Bubble Tea program per questionnaire, hosting
-// askuser's dialog on the terminal it was given, and implements ask.Renderer[*contract.Request, []contract.Answer]
-// for the terminal host's custom route.
+// askuser's dialog on the terminal it was given: Render is the terminal
+// host's custom route for ask_user, and RenderQuestions for
+// AskUserQuestion.
 //
 // The dialog is drawn either inline, below the prompt, leaving a one-line
 // summary behind, or as an overlay: a centred box on the alternate screen
@@ -93,14 +94,21 @@ func New(in io.Reader, out io.Writer, opts *Options) *Renderer {
 // returns context.Cause(ctx). An error from the terminal is returned as
 // is; the core reports it as custom_ui_failed.
 func (r *Renderer) Render(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
+	return renderOn(ctx, r, s, s.Request.Header, func() dialogModel[[]contract.Answer] { return newModel(s, r.theme()) })
+}
+
+// renderOn is Render for the dialog of any contract: it takes the
+// terminal, tells the user that the questionnaire headed header ("" for
+// none) waits, and runs the model newModel makes.
+func renderOn[Req, Ans any](ctx context.Context, r *Renderer, s *ask.Session[Req], header string, newModel func() dialogModel[Ans]) (ask.Outcome[Ans], error) {
 	release, err := r.take(ctx)
 	if err != nil {
-		return ask.Outcome[[]contract.Answer]{}, err
+		return ask.Outcome[Ans]{}, err
 	}
 	defer release()
 
-	m := newModel(s, r.theme())
-	o, quiet := notifying(r.opts, r.out, s.Notify, s.Request.Header, s.Countdown)
+	m := newModel()
+	o, quiet := notifying(r.opts, r.out, s.Notify, header, s.Countdown)
 	defer quiet()
 	out, err := run(ctx, m, r.in, r.out, o, nil)
 	if errors.Is(err, errHiddenQuit) {
@@ -132,21 +140,22 @@ var errHiddenQuit = errors.New("tui: hidden")
 // ends the dialog, hides a popup's dialog (errHiddenQuit), or ctx is
 // done (context.Cause). Each value on resize makes it read out's size
 // again, for a terminal whose size changes reach another process.
-func run(ctx context.Context, m *model, in io.Reader, out io.Writer, o Options, resize <-chan struct{}) (ask.Outcome[[]contract.Answer], error) {
+func run[Ans any](ctx context.Context, m dialogModel[Ans], in io.Reader, out io.Writer, o Options, resize <-chan struct{}) (ask.Outcome[Ans], error) {
 	final, err := runProgram(ctx, m, in, out, o, resize)
-	if fm, ok := final.(*model); ok {
+	if fm, ok := final.(dialogModel[Ans]); ok {
 		m = fm
 	}
 	if err != nil {
-		return ask.Outcome[[]contract.Answer]{}, err
+		return ask.Outcome[Ans]{}, err
 	}
-	if m.hid {
-		return ask.Outcome[[]contract.Answer]{}, errHiddenQuit
+	switch e := m.ended(); {
+	case e.hid:
+		return ask.Outcome[Ans]{}, errHiddenQuit
+	case !e.finished:
+		return ask.Outcome[Ans]{}, errors.New("tui: the dialog ended without an answer")
+	default:
+		return e.outcome, nil
 	}
-	if !m.finished {
-		return ask.Outcome[[]contract.Answer]{}, errors.New("tui: the dialog ended without an answer")
-	}
-	return m.outcome, nil
 }
 
 // runProgram runs one Bubble Tea program for m, as run describes, and
@@ -257,15 +266,20 @@ func newDialog(s *ask.Session[*contract.Request], th dialog.Theme) *dialog.Model
 	if ov {
 		toggle = s.ToggleKey
 	}
-	var cd dialog.Countdown
-	if s.Countdown != nil {
-		cd = s.Countdown
-	}
 	return dialog.New(s.Request, &dialog.Options{
 		Theme:     th,
-		Countdown: cd,
+		Countdown: countdownOf(s.Countdown),
 		ToggleKey: toggle,
 		Overlay:   ov,
 		Title:     "askuser",
 	})
+}
+
+// countdownOf is c as a dialog takes it: a nil interface for no
+// countdown.
+func countdownOf(c *ask.Countdown) dialog.Countdown {
+	if c == nil {
+		return nil
+	}
+	return c
 }

@@ -259,22 +259,7 @@ func TestScreen(t *testing.T) {
 		{"optional questions say so", many, "tab tab", []string{"Anything to add to the setup? (optional)"}, nil},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			m := NewQuestions(c.req(), plain(nil))
-			m.SetSize(80, 30)
-			qrun(m, qkeys(c.keys))
-			s := qscreen(m.View(80, 30))
-			for _, w := range c.want {
-				if !strings.Contains(s, w) {
-					t.Errorf("after %q the screen lacks %q:\n%s", c.keys, w, s)
-				}
-			}
-			for _, n := range c.not {
-				if strings.Contains(s, n) {
-					t.Errorf("after %q the screen still holds %q:\n%s", c.keys, n, s)
-				}
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { checkScreen(t, c.req(), c.keys, 80, 30, c.want, c.not) })
 	}
 }
 
@@ -296,22 +281,7 @@ func TestPreviewScroll(t *testing.T) {
 		{"a preview that fits has no scroll hint", one, "pgdown", []string{"Good default if you want gentle adoption."}, []string{"pgup"}},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			m := NewQuestions(c.req(), plain(nil))
-			m.SetSize(80, 24)
-			qrun(m, qkeys(c.keys))
-			s := qscreen(m.View(80, 24))
-			for _, w := range c.want {
-				if !strings.Contains(s, w) {
-					t.Errorf("after %q the screen lacks %q:\n%s", c.keys, w, s)
-				}
-			}
-			for _, n := range c.not {
-				if strings.Contains(s, n) {
-					t.Errorf("after %q the screen still holds %q:\n%s", c.keys, n, s)
-				}
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { checkScreen(t, c.req(), c.keys, 80, 24, c.want, c.not) })
 	}
 }
 
@@ -499,3 +469,23 @@ type movingClock struct {
 }
 
 func (c *movingClock) Remaining() (time.Duration, bool) { return c.left, c.ok }
+
+// checkScreen sends keys to a dialog of req drawn at w×h and checks that
+// the screen holds every string of want and none of not.
+func checkScreen(t *testing.T, req *auq.Request, keys string, w, h int, want, not []string) {
+	t.Helper()
+	m := NewQuestions(req, plain(nil))
+	m.SetSize(w, h)
+	qrun(m, qkeys(keys))
+	s := qscreen(m.View(w, h))
+	for _, x := range want {
+		if !strings.Contains(s, x) {
+			t.Errorf("after %q the screen lacks %q:\n%s", keys, x, s)
+		}
+	}
+	for _, x := range not {
+		if strings.Contains(s, x) {
+			t.Errorf("after %q the screen still holds %q:\n%s", keys, x, s)
+		}
+	}
+}

@@ -12,9 +12,10 @@ import (
 )
 
 // Renderer asks questionnaires through an Inputter and an optional
-// Selector. It implements ask.Renderer[*contract.Request, []contract.Answer] and ask.Checker. A Renderer holds
-// no state between calls and is safe for concurrent use when its Inputter
-// and Selector are.
+// Selector. It implements ask.Renderer[*contract.Request,
+// []contract.Answer] and ask.Checker. A Renderer holds no state between
+// calls and is safe for concurrent use when its Inputter and Selector
+// are.
 type Renderer struct {
 	in  Inputter
 	sel Selector

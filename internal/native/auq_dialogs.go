@@ -23,8 +23,9 @@ const (
 
 // QuestionDialogs asks AskUserQuestion requests through a Selector and an
 // Inputter, as the package comment's "AskUserQuestion through lists"
-// describes. It implements ask.Renderer[*auq.Request, auq.Result], holds no state between
-// calls, and is safe for concurrent use when they are.
+// describes. It implements ask.Renderer[*auq.Request, auq.Result],
+// holds no state between calls, and is safe for concurrent use when they
+// are.
 type QuestionDialogs struct {
 	sel Selector
 	in  Inputter

@@ -13,8 +13,8 @@ import (
 )
 
 // QuestionLines asks AskUserQuestion requests through an Inputter. It
-// implements ask.Renderer[*auq.Request, auq.Result], holds no state between calls, and is
-// safe for concurrent use when its Inputter is.
+// implements ask.Renderer[*auq.Request, auq.Result], holds no state
+// between calls, and is safe for concurrent use when its Inputter is.
 type QuestionLines struct {
 	in Inputter
 }

@@ -57,9 +57,10 @@ type Options struct {
 	Environ []string
 }
 
-// Renderer is an ask.Renderer[*contract.Request, []contract.Answer] that shows each questionnaire in popups
-// started by its Launcher, running Command with the flag "--socket PATH"
-// added. The dialog and its answers stay in the Renderer while popups
+// Renderer is an ask.Renderer[*contract.Request, []contract.Answer]
+// (and through RenderQuestions one of AskUserQuestion) that shows each
+// questionnaire in popups started by its Launcher, running Command with
+// the flag "--socket PATH" added. The dialog and its answers stay in the Renderer while popups
 // come and go: the user's toggle key closes the popup, and the same key,
 // bound for the while through the Launcher, opens a new one on the same
 // dialog.
@@ -114,38 +115,26 @@ func NewRenderer(l Launcher, command []string, opts *Options) *Renderer {
 	return r
 }
 
-// Render implements ask.Renderer[*contract.Request, []contract.Answer]. It first waits, while ctx allows, until
-// no other popup is open or closing. It returns when the user answers or
+// Render implements ask.Renderer[*contract.Request, []contract.Answer].
+// It first waits, while ctx allows, until no other popup is open or
+// closing. It returns when the user answers or
 // dismisses the questionnaire, or when ctx is done, or when a popup
 // closes without an outcome; it then closes the connection, the popup
 // and any key binding made while the dialog was hidden, and removes the
 // socket. When ctx is done before the popup is launched, Render returns
 // context.Cause(ctx).
 func (r *Renderer) Render(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
-	return render(ctx, r, func() (shown[ask.Outcome[[]contract.Answer]], string, error) {
-		// The toggle hides the dialog only where the launcher can bring
-		// it back; elsewhere the dialog does not offer it.
-		sess := *s
-		if sess.ToggleKey != "" && r.launcher.Hideable(sess.ToggleKey) != nil {
-			sess.ToggleKey = ""
-		}
-		d, err := r.opts.Dialog(&sess)
-		return d, sess.ToggleKey, err
-	}, func() func() { return r.notifyOpen(s.Notify, s.Request.Header, s.Countdown) }, ask.Outcome[[]contract.Answer]{Dismissed: true})
+	return render(ctx, r, s, s.ToggleKey, s.Request.Header, func(s *ask.Session[*contract.Request]) (shown[ask.Outcome[[]contract.Answer]], error) {
+		return r.opts.Dialog(s)
+	})
 }
 
 // RenderQuestions is Render for AskUserQuestion, whose dialog
 // dialog.HideKey hides where the launcher can bring it back.
 func (r *Renderer) RenderQuestions(ctx context.Context, s *ask.Session[*auq.Request]) (ask.Outcome[auq.Result], error) {
-	return render(ctx, r, func() (shown[ask.Outcome[auq.Result]], string, error) {
-		sess := *s
-		sess.ToggleKey = dialog.HideKey
-		if r.launcher.Hideable(dialog.HideKey) != nil {
-			sess.ToggleKey = ""
-		}
-		d, err := tui.NewPopup(ask.AskUserQuestion, &sess, nil)
-		return d, sess.ToggleKey, err
-	}, func() func() { return r.notifyOpen(s.Notify, "", s.Countdown) }, ask.Outcome[auq.Result]{Dismissed: true})
+	return render(ctx, r, s, dialog.HideKey, "", func(s *ask.Session[*auq.Request]) (shown[ask.Outcome[auq.Result]], error) {
+		return tui.NewPopup(ask.AskUserQuestion, s, nil)
+	})
 }
 
 // shown is a dialog as the Renderer shows it in popups, whatever its
@@ -256,13 +245,15 @@ func listen() (dir, sock, token string, ln net.Listener, err error) {
 	return dir, sock, token, ln, nil
 }
 
-// render is Render for any dialog: newDialog makes the dialog, and says
-// the key that hides it, "" for none, once the socket is ready; notify
-// then tells the user that a question is waiting, until the function it
-// returns is called. dismissed is the outcome of a dialog the user
-// dismisses before it is shown, on being told that a newer call came.
-func render[O any](ctx context.Context, r *Renderer, newDialog func() (shown[O], string, error), notify func() (stop func()), dismissed O) (O, error) {
-	var none O
+// render is Render for the dialog of any contract: once the socket is
+// ready, newDialog makes the dialog of s with hideKey as its toggle key,
+// or "" where the launcher cannot bring a hidden dialog back (the dialog
+// then does not offer to hide), and the user is told that the
+// questionnaire headed header ("" for none) waits. A dialog the user
+// dismisses before it is shown, on being told that a newer call came, is
+// dismissed.
+func render[Req, Ans any](ctx context.Context, r *Renderer, s *ask.Session[Req], hideKey, header string, newDialog func(*ask.Session[Req]) (shown[ask.Outcome[Ans]], error)) (ask.Outcome[Ans], error) {
+	var none ask.Outcome[Ans]
 	n := r.begin()
 	if err := r.takeScreen(ctx, true); err != nil {
 		return none, err
@@ -286,11 +277,16 @@ func render[O any](ctx context.Context, r *Renderer, newDialog func() (shown[O],
 	defer os.RemoveAll(dir)
 	defer ln.Close()
 
-	dlg, hideKey, err := newDialog()
+	if hideKey != "" && r.launcher.Hideable(hideKey) != nil {
+		hideKey = ""
+	}
+	sess := *s
+	sess.ToggleKey = hideKey
+	dlg, err := newDialog(&sess)
 	if err != nil {
 		return none, err
 	}
-	defer notify()()
+	defer r.notifyOpen(s.Notify, header, s.Countdown)()
 	argv := append(append([]string{}, r.command...), "--socket", sock)
 	win, err := r.launcher.Launch(ctx, argv, dlg.Fit)
 	if err != nil {
@@ -351,10 +347,10 @@ func render[O any](ctx context.Context, r *Renderer, newDialog func() (shown[O],
 		// Shown again: the key is the user's again, or the next hidden
 		// dialog's.
 		restore()
-		var shownDlg shown[O] = dlg
+		var shownDlg shown[ask.Outcome[Ans]] = dlg
 		if !warned && r.overtaken(n) {
 			warned = true
-			shownDlg = &overtaken[O]{dlg: dlg, dismissed: dismissed}
+			shownDlg = &overtaken[ask.Outcome[Ans]]{dlg: dlg, dismissed: ask.Outcome[Ans]{Dismissed: true}}
 		}
 		out, err := show(ctx, h, shownDlg)
 		h.close()
