@@ -108,13 +108,7 @@ func opencodeFile(dir, name string) func(string, func(string) string) string {
 func jsonEdit(comments bool, path []string, entry func([]string) ordered, first ordered) func(string, []byte, []string) ([]byte, bool, error) {
 	return func(file string, old []byte, cmd []string) ([]byte, bool, error) {
 		if len(bytes.TrimSpace(old)) == 0 {
-			top := append(ordered{}, first...)
-			var v any = ordered{{"askuser", entry(cmd)}}
-			for i := len(path) - 1; i > 0; i-- {
-				v = ordered{{path[i], v}}
-			}
-			top = append(top, ordered{{path[0], v}}...)
-			return []byte(top.render("", "  ") + "\n"), false, nil
+			old = []byte(first.render("", "  ") + "\n")
 		}
 		text, res, err := setJSONMember(file, old, comments, path, "askuser", entry(cmd))
 		switch {
