@@ -131,17 +131,14 @@ func codexEdit(file string, old []byte, cmd []string) ([]byte, bool, error) {
 		`env_vars = ["TMUX", "TMUX_PANE"]`,
 	}
 	if loc := codexHeader.FindIndex(old); loc != nil {
-		body := old[loc[1]:]
-		if next := tomlTableHeader.FindIndex(body); next != nil {
-			body = body[:next[0]]
-		}
 		have := map[string]bool{}
-		for _, l := range strings.Split(string(body), "\n") {
+		for _, l := range strings.Split(string(tomlTableBody(old, loc[1])), "\n") {
 			have[strings.Join(strings.Fields(l), " ")] = true
 		}
 		for _, l := range lines {
 			if !have[l] {
-				return nil, false, fmt.Errorf("%s:%d: [mcp_servers.askuser] is already there and differs (it lacks %s); change or remove it by hand", file, bytes.Count(old[:loc[0]], []byte("\n"))+1, l)
+				line, _ := lineCol(old, loc[0])
+				return nil, false, fmt.Errorf("%s:%d: [mcp_servers.askuser] is already there and differs (it lacks %s); change or remove it by hand", file, line, l)
 			}
 		}
 		return old, true, nil
@@ -149,16 +146,20 @@ func codexEdit(file string, old []byte, cmd []string) ([]byte, bool, error) {
 	if codexOtherForm(old) {
 		return nil, false, fmt.Errorf("%s: askuser is already among mcp_servers, not as a table [mcp_servers.askuser]; change or remove it by hand", file)
 	}
-	var b bytes.Buffer
-	b.Write(old)
-	if len(old) > 0 {
-		if old[len(old)-1] != '\n' {
-			b.WriteByte('\n')
-		}
-		b.WriteByte('\n')
+	return appendLines(old, true, "[mcp_servers.askuser]\n"+strings.Join(lines, "\n")+"\n"), false, nil
+}
+
+// appendLines returns old with block on lines of its own after it, and
+// after a blank line when gap is set and old is not empty.
+func appendLines(old []byte, gap bool, block string) []byte {
+	b := bytes.Clone(old)
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		b = append(b, '\n')
 	}
-	b.WriteString("[mcp_servers.askuser]\n" + strings.Join(lines, "\n") + "\n")
-	return b.Bytes(), false, nil
+	if len(b) > 0 && gap {
+		b = append(b, '\n')
+	}
+	return append(b, block...)
 }
 
 var (
@@ -176,15 +177,21 @@ func codexOtherForm(old []byte) bool {
 		return true
 	}
 	for _, loc := range codexServers.FindAllIndex(old, -1) {
-		body := old[loc[1]:]
-		if next := tomlTableHeader.FindIndex(body); next != nil {
-			body = body[:next[0]]
-		}
-		if codexInline.Match(body) {
+		if codexInline.Match(tomlTableBody(old, loc[1])) {
 			return true
 		}
 	}
 	return false
+}
+
+// tomlTableBody is the body of the table whose header ends at off: the
+// text up to the next table header.
+func tomlTableBody(old []byte, off int) []byte {
+	body := old[off:]
+	if next := tomlTableHeader.FindIndex(body); next != nil {
+		body = body[:next[0]]
+	}
+	return body
 }
 
 var (
@@ -208,7 +215,8 @@ func continueEdit(file string, old []byte, cmd []string) ([]byte, bool, error) {
 		rest := strings.SplitN(string(old[loc[0]:]), "\n", len(want)+1)
 		for i, l := range want {
 			if i >= len(rest) || strings.TrimRight(rest[i], " \t\r") != l {
-				return nil, false, fmt.Errorf("%s:%d: the mcpServers item askuser is already there and differs; change or remove it by hand", file, bytes.Count(old[:loc[0]], []byte("\n"))+1)
+				line, _ := lineCol(old, loc[0])
+				return nil, false, fmt.Errorf("%s:%d: the mcpServers item askuser is already there and differs; change or remove it by hand", file, line)
 			}
 		}
 		return old, true, nil
@@ -218,13 +226,7 @@ func continueEdit(file string, old []byte, cmd []string) ([]byte, bool, error) {
 		if bytes.Contains(old, []byte("mcpServers")) {
 			return nil, false, fmt.Errorf("%s: mcpServers is not a block list askuser can add to; add the askuser item by hand", file)
 		}
-		var b bytes.Buffer
-		b.Write(old)
-		if len(old) > 0 && old[len(old)-1] != '\n' {
-			b.WriteByte('\n')
-		}
-		b.WriteString("mcpServers:\n" + strings.Join(item("  "), "\n") + "\n")
-		return b.Bytes(), false, nil
+		return appendLines(old, false, "mcpServers:\n"+strings.Join(item("  "), "\n")+"\n"), false, nil
 	}
 	// The list's indentation: that of its first item, if any.
 	indent := "  "
