@@ -28,7 +28,6 @@ type setupClient struct {
 	// edit returns the file's new text with askuser registered, given its
 	// old text (nil when there is none) and the command that serves
 	// askuser over MCP. present reports that nothing needs writing.
-	// Entries added later (hooks) go through the same edit.
 	edit func(file string, old []byte, cmd []string) (text []byte, present bool, err error)
 }
 
