@@ -60,7 +60,9 @@ suites:
 late-checks:
 	$(MAKE) --no-print-directory -j1 staticcheck platforms actionlint
 
-# Builds the programs the checks run, so that they are cached.
+# Builds the programs the checks run, so that they are cached: staticcheck
+# and actionlint whole, typecheck's packages (go run links it, half a
+# second, as go build -o /dev/null keeps no program in the cache).
 check-tools:
 	$(GO) tool -n staticcheck >/dev/null
 	$(GO) run $(ACTIONLINT) -version >/dev/null
