@@ -38,12 +38,12 @@ var setupClients = map[string]setupClient{
 		return ordered{{"type", "stdio"}, {"command", cmd[0]}, {"args", cmd[1:]}}
 	}, nil)},
 	"codex": {"Codex", codexFile, codexEdit},
-	"gemini": {"Gemini CLI", xdgHomeFile(".gemini", "settings.json"), jsonEdit(true, []string{"mcpServers"}, func(cmd []string) ordered {
+	"gemini": {"Gemini CLI", homeFile(".gemini", "settings.json"), jsonEdit(true, []string{"mcpServers"}, func(cmd []string) ordered {
 		return ordered{{"command", cmd[0]}, {"args", cmd[1:]}, {"trust", true}}
 	}, nil)},
 	"opencode": {"OpenCode", opencodeFile("opencode", "opencode"), jsonEdit(true, []string{"mcp"}, opencodeEntry, opencodeSchema)},
 	"kilo":     {"Kilo CLI", opencodeFile("kilo", "kilo"), jsonEdit(true, []string{"mcp"}, opencodeEntry, nil)},
-	"continue": {"Continue CLI", xdgHomeFile(".continue", "config.yaml"), continueEdit},
+	"continue": {"Continue CLI", homeFile(".continue", "config.yaml"), continueEdit},
 }
 
 // piPackage is the Pi package that registers askuser in Pi.
@@ -82,7 +82,8 @@ func codexFile(home string, getenv func(string) string) string {
 	return filepath.Join(home, ".codex", "config.toml")
 }
 
-func xdgHomeFile(dir, name string) func(string, func(string) string) string {
+// homeFile is the file NAME in DIR of the home directory.
+func homeFile(dir, name string) func(string, func(string) string) string {
 	return func(home string, _ func(string) string) string { return filepath.Join(home, dir, name) }
 }
 
