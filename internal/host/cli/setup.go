@@ -143,6 +143,9 @@ func codexEdit(file string, old []byte, cmd []string) ([]byte, bool, error) {
 		}
 		return old, true, nil
 	}
+	if codexInlineServers.Match(tomlTableBody(old, 0)) {
+		return nil, false, fmt.Errorf("%s: mcp_servers is an inline table, which the table [mcp_servers.askuser] cannot add to; add askuser to it by hand", file)
+	}
 	if codexOtherForm(old) {
 		return nil, false, fmt.Errorf("%s: askuser is already among mcp_servers, not as a table [mcp_servers.askuser]; change or remove it by hand", file)
 	}
@@ -163,10 +166,13 @@ func appendLines(old []byte, gap bool, block string) []byte {
 }
 
 var (
-	codexDotted     = regexp.MustCompile(`(?m)^[ \t]*mcp_servers[ \t]*\.[ \t]*("askuser"|askuser)[ \t]*[.=]`)
-	codexServers    = regexp.MustCompile(`(?m)^[ \t]*\[[ \t]*mcp_servers[ \t]*\][ \t]*(#.*)?$`)
-	codexInline     = regexp.MustCompile(`(?m)^[ \t]*("askuser"|askuser)[ \t]*[.=]`)
-	tomlTableHeader = regexp.MustCompile(`(?m)^[ \t]*\[`)
+	// codexInlineServers is mcp_servers as a key, before any table: an
+	// inline table, closed to tables that would add to it.
+	codexInlineServers = regexp.MustCompile(`(?m)^[ \t]*("mcp_servers"|mcp_servers)[ \t]*=`)
+	codexDotted        = regexp.MustCompile(`(?m)^[ \t]*mcp_servers[ \t]*\.[ \t]*("askuser"|askuser)[ \t]*[.=]`)
+	codexServers       = regexp.MustCompile(`(?m)^[ \t]*\[[ \t]*mcp_servers[ \t]*\][ \t]*(#.*)?$`)
+	codexInline        = regexp.MustCompile(`(?m)^[ \t]*("askuser"|askuser)[ \t]*[.=]`)
+	tomlTableHeader    = regexp.MustCompile(`(?m)^[ \t]*\[`)
 )
 
 // codexOtherForm reports whether old defines askuser's server other than

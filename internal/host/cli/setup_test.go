@@ -181,6 +181,7 @@ func TestSetupRefuses(t *testing.T) {
 		{"gemini askuser differs", "gemini", ".gemini/settings.json", `{"mcpServers": {"askuser": {"command": "askuser", "args": ["mcp"]}}}`, ": mcpServers.askuser is already there and differs"},
 		{"codex table differs", "codex", ".codex/config.toml", "a = 1\n[mcp_servers.askuser]\ncommand = \"askuser\"\n", `:2: [mcp_servers.askuser] is already there and differs`},
 		{"codex inline table", "codex", ".codex/config.toml", "[mcp_servers]\naskuser = { command = \"askuser\" }\n", ": askuser is already among mcp_servers"},
+		{"codex inline mcp_servers", "codex", ".codex/config.toml", "model = \"o3\"\nmcp_servers = { other = { command = \"x\" } }\n", ": mcp_servers is an inline table"},
 		{"codex dotted keys", "codex", ".codex/config.toml", "mcp_servers.askuser.command = \"askuser\"\n", ": askuser is already among mcp_servers"},
 		{"continue item differs", "continue", ".continue/config.yaml", "mcpServers:\n  - name: askuser\n    command: askuser\n", ":2: the mcpServers item askuser is already there and differs"},
 		{"continue flow list", "continue", ".continue/config.yaml", "mcpServers: []\n", ": mcpServers is not a block list"},
