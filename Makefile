@@ -44,18 +44,25 @@ test:
 #     binaries the JavaScript suites run; the checks' own tools;
 #  2. the Go tests beside the JavaScript suites and the checks left: the
 #     tests of both mostly wait on the processes they start.
+# Phase 2 takes what phase 1 made as made (make -o, and for the suites'
+# own make the list in MADE): the binaries are not built again, nor the
+# downloads looked at again. MADE is empty unless test-steps sets it.
+PHASE1 = $(SUITE_BINARIES) $(TEST_DEPS)
+MADE :=
 test-steps:
 	$(MAKE) --no-print-directory -j4 -Otarget vet suite-binaries check-tools test-deps
-	$(MAKE) --no-print-directory -j3 -Otarget gotest suites late-checks
+	$(MAKE) --no-print-directory -j3 -Otarget $(addprefix -o ,$(PHASE1)) gotest suites late-checks MADE="$(PHASE1)"
 
 # The JavaScript suites, one after another.
 suites:
-	$(MAKE) --no-print-directory -j1 $(EXTRA_TESTS)
+	$(MAKE) --no-print-directory -j1 $(addprefix -o ,$(MADE)) $(EXTRA_TESTS)
 
 late-checks:
 	$(MAKE) --no-print-directory -j1 staticcheck platforms actionlint
 
-# Builds the programs the checks run, so that they are cached.
+# Builds the programs the checks run, so that they are cached: staticcheck
+# and actionlint whole, typecheck's packages (go run links it, half a
+# second, as go build -o /dev/null keeps no program in the cache).
 check-tools:
 	$(GO) tool -n staticcheck >/dev/null
 	$(GO) run $(ACTIONLINT) -version >/dev/null

@@ -20,6 +20,9 @@
 //   - The MCP server's envelope (mcpserver) reads the members of a JSON-RPC
 //     message with Members, its strings with StringProblem and its nesting
 //     with Depth.
+//   - askuser setup (internal/host/cli) reads a client's configuration
+//     file, JSON or JSON with comments blanked out, with a Scanner, for
+//     where each member is and the line and column of a fault.
 //   - The CLI (internal/host/cli) and the popup write their results and
 //     messages with WriteLine, Escape and NewEscaper, so that no JSON text
 //     askuser writes carries a character a terminal obeys or does not show.

@@ -160,9 +160,9 @@ async function run(module: string | false, width: number, paced = false) {
         screens.push(s.component!.render(width).join("\n"));
       }
     });
-    // The child's frames for the same keys: once it has caught up, its
-    // frame is what is shown.
-    // The view's own count of the keys and sizes the child has not answered.
+    // The child's frame for the same keys: once the child has caught up
+    // (the view counts no key or size it has not answered), its frame is
+    // what is shown.
     await until("the child to answer every key", () => views.size > 0 && [...views].every((v) => v.unanswered === 0 && v.expected.length === 0), 20_000).finally(
       () => (CustomView.prototype.frame = frame),
     );

@@ -176,10 +176,10 @@ func terminalCapabilities(questions bool) (ask.Capabilities, func()) {
 	var caps ask.Capabilities
 	if questions {
 		caps = ask.Bind(caps, contract.RouteCustom, ask.AskUserQuestion, ask.RendererFunc[*auq.Request, auq.Result](custom.RenderQuestions))
-		caps = ask.Bind(caps, contract.RouteNative, ask.AskUserQuestion, ask.Renderer[*auq.Request, auq.Result](native.NewQuestionLines(lines)))
+		caps = ask.Bind(caps, contract.RouteNative, ask.AskUserQuestion, native.NewQuestionLines(lines))
 	} else {
-		caps = ask.Bind(caps, contract.RouteCustom, ask.AskUser, ask.Renderer[*contract.Request, []contract.Answer](custom))
-		caps = ask.Bind(caps, contract.RouteNative, ask.AskUser, ask.Renderer[*contract.Request, []contract.Answer](native.New(lines, lines)))
+		caps = ask.Bind(caps, contract.RouteCustom, ask.AskUser, custom)
+		caps = ask.Bind(caps, contract.RouteNative, ask.AskUser, native.New(lines, lines))
 	}
 	var once sync.Once
 	return caps, func() {

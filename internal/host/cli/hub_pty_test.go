@@ -8,12 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
-	"github.com/askuser/askuser/internal/testkit"
 )
 
 const hubQuestion = `{"questions":[{"title":"Deploy where?","options":[{"label":"staging"},{"label":"production"}]}]}`
@@ -51,22 +49,10 @@ func startTestHub(t *testing.T) (state string, c *hub.Client) {
 	return state, c
 }
 
+// onePending waits until one question waits on the hub and returns it.
 func onePending(t *testing.T, c *hub.Client) hub.Question {
 	t.Helper()
-	deadline := testkit.PatienceDeadline(t)
-	for {
-		qs, err := c.Pending(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(qs) == 1 {
-			return qs[0]
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d questions wait on the hub, want 1", len(qs))
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	return pendingN(t, c, 1)[0]
 }
 
 // TestHubOnPty runs askuser ask in a real pseudo-terminal with a real hub

@@ -34,7 +34,7 @@ func popupCapabilities(env *Env, questions bool) ask.Capabilities {
 	case questions:
 		return ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUserQuestion, ask.RendererFunc[*auq.Request, auq.Result](r.RenderQuestions))
 	}
-	return ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, ask.Renderer[*contract.Request, []contract.Answer](r))
+	return ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, r)
 }
 
 // tmuxPopup is the tmux popup on the pane the server runs in, or nil and

@@ -28,7 +28,6 @@ type setupClient struct {
 	// edit returns the file's new text with askuser registered, given its
 	// old text (nil when there is none) and the command that serves
 	// askuser over MCP. present reports that nothing needs writing.
-	// Entries added later (hooks) go through the same edit.
 	edit func(file string, old []byte, cmd []string) (text []byte, present bool, err error)
 }
 
@@ -39,12 +38,12 @@ var setupClients = map[string]setupClient{
 		return ordered{{"type", "stdio"}, {"command", cmd[0]}, {"args", cmd[1:]}}
 	}, nil)},
 	"codex": {"Codex", codexFile, codexEdit},
-	"gemini": {"Gemini CLI", xdgHomeFile(".gemini", "settings.json"), jsonEdit(true, []string{"mcpServers"}, func(cmd []string) ordered {
+	"gemini": {"Gemini CLI", homeFile(".gemini", "settings.json"), jsonEdit(true, []string{"mcpServers"}, func(cmd []string) ordered {
 		return ordered{{"command", cmd[0]}, {"args", cmd[1:]}, {"trust", true}}
 	}, nil)},
 	"opencode": {"OpenCode", opencodeFile("opencode", "opencode"), jsonEdit(true, []string{"mcp"}, opencodeEntry, opencodeSchema)},
 	"kilo":     {"Kilo CLI", opencodeFile("kilo", "kilo"), jsonEdit(true, []string{"mcp"}, opencodeEntry, nil)},
-	"continue": {"Continue CLI", xdgHomeFile(".continue", "config.yaml"), continueEdit},
+	"continue": {"Continue CLI", homeFile(".continue", "config.yaml"), continueEdit},
 }
 
 // piPackage is the Pi package that registers askuser in Pi.
@@ -83,7 +82,8 @@ func codexFile(home string, getenv func(string) string) string {
 	return filepath.Join(home, ".codex", "config.toml")
 }
 
-func xdgHomeFile(dir, name string) func(string, func(string) string) string {
+// homeFile is the file NAME in DIR of the home directory.
+func homeFile(dir, name string) func(string, func(string) string) string {
 	return func(home string, _ func(string) string) string { return filepath.Join(home, dir, name) }
 }
 
@@ -108,13 +108,7 @@ func opencodeFile(dir, name string) func(string, func(string) string) string {
 func jsonEdit(comments bool, path []string, entry func([]string) ordered, first ordered) func(string, []byte, []string) ([]byte, bool, error) {
 	return func(file string, old []byte, cmd []string) ([]byte, bool, error) {
 		if len(bytes.TrimSpace(old)) == 0 {
-			top := append(ordered{}, first...)
-			var v any = ordered{{"askuser", entry(cmd)}}
-			for i := len(path) - 1; i > 0; i-- {
-				v = ordered{{path[i], v}}
-			}
-			top = append(top, ordered{{path[0], v}}...)
-			return []byte(top.render("", "  ") + "\n"), false, nil
+			old = []byte(first.render("", "  ") + "\n")
 		}
 		text, res, err := setJSONMember(file, old, comments, path, "askuser", entry(cmd))
 		switch {
@@ -137,41 +131,48 @@ func codexEdit(file string, old []byte, cmd []string) ([]byte, bool, error) {
 		`env_vars = ["TMUX", "TMUX_PANE"]`,
 	}
 	if loc := codexHeader.FindIndex(old); loc != nil {
-		body := old[loc[1]:]
-		if next := tomlTableHeader.FindIndex(body); next != nil {
-			body = body[:next[0]]
-		}
 		have := map[string]bool{}
-		for _, l := range strings.Split(string(body), "\n") {
+		for _, l := range strings.Split(string(tomlTableBody(old, loc[1])), "\n") {
 			have[strings.Join(strings.Fields(l), " ")] = true
 		}
 		for _, l := range lines {
 			if !have[l] {
-				return nil, false, fmt.Errorf("%s:%d: [mcp_servers.askuser] is already there and differs (it lacks %s); change or remove it by hand", file, bytes.Count(old[:loc[0]], []byte("\n"))+1, l)
+				line, _ := lineCol(old, loc[0])
+				return nil, false, fmt.Errorf("%s:%d: [mcp_servers.askuser] is already there and differs (it lacks %s); change or remove it by hand", file, line, l)
 			}
 		}
 		return old, true, nil
 	}
+	if codexInlineServers.Match(tomlTableBody(old, 0)) {
+		return nil, false, fmt.Errorf("%s: mcp_servers is an inline table, which the table [mcp_servers.askuser] cannot add to; add askuser to it by hand", file)
+	}
 	if codexOtherForm(old) {
 		return nil, false, fmt.Errorf("%s: askuser is already among mcp_servers, not as a table [mcp_servers.askuser]; change or remove it by hand", file)
 	}
-	var b bytes.Buffer
-	b.Write(old)
-	if len(old) > 0 {
-		if old[len(old)-1] != '\n' {
-			b.WriteByte('\n')
-		}
-		b.WriteByte('\n')
+	return appendLines(old, true, "[mcp_servers.askuser]\n"+strings.Join(lines, "\n")+"\n"), false, nil
+}
+
+// appendLines returns old with block on lines of its own after it, and
+// after a blank line when gap is set and old is not empty.
+func appendLines(old []byte, gap bool, block string) []byte {
+	b := bytes.Clone(old)
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		b = append(b, '\n')
 	}
-	b.WriteString("[mcp_servers.askuser]\n" + strings.Join(lines, "\n") + "\n")
-	return b.Bytes(), false, nil
+	if len(b) > 0 && gap {
+		b = append(b, '\n')
+	}
+	return append(b, block...)
 }
 
 var (
-	codexDotted     = regexp.MustCompile(`(?m)^[ \t]*mcp_servers[ \t]*\.[ \t]*("askuser"|askuser)[ \t]*[.=]`)
-	codexServers    = regexp.MustCompile(`(?m)^[ \t]*\[[ \t]*mcp_servers[ \t]*\][ \t]*(#.*)?$`)
-	codexInline     = regexp.MustCompile(`(?m)^[ \t]*("askuser"|askuser)[ \t]*[.=]`)
-	tomlTableHeader = regexp.MustCompile(`(?m)^[ \t]*\[`)
+	// codexInlineServers is mcp_servers as a key, before any table: an
+	// inline table, closed to tables that would add to it.
+	codexInlineServers = regexp.MustCompile(`(?m)^[ \t]*("mcp_servers"|mcp_servers)[ \t]*=`)
+	codexDotted        = regexp.MustCompile(`(?m)^[ \t]*mcp_servers[ \t]*\.[ \t]*("askuser"|askuser)[ \t]*[.=]`)
+	codexServers       = regexp.MustCompile(`(?m)^[ \t]*\[[ \t]*mcp_servers[ \t]*\][ \t]*(#.*)?$`)
+	codexInline        = regexp.MustCompile(`(?m)^[ \t]*("askuser"|askuser)[ \t]*[.=]`)
+	tomlTableHeader    = regexp.MustCompile(`(?m)^[ \t]*\[`)
 )
 
 // codexOtherForm reports whether old defines askuser's server other than
@@ -182,15 +183,21 @@ func codexOtherForm(old []byte) bool {
 		return true
 	}
 	for _, loc := range codexServers.FindAllIndex(old, -1) {
-		body := old[loc[1]:]
-		if next := tomlTableHeader.FindIndex(body); next != nil {
-			body = body[:next[0]]
-		}
-		if codexInline.Match(body) {
+		if codexInline.Match(tomlTableBody(old, loc[1])) {
 			return true
 		}
 	}
 	return false
+}
+
+// tomlTableBody is the body of the table whose header ends at off: the
+// text up to the next table header.
+func tomlTableBody(old []byte, off int) []byte {
+	body := old[off:]
+	if next := tomlTableHeader.FindIndex(body); next != nil {
+		body = body[:next[0]]
+	}
+	return body
 }
 
 var (
@@ -214,7 +221,8 @@ func continueEdit(file string, old []byte, cmd []string) ([]byte, bool, error) {
 		rest := strings.SplitN(string(old[loc[0]:]), "\n", len(want)+1)
 		for i, l := range want {
 			if i >= len(rest) || strings.TrimRight(rest[i], " \t\r") != l {
-				return nil, false, fmt.Errorf("%s:%d: the mcpServers item askuser is already there and differs; change or remove it by hand", file, bytes.Count(old[:loc[0]], []byte("\n"))+1)
+				line, _ := lineCol(old, loc[0])
+				return nil, false, fmt.Errorf("%s:%d: the mcpServers item askuser is already there and differs; change or remove it by hand", file, line)
 			}
 		}
 		return old, true, nil
@@ -224,13 +232,7 @@ func continueEdit(file string, old []byte, cmd []string) ([]byte, bool, error) {
 		if bytes.Contains(old, []byte("mcpServers")) {
 			return nil, false, fmt.Errorf("%s: mcpServers is not a block list askuser can add to; add the askuser item by hand", file)
 		}
-		var b bytes.Buffer
-		b.Write(old)
-		if len(old) > 0 && old[len(old)-1] != '\n' {
-			b.WriteByte('\n')
-		}
-		b.WriteString("mcpServers:\n" + strings.Join(item("  "), "\n") + "\n")
-		return b.Bytes(), false, nil
+		return appendLines(old, false, "mcpServers:\n"+strings.Join(item("  "), "\n")+"\n"), false, nil
 	}
 	// The list's indentation: that of its first item, if any.
 	indent := "  "

@@ -5,227 +5,93 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
+
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // jsonObject is an object of a JSON text as positions in it, so that a
 // member can be added without touching the rest of the text.
 type jsonObject struct {
 	open, close int // offsets of '{' and '}'
+	firstKey    int // offset of the first member's name, if it has one
 	members     []jsonMember
 }
 
 // jsonMember is one member of a jsonObject.
 type jsonMember struct {
 	name                 string
-	keyStart             int
 	valueStart, valueEnd int
 	object               *jsonObject // the value, when it is an object
 }
 
-// jsonScanner reads a JSON text, or JSONC (comments and trailing commas)
-// when comments is set, and records where each object and member is.
-type jsonScanner struct {
-	src      []byte
-	pos      int
-	comments bool
-	file     string
-}
-
-// syntaxError reports a fault at offset off as file:line:col.
-func (s *jsonScanner) syntaxError(off int, format string, args ...any) error {
-	line, col := 1, 1
-	for _, c := range s.src[:min(off, len(s.src))] {
-		if c == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-	}
+// jsonSyntaxError reports a fault at offset off of src as file:line:col.
+func jsonSyntaxError(file string, src []byte, comments bool, off int, msg string) error {
+	line, col := lineCol(src, off)
 	kind := "JSON"
-	if s.comments {
+	if comments {
 		kind = "JSON with comments"
 	}
-	return fmt.Errorf("%s:%d:%d: not valid %s: %s", s.file, line, col, kind, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%s:%d:%d: not valid %s: %s", file, line, col, kind, msg)
 }
 
-// parseJSONObjectText parses src, whose top-level value must be an object.
-func parseJSONObjectText(file string, src []byte, comments bool) (*jsonObject, error) {
-	s := &jsonScanner{src: src, comments: comments, file: file}
-	if err := s.space(); err != nil {
-		return nil, err
-	}
-	if s.pos >= len(src) || src[s.pos] != '{' {
-		return nil, s.syntaxError(s.pos, "the file must hold one JSON object")
-	}
-	v, _, err := s.value()
-	if err != nil {
-		return nil, err
-	}
-	if err := s.space(); err != nil {
-		return nil, err
-	}
-	if s.pos != len(src) {
-		return nil, s.syntaxError(s.pos, "unexpected %q after the object", src[s.pos])
-	}
-	return v, nil
+// lineCol returns the line and column (in bytes), from 1, of offset off.
+func lineCol(src []byte, off int) (line, col int) {
+	src = src[:min(off, len(src))]
+	nl := bytes.LastIndexByte(src, '\n')
+	return bytes.Count(src, []byte("\n")) + 1, len(src) - nl
 }
 
-// space skips white space and, in JSONC, comments.
-func (s *jsonScanner) space() error {
-	for s.pos < len(s.src) {
-		switch c := s.src[s.pos]; {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			s.pos++
-		case c == '/' && s.comments && s.pos+1 < len(s.src) && s.src[s.pos+1] == '/':
-			for s.pos < len(s.src) && s.src[s.pos] != '\n' {
-				s.pos++
-			}
-		case c == '/' && s.comments && s.pos+1 < len(s.src) && s.src[s.pos+1] == '*':
-			end := bytes.Index(s.src[s.pos+2:], []byte("*/"))
-			if end < 0 {
-				return s.syntaxError(s.pos, "comment not closed")
-			}
-			s.pos += end + 4
-		default:
-			return nil
+// parseJSONObjectText parses src, whose top-level value must be an object,
+// with the strict scanner every JSON door of askuser uses. JSONC (comments
+// set) has its comments and trailing commas blanked out first, at the same
+// offsets; the text the scanner read is returned with the object.
+func parseJSONObjectText(file string, src []byte, comments bool) (*jsonObject, []byte, error) {
+	clean := src
+	if comments {
+		var open int
+		if clean, open = stripJSONC(src); open >= 0 {
+			return nil, nil, jsonSyntaxError(file, src, comments, open, "comment not closed")
 		}
 	}
-	return nil
+	sc := strictjson.NewScanner(clean)
+	sc.Space()
+	if sc.Peek() != '{' {
+		return nil, nil, jsonSyntaxError(file, src, comments, sc.Pos, "the file must hold one JSON object")
+	}
+	root := scanObject(sc, 0)
+	sc.End()
+	if off, msg := sc.Err(); off >= 0 {
+		return nil, nil, jsonSyntaxError(file, src, comments, off, msg)
+	}
+	return root, clean, nil
 }
 
-// value reads one value; it returns the object when the value is one.
-func (s *jsonScanner) value() (*jsonObject, int, error) {
-	start := s.pos
-	if s.pos >= len(s.src) {
-		return nil, start, s.syntaxError(s.pos, "unexpected end of file")
-	}
-	switch c := s.src[s.pos]; {
-	case c == '{':
-		o, err := s.object()
-		return o, start, err
-	case c == '[':
-		s.pos++
-		for first := true; ; first = false {
-			if err := s.space(); err != nil {
-				return nil, start, err
-			}
-			if s.pos < len(s.src) && s.src[s.pos] == ']' && (first || s.comments) {
-				s.pos++
-				return nil, start, nil
-			}
-			if _, _, err := s.value(); err != nil {
-				return nil, start, err
-			}
-			if err := s.space(); err != nil {
-				return nil, start, err
-			}
-			if s.pos < len(s.src) && s.src[s.pos] == ']' {
-				s.pos++
-				return nil, start, nil
-			}
-			if s.pos >= len(s.src) || s.src[s.pos] != ',' {
-				return nil, start, s.unexpected("',' or ']'")
-			}
-			s.pos++
+// scanObject reads the object at sc.Pos, recording its members and the
+// objects among their values down to strictjson.MaxDepth, below which
+// sc.Skip checks the rest.
+func scanObject(sc *strictjson.Scanner, depth int) *jsonObject {
+	o := &jsonObject{open: sc.Pos}
+	sc.Open()
+	sc.Space()
+	o.firstKey = sc.Pos
+	for first := true; ; {
+		name, ok := sc.NextKey(&first)
+		if !ok {
+			break
 		}
-	case c == '"':
-		_, err := s.str()
-		return nil, start, err
-	default:
-		end := s.pos
-		for end < len(s.src) && strings.IndexByte("+-0123456789.eEtruefalsn", s.src[end]) >= 0 {
-			end++
+		m := jsonMember{name: name, valueStart: sc.Pos}
+		if sc.Peek() == '{' && depth < strictjson.MaxDepth {
+			m.object = scanObject(sc, depth+1)
+		} else {
+			sc.Skip()
 		}
-		var v any
-		if end == s.pos || json.Unmarshal(s.src[s.pos:end], &v) != nil {
-			return nil, start, s.unexpected("a value")
-		}
-		s.pos = end
-		return nil, start, nil
-	}
-}
-
-func (s *jsonScanner) unexpected(want string) error {
-	if s.pos >= len(s.src) {
-		return s.syntaxError(s.pos, "unexpected end of file, want %s", want)
-	}
-	return s.syntaxError(s.pos, "unexpected %q, want %s", s.src[s.pos], want)
-}
-
-// str reads a string and returns its value.
-func (s *jsonScanner) str() (string, error) {
-	start := s.pos
-	s.pos++
-	for s.pos < len(s.src) {
-		switch s.src[s.pos] {
-		case '\\':
-			s.pos += 2
-			continue
-		case '"':
-			s.pos++
-			var v string
-			if err := json.Unmarshal(s.src[start:s.pos], &v); err != nil {
-				return "", s.syntaxError(start, "bad string")
-			}
-			return v, nil
-		case '\n':
-			return "", s.syntaxError(s.pos, "newline in a string")
-		}
-		s.pos++
-	}
-	return "", s.syntaxError(start, "string not closed")
-}
-
-func (s *jsonScanner) object() (*jsonObject, error) {
-	o := &jsonObject{open: s.pos}
-	s.pos++
-	for first := true; ; first = false {
-		if err := s.space(); err != nil {
-			return nil, err
-		}
-		if s.pos < len(s.src) && s.src[s.pos] == '}' && (first || s.comments) {
-			o.close = s.pos
-			s.pos++
-			return o, nil
-		}
-		if s.pos >= len(s.src) || s.src[s.pos] != '"' {
-			return nil, s.unexpected("a member name")
-		}
-		m := jsonMember{keyStart: s.pos}
-		name, err := s.str()
-		if err != nil {
-			return nil, err
-		}
-		m.name = name
-		if err := s.space(); err != nil {
-			return nil, err
-		}
-		if s.pos >= len(s.src) || s.src[s.pos] != ':' {
-			return nil, s.unexpected("':'")
-		}
-		s.pos++
-		if err := s.space(); err != nil {
-			return nil, err
-		}
-		if m.object, m.valueStart, err = s.value(); err != nil {
-			return nil, err
-		}
-		m.valueEnd = s.pos
+		m.valueEnd = sc.Pos
 		o.members = append(o.members, m)
-		if err := s.space(); err != nil {
-			return nil, err
-		}
-		if s.pos < len(s.src) && s.src[s.pos] == '}' {
-			o.close = s.pos
-			s.pos++
-			return o, nil
-		}
-		if s.pos >= len(s.src) || s.src[s.pos] != ',' {
-			return nil, s.unexpected("',' or '}'")
-		}
-		s.pos++
 	}
+	o.close = sc.Pos - 1
+	return o
 }
 
 func (o *jsonObject) member(name string) *jsonMember {
@@ -275,7 +141,7 @@ const (
 // member of value with the same value (members of its own are the
 // user's), jsonDiffers otherwise.
 func setJSONMember(file string, src []byte, comments bool, path []string, name string, value ordered) ([]byte, jsonSetResult, error) {
-	root, err := parseJSONObjectText(file, src, comments)
+	root, clean, err := parseJSONObjectText(file, src, comments)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -291,13 +157,11 @@ func setJSONMember(file string, src []byte, comments bool, path []string, name s
 			return insertMember(src, o, p, ordered{{name, v}}, unit), jsonAdded, nil
 		}
 		if m.object == nil {
-			s := &jsonScanner{src: src, file: file}
-			return nil, 0, s.syntaxError(m.valueStart, "%q is not an object", p)
+			return nil, 0, jsonSyntaxError(file, src, comments, m.valueStart, strconv.Quote(p)+" is not an object")
 		}
 		o = m.object
 	}
 	if m := o.member(name); m != nil {
-		clean := stripJSONC(src)
 		var have map[string]any
 		if json.Unmarshal(clean[m.valueStart:m.valueEnd], &have) != nil {
 			return nil, jsonDiffers, nil
@@ -320,8 +184,8 @@ func setJSONMember(file string, src []byte, comments bool, path []string, name s
 func insertMember(src []byte, o *jsonObject, name string, value any, unit string) []byte {
 	var indent string
 	if len(o.members) > 0 {
-		indent = lineIndent(src, o.members[0].keyStart)
-		if bytes.LastIndexByte(src[:o.members[0].keyStart], '\n') < o.open {
+		indent = lineIndent(src, o.firstKey)
+		if bytes.LastIndexByte(src[:o.firstKey], '\n') < o.open {
 			indent = lineIndent(src, o.open) + unit // members on the line of '{'
 		}
 	} else {
@@ -381,11 +245,12 @@ func lineComment(src []byte, off int) (eol int, comma, ok bool) {
 }
 
 // stripJSONC returns src with comments and trailing commas turned to spaces,
-// at the same offsets.
-func stripJSONC(src []byte) []byte {
+// at the same offsets, and the offset of a block comment left open, or -1.
+func stripJSONC(src []byte) ([]byte, int) {
 	out := bytes.Clone(src)
 	inStr := false
 	lastComma := -1
+	var prev byte // the last byte that is not space or comment
 	for i := 0; i < len(out); i++ {
 		c := out[i]
 		switch {
@@ -395,34 +260,40 @@ func stripJSONC(src []byte) []byte {
 			} else if c == '"' {
 				inStr = false
 			}
-		case c == '"':
-			inStr, lastComma = true, -1
 		case c == '/' && i+1 < len(out) && out[i+1] == '/':
 			for ; i < len(out) && out[i] != '\n'; i++ {
 				out[i] = ' '
 			}
+			continue
 		case c == '/' && i+1 < len(out) && out[i+1] == '*':
-			for ; i < len(out) && !(out[i] == '*' && i+1 < len(out) && out[i+1] == '/'); i++ {
+			end := bytes.Index(out[i+2:], []byte("*/"))
+			if end < 0 {
+				return out, i
+			}
+			end += i + 4
+			for ; i < end; i++ {
 				if out[i] != '\n' {
 					out[i] = ' '
 				}
 			}
-			if i+1 < len(out) {
-				out[i], out[i+1] = ' ', ' '
-				i++
-			}
-		case c == ',':
+			i--
+			continue
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			continue
+		case c == ',' && prev != '{' && prev != '[' && prev != ',':
 			lastComma = i
 		case c == '}' || c == ']':
 			if lastComma >= 0 {
 				out[lastComma] = ' '
 			}
 			lastComma = -1
-		case c != ' ' && c != '\t' && c != '\n' && c != '\r':
+		default:
+			inStr = c == '"'
 			lastComma = -1
 		}
+		prev = c
 	}
-	return out
+	return out, -1
 }
 
 // ordered is a JSON object whose members keep their order.
@@ -472,10 +343,4 @@ func renderValue(v any, indent, unit string) string {
 }
 
 // quoteJSON quotes s as a JSON string, without HTML escapes.
-func quoteJSON(s string) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
-}
+func quoteJSON(s string) string { return string(strictjson.AppendString(nil, s)) }

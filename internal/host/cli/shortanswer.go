@@ -444,8 +444,8 @@ func claim(p *shortProblems, seen map[shortTarget]string, t shortTarget, where s
 // field left out.
 func shortAskUser(req *contract.Request, entries []shortEntry) ([]byte, error) {
 	f := newAskUserFill(req)
-	// bad marks the questions an entry of which was refused already, so
-	// that they are not also said to have no answer.
+	// last is the target of the entry before, and lastN the problems
+	// found before it: when it added one, the target is marked bad.
 	last, lastN := shortTarget{q: -1}, 0
 	markBad := func() {
 		if last.q >= 0 && len(f.p.list) > lastN {
@@ -478,13 +478,16 @@ func shortAskUser(req *contract.Request, entries []shortEntry) ([]byte, error) {
 // askUserFill is an ask_user answer being filled in from a short answer's
 // entries, with the problems found on the way.
 type askUserFill struct {
-	p        shortProblems
-	req      *contract.Request
-	qs       []shortQuestion
-	answers  []contract.Answer
-	given    []bool
-	forms    []map[string]contract.Value
-	seen     map[shortTarget]string
+	p       shortProblems
+	req     *contract.Request
+	qs      []shortQuestion
+	answers []contract.Answer
+	given   []bool
+	forms   []map[string]contract.Value
+	seen    map[shortTarget]string
+	// bad marks the questions, and badField the form fields, an entry
+	// of which was refused already, so that they are not also said to
+	// have no answer.
 	bad      []bool
 	badField map[shortTarget]bool
 }
