@@ -81,6 +81,9 @@ type Session[Req any] struct {
 	// waiting, for a renderer that draws on a terminal; the zero value
 	// tells nothing.
 	Notify NotifyPrefs
+	// Kind is what the questionnaire is, KindQuestion or KindApproval:
+	// set by a View (BindView), for the surfaces that mark it.
+	Kind string
 
 	progress *progress
 }

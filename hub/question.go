@@ -3,6 +3,7 @@ package hub
 import (
 	"crypto/rand"
 	"encoding/json"
+	"github.com/askuser/askuser/ask"
 	"time"
 )
 
@@ -11,6 +12,10 @@ const (
 	ContractAskUser         = "ask_user"
 	ContractAskUserQuestion = "AskUserQuestion"
 )
+
+// KindApproval is the Tag.Kind of an approval: an agent's permission
+// prompt, shown as an AskUserQuestion questionnaire (package approval).
+const KindApproval = ask.KindApproval
 
 // Question is one waiting question as the hub stores it. Its shape
 // follows MCP tasks (an id, a status, a time to live), so that a tasks
@@ -47,6 +52,10 @@ type Tag struct {
 	Machine string `json:"machine,omitempty"`
 	// Contract is ContractAskUser or ContractAskUserQuestion.
 	Contract string `json:"contract"`
+	// Kind is what the question is: "" for a question an agent asks,
+	// KindApproval for an agent asking leave to act, which every
+	// surface marks as one.
+	Kind string `json:"kind,omitempty"`
 	// Questions is how many questions the questionnaire has.
 	Questions int `json:"questions"`
 	// Deadline is when the question times out; nil for never.

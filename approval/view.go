@@ -1,0 +1,174 @@
+package approval
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/askuser/askuser/auq"
+)
+
+// The ids of the questionnaire Show makes.
+const (
+	QuestionID = "approval"
+	AllowID    = "allow"
+	DenyID     = "deny"
+	// AlwaysID is the prefix of a standing choice's option id: always1,
+	// always2.
+	AlwaysID = "always"
+)
+
+// Header is the header of the questionnaire Show makes.
+const Header = "Approval"
+
+// Wants says in words what the agent wants to do, for a heading or a
+// push: "claude-code wants to run a command". Its text is the agent's:
+// escape it for a terminal.
+func (r *Request) Wants() string {
+	what := "use " + r.Tool
+	switch r.Action {
+	case ActionRun:
+		what = "run a command"
+	case ActionEdit:
+		what = "edit a file"
+	case ActionWrite:
+		what = "write a file"
+	case ActionFetch:
+		what = "reach the network"
+	}
+	return r.Agent + " wants to " + what
+}
+
+// Show returns the AskUserQuestion questionnaire that asks r: one
+// single-select question whose options are Allow once, each standing
+// choice, and Deny, each with what the agent wants to do as its preview,
+// so that it stays in sight whichever option has focus. The Other answer
+// every question has is a denial with the person's words as its reason.
+// No option is recommended: nothing leans towards an allow.
+//
+// What does not fit a preview is cut at a line, and the preview says how
+// much more there is; the decision still applies to the whole request.
+func Show(r *Request) (*auq.Request, error) {
+	if err := Validate(r); err != nil {
+		return nil, err
+	}
+	preview := Details(r, auq.MaxPreviewLen)
+	opts := []auq.Option{{ID: AllowID, Label: "Allow once", Description: "Let " + cut(r.Agent, 40) + " do this, this one time", Preview: preview}}
+	for i, a := range r.Always {
+		label := "Always allow"
+		if len(r.Always) > 1 {
+			label += " (" + strconv.Itoa(i+1) + ")"
+		}
+		opts = append(opts, auq.Option{
+			ID:          AlwaysID + strconv.Itoa(i+1),
+			Label:       label,
+			Description: cut(a, auq.MaxDescriptionLen),
+			Preview:     preview,
+		})
+	}
+	opts = append(opts, auq.Option{ID: DenyID, Label: "Deny", Description: "Refuse it; a note on this choice tells " + cut(r.Agent, 40) + " why", Preview: preview})
+	return &auq.Request{Questions: []auq.Question{{
+		ID:       QuestionID,
+		Question: cut(r.Wants(), auq.MaxQuestionLen-len(" Allow it?")) + ". Allow it?",
+		Header:   Header,
+		Options:  opts,
+	}}}, nil
+}
+
+// Read returns the decision that res, a submitted answer to shown (the
+// questionnaire Show made of r), holds: Allow once or a standing choice
+// allows; Deny, with the note on it or on the question as its reason,
+// and the Other answer, with its text (and any note) as the reason,
+// deny. A note on an allow is not passed on: an agent's allow carries no
+// message. Anything else is an error, never a decision.
+func Read(r *Request, shown *auq.Request, res auq.Result) (Decision, error) {
+	if res.Cancelled {
+		return Decision{}, errors.New("the questionnaire was not submitted")
+	}
+	a, ok := res.Answers[QuestionID]
+	if !ok || a.Kind != auq.KindSingle {
+		return Decision{}, fmt.Errorf("the answer to %q is missing", QuestionID)
+	}
+	notes := res.Annotations[QuestionID]
+	c := a.Choice
+	var d Decision
+	switch {
+	case c.Other:
+		d.Reason = joinNotes(c.Text, notes.OptionNotes[auq.OtherNoteKey], notes.QuestionNotes)
+	case c.OptionID == AllowID:
+		d.Allow = true
+	case c.OptionID == DenyID:
+		d.Reason = joinNotes(notes.OptionNotes[DenyID], notes.QuestionNotes)
+	case strings.HasPrefix(c.OptionID, AlwaysID):
+		n, err := strconv.Atoi(strings.TrimPrefix(c.OptionID, AlwaysID))
+		if err != nil || n < 1 || n > len(r.Always) {
+			return Decision{}, fmt.Errorf("option %q is not one the approval offers", c.OptionID)
+		}
+		d.Allow, d.Always = true, n
+	default:
+		return Decision{}, fmt.Errorf("option %q is not one the approval offers", c.OptionID)
+	}
+	if shown.Questions[0].OptionByID(c.OptionID) == nil && !c.Other {
+		return Decision{}, fmt.Errorf("option %q is not one the questionnaire shown offered", c.OptionID)
+	}
+	if utf8.RuneCountInString(d.Reason) > MaxReasonLen {
+		d.Reason = string([]rune(d.Reason)[:MaxReasonLen])
+	}
+	return d, CheckDecision(r, d)
+}
+
+func joinNotes(parts ...string) string {
+	var kept []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, "\n")
+}
+
+// Details returns what the agent wants to do as plain text of at most
+// limit characters: the command, the file and its diff, the domain, the
+// tool and the agent's detail, each under its name. What does not fit is
+// cut at a line, and a last line says how many characters are left out.
+func Details(r *Request, limit int) string {
+	var b strings.Builder
+	section := func(name, s string) {
+		if s == "" {
+			return
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(name + ":\n" + s)
+	}
+	section("Command", r.Command)
+	section("File", r.Path)
+	section("Change", r.Diff)
+	section("Domain", r.Domain)
+	section("Tool", r.Tool)
+	section("Detail", r.Detail)
+	s := b.String()
+	n := utf8.RuneCountInString(s)
+	if n <= limit {
+		return s
+	}
+	// Room for the closing line, whose count has at most 9 digits here.
+	more := func(k int) string { return "\n… " + strconv.Itoa(k) + " more characters not shown" }
+	keep := limit - utf8.RuneCountInString(more(n))
+	rs := []rune(s)[:max(keep, 0)]
+	if i := strings.LastIndexByte(string(rs), '\n'); i > len(string(rs))/2 {
+		rs = []rune(string(rs)[:i])
+	}
+	return string(rs) + more(n-len(rs))
+}
+
+// cut returns s cut to at most n characters, the last one "…" when cut.
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
