@@ -294,17 +294,8 @@ func render[Req, Ans any](ctx context.Context, r *Renderer, s *ask.Session[Req],
 	}
 	defer win.Close()
 
-	helpers := make(chan *helper)
-	accepting, stop := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(accepting)
-		serve(ln, token, helpers, stop)
-	}()
-	defer func() {
-		close(stop)
-		ln.Close()
-		<-accepting
-	}()
+	helpers, accepting, stopAccepting := accept(ln, token)
+	defer stopAccepting()
 
 	var key *binding // set while the dialog is hidden
 	restore := func() {
@@ -371,6 +362,23 @@ func render[Req, Ans any](ctx context.Context, r *Renderer, s *ask.Session[Req],
 			return none, r.why(ctx, win, true, err)
 		}
 		return out, err
+	}
+}
+
+// accept serves ln on a goroutine of its own, passing each helper that
+// proves token on helpers; accepting is closed once it stops, and stop
+// stops it and waits for that.
+func accept(ln net.Listener, token string) (helpers chan *helper, accepting chan struct{}, stop func()) {
+	helpers = make(chan *helper)
+	accepting, quit := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(accepting)
+		serve(ln, token, helpers, quit)
+	}()
+	return helpers, accepting, func() {
+		close(quit)
+		ln.Close()
+		<-accepting
 	}
 }
 
