@@ -198,3 +198,37 @@ func TestOutcomeAllowed(t *testing.T) {
 		}
 	}
 }
+
+func TestWanted(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(r *approval.Request)
+		want string
+	}{
+		{"a command", func(*approval.Request) {}, "run a command"},
+		{"an edit", func(r *approval.Request) { r.Action, r.Path = approval.ActionEdit, "main.go" }, "edit a file"},
+		{"a fetch", func(r *approval.Request) { r.Action, r.Domain = approval.ActionFetch, "example.com" }, "reach the network"},
+		{"another tool", func(r *approval.Request) { r.Action, r.Tool, r.Detail = approval.ActionUse, "mcp__github__create_issue", "{}" }, "use mcp__github__create_issue"},
+		{"the longest agent and tool", func(r *approval.Request) {
+			r.Action, r.Agent, r.Tool, r.Detail = approval.ActionUse, strings.Repeat("a", approval.MaxAgentLen), strings.Repeat("t", approval.MaxToolLen), "{}"
+		}, "use " + strings.Repeat("t", approval.MaxToolLen)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := run()
+			tt.edit(r)
+			shown, err := approval.Show(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := approval.Wanted(shown.Questions[0].Question); got != tt.want {
+				t.Errorf("Wanted(%q) = %q, want %q", shown.Questions[0].Question, got, tt.want)
+			}
+		})
+	}
+	for _, q := range []string{"Which database?", "codex wants to run a command", "Allow it?"} {
+		if got := approval.Wanted(q); got != "" {
+			t.Errorf("Wanted(%q) = %q, want \"\": not a question Show makes", q, got)
+		}
+	}
+}

@@ -41,6 +41,27 @@ func (r *Request) Wants() string {
 	return r.Agent + " wants to " + what
 }
 
+// allowIt ends the question Show asks.
+const allowIt = ". Allow it?"
+
+// Wanted returns what question, the question of a questionnaire Show
+// made, says the agent wants to do, without the agent: "run a command"
+// of "codex wants to run a command. Allow it?". It returns "" for a
+// question Show does not make. A surface that marks an approval names
+// the agent and its project from the question's tag, and what it wants
+// from here. Its text is the agent's: escape it for a terminal.
+func Wanted(question string) string {
+	s, ok := strings.CutSuffix(question, allowIt)
+	if !ok {
+		return ""
+	}
+	_, what, ok := strings.Cut(s, " wants to ")
+	if !ok {
+		return ""
+	}
+	return what
+}
+
 // Show returns the AskUserQuestion questionnaire that asks r: one
 // single-select question whose options are Allow once, each standing
 // choice, and Deny, each with what the agent wants to do as its preview,
@@ -71,7 +92,7 @@ func Show(r *Request) (*auq.Request, error) {
 	opts = append(opts, auq.Option{ID: DenyID, Label: "Deny", Description: "Refuse it; a note on this choice tells " + cut(r.Agent, 40) + " why", Preview: preview})
 	return &auq.Request{Questions: []auq.Question{{
 		ID:       QuestionID,
-		Question: cut(r.Wants(), auq.MaxQuestionLen-len(" Allow it?")) + ". Allow it?",
+		Question: cut(r.Wants(), auq.MaxQuestionLen-len(allowIt)) + allowIt,
 		Header:   Header,
 		Options:  opts,
 	}}}, nil

@@ -316,9 +316,12 @@ type Detail struct {
 }
 
 // checkRequest checks the questionnaire of q against its contract's
-// rules, its limits included (a preview of at most 16,000 characters):
-// the hub of another machine may have stored anything.
+// rules, its limits included (a preview of at most 16,000 characters),
+// and its kind: the hub of another machine may have stored anything.
 func checkRequest(q *hub.Question) error {
+	if err := hub.CheckKind(q.Tag); err != nil {
+		return err
+	}
 	switch q.Tag.Contract {
 	case hub.ContractAskUser:
 		_, _, err := contract.Parse(q.Request)
