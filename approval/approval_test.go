@@ -208,7 +208,9 @@ func TestWanted(t *testing.T) {
 		{"a command", func(*approval.Request) {}, "run a command"},
 		{"an edit", func(r *approval.Request) { r.Action, r.Path = approval.ActionEdit, "main.go" }, "edit a file"},
 		{"a fetch", func(r *approval.Request) { r.Action, r.Domain = approval.ActionFetch, "example.com" }, "reach the network"},
-		{"another tool", func(r *approval.Request) { r.Action, r.Tool, r.Detail = approval.ActionUse, "mcp__github__create_issue", "{}" }, "use mcp__github__create_issue"},
+		{"another tool", func(r *approval.Request) {
+			r.Action, r.Tool, r.Detail = approval.ActionUse, "mcp__github__create_issue", "{}"
+		}, "use mcp__github__create_issue"},
 		{"the longest agent and tool", func(r *approval.Request) {
 			r.Action, r.Agent, r.Tool, r.Detail = approval.ActionUse, strings.Repeat("a", approval.MaxAgentLen), strings.Repeat("t", approval.MaxToolLen), "{}"
 		}, "use " + strings.Repeat("t", approval.MaxToolLen)},
