@@ -223,14 +223,15 @@ func TestWanted(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := approval.Wanted(shown.Questions[0].Question); got != tt.want {
-				t.Errorf("Wanted(%q) = %q, want %q", shown.Questions[0].Question, got, tt.want)
+			agent, got, ok := approval.Wanted(shown.Questions[0].Question)
+			if agent != r.Agent || got != tt.want || !ok {
+				t.Errorf("Wanted(%q) = %q, %q, %v; want %q, %q, true", shown.Questions[0].Question, agent, got, ok, r.Agent, tt.want)
 			}
 		})
 	}
 	for _, q := range []string{"Which database?", "codex wants to run a command", "Allow it?"} {
-		if got := approval.Wanted(q); got != "" {
-			t.Errorf("Wanted(%q) = %q, want \"\": not a question Show makes", q, got)
+		if agent, what, ok := approval.Wanted(q); ok {
+			t.Errorf("Wanted(%q) = %q, %q, true; want false: not a question Show makes", q, agent, what)
 		}
 	}
 }

@@ -45,21 +45,17 @@ func (r *Request) Wants() string {
 const allowIt = ". Allow it?"
 
 // Wanted returns what question, the question of a questionnaire Show
-// made, says the agent wants to do, without the agent: "run a command"
-// of "codex wants to run a command. Allow it?". It returns "" for a
-// question Show does not make. A surface that marks an approval names
-// the agent and its project from the question's tag, and what it wants
-// from here. Its text is the agent's: escape it for a terminal.
-func Wanted(question string) string {
+// made, says: the agent that asks, and what it wants to do: "codex" and
+// "run a command" of "codex wants to run a command. Allow it?". ok is
+// false for a question Show does not make. A surface that marks an
+// approval names the agent and its project from the question's tag when
+// it has one. The texts are the agent's: escape them for a terminal.
+func Wanted(question string) (agent, what string, ok bool) {
 	s, ok := strings.CutSuffix(question, allowIt)
 	if !ok {
-		return ""
+		return "", "", false
 	}
-	_, what, ok := strings.Cut(s, " wants to ")
-	if !ok {
-		return ""
-	}
-	return what
+	return strings.Cut(s, " wants to ")
 }
 
 // Show returns the AskUserQuestion questionnaire that asks r: one

@@ -53,7 +53,7 @@ func (r *inboxRow) text() *inboxRow {
 	r.title = oneLine(firstTitle(q.Request))
 	if q.Tag.Kind == hub.KindApproval {
 		r.contract, r.count = approvalMark, ""
-		if w := approval.Wanted(firstTitle(q.Request)); w != "" {
+		if _, w, ok := approval.Wanted(firstTitle(q.Request)); ok {
 			r.title = oneLine("wants to " + w)
 		}
 	}
