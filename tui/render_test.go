@@ -14,6 +14,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/approvaltest"
 	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/testkit"
 )
@@ -99,7 +100,7 @@ func TestRenderAfterClose(t *testing.T) {
 // and what the agent wants to do, and nothing of the command reaches the
 // terminal but as text.
 func TestRenderApprovalNotifies(t *testing.T) {
-	for _, hc := range testkit.HostileCommands {
+	for _, hc := range approvaltest.HostileCommands {
 		if len(hc.Command) > approval.MaxCommandLen {
 			continue // an approval refuses it before any dialog
 		}

@@ -12,8 +12,8 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/internal/approvaltest"
 	"github.com/askuser/askuser/internal/config"
-	"github.com/askuser/askuser/internal/testkit"
 )
 
 func TestDetect(t *testing.T) {
@@ -331,9 +331,9 @@ func TestQuestionsSubject(t *testing.T) {
 			}
 		})
 	}
-	for _, hc := range testkit.HostileCommands {
+	for _, hc := range approvaltest.HostileCommands {
 		t.Run(hc.Name, func(t *testing.T) {
-			req, err := auq.Parse(testkit.ApprovalRequest("claude-code", hc.Command))
+			req, err := auq.Parse(approvaltest.ApprovalRequest("claude-code", hc.Command))
 			if err != nil {
 				t.Fatal(err)
 			}

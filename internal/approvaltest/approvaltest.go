@@ -1,4 +1,9 @@
-package testkit
+// Package approvaltest holds the approvals askuser's tests show on every
+// surface: hostile commands, and the questionnaires and hub questions
+// package approval makes of them. It is for tests only: no program
+// imports it. It is apart from package testkit, which the packages that
+// package approval and the hub are built on test with.
+package approvaltest
 
 import (
 	"encoding/json"
@@ -43,7 +48,7 @@ func ApprovalRequest(agent, command string) json.RawMessage {
 	}
 	shown, err := approval.Show(&short)
 	if err != nil {
-		panic("testkit: the approval cannot be shown: " + err.Error())
+		panic("approvaltest: the approval cannot be shown: " + err.Error())
 	}
 	for i := range shown.Questions[0].Options {
 		shown.Questions[0].Options[i].Preview = approval.Details(r, auq.MaxPreviewLen)
