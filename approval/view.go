@@ -41,6 +41,23 @@ func (r *Request) Wants() string {
 	return r.Agent + " wants to " + what
 }
 
+// allowIt ends the question Show asks.
+const allowIt = ". Allow it?"
+
+// Wanted returns what question, the question of a questionnaire Show
+// made, says: the agent that asks, and what it wants to do: "codex" and
+// "run a command" of "codex wants to run a command. Allow it?". ok is
+// false for a question Show does not make. A surface that marks an
+// approval names the agent and its project from the question's tag when
+// it has one. The texts are the agent's: escape them for a terminal.
+func Wanted(question string) (agent, what string, ok bool) {
+	s, ok := strings.CutSuffix(question, allowIt)
+	if !ok {
+		return "", "", false
+	}
+	return strings.Cut(s, " wants to ")
+}
+
 // Show returns the AskUserQuestion questionnaire that asks r: one
 // single-select question whose options are Allow once, each standing
 // choice, and Deny, each with what the agent wants to do as its preview,
@@ -71,7 +88,7 @@ func Show(r *Request) (*auq.Request, error) {
 	opts = append(opts, auq.Option{ID: DenyID, Label: "Deny", Description: "Refuse it; a note on this choice tells " + cut(r.Agent, 40) + " why", Preview: preview})
 	return &auq.Request{Questions: []auq.Question{{
 		ID:       QuestionID,
-		Question: cut(r.Wants(), auq.MaxQuestionLen-len(" Allow it?")) + ". Allow it?",
+		Question: cut(r.Wants(), auq.MaxQuestionLen-len(allowIt)) + allowIt,
 		Header:   Header,
 		Options:  opts,
 	}}}, nil

@@ -3,8 +3,10 @@ package hub
 import (
 	"crypto/rand"
 	"encoding/json"
-	"github.com/askuser/askuser/ask"
+	"fmt"
 	"time"
+
+	"github.com/askuser/askuser/ask"
 )
 
 // The contracts a question can be asked in, as Tag.Contract names them.
@@ -16,6 +18,23 @@ const (
 // KindApproval is the Tag.Kind of an approval: an agent's permission
 // prompt, shown as an AskUserQuestion questionnaire (package approval).
 const KindApproval = ask.KindApproval
+
+// CheckKind reports whether t's Kind is one askuser knows: "" for a
+// question, or KindApproval on an AskUserQuestion questionnaire, as
+// package approval shows one. A surface refuses to show a question of
+// any other kind, as it does one of an unknown contract: it cannot know
+// what answering it would mean.
+func CheckKind(t Tag) error {
+	switch {
+	case t.Kind == "":
+		return nil
+	case t.Kind != KindApproval:
+		return fmt.Errorf("its kind %q is not one askuser knows", t.Kind)
+	case t.Contract != ContractAskUserQuestion:
+		return fmt.Errorf("it is an approval of contract %q; an approval is shown as %s", t.Contract, ContractAskUserQuestion)
+	}
+	return nil
+}
 
 // Question is one waiting question as the hub stores it. Its shape
 // follows MCP tasks (an id, a status, a time to live), so that a tasks

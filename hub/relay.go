@@ -387,8 +387,11 @@ func (r *relay) admit(q *Question) error {
 }
 
 // checkRequest checks q's request by the rules of its contract, as
-// askuser validate does, and its tag's count of questions.
+// askuser validate does, its tag's count of questions, and its kind.
 func checkRequest(q *Question) error {
+	if err := CheckKind(q.Tag); err != nil {
+		return err
+	}
 	var n int
 	switch q.Tag.Contract {
 	case ContractAskUser:

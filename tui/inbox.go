@@ -367,6 +367,10 @@ func (m *inbox) openSelected() {
 		m.sizeDialog()
 		return
 	}
+	if err := hub.CheckKind(r.q.Tag); err != nil {
+		m.say(m.th.Error, rowName(r)+": cannot be shown: "+oneLine(err.Error()))
+		return
+	}
 	o := &openQuestion{row: r}
 	cd := questionCountdown{o: o, now: m.now}
 	switch r.q.Tag.Contract {
@@ -630,6 +634,9 @@ func (m *inbox) dialogView() tea.View {
 	o := m.open
 	r := o.row.text()
 	head := r.agent
+	if r.q.Tag.Kind == hub.KindApproval {
+		head = approvalMark + " · " + head
+	}
 	if r.project != "" {
 		head += " · " + tail(r.project, 40)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/askuser/askuser/approval"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/dialog"
 	"github.com/askuser/askuser/internal/safetext"
@@ -23,6 +24,8 @@ type inboxRow struct {
 	made bool
 	// The columns, escaped to one line each: agent, project, contract,
 	// questions, machine ("" on this machine) and the first question.
+	// An approval's contract column marks it as one, its count is
+	// blank, and its text is what the agent wants to do.
 	agent, project, contract, count, machine, title string
 }
 
@@ -48,11 +51,20 @@ func (r *inboxRow) text() *inboxRow {
 	r.contract = oneLine(q.Tag.Contract)
 	r.count = strconv.Itoa(q.Tag.Questions)
 	r.title = oneLine(firstTitle(q.Request))
+	if q.Tag.Kind == hub.KindApproval {
+		r.contract, r.count = approvalMark, ""
+		if _, w, ok := approval.Wanted(firstTitle(q.Request)); ok {
+			r.title = oneLine("wants to " + w)
+		}
+	}
 	if r.agent == "" {
 		r.agent = "?"
 	}
 	return r
 }
+
+// approvalMark marks an approval in the list and over its dialog.
+const approvalMark = "approval"
 
 // oneLine shows a claim of an asker on one line, its control characters
 // made harmless.

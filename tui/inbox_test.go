@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/approvaltest"
 	"github.com/askuser/askuser/internal/dialog"
 )
 
@@ -502,5 +503,75 @@ func TestInboxQuitWhileSending(t *testing.T) {
 		if !tc.quit && (m.open == nil || !m.open.sending) {
 			t.Errorf("%s while sending: the questionnaire no longer waits for the hub", tc.key)
 		}
+	}
+}
+
+// TestInboxApproval lists and opens an approval of each hostile command:
+// its row is marked as one and says what the agent wants to do, its
+// dialog's heading marks it too, and the command reaches the terminal as
+// text, cut when it is long.
+func TestInboxApproval(t *testing.T) {
+	for _, hc := range approvaltest.HostileCommands {
+		t.Run(hc.Name, func(t *testing.T) {
+			m := newInbox(nil, fakeAnswerer{}, &InboxOptions{Machine: "here"})
+			m.width, m.height = 160, 40
+			m.now = func() time.Time { return inboxT0 }
+			a := approvaltest.ApprovalQuestion("aaaaaaaaaaaa", "claude-code", "/home/me/api", hc.Command, inboxT0.Add(time.Second))
+			q := inboxQuestion("bbbbbbbbbbbb", 0, 0, "pi", "Deploy where?")
+			m.Update(inboxEvents{es: []hub.WatchEvent{
+				{Kind: hub.WatchWaiting, ID: a.ID, Question: a},
+				{Kind: hub.WatchWaiting, ID: q.ID, Question: q},
+				{Kind: hub.WatchSynced},
+			}})
+			list := m.View().Content
+			rows := strings.Split(ansi.Strip(list), "\n")
+			approvalRow, questionRow := rows[2], rows[3]
+			for _, want := range []string{"claude-code", "/home/me/api", "approval", "wants to run a command"} {
+				if !strings.Contains(approvalRow, want) {
+					t.Errorf("the approval's row %q does not show %q", approvalRow, want)
+				}
+			}
+			if strings.Contains(approvalRow, hub.ContractAskUserQuestion) || strings.Contains(approvalRow, "Allow it?") {
+				t.Errorf("the approval's row %q shows it as a question", approvalRow)
+			}
+			if strings.Contains(questionRow, "approval") || !strings.Contains(questionRow, "Deploy where?") {
+				t.Errorf("the question's row %q is marked as an approval, or lost its text", questionRow)
+			}
+			m.Update(press("enter")) // opens the approval, the newest
+			if m.open == nil || m.open.row.q.ID != a.ID {
+				t.Fatalf("enter did not open the approval; the screen:\n%s", ansi.Strip(m.View().Content))
+			}
+			screen := m.View().Content
+			head, _, _ := strings.Cut(ansi.Strip(screen), "\n")
+			if !strings.HasPrefix(head, "approval · claude-code") {
+				t.Errorf("the open approval's heading is %q, want it marked as an approval", head)
+			}
+			for name, s := range map[string]string{"list": list, "dialog": screen} {
+				if strings.Contains(s, "\x1b]") || strings.Contains(s, "\x1b[2J") || strings.Contains(s, "\x1b[1;1H") || strings.ContainsAny(s, "\a\u202e\u202c") {
+					t.Errorf("the %s sends the command's controls to the terminal: %q", name, s)
+				}
+			}
+			if !strings.Contains(ansi.Strip(screen), hc.Shown) {
+				t.Errorf("the open approval does not show %q as text:\n%s", hc.Shown, ansi.Strip(screen))
+			}
+			if len(screen) > 64<<10 {
+				t.Errorf("the open approval draws %d bytes: the command is not cut", len(screen))
+			}
+		})
+	}
+}
+
+// TestInboxUnknownKind refuses to open a question of a kind askuser does
+// not know, saying so, as it refuses an unknown contract.
+func TestInboxUnknownKind(t *testing.T) {
+	m := newInbox(nil, fakeAnswerer{}, &InboxOptions{Machine: "here"})
+	m.width, m.height = 120, 24
+	m.now = func() time.Time { return inboxT0 }
+	q := approvaltest.ApprovalQuestion("aaaaaaaaaaaa", "codex", "/src/app", "make", inboxT0)
+	q.Tag.Kind = "payment"
+	m.Update(inboxEvents{es: []hub.WatchEvent{{Kind: hub.WatchWaiting, ID: q.ID, Question: q}, {Kind: hub.WatchSynced}}})
+	m.Update(press("enter"))
+	if m.open != nil || !strings.Contains(m.flash, `its kind "payment" is not one askuser knows`) {
+		t.Errorf("a question of an unknown kind: open %v, the inbox says %q", m.open != nil, m.flash)
 	}
 }

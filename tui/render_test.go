@@ -4,13 +4,17 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/askuser/askuser/approval"
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/approvaltest"
 	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/testkit"
 )
@@ -88,5 +92,47 @@ func TestRenderAfterClose(t *testing.T) {
 	r.Close()
 	if _, err := r.Render(t.Context(), session(t, reqSingle, contract.DisplayInline)); !errors.Is(err, ErrClosed) {
 		t.Errorf("Render after Close = %v, want ErrClosed", err)
+	}
+}
+
+// TestRenderApprovalNotifies asks an approval of each hostile command on
+// the terminal: the notification and the title say an approval waits
+// and what the agent wants to do, and nothing of the command reaches the
+// terminal but as text.
+func TestRenderApprovalNotifies(t *testing.T) {
+	for _, hc := range approvaltest.HostileCommands {
+		if len(hc.Command) > approval.MaxCommandLen {
+			continue // an approval refuses it before any dialog
+		}
+		t.Run(hc.Name, func(t *testing.T) {
+			in, keys, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { in.Close(); keys.Close() })
+			plain := PlainTheme()
+			out := &testkit.Buffer{}
+			r := New(in, out, &Options{Theme: &plain, Width: 100, Height: 30, Environ: []string{"TERM=xterm-256color"}})
+			timeoutMs, yes := int64(300), true
+			h := ask.NewHost(ask.BindApproval(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUserQuestion, ask.RendererFunc[*auq.Request, auq.Result](r.RenderQuestions))),
+				&ask.HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: &timeoutMs, Notify: config.Notify{Bell: &yes, Title: &yes, Desktop: config.DesktopOSC9}}})
+			got := ask.Ask(t.Context(), ask.NewAsker(h, nil), ask.Approval, &approval.Request{Agent: "claude-code", Tool: "Bash", Action: approval.ActionRun, Command: hc.Command}, nil)
+			closeWithin(t, r)
+			if got.Allowed() || got.Status != approval.StatusTimeout {
+				t.Fatalf("the approval left to its deadline = %+v, want a timeout", got)
+			}
+			screen := out.String()
+			for _, want := range []string{
+				"\x1b]9;askuser: approval waiting: claude-code wants to run a command · 1s left\x1b\\",
+				"\x1b]2;askuser: approval waiting · claude-code wants to run a command\x1b\\",
+			} {
+				if !strings.Contains(screen, want) {
+					t.Errorf("the terminal did not get %q", want)
+				}
+			}
+			if strings.Contains(screen, "\x1b]52") || strings.Contains(screen, "\x1b[2J\x1b[1;1H\x1b[31mall") || strings.ContainsAny(screen, "\u202e\u202c") {
+				t.Errorf("the command's controls reached the terminal: %q", screen)
+			}
+		})
 	}
 }

@@ -33,6 +33,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/dialog"
+	"github.com/askuser/askuser/internal/notify"
 )
 
 // Options configures a Renderer. A nil *Options means the defaults.
@@ -94,13 +95,13 @@ func New(in io.Reader, out io.Writer, opts *Options) *Renderer {
 // returns context.Cause(ctx). An error from the terminal is returned as
 // is; the core reports it as custom_ui_failed.
 func (r *Renderer) Render(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
-	return renderOn(ctx, r, s, s.Request.Header, func() dialogModel[[]contract.Answer] { return newModel(s, r.theme()) })
+	return renderOn(ctx, r, s, notify.Subject{Header: s.Request.Header}, func() dialogModel[[]contract.Answer] { return newModel(s, r.theme()) })
 }
 
 // renderOn is Render for the dialog of any contract: it takes the
-// terminal, tells the user that the questionnaire headed header ("" for
-// none) waits, and runs the model newModel makes.
-func renderOn[Req, Ans any](ctx context.Context, r *Renderer, s *ask.Session[Req], header string, newModel func() dialogModel[Ans]) (ask.Outcome[Ans], error) {
+// terminal, tells the user that the questionnaire of subject waits, and
+// runs the model newModel makes.
+func renderOn[Req, Ans any](ctx context.Context, r *Renderer, s *ask.Session[Req], subject notify.Subject, newModel func() dialogModel[Ans]) (ask.Outcome[Ans], error) {
 	release, err := r.take(ctx)
 	if err != nil {
 		return ask.Outcome[Ans]{}, err
@@ -108,7 +109,7 @@ func renderOn[Req, Ans any](ctx context.Context, r *Renderer, s *ask.Session[Req
 	defer release()
 
 	m := newModel()
-	o, quiet := notifying(r.opts, r.out, s.Notify, header, s.Countdown)
+	o, quiet := notifying(r.opts, r.out, s.Notify, subject, s.Countdown)
 	defer quiet()
 	out, err := run(ctx, m, r.in, r.out, o, nil)
 	if errors.Is(err, errHiddenQuit) {

@@ -485,10 +485,7 @@ func startPush(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info h
 		nc.Close()
 		return err
 	}
-	home := ""
-	if getenv != nil {
-		home = getenv("HOME")
-	}
+	home := homeDir(getenv)
 	wg.Go(func() {
 		defer c.Close()
 		defer nc.Close()
@@ -502,6 +499,15 @@ func startPush(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info h
 }
 
 // checkWeb checks the web page's options.
+// homeDir is the home directory getenv names, "" for none: the pushes and
+// the page shorten the project directories under it to ~.
+func homeDir(getenv func(string) string) string {
+	if getenv == nil {
+		return ""
+	}
+	return getenv("HOME")
+}
+
 func checkWeb(opts *Options) error {
 	if opts.WebURL != "" {
 		u, err := url.Parse(opts.WebURL)
@@ -549,7 +555,7 @@ func startWeb(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info hu
 		return "", "", "", fmt.Errorf("the web page: connect to the hub: %w", err)
 	}
 	w, err := hubweb.New(ctx, c, &hubweb.Options{Devices: filepath.Join(paths.Dir, hubweb.DevicesFile),
-		Secure: withTLS || base != "", TLS: withTLS, Base: base, Fingerprint: fingerprint, Log: log})
+		Secure: withTLS || base != "", TLS: withTLS, Base: base, Fingerprint: fingerprint, Log: log, Home: homeDir(opts.Getenv)})
 	if err == nil {
 		err = serveControl(ctx, s, info.Token, w)
 	}

@@ -14,6 +14,8 @@ import (
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/notify"
+	"github.com/askuser/askuser/internal/safetext"
 )
 
 // subBuffer is how many events a slow page may fall behind before its
@@ -30,12 +32,18 @@ const heartbeat = 25 * time.Second
 
 // Summary is a waiting question as the list shows it.
 type Summary struct {
-	ID        string     `json:"id"`
-	Agent     string     `json:"agent"`
-	Project   string     `json:"project,omitempty"`
-	Machine   string     `json:"machine,omitempty"`
-	Contract  string     `json:"contract"`
-	Questions int        `json:"questions"`
+	ID       string `json:"id"`
+	Agent    string `json:"agent"`
+	Project  string `json:"project,omitempty"`
+	Machine  string `json:"machine,omitempty"`
+	Contract string `json:"contract"`
+	// Kind is hub.KindApproval for an approval, which the page marks as
+	// one; "" for a question.
+	Kind      string `json:"kind,omitempty"`
+	Questions int    `json:"questions"`
+	// Title is the first question's text, or the questionnaire's
+	// header; of an approval, who wants to do what, in which project:
+	// "claude-code in ~/api wants to run a command".
 	Title     string     `json:"title"`
 	Created   time.Time  `json:"created"`
 	Deadline  *time.Time `json:"deadline,omitempty"`
@@ -59,9 +67,15 @@ type requestShape struct {
 // within its contract's limits always fits.
 const maxTitle = 4 * contract.MaxPromptLen
 
-func summarize(q *hub.Question) Summary {
+// summarize is q's summary, with the project directories under home
+// shortened to ~ in the title of an approval.
+func summarize(q *hub.Question, home string) Summary {
 	s := Summary{ID: q.ID, Agent: q.Tag.Agent, Project: q.Tag.Project, Machine: q.Tag.Machine,
-		Contract: q.Tag.Contract, Questions: q.Tag.Questions, Created: q.Created, Deadline: q.Tag.Deadline, StoppedBy: q.StoppedBy}
+		Contract: q.Tag.Contract, Kind: q.Tag.Kind, Questions: q.Tag.Questions, Created: q.Created, Deadline: q.Tag.Deadline, StoppedBy: q.StoppedBy}
+	if q.Tag.Kind == hub.KindApproval {
+		s.Title = notify.ApprovalLine(q.Tag.Agent, q.Tag.Project, notify.Wants(q), home)
+		return s
+	}
 	var r requestShape
 	if json.Unmarshal(q.Request, &r) == nil {
 		switch {
@@ -157,7 +171,7 @@ func (s *Server) follow(events <-chan hub.WatchEvent) bool {
 			if seen != nil {
 				seen[e.ID] = true
 			}
-			sum, _ := json.Marshal(summarize(e.Question))
+			sum, _ := json.Marshal(summarize(e.Question, s.home))
 			s.mu.Lock()
 			s.waiting[e.ID] = &entry{q: e.Question, summary: sum}
 			s.broadcast(event{"waiting", sum})
@@ -315,10 +329,21 @@ type Detail struct {
 	AnswerToken string `json:"answerToken"`
 }
 
+// plainText is the tree of a preview shown as it is, as preformatted
+// text: an approval's (package approval), which is what an agent wants
+// to do, never Markdown. Its line breaks are kept, and every control
+// character, bidi override and invisible character is shown as a visible
+// stand-in, as the terminal shows it (safetext.Text): what the person
+// allows is what they read, in the order it runs.
+func plainText(src string) []Node { return []Node{{T: "pre", Text: safetext.Text(src)}} }
+
 // checkRequest checks the questionnaire of q against its contract's
-// rules, its limits included (a preview of at most 16,000 characters):
-// the hub of another machine may have stored anything.
+// rules, its limits included (a preview of at most 16,000 characters),
+// and its kind: the hub of another machine may have stored anything.
 func checkRequest(q *hub.Question) error {
+	if err := hub.CheckKind(q.Tag); err != nil {
+		return err
+	}
 	switch q.Tag.Contract {
 	case hub.ContractAskUser:
 		_, _, err := contract.Parse(q.Request)
@@ -369,7 +394,7 @@ func (s *Server) serveQuestion(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusUnprocessableEntity, "this question breaks the rules of its contract, so the page does not show it: %s", msg)
 		return
 	}
-	d := Detail{Summary: summarize(q), Request: q.Request, AnswerToken: s.mac("answer", deviceOf(r), q.ID)}
+	d := Detail{Summary: summarize(q, s.home), Request: q.Request, AnswerToken: s.mac("answer", deviceOf(r), q.ID)}
 	var shape requestShape
 	if json.Unmarshal(q.Request, &shape) == nil {
 		for i, qq := range shape.Questions {
@@ -380,7 +405,12 @@ func (s *Server) serveQuestion(w http.ResponseWriter, r *http.Request) {
 				if d.Previews == nil {
 					d.Previews = map[string][]Node{}
 				}
-				d.Previews[fmt.Sprintf("%d.%d", i, j)] = Markdown(o.Preview)
+				tree := Markdown
+				if q.Tag.Kind == hub.KindApproval {
+					// What the agent wants to do, exactly as it is.
+					tree = plainText
+				}
+				d.Previews[fmt.Sprintf("%d.%d", i, j)] = tree(o.Preview)
 			}
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/approval"
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
@@ -101,7 +102,8 @@ func newFixtureWith(t testing.TB, withTLS bool) *fixture {
 }
 
 // newAsker returns an asker whose only route is the hub, with its
-// questions tagged with agent, project and machine.
+// questions tagged with agent, project and machine; it asks approvals
+// too.
 func (f *fixture) newAsker(t testing.TB, agent, project, machine string) *ask.Asker {
 	t.Helper()
 	info := f.info
@@ -114,7 +116,7 @@ func (f *fixture) newAsker(t testing.TB, agent, project, machine string) *ask.As
 		defer cancel()
 		l.Close(ctx)
 	})
-	return ask.NewAsker(ask.NewHost(l.Join(ask.Capabilities{CustomReason: "none", NativeReason: "none"}), nil), nil)
+	return ask.NewAsker(ask.NewHost(ask.BindApproval(l.Join(ask.Capabilities{CustomReason: "none", NativeReason: "none"})), nil), nil)
 }
 
 // waiting waits for the next new question that waits on the hub.
@@ -148,6 +150,16 @@ func (f *fixture) askQuestions(t testing.TB, req string) (<-chan auq.Outcome, *h
 	t.Helper()
 	out := make(chan auq.Outcome, 1)
 	go func() { out <- ask.AskJSON(context.Background(), f.asker, ask.AskUserQuestion, []byte(req), nil) }()
+	return out, f.waiting(t)
+}
+
+// askApproval asks the approval of agent to run command through the
+// hub, with the asker a.
+func (f *fixture) askApproval(t testing.TB, a *ask.Asker, agent, command string) (<-chan approval.Outcome, *hub.Question) {
+	t.Helper()
+	out := make(chan approval.Outcome, 1)
+	req := &approval.Request{Agent: agent, Tool: "Bash", Action: approval.ActionRun, Command: command}
+	go func() { out <- ask.Ask(context.Background(), a, ask.Approval, req, nil) }()
 	return out, f.waiting(t)
 }
 

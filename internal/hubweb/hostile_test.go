@@ -3,12 +3,19 @@ package hubweb_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/askuser/askuser/approval"
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/approvaltest"
+	"github.com/askuser/askuser/internal/hubstore"
+	"github.com/askuser/askuser/internal/safetext"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // hostile is model text that would run, restyle or mislead if a page
@@ -231,4 +238,107 @@ func TestHostile(t *testing.T) {
 	}
 	b.wait(`document.querySelector('#form-host .closed')`)
 	b.safe("the AskUserQuestion form, sent")
+}
+
+// TestHostileApproval shows an approval of each hostile command, asked
+// by an agent whose tag is hostile too, at phone size: each is marked as
+// an approval in the list and in its form, its command is shown once, as
+// text, exactly as the terminal shows it and cut when long; nothing runs
+// and the layout holds. A denial's reason typed as markup reaches the
+// asker as typed, and an allow is an allow.
+func TestHostileApproval(t *testing.T) {
+	f := newFixture(t)
+	b := newBrowser(t, true)
+	a := f.newAsker(t, hostile[0], "/src/app", hostile[2])
+	type asked struct {
+		name    string
+		out     <-chan approval.Outcome
+		q       *hub.Question
+		command string
+	}
+	var all []asked
+	for _, hc := range approvaltest.HostileCommands {
+		command := hc.Command
+		if len(command) > approval.MaxCommandLen {
+			command = "true"
+		}
+		out, q := f.askApproval(t, a, "claude-code", command)
+		if command != hc.Command {
+			// An approval refuses a command this long: a hub of another
+			// machine may have stored one anyway, as approval.Details
+			// cuts it.
+			testkit.UpdateEntry(t, natsConn(t, f.info), hubstore.QuestionsBucket, q.ID, func(v map[string]any) {
+				var req any
+				if err := json.Unmarshal(approvaltest.ApprovalRequest("claude-code", hc.Command), &req); err != nil {
+					t.Fatal(err)
+				}
+				v["request"] = req
+			})
+		}
+		all = append(all, asked{hc.Name, out, q, hc.Command})
+	}
+
+	b.open(f, "")
+	b.wait(fmt.Sprintf(`document.querySelectorAll('#list li').length === %d`, len(all)))
+	b.safe("the list of approvals")
+	title := hostile[0] + " in /src/app wants to run a command"
+	titles, badges, metas := b.text("#list .title"), b.text("#list .badge.approval"), b.text("#list .meta")
+	if len(titles) != len(all) || len(badges) != len(all) || len(metas) != len(all) {
+		t.Fatalf("the list shows %d titles, %d approval badges, %d tags; want %d of each", len(titles), len(badges), len(metas), len(all))
+	}
+	for i := range titles {
+		if titles[i] != title || badges[i] != "Approval" || !strings.HasSuffix(metas[i], " · approval") || strings.Contains(metas[i], "question") {
+			t.Errorf("row %d: title %q, badge %q, tags %q; want %q, an Approval badge, and tags ending in approval", i, titles[i], badges[i], metas[i], title)
+		}
+	}
+
+	for i, ap := range all {
+		b.open(f, "#q="+ap.q.ID)
+		b.wait(`document.querySelector('#form-host .preview pre')`)
+		b.safe(ap.name)
+		if got := b.text("#form-host h2"); len(got) != 1 || got[0] != title {
+			t.Errorf("%s: heading %q, want %q", ap.name, got, title)
+		}
+		if got := b.text("#form-host .badge.approval"); len(got) != 1 || got[0] != "Approval" {
+			t.Errorf("%s: badges %q, want the approval's", ap.name, got)
+		}
+		want := safetext.Text(approval.Details(&approval.Request{Agent: "claude-code", Tool: "Bash", Action: approval.ActionRun, Command: ap.command}, auq.MaxPreviewLen))
+		if got := b.text("#form-host .preview pre"); len(got) != 1 || got[0] != want {
+			t.Errorf("%s: the command is shown as %d previews, the first %.300q; want it once, as %.300q", ap.name, len(got), got, want)
+		}
+		if i == 0 {
+			b.narrow()
+			b.safe(ap.name + " at 360 px")
+		}
+	}
+
+	// A denial with a reason typed as markup, from the first.
+	typed := `<img src=x onerror=alert(99)> & "quotes"`
+	b.open(f, "#q="+all[0].q.ID)
+	b.choose(0, "Deny")
+	b.openNotes(0)
+	b.write("Note on the question", typed)
+	b.press("Send answer")
+	if got := receive(t, all[0].out); got.Allowed() || got.Decision == nil || got.Decision.Reason != typed {
+		t.Errorf("%s: the denial came back as %+v, want one with the reason %q", all[0].name, got, typed)
+	}
+	b.wait(`document.querySelector('#form-host .closed')`)
+	b.safe("the approval, denied")
+	// An allow, from the second.
+	b.open(f, "#q="+all[1].q.ID)
+	b.choose(0, "Allow once")
+	b.press("Send answer")
+	if got := receive(t, all[1].out); !got.Allowed() || got.Decision.Always != 0 {
+		t.Errorf("%s: the allow came back as %+v", all[1].name, got)
+	}
+	b.wait(`document.querySelector('#form-host .closed')`)
+	for _, ap := range all[2:] {
+		if _, err := f.client.Dismiss(context.Background(), ap.q.ID, "test"); err != nil {
+			t.Fatal(err)
+		}
+		if got := receive(t, ap.out); got.Allowed() {
+			t.Errorf("%s: a dismissed approval = %+v", ap.name, got)
+		}
+	}
+	b.clean()
 }

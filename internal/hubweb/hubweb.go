@@ -94,6 +94,9 @@ type Options struct {
 	// Log receives, at a bounded rate, what goes wrong with connections;
 	// nil means standard error.
 	Log io.Writer
+	// Home shortens the project directories under it to ~ in the line
+	// that marks an approval; "" for none.
+	Home string
 }
 
 // Server is the page's HTTP handler. It follows the hub through one
@@ -107,6 +110,7 @@ type Server struct {
 	base        string
 	baseOrigin  string
 	fingerprint string
+	home        string
 	devices     *devices
 	maxConns    int
 	perClient   int
@@ -176,7 +180,7 @@ func New(ctx context.Context, c *hub.Client, opts *Options) (*Server, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	s := &Server{c: c, token: opts.Token, by: opts.By, secure: opts.Secure, tls: opts.TLS, base: opts.Base, fingerprint: opts.Fingerprint,
+	s := &Server{c: c, token: opts.Token, by: opts.By, secure: opts.Secure, tls: opts.TLS, base: opts.Base, fingerprint: opts.Fingerprint, home: opts.Home,
 		waiting: map[string]*entry{}, closed: map[string]string{}, subs: map[chan event]string{}, rewatch: make(chan struct{}, 1),
 		maxConns: cmp.Or(opts.MaxConns, DefaultMaxConns), perClient: cmp.Or(opts.MaxConnsPerClient, DefaultMaxConnsPerClient),
 		log: newRateLog(cmp.Or[io.Writer](opts.Log, os.Stderr), "askuser hub: the web page: ")}

@@ -542,3 +542,82 @@ func TestBucketsMadeAgain(t *testing.T) {
 		t.Errorf("the question of the deleted bucket = %d %q, want 410", st, body)
 	}
 }
+
+// TestApproval serves an approval: its summary marks it and says who
+// wants to do what, and its previews are the command as it is, its
+// controls shown as the terminal shows them, never read as Markdown.
+func TestApproval(t *testing.T) {
+	f := newFixture(t)
+	s := f.stream(t)
+	s.next(t) // the snapshot
+	s.next(t) // the rest
+	const command = "rm -rf *build* \x1b]52;c;eA==\x07 <script>alert(1)</script> [x](javascript:alert(2))"
+	results, q := f.askApproval(t, f.asker, "claude-code", command)
+	name, data := s.next(t)
+	var sum hubweb.Summary
+	if name != "waiting" || json.Unmarshal([]byte(data), &sum) != nil {
+		t.Fatalf("event = %s %s, want waiting", name, data)
+	}
+	want := hubweb.Summary{ID: q.ID, Agent: "test agent", Project: "/src/project", Machine: "testbox", Contract: hub.ContractAskUserQuestion,
+		Kind: hub.KindApproval, Questions: 1, Title: "test agent in /src/project wants to run a command"}
+	if diff := cmp.Diff(want, sum, cmpIgnoreTimes); diff != "" {
+		t.Errorf("summary (-want +got):\n%s", diff)
+	}
+	st, body := f.do(t, "GET", "/api/question?id="+q.ID, "", nil)
+	if st != 200 {
+		t.Fatalf("question = %d %s", st, body)
+	}
+	var d hubweb.Detail
+	if err := json.Unmarshal([]byte(body), &d); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Previews) != 2 {
+		t.Errorf("%d previews, want one for Allow once and one for Deny", len(d.Previews))
+	}
+	for k, p := range d.Previews {
+		shown := "Command:\nrm -rf *build* ␛]52;c;eA==␇ <script>alert(1)</script> [x](javascript:alert(2))\n\nTool:\nBash"
+		if diff := cmp.Diff([]hubweb.Node{{T: "pre", Text: shown}}, p); diff != "" {
+			t.Errorf("preview %s (-want +got):\n%s", k, diff)
+		}
+	}
+	if d.Kind != hub.KindApproval {
+		t.Errorf("the detail's kind is %q", d.Kind)
+	}
+	if _, err := f.client.Dismiss(context.Background(), q.ID, "test"); err != nil {
+		t.Fatal(err)
+	}
+	if out := receive(t, results); out.Allowed() {
+		t.Errorf("a dismissed approval = %+v", out)
+	}
+}
+
+// TestUnknownKind serves a question whose kind another machine's hub
+// stored as one askuser does not know: the page refuses it, saying why.
+func TestUnknownKind(t *testing.T) {
+	f := newFixture(t)
+	outcomes, q := f.askQuestions(t, `{"questions": [{"id": "db", "question": "Which?", "header": "DB", "options": [
+ {"id": "pg", "label": "Postgres", "description": "d"}, {"id": "lite", "label": "SQLite", "description": "d"}]}]}`)
+	defer func() {
+		f.client.Dismiss(context.Background(), q.ID, "test")
+		receive(t, outcomes)
+	}()
+	events := f.live(t)
+	testkit.UpdateEntry(t, natsConn(t, f.info), hubstore.QuestionsBucket, q.ID, func(v map[string]any) {
+		v["tag"].(map[string]any)["kind"] = "payment"
+	})
+	var st int
+	var body string
+	for st != http.StatusUnprocessableEntity {
+		select {
+		case e := <-events:
+			if e[0] == "waiting" && strings.Contains(e[1], q.ID) {
+				st, body = f.do(t, "GET", "/api/question?id="+q.ID, "", nil)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the page told of no change of the question within 10s; it serves it as %d %.300q", st, body)
+		}
+	}
+	if !strings.Contains(body, `its kind "payment" is not one askuser knows`) {
+		t.Errorf("the question of an unknown kind = %d %.300q, want 422 saying why", st, body)
+	}
+}

@@ -28,8 +28,8 @@ type Output struct {
 	Report func(error)
 }
 
-// Attach starts the notifications of a questionnaire with header ("" for
-// none) whose deadline d reports, as the user's preferences p ask, on
+// Attach starts the notifications of a questionnaire of subject s
+// whose deadline d reports, as the user's preferences p ask, on
 // out's terminal, and returns what ends them, to call once the
 // questionnaire is over: the reminder is cancelled and the title
 // restored. Every host's custom route attaches its notifications here,
@@ -37,12 +37,12 @@ type Output struct {
 // and Open is not called, when p sends nothing on that terminal. Write
 // errors are ignored, as a notification cannot change the call's
 // outcome.
-func Attach(out Output, p config.NotifyPrefs, header string, d Deadline) (stop func()) {
+func Attach(out Output, p config.NotifyPrefs, s Subject, d Deadline) (stop func()) {
 	environ := out.Environ
 	if environ == nil {
 		environ = os.Environ()
 	}
-	n := New(p, Detect(environ), header)
+	n := New(p, Detect(environ), s)
 	if n.Off() || out.Write == nil && out.Open == nil {
 		return func() {}
 	}
@@ -59,9 +59,9 @@ func Attach(out Output, p config.NotifyPrefs, header string, d Deadline) (stop f
 		write = func(seq string) { _, _ = io.WriteString(w, seq) }
 		closer = w
 	}
-	s := Start(n, d, write)
+	session := Start(n, d, write)
 	return func() {
-		s.Stop()
+		session.Stop()
 		if closer != nil {
 			closer.Close()
 		}

@@ -41,7 +41,7 @@ func TestAttach(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var viaWrite strings.Builder
-			stop := Attach(Output{Environ: env, Write: func(s string) { viaWrite.WriteString(s) }}, tt.prefs, "Deploy", nil)
+			stop := Attach(Output{Environ: env, Write: func(s string) { viaWrite.WriteString(s) }}, tt.prefs, Subject{Header: "Deploy"}, nil)
 			stop()
 			if tt.openErr == nil {
 				if diff := cmp.Diff(tt.want, viaWrite.String()); diff != "" {
@@ -62,7 +62,7 @@ func TestAttach(t *testing.T) {
 					return rec, nil
 				},
 				Report: func(err error) { reports = append(reports, err) },
-			}, tt.prefs, "Deploy", nil)
+			}, tt.prefs, Subject{Header: "Deploy"}, nil)
 			stop()
 			if diff := cmp.Diff(tt.want, rec.String()); diff != "" {
 				t.Errorf("through Open (-want +got):\n%s", diff)

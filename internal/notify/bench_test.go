@@ -16,7 +16,7 @@ func BenchmarkOpen(b *testing.B) {
 	header := strings.Repeat("Release plan ", 8)
 	b.ReportAllocs()
 	for b.Loop() {
-		n := New(prefs, Detect(env), header)
+		n := New(prefs, Detect(env), Subject{Header: header})
 		if n.Open(4*time.Minute, true) == "" {
 			b.Fatal("no sequences")
 		}

@@ -15,12 +15,17 @@ type Notifier struct {
 	desktop     Protocol
 	tmux        bool
 	header      string
+	summary     string // Title, or ApprovalTitle
 }
 
-// New returns the Notifier for a questionnaire with header ("" for
-// none) on the terminal t, as the user's preferences p ask.
-func New(p config.NotifyPrefs, t Terminal, header string) *Notifier {
-	return &Notifier{bell: p.Bell, title: p.Title, desktop: t.Desktop(p.Desktop), tmux: t.Tmux, header: Header(header)}
+// New returns the Notifier for a questionnaire of subject s on the
+// terminal t, as the user's preferences p ask.
+func New(p config.NotifyPrefs, t Terminal, s Subject) *Notifier {
+	n := &Notifier{bell: p.Bell, title: p.Title, desktop: t.Desktop(p.Desktop), tmux: t.Tmux, header: Header(s.Header), summary: Title}
+	if s.Approval {
+		n.summary = ApprovalTitle
+	}
+	return n
 }
 
 // Off reports whether n sends nothing at all.
@@ -41,7 +46,7 @@ func (n *Notifier) Open(left time.Duration, ok bool) string {
 	}
 	s += n.notification(left, ok)
 	if n.title {
-		t := Title
+		t := n.summary
 		if n.header != "" {
 			t += " · " + n.header
 		}
@@ -73,7 +78,7 @@ func (n *Notifier) Close() string {
 }
 
 func (n *Notifier) notification(left time.Duration, ok bool) string {
-	seq := Desktop(n.desktop, Title, Body(n.header, left, ok))
+	seq := Desktop(n.desktop, n.summary, Body(n.header, left, ok))
 	if n.tmux {
 		return Passthrough(seq)
 	}

@@ -7,8 +7,10 @@
 // which flags the window and shows the pane title.
 //
 // A notification says only that a question is waiting, the
-// questionnaire's header when there is one, and the time left. It never
-// carries a question, an option or an answer.
+// questionnaire's header when there is one, and the time left; for an
+// approval, that an approval waits and what the agent wants to do ("run
+// a command"). It never carries a question, an option, an answer or the
+// command an approval is about.
 //
 // The package also runs the user's notify command (Command). A host
 // attaches a questionnaire's terminal notifications with Attach, giving
@@ -26,6 +28,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/askuser/askuser/approval"
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/safetext"
 )
@@ -158,6 +163,36 @@ func itoa(n int64) string {
 
 // Title is the summary of a notification: "askuser: question waiting".
 const Title = "askuser: question waiting"
+
+// ApprovalTitle is the summary of an approval's notification.
+const ApprovalTitle = "askuser: approval waiting"
+
+// Subject is what a questionnaire's notifications say it is.
+type Subject struct {
+	// Header is the questionnaire's header, "" for none; of an
+	// approval, what the agent wants to do.
+	Header string
+	// Approval marks an agent asking leave to act: the notifications
+	// say an approval waits, not a question.
+	Approval bool
+}
+
+// QuestionsSubject is the subject of the AskUserQuestion questionnaire r
+// of kind (ask.KindQuestion or ask.KindApproval): no header for a
+// question, and for an approval what its question says the agent wants
+// to do, "codex wants to run a command", never the command itself.
+func QuestionsSubject(kind string, r *auq.Request) Subject {
+	if kind != ask.KindApproval {
+		return Subject{}
+	}
+	s := Subject{Approval: true}
+	if r != nil && len(r.Questions) > 0 {
+		if agent, what, ok := approval.Wanted(r.Questions[0].Question); ok {
+			s.Header = agent + " wants to " + what
+		}
+	}
+	return s
+}
 
 // Body is the text of a notification for a questionnaire with header
 // (made safe by Header; "" for none) and the time left (ok false for no

@@ -10,6 +10,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/internal/approvaltest"
 	"github.com/askuser/askuser/internal/config"
 )
 
@@ -100,6 +103,7 @@ func TestNotifier(t *testing.T) {
 		prefs      config.NotifyPrefs
 		term       Terminal
 		header     string
+		approval   bool
 		open, rem  string
 		close      string
 		off        bool
@@ -122,13 +126,17 @@ func TestNotifier(t *testing.T) {
 			open:  "\x1b]9;askuser: question waiting: #[fg=red,bg=blue]X#[default] · 5m left\x1b\\\x1b[22;0t\x1b]2;askuser: question waiting · ##[fg=red,bg=blue]X##[default]\x1b\\",
 			rem:   "\x1b]9;askuser: question waiting: #[fg=red,bg=blue]X#[default] · 2m left\x1b\\",
 			close: "\x1b[23;0t"},
+		{name: "approval", prefs: all, approval: true, header: "codex wants to run a command",
+			open:  "\a\x1b]777;notify;askuser: approval waiting;codex wants to run a command · 5m left\x1b\\\x1b[22;0t\x1b]2;askuser: approval waiting · codex wants to run a command\x1b\\",
+			rem:   "\a\x1b]777;notify;askuser: approval waiting;codex wants to run a command · 2m left\x1b\\",
+			close: "\x1b[23;0t"},
 		{name: "hostile header", prefs: config.NotifyPrefs{Title: true}, header: "a\x1b]2;pwned\a;b\u009b",
 			open:  "\x1b[22;0t\x1b]2;askuser: question waiting · a␛]2,pwned␇,b<U+009B>\x1b\\",
 			close: "\x1b[23;0t"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			n := New(tt.prefs, tt.term, tt.header)
+			n := New(tt.prefs, tt.term, Subject{Header: tt.header, Approval: tt.approval})
 			if n.Off() != tt.off {
 				t.Errorf("Off = %v", n.Off())
 			}
@@ -243,7 +251,7 @@ func TestStart(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				d := &deadline{at: time.Now().Add(tt.total), ok: true}
 				var got []string
-				s := Start(New(prefs, Terminal{}, ""), d, func(seq string) {
+				s := Start(New(prefs, Terminal{}, Subject{}), d, func(seq string) {
 					if strings.Contains(seq, TitlePush) {
 						seq = "open"
 					}
@@ -268,7 +276,7 @@ func TestStart(t *testing.T) {
 
 func TestStartOff(t *testing.T) {
 	wrote := false
-	s := Start(New(config.NotifyPrefs{Desktop: config.DesktopOff}, Terminal{}, "h"), nil, func(string) { wrote = true })
+	s := Start(New(config.NotifyPrefs{Desktop: config.DesktopOff}, Terminal{}, Subject{Header: "h"}), nil, func(string) { wrote = true })
 	s.Stop()
 	if wrote {
 		t.Error("notifications that are all off wrote something")
@@ -296,4 +304,44 @@ func FuzzHeader(f *testing.F) {
 			t.Fatalf("Body(%q) = %q", s, b)
 		}
 	})
+}
+
+// TestQuestionsSubject marks an approval, with what its question says
+// the agent wants to do and never the command, whatever the command
+// holds; a question's subject is a question's.
+func TestQuestionsSubject(t *testing.T) {
+	question := func(q string) *auq.Request { return &auq.Request{Questions: []auq.Question{{Question: q}}} }
+	tests := []struct {
+		name string
+		kind string
+		req  *auq.Request
+		want Subject
+	}{
+		{"a question", ask.KindQuestion, question("Which database?"), Subject{}},
+		{"a question that reads like an approval", ask.KindQuestion, question("codex wants to run a command. Allow it?"), Subject{}},
+		{"an approval", ask.KindApproval, question("codex wants to run a command. Allow it?"), Subject{Header: "codex wants to run a command", Approval: true}},
+		{"an approval of another tool", ask.KindApproval, question("codex wants to use mcp__x__y. Allow it?"), Subject{Header: "codex wants to use mcp__x__y", Approval: true}},
+		{"an approval whose question says nothing", ask.KindApproval, question("Allow?"), Subject{Approval: true}},
+		{"an approval without questions", ask.KindApproval, &auq.Request{}, Subject{Approval: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := QuestionsSubject(tt.kind, tt.req); got != tt.want {
+				t.Errorf("QuestionsSubject = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+	for _, hc := range approvaltest.HostileCommands {
+		t.Run(hc.Name, func(t *testing.T) {
+			req, err := auq.Parse(approvaltest.ApprovalRequest("claude-code", hc.Command))
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := New(config.NotifyPrefs{Bell: true, Title: true, Desktop: config.DesktopOSC9}, Terminal{}, QuestionsSubject(ask.KindApproval, req))
+			want := "\a\x1b]9;askuser: approval waiting: claude-code wants to run a command · 5m left\x1b\\\x1b[22;0t\x1b]2;askuser: approval waiting · claude-code wants to run a command\x1b\\"
+			if got := n.Open(5*time.Minute, true); got != want {
+				t.Errorf("Open = %q\nwant %q", got, want)
+			}
+		})
+	}
 }

@@ -160,8 +160,9 @@ func (p *pusher) send(ctx context.Context, q *hub.Question, now time.Time) error
 	if err != nil {
 		return errors.New("the ntfy server's address cannot be used")
 	}
-	req.Header.Set("Title", "askuser: a question waits")
-	req.Header.Set("Tags", "question")
+	title, tag := PushTitle(q)
+	req.Header.Set("Title", title)
+	req.Header.Set("Tags", tag)
 	if c.Link != "" {
 		req.Header.Set("Click", QuestionLink(c.Link, q.ID))
 	}

@@ -1,8 +1,10 @@
 // Pushes tell the person's phone that a question waits on the hub,
 // through an ntfy server (https://ntfy.sh or one of the person's own): a
 // push says which agent asks, in which project, how many questions and
-// how long is left, and opens the question on the hub's page. It never
-// carries a question, an option, an answer or a token, since ntfy has no
+// how long is left, and opens the question on the hub's page; of an
+// approval, it says so and what the agent wants to do ("run a
+// command"). It never carries a question, an option, an answer, the
+// command or file an approval is about, or a token, since ntfy has no
 // end-to-end encryption.
 //
 // A push is an escalation: it goes out only when a question is still not
@@ -15,6 +17,7 @@ package notify
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -25,6 +28,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/askuser/askuser/approval"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/safetext"
 	"github.com/nats-io/nats.go/jetstream"
@@ -252,20 +256,19 @@ func (p *pusher) mark(ctx context.Context, q *hub.Question, k kind) bool {
 }
 
 // PushText is what the push of q says at now: the agent, its project, how
-// many questions and the time left, never the questions themselves.
+// many questions and the time left, never the questions themselves. An
+// approval says what the agent wants to do instead (ApprovalLine), never
+// the command or the file it is about.
 func PushText(q *hub.Question, now time.Time, home string) string {
-	agent := Header(q.Tag.Agent)
-	if agent == "" {
-		agent = "an agent"
-	}
 	var b strings.Builder
-	b.WriteString(agent)
-	if pr := project(q.Tag.Project, home); pr != "" {
-		b.WriteString(" in " + pr)
-	}
-	fmt.Fprintf(&b, " waits: %d question", q.Tag.Questions)
-	if q.Tag.Questions != 1 {
-		b.WriteString("s")
+	if q.Tag.Kind == hub.KindApproval {
+		b.WriteString(ApprovalLine(q.Tag.Agent, q.Tag.Project, Wants(q), home))
+	} else {
+		b.WriteString(agentIn(q.Tag.Agent, q.Tag.Project, home))
+		fmt.Fprintf(&b, " waits: %d question", q.Tag.Questions)
+		if q.Tag.Questions != 1 {
+			b.WriteString("s")
+		}
 	}
 	if d := q.Tag.Deadline; d != nil {
 		b.WriteString(", " + Left(d.Sub(now)) + " left")
@@ -273,9 +276,58 @@ func PushText(q *hub.Question, now time.Time, home string) string {
 	return b.String()
 }
 
-// project shortens a project directory for a push: under home it starts
-// with ~, and only its last two elements are kept.
-func project(dir, home string) string {
+// PushTitle is the title of q's push, and its ntfy tag: an approval's
+// says that an approval waits.
+func PushTitle(q *hub.Question) (title, tag string) {
+	if q.Tag.Kind == hub.KindApproval {
+		return "askuser: an approval waits", "lock"
+	}
+	return "askuser: a question waits", "question"
+}
+
+// ApprovalLine is the line that marks an approval of agent in project
+// (shortened as Project does, with home) that wants to do what, as
+// Wants returns it: "claude-code in ~/api wants to run a command", "an
+// agent asks for approval" when what is "". Each part is made fit by
+// Header.
+func ApprovalLine(agent, project, what, home string) string {
+	s := agentIn(agent, project, home)
+	if what = Header(what); what == "" {
+		return s + " asks for approval"
+	}
+	return s + " wants to " + what
+}
+
+// Wants returns what the approval q wants to do, as its question says
+// (approval.Wanted): "run a command"; "" when its question does not say.
+func Wants(q *hub.Question) string {
+	var r struct {
+		Questions []struct {
+			Question string `json:"question"`
+		} `json:"questions"`
+	}
+	if json.Unmarshal(q.Request, &r) != nil || len(r.Questions) == 0 {
+		return ""
+	}
+	_, what, _ := approval.Wanted(r.Questions[0].Question)
+	return what
+}
+
+// agentIn names agent in project: "claude-code in ~/api", "an agent".
+func agentIn(agent, project, home string) string {
+	if agent = Header(agent); agent == "" {
+		agent = "an agent"
+	}
+	if pr := Project(project, home); pr != "" {
+		return agent + " in " + pr
+	}
+	return agent
+}
+
+// Project shortens a project directory for a push or a line that names
+// it: under home it starts with ~, and only its last two elements are
+// kept, made fit by Header.
+func Project(dir, home string) string {
 	dir = safetext.Line(dir)
 	if dir == "" {
 		return ""

@@ -19,6 +19,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/approvaltest"
 	"github.com/askuser/askuser/internal/hubserver"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/internal/testkit"
@@ -378,6 +379,48 @@ func TestText(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := notify.PushText(&hub.Question{Tag: tc.tag}, now, "/home/me"); got != tc.want {
 				t.Errorf("Text = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestApprovalPush checks what the push of an approval says: that it is
+// one, who wants to do what, in which project, and never the command,
+// whatever it holds.
+func TestApprovalPush(t *testing.T) {
+	now := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
+	in4m := now.Add(4 * time.Minute)
+	for _, hc := range approvaltest.HostileCommands {
+		t.Run(hc.Name, func(t *testing.T) {
+			q := approvaltest.ApprovalQuestion("q1", "claude-code", "/home/me/api", hc.Command, now)
+			q.Tag.Deadline = &in4m
+			if got, want := notify.PushText(q, now, "/home/me"), "claude-code in ~/api wants to run a command, 4m left"; got != want {
+				t.Errorf("PushText = %q, want %q", got, want)
+			}
+			if title, tag := notify.PushTitle(q); title != "askuser: an approval waits" || tag != "lock" {
+				t.Errorf("PushTitle = %q, %q, want an approval's", title, tag)
+			}
+		})
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(q *hub.Question)
+		want string
+	}{
+		{"no project, no deadline", func(q *hub.Question) { q.Tag.Project = "" }, "claude-code wants to run a command"},
+		{"no agent", func(q *hub.Question) { q.Tag.Agent, q.Tag.Project = "", "/srv/x" }, "an agent in /srv/x wants to run a command"},
+		{"a hostile tag", func(q *hub.Question) { q.Tag.Agent = "evil\x1b]52;c;eA==\a\u202e" }, "evil␛]52,c,eA==␇<U+202E> in ~/api wants to run a command"},
+		{"a question that says nothing", func(q *hub.Question) { q.Request = []byte(`{"questions":[{"question":"Allow?"}]}`) }, "claude-code in ~/api asks for approval"},
+		{"another tool", func(q *hub.Question) {
+			q.Request = []byte(`{"questions":[{"question":"codex wants to use mcp__github__create_issue\u001b[2J. Allow it?"}]}`)
+		}, "claude-code in ~/api wants to use mcp__github__create_issue␛[2J"},
+		{"a question is not an approval", func(q *hub.Question) { q.Tag.Kind = "" }, "claude-code in ~/api waits: 1 question"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := approvaltest.ApprovalQuestion("q1", "claude-code", "/home/me/api", "make", now)
+			tc.edit(q)
+			if got := notify.PushText(q, now, "/home/me"); got != tc.want {
+				t.Errorf("PushText = %q, want %q", got, tc.want)
 			}
 		})
 	}

@@ -6,11 +6,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
 
+	"github.com/askuser/askuser/approval"
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/internal/safetext"
 )
 
@@ -18,7 +21,9 @@ const pendingUsage = `usage: askuser pending [--json]
 
 List the questions that wait on the user's hub, newest first, each with
 its id, the agent that asked, its project and machine, its contract and
-how long it has left. With --json, print them as a JSON array, each with
+how long it has left. An approval (an agent asking leave to act) is
+marked as one, with what the agent wants to do: the command, the file
+and its change, or the domain, as text. With --json, print them as a JSON array, each with
 its questionnaire ("request") and a short answer to fill in ("answer":
 each question by its id, with its default, or null where it waits for
 a value), for a person or a program that answers them with askuser
@@ -31,11 +36,13 @@ flags:
 
 // pendingEntry is one question as askuser pending --json prints it.
 type pendingEntry struct {
-	ID        string          `json:"id"`
-	Agent     string          `json:"agent"`
-	Project   string          `json:"project,omitempty"`
-	Machine   string          `json:"machine,omitempty"`
-	Contract  string          `json:"contract"`
+	ID       string `json:"id"`
+	Agent    string `json:"agent"`
+	Project  string `json:"project,omitempty"`
+	Machine  string `json:"machine,omitempty"`
+	Contract string `json:"contract"`
+	// Kind is "approval" for an approval; "" for a question.
+	Kind      string          `json:"kind,omitempty"`
 	Questions int             `json:"questions"`
 	Created   time.Time       `json:"created"`
 	Deadline  *time.Time      `json:"deadline,omitempty"`
@@ -69,7 +76,7 @@ func runPending(ctx context.Context, env *Env, args []string) int {
 		out := make([]pendingEntry, 0, len(qs))
 		for _, q := range qs {
 			out = append(out, pendingEntry{ID: q.ID, Agent: q.Tag.Agent, Project: q.Tag.Project, Machine: q.Tag.Machine,
-				Contract: q.Tag.Contract, Questions: q.Tag.Questions, Created: q.Created, Deadline: q.Tag.Deadline, Request: q.Request, Answer: answerTemplate(q)})
+				Contract: q.Tag.Contract, Kind: q.Tag.Kind, Questions: q.Tag.Questions, Created: q.Created, Deadline: q.Tag.Deadline, Request: q.Request, Answer: answerTemplate(q)})
 		}
 		if err := writeJSONIndented(env.Stdout, out); err != nil {
 			fmt.Fprintf(env.Stderr, "askuser pending: writing the list: %v\n", err)
@@ -81,7 +88,19 @@ func runPending(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintln(env.Stdout, "no questions wait")
 		return 0
 	}
-	now := time.Now()
+	home := ""
+	if env.Getenv != nil {
+		home = env.Getenv("HOME")
+	}
+	writePending(env.Stdout, qs, time.Now(), home)
+	return 0
+}
+
+// writePending lists qs at now as askuser pending does, each claim of
+// an asker on a line of its own, escaped. An approval is marked as one:
+// who wants to do what (project directories under home shortened to ~),
+// and what it is about, as text, at most maxWantedLines lines.
+func writePending(w io.Writer, qs []hub.Question, now time.Time, home string) {
 	for _, q := range qs {
 		left := "no deadline"
 		if d := q.Tag.Deadline; d != nil {
@@ -91,13 +110,64 @@ func runPending(ctx context.Context, env *Env, args []string) int {
 		if q.Tag.Machine != "" {
 			where += " on " + oneLine(q.Tag.Machine)
 		}
-		fmt.Fprintf(env.Stdout, "%s  %s  %s, %s  %s  %s\n", oneLine(q.ID), oneLine(q.Tag.Agent), oneLine(q.Tag.Contract),
-			plural(q.Tag.Questions, "question", "questions"), where, left)
+		what := oneLine(q.Tag.Contract) + ", " + plural(q.Tag.Questions, "question", "questions")
+		if q.Tag.Kind == hub.KindApproval {
+			what = hub.KindApproval
+		}
+		fmt.Fprintf(w, "%s  %s  %s  %s  %s\n", oneLine(q.ID), oneLine(q.Tag.Agent), what, where, left)
+		if q.Tag.Kind == hub.KindApproval {
+			fmt.Fprintf(w, "    %s\n", notify.ApprovalLine(q.Tag.Agent, q.Tag.Project, notify.Wants(&q), home))
+			for _, l := range wantedLines(q) {
+				fmt.Fprintln(w, strings.TrimRight("      "+l, " "))
+			}
+			fmt.Fprintf(w, "    answer: askuser answer %s %s=%s, or %s=%s %s.note=WHY\n", oneLine(q.ID),
+				approval.QuestionID, approval.AllowID, approval.QuestionID, approval.DenyID, approval.QuestionID)
+			continue
+		}
 		for _, t := range titles(q) {
-			fmt.Fprintf(env.Stdout, "    %s\n", safetext.Line(t))
+			fmt.Fprintf(w, "    %s\n", safetext.Line(t))
 		}
 	}
-	return 0
+}
+
+// The most of an approval's details that askuser pending shows: lines,
+// and characters in a line. askuser pending --json has them whole.
+const (
+	maxWantedLines = 24
+	maxWantedWidth = 200
+)
+
+// wantedLines returns what the approval q is about, its first option's
+// preview (approval.Details made it), as safe lines, within
+// maxWantedLines lines of maxWantedWidth characters; a last line says
+// what is left out.
+func wantedLines(q hub.Question) []string {
+	var req struct {
+		Questions []struct {
+			Options []struct {
+				Preview string `json:"preview"`
+			} `json:"options"`
+		} `json:"questions"`
+	}
+	if json.Unmarshal(q.Request, &req) != nil || len(req.Questions) == 0 || len(req.Questions[0].Options) == 0 {
+		return nil
+	}
+	lines := safetext.Lines(req.Questions[0].Options[0].Preview)
+	more := len(lines) - maxWantedLines
+	lines = lines[:min(len(lines), maxWantedLines)]
+	cut := false
+	for i, l := range lines {
+		if r := []rune(l); len(r) > maxWantedWidth {
+			lines[i], cut = string(r[:maxWantedWidth-1])+"…", true
+		}
+	}
+	switch {
+	case more > 0:
+		lines = append(lines, fmt.Sprintf("… %d more lines; askuser pending --json shows them all", more))
+	case cut:
+		lines = append(lines, "… lines cut; askuser pending --json shows them whole")
+	}
+	return lines
 }
 
 // titles returns the question texts of q, for the listing.
@@ -220,6 +290,12 @@ func runAnswer(ctx context.Context, env *Env, args []string) int {
 	if err != nil && short != nil {
 		return answerRefused(env, err) // a short answer needs its question
 	}
+	if q != nil && prior == nil {
+		if err := hub.CheckKind(q.Tag); err != nil {
+			fmt.Fprintf(env.Stderr, "askuser answer: question %s cannot be answered here: %s\n", oneLine(id), safetext.Line(err.Error()))
+			return ExitUsage
+		}
+	}
 	if err == nil && prior == nil && (short != nil || !isFullResult(q, data)) {
 		if short == nil {
 			if short, err = parseShortJSON(data); err != nil {
@@ -233,7 +309,11 @@ func runAnswer(ctx context.Context, env *Env, args []string) int {
 	if _, err := c.Answer(ctx, id, data, name); err != nil {
 		return answerRefused(env, err)
 	}
-	fmt.Fprintf(env.Stderr, "askuser answer: question %s answered\n", id)
+	what := "question"
+	if q != nil && q.Tag.Kind == hub.KindApproval {
+		what = "approval"
+	}
+	fmt.Fprintf(env.Stderr, "askuser answer: %s %s answered\n", what, oneLine(id))
 	return 0
 }
 

@@ -59,7 +59,7 @@ func (u *customUI) Render(ctx context.Context, s *ask.Session[*contract.Request]
 		Mirror: u.srv.mirrorSpec(pimirror.DialogAskUser, s.Request, s.Countdown, toggle, overlay, "ask_user")})
 	// The title comes back after the close, which the shim may be
 	// waiting for.
-	defer notify.Attach(u.srv.notifyTo(c.id), s.Notify, s.Request.Header, s.Countdown)()
+	defer notify.Attach(u.srv.notifyTo(c.id), s.Notify, notify.Subject{Header: s.Request.Header}, s.Countdown)()
 	defer u.srv.send(callMsg{Type: typeClose, Call: c.id})
 
 	return cs.serve(ctx)

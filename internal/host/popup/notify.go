@@ -40,13 +40,13 @@ func (t *Tmux) PaneTerminal() (*os.File, error) {
 	return os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 }
 
-// notifyOpen attaches the notifications of a questionnaire with header
-// ("" for none) whose deadline cd reports, as the user's prefs ask, to
+// notifyOpen attaches the notifications of a questionnaire of subject
+// whose deadline cd reports, as the user's prefs ask, to
 // the pane's terminal when the launcher has one, and returns what ends
 // them. A terminal that cannot be opened is reported to Warn, and the
 // call goes on without them. The popup of either contract calls it once
 // per questionnaire.
-func (r *Renderer) notifyOpen(prefs config.NotifyPrefs, header string, cd notify.Deadline) (stop func()) {
+func (r *Renderer) notifyOpen(prefs config.NotifyPrefs, subject notify.Subject, cd notify.Deadline) (stop func()) {
 	pt, ok := r.launcher.(PaneTerminal)
 	if !ok {
 		return func() {}
@@ -59,7 +59,7 @@ func (r *Renderer) notifyOpen(prefs config.NotifyPrefs, header string, cd notify
 				r.opts.Warn(fmt.Errorf("the pane cannot be told that a question is waiting: %w", err))
 			}
 		},
-	}, prefs, header, cd)
+	}, prefs, subject, cd)
 }
 
 func (r *Renderer) environ() []string {

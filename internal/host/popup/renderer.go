@@ -19,6 +19,7 @@ import (
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/dialog"
+	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/askuser/askuser/tui"
 )
@@ -124,7 +125,7 @@ func NewRenderer(l Launcher, command []string, opts *Options) *Renderer {
 // socket. When ctx is done before the popup is launched, Render returns
 // context.Cause(ctx).
 func (r *Renderer) Render(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
-	return render(ctx, r, s, s.ToggleKey, s.Request.Header, func(s *ask.Session[*contract.Request]) (shown[ask.Outcome[[]contract.Answer]], error) {
+	return render(ctx, r, s, s.ToggleKey, notify.Subject{Header: s.Request.Header}, func(s *ask.Session[*contract.Request]) (shown[ask.Outcome[[]contract.Answer]], error) {
 		return r.opts.Dialog(s)
 	})
 }
@@ -132,7 +133,7 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session[*contract.Request]
 // RenderQuestions is Render for AskUserQuestion, whose dialog
 // dialog.HideKey hides where the launcher can bring it back.
 func (r *Renderer) RenderQuestions(ctx context.Context, s *ask.Session[*auq.Request]) (ask.Outcome[auq.Result], error) {
-	return render(ctx, r, s, dialog.HideKey, "", func(s *ask.Session[*auq.Request]) (shown[ask.Outcome[auq.Result]], error) {
+	return render(ctx, r, s, dialog.HideKey, notify.QuestionsSubject(s.Kind, s.Request), func(s *ask.Session[*auq.Request]) (shown[ask.Outcome[auq.Result]], error) {
 		return tui.NewPopup(ask.AskUserQuestion, s, nil)
 	})
 }
@@ -249,10 +250,10 @@ func listen() (dir, sock, token string, ln net.Listener, err error) {
 // ready, newDialog makes the dialog of s with hideKey as its toggle key,
 // or "" where the launcher cannot bring a hidden dialog back (the dialog
 // then does not offer to hide), and the user is told that the
-// questionnaire headed header ("" for none) waits. A dialog the user
+// questionnaire of subject waits. A dialog the user
 // dismisses before it is shown, on being told that a newer call came, is
 // dismissed.
-func render[Req, Ans any](ctx context.Context, r *Renderer, s *ask.Session[Req], hideKey, header string, newDialog func(*ask.Session[Req]) (shown[ask.Outcome[Ans]], error)) (ask.Outcome[Ans], error) {
+func render[Req, Ans any](ctx context.Context, r *Renderer, s *ask.Session[Req], hideKey string, subject notify.Subject, newDialog func(*ask.Session[Req]) (shown[ask.Outcome[Ans]], error)) (ask.Outcome[Ans], error) {
 	var none ask.Outcome[Ans]
 	n := r.begin()
 	if err := r.takeScreen(ctx, true); err != nil {
@@ -286,7 +287,7 @@ func render[Req, Ans any](ctx context.Context, r *Renderer, s *ask.Session[Req],
 	if err != nil {
 		return none, err
 	}
-	defer r.notifyOpen(s.Notify, header, s.Countdown)()
+	defer r.notifyOpen(s.Notify, subject, s.Countdown)()
 	argv := append(append([]string{}, r.command...), "--socket", sock)
 	win, err := r.launcher.Launch(ctx, argv, dlg.Fit)
 	if err != nil {

@@ -100,13 +100,24 @@
     return `${Math.floor(t / 3600)} h ago`;
   }
 
+  // An approval is an agent asking leave to act: it is marked as one,
+  // and its title says who wants to do what.
+  const isApproval = (s) => s.kind === 'approval';
+
   function metaLine(s) {
     const parts = [s.agent || 'an agent'];
     if (s.project) parts.push(s.project);
     if (s.machine) parts.push(s.machine);
-    parts.push(s.contract);
-    parts.push(s.questions === 1 ? '1 question' : `${s.questions} questions`);
+    if (isApproval(s)) parts.push('approval');
+    else {
+      parts.push(s.contract);
+      parts.push(s.questions === 1 ? '1 question' : `${s.questions} questions`);
+    }
     return parts.join(' · ');
+  }
+
+  function approvalMark(s) {
+    return isApproval(s) ? el('span', { class: 'badge approval', text: 'Approval' }) : null;
   }
 
   // The list.
@@ -120,6 +131,7 @@
       state.rows.set(id, li);
     }
     const link = el('a', { href: '#q=' + encodeURIComponent(id), class: 'row-link' },
+      approvalMark(s),
       el('span', { class: 'title', text: s.title || '(no title)' }),
       el('span', { class: 'meta', text: metaLine(s) }),
       el('span', { class: 'when' },
@@ -598,13 +610,20 @@
     const legend = el('legend', {}, el('span', { class: 'chip', text: q.header }), ' ', q.question);
     const fs = el('fieldset', { class: 'question' }, legend);
     fs.append(el('p', { class: 'hint', text: (q.multiSelect ? 'Choose any.' : 'Choose one.') + (required ? '' : ' Optional.') }));
+    // What an approval's agent wants to do is every option's preview:
+    // it is shown once, above them.
+    const shared = isApproval(d) && q.options.every((o) => o.preview === q.options[0].preview) ? preview(d, i, 0) : null;
+    if (shared) {
+      shared.classList.add('wanted');
+      fs.append(shared);
+    }
     const name = nextId('q');
     const type = q.multiSelect ? 'checkbox' : 'radio';
     const boxes = q.options.map((o, j) => {
       const badge = o.recommended ? el('span', { class: 'badge', text: 'Recommended' }) : null;
       const c = choice(type, name, o.label, o.description, false, badge);
       fs.append(c.lab);
-      const p = preview(d, i, j);
+      const p = shared ? null : preview(d, i, j);
       if (p) fs.append(p);
       return c.input;
     });
@@ -672,6 +691,8 @@
     const titleId = nextId('t');
     const form = el('form', { class: 'questionnaire', novalidate: true, 'aria-labelledby': titleId });
     form.summary = d;
+    const mark = approvalMark(d);
+    if (mark) form.append(mark);
     form.append(el('h2', { id: titleId, text: (!auq && req.header) || d.title || 'Question' }));
     form.append(el('p', { class: 'meta', text: metaLine(d) }));
     const stop = el('button', { type: 'button', class: 'secondary', text: 'Stop countdown' });

@@ -1,0 +1,83 @@
+package cli_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/approval"
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/host/cli"
+	"github.com/askuser/askuser/internal/hubstore"
+	"github.com/askuser/askuser/internal/testkit"
+	"github.com/nats-io/nats.go"
+)
+
+// TestAnswerApproval lists an approval waiting on a real hub with
+// askuser pending and denies it with askuser answer: the asker gets the
+// denial with its reason. A question whose kind is unknown is refused.
+func TestAnswerApproval(t *testing.T) {
+	state, c := startTestHub(t)
+	getenv := stateEnv(state)
+	l := hub.NewLink(&hub.LinkOptions{
+		Dial:  func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Getenv: getenv}) },
+		Agent: "claude-code", Project: "/src/api",
+	})
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		l.Close(ctx)
+	})
+	a := ask.NewAsker(ask.NewHost(ask.BindApproval(l.Join(ask.Capabilities{CustomReason: "none", NativeReason: "none"})), nil), nil)
+	run := func(args ...string) (int, string, string) {
+		var stdout, stderr strings.Builder
+		code := cli.Run(context.Background(), args, &cli.Env{Stdout: &stdout, Stderr: &stderr, Getenv: getenv})
+		return code, stdout.String(), stderr.String()
+	}
+	ask1 := func(command string) (<-chan approval.Outcome, hub.Question) {
+		out := make(chan approval.Outcome, 1)
+		go func() {
+			out <- ask.Ask(context.Background(), a, ask.Approval, &approval.Request{Agent: "claude-code", Tool: "Bash", Action: approval.ActionRun, Command: command}, nil)
+		}()
+		return out, onePending(t, c)
+	}
+
+	outcomes, q := ask1("rm -rf build \x1b]52;c;eA==\x07")
+	code, list, errs := run("pending")
+	if code != 0 || !strings.Contains(list, q.ID+"  claude-code  approval  /src/api") || !strings.Contains(list, "    claude-code in /src/api wants to run a command\n") ||
+		!strings.Contains(list, "rm -rf build ␛]52;c;eA==␇\n") || strings.ContainsAny(list, "\x1b\a") {
+		t.Errorf("askuser pending = %d %q %q", code, list, errs)
+	}
+	code, _, errs = run("answer", q.ID, "approval=deny", "approval.note=<b>not today</b>")
+	if code != 0 || errs != "askuser answer: approval "+q.ID+" answered\n" {
+		t.Errorf("askuser answer = %d %q", code, errs)
+	}
+	select {
+	case got := <-outcomes:
+		if got.Allowed() || got.Decision == nil || got.Decision.Reason != "<b>not today</b>" {
+			t.Errorf("the asker got %+v, want a denial with its reason", got)
+		}
+	case <-time.After(testkit.Patience(t)):
+		t.Fatal("the asker got no outcome")
+	}
+
+	outcomes, q = ask1("make")
+	nc, err := nats.Connect(c.Info().URL, nats.Token(c.Info().Token))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	testkit.UpdateEntry(t, nc, hubstore.QuestionsBucket, q.ID, func(v map[string]any) { v["tag"].(map[string]any)["kind"] = "payment" })
+	code, _, errs = run("answer", q.ID, "approval=allow")
+	if code != cli.ExitUsage || !strings.Contains(errs, `its kind "payment" is not one askuser knows`) {
+		t.Errorf("askuser answer to a question of an unknown kind = %d %q, want %d saying why", code, errs, cli.ExitUsage)
+	}
+	if _, err := c.Dismiss(context.Background(), q.ID, "test"); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-outcomes; got.Allowed() {
+		t.Errorf("the dismissed approval = %+v", got)
+	}
+}
