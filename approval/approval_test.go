@@ -235,3 +235,26 @@ func TestWanted(t *testing.T) {
 		}
 	}
 }
+
+func TestAllows(t *testing.T) {
+	single := func(c auq.Choice) auq.Result {
+		return auq.Result{Answers: map[string]auq.Answer{approval.QuestionID: {Kind: auq.KindSingle, Choice: c}}}
+	}
+	for _, tt := range []struct {
+		name string
+		res  auq.Result
+		want bool
+	}{
+		{"allow once", single(auq.Choice{OptionID: approval.AllowID}), true},
+		{"a standing choice", single(auq.Choice{OptionID: "always1"}), true},
+		{"deny", single(auq.Choice{OptionID: approval.DenyID}), false},
+		{"Other", single(auq.Choice{Other: true, Text: "allow"}), false},
+		{"cancelled", auq.Result{Cancelled: true}, false},
+		{"another question", auq.Result{Answers: map[string]auq.Answer{"q": {Kind: auq.KindSingle, Choice: auq.Choice{OptionID: approval.AllowID}}}}, false},
+		{"a multi answer", auq.Result{Answers: map[string]auq.Answer{approval.QuestionID: {Kind: auq.KindMulti, Selections: []auq.Choice{{OptionID: approval.AllowID}}}}}, false},
+	} {
+		if got := approval.Allows(tt.res); got != tt.want {
+			t.Errorf("%s: Allows = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -189,3 +189,18 @@ func cut(s string, n int) string {
 	}
 	return string([]rune(s)[:n-1]) + "…"
 }
+
+// Allows reports whether res, an answer to a questionnaire Show made,
+// lets the agent act: it picks Allow once or a standing choice. A
+// surface that a program can use without the person (askuser answer in
+// a pipe) may deny an approval but not allow it.
+func Allows(res auq.Result) bool {
+	if res.Cancelled {
+		return false
+	}
+	a, ok := res.Answers[QuestionID]
+	if !ok || a.Kind != auq.KindSingle || a.Choice.Other {
+		return false
+	}
+	return a.Choice.OptionID == AllowID || strings.HasPrefix(a.Choice.OptionID, AlwaysID)
+}

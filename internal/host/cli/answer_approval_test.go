@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"context"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/askuser/askuser/internal/host/cli"
 	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/testkit"
+	"github.com/creack/pty"
 	"github.com/nats-io/nats.go"
 )
 
@@ -63,7 +65,34 @@ func TestAnswerApproval(t *testing.T) {
 		t.Fatal("the asker got no outcome")
 	}
 
+	// A pipe is a program's: it may deny, never allow. A terminal may
+	// be the person's.
 	outcomes, q = ask1("make")
+	code, _, errs = run("answer", q.ID, "approval=allow")
+	if code != cli.ExitUsage || !strings.Contains(errs, "can be allowed only by a person") {
+		t.Errorf("askuser answer allowing from a pipe = %d %q, want %d saying why", code, errs, cli.ExitUsage)
+	}
+	ptm, tty, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ptm.Close()
+	defer tty.Close()
+	var stderr strings.Builder
+	code = cli.Run(context.Background(), []string{"answer", q.ID, "approval=allow"}, &cli.Env{Stdin: tty, Stdout: io.Discard, Stderr: &stderr, Getenv: getenv})
+	if code != 0 {
+		t.Errorf("askuser answer allowing at a terminal = %d %q", code, stderr.String())
+	}
+	select {
+	case got := <-outcomes:
+		if !got.Allowed() || got.Decision.Always != 0 {
+			t.Errorf("the asker got %+v, want an allow once", got)
+		}
+	case <-time.After(testkit.Patience(t)):
+		t.Fatal("the asker got no outcome")
+	}
+
+	outcomes, q = ask1("deploy")
 	nc, err := nats.Connect(c.Info().URL, nats.Token(c.Info().Token))
 	if err != nil {
 		t.Fatal(err)

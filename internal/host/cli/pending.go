@@ -11,7 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/term"
+
 	"github.com/askuser/askuser/approval"
+	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/internal/safetext"
@@ -306,6 +309,10 @@ func runAnswer(ctx context.Context, env *Env, args []string) int {
 			return answerRefused(env, err)
 		}
 	}
+	if q != nil && q.Tag.Kind == hub.KindApproval && !stdinIsTerminal(env) && allowsApproval(data) {
+		fmt.Fprintf(env.Stderr, "askuser answer: approval %s can be allowed only by a person: run askuser answer at a terminal, or answer it in askuser inbox or on the hub's page; a program may deny it (approval=deny)\n", oneLine(id))
+		return ExitUsage
+	}
 	if _, err := c.Answer(ctx, id, data, name); err != nil {
 		return answerRefused(env, err)
 	}
@@ -339,4 +346,22 @@ func answerRefused(env *Env, err error) int {
 		return ExitUsage
 	}
 	return ExitError
+}
+
+// allowsApproval reports whether data, the result JSON of an answer to an
+// approval, allows it. What does not decode allows nothing; the hub
+// refuses it besides.
+func allowsApproval(data []byte) bool {
+	var res auq.Result
+	if json.Unmarshal(data, &res) != nil {
+		return false
+	}
+	return approval.Allows(res)
+}
+
+// stdinIsTerminal reports whether askuser's standard input is a
+// terminal: a person may be typing, where a pipe is a program's.
+func stdinIsTerminal(env *Env) bool {
+	f, ok := env.Stdin.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
 }
