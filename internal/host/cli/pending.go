@@ -240,6 +240,12 @@ for the question's contract, which has "status" for ask_user, as
 AskUserQuestion, as {"cancelled":false,"answers":{...}} (unless a
 question has that id).
 
+An approval (an agent asking leave to act) is answered as
+approval=allow, approval=always1, or approval=deny approval.note=WHY.
+Only a person allows one: askuser answer run with its standard input on
+a terminal may allow it; in a pipe, as a program or the agent that asked
+runs it, it may only deny (status 2 otherwise).
+
 Exit status: 0 accepted; 1 refused because the question is no longer
 open (answered or closed already, past its deadline, or unknown); 2 usage
 error, or an answer refused as invalid (the question stays open); 3 any
