@@ -308,13 +308,16 @@ type permissionUpdate struct {
 }
 
 // places says in words where a permission update is kept, by its
-// destination.
-var places = map[string]string{
-	"session":         "for this session",
-	"cliArg":          "for this run",
-	"localSettings":   "in this project",
-	"projectSettings": "in this project, for everyone who shares its settings",
-	"userSettings":    "in every project",
+// destination; lasting is false for one that ends with the session.
+var places = map[string]struct {
+	words   string
+	lasting bool
+}{
+	"session":         {"for the rest of this session", false},
+	"cliArg":          {"for the rest of this run", false},
+	"localSettings":   {"in this project", true},
+	"projectSettings": {"in this project, for everyone who shares its settings", true},
+	"userSettings":    {"in every project", true},
 }
 
 // modes says Claude Code's permission modes in words.
@@ -328,7 +331,8 @@ var modes = map[string]string{
 }
 
 // suggestionLabel says a permission suggestion that allows more in plain
-// words: "always allow Bash(npm publish:*) in this project". It reports
+// words: "always allow Bash(npm publish:*) in this project", "accept
+// every edit without asking for the rest of this session". It reports
 // false for a suggestion that does not decode, does not allow more, or
 // does not fit approval.MaxAlwaysLen.
 func suggestionLabel(s json.RawMessage) (string, bool) {
@@ -343,6 +347,10 @@ func suggestionLabel(s json.RawMessage) (string, bool) {
 	if !ok {
 		return "", false
 	}
+	allow := "allow "
+	if place.lasting {
+		allow = "always allow "
+	}
 	var label string
 	switch {
 	case u.Type == "addRules" && u.Behavior == "allow" && len(u.Rules) > 0:
@@ -356,11 +364,11 @@ func suggestionLabel(s json.RawMessage) (string, bool) {
 				rules[i] += "(" + r.RuleContent + ")"
 			}
 		}
-		label = "always allow " + strings.Join(rules, ", ") + " " + place
+		label = allow + strings.Join(rules, ", ") + " " + place.words
 	case u.Type == "setMode" && modes[u.Mode] != "":
-		label = modes[u.Mode] + " " + place
+		label = modes[u.Mode] + " " + place.words
 	case u.Type == "addDirectories" && len(u.Directories) > 0:
-		label = "always allow access to " + strings.Join(u.Directories, ", ") + " " + place
+		label = allow + "access to " + strings.Join(u.Directories, ", ") + " " + place.words
 	default:
 		return "", false
 	}

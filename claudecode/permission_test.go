@@ -193,7 +193,7 @@ func TestSuggestions(t *testing.T) {
 				`{"type":"addRules","rules":[{"toolName":"Read"},{"toolName":"Bash","ruleContent":"ls:*"}],"behavior":"allow","destination":"session"}`,
 				`{"type":"setMode","mode":"acceptEdits","destination":"session"}`,
 			},
-			want: []string{"always allow Read, Bash(ls:*) for this session", "accept every edit without asking for this session"},
+			want: []string{"allow Read, Bash(ls:*) for the rest of this session", "accept every edit without asking for the rest of this session"},
 		},
 		{
 			name:        "directories for every project",
