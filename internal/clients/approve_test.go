@@ -104,6 +104,11 @@ func TestClaudeApproveAllow(t *testing.T) {
 	if strings.Contains(got, "denied") {
 		t.Errorf("the model received a denial:\n%s", got)
 	}
+	// Claude Code keeps its permission-prompt tool from the model, and
+	// offers the server's other tool.
+	if m.sent("mcp__askuser__approve") || !m.sent("mcp__askuser__ask_user") {
+		t.Errorf("the model was offered approve %v, ask_user %v; want ask_user alone", m.sent("mcp__askuser__approve"), m.sent("mcp__askuser__ask_user"))
+	}
 	finished(t, out)
 }
 
