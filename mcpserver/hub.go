@@ -119,16 +119,8 @@ func (s *Server) joinHub(req *mcp.CallToolRequest, caps ask.Capabilities, modern
 	// run without a terminal may, leaves the hub to answer.
 	caps = ask.WrapBound(caps, contract.RouteNative, ask.AskUser, fallback[*contract.Request, []contract.Answer](sh))
 	caps = ask.WrapBound(caps, contract.RouteNative, ask.AskUserQuestion, fallback[*auq.Request, auq.Result](sh))
-	if sh.headless {
-		ctx, cancel := context.WithTimeout(context.Background(), hubConnectWait)
-		err := sh.link.Connect(ctx)
-		cancel()
-		if err != nil {
-			if !errors.Is(err, hub.ErrNoHub) {
-				s.hubUnreachable(err, true)
-			}
-			return caps, nil
-		}
+	if sh.headless && !s.connectAlone(sh) {
+		return caps, nil
 	}
 	// Join binds the hub alone to a contract with no renderer: only the
 	// served contract's renderers are taken, so that the other gives the
@@ -138,6 +130,19 @@ func (s *Server) joinHub(req *mcp.CallToolRequest, caps ask.Capabilities, modern
 		return joinServed(caps, joined, ask.AskUserQuestion, sh.headless, s.running), sh
 	}
 	return joinServed(caps, joined, ask.AskUser, sh.headless, s.running), sh
+}
+
+// connectAlone connects sh's link for a session whose only route is the
+// hub, and reports whether it is reached: a hub that does not answer
+// within hubConnectWait is not offered.
+func (s *Server) connectAlone(sh *sessionHub) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), hubConnectWait)
+	err := sh.link.Connect(ctx)
+	cancel()
+	if err != nil && !errors.Is(err, hub.ErrNoHub) {
+		s.hubUnreachable(err, true)
+	}
+	return err == nil
 }
 
 // joinServed returns caps with the renderers of contract c, the one the

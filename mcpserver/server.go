@@ -24,6 +24,12 @@
 //     reported as a form the client could not show;
 //   - custom: a Renderer given in Options, such as a terminal popup.
 //
+// With Options.Approve the server lists a second tool, approve, which
+// answers Claude Code's permission prompts (claude -p
+// --permission-prompt-tool): each is asked as an approval (package
+// approval) in the popup and on the hub, and answered with Claude Code's
+// permission result, a denial for anything but the person's allow.
+//
 // While a call waits, the server sends progress notifications to clients
 // that asked for them. Calls that wait for the user run one at a time; on
 // the custom route the renderer orders them, and a hidden dialog lets a
@@ -71,9 +77,10 @@ type Options struct {
 	// or auq.ToolName; it lists that one alone.
 	Tool string
 	// Custom is the custom route: the renderer bound on it (ask.Bind,
-	// contract.RouteCustom) for the contract of Tool, or none, and then
-	// its CustomReason says why, for a person. Other routes are ignored:
-	// the native route is the client's form.
+	// contract.RouteCustom) for the contract of Tool, and for
+	// AskUserQuestion with Approve, or none, and then its CustomReason
+	// says why, for a person. Other routes are ignored: the native route
+	// is the client's form.
 	Custom ask.Capabilities
 	// ProgressInterval is the time between progress notifications; 0
 	// means DefaultProgressInterval.
@@ -85,6 +92,13 @@ type Options struct {
 	NotifyReport func(error)
 	// Hub joins the sessions to the user's hub; nil for none.
 	Hub *HubOptions
+	// Approve lists the approve tool (ApproveTool) beside Tool: Claude
+	// Code's permission-prompt tool, for the client's permission
+	// prompts rather than the model. It asks each approval through the
+	// AskUserQuestion renderer that Custom binds on the custom route,
+	// racing the hub, or through the hub alone; never in the client's
+	// form.
+	Approve bool
 }
 
 // Server is the ask_user MCP server. It is safe for concurrent use by
@@ -124,6 +138,9 @@ type sessionHost struct {
 	// on the first round, which its waits come after.
 	onOpen func(ask.Opening)
 	hub    *sessionHub // nil when the session is not joined to the hub
+
+	approveOnce sync.Once
+	approver    *ask.Asker // asks the session's approvals; see Server.approver
 }
 
 // New returns a server configured by opts. It reads the config file named
@@ -175,6 +192,9 @@ func New(opts *Options) (*Server, error) {
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "askuser", Title: "askuser", Version: version},
 		&mcp.ServerOptions{Instructions: instructions(tool.Name, guidelines)})
 	s.mcp.AddTool(tool, handle)
+	if o.Approve {
+		s.mcp.AddTool(ApproveTool(), s.handleApprove)
+	}
 	s.mcp.AddSendingMiddleware(keepContent)
 	return s, nil
 }

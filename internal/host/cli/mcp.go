@@ -31,15 +31,24 @@ askuser hub), each questionnaire is also published there, and the first
 answer wins; a client that can show no form, outside tmux, then waits for
 the hub's answer.
 
+With --approve-tool the server also lists the tool approve, for Claude
+Code's permission prompts rather than the model: run Claude Code as
+claude -p --permission-prompt-tool mcp__askuser__approve, and each tool
+call that needs the person's permission is asked in the tmux popup and on
+the hub. Anything but the person's allow, a timeout or no popup and no hub
+among them, denies the call and tells Claude Code why.
+
 flags:
 `
 
 func runMCP(ctx context.Context, env *Env, args []string) int {
 	var f askFlags
 	var tool toolFlag
+	var approve bool
 	fs := newFlagSet("mcp", env, mcpUsage, func(fs *flag.FlagSet) {
 		tool.register(fs)
 		f.registerMCP(fs)
+		fs.BoolVar(&approve, "approve-tool", false, "also list the tool approve, for Claude Code's --permission-prompt-tool")
 	})
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -53,8 +62,8 @@ func runMCP(ctx context.Context, env *Env, args []string) int {
 	}
 	so := &mcpserver.Options{Host: *opts, Version: program.Get().Version, Tool: tool.name,
 		NotifyReport: func(err error) { fmt.Fprintf(env.Stderr, "askuser mcp: %v\n", err) },
-		Hub:          mcpHub(env, hubPreference(f.hub, opts))}
-	so.Custom = popupCapabilities(env, tool.questions())
+		Hub:          mcpHub(env, hubPreference(f.hub, opts)), Approve: approve}
+	so.Custom = popupCapabilities(env, tool.questions(), approve)
 	srv, err := mcpserver.New(so)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "askuser mcp: %v\n", err)

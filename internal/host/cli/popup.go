@@ -24,17 +24,22 @@ flags:
 
 // popupCapabilities binds the custom route of askuser mcp: askuser's own
 // dialog in a tmux popup on the pane the server runs in, for ask_user, or
-// for AskUserQuestion when questions is set. Without a popup it binds
-// none and says why.
-func popupCapabilities(env *Env, questions bool) ask.Capabilities {
+// for AskUserQuestion when questions is set, and for AskUserQuestion as
+// well when approvals is set, which shows the approve tool's approvals.
+// Without a popup it binds none and says why.
+func popupCapabilities(env *Env, questions, approvals bool) ask.Capabilities {
 	r, why := tmuxPopup(env)
-	switch {
-	case r == nil:
+	if r == nil {
 		return ask.Capabilities{CustomReason: why}
-	case questions:
-		return ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUserQuestion, ask.RendererFunc[*auq.Request, auq.Result](r.RenderQuestions))
 	}
-	return ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, r)
+	var caps ask.Capabilities
+	if questions || approvals {
+		caps = ask.Bind(caps, contract.RouteCustom, ask.AskUserQuestion, ask.RendererFunc[*auq.Request, auq.Result](r.RenderQuestions))
+	}
+	if !questions {
+		caps = ask.Bind(caps, contract.RouteCustom, ask.AskUser, r)
+	}
+	return caps
 }
 
 // tmuxPopup is the tmux popup on the pane the server runs in, or nil and

@@ -1,0 +1,101 @@
+package claudecode
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/askuser/askuser/internal/strictjson"
+)
+
+// PermissionRequest is what Claude Code's PermissionRequest hook reads
+// on its standard input, in the members askuser uses; Claude Code sends
+// more (transcript_path, permission_mode and others), which are let be.
+type PermissionRequest struct {
+	SessionID     string `json:"session_id"`
+	Cwd           string `json:"cwd"`
+	HookEventName string `json:"hook_event_name"`
+	ToolName      string `json:"tool_name"`
+	// ToolInput is the tool's input, a JSON object, as given.
+	ToolInput json.RawMessage `json:"tool_input"`
+	// PermissionSuggestions are Claude Code's permission updates that
+	// would allow calls like this one from now on, each as given.
+	PermissionSuggestions []json.RawMessage `json:"permission_suggestions"`
+	ToolUseID             string            `json:"tool_use_id"`
+}
+
+// PromptToolInput is the input of the permission-prompt tool that
+// Claude Code's -p --permission-prompt-tool names: the tool call that
+// awaits permission.
+type PromptToolInput struct {
+	ToolName string `json:"tool_name"`
+	// Input is the tool's input, a JSON object, as given.
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+}
+
+// DecodePermissionRequest decodes the PermissionRequest hook's input. It
+// fails on anything but one JSON object of that event with a tool name
+// and a tool input object, or one with a duplicate key or an unpaired
+// surrogate, which could be read two ways.
+func DecodePermissionRequest(data []byte) (*PermissionRequest, error) {
+	var h PermissionRequest
+	if err := decode(data, &h); err != nil {
+		return nil, fmt.Errorf("the hook's input %w", err)
+	}
+	if h.HookEventName != "PermissionRequest" {
+		return nil, fmt.Errorf("the hook's input is for the event %q, not PermissionRequest", h.HookEventName)
+	}
+	if err := checkCall(h.ToolName, h.ToolInput); err != nil {
+		return nil, fmt.Errorf("the hook's input %w", err)
+	}
+	return &h, nil
+}
+
+// Prompt returns the approval of h's tool call; see NewPrompt.
+func (h *PermissionRequest) Prompt() (*Prompt, error) {
+	return NewPrompt(h.ToolName, h.ToolInput, h.PermissionSuggestions)
+}
+
+// DecodePromptToolInput decodes the permission-prompt tool's input, with
+// the rules of DecodePermissionRequest.
+func DecodePromptToolInput(data []byte) (*PromptToolInput, error) {
+	var in PromptToolInput
+	if err := decode(data, &in); err != nil {
+		return nil, fmt.Errorf("the permission prompt %w", err)
+	}
+	if err := checkCall(in.ToolName, in.Input); err != nil {
+		return nil, fmt.Errorf("the permission prompt %w", err)
+	}
+	return &in, nil
+}
+
+// Prompt returns the approval of in's tool call; see NewPrompt.
+func (in *PromptToolInput) Prompt() (*Prompt, error) {
+	return NewPrompt(in.ToolName, in.Input, nil)
+}
+
+func decode(data []byte, v any) error {
+	if err := strictjson.Check(data, nil); err != nil {
+		return err
+	}
+	d := json.NewDecoder(bytes.NewReader(data))
+	if err := d.Decode(v); err != nil {
+		return fmt.Errorf("does not decode: %w", err)
+	}
+	if d.More() {
+		return errors.New("has data after its object")
+	}
+	return nil
+}
+
+func checkCall(tool string, input json.RawMessage) error {
+	switch {
+	case tool == "":
+		return errors.New("names no tool")
+	case len(input) == 0 || input[0] != '{':
+		return errors.New("has no tool input object")
+	}
+	return nil
+}
