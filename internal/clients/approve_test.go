@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/creack/pty"
+
 	"github.com/askuser/askuser/approval"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/claudecode"
@@ -71,12 +73,20 @@ func waitApproval(t *testing.T, c *hub.Client, command string) hub.Question {
 }
 
 // answerApproval answers the approval id with askuser answer, as a
-// person would, with the short answer args.
+// person would at a terminal (only there may it allow), with the short
+// answer args.
 func answerApproval(t *testing.T, s *sandbox, id string, args ...string) {
 	t.Helper()
+	ptm, tty, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ptm.Close()
+	defer tty.Close()
 	cmd := exec.Command(askuserBin, append([]string{"answer", id}, args...)...)
 	cmd.Env = s.env
 	cmd.Dir = s.work
+	cmd.Stdin = tty
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("askuser answer %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
