@@ -31,6 +31,7 @@ import (
 // namespaces, askuser ask's machine is one, with its own host name and
 // network, that reaches only the cluster.
 func TestClusterAgentConfig(t *testing.T) {
+	t.Parallel()
 	// askuser-hub is built beside askuser, where askuser finds it.
 	askuser, _, c, _, me := agentsCluster(t)
 	mine := me.hub(t, c)
@@ -40,6 +41,7 @@ func TestClusterAgentConfig(t *testing.T) {
 	}
 
 	t.Run("askuser ask", func(t *testing.T) {
+		t.Parallel()
 		m := newConfigMachine(t, c)
 		args := []string{askuser, "ask", "--config", m.config, filepath.Join(m.dir, "q.json")}
 		env := m.env()
@@ -99,6 +101,7 @@ func TestClusterAgentConfig(t *testing.T) {
 	})
 
 	t.Run("askuser mcp", func(t *testing.T) {
+		t.Parallel()
 		m := newConfigMachine(t, c)
 		m.writeConfig(t, c, me)
 		title, yes := m.question(t)

@@ -60,18 +60,35 @@ type clusterNode struct {
 
 func (n *clusterNode) url() string { return fmt.Sprintf("nats://127.0.0.1:%d", n.port) }
 
-// freePorts returns n ports free on 127.0.0.1 now.
+// handedOut holds every port freePorts has returned in this process:
+// tests that run in parallel each start their servers on ports of their
+// own, never on one another test was given and has not bound yet.
+var handedOut struct {
+	sync.Mutex
+	ports map[int]bool
+}
+
+// freePorts returns n ports free on 127.0.0.1 now, none of them returned
+// before in this process.
 func freePorts(t testing.TB, n int) []int {
 	t.Helper()
+	handedOut.Lock()
+	defer handedOut.Unlock()
+	if handedOut.ports == nil {
+		handedOut.ports = map[int]bool{}
+	}
 	var out []int
 	var lns []net.Listener
-	for range n {
+	for len(out) < n {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
 		}
 		lns = append(lns, ln)
-		out = append(out, ln.Addr().(*net.TCPAddr).Port)
+		if p := ln.Addr().(*net.TCPAddr).Port; !handedOut.ports[p] {
+			handedOut.ports[p] = true
+			out = append(out, p)
+		}
 	}
 	for _, ln := range lns {
 		ln.Close()
@@ -475,6 +492,7 @@ exit $code
 // sees every message and every file of the cluster, finds no question
 // text, option, answer or secret in any of them.
 func TestClusterAgents(t *testing.T) {
+	t.Parallel()
 	askuser, askuserHub, c, snooped, me := agentsCluster(t)
 	mine := me.hub(t, c)
 
@@ -831,6 +849,7 @@ func answerOnce(c *hub.Client, q *hub.Question, label, by string) (hub.Answer, e
 // there. The operator sees no question text or option in any message or
 // stored file.
 func TestClusterLeaf(t *testing.T) {
+	t.Parallel()
 	askuser, askuserHub, c, snooped, me := agentsCluster(t)
 	var leafPorts []string
 	for _, n := range c.nodes {
@@ -1089,6 +1108,7 @@ func (l *link) dial() (net.Conn, error) {
 // stopped it, in the clear as who answered, and no question text or
 // option.
 func TestClusterStopCountdown(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t)
 	snooped := &snoop{}
 	snooped.watch(t, c, "owner")
