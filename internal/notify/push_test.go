@@ -156,7 +156,7 @@ func closeLink(l *hub.Link) {
 
 func pending(t *testing.T, c *hub.Client, n int) []hub.Question {
 	t.Helper()
-	for end := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	for end := testkit.PatienceDeadline(t); ; time.Sleep(10 * time.Millisecond) {
 		qs, err := c.Pending(context.Background())
 		if err != nil {
 			t.Fatal(err)
