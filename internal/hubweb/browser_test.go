@@ -18,6 +18,8 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // browser is a real Chromium showing the page, driven either by touch
@@ -162,7 +164,7 @@ func (b *browser) eval(js string, out any) {
 // throws (an element it looks into is not there yet), it is false.
 func (b *browser) wait(js string) {
 	b.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := testkit.PatienceDeadline(b.t)
 	for {
 		var ok bool
 		b.eval("(() => { try { return !!("+js+"); } catch { return false; } })()", &ok)

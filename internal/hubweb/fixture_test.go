@@ -41,6 +41,10 @@ type fixture struct {
 	events <-chan hub.WatchEvent
 	seen   map[string]bool // the questions waiting returned
 	info   hub.Info
+	// ctx is the context of the fixture's calls, which end with the
+	// test: its links then close at once, with no call left to wait for.
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 func newFixture(t testing.TB) *fixture { return newFixtureWith(t, false) }
@@ -74,6 +78,8 @@ func newFixtureWith(t testing.TB, withTLS bool) *fixture {
 	}
 	f := &fixture{base: u.Scheme + "://" + u.Host, state: state, logs: logs, token: strings.TrimPrefix(u.Fragment, "token="), dir: dir, seen: map[string]bool{}, info: info,
 		http: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }, Timeout: 10 * time.Second}}
+	f.ctx, f.cancel = context.WithCancel(context.Background())
+	t.Cleanup(f.cancel)
 	if withTLS {
 		pem, err := os.ReadFile(filepath.Join(dir, hubweb.CertFile))
 		if err != nil {
@@ -101,7 +107,8 @@ func newFixtureWith(t testing.TB, withTLS bool) *fixture {
 }
 
 // newAsker returns an asker whose only route is the hub, with its
-// questions tagged with agent, project and machine.
+// questions tagged with agent, project and machine. Calls made with f.ctx
+// end with the test, before the link closes.
 func (f *fixture) newAsker(t testing.TB, agent, project, machine string) *ask.Asker {
 	t.Helper()
 	info := f.info
@@ -110,6 +117,7 @@ func (f *fixture) newAsker(t testing.TB, agent, project, machine string) *ask.As
 		Agent: agent, Project: project, Machine: machine,
 	})
 	t.Cleanup(func() {
+		f.cancel()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		l.Close(ctx)
@@ -120,7 +128,7 @@ func (f *fixture) newAsker(t testing.TB, agent, project, machine string) *ask.As
 // waiting waits for the next new question that waits on the hub.
 func (f *fixture) waiting(t testing.TB) *hub.Question {
 	t.Helper()
-	timeout := time.After(10 * time.Second)
+	timeout := time.After(testkit.Patience(t))
 	for {
 		select {
 		case e := <-f.events:
@@ -129,7 +137,7 @@ func (f *fixture) waiting(t testing.TB) *hub.Question {
 				return e.Question
 			}
 		case <-timeout:
-			t.Fatal("no question came to the hub within 10s")
+			t.Fatal("no question came to the hub")
 		}
 	}
 }
@@ -139,7 +147,7 @@ func (f *fixture) waiting(t testing.TB) *hub.Question {
 func (f *fixture) askUser(t testing.TB, req string) (<-chan contract.Result, *hub.Question) {
 	t.Helper()
 	out := make(chan contract.Result, 1)
-	go func() { out <- ask.AskJSON(context.Background(), f.asker, ask.AskUser, []byte(req), nil) }()
+	go func() { out <- ask.AskJSON(f.ctx, f.asker, ask.AskUser, []byte(req), nil) }()
 	return out, f.waiting(t)
 }
 
@@ -147,7 +155,7 @@ func (f *fixture) askUser(t testing.TB, req string) (<-chan contract.Result, *hu
 func (f *fixture) askQuestions(t testing.TB, req string) (<-chan auq.Outcome, *hub.Question) {
 	t.Helper()
 	out := make(chan auq.Outcome, 1)
-	go func() { out <- ask.AskJSON(context.Background(), f.asker, ask.AskUserQuestion, []byte(req), nil) }()
+	go func() { out <- ask.AskJSON(f.ctx, f.asker, ask.AskUserQuestion, []byte(req), nil) }()
 	return out, f.waiting(t)
 }
 
@@ -209,8 +217,8 @@ func receive[T any](t testing.TB, ch <-chan T) T {
 	select {
 	case v := <-ch:
 		return v
-	case <-time.After(10 * time.Second):
-		t.Fatal("the asker got nothing within 10s")
+	case <-time.After(testkit.Patience(t)):
+		t.Fatal("the asker got nothing")
 	}
 	panic("unreachable")
 }
