@@ -73,7 +73,7 @@ func TestClusterAgentConfig(t *testing.T) {
 
 		started := m.startedHub(t, func() string { return stderr.String() })
 		q := m.reached(t, mine, title, "askuser ask", func() string { return stderr.String() })
-		if _, err := answerRetrying(mine, &q, yes, "alice"); err != nil {
+		if _, err := answerRetrying(t, mine, &q, yes, "alice"); err != nil {
 			t.Fatalf("answer on the person's hub: %v", err)
 		}
 		select {
@@ -125,7 +125,7 @@ func TestClusterAgentConfig(t *testing.T) {
 		}()
 		started := m.startedHub(t, func() string { return stderr.String() })
 		q := m.reached(t, mine, title, "ci-agent 1", func() string { return stderr.String() })
-		if _, err := answerRetrying(mine, &q, yes, "alice"); err != nil {
+		if _, err := answerRetrying(t, mine, &q, yes, "alice"); err != nil {
 			t.Fatalf("answer on the person's hub: %v", err)
 		}
 		select {

@@ -526,7 +526,7 @@ func TestClusterAgents(t *testing.T) {
 		}
 		q := byTitle[ag.title]
 		if i%2 == 0 {
-			if _, err := answerRetrying(mine, &q, ag.a, "alice"); err != nil {
+			if _, err := answerRetrying(t, mine, &q, ag.a, "alice"); err != nil {
 				t.Errorf("answer %q on the person's hub: %v", ag.a, err)
 			}
 			won[ag.title] = ag.a
@@ -540,7 +540,7 @@ func TestClusterAgents(t *testing.T) {
 		labels := map[string]string{"bob": ag.a, "carol": ag.b}
 		for by, cl := range map[string]*hub.Client{"bob": bob, "carol": carol} {
 			go func() {
-				_, err := answerRetrying(cl, &q, labels[by], by)
+				_, err := answerRetrying(t, cl, &q, labels[by], by)
 				results <- res{labels[by], err}
 			}()
 		}
@@ -807,19 +807,16 @@ func checkOperator(t *testing.T, c *cluster, snooped *snoop, me person, secrets 
 const offline = 12 * time.Second
 
 // answerRetrying answers q with label on behalf of by, trying again while
-// the cluster elects a new leader after a node died.
-func answerRetrying(c *hub.Client, q *hub.Question, label, by string) (hub.Answer, error) {
-	var err error
-	for range 40 {
-		var a hub.Answer
-		a, err = answerOnce(c, q, label, by)
+// the cluster elects a new leader after a node died, for as long as the
+// test's patience lasts.
+func answerRetrying(t testing.TB, c *hub.Client, q *hub.Question, label, by string) (hub.Answer, error) {
+	for deadline := testkit.PatienceDeadline(t); ; time.Sleep(250 * time.Millisecond) {
+		a, err := answerOnce(c, q, label, by)
 		var refused *hub.RefusedError
-		if err == nil || errors.As(err, &refused) && refused.Reason != hub.RefusedUnknown {
+		if err == nil || errors.As(err, &refused) && refused.Reason != hub.RefusedUnknown || time.Now().After(deadline) {
 			return a, err
 		}
-		time.Sleep(250 * time.Millisecond)
 	}
-	return hub.Answer{}, err
 }
 
 // answerOnce answers q with label on behalf of by.
@@ -891,7 +888,7 @@ func TestClusterLeaf(t *testing.T) {
 		byTitle := waitTitles(t, mine, titles, as)
 		for _, ag := range as {
 			q := byTitle[ag.title]
-			if _, err := answerRetrying(mine, &q, ag.a, "alice"); err != nil {
+			if _, err := answerRetrying(t, mine, &q, ag.a, "alice"); err != nil {
 				t.Fatalf("answer %q on the laptop's hub: %v", ag.a, err)
 			}
 			ag.check(t, ag.a)
@@ -1188,7 +1185,7 @@ func TestClusterStopCountdown(t *testing.T) {
 			}
 		}
 		time.Sleep(time.Until(q.Tag.Deadline.Add(time.Second)))
-		if _, err := answerRetrying(mine, &q, yes, "alice"); err != nil {
+		if _, err := answerRetrying(t, mine, &q, yes, "alice"); err != nil {
 			t.Fatalf("stopped on %s: answer after the deadline on the person's hub: %v", tc.where, err)
 		}
 		select {
@@ -1286,7 +1283,7 @@ func benchAsk(b *testing.B, dial func(context.Context) (*hub.Client, error), wat
 		q := <-waiting
 		visible = append(visible, time.Since(start))
 		start = time.Now()
-		if _, err := answerRetrying(watcher, q, "prod", "bench"); err != nil {
+		if _, err := answerRetrying(b, watcher, q, "prod", "bench"); err != nil {
 			b.Fatal(err)
 		}
 		if res := <-results; res.Status != contract.StatusAnswered {

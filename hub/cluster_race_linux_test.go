@@ -518,7 +518,7 @@ func TestClusterReadAfterWrite(t *testing.T) {
 			}
 		}
 		answerer := readers[1+i%2]
-		if _, err := answerRetrying(answerer, &hub.Question{ID: id, Request: []byte(askUserReq)}, "prod", "alice"); err != nil {
+		if _, err := answerRetrying(t, answerer, &hub.Question{ID: id, Request: []byte(askUserReq)}, "prod", "alice"); err != nil {
 			t.Fatalf("question %d: answer: %v", i, err)
 		}
 		for _, r := range readers {
@@ -642,7 +642,7 @@ func TestClusterStopLookedFor(t *testing.T) {
 			return ""
 		})
 		t.Logf("stopped on %s without a notice: every hub and the agent knew within %v (expected within %v)", tc.where, time.Since(start).Round(time.Millisecond), within)
-		if _, err := answerRetrying(mine, &q, "prod", "alice"); err != nil {
+		if _, err := answerRetrying(t, mine, &q, "prod", "alice"); err != nil {
 			t.Fatal(err)
 		}
 		select {

@@ -251,7 +251,7 @@ func TestClusterSealing(t *testing.T) {
 	if want := "prod-db (new to this hub: key " + seal.Fingerprint(k.Public()) + ")"; q0.Tag.Machine != want {
 		t.Fatalf("the first question of prod-db shows under %q, want %q", q0.Tag.Machine, want)
 	}
-	if _, err := answerRetrying(mine, &q0, "a", "alice"); err != nil {
+	if _, err := answerRetrying(t, mine, &q0, "a", "alice"); err != nil {
 		t.Fatal(err)
 	}
 	if res := <-first; res.Status != contract.StatusAnswered {
@@ -323,7 +323,7 @@ func TestClusterSealing(t *testing.T) {
 	defer endReplayed()
 	replayed := askQuestion(replayCtx, l, replayTitle, []string{"a", "b"}, 60000, t)
 	replayID := opened(t, op.questions, device, replayTitle)[replayTitle]
-	if _, err := answerRetrying(mine, &intact, "b", "alice"); err != nil {
+	if _, err := answerRetrying(t, mine, &intact, "b", "alice"); err != nil {
 		t.Fatal(err)
 	}
 	answer := record(t, op.answers, id("moved from"))
@@ -488,7 +488,7 @@ func TestClusterRelayRestart(t *testing.T) {
 	q := waitQuestion(t, mine, title)
 	stop()
 	logs, _ := start()
-	if _, err := answerRetrying(mine, &q, "b", "alice"); err != nil {
+	if _, err := answerRetrying(t, mine, &q, "b", "alice"); err != nil {
 		t.Fatal(err)
 	}
 	select {
