@@ -59,7 +59,7 @@ func newFixtureWith(t testing.TB, withTLS bool) *fixture {
 		t.Fatal(err)
 	}
 	dir := paths.Dir
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.Patience(t))
 	defer cancel()
 	urls := make(chan string, 1)
 	logs := &testkit.Buffer{}
