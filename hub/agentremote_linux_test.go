@@ -31,6 +31,7 @@ import (
 // namespaces, askuser ask's machine is one, with its own host name and
 // network, that reaches only the cluster.
 func TestClusterAgentConfig(t *testing.T) {
+	t.Parallel()
 	// askuser-hub is built beside askuser, where askuser finds it.
 	askuser, _, c, _, me := agentsCluster(t)
 	mine := me.hub(t, c)
@@ -40,6 +41,7 @@ func TestClusterAgentConfig(t *testing.T) {
 	}
 
 	t.Run("askuser ask", func(t *testing.T) {
+		t.Parallel()
 		m := newConfigMachine(t, c)
 		args := []string{askuser, "ask", "--config", m.config, filepath.Join(m.dir, "q.json")}
 		env := m.env()
@@ -71,7 +73,7 @@ func TestClusterAgentConfig(t *testing.T) {
 
 		started := m.startedHub(t, func() string { return stderr.String() })
 		q := m.reached(t, mine, title, "askuser ask", func() string { return stderr.String() })
-		if _, err := answerRetrying(mine, &q, yes, "alice"); err != nil {
+		if _, err := answerRetrying(t, mine, &q, yes, "alice"); err != nil {
 			t.Fatalf("answer on the person's hub: %v", err)
 		}
 		select {
@@ -99,6 +101,7 @@ func TestClusterAgentConfig(t *testing.T) {
 	})
 
 	t.Run("askuser mcp", func(t *testing.T) {
+		t.Parallel()
 		m := newConfigMachine(t, c)
 		m.writeConfig(t, c, me)
 		title, yes := m.question(t)
@@ -122,7 +125,7 @@ func TestClusterAgentConfig(t *testing.T) {
 		}()
 		started := m.startedHub(t, func() string { return stderr.String() })
 		q := m.reached(t, mine, title, "ci-agent 1", func() string { return stderr.String() })
-		if _, err := answerRetrying(mine, &q, yes, "alice"); err != nil {
+		if _, err := answerRetrying(t, mine, &q, yes, "alice"); err != nil {
 			t.Fatalf("answer on the person's hub: %v", err)
 		}
 		select {

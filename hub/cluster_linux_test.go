@@ -60,18 +60,35 @@ type clusterNode struct {
 
 func (n *clusterNode) url() string { return fmt.Sprintf("nats://127.0.0.1:%d", n.port) }
 
-// freePorts returns n ports free on 127.0.0.1 now.
+// handedOut holds every port freePorts has returned in this process:
+// tests that run in parallel each start their servers on ports of their
+// own, never on one another test was given and has not bound yet.
+var handedOut struct {
+	sync.Mutex
+	ports map[int]bool
+}
+
+// freePorts returns n ports free on 127.0.0.1 now, none of them returned
+// before in this process.
 func freePorts(t testing.TB, n int) []int {
 	t.Helper()
+	handedOut.Lock()
+	defer handedOut.Unlock()
+	if handedOut.ports == nil {
+		handedOut.ports = map[int]bool{}
+	}
 	var out []int
 	var lns []net.Listener
-	for range n {
+	for len(out) < n {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
 		}
 		lns = append(lns, ln)
-		out = append(out, ln.Addr().(*net.TCPAddr).Port)
+		if p := ln.Addr().(*net.TCPAddr).Port; !handedOut.ports[p] {
+			handedOut.ports[p] = true
+			out = append(out, p)
+		}
 	}
 	for _, ln := range lns {
 		ln.Close()
@@ -475,6 +492,7 @@ exit $code
 // sees every message and every file of the cluster, finds no question
 // text, option, answer or secret in any of them.
 func TestClusterAgents(t *testing.T) {
+	t.Parallel()
 	askuser, askuserHub, c, snooped, me := agentsCluster(t)
 	mine := me.hub(t, c)
 
@@ -508,7 +526,7 @@ func TestClusterAgents(t *testing.T) {
 		}
 		q := byTitle[ag.title]
 		if i%2 == 0 {
-			if _, err := answerRetrying(mine, &q, ag.a, "alice"); err != nil {
+			if _, err := answerRetrying(t, mine, &q, ag.a, "alice"); err != nil {
 				t.Errorf("answer %q on the person's hub: %v", ag.a, err)
 			}
 			won[ag.title] = ag.a
@@ -522,7 +540,7 @@ func TestClusterAgents(t *testing.T) {
 		labels := map[string]string{"bob": ag.a, "carol": ag.b}
 		for by, cl := range map[string]*hub.Client{"bob": bob, "carol": carol} {
 			go func() {
-				_, err := answerRetrying(cl, &q, labels[by], by)
+				_, err := answerRetrying(t, cl, &q, labels[by], by)
 				results <- res{labels[by], err}
 			}()
 		}
@@ -789,19 +807,16 @@ func checkOperator(t *testing.T, c *cluster, snooped *snoop, me person, secrets 
 const offline = 12 * time.Second
 
 // answerRetrying answers q with label on behalf of by, trying again while
-// the cluster elects a new leader after a node died.
-func answerRetrying(c *hub.Client, q *hub.Question, label, by string) (hub.Answer, error) {
-	var err error
-	for range 40 {
-		var a hub.Answer
-		a, err = answerOnce(c, q, label, by)
+// the cluster elects a new leader after a node died, for as long as the
+// test's patience lasts.
+func answerRetrying(t testing.TB, c *hub.Client, q *hub.Question, label, by string) (hub.Answer, error) {
+	for deadline := testkit.PatienceDeadline(t); ; time.Sleep(250 * time.Millisecond) {
+		a, err := answerOnce(c, q, label, by)
 		var refused *hub.RefusedError
-		if err == nil || errors.As(err, &refused) && refused.Reason != hub.RefusedUnknown {
+		if err == nil || errors.As(err, &refused) && refused.Reason != hub.RefusedUnknown || time.Now().After(deadline) {
 			return a, err
 		}
-		time.Sleep(250 * time.Millisecond)
 	}
-	return hub.Answer{}, err
 }
 
 // answerOnce answers q with label on behalf of by.
@@ -831,6 +846,7 @@ func answerOnce(c *hub.Client, q *hub.Question, label, by string) (hub.Answer, e
 // there. The operator sees no question text or option in any message or
 // stored file.
 func TestClusterLeaf(t *testing.T) {
+	t.Parallel()
 	askuser, askuserHub, c, snooped, me := agentsCluster(t)
 	var leafPorts []string
 	for _, n := range c.nodes {
@@ -872,7 +888,7 @@ func TestClusterLeaf(t *testing.T) {
 		byTitle := waitTitles(t, mine, titles, as)
 		for _, ag := range as {
 			q := byTitle[ag.title]
-			if _, err := answerRetrying(mine, &q, ag.a, "alice"); err != nil {
+			if _, err := answerRetrying(t, mine, &q, ag.a, "alice"); err != nil {
 				t.Fatalf("answer %q on the laptop's hub: %v", ag.a, err)
 			}
 			ag.check(t, ag.a)
@@ -1089,6 +1105,7 @@ func (l *link) dial() (net.Conn, error) {
 // stopped it, in the clear as who answered, and no question text or
 // option.
 func TestClusterStopCountdown(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t)
 	snooped := &snoop{}
 	snooped.watch(t, c, "owner")
@@ -1168,7 +1185,7 @@ func TestClusterStopCountdown(t *testing.T) {
 			}
 		}
 		time.Sleep(time.Until(q.Tag.Deadline.Add(time.Second)))
-		if _, err := answerRetrying(mine, &q, yes, "alice"); err != nil {
+		if _, err := answerRetrying(t, mine, &q, yes, "alice"); err != nil {
 			t.Fatalf("stopped on %s: answer after the deadline on the person's hub: %v", tc.where, err)
 		}
 		select {
@@ -1266,7 +1283,7 @@ func benchAsk(b *testing.B, dial func(context.Context) (*hub.Client, error), wat
 		q := <-waiting
 		visible = append(visible, time.Since(start))
 		start = time.Now()
-		if _, err := answerRetrying(watcher, q, "prod", "bench"); err != nil {
+		if _, err := answerRetrying(b, watcher, q, "prod", "bench"); err != nil {
 			b.Fatal(err)
 		}
 		if res := <-results; res.Status != contract.StatusAnswered {

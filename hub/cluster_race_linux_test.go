@@ -127,6 +127,7 @@ func agentLink(t *testing.T, info hub.Info) *hub.Link {
 // elsewhere and says whose answer it replaced, and its watch tells the
 // question closed once more, with it; the winner's hub keeps its own.
 func TestClusterSameMomentRelayed(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t)
 	me := newPerson(t, c)
 	laptopPaths, _ := hub.Locate(me.getenv)
@@ -300,6 +301,7 @@ func answerAtOnce(t *testing.T, id string, ms [2]*relayMachine) [2]error {
 // for, and says so in its log, with why. Buckets it finds it uses as
 // they are.
 func TestClusterBucketReplicas(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t)
 	me := newPerson(t, c)
 	nc := c.connect(t, "owner", c.urls())
@@ -374,6 +376,7 @@ func TestClusterBucketReplicas(t *testing.T) {
 // No read finds the question unknown, nor misses the answer, whichever
 // replica is behind.
 func TestClusterReadAfterPublish(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t)
 	me := newPerson(t, c)
 	remote, remoteKey := config.Remote{URL: c.nodes[0].url(), Credentials: c.credentials(t, "agent"), Recipients: []string{me.recipient}}, machineKey(t)
@@ -454,6 +457,7 @@ func TestClusterReadAfterPublish(t *testing.T) {
 // may be answered by a replica that has not stored the write yet; no
 // read here finds a question unknown or misses an answer.
 func TestClusterReadAfterWrite(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t)
 	me := newPerson(t, c)
 	asker, err := hub.DialRemote(context.Background(), config.Remote{URL: c.nodes[0].url(), Credentials: c.credentials(t, "agent"), Recipients: []string{me.recipient}}, machineKey(t), &hub.DialOptions{Timeout: 5 * time.Second})
@@ -514,7 +518,7 @@ func TestClusterReadAfterWrite(t *testing.T) {
 			}
 		}
 		answerer := readers[1+i%2]
-		if _, err := answerRetrying(answerer, &hub.Question{ID: id, Request: []byte(askUserReq)}, "prod", "alice"); err != nil {
+		if _, err := answerRetrying(t, answerer, &hub.Question{ID: id, Request: []byte(askUserReq)}, "prod", "alice"); err != nil {
 			t.Fatalf("question %d: answer: %v", i, err)
 		}
 		for _, r := range readers {
@@ -570,6 +574,7 @@ func stopWithoutNotice(t *testing.T, nc *nats.Conn, id, by string) {
 // person's hub, stopped by the same name, and the asking agent's
 // countdown stops.
 func TestClusterStopLookedFor(t *testing.T) {
+	t.Parallel()
 	c, me, agentInfo, agentHub := askingMachine(t)
 	paths, _ := hub.Locate(me.getenv)
 	mineInfo, mine := relayingHub(t, paths, c.nodes[1].url(), me.creds, me.recipient)
@@ -637,7 +642,7 @@ func TestClusterStopLookedFor(t *testing.T) {
 			return ""
 		})
 		t.Logf("stopped on %s without a notice: every hub and the agent knew within %v (expected within %v)", tc.where, time.Since(start).Round(time.Millisecond), within)
-		if _, err := answerRetrying(mine, &q, "prod", "alice"); err != nil {
+		if _, err := answerRetrying(t, mine, &q, "prod", "alice"); err != nil {
 			t.Fatal(err)
 		}
 		select {
@@ -655,6 +660,7 @@ func TestClusterStopLookedFor(t *testing.T) {
 // cluster and has no buckets of the hub, as DialRemote: it makes them
 // with one replica, after JetStream refused more, and says so.
 func TestRemoteBucketsOneServer(t *testing.T) {
+	t.Parallel()
 	var said []string
 	cl, _, _ := dialOneServer(t, func(s string) { said = append(said, s) })
 	cl.Close()
@@ -710,6 +716,7 @@ func dialOneServer(t *testing.T, log func(string)) (cl *hub.Client, url, pw stri
 // the remote server, any member of the account could say so, and refuse
 // every machine's questions.
 func TestRemoteStoreNotAsked(t *testing.T) {
+	t.Parallel()
 	cl, url, pw := dialOneServer(t, nil)
 	defer cl.Close()
 	member, err := nats.Connect(url, nats.UserInfo("agent", pw))

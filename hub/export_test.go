@@ -26,6 +26,10 @@ func PublishForTest(ctx context.Context, c *Client, request json.RawMessage, que
 	return h.q.ID, c.publish(ctx, *h.q)
 }
 
+// AnsweredSubjectForTest starts the subject on which a hub tells that
+// a question was answered: AnsweredSubjectForTest.<id>.
+const AnsweredSubjectForTest = answeredSubject
+
 // DialInfoFileForTest dials as a client of the info file at path does
 // when it reconnects, given address, where the hub last listened.
 func DialInfoFileForTest(path, address string) (net.Conn, error) {
@@ -40,7 +44,8 @@ func DialInfoFilePinnedForTest(path, address string, pin bool) (net.Conn, error)
 
 // SetMirrorBoundsForTest sets how many questions of other machines a
 // relay shows at once, and how long each waits at most, until the test
-// ends.
+// ends. Every relay of the process reads them: a test that sets them
+// does not run in parallel.
 func SetMirrorBoundsForTest(t interface{ Cleanup(func()) }, most int, wait time.Duration) {
 	oldMost, oldWait := maxMirrored, maxMirroredWait
 	maxMirrored, maxMirroredWait = most, wait

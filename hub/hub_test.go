@@ -323,6 +323,7 @@ func TestUnreachableHubLeavesLocalRoute(t *testing.T) {
 }
 
 func TestLateUnknownAndExpired(t *testing.T) {
+	t.Parallel()
 	info := startHub(t)
 	c := dial(t, info)
 	l := hub.NewLink(&hub.LinkOptions{
@@ -445,6 +446,7 @@ func TestSameMomentExactlyOnce(t *testing.T) {
 // dialog: the question on the hub then outlives its first deadline, and
 // an answer given there after it still wins.
 func TestCountdownStopped(t *testing.T) {
+	t.Parallel()
 	info := startHub(t)
 	c := dial(t, info)
 	l := hub.NewLink(&hub.LinkOptions{
@@ -494,6 +496,7 @@ func TestCountdownStopped(t *testing.T) {
 // the question outlives its deadline with no deadline on the hub, and an
 // answer after it wins.
 func TestStopCountdownElsewhere(t *testing.T) {
+	t.Parallel()
 	info := startHub(t)
 	c := dial(t, info)
 	l := hub.NewLink(&hub.LinkOptions{
@@ -584,6 +587,7 @@ func TestStopCountdownRefused(t *testing.T) {
 // failed, as one may while many agents connect at once: the link dials
 // again, the question reaches the hub and its answer the call.
 func TestRedial(t *testing.T) {
+	t.Parallel()
 	info := startHub(t)
 	c := dial(t, info)
 	var dials atomic.Int32

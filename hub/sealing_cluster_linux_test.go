@@ -23,6 +23,7 @@ import (
 	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/seal"
 	"github.com/askuser/askuser/internal/testkit"
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -51,6 +52,7 @@ func startHubAt(t testing.TB, paths hub.Paths, remote map[string]any, log io.Wri
 // operator is whoever holds the cluster's credentials and writes its
 // buckets directly: the cluster's operator, or any agent machine.
 type operator struct {
+	nc                 *nats.Conn
 	questions, answers jetstream.KeyValue
 }
 
@@ -72,7 +74,7 @@ func newOperator(t *testing.T, c *cluster) operator {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return operator{q, a}
+	return operator{nc, q, a}
 }
 
 // record reads the stored record of id in kv as a JSON object, waiting
@@ -120,8 +122,8 @@ func forgeQuestion(t *testing.T, key *seal.Key, recipients []string, id string, 
 }
 
 // askQuestion asks a question with two labels through l, with timeout,
-// until the call ends, and returns its result channel.
-func askQuestion(l *hub.Link, title string, labels []string, timeoutMs int64, t *testing.T) <-chan contract.Result {
+// until the call ends or ctx does, and returns its result channel.
+func askQuestion(ctx context.Context, l *hub.Link, title string, labels []string, timeoutMs int64, t *testing.T) <-chan contract.Result {
 	var opts []map[string]any
 	for _, label := range labels {
 		opts = append(opts, map[string]any{"label": label})
@@ -129,7 +131,7 @@ func askQuestion(l *hub.Link, title string, labels []string, timeoutMs int64, t 
 	req, _ := json.Marshal(map[string]any{"questions": []map[string]any{{"title": title, "options": opts}}})
 	a := newAsker(t, l, ask.Capabilities{}, timeoutMs)
 	results := make(chan contract.Result, 1)
-	go func() { results <- ask.AskJSON(context.Background(), a, ask.AskUser, req, nil) }()
+	go func() { results <- ask.AskJSON(ctx, a, ask.AskUser, req, nil) }()
 	return results
 }
 
@@ -211,6 +213,7 @@ func opened(t *testing.T, kv jetstream.KeyValue, key *seal.Key, titles ...string
 // of them under a name its key has not earned, and logs each with the
 // reason; the agent takes no answer that is not its own question's.
 func TestClusterSealing(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t)
 	me := newPerson(t, c)
 	device, _ := seal.NewKey()
@@ -224,6 +227,10 @@ func TestClusterSealing(t *testing.T) {
 		return hub.DialRemote(ctx, agentRemote, agentKey, &hub.DialOptions{Timeout: 5 * time.Second})
 	}})
 	defer closeLink(l)
+	// The questions left waiting end with the test, before the link
+	// closes.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 
 	paths, _ := hub.Locate(me.getenv)
 	remote := map[string]any{"url": c.nodes[1].url(), "credentials": me.creds, "recipients": recipients}
@@ -235,7 +242,7 @@ func TestClusterSealing(t *testing.T) {
 	// shows with the key's fingerprint.
 	title := func(what string) string { return what + " " + secret() }
 	firstTitle := title("first")
-	first := askQuestion(l, firstTitle, []string{"a", "b"}, 60000, t)
+	first := askQuestion(ctx, l, firstTitle, []string{"a", "b"}, 60000, t)
 	q0 := waitQuestion(t, mine, firstTitle)
 	k, err := hubstore.ReadKey(agentKey)
 	if err != nil {
@@ -244,7 +251,7 @@ func TestClusterSealing(t *testing.T) {
 	if want := "prod-db (new to this hub: key " + seal.Fingerprint(k.Public()) + ")"; q0.Tag.Machine != want {
 		t.Fatalf("the first question of prod-db shows under %q, want %q", q0.Tag.Machine, want)
 	}
-	if _, err := answerRetrying(mine, &q0, "a", "alice"); err != nil {
+	if _, err := answerRetrying(t, mine, &q0, "a", "alice"); err != nil {
 		t.Fatal(err)
 	}
 	if res := <-first; res.Status != contract.StatusAnswered {
@@ -257,7 +264,7 @@ func TestClusterSealing(t *testing.T) {
 	results := map[string]<-chan contract.Result{}
 	for _, what := range []string{"re-tagged", "moved", "moved from", "forged"} {
 		titles[what] = title(what)
-		results[what] = askQuestion(l, titles[what], []string{"a", "b"}, 60000, t)
+		results[what] = askQuestion(ctx, l, titles[what], []string{"a", "b"}, 60000, t)
 	}
 	ids := opened(t, op.questions, device, titles["re-tagged"], titles["moved"], titles["moved from"], titles["forged"])
 	id := func(what string) string { return ids[titles[what]] }
@@ -308,26 +315,58 @@ func TestClusterSealing(t *testing.T) {
 	notShown(t, mine, reasons, id)
 
 	// The person answers the intact question; the operator replays that
-	// answer onto a question the agent asks now.
+	// answer onto a question the agent asks now, and tells of it as a
+	// hub does. The agent reads it, refuses it and removes it; the call
+	// then goes on waiting, until the test ends it.
 	replayTitle := title("replayed")
-	replayed := askQuestion(l, replayTitle, []string{"a", "b"}, 15000, t)
+	replayCtx, endReplayed := context.WithCancel(ctx)
+	defer endReplayed()
+	replayed := askQuestion(replayCtx, l, replayTitle, []string{"a", "b"}, 60000, t)
 	replayID := opened(t, op.questions, device, replayTitle)[replayTitle]
-	if _, err := answerRetrying(mine, &intact, "b", "alice"); err != nil {
+	if _, err := answerRetrying(t, mine, &intact, "b", "alice"); err != nil {
 		t.Fatal(err)
 	}
 	answer := record(t, op.answers, id("moved from"))
 	answer["id"] = replayID
 	put(t, op.answers, replayID, answer)
-	select {
-	case res := <-replayed:
-		t.Fatalf("the call ended before the answer was replayed, and the test checks nothing: %+v", res)
-	default:
+	if err := op.nc.Publish(hub.AnsweredSubjectForTest+"."+replayID, nil); err != nil {
+		t.Fatal(err)
 	}
+	purged(t, op.answers, replayID)
 	if res := <-results["moved from"]; res.Status != contract.StatusAnswered || !slices.Equal(res.Answers[0].Selections, []string{"b"}) {
 		t.Fatalf("the intact question: %+v", res)
 	}
+	select {
+	case res := <-replayed:
+		t.Fatalf("the agent took an answer replayed from another question: %+v", res)
+	default:
+	}
+	endReplayed()
 	if res := <-replayed; res.Status == contract.StatusAnswered {
 		t.Fatalf("the agent took an answer replayed from another question: %+v", res)
+	}
+}
+
+// purged waits until the entry of id in kv is removed, as an asker
+// removes an answer that is not its question's.
+func purged(t *testing.T, kv jetstream.KeyValue, id string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.Patience(t))
+	defer cancel()
+	w, err := kv.Watch(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	for {
+		select {
+		case e := <-w.Updates():
+			if e != nil && e.Operation() == jetstream.KeyValuePurge {
+				return
+			}
+		case <-ctx.Done():
+			t.Fatalf("the answer replayed onto %s was not removed from %s", id, kv.Bucket())
+		}
 	}
 }
 
@@ -386,6 +425,7 @@ func notShown(t *testing.T, c *hub.Client, reasons map[string]string, id func(st
 // sealed back to is the machine's, kept on disk, and the restarted
 // relay takes the question it published before.
 func TestClusterRelayRestart(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t)
 	me := newPerson(t, c)
 	askuserHub, err := testkit.Build("github.com/askuser/askuser/cmd/askuser-hub")
@@ -444,11 +484,11 @@ func TestClusterRelayRestart(t *testing.T) {
 	}})
 	defer closeLink(l)
 	title := "Restart " + secret()
-	results := askQuestion(l, title, []string{"a", "b"}, 90000, t)
+	results := askQuestion(context.Background(), l, title, []string{"a", "b"}, 90000, t)
 	q := waitQuestion(t, mine, title)
 	stop()
 	logs, _ := start()
-	if _, err := answerRetrying(mine, &q, "b", "alice"); err != nil {
+	if _, err := answerRetrying(t, mine, &q, "b", "alice"); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -467,6 +507,8 @@ func TestClusterRelayRestart(t *testing.T) {
 // questions, no deadline, a deadline a year away, and more than the
 // person's hub shows at once. The person's hub shows none that breaks
 // the rules, logging why, caps the deadlines, and stops at its count.
+// It changes bounds every relay of the process reads, so it does not run
+// in parallel with other tests.
 func TestClusterMirrorChecks(t *testing.T) {
 	const wait = time.Hour
 	hub.SetMirrorBoundsForTest(t, 4, wait)

@@ -55,7 +55,7 @@ func startHubProcess(t *testing.T, state string) (signal func(sig syscall.Signal
 		_ = cmd.Process.Signal(sig)
 		select {
 		case <-done:
-		case <-time.After(10 * time.Second):
+		case <-time.After(testkit.Patience(t)):
 			_ = cmd.Process.Kill()
 			<-done
 			t.Errorf("the hub did not stop on %v:\n%s", sig, stderr.String())
@@ -407,7 +407,7 @@ func TestHubAbsent(t *testing.T) {
 		}
 		// The form's session dials the hub beside the form, which may
 		// be answered first.
-		for end := time.Now().Add(5 * time.Second); !strings.Contains(formErr.String(), "the hub cannot be reached") && time.Now().Before(end); {
+		for end := testkit.PatienceDeadline(t); !strings.Contains(formErr.String(), "the hub cannot be reached") && time.Now().Before(end); {
 			time.Sleep(10 * time.Millisecond)
 		}
 		if n := strings.Count(formErr.String(), "the hub cannot be reached"); n != 1 {

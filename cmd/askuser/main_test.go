@@ -18,6 +18,7 @@ import (
 	"unsafe"
 
 	"github.com/askuser/askuser/internal/program"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/creack/pty"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -115,7 +116,7 @@ func (p *process) exchange(line string) string {
 	select {
 	case l := <-p.lines:
 		return l
-	case <-time.After(10 * time.Second):
+	case <-time.After(testkit.Patience(p.t)):
 		p.fatalf("no answer to %s", line)
 		return ""
 	}
@@ -141,7 +142,7 @@ func (p *process) waitOpenedStdin() {
 	}
 	tick := time.NewTicker(time.Millisecond)
 	defer tick.Stop()
-	limit := time.After(10 * time.Second)
+	limit := time.After(testkit.Patience(p.t))
 	for {
 		entries, _ := os.ReadDir(fds)
 		for _, e := range entries {
@@ -169,8 +170,8 @@ func signalled(t *testing.T, proc *os.Process, e *exit, sigs ...os.Signal) (int,
 	}
 	select {
 	case <-e.done:
-	case <-time.After(10 * time.Second):
-		t.Fatalf("askuser still runs 10 s after %v", sigs)
+	case <-time.After(testkit.Patience(t)):
+		t.Fatalf("askuser still runs %v after %v", time.Since(start).Round(time.Second), sigs)
 	}
 	took := time.Since(start)
 	err := e.err
@@ -295,7 +296,7 @@ func TestSignalDuringDialog(t *testing.T) {
 				cmd.Process.Kill()
 				<-e.done
 			}()
-			if !waitScreen(ptm, tt.shows) {
+			if !waitScreen(t, ptm, tt.shows) {
 				cmd.Process.Kill()
 				<-e.done
 				t.Fatalf("the terminal never showed %q; stderr:\n%s", tt.shows, stderr.String())
@@ -326,8 +327,8 @@ func TestSignalDuringDialog(t *testing.T) {
 
 // waitScreen reads the terminal's output from ptm, in the background
 // until ptm is closed, and waits until it shows want. It reports false if
-// that does not happen within 10 s.
-func waitScreen(ptm *os.File, want string) bool {
+// that does not happen within the test kit's patience.
+func waitScreen(t *testing.T, ptm *os.File, want string) bool {
 	var (
 		mu     sync.Mutex
 		screen bytes.Buffer
@@ -349,7 +350,7 @@ func waitScreen(ptm *os.File, want string) bool {
 			}
 		}
 	}()
-	limit := time.After(10 * time.Second)
+	limit := time.After(testkit.Patience(t))
 	for {
 		mu.Lock()
 		up := strings.Contains(screen.String(), want)

@@ -18,6 +18,8 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // browser is a real Chromium showing the page, driven either by touch
@@ -134,7 +136,7 @@ func (b *browser) clean() {
 
 func (b *browser) do(steps ...chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, testkit.Patience(b.t))
 	defer cancel()
 	if err := chromedp.Do(ctx, steps...); err != nil {
 		b.t.Fatalf("browser: %v", err)
@@ -145,7 +147,7 @@ func (b *browser) do(steps ...chromedp.Action[chromedp.Void]) {
 // promise, and decodes its value into out (nil for none).
 func (b *browser) eval(js string, out any) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, testkit.Patience(b.t))
 	defer cancel()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[json.RawMessage](js, chromedp.EvalAwaitPromise))
 	if err != nil {
@@ -162,7 +164,7 @@ func (b *browser) eval(js string, out any) {
 // throws (an element it looks into is not there yet), it is false.
 func (b *browser) wait(js string) {
 	b.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := testkit.PatienceDeadline(b.t)
 	for {
 		var ok bool
 		b.eval("(() => { try { return !!("+js+"); } catch { return false; } })()", &ok)
@@ -346,7 +348,7 @@ func (b *browser) scheme(s string) {
 
 func (b *browser) screenshot(path string) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, testkit.Patience(b.t))
 	defer cancel()
 	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // TestIdleConnections holds thousands of idle connections, from ten
@@ -60,7 +62,10 @@ func idleConnections(t *testing.T, args []string, useTLS, slow bool) {
 		return string(out), err
 	}
 	var id string
-	for id == "" {
+	for deadline := testkit.PatienceDeadline(t); id == ""; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the question did not reach the hub")
+		}
 		out, err := run("", "pending", "--json")
 		if err != nil {
 			t.Fatalf("askuser pending: %v\n%s", err, out)

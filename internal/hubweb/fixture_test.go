@@ -42,6 +42,10 @@ type fixture struct {
 	events <-chan hub.WatchEvent
 	seen   map[string]bool // the questions waiting returned
 	info   hub.Info
+	// ctx is the context of the fixture's calls, which end with the
+	// test: its links then close at once, with no call left to wait for.
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 func newFixture(t testing.TB) *fixture { return newFixtureWith(t, false) }
@@ -56,7 +60,7 @@ func newFixtureWith(t testing.TB, withTLS bool) *fixture {
 		t.Fatal(err)
 	}
 	dir := paths.Dir
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.Patience(t))
 	defer cancel()
 	urls := make(chan string, 1)
 	logs := &testkit.Buffer{}
@@ -75,6 +79,8 @@ func newFixtureWith(t testing.TB, withTLS bool) *fixture {
 	}
 	f := &fixture{base: u.Scheme + "://" + u.Host, state: state, logs: logs, token: strings.TrimPrefix(u.Fragment, "token="), dir: dir, seen: map[string]bool{}, info: info,
 		http: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }, Timeout: 10 * time.Second}}
+	f.ctx, f.cancel = context.WithCancel(context.Background())
+	t.Cleanup(f.cancel)
 	if withTLS {
 		pem, err := os.ReadFile(filepath.Join(dir, hubweb.CertFile))
 		if err != nil {
@@ -103,7 +109,7 @@ func newFixtureWith(t testing.TB, withTLS bool) *fixture {
 
 // newAsker returns an asker whose only route is the hub, with its
 // questions tagged with agent, project and machine; it asks approvals
-// too.
+// too. Calls made with f.ctx end with the test, before the link closes.
 func (f *fixture) newAsker(t testing.TB, agent, project, machine string) *ask.Asker {
 	t.Helper()
 	info := f.info
@@ -112,6 +118,7 @@ func (f *fixture) newAsker(t testing.TB, agent, project, machine string) *ask.As
 		Agent: agent, Project: project, Machine: machine,
 	})
 	t.Cleanup(func() {
+		f.cancel()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		l.Close(ctx)
@@ -122,7 +129,7 @@ func (f *fixture) newAsker(t testing.TB, agent, project, machine string) *ask.As
 // waiting waits for the next new question that waits on the hub.
 func (f *fixture) waiting(t testing.TB) *hub.Question {
 	t.Helper()
-	timeout := time.After(10 * time.Second)
+	timeout := time.After(testkit.Patience(t))
 	for {
 		select {
 		case e := <-f.events:
@@ -131,7 +138,7 @@ func (f *fixture) waiting(t testing.TB) *hub.Question {
 				return e.Question
 			}
 		case <-timeout:
-			t.Fatal("no question came to the hub within 10s")
+			t.Fatal("no question came to the hub")
 		}
 	}
 }
@@ -141,7 +148,7 @@ func (f *fixture) waiting(t testing.TB) *hub.Question {
 func (f *fixture) askUser(t testing.TB, req string) (<-chan contract.Result, *hub.Question) {
 	t.Helper()
 	out := make(chan contract.Result, 1)
-	go func() { out <- ask.AskJSON(context.Background(), f.asker, ask.AskUser, []byte(req), nil) }()
+	go func() { out <- ask.AskJSON(f.ctx, f.asker, ask.AskUser, []byte(req), nil) }()
 	return out, f.waiting(t)
 }
 
@@ -149,7 +156,7 @@ func (f *fixture) askUser(t testing.TB, req string) (<-chan contract.Result, *hu
 func (f *fixture) askQuestions(t testing.TB, req string) (<-chan auq.Outcome, *hub.Question) {
 	t.Helper()
 	out := make(chan auq.Outcome, 1)
-	go func() { out <- ask.AskJSON(context.Background(), f.asker, ask.AskUserQuestion, []byte(req), nil) }()
+	go func() { out <- ask.AskJSON(f.ctx, f.asker, ask.AskUserQuestion, []byte(req), nil) }()
 	return out, f.waiting(t)
 }
 
@@ -221,8 +228,8 @@ func receive[T any](t testing.TB, ch <-chan T) T {
 	select {
 	case v := <-ch:
 		return v
-	case <-time.After(10 * time.Second):
-		t.Fatal("the asker got nothing within 10s")
+	case <-time.After(testkit.Patience(t)):
+		t.Fatal("the asker got nothing")
 	}
 	panic("unreachable")
 }

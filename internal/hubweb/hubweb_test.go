@@ -410,7 +410,7 @@ func TestFirstPage(t *testing.T) {
 	const n = 60
 	for i := range n {
 		req := fmt.Sprintf(`{"questions": [{"title": "Question %d?", "options": [{"label": "yes"}, {"label": "no"}]}]}`, i)
-		go ask.AskJSON(context.Background(), f.asker, ask.AskUser, []byte(req), nil)
+		go ask.AskJSON(f.ctx, f.asker, ask.AskUser, []byte(req), nil)
 	}
 	for range n {
 		f.waiting(t)
@@ -423,7 +423,7 @@ func TestFirstPage(t *testing.T) {
 	// may be a moment behind the test's: a page opened before it has
 	// all sixty is opened again.
 	var s *sse
-	for deadline := time.Now().Add(10 * time.Second); ; {
+	for deadline := testkit.PatienceDeadline(t); ; {
 		s = f.stream(t)
 		name, data := s.next(t)
 		if name != "snapshot" || json.Unmarshal([]byte(data), &first) != nil {
@@ -472,8 +472,8 @@ func TestPreviewOverLimit(t *testing.T) {
 			if e[0] == "waiting" && strings.Contains(e[1], q.ID) {
 				st, body = f.do(t, "GET", "/api/question?id="+q.ID, "", nil)
 			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("the page told of no change of the question within 10s; it serves it as %d %.300q", st, body)
+		case <-time.After(testkit.Patience(t)):
+			t.Fatalf("the page told of no change of the question; it serves it as %d %.300q", st, body)
 		}
 	}
 	if st != http.StatusUnprocessableEntity || !strings.Contains(body, "breaks the rules of its contract") || !strings.Contains(body, "16000") || len(body) > 3000 {
@@ -495,7 +495,7 @@ func TestBucketsMadeAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.Patience(t))
 	defer cancel()
 	kv, err := js.KeyValue(ctx, hubstore.QuestionsBucket)
 	if err != nil {

@@ -263,7 +263,7 @@ func TestListKeepsPlace(t *testing.T) {
 	b := newBrowser(t, true)
 	const n = 30
 	for i := range n {
-		go ask.AskJSON(context.Background(), f.asker, ask.AskUser, []byte(fmt.Sprintf(`{"questions": [{"title": "Question %d?", "options": [{"label": "yes"}, {"label": "no"}]}]}`, i)), nil)
+		go ask.AskJSON(f.ctx, f.asker, ask.AskUser, []byte(fmt.Sprintf(`{"questions": [{"title": "Question %d?", "options": [{"label": "yes"}, {"label": "no"}]}]}`, i)), nil)
 		f.waiting(t)
 	}
 	b.open(f, "")
@@ -276,7 +276,7 @@ func TestListKeepsPlace(t *testing.T) {
 	const look = `(() => { const li = document.querySelectorAll('#list li')[%s]; return {id: li.dataset.id, top: li.getBoundingClientRect().top, focus: li.contains(document.activeElement)}; })()`
 	b.eval(`(() => { const li = document.querySelectorAll('#list li')[12]; li.querySelector('a').focus(); window.scrollTo(0, li.offsetTop - 200); return 0; })()`, nil)
 	b.eval(fmt.Sprintf(look, "12"), &before)
-	go ask.AskJSON(context.Background(), f.asker, ask.AskUser, []byte(deployReq), nil)
+	go ask.AskJSON(f.ctx, f.asker, ask.AskUser, []byte(deployReq), nil)
 	f.waiting(t)
 	b.wait(fmt.Sprintf(`document.querySelectorAll('#list li').length === %d`, n+1))
 	b.eval(fmt.Sprintf(look, "13"), &after)

@@ -119,8 +119,8 @@ func hubProcess(t *testing.T, wrap []string, args ...string) (askuser string, en
 				page = hubStatusPage(t, askuser, env)
 				logged = l
 			}
-		case <-time.After(20 * time.Second):
-			t.Fatal("askuser hub printed no page address within 20s")
+		case <-time.After(testkit.Patience(t)):
+			t.Fatal("askuser hub printed no page address")
 		}
 	}
 	go func() {
@@ -271,7 +271,7 @@ func TestTerminalAnswer(t *testing.T) {
 	b.wait(`document.querySelector('#form-host h2')`)
 	select {
 	case <-shown:
-	case <-time.After(20 * time.Second):
+	case <-time.After(testkit.Patience(t)):
 		t.Fatal("the terminal never showed the dialog's options")
 	}
 	if _, err := tty.Write([]byte("\r")); err != nil { // the first option, staging

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 func TestEventEnvAndJSON(t *testing.T) {
@@ -45,13 +46,13 @@ func TestEventEnvAndJSON(t *testing.T) {
 	}
 }
 
-// waitReport waits generously for one report.
+// waitReport waits for one report, with the test kit's patience.
 func waitReport(t *testing.T, reports <-chan error) error {
 	t.Helper()
 	select {
 	case err := <-reports:
 		return err
-	case <-time.After(20 * time.Second):
+	case <-time.After(testkit.Patience(t)):
 		t.Fatal("no report")
 		return nil
 	}
@@ -69,7 +70,7 @@ func TestCommand(t *testing.T) {
 	t.Run("gets the event", func(t *testing.T) {
 		reports := make(chan error, 1)
 		Command([]string{sh, "-c", `{ echo "$ASKUSER_HEADER $ASKUSER_QUESTIONS $ASKUSER_HOST"; cat; } > "$0.tmp" && mv "$0.tmp" "$0"`, out}, os.Environ(), e, func(err error) { reports <- err })
-		deadline := time.Now().Add(20 * time.Second)
+		deadline := testkit.PatienceDeadline(t)
 		var data []byte
 		for time.Now().Before(deadline) {
 			if b, err := os.ReadFile(out); err == nil {
@@ -124,7 +125,7 @@ func TestCommand(t *testing.T) {
 // killPidFile ends the process whose id a command wrote to path.
 func killPidFile(t *testing.T, path string) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := testkit.PatienceDeadline(t)
 	for time.Now().Before(deadline) {
 		data, err := os.ReadFile(path)
 		if err == nil && strings.HasSuffix(string(data), "\n") {

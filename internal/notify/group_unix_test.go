@@ -35,7 +35,7 @@ func waitFor(d time.Duration, cond func() bool) bool {
 func readPid(t *testing.T, path string) int {
 	t.Helper()
 	var pid int
-	if !waitFor(20*time.Second, func() bool {
+	if !waitFor(testkit.Patience(t), func() bool {
 		data, err := os.ReadFile(path)
 		if err != nil || !bytes.HasSuffix(data, []byte("\n")) {
 			return false
@@ -91,7 +91,7 @@ func TestCommandLimitStopsGroup(t *testing.T) {
 			}
 			select {
 			case <-run.Done():
-			case <-time.After(10 * time.Second):
+			case <-time.After(testkit.Patience(t)):
 				t.Fatal("Done was not closed after the limit")
 			}
 			got := ""
@@ -135,7 +135,7 @@ func TestCommandsStop(t *testing.T) {
 		t.Errorf("Stop took %s, want at most 2×%s", took, StopGrace)
 	}
 	for _, pid := range pids {
-		if !waitFor(5*time.Second, func() bool { return !testkit.Running(pid) }) {
+		if !waitFor(testkit.Patience(t), func() bool { return !testkit.Running(pid) }) {
 			t.Errorf("process %d runs on after Stop", pid)
 		}
 	}

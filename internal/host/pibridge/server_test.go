@@ -64,7 +64,7 @@ func start(t *testing.T) *client {
 		c.in.Close()
 		select {
 		case <-c.done:
-		case <-time.After(5 * time.Second):
+		case <-time.After(testkit.Patience(t)):
 			t.Error("Serve did not return after stdin ended")
 		}
 	})
@@ -96,7 +96,7 @@ func (c *client) next() map[string]any {
 			c.t.Fatal("the bridge closed its output")
 		}
 		return m
-	case <-time.After(10 * time.Second):
+	case <-time.After(testkit.Patience(c.t)):
 		c.t.Fatal("timed out waiting for a message from the bridge")
 	}
 	return nil
@@ -586,7 +586,7 @@ func TestStdinEndAbortsRunningCalls(t *testing.T) {
 		if err != nil {
 			t.Errorf("Serve = %v, want nil at the end of stdin", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(testkit.Patience(t)):
 		t.Fatal("Serve did not return after stdin ended with a call running")
 	}
 	line := <-results

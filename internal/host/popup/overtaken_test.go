@@ -14,6 +14,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/askuser/askuser/tui"
 )
 
@@ -90,7 +91,7 @@ func TestRendererOvertaken(t *testing.T) {
 	var sock string
 	select {
 	case sock = <-hidden:
-	case <-time.After(10 * time.Second):
+	case <-time.After(testkit.Patience(t)):
 		t.Fatal("the first dialog was never hidden")
 	}
 	// The newer call opens at once, while the first dialog is hidden.
@@ -140,7 +141,7 @@ func TestRendererOvertaken(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(testkit.Patience(t)):
 		t.Fatal("the first render did not end")
 	}
 	if !shownAgain {
@@ -291,7 +292,7 @@ func TestRendererWaitsForKeyPopup(t *testing.T) {
 	}()
 	select {
 	case <-showing:
-	case <-time.After(10 * time.Second):
+	case <-time.After(testkit.Patience(t)):
 		t.Fatal("the hidden dialog never came back")
 	}
 	<-launched // the first popup's

@@ -458,7 +458,7 @@ func TestRendererCancelClosesHelper(t *testing.T) {
 		select {
 		case <-conn.Gone():
 			gone <- true
-		case <-time.After(10 * time.Second):
+		case <-time.After(testkit.Patience(t)):
 			gone <- false
 		}
 	})
