@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -276,6 +277,13 @@ func TestSetupRefuses(t *testing.T) {
 		{"codex dotted keys", "codex", ".codex/config.toml", "mcp_servers.askuser.command = \"askuser\"\n", ": askuser is already among mcp_servers"},
 		{"continue item differs", "continue", ".continue/config.yaml", "mcpServers:\n  - name: askuser\n    command: askuser\n", ":2: the mcpServers item askuser is already there and differs"},
 		{"continue flow list", "continue", ".continue/config.yaml", "mcpServers: []\n", ": mcpServers is not a block list"},
+		{"claude hooks not an object", "claude-code", ".claude/settings.json", "{\"hooks\": []}", `:1:11: not valid JSON: "hooks" is not an object`},
+		{"claude hook event not a list", "claude-code", ".claude/settings.json", "{\"hooks\": {\"PreToolUse\": {}}}", `:1:26: not valid JSON: "PreToolUse" is not an array`},
+		{"claude settings allow no comments", "claude-code", ".claude/settings.json", "{} // no", ":1:4: not valid JSON"},
+		{"claude background setting differs", "claude-code", ".claude/settings.json", "{\"env\": {\"CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS\": \"120000\"}}", `: env.CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS is already there and differs from "0"`},
+		{"codex hook as a table", "codex", ".codex/config.toml", "[hooks.PermissionRequest]\nmatcher = \"x\"\n", ": hooks.PermissionRequest is not a list of tables"},
+		{"codex hook as a key of [hooks]", "codex", ".codex/config.toml", "[hooks]\nPermissionRequest = []\n", ": hooks.PermissionRequest is not a list of tables"},
+		{"codex hooks inline", "codex", ".codex/config.toml", "hooks = {}\n", ": hooks.PermissionRequest is not a list of tables"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -287,15 +295,64 @@ func TestSetupRefuses(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tt.before), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			code, _, errs := runSetup(t, home, "--npx", "--yes", tt.client)
+			before := snapshot(t, home)
+			args := []string{"--npx", "--yes", tt.client}
+			if tt.client == "claude-code" { // the setting it offers, too
+				args = append([]string{"--keep-popup-answers"}, args...)
+			}
+			code, _, errs := runSetup(t, home, args...)
 			if code != cli.ExitError || !strings.Contains(errs, path+tt.wantErr) {
 				t.Errorf("status %d, stderr %q; want %d and %q", code, errs, cli.ExitError, path+tt.wantErr)
 			}
-			if readOr(t, path) != tt.before {
-				t.Error("the file changed")
+			if diff := cmp.Diff(before, snapshot(t, home)); diff != "" {
+				t.Errorf("files changed (-before +after):\n%s", diff)
 			}
-			if left, _ := filepath.Glob(path + ".askuser-*"); len(left) > 0 {
-				t.Errorf("left %v", left)
+		})
+	}
+}
+
+// TestSetupKeepPopupAnswers checks the setting setup claude-code offers:
+// set with its flag, only named without it, and undone with the rest.
+func TestSetupKeepPopupAnswers(t *testing.T) {
+	settings := ".claude/settings.json"
+	tests := []struct {
+		name     string
+		args     []string
+		before   string // settings.json, "<none>": no file
+		after    string
+		wantOut  string
+		avoidOut string
+	}{
+		{"--yes names it", []string{"--yes"}, "<none>", claudeSettingsNew, "Not set (--keep-popup-answers sets it)", ""},
+		{"the flag sets it", []string{"--yes", "--keep-popup-answers"}, "<none>", claudeSettingsEnv, "NOT USER INPUT", "Not set"},
+		{"the flag without --yes", []string{"--keep-popup-answers"}, "<none>", "<none>", "", "Not set"},
+		{"dry run with the flag", []string{"--dry-run", "--keep-popup-answers"}, "<none>", "<none>", "+    \"CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS\": \"0\"", "Not set"},
+		{"already set", []string{"--yes"}, "{\"env\": {\"CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS\": \"0\"}}\n",
+			"{\"env\": {\"CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS\": \"0\"},\n  \"hooks\": {\n    " + claudeHookGroups + "\n  }}\n", "", "Not set"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home := t.TempDir()
+			writeBefore(t, home, setupFile{settings, tt.before, ""})
+			orig := snapshot(t, home)
+			code, out, errs := runSetup(t, home, append(append([]string{"--npx"}, tt.args...), "claude-code")...)
+			if !slices.Contains(tt.args, "--yes") && !slices.Contains(tt.args, "--dry-run") {
+				if code != cli.ExitUsage || !cmp.Equal(orig, snapshot(t, home)) {
+					t.Fatalf("without a terminal: status %d, stderr %q; want %d and no change", code, errs, cli.ExitUsage)
+				}
+				return
+			}
+			if code != 0 || !strings.Contains(out, tt.wantOut) || tt.avoidOut != "" && strings.Contains(out, tt.avoidOut) {
+				t.Fatalf("status %d, stdout %q, stderr %q; want %q in stdout, not %q", code, out, errs, tt.wantOut, tt.avoidOut)
+			}
+			if diff := cmp.Diff(tt.after, readOr(t, filepath.Join(home, settings))); diff != "" {
+				t.Fatalf("settings.json (-want +got):\n%s", diff)
+			}
+			if code, out, _ = runSetup(t, home, append(append([]string{"--npx"}, tt.args...), "claude-code")...); code != 0 || readOr(t, filepath.Join(home, settings)) != tt.after {
+				t.Fatalf("second run: status %d, stdout %q; settings.json changed", code, out)
+			}
+			if code, _, errs := runSetup(t, home, "--yes", "--undo", "claude-code"); code != 0 || !cmp.Equal(orig, snapshot(t, home)) {
+				t.Fatalf("--undo: status %d, stderr %q, left (-before +after):\n%s", code, errs, cmp.Diff(orig, snapshot(t, home)))
 			}
 		})
 	}
