@@ -647,8 +647,9 @@ func runSetup(_ context.Context, env *Env, args []string) int {
 
 // codexTrustNote says what Codex asks before it runs a new hook.
 const codexTrustNote = `Codex runs a new or changed hook only once it is trusted: at its next
-start it says "Hooks need review"; choose "Trust all and continue" (or
-review it in /hooks). codex exec runs only hooks trusted there.`
+start it says "Hooks need review"; choose "Trust all and continue" (or t
+in its hook review). codex exec runs only hooks trusted there, unless
+started with --dangerously-bypass-hook-trust.`
 
 // setupWhat names what setup registers, with the command.
 func setupWhat(client setupClient, cmd []string) string {
