@@ -427,52 +427,21 @@ type ordered []struct {
 	v any
 }
 
-// render writes o as JSON: members one a line under indent, arrays of
-// strings on one line; with unit "" all on one line.
+// render writes o as JSON: members and the elements of arrays of objects
+// one a line under indent, arrays of strings on one line; with unit ""
+// all on one line.
 func (o ordered) render(indent, unit string) string { return renderValue(o, indent, unit) }
 
 func renderValue(v any, indent, unit string) string {
 	switch v := v.(type) {
 	case ordered:
-		if len(v) == 0 {
-			return "{}"
-		}
-		var b strings.Builder
-		b.WriteString("{")
-		for i, m := range v {
-			if i > 0 {
-				b.WriteString(",")
-			}
-			if unit != "" {
-				b.WriteString("\n" + indent + unit)
-			}
-			b.WriteString(quoteJSON(m.k) + ": " + renderValue(m.v, indent+unit, unit))
-		}
-		if unit != "" {
-			b.WriteString("\n" + indent)
-		}
-		b.WriteString("}")
-		return b.String()
+		return renderItems("{", "}", len(v), indent, unit, func(i int) string {
+			return quoteJSON(v[i].k) + ": " + renderValue(v[i].v, indent+unit, unit)
+		})
 	case []any:
-		if len(v) == 0 {
-			return "[]"
-		}
-		var b strings.Builder
-		b.WriteString("[")
-		for i, e := range v {
-			if i > 0 {
-				b.WriteString(",")
-			}
-			if unit != "" {
-				b.WriteString("\n" + indent + unit)
-			}
-			b.WriteString(renderValue(e, indent+unit, unit))
-		}
-		if unit != "" {
-			b.WriteString("\n" + indent)
-		}
-		b.WriteString("]")
-		return b.String()
+		return renderItems("[", "]", len(v), indent, unit, func(i int) string {
+			return renderValue(v[i], indent+unit, unit)
+		})
 	case []string:
 		q := make([]string, len(v))
 		for i, s := range v {
@@ -485,6 +454,30 @@ func renderValue(v any, indent, unit string) string {
 		return fmt.Sprint(v)
 	}
 	panic(fmt.Sprintf("renderValue: %T", v))
+}
+
+// renderItems writes n items of an object or array between open and
+// close: one a line under indent when unit is not "".
+func renderItems(open, close string, n int, indent, unit string, item func(int) string) string {
+	if n == 0 {
+		return open + close
+	}
+	var b strings.Builder
+	b.WriteString(open)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		if unit != "" {
+			b.WriteString("\n" + indent + unit)
+		}
+		b.WriteString(item(i))
+	}
+	if unit != "" {
+		b.WriteString("\n" + indent)
+	}
+	b.WriteString(close)
+	return b.String()
 }
 
 // quoteJSON quotes s as a JSON string, without HTML escapes.
