@@ -28,6 +28,10 @@ type setupClient struct {
 	title string
 	files []setupFile
 	offer *setupOffer
+	// hooks tells that the files hold askuser's hooks too; note is said
+	// after writing them.
+	hooks bool
+	note  string
 }
 
 // A setupFile is one configuration file of a client and how askuser goes
@@ -79,8 +83,9 @@ a long call then holds the turn until it ends.`,
 				return jsonMemberEdit(file, old, false, []string{"env"}, claudeBackgroundVar, "0")
 			},
 		},
+		hooks: true,
 	},
-	"codex": {title: "Codex", files: []setupFile{{codexFile, codexEdit}}},
+	"codex": {title: "Codex", files: []setupFile{{codexFile, codexEdit}}, hooks: true, note: codexTrustNote},
 	"gemini": {title: "Gemini CLI", files: []setupFile{{homeFile(".gemini", "settings.json"), jsonEdit(true, []string{"mcpServers"}, func(cmd []string) ordered {
 		return ordered{{"command", cmd[0]}, {"args", mcpArgs(cmd)}, {"trust", true}}
 	}, nil)}}},
@@ -582,26 +587,9 @@ func runSetup(_ context.Context, env *Env, args []string) int {
 	if err != nil {
 		return fail(err)
 	}
-	files := make([]setupChange, len(paths))
-	var changes []setupChange
-	for i, f := range client.files {
-		c := setupChange{path: paths[i]}
-		c.old, err = os.ReadFile(c.path)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fail(err)
-		}
-		c.existed = err == nil
-		text, present, err := f.edit(c.path, c.old, cmd)
-		if err != nil {
-			return fail(err)
-		}
-		c.text = text
-		if present {
-			c.text = c.old
-		} else {
-			changes = append(changes, c)
-		}
-		files[i] = c
+	files, changes, err := setupChanges(client, paths, cmd)
+	if err != nil {
+		return fail(err)
 	}
 	// The offered setting goes on top of its file's new text; a fault in
 	// it stops setup before anything is written.
@@ -633,9 +621,9 @@ func runSetup(_ context.Context, env *Env, args []string) int {
 					return fail(err)
 				}
 			}
-			fmt.Fprintf(env.Stdout, "Wrote %s. askuser setup --undo %s puts it back.\n", strings.Join(changedPaths(changes), " and "), name)
-			if name == "codex" {
-				fmt.Fprintln(env.Stdout, codexTrustNote)
+			fmt.Fprintf(env.Stdout, "Wrote %s. askuser setup --undo %s puts back what was there.\n", strings.Join(changedPaths(changes), " and "), name)
+			if client.note != "" {
+				fmt.Fprintln(env.Stdout, client.note)
 			}
 		}
 	}
@@ -643,6 +631,33 @@ func runSetup(_ context.Context, env *Env, args []string) int {
 		return 0
 	}
 	return setupOfferAsk(env, name, client.offer, files[client.offer.file], offered, keepPopup, yes, dryRun)
+}
+
+// setupChanges reads the client's files, at paths, and returns each with
+// its new text (its old text when nothing changes) and, apart, those that
+// change.
+func setupChanges(client setupClient, paths []string, cmd []string) (files, changes []setupChange, err error) {
+	files = make([]setupChange, len(paths))
+	for i, f := range client.files {
+		c := setupChange{path: paths[i]}
+		c.old, err = os.ReadFile(c.path)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, err
+		}
+		c.existed = err == nil
+		text, present, err := f.edit(c.path, c.old, cmd)
+		if err != nil {
+			return nil, nil, err
+		}
+		c.text = text
+		if present {
+			c.text = c.old
+		} else {
+			changes = append(changes, c)
+		}
+		files[i] = c
+	}
+	return files, changes, nil
 }
 
 // codexTrustNote says what Codex asks before it runs a new hook.
@@ -654,7 +669,7 @@ started with --dangerously-bypass-hook-trust.`
 // setupWhat names what setup registers, with the command.
 func setupWhat(client setupClient, cmd []string) string {
 	what := fmt.Sprintf("%q", strings.Join(append(slices.Clone(cmd), "mcp"), " "))
-	if len(client.files) > 1 || client.title == "Codex" {
+	if client.hooks {
 		what += " and askuser's hooks"
 	}
 	return what
