@@ -4,53 +4,112 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/charmbracelet/x/term"
 )
 
-// A setupClient is an MCP client that askuser setup registers askuser in:
-// where its configuration file is and how the entry goes into it.
+// A setupClient is a client askuser setup registers askuser in: the
+// configuration files it changes, each with its edit, and a setting it
+// offers apart.
 type setupClient struct {
 	title string
-	// file is the configuration file, from the home directory and the
-	// environment.
-	file func(home string, getenv func(string) string) string
-	// edit returns the file's new text with askuser registered, given its
-	// old text (nil when there is none) and the command that serves
-	// askuser over MCP. present reports that nothing needs writing.
+	files []setupFile
+	offer *setupOffer
+	// hooks tells that the files hold askuser's hooks too; note is said
+	// after writing them.
+	hooks bool
+	note  string
+}
+
+// A setupFile is one configuration file of a client and how askuser goes
+// into it.
+type setupFile struct {
+	// path is the file, from the home directory and the environment.
+	path func(home string, getenv func(string) string) string
+	// edit returns the file's new text with askuser in it, given its old
+	// text (nil when there is none) and the command that runs askuser
+	// (without a subcommand). present reports that nothing needs writing.
 	edit func(file string, old []byte, cmd []string) (text []byte, present bool, err error)
+}
+
+// A setupOffer is a setting that setup offers besides registering
+// askuser: explained and asked about on its own, y/N, and set without
+// asking only with its flag.
+type setupOffer struct {
+	flag, usage string
+	// text explains the setting before the question.
+	text, question string
+	// file is the index in the client's files of the file it goes in.
+	file int
+	edit func(file string, old []byte) (text []byte, present bool, err error)
 }
 
 // setupClients are the clients askuser setup knows, by the name given on
 // the command line. "pi" is apart: its registration is a Pi package.
 var setupClients = map[string]setupClient{
-	"claude": {"Claude Code", claudeFile, jsonEdit(false, []string{"mcpServers"}, func(cmd []string) ordered {
-		return ordered{{"type", "stdio"}, {"command", cmd[0]}, {"args", cmd[1:]}}
-	}, nil)},
-	"codex": {"Codex", codexFile, codexEdit},
-	"gemini": {"Gemini CLI", homeFile(".gemini", "settings.json"), jsonEdit(true, []string{"mcpServers"}, func(cmd []string) ordered {
-		return ordered{{"command", cmd[0]}, {"args", cmd[1:]}, {"trust", true}}
-	}, nil)},
-	"opencode": {"OpenCode", opencodeFile("opencode", "opencode"), jsonEdit(true, []string{"mcp"}, opencodeEntry, opencodeSchema)},
-	"kilo":     {"Kilo CLI", opencodeFile("kilo", "kilo"), jsonEdit(true, []string{"mcp"}, opencodeEntry, nil)},
-	"continue": {"Continue CLI", homeFile(".continue", "config.yaml"), continueEdit},
+	"claude-code": {
+		title: "Claude Code",
+		files: []setupFile{
+			{claudeFile, jsonEdit(false, []string{"mcpServers"}, func(cmd []string) ordered {
+				return ordered{{"type", "stdio"}, {"command", cmd[0]}, {"args", append(slices.Clone(cmd[1:]), "mcp", "--approve-tool")}}
+			}, nil)},
+			{claudeSettingsFile, claudeHooksEdit},
+		},
+		offer: &setupOffer{
+			flag:  "keep-popup-answers",
+			usage: "claude-code: also set CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS=0 in Claude Code's settings (explained when asked)",
+			text: `Claude Code moves an MCP call still running after two minutes to the
+background. An answer given in askuser's popup after that reaches the
+model marked "NOT USER INPUT", so the model does not take it as your
+answer. The setting CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS = "0" in the env of
+Claude Code's settings turns that off, for the calls of every MCP server:
+a long call then holds the turn until it ends.`,
+			question: "Set " + claudeBackgroundVar + ` to "0"`,
+			file:     1,
+			edit: func(file string, old []byte) ([]byte, bool, error) {
+				return jsonMemberEdit(file, old, false, []string{"env"}, claudeBackgroundVar, "0")
+			},
+		},
+		hooks: true,
+	},
+	"codex": {title: "Codex", files: []setupFile{{codexFile, codexEdit}}, hooks: true, note: codexTrustNote},
+	"gemini": {title: "Gemini CLI", files: []setupFile{{homeFile(".gemini", "settings.json"), jsonEdit(true, []string{"mcpServers"}, func(cmd []string) ordered {
+		return ordered{{"command", cmd[0]}, {"args", mcpArgs(cmd)}, {"trust", true}}
+	}, nil)}}},
+	"opencode": {title: "OpenCode", files: []setupFile{{opencodeFile("opencode", "opencode"), jsonEdit(true, []string{"mcp"}, opencodeEntry, opencodeSchema)}}},
+	"kilo":     {title: "Kilo CLI", files: []setupFile{{opencodeFile("kilo", "kilo"), jsonEdit(true, []string{"mcp"}, opencodeEntry, nil)}}},
+	"continue": {title: "Continue CLI", files: []setupFile{{homeFile(".continue", "config.yaml"), continueEdit}}},
 }
+
+// setupAliases are other names of clients: claude, the name of Claude
+// Code's command.
+var setupAliases = map[string]string{"claude": "claude-code"}
 
 // piPackage is the Pi package that registers askuser in Pi.
 const piPackage = "npm:@askuser/pi-ask-user"
 
+// claudeBackgroundVar is Claude Code's setting for when a running MCP
+// call moves to the background, in milliseconds; 0 is never.
+const claudeBackgroundVar = "CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS"
+
+// mcpArgs are the arguments of the command that serves askuser over MCP.
+func mcpArgs(cmd []string) []string { return append(slices.Clone(cmd[1:]), "mcp") }
+
 func opencodeEntry(cmd []string) ordered {
-	return ordered{{"type", "local"}, {"command", cmd}}
+	return ordered{{"type", "local"}, {"command", append(slices.Clone(cmd), "mcp")}}
 }
 
 var opencodeSchema = ordered{{"$schema", "https://opencode.ai/config.json"}}
@@ -72,6 +131,115 @@ func claudeFile(home string, getenv func(string) string) string {
 		return filepath.Join(d, ".claude.json")
 	}
 	return filepath.Join(home, ".claude.json")
+}
+
+// claudeSettingsFile is Claude Code's user settings, settings.json in its
+// configuration directory: $CLAUDE_CONFIG_DIR when set, else ~/.claude.
+func claudeSettingsFile(home string, getenv func(string) string) string {
+	if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		return filepath.Join(d, "settings.json")
+	}
+	return filepath.Join(home, ".claude", "settings.json")
+}
+
+// The timeouts, in seconds, of the hooks setup registers: how long the
+// client waits for askuser's hook before it goes on without it. Each is
+// longer than askuser's hook waits, which ends itself first and hands the
+// client its own prompt back (or a denial), so the client's timeout is
+// only a backstop. A question waits on a person, who may be away: a day.
+// A permission prompt holds the agent's work: ten minutes, Codex's own
+// default for a hook.
+const (
+	questionHookTimeout   = 86400
+	permissionHookTimeout = 600
+)
+
+// hookCommand is the shell command of askuser's hook for client, as the
+// client runs it: askuser's command, quoted for the shell, then "hook"
+// and the client's name.
+func hookCommand(cmd []string, client string) string {
+	words := make([]string, 0, len(cmd)+2)
+	for _, w := range append(slices.Clone(cmd), "hook", client) {
+		words = append(words, shellQuote(w))
+	}
+	return strings.Join(words, " ")
+}
+
+var shellPlain = regexp.MustCompile(`^[A-Za-z0-9@%_+=:,./-]+$`)
+
+// shellQuote quotes s for a POSIX shell, unless it needs no quotes.
+func shellQuote(s string) string {
+	if shellPlain.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// A hookGroup is a matcher group of a client's hooks that runs one
+// command: Claude Code's settings and Codex's config share the shape.
+type hookGroup struct {
+	event, matcher, command string
+	timeout                 int
+}
+
+// json is the group as a member of the event's list.
+func (h hookGroup) json() ordered {
+	return ordered{{"matcher", h.matcher}, {"hooks", []any{
+		ordered{{"type", "command"}, {"command", h.command}, {"timeout", h.timeout}},
+	}}}
+}
+
+// claudeHooks are the hook groups askuser's hook is registered with in
+// Claude Code's settings: for its AskUserQuestion before the tool runs,
+// and for every permission prompt.
+func claudeHooks(cmd []string) []hookGroup {
+	command := hookCommand(cmd, "claude-code")
+	return []hookGroup{
+		{"PreToolUse", "AskUserQuestion", command, questionHookTimeout},
+		{"PermissionRequest", "*", command, permissionHookTimeout},
+	}
+}
+
+// claudeHooksEdit adds askuser's hooks to Claude Code's settings: a group
+// of its own in each event's list, unless a group with the same matcher
+// already runs the same command.
+func claudeHooksEdit(file string, old []byte, cmd []string) ([]byte, bool, error) {
+	if len(bytes.TrimSpace(old)) == 0 {
+		old = []byte("{}\n")
+	}
+	text, present := old, true
+	for _, h := range claudeHooks(cmd) {
+		var res jsonSetResult
+		var err error
+		text, res, err = addJSONArrayElement(file, text, false, []string{"hooks", h.event}, h.json(), func(raw []byte) bool {
+			return hookGroupRuns(raw, h.matcher, h.command)
+		})
+		if err != nil {
+			return nil, false, err
+		}
+		present = present && res == jsonPresent
+	}
+	return text, present, nil
+}
+
+// hookGroupRuns reports whether raw, a hook group of Claude Code's
+// settings, has the matcher and runs the command.
+func hookGroupRuns(raw []byte, matcher, command string) bool {
+	var g struct {
+		Matcher string `json:"matcher"`
+		Hooks   []struct {
+			Type, Command string
+		} `json:"hooks"`
+	}
+	if json.Unmarshal(raw, &g) != nil || g.Matcher != matcher {
+		return false
+	}
+	for _, h := range g.Hooks {
+		if h.Type == "command" && h.Command == command {
+			return true
+		}
+	}
+	return false
 }
 
 // codexFile is $CODEX_HOME/config.toml, ~/.codex/config.toml by default.
@@ -123,11 +291,25 @@ func jsonEdit(comments bool, path []string, entry func([]string) ordered, first 
 
 var codexHeader = regexp.MustCompile(`(?m)^[ \t]*\[[ \t]*mcp_servers[ \t]*\.[ \t]*("askuser"|askuser)[ \t]*\][ \t]*(#.*)?$`)
 
-// codexEdit appends the table [mcp_servers.askuser] to Codex's TOML.
+// codexEdit registers askuser's MCP server and its PermissionRequest hook
+// in Codex's config.toml.
 func codexEdit(file string, old []byte, cmd []string) ([]byte, bool, error) {
+	text, present, err := codexServerEdit(file, old, cmd)
+	if err != nil {
+		return nil, false, err
+	}
+	text, hookPresent, err := codexHookEdit(file, text, cmd)
+	if err != nil {
+		return nil, false, err
+	}
+	return text, present && hookPresent, nil
+}
+
+// codexServerEdit appends the table [mcp_servers.askuser] to Codex's TOML.
+func codexServerEdit(file string, old []byte, cmd []string) ([]byte, bool, error) {
 	lines := []string{
 		"command = " + quoteJSON(cmd[0]),
-		"args = " + renderValue(cmd[1:], "", ""),
+		"args = " + renderValue(mcpArgs(cmd), "", ""),
 		`env_vars = ["TMUX", "TMUX_PANE"]`,
 	}
 	if loc := codexHeader.FindIndex(old); loc != nil {
@@ -150,6 +332,47 @@ func codexEdit(file string, old []byte, cmd []string) ([]byte, bool, error) {
 		return nil, false, fmt.Errorf("%s: askuser is already among mcp_servers, not as a table [mcp_servers.askuser]; change or remove it by hand", file)
 	}
 	return appendLines(old, true, "[mcp_servers.askuser]\n"+strings.Join(lines, "\n")+"\n"), false, nil
+}
+
+// codexHook is the group askuser's hook is registered with in Codex:
+// every permission prompt (PermissionRequest matches all without a
+// matcher).
+func codexHook(cmd []string) hookGroup {
+	return hookGroup{"PermissionRequest", "", hookCommand(cmd, "codex"), permissionHookTimeout}
+}
+
+var (
+	codexHookHeader = regexp.MustCompile(`(?m)^[ \t]*\[\[[ \t]*hooks[ \t]*\.[ \t]*("PermissionRequest"|PermissionRequest)[ \t]*\.[ \t]*("hooks"|hooks)[ \t]*\]\][ \t]*(#.*)?$`)
+	// codexHookOther are the forms of hooks.PermissionRequest to which an
+	// array of tables cannot add: a table, a key of [hooks], a dotted key,
+	// or hooks as an inline table.
+	codexHookTable  = regexp.MustCompile(`(?m)^[ \t]*\[[ \t]*hooks[ \t]*\.[ \t]*("PermissionRequest"|PermissionRequest)[ \t]*\][ \t]*(#.*)?$`)
+	codexHooksTable = regexp.MustCompile(`(?m)^[ \t]*\[[ \t]*hooks[ \t]*\][ \t]*(#.*)?$`)
+	codexHookKey    = regexp.MustCompile(`(?m)^[ \t]*("PermissionRequest"|PermissionRequest)[ \t]*=`)
+	codexHookDotted = regexp.MustCompile(`(?m)^[ \t]*(hooks[ \t]*\.[ \t]*("PermissionRequest"|PermissionRequest)|hooks)[ \t]*=`)
+)
+
+// codexHookEdit appends askuser's PermissionRequest hook to Codex's TOML,
+// as a matcher group of its own, unless a group already runs the same
+// command.
+func codexHookEdit(file string, old []byte, cmd []string) ([]byte, bool, error) {
+	h := codexHook(cmd)
+	want := "command = " + quoteJSON(h.command)
+	for _, loc := range codexHookHeader.FindAllIndex(old, -1) {
+		for _, l := range strings.Split(string(tomlTableBody(old, loc[1])), "\n") {
+			if strings.Join(strings.Fields(l), " ") == want {
+				return old, true, nil
+			}
+		}
+	}
+	other := codexHookTable.Match(old) || codexHookDotted.Match(tomlTableBody(old, 0))
+	for _, loc := range codexHooksTable.FindAllIndex(old, -1) {
+		other = other || codexHookKey.Match(tomlTableBody(old, loc[1]))
+	}
+	if other {
+		return nil, false, fmt.Errorf("%s: hooks.PermissionRequest is not a list of tables ([[hooks.PermissionRequest]]) that askuser's hook can be added to; add it by hand", file)
+	}
+	return appendLines(old, true, fmt.Sprintf("[[hooks.PermissionRequest]]\n[[hooks.PermissionRequest.hooks]]\ntype = \"command\"\n%s\ntimeout = %d\n", want, h.timeout)), false, nil
 }
 
 // appendLines returns old with block on lines of its own after it, and
@@ -213,7 +436,7 @@ func continueEdit(file string, old []byte, cmd []string) ([]byte, bool, error) {
 		return []string{
 			indent + "- name: askuser",
 			indent + "  command: " + quoteJSON(cmd[0]),
-			indent + "  args: " + renderValue(cmd[1:], "", ""),
+			indent + "  args: " + renderValue(mcpArgs(cmd), "", ""),
 		}
 	}
 	if loc := continueName.FindSubmatchIndex(old); loc != nil {
@@ -258,12 +481,12 @@ func continueEdit(file string, old []byte, cmd []string) ([]byte, bool, error) {
 	return b.Bytes(), false, nil
 }
 
-// mcpCommand is the command that serves askuser over MCP, as the client
-// is to run it: npx's when asked, or when this binary came with the npm
-// package (under node_modules, as in npx's cache); else this binary's
-// absolute path.
-func mcpCommand(npx bool) ([]string, error) {
-	npxCmd := []string{"npx", "-y", "@askuser/askuser", "mcp"}
+// askuserCommand is the command that runs askuser, as a client is to
+// run it: npx's when asked, or when this binary came with the npm package
+// (under node_modules, as in npx's cache); else this binary's absolute
+// path. The subcommand (mcp, hook) follows it.
+func askuserCommand(npx bool) ([]string, error) {
+	npxCmd := []string{"npx", "-y", "@askuser/askuser"}
 	if npx {
 		return npxCmd, nil
 	}
@@ -277,30 +500,42 @@ func mcpCommand(npx bool) ([]string, error) {
 	if strings.Contains(filepath.ToSlash(self), "/node_modules/") {
 		return npxCmd, nil
 	}
-	return []string{self, "mcp"}, nil
+	return []string{self}, nil
 }
 
 const setupIntro = `usage: askuser setup [flags] CLIENT
 
-Registers askuser's MCP server (askuser mcp) in CLIENT's configuration for
-the user: claude (~/.claude.json), codex (~/.codex/config.toml), gemini
-(~/.gemini/settings.json), opencode (~/.config/opencode/opencode.json),
-kilo (~/.config/kilo/kilo.json), continue (~/.continue/config.yaml); pi
-installs the Pi package ` + piPackage + ` with pi install.
+Registers askuser in CLIENT's configuration for the user: its MCP server
+(askuser mcp) and, where the client has them, its hooks (askuser hook),
+which bring the client's own questions and permission prompts to askuser.
+claude-code (or claude): ~/.claude.json and ~/.claude/settings.json;
+codex: ~/.codex/config.toml; gemini: ~/.gemini/settings.json; opencode:
+~/.config/opencode/opencode.json; kilo: ~/.config/kilo/kilo.json;
+continue: ~/.continue/config.yaml; pi installs the Pi package
+` + piPackage + ` with pi install.
 It shows the change and asks before writing; a file it changes keeps its
 first original as FILE.askuser-backup, which --undo puts back.
 
 flags:
 `
 
+// A setupChange is the new text of one file.
+type setupChange struct {
+	path      string
+	old, text []byte
+	existed   bool
+}
+
 // runSetup is askuser setup.
 func runSetup(_ context.Context, env *Env, args []string) int {
-	var yes, dryRun, undo, npx bool
+	var yes, dryRun, undo, npx, keepPopup bool
+	claudeOffer := setupClients["claude-code"].offer
 	fset := newFlagSet("setup", env, setupIntro, func(fs *flag.FlagSet) {
 		fs.BoolVar(&yes, "yes", false, "write without asking")
 		fs.BoolVar(&dryRun, "dry-run", false, "show the change and write nothing")
-		fs.BoolVar(&undo, "undo", false, "put back the file as it was before askuser setup")
-		fs.BoolVar(&npx, "npx", false, "register npx -y @askuser/askuser mcp, not this binary's path")
+		fs.BoolVar(&undo, "undo", false, "put back the files as they were before askuser setup")
+		fs.BoolVar(&npx, "npx", false, "register npx -y @askuser/askuser, not this binary's path")
+		fs.BoolVar(&keepPopup, claudeOffer.flag, false, claudeOffer.usage)
 	})
 	if code, ok := parseFlags(fset, args); !ok {
 		return code
@@ -309,12 +544,22 @@ func runSetup(_ context.Context, env *Env, args []string) int {
 		return usageError(env, "setup", "name one client: "+strings.Join(setupClientNames(), ", "))
 	}
 	name := fset.Arg(0)
+	if n, ok := setupAliases[name]; ok {
+		name = n
+	}
 	if name == "pi" {
 		return setupPi(env, yes, dryRun, undo)
 	}
 	client, ok := setupClients[name]
 	if !ok {
 		return usageError(env, "setup", fmt.Sprintf("unknown client %q; known: %s", name, strings.Join(setupClientNames(), ", ")))
+	}
+	if keepPopup && client.offer == nil {
+		return usageError(env, "setup", "--"+claudeOffer.flag+" is for claude-code")
+	}
+	fail := func(err error) int {
+		fmt.Fprintln(env.Stderr, "askuser setup:", err)
+		return ExitError
 	}
 	getenv := env.Getenv
 	if getenv == nil {
@@ -324,52 +569,148 @@ func runSetup(_ context.Context, env *Env, args []string) int {
 	if home == "" {
 		h, err := os.UserHomeDir()
 		if err != nil {
-			fmt.Fprintln(env.Stderr, "askuser setup:", err)
-			return ExitError
+			return fail(err)
 		}
 		home = h
 	}
-	file := client.file(home, getenv)
-	if real, err := filepath.EvalSymlinks(file); err == nil {
-		file = real // a link, as dotfile managers make, stays a link
+	paths := make([]string, len(client.files))
+	for i, f := range client.files {
+		paths[i] = f.path(home, getenv)
+		if real, err := filepath.EvalSymlinks(paths[i]); err == nil {
+			paths[i] = real // a link, as dotfile managers make, stays a link
+		}
 	}
 	if undo {
-		return setupUndo(env, file, yes, dryRun)
+		return setupUndo(env, paths, yes, dryRun)
 	}
-	cmd, err := mcpCommand(npx)
+	cmd, err := askuserCommand(npx)
 	if err != nil {
-		fmt.Fprintln(env.Stderr, "askuser setup:", err)
-		return ExitError
+		return fail(err)
 	}
-	old, err := os.ReadFile(file)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		fmt.Fprintln(env.Stderr, "askuser setup:", err)
-		return ExitError
-	}
-	existed := err == nil
-	text, present, err := client.edit(file, old, cmd)
+	files, changes, err := setupChanges(client, paths, cmd)
 	if err != nil {
-		fmt.Fprintln(env.Stderr, "askuser setup:", err)
-		return ExitError
+		return fail(err)
 	}
-	if present {
-		fmt.Fprintf(env.Stdout, "%s is already set up for askuser in %s; nothing written.\n", client.title, file)
+	// The offered setting goes on top of its file's new text; a fault in
+	// it stops setup before anything is written.
+	var offered []byte
+	if o := client.offer; o != nil {
+		text, present, err := o.edit(files[o.file].path, files[o.file].text)
+		if err != nil {
+			return fail(err)
+		}
+		if !present {
+			offered = text
+		}
+	}
+	if len(changes) == 0 {
+		fmt.Fprintf(env.Stdout, "%s is already set up for askuser in %s; nothing written.\n", client.title, strings.Join(paths, " and "))
+	} else {
+		fmt.Fprintf(env.Stdout, "askuser setup %s: registers %s in %s\n", name, setupWhat(client, cmd), strings.Join(changedPaths(changes), " and "))
+		for _, c := range changes {
+			writeDiff(env, c.path, c.old, c.text, c.existed)
+		}
+		if dryRun {
+			fmt.Fprintln(env.Stdout, "(dry run: nothing written)")
+		} else {
+			if code, ok := confirm(env, yes, "Write "+strings.Join(changedPaths(changes), " and ")+"?"); !ok {
+				return code
+			}
+			for _, c := range changes {
+				if err := writeWithBackup(c.path, c.old, c.text, c.existed); err != nil {
+					return fail(err)
+				}
+			}
+			fmt.Fprintf(env.Stdout, "Wrote %s. askuser setup --undo %s puts back what was there.\n", strings.Join(changedPaths(changes), " and "), name)
+			if client.note != "" {
+				fmt.Fprintln(env.Stdout, client.note)
+			}
+		}
+	}
+	if offered == nil {
 		return 0
 	}
-	fmt.Fprintf(env.Stdout, "askuser setup %s: registers %q in %s\n", name, strings.Join(cmd, " "), file)
-	writeDiff(env, file, old, text, existed)
+	return setupOfferAsk(env, name, client.offer, files[client.offer.file], offered, keepPopup, yes, dryRun)
+}
+
+// setupChanges reads the client's files, at paths, and returns each with
+// its new text (its old text when nothing changes) and, apart, those that
+// change.
+func setupChanges(client setupClient, paths []string, cmd []string) (files, changes []setupChange, err error) {
+	files = make([]setupChange, len(paths))
+	for i, f := range client.files {
+		c := setupChange{path: paths[i]}
+		c.old, err = os.ReadFile(c.path)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, err
+		}
+		c.existed = err == nil
+		text, present, err := f.edit(c.path, c.old, cmd)
+		if err != nil {
+			return nil, nil, err
+		}
+		c.text = text
+		if present {
+			c.text = c.old
+		} else {
+			changes = append(changes, c)
+		}
+		files[i] = c
+	}
+	return files, changes, nil
+}
+
+// codexTrustNote says what Codex asks before it runs a new hook.
+const codexTrustNote = `Codex runs a new or changed hook only once it is trusted: at its next
+start it says "Hooks need review"; choose "Trust all and continue" (or t
+in its hook review). codex exec runs only hooks trusted there, unless
+started with --dangerously-bypass-hook-trust.`
+
+// setupWhat names what setup registers, with the command.
+func setupWhat(client setupClient, cmd []string) string {
+	what := fmt.Sprintf("%q", strings.Join(append(slices.Clone(cmd), "mcp"), " "))
+	if client.hooks {
+		what += " and askuser's hooks"
+	}
+	return what
+}
+
+func changedPaths(changes []setupChange) []string {
+	p := make([]string, len(changes))
+	for i, c := range changes {
+		p[i] = c.path
+	}
+	return p
+}
+
+// setupOfferAsk offers the setting o: text is the file c with it, on top
+// of c.text, the file as setup made it (or would, in a dry run). With its
+// flag it is set without asking; on a terminal without --yes it is
+// explained and asked about, y/N; otherwise setup says how to set it.
+func setupOfferAsk(env *Env, name string, o *setupOffer, c setupChange, text []byte, flagSet, yes, dryRun bool) int {
+	if !flagSet && (yes || dryRun || !onTerminal(env.Stdin)) {
+		fmt.Fprintf(env.Stdout, "\nNot set (--%s sets it):\n%s\n", o.flag, o.text)
+		return 0
+	}
+	fmt.Fprintf(env.Stdout, "\n%s\n", o.text)
+	writeDiff(env, c.path, c.text, text, c.existed || len(c.text) > 0)
 	if dryRun {
 		fmt.Fprintln(env.Stdout, "(dry run: nothing written)")
 		return 0
 	}
-	if code, ok := confirm(env, yes, "Write "+file+"?"); !ok {
-		return code
+	if !flagSet {
+		if code, ok := confirm(env, false, o.question+" in "+c.path+"?"); !ok {
+			if code == ExitAborted {
+				return 0 // the rest is written
+			}
+			return code
+		}
 	}
-	if err := writeWithBackup(file, old, text, existed); err != nil {
+	if err := writeWithBackup(c.path, c.old, text, c.existed); err != nil {
 		fmt.Fprintln(env.Stderr, "askuser setup:", err)
 		return ExitError
 	}
-	fmt.Fprintf(env.Stdout, "Wrote %s. askuser setup --undo %s puts it back.\n", file, name)
+	fmt.Fprintf(env.Stdout, "Wrote %s. askuser setup --undo %s puts it back.\n", c.path, name)
 	return 0
 }
 
@@ -380,7 +721,7 @@ func confirm(env *Env, yes bool, question string) (int, bool) {
 	if yes {
 		return 0, true
 	}
-	if f, ok := env.Stdin.(interface{ Fd() uintptr }); !ok || !term.IsTerminal(f.Fd()) {
+	if !onTerminal(env.Stdin) {
 		fmt.Fprintln(env.Stderr, "askuser setup: no terminal to ask on; run it again with --yes to write, or --dry-run to see the change")
 		return ExitUsage, false
 	}
@@ -393,8 +734,15 @@ func confirm(env *Env, yes bool, question string) (int, bool) {
 	return 0, true
 }
 
+// onTerminal reports whether r is a terminal.
+func onTerminal(r io.Reader) bool {
+	f, ok := r.(interface{ Fd() uintptr })
+	return ok && term.IsTerminal(f.Fd())
+}
+
 // Suffixes of the files askuser setup keeps beside a file it changes: the
-// original, or a mark that the file is askuser's own.
+// original, or a mark that the file is askuser's own, which names the
+// directories setup made for it, if any.
 const (
 	backupSuffix  = ".askuser-backup"
 	createdSuffix = ".askuser-created"
@@ -415,10 +763,11 @@ func writeWithBackup(file string, old, text []byte, existed bool) error {
 				return err
 			}
 		} else {
-			if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			made, err := mkdirs(filepath.Dir(file))
+			if err != nil {
 				return err
 			}
-			if err := os.WriteFile(file+createdSuffix, nil, 0o644); err != nil {
+			if err := os.WriteFile(file+createdSuffix, []byte(made), 0o644); err != nil {
 				return err
 			}
 		}
@@ -430,50 +779,104 @@ func writeWithBackup(file string, old, text []byte, existed bool) error {
 	return os.Rename(tmp, file)
 }
 
-// setupUndo puts back the file askuser setup changed, or removes the one it
+// mkdirs makes dir and the directories above it that are missing, and
+// returns the topmost it made, or "" when dir was there.
+func mkdirs(dir string) (string, error) {
+	top := ""
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil || filepath.Dir(d) == d {
+			break
+		}
+		top = d
+	}
+	return top, os.MkdirAll(dir, 0o755)
+}
+
+// An undoStep puts back one file askuser setup changed, or removes one it
 // created.
-func setupUndo(env *Env, file string, yes, dryRun bool) int {
-	cur, err := os.ReadFile(file)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+type undoStep struct {
+	path      string
+	cur, orig []byte
+	exists    bool
+	backup    bool   // else the file was created
+	made      string // the topmost directory setup made for it, if any
+}
+
+// setupUndo puts back the files askuser setup changed, and removes those
+// it created.
+func setupUndo(env *Env, paths []string, yes, dryRun bool) int {
+	fail := func(err error) int {
 		fmt.Fprintln(env.Stderr, "askuser setup:", err)
 		return ExitError
 	}
-	exists := err == nil
-	orig, errB := os.ReadFile(file + backupSuffix)
-	_, errC := os.Stat(file + createdSuffix)
-	switch {
-	case errB == nil:
-		fmt.Fprintf(env.Stdout, "askuser setup --undo: puts back %s from %s\n", file, file+backupSuffix)
-		writeDiff(env, file, cur, orig, exists)
-	case errC == nil:
-		fmt.Fprintf(env.Stdout, "askuser setup --undo: removes %s, which askuser setup created\n", file)
-	default:
-		fmt.Fprintf(env.Stdout, "Nothing to undo: askuser setup has not changed %s.\n", file)
+	var steps []undoStep
+	for _, file := range paths {
+		st := undoStep{path: file}
+		var err error
+		st.cur, err = os.ReadFile(file)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fail(err)
+		}
+		st.exists = err == nil
+		orig, errB := os.ReadFile(file + backupSuffix)
+		made, errC := os.ReadFile(file + createdSuffix)
+		switch {
+		case errB == nil:
+			st.backup, st.orig = true, orig
+			fmt.Fprintf(env.Stdout, "askuser setup --undo: puts back %s from %s\n", file, file+backupSuffix)
+			writeDiff(env, file, st.cur, orig, st.exists)
+		case errC == nil:
+			st.made = strings.TrimSpace(string(made))
+			fmt.Fprintf(env.Stdout, "askuser setup --undo: removes %s, which askuser setup created\n", file)
+		default:
+			continue
+		}
+		steps = append(steps, st)
+	}
+	if len(steps) == 0 {
+		fmt.Fprintf(env.Stdout, "Nothing to undo: askuser setup has not changed %s.\n", strings.Join(paths, " or "))
 		return 0
 	}
 	if dryRun {
 		fmt.Fprintln(env.Stdout, "(dry run: nothing written)")
 		return 0
 	}
-	if code, ok := confirm(env, yes, "Undo the change to "+file+"?"); !ok {
+	names := make([]string, len(steps))
+	for i, st := range steps {
+		names[i] = st.path
+	}
+	if code, ok := confirm(env, yes, "Undo the changes to "+strings.Join(names, " and ")+"?"); !ok {
 		return code
 	}
-	if errB == nil {
-		err = os.Rename(file+backupSuffix, file)
-	} else {
-		if err = os.Remove(file); errors.Is(err, fs.ErrNotExist) {
-			err = nil
+	for _, st := range steps {
+		if err := st.run(); err != nil {
+			return fail(err)
 		}
-		if err == nil {
-			err = os.Remove(file + createdSuffix)
-		}
+		fmt.Fprintf(env.Stdout, "Restored %s.\n", st.path)
 	}
-	if err != nil {
-		fmt.Fprintln(env.Stderr, "askuser setup:", err)
-		return ExitError
-	}
-	fmt.Fprintf(env.Stdout, "Restored %s.\n", file)
 	return 0
+}
+
+// run takes the step: the backup back in place, or the created file, its
+// mark and the directories setup made for it (when empty) removed.
+func (st undoStep) run() error {
+	if st.backup {
+		return os.Rename(st.path+backupSuffix, st.path)
+	}
+	if err := os.Remove(st.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if err := os.Remove(st.path + createdSuffix); err != nil {
+		return err
+	}
+	if st.made == "" {
+		return nil
+	}
+	for d := filepath.Dir(st.path); ; d = filepath.Dir(d) {
+		if os.Remove(d) != nil || d == st.made || filepath.Dir(d) == d {
+			return nil // not empty, or the last setup made
+		}
+	}
 }
 
 // writeDiff shows the change from old to text as one unified hunk with

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,113 +51,164 @@ const (
     "askuser": {
       "type": "stdio",
       "command": "npx",
-      "args": ["-y", "@askuser/askuser", "mcp"]
+      "args": ["-y", "@askuser/askuser", "mcp", "--approve-tool"]
     }
   }
 }
 `
-	codexTable = `[mcp_servers.askuser]
+	// claudeHookGroups are the two members of hooks in Claude Code's
+	// settings, at the indentation of a new file.
+	claudeHookGroups = `"PreToolUse": [
+      {
+        "matcher": "AskUserQuestion",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "npx -y @askuser/askuser hook claude-code",
+            "timeout": 86400
+          }
+        ]
+      }
+    ],
+    "PermissionRequest": [
+      {
+        "matcher": "*",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "npx -y @askuser/askuser hook claude-code",
+            "timeout": 600
+          }
+        ]
+      }
+    ]`
+	claudeSettingsNew = "{\n  \"hooks\": {\n    " + claudeHookGroups + "\n  }\n}\n"
+	codexTable        = `[mcp_servers.askuser]
 command = "npx"
 args = ["-y", "@askuser/askuser", "mcp"]
 env_vars = ["TMUX", "TMUX_PANE"]
 `
+	codexHook = `[[hooks.PermissionRequest]]
+[[hooks.PermissionRequest.hooks]]
+type = "command"
+command = "npx -y @askuser/askuser hook codex"
+timeout = 600
+`
+	codexNew      = codexTable + "\n" + codexHook
 	opencodeEntry = `"askuser": {
       "type": "local",
       "command": ["npx", "-y", "@askuser/askuser", "mcp"]
     }`
 )
 
+// A setupFile is one file of a setup test: its path under HOME, its text
+// before setup ("<none>": no file) and after.
+type setupFile struct{ file, before, after string }
+
+// claudeSettings is Claude Code's settings.json, from nothing.
+var claudeSettings = setupFile{".claude/settings.json", "<none>", claudeSettingsNew}
+
 func TestSetupClients(t *testing.T) {
 	tests := []struct {
 		name, client, file string
 		before             string // "<none>": no file
 		after              string
+		more               []setupFile // the client's other files
 	}{
-		{"claude from nothing", "claude", ".claude.json", "<none>", claudeNew},
+		{"claude from nothing", "claude-code", ".claude.json", "<none>", claudeNew, []setupFile{claudeSettings}},
+		{"claude by its command's name", "claude", ".claude.json", "<none>", claudeNew, []setupFile{claudeSettings}},
 		{"claude beside other members", "claude", ".claude.json",
 			"{\n  \"numStartups\": 3,\n  \"projects\": {\"/x\": {\"mcpServers\": {}}}\n}\n",
-			"{\n  \"numStartups\": 3,\n  \"projects\": {\"/x\": {\"mcpServers\": {}}},\n  \"mcpServers\": {\n    \"askuser\": {\n      \"type\": \"stdio\",\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"@askuser/askuser\", \"mcp\"]\n    }\n  }\n}\n"},
-		{"claude beside another server, tabs", "claude", ".claude.json",
+			"{\n  \"numStartups\": 3,\n  \"projects\": {\"/x\": {\"mcpServers\": {}}},\n  \"mcpServers\": {\n    \"askuser\": {\n      \"type\": \"stdio\",\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"@askuser/askuser\", \"mcp\", \"--approve-tool\"]\n    }\n  }\n}\n",
+			[]setupFile{claudeSettings}},
+		{"claude beside another server, tabs", "claude-code", ".claude.json",
 			"{\n\t\"mcpServers\": {\n\t\t\"other\": {\"command\": \"x\"}\n\t},\n\t\"z\": 1\n}",
-			"{\n\t\"mcpServers\": {\n\t\t\"other\": {\"command\": \"x\"},\n\t\t\"askuser\": {\n\t\t\t\"type\": \"stdio\",\n\t\t\t\"command\": \"npx\",\n\t\t\t\"args\": [\"-y\", \"@askuser/askuser\", \"mcp\"]\n\t\t}\n\t},\n\t\"z\": 1\n}"},
-		{"claude empty file", "claude", ".claude.json", "", claudeNew},
-		{"claude empty object", "claude", ".claude.json", "{}\n", claudeNew},
-		{"codex from nothing", "codex", ".codex/config.toml", "<none>", codexTable},
+			"{\n\t\"mcpServers\": {\n\t\t\"other\": {\"command\": \"x\"},\n\t\t\"askuser\": {\n\t\t\t\"type\": \"stdio\",\n\t\t\t\"command\": \"npx\",\n\t\t\t\"args\": [\"-y\", \"@askuser/askuser\", \"mcp\", \"--approve-tool\"]\n\t\t}\n\t},\n\t\"z\": 1\n}",
+			[]setupFile{claudeSettings}},
+		{"claude empty file", "claude-code", ".claude.json", "", claudeNew, []setupFile{claudeSettings}},
+		{"claude empty object", "claude-code", ".claude.json", "{}\n", claudeNew, []setupFile{claudeSettings}},
+		{"claude settings with hooks of their own", "claude-code", ".claude.json", "<none>", claudeNew, []setupFile{{".claude/settings.json",
+			"{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"log\"}]}\n    ],\n    \"PermissionRequest\": []\n  }\n}\n",
+			"{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"log\"}]},\n" +
+				"      {\n        \"matcher\": \"AskUserQuestion\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"npx -y @askuser/askuser hook claude-code\",\n            \"timeout\": 86400\n          }\n        ]\n      }\n    ],\n" +
+				"    \"PermissionRequest\": [\n      {\n        \"matcher\": \"*\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"npx -y @askuser/askuser hook claude-code\",\n            \"timeout\": 600\n          }\n        ]\n      }\n    ]\n  }\n}\n"}}},
+		{"codex from nothing", "codex", ".codex/config.toml", "<none>", codexNew, nil},
 		{"codex after other tables", "codex", ".codex/config.toml",
 			"model = \"o3\"\n\n[mcp_servers.other]\ncommand = \"x\"",
-			"model = \"o3\"\n\n[mcp_servers.other]\ncommand = \"x\"\n\n" + codexTable},
+			"model = \"o3\"\n\n[mcp_servers.other]\ncommand = \"x\"\n\n" + codexNew, nil},
+		{"codex beside hooks of its own, server there", "codex", ".codex/config.toml",
+			codexTable + "\n[[hooks.PermissionRequest]]\nmatcher = \"^Bash$\"\n[[hooks.PermissionRequest.hooks]]\ntype = \"command\"\ncommand = \"log\"\n",
+			codexTable + "\n[[hooks.PermissionRequest]]\nmatcher = \"^Bash$\"\n[[hooks.PermissionRequest.hooks]]\ntype = \"command\"\ncommand = \"log\"\n\n" + codexHook, nil},
 		{"gemini from nothing", "gemini", ".gemini/settings.json", "<none>",
-			"{\n  \"mcpServers\": {\n    \"askuser\": {\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"@askuser/askuser\", \"mcp\"],\n      \"trust\": true\n    }\n  }\n}\n"},
+			"{\n  \"mcpServers\": {\n    \"askuser\": {\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"@askuser/askuser\", \"mcp\"],\n      \"trust\": true\n    }\n  }\n}\n", nil},
 		{"gemini with comments", "gemini", ".gemini/settings.json",
 			"// mine\n{\"security\": {\"auth\": {\"selectedType\": \"gemini-api-key\"}}} // end\n",
-			"// mine\n{\"security\": {\"auth\": {\"selectedType\": \"gemini-api-key\"}},\n  \"mcpServers\": {\n    \"askuser\": {\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"@askuser/askuser\", \"mcp\"],\n      \"trust\": true\n    }\n  }} // end\n"},
+			"// mine\n{\"security\": {\"auth\": {\"selectedType\": \"gemini-api-key\"}},\n  \"mcpServers\": {\n    \"askuser\": {\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"@askuser/askuser\", \"mcp\"],\n      \"trust\": true\n    }\n  }} // end\n", nil},
 		{"opencode from nothing", "opencode", ".config/opencode/opencode.json", "<none>",
-			"{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"mcp\": {\n    " + opencodeEntry + "\n  }\n}\n"},
+			"{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"mcp\": {\n    " + opencodeEntry + "\n  }\n}\n", nil},
 		{"opencode with an empty mcp and a trailing comma", "opencode", ".config/opencode/opencode.json",
 			"{\n  \"autoupdate\": false, /* no */\n  \"mcp\": {},\n}\n",
-			"{\n  \"autoupdate\": false, /* no */\n  \"mcp\": {\n    " + opencodeEntry + "\n  },\n}\n"},
+			"{\n  \"autoupdate\": false, /* no */\n  \"mcp\": {\n    " + opencodeEntry + "\n  },\n}\n", nil},
 		{"opencode jsonc", "opencode", ".config/opencode/opencode.jsonc",
 			"{\n  // servers\n  \"mcp\": {\n    \"x\": {\"type\": \"remote\", \"url\": \"http://h\"}, // x\n  }\n}\n",
-			"{\n  // servers\n  \"mcp\": {\n    \"x\": {\"type\": \"remote\", \"url\": \"http://h\"}, // x\n    " + opencodeEntry + "\n  }\n}\n"},
+			"{\n  // servers\n  \"mcp\": {\n    \"x\": {\"type\": \"remote\", \"url\": \"http://h\"}, // x\n    " + opencodeEntry + "\n  }\n}\n", nil},
 		{"opencode comment after the last member", "opencode", ".config/opencode/opencode.json",
 			"{\n  \"autoupdate\": false // no\n}\n",
-			"{\n  \"autoupdate\": false, // no\n  \"mcp\": {\n    " + opencodeEntry + "\n  }\n}\n"},
+			"{\n  \"autoupdate\": false, // no\n  \"mcp\": {\n    " + opencodeEntry + "\n  }\n}\n", nil},
 		{"kilo from nothing", "kilo", ".config/kilo/kilo.json", "<none>",
-			"{\n  \"mcp\": {\n    " + opencodeEntry + "\n  }\n}\n"},
+			"{\n  \"mcp\": {\n    " + opencodeEntry + "\n  }\n}\n", nil},
 		{"continue from nothing", "continue", ".continue/config.yaml", "<none>",
-			"mcpServers:\n  - name: askuser\n    command: \"npx\"\n    args: [\"-y\", \"@askuser/askuser\", \"mcp\"]\n"},
+			"mcpServers:\n  - name: askuser\n    command: \"npx\"\n    args: [\"-y\", \"@askuser/askuser\", \"mcp\"]\n", nil},
 		{"continue into a list", "continue", ".continue/config.yaml",
 			"name: Local\nmcpServers:\n    - name: other\n      command: x\nmodels: []\n",
-			"name: Local\nmcpServers:\n    - name: askuser\n      command: \"npx\"\n      args: [\"-y\", \"@askuser/askuser\", \"mcp\"]\n    - name: other\n      command: x\nmodels: []\n"},
+			"name: Local\nmcpServers:\n    - name: askuser\n      command: \"npx\"\n      args: [\"-y\", \"@askuser/askuser\", \"mcp\"]\n    - name: other\n      command: x\nmodels: []\n", nil},
 		{"continue without the key", "continue", ".continue/config.yaml",
 			"name: Local\nversion: 1.0.0",
-			"name: Local\nversion: 1.0.0\nmcpServers:\n  - name: askuser\n    command: \"npx\"\n    args: [\"-y\", \"@askuser/askuser\", \"mcp\"]\n"},
+			"name: Local\nversion: 1.0.0\nmcpServers:\n  - name: askuser\n    command: \"npx\"\n    args: [\"-y\", \"@askuser/askuser\", \"mcp\"]\n", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			home := t.TempDir()
-			path := filepath.Join(home, tt.file)
-			if tt.before != "<none>" {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(tt.before), 0o600); err != nil {
-					t.Fatal(err)
-				}
+			files := append([]setupFile{{tt.file, tt.before, tt.after}}, tt.more...)
+			for _, f := range files {
+				writeBefore(t, home, f)
 			}
+			orig := snapshot(t, home)
 			code, out, errs := runSetup(t, home, "--npx", "--dry-run", tt.client)
-			if code != 0 || !strings.Contains(out, "+++ "+path) || !strings.Contains(out, "dry run") {
-				t.Fatalf("--dry-run: status %d, stdout %q, stderr %q", code, out, errs)
+			for _, f := range files {
+				if code != 0 || !strings.Contains(out, "+++ "+filepath.Join(home, f.file)) || !strings.Contains(out, "dry run") {
+					t.Fatalf("--dry-run: status %d, stdout %q, stderr %q", code, out, errs)
+				}
 			}
-			if got := readOr(t, path); got != tt.before {
-				t.Fatalf("--dry-run wrote the file:\n%s", got)
+			if diff := cmp.Diff(orig, snapshot(t, home)); diff != "" {
+				t.Fatalf("--dry-run wrote (-before +after):\n%s", diff)
 			}
 			code, _, errs = runSetup(t, home, "--npx", tt.client)
-			if code != cli.ExitUsage || !strings.Contains(errs, "no terminal") || readOr(t, path) != tt.before {
-				t.Fatalf("without a terminal or --yes: status %d, stderr %q; the file must stay", code, errs)
+			if code != cli.ExitUsage || !strings.Contains(errs, "no terminal") || !cmp.Equal(orig, snapshot(t, home)) {
+				t.Fatalf("without a terminal or --yes: status %d, stderr %q; the files must stay", code, errs)
 			}
 			if code, out, errs = runSetup(t, home, "--npx", "--yes", tt.client); code != 0 {
 				t.Fatalf("--yes: status %d, stdout %q, stderr %q", code, out, errs)
 			}
-			if diff := cmp.Diff(tt.after, readOr(t, path)); diff != "" {
-				t.Fatalf("file after setup (-want +got):\n%s", diff)
+			for _, f := range files {
+				path := filepath.Join(home, f.file)
+				if diff := cmp.Diff(f.after, readOr(t, path)); diff != "" {
+					t.Fatalf("%s after setup (-want +got):\n%s", f.file, diff)
+				}
+				if st, err := os.Stat(path); err == nil && f.before != "<none>" && st.Mode().Perm() != 0o600 {
+					t.Errorf("%s: mode %v, want the file's own 0600", f.file, st.Mode().Perm())
+				}
 			}
-			if st, err := os.Stat(path); err == nil && tt.before != "<none>" && st.Mode().Perm() != 0o600 {
-				t.Errorf("mode %v, want the file's own 0600", st.Mode().Perm())
-			}
+			set := snapshot(t, home)
 			code, out, _ = runSetup(t, home, "--npx", "--yes", tt.client)
-			if code != 0 || !strings.Contains(out, "already set up") || readOr(t, path) != tt.after {
-				t.Fatalf("second run: status %d, stdout %q", code, out)
+			if code != 0 || !strings.Contains(out, "already set up") || !cmp.Equal(set, snapshot(t, home)) {
+				t.Fatalf("second run: status %d, stdout %q, files changed: %s", code, out, cmp.Diff(set, snapshot(t, home)))
 			}
 			if code, out, errs = runSetup(t, home, "--yes", "--undo", tt.client); code != 0 {
 				t.Fatalf("--undo: status %d, stdout %q, stderr %q", code, out, errs)
 			}
-			if got := readOr(t, path); got != tt.before {
-				t.Fatalf("--undo left (-want +got):\n%s", cmp.Diff(tt.before, got))
-			}
-			left, _ := filepath.Glob(path + ".askuser-*")
-			if len(left) > 0 {
-				t.Errorf("--undo left %v", left)
+			if diff := cmp.Diff(orig, snapshot(t, home)); diff != "" {
+				t.Fatalf("--undo left (-before +after):\n%s", diff)
 			}
 			code, out, _ = runSetup(t, home, "--yes", "--undo", tt.client)
 			if code != 0 || !strings.Contains(out, "Nothing to undo") {
@@ -163,6 +216,45 @@ func TestSetupClients(t *testing.T) {
 			}
 		})
 	}
+}
+
+// writeBefore writes f's text before setup under home, mode 0600.
+func writeBefore(t *testing.T, home string, f setupFile) {
+	t.Helper()
+	if f.before == "<none>" {
+		return
+	}
+	path := filepath.Join(home, f.file)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(f.before), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// snapshot is everything under dir: each file's bytes and mode, each
+// directory as "dir", by path.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return err
+		}
+		if d.IsDir() {
+			m[p] = "dir"
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		info, _ := d.Info()
+		m[p] = fmt.Sprintf("%v %q", info.Mode(), b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 func TestSetupRefuses(t *testing.T) {
@@ -185,6 +277,13 @@ func TestSetupRefuses(t *testing.T) {
 		{"codex dotted keys", "codex", ".codex/config.toml", "mcp_servers.askuser.command = \"askuser\"\n", ": askuser is already among mcp_servers"},
 		{"continue item differs", "continue", ".continue/config.yaml", "mcpServers:\n  - name: askuser\n    command: askuser\n", ":2: the mcpServers item askuser is already there and differs"},
 		{"continue flow list", "continue", ".continue/config.yaml", "mcpServers: []\n", ": mcpServers is not a block list"},
+		{"claude hooks not an object", "claude-code", ".claude/settings.json", "{\"hooks\": []}", `:1:11: not valid JSON: "hooks" is not an object`},
+		{"claude hook event not a list", "claude-code", ".claude/settings.json", "{\"hooks\": {\"PreToolUse\": {}}}", `:1:26: not valid JSON: "PreToolUse" is not an array`},
+		{"claude settings allow no comments", "claude-code", ".claude/settings.json", "{} // no", ":1:4: not valid JSON"},
+		{"claude background setting differs", "claude-code", ".claude/settings.json", "{\"env\": {\"CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS\": \"120000\"}}", `: env.CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS is already there and differs from "0"`},
+		{"codex hook as a table", "codex", ".codex/config.toml", "[hooks.PermissionRequest]\nmatcher = \"x\"\n", ": hooks.PermissionRequest is not a list of tables"},
+		{"codex hook as a key of [hooks]", "codex", ".codex/config.toml", "[hooks]\nPermissionRequest = []\n", ": hooks.PermissionRequest is not a list of tables"},
+		{"codex hooks inline", "codex", ".codex/config.toml", "hooks = {}\n", ": hooks.PermissionRequest is not a list of tables"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -196,15 +295,64 @@ func TestSetupRefuses(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tt.before), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			code, _, errs := runSetup(t, home, "--npx", "--yes", tt.client)
+			before := snapshot(t, home)
+			args := []string{"--npx", "--yes", tt.client}
+			if tt.client == "claude-code" { // the setting it offers, too
+				args = append([]string{"--keep-popup-answers"}, args...)
+			}
+			code, _, errs := runSetup(t, home, args...)
 			if code != cli.ExitError || !strings.Contains(errs, path+tt.wantErr) {
 				t.Errorf("status %d, stderr %q; want %d and %q", code, errs, cli.ExitError, path+tt.wantErr)
 			}
-			if readOr(t, path) != tt.before {
-				t.Error("the file changed")
+			if diff := cmp.Diff(before, snapshot(t, home)); diff != "" {
+				t.Errorf("files changed (-before +after):\n%s", diff)
 			}
-			if left, _ := filepath.Glob(path + ".askuser-*"); len(left) > 0 {
-				t.Errorf("left %v", left)
+		})
+	}
+}
+
+// TestSetupKeepPopupAnswers checks the setting setup claude-code offers:
+// set with its flag, only named without it, and undone with the rest.
+func TestSetupKeepPopupAnswers(t *testing.T) {
+	settings := ".claude/settings.json"
+	tests := []struct {
+		name     string
+		args     []string
+		before   string // settings.json, "<none>": no file
+		after    string
+		wantOut  string
+		avoidOut string
+	}{
+		{"--yes names it", []string{"--yes"}, "<none>", claudeSettingsNew, "Not set (--keep-popup-answers sets it)", ""},
+		{"the flag sets it", []string{"--yes", "--keep-popup-answers"}, "<none>", claudeSettingsEnv, "NOT USER INPUT", "Not set"},
+		{"the flag without --yes", []string{"--keep-popup-answers"}, "<none>", "<none>", "", "Not set"},
+		{"dry run with the flag", []string{"--dry-run", "--keep-popup-answers"}, "<none>", "<none>", "+    \"CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS\": \"0\"", "Not set"},
+		{"already set", []string{"--yes"}, "{\"env\": {\"CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS\": \"0\"}}\n",
+			"{\"env\": {\"CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS\": \"0\"},\n  \"hooks\": {\n    " + claudeHookGroups + "\n  }}\n", "", "Not set"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home := t.TempDir()
+			writeBefore(t, home, setupFile{settings, tt.before, ""})
+			orig := snapshot(t, home)
+			code, out, errs := runSetup(t, home, append(append([]string{"--npx"}, tt.args...), "claude-code")...)
+			if !slices.Contains(tt.args, "--yes") && !slices.Contains(tt.args, "--dry-run") {
+				if code != cli.ExitUsage || !cmp.Equal(orig, snapshot(t, home)) {
+					t.Fatalf("without a terminal: status %d, stderr %q; want %d and no change", code, errs, cli.ExitUsage)
+				}
+				return
+			}
+			if code != 0 || !strings.Contains(out, tt.wantOut) || tt.avoidOut != "" && strings.Contains(out, tt.avoidOut) {
+				t.Fatalf("status %d, stdout %q, stderr %q; want %q in stdout, not %q", code, out, errs, tt.wantOut, tt.avoidOut)
+			}
+			if diff := cmp.Diff(tt.after, readOr(t, filepath.Join(home, settings))); diff != "" {
+				t.Fatalf("settings.json (-want +got):\n%s", diff)
+			}
+			if code, out, _ = runSetup(t, home, append(append([]string{"--npx"}, tt.args...), "claude-code")...); code != 0 || readOr(t, filepath.Join(home, settings)) != tt.after {
+				t.Fatalf("second run: status %d, stdout %q; settings.json changed", code, out)
+			}
+			if code, _, errs := runSetup(t, home, "--yes", "--undo", "claude-code"); code != 0 || !cmp.Equal(orig, snapshot(t, home)) {
+				t.Fatalf("--undo: status %d, stderr %q, left (-before +after):\n%s", code, errs, cmp.Diff(orig, snapshot(t, home)))
 			}
 		})
 	}
@@ -257,8 +405,9 @@ func TestSetupUsage(t *testing.T) {
 		code    int
 		wantErr string
 	}{
-		{nil, cli.ExitUsage, "name one client: claude, codex, continue, gemini, kilo, opencode, pi"},
-		{[]string{"cursor"}, cli.ExitUsage, `unknown client "cursor"; known: claude, codex, continue, gemini, kilo, opencode, pi`},
+		{nil, cli.ExitUsage, "name one client: claude-code, codex, continue, gemini, kilo, opencode, pi"},
+		{[]string{"cursor"}, cli.ExitUsage, `unknown client "cursor"; known: claude-code, codex, continue, gemini, kilo, opencode, pi`},
+		{[]string{"--keep-popup-answers", "codex"}, cli.ExitUsage, "--keep-popup-answers is for claude-code"},
 		{[]string{"claude", "codex"}, cli.ExitUsage, "name one client"},
 		{[]string{"-h"}, 0, "usage: askuser setup"},
 	}
@@ -303,17 +452,30 @@ func TestSetupPi(t *testing.T) {
 	}
 }
 
-// TestSetupAsks answers setup's question on a terminal: only y writes.
+// claudeSettingsEnv is claudeSettingsNew with the setting
+// --keep-popup-answers offers.
+const claudeSettingsEnv = "{\n  \"hooks\": {\n    " + claudeHookGroups + "\n  },\n  \"env\": {\n    \"CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS\": \"0\"\n  }\n}\n"
+
+// TestSetupAsks answers setup's questions on a terminal: only y writes;
+// for Claude Code the setting it offers is a second question.
 func TestSetupAsks(t *testing.T) {
+	const offer = `Set CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS to "0" in `
 	for _, tt := range []struct {
-		answer string
-		code   int
-		want   string
+		client, answer string
+		code           int
+		questions      []string // in stdout, in order
+		files          []setupFile
 	}{
-		{"y\n", 0, claudeNew},
-		{"yes\n", 0, claudeNew},
-		{"n\n", cli.ExitAborted, "<none>"},
-		{"\n", cli.ExitAborted, "<none>"},
+		{"codex", "y\n", 0, []string{"config.toml? [y/N] "}, []setupFile{{".codex/config.toml", "<none>", codexNew}}},
+		{"codex", "yes\n", 0, []string{"config.toml? [y/N] "}, []setupFile{{".codex/config.toml", "<none>", codexNew}}},
+		{"codex", "n\n", cli.ExitAborted, []string{"config.toml? [y/N] "}, []setupFile{{".codex/config.toml", "<none>", "<none>"}}},
+		{"codex", "\n", cli.ExitAborted, []string{"config.toml? [y/N] "}, []setupFile{{".codex/config.toml", "<none>", "<none>"}}},
+		{"claude-code", "y\ny\n", 0, []string{".claude/settings.json? [y/N] ", "NOT USER INPUT", offer},
+			[]setupFile{{".claude.json", "<none>", claudeNew}, {".claude/settings.json", "<none>", claudeSettingsEnv}}},
+		{"claude-code", "y\nn\n", 0, []string{".claude/settings.json? [y/N] ", offer, "Nothing written."},
+			[]setupFile{{".claude.json", "<none>", claudeNew}, claudeSettings}},
+		{"claude-code", "n\n", cli.ExitAborted, []string{".claude/settings.json? [y/N] ", "Nothing written."},
+			[]setupFile{{".claude.json", "<none>", "<none>"}, {".claude/settings.json", "<none>", "<none>"}}},
 	} {
 		ptmx, tty, err := pty.Open()
 		if err != nil {
@@ -330,14 +492,25 @@ func TestSetupAsks(t *testing.T) {
 			}
 			return ""
 		}}
-		code := cli.Run(context.Background(), []string{"setup", "--npx", "claude"}, env)
+		code := cli.Run(context.Background(), []string{"setup", "--npx", tt.client}, env)
 		ptmx.Close()
 		tty.Close()
-		if code != tt.code || !strings.Contains(out.String(), ".claude.json? [y/N] ") {
-			t.Errorf("answer %q: status %d, stdout %q, stderr %q; want status %d after the question", tt.answer, code, out.String(), errb.String(), tt.code)
+		rest := out.String()
+		for _, q := range tt.questions {
+			i := strings.Index(rest, q)
+			if i < 0 {
+				t.Errorf("%s, answers %q: stdout %q lacks %q (in order)", tt.client, tt.answer, out.String(), q)
+				break
+			}
+			rest = rest[i+len(q):]
 		}
-		if got := readOr(t, filepath.Join(home, ".claude.json")); got != tt.want {
-			t.Errorf("answer %q: file %q, want %q", tt.answer, got, tt.want)
+		if code != tt.code {
+			t.Errorf("%s, answers %q: status %d, want %d; stderr %q", tt.client, tt.answer, code, tt.code, errb.String())
+		}
+		for _, f := range tt.files {
+			if got := readOr(t, filepath.Join(home, f.file)); got != f.after {
+				t.Errorf("%s, answers %q: %s %q, want %q", tt.client, tt.answer, f.file, got, f.after)
+			}
 		}
 	}
 }

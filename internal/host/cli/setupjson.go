@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,6 +25,14 @@ type jsonMember struct {
 	name                 string
 	valueStart, valueEnd int
 	object               *jsonObject // the value, when it is an object
+	array                *jsonArray  // the value, when it is an array
+}
+
+// jsonArray is an array of a JSON text as positions in it: its brackets
+// and where each element starts and ends.
+type jsonArray struct {
+	open, close int
+	elems       [][2]int
 }
 
 // jsonSyntaxError reports a fault at offset off of src as file:line:col.
@@ -82,9 +91,14 @@ func scanObject(sc *strictjson.Scanner, depth int) *jsonObject {
 			break
 		}
 		m := jsonMember{name: name, valueStart: sc.Pos}
-		if sc.Peek() == '{' && depth < strictjson.MaxDepth {
+		switch {
+		case depth >= strictjson.MaxDepth:
+			sc.Skip()
+		case sc.Peek() == '{':
 			m.object = scanObject(sc, depth+1)
-		} else {
+		case sc.Peek() == '[':
+			m.array = scanArray(sc)
+		default:
 			sc.Skip()
 		}
 		m.valueEnd = sc.Pos
@@ -92,6 +106,20 @@ func scanObject(sc *strictjson.Scanner, depth int) *jsonObject {
 	}
 	o.close = sc.Pos - 1
 	return o
+}
+
+// scanArray reads the array at sc.Pos, recording where its elements are;
+// sc.Skip checks each.
+func scanArray(sc *strictjson.Scanner) *jsonArray {
+	a := &jsonArray{open: sc.Pos}
+	sc.Open()
+	for first := true; sc.NextElem(&first); {
+		start := sc.Pos
+		sc.Skip()
+		a.elems = append(a.elems, [2]int{start, sc.Pos})
+	}
+	a.close = sc.Pos - 1
+	return a
 }
 
 func (o *jsonObject) member(name string) *jsonMember {
@@ -134,6 +162,39 @@ const (
 	jsonDiffers
 )
 
+// jsonPath follows path from the top-level object of src as far as its
+// objects go. It returns the last object reached and how many names of
+// path led there; a name that holds something else than an object is an
+// error.
+func jsonPath(file string, src []byte, comments bool, path []string) (*jsonObject, int, []byte, error) {
+	root, clean, err := parseJSONObjectText(file, src, comments)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	o := root
+	for i, p := range path {
+		m := o.member(p)
+		if m == nil {
+			return o, i, clean, nil
+		}
+		if m.object == nil {
+			return nil, 0, nil, jsonSyntaxError(file, src, comments, m.valueStart, strconv.Quote(p)+" is not an object")
+		}
+		o = m.object
+	}
+	return o, len(path), clean, nil
+}
+
+// insertPath adds to o, reached by path[:i], the member path[i] holding
+// the objects named by the rest of path, the innermost holding value.
+func insertPath(src []byte, o *jsonObject, path []string, i int, value any) []byte {
+	v := value
+	for j := len(path) - 1; j > i; j-- {
+		v = ordered{{path[j], v}}
+	}
+	return insertMember(src, o, path[i], v, indentUnit(src))
+}
+
 // setJSONMember adds the member name, with value, to the object found by
 // following path from the top-level object of src, creating the objects
 // on the way, and returns the new text. The rest of the text is kept byte
@@ -141,65 +202,129 @@ const (
 // member of value with the same value (members of its own are the
 // user's), jsonDiffers otherwise.
 func setJSONMember(file string, src []byte, comments bool, path []string, name string, value ordered) ([]byte, jsonSetResult, error) {
-	root, clean, err := parseJSONObjectText(file, src, comments)
+	return setJSONValue(file, src, comments, append(slices.Clone(path), name), value)
+}
+
+// setJSONValue is setJSONMember for any value, its name the last of path.
+// A value that is not an object is present only when equal.
+func setJSONValue(file string, src []byte, comments bool, path []string, value any) ([]byte, jsonSetResult, error) {
+	o, i, clean, err := jsonPath(file, src, comments, path[:len(path)-1])
 	if err != nil {
 		return nil, 0, err
 	}
-	unit := indentUnit(src)
-	o := root
-	for i, p := range path {
-		m := o.member(p)
-		if m == nil {
-			v := value
-			for j := len(path) - 1; j > i; j-- {
-				v = ordered{{path[j], v}}
-			}
-			return insertMember(src, o, p, ordered{{name, v}}, unit), jsonAdded, nil
-		}
-		if m.object == nil {
-			return nil, 0, jsonSyntaxError(file, src, comments, m.valueStart, strconv.Quote(p)+" is not an object")
-		}
-		o = m.object
+	if i < len(path)-1 {
+		return insertPath(src, o, path, i, value), jsonAdded, nil
 	}
-	if m := o.member(name); m != nil {
-		var have map[string]any
-		if json.Unmarshal(clean[m.valueStart:m.valueEnd], &have) != nil {
-			return nil, jsonDiffers, nil
-		}
-		var want map[string]any
-		if err := json.Unmarshal([]byte(value.render("", "")), &want); err != nil {
-			return nil, 0, err
-		}
-		for k, v := range want {
-			if !reflect.DeepEqual(have[k], v) {
-				return nil, jsonDiffers, nil
-			}
-		}
+	m := o.member(path[len(path)-1])
+	if m == nil {
+		return insertPath(src, o, path, i, value), jsonAdded, nil
+	}
+	var have, want any
+	if json.Unmarshal(clean[m.valueStart:m.valueEnd], &have) != nil {
+		return nil, jsonDiffers, nil
+	}
+	if err := json.Unmarshal([]byte(renderValue(value, "", "")), &want); err != nil {
+		return nil, 0, err
+	}
+	if reflect.DeepEqual(have, want) {
 		return src, jsonPresent, nil
 	}
-	return insertMember(src, o, name, value, unit), jsonAdded, nil
+	h, ok1 := have.(map[string]any)
+	w, ok2 := want.(map[string]any)
+	if !ok1 || !ok2 {
+		return nil, jsonDiffers, nil
+	}
+	for k, v := range w {
+		if !reflect.DeepEqual(h[k], v) {
+			return nil, jsonDiffers, nil
+		}
+	}
+	return src, jsonPresent, nil
+}
+
+// addJSONArrayElement adds elem as the last element of the array found by
+// following path from the top-level object of src, creating the array
+// and the objects on the way. It is jsonPresent when an element already
+// there is the same, by same.
+func addJSONArrayElement(file string, src []byte, comments bool, path []string, elem ordered, same func(raw []byte) bool) ([]byte, jsonSetResult, error) {
+	o, i, clean, err := jsonPath(file, src, comments, path[:len(path)-1])
+	if err != nil {
+		return nil, 0, err
+	}
+	last := path[len(path)-1]
+	var m *jsonMember
+	if i == len(path)-1 {
+		m = o.member(last)
+	}
+	if m == nil {
+		return insertPath(src, o, path, i, []any{elem}), jsonAdded, nil
+	}
+	a := m.array
+	if a == nil {
+		return nil, 0, jsonSyntaxError(file, src, comments, m.valueStart, strconv.Quote(last)+" is not an array")
+	}
+	for _, e := range a.elems {
+		if same(clean[e[0]:e[1]]) {
+			return src, jsonPresent, nil
+		}
+	}
+	unit := indentUnit(src)
+	if len(a.elems) == 0 {
+		return insertFirst(src, a.open, a.close, renderValue(elem, lineIndent(src, a.open)+unit, unit), unit), jsonAdded, nil
+	}
+	indent := lineIndent(src, a.elems[0][0])
+	if bytes.LastIndexByte(src[:a.elems[0][0]], '\n') < a.open {
+		indent = lineIndent(src, a.open) + unit // elements on the line of '['
+	}
+	return insertAfter(src, a.elems[len(a.elems)-1][1], indent, renderValue(elem, indent, unit)), jsonAdded, nil
+}
+
+// jsonMemberEdit is setJSONValue for a setup edit: the value name at
+// path, in a file that may be empty or missing; a value there that
+// differs is an error.
+func jsonMemberEdit(file string, old []byte, comments bool, path []string, name string, value any) ([]byte, bool, error) {
+	if len(bytes.TrimSpace(old)) == 0 {
+		old = []byte("{}\n")
+	}
+	full := append(slices.Clone(path), name)
+	text, res, err := setJSONValue(file, old, comments, full, value)
+	switch {
+	case err != nil:
+		return nil, false, err
+	case res == jsonDiffers:
+		return nil, false, fmt.Errorf("%s: %s is already there and differs from %s; change or remove it by hand", file, strings.Join(full, "."), renderValue(value, "", ""))
+	}
+	return text, res == jsonPresent, nil
 }
 
 // insertMember adds "name": value as the last member of o.
 func insertMember(src []byte, o *jsonObject, name string, value any, unit string) []byte {
-	var indent string
-	if len(o.members) > 0 {
-		indent = lineIndent(src, o.firstKey)
-		if bytes.LastIndexByte(src[:o.firstKey], '\n') < o.open {
-			indent = lineIndent(src, o.open) + unit // members on the line of '{'
-		}
-	} else {
-		indent = lineIndent(src, o.open) + unit
+	if len(o.members) == 0 {
+		indent := lineIndent(src, o.open) + unit
+		return insertFirst(src, o.open, o.close, quoteJSON(name)+": "+renderValue(value, indent, unit), unit)
+	}
+	indent := lineIndent(src, o.firstKey)
+	if bytes.LastIndexByte(src[:o.firstKey], '\n') < o.open {
+		indent = lineIndent(src, o.open) + unit // members on the line of '{'
 	}
 	member := quoteJSON(name) + ": " + renderValue(value, indent, unit)
+	return insertAfter(src, o.members[len(o.members)-1].valueEnd, indent, member)
+}
+
+// insertFirst puts item, on a line of its own, into the empty object or
+// array whose brackets are at open and close.
+func insertFirst(src []byte, open, close int, item, unit string) []byte {
 	var out bytes.Buffer
-	if len(o.members) == 0 {
-		out.Write(src[:o.open+1])
-		out.WriteString("\n" + indent + member + "\n" + lineIndent(src, o.open))
-		out.Write(src[o.close:])
-		return out.Bytes()
-	}
-	at := o.members[len(o.members)-1].valueEnd
+	out.Write(src[:open+1])
+	out.WriteString("\n" + lineIndent(src, open) + unit + item + "\n" + lineIndent(src, open))
+	out.Write(src[close:])
+	return out.Bytes()
+}
+
+// insertAfter puts item, on a line of its own under indent, after the
+// member or element that ends at at.
+func insertAfter(src []byte, at int, indent, item string) []byte {
+	var out bytes.Buffer
 	out.Write(src[:at])
 	// A comment that ends the last member's line stays with it.
 	if eol, comma, ok := lineComment(src, at); ok {
@@ -207,11 +332,11 @@ func insertMember(src []byte, o *jsonObject, name string, value any, unit string
 			out.WriteString(",")
 		}
 		out.Write(src[at:eol])
-		out.WriteString("\n" + indent + member)
+		out.WriteString("\n" + indent + item)
 		out.Write(src[eol:])
 		return out.Bytes()
 	}
-	out.WriteString(",\n" + indent + member)
+	out.WriteString(",\n" + indent + item)
 	out.Write(src[at:])
 	return out.Bytes()
 }
@@ -302,32 +427,21 @@ type ordered []struct {
 	v any
 }
 
-// render writes o as JSON: members one a line under indent, arrays of
-// strings on one line; with unit "" all on one line.
+// render writes o as JSON: members and the elements of arrays of objects
+// one a line under indent, arrays of strings on one line; with unit ""
+// all on one line.
 func (o ordered) render(indent, unit string) string { return renderValue(o, indent, unit) }
 
 func renderValue(v any, indent, unit string) string {
 	switch v := v.(type) {
 	case ordered:
-		if len(v) == 0 {
-			return "{}"
-		}
-		var b strings.Builder
-		b.WriteString("{")
-		for i, m := range v {
-			if i > 0 {
-				b.WriteString(",")
-			}
-			if unit != "" {
-				b.WriteString("\n" + indent + unit)
-			}
-			b.WriteString(quoteJSON(m.k) + ": " + renderValue(m.v, indent+unit, unit))
-		}
-		if unit != "" {
-			b.WriteString("\n" + indent)
-		}
-		b.WriteString("}")
-		return b.String()
+		return renderItems("{", "}", len(v), indent, unit, func(i int) string {
+			return quoteJSON(v[i].k) + ": " + renderValue(v[i].v, indent+unit, unit)
+		})
+	case []any:
+		return renderItems("[", "]", len(v), indent, unit, func(i int) string {
+			return renderValue(v[i], indent+unit, unit)
+		})
 	case []string:
 		q := make([]string, len(v))
 		for i, s := range v {
@@ -336,10 +450,34 @@ func renderValue(v any, indent, unit string) string {
 		return "[" + strings.Join(q, ", ") + "]"
 	case string:
 		return quoteJSON(v)
-	case bool:
+	case bool, int:
 		return fmt.Sprint(v)
 	}
 	panic(fmt.Sprintf("renderValue: %T", v))
+}
+
+// renderItems writes n items of an object or array between open and
+// close: one a line under indent when unit is not "".
+func renderItems(open, close string, n int, indent, unit string, item func(int) string) string {
+	if n == 0 {
+		return open + close
+	}
+	var b strings.Builder
+	b.WriteString(open)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		if unit != "" {
+			b.WriteString("\n" + indent + unit)
+		}
+		b.WriteString(item(i))
+	}
+	if unit != "" {
+		b.WriteString("\n" + indent)
+	}
+	b.WriteString(close)
+	return b.String()
 }
 
 // quoteJSON quotes s as a JSON string, without HTML escapes.

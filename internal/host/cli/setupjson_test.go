@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"os/exec"
+	"strings"
 	"testing"
 )
 
@@ -33,4 +35,27 @@ func FuzzSetupJSON(f *testing.F) {
 			t.Fatalf("%q: taken as JSON with comments, but %q is not JSON", b, clean)
 		}
 	})
+}
+
+// TestHookCommand checks that the hook's command line quotes askuser's
+// path for the shell the client runs it with.
+func TestHookCommand(t *testing.T) {
+	tests := []struct {
+		cmd  []string
+		want string
+	}{
+		{[]string{"npx", "-y", "@askuser/askuser"}, "npx -y @askuser/askuser hook codex"},
+		{[]string{"/usr/local/bin/askuser"}, "/usr/local/bin/askuser hook codex"},
+		{[]string{"/home/a b/askuser"}, "'/home/a b/askuser' hook codex"},
+		{[]string{"/tmp/it's/$x`y`"}, `'/tmp/it'\''s/$x` + "`y`" + `' hook codex`},
+		{[]string{""}, "'' hook codex"},
+	}
+	for _, tt := range tests {
+		if got := hookCommand(tt.cmd, "codex"); got != tt.want {
+			t.Errorf("hookCommand(%q) = %q, want %q", tt.cmd, got, tt.want)
+		}
+		if out, err := exec.Command("sh", "-c", "printf '%s\\n' "+hookCommand(tt.cmd, "codex")).Output(); err != nil || string(out) != strings.Join(append(tt.cmd, "hook", "codex"), "\n")+"\n" {
+			t.Errorf("sh reads %q as %q (%v), want the words %q", hookCommand(tt.cmd, "codex"), out, err, tt.cmd)
+		}
+	}
 }

@@ -1,0 +1,102 @@
+package clients
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// setup runs askuser setup with args in the sandbox's environment and
+// returns what it printed; it must succeed.
+func (s *sandbox) setup(args ...string) string {
+	s.t.Helper()
+	cmd := exec.Command(askuserBin, append([]string{"setup"}, args...)...)
+	cmd.Env = s.env
+	cmd.Dir = s.work
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		s.t.Fatalf("askuser setup %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// read returns a file under the sandbox's root, or "<none>".
+func (s *sandbox) read(rel string) string {
+	s.t.Helper()
+	b, err := os.ReadFile(filepath.Join(s.root, rel))
+	if os.IsNotExist(err) {
+		return "<none>"
+	}
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestSetupHooks runs askuser setup on a fresh home, starts the client
+// and checks that it loaded askuser's hooks; then --undo puts the files
+// back byte for byte, whatever the client wrote into them meanwhile.
+func TestSetupHooks(t *testing.T) {
+	t.Run("claude-code", func(t *testing.T) {
+		s := newSandbox(t)
+		m := newModel(t, anthropic{}, "mcp__askuser__ask_user", tuiQuestion)
+		claudeHome(s, m)
+		files := []string{"home/.claude.json", "home/.claude/settings.json"}
+		before := []string{s.read(files[0]), s.read(files[1])}
+		s.setup("--yes", "claude-code")
+		if again := s.setup("--yes", "claude-code"); !strings.Contains(again, "already set up") {
+			t.Errorf("second setup: %q, want already set up", again)
+		}
+		u := s.startTUI("claude", "--model", claudeModel)
+		u.waitText("⏵⏵ auto mode on")
+		u.text("/hooks")
+		u.waitText("/hooks")
+		u.keys("Enter")
+		u.waitText("2 hooks on 2 events", "hook claude-code   AskUserQuestion", "when a permission dialog is displayed")
+		u.keys("Escape")
+		s.setup("--yes", "--undo", "claude-code")
+		for i, f := range files {
+			if got := s.read(f); got != before[i] {
+				t.Errorf("%s after --undo:\n%s\nwant:\n%s", f, got, before[i])
+			}
+		}
+	})
+	t.Run("codex", func(t *testing.T) {
+		s := newSandbox(t)
+		m := newModel(t, responses{}, "mcp__askuser.ask_user", tuiQuestion)
+		const file = "home/.codex/config.toml"
+		before := `model = "test-model"
+model_provider = "scripted"
+check_for_update_on_startup = false
+
+[model_providers.scripted]
+name = "scripted"
+base_url = "` + m.url() + `/v1"
+wire_api = "responses"
+env_key = "SCRIPTED_API_KEY"
+`
+		s.write(file, before)
+		s.setenv("CODEX_HOME="+s.home+"/.codex", "SCRIPTED_API_KEY=test")
+		if out := s.setup("--yes", "codex"); !strings.Contains(out, "Hooks need review") {
+			t.Errorf("setup codex says nothing of Codex's hook review:\n%s", out)
+		}
+		u := s.startTUI("codex")
+		// A hook of the user's config runs once trusted.
+		u.waitText("Hooks need review", "1 hook is new or changed", "Trust all and continue")
+		u.pressUntilGone("Down", "› 1. Review hooks")
+		u.waitText("› 2. Trust all and continue")
+		u.keys("Enter")
+		u.waitText("? for shortcuts")
+		key := `[hooks.state."` + filepath.Join(s.root, file) + `:permission_request:0:0"]`
+		u.until("Codex recorded its trust in the hook", func() bool { return strings.Contains(s.read(file), key) })
+		if again := s.setup("--yes", "codex"); !strings.Contains(again, "already set up") {
+			t.Errorf("setup after Codex trusted the hook: %q, want already set up", again)
+		}
+		s.setup("--yes", "--undo", "codex")
+		if got := s.read(file); got != before {
+			t.Errorf("config.toml after --undo:\n%s\nwant:\n%s", got, before)
+		}
+	})
+}
