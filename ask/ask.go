@@ -17,6 +17,7 @@ import (
 
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/prefs"
 )
 
 // Renderer shows one request of a contract on one route and collects the
@@ -70,8 +71,9 @@ type Session[Req any] struct {
 	// Display is the effective display mode of the custom route: the
 	// user's, else the request's, else overlay.
 	Display contract.DisplayMode
-	// ToggleKey is the overlay show/hide chord in the canonical form of config.ParseKey,
-	// or "" when the toggle is disabled. It applies to the overlay only.
+	// ToggleKey is the overlay show/hide chord in canonical form, as
+	// prefs.Effective.ToggleKey holds it, or "" when the toggle is
+	// disabled. It applies to the overlay only.
 	ToggleKey string
 	// Countdown is the shared deadline of this call.
 	Countdown *Countdown
@@ -80,7 +82,7 @@ type Session[Req any] struct {
 	// Notify is how the user wants to be told that a question is
 	// waiting, for a renderer that draws on a terminal; the zero value
 	// tells nothing.
-	Notify NotifyPrefs
+	Notify prefs.NotifyPrefs
 	// Kind is what the questionnaire is, KindQuestion or KindApproval:
 	// set by a View (BindView), for the surfaces that mark it.
 	Kind string

@@ -8,6 +8,7 @@ import (
 
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/config"
 )
 
 // Options configures an Asker. A nil *Options means the defaults.
@@ -167,7 +168,7 @@ func run[Req, Ans, Res any](ctx context.Context, a *Asker, c Contract[Req, Ans, 
 		}
 	}
 	brief := c.Brief(req)
-	display, perQuestion := h.prefs.For(brief.Display, brief.TimeoutPerQuestionMs)
+	display, perQuestion := config.For(h.prefs, brief.Display, brief.TimeoutPerQuestionMs)
 	total, err := TotalTimeout(perQuestion, brief.Questions)
 	if err != nil {
 		return fail("", contract.ErrInternal, err.Error())

@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/prefs"
 )
 
 func TestAskRefusals(t *testing.T) {
@@ -43,9 +43,9 @@ func TestAskRefusals(t *testing.T) {
 			contract.ErrorResult(contract.ErrInvalidRequest, ""), "questions"},
 		{"no host", nil, context.Background(), request(1), contract.ErrNotInitialized,
 			contract.ErrorResult(contract.ErrNotInitialized, ""), "not initialized"},
-		{"invalid config", NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUser, never), &HostOptions{Options: config.Prefs{Mode: "tui"}}), context.Background(), request(1),
+		{"invalid config", NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUser, never), &HostOptions{Options: prefs.Prefs{Mode: "tui"}}), context.Background(), request(1),
 			contract.ErrInvalidConfig, contract.ErrorResult(contract.ErrInvalidConfig, ""), "options: invalid config: mode"},
-		{"configured mode unbound", NewHost(Bind(Capabilities{NativeReason: "rpc"}, contract.RouteCustom, AskUser, never), &HostOptions{Options: config.Prefs{Mode: native}}),
+		{"configured mode unbound", NewHost(Bind(Capabilities{NativeReason: "rpc"}, contract.RouteCustom, AskUser, never), &HostOptions{Options: prefs.Prefs{Mode: native}}),
 			context.Background(), request(1), contract.ErrUnsupportedMode,
 			withRoute(contract.ErrorResult(contract.ErrUnsupportedMode, ""), native), "(rpc)"},
 		{"zero host", &Host{}, context.Background(), request(1), contract.ErrUnsupportedMode,
@@ -207,17 +207,17 @@ func TestRendererOutcomes(t *testing.T) {
 func TestSession(t *testing.T) {
 	tests := []struct {
 		name    string
-		options config.Prefs
+		options prefs.Prefs
 		req     func(*contract.Request)
 		display contract.DisplayMode
 		toggle  string
 	}{
-		{"defaults", config.Prefs{}, nil, contract.DisplayOverlay, "alt+o"},
-		{"request display", config.Prefs{}, func(r *contract.Request) { r.DisplayMode = contract.DisplayInline }, contract.DisplayInline, "alt+o"},
-		{"user display wins", config.Prefs{DisplayMode: contract.DisplayOverlay},
+		{"defaults", prefs.Prefs{}, nil, contract.DisplayOverlay, "alt+o"},
+		{"request display", prefs.Prefs{}, func(r *contract.Request) { r.DisplayMode = contract.DisplayInline }, contract.DisplayInline, "alt+o"},
+		{"user display wins", prefs.Prefs{DisplayMode: contract.DisplayOverlay},
 			func(r *contract.Request) { r.DisplayMode = contract.DisplayInline }, contract.DisplayOverlay, "alt+o"},
-		{"toggle disabled", config.Prefs{ToggleKey: ptr("")}, nil, contract.DisplayOverlay, ""},
-		{"toggle set", config.Prefs{ToggleKey: ptr("ctrl+o")}, nil, contract.DisplayOverlay, "ctrl+o"},
+		{"toggle disabled", prefs.Prefs{ToggleKey: ptr("")}, nil, contract.DisplayOverlay, ""},
+		{"toggle set", prefs.Prefs{ToggleKey: ptr("ctrl+o")}, nil, contract.DisplayOverlay, "ctrl+o"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/prefs"
 )
 
 // auqRequest is a valid AskUserQuestion request of one single-select
@@ -181,7 +182,7 @@ func TestAskQuestionsTimeout(t *testing.T) {
 			<-ctx.Done()
 			return Outcome[auq.Result]{}, context.Cause(ctx)
 		})
-		h := NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUserQuestion, r), &HostOptions{Options: Prefs{TimeoutPerQuestionMs: ptr[int64](3000)}})
+		h := NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUserQuestion, r), &HostOptions{Options: prefs.Prefs{TimeoutPerQuestionMs: ptr[int64](3000)}})
 		req := auqRequest()
 		req.Questions = append(req.Questions, req.Questions[0])
 		req.Questions[1].ID = "db2"

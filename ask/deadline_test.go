@@ -15,6 +15,7 @@ import (
 
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/prefs"
 )
 
 // renderFunc is a test renderer. It may note what it sees; release is
@@ -204,7 +205,7 @@ func TestDeadline(t *testing.T) {
 				})
 				opts := &HostOptions{}
 				if tt.perQuestion >= 0 {
-					opts.Options = config.Prefs{TimeoutPerQuestionMs: ptr(tt.perQuestion)}
+					opts.Options = prefs.Prefs{TimeoutPerQuestionMs: ptr(tt.perQuestion)}
 				}
 				rec := &recorder{}
 				a := NewAsker(NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUser, r), opts), &Options{Events: rec})
@@ -318,7 +319,7 @@ func TestDeadlineNotBefore(t *testing.T) {
 			<-release
 			return Outcome[[]contract.Answer]{}, nil
 		})
-		a := NewAsker(NewHost(Bind(Capabilities{}, contract.RouteNative, AskUser, r), &HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: ptr[int64](250)}}), nil)
+		a := NewAsker(NewHost(Bind(Capabilities{}, contract.RouteNative, AskUser, r), &HostOptions{Options: prefs.Prefs{TimeoutPerQuestionMs: ptr[int64](250)}}), nil)
 		done := make(chan contract.Result, 1)
 		go func() { done <- Ask(context.Background(), a, AskUser, request(4), nil) }()
 		time.Sleep(time.Second - time.Nanosecond)

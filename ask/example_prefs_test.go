@@ -7,6 +7,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/prefs"
 )
 
 // A host combines its programmatic options with the user's config file
@@ -27,22 +28,20 @@ func ExampleHost_Preferences() {
 
 	toggle := "ctrl+o"
 	host := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, firstOption), &ask.HostOptions{
-		Options: ask.Prefs{
+		Options: prefs.Prefs{
 			Mode:      contract.RouteCustom,
 			ToggleKey: &toggle,
-			Notify:    ask.Notify{Desktop: ask.DesktopOff},
+			Notify:    prefs.Notify{Desktop: prefs.DesktopOff},
 		},
 		ConfigFile: file,
 	})
-	prefs := host.Preferences()
-	fmt.Printf("mode=%s toggle=%s desktop=%s\n", prefs.Mode, prefs.ToggleKey, prefs.Notify.Desktop)
+	eff := host.Preferences()
+	fmt.Printf("mode=%s toggle=%s desktop=%s\n", eff.Mode, eff.ToggleKey, eff.Notify.Desktop)
 
-	// The user's display mode beats the request's; the request's timeout
-	// applies because the user set none.
-	timeout := int64(5000)
-	display, ms := prefs.ForRequest(&contract.Request{DisplayMode: contract.DisplayOverlay, TimeoutPerQuestionMs: &timeout})
-	fmt.Println(display, ms)
+	// The file's display mode applies, and beats any request's; no
+	// source set a timeout, so each request's own applies.
+	fmt.Println(eff.DisplayMode, eff.TimeoutSet)
 	// Output:
 	// mode=custom toggle=ctrl+o desktop=off
-	// inline 5000
+	// inline false
 }

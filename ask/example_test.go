@@ -7,6 +7,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/prefs"
 )
 
 // A renderer that answers the first option of every question, as a user
@@ -42,7 +43,7 @@ func Example() {
 
 func ExampleNewHost() {
 	host := ask.NewHost(ask.Bind(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, firstOption), contract.RouteNative, ask.AskUser, firstOption), &ask.HostOptions{
-		Options: ask.Prefs{Mode: contract.RouteNative},
+		Options: prefs.Prefs{Mode: contract.RouteNative},
 	})
 	data, _ := json.Marshal(host.Support())
 	fmt.Println(string(data))
@@ -51,7 +52,7 @@ func ExampleNewHost() {
 
 func ExampleNewHost_unavailable() {
 	host := ask.NewHost(ask.Bind(ask.Capabilities{NativeReason: "print mode has no dialogs"}, contract.RouteCustom, ask.AskUser, firstOption), &ask.HostOptions{
-		Options: ask.Prefs{Mode: contract.RouteNative},
+		Options: prefs.Prefs{Mode: contract.RouteNative},
 	})
 	res := ask.Ask(context.Background(), ask.NewAsker(host, nil), ask.AskUser, &contract.Request{
 		Questions: []contract.Question{{Title: "Name?", Kind: contract.KindInput}},

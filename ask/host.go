@@ -7,6 +7,7 @@ import (
 
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/prefs"
 )
 
 // Capabilities are the renderers a host binds, at most one per route and
@@ -60,33 +61,26 @@ func (caps Capabilities) CanRun(route contract.Route) bool {
 	return false
 }
 
-// Prefs are the user's preferences: the route, the display mode, the
-// overlay toggle key, the per-question timeout, notifications and the hub.
-// They are the config reader's Prefs (package internal/config), named here,
-// with Notify and the Desktop and Hub values, so that filling in
-// HostOptions needs no other package.
-type Prefs = config.Prefs
-
 // HostOptions configures NewHost. The zero value, like a nil
 // *HostOptions, sets no programmatic option and reads no config file.
 type HostOptions struct {
 	// Options are the programmatic preferences. Each one that is set
 	// overrides the config file.
-	Options Prefs
+	Options prefs.Prefs
 	// ConfigFile is the path of the user config file; "" reads none.
 	ConfigFile string
 	// ConfigNamed says the user named ConfigFile, as with --config, so it
 	// must exist; the default config file may be missing.
 	ConfigNamed bool
 	// ToolKey says the host is the Pi package's, whose preferences may
-	// choose its tool (Prefs.Tool). Every other host refuses preferences
+	// choose its tool (prefs.Prefs.Tool). Every other host refuses preferences
 	// that set it, as invalid_config.
 	ToolKey bool
 	// Wrap, when set, is given the resolved preferences of a valid
 	// config and the capabilities, before the route is picked, and
 	// returns the capabilities to use: a host joins a second surface,
 	// such as the user's hub, this way, with the preferences read once.
-	Wrap func(Effective, Capabilities) Capabilities
+	Wrap func(prefs.Effective, Capabilities) Capabilities
 }
 
 // Host binds the renderers of one host to the preferences and the route
@@ -94,7 +88,7 @@ type HostOptions struct {
 // safe for concurrent use. The zero Host has no route.
 type Host struct {
 	caps    Capabilities
-	prefs   config.Effective
+	prefs   prefs.Effective
 	route   contract.Route // "" when the host cannot prompt
 	support Support
 	refusal contract.Error // why the host cannot prompt
@@ -115,7 +109,7 @@ func NewHost(caps Capabilities, opts *HostOptions) *Host {
 		opts = &HostOptions{}
 	}
 	h := &Host{caps: caps}
-	var file config.Prefs
+	var file prefs.Prefs
 	if opts.ConfigFile != "" {
 		load := config.Load
 		if opts.ConfigNamed {
@@ -135,7 +129,7 @@ func NewHost(caps Capabilities, opts *HostOptions) *Host {
 	if !opts.ToolKey {
 		for _, p := range []struct {
 			source string
-			prefs  config.Prefs
+			prefs  prefs.Prefs
 		}{{opts.ConfigFile, file}, {config.OptionsSource, opts.Options}} {
 			if err := config.CheckNoTool(p.source, p.prefs); err != nil {
 				h.invalid(err)
@@ -247,9 +241,9 @@ func (h *Host) Route() (contract.Route, bool) {
 
 // Preferences returns the preferences the host resolved at creation. They
 // are meaningful only when the config was valid.
-func (h *Host) Preferences() Effective {
+func (h *Host) Preferences() prefs.Effective {
 	if h == nil {
-		return Effective{}
+		return prefs.Effective{}
 	}
 	return h.prefs
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/prefs"
 )
 
 var (
@@ -48,7 +49,7 @@ func TestRouteResolution(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := NewHost(tt.caps, &HostOptions{Options: config.Prefs{Mode: tt.mode}})
+			h := NewHost(tt.caps, &HostOptions{Options: prefs.Prefs{Mode: tt.mode}})
 			got := h.Support()
 			checkSupport(t, tt.want, got)
 			route, ok := h.Route()
@@ -84,28 +85,28 @@ func TestRouteResolutionWithConfigFile(t *testing.T) {
 	tests := []struct {
 		name    string
 		file    string // "" writes no file
-		options config.Prefs
+		options prefs.Prefs
 		caps    Capabilities
 		want    Support
 		reason  string // a substring of the reason
 	}{
-		{"no file probes", "", config.Prefs{}, both,
+		{"no file probes", "", prefs.Prefs{}, both,
 			Support{Status: SupportAvailable, Route: custom, Source: SourceProbed, Available: []contract.Route{custom, native}}, ""},
-		{"empty file probes", "  \n", config.Prefs{}, both,
+		{"empty file probes", "  \n", prefs.Prefs{}, both,
 			Support{Status: SupportAvailable, Route: custom, Source: SourceProbed, Available: []contract.Route{custom, native}}, ""},
-		{"file mode", `{"mode":"native"}`, config.Prefs{}, both,
+		{"file mode", `{"mode":"native"}`, prefs.Prefs{}, both,
 			Support{Status: SupportAvailable, Route: native, Source: SourceConfigured, Available: []contract.Route{custom, native}}, ""},
-		{"option beats file", `{"mode":"native"}`, config.Prefs{Mode: custom}, both,
+		{"option beats file", `{"mode":"native"}`, prefs.Prefs{Mode: custom}, both,
 			Support{Status: SupportAvailable, Route: custom, Source: SourceConfigured, Available: []contract.Route{custom, native}}, ""},
-		{"file mode unbound", `{"mode":"native"}`, config.Prefs{}, onlyCustom,
+		{"file mode unbound", `{"mode":"native"}`, prefs.Prefs{}, onlyCustom,
 			Support{Status: SupportConfiguredUnavailable, Configured: native, Available: []contract.Route{custom}}, "no dialogs"},
-		{"bad json", `{"mode":`, config.Prefs{}, both, Support{Status: SupportInvalidConfig}, "ask-user.json"},
-		{"unknown mode in file", `{"mode":"tui"}`, config.Prefs{}, both, Support{Status: SupportInvalidConfig}, "mode"},
-		{"bad option with good file", `{"mode":"custom"}`, config.Prefs{TimeoutPerQuestionMs: ptr[int64](-1)}, both,
+		{"bad json", `{"mode":`, prefs.Prefs{}, both, Support{Status: SupportInvalidConfig}, "ask-user.json"},
+		{"unknown mode in file", `{"mode":"tui"}`, prefs.Prefs{}, both, Support{Status: SupportInvalidConfig}, "mode"},
+		{"bad option with good file", `{"mode":"custom"}`, prefs.Prefs{TimeoutPerQuestionMs: ptr[int64](-1)}, both,
 			Support{Status: SupportInvalidConfig}, "timeoutPerQuestionMs"},
-		{"tool in the file of a host that is not Pi's", `{"tool":"AskUserQuestion"}`, config.Prefs{}, both,
+		{"tool in the file of a host that is not Pi's", `{"tool":"AskUserQuestion"}`, prefs.Prefs{}, both,
 			Support{Status: SupportInvalidConfig}, "tool: only the Pi package reads tool"},
-		{"tool in the options of a host that is not Pi's", "", config.Prefs{Tool: config.ToolAskUser}, both,
+		{"tool in the options of a host that is not Pi's", "", prefs.Prefs{Tool: prefs.ToolAskUser}, both,
 			Support{Status: SupportInvalidConfig}, "options: invalid config: tool: only the Pi package"},
 	}
 	for _, tt := range tests {
@@ -188,7 +189,7 @@ func TestSupportReasons(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := NewHost(tt.caps, &HostOptions{Options: config.Prefs{Mode: tt.mode}}).Support().Reason
+			got := NewHost(tt.caps, &HostOptions{Options: prefs.Prefs{Mode: tt.mode}}).Support().Reason
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("Reason mismatch (-want +got):\n%s", diff)
 			}
@@ -197,13 +198,13 @@ func TestSupportReasons(t *testing.T) {
 }
 
 func TestPreferences(t *testing.T) {
-	h := NewHost(Capabilities{}, &HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: ptr[int64](5), ToggleKey: ptr("")}})
+	h := NewHost(Capabilities{}, &HostOptions{Options: prefs.Prefs{TimeoutPerQuestionMs: ptr[int64](5), ToggleKey: ptr("")}})
 	got := h.Preferences()
-	want := config.Effective{TimeoutPerQuestionMs: 5, TimeoutSet: true, Notify: config.Resolve(config.Prefs{}, config.Prefs{}).Notify}
+	want := prefs.Effective{TimeoutPerQuestionMs: 5, TimeoutSet: true, Notify: config.Resolve(prefs.Prefs{}, prefs.Prefs{}).Notify}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Preferences() mismatch (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(config.Effective{}, (*Host)(nil).Preferences()); diff != "" {
+	if diff := cmp.Diff(prefs.Effective{}, (*Host)(nil).Preferences()); diff != "" {
 		t.Errorf("nil Host Preferences() mismatch (-want +got):\n%s", diff)
 	}
 }
@@ -215,17 +216,17 @@ func TestWrap(t *testing.T) {
 	r := answerWith(Outcome[[]contract.Answer]{Answer: answers(1)}, nil)
 	tests := []struct {
 		name      string
-		opts      Prefs
+		opts      prefs.Prefs
 		wantCall  bool
 		wantRoute contract.Route
 	}{
-		{"a route appears", Prefs{Hub: config.HubAuto}, true, custom},
-		{"invalid options", Prefs{Mode: "fancy"}, false, ""},
+		{"a route appears", prefs.Prefs{Hub: prefs.HubAuto}, true, custom},
+		{"invalid options", prefs.Prefs{Mode: "fancy"}, false, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			called := false
-			h := NewHost(Capabilities{}, &HostOptions{Options: tt.opts, Wrap: func(p Effective, caps Capabilities) Capabilities {
+			h := NewHost(Capabilities{}, &HostOptions{Options: tt.opts, Wrap: func(p prefs.Effective, caps Capabilities) Capabilities {
 				called = true
 				if p.Hub != tt.opts.Hub {
 					t.Errorf("Wrap saw hub %q, want %q", p.Hub, tt.opts.Hub)

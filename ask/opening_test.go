@@ -10,6 +10,7 @@ import (
 
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/prefs"
 )
 
 func TestOnOpen(t *testing.T) {
@@ -23,7 +24,7 @@ func TestOnOpen(t *testing.T) {
 		})
 		timeout := int64(30000)
 		h := NewHost(Bind(Bind(Capabilities{}, contract.RouteNative, AskUser, r), contract.RouteCustom, AskUserQuestion, questionsWith(Outcome[auq.Result]{Answer: auqSubmitted()}, nil)),
-			&HostOptions{Options: Prefs{Mode: contract.RouteNative, TimeoutPerQuestionMs: &timeout}})
+			&HostOptions{Options: prefs.Prefs{Mode: contract.RouteNative, TimeoutPerQuestionMs: &timeout}})
 		a := NewAsker(h, opts)
 		req := request(2)
 		req.Header = "Deploy"
@@ -34,7 +35,7 @@ func TestOnOpen(t *testing.T) {
 		if !renderedAfter {
 			t.Error("the renderer ran before OnOpen")
 		}
-		want := []Opening{{CallID: "c1", Tool: ToolAskUser, Route: contract.RouteNative, Header: "Deploy", Questions: 2, Deadline: start.Add(time.Minute)}}
+		want := []Opening{{CallID: "c1", Tool: prefs.ToolAskUser, Route: contract.RouteNative, Header: "Deploy", Questions: 2, Deadline: start.Add(time.Minute)}}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("openings (-want +got):\n%s", diff)
 		}
@@ -63,7 +64,7 @@ func TestOnOpenQuestions(t *testing.T) {
 		t.Fatalf("openings = %+v", got)
 	}
 	o := got[0]
-	if o.Tool != ToolAskUserQuestion || o.Route != contract.RouteCustom || o.Questions != 1 || o.Header != "" || o.Deadline.IsZero() {
+	if o.Tool != prefs.ToolAskUserQuestion || o.Route != contract.RouteCustom || o.Questions != 1 || o.Header != "" || o.Deadline.IsZero() {
 		t.Errorf("opening = %+v", o)
 	}
 }

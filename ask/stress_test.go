@@ -18,8 +18,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/testkit"
+	"github.com/askuser/askuser/prefs"
 )
 
 // behaviour is what the stress renderer does with one ask.
@@ -317,7 +317,7 @@ func TestExactlyOnceUnderLoad(t *testing.T) {
 	events := &callEvents{byCall: map[string][]Event{}}
 	askers := map[int64]*Asker{}
 	for ms := int64(1); ms <= 20; ms++ {
-		h := NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUser, r), &HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: ptr(ms)}})
+		h := NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUser, r), &HostOptions{Options: prefs.Prefs{TimeoutPerQuestionMs: ptr(ms)}})
 		askers[ms] = NewAsker(h, &Options{Events: events})
 	}
 

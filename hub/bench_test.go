@@ -9,6 +9,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/prefs"
 )
 
 // BenchmarkAnswerRoundTrip measures, on one machine, the time from an
@@ -29,7 +30,7 @@ func BenchmarkAnswerRoundTrip(b *testing.B) {
 		b.Fatal(err)
 	}
 	ms := int64(60000)
-	asker := ask.NewAsker(ask.NewHost(l.Join(ask.Capabilities{CustomReason: "none", NativeReason: "none"}), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
+	asker := ask.NewAsker(ask.NewHost(l.Join(ask.Capabilities{CustomReason: "none", NativeReason: "none"}), &ask.HostOptions{Options: prefs.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
 	answer := []byte(`{"status":"answered","answers":[{"index":0,"id":"q1","title":"Deploy where?","kind":"single","selections":["prod"],"usedDefault":false}]}`)
 	var took []time.Duration
 	for b.Loop() {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/hubstore"
+	"github.com/askuser/askuser/prefs"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -232,7 +233,7 @@ func connect(ctx context.Context, url string, opts ...nats.Option) (*nats.Conn, 
 // was stored before them, or that a watch showed. The newest questions
 // a watch shows first are read from any replica, and read again while
 // that replica is behind.
-func dialRemote(ctx context.Context, r config.Remote, key string, opts *DialOptions) (*Client, error) {
+func dialRemote(ctx context.Context, r prefs.Remote, key string, opts *DialOptions) (*Client, error) {
 	var o DialOptions
 	if opts != nil {
 		o = *opts

@@ -24,9 +24,9 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/testkit"
+	"github.com/askuser/askuser/prefs"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -282,7 +282,7 @@ func machineKey(t testing.TB) string {
 func (p person) dial(t testing.TB, url string) *hub.Client {
 	t.Helper()
 	paths, _ := hub.Locate(p.getenv)
-	cl, err := hub.DialRemote(context.Background(), config.Remote{URL: url, Credentials: p.creds, Recipients: []string{p.recipient}}, paths.Key(), &hub.DialOptions{Timeout: 5 * time.Second})
+	cl, err := hub.DialRemote(context.Background(), prefs.Remote{URL: url, Credentials: p.creds, Recipients: []string{p.recipient}}, paths.Key(), &hub.DialOptions{Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1228,7 +1228,7 @@ func BenchmarkCluster(b *testing.B) {
 	c := startCluster(b)
 	me := newPerson(b, c)
 	agentCreds := c.credentials(b, "agent")
-	remote, remoteKey := config.Remote{URL: c.nodes[0].url(), Credentials: agentCreds, Recipients: []string{me.recipient}}, machineKey(b)
+	remote, remoteKey := prefs.Remote{URL: c.nodes[0].url(), Credentials: agentCreds, Recipients: []string{me.recipient}}, machineKey(b)
 	benchAsk(b, func(ctx context.Context) (*hub.Client, error) {
 		return hub.DialRemote(ctx, remote, remoteKey, &hub.DialOptions{Timeout: 5 * time.Second})
 	}, me.dial(b, c.nodes[1].url()))
@@ -1274,7 +1274,7 @@ func benchAsk(b *testing.B, dial func(context.Context) (*hub.Client, error), wat
 		}
 	}()
 	ms := int64(60000)
-	asker := ask.NewAsker(ask.NewHost(l.Join(ask.Capabilities{CustomReason: "none", NativeReason: "none"}), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
+	asker := ask.NewAsker(ask.NewHost(l.Join(ask.Capabilities{CustomReason: "none", NativeReason: "none"}), &ask.HostOptions{Options: prefs.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
 	var visible, answered []time.Duration
 	for b.Loop() {
 		start := time.Now()

@@ -17,9 +17,9 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/testkit"
+	"github.com/askuser/askuser/prefs"
 	"github.com/google/go-cmp/cmp"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -379,7 +379,7 @@ func TestClusterReadAfterPublish(t *testing.T) {
 	t.Parallel()
 	c := startCluster(t)
 	me := newPerson(t, c)
-	remote, remoteKey := config.Remote{URL: c.nodes[0].url(), Credentials: c.credentials(t, "agent"), Recipients: []string{me.recipient}}, machineKey(t)
+	remote, remoteKey := prefs.Remote{URL: c.nodes[0].url(), Credentials: c.credentials(t, "agent"), Recipients: []string{me.recipient}}, machineKey(t)
 	l := hub.NewLink(&hub.LinkOptions{Dial: func(ctx context.Context) (*hub.Client, error) {
 		return hub.DialRemote(ctx, remote, remoteKey, &hub.DialOptions{Timeout: 5 * time.Second})
 	}})
@@ -460,7 +460,7 @@ func TestClusterReadAfterWrite(t *testing.T) {
 	t.Parallel()
 	c := startCluster(t)
 	me := newPerson(t, c)
-	asker, err := hub.DialRemote(context.Background(), config.Remote{URL: c.nodes[0].url(), Credentials: c.credentials(t, "agent"), Recipients: []string{me.recipient}}, machineKey(t), &hub.DialOptions{Timeout: 5 * time.Second})
+	asker, err := hub.DialRemote(context.Background(), prefs.Remote{URL: c.nodes[0].url(), Credentials: c.credentials(t, "agent"), Recipients: []string{me.recipient}}, machineKey(t), &hub.DialOptions{Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -701,7 +701,7 @@ func dialOneServer(t *testing.T, log func(string)) (cl *hub.Client, url, pw stri
 	}
 	url = fmt.Sprintf("nats://127.0.0.1:%d", port)
 	waitFor(t, func() string {
-		cl, err = hub.DialRemote(context.Background(), config.Remote{URL: url, Credentials: creds, Recipients: []string{pub}}, filepath.Join(dir, "key"),
+		cl, err = hub.DialRemote(context.Background(), prefs.Remote{URL: url, Credentials: creds, Recipients: []string{pub}}, filepath.Join(dir, "key"),
 			&hub.DialOptions{Timeout: 5 * time.Second, Log: log})
 		if err != nil {
 			return err.Error()

@@ -6,8 +6,8 @@ import (
 	"net"
 	"time"
 
-	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/seal"
+	"github.com/askuser/askuser/prefs"
 )
 
 // PublishForTest publishes a question of ask_user with request on the
@@ -57,7 +57,7 @@ func SetMirrorBoundsForTest(t interface{ Cleanup(func()) }, most int, wait time.
 func SignedForTest(head []byte, box *seal.Box) ([]byte, error) { return signed(head, box) }
 
 // DialRemote is dialRemote, for the tests of clients of a remote hub.
-func DialRemote(ctx context.Context, r config.Remote, key string, opts *DialOptions) (*Client, error) {
+func DialRemote(ctx context.Context, r prefs.Remote, key string, opts *DialOptions) (*Client, error) {
 	return dialRemote(ctx, r, key, opts)
 }
 

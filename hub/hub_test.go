@@ -18,6 +18,7 @@ import (
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
 	"github.com/askuser/askuser/internal/testkit"
+	"github.com/askuser/askuser/prefs"
 )
 
 const askUserReq = `{"questions": [{"title": "Deploy where?", "options": [{"label": "staging"}, {"label": "prod"}]}]}`
@@ -138,7 +139,7 @@ func waitPending(t *testing.T, c *hub.Client) hub.Question {
 
 func newAsker(t *testing.T, l *hub.Link, caps ask.Capabilities, timeoutMs int64) *ask.Asker {
 	t.Helper()
-	return ask.NewAsker(ask.NewHost(l.Join(caps), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &timeoutMs}}), nil)
+	return ask.NewAsker(ask.NewHost(l.Join(caps), &ask.HostOptions{Options: prefs.Prefs{TimeoutPerQuestionMs: &timeoutMs}}), nil)
 }
 
 func TestHubAnswerWins(t *testing.T) {

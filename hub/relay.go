@@ -11,8 +11,8 @@ import (
 
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/hubstore"
+	"github.com/askuser/askuser/prefs"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -82,7 +82,7 @@ func relayHubs(ctx context.Context, local, remote *Client, log func(string)) err
 }
 
 func init() {
-	hubstore.DialRemote = func(ctx context.Context, r config.Remote, key string, opts *hubstore.DialOptions) (hubstore.Conn, error) {
+	hubstore.DialRemote = func(ctx context.Context, r prefs.Remote, key string, opts *hubstore.DialOptions) (hubstore.Conn, error) {
 		var o DialOptions
 		if opts != nil {
 			o = DialOptions{Name: opts.Name, Log: opts.Log}

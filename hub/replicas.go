@@ -29,7 +29,7 @@ type replicaPlan struct {
 }
 
 // planReplicas plans the buckets of a remote hub that nc is connected
-// to: want replicas when it is not 0 (config.Remote.Replicas), else as many as
+// to: want replicas when it is not 0 (prefs.Remote.Replicas), else as many as
 // the servers of nc's cluster that nc knows of, the one it is connected
 // to and those the cluster told of, up to autoReplicas. A server in no
 // cluster may be a leaf node whose JetStream is a cluster's: there the

@@ -18,11 +18,11 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/hubserver"
 	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/seal"
 	"github.com/askuser/askuser/internal/testkit"
+	"github.com/askuser/askuser/prefs"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -222,7 +222,7 @@ func TestClusterSealing(t *testing.T) {
 	opKey, _ := seal.NewKey()
 
 	agentKey := machineKey(t)
-	agentRemote := config.Remote{URL: c.nodes[0].url(), Credentials: c.credentials(t, "agent"), Recipients: recipients}
+	agentRemote := prefs.Remote{URL: c.nodes[0].url(), Credentials: c.credentials(t, "agent"), Recipients: recipients}
 	l := hub.NewLink(&hub.LinkOptions{Agent: "billing-bot", Project: "~/billing", Machine: "prod-db", Dial: func(ctx context.Context) (*hub.Client, error) {
 		return hub.DialRemote(ctx, agentRemote, agentKey, &hub.DialOptions{Timeout: 5 * time.Second})
 	}})

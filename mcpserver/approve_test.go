@@ -15,8 +15,8 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/mcpserver"
+	"github.com/askuser/askuser/prefs"
 )
 
 // touch is what Claude Code 2.1.332 sends its permission-prompt tool
@@ -82,7 +82,7 @@ func TestApproveTool(t *testing.T) {
 			want: `{"behavior":"deny","message":"The person dismissed the approval without deciding, so the call is denied."}`,
 		},
 		{
-			name: "timed out", opts: mcpserver.Options{Custom: popup(never), Host: ask.HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: &ms}}},
+			name: "timed out", opts: mcpserver.Options{Custom: popup(never), Host: ask.HostOptions{Options: prefs.Prefs{TimeoutPerQuestionMs: &ms}}},
 			args: touch, calls: 1,
 			want: `{"behavior":"deny","message":"Nobody answered the approval in time, so the call is denied."}`,
 		},
@@ -92,7 +92,7 @@ func TestApproveTool(t *testing.T) {
 			want: `{"behavior":"deny","message":"The approval could not be asked (unsupported_mode: no interactive UI can run here: the custom dialog cannot (no tmux, and no hub was reached) and native dialogs cannot (approvals are not asked in the MCP client's form), so the questions cannot be shown to the user), so the call is denied."}`,
 		},
 		{
-			name: "a configured native mode does not apply", opts: mcpserver.Options{Custom: popup(pick(approval.AllowID, "", &calls)), Host: ask.HostOptions{Options: config.Prefs{Mode: contract.RouteNative}}},
+			name: "a configured native mode does not apply", opts: mcpserver.Options{Custom: popup(pick(approval.AllowID, "", &calls)), Host: ask.HostOptions{Options: prefs.Prefs{Mode: contract.RouteNative}}},
 			args: touch, calls: 1,
 			want: `{"behavior":"allow","updatedInput":{"command":"touch /tmp/ran","description":"Create a file"}}`,
 		},

@@ -9,6 +9,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/config"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -93,7 +94,7 @@ func (s *Server) handleQuestions(ctx context.Context, req *mcp.CallToolRequest) 
 // the answer given on the hub while the form was out.
 func (s *Server) modernQuestions(ctx context.Context, h *sessionHost, req *mcp.CallToolRequest, q *auq.Request, p *progress) *mcp.CallToolResult {
 	if !isRetry(req) {
-		_, perQuestion := h.asker.Host().Preferences().ForRequest(nil)
+		_, perQuestion := config.ForRequest(h.asker.Host().Preferences(), nil)
 		total, err := ask.TotalTimeout(perQuestion, len(q.Questions))
 		if err != nil {
 			return questionsResult(q, questionsFailed(contract.ErrInternal, err.Error()), "")

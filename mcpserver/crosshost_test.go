@@ -11,6 +11,7 @@ import (
 	"github.com/askuser/askuser/internal/dialog"
 	"github.com/askuser/askuser/internal/native"
 	"github.com/askuser/askuser/mcpserver"
+	"github.com/askuser/askuser/prefs"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -74,7 +75,7 @@ func TestDefaultsAgreeAcrossHosts(t *testing.T) {
 		return ask.Outcome[[]contract.Answer]{Answer: eff.Answer}, nil
 	})), nil), nil)
 	promptHost := ask.NewAsker(ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteNative, ask.AskUser, native.New(enter{}, nil)), nil), nil)
-	srv := newServer(t, &mcpserver.Options{Host: ask.HostOptions{Options: ask.Prefs{Mode: contract.RouteNative}}})
+	srv := newServer(t, &mcpserver.Options{Host: ask.HostOptions{Options: prefs.Prefs{Mode: contract.RouteNative}}})
 	cs := connect(t, srv, "2025-06-18", keepDefaults, nil)
 
 	for i, req := range requests {

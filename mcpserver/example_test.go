@@ -10,6 +10,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/mcpserver"
+	"github.com/askuser/askuser/prefs"
 )
 
 // A server whose custom route is a renderer of the program's own, here one
@@ -28,7 +29,7 @@ func Example() {
 		return ask.Outcome[[]contract.Answer]{Answer: answers}, nil
 	})
 	srv, err := mcpserver.New(&mcpserver.Options{
-		Host:   ask.HostOptions{Options: ask.Prefs{Mode: contract.RouteCustom}},
+		Host:   ask.HostOptions{Options: prefs.Prefs{Mode: contract.RouteCustom}},
 		Custom: ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, lastOption),
 	})
 	if err != nil {

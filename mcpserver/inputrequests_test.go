@@ -13,8 +13,8 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/mcpserver"
+	"github.com/askuser/askuser/prefs"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -96,7 +96,7 @@ func TestPreferences(t *testing.T) {
 	}{
 		{"file native", ask.HostOptions{ConfigFile: native}, contract.StatusAnswered, ""},
 		{"file custom, no popup", ask.HostOptions{ConfigFile: custom}, contract.StatusError, contract.ErrUnsupportedMode},
-		{"flag native over file custom", ask.HostOptions{ConfigFile: custom, Options: config.Prefs{Mode: contract.RouteNative}}, contract.StatusAnswered, ""},
+		{"flag native over file custom", ask.HostOptions{ConfigFile: custom, Options: prefs.Prefs{Mode: contract.RouteNative}}, contract.StatusAnswered, ""},
 		{"broken file", ask.HostOptions{ConfigFile: broken}, contract.StatusError, contract.ErrInvalidConfig},
 	}
 	for _, tt := range tests {

@@ -10,9 +10,9 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/testkit"
 	"github.com/askuser/askuser/mcpserver"
+	"github.com/askuser/askuser/prefs"
 )
 
 // TestNotifyCommandOnElicitation runs the user's notify command on the
@@ -28,8 +28,8 @@ func TestNotifyCommandOnElicitation(t *testing.T) {
 		t.Run(v, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "log")
 			script := `echo "$ASKUSER_HOST $ASKUSER_ROUTE $ASKUSER_TOOL $ASKUSER_QUESTIONS $ASKUSER_HEADER $(cat)" >> "$0"`
-			srv := newServer(t, &mcpserver.Options{Host: ask.HostOptions{Options: config.Prefs{
-				Notify: config.Notify{Command: []string{"/bin/sh", "-c", script, out}}}}})
+			srv := newServer(t, &mcpserver.Options{Host: ask.HostOptions{Options: prefs.Prefs{
+				Notify: prefs.Notify{Command: []string{"/bin/sh", "-c", script, out}}}}})
 			cs := connect(t, srv, v, accept(`{"q1":"SQLite"}`), nil)
 			for n := 1; n <= 2; n++ {
 				r, err := call(context.Background(), cs, args)

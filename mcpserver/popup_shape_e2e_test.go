@@ -14,8 +14,8 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/testkit"
+	"github.com/askuser/askuser/prefs"
 	"github.com/askuser/askuser/tui"
 )
 
@@ -144,7 +144,7 @@ func fitFor(t *testing.T, args string, w, h int) (int, int) {
 		return ask.Outcome[[]contract.Answer]{Dismissed: true}, nil
 	})
 	toggle := "alt+o"
-	host := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, r), &ask.HostOptions{Options: config.Prefs{Mode: contract.RouteCustom, ToggleKey: &toggle}})
+	host := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, r), &ask.HostOptions{Options: prefs.Prefs{Mode: contract.RouteCustom, ToggleKey: &toggle}})
 	if res := ask.AskJSON(context.Background(), ask.NewAsker(host, nil), ask.AskUser, []byte(args), nil); res.Status != contract.StatusAborted {
 		t.Fatalf("sizing the popup: %+v", res)
 	}

@@ -50,6 +50,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -418,7 +419,7 @@ func nativeFailed(msg string) contract.Result {
 // firstRound returns the whole questionnaire as one form in InputRequests,
 // with a sealed state holding the deadline, which starts now.
 func (s *Server) firstRound(h *sessionHost, q *contract.Request) (*mcp.CallToolResult, error) {
-	_, perQuestion := h.asker.Host().Preferences().ForRequest(q)
+	_, perQuestion := config.ForRequest(h.asker.Host().Preferences(), q)
 	total, err := ask.TotalTimeout(perQuestion, len(q.Questions))
 	if err != nil {
 		return toolResult(q, contract.ErrorResult(contract.ErrInternal, err.Error()), ""), nil

@@ -13,8 +13,8 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/mcpserver"
+	"github.com/askuser/askuser/prefs"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -295,7 +295,7 @@ func TestInvalidRequest(t *testing.T) {
 
 func TestNoRoute(t *testing.T) {
 	mode := func(m contract.Route) *mcpserver.Options {
-		return &mcpserver.Options{Host: ask.HostOptions{Options: config.Prefs{Mode: m}}}
+		return &mcpserver.Options{Host: ask.HostOptions{Options: prefs.Prefs{Mode: m}}}
 	}
 	tests := []struct {
 		name      string

@@ -16,6 +16,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/dialog"
 	"github.com/askuser/askuser/internal/testkit"
+	"github.com/askuser/askuser/prefs"
 )
 
 const auqTwo = `{"questions":[
@@ -133,7 +134,7 @@ func TestRenderQuestions(t *testing.T) {
 	r, pw := pipeRenderer(t)
 	defer closeWithin(t, r)
 	zero := int64(0)
-	host := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUserQuestion, ask.RendererFunc[*auq.Request, auq.Result](r.RenderQuestions)), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &zero}})
+	host := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUserQuestion, ask.RendererFunc[*auq.Request, auq.Result](r.RenderQuestions)), &ask.HostOptions{Options: prefs.Prefs{TimeoutPerQuestionMs: &zero}})
 	req, err := auq.Parse([]byte(auqTwo))
 	if err != nil {
 		t.Fatal(err)

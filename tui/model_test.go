@@ -11,8 +11,8 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/dialog"
+	"github.com/askuser/askuser/prefs"
 )
 
 func TestToKey(t *testing.T) {
@@ -362,7 +362,7 @@ func withCountdown(t *testing.T, req string, body func(s *ask.Session[*contract.
 	ms := int64(60000)
 	h := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, ask.RendererFunc[*contract.Request, []contract.Answer](func(ctx context.Context, s *ask.Session[*contract.Request]) (ask.Outcome[[]contract.Answer], error) {
 		return body(s), nil
-	})), &ask.HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: &ms}})
+	})), &ask.HostOptions{Options: prefs.Prefs{TimeoutPerQuestionMs: &ms}})
 	return ask.AskJSON(t.Context(), ask.NewAsker(h, nil), ask.AskUser, []byte(req), nil)
 }
 

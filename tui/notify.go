@@ -6,8 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/notify"
+	"github.com/askuser/askuser/prefs"
 )
 
 // alerts route the notifications of one questionnaire, which tell the
@@ -22,13 +22,13 @@ type alerts struct {
 }
 
 // notifying returns o set to carry the notifications of a questionnaire
-// (the user's prefs, its subject, its deadline cd) to out and through the
+// (the user's preferences np, its subject, its deadline cd) to out and through the
 // programs run with it, and what ends them, to call once the
 // questionnaire is over. The renderer of either contract calls it once
 // per questionnaire, before its first run.
-func notifying(o Options, out io.Writer, prefs config.NotifyPrefs, subject notify.Subject, cd notify.Deadline) (Options, func()) {
+func notifying(o Options, out io.Writer, np prefs.NotifyPrefs, subject notify.Subject, cd notify.Deadline) (Options, func()) {
 	o.alerts = &alerts{out: out}
-	return o, notify.Attach(notify.Output{Environ: o.Environ, Write: o.alerts.write}, prefs, subject, cd)
+	return o, notify.Attach(notify.Output{Environ: o.Environ, Write: o.alerts.write}, np, subject, cd)
 }
 
 // attach routes the notifications through p while it runs; nil, once

@@ -15,8 +15,8 @@ import (
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/approvaltest"
-	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/testkit"
+	"github.com/askuser/askuser/prefs"
 )
 
 // pipeRenderer returns a Renderer reading keys from a pipe, and the pipe's
@@ -35,7 +35,7 @@ func pipeRenderer(t *testing.T) (*Renderer, *os.File) {
 
 func askWith(t *testing.T, r *Renderer, req string, timeoutMs int64) contract.Result {
 	t.Helper()
-	h := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, r), &ask.HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: &timeoutMs}})
+	h := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, r), &ask.HostOptions{Options: prefs.Prefs{TimeoutPerQuestionMs: &timeoutMs}})
 	return ask.AskJSON(t.Context(), ask.NewAsker(h, nil), ask.AskUser, []byte(req), nil)
 }
 
@@ -115,7 +115,7 @@ func TestRenderApprovalNotifies(t *testing.T) {
 			r := New(in, out, &Options{Theme: &plain, Width: 100, Height: 30, Environ: []string{"TERM=xterm-256color"}})
 			timeoutMs, yes := int64(300), true
 			h := ask.NewHost(ask.BindApproval(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUserQuestion, ask.RendererFunc[*auq.Request, auq.Result](r.RenderQuestions))),
-				&ask.HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: &timeoutMs, Notify: config.Notify{Bell: &yes, Title: &yes, Desktop: config.DesktopOSC9}}})
+				&ask.HostOptions{Options: prefs.Prefs{TimeoutPerQuestionMs: &timeoutMs, Notify: prefs.Notify{Bell: &yes, Title: &yes, Desktop: prefs.DesktopOSC9}}})
 			got := ask.Ask(t.Context(), ask.NewAsker(h, nil), ask.Approval, &approval.Request{Agent: "claude-code", Tool: "Bash", Action: approval.ActionRun, Command: hc.Command}, nil)
 			closeWithin(t, r)
 			if got.Allowed() || got.Status != approval.StatusTimeout {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/prefs"
 )
 
 // CheckPrefs checks preferences built in Go, such as options from command
@@ -12,7 +13,7 @@ import (
 // error, which is an *Error listing every problem (code invalid_config).
 // A pointer to "" as ToggleKey disables the toggle; any other ToggleKey
 // must pass ParseToggle.
-func CheckPrefs(source string, p Prefs) error {
+func CheckPrefs(source string, p prefs.Prefs) error {
 	var problems []contract.Problem
 	add := func(path, format string, args ...any) {
 		problems = append(problems, contract.Problem{Path: path, Message: fmt.Sprintf(format, args...)})
@@ -39,18 +40,18 @@ func CheckPrefs(source string, p Prefs) error {
 	}
 	checkNotify(p.Notify, add)
 	switch p.Tool {
-	case "", ToolAskUser, ToolAskUserQuestion:
+	case "", prefs.ToolAskUser, prefs.ToolAskUserQuestion:
 	default:
 		add(keyTool, "must be %s, got %s", toolWant, quote(p.Tool))
 	}
 	switch p.Hub {
-	case "", HubAuto, HubOff:
+	case "", prefs.HubAuto, prefs.HubOff:
 	default:
 		add(keyHub, "must be %s, got %s", hubWant, quote(p.Hub))
 	}
 	if r := p.HubRemote; r != nil {
-		if p.Hub != HubAuto {
-			add(keyHub, "names a remote hub, so it must be %q, got %s", HubAuto, quote(p.Hub))
+		if p.Hub != prefs.HubAuto {
+			add(keyHub, "names a remote hub, so it must be %q, got %s", prefs.HubAuto, quote(p.Hub))
 		}
 		checkRemote(r, func(string) int64 { return -1 }, func(path string, _ int64, format string, args ...any) { add(path, format, args...) })
 	}
@@ -64,7 +65,7 @@ func CheckPrefs(source string, p Prefs) error {
 // Pi package's: the others choose their contract explicitly, with --tool,
 // and a tool the user set there would be ignored. source names the
 // preferences, as for CheckPrefs.
-func CheckNoTool(source string, p Prefs) error {
+func CheckNoTool(source string, p prefs.Prefs) error {
 	if p.Tool == "" {
 		return nil
 	}

@@ -3,7 +3,10 @@
 // timeout, how the user is told of a question, the hub (or a remote hub)
 // and, for the Pi package, its tool. It also combines them with
 // programmatic options and a request's own values, in the contract's order
-// of precedence.
+// of precedence. The preferences are the public types of package prefs:
+// Parse and ParseOptions return a prefs.Prefs in normal form (its
+// ToggleKey in the canonical form of ParseKey); one built in Go must pass
+// CheckPrefs before Resolve, which returns a prefs.Effective.
 //
 // Key chords have one canonical form, written by ParseKey, so that keys
 // from a terminal, from Pi and from the config file compare equal; the
@@ -34,7 +37,7 @@
 //	}
 //
 // A hub object names the NATS server or cluster that the person's hub
-// relays with (see Remote): its address, a credentials file (an absolute
+// relays with (see prefs.Remote): its address, a credentials file (an absolute
 // path: the secret stays in that file) and the public keys questions are
 // sealed to. When no hub runs on this machine, askuser starts one in the
 // background that relays to that remote and stops by itself after idleMs
@@ -58,51 +61,7 @@ import (
 
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/strictjson"
-)
-
-// Prefs is one source of preferences: a config file or the programmatic
-// options of a host. The zero value sets nothing.
-//
-// Parse and ParseOptions return Prefs in normal form. Prefs built in Go
-// must pass CheckPrefs before Resolve.
-type Prefs struct {
-	// Mode forces a route; "" leaves it to the probe.
-	Mode contract.Route
-	// DisplayMode is the custom dialog's presentation; "" is unset.
-	DisplayMode contract.DisplayMode
-	// ToggleKey is the overlay show/hide chord; nil is unset, and a
-	// pointer to "" disables the toggle. Parse and ParseOptions store it
-	// in the canonical form of config.ParseKey; Prefs built in Go may use any spelling
-	// that ParseToggle accepts, and Resolve canonicalizes it.
-	ToggleKey *string
-	// TimeoutPerQuestionMs is the per-question timeout; nil is unset and 0
-	// means no deadline.
-	TimeoutPerQuestionMs *int64
-	// Notify is how the user is told that a question is waiting.
-	Notify Notify
-	// Tool is the one tool the Pi package registers, ToolAskUser or
-	// ToolAskUserQuestion; "" is unset. Only the Pi host reads it: the
-	// other hosts choose their contract explicitly, with --tool.
-	Tool string
-	// Hub says whether questions are published to the user's hub:
-	// HubAuto when one runs, HubOff never; "" is unset.
-	Hub string
-	// HubRemote, set only with Hub HubAuto, is the remote hub the config
-	// names (hub as an object): the questions go there through this
-	// machine's hub, which askuser starts when none runs.
-	HubRemote *Remote
-}
-
-// The values of Prefs.Hub.
-const (
-	HubAuto = "auto"
-	HubOff  = "off"
-)
-
-// The tools the Pi package can register, as Prefs.Tool names them.
-const (
-	ToolAskUser         = "ask_user"
-	ToolAskUserQuestion = "AskUserQuestion"
+	"github.com/askuser/askuser/prefs"
 )
 
 // MaxTimeoutPerQuestionMs is the largest per-question timeout a config
@@ -178,50 +137,50 @@ func StandalonePath() (string, error) {
 // else that stops the file being read (a directory or another non-regular
 // file, a symbolic link to nothing, no permission, a file over
 // MaxFileSize) is an *Error naming the file, never a silent default.
-func Load(path string) (Prefs, error) {
+func Load(path string) (prefs.Prefs, error) {
 	return load(path, false)
 }
 
 // LoadNamed is Load for a file the user named, as with --config: a
 // missing file is an *Error, not an empty set of preferences.
-func LoadNamed(path string) (Prefs, error) {
+func LoadNamed(path string) (prefs.Prefs, error) {
 	return load(path, true)
 }
 
-func load(path string, named bool) (Prefs, error) {
+func load(path string, named bool) (prefs.Prefs, error) {
 	if path == "" {
-		return Prefs{}, &Error{File: `""`, Problems: []contract.Problem{{Message: "no config file path given"}}}
+		return prefs.Prefs{}, &Error{File: `""`, Problems: []contract.Problem{{Message: "no config file path given"}}}
 	}
 	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		if li, lerr := os.Lstat(path); lerr == nil && li.Mode()&fs.ModeSymlink != 0 {
-			return Prefs{}, fileError(path, "is a symbolic link to a file that does not exist", err)
+			return prefs.Prefs{}, fileError(path, "is a symbolic link to a file that does not exist", err)
 		}
 		if named {
-			return Prefs{}, fileError(path, "does not exist; name an existing config file, or leave the option out to use the default one", err)
+			return prefs.Prefs{}, fileError(path, "does not exist; name an existing config file, or leave the option out to use the default one", err)
 		}
-		return Prefs{}, nil
+		return prefs.Prefs{}, nil
 	}
 	if err != nil {
-		return Prefs{}, fileError(path, "cannot read the file: "+reason(err), err)
+		return prefs.Prefs{}, fileError(path, "cannot read the file: "+reason(err), err)
 	}
 	if fi.IsDir() {
-		return Prefs{}, fileError(path, "is a directory; the config must be a JSON file", nil)
+		return prefs.Prefs{}, fileError(path, "is a directory; the config must be a JSON file", nil)
 	}
 	if !fi.Mode().IsRegular() {
-		return Prefs{}, fileError(path, "is not a regular file", nil)
+		return prefs.Prefs{}, fileError(path, "is not a regular file", nil)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return Prefs{}, fileError(path, "cannot read the file: "+reason(err), err)
+		return prefs.Prefs{}, fileError(path, "cannot read the file: "+reason(err), err)
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
-		return Prefs{}, fileError(path, "cannot read the file: "+reason(err), err)
+		return prefs.Prefs{}, fileError(path, "cannot read the file: "+reason(err), err)
 	}
 	if len(data) > MaxFileSize {
-		return Prefs{}, fileError(path, fmt.Sprintf("is larger than %d KiB; a config file holds a few settings", MaxFileSize>>10), nil)
+		return prefs.Prefs{}, fileError(path, fmt.Sprintf("is larger than %d KiB; a config file holds a few settings", MaxFileSize>>10), nil)
 	}
 	return Parse(path, data)
 }

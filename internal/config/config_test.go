@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/prefs"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -35,39 +36,39 @@ func TestParse(t *testing.T) {
 	tests := []struct {
 		name string
 		in   string
-		want Prefs
+		want prefs.Prefs
 	}{
-		{"empty", "", Prefs{}},
-		{"whitespace", " \t\r\n\n ", Prefs{}},
-		{"unicode whitespace", "\u00a0\u3000\n\u2028", Prefs{}},
-		{"empty object", "{}", Prefs{}},
+		{"empty", "", prefs.Prefs{}},
+		{"whitespace", " \t\r\n\n ", prefs.Prefs{}},
+		{"unicode whitespace", "\u00a0\u3000\n\u2028", prefs.Prefs{}},
+		{"empty object", "{}", prefs.Prefs{}},
 		{"contract example", `{
   "mode": "custom",
   "displayMode": "overlay",
   "overlayToggleKey": "alt+o",
   "timeoutPerQuestionMs": 60000
-}`, Prefs{Mode: contract.RouteCustom, DisplayMode: contract.DisplayOverlay, ToggleKey: ptr("alt+o"), TimeoutPerQuestionMs: ptr[int64](60000)}},
-		{"native inline", `{"mode":"native","displayMode":"inline"}`, Prefs{Mode: contract.RouteNative, DisplayMode: contract.DisplayInline}},
-		{"toggle canonicalized", `{"overlayToggleKey": "Shift+Ctrl+H"}`, Prefs{ToggleKey: ptr("ctrl+shift+h")}},
-		{"toggle pi name", `{"overlayToggleKey": "ctrl+pageUp"}`, Prefs{ToggleKey: ptr("ctrl+pgup")}},
-		{"toggle null", `{"overlayToggleKey": null}`, Prefs{ToggleKey: ptr("")}},
-		{"toggle off", `{"overlayToggleKey": "off"}`, Prefs{ToggleKey: ptr("")}},
-		{"toggle none", `{"overlayToggleKey": "none"}`, Prefs{ToggleKey: ptr("")}},
-		{"toggle disabled", `{"overlayToggleKey": "disabled"}`, Prefs{ToggleKey: ptr("")}},
-		{"toggle OFF", `{"overlayToggleKey": "OFF"}`, Prefs{ToggleKey: ptr("")}},
-		{"timeout zero", `{"timeoutPerQuestionMs": 0}`, Prefs{TimeoutPerQuestionMs: ptr[int64](0)}},
-		{"timeout negative zero", `{"timeoutPerQuestionMs": -0}`, Prefs{TimeoutPerQuestionMs: ptr[int64](0)}},
-		{"timeout exponent", `{"timeoutPerQuestionMs": 6e4}`, Prefs{TimeoutPerQuestionMs: ptr[int64](60000)}},
-		{"tool ask_user", `{"tool": "ask_user"}`, Prefs{Tool: ToolAskUser}},
-		{"tool AskUserQuestion", `{"tool": "AskUserQuestion"}`, Prefs{Tool: ToolAskUserQuestion}},
-		{"hub auto", `{"hub": "auto"}`, Prefs{Hub: HubAuto}},
-		{"hub off", `{"hub": "off"}`, Prefs{Hub: HubOff}},
-		{"timeout whole fraction", `{"timeoutPerQuestionMs": 1500.000}`, Prefs{TimeoutPerQuestionMs: ptr[int64](1500)}},
-		{"timeout fraction exponent", `{"timeoutPerQuestionMs": 1.5E3}`, Prefs{TimeoutPerQuestionMs: ptr[int64](1500)}},
-		{"timeout negative exponent", `{"timeoutPerQuestionMs": 150000e-2}`, Prefs{TimeoutPerQuestionMs: ptr[int64](1500)}},
-		{"timeout max", `{"timeoutPerQuestionMs": 9007199254740991}`, Prefs{TimeoutPerQuestionMs: ptr[int64](MaxTimeoutPerQuestionMs)}},
-		{"escaped key", `{"mo\u0064e": "custom"}`, Prefs{Mode: contract.RouteCustom}},
-		{"unicode elsewhere", "{\"overlayToggleKey\": \"alt+o\"}\n", Prefs{ToggleKey: ptr("alt+o")}},
+}`, prefs.Prefs{Mode: contract.RouteCustom, DisplayMode: contract.DisplayOverlay, ToggleKey: ptr("alt+o"), TimeoutPerQuestionMs: ptr[int64](60000)}},
+		{"native inline", `{"mode":"native","displayMode":"inline"}`, prefs.Prefs{Mode: contract.RouteNative, DisplayMode: contract.DisplayInline}},
+		{"toggle canonicalized", `{"overlayToggleKey": "Shift+Ctrl+H"}`, prefs.Prefs{ToggleKey: ptr("ctrl+shift+h")}},
+		{"toggle pi name", `{"overlayToggleKey": "ctrl+pageUp"}`, prefs.Prefs{ToggleKey: ptr("ctrl+pgup")}},
+		{"toggle null", `{"overlayToggleKey": null}`, prefs.Prefs{ToggleKey: ptr("")}},
+		{"toggle off", `{"overlayToggleKey": "off"}`, prefs.Prefs{ToggleKey: ptr("")}},
+		{"toggle none", `{"overlayToggleKey": "none"}`, prefs.Prefs{ToggleKey: ptr("")}},
+		{"toggle disabled", `{"overlayToggleKey": "disabled"}`, prefs.Prefs{ToggleKey: ptr("")}},
+		{"toggle OFF", `{"overlayToggleKey": "OFF"}`, prefs.Prefs{ToggleKey: ptr("")}},
+		{"timeout zero", `{"timeoutPerQuestionMs": 0}`, prefs.Prefs{TimeoutPerQuestionMs: ptr[int64](0)}},
+		{"timeout negative zero", `{"timeoutPerQuestionMs": -0}`, prefs.Prefs{TimeoutPerQuestionMs: ptr[int64](0)}},
+		{"timeout exponent", `{"timeoutPerQuestionMs": 6e4}`, prefs.Prefs{TimeoutPerQuestionMs: ptr[int64](60000)}},
+		{"tool ask_user", `{"tool": "ask_user"}`, prefs.Prefs{Tool: prefs.ToolAskUser}},
+		{"tool AskUserQuestion", `{"tool": "AskUserQuestion"}`, prefs.Prefs{Tool: prefs.ToolAskUserQuestion}},
+		{"hub auto", `{"hub": "auto"}`, prefs.Prefs{Hub: prefs.HubAuto}},
+		{"hub off", `{"hub": "off"}`, prefs.Prefs{Hub: prefs.HubOff}},
+		{"timeout whole fraction", `{"timeoutPerQuestionMs": 1500.000}`, prefs.Prefs{TimeoutPerQuestionMs: ptr[int64](1500)}},
+		{"timeout fraction exponent", `{"timeoutPerQuestionMs": 1.5E3}`, prefs.Prefs{TimeoutPerQuestionMs: ptr[int64](1500)}},
+		{"timeout negative exponent", `{"timeoutPerQuestionMs": 150000e-2}`, prefs.Prefs{TimeoutPerQuestionMs: ptr[int64](1500)}},
+		{"timeout max", `{"timeoutPerQuestionMs": 9007199254740991}`, prefs.Prefs{TimeoutPerQuestionMs: ptr[int64](MaxTimeoutPerQuestionMs)}},
+		{"escaped key", `{"mo\u0064e": "custom"}`, prefs.Prefs{Mode: contract.RouteCustom}},
+		{"unicode elsewhere", "{\"overlayToggleKey\": \"alt+o\"}\n", prefs.Prefs{ToggleKey: ptr("alt+o")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -181,7 +182,7 @@ func TestParseErrors(t *testing.T) {
 			if err == nil {
 				t.Fatalf("Parse = %+v, want an error", got)
 			}
-			if diff := cmp.Diff(Prefs{}, got); diff != "" {
+			if diff := cmp.Diff(prefs.Prefs{}, got); diff != "" {
 				t.Errorf("Parse returned prefs with an error (-want +got):\n%s", diff)
 			}
 			cerr, ok := errors.AsType[*Error](err)
@@ -218,7 +219,7 @@ func TestParseOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Prefs{Mode: contract.RouteNative, ToggleKey: ptr(""), TimeoutPerQuestionMs: ptr[int64](0)}
+	want := prefs.Prefs{Mode: contract.RouteNative, ToggleKey: ptr(""), TimeoutPerQuestionMs: ptr[int64](0)}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ParseOptions (-want +got):\n%s", diff)
 	}
@@ -253,7 +254,7 @@ func TestLoad(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(Prefs{}, got); diff != "" {
+		if diff := cmp.Diff(prefs.Prefs{}, got); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
 	})
@@ -262,7 +263,7 @@ func TestLoad(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(Prefs{DisplayMode: contract.DisplayInline}, got); diff != "" {
+		if diff := cmp.Diff(prefs.Prefs{DisplayMode: contract.DisplayInline}, got); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
 	})
@@ -271,7 +272,7 @@ func TestLoad(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(Prefs{}, got); diff != "" {
+		if diff := cmp.Diff(prefs.Prefs{}, got); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
 	})
@@ -389,21 +390,21 @@ func TestPaths(t *testing.T) {
 
 func TestCheckPrefs(t *testing.T) {
 	tests := []struct {
-		name  string
-		prefs Prefs
-		want  []P
+		name string
+		in   prefs.Prefs
+		want []P
 	}{
-		{"zero", Prefs{}, nil},
-		{"all valid", Prefs{Mode: contract.RouteCustom, DisplayMode: contract.DisplayInline, ToggleKey: ptr("Ctrl+O"), TimeoutPerQuestionMs: ptr[int64](0)}, nil},
-		{"toggle disabled", Prefs{ToggleKey: ptr("")}, nil},
-		{"toggle disable word", Prefs{ToggleKey: ptr("none")}, nil},
-		{"max timeout", Prefs{TimeoutPerQuestionMs: ptr[int64](MaxTimeoutPerQuestionMs)}, nil},
-		{"bad mode", Prefs{Mode: "tui"}, []P{{"mode", `must be "custom" or "native", got "tui"`}}},
-		{"bad display", Prefs{DisplayMode: "Overlay"}, []P{{"displayMode", `must be "overlay" or "inline", got "Overlay"`}}},
-		{"bad toggle", Prefs{ToggleKey: ptr("esc")}, []P{{"overlayToggleKey", `"esc" is reserved: esc must keep cancelling the questionnaire`}}},
-		{"negative timeout", Prefs{TimeoutPerQuestionMs: ptr[int64](-1)}, []P{{"timeoutPerQuestionMs", "must not be negative, got -1; use 0 for no deadline"}}},
-		{"huge timeout", Prefs{TimeoutPerQuestionMs: ptr[int64](MaxTimeoutPerQuestionMs + 1)}, []P{{"timeoutPerQuestionMs", "must be at most 9007199254740991 milliseconds, got 9007199254740992"}}},
-		{"everything", Prefs{Mode: "x", DisplayMode: "y", ToggleKey: ptr("o"), TimeoutPerQuestionMs: ptr[int64](-2)}, []P{
+		{"zero", prefs.Prefs{}, nil},
+		{"all valid", prefs.Prefs{Mode: contract.RouteCustom, DisplayMode: contract.DisplayInline, ToggleKey: ptr("Ctrl+O"), TimeoutPerQuestionMs: ptr[int64](0)}, nil},
+		{"toggle disabled", prefs.Prefs{ToggleKey: ptr("")}, nil},
+		{"toggle disable word", prefs.Prefs{ToggleKey: ptr("none")}, nil},
+		{"max timeout", prefs.Prefs{TimeoutPerQuestionMs: ptr[int64](MaxTimeoutPerQuestionMs)}, nil},
+		{"bad mode", prefs.Prefs{Mode: "tui"}, []P{{"mode", `must be "custom" or "native", got "tui"`}}},
+		{"bad display", prefs.Prefs{DisplayMode: "Overlay"}, []P{{"displayMode", `must be "overlay" or "inline", got "Overlay"`}}},
+		{"bad toggle", prefs.Prefs{ToggleKey: ptr("esc")}, []P{{"overlayToggleKey", `"esc" is reserved: esc must keep cancelling the questionnaire`}}},
+		{"negative timeout", prefs.Prefs{TimeoutPerQuestionMs: ptr[int64](-1)}, []P{{"timeoutPerQuestionMs", "must not be negative, got -1; use 0 for no deadline"}}},
+		{"huge timeout", prefs.Prefs{TimeoutPerQuestionMs: ptr[int64](MaxTimeoutPerQuestionMs + 1)}, []P{{"timeoutPerQuestionMs", "must be at most 9007199254740991 milliseconds, got 9007199254740992"}}},
+		{"everything", prefs.Prefs{Mode: "x", DisplayMode: "y", ToggleKey: ptr("o"), TimeoutPerQuestionMs: ptr[int64](-2)}, []P{
 			{"mode", `must be "custom" or "native", got "x"`},
 			{"displayMode", `must be "overlay" or "inline", got "y"`},
 			{"overlayToggleKey", `"o" types text: it would swallow typing in the questionnaire's inputs; add ctrl or alt, as in "alt+o"`},
@@ -412,7 +413,7 @@ func TestCheckPrefs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := CheckPrefs("flags", tt.prefs)
+			err := CheckPrefs("flags", tt.in)
 			if tt.want == nil {
 				if err != nil {
 					t.Fatalf("CheckPrefs: %v", err)
@@ -466,20 +467,20 @@ func TestParseToggle(t *testing.T) {
 func TestResolve(t *testing.T) {
 	tests := []struct {
 		name               string
-		programmatic, file Prefs
-		want               Effective
+		programmatic, file prefs.Prefs
+		want               prefs.Effective
 	}{
-		{"defaults", Prefs{}, Prefs{}, Effective{ToggleKey: "alt+o"}},
-		{"file only", Prefs{}, Prefs{Mode: contract.RouteNative, DisplayMode: contract.DisplayInline, ToggleKey: ptr("ctrl+o"), TimeoutPerQuestionMs: ptr[int64](5000)},
-			Effective{Mode: contract.RouteNative, DisplayMode: contract.DisplayInline, ToggleKey: "ctrl+o", TimeoutPerQuestionMs: 5000, TimeoutSet: true}},
-		{"programmatic only", Prefs{Mode: contract.RouteCustom, TimeoutPerQuestionMs: ptr[int64](0)}, Prefs{},
-			Effective{Mode: contract.RouteCustom, ToggleKey: "alt+o", TimeoutPerQuestionMs: 0, TimeoutSet: true}},
-		{"programmatic wins per knob", Prefs{Mode: contract.RouteCustom, ToggleKey: ptr("")}, Prefs{Mode: contract.RouteNative, DisplayMode: contract.DisplayInline, ToggleKey: ptr("ctrl+o"), TimeoutPerQuestionMs: ptr[int64](5000)},
-			Effective{Mode: contract.RouteCustom, DisplayMode: contract.DisplayInline, ToggleKey: "", TimeoutPerQuestionMs: 5000, TimeoutSet: true}},
-		{"file disables toggle", Prefs{}, Prefs{ToggleKey: ptr("")}, Effective{ToggleKey: ""}},
-		{"programmatic re-enables toggle", Prefs{ToggleKey: ptr("alt+o")}, Prefs{ToggleKey: ptr("")}, Effective{ToggleKey: "alt+o"}},
-		{"Go spelling canonicalized", Prefs{ToggleKey: ptr("Shift+Ctrl+PageUp")}, Prefs{}, Effective{ToggleKey: "ctrl+shift+pgup"}},
-		{"Go disable word", Prefs{ToggleKey: ptr("off")}, Prefs{}, Effective{ToggleKey: ""}},
+		{"defaults", prefs.Prefs{}, prefs.Prefs{}, prefs.Effective{ToggleKey: "alt+o"}},
+		{"file only", prefs.Prefs{}, prefs.Prefs{Mode: contract.RouteNative, DisplayMode: contract.DisplayInline, ToggleKey: ptr("ctrl+o"), TimeoutPerQuestionMs: ptr[int64](5000)},
+			prefs.Effective{Mode: contract.RouteNative, DisplayMode: contract.DisplayInline, ToggleKey: "ctrl+o", TimeoutPerQuestionMs: 5000, TimeoutSet: true}},
+		{"programmatic only", prefs.Prefs{Mode: contract.RouteCustom, TimeoutPerQuestionMs: ptr[int64](0)}, prefs.Prefs{},
+			prefs.Effective{Mode: contract.RouteCustom, ToggleKey: "alt+o", TimeoutPerQuestionMs: 0, TimeoutSet: true}},
+		{"programmatic wins per knob", prefs.Prefs{Mode: contract.RouteCustom, ToggleKey: ptr("")}, prefs.Prefs{Mode: contract.RouteNative, DisplayMode: contract.DisplayInline, ToggleKey: ptr("ctrl+o"), TimeoutPerQuestionMs: ptr[int64](5000)},
+			prefs.Effective{Mode: contract.RouteCustom, DisplayMode: contract.DisplayInline, ToggleKey: "", TimeoutPerQuestionMs: 5000, TimeoutSet: true}},
+		{"file disables toggle", prefs.Prefs{}, prefs.Prefs{ToggleKey: ptr("")}, prefs.Effective{ToggleKey: ""}},
+		{"programmatic re-enables toggle", prefs.Prefs{ToggleKey: ptr("alt+o")}, prefs.Prefs{ToggleKey: ptr("")}, prefs.Effective{ToggleKey: "alt+o"}},
+		{"Go spelling canonicalized", prefs.Prefs{ToggleKey: ptr("Shift+Ctrl+PageUp")}, prefs.Prefs{}, prefs.Effective{ToggleKey: "ctrl+shift+pgup"}},
+		{"Go disable word", prefs.Prefs{ToggleKey: ptr("off")}, prefs.Prefs{}, prefs.Effective{ToggleKey: ""}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -495,33 +496,33 @@ func TestResolve(t *testing.T) {
 }
 
 func TestResolveDoesNotAlias(t *testing.T) {
-	file := Prefs{TimeoutPerQuestionMs: ptr[int64](5)}
-	e := Resolve(Prefs{}, file)
+	file := prefs.Prefs{TimeoutPerQuestionMs: ptr[int64](5)}
+	e := Resolve(prefs.Prefs{}, file)
 	*file.TimeoutPerQuestionMs = 7
 	if e.TimeoutPerQuestionMs != 5 {
-		t.Errorf("Effective changed with its source: %d", e.TimeoutPerQuestionMs)
+		t.Errorf("prefs.Effective changed with its source: %d", e.TimeoutPerQuestionMs)
 	}
 }
 
 func TestForRequest(t *testing.T) {
 	tests := []struct {
 		name        string
-		user        Prefs
+		user        prefs.Prefs
 		req         *contract.Request
 		wantDisplay contract.DisplayMode
 		wantTimeout int64
 	}{
-		{"nothing set", Prefs{}, &contract.Request{}, contract.DisplayOverlay, 60000},
-		{"nil request", Prefs{}, nil, contract.DisplayOverlay, 60000},
-		{"request values", Prefs{}, &contract.Request{DisplayMode: contract.DisplayInline, TimeoutPerQuestionMs: ptr[int64](1000)}, contract.DisplayInline, 1000},
-		{"request no deadline", Prefs{}, &contract.Request{TimeoutPerQuestionMs: ptr[int64](0)}, contract.DisplayOverlay, 0},
-		{"user beats request", Prefs{DisplayMode: contract.DisplayOverlay, TimeoutPerQuestionMs: ptr[int64](30000)}, &contract.Request{DisplayMode: contract.DisplayInline, TimeoutPerQuestionMs: ptr[int64](1000)}, contract.DisplayOverlay, 30000},
-		{"user no deadline beats request", Prefs{TimeoutPerQuestionMs: ptr[int64](0)}, &contract.Request{TimeoutPerQuestionMs: ptr[int64](1000)}, contract.DisplayOverlay, 0},
-		{"per knob", Prefs{DisplayMode: contract.DisplayInline}, &contract.Request{DisplayMode: contract.DisplayOverlay, TimeoutPerQuestionMs: ptr[int64](2000)}, contract.DisplayInline, 2000},
+		{"nothing set", prefs.Prefs{}, &contract.Request{}, contract.DisplayOverlay, 60000},
+		{"nil request", prefs.Prefs{}, nil, contract.DisplayOverlay, 60000},
+		{"request values", prefs.Prefs{}, &contract.Request{DisplayMode: contract.DisplayInline, TimeoutPerQuestionMs: ptr[int64](1000)}, contract.DisplayInline, 1000},
+		{"request no deadline", prefs.Prefs{}, &contract.Request{TimeoutPerQuestionMs: ptr[int64](0)}, contract.DisplayOverlay, 0},
+		{"user beats request", prefs.Prefs{DisplayMode: contract.DisplayOverlay, TimeoutPerQuestionMs: ptr[int64](30000)}, &contract.Request{DisplayMode: contract.DisplayInline, TimeoutPerQuestionMs: ptr[int64](1000)}, contract.DisplayOverlay, 30000},
+		{"user no deadline beats request", prefs.Prefs{TimeoutPerQuestionMs: ptr[int64](0)}, &contract.Request{TimeoutPerQuestionMs: ptr[int64](1000)}, contract.DisplayOverlay, 0},
+		{"per knob", prefs.Prefs{DisplayMode: contract.DisplayInline}, &contract.Request{DisplayMode: contract.DisplayOverlay, TimeoutPerQuestionMs: ptr[int64](2000)}, contract.DisplayInline, 2000},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d, timeout := Resolve(Prefs{}, tt.user).ForRequest(tt.req)
+			d, timeout := ForRequest(Resolve(prefs.Prefs{}, tt.user), tt.req)
 			if diff := cmp.Diff(tt.wantDisplay, d); diff != "" {
 				t.Errorf("display (-want +got):\n%s", diff)
 			}

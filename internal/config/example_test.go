@@ -6,10 +6,11 @@ import (
 
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/prefs"
 )
 
 func ExampleParse() {
-	prefs, err := config.Parse("ask-user.json", []byte(`{
+	p, err := config.Parse("ask-user.json", []byte(`{
   "displayMode": "inline",
   "overlayToggleKey": "Ctrl+Shift+H",
   "timeoutPerQuestionMs": 0
@@ -18,7 +19,7 @@ func ExampleParse() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(prefs.DisplayMode, *prefs.ToggleKey, *prefs.TimeoutPerQuestionMs)
+	fmt.Println(p.DisplayMode, *p.ToggleKey, *p.TimeoutPerQuestionMs)
 	// Output: inline ctrl+shift+h 0
 }
 
@@ -49,11 +50,11 @@ func ExampleResolve() {
 	// The user's display mode beats the request's; the request's timeout
 	// applies because the user set none.
 	timeout := int64(5000)
-	display, ms := eff.ForRequest(&contract.Request{DisplayMode: contract.DisplayOverlay, TimeoutPerQuestionMs: &timeout})
+	display, ms := config.ForRequest(eff, &contract.Request{DisplayMode: contract.DisplayOverlay, TimeoutPerQuestionMs: &timeout})
 	fmt.Println(display, ms)
 
 	// Nothing configured anywhere: the built-in defaults.
-	display, ms = config.Resolve(config.Prefs{}, config.Prefs{}).ForRequest(&contract.Request{})
+	display, ms = config.ForRequest(config.Resolve(prefs.Prefs{}, prefs.Prefs{}), &contract.Request{})
 	fmt.Println(display, ms)
 	// Output:
 	// mode=custom toggle=ctrl+o

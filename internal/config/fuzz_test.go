@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/askuser/askuser/internal/testkit"
+	"github.com/askuser/askuser/prefs"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -38,7 +39,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		testkit.FuzzBound(t, data, func() {
-			prefs, err := Parse("cfg.json", data)
+			got, err := Parse("cfg.json", data)
 			if err != nil {
 				e, ok := errors.AsType[*Error](err)
 				if !ok {
@@ -47,8 +48,8 @@ func FuzzParse(f *testing.F) {
 				if len(e.Problems) == 0 {
 					t.Fatalf("*Error without problems")
 				}
-				if diff := cmp.Diff(Prefs{}, prefs); diff != "" {
-					t.Fatalf("prefs returned with an error (-want +got):\n%s", diff)
+				if diff := cmp.Diff(prefs.Prefs{}, got); diff != "" {
+					t.Fatalf("Prefs returned with an error (-want +got):\n%s", diff)
 				}
 				msg := err.Error()
 				if !strings.HasPrefix(msg, "cfg.json: ") {
@@ -59,22 +60,22 @@ func FuzzParse(f *testing.F) {
 				}
 				return
 			}
-			if err := CheckPrefs("cfg.json", prefs); err != nil {
-				t.Fatalf("CheckPrefs of accepted prefs: %v", err)
+			if err := CheckPrefs("cfg.json", got); err != nil {
+				t.Fatalf("CheckPrefs of accepted preferences: %v", err)
 			}
-			again, err := Parse("cfg.json", encode(t, prefs))
+			again, err := Parse("cfg.json", encode(t, got))
 			if err != nil {
-				t.Fatalf("re-parsing %s: %v", encode(t, prefs), err)
+				t.Fatalf("re-parsing %s: %v", encode(t, got), err)
 			}
-			if diff := cmp.Diff(prefs, again); diff != "" {
+			if diff := cmp.Diff(got, again); diff != "" {
 				t.Fatalf("round trip (-first +second):\n%s", diff)
 			}
 		})
 	})
 }
 
-// encode writes prefs as a config file.
-func encode(t *testing.T, p Prefs) []byte {
+// encode writes p as a config file.
+func encode(t *testing.T, p prefs.Prefs) []byte {
 	m := map[string]any{}
 	if p.Mode != "" {
 		m[keyMode] = p.Mode
@@ -117,7 +118,7 @@ func encode(t *testing.T, p Prefs) []byte {
 
 // encodeNotify writes a Notify as the config file's notify object, or
 // returns nil when it sets nothing.
-func encodeNotify(n Notify) map[string]any {
+func encodeNotify(n prefs.Notify) map[string]any {
 	m := map[string]any{}
 	if n.Bell != nil {
 		m[keyBell] = *n.Bell
@@ -127,9 +128,9 @@ func encodeNotify(n Notify) map[string]any {
 	}
 	switch n.Desktop {
 	case "":
-	case DesktopOn:
+	case prefs.DesktopOn:
 		m[keyDesktop] = true
-	case DesktopOff:
+	case prefs.DesktopOff:
 		m[keyDesktop] = false
 	default:
 		m[keyDesktop] = n.Desktop

@@ -9,55 +9,24 @@ import (
 
 	"github.com/askuser/askuser/internal/sealkey"
 	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/prefs"
 )
 
-// Remote names a remote hub: the NATS server or cluster that a person's
-// machines share, the credentials file to reach it with, and the public
-// keys its questions are sealed to. The agent's config (its hub object)
-// and the hub's own (hub.json's remote) both name one, and both check it
-// with Problems.
-//
-// An agent whose config names one publishes its questions, sealed to
-// the recipients, through this machine's hub, which relays them there;
-// when no hub runs, askuser starts one, which stops by itself after
-// IdleMs with nothing to do.
-type Remote struct {
-	// URL is the server's address, nats:// or tls://, or several,
-	// comma-separated, of one cluster.
-	URL string
-	// Credentials is the absolute path of a NATS .creds file, or of a
-	// file holding a token or user:password on one line, readable by
-	// its owner only.
-	Credentials string
-	// Recipients are the public keys (askuser-pub-…) every question is
-	// sealed to: the person's hub key, and any paired device's.
-	Recipients []string
-	// Replicas is how many replicas the hub's buckets are made with on
-	// a server that has none yet, 1 to MaxReplicas; 0 means as many as
-	// the servers of the cluster, up to three, and one on a server in
-	// no cluster. Buckets found are used as they are. Only hub.json
-	// sets it.
-	Replicas int
-	// IdleMs is how long a hub that askuser starts for the remote runs
-	// with no question waiting and no askuser connected before it
-	// stops, in milliseconds; 0 means DefaultIdleMs. Only the agent's
-	// config sets it.
-	IdleMs int64
-}
-
-// MaxReplicas is the most replicas Remote.Replicas asks for: a NATS
+// MaxReplicas is the most replicas prefs.Remote.Replicas asks for: a NATS
 // cluster's limit for a stream.
 const MaxReplicas = 5
 
-// Problem is one thing wrong with a Remote: the member it concerns
+// Problem is one thing wrong with a prefs.Remote: the member it concerns
 // ("url", "credentials", "recipients" or "recipients[i]") and why.
 type Problem struct {
 	Member, Message string
 }
 
-// Problems checks r's URL, Credentials and Recipients and lists every
-// problem, in the order of the members; nil means they are good.
-func (r *Remote) Problems() []Problem {
+// RemoteProblems checks r's URL, Credentials and Recipients and lists
+// every problem, in the order of the members; nil means they are good.
+// The agent's config (its hub object) and the hub's own (hub.json's
+// remote) both check the remote hub they name with it.
+func RemoteProblems(r *prefs.Remote) []Problem {
 	var out []Problem
 	add := func(member, format string, args ...any) {
 		out = append(out, Problem{member, fmt.Sprintf(format, args...)})
@@ -112,8 +81,8 @@ const hubWant = `"auto", "off" or an object naming a remote hub, {"url": …, "c
 
 // checkRemote reports every problem of a Remote, each at the path of
 // its member; at gives the offset of a member, -1 when unknown.
-func checkRemote(r *Remote, at func(member string) int64, add func(path string, off int64, format string, args ...any)) {
-	for _, pr := range r.Problems() {
+func checkRemote(r *prefs.Remote, at func(member string) int64, add func(path string, off int64, format string, args ...any)) {
+	for _, pr := range RemoteProblems(r) {
 		member := pr.Member
 		if strings.HasPrefix(member, keyRecipients) {
 			member = keyRecipients
@@ -126,8 +95,8 @@ func checkRemote(r *Remote, at func(member string) int64, add func(path string, 
 }
 
 // hubRemote reads the hub object of a config file.
-func (p *parser) hubRemote(off int64, raw json.RawMessage) (Remote, bool) {
-	var r Remote
+func (p *parser) hubRemote(off int64, raw json.RawMessage) (prefs.Remote, bool) {
+	var r prefs.Remote
 	before := len(p.problems)
 	seen := map[string]int64{}
 	for _, m := range p.fields(keyHub, off, raw) {
@@ -172,7 +141,7 @@ func (p *parser) hubRemote(off int64, raw json.RawMessage) (Remote, bool) {
 		}
 	}
 	if len(p.problems) > before {
-		return Remote{}, false
+		return prefs.Remote{}, false
 	}
 	checkRemote(&r, func(member string) int64 {
 		if at, ok := seen[member]; ok {

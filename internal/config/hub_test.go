@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/askuser/askuser/prefs"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -13,16 +14,16 @@ const pub = "askuser-pub-PwAxMkIhRrYfpdxky-KNzmaHmdSh_1NOEgqW7iO2WJx9_KcMfvVsQ7y
 // TestParseHubRemote reads the hub object: a good one whole, and each
 // mistake with its member, its position and what to write instead.
 func TestParseHubRemote(t *testing.T) {
-	good := &Remote{URL: "tls://a:4222,nats://b:4222", Credentials: "/c/agent.creds", Recipients: []string{pub}}
+	good := &prefs.Remote{URL: "tls://a:4222,nats://b:4222", Credentials: "/c/agent.creds", Recipients: []string{pub}}
 	tests := []struct {
 		name string
 		in   string
 		want any // Prefs, or []P
 	}{
 		{"good", `{"hub": {"url": "tls://a:4222,nats://b:4222", "credentials": "/c/agent.creds", "recipients": ["` + pub + `"]}}`,
-			Prefs{Hub: HubAuto, HubRemote: good}},
+			prefs.Prefs{Hub: prefs.HubAuto, HubRemote: good}},
 		{"idle", `{"hub": {"url": "nats://a:1", "credentials": "/c", "recipients": ["` + pub + `"], "idleMs": 5000}}`,
-			Prefs{Hub: HubAuto, HubRemote: &Remote{URL: "nats://a:1", Credentials: "/c", Recipients: []string{pub}, IdleMs: 5000}}},
+			prefs.Prefs{Hub: prefs.HubAuto, HubRemote: &prefs.Remote{URL: "nats://a:1", Credentials: "/c", Recipients: []string{pub}, IdleMs: 5000}}},
 		{"empty object", `{"hub": {}}`, []P{
 			{"hub.url", `is required: the NATS server's address, such as "tls://nats.example.net:4222" (line 1, column 9)`},
 			{"hub.credentials", "is required: the path of a NATS .creds file, or of a file holding a token or user:password (line 1, column 9)"},
@@ -68,7 +69,7 @@ func TestParseHubRemote(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := Parse("cfg.json", []byte(tt.in))
 			switch want := tt.want.(type) {
-			case Prefs:
+			case prefs.Prefs:
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -94,17 +95,17 @@ func TestParseHubRemote(t *testing.T) {
 // TestCheckPrefsHubRemote checks a remote built in Go by the file's
 // rules, and that a file's hub string drops another source's remote.
 func TestCheckPrefsHubRemote(t *testing.T) {
-	r := &Remote{URL: "nats://a:1", Credentials: "c", Recipients: []string{pub}, IdleMs: -1}
-	err := CheckPrefs("flags", Prefs{Hub: HubOff, HubRemote: r})
+	r := &prefs.Remote{URL: "nats://a:1", Credentials: "c", Recipients: []string{pub}, IdleMs: -1}
+	err := CheckPrefs("flags", prefs.Prefs{Hub: prefs.HubOff, HubRemote: r})
 	want := `flags: invalid config: hub: names a remote hub, so it must be "auto", got "off"; hub.credentials: must be an absolute path, got "c"; hub.idleMs: must be a whole number of milliseconds from 1 to 604800000 (a week), got -1`
 	if err == nil || err.Error() != want {
 		t.Fatalf("CheckPrefs = %v\nwant %s", err, want)
 	}
-	file := Prefs{Hub: HubAuto, HubRemote: &Remote{}}
-	if e := Resolve(Prefs{Hub: HubOff}, file); e.Hub != HubOff || e.HubRemote != nil {
+	file := prefs.Prefs{Hub: prefs.HubAuto, HubRemote: &prefs.Remote{}}
+	if e := Resolve(prefs.Prefs{Hub: prefs.HubOff}, file); e.Hub != prefs.HubOff || e.HubRemote != nil {
 		t.Errorf("off over a remote resolves to %q, %v", e.Hub, e.HubRemote)
 	}
-	if e := Resolve(Prefs{}, file); e.Hub != HubAuto || e.HubRemote != file.HubRemote {
+	if e := Resolve(prefs.Prefs{}, file); e.Hub != prefs.HubAuto || e.HubRemote != file.HubRemote {
 		t.Errorf("the file's remote resolves to %q, %v", e.Hub, e.HubRemote)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/internal/testkit"
+	"github.com/askuser/askuser/prefs"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -15,7 +16,7 @@ import (
 var positionText = regexp.MustCompile(`line \d+, column \d+`)
 
 type parseVerdict struct {
-	Prefs Prefs
+	Prefs prefs.Prefs
 	Err   string
 }
 

@@ -32,9 +32,10 @@ package config
 import (
 	"errors"
 	"fmt"
-	"github.com/askuser/askuser/internal/safetext"
 	"strings"
 	"unicode"
+
+	"github.com/askuser/askuser/internal/safetext"
 )
 
 // DefaultToggle is the overlay show/hide chord when none is configured.

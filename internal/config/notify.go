@@ -5,26 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
-)
 
-// The desktop notification settings. The file writes true and false for
-// DesktopOn and DesktopOff; DesktopAuto is the default and is never
-// written.
-const (
-	// DesktopAuto sends a desktop notification only where the terminal
-	// is known to show one, in the protocol it understands.
-	DesktopAuto = "auto"
-	// DesktopOn sends one always: in the terminal's own protocol when it
-	// is known, else OSC 9.
-	DesktopOn = "on"
-	// DesktopOff sends none.
-	DesktopOff = "off"
-	// DesktopOSC9, DesktopOSC777 and DesktopOSC99 send one always, in
-	// that protocol: OSC 9 (iTerm2 and others), OSC 777 notify (foot,
-	// Ghostty, WezTerm, rxvt) or kitty's OSC 99.
-	DesktopOSC9   = "osc9"
-	DesktopOSC777 = "osc777"
-	DesktopOSC99  = "osc99"
+	"github.com/askuser/askuser/prefs"
 )
 
 // MaxCommandArgs and MaxCommandArgLen bound the notify command: a
@@ -45,42 +27,13 @@ const (
 
 var notifyKeys = []string{keyBell, keyDesktop, keyTitle, keyCommand}
 
-// Notify is one source's preferences for telling the user that a
-// question is waiting. The zero value sets nothing.
-type Notify struct {
-	// Bell rings the terminal bell when a questionnaire opens; nil is
-	// unset.
-	Bell *bool
-	// Title shows in the window title that a question is waiting, and
-	// restores the previous title afterwards; nil is unset.
-	Title *bool
-	// Desktop is DesktopOn, DesktopOff, DesktopOSC9, DesktopOSC777,
-	// DesktopOSC99, or "" for unset.
-	Desktop string
-	// Command is a program and its arguments, run on every route when a
-	// questionnaire opens. nil is unset; an empty, non-nil slice (null
-	// in the file) means no command, overriding another source.
-	Command []string
-}
-
-// NotifyPrefs are the resolved notify preferences. By default the bell
-// and the title are on, Desktop is DesktopAuto and no command runs.
-type NotifyPrefs struct {
-	Bell, Title bool
-	// Desktop is DesktopAuto, DesktopOn, DesktopOff, DesktopOSC9,
-	// DesktopOSC777 or DesktopOSC99.
-	Desktop string
-	// Command is the program and its arguments, or nil for none.
-	Command []string
-}
-
 // defaultNotify is what NotifyPrefs holds when no source sets anything.
-func defaultNotify() NotifyPrefs {
-	return NotifyPrefs{Bell: true, Title: true, Desktop: DesktopAuto}
+func defaultNotify() prefs.NotifyPrefs {
+	return prefs.NotifyPrefs{Bell: true, Title: true, Desktop: prefs.DesktopAuto}
 }
 
-// merge applies the knobs src sets.
-func (n *NotifyPrefs) merge(src Notify) {
+// mergeNotify applies to n the knobs src sets.
+func mergeNotify(n *prefs.NotifyPrefs, src prefs.Notify) {
 	if src.Bell != nil {
 		n.Bell = *src.Bell
 	}
@@ -99,9 +52,9 @@ func (n *NotifyPrefs) merge(src Notify) {
 }
 
 // checkNotify reports every problem of a Notify built in Go.
-func checkNotify(n Notify, add func(path, format string, args ...any)) {
+func checkNotify(n prefs.Notify, add func(path, format string, args ...any)) {
 	switch n.Desktop {
-	case "", DesktopOn, DesktopOff, DesktopOSC9, DesktopOSC777, DesktopOSC99:
+	case "", prefs.DesktopOn, prefs.DesktopOff, prefs.DesktopOSC9, prefs.DesktopOSC777, prefs.DesktopOSC99:
 	default:
 		add(keyNotify+"."+keyDesktop, "must be %s, got %s", desktopWant, quote(n.Desktop))
 	}
@@ -139,8 +92,8 @@ func commandProblems(cmd []string) []pathMsg {
 }
 
 // notify reads the notify object of a config file.
-func (p *parser) notify(off int64, raw json.RawMessage) (Notify, bool) {
-	var n Notify
+func (p *parser) notify(off int64, raw json.RawMessage) (prefs.Notify, bool) {
+	var n prefs.Notify
 	if raw[0] != '{' {
 		p.add(keyNotify, off, `must be an object such as {"bell": true, "desktop": false}, got %s`, describe(raw))
 		return n, false
@@ -167,14 +120,14 @@ func (p *parser) notify(off int64, raw json.RawMessage) (Notify, bool) {
 		case keyDesktop:
 			switch v[0] {
 			case 't':
-				n.Desktop = DesktopOn
+				n.Desktop = prefs.DesktopOn
 			case 'f':
-				n.Desktop = DesktopOff
+				n.Desktop = prefs.DesktopOff
 			case '"':
 				var s string
 				_ = json.Unmarshal(v, &s)
 				switch s {
-				case DesktopOSC9, DesktopOSC777, DesktopOSC99:
+				case prefs.DesktopOSC9, prefs.DesktopOSC777, prefs.DesktopOSC99:
 					n.Desktop = s
 				default:
 					p.add(path, at, "must be %s, got %s", desktopWant, quote(s))

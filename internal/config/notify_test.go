@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/askuser/askuser/prefs"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -12,18 +13,18 @@ func TestParseNotify(t *testing.T) {
 	tests := []struct {
 		name string
 		in   string
-		want Notify
+		want prefs.Notify
 	}{
-		{"empty", `{"notify": {}}`, Notify{}},
+		{"empty", `{"notify": {}}`, prefs.Notify{}},
 		{"all", `{"notify": {"bell": false, "desktop": true, "title": false, "command": ["ntfy", "publish", "topic"]}}`,
-			Notify{Bell: ptr(false), Desktop: DesktopOn, Title: ptr(false), Command: []string{"ntfy", "publish", "topic"}}},
-		{"desktop off", `{"notify": {"desktop": false}}`, Notify{Desktop: DesktopOff}},
-		{"desktop osc9", `{"notify": {"desktop": "osc9"}}`, Notify{Desktop: DesktopOSC9}},
-		{"desktop osc777", `{"notify": {"desktop": "osc777"}}`, Notify{Desktop: DesktopOSC777}},
-		{"desktop osc99", `{"notify": {"desktop": "osc99"}}`, Notify{Desktop: DesktopOSC99}},
-		{"command null", `{"notify": {"command": null}}`, Notify{Command: []string{}}},
-		{"command empty argument", `{"notify": {"command": ["echo", ""]}}`, Notify{Command: []string{"echo", ""}}},
-		{"command escaped surrogate pair", `{"notify": {"command": ["echo", "\ud83d\ude00"]}}`, Notify{Command: []string{"echo", "\U0001F600"}}},
+			prefs.Notify{Bell: ptr(false), Desktop: prefs.DesktopOn, Title: ptr(false), Command: []string{"ntfy", "publish", "topic"}}},
+		{"desktop off", `{"notify": {"desktop": false}}`, prefs.Notify{Desktop: prefs.DesktopOff}},
+		{"desktop osc9", `{"notify": {"desktop": "osc9"}}`, prefs.Notify{Desktop: prefs.DesktopOSC9}},
+		{"desktop osc777", `{"notify": {"desktop": "osc777"}}`, prefs.Notify{Desktop: prefs.DesktopOSC777}},
+		{"desktop osc99", `{"notify": {"desktop": "osc99"}}`, prefs.Notify{Desktop: prefs.DesktopOSC99}},
+		{"command null", `{"notify": {"command": null}}`, prefs.Notify{Command: []string{}}},
+		{"command empty argument", `{"notify": {"command": ["echo", ""]}}`, prefs.Notify{Command: []string{"echo", ""}}},
+		{"command escaped surrogate pair", `{"notify": {"command": ["echo", "\ud83d\ude00"]}}`, prefs.Notify{Command: []string{"echo", "\U0001F600"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -87,12 +88,12 @@ func TestParseNotifyErrors(t *testing.T) {
 }
 
 func TestCheckPrefsNotify(t *testing.T) {
-	err := CheckPrefs(OptionsSource, Prefs{Notify: Notify{Desktop: "loud", Command: []string{""}}})
+	err := CheckPrefs(OptionsSource, prefs.Prefs{Notify: prefs.Notify{Desktop: "loud", Command: []string{""}}})
 	want := `options: invalid config: notify.desktop: must be true, false, "osc9", "osc777" or "osc99", got "loud"; notify.command[0]: the program must not be empty`
 	if err == nil || err.Error() != want {
 		t.Errorf("CheckPrefs = %v\nwant %s", err, want)
 	}
-	if err := CheckPrefs(OptionsSource, Prefs{Notify: Notify{Desktop: DesktopOSC99, Command: []string{"x"}}}); err != nil {
+	if err := CheckPrefs(OptionsSource, prefs.Prefs{Notify: prefs.Notify{Desktop: prefs.DesktopOSC99, Command: []string{"x"}}}); err != nil {
 		t.Errorf("CheckPrefs of valid notify: %v", err)
 	}
 }
@@ -100,18 +101,18 @@ func TestCheckPrefsNotify(t *testing.T) {
 func TestResolveNotify(t *testing.T) {
 	tests := []struct {
 		name               string
-		programmatic, file Notify
-		want               NotifyPrefs
+		programmatic, file prefs.Notify
+		want               prefs.NotifyPrefs
 	}{
-		{"defaults", Notify{}, Notify{}, NotifyPrefs{Bell: true, Title: true, Desktop: DesktopAuto}},
-		{"file", Notify{}, Notify{Bell: ptr(false), Desktop: DesktopOff, Command: []string{"a"}},
-			NotifyPrefs{Bell: false, Title: true, Desktop: DesktopOff, Command: []string{"a"}}},
-		{"programmatic wins per knob", Notify{Title: ptr(false), Command: []string{}}, Notify{Bell: ptr(false), Title: ptr(true), Command: []string{"a"}},
-			NotifyPrefs{Bell: false, Title: false, Desktop: DesktopAuto}},
+		{"defaults", prefs.Notify{}, prefs.Notify{}, prefs.NotifyPrefs{Bell: true, Title: true, Desktop: prefs.DesktopAuto}},
+		{"file", prefs.Notify{}, prefs.Notify{Bell: ptr(false), Desktop: prefs.DesktopOff, Command: []string{"a"}},
+			prefs.NotifyPrefs{Bell: false, Title: true, Desktop: prefs.DesktopOff, Command: []string{"a"}}},
+		{"programmatic wins per knob", prefs.Notify{Title: ptr(false), Command: []string{}}, prefs.Notify{Bell: ptr(false), Title: ptr(true), Command: []string{"a"}},
+			prefs.NotifyPrefs{Bell: false, Title: false, Desktop: prefs.DesktopAuto}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Resolve(Prefs{Notify: tt.programmatic}, Prefs{Notify: tt.file}).Notify
+			got := Resolve(prefs.Prefs{Notify: tt.programmatic}, prefs.Prefs{Notify: tt.file}).Notify
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("Resolve (-want +got):\n%s", diff)
 			}

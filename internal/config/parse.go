@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/askuser/askuser/internal/safetext"
-	"github.com/askuser/askuser/internal/strictjson"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/askuser/askuser/internal/safetext"
+	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/prefs"
 
 	"github.com/askuser/askuser/contract"
 )
@@ -43,7 +45,7 @@ var disableWords = []string{"off", "none", "disabled"}
 // its line and column; a JSON syntax error is reported alone, since
 // nothing after it can be trusted. overlayToggleKey null, "off", "none"
 // or "disabled" disables the toggle (Prefs.ToggleKey points to "").
-func Parse(file string, data []byte) (Prefs, error) {
+func Parse(file string, data []byte) (prefs.Prefs, error) {
 	p := parser{file: file, data: data}
 	return p.parse()
 }
@@ -51,7 +53,7 @@ func Parse(file string, data []byte) (Prefs, error) {
 // ParseOptions decodes programmatic options sent as JSON, such as the
 // options the Pi extension passes to registerAskUser. They have the
 // config file's keys and rules; errors name the source OptionsSource.
-func ParseOptions(data []byte) (Prefs, error) {
+func ParseOptions(data []byte) (prefs.Prefs, error) {
 	return Parse(OptionsSource, data)
 }
 
@@ -73,19 +75,19 @@ func (p *parser) fail() error {
 	return &Error{File: p.file, Problems: p.problems}
 }
 
-func (p *parser) parse() (Prefs, error) {
+func (p *parser) parse() (prefs.Prefs, error) {
 	data := p.data
 	if len(bytes.TrimFunc(data, unicode.IsSpace)) == 0 && utf8.Valid(data) {
-		return Prefs{}, nil
+		return prefs.Prefs{}, nil
 	}
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
 		p.add("", -1, "byte order mark at the start; save as UTF-8 without one")
-		return Prefs{}, p.fail()
+		return prefs.Prefs{}, p.fail()
 	}
 	if !utf8.Valid(data) {
 		off := invalidUTF8At(data)
 		p.add("", int64(off), "not valid UTF-8")
-		return Prefs{}, p.fail()
+		return prefs.Prefs{}, p.fail()
 	}
 	// Check the syntax of the whole input first: json.Unmarshal reports
 	// the absolute offset of a syntax error, and afterwards the token
@@ -93,7 +95,7 @@ func (p *parser) parse() (Prefs, error) {
 	var whole json.RawMessage
 	if err := json.Unmarshal(data, &whole); err != nil {
 		p.syntaxError(err)
-		return Prefs{}, p.fail()
+		return prefs.Prefs{}, p.fail()
 	}
 
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -101,26 +103,26 @@ func (p *parser) parse() (Prefs, error) {
 	start := skipSpace(data, 0)
 	tok, err := dec.Token()
 	if err != nil {
-		return Prefs{}, fmt.Errorf("config: re-reading valid JSON: %w", err)
+		return prefs.Prefs{}, fmt.Errorf("config: re-reading valid JSON: %w", err)
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
 		p.add("", start, "the config must be a JSON object such as {\"overlayToggleKey\": \"alt+o\"}, not %s", describe(data[start:]))
-		return Prefs{}, p.fail()
+		return prefs.Prefs{}, p.fail()
 	}
 
-	var prefs Prefs
+	var got prefs.Prefs
 	seen := map[string]int64{}
 	for dec.More() {
 		keyOff := skipSpace(data, dec.InputOffset())
 		tok, err := dec.Token()
 		if err != nil {
-			return Prefs{}, fmt.Errorf("config: re-reading valid JSON: %w", err)
+			return prefs.Prefs{}, fmt.Errorf("config: re-reading valid JSON: %w", err)
 		}
 		key := tok.(string)
 		valOff := skipSpace(data, dec.InputOffset())
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return Prefs{}, fmt.Errorf("config: re-reading valid JSON: %w", err)
+			return prefs.Prefs{}, fmt.Errorf("config: re-reading valid JSON: %w", err)
 		}
 		if first, dup := seen[key]; dup {
 			p.add(key, keyOff, "duplicate key; it is first set at %s", position(data, first))
@@ -130,44 +132,44 @@ func (p *parser) parse() (Prefs, error) {
 		switch key {
 		case keyMode:
 			if s, ok := p.enum(key, valOff, raw, `"custom" or "native"`, "omit mode to let askuser choose the route", string(contract.RouteCustom), string(contract.RouteNative)); ok {
-				prefs.Mode = contract.Route(s)
+				got.Mode = contract.Route(s)
 			}
 		case keyDisplayMode:
 			if s, ok := p.enum(key, valOff, raw, `"overlay" or "inline"`, "omit displayMode for the default, overlay", string(contract.DisplayOverlay), string(contract.DisplayInline)); ok {
-				prefs.DisplayMode = contract.DisplayMode(s)
+				got.DisplayMode = contract.DisplayMode(s)
 			}
 		case keyToggle:
 			if k, ok := p.toggle(valOff, raw); ok {
-				prefs.ToggleKey = &k
+				got.ToggleKey = &k
 			}
 		case keyTimeout:
 			if n, ok := p.timeout(valOff, raw); ok {
-				prefs.TimeoutPerQuestionMs = &n
+				got.TimeoutPerQuestionMs = &n
 			}
 		case keyTool:
-			if s, ok := p.enum(key, valOff, raw, toolWant, "omit tool for the default, ask_user", ToolAskUser, ToolAskUserQuestion); ok {
-				prefs.Tool = s
+			if s, ok := p.enum(key, valOff, raw, toolWant, "omit tool for the default, ask_user", prefs.ToolAskUser, prefs.ToolAskUserQuestion); ok {
+				got.Tool = s
 			}
 		case keyHub:
 			if raw[0] == '{' {
 				if r, ok := p.hubRemote(valOff, raw); ok {
-					prefs.Hub, prefs.HubRemote = HubAuto, &r
+					got.Hub, got.HubRemote = prefs.HubAuto, &r
 				}
-			} else if s, ok := p.enum(key, valOff, raw, hubWant, "omit hub for the default, auto", HubAuto, HubOff); ok {
-				prefs.Hub = s
+			} else if s, ok := p.enum(key, valOff, raw, hubWant, "omit hub for the default, auto", prefs.HubAuto, prefs.HubOff); ok {
+				got.Hub = s
 			}
 		case keyNotify:
 			if n, ok := p.notify(valOff, raw); ok {
-				prefs.Notify = n
+				got.Notify = n
 			}
 		default:
 			p.unknownKey(key, keyOff)
 		}
 	}
 	if len(p.problems) > 0 {
-		return Prefs{}, p.fail()
+		return prefs.Prefs{}, p.fail()
 	}
-	return prefs, nil
+	return got, nil
 }
 
 func (p *parser) syntaxError(err error) {

@@ -7,9 +7,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/prefs"
 )
 
 // Config is the hub's own config file, hub.json in askuser's config
@@ -33,7 +33,7 @@ type Config struct {
 	// Remote, when set, is the hub the questions of this machine are
 	// relayed to, sealed, and whose questions sealed to this machine's
 	// key are relayed here (see hubstore.Relay).
-	Remote *config.Remote
+	Remote *prefs.Remote
 	// Leaf, when set with Remote, joins the remote as a leaf node of
 	// the hub's own server instead of dialing it as a client (see Leaf).
 	Leaf *Leaf

@@ -30,10 +30,10 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/hubweb"
 	"github.com/askuser/askuser/internal/notify"
+	"github.com/askuser/askuser/prefs"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -108,7 +108,7 @@ type Options struct {
 	// Remote, when set, is the remote hub to relay with, in place of the
 	// config file's (see Config.Remote). Unlike the config file's, a
 	// credentials file that cannot be used stops the hub at the start.
-	Remote *config.Remote
+	Remote *prefs.Remote
 	// Idle, when more than 0, stops the hub once it has had nothing to
 	// do for that long: no question waiting and no askuser connected.
 	// It is how a hub that an agent started leaves nothing behind.
@@ -400,7 +400,7 @@ func serverOptions(port int, paths hub.Paths, token string, cert tls.Certificate
 // relayRemote relays questions, on wg until ctx is done, between the
 // hub, its server s at info, and the remote hub r: through the leaf node
 // of s when leaf is set, else as a client of r's server.
-func relayRemote(ctx context.Context, wg *sync.WaitGroup, s *server.Server, leaf *leafNode, info hub.Info, paths hub.Paths, r config.Remote, log io.Writer) error {
+func relayRemote(ctx context.Context, wg *sync.WaitGroup, s *server.Server, leaf *leafNode, info hub.Info, paths hub.Paths, r prefs.Remote, log io.Writer) error {
 	// Every machine signs what it stores on the remote hub with a key of
 	// its own, made once.
 	key := paths.Key()
@@ -411,7 +411,7 @@ func relayRemote(ctx context.Context, wg *sync.WaitGroup, s *server.Server, leaf
 	if leaf != nil {
 		// The relay reaches the cluster through this hub's own server,
 		// as a client of the account bound to the leaf node.
-		dial = leaf.dial(s, remoteDial(config.Remote{URL: info.URL, Credentials: leafTokenFile(paths), Recipients: r.Recipients, Replicas: r.Replicas}, key, log))
+		dial = leaf.dial(s, remoteDial(prefs.Remote{URL: info.URL, Credentials: leafTokenFile(paths), Recipients: r.Recipients, Replicas: r.Replicas}, key, log))
 		where = "the cluster at " + r.URL + " through this hub's leaf node"
 		wg.Go(func() { leaf.watch(ctx, s, log) })
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
 	"github.com/askuser/askuser/internal/testkit"
+	"github.com/askuser/askuser/prefs"
 )
 
 // childEnv makes the test binary serve as askuser-hub.
@@ -232,7 +233,7 @@ func askLogged(t *testing.T, env func(string) string, log func(string)) <-chan c
 		<-ctx.Done()
 		return ask.Outcome[[]contract.Answer]{}, ctx.Err()
 	})
-	asker := ask.NewAsker(ask.NewHost(link.Join(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, blocked)), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
+	asker := ask.NewAsker(ask.NewHost(link.Join(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, blocked)), &ask.HostOptions{Options: prefs.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
 	results := make(chan contract.Result, 1)
 	go func() { results <- ask.AskJSON(ctx, asker, ask.AskUser, []byte(req), nil) }()
 	return results
@@ -307,7 +308,7 @@ func TestExpiry(t *testing.T) {
 		<-ctx.Done()
 		return ask.Outcome[[]contract.Answer]{}, ctx.Err()
 	})
-	asker := ask.NewAsker(ask.NewHost(link.Join(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, blocked)), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
+	asker := ask.NewAsker(ask.NewHost(link.Join(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, blocked)), &ask.HostOptions{Options: prefs.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
 	go ask.AskJSON(actx, asker, ask.AskUser, []byte(req), nil)
 	c, err := hub.Dial(context.Background(), &hub.DialOptions{Info: &info})
 	if err != nil {
@@ -375,7 +376,7 @@ func TestIdle(t *testing.T) {
 		<-ctx.Done()
 		return ask.Outcome[[]contract.Answer]{}, ctx.Err()
 	})
-	asker := ask.NewAsker(ask.NewHost(link.Join(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, blocked)), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
+	asker := ask.NewAsker(ask.NewHost(link.Join(ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, blocked)), &ask.HostOptions{Options: prefs.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
 	go ask.AskJSON(actx, asker, ask.AskUser, []byte(req), nil)
 	pending(t, c, 1)
 	lctx, lcancel := context.WithCancel(context.Background())

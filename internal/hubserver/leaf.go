@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/prefs"
 	"github.com/nats-io/nats-server/v2/server"
 )
 
@@ -82,7 +82,7 @@ func domainProblem(d string) string {
 // leafRemote is the server's leaf node remote for r: its URLs, TLS when
 // one of them is tls://, and its credentials, a NATS .creds file, or a
 // user and password or a token, which go in the URLs.
-func leafRemote(r config.Remote) (*server.RemoteLeafOpts, error) {
+func leafRemote(r prefs.Remote) (*server.RemoteLeafOpts, error) {
 	creds, err := hubstore.ReadCredentials(r.Credentials)
 	if err != nil {
 		return nil, fmt.Errorf("remote: %w", err)
@@ -153,7 +153,7 @@ type leafNode struct {
 
 // newLeafNode sets o up to join the remote r as a leaf node, with the
 // hub's own token, and writes the relay's token to tokenFile.
-func newLeafNode(o *server.Options, r config.Remote, l Leaf, token, tokenFile string) (*leafNode, error) {
+func newLeafNode(o *server.Options, r prefs.Remote, l Leaf, token, tokenFile string) (*leafNode, error) {
 	lo, err := leafRemote(r)
 	if err != nil {
 		return nil, err

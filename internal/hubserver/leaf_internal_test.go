@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/prefs"
 )
 
 // TestLeafRemote turns each form of credentials file a leaf node
@@ -35,7 +35,7 @@ func TestLeafRemote(t *testing.T) {
 				t.Fatal(err)
 			}
 			os.Chmod(path, tt.mode)
-			lo, err := leafRemote(config.Remote{URL: tt.url, Credentials: path})
+			lo, err := leafRemote(prefs.Remote{URL: tt.url, Credentials: path})
 			if !tt.ok {
 				if err == nil || !strings.Contains(err.Error(), tt.want) {
 					t.Fatalf("error %v; want it to say %q", err, tt.want)

@@ -16,6 +16,7 @@ import (
 	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/hubweb"
 	"github.com/askuser/askuser/internal/program"
+	"github.com/askuser/askuser/prefs"
 )
 
 const usage = `usage: askuser hub [--web [ADDR] [--tls | --cert FILE --key FILE] [--url URL]]
@@ -126,7 +127,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv f
 		}
 	}
 	opts := Options{Getenv: getenv, Log: stderr}
-	var remote config.Remote
+	var remote prefs.Remote
 	recipients := ""
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -176,7 +177,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv f
 			remote.Recipients = strings.Split(recipients, ",")
 		}
 		flags := map[string]string{"url": "--remote", "credentials": "--credentials", "recipients": "--recipients"}
-		for _, p := range remote.Problems() {
+		for _, p := range config.RemoteProblems(&remote) {
 			m, _, _ := strings.Cut(p.Member, "[")
 			return bad("%s: %s", flags[m], p.Message)
 		}

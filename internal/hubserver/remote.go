@@ -14,6 +14,7 @@ import (
 	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/prefs"
 )
 
 // remoteKeys are the members of the config's remote.
@@ -22,7 +23,7 @@ var remoteKeys = []string{"url", "credentials", "recipients", "leaf", "replicas"
 // parseRemote reads the config's remote: the NATS server or cluster of
 // the person's other machines (see hubstore.Relay), and its leaf member, nil
 // when the hub dials the remote as a client.
-func parseRemote(raw []byte) (*config.Remote, *Leaf, error) {
+func parseRemote(raw []byte) (*prefs.Remote, *Leaf, error) {
 	m, err := strictjson.Members(raw, remoteKeys...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("remote: %w", err)
@@ -31,7 +32,7 @@ func parseRemote(raw []byte) (*config.Remote, *Leaf, error) {
 	add := func(key, format string, args ...any) {
 		problems = append(problems, "remote."+key+": "+fmt.Sprintf(format, args...))
 	}
-	var r config.Remote
+	var r prefs.Remote
 	for key, dst := range map[string]*string{"url": &r.URL, "credentials": &r.Credentials} {
 		if v, ok := m[key]; ok && json.Unmarshal(v, dst) != nil {
 			add(key, "must be a string")
@@ -59,9 +60,9 @@ func parseRemote(raw []byte) (*config.Remote, *Leaf, error) {
 }
 
 // remoteProblems checks a remote, each problem naming its member.
-func remoteProblems(r *config.Remote) []string {
+func remoteProblems(r *prefs.Remote) []string {
 	var out []string
-	for _, p := range r.Problems() {
+	for _, p := range config.RemoteProblems(r) {
 		out = append(out, "remote."+p.Member+": "+p.Message)
 	}
 	return out
@@ -110,7 +111,7 @@ func startRelay(ctx context.Context, wg *sync.WaitGroup, info hub.Info, dial fun
 // relay stores there and opens the remote questions sealed to it. The
 // buckets it makes there, the machines new to this hub and the questions
 // it does not show, with why, are told to log.
-func remoteDial(r config.Remote, key string, log io.Writer) func(context.Context) (hubstore.Conn, error) {
+func remoteDial(r prefs.Remote, key string, log io.Writer) func(context.Context) (hubstore.Conn, error) {
 	return func(ctx context.Context) (hubstore.Conn, error) {
 		return hubstore.DialRemote(ctx, r, key, &hubstore.DialOptions{Name: "askuser hub relay", Log: func(s string) {
 			fmt.Fprintf(log, "askuser hub: the remote hub: %s\n", s)

@@ -15,6 +15,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/testkit"
+	"github.com/askuser/askuser/prefs"
 )
 
 // TestStressKill has 20 agents ask 5 questions each through a real hub
@@ -59,7 +60,7 @@ func TestStressKill(t *testing.T) {
 				return
 			}
 			ms := int64(60000)
-			asker := ask.NewAsker(ask.NewHost(l.Join(ask.Capabilities{CustomReason: "none", NativeReason: "none"}), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
+			asker := ask.NewAsker(ask.NewHost(l.Join(ask.Capabilities{CustomReason: "none", NativeReason: "none"}), &ask.HostOptions{Options: prefs.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
 			for i := range perAgent {
 				callID := fmt.Sprintf("a%d-%d", a, i)
 				res := ask.AskJSON(ctx, asker, ask.AskUser, []byte(req), &ask.Call{ID: callID})

@@ -23,6 +23,7 @@ import (
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/program"
+	"github.com/askuser/askuser/prefs"
 )
 
 // Binary is the program that serves the hub.
@@ -45,7 +46,7 @@ const readyWait = 5 * time.Second
 // error wraps hub.ErrNoHub. A hub that runs but relays with another
 // remote than remote, or with none, is still used: warn is told so,
 // naming both.
-func Ensure(ctx context.Context, getenv func(string) string, remote *config.Remote, warn func(string)) (hub.Info, error) {
+func Ensure(ctx context.Context, getenv func(string) string, remote *prefs.Remote, warn func(string)) (hub.Info, error) {
 	paths, err := hub.Locate(getenv)
 	switch {
 	case err != nil && remote == nil:
@@ -80,7 +81,7 @@ func Ensure(ctx context.Context, getenv func(string) string, remote *config.Remo
 // terminal, and logs to LogFile. When another hub wins the race to
 // start, Start returns that one's info. stale is the process of an info
 // file left by a hub that is gone, to wait past; 0 for none.
-func Start(ctx context.Context, paths hub.Paths, remote *config.Remote, stale int) (hub.Info, error) {
+func Start(ctx context.Context, paths hub.Paths, remote *prefs.Remote, stale int) (hub.Info, error) {
 	self, _ := os.Executable()
 	bin, err := FindBinary(self, runtime.GOOS, runtime.GOARCH, exec.LookPath)
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 // credentials file a few kilobytes.
 const maxPrivateSize = 1 << 14
 
-// Credentials are what a credentials file (config.Remote.Credentials)
+// Credentials are what a credentials file (prefs.Remote.Credentials)
 // holds: the path of a NATS .creds file, a user and password, or a
 // token.
 type Credentials struct {

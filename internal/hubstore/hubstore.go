@@ -16,9 +16,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/askuser/askuser/prefs"
 	"github.com/nats-io/nats.go/jetstream"
-
-	"github.com/askuser/askuser/internal/config"
 )
 
 // The NATS names the hub uses. Every hub and client agrees on them.
@@ -117,7 +116,7 @@ type DialOptions struct {
 // this client or any other, finds what was written.
 //
 // Package hub sets it when it is linked in.
-var DialRemote func(ctx context.Context, r config.Remote, key string, opts *DialOptions) (Conn, error)
+var DialRemote func(ctx context.Context, r prefs.Remote, key string, opts *DialOptions) (Conn, error)
 
 // Relay relays questions and answers between the hub of this machine,
 // local (a client of package hub's Dial), and a remote hub, remote (see

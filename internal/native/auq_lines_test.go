@@ -12,6 +12,7 @@ import (
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/native"
+	"github.com/askuser/askuser/prefs"
 )
 
 // script is an Inputter that replies with its lines in turn and records
@@ -59,7 +60,7 @@ func run(t *testing.T, req *auq.Request, replies ...string) (auq.Outcome, []auq.
 	in := &script{replies: replies}
 	zero := int64(0)
 	host := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteNative, ask.AskUserQuestion, native.NewQuestionLines(in)),
-		&ask.HostOptions{Options: ask.Prefs{Mode: contract.RouteNative, TimeoutPerQuestionMs: &zero}})
+		&ask.HostOptions{Options: prefs.Prefs{Mode: contract.RouteNative, TimeoutPerQuestionMs: &zero}})
 	var ms []auq.Milestone
 	var mu sync.Mutex
 	out := ask.Ask(context.Background(), ask.NewAsker(host, nil), ask.AskUserQuestion, req, &ask.Call{Progress: func(m auq.Milestone) {

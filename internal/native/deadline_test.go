@@ -8,7 +8,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/prefs"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -35,7 +35,7 @@ func TestDeadlineInTheDialogIsATimeout(t *testing.T) {
 	for range 200 {
 		synctest.Test(t, func(t *testing.T) {
 			d := silent{}
-			host := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteNative, ask.AskUser, New(d, d)), &ask.HostOptions{Options: config.Prefs{TimeoutPerQuestionMs: &timeout}})
+			host := ask.NewHost(ask.Bind(ask.Capabilities{}, contract.RouteNative, ask.AskUser, New(d, d)), &ask.HostOptions{Options: prefs.Prefs{TimeoutPerQuestionMs: &timeout}})
 			start := time.Now()
 			res := ask.AskJSON(context.Background(), ask.NewAsker(host, nil), ask.AskUser, []byte(req), nil)
 			want := contract.Result{Status: contract.StatusTimeout, Route: contract.RouteNative, Answers: []contract.Answer{}}

@@ -4,7 +4,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/prefs"
 )
 
 // Output is what differs from one host to another in the terminal
@@ -37,7 +37,7 @@ type Output struct {
 // and Open is not called, when p sends nothing on that terminal. Write
 // errors are ignored, as a notification cannot change the call's
 // outcome.
-func Attach(out Output, p config.NotifyPrefs, s Subject, d Deadline) (stop func()) {
+func Attach(out Output, p prefs.NotifyPrefs, s Subject, d Deadline) (stop func()) {
 	environ := out.Environ
 	if environ == nil {
 		environ = os.Environ()

@@ -6,9 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/askuser/askuser/prefs"
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/askuser/askuser/internal/config"
 )
 
 // recorder is a terminal that Attach opens: it records what is written,
@@ -21,13 +20,13 @@ type recorder struct {
 func (r *recorder) Close() error { r.closed++; return nil }
 
 func TestAttach(t *testing.T) {
-	on := config.NotifyPrefs{Bell: true, Title: true, Desktop: config.DesktopOff}
-	off := config.NotifyPrefs{Desktop: config.DesktopOff}
+	on := prefs.NotifyPrefs{Bell: true, Title: true, Desktop: prefs.DesktopOff}
+	off := prefs.NotifyPrefs{Desktop: prefs.DesktopOff}
 	env := []string{"TERM=xterm-256color"}
 	const opened, closed = BEL + TitlePush + "\x1b]2;askuser: question waiting · Deploy\x1b\\", TitlePop
 	tests := []struct {
 		name    string
-		prefs   config.NotifyPrefs
+		prefs   prefs.NotifyPrefs
 		openErr error
 		// want is what reaches the terminal; opens and closes count the
 		// terminal's opening and closing; reports the errors reported.

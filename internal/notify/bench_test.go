@@ -5,14 +5,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/prefs"
 )
 
 // BenchmarkOpen is the cost a questionnaire's opening adds: detecting
 // the terminal, building the Notifier and its opening sequences.
 func BenchmarkOpen(b *testing.B) {
 	env := []string{"TERM=tmux-256color", "TMUX=/tmp/t,1,0", "KITTY_WINDOW_ID=1", "PATH=/usr/bin", "HOME=/home/u"}
-	prefs := config.NotifyPrefs{Bell: true, Title: true, Desktop: config.DesktopAuto}
+	prefs := prefs.NotifyPrefs{Bell: true, Title: true, Desktop: prefs.DesktopAuto}
 	header := strings.Repeat("Release plan ", 8)
 	b.ReportAllocs()
 	for b.Loop() {

@@ -4,7 +4,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/prefs"
 )
 
 // Notifier builds the sequences of one questionnaire's notifications on
@@ -20,7 +20,7 @@ type Notifier struct {
 
 // New returns the Notifier for a questionnaire of subject s on the
 // terminal t, as the user's preferences p ask.
-func New(p config.NotifyPrefs, t Terminal, s Subject) *Notifier {
+func New(p prefs.NotifyPrefs, t Terminal, s Subject) *Notifier {
 	n := &Notifier{bell: p.Bell, title: p.Title, desktop: t.Desktop(p.Desktop), tmux: t.Tmux, header: Header(s.Header), summary: Title}
 	if s.Approval {
 		n.summary = ApprovalTitle

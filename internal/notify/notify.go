@@ -31,8 +31,8 @@ import (
 	"github.com/askuser/askuser/approval"
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
-	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/safetext"
+	"github.com/askuser/askuser/prefs"
 )
 
 // Protocol is a desktop notification sequence a terminal understands.
@@ -90,18 +90,18 @@ func Detect(environ []string) Terminal {
 // sends None.
 func (t Terminal) Desktop(desktop string) Protocol {
 	switch desktop {
-	case config.DesktopAuto:
+	case prefs.DesktopAuto:
 		return t.Known
-	case config.DesktopOn:
+	case prefs.DesktopOn:
 		if t.Known != None {
 			return t.Known
 		}
 		return OSC9
-	case config.DesktopOSC9:
+	case prefs.DesktopOSC9:
 		return OSC9
-	case config.DesktopOSC777:
+	case prefs.DesktopOSC777:
 		return OSC777
-	case config.DesktopOSC99:
+	case prefs.DesktopOSC99:
 		return OSC99
 	}
 	return None

@@ -13,7 +13,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/internal/approvaltest"
-	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/prefs"
 )
 
 func TestDetect(t *testing.T) {
@@ -55,12 +55,12 @@ func TestTerminalDesktop(t *testing.T) {
 		pref           string
 		known, unknown Protocol
 	}{
-		{config.DesktopAuto, OSC99, None},
-		{config.DesktopOn, OSC99, OSC9},
-		{config.DesktopOff, None, None},
-		{config.DesktopOSC9, OSC9, OSC9},
-		{config.DesktopOSC777, OSC777, OSC777},
-		{config.DesktopOSC99, OSC99, OSC99},
+		{prefs.DesktopAuto, OSC99, None},
+		{prefs.DesktopOn, OSC99, OSC9},
+		{prefs.DesktopOff, None, None},
+		{prefs.DesktopOSC9, OSC9, OSC9},
+		{prefs.DesktopOSC777, OSC777, OSC777},
+		{prefs.DesktopOSC99, OSC99, OSC99},
 	}
 	for _, tt := range tests {
 		t.Run(tt.pref, func(t *testing.T) {
@@ -97,10 +97,10 @@ func TestSequences(t *testing.T) {
 }
 
 func TestNotifier(t *testing.T) {
-	all := config.NotifyPrefs{Bell: true, Title: true, Desktop: config.DesktopOSC777}
+	all := prefs.NotifyPrefs{Bell: true, Title: true, Desktop: prefs.DesktopOSC777}
 	tests := []struct {
 		name       string
-		prefs      config.NotifyPrefs
+		prefs      prefs.NotifyPrefs
 		term       Terminal
 		header     string
 		approval   bool
@@ -117,12 +117,12 @@ func TestNotifier(t *testing.T) {
 			open:  "\a\x1b]777;notify;askuser: question waiting;answer in the terminal\x1b\\\x1b[22;0t\x1b]2;askuser: question waiting\x1b\\",
 			rem:   "\a\x1b]777;notify;askuser: question waiting;2m left\x1b\\",
 			close: "\x1b[23;0t"},
-		{name: "tmux", prefs: config.NotifyPrefs{Bell: true, Desktop: config.DesktopOSC9}, term: Terminal{Tmux: true},
+		{name: "tmux", prefs: prefs.NotifyPrefs{Bell: true, Desktop: prefs.DesktopOSC9}, term: Terminal{Tmux: true},
 			open: "\a\x1bPtmux;\x1b\x1b]9;askuser: question waiting: 5m left\x1b\x1b\\\x1b\\",
 			rem:  "\a\x1bPtmux;\x1b\x1b]9;askuser: question waiting: 2m left\x1b\x1b\\\x1b\\"},
-		{name: "bell only", prefs: config.NotifyPrefs{Bell: true, Desktop: config.DesktopAuto}, open: "\a", rem: "\a"},
-		{name: "off", prefs: config.NotifyPrefs{Desktop: config.DesktopOff}, off: true},
-		{name: "tmux directives in the header", prefs: config.NotifyPrefs{Title: true, Desktop: config.DesktopOSC9}, header: "#[fg=red,bg=blue]X#[default]",
+		{name: "bell only", prefs: prefs.NotifyPrefs{Bell: true, Desktop: prefs.DesktopAuto}, open: "\a", rem: "\a"},
+		{name: "off", prefs: prefs.NotifyPrefs{Desktop: prefs.DesktopOff}, off: true},
+		{name: "tmux directives in the header", prefs: prefs.NotifyPrefs{Title: true, Desktop: prefs.DesktopOSC9}, header: "#[fg=red,bg=blue]X#[default]",
 			open:  "\x1b]9;askuser: question waiting: #[fg=red,bg=blue]X#[default] · 5m left\x1b\\\x1b[22;0t\x1b]2;askuser: question waiting · ##[fg=red,bg=blue]X##[default]\x1b\\",
 			rem:   "\x1b]9;askuser: question waiting: #[fg=red,bg=blue]X#[default] · 2m left\x1b\\",
 			close: "\x1b[23;0t"},
@@ -130,7 +130,7 @@ func TestNotifier(t *testing.T) {
 			open:  "\a\x1b]777;notify;askuser: approval waiting;codex wants to run a command · 5m left\x1b\\\x1b[22;0t\x1b]2;askuser: approval waiting · codex wants to run a command\x1b\\",
 			rem:   "\a\x1b]777;notify;askuser: approval waiting;codex wants to run a command · 2m left\x1b\\",
 			close: "\x1b[23;0t"},
-		{name: "hostile header", prefs: config.NotifyPrefs{Title: true}, header: "a\x1b]2;pwned\a;b\u009b",
+		{name: "hostile header", prefs: prefs.NotifyPrefs{Title: true}, header: "a\x1b]2;pwned\a;b\u009b",
 			open:  "\x1b[22;0t\x1b]2;askuser: question waiting · a␛]2,pwned␇,b<U+009B>\x1b\\",
 			close: "\x1b[23;0t"},
 	}
@@ -233,7 +233,7 @@ func (d *deadline) Deadline() (time.Time, bool) {
 }
 
 func TestStart(t *testing.T) {
-	prefs := config.NotifyPrefs{Bell: true, Title: true, Desktop: config.DesktopOSC9}
+	prefs := prefs.NotifyPrefs{Bell: true, Title: true, Desktop: prefs.DesktopOSC9}
 	tests := []struct {
 		name   string
 		total  time.Duration
@@ -276,7 +276,7 @@ func TestStart(t *testing.T) {
 
 func TestStartOff(t *testing.T) {
 	wrote := false
-	s := Start(New(config.NotifyPrefs{Desktop: config.DesktopOff}, Terminal{}, Subject{Header: "h"}), nil, func(string) { wrote = true })
+	s := Start(New(prefs.NotifyPrefs{Desktop: prefs.DesktopOff}, Terminal{}, Subject{Header: "h"}), nil, func(string) { wrote = true })
 	s.Stop()
 	if wrote {
 		t.Error("notifications that are all off wrote something")
@@ -337,7 +337,7 @@ func TestQuestionsSubject(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			n := New(config.NotifyPrefs{Bell: true, Title: true, Desktop: config.DesktopOSC9}, Terminal{}, QuestionsSubject(ask.KindApproval, req))
+			n := New(prefs.NotifyPrefs{Bell: true, Title: true, Desktop: prefs.DesktopOSC9}, Terminal{}, QuestionsSubject(ask.KindApproval, req))
 			want := "\a\x1b]9;askuser: approval waiting: claude-code wants to run a command · 5m left\x1b\\\x1b[22;0t\x1b]2;askuser: approval waiting · claude-code wants to run a command\x1b\\"
 			if got := n.Open(5*time.Minute, true); got != want {
 				t.Errorf("Open = %q\nwant %q", got, want)

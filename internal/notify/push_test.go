@@ -23,6 +23,7 @@ import (
 	"github.com/askuser/askuser/internal/hubserver"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/internal/testkit"
+	"github.com/askuser/askuser/prefs"
 )
 
 // The question the tests ask: nothing of it may reach a push.
@@ -143,7 +144,7 @@ func askerTB(t testing.TB, state string, timeoutMs int64) (*hub.Link, chan contr
 		Agent:   "claude-code",
 		Project: filepath.Join(os.Getenv("HOME"), "src", "api"),
 	})
-	a := ask.NewAsker(ask.NewHost(l.Join(ask.Capabilities{}), &ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &timeoutMs}}), nil)
+	a := ask.NewAsker(ask.NewHost(l.Join(ask.Capabilities{}), &ask.HostOptions{Options: prefs.Prefs{TimeoutPerQuestionMs: &timeoutMs}}), nil)
 	res := make(chan contract.Result, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	calls.Store(l, cancel)

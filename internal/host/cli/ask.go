@@ -16,6 +16,7 @@ import (
 	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/native"
 	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/prefs"
 	"github.com/askuser/askuser/tui"
 )
 
@@ -88,7 +89,7 @@ func (f *askFlags) hostOptions() (*ask.HostOptions, error) {
 		o.Options.TimeoutPerQuestionMs = &ms
 	}
 	switch f.hub {
-	case "", config.HubAuto, config.HubOff:
+	case "", prefs.HubAuto, prefs.HubOff:
 	default:
 		return nil, fmt.Errorf("--hub must be auto or off, not %q", f.hub)
 	}

@@ -13,17 +13,18 @@ import (
 	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/hubstart"
 	"github.com/askuser/askuser/internal/safetext"
+	"github.com/askuser/askuser/prefs"
 )
 
 // hubCloseWait bounds how long askuser ask waits, after printing its
 // result, for its question to be closed on the hub.
 const hubCloseWait = 2 * time.Second
 
-// hubPref is the hub preference of a terminal host: mode config.HubAuto
-// or config.HubOff, and the remote hub the config file names, if any.
+// hubPref is the hub preference of a terminal host: mode prefs.HubAuto
+// or prefs.HubOff, and the remote hub the config file names, if any.
 type hubPref struct {
 	mode   string
-	remote *config.Remote
+	remote *prefs.Remote
 }
 
 // hubPreference is the hub preference of a terminal host: off when the
@@ -31,21 +32,21 @@ type hubPref struct {
 // file's remote hub. A config file that cannot be read gives off: the
 // host refuses every call with invalid_config anyway.
 func hubPreference(flagValue string, opts *ask.HostOptions) hubPref {
-	if flagValue == config.HubOff {
-		return hubPref{mode: config.HubOff}
+	if flagValue == prefs.HubOff {
+		return hubPref{mode: prefs.HubOff}
 	}
 	if opts.ConfigFile == "" {
-		return hubPref{mode: config.HubAuto}
+		return hubPref{mode: prefs.HubAuto}
 	}
 	load := config.Load
 	if opts.ConfigNamed {
 		load = config.LoadNamed
 	}
 	p, err := load(opts.ConfigFile)
-	if err != nil || flagValue == "" && p.Hub == config.HubOff {
-		return hubPref{mode: config.HubOff}
+	if err != nil || flagValue == "" && p.Hub == prefs.HubOff {
+		return hubPref{mode: prefs.HubOff}
 	}
-	return hubPref{mode: config.HubAuto, remote: p.HubRemote}
+	return hubPref{mode: prefs.HubAuto, remote: p.HubRemote}
 }
 
 // joinHub joins caps to the user's hub when the preference allows and a
@@ -56,7 +57,7 @@ func hubPreference(flagValue string, opts *ask.HostOptions) hubPref {
 // on stderr and changes nothing else.
 func joinHub(ctx context.Context, env *Env, name string, pref hubPref, caps ask.Capabilities) (ask.Capabilities, func()) {
 	nothing := func() {}
-	if pref.mode == config.HubOff {
+	if pref.mode == prefs.HubOff {
 		return caps, nothing
 	}
 	_, err := hubstart.Ensure(ctx, env.Getenv, pref.remote, func(s string) {

@@ -15,6 +15,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/prefs"
 )
 
 // BenchmarkHubWaiting fills a real askuser hub process with 10,000
@@ -74,7 +75,7 @@ func BenchmarkHubWaiting(b *testing.B) {
 		l := hub.NewLink(&hub.LinkOptions{Dial: dial, Agent: fmt.Sprintf("agent %d", a)})
 		links = append(links, l)
 		asker := ask.NewAsker(ask.NewHost(l.Join(ask.Capabilities{CustomReason: "none", NativeReason: "none"}),
-			&ask.HostOptions{Options: ask.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
+			&ask.HostOptions{Options: prefs.Prefs{TimeoutPerQuestionMs: &ms}}), nil)
 		for i := range perAgent {
 			asking.Go(func() {
 				req := fmt.Sprintf(`{"questions":[{"title":"Deploy a%dq%d where?","options":[{"label":"staging"},{"label":"production"}]}]}`, a, i)

@@ -7,10 +7,10 @@ import (
 	"sync"
 
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/hubstart"
 	"github.com/askuser/askuser/internal/safetext"
 	"github.com/askuser/askuser/mcpserver"
+	"github.com/askuser/askuser/prefs"
 )
 
 // mcpHub returns how askuser mcp joins the user's hub under the
@@ -22,7 +22,7 @@ import (
 // When the config names a remote hub and no hub runs, the first session
 // that asks starts one that relays there (see hubstart.Ensure).
 func mcpHub(env *Env, pref hubPref) *mcpserver.HubOptions {
-	if pref.mode == config.HubOff {
+	if pref.mode == prefs.HubOff {
 		return nil
 	}
 	project, _ := os.Getwd()

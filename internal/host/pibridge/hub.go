@@ -9,10 +9,10 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/hubstart"
 	"github.com/askuser/askuser/internal/safetext"
 	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/prefs"
 )
 
 // hubCloseWait bounds how long a call that settled waits for its
@@ -37,7 +37,7 @@ const (
 // one that relays there (see hubstart.Ensure) at its first call.
 type piHub struct {
 	getenv   func(string) string
-	remote   *config.Remote   // the config's remote hub; nil for none
+	remote   *prefs.Remote    // the config's remote hub; nil for none
 	tell     func(msg string) // shows the person a notice in Pi
 	told     sync.Once        // that the hub cannot be reached, said once a session
 	warned   sync.Once        // that the hub relays elsewhere, said once a session
@@ -48,14 +48,14 @@ type piHub struct {
 }
 
 // newPiHub returns the hub side of a session whose preferences are
-// prefs, or nil when the person turned the hub off. tell shows the person
+// eff, or nil when the person turned the hub off. tell shows the person
 // a notice: that a hub runs but cannot be reached, once a session, and
 // that a server on the hub's port was refused as not the hub.
-func newPiHub(prefs ask.Effective, getenv func(string) string, tell func(string)) *piHub {
-	if prefs.Hub == config.HubOff {
+func newPiHub(eff prefs.Effective, getenv func(string) string, tell func(string)) *piHub {
+	if eff.Hub == prefs.HubOff {
 		return nil
 	}
-	return &piHub{getenv: getenv, remote: prefs.HubRemote, tell: tell, answers: map[string]hub.Answer{}}
+	return &piHub{getenv: getenv, remote: eff.HubRemote, tell: tell, answers: map[string]hub.Answer{}}
 }
 
 // hubStartWait bounds the start of a hub for the config's remote.

@@ -8,11 +8,11 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/dialog"
 	"github.com/askuser/askuser/internal/host/pimirror"
 	"github.com/askuser/askuser/internal/native"
 	"github.com/askuser/askuser/internal/notify"
+	"github.com/askuser/askuser/prefs"
 )
 
 // questionCustomUI is the custom route of AskUserQuestion inside Pi: the
@@ -141,12 +141,12 @@ func (s *server) runQuestions(ctx context.Context, c *call, params []byte, callI
 func helloTool(tool string) (string, error) {
 	switch tool {
 	case "":
-		return config.ToolAskUser, nil
-	case config.ToolAskUser, config.ToolAskUserQuestion:
+		return prefs.ToolAskUser, nil
+	case prefs.ToolAskUser, prefs.ToolAskUserQuestion:
 		return tool, nil
 	}
 	return "", fmt.Errorf("hello: tool %q is not one askuser serves; the Pi package registers %q or %q",
-		tool, config.ToolAskUser, config.ToolAskUserQuestion)
+		tool, prefs.ToolAskUser, prefs.ToolAskUserQuestion)
 }
 
 // checkTool refuses a session whose user config chose another tool than

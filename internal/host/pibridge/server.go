@@ -18,6 +18,7 @@ import (
 	"github.com/askuser/askuser/internal/host/pimirror"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/prefs"
 )
 
 // ErrVersion is returned by Serve when the shim speaks another protocol
@@ -136,7 +137,7 @@ type server struct {
 	theme   dialog.Theme
 	roles   map[string]pimirror.SGR // the colours theme was made from, for the shim's copy of a dialog
 	mirror  bool                    // the shim draws frames in process: opens carry the dialog's Spec
-	tool    string                  // the tool the shim registered: config.ToolAskUser or config.ToolAskUserQuestion
+	tool    string                  // the tool the shim registered: prefs.ToolAskUser or prefs.ToolAskUserQuestion
 	hub     *piHub                  // the session's side of the user's hub; nil when off
 
 	commands *notify.Commands // the user's notify commands, stopped by stop
@@ -254,7 +255,7 @@ func newHost(m inMsg, custom ask.Renderer[*contract.Request, []contract.Answer],
 		caps.CustomReason = fmt.Sprintf("Pi runs in %s mode, which has no terminal to draw the dialog on", modeName(m.Mode))
 	case !m.UI.Custom:
 		caps.CustomReason = "this Pi has no ctx.ui.custom"
-	case m.Tool == config.ToolAskUserQuestion:
+	case m.Tool == prefs.ToolAskUserQuestion:
 		caps = ask.Bind(caps, contract.RouteCustom, ask.AskUserQuestion, ask.Renderer[*auq.Request, auq.Result](&questionCustomUI{srv: srv}))
 	default:
 		caps = ask.Bind(caps, contract.RouteCustom, ask.AskUser, custom)
@@ -264,28 +265,28 @@ func newHost(m inMsg, custom ask.Renderer[*contract.Request, []contract.Answer],
 		caps.NativeReason = fmt.Sprintf("Pi in %s mode has no dialog-capable UI", modeName(m.Mode))
 	case !m.UI.Input:
 		caps.NativeReason = "this Pi has no ctx.ui.input"
-	case m.Tool == config.ToolAskUserQuestion && !m.UI.Select:
+	case m.Tool == prefs.ToolAskUserQuestion && !m.UI.Select:
 		caps.NativeReason = "this Pi has no ctx.ui.select, which AskUserQuestion's options need"
-	case m.Tool == config.ToolAskUserQuestion:
+	case m.Tool == prefs.ToolAskUserQuestion:
 		caps = ask.Bind(caps, contract.RouteNative, ask.AskUserQuestion, ask.Renderer[*auq.Request, auq.Result](newQuestionNative(srv)))
 	default:
 		caps = ask.Bind(caps, contract.RouteNative, ask.AskUser, ask.Renderer[*contract.Request, []contract.Answer](newNativeRoute(srv, m.UI.Select)))
 	}
 	opts := &ask.HostOptions{ToolKey: true}
 	if len(m.Options) > 0 && !bytes.Equal(m.Options, []byte("null")) {
-		prefs, err := config.ParseOptions(m.Options)
+		p, err := config.ParseOptions(m.Options)
 		if err != nil {
 			return nil, invalidConfig(err)
 		}
-		opts.Options = prefs
+		opts.Options = p
 	}
 	path, err := configPath(m.ConfigFile, m.AgentDir)
 	if err != nil {
 		return nil, invalidConfig(err)
 	}
 	opts.ConfigFile = path
-	opts.Wrap = func(prefs ask.Effective, caps ask.Capabilities) ask.Capabilities {
-		srv.hub = newPiHub(prefs, os.Getenv, func(msg string) {
+	opts.Wrap = func(eff prefs.Effective, caps ask.Capabilities) ask.Capabilities {
+		srv.hub = newPiHub(eff, os.Getenv, func(msg string) {
 			srv.send(textMsg{Type: typeNotice, Message: msg})
 		})
 		return srv.hub.join(caps)
@@ -343,7 +344,7 @@ func (s *server) onAsk(ctx context.Context, m inMsg) {
 		s.send(resultMsg{Type: typeResult, Call: m.Call, Result: res, Text: explain(m.Params, res)})
 		return
 	}
-	if s.tool == config.ToolAskUserQuestion {
+	if s.tool == prefs.ToolAskUserQuestion {
 		s.startCall(ctx, m, func(msg string) any {
 			return questionResult(m.Call, m.Params, questionError(contract.ErrInternal, msg))
 		}, func(ctx context.Context, c *call, params []byte) any {
@@ -410,7 +411,7 @@ func (s *server) run(ctx context.Context, c *call, params []byte, callID string)
 }
 
 func (s *server) onExplain(m inMsg) {
-	if s.tool == config.ToolAskUserQuestion {
+	if s.tool == prefs.ToolAskUserQuestion {
 		s.onExplainQuestions(m)
 		return
 	}

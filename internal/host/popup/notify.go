@@ -7,8 +7,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/notify"
+	"github.com/askuser/askuser/prefs"
 )
 
 // PaneTerminal is implemented by a Launcher whose popups open over a
@@ -41,12 +41,12 @@ func (t *Tmux) PaneTerminal() (*os.File, error) {
 }
 
 // notifyOpen attaches the notifications of a questionnaire of subject
-// whose deadline cd reports, as the user's prefs ask, to
+// whose deadline cd reports, as the user's preferences np ask, to
 // the pane's terminal when the launcher has one, and returns what ends
 // them. A terminal that cannot be opened is reported to Warn, and the
 // call goes on without them. The popup of either contract calls it once
 // per questionnaire.
-func (r *Renderer) notifyOpen(prefs config.NotifyPrefs, subject notify.Subject, cd notify.Deadline) (stop func()) {
+func (r *Renderer) notifyOpen(np prefs.NotifyPrefs, subject notify.Subject, cd notify.Deadline) (stop func()) {
 	pt, ok := r.launcher.(PaneTerminal)
 	if !ok {
 		return func() {}
@@ -59,7 +59,7 @@ func (r *Renderer) notifyOpen(prefs config.NotifyPrefs, subject notify.Subject, 
 				r.opts.Warn(fmt.Errorf("the pane cannot be told that a question is waiting: %w", err))
 			}
 		},
-	}, prefs, subject, cd)
+	}, np, subject, cd)
 }
 
 func (r *Renderer) environ() []string {

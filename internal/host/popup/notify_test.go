@@ -10,7 +10,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/config"
+	"github.com/askuser/askuser/prefs"
 	"github.com/askuser/askuser/tui"
 )
 
@@ -38,7 +38,7 @@ func TestRendererNotifiesThePane(t *testing.T) {
 			<-conn.Gone()
 		}
 	}
-	prefs := config.NotifyPrefs{Bell: true, Title: true, Desktop: config.DesktopOSC9}
+	prefs := prefs.NotifyPrefs{Bell: true, Title: true, Desktop: prefs.DesktopOSC9}
 
 	t.Run("written to the pane", func(t *testing.T) {
 		r, w, err := os.Pipe()
