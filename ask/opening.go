@@ -4,12 +4,13 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/prefs"
 )
 
-// The tools an Opening names.
+// The tools an Opening names: the same names as the preferences' Tool.
 const (
-	ToolAskUser         = "ask_user"
-	ToolAskUserQuestion = "AskUserQuestion"
+	ToolAskUser         = prefs.ToolAskUser
+	ToolAskUserQuestion = prefs.ToolAskUserQuestion
 )
 
 // Opening describes a questionnaire as its wait opens, for hosts that
