@@ -292,15 +292,7 @@ func claudeHook(ctx context.Context, h *hookRun, event []byte) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("the tool call cannot be asked as an approval: %w", err)
 		}
-		o, err := hookAsk(ctx, h, ask.Approval, p.Request, e.Cwd, 1, maxApprovalWait)
-		if err != nil {
-			return nil, err
-		}
-		out := p.HookOutput(o)
-		if out == nil {
-			return nil, approvalEnded(o)
-		}
-		return out, nil
+		return askApproval(ctx, h, p.Request, e.Cwd, p.HookOutput)
 	}
 	return nil, fmt.Errorf("askuser answers PreToolUse and PermissionRequest only, not %q", name)
 }
@@ -315,21 +307,26 @@ func codexHook(ctx context.Context, h *hookRun, event []byte) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the action cannot be asked as an approval: %w", err)
 	}
-	o, err := hookAsk(ctx, h, ask.Approval, r, e.Cwd, 1, maxApprovalWait)
+	return askApproval(ctx, h, r, e.Cwd, func(o approval.Outcome) []byte { return codex.HookOutput(r, o) })
+}
+
+// askApproval asks r, of the client working in cwd, and returns the
+// decision that output makes of the outcome, or why there is none.
+func askApproval(ctx context.Context, h *hookRun, r *approval.Request, cwd string, output func(approval.Outcome) []byte) ([]byte, error) {
+	o, err := hookAsk(ctx, h, ask.Approval, r, cwd, 1, maxApprovalWait)
 	if err != nil {
 		return nil, err
 	}
-	out := codex.HookOutput(r, o)
-	if out == nil {
-		return nil, approvalEnded(o)
+	if out := output(o); out != nil {
+		return out, nil
 	}
-	return out, nil
+	return nil, approvalEnded(o)
 }
 
 // questionsEnded says how questions ended without answers.
 func questionsEnded(o claudecode.QuestionsOutcome) error {
 	if o.Error != nil {
-		return fmt.Errorf("the questions could not be asked: %s: %s", o.Error.Code, o.Error.Message)
+		return ended("the questions", o.Error.Code, o.Error.Message)
 	}
 	return fmt.Errorf("the questions were not answered (%s)", o.Status)
 }
@@ -338,7 +335,13 @@ func questionsEnded(o claudecode.QuestionsOutcome) error {
 // client takes.
 func approvalEnded(o approval.Outcome) error {
 	if o.Error != nil {
-		return fmt.Errorf("the approval could not be asked: %s: %s", o.Error.Code, o.Error.Message)
+		return ended("the approval", o.Error.Code, o.Error.Message)
 	}
 	return fmt.Errorf("the approval ended without a decision (%s)", o.Status)
+}
+
+// ended says that what could not be asked, with the error's code and
+// message.
+func ended(what, code, message string) error {
+	return fmt.Errorf("%s could not be asked: %s: %s", what, code, message)
 }
