@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/askuser/askuser/approval"
 	"github.com/askuser/askuser/internal/strictjson"
@@ -174,7 +175,7 @@ func describe(tool string, input json.RawMessage, members []member) *approval.Re
 		var b strings.Builder
 		diffHead(&b, r.Path)
 		hunk(&b, "", f.text("old_string"), f.text("new_string"), f.flag("replace_all"))
-		r.Diff = b.String()
+		r.Diff = bounded(b.String())
 	case "MultiEdit":
 		r.Action = approval.ActionEdit
 		r.Path = f.text("file_path")
@@ -189,7 +190,7 @@ func describe(tool string, input json.RawMessage, members []member) *approval.Re
 		for i, e := range edits {
 			hunk(&b, "edit "+strconv.Itoa(i+1)+" of "+strconv.Itoa(len(edits)), e.Old, e.New, e.All)
 		}
-		r.Diff = b.String()
+		r.Diff = bounded(b.String())
 	case "Write":
 		r.Action = approval.ActionWrite
 		r.Path = f.text("file_path")
@@ -197,7 +198,7 @@ func describe(tool string, input json.RawMessage, members []member) *approval.Re
 		var b strings.Builder
 		b.WriteString("+++ " + r.Path + " (" + count(lines(content), "line") + ", written whole)\n")
 		prefixed(&b, "+", content)
-		r.Diff = b.String()
+		r.Diff = bounded(b.String())
 	case "NotebookEdit":
 		r.Action = approval.ActionEdit
 		r.Path = f.text("notebook_path")
@@ -206,7 +207,7 @@ func describe(tool string, input json.RawMessage, members []member) *approval.Re
 		diffHead(&b, r.Path)
 		b.WriteString("@@ cell " + orNone(cell) + ", " + orNone(mode) + ", " + orNone(kind) + " @@\n")
 		prefixed(&b, "+", f.text("new_source"))
-		r.Diff = b.String()
+		r.Diff = bounded(b.String())
 	case "WebFetch":
 		r.Action = approval.ActionFetch
 		u := f.text("url")
@@ -232,6 +233,30 @@ func describe(tool string, input json.RawMessage, members []member) *approval.Re
 		r.Detail += "Also: " + rest
 	}
 	return r
+}
+
+// bounded returns diff, a summary built from the tool's input, cut at a
+// line to fit approval.MaxDiffLen, with a last line saying how many
+// lines are left out. Only the summary is cut: the approval still
+// applies to the whole change, as a preview too short for it does.
+func bounded(diff string) string {
+	if utf8.RuneCountInString(diff) <= approval.MaxDiffLen {
+		return diff
+	}
+	const room = 100 // for the last line
+	ls := strings.SplitAfter(diff, "\n")
+	n := 0
+	for i, l := range ls {
+		n += utf8.RuneCountInString(l)
+		if n > approval.MaxDiffLen-room {
+			rest := ls[i:]
+			if rest[len(rest)-1] == "" {
+				rest = rest[:len(rest)-1]
+			}
+			return strings.Join(ls[:i], "") + "… " + count(rest, "more line") + " not shown\n"
+		}
+	}
+	return diff
 }
 
 func compact(js json.RawMessage) string {
@@ -308,13 +333,16 @@ type permissionUpdate struct {
 }
 
 // places says in words where a permission update is kept, by its
-// destination.
-var places = map[string]string{
-	"session":         "for this session",
-	"cliArg":          "for this run",
-	"localSettings":   "in this project",
-	"projectSettings": "in this project, for everyone who shares its settings",
-	"userSettings":    "in every project",
+// destination; lasting is false for one that ends with the session.
+var places = map[string]struct {
+	words   string
+	lasting bool
+}{
+	"session":         {"for the rest of this session", false},
+	"cliArg":          {"for the rest of this run", false},
+	"localSettings":   {"in this project", true},
+	"projectSettings": {"in this project, for everyone who shares its settings", true},
+	"userSettings":    {"in every project", true},
 }
 
 // modes says Claude Code's permission modes in words.
@@ -328,7 +356,8 @@ var modes = map[string]string{
 }
 
 // suggestionLabel says a permission suggestion that allows more in plain
-// words: "always allow Bash(npm publish:*) in this project". It reports
+// words: "always allow Bash(npm publish:*) in this project", "accept
+// every edit without asking for the rest of this session". It reports
 // false for a suggestion that does not decode, does not allow more, or
 // does not fit approval.MaxAlwaysLen.
 func suggestionLabel(s json.RawMessage) (string, bool) {
@@ -343,6 +372,10 @@ func suggestionLabel(s json.RawMessage) (string, bool) {
 	if !ok {
 		return "", false
 	}
+	allow := "allow "
+	if place.lasting {
+		allow = "always allow "
+	}
 	var label string
 	switch {
 	case u.Type == "addRules" && u.Behavior == "allow" && len(u.Rules) > 0:
@@ -356,11 +389,11 @@ func suggestionLabel(s json.RawMessage) (string, bool) {
 				rules[i] += "(" + r.RuleContent + ")"
 			}
 		}
-		label = "always allow " + strings.Join(rules, ", ") + " " + place
+		label = allow + strings.Join(rules, ", ") + " " + place.words
 	case u.Type == "setMode" && modes[u.Mode] != "":
-		label = modes[u.Mode] + " " + place
+		label = modes[u.Mode] + " " + place.words
 	case u.Type == "addDirectories" && len(u.Directories) > 0:
-		label = "always allow access to " + strings.Join(u.Directories, ", ") + " " + place
+		label = allow + "access to " + strings.Join(u.Directories, ", ") + " " + place.words
 	default:
 		return "", false
 	}

@@ -155,7 +155,6 @@ func TestNewPromptFails(t *testing.T) {
 		{"an unpaired surrogate", "Bash", `{"command":"ls \ud800"}`, "surrogate"},
 		{"invalid UTF-8", "Bash", "{\"command\":\"ls \xff\"}", "UTF-8"},
 		{"a command over the limit", "Bash", `{"command":"` + strings.Repeat("x", approval.MaxCommandLen+1) + `"}`, "command: has 65537 characters"},
-		{"a diff over the limit", "Write", `{"file_path":"a","content":"` + strings.Repeat("x", approval.MaxDiffLen) + `"}`, "diff: has"},
 		{"input of an MCP tool over the limit", "mcp__a__b", `{"a":"` + strings.Repeat("x", approval.MaxDetailLen) + `"}`, "detail: has"},
 		{"a tool name over the limit", strings.Repeat("t", approval.MaxToolLen+1), `{}`, "tool: has"},
 	}
@@ -193,7 +192,7 @@ func TestSuggestions(t *testing.T) {
 				`{"type":"addRules","rules":[{"toolName":"Read"},{"toolName":"Bash","ruleContent":"ls:*"}],"behavior":"allow","destination":"session"}`,
 				`{"type":"setMode","mode":"acceptEdits","destination":"session"}`,
 			},
-			want: []string{"always allow Read, Bash(ls:*) for this session", "accept every edit without asking for this session"},
+			want: []string{"allow Read, Bash(ls:*) for the rest of this session", "accept every edit without asking for the rest of this session"},
 		},
 		{
 			name:        "directories for every project",
@@ -244,6 +243,29 @@ func TestSuggestions(t *testing.T) {
 				if string(out) != wantOut {
 					t.Errorf("always %d: hook output\n got %s\nwant %s", i+1, out, wantOut)
 				}
+			}
+		})
+	}
+}
+
+func TestLongDiffIsCut(t *testing.T) {
+	line := strings.Repeat("x", 999)
+	content := strings.Repeat(line+"\\n", approval.MaxDiffLen/1000+10)
+	tests := []struct {
+		name, tool, input, tail string
+	}{
+		{"many lines", "Write", `{"file_path":"a","content":"` + content + `"}`, "… 11 more lines not shown\n"},
+		{"one long line", "Edit", `{"file_path":"a","old_string":"` + strings.Repeat("y", approval.MaxDiffLen) + `","new_string":"z"}`, "… 2 more lines not shown\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := claudecode.NewPrompt(tt.tool, json.RawMessage(tt.input), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := p.Request.Diff
+			if n := len([]rune(d)); n > approval.MaxDiffLen || !strings.HasSuffix(d, tt.tail) {
+				t.Errorf("the diff has %d characters and ends %q; want at most %d ending %q", n, d[max(len(d)-60, 0):], approval.MaxDiffLen, tt.tail)
 			}
 		})
 	}
