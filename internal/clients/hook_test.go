@@ -32,6 +32,10 @@ func claudeHookTUI(t *testing.T, setup func(*sandbox)) (*tui, *model, *sandbox) 
 	return claudeHookTUIWith(t, "PreToolUse", "AskUserQuestion", "AskUserQuestion", hookQuestion, setup, "--model", claudeModel)
 }
 
+// hookFlags are flags of askuser hook in the settings claudeHookTUIWith
+// writes, each followed by a space; a test that changes it restores it.
+var hookFlags = ""
+
 // claudeHookTUIWith starts Claude Code's TUI with askuser hook
 // registered for event on the tools matcher matches, and a model that
 // calls tool with args, with Claude Code's arguments args.
@@ -46,7 +50,7 @@ func claudeHookTUIWith(t *testing.T, event, matcher, tool, args string, setup fu
 			t.Logf("askuser hook said:\n%s", data)
 		}
 	})
-	hook := shellQuote(askuserBin) + " hook --no-config claude-code 2>>" + shellQuote(log)
+	hook := shellQuote(askuserBin) + " hook --no-config " + hookFlags + "claude-code 2>>" + shellQuote(log)
 	s.write("home/.claude/settings.json", mustJSON(map[string]any{"hooks": map[string]any{
 		event: []any{map[string]any{"matcher": matcher, "hooks": []any{
 			map[string]any{"type": "command", "command": hook, "timeout": 600},
@@ -87,6 +91,22 @@ func TestClaudeHookQuestions(t *testing.T) {
 		}
 		u.waitText(finalText)
 		u.until("no popup left", func() bool { return len(popups()) == 0 })
+	})
+	// No answer by the hook's deadline: the hook decides nothing, and
+	// Claude Code's own dialog asks, where the person answers.
+	t.Run("deadline", func(t *testing.T) {
+		hookFlags = "--timeout 3s "
+		defer func() { hookFlags = "" }()
+		u, m, _ := start(t, nil)
+		u.ask(m)
+		u.waitText("Which database should we use?", questionsPopupHints)
+		u.waitText("Enter to select · ↑/↓ to navigate")
+		u.until("no popup left", func() bool { return len(popups()) == 0 })
+		u.keys("Down")
+		u.keys("Enter")
+		if got, want := u.result(m), answeredAs("Postgres"); !strings.HasPrefix(got, want) {
+			t.Errorf("the model received %q, want it to begin %q", got, want)
+		}
 	})
 	t.Run("hub", func(t *testing.T) {
 		var c *hub.Client
