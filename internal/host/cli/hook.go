@@ -166,7 +166,7 @@ func (h *hookRun) run(ctx context.Context, decide func(context.Context, *hookRun
 	pipe := make(chan os.Signal, 1)
 	signal.Notify(pipe, syscall.SIGPIPE)
 	defer signal.Stop(pipe)
-	event, err := io.ReadAll(io.LimitReader(orEOF(h.env.Stdin), maxHookEvent+1))
+	event, err := readEvent(ctx, orEOF(h.env.Stdin))
 	switch {
 	case err != nil:
 		h.say("reading the event: %v; no decision", err)
@@ -186,6 +186,27 @@ func (h *hookRun) run(ctx context.Context, decide func(context.Context, *hookRun
 	}
 	if _, err := h.env.Stdout.Write(append(strictjson.Escape(out), '\n')); err != nil {
 		h.say("writing the decision: %v", err)
+	}
+}
+
+// readEvent reads the event, at most maxHookEvent+1 bytes of it, until
+// standard input ends or ctx is done: a client that never closes it, or
+// a signal, must not hold the hook.
+func readEvent(ctx context.Context, r io.Reader) ([]byte, error) {
+	type read struct {
+		data []byte
+		err  error
+	}
+	got := make(chan read, 1)
+	go func() {
+		data, err := io.ReadAll(io.LimitReader(r, maxHookEvent+1))
+		got <- read{data, err}
+	}()
+	select {
+	case r := <-got:
+		return r.data, r.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("standard input did not end: %w", context.Cause(ctx))
 	}
 }
 
