@@ -189,10 +189,16 @@ func (h *hookRun) run(ctx context.Context, decide func(context.Context, *hookRun
 	}
 }
 
+// eventWait bounds the reading of the event, which a client writes at
+// once and then closes.
+const eventWait = 30 * time.Second
+
 // readEvent reads the event, at most maxHookEvent+1 bytes of it, until
-// standard input ends or ctx is done: a client that never closes it, or
-// a signal, must not hold the hook.
+// standard input ends, ctx is done or eventWait has passed: a client
+// that never closes it, or a signal, must not hold the hook.
 func readEvent(ctx context.Context, r io.Reader) ([]byte, error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, eventWait, errors.New("the event took too long to read"))
+	defer cancel()
 	type read struct {
 		data []byte
 		err  error
