@@ -23,6 +23,7 @@ import (
 	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/program"
 	"github.com/askuser/askuser/internal/testkit"
+	"github.com/creack/pty"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -37,6 +38,22 @@ func TestMain(m *testing.M) {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			code := hubserver.Main(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
 			stop()
+			os.Exit(code)
+		},
+		// askuser-at-terminal runs askuser with a terminal (a pty) as its
+		// standard input, as a person runs it: only there may askuser
+		// answer allow an approval.
+		"askuser-at-terminal": func() {
+			ptm, tty, err := pty.Open()
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "askuser-at-terminal: pty:", err)
+				os.Exit(99)
+			}
+			defer ptm.Close()
+			os.Stdin = tty
+			code := runMain()
+			tty.Close()
+			ptm.Close()
 			os.Exit(code)
 		},
 		"askuser-detached": func() {
