@@ -54,7 +54,7 @@ func TestSetupHooks(t *testing.T) {
 		u.text("/hooks")
 		u.waitText("/hooks")
 		u.keys("Enter")
-		u.waitText("2 hooks on 2 events", "hook claude-code   AskUserQuestion", "when a permission dialog is displayed")
+		u.waitText("2 hooks on 2 events", "[User] ", "AskUserQuestion · command", "when a permission dialog is displayed")
 		u.keys("Escape")
 		s.setup("--yes", "--undo", "claude-code")
 		for i, f := range files {
