@@ -41,6 +41,12 @@ type LinkOptions struct {
 	// Answered is told when an answer from the hub won a call, with the
 	// call's id and the answer, before the call returns; nil for nothing.
 	Answered func(callID string, a Answer)
+	// Unanswered, when not "", is the note a question gets when its call
+	// ends here unanswered, at its deadline or stopped by the asker, in
+	// place of "timed out" and "stopped by the asking agent": such as a
+	// hook's "handed back to claude-code's own prompt", when the asking
+	// agent asks in its own prompt next.
+	Unanswered string
 }
 
 // Link joins a host to the hub: every questionnaire asked through the
@@ -248,7 +254,7 @@ func race[O any](ctx context.Context, l *Link, spec raceSpec[O]) (O, error) {
 		case r := <-locals:
 			if ctx.Err() != nil {
 				// The renderer ended because the core settled the call.
-				h.mark(closingNote(context.Cause(ctx)))
+				h.mark(l.closingNote(context.Cause(ctx)))
 				return zero, context.Cause(ctx)
 			}
 			note := "the local dialog failed"
@@ -277,7 +283,7 @@ func race[O any](ctx context.Context, l *Link, spec raceSpec[O]) (O, error) {
 		case <-ctx.Done():
 			// The core settled the call (deadline, abort); the hub's
 			// goroutine closes the question, and Link.Close waits for it.
-			h.mark(closingNote(context.Cause(ctx)))
+			h.mark(l.closingNote(context.Cause(ctx)))
 			return zero, context.Cause(ctx)
 		}
 	}
@@ -289,8 +295,10 @@ func (l *Link) answered(callID string, a Answer) {
 	}
 }
 
-func closingNote(cause error) string {
+func (l *Link) closingNote(cause error) string {
 	switch {
+	case l.opts.Unanswered != "":
+		return l.opts.Unanswered
 	case errors.Is(cause, ask.ErrTimeout):
 		return "timed out"
 	case errors.Is(cause, ask.ErrAborted):

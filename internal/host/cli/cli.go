@@ -56,6 +56,7 @@ var commands = map[string]command{
 	"answer":   {"answer a question waiting on the hub: KEY=VALUE, or a JSON file", runAnswer},
 	"inbox":    {"answer the questions waiting on the hub in a terminal view", runInbox},
 	"setup":    {"register askuser's MCP server in a client's configuration", runSetup},
+	"hook":     {"answer a client's hook event: its own questions and permission prompts", runHook},
 }
 
 // Run runs askuser with args (without the program name) and returns the

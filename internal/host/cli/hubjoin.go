@@ -55,7 +55,29 @@ func hubPreference(flagValue string, opts *ask.HostOptions) hubPref {
 // once the result is printed. A hub that cannot be reached is said once
 // on stderr and changes nothing else.
 func joinHub(ctx context.Context, env *Env, name string, pref hubPref, caps ask.Capabilities) (ask.Capabilities, func()) {
+	return joinHubAs(ctx, env, name, pref, caps, hubAs{})
+}
+
+// hubAs is how a host that asks for another program, such as a client's
+// hook, tags its questions on the hub: zero members are those of
+// askuser NAME.
+type hubAs struct {
+	// agent names the asking program; "" for askuser NAME.
+	agent string
+	// project is the project the questions are about; "" for the
+	// working directory.
+	project string
+	// unanswered is the note a question gets when it ends here
+	// unanswered (hub.LinkOptions.Unanswered).
+	unanswered string
+}
+
+// joinHubAs is joinHub with the questions tagged as as says.
+func joinHubAs(ctx context.Context, env *Env, name string, pref hubPref, caps ask.Capabilities, as hubAs) (ask.Capabilities, func()) {
 	nothing := func() {}
+	if as.agent == "" {
+		as.agent = "askuser " + name
+	}
 	if pref.mode == config.HubOff {
 		return caps, nothing
 	}
@@ -89,7 +111,9 @@ func joinHub(ctx context.Context, env *Env, name string, pref hubPref, caps ask.
 			return hub.Dial(ctx, &hub.DialOptions{Getenv: env.Getenv, Name: "askuser " + name,
 				Log: func(s string) { note(fmt.Sprintf("askuser %s: %s\n", name, safetext.Line(s))) }})
 		},
-		Agent:       "askuser " + name,
+		Agent:       as.agent,
+		Project:     as.project,
+		Unanswered:  as.unanswered,
 		Local:       "the terminal of askuser " + name,
 		Unreachable: func(err error) { note(unreachable(err)) },
 		Answered: func(_ string, a hub.Answer) {
