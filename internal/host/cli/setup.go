@@ -334,10 +334,10 @@ func codexServerEdit(file string, old []byte, cmd []string) ([]byte, bool, error
 	return appendLines(old, true, "[mcp_servers.askuser]\n"+strings.Join(lines, "\n")+"\n"), false, nil
 }
 
-// codexHook is the group askuser's hook is registered with in Codex:
+// codexHookGroup is the group askuser's hook is registered with in Codex:
 // every permission prompt (PermissionRequest matches all without a
 // matcher).
-func codexHook(cmd []string) hookGroup {
+func codexHookGroup(cmd []string) hookGroup {
 	return hookGroup{"PermissionRequest", "", hookCommand(cmd, "codex"), permissionHookTimeout}
 }
 
@@ -356,7 +356,7 @@ var (
 // as a matcher group of its own, unless a group already runs the same
 // command.
 func codexHookEdit(file string, old []byte, cmd []string) ([]byte, bool, error) {
-	h := codexHook(cmd)
+	h := codexHookGroup(cmd)
 	want := "command = " + quoteJSON(h.command)
 	for _, loc := range codexHookHeader.FindAllIndex(old, -1) {
 		for _, l := range strings.Split(string(tomlTableBody(old, loc[1])), "\n") {
