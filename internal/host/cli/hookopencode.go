@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/opencode"
+)
+
+// opencodeHook answers one event of OpenCode (or Kilo, its fork, as
+// agent), which askuser's OpenCode plugin hands over: permission.asked
+// as an approval, question.asked as OpenCode's questions. It returns
+// the body of OpenCode's reply, which the plugin posts.
+func opencodeHook(agent string) func(ctx context.Context, h *hookRun, event []byte) ([]byte, error) {
+	return func(ctx context.Context, h *hookRun, event []byte) ([]byte, error) {
+		e, err := opencode.DecodeEvent(event)
+		if err != nil {
+			return nil, err
+		}
+		// The plugin runs the hook in OpenCode's directory.
+		project, _ := os.Getwd()
+		switch e.Type {
+		case opencode.PermissionAsked:
+			p, err := opencode.DecodePermission(e)
+			if err != nil {
+				return nil, err
+			}
+			r, err := p.Approval(agent)
+			if err != nil {
+				return nil, fmt.Errorf("the permission request cannot be asked as an approval: %w", err)
+			}
+			o := hookAsk(ctx, h, ask.Approval, r, project, 1, maxApprovalWait)
+			out := opencode.Reply(r, o)
+			if out == nil {
+				return nil, approvalEnded(o)
+			}
+			return out, nil
+		}
+		return nil, fmt.Errorf("askuser answers %s and %s only, not %q", opencode.PermissionAsked, opencode.QuestionAsked, e.Type)
+	}
+}

@@ -1,0 +1,46 @@
+package opencode
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+)
+
+// pluginSource is askuser's OpenCode plugin, as the npm package
+// @askuser/askuser ships it (as opencode-plugin.js): it runs the
+// command on its hookLine.
+//
+//go:embed plugin.js
+var pluginSource []byte
+
+// PluginSource returns the plugin as shipped, running askuser from the
+// PATH as askuser hook opencode.
+func PluginSource() []byte { return bytes.Clone(pluginSource) }
+
+// hookLine is the line of the plugin that names the command it runs.
+const hookLine = `const hook = ["askuser", "hook", "opencode"];`
+
+// PluginFile is the name askuser setup gives the plugin in a plugin
+// directory of OpenCode, which loads every .js and .ts file there.
+const PluginFile = "askuser.js"
+
+// Plugin returns the plugin with cmd (askuser's command, then its
+// arguments) as the command it runs, followed by hook and client
+// ("opencode" or "kilo").
+func Plugin(cmd []string, client string) ([]byte, error) {
+	if len(cmd) == 0 || client == "" {
+		return nil, errors.New("no askuser command")
+	}
+	words, err := json.Marshal(append(append([]string(nil), cmd...), "hook", client))
+	if err != nil {
+		return nil, err
+	}
+	// The words are JSON strings, which JavaScript reads as its own:
+	// only U+2028 and U+2029 differ, and json.Marshal escapes them.
+	line := []byte("const hook = " + string(words) + ";")
+	if bytes.Count(pluginSource, []byte(hookLine)) != 1 {
+		return nil, errors.New("the plugin has no line naming its command")
+	}
+	return bytes.Replace(pluginSource, []byte(hookLine), line, 1), nil
+}
