@@ -44,3 +44,10 @@ func Plugin(cmd []string, client string) ([]byte, error) {
 	}
 	return bytes.Replace(pluginSource, []byte(hookLine), line, 1), nil
 }
+
+// pluginMark is the first line of askuser's plugin, in every version.
+var pluginMark = []byte("// askuser's OpenCode plugin:")
+
+// IsPlugin reports whether text is a version of askuser's plugin, which
+// askuser setup may replace.
+func IsPlugin(text []byte) bool { return bytes.HasPrefix(text, pluginMark) }
