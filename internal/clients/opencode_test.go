@@ -1,0 +1,146 @@
+package clients
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/approval"
+	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/opencode"
+)
+
+// The tests in this file run OpenCode 1.18.33's TUI with askuser's
+// OpenCode plugin, which hands OpenCode's own permission prompts to
+// askuser hook opencode, while OpenCode's prompt stays on screen: the
+// scripted model calls bash, which OpenCode's config makes ask.
+
+// opencodePermissionTUI starts OpenCode's TUI in a sandbox with a hub,
+// with bash set to ask and askuser's plugin installed: by askuser setup
+// opencode when cmd is nil, else running cmd as askuser. The model's
+// call is bash touching the file it returns the path of.
+func opencodePermissionTUI(t *testing.T, cmd []string) (u *tui, m *model, s *sandbox, c *hub.Client, ran string) {
+	s = newSandbox(t)
+	c = startSandboxHub(s)
+	ran = filepath.Join(s.work, "ran")
+	m = newModel(t, chat{}, "bash", mustJSON(map[string]string{"command": "touch " + ran, "description": "Create the file ran"}))
+	opencodeHome(s, m, "")
+	s.write("project/opencode.json", mustJSON(map[string]any{"permission": map[string]any{"bash": "ask"}}))
+	if cmd == nil {
+		// setup leaves the MCP server as the sandbox has it, apart from
+		// its arguments, so it starts from a config without it.
+		cfg := s.read("home/.config/opencode/opencode.json")
+		s.write("home/.config/opencode/opencode.json", strings.Replace(cfg, `"askuser"`, `"other"`, 1))
+		s.setup("--yes", "opencode")
+	} else {
+		plugin, err := opencode.Plugin(cmd, "opencode")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.write("home/.config/opencode/plugin/"+opencode.PluginFile, string(plugin))
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			logs, _ := filepath.Glob(filepath.Join(s.home, ".local/share/opencode/log/*.log"))
+			for _, l := range logs {
+				b, _ := os.ReadFile(l)
+				for _, line := range strings.Split(string(b), "\n") {
+					if strings.Contains(line, "askuser") {
+						t.Logf("OpenCode's log: %s", line)
+					}
+				}
+			}
+		}
+	})
+	u = s.startTUI("opencode")
+	u.waitText("Ask anything")
+	return u, m, s, c, ran
+}
+
+// askBash types the prompt, and waits until the model's bash call waits
+// for permission, in OpenCode's own prompt and on the hub; it returns
+// the approval on the hub.
+func askBash(u *tui, m *model, c *hub.Client, ran string) hub.Question {
+	u.t.Helper()
+	u.text(prompt)
+	u.waitText(prompt)
+	u.keys("Enter")
+	q := waitApproval(u.t, c, "touch "+ran)
+	u.waitText("Permission required")
+	return q
+}
+
+// outsideTmux runs askuser outside tmux, as OpenCode started outside it
+// would: the hub is its only route, and OpenCode's prompt is free to
+// answer.
+var outsideTmux = []string{"env", "-u", "TMUX", "-u", "TMUX_PANE"}
+
+func TestOpenCodePermission(t *testing.T) {
+	// Installed by askuser setup, inside tmux: the approval is shown in
+	// askuser's popup and on the hub; allowed once on the hub, the
+	// command runs and the popup closes. --undo gives back the files.
+	t.Run("allow on the hub", func(t *testing.T) {
+		u, m, s, c, ran := opencodePermissionTUI(t, nil)
+		before := s.read("home/.config/opencode/opencode.json.askuser-backup")
+		q := askBash(u, m, c, ran)
+		u.waitText("Allow once")
+		answerApproval(t, s, q.ID, approval.QuestionID+"=Allow once")
+		got := u.result(m)
+		t.Logf("the model received: %s", got)
+		if !exists(ran) {
+			t.Errorf("the command did not run; the model received:\n%s", got)
+		}
+		u.waitText(finalText)
+		u.until("no popup left", func() bool { return len(popups()) == 0 })
+		s.setup("--yes", "--undo", "opencode")
+		if got := s.read("home/.config/opencode/opencode.json"); got != before {
+			t.Errorf("opencode.json after --undo:\n%s\nwant:\n%s", got, before)
+		}
+		if got := s.read("home/.config/opencode/plugin/askuser.js"); got != "<none>" {
+			t.Errorf("the plugin is left after --undo")
+		}
+	})
+	// Denied with a reason on the hub: the command does not run, and the
+	// model gets the reason as the person's feedback.
+	t.Run("deny on the hub", func(t *testing.T) {
+		u, m, s, c, ran := opencodePermissionTUI(t, append(outsideTmux, askuserBin))
+		q := askBash(u, m, c, ran)
+		const reason = "Not in this project, please."
+		answerApproval(t, s, q.ID, approval.QuestionID+"=deny", approval.QuestionID+".note.deny="+reason)
+		got := u.result(m)
+		t.Logf("the model received: %s", got)
+		if exists(ran) {
+			t.Error("the command ran after a denial")
+		}
+		if !strings.Contains(got, reason) {
+			t.Errorf("the model did not receive the reason:\n%s", got)
+		}
+	})
+	// Answered in OpenCode's own prompt first: the command runs, and the
+	// approval on the hub is closed with a note.
+	t.Run("allow in OpenCode", func(t *testing.T) {
+		u, m, _, c, ran := opencodePermissionTUI(t, append(outsideTmux, askuserBin))
+		q := askBash(u, m, c, ran)
+		u.keys("Enter") // OpenCode's prompt starts on "Allow once"
+		got := u.result(m)
+		if !exists(ran) {
+			t.Errorf("the command did not run; the model received:\n%s", got)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		for {
+			qs, err := c.Pending(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(qs) == 0 {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("closed on the hub: %s", q.ID)
+	})
+}
