@@ -108,6 +108,9 @@ func TestScripts(t *testing.T) {
 			// hubkill kills the hub of process HUBPID at once, as an
 			// out-of-memory killer would, and waits until it has ended.
 			"hubkill": hubKill,
+			// hubdismiss dismisses the question $ID on the hub, as the
+			// inbox and the page do.
+			"hubdismiss": hubDismiss,
 			// hubimpostor, after hubkill, listens on the port the killed
 			// hub left with a NATS server of its own, which holds a
 			// forged dismissal of question ID, until the script ends,
@@ -204,6 +207,19 @@ func hubGone(ts *testscript.TestScript, neg bool, args []string) {
 
 // hubKill sends the hub of HUBPID a SIGKILL, or with the argument TERM
 // a SIGTERM, and waits until its process is gone.
+func hubDismiss(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: hubdismiss")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), scriptPatience)
+	defer cancel()
+	c, err := hub.Dial(ctx, &hub.DialOptions{Getenv: ts.Getenv})
+	ts.Check(err)
+	defer c.Close()
+	_, err = c.Dismiss(ctx, ts.Getenv("ID"), "a script")
+	ts.Check(err)
+}
+
 func hubKill(ts *testscript.TestScript, neg bool, args []string) {
 	pid, err := strconv.Atoi(ts.Getenv("HUBPID"))
 	sig := syscall.SIGKILL
