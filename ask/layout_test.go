@@ -45,7 +45,7 @@ var layers = map[string]int{
 	"claudecode": 1, "codex": 1, "opencode": 1,
 	"internal/dialog": 2,
 	"tui":             3, "internal/notify": 3, "mcpserver": 3, "hub": 3, "internal/hubserver": 3, "internal/hubweb": 3,
-	"internal/hubstart": 3, "internal/hubstore": 3, "internal/host/cli": 3, "internal/host/pibridge": 3, "internal/host/pimirror": 3, "internal/host/popup": 3,
+	"internal/hubstart": 3, "internal/hubstore": 3, "internal/approvaltest": 3, "internal/host/cli": 3, "internal/host/pibridge": 3, "internal/host/pimirror": 3, "internal/host/popup": 3,
 	"cmd/askuser": 4, "cmd/askuser-hub": 4, "cmd/askuser-dialog-wasm": 4, "build/dist": 4, "build/typecheck": 4, "internal/clients": 4,
 }
 
