@@ -19,6 +19,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/safetext"
 	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/opencode"
 )
 
 const hookUsage = `usage: askuser hook [flags] CLIENT
@@ -38,9 +39,12 @@ setup CLIENT.
                as an approval: allow once, or deny with a reason.
   opencode     Its permission.asked event: an approval: allow once,
   kilo         allow always (OpenCode's patterns, until it restarts), or
-               reject with a reason; printed as the body of OpenCode's
-               reply. OpenCode's own prompt stays on screen: an answer
-               there first makes the plugin stop the hook.
+               reject with a reason. question.asked: the questions of
+               its question tool, answered as its own prompt answers
+               them. Printed as the body of OpenCode's reply, which
+               askuser's plugin posts; OpenCode's own prompt stays on
+               screen, and an answer there first makes the plugin stop
+               the hook.
 
 Inside tmux the questions are shown in askuser's popup and published to
 the user's hub at once, and the first answer wins. Outside tmux they go
@@ -206,7 +210,7 @@ func hookAsk[Req, Ans, Res any](ctx context.Context, h *hookRun, c ask.Contract[
 		unanswered: "handed back to " + h.client + "'s own prompt",
 	})
 	defer closeHub()
-	caps = claudecode.BindQuestions(ask.BindApproval(caps))
+	caps = opencode.BindQuestions(claudecode.BindQuestions(ask.BindApproval(caps)))
 	return ask.Ask(ctx, ask.NewAsker(ask.NewHost(caps, &opts), nil), c, req, nil)
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -37,7 +38,30 @@ func opencodeHook(agent string) func(ctx context.Context, h *hookRun, event []by
 				return nil, approvalEnded(o)
 			}
 			return out, nil
+		case opencode.QuestionAsked:
+			q, err := opencode.DecodeQuestions(e)
+			if err != nil {
+				return nil, err
+			}
+			end := hookAsk(ctx, h, opencode.QuestionContract, q, project, len(q.Questions), maxQuestionWait)
+			if end.How != ask.EndAnswered {
+				return nil, opencodeEnded(end)
+			}
+			return end.Answer.Reply(), nil
 		}
 		return nil, fmt.Errorf("askuser answers %s and %s only, not %q", opencode.PermissionAsked, opencode.QuestionAsked, e.Type)
 	}
+}
+
+// opencodeEnded says how OpenCode's questions ended without answers.
+func opencodeEnded(end ask.End[opencode.Answers]) error {
+	switch end.How {
+	case ask.EndDismissed:
+		return errors.New("the questions were dismissed")
+	case ask.EndTimeout:
+		return errors.New("nobody answered the questions in time")
+	case ask.EndAborted:
+		return errors.New("the questions were stopped")
+	}
+	return fmt.Errorf("the questions could not be asked: %s: %s", end.Code, end.Message)
 }
