@@ -144,3 +144,46 @@ func TestOpenCodePermission(t *testing.T) {
 		t.Logf("closed on the hub: %s", q.ID)
 	})
 }
+
+// opencodeQuestion is the scripted model's call of OpenCode's own
+// question tool.
+const opencodeQuestion = `{"questions":[{"question":"Which database should we use?","header":"Database","options":[{"label":"SQLite","description":"A file beside the code"},{"label":"Postgres","description":"A server of its own"}]}]}`
+
+// OpenCode's question tool, answered on the hub: the model gets the
+// answer as OpenCode's own prompt hands it over.
+func TestOpenCodeQuestion(t *testing.T) {
+	s := newSandbox(t)
+	c := startSandboxHub(s)
+	m := newModel(t, chat{}, "question", opencodeQuestion)
+	opencodeHome(s, m, "")
+	plugin, err := opencode.Plugin(append(outsideTmux, askuserBin), "opencode")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.write("home/.config/opencode/plugin/"+opencode.PluginFile, string(plugin))
+	u := s.startTUI("opencode")
+	u.waitText("Ask anything")
+	u.text(prompt)
+	u.waitText(prompt)
+	u.keys("Enter")
+	var q hub.Question
+	u.until("the questions on the hub", func() bool {
+		qs, err := c.Pending(context.Background())
+		if err != nil || len(qs) != 1 {
+			return false
+		}
+		q = qs[0]
+		return true
+	})
+	if q.Tag.Kind == hub.KindApproval || !strings.Contains(string(q.Request), "Which database should we use?") {
+		t.Errorf("the question on the hub is tagged %+v and asks:\n%s", q.Tag, q.Request)
+	}
+	u.waitText("Which database should we use?")
+	answerApproval(t, s, q.ID, "q1=Postgres")
+	got := u.result(m)
+	t.Logf("the model received: %s", got)
+	if !strings.Contains(got, `"Which database should we use?"="Postgres"`) {
+		t.Errorf("the model did not receive the answer Postgres:\n%s", got)
+	}
+	u.waitText(finalText)
+}
