@@ -2,11 +2,16 @@ package clients
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/hub"
 )
 
@@ -103,4 +108,93 @@ func TestClaudeHookQuestions(t *testing.T) {
 		u.waitText(finalText)
 		u.until("the popup closed by the hub's answer", func() bool { return len(popups()) == 0 })
 	})
+}
+
+// codex exec with a command that asks for more than its sandbox allows:
+// under --approve-for-me, Codex 0.171 asks (its approval policy is
+// on-request, where plain exec runs with never and rejects the command
+// at once), and its PermissionRequest hook, askuser hook codex, puts the
+// approval on the hub; the answer given there decides whether the
+// command runs, and a denial's reason reaches the model.
+func TestCodexHookApproval(t *testing.T) {
+	tests := []struct {
+		name, option, note string
+		ran                bool
+		result             string // a piece of the command's result, as the model gets it
+	}{
+		{"allow", "allow", "", true, "Process exited with code 0"},
+		{"deny", "deny", "not in this repository", false, "not in this repository"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSandbox(t)
+			c := startSandboxHub(s)
+			m := newModel(t, responses{}, "exec_command", `{"cmd":"touch ran.txt","sandbox_permissions":"require_escalated","justification":"It writes <a> file."}`)
+			codexHome(s, m, "")
+			log := s.write("hook.log", "")
+			cfg, err := os.ReadFile(filepath.Join(s.home, ".codex/config.toml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.write("home/.codex/config.toml", string(cfg)+`
+[[hooks.PermissionRequest]]
+[[hooks.PermissionRequest.hooks]]
+type = "command"
+command = `+mustJSON(shellQuote(askuserBin)+" hook --no-config --hub on codex 2>>"+shellQuote(log))+`
+timeout = 600
+`)
+			answered := make(chan error, 1)
+			go func() {
+				ctx, cancel := context.WithTimeout(context.Background(), clientWait)
+				defer cancel()
+				for ctx.Err() == nil {
+					qs, err := c.Pending(ctx)
+					if err != nil || len(qs) == 0 {
+						time.Sleep(50 * time.Millisecond)
+						continue
+					}
+					q := qs[0]
+					var req auq.Request
+					if err := json.Unmarshal(q.Request, &req); err != nil {
+						answered <- err
+						return
+					}
+					if q.Tag.Agent != "codex" || q.Tag.Kind != "approval" || !strings.Contains(req.Questions[0].Options[0].Preview, "touch ran.txt") {
+						answered <- fmt.Errorf("the approval on the hub is %+v: %s", q.Tag, q.Request)
+						return
+					}
+					res := auq.Result{Answers: map[string]auq.Answer{"approval": {Kind: auq.KindSingle, Choice: auq.Choice{OptionID: tt.option, Label: tt.option}}}}
+					for _, o := range req.Questions[0].Options {
+						if o.ID == tt.option {
+							ann := auq.Annotations{SelectedPreview: o.Preview}
+							if tt.note != "" {
+								ann.OptionNotes = map[string]string{o.ID: tt.note}
+							}
+							res.Answers["approval"] = auq.Answer{Kind: auq.KindSingle, Choice: auq.Choice{OptionID: o.ID, Label: o.Label}}
+							res.Annotations = map[string]auq.Annotations{"approval": ann}
+						}
+					}
+					data, err := json.Marshal(res)
+					if err == nil {
+						_, err = c.Answer(ctx, q.ID, data, "a test")
+					}
+					answered <- err
+					return
+				}
+				answered <- ctx.Err()
+			}()
+			s.headless("codex", "exec", "--skip-git-repo-check", "--approve-for-me", "--dangerously-bypass-hook-trust", prompt)
+			if err := <-answered; err != nil {
+				data, _ := os.ReadFile(log)
+				t.Fatalf("answering on the hub: %v\naskuser hook said:\n%s", err, data)
+			}
+			_, err = os.Stat(filepath.Join(s.work, "ran.txt"))
+			if ran := err == nil; ran != tt.ran {
+				t.Errorf("the command ran: %v, want %v", ran, tt.ran)
+			}
+			if got := oneResult(t, m); !strings.Contains(got, tt.result) {
+				t.Errorf("the model received %q, want it to hold %q", got, tt.result)
+			}
+		})
+	}
 }

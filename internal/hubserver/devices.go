@@ -23,7 +23,7 @@ import (
 // devices and revoke. Only a client with the hub's token reaches them.
 const (
 	subjectPair    = "askuser.hub.web.pair"
-	subjectDevices = "askuser.hub.web.devices"
+	subjectDevices = hub.SubjectDevices
 	subjectRevoke  = "askuser.hub.web.revoke"
 )
 

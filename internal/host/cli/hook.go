@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -17,6 +18,8 @@ import (
 	"github.com/askuser/askuser/claudecode"
 	"github.com/askuser/askuser/codex"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/safetext"
 	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/askuser/askuser/opencode"
@@ -48,8 +51,11 @@ setup CLIENT.
 
 Inside tmux the questions are shown in askuser's popup and published to
 the user's hub at once, and the first answer wins. Outside tmux they go
-to the hub alone, and only when a hub runs (or a remote hub is
-configured); otherwise the hook decides nothing at once.
+to the hub alone, and only when someone else than the person at this
+terminal could answer there: a device is paired with the hub's page, or
+the config names a remote hub, or --hub on says so (for answers from
+askuser answer, askuser inbox or a program). Otherwise the hook decides
+nothing at once, and the client's own prompt asks here.
 
 The hook waits until its deadline: --timeout, else the config file's
 timeoutPerQuestionMs for each question, else askuser's default of 60
@@ -104,17 +110,19 @@ type hookRun struct {
 	client  string
 	opts    *ask.HostOptions
 	pref    hubPref
+	always  bool          // --hub on: the hub is asked without a device
 	timeout time.Duration // --timeout; 0 for the config's
 }
 
 func runHook(ctx context.Context, env *Env, args []string) int {
 	var f askFlags
 	var timeout time.Duration
+	var hubFlag string
 	fs := newFlagSet("hook", env, hookUsage, func(fs *flag.FlagSet) {
 		fs.DurationVar(&timeout, "timeout", 0, "how long to wait for the person's answer, such as 90s; 0 for the config's timeoutPerQuestionMs")
 		fs.StringVar(&f.config, "config", "", "read preferences from `FILE` instead of the default config file")
 		fs.BoolVar(&f.noConfig, "no-config", false, "read no config file")
-		fs.StringVar(&f.hub, "hub", "", "auto (publish the questions to the user's hub when one runs) or off")
+		fs.StringVar(&hubFlag, "hub", "", "auto (outside tmux, ask the user's hub when a device or a remote hub could answer there), on (ask it whenever it runs) or off")
 	})
 	if code, ok := parseFlags(fs, args); !ok {
 		if code != 0 {
@@ -136,11 +144,15 @@ func runHook(ctx context.Context, env *Env, args []string) int {
 	if timeout < 0 || timeout > maxQuestionWait {
 		return misuse(fmt.Sprintf("--timeout must be from 0 to %s, not %s", maxQuestionWait, timeout))
 	}
+	always := hubFlag == "on"
+	if f.hub = hubFlag; always {
+		f.hub = config.HubAuto
+	}
 	opts, err := f.hostOptions()
 	if err != nil {
-		return misuse(err.Error())
+		return misuse(strings.Replace(err.Error(), "auto or off", "auto, on or off", 1))
 	}
-	h := &hookRun{env: env, client: fs.Arg(0), opts: opts, pref: hubPreference(f.hub, opts), timeout: timeout}
+	h := &hookRun{env: env, client: fs.Arg(0), opts: opts, pref: hubPreference(f.hub, opts), always: always, timeout: timeout}
 	h.run(ctx, decide)
 	return 0
 }
@@ -189,11 +201,12 @@ func (h *hookRun) run(ctx context.Context, decide func(context.Context, *hookRun
 	}
 }
 
-// ask asks req of contract c on askuser's popup, inside tmux, and on the
-// user's hub, and returns the call's result. project is the client's
-// working directory, questions how many questions req asks, and limit
-// the backstop of the wait.
-func hookAsk[Req, Ans, Res any](ctx context.Context, h *hookRun, c ask.Contract[Req, Ans, Res], req Req, project string, questions int, limit time.Duration) Res {
+// hookAsk asks req of contract c on askuser's popup, inside tmux, and on
+// the user's hub, and returns the call's result; outside tmux, when only
+// the person at this terminal could answer, it fails at once. project is
+// the client's working directory, questions how many questions req asks,
+// and limit the backstop of the wait.
+func hookAsk[Req, Ans, Res any](ctx context.Context, h *hookRun, c ask.Contract[Req, Ans, Res], req Req, project string, questions int, limit time.Duration) (Res, error) {
 	opts := *h.opts
 	custom := contract.RouteCustom
 	opts.Options.Mode = custom
@@ -205,13 +218,53 @@ func hookAsk[Req, Ans, Res any](ctx context.Context, h *hookRun, c ask.Contract[
 	ctx, cancel := context.WithTimeoutCause(ctx, limit, errHookDeadline)
 	defer cancel()
 	caps := popupCapabilities(h.env, true, false)
+	if !caps.CanRun(custom) {
+		if err := h.hubCouldAnswer(ctx); err != nil {
+			var none Res
+			return none, fmt.Errorf("askuser's popup cannot show here (%s), and %w", caps.CustomReason, err)
+		}
+	}
 	caps, closeHub := joinHubAs(ctx, h.env, "hook "+h.client, h.pref, caps, hubAs{
 		agent: h.client, project: project,
 		unanswered: "handed back to " + h.client + "'s own prompt",
 	})
 	defer closeHub()
 	caps = opencode.BindQuestions(claudecode.BindQuestions(ask.BindApproval(caps)))
-	return ask.Ask(ctx, ask.NewAsker(ask.NewHost(caps, &opts), nil), c, req, nil)
+	return ask.Ask(ctx, ask.NewAsker(ask.NewHost(caps, &opts), nil), c, req, nil), nil
+}
+
+// hubCouldAnswer returns nil when a question is worth offering on the
+// hub with no popup: someone else than the person at this terminal, who
+// answers in the client's own prompt, could answer it there. That is so
+// with --hub on, with a remote hub configured, and when a device is
+// paired with the hub's page.
+func (h *hookRun) hubCouldAnswer(ctx context.Context) error {
+	switch {
+	case h.pref.mode == config.HubOff:
+		return errors.New("the hub is off")
+	case h.always || h.pref.remote != nil:
+		return nil
+	}
+	getenv := h.env.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	c, err := hub.Dial(ctx, &hub.DialOptions{Getenv: getenv, Name: "askuser hook " + h.client})
+	switch {
+	case errors.Is(err, hub.ErrNoHub):
+		return errors.New("no hub runs")
+	case err != nil:
+		return fmt.Errorf("the hub cannot be reached: %w", err)
+	}
+	defer c.Close()
+	n, err := c.PairedDevices(ctx)
+	switch {
+	case err != nil:
+		return err
+	case n == 0:
+		return errors.New("no device is paired with the hub's page and no remote hub is configured, so only this terminal could answer (--hub on asks the hub anyway)")
+	}
+	return nil
 }
 
 // claudeHook answers one hook event of Claude Code: PreToolUse of its
@@ -234,7 +287,10 @@ func claudeHook(ctx context.Context, h *hookRun, event []byte) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		o := hookAsk(ctx, h, claudecode.QuestionContract, q, e.Cwd, len(q.Questions), maxQuestionWait)
+		o, err := hookAsk(ctx, h, claudecode.QuestionContract, q, e.Cwd, len(q.Questions), maxQuestionWait)
+		if err != nil {
+			return nil, err
+		}
 		if o.Status != auq.StatusSubmitted || o.Answers == nil {
 			return nil, questionsEnded(o)
 		}
@@ -248,7 +304,10 @@ func claudeHook(ctx context.Context, h *hookRun, event []byte) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("the tool call cannot be asked as an approval: %w", err)
 		}
-		o := hookAsk(ctx, h, ask.Approval, p.Request, e.Cwd, 1, maxApprovalWait)
+		o, err := hookAsk(ctx, h, ask.Approval, p.Request, e.Cwd, 1, maxApprovalWait)
+		if err != nil {
+			return nil, err
+		}
 		out := p.HookOutput(o)
 		if out == nil {
 			return nil, approvalEnded(o)
@@ -268,7 +327,10 @@ func codexHook(ctx context.Context, h *hookRun, event []byte) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the action cannot be asked as an approval: %w", err)
 	}
-	o := hookAsk(ctx, h, ask.Approval, r, e.Cwd, 1, maxApprovalWait)
+	o, err := hookAsk(ctx, h, ask.Approval, r, e.Cwd, 1, maxApprovalWait)
+	if err != nil {
+		return nil, err
+	}
 	out := codex.HookOutput(r, o)
 	if out == nil {
 		return nil, approvalEnded(o)

@@ -44,7 +44,7 @@ func TestHookSIGTERM(t *testing.T) {
 	}
 	defer c.Close()
 
-	cmd := exec.Command(bin, "hook", "--no-config", "codex")
+	cmd := exec.Command(bin, "hook", "--no-config", "--hub", "on", "codex")
 	cmd.Env = []string{"XDG_STATE_HOME=" + state, "HOME=" + t.TempDir(), "PATH=/usr/bin:/bin"}
 	cmd.Stdin = strings.NewReader(`{"session_id":"s","turn_id":"1","cwd":"/work/p","model":"m","permission_mode":"default","transcript_path":null,` +
 		`"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}`)
@@ -111,7 +111,7 @@ func TestHookNoDecision(t *testing.T) {
 		{"a megabyte of command", "codex",
 			`{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"` + quote(mb) + `"}}`, "cannot be asked as an approval"},
 		{"a megabyte of question", "claude-code",
-			`{"hook_event_name":"PreToolUse","tool_name":"AskUserQuestion","tool_input":{"questions":[{"question":"` + quote(mb) + `?","header":"H","options":[{"label":"a","description":"x"},{"label":"b","description":"y"}]}]}}`, "could not be asked"},
+			`{"hook_event_name":"PreToolUse","tool_name":"AskUserQuestion","tool_input":{"questions":[{"question":"` + quote(mb) + `?","header":"H","options":[{"label":"a","description":"x"},{"label":"b","description":"y"}]}]}}`, "no hub runs"},
 		{"an event over the limit", "claude-code", `{"hook_event_name":"PreToolUse","x":"` + strings.Repeat("x", 9<<20) + `"}`, "over"},
 		{"an event of another client", "claude-code", `{"hook_event_name":"Notification","message":"` + quote("\x1b]0;pwned\a") + `"}`, `not "Notification"`},
 		{"no event", "codex", ``, "not valid JSON"},

@@ -32,7 +32,10 @@ func opencodeHook(agent string) func(ctx context.Context, h *hookRun, event []by
 			if err != nil {
 				return nil, fmt.Errorf("the permission request cannot be asked as an approval: %w", err)
 			}
-			o := hookAsk(ctx, h, ask.Approval, r, project, 1, maxApprovalWait)
+			o, err := hookAsk(ctx, h, ask.Approval, r, project, 1, maxApprovalWait)
+			if err != nil {
+				return nil, err
+			}
 			out := opencode.Reply(r, o)
 			if out == nil {
 				return nil, approvalEnded(o)
@@ -43,7 +46,10 @@ func opencodeHook(agent string) func(ctx context.Context, h *hookRun, event []by
 			if err != nil {
 				return nil, err
 			}
-			end := hookAsk(ctx, h, opencode.QuestionContract, q, project, len(q.Questions), maxQuestionWait)
+			end, err := hookAsk(ctx, h, opencode.QuestionContract, q, project, len(q.Questions), maxQuestionWait)
+			if err != nil {
+				return nil, err
+			}
 			if end.How != ask.EndAnswered {
 				return nil, opencodeEnded(end)
 			}
