@@ -25,24 +25,23 @@ const hookLine = `const hook = ["askuser", "hook", "opencode"];`
 // directory of OpenCode, which loads every .js and .ts file there.
 const PluginFile = "askuser.js"
 
-// Plugin returns the plugin with cmd (askuser's command, then its
-// arguments) as the command it runs, followed by hook and client
-// ("opencode" or "kilo").
-func Plugin(cmd []string, client string) ([]byte, error) {
-	if len(cmd) == 0 || client == "" {
+// Plugin returns the plugin running command, askuser hook opencode (or
+// kilo) as askuser setup registers it: askuser's command, then hook, any
+// flags, and the client's name.
+func Plugin(command []string) ([]byte, error) {
+	if len(command) == 0 || command[0] == "" {
 		return nil, errors.New("no askuser command")
-	}
-	words, err := json.Marshal(append(append([]string(nil), cmd...), "hook", client))
-	if err != nil {
-		return nil, err
 	}
 	// The words are JSON strings, which JavaScript reads as its own:
 	// only U+2028 and U+2029 differ, and json.Marshal escapes them.
-	line := []byte("const hook = " + string(words) + ";")
+	words, err := json.Marshal(command)
+	if err != nil {
+		return nil, err
+	}
 	if bytes.Count(pluginSource, []byte(hookLine)) != 1 {
 		return nil, errors.New("the plugin has no line naming its command")
 	}
-	return bytes.Replace(pluginSource, []byte(hookLine), line, 1), nil
+	return bytes.Replace(pluginSource, []byte(hookLine), []byte("const hook = "+string(words)+";"), 1), nil
 }
 
 // pluginMark is the first line of askuser's plugin, in every version.

@@ -20,7 +20,7 @@ import (
 
 // opencodePermissionTUI starts OpenCode's TUI in a sandbox with a hub,
 // with bash set to ask and askuser's plugin installed: by askuser setup
-// opencode when cmd is nil, else running cmd as askuser. The model's
+// opencode when cmd is nil, else running cmd. The model's
 // call is bash touching the file it returns the path of.
 func opencodePermissionTUI(t *testing.T, cmd []string) (u *tui, m *model, s *sandbox, c *hub.Client, ran string) {
 	s = newSandbox(t)
@@ -36,7 +36,7 @@ func opencodePermissionTUI(t *testing.T, cmd []string) (u *tui, m *model, s *san
 		s.write("home/.config/opencode/opencode.json", strings.Replace(cfg, `"askuser"`, `"other"`, 1))
 		s.setup("--yes", "opencode")
 	} else {
-		plugin, err := opencode.Plugin(cmd, "opencode")
+		plugin, err := opencode.Plugin(cmd)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,10 +73,13 @@ func askBash(u *tui, m *model, c *hub.Client, ran string) hub.Question {
 	return q
 }
 
-// outsideTmux runs askuser outside tmux, as OpenCode started outside it
-// would: the hub is its only route, and OpenCode's prompt is free to
-// answer.
-var outsideTmux = []string{"env", "-u", "TMUX", "-u", "TMUX_PANE"}
+// outsideTmux runs askuser hook opencode outside tmux, as OpenCode
+// started outside it would: the hub is its only route (which --hub on
+// takes with no device paired with the hub's page), and OpenCode's prompt
+// is free to answer.
+func outsideTmux() []string {
+	return []string{"env", "-u", "TMUX", "-u", "TMUX_PANE", askuserBin, "hook", "--hub", "on", "opencode"}
+}
 
 func TestOpenCodePermission(t *testing.T) {
 	// Installed by askuser setup, inside tmux: the approval is shown in
@@ -106,7 +109,7 @@ func TestOpenCodePermission(t *testing.T) {
 	// Denied with a reason on the hub: the command does not run, and the
 	// model gets the reason as the person's feedback.
 	t.Run("deny on the hub", func(t *testing.T) {
-		u, m, s, c, ran := opencodePermissionTUI(t, append(outsideTmux, askuserBin))
+		u, m, s, c, ran := opencodePermissionTUI(t, outsideTmux())
 		q := askBash(u, m, c, ran)
 		const reason = "Not in this project, please."
 		answerApproval(t, s, q.ID, approval.QuestionID+"=deny", approval.QuestionID+".note.deny="+reason)
@@ -122,7 +125,7 @@ func TestOpenCodePermission(t *testing.T) {
 	// Answered in OpenCode's own prompt first: the command runs, and the
 	// approval on the hub is closed with a note.
 	t.Run("allow in OpenCode", func(t *testing.T) {
-		u, m, _, c, ran := opencodePermissionTUI(t, append(outsideTmux, askuserBin))
+		u, m, _, c, ran := opencodePermissionTUI(t, outsideTmux())
 		q := askBash(u, m, c, ran)
 		u.keys("Enter") // OpenCode's prompt starts on "Allow once"
 		got := u.result(m)
@@ -156,7 +159,7 @@ func TestOpenCodeQuestion(t *testing.T) {
 	c := startSandboxHub(s)
 	m := newModel(t, chat{}, "question", opencodeQuestion)
 	opencodeHome(s, m, "")
-	plugin, err := opencode.Plugin(append(outsideTmux, askuserBin), "opencode")
+	plugin, err := opencode.Plugin(outsideTmux())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -297,7 +297,7 @@ func opencodePluginFile(dir string) func(string, func(string) string) string {
 // name that is not askuser's plugin is left alone.
 func opencodePluginEdit(client string) func(string, []byte, []string) ([]byte, bool, error) {
 	return func(file string, old []byte, cmd []string) ([]byte, bool, error) {
-		text, err := opencode.Plugin(cmd, client)
+		text, err := opencode.Plugin(append(slices.Clone(cmd), "hook", client))
 		if err != nil {
 			return nil, false, err
 		}

@@ -109,7 +109,7 @@ type setupFile struct{ file, before, after string }
 // pluginOf is askuser's plugin of OpenCode (or Kilo, client) in dir, as
 // askuser setup --npx writes it, from before.
 func pluginOf(dir, client, before string) setupFile {
-	text, err := opencode.Plugin([]string{"npx", "-y", "@askuser/askuser"}, client)
+	text, err := opencode.Plugin([]string{"npx", "-y", "@askuser/askuser", "hook", client})
 	if err != nil {
 		panic(err)
 	}
