@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/askuser/askuser/approval"
 	"github.com/askuser/askuser/hub"
@@ -132,19 +131,15 @@ func TestOpenCodePermission(t *testing.T) {
 		if !exists(ran) {
 			t.Errorf("the command did not run; the model received:\n%s", got)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		for {
-			qs, err := c.Pending(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(qs) == 0 {
-				break
-			}
-			time.Sleep(100 * time.Millisecond)
+		var a *hub.Answer
+		u.until("the approval closed on the hub", func() bool {
+			_, a, _ = c.Question(context.Background(), q.ID)
+			return a != nil
+		})
+		t.Logf("closed on the hub: %+v", *a)
+		if a.Status != hub.StatusClosed || !strings.Contains(a.Note, "handed back to opencode's own prompt") {
+			t.Errorf("the approval on the hub ended as %+v; want closed, handed back to opencode's own prompt", *a)
 		}
-		t.Logf("closed on the hub: %s", q.ID)
 	})
 }
 
