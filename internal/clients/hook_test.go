@@ -29,8 +29,19 @@ const hookQuestion = `{"questions":[{"question":"Which database should we use?",
 // for AskUserQuestion in its user settings, with setup, if not nil, run
 // on its sandbox first.
 func claudeHookTUI(t *testing.T, setup func(*sandbox)) (*tui, *model, *sandbox) {
+	return claudeHookTUIWith(t, "PreToolUse", "AskUserQuestion", "AskUserQuestion", hookQuestion, setup, "--model", claudeModel)
+}
+
+// hookFlags are flags of askuser hook in the settings claudeHookTUIWith
+// writes, each followed by a space; a test that changes it restores it.
+var hookFlags = ""
+
+// claudeHookTUIWith starts Claude Code's TUI with askuser hook
+// registered for event on the tools matcher matches, and a model that
+// calls tool with args, with Claude Code's arguments args.
+func claudeHookTUIWith(t *testing.T, event, matcher, tool, args string, setup func(*sandbox), claudeArgs ...string) (*tui, *model, *sandbox) {
 	s := newSandbox(t)
-	m := newModel(t, anthropic{}, "AskUserQuestion", hookQuestion)
+	m := newModel(t, anthropic{}, tool, args)
 	claudeHome(s, m)
 	// What the hook says goes to a file, shown when the test fails.
 	log := s.write("hook.log", "")
@@ -39,17 +50,16 @@ func claudeHookTUI(t *testing.T, setup func(*sandbox)) (*tui, *model, *sandbox) 
 			t.Logf("askuser hook said:\n%s", data)
 		}
 	})
-	hook := shellQuote(askuserBin) + " hook --no-config claude-code 2>>" + shellQuote(log)
+	hook := shellQuote(askuserBin) + " hook --no-config " + hookFlags + "claude-code 2>>" + shellQuote(log)
 	s.write("home/.claude/settings.json", mustJSON(map[string]any{"hooks": map[string]any{
-		"PreToolUse": []any{map[string]any{"matcher": "AskUserQuestion", "hooks": []any{
+		event: []any{map[string]any{"matcher": matcher, "hooks": []any{
 			map[string]any{"type": "command", "command": hook, "timeout": 600},
 		}}},
 	}}))
 	if setup != nil {
 		setup(s)
 	}
-	u := s.startTUI("claude", "--model", claudeModel)
-	u.waitText("⏵⏵ auto mode on")
+	u := s.startTUI("claude", claudeArgs...)
 	return u, m, s
 }
 
@@ -64,8 +74,13 @@ func answeredAs(label string) string {
 }
 
 func TestClaudeHookQuestions(t *testing.T) {
+	start := func(t *testing.T, setup func(*sandbox)) (*tui, *model, *sandbox) {
+		u, m, s := claudeHookTUI(t, setup)
+		u.waitText("⏵⏵ auto mode on")
+		return u, m, s
+	}
 	t.Run("popup", func(t *testing.T) {
-		u, m, _ := claudeHookTUI(t, nil)
+		u, m, _ := start(t, nil)
 		u.ask(m)
 		u.waitText("Which database should we use?", questionsPopupHints)
 		u.keys("Down")
@@ -77,9 +92,25 @@ func TestClaudeHookQuestions(t *testing.T) {
 		u.waitText(finalText)
 		u.until("no popup left", func() bool { return len(popups()) == 0 })
 	})
+	// No answer by the hook's deadline: the hook decides nothing, and
+	// Claude Code's own dialog asks, where the person answers.
+	t.Run("deadline", func(t *testing.T) {
+		hookFlags = "--timeout 3s "
+		defer func() { hookFlags = "" }()
+		u, m, _ := start(t, nil)
+		u.ask(m)
+		u.waitText("Which database should we use?", questionsPopupHints)
+		u.waitText("Enter to select · ↑/↓ to navigate")
+		u.until("no popup left", func() bool { return len(popups()) == 0 })
+		u.keys("Down")
+		u.keys("Enter")
+		if got, want := u.result(m), answeredAs("Postgres"); !strings.HasPrefix(got, want) {
+			t.Errorf("the model received %q, want it to begin %q", got, want)
+		}
+	})
 	t.Run("hub", func(t *testing.T) {
 		var c *hub.Client
-		u, m, s := claudeHookTUI(t, func(s *sandbox) { c = startSandboxHub(s) })
+		u, m, s := start(t, func(s *sandbox) { c = startSandboxHub(s) })
 		u.ask(m)
 		u.waitText("Which database should we use?", questionsPopupHints)
 		var q hub.Question
@@ -197,4 +228,21 @@ timeout = 600
 			}
 		})
 	}
+}
+
+// Claude Code's permission prompt for a Bash command, with askuser hook
+// as its PermissionRequest hook: the approval in askuser's popup, Allow
+// once, and the command runs.
+func TestClaudeHookPermission(t *testing.T) {
+	u, m, s := claudeHookTUIWith(t, "PermissionRequest", "*", "Bash", `{"command":"touch ran.txt","description":"Make a file"}`, nil,
+		"--model", claudeModel, "--permission-mode", "default")
+	u.waitText("? for shortcuts")
+	u.ask(m)
+	u.waitText("claude-code wants to run a command. Allow it?", "touch ran.txt", questionsPopupHints)
+	u.keys("Enter") // Allow once has the focus
+	got := u.result(m)
+	if _, err := os.Stat(filepath.Join(s.work, "ran.txt")); err != nil {
+		t.Errorf("the command did not run (%v); the model received %q", err, got)
+	}
+	u.waitText(finalText)
 }

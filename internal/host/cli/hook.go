@@ -178,7 +178,7 @@ func (h *hookRun) run(ctx context.Context, decide func(context.Context, *hookRun
 	pipe := make(chan os.Signal, 1)
 	signal.Notify(pipe, syscall.SIGPIPE)
 	defer signal.Stop(pipe)
-	event, err := io.ReadAll(io.LimitReader(orEOF(h.env.Stdin), maxHookEvent+1))
+	event, err := readEvent(ctx, orEOF(h.env.Stdin))
 	switch {
 	case err != nil:
 		h.say("reading the event: %v; no decision", err)
@@ -198,6 +198,33 @@ func (h *hookRun) run(ctx context.Context, decide func(context.Context, *hookRun
 	}
 	if _, err := h.env.Stdout.Write(append(strictjson.Escape(out), '\n')); err != nil {
 		h.say("writing the decision: %v", err)
+	}
+}
+
+// eventWait bounds the reading of the event, which a client writes at
+// once and then closes.
+const eventWait = 30 * time.Second
+
+// readEvent reads the event, at most maxHookEvent+1 bytes of it, until
+// standard input ends, ctx is done or eventWait has passed: a client
+// that never closes it, or a signal, must not hold the hook.
+func readEvent(ctx context.Context, r io.Reader) ([]byte, error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, eventWait, errors.New("the event took too long to read"))
+	defer cancel()
+	type read struct {
+		data []byte
+		err  error
+	}
+	got := make(chan read, 1)
+	go func() {
+		data, err := io.ReadAll(io.LimitReader(r, maxHookEvent+1))
+		got <- read{data, err}
+	}()
+	select {
+	case r := <-got:
+		return r.data, r.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("standard input did not end: %w", context.Cause(ctx))
 	}
 }
 
@@ -304,15 +331,7 @@ func claudeHook(ctx context.Context, h *hookRun, event []byte) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("the tool call cannot be asked as an approval: %w", err)
 		}
-		o, err := hookAsk(ctx, h, ask.Approval, p.Request, e.Cwd, 1, maxApprovalWait)
-		if err != nil {
-			return nil, err
-		}
-		out := p.HookOutput(o)
-		if out == nil {
-			return nil, approvalEnded(o)
-		}
-		return out, nil
+		return askApproval(ctx, h, p.Request, e.Cwd, p.HookOutput)
 	}
 	return nil, fmt.Errorf("askuser answers PreToolUse and PermissionRequest only, not %q", name)
 }
@@ -327,21 +346,26 @@ func codexHook(ctx context.Context, h *hookRun, event []byte) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the action cannot be asked as an approval: %w", err)
 	}
-	o, err := hookAsk(ctx, h, ask.Approval, r, e.Cwd, 1, maxApprovalWait)
+	return askApproval(ctx, h, r, e.Cwd, func(o approval.Outcome) []byte { return codex.HookOutput(r, o) })
+}
+
+// askApproval asks r, of the client working in cwd, and returns the
+// decision that output makes of the outcome, or why there is none.
+func askApproval(ctx context.Context, h *hookRun, r *approval.Request, cwd string, output func(approval.Outcome) []byte) ([]byte, error) {
+	o, err := hookAsk(ctx, h, ask.Approval, r, cwd, 1, maxApprovalWait)
 	if err != nil {
 		return nil, err
 	}
-	out := codex.HookOutput(r, o)
-	if out == nil {
-		return nil, approvalEnded(o)
+	if out := output(o); out != nil {
+		return out, nil
 	}
-	return out, nil
+	return nil, approvalEnded(o)
 }
 
 // questionsEnded says how questions ended without answers.
 func questionsEnded(o claudecode.QuestionsOutcome) error {
 	if o.Error != nil {
-		return fmt.Errorf("the questions could not be asked: %s: %s", o.Error.Code, o.Error.Message)
+		return ended("the questions", o.Error.Code, o.Error.Message)
 	}
 	return fmt.Errorf("the questions were not answered (%s)", o.Status)
 }
@@ -350,7 +374,13 @@ func questionsEnded(o claudecode.QuestionsOutcome) error {
 // client takes.
 func approvalEnded(o approval.Outcome) error {
 	if o.Error != nil {
-		return fmt.Errorf("the approval could not be asked: %s: %s", o.Error.Code, o.Error.Message)
+		return ended("the approval", o.Error.Code, o.Error.Message)
 	}
 	return fmt.Errorf("the approval ended without a decision (%s)", o.Status)
+}
+
+// ended says that what could not be asked, with the error's code and
+// message.
+func ended(what, code, message string) error {
+	return fmt.Errorf("%s could not be asked: %s: %s", what, code, message)
 }

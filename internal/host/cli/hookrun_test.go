@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Whatever ends a hook's decision without one, a panic among them,
@@ -29,7 +31,7 @@ func TestHookRunPrintsOnlyADecision(t *testing.T) {
 		}, "", "internal failure, so no decision: broken", false},
 		{"a decision made as the hook is stopped", func(context.Context, *hookRun, []byte) ([]byte, error) {
 			return []byte(`{"allow":true}`), nil
-		}, "", "stopped", true},
+		}, "", "no decision", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -48,5 +50,20 @@ func TestHookRunPrintsOnlyADecision(t *testing.T) {
 				t.Errorf("stderr %q, want it to hold %q, escaped", stderr.String(), tt.stderrHas)
 			}
 		})
+	}
+}
+
+// A client that never closes standard input does not hold the hook past
+// a stop.
+func TestHookRunStdinNeverEnds(t *testing.T) {
+	r, w := io.Pipe()
+	defer w.Close()
+	var stdout, stderr bytes.Buffer
+	h := &hookRun{env: &Env{Stdin: r, Stdout: &stdout, Stderr: &stderr}, client: "codex"}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	h.run(ctx, func(context.Context, *hookRun, []byte) ([]byte, error) { return []byte(`{"allow":true}`), nil })
+	if stdout.Len() != 0 || !strings.Contains(stderr.String(), "standard input did not end") {
+		t.Errorf("stdout %q, stderr %q; want nothing, and that standard input did not end", stdout.String(), stderr.String())
 	}
 }
