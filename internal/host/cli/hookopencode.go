@@ -2,10 +2,10 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 
+	"github.com/askuser/askuser/approval"
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/opencode"
 )
@@ -32,15 +32,7 @@ func opencodeHook(agent string) func(ctx context.Context, h *hookRun, event []by
 			if err != nil {
 				return nil, fmt.Errorf("the permission request cannot be asked as an approval: %w", err)
 			}
-			o, err := hookAsk(ctx, h, ask.Approval, r, project, 1, maxApprovalWait)
-			if err != nil {
-				return nil, err
-			}
-			out := opencode.Reply(r, o)
-			if out == nil {
-				return nil, approvalEnded(o)
-			}
-			return out, nil
+			return askApproval(ctx, h, r, project, func(o approval.Outcome) []byte { return opencode.Reply(r, o) })
 		case opencode.QuestionAsked:
 			q, err := opencode.DecodeQuestions(e)
 			if err != nil {
@@ -61,13 +53,9 @@ func opencodeHook(agent string) func(ctx context.Context, h *hookRun, event []by
 
 // opencodeEnded says how OpenCode's questions ended without answers.
 func opencodeEnded(end ask.End[opencode.Answers]) error {
-	switch end.How {
-	case ask.EndDismissed:
-		return errors.New("the questions were dismissed")
-	case ask.EndTimeout:
-		return errors.New("nobody answered the questions in time")
-	case ask.EndAborted:
-		return errors.New("the questions were stopped")
+	if end.How == ask.EndFailed {
+		return ended("the questions", string(end.Code), end.Message)
 	}
-	return fmt.Errorf("the questions could not be asked: %s: %s", end.Code, end.Message)
+	return fmt.Errorf("the questions were not answered (%s)", map[ask.Ending]string{
+		ask.EndDismissed: "dismissed", ask.EndTimeout: "timeout", ask.EndAborted: "aborted"}[end.How])
 }
