@@ -147,24 +147,25 @@ func TestOpenCodePermission(t *testing.T) {
 // question tool.
 const opencodeQuestion = `{"questions":[{"question":"Which database should we use?","header":"Database","options":[{"label":"SQLite","description":"A file beside the code"},{"label":"Postgres","description":"A server of its own"}]}]}`
 
-// OpenCode's question tool, answered on the hub: the model gets the
-// answer as OpenCode's own prompt hands it over.
-func TestOpenCodeQuestion(t *testing.T) {
-	s := newSandbox(t)
-	c := startSandboxHub(s)
-	m := newModel(t, chat{}, "question", opencodeQuestion)
+// opencodeQuestionTUI starts OpenCode's TUI with askuser's plugin
+// running outside tmux, types the prompt, and returns the questions of
+// the model's call of the question tool once they wait on the hub and
+// in OpenCode's own prompt.
+func opencodeQuestionTUI(t *testing.T) (u *tui, m *model, s *sandbox, c *hub.Client, q hub.Question) {
+	s = newSandbox(t)
+	c = startSandboxHub(s)
+	m = newModel(t, chat{}, "question", opencodeQuestion)
 	opencodeHome(s, m, "")
 	plugin, err := opencode.Plugin(outsideTmux())
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.write("home/.config/opencode/plugin/"+opencode.PluginFile, string(plugin))
-	u := s.startTUI("opencode")
+	u = s.startTUI("opencode")
 	u.waitText("Ask anything")
 	u.text(prompt)
 	u.waitText(prompt)
 	u.keys("Enter")
-	var q hub.Question
 	u.until("the questions on the hub", func() bool {
 		qs, err := c.Pending(context.Background())
 		if err != nil || len(qs) != 1 {
@@ -177,11 +178,38 @@ func TestOpenCodeQuestion(t *testing.T) {
 		t.Errorf("the question on the hub is tagged %+v and asks:\n%s", q.Tag, q.Request)
 	}
 	u.waitText("Which database should we use?")
-	answerApproval(t, s, q.ID, "q1=Postgres")
-	got := u.result(m)
-	t.Logf("the model received: %s", got)
-	if !strings.Contains(got, `"Which database should we use?"="Postgres"`) {
-		t.Errorf("the model did not receive the answer Postgres:\n%s", got)
-	}
-	u.waitText(finalText)
+	return u, m, s, c, q
+}
+
+// OpenCode's question tool, answered on the hub: the model gets the
+// answer as OpenCode's own prompt hands it over. Answered in OpenCode's
+// prompt first: the question on the hub is closed.
+func TestOpenCodeQuestion(t *testing.T) {
+	t.Run("on the hub", func(t *testing.T) {
+		u, m, s, _, q := opencodeQuestionTUI(t)
+		answerApproval(t, s, q.ID, "q1=Postgres")
+		got := u.result(m)
+		t.Logf("the model received: %s", got)
+		if !strings.Contains(got, `"Which database should we use?"="Postgres"`) {
+			t.Errorf("the model did not receive the answer Postgres:\n%s", got)
+		}
+		u.waitText(finalText)
+	})
+	t.Run("in OpenCode", func(t *testing.T) {
+		u, m, _, c, q := opencodeQuestionTUI(t)
+		u.keys("Enter") // the first option, SQLite
+		got := u.result(m)
+		t.Logf("the model received: %s", got)
+		if !strings.Contains(got, `"Which database should we use?"="SQLite"`) {
+			t.Errorf("the model did not receive the answer SQLite:\n%s", got)
+		}
+		var a *hub.Answer
+		u.until("the question closed on the hub", func() bool {
+			_, a, _ = c.Question(context.Background(), q.ID)
+			return a != nil
+		})
+		if a.Status != hub.StatusClosed || !strings.Contains(a.Note, "handed back to opencode's own prompt") {
+			t.Errorf("the question on the hub ended as %+v; want closed, handed back to opencode's own prompt", *a)
+		}
+	})
 }
