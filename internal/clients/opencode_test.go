@@ -27,6 +27,7 @@ func opencodePermissionTUI(t *testing.T, cmd []string) (u *tui, m *model, s *san
 	ran = filepath.Join(s.work, "ran")
 	m = newModel(t, chat{}, "bash", mustJSON(map[string]string{"command": "touch " + ran, "description": "Create the file ran"}))
 	opencodeHome(s, m, "")
+	opencodeOffline(s)
 	s.write("project/opencode.json", mustJSON(map[string]any{"permission": map[string]any{"bash": "ask"}}))
 	if cmd == nil {
 		// setup leaves the MCP server as the sandbox has it, apart from
@@ -71,6 +72,12 @@ func askBash(u *tui, m *model, c *hub.Client, ran string) hub.Question {
 	u.waitText("Permission required")
 	return q
 }
+
+// opencodeOffline keeps OpenCode from trying, without a network, to
+// install its plugin package into its config directory, which it does at
+// start when a plugin is there: npm's offline mode fails it at once, where
+// its retries would hold the plugins back for a minute.
+func opencodeOffline(s *sandbox) { s.write("home/.npmrc", "offline=true\n") }
 
 // outsideTmux runs askuser hook opencode outside tmux, as OpenCode
 // started outside it would: the hub is its only route (which --hub on
@@ -156,6 +163,7 @@ func opencodeQuestionTUI(t *testing.T) (u *tui, m *model, s *sandbox, c *hub.Cli
 	c = startSandboxHub(s)
 	m = newModel(t, chat{}, "question", opencodeQuestion)
 	opencodeHome(s, m, "")
+	opencodeOffline(s)
 	plugin, err := opencode.Plugin(outsideTmux())
 	if err != nil {
 		t.Fatal(err)
