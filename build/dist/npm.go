@@ -16,6 +16,13 @@ import (
 // package.json's name names.
 const launcherSource = "npm/launcher.js"
 
+// opencodePluginSource is askuser's OpenCode plugin (package opencode),
+// which @askuser/askuser ships as opencodePluginFile beside its launcher.
+const (
+	opencodePluginSource = "opencode/plugin.js"
+	opencodePluginFile   = "opencode-plugin.js"
+)
+
 // dialogModuleFile is where the Pi package holds askuser's dialog
 // compiled to WebAssembly (cmd/askuser-dialog-wasm), which it runs inside
 // Pi to draw a key's frame at once; pi/src/wasm.ts looks for it there.
@@ -37,6 +44,9 @@ func packAll(out string, targets []platform, rel release, module string) error {
 	}
 	launcher, err := stageCopy(stage, "npm/askuser", rel, askuser)
 	if err != nil {
+		return err
+	}
+	if err := stageFile(launcher, opencodePluginFile, opencodePluginSource); err != nil {
 		return err
 	}
 	hubLauncher, err := stageCopy(stage, "npm/askuser-hub", rel, askuserHub)

@@ -21,15 +21,17 @@ import (
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/safetext"
 	"github.com/askuser/askuser/internal/strictjson"
+	"github.com/askuser/askuser/opencode"
 	"github.com/askuser/askuser/prefs"
 )
 
 const hookUsage = `usage: askuser hook [flags] CLIENT
 
-Answer one hook event of CLIENT, claude-code or codex, which the client
-runs as its hook: the event is read as JSON on standard input, and the
-decision, if any, is printed as JSON on standard output. Register it
-with askuser setup CLIENT.
+Answer one hook event of CLIENT, claude-code, codex, opencode or kilo,
+which the client runs as its hook (OpenCode and Kilo through askuser's
+plugin): the event is read as JSON on standard input, and the decision,
+if any, is printed as JSON on standard output. Register it with askuser
+setup CLIENT.
 
   claude-code  PreToolUse of its AskUserQuestion tool: the questions are
                asked, and the answers handed to Claude Code as its own
@@ -38,6 +40,14 @@ with askuser setup CLIENT.
                "always allow" choices, or deny with a reason.
   codex        PermissionRequest: the command (or other action) is asked
                as an approval: allow once, or deny with a reason.
+  opencode     Its permission.asked event: an approval: allow once,
+  kilo         allow always (OpenCode's patterns, until it restarts), or
+               reject with a reason. question.asked: the questions of
+               its question tool, answered as its own prompt answers
+               them. Printed as the body of OpenCode's reply, which
+               askuser's plugin posts; OpenCode's own prompt stays on
+               screen, and an answer there first makes the plugin stop
+               the hook.
 
 Inside tmux the questions are shown in askuser's popup and published to
 the user's hub at once, and the first answer wins. Outside tmux they go
@@ -87,6 +97,8 @@ const (
 var hookClients = map[string]func(ctx context.Context, h *hookRun, event []byte) ([]byte, error){
 	"claude-code": claudeHook,
 	"codex":       codexHook,
+	"opencode":    opencodeHook("opencode"),
+	"kilo":        opencodeHook("kilo"),
 }
 
 // errHookDeadline is the cause with which a hook's backstop ends it.
@@ -123,11 +135,11 @@ func runHook(ctx context.Context, env *Env, args []string) int {
 		return hookMisuse
 	}
 	if fs.NArg() != 1 {
-		return misuse("give one CLIENT: claude-code or codex")
+		return misuse("give one CLIENT: claude-code, codex, opencode or kilo")
 	}
 	decide, ok := hookClients[fs.Arg(0)]
 	if !ok {
-		return misuse(fmt.Sprintf("unknown client %q: want claude-code or codex", fs.Arg(0)))
+		return misuse(fmt.Sprintf("unknown client %q: want claude-code, codex, opencode or kilo", fs.Arg(0)))
 	}
 	if timeout < 0 || timeout > maxQuestionWait {
 		return misuse(fmt.Sprintf("--timeout must be from 0 to %s, not %s", maxQuestionWait, timeout))
@@ -244,7 +256,7 @@ func hookAsk[Req, Ans, Res any](ctx context.Context, h *hookRun, c ask.Contract[
 		unanswered: "handed back to " + h.client + "'s own prompt",
 	})
 	defer closeHub()
-	caps = claudecode.BindQuestions(ask.BindApproval(caps))
+	caps = opencode.BindQuestions(claudecode.BindQuestions(ask.BindApproval(caps)))
 	return ask.Ask(ctx, ask.NewAsker(ask.NewHost(caps, &opts), nil), c, req, nil), nil
 }
 

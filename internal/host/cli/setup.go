@@ -19,6 +19,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/term"
+
+	"github.com/askuser/askuser/opencode"
 )
 
 // A setupClient is a client askuser setup registers askuser in: the
@@ -89,8 +91,14 @@ a long call then holds the turn until it ends.`,
 	"gemini": {title: "Gemini CLI", files: []setupFile{{homeFile(".gemini", "settings.json"), jsonEdit(true, []string{"mcpServers"}, func(cmd []string) ordered {
 		return ordered{{"command", cmd[0]}, {"args", mcpArgs(cmd)}, {"trust", true}}
 	}, nil)}}},
-	"opencode": {title: "OpenCode", files: []setupFile{{opencodeFile("opencode", "opencode"), jsonEdit(true, []string{"mcp"}, opencodeEntry, opencodeSchema)}}},
-	"kilo":     {title: "Kilo CLI", files: []setupFile{{opencodeFile("kilo", "kilo"), jsonEdit(true, []string{"mcp"}, opencodeEntry, nil)}}},
+	"opencode": {title: "OpenCode", files: []setupFile{
+		{opencodeFile("opencode", "opencode"), jsonEdit(true, []string{"mcp"}, opencodeEntry, opencodeSchema)},
+		{opencodePluginFile("opencode"), opencodePluginEdit("opencode")},
+	}, hooks: true},
+	"kilo": {title: "Kilo CLI", files: []setupFile{
+		{opencodeFile("kilo", "kilo"), jsonEdit(true, []string{"mcp"}, opencodeEntry, nil)},
+		{opencodePluginFile("kilo"), opencodePluginEdit("kilo")},
+	}, hooks: true},
 	"continue": {title: "Continue CLI", files: []setupFile{{homeFile(".continue", "config.yaml"), continueEdit}}},
 }
 
@@ -268,6 +276,38 @@ func opencodeFile(dir, name string) func(string, func(string) string) string {
 			return jsonc
 		}
 		return filepath.Join(base, dir, name+".json")
+	}
+}
+
+// opencodePluginFile is askuser's plugin in the plugin directory of
+// OpenCode's (or Kilo's, DIR) configuration, $XDG_CONFIG_HOME/DIR/plugin
+// (~/.config by default), whose .js and .ts files it loads at start.
+func opencodePluginFile(dir string) func(string, func(string) string) string {
+	return func(home string, getenv func(string) string) string {
+		base := getenv("XDG_CONFIG_HOME")
+		if base == "" {
+			base = filepath.Join(home, ".config")
+		}
+		return filepath.Join(base, dir, "plugin", opencode.PluginFile)
+	}
+}
+
+// opencodePluginEdit writes askuser's OpenCode plugin running askuser
+// hook CLIENT, in place of an older one of askuser's; a file of that
+// name that is not askuser's plugin is left alone.
+func opencodePluginEdit(client string) func(string, []byte, []string) ([]byte, bool, error) {
+	return func(file string, old []byte, cmd []string) ([]byte, bool, error) {
+		text, err := opencode.Plugin(append(slices.Clone(cmd), "hook", client))
+		if err != nil {
+			return nil, false, err
+		}
+		switch {
+		case bytes.Equal(old, text):
+			return old, true, nil
+		case len(old) > 0 && !opencode.IsPlugin(old):
+			return nil, false, fmt.Errorf("%s is there and is not askuser's plugin; move it away or remove it by hand", file)
+		}
+		return text, false, nil
 	}
 }
 
@@ -510,7 +550,8 @@ Registers askuser in CLIENT's configuration for the user: its MCP server
 which bring the client's own questions and permission prompts to askuser.
 claude-code (or claude): ~/.claude.json and ~/.claude/settings.json;
 codex: ~/.codex/config.toml; gemini: ~/.gemini/settings.json; opencode:
-~/.config/opencode/opencode.json; kilo: ~/.config/kilo/kilo.json;
+~/.config/opencode/opencode.json and the plugin
+~/.config/opencode/plugin/askuser.js; kilo: the same in ~/.config/kilo;
 continue: ~/.continue/config.yaml; pi installs the Pi package
 ` + piPackage + ` with pi install.
 It shows the change and asks before writing; a file it changes keeps its
@@ -848,7 +889,9 @@ func setupUndo(env *Env, paths []string, yes, dryRun bool) int {
 	if code, ok := confirm(env, yes, "Undo the changes to "+strings.Join(names, " and ")+"?"); !ok {
 		return code
 	}
-	for _, st := range steps {
+	// Last written, first undone: a file setup wrote into a directory
+	// that setup made for an earlier one goes before that directory.
+	for _, st := range slices.Backward(steps) {
 		if err := st.run(); err != nil {
 			return fail(err)
 		}

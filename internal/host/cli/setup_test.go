@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/askuser/askuser/internal/host/cli"
+	"github.com/askuser/askuser/opencode"
 )
 
 // runSetup runs askuser setup with args on HOME home, without a terminal.
@@ -105,6 +106,19 @@ timeout = 600
 // before setup ("<none>": no file) and after.
 type setupFile struct{ file, before, after string }
 
+// pluginOf is askuser's plugin of OpenCode (or Kilo, client) in dir, as
+// askuser setup --npx writes it, from before.
+func pluginOf(dir, client, before string) setupFile {
+	text, err := opencode.Plugin([]string{"npx", "-y", "@askuser/askuser", "hook", client})
+	if err != nil {
+		panic(err)
+	}
+	return setupFile{".config/" + dir + "/plugin/askuser.js", before, string(text)}
+}
+
+// olderPlugin stands for an older version of askuser's OpenCode plugin.
+const olderPlugin = "// askuser's OpenCode plugin: an older version\nexport const AskUser = async () => ({});\n"
+
 // claudeSettings is Claude Code's settings.json, from nothing.
 var claudeSettings = setupFile{".claude/settings.json", "<none>", claudeSettingsNew}
 
@@ -145,18 +159,21 @@ func TestSetupClients(t *testing.T) {
 			"// mine\n{\"security\": {\"auth\": {\"selectedType\": \"gemini-api-key\"}}} // end\n",
 			"// mine\n{\"security\": {\"auth\": {\"selectedType\": \"gemini-api-key\"}},\n  \"mcpServers\": {\n    \"askuser\": {\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"@askuser/askuser\", \"mcp\"],\n      \"trust\": true\n    }\n  }} // end\n", nil},
 		{"opencode from nothing", "opencode", ".config/opencode/opencode.json", "<none>",
-			"{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"mcp\": {\n    " + opencodeEntry + "\n  }\n}\n", nil},
+			"{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"mcp\": {\n    " + opencodeEntry + "\n  }\n}\n",
+			[]setupFile{pluginOf("opencode", "opencode", "<none>")}},
 		{"opencode with an empty mcp and a trailing comma", "opencode", ".config/opencode/opencode.json",
 			"{\n  \"autoupdate\": false, /* no */\n  \"mcp\": {},\n}\n",
 			"{\n  \"autoupdate\": false, /* no */\n  \"mcp\": {\n    " + opencodeEntry + "\n  },\n}\n", nil},
 		{"opencode jsonc", "opencode", ".config/opencode/opencode.jsonc",
 			"{\n  // servers\n  \"mcp\": {\n    \"x\": {\"type\": \"remote\", \"url\": \"http://h\"}, // x\n  }\n}\n",
-			"{\n  // servers\n  \"mcp\": {\n    \"x\": {\"type\": \"remote\", \"url\": \"http://h\"}, // x\n    " + opencodeEntry + "\n  }\n}\n", nil},
+			"{\n  // servers\n  \"mcp\": {\n    \"x\": {\"type\": \"remote\", \"url\": \"http://h\"}, // x\n    " + opencodeEntry + "\n  }\n}\n",
+			[]setupFile{pluginOf("opencode", "opencode", olderPlugin)}},
 		{"opencode comment after the last member", "opencode", ".config/opencode/opencode.json",
 			"{\n  \"autoupdate\": false // no\n}\n",
 			"{\n  \"autoupdate\": false, // no\n  \"mcp\": {\n    " + opencodeEntry + "\n  }\n}\n", nil},
 		{"kilo from nothing", "kilo", ".config/kilo/kilo.json", "<none>",
-			"{\n  \"mcp\": {\n    " + opencodeEntry + "\n  }\n}\n", nil},
+			"{\n  \"mcp\": {\n    " + opencodeEntry + "\n  }\n}\n",
+			[]setupFile{pluginOf("kilo", "kilo", "<none>")}},
 		{"continue from nothing", "continue", ".continue/config.yaml", "<none>",
 			"mcpServers:\n  - name: askuser\n    command: \"npx\"\n    args: [\"-y\", \"@askuser/askuser\", \"mcp\"]\n", nil},
 		{"continue into a list", "continue", ".continue/config.yaml",
@@ -284,6 +301,7 @@ func TestSetupRefuses(t *testing.T) {
 		{"codex hook as a table", "codex", ".codex/config.toml", "[hooks.PermissionRequest]\nmatcher = \"x\"\n", ": hooks.PermissionRequest is not a list of tables"},
 		{"codex hook as a key of [hooks]", "codex", ".codex/config.toml", "[hooks]\nPermissionRequest = []\n", ": hooks.PermissionRequest is not a list of tables"},
 		{"codex hooks inline", "codex", ".codex/config.toml", "hooks = {}\n", ": hooks.PermissionRequest is not a list of tables"},
+		{"opencode plugin of another", "opencode", ".config/opencode/plugin/askuser.js", "export const Mine = async () => ({});\n", " is there and is not askuser's plugin"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
