@@ -185,8 +185,8 @@ const questionPreviews = {
 // where the typing goes into its "Type something." row.
 const questionText = {
   questions: [
-    { title: "Release notes?", kind: "input" },
-    { title: "Who signs off?", kind: "input" },
+    { title: "Release notes?", kind: "input" as const },
+    { title: "Who signs off?", kind: "input" as const },
   ],
 };
 const peerQuestionText = {
