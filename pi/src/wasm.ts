@@ -760,8 +760,9 @@ async function warm(m: DialogModule): Promise<void> {
           await turn();
           for (const k of WARM_KEYS.slice(i, i + 4)) d.key(k);
         }
-        // The keys tried between a person's keys, and one that was tried.
-        for (let i = 0; i < TRIED_KEYS.length + 2; i++) await turn();
+        // The keys tried between a person's keys (in a text input the
+        // longer list), and one that was tried.
+        for (let i = 0; i < TEXT_TRIED_KEYS.length + 2; i++) await turn();
         d.key(TRIED_KEYS[round % TRIED_KEYS.length]!);
         for (let i = 0; i < 3; i++) await turn();
         d.close();
