@@ -1,6 +1,6 @@
 // Figures for the Pi package, printed as a table. Run with `make pi-bench`,
 // or `make pi-bench BENCH="key call"` for some sections only (key, first,
-// pace, shapes, call, screen, child, session, startup).
+// pace, typed, shapes, call, screen, child, session, startup).
 //
 // The key figures stand beside the same figures for the peer extension
 // rpiv-ask-user-question 2.11.0, installed from the npm registry into
@@ -26,6 +26,10 @@
 //                     (src/wasm.ts, LocalDialog). The first keys come back
 //                     to back, with no turn of the event loop between them:
 //                     no key is tried there, and each is drawn as it comes.
+//   typed keys        keys as far apart, typed into a text field: letters,
+//                     Backspace, a word deleted, the cursor moved inside the
+//                     text, Tab between two fields; the peer typing into its
+//                     "Type something." row.
 //   shapes            keys 100 ms apart at 80, 100 and 200 columns, without
 //                     and with Markdown previews.
 //   call to frame     ask() on a host whose child is running, until the
@@ -131,6 +135,8 @@ class PipeFloor {
 // close dismisses the dialog and waits for the call's end.
 interface Dialog {
   key(i: number): Promise<number>;
+  press(data: string): Promise<number>;
+  screen(): string[];
   close(): Promise<void>;
 }
 
@@ -174,7 +180,44 @@ const questionPreviews = {
   questions: [{ title: "Deploy where?", options: ["staging", "prod", "canary"].map((label) => ({ label, preview: preview(label) })) }],
 };
 
-async function dialog(who: Contender, cols = 100, previews = false): Promise<Dialog & { child?: Child }> {
+// Two questions answered by typing, for the typed keys: askuser's two
+// text inputs, and for the peer the same two questions with options,
+// where the typing goes into its "Type something." row.
+const questionText = {
+  questions: [
+    { title: "Release notes?", kind: "input" as const },
+    { title: "Who signs off?", kind: "input" as const },
+  ],
+};
+const peerQuestionText = {
+  questions: [
+    { ...peerQuestion.questions[0]!, question: "Release notes?", header: "Notes" },
+    { ...peerQuestion.questions[0]!, question: "Who signs off?", header: "Sign-off" },
+  ],
+};
+
+// The typed keys, by what they do, as raw terminal input: a cycle that
+// leaves the text empty as it found it. "hello world" typed, the cursor
+// moved inside it and back, the last word deleted, three letters deleted
+// by Backspace and the rest of the word deleted; Tab and Shift+Tab go
+// between the two fields (tabCycle).
+type TypedKind = "letter" | "backspace" | "word" | "move" | "tab";
+const typedKinds: TypedKind[] = ["letter", "backspace", "word", "move", "tab"];
+const typedCycle: [string, TypedKind][] = [
+  ...[..."hello world"].map((c): [string, TypedKind] => [c, "letter"]),
+  ["\x1b[D", "move"],
+  ["\x1b[D", "move"],
+  ["\x1b[C", "move"],
+  ["\x1b[C", "move"],
+  ["\x17", "word"], // Ctrl+W
+  ...Array.from({ length: 3 }, (): [string, TypedKind] => ["\x7f", "backspace"]),
+  ["\x17", "word"],
+];
+// The peer's text row takes no Tab (its editor gets it): its Tab is
+// measured between its questions' option lists, where it switches them.
+const tabCycle = ["\t", "\x1b[Z"];
+
+async function dialog(who: Contender, cols = 100, previews = false, text = false): Promise<Dialog & { child?: Child }> {
   const f = fakeCtx("tui", { cols, rows: 30, theme: peerTheme, keybindings: getKeybindings() });
   let requested = false;
   let rendered: (() => void) | undefined;
@@ -187,7 +230,7 @@ async function dialog(who: Contender, cols = 100, previews = false): Promise<Dia
   if (who === "askuser" || who === "wasm") {
     const ask = createAskUser(f.ctx, { ...noConfig, timeoutPerQuestionMs: 600_000, dialogModule: who === "wasm" ? wasmPath : false });
     if (who === "wasm" && !(await ask.host.loadModule())) throw new Error(`the dialog module ${wasmPath} did not load: make pi-binary builds it`);
-    done = ask(previews ? questionPreviews : question);
+    done = ask(text ? questionText : previews ? questionPreviews : question);
     await until("the dialog", () => f.shown[0]?.component && f.shown[0]!.component.render(cols).length > 0);
     child = ask.host.process!;
   } else {
@@ -196,24 +239,32 @@ async function dialog(who: Contender, cols = 100, previews = false): Promise<Dia
     if (typeof factory !== "function") throw new Error(`the peer at ${peerEntry} exports no extension factory`);
     const p = fakePi();
     factory(p.pi);
-    const q = previews
+    const q = text
+      ? peerQuestionText
+      : previews
       ? { questions: peerQuestion.questions.map((q) => ({ ...q, options: q.options.map((o) => ({ ...o, preview: preview(o.label) })) })) }
       : peerQuestion;
     done = p.tool().execute("bench", q, new AbortController().signal, () => {}, f.ctx);
     await until("the peer's dialog", () => f.shown[0]?.component);
   }
   const c = f.shown[0]!.component!;
+  const press = async (data: string): Promise<number> => {
+    const t0 = performance.now();
+    requested = who === "rpiv"; // Pi renders after every key
+    c.handleInput!(data);
+    if (!requested) await new Promise<void>((resolve) => (rendered = resolve));
+    rendered = undefined;
+    c.render(cols);
+    return performance.now() - t0;
+  };
+  // The peer's cursor starts on the first option: Up wraps it to its
+  // "Type something." row.
+  if (text && who === "rpiv") await press("\x1b[A");
   return {
     child,
-    async key(i: number): Promise<number> {
-      const t0 = performance.now();
-      requested = who === "rpiv"; // Pi renders after every key
-      c.handleInput!(i % 2 === 0 ? "\x1b[B" : "\x1b[A");
-      if (!requested) await new Promise<void>((resolve) => (rendered = resolve));
-      rendered = undefined;
-      c.render(cols);
-      return performance.now() - t0;
-    },
+    key: (i: number) => press(i % 2 === 0 ? "\x1b[B" : "\x1b[A"),
+    press,
+    screen: () => c.render(cols),
     async close(): Promise<void> {
       c.handleInput!("\x1b");
       await done;
@@ -354,6 +405,44 @@ async function keysAtPace() {
     row(`  where a child's key goes 100 ms apart, p${p}s: write / wait for the child / read and apply`, `${part((t) => t.written - t.start, p)} / ${part((t) => t.read - t.written, p)} / ${part((t) => t.answered - t.read, p)}`);
 }
 
+// Typed keys at a person's pace, beside the arrows of keysAtPace: letters,
+// Backspace, a word deleted, the cursor moved inside the text and Tab
+// between two text fields, each contender alone in its Node as there,
+// with the figures by kind of key. The peer types into its own text row,
+// "Type something.", and tabs between its questions' option lists (its
+// text row gives Tab to its editor).
+async function typedAtPace() {
+  const rounds = quick ? 1 : 2;
+  const gaps: [number, number][] = [
+    [50, quick ? 40 : 100],
+    [100, quick ? 40 : 100],
+    [500, quick ? 20 : 40],
+  ];
+  const tabs = quick ? 6 : 20;
+  const got = Object.fromEntries(contenders.map((who) => [who, gaps.map(() => new Map<TypedKind, number[]>())])) as Record<Contender, Map<TypedKind, number[]>[]>;
+  for (let r = 0; r < rounds; r++) {
+    for (const who of turns(r)) {
+      const out = alone({ who, cols: 100, previews: false, warm: warmup / 2, gaps, text: { tabs } });
+      out.times.forEach((times, i) =>
+        times.forEach((t, j) => {
+          const kind = out.kinds![i]![j]!;
+          const m = got[who][i]!;
+          m.set(kind, [...(m.get(kind) ?? []), t]);
+        }),
+      );
+    }
+  }
+  for (const [i, [gap]] of gaps.entries()) {
+    for (const kind of typedKinds) {
+      const of = (who: Contender) => got[who][i]!.get(kind) ?? [];
+      const n = of("wasm").length;
+      const what = kind === "tab" ? "Tab between fields" : kind === "word" ? "a word deleted" : kind === "move" ? "cursor moves in the text" : kind === "backspace" ? "Backspace" : "letters typed";
+      versus(`${what}, keys ${gap} ms apart, in process (wasm), p50 / p90 (${n} keys)`, of("wasm"), of("rpiv"), [50, 90], "≤ 100 µs / ≤ 250 µs");
+      versus(`${what}, keys ${gap} ms apart, child, p50 / p90`, of("askuser"), of("rpiv"), [50, 90]);
+    }
+  }
+}
+
 // Keys 100 ms apart at 80, 100 and 200 columns, without and with
 // previews, each contender alone in its Node as in keysAtPace.
 async function shapesAtPace() {
@@ -384,6 +473,9 @@ interface Alone {
   cols: number;
   previews: boolean;
   warm: number;
+  // Typed keys instead of arrows: for each gap, keys of typedCycle, then
+  // tabs keys of tabCycle (see typedKeys).
+  text?: { tabs: number };
   gaps: [number, number][];
 }
 
@@ -393,6 +485,8 @@ interface Alone {
 // child the exchanges' times of the keys 100 ms apart.
 interface AloneTimes {
   times: number[][];
+  // With text, each key's kind, as times.
+  kinds?: TypedKind[][];
   preempted: number[];
   parts: ExchangeTimes[];
 }
@@ -411,27 +505,75 @@ function alone(a: Alone): AloneTimes {
 async function printAlone(a: Alone) {
   if (!contenders.includes(a.who)) throw new Error(`bench: --alone takes a contender of ${contenders.join(", ")}, not ${a.who}`);
   initTheme(undefined, false); // the peer draws its previews with Pi's Markdown theme
-  const d = await dialog(a.who, a.cols, a.previews);
-  for (let i = 0; i < a.warm; i++) await d.key(i);
+  const d = await dialog(a.who, a.cols, a.previews, a.text !== undefined);
+  const typed = a.text ? typedKeys(a.who, a.text.tabs) : undefined;
+  if (typed) {
+    await typedWarmup(d, a.who, a.warm);
+  } else {
+    for (let i = 0; i < a.warm; i++) await d.key(i);
+  }
   await new Promise((r) => setTimeout(r, 1000));
-  const out: AloneTimes = { times: [], preempted: [], parts: [] };
+  const out: AloneTimes = { times: [], preempted: [], parts: [], kinds: typed ? [] : undefined };
   const switches = () => process.resourceUsage().involuntaryContextSwitches;
   for (const [gap, n] of a.gaps) {
     const times: number[] = [];
+    const kinds: TypedKind[] = [];
     let preempted = 0;
-    if (a.who === "askuser" && gap === 100) d.child!.onExchange = (t) => out.parts.push(t);
-    for (let i = 0; i < n; i++) {
+    if (a.who === "askuser" && gap === 100 && !typed) d.child!.onExchange = (t) => out.parts.push(t);
+    const keys = typed ? typed(n) : Array.from({ length: n }, (_, i): [string, TypedKind | undefined] => [i % 2 === 0 ? "\x1b[B" : "\x1b[A", undefined]);
+    for (const [data, kind] of keys) {
       await new Promise((r) => setTimeout(r, gap));
       const before = switches();
-      times.push(await d.key(i));
+      const t = await d.press(data);
+      if (kind === undefined && typed) continue; // a key that only moves the peer between its rows
+      times.push(t);
+      if (kind) kinds.push(kind);
       if (switches() > before) preempted++;
     }
     if (d.child) d.child.onExchange = undefined;
     out.times.push(times);
+    out.kinds?.push(kinds);
     out.preempted.push(preempted);
   }
   await d.close();
   console.log(JSON.stringify(out));
+}
+
+// The typed keys for one gap: n keys of typedCycle, whole cycles, then
+// tabs keys of tabCycle. The peer leaves its text row for its Tabs (Down
+// wraps from it to the first option) and comes back after (Up wraps to
+// it): those keys have no kind, and are not counted.
+function typedKeys(who: Contender, tabs: number): (n: number) => [string, TypedKind | undefined][] {
+  return (n) => {
+    const keys: [string, TypedKind | undefined][] = [];
+    for (let i = 0; i < n; i++) keys.push(typedCycle[i % typedCycle.length]!);
+    while (keys.length % typedCycle.length !== 0) keys.push([typedCycle[keys.length % typedCycle.length]![0], undefined]);
+    if (tabs === 0) return keys;
+    if (who === "rpiv") keys.push(["\x1b[B", undefined]);
+    for (let i = 0; i < tabs; i++) keys.push([tabCycle[i % 2]!, "tab"]);
+    if (tabs % 2 === 1) keys.push([tabCycle[1]!, undefined]);
+    if (who === "rpiv") keys.push(["\x1b[A", undefined]);
+    return keys;
+  };
+}
+
+// Warms a dialog up with typed keys, back to back, and checks that they
+// reach the text: the peer's typing lands in its text row, askuser's in
+// its input.
+async function typedWarmup(d: Dialog, who: Contender, warm: number) {
+  const keys = typedKeys(who, 10);
+  for (let done = 0; done < warm; ) {
+    for (const [data] of keys(typedCycle.length * 5)) {
+      await d.press(data);
+      done++;
+    }
+  }
+  const before = d.screen().join("\n");
+  if (before.includes("hel")) throw new Error(`bench: a cycle of typed keys leaves text in ${who}'s dialog:\n${before}`);
+  for (const c of "hello") await d.press(c);
+  const screen = d.screen().join("\n");
+  if (!screen.includes("hello")) throw new Error(`bench: typing does not reach ${who}'s text:\n${screen}`);
+  await d.press("\x17");
 }
 
 async function callToFrame() {
@@ -617,6 +759,7 @@ const sections: [string, () => unknown][] = [
   ["key", keyToFrame],
   ["first", firstKeys],
   ["pace", keysAtPace],
+  ["typed", typedAtPace],
   ["shapes", shapesAtPace],
   ["call", callToFrame],
   ["screen", callToScreen],

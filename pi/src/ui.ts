@@ -88,8 +88,10 @@ export class CustomView {
   // the child's last frame.
   private lines: string[] = [];
   private cursor: Cursor | undefined;
-  // The width all of lines fit, when that was measured before they came.
+  // The width all of lines fit, when that was measured before they came;
+  // and the cursor's line with its marker, when that was drawn before.
   private fits: number | undefined;
+  private marked: LocalFrame["marked"];
   // The child's last frame, whole: its patches apply to it.
   private childLines: string[] = [];
   private childCursor: Cursor | undefined;
@@ -163,7 +165,7 @@ export class CustomView {
     this.ctx = ctx;
     this.makeLocal = local;
     this.local = local?.();
-    if (this.local) this.local.onTried = (f) => this.measure(f);
+    if (this.local) this.listen(this.local);
     if (this.local || !local) this.history = undefined;
     this.send = send;
     this.sendKey = sendKey;
@@ -262,6 +264,7 @@ export class CustomView {
     this.lines = f.lines;
     this.cursor = f.cursor;
     this.fits = f.fits;
+    this.marked = f.marked;
     const first = this.firstFrame;
     this.firstFrame = undefined;
     first?.();
@@ -314,14 +317,35 @@ export class CustomView {
       return;
     }
     this.local = local;
+    this.listen(local);
+  }
+
+  // Hears what the in-process copy draws while Pi is idle.
+  private listen(local: LocalDialog): void {
     local.onTried = (f) => this.measure(f);
+    local.onCorrected = (f) => this.corrected(f);
+  }
+
+  // Shows the copy's own frame for its last key, drawn while Pi was idle,
+  // in place of the one shown for it, and compares the child's answer to
+  // the key with it; once the child has answered, the child's frame is
+  // shown already.
+  private corrected(f: LocalFrame): void {
+    if (this.expected.length === 0) return; // the child has answered: its frame is shown
+    this.expected[this.expected.length - 1] = f;
+    this.show(f);
   }
 
   // Marks a frame the in-process copy tried while Pi was idle as fitting
-  // the width, when it does, so that the render after its key need not
-  // measure its lines.
+  // the width, when it does, and draws its cursor's line with the marker,
+  // so that the render after its key need not measure or slice its lines.
   private measure(f: LocalFrame): void {
     const width = this.width;
+    const c = f.cursor;
+    if (c && c.row < f.lines.length) {
+      const line = withCursor(f.lines[c.row]!, c.col, width);
+      f.marked = { width, line, fits: visibleWidth(line) <= width };
+    }
     for (const l of f.lines) if (visibleWidth(l) > width) return;
     f.fits = width;
   }
@@ -392,7 +416,14 @@ export class CustomView {
         out.push(same.out[i]!); // a line the patch kept, drawn as before
         continue;
       }
-      if (focused && this.cursor && this.cursor.row === i) line = withCursor(line, this.cursor.col, width);
+      if (focused && this.cursor && this.cursor.row === i) {
+        const m = this.marked;
+        if (m && m.width === width) {
+          out.push(m.fits ? m.line : truncateToWidth(m.line, width, ""));
+          continue;
+        }
+        line = withCursor(line, this.cursor.col, width);
+      }
       // Pi throws on a line wider than the width. The child never sends
       // one for the width it was given, and this keeps a stale frame after
       // a shrink from doing it; visibleWidth is cached by pi-tui, so the

@@ -33,6 +33,12 @@ export interface LocalFrame {
   cursor?: Cursor;
   /** The width every line was measured to fit, when one was. */
   fits?: number;
+  /**
+   * The cursor's line with the cursor marker in it, as the component
+   * draws it at width when focused, made while Pi was idle; fits tells
+   * whether it fits the width.
+   */
+  marked?: { width: number; line: string; fits: boolean };
 }
 
 /** The end of a Go program: proc_exit throws it, and the module is done. */
@@ -308,7 +314,8 @@ function frameOf(r: unknown): LocalFrame | undefined {
 
 /**
  * The keys tried while the person has not typed, most likely first: a
- * key's frame is then ready when it comes. Typed text is not tried.
+ * key's frame is then ready when it comes. Typed text is not tried here,
+ * but for a space; see TEXT_TRIED_KEYS.
  */
 export const TRIED_KEYS: readonly Key[] = [
   { key: "down" },
@@ -320,6 +327,94 @@ export const TRIED_KEYS: readonly Key[] = [
   { key: "right" },
   { key: "left" },
 ];
+
+/**
+ * Letters whose frames a pair of tried letters stands for: in a text
+ * input, a letter of one class changes the frame in its own cell only,
+ * where it is drawn as itself (the dialog has no field that weighs one
+ * letter against another). Each class has its two probes, which are tried
+ * as keys: when their frames differ in that one cell alone, the frame of
+ * any letter of the class is the first with the letter in the cell. A
+ * letter drawn so is still given to the module after Pi has rendered it,
+ * and should the module draw another frame, that frame is shown, and no
+ * letter of the dialog is drawn so again (LocalDialog.settle).
+ */
+export const LETTER_CLASSES: readonly { letters: RegExp; probes: readonly [string, string] }[] = [
+  { letters: /^[a-z]$/, probes: ["e", "t"] },
+  { letters: /^[A-Z]$/, probes: ["E", "T"] },
+];
+
+/**
+ * The keys tried while a text input has the cursor, most likely first:
+ * the letter classes' probes, the deletions and the cursor's moves, then
+ * TRIED_KEYS.
+ */
+export const TEXT_TRIED_KEYS: readonly Key[] = [
+  { text: LETTER_CLASSES[0]!.probes[0] },
+  { text: LETTER_CLASSES[0]!.probes[1] },
+  { key: "backspace" },
+  { text: " " },
+  { key: "ctrl+w" },
+  { key: "alt+backspace" },
+  { key: "left" },
+  { key: "right" },
+  { key: "tab" },
+  { key: "shift+tab" },
+  { text: LETTER_CLASSES[1]!.probes[0] },
+  { text: LETTER_CLASSES[1]!.probes[1] },
+  ...TRIED_KEYS.filter((k) => !("text" in k) && !["tab", "shift+tab", "left", "right"].includes(k.key)),
+];
+
+// A tried frame that stands for every letter of a class: the frame, and
+// where in it the letter goes.
+interface Template {
+  frame: LocalFrame;
+  row: number;
+  col: number;
+  // Where the letter goes in the frame's marked line, or -1.
+  markedCol: number;
+  at: number;
+}
+
+// The template two probes' frames make: they must be the same frame but
+// for one code unit of one line, where each shows its probe.
+function templateOf(a: LocalFrame, b: LocalFrame, probes: readonly [string, string], at: number): Template | undefined {
+  if (a.lines.length !== b.lines.length || !sameCursor(a.cursor, b.cursor)) return undefined;
+  let row = -1;
+  for (let i = 0; i < a.lines.length; i++) {
+    if (a.lines[i] === b.lines[i]) continue;
+    if (row >= 0) return undefined;
+    row = i;
+  }
+  if (row < 0) return undefined;
+  const col = probeAt(a.lines[row]!, b.lines[row]!, probes);
+  if (col < 0) return undefined;
+  const ma = a.marked;
+  const mb = b.marked;
+  const marked = ma && mb && ma.width === mb.width && ma.fits === mb.fits && a.cursor?.row === row ? probeAt(ma.line, mb.line, probes) : -1;
+  return { frame: a, row, col, markedCol: marked, at };
+}
+
+// The one code unit where a and b differ, showing the first and the
+// second probe; -1 when they differ otherwise.
+function probeAt(a: string, b: string, probes: readonly [string, string]): number {
+  if (a.length !== b.length) return -1;
+  let col = -1;
+  for (let i = 0; i < a.length; i++) {
+    if (a.charCodeAt(i) === b.charCodeAt(i)) continue;
+    if (col >= 0) return -1;
+    col = i;
+  }
+  return col >= 0 && a[col] === probes[0] && b[col] === probes[1] ? col : -1;
+}
+
+function sameCursor(a: Cursor | undefined, b: Cursor | undefined): boolean {
+  return a === undefined || b === undefined ? a === b : a.row === b.row && a.col === b.col;
+}
+
+function sameFrame(a: LocalFrame, b: LocalFrame): boolean {
+  return sameCursor(a.cursor, b.cursor) && a.lines.length === b.lines.length && a.lines.every((l, i) => l === b.lines[i]);
+}
 
 const keyId = (k: Key) => ("text" in k ? `\0${k.text}` : k.key);
 
@@ -352,8 +447,20 @@ export class LocalDialog {
   private deadline: number;
   // The frames tried since the last key or size, by key, with when.
   private ready = new Map<string, { frame: LocalFrame; at: number }>();
-  // A key answered from ready, which the module has not adopted yet.
+  // A key answered from ready, which the module has not adopted yet; and
+  // the frame shown for it when a template drew it, which the module has
+  // not drawn.
   private pending: Key | undefined;
+  private pendingFrame: LocalFrame | undefined;
+  private pendingAt = 0;
+  // The templates of the letter classes, by class, tried since the last
+  // key or size; and whether they are used: not once a letter drawn from
+  // one was not the module's.
+  private templates = new Map<number, Template>();
+  private letters = true;
+  // Whether the frame shown has a cursor: a text input has it, and the
+  // keys tried are TEXT_TRIED_KEYS.
+  private typing = false;
   // The run of tries: whether one is under way, the next key it tries,
   // and whether a key or size came since its last step.
   private running = false;
@@ -366,6 +473,12 @@ export class LocalDialog {
   private hold: ReturnType<typeof setTimeout> | undefined;
   /** Called with each frame tried, while Pi is idle: the component measures its lines then. */
   onTried: ((f: LocalFrame) => void) | undefined;
+  /**
+   * Called, while Pi is idle, with the module's frame for a letter drawn
+   * from a template when it is not the frame that was shown: the
+   * component shows it instead.
+   */
+  onCorrected: ((f: LocalFrame) => void) | undefined;
 
   constructor(m: DialogModule, id: number, deadline = 0) {
     this.m = m;
@@ -378,23 +491,51 @@ export class LocalDialog {
     if (this.closed || !this.settle()) return undefined;
     this.forget();
     const f = this.m.resize(this.id, width, rows);
-    if (f) this.tryLater();
+    if (f) this.drew(f);
     return f;
   }
 
   /** The frame after a key, "ended" when the key ended the dialog, or undefined when the module failed. */
   key(key: Key): LocalFrame | "ended" | undefined {
     if (this.closed || !this.settle()) return undefined;
-    const r = this.ready.get(keyId(key));
+    const tried = this.ready.get(keyId(key));
+    const r = tried ?? this.letter(key);
     this.forget();
     if (r && this.unchanged(r.at)) {
       this.pending = key;
-      this.tryLater();
+      if (!tried) {
+        this.pendingFrame = r.frame;
+        this.pendingAt = nowUs();
+      }
+      this.drew(r.frame);
       return r.frame;
     }
     const f = this.m.key(this.id, key);
-    if (f !== undefined && f !== "ended") this.tryLater();
+    if (f !== undefined && f !== "ended") this.drew(f);
     return f;
+  }
+
+  // The frame of a typed letter from its class's template, when there is one.
+  private letter(key: Key): { frame: LocalFrame; at: number } | undefined {
+    if (!this.letters || !("text" in key)) return undefined;
+    const c = LETTER_CLASSES.findIndex((c) => c.letters.test(key.text));
+    const t = this.templates.get(c);
+    if (!t) return undefined;
+    const put = (l: string, at: number) => l.slice(0, at) + key.text + l.slice(at + 1);
+    const lines = t.frame.lines.slice();
+    lines[t.row] = put(lines[t.row]!, t.col);
+    const frame: LocalFrame = { lines, cursor: t.frame.cursor };
+    // One cell for another: what fitted fits.
+    if (t.frame.fits !== undefined) frame.fits = t.frame.fits;
+    const m = t.frame.marked;
+    if (m && t.markedCol >= 0) frame.marked = { width: m.width, line: put(m.line, t.markedCol), fits: m.fits };
+    return { frame, at: t.at };
+  }
+
+  // Notes the frame now shown, and tries the likely next keys.
+  private drew(f: LocalFrame): void {
+    this.typing = f.cursor !== undefined;
+    this.tryLater();
   }
 
   /** Forgets the dialog. Idempotent. */
@@ -411,7 +552,25 @@ export class LocalDialog {
   private settle(): boolean {
     const k = this.pending;
     if (k === undefined) return true;
+    const shown = this.pendingFrame;
     this.pending = undefined;
+    this.pendingFrame = undefined;
+    if (shown) {
+      // A letter drawn from a template: the module draws it now.
+      const f = this.m.key(this.id, k);
+      if (f === undefined || f === "ended") {
+        this.closed = true;
+        this.m.close(this.id);
+        return false;
+      }
+      if (!sameFrame(f, shown)) {
+        // Not the countdown's second turning since the key: the template
+        // was wrong, and no letter is drawn from one again.
+        if (this.unchanged(this.pendingAt)) this.letters = false;
+        this.onCorrected?.(f);
+      }
+      return true;
+    }
     if (this.m.adopt(this.id, k)) return true;
     this.closed = true; // the copy and the frame shown would differ
     this.m.close(this.id);
@@ -420,6 +579,7 @@ export class LocalDialog {
 
   private forget(): void {
     this.ready.clear();
+    this.templates.clear();
     clearTimeout(this.timer);
     this.timer = undefined;
   }
@@ -464,7 +624,8 @@ export class LocalDialog {
       this.again = false;
       return void setImmediate(() => setImmediate(this.step));
     }
-    if (this.next >= TRIED_KEYS.length) {
+    const keys = this.typing ? TEXT_TRIED_KEYS : TRIED_KEYS;
+    if (this.next >= keys.length) {
       this.running = false;
       return this.retryAtNextSecond();
     }
@@ -480,15 +641,28 @@ export class LocalDialog {
       this.hold.unref?.();
       return;
     }
-    const k = TRIED_KEYS[this.next++]!;
+    const k = keys[this.next++]!;
     const at = nowUs();
     const f = this.m.try(this.id, k);
     if (f) {
       this.onTried?.(f);
       this.ready.set(keyId(k), { frame: f, at });
+      if (this.letters && "text" in k) this.template(k.text);
     }
     setImmediate(this.step);
   };
+
+  // Makes the template of the class whose second probe was just tried,
+  // from the two probes' frames, when they make one.
+  private template(probe: string): void {
+    const c = LETTER_CLASSES.findIndex((c) => c.probes[1] === probe);
+    if (c < 0) return;
+    const [p, q] = LETTER_CLASSES[c]!.probes;
+    const a = this.ready.get(keyId({ text: p }));
+    const b = this.ready.get(keyId({ text: q }));
+    const t = a && b ? templateOf(a.frame, b.frame, [p, q], a.at) : undefined;
+    if (t) this.templates.set(c, t);
+  }
 
   // The frames tried show the countdown's second: when it turns, they
   // are tried again. This is the only work done while nobody types, once
@@ -586,8 +760,9 @@ async function warm(m: DialogModule): Promise<void> {
           await turn();
           for (const k of WARM_KEYS.slice(i, i + 4)) d.key(k);
         }
-        // The keys tried between a person's keys, and one that was tried.
-        for (let i = 0; i < TRIED_KEYS.length + 2; i++) await turn();
+        // The keys tried between a person's keys (in a text input the
+        // longer list), and one that was tried.
+        for (let i = 0; i < TEXT_TRIED_KEYS.length + 2; i++) await turn();
         d.key(TRIED_KEYS[round % TRIED_KEYS.length]!);
         for (let i = 0; i < 3; i++) await turn();
         d.close();

@@ -10,7 +10,7 @@ import { createAskUser } from "../index.ts";
 import { EXCHANGE_WAIT_MS, exchangeDefaults } from "../src/child.ts";
 import type { ToChild } from "../src/protocol.ts";
 import { CustomView, MAX_MISMATCHES } from "../src/ui.ts";
-import { DialogModule, dialogModule, findDialogModule, type LocalDialog, TRIED_KEYS, WASM_FILE } from "../src/wasm.ts";
+import { DialogModule, dialogModule, findDialogModule, LocalDialog, type LocalFrame, TEXT_TRIED_KEYS, TRIED_KEYS, WASM_FILE } from "../src/wasm.ts";
 import { fakeCtx, noConfig, pkgDir, type Shown, until } from "./fake.ts";
 import { tempDir } from "./tempdir.ts";
 
@@ -69,7 +69,7 @@ const questions = {
     { title: "Release name", kind: "input" as const },
   ],
 };
-const keys = ["\x1b[B", "\x1b[B", "\x1b[A", " ", "\t", "v", "1", "\x7f", "2", "\x1b[D", "\x1b[Z", "\x1b[B", "\x1bz"];
+const keys = ["\x1b[B", "\x1b[B", "\x1b[A", " ", "\t", "v", "h", "Q", "1", "\x7f", "\x17", "2", "\x1b[D", "\x1b[Z", "\x1b[B", "\x1bz"];
 
 // Runs f and returns what it gave with how many keys the module drew
 // while it ran: the keys whose frames had not been tried before.
@@ -111,12 +111,16 @@ async function triedDuring<T>(f: (tried: Tried[]) => Promise<T>): Promise<T> {
 }
 
 // Whether the keys tried end with a whole run of tries: each of
-// TRIED_KEYS, in order. A key or a size during a run starts it over.
+// TRIED_KEYS, or of TEXT_TRIED_KEYS in a text input, in order. A key or a
+// size during a run starts it over.
 const triedAll = (tried: Tried[]) =>
-  tried
-    .slice(-TRIED_KEYS.length)
-    .map((t) => t.key)
-    .join() === TRIED_KEYS.map((k) => JSON.stringify(k)).join();
+  [TRIED_KEYS, TEXT_TRIED_KEYS].some(
+    (keys) =>
+      tried
+        .slice(-keys.length)
+        .map((t) => t.key)
+        .join() === keys.map((k) => JSON.stringify(k)).join(),
+  );
 
 // Waits until the keys tried end with a whole run of tries, polling, until
 // end (Date.now()) at most: should the module not try them, the test goes
@@ -150,16 +154,17 @@ async function run(module: string | false, width: number, paced = false) {
     ask.host.process!.onExchange = () => exchanges++;
     const screens: string[] = [];
     const end = Date.now() + 20_000;
-    const { drawn } = await drawnDuring(async () => {
-      for (const k of keys) {
-        if (paced) {
-          await untilTried(tried, end);
-          tried.length = 0;
-        }
-        f.type(k);
-        screens.push(s.component!.render(width).join("\n"));
+    // The keys the module drew while Pi handled them, not those it drew
+    // while Pi was idle.
+    let drawn = 0;
+    for (const k of keys) {
+      if (paced) {
+        await untilTried(tried, end);
+        tried.length = 0;
       }
-    });
+      drawn += (await drawnDuring(() => f.type(k))).drawn;
+      screens.push(s.component!.render(width).join("\n"));
+    }
     // The child's frame for the same keys: once the child has caught up
     // (the view counts no key or size it has not answered), its frame is
     // what is shown.
@@ -199,9 +204,10 @@ test("wasm route: keys at a person's pace show the frames tried while Pi was idl
     assert.deepEqual(local.screens, child.screens, `${width} columns: the frames`);
     assert.equal(local.settled, child.settled, `${width} columns: the child's frame after the keys`);
     assert.deepEqual(local.res, child.res, `${width} columns: the result`);
-    // Typed text ("v", "1", "2"), backspace and alt+z are not tried: the
-    // module draws those keys when they come, and no other.
-    assert.equal(local.drawn, 5, `${width} columns: keys the module drew when they came`);
+    // Digits ("1", "2") and alt+z are not tried: the module draws those
+    // keys when they come, and no other. The letters' frames come from
+    // the tried probes' (LETTER_CLASSES).
+    assert.equal(local.drawn, 3, `${width} columns: keys the module drew when they came`);
   }
 });
 
@@ -350,4 +356,54 @@ test("wasm route: a copy made after the dialog opened is given its sizes and key
     }
     view.close();
   }
+});
+
+test("wasm route: a typed letter's frame comes from the two probes' tried frames, and a frame the module then draws otherwise is shown, and ends that", async () => {
+  // A module whose text input shows "ab" and the letter typed; it draws
+  // "x" with a warning, as no template can know.
+  const drawn: string[] = [];
+  const tried: string[] = [];
+  const frameOf = (text: string): LocalFrame => ({
+    lines: ["Name?", `> ab${text}`, text === "x" ? "no x here" : "enter confirm"],
+    cursor: { row: 1, col: 4 + [...text].length },
+  });
+  const fake = {
+    resize: () => frameOf(""),
+    try: (_id: number, k: { text?: string; key?: string }) => (tried.push(k.text ?? k.key!), frameOf(k.text ?? "")),
+    key: (_id: number, k: { text?: string; key?: string }) => (drawn.push(k.text ?? k.key!), frameOf(k.text ?? "")),
+    adopt: () => true,
+    close: () => {},
+  };
+  const d = new LocalDialog(fake as unknown as DialogModule, 1);
+  const corrected: LocalFrame[] = [];
+  d.onCorrected = (f) => corrected.push(f);
+  const triedAllText = async () => {
+    tried.length = 0;
+    await until("the text keys tried", () => tried.length === TEXT_TRIED_KEYS.length);
+  };
+  d.resize(40, 10);
+  await triedAllText();
+  const cases: [string, string, boolean][] = [
+    // letter, the line shown, whether the module drew it as it came
+    ["k", "> abk", false],
+    ["Z", "> abZ", false],
+    ["7", "> ab7", true], // a digit is no letter of a class
+    ["x", "> abx", false], // shown from the template; the module then corrects it
+    ["k", "> abk", true], // no template is used after that
+  ];
+  for (const [letter, line, cold] of cases) {
+    drawn.length = 0;
+    const f = d.key({ text: letter });
+    assert.ok(f && f !== "ended");
+    assert.equal(f.lines[1], line, letter);
+    assert.deepEqual(drawn, cold ? [letter] : [], `${letter}: drawn by the module as it came`);
+    await triedAllText();
+    assert.deepEqual(drawn, [letter], `${letter}: the module has the letter once Pi is idle`);
+  }
+  assert.deepEqual(
+    corrected.map((f) => f.lines[2]),
+    ["no x here"],
+    "the module's own frame for the letter the template drew otherwise",
+  );
+  d.close();
 });
