@@ -79,3 +79,37 @@ func TestShownChangeIsTheChangeMade(t *testing.T) {
 		})
 	}
 }
+
+// TestEventsReadOneWay checks that a hook event or a permission prompt
+// that encoding/json and its writer could read two ways, such as one
+// whose tool name is also given in another case, is refused rather
+// than shown as another call than the one that would run.
+func TestEventsReadOneWay(t *testing.T) {
+	tests := []struct {
+		name, data string
+		decode     func([]byte) error
+	}{
+		{"a tool name in two cases", `{"hook_event_name":"PermissionRequest","tool_name":"Read","TOOL_NAME":"Bash","tool_input":{"command":"rm -rf /"}}`, permissionRequest},
+		{"a tool input in another case", `{"hook_event_name":"PermissionRequest","tool_name":"Bash","Tool_Input":{"command":"ls"},"tool_input":{"command":"rm -rf /"}}`, permissionRequest},
+		{"suggestions in another case", `{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"ls"},"Permission_Suggestions":[]}`, permissionRequest},
+		{"an event name with a Kelvin sign", `{"hoo\u212a_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"ls"}}`, permissionRequest},
+		{"the prompt tool's input in two cases", `{"tool_name":"Bash","input":{"command":"ls"},"Input":{"command":"rm -rf /"}}`, promptToolInput},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tt.decode([]byte(tt.data)); err == nil {
+				t.Errorf("decoded %s", tt.data)
+			}
+		})
+	}
+}
+
+func permissionRequest(data []byte) error {
+	_, err := claudecode.DecodePermissionRequest(data)
+	return err
+}
+
+func promptToolInput(data []byte) error {
+	_, err := claudecode.DecodePromptToolInput(data)
+	return err
+}
