@@ -22,18 +22,7 @@ import (
 // askuser pending and denies it with askuser answer: the asker gets the
 // denial with its reason. A question whose kind is unknown is refused.
 func TestAnswerApproval(t *testing.T) {
-	state, c := startTestHub(t)
-	getenv := stateEnv(state)
-	l := hub.NewLink(&hub.LinkOptions{
-		Dial:  func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Getenv: getenv}) },
-		Agent: "claude-code", Project: "/src/api",
-	})
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		l.Close(ctx)
-	})
-	a := ask.NewAsker(ask.NewHost(ask.BindApproval(l.Join(ask.Capabilities{CustomReason: "none", NativeReason: "none"})), nil), nil)
+	getenv, c, a := approvalHub(t)
 	run := func(args ...string) (int, string, string) {
 		var stdout, stderr strings.Builder
 		code := cli.Run(context.Background(), args, &cli.Env{Stdout: &stdout, Stderr: &stderr, Getenv: getenv})
@@ -118,18 +107,7 @@ func TestAnswerApproval(t *testing.T) {
 // the edited question, and the asker, which checks it against what it
 // asked, drops it and waits on rather than allow.
 func TestEditedApprovalIsCheckedByItsAsker(t *testing.T) {
-	state, c := startTestHub(t)
-	getenv := stateEnv(state)
-	l := hub.NewLink(&hub.LinkOptions{
-		Dial:  func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Getenv: getenv}) },
-		Agent: "claude-code", Project: "/src/api",
-	})
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		l.Close(ctx)
-	})
-	a := ask.NewAsker(ask.NewHost(ask.BindApproval(l.Join(ask.Capabilities{CustomReason: "none", NativeReason: "none"})), nil), nil)
+	_, c, a := approvalHub(t)
 	out := make(chan approval.Outcome, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
@@ -167,4 +145,21 @@ func TestEditedApprovalIsCheckedByItsAsker(t *testing.T) {
 func strconvQuote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// approvalHub starts a hub and returns its environment, a client of it,
+// and an asker of approvals of claude-code in /src/api on it alone.
+func approvalHub(t *testing.T) (func(string) string, *hub.Client, *ask.Asker) {
+	state, c := startTestHub(t)
+	getenv := stateEnv(state)
+	l := hub.NewLink(&hub.LinkOptions{
+		Dial:  func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Getenv: getenv}) },
+		Agent: "claude-code", Project: "/src/api",
+	})
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		l.Close(ctx)
+	})
+	return getenv, c, ask.NewAsker(ask.NewHost(ask.BindApproval(l.Join(ask.Capabilities{CustomReason: "none", NativeReason: "none"})), nil), nil)
 }
