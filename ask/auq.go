@@ -17,7 +17,8 @@ import (
 // timeout and an abort are Cancelled results, told apart by Status. A
 // submitted result that auq.CheckResult refuses is an internal error. The
 // result's metadata is the request's. The request has no timeout of its
-// own: the user's timeout per question applies. A submission is
+// own: the user's timeout per question applies. A renderer's result
+// that is cancelled is an internal error, never an answer. A submission is
 // ask:answered, a dismissal ask:aborted with cancelledReason user, an
 // abort ask:aborted with cancelledReason abort.
 var AskUserQuestion Contract[*auq.Request, auq.Result, auq.Outcome] = auqContract{}
@@ -41,7 +42,11 @@ func (auqContract) Check(req *auq.Request) (*auq.Request, []string, error) {
 func (auqContract) Brief(req *auq.Request) Brief { return Brief{Questions: len(req.Questions)} }
 
 func (auqContract) Verify(req *auq.Request, res auq.Result) (auq.Result, contract.ErrorCode, error) {
-	res.Cancelled = false
+	if res.Cancelled {
+		// A renderer reports a dismissal as one: a cancelled result
+		// holding answers is no submission, whatever it holds.
+		return res, contract.ErrInternal, errors.New("the result is cancelled: a submitted result is not")
+	}
 	res.Metadata = req.ResultMetadata()
 	return res, contract.ErrInternal, auq.CheckResult(req, res)
 }

@@ -80,6 +80,9 @@ func decode(data []byte, v any) error {
 	if err := strictjson.Check(data, nil); err != nil {
 		return err
 	}
+	if err := strictjson.ExactNames(data, strictjson.FieldNames(v)...); err != nil {
+		return err
+	}
 	d := json.NewDecoder(bytes.NewReader(data))
 	if err := d.Decode(v); err != nil {
 		return fmt.Errorf("does not decode: %w", err)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -42,9 +43,12 @@ type Prompt struct {
 // hidden.
 //
 // A suggestion becomes a standing choice when it allows (adds allow
-// rules, sets a mode or adds directories) and can be said in at most
-// approval.MaxAlwaysLen characters; the first approval.MaxAlways of them
-// are offered, and the rest are left out, as is any other suggestion.
+// rules, sets the mode that accepts edits or adds directories), has only
+// the members Claude Code's permission updates have, spelled exactly,
+// and can be said in at most approval.MaxAlwaysLen characters; the first
+// approval.MaxAlways of them are offered, and the rest are left out, as
+// is any other suggestion. A mode that turns off the person's approvals
+// (bypassPermissions, auto) is never offered.
 //
 // NewPrompt fails when input is not a JSON object, holds a duplicate key
 // or an unpaired surrogate, or when the request breaks the approval's
@@ -123,6 +127,16 @@ func (f *fields) flag(name string) bool {
 	return b
 }
 
+// member returns the member name as JSON text, and whether it is there.
+func (f *fields) member(name string) (json.RawMessage, bool) {
+	for _, m := range f.members {
+		if m.name == name {
+			return m.value, true
+		}
+	}
+	return nil, false
+}
+
 func (f *fields) decode(name string, v any) {
 	for _, m := range f.members {
 		if m.name == name {
@@ -185,6 +199,9 @@ func describe(tool string, input json.RawMessage, members []member) *approval.Re
 			All bool   `json:"replace_all"`
 		}
 		f.decode("edits", &edits)
+		if m, ok := f.member("edits"); ok && !eachOnlyMembers(m, editMembers) {
+			f.bad = true // an edit read one way here and another by Claude Code
+		}
 		var b strings.Builder
 		diffHead(&b, r.Path)
 		for i, e := range edits {
@@ -345,14 +362,55 @@ var places = map[string]struct {
 	"userSettings":    {"in every project", true},
 }
 
-// modes says Claude Code's permission modes in words.
+// modes says in words the permission modes of Claude Code that a
+// standing choice may set. Only acceptEdits is one: bypassPermissions
+// and auto would turn off the person's approvals altogether (everything
+// allowed, or a model deciding), which no single approval should offer,
+// and dontAsk, plan and default allow nothing more, so they are no
+// allow at all.
 var modes = map[string]string{
-	"acceptEdits":       "accept every edit without asking",
-	"bypassPermissions": "allow everything without asking",
-	"auto":              "let Claude Code decide without asking",
-	"dontAsk":           "allow only what is allowed already, without asking",
-	"plan":              "switch to plan mode",
-	"default":           "ask as usual",
+	"acceptEdits": "accept every edit without asking",
+}
+
+// The member names of a permission update and of one of its rules, as
+// Claude Code spells them. A suggestion with any other member is left
+// out: encoding/json matches names regardless of case and Claude Code
+// does not, so "Destination" beside "destination" would let the label
+// say one thing and Claude Code apply another.
+var (
+	updateMembers = []string{"type", "rules", "behavior", "destination", "mode", "directories"}
+	ruleMembers   = []string{"toolName", "ruleContent"}
+	editMembers   = []string{"old_string", "new_string", "replace_all"}
+)
+
+// onlyMembers reports whether raw is a JSON object whose member names
+// are all among names, exactly.
+func onlyMembers(raw json.RawMessage, names []string) bool {
+	ms, err := objectMembers(raw)
+	if err != nil {
+		return false
+	}
+	for _, m := range ms {
+		if !slices.Contains(names, m.name) {
+			return false
+		}
+	}
+	return true
+}
+
+// eachOnlyMembers reports whether raw is a JSON array of objects whose
+// member names are all among names, exactly.
+func eachOnlyMembers(raw json.RawMessage, names []string) bool {
+	var items []json.RawMessage
+	if json.Unmarshal(raw, &items) != nil {
+		return false
+	}
+	for _, it := range items {
+		if !onlyMembers(it, names) {
+			return false
+		}
+	}
+	return true
 }
 
 // suggestionLabel says a permission suggestion that allows more in plain
@@ -365,7 +423,10 @@ func suggestionLabel(s json.RawMessage) (string, bool) {
 		return "", false
 	}
 	var u permissionUpdate
-	if json.Unmarshal(s, &u) != nil {
+	if json.Unmarshal(s, &u) != nil || !onlyMembers(s, updateMembers) {
+		return "", false
+	}
+	if ms, _ := objectMembers(s); slices.ContainsFunc(ms, func(m member) bool { return m.name == "rules" && !eachOnlyMembers(m.value, ruleMembers) }) {
 		return "", false
 	}
 	place, ok := places[u.Destination]

@@ -49,6 +49,9 @@ func DecodePermissionRequest(data []byte) (*PermissionRequest, error) {
 		return nil, fmt.Errorf("the hook's input: %w", err)
 	}
 	var h PermissionRequest
+	if err := strictjson.ExactNames(data, strictjson.FieldNames(&h)...); err != nil {
+		return nil, fmt.Errorf("the hook's input: %w", err)
+	}
 	d := json.NewDecoder(bytes.NewReader(data))
 	if err := d.Decode(&h); err != nil {
 		return nil, fmt.Errorf("the hook's input does not decode: %w", err)

@@ -92,3 +92,16 @@ func FuzzDecodePermissionRequest(f *testing.F) {
 		}
 	})
 }
+
+// TestEventReadOneWay checks that an event whose members encoding/json
+// and Codex could read two ways is refused.
+func TestEventReadOneWay(t *testing.T) {
+	for _, data := range []string{
+		`{"hook_event_name":"PermissionRequest","tool_name":"Read","Tool_Name":"Bash","tool_input":{"command":"ls"}}`,
+		`{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"rm -rf /"},"TOOL_INPUT":{"command":"ls"}}`,
+	} {
+		if _, err := codex.DecodePermissionRequest([]byte(data)); err == nil {
+			t.Errorf("decoded %s", data)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"strings"
 	"testing"
@@ -21,18 +22,7 @@ import (
 // askuser pending and denies it with askuser answer: the asker gets the
 // denial with its reason. A question whose kind is unknown is refused.
 func TestAnswerApproval(t *testing.T) {
-	state, c := startTestHub(t)
-	getenv := stateEnv(state)
-	l := hub.NewLink(&hub.LinkOptions{
-		Dial:  func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Getenv: getenv}) },
-		Agent: "claude-code", Project: "/src/api",
-	})
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		l.Close(ctx)
-	})
-	a := ask.NewAsker(ask.NewHost(ask.BindApproval(l.Join(ask.Capabilities{CustomReason: "none", NativeReason: "none"})), nil), nil)
+	getenv, c, a := approvalHub(t)
 	run := func(args ...string) (int, string, string) {
 		var stdout, stderr strings.Builder
 		code := cli.Run(context.Background(), args, &cli.Env{Stdout: &stdout, Stderr: &stderr, Getenv: getenv})
@@ -109,4 +99,67 @@ func TestAnswerApproval(t *testing.T) {
 	if got := <-outcomes; got.Allowed() {
 		t.Errorf("the dismissed approval = %+v", got)
 	}
+}
+
+// TestEditedApprovalIsCheckedByItsAsker edits an approval stored on the
+// hub after it was published, as anyone with the hub's token could, so
+// that its Allow once reads "Deny": the hub takes the answer that fits
+// the edited question, and the asker, which checks it against what it
+// asked, drops it and waits on rather than allow.
+func TestEditedApprovalIsCheckedByItsAsker(t *testing.T) {
+	_, c, a := approvalHub(t)
+	out := make(chan approval.Outcome, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	go func() {
+		out <- ask.Ask(ctx, a, ask.Approval, &approval.Request{Agent: "claude-code", Tool: "Bash", Action: approval.ActionRun, Command: "rm -rf ~"}, nil)
+	}()
+	q := onePending(t, c)
+	nc, err := nats.Connect(c.Info().URL, nats.Token(c.Info().Token))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	var preview string
+	testkit.UpdateEntry(t, nc, hubstore.QuestionsBucket, q.ID, func(v map[string]any) {
+		opts := v["request"].(map[string]any)["questions"].([]any)[0].(map[string]any)["options"].([]any)
+		first, last := opts[0].(map[string]any), opts[len(opts)-1].(map[string]any)
+		preview = first["preview"].(string)
+		first["label"], last["label"] = "Deny", "Allow once"
+	})
+	answer := `{"cancelled":false,"answers":{"approval":{"kind":"single","optionId":"allow","label":"Deny"}},` +
+		`"annotations":{"approval":{"selectedPreview":` + strconvQuote(preview) + `}}}`
+	if _, err := c.Answer(context.Background(), q.ID, []byte(answer), "the hub's page"); err != nil {
+		t.Fatalf("the hub refused the answer that fits its edited question: %v", err)
+	}
+	select {
+	case got := <-out:
+		if got.Allowed() || got.Status == approval.StatusDecided {
+			t.Errorf("the asker got %+v, want no decision, never an allow", got)
+		}
+	case <-time.After(testkit.Patience(t)):
+		t.Fatal("the asker got no outcome")
+	}
+}
+
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// approvalHub starts a hub and returns its environment, a client of it,
+// and an asker of approvals of claude-code in /src/api on it alone.
+func approvalHub(t *testing.T) (func(string) string, *hub.Client, *ask.Asker) {
+	state, c := startTestHub(t)
+	getenv := stateEnv(state)
+	l := hub.NewLink(&hub.LinkOptions{
+		Dial:  func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Getenv: getenv}) },
+		Agent: "claude-code", Project: "/src/api",
+	})
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		l.Close(ctx)
+	})
+	return getenv, c, ask.NewAsker(ask.NewHost(ask.BindApproval(l.Join(ask.Capabilities{CustomReason: "none", NativeReason: "none"})), nil), nil)
 }

@@ -115,6 +115,13 @@ func TestHookNoDecision(t *testing.T) {
 		{"an event over the limit", "claude-code", `{"hook_event_name":"PreToolUse","x":"` + strings.Repeat("x", 9<<20) + `"}`, "over"},
 		{"an event of another client", "claude-code", `{"hook_event_name":"Notification","message":"` + quote("\x1b]0;pwned\a") + `"}`, `not "Notification"`},
 		{"no event", "codex", ``, "not valid JSON"},
+		{"an event that is not UTF-8", "claude-code", "{\"hook_event_name\":\"PermissionRequest\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"rm \xff\"}}", "UTF-8"},
+		{"a duplicate command", "codex", `{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"ls","command":"rm -rf /"}}`, "duplicate"},
+		{"a tool input nested too deep", "claude-code",
+			`{"hook_event_name":"PermissionRequest","tool_name":"mcp__x__y","tool_input":{"a":` + strings.Repeat("[", 500) + strings.Repeat("]", 500) + `}}`, "deeper"},
+		{"a tool name in two cases", "codex", `{"hook_event_name":"PermissionRequest","tool_name":"Read","TOOL_NAME":"Bash","tool_input":{"command":"ls"}}`, "TOOL_NAME"},
+		{"a tool input that is a list", "claude-code", `{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":["rm -rf /"]}`, "no tool input object"},
+		{"a PreToolUse of another tool", "claude-code", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`, "AskUserQuestion only"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

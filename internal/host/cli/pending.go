@@ -315,7 +315,7 @@ func runAnswer(ctx context.Context, env *Env, args []string) int {
 			return answerRefused(env, err)
 		}
 	}
-	if q != nil && q.Tag.Kind == hub.KindApproval && !stdinIsTerminal(env) && allowsApproval(data) {
+	if onlyAPersonAllows(q, data) && !stdinIsTerminal(env) {
 		fmt.Fprintf(env.Stderr, "askuser answer: approval %s can be allowed only by a person: run askuser answer at a terminal, or answer it in askuser inbox or on the hub's page; a program may deny it (approval=deny)\n", oneLine(id))
 		return ExitUsage
 	}
@@ -352,6 +352,15 @@ func answerRefused(env *Env, err error) int {
 		return ExitUsage
 	}
 	return ExitError
+}
+
+// onlyAPersonAllows reports whether data, an answer to the question q
+// as askuser answer read it, allows an approval, which only a person
+// may: q is an approval, or q could not be read (the hub reads it again
+// when it takes the answer, and may then find an approval) and data
+// would allow one.
+func onlyAPersonAllows(q *hub.Question, data []byte) bool {
+	return (q == nil || q.Tag.Kind == hub.KindApproval) && allowsApproval(data)
 }
 
 // allowsApproval reports whether data, the result JSON of an answer to an

@@ -98,3 +98,42 @@ func TestShortAnswerApproval(t *testing.T) {
 		})
 	}
 }
+
+// TestOnlyAPersonAllows checks which answers askuser answer lets only a
+// terminal give: an allow of an approval, and of a question it could
+// not read first, which the hub may find is an approval when it reads
+// it again.
+func TestOnlyAPersonAllows(t *testing.T) {
+	now := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
+	appr := approvaltest.ApprovalQuestion("aaaaaaaaaaaa", "claude-code", "/p", "make", now)
+	plain := *appr
+	plain.Tag.Kind = ""
+	const (
+		allow  = `{"cancelled":false,"answers":{"approval":{"kind":"single","optionId":"allow","label":"Allow once"}}}`
+		always = `{"cancelled":false,"answers":{"approval":{"kind":"single","optionId":"always1","label":"Always allow"}}}`
+		deny   = `{"cancelled":false,"answers":{"approval":{"kind":"single","optionId":"deny","label":"Deny"}}}`
+		other  = `{"cancelled":false,"answers":{"approval":{"kind":"single","other":true,"label":"Other","text":"allow"}}}`
+	)
+	tests := []struct {
+		name string
+		q    *hub.Question
+		data string
+		want bool
+	}{
+		{"allow of an approval", appr, allow, true},
+		{"always of an approval", appr, always, true},
+		{"deny of an approval", appr, deny, false},
+		{"other text allow", appr, other, false},
+		{"allow of a question", &plain, allow, false},
+		{"allow of a question not read", nil, allow, true},
+		{"deny of a question not read", nil, deny, false},
+		{"not JSON", appr, "approval=allow", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := onlyAPersonAllows(tt.q, []byte(tt.data)); got != tt.want {
+				t.Errorf("onlyAPersonAllows = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
