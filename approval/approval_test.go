@@ -69,7 +69,7 @@ func TestShowIsAValidQuestionnaire(t *testing.T) {
 			t.Fatalf("%d: the questionnaire shown breaks AskUserQuestion's rules: %v", i, err)
 		}
 		opts := q.Questions[0].Options
-		if len(opts) != 2+len(r.Always) || opts[0].ID != approval.AllowID || opts[len(opts)-1].ID != approval.DenyID {
+		if len(opts) != 2+len(r.Always) || opts[0].ID != approval.DenyID || opts[1].ID != approval.AllowID {
 			t.Fatalf("%d: options %+v", i, opts)
 		}
 		for _, o := range opts {

@@ -59,11 +59,13 @@ func Wanted(question string) (agent, what string, ok bool) {
 }
 
 // Show returns the AskUserQuestion questionnaire that asks r: one
-// single-select question whose options are Allow once, each standing
-// choice, and Deny, each with what the agent wants to do as its preview,
-// so that it stays in sight whichever option has focus. The Other answer
-// every question has is a denial with the person's words as its reason.
-// No option is recommended: nothing leans towards an allow.
+// single-select question whose options are Deny, Allow once and each
+// standing choice, each with what the agent wants to do as its preview,
+// so that it stays in sight whichever option has focus. Deny comes first,
+// where a dialog's focus starts: a popup that opens under the person's
+// typing takes a stray Enter as a denial, never as an allow. The Other
+// answer every question has is a denial with the person's words as its
+// reason. No option is recommended: nothing leans towards an allow.
 //
 // What does not fit a preview is cut at a line, and the preview says how
 // much more there is; the decision still applies to the whole request.
@@ -72,7 +74,10 @@ func Show(r *Request) (*auq.Request, error) {
 		return nil, err
 	}
 	preview := Details(r, auq.MaxPreviewLen)
-	opts := []auq.Option{{ID: AllowID, Label: "Allow once", Description: "Let " + cut(r.Agent, 40) + " do this, this one time", Preview: preview}}
+	opts := []auq.Option{
+		{ID: DenyID, Label: "Deny", Description: "Refuse it; a note on this choice tells " + cut(r.Agent, 40) + " why", Preview: preview},
+		{ID: AllowID, Label: "Allow once", Description: "Let " + cut(r.Agent, 40) + " do this, this one time", Preview: preview},
+	}
 	for i, a := range r.Always {
 		label := "Always allow"
 		if len(r.Always) > 1 {
@@ -85,7 +90,6 @@ func Show(r *Request) (*auq.Request, error) {
 			Preview:     preview,
 		})
 	}
-	opts = append(opts, auq.Option{ID: DenyID, Label: "Deny", Description: "Refuse it; a note on this choice tells " + cut(r.Agent, 40) + " why", Preview: preview})
 	return &auq.Request{Questions: []auq.Question{{
 		ID:       QuestionID,
 		Question: cut(r.Wants(), auq.MaxQuestionLen-len(allowIt)) + allowIt,

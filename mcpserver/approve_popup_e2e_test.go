@@ -12,7 +12,7 @@ import (
 
 // TestApprovePopup asks an approval in a real tmux popup, beside
 // ask_user: askuser mcp --approve-tool shows it as a questionnaire of
-// one question, and Allow once, picked with Enter, allows the call with its input unchanged.
+// one question, and Allow once, picked with Down and Enter (Deny has the focus first), allows the call with its input unchanged.
 func TestApprovePopup(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the popup test runs a real tmux; skipped in -short mode")
@@ -32,6 +32,7 @@ func TestApprovePopup(t *testing.T) {
 		done <- callResult{r, err}
 	}()
 	c.waitText("claude-code wants to run a command. Allow it?", "Allow once", "touch /tmp/ran")
+	c.typeKeys("\x1b[B") // Down: Deny has the focus; Allow once is next
 	c.typeKeys("\r")
 	got := waitCall(t, done)
 	if got.err != nil {

@@ -239,7 +239,7 @@ func TestClaudeHookPermission(t *testing.T) {
 	u.waitText("? for shortcuts")
 	u.ask(m)
 	u.waitText("claude-code wants to run a command. Allow it?", "touch ran.txt", questionsPopupHints)
-	u.keys("Enter") // Allow once has the focus
+	u.keys("Down", "Enter") // Deny has the focus; Allow once is next
 	got := u.result(m)
 	if _, err := os.Stat(filepath.Join(s.work, "ran.txt")); err != nil {
 		t.Errorf("the command did not run (%v); the model received %q", err, got)

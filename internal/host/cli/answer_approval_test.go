@@ -122,10 +122,12 @@ func TestEditedApprovalIsCheckedByItsAsker(t *testing.T) {
 	defer nc.Close()
 	var preview string
 	testkit.UpdateEntry(t, nc, hubstore.QuestionsBucket, q.ID, func(v map[string]any) {
-		opts := v["request"].(map[string]any)["questions"].([]any)[0].(map[string]any)["options"].([]any)
-		first, last := opts[0].(map[string]any), opts[len(opts)-1].(map[string]any)
-		preview = first["preview"].(string)
-		first["label"], last["label"] = "Deny", "Allow once"
+		byID := map[string]map[string]any{}
+		for _, o := range v["request"].(map[string]any)["questions"].([]any)[0].(map[string]any)["options"].([]any) {
+			byID[o.(map[string]any)["id"].(string)] = o.(map[string]any)
+		}
+		preview = byID[approval.AllowID]["preview"].(string)
+		byID[approval.AllowID]["label"], byID[approval.DenyID]["label"] = "Deny", "Allow once"
 	})
 	answer := `{"cancelled":false,"answers":{"approval":{"kind":"single","optionId":"allow","label":"Deny"}},` +
 		`"annotations":{"approval":{"selectedPreview":` + strconvQuote(preview) + `}}}`
