@@ -151,7 +151,15 @@ type Mirror struct {
 	ended       bool
 	// tried holds the copies Try made since the last key or size, each
 	// with its key applied, by the key (name or text; see tryKey).
-	tried map[string]model
+	tried map[string]tried
+}
+
+// tried is a copy Try made: the dialog with the key applied, and whether
+// the key stops the countdown, which only Adopt may do (the copies share
+// the countdown with the dialog).
+type tried struct {
+	m      model
+	cancel bool
 }
 
 // New makes the dialog spec describes. It fails for a Spec the child
@@ -221,11 +229,14 @@ func (x *Mirror) Key(name, text string) (f Frame, ended bool, err error) {
 
 // Try draws the frame a key would bring without applying it: it applies
 // the key to a copy of the dialog, and keeps the copy for Adopt until the
-// next Key or Resize. ok is false, and nothing is kept, for a key Try
-// cannot stand for: one that is no key, that ends the dialog or cancels
-// the countdown, or one given before the dialog has a size. A host calls
-// it while the person has not typed yet, so that the frame is ready when
-// they do.
+// next Key or Resize. Nothing a key does reaches the dialog or its
+// countdown before Adopt: a key that stops the countdown (Alt+Q) stops
+// it in the copy's frame only, which says so, and the countdown runs on
+// until Adopt. ok is false, and nothing is kept, for a key Try cannot
+// stand for: one that is no key, or that ends the dialog (it has no
+// frame: the child closes the component), or one given before the
+// dialog has a size. A host calls it while the person has not typed yet,
+// so that the frame is ready when they do.
 func (x *Mirror) Try(name, text string) (f Frame, ok bool, err error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -237,21 +248,23 @@ func (x *Mirror) Try(name, text string) (f Frame, ok bool, err error) {
 		return Frame{}, false, nil
 	}
 	c := clone(x.m)
-	switch update(c, k) {
-	case dialog.EffectSubmit, dialog.EffectDismiss, dialog.EffectCancelCountdown:
+	eff := update(c, k)
+	switch eff {
+	case dialog.EffectSubmit, dialog.EffectDismiss:
 		return Frame{}, false, nil
 	}
 	if x.tried == nil {
-		x.tried = map[string]model{}
+		x.tried = map[string]tried{}
 	}
-	x.tried[tryKey(name, text)] = c
+	x.tried[tryKey(name, text)] = tried{m: c, cancel: eff == dialog.EffectCancelCountdown}
 	return viewOf(c, x.width, x.rows), true, nil
 }
 
 // Adopt applies a key that Try tried since the last Key or Resize by
 // taking the copy Try made: the dialog is then as Key would have left
-// it, and its frame is the one Try returned. It reports false, and
-// changes nothing, when Try did not keep a copy for this key.
+// it, and its frame is the one Try returned; a key that stops the
+// countdown stops it now. It reports false, and changes nothing, when Try
+// did not keep a copy for this key.
 func (x *Mirror) Adopt(name, text string) bool {
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -259,7 +272,10 @@ func (x *Mirror) Adopt(name, text string) bool {
 	if !ok || x.ended {
 		return false
 	}
-	x.m = c
+	x.m = c.m
+	if c.cancel {
+		x.cd.cancel()
+	}
 	clear(x.tried)
 	return true
 }

@@ -138,6 +138,77 @@ func TestEndsAndCountdown(t *testing.T) {
 	})
 }
 
+// TestTryStopTimer checks that Alt+Q, tried, draws the stopped countdown
+// while the countdown runs on, in the dialog and in the frames of the
+// other keys tried, and that only its Adopt stops it.
+func TestTryStopTimer(t *testing.T) {
+	spec := Spec{Dialog: DialogAskUser, Deadline: time.Now().Add(10 * time.Minute).UnixMicro(), Request: json.RawMessage(deploy)}
+	byKey, err := New(&spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byTry, err := New(&spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range []*Mirror{byKey, byTry} {
+		if _, err := x.Resize(100, 30); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stopped, ok, err := byTry.Try("alt+q", "")
+	if !ok || err != nil {
+		t.Fatalf("Try(alt+q): ok %v, %v; want its frame", ok, err)
+	}
+	if !strings.Contains(strings.Join(stopped.Lines, "\n"), "No timeout") {
+		t.Errorf("the tried frame of alt+q does not say the countdown stopped:\n%s", strings.Join(stopped.Lines, "\n"))
+	}
+	if _, ok := byTry.cd.Remaining(); !ok {
+		t.Fatal("trying alt+q stopped the countdown")
+	}
+	down, ok, err := byTry.Try("down", "")
+	if !ok || err != nil {
+		t.Fatalf("Try(down): ok %v, %v", ok, err)
+	}
+	if strings.Contains(strings.Join(down.Lines, "\n"), "No timeout") {
+		t.Errorf("a key tried after alt+q shows the countdown stopped:\n%s", strings.Join(down.Lines, "\n"))
+	}
+	if !byTry.Adopt("alt+q", "") {
+		t.Fatal("Adopt(alt+q) took no copy")
+	}
+	if _, ok := byTry.cd.Remaining(); ok {
+		t.Error("adopting alt+q left the countdown running")
+	}
+	want, _, err := byKey.Key("alt+q", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, stopped); diff != "" {
+		t.Errorf("alt+q (-Key +Try):\n%s", diff)
+	}
+	// A key tried, and another given: alt+q's copy is not taken.
+	x, err := New(&spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := x.Resize(100, 30); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := x.Try("alt+q", ""); !ok {
+		t.Fatal("Try(alt+q) drew no frame")
+	}
+	f, _, err := x.Key("down", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := x.cd.Remaining(); !ok || strings.Contains(strings.Join(f.Lines, "\n"), "No timeout") {
+		t.Errorf("alt+q tried, then down given: the countdown stopped (%v) or shows so:\n%s", !ok, strings.Join(f.Lines, "\n"))
+	}
+	if x.Adopt("alt+q", "") {
+		t.Error("Adopt(alt+q) took a copy after another key")
+	}
+}
+
 // TestConcurrent runs keys and sizes from several goroutines, for -race.
 func TestConcurrent(t *testing.T) {
 	x, err := New(&Spec{Dialog: DialogAskUser, Request: json.RawMessage(deploy)})
@@ -196,17 +267,23 @@ func TestAppendFrame(t *testing.T) {
 func TestTryAdopt(t *testing.T) {
 	const questions = `{"questions":[{"question":"Which layout?","header":"Layout","multiSelect":false,"options":[{"label":"grid","description":"a grid","preview":"# Grid\n\n- one"},{"label":"list","description":"a list"}]},{"question":"Which parts?","header":"Parts","multiSelect":true,"options":[{"label":"p","description":"q"},{"label":"r","description":"s"}]}]}`
 	type key struct{ name, text string }
-	tries := []key{{"down", ""}, {"up", ""}, {"tab", ""}, {"shift+tab", ""}, {"", " "}, {"left", ""}, {"right", ""}}
+	tries := []key{{"down", ""}, {"up", ""}, {"tab", ""}, {"shift+tab", ""}, {"", " "}, {"left", ""}, {"right", ""}, {"escape", ""}, {"enter", ""}}
 	cases := []struct {
 		name string
 		spec Spec
 		keys []key
 		end  string // a key that ends the dialog at once
+		// Keys given that must have been tried: their frames were drawn ahead.
+		drawn []string
 	}{
 		{"ask_user", Spec{Dialog: DialogAskUser, Request: json.RawMessage(deploy), Overlay: true, Title: "ask_user"},
-			[]key{{"down", ""}, {"", " "}, {"tab", ""}, {"", "v1"}, {"backspace", ""}, {"left", ""}, {"shift+tab", ""}, {"up", ""}, {"right", ""}}, "escape"},
+			[]key{{"down", ""}, {"", " "}, {"tab", ""}, {"", "v1"}, {"backspace", ""}, {"left", ""}, {"shift+tab", ""}, {"up", ""}, {"right", ""}}, "escape", nil},
 		{"questions", Spec{Dialog: DialogQuestions, Request: json.RawMessage(questions)},
-			[]key{{"down", ""}, {"up", ""}, {"", " "}, {"tab", ""}, {"down", ""}, {"", " "}, {"shift+tab", ""}, {"right", ""}, {"left", ""}}, "ctrl+c"},
+			// Esc asks before it dismisses, and leaves an input; Enter on
+			// the review with a question unanswered says so, and on a
+			// question's row goes to it.
+			[]key{{"down", ""}, {"up", ""}, {"", " "}, {"tab", ""}, {"down", ""}, {"", " "}, {"shift+tab", ""}, {"right", ""}, {"left", ""},
+				{"escape", ""}, {"down", ""}, {"", "o"}, {"", "x"}, {"escape", ""}, {"tab", ""}, {"tab", ""}, {"escape", ""}, {"enter", ""}, {"down", ""}, {"enter", ""}}, "ctrl+c", []string{"escape", "enter"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -227,6 +304,7 @@ func TestTryAdopt(t *testing.T) {
 			if _, err := byTry.Resize(100, 30); err != nil {
 				t.Fatal(err)
 			}
+			drawn := map[string]bool{}
 			for _, k := range c.keys {
 				frames := map[key]Frame{}
 				for _, tk := range tries {
@@ -241,6 +319,7 @@ func TestTryAdopt(t *testing.T) {
 					t.Fatal(err)
 				}
 				got, tried := frames[k]
+				drawn[k.name] = drawn[k.name] || tried
 				if byTry.Adopt(k.name, k.text) != tried {
 					t.Fatalf("Adopt(%q, %q) = %v after Try said %v", k.name, k.text, !tried, tried)
 				}
@@ -254,6 +333,11 @@ func TestTryAdopt(t *testing.T) {
 				}
 				if byTry.Adopt(k.name, k.text) {
 					t.Fatalf("Adopt(%q, %q) took a copy twice", k.name, k.text)
+				}
+			}
+			for _, name := range c.drawn {
+				if !drawn[name] {
+					t.Errorf("%s was never drawn ahead", name)
 				}
 			}
 			// What ends the dialog is for Key alone.
