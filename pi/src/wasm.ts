@@ -316,6 +316,17 @@ function frameOf(r: unknown): LocalFrame | undefined {
  * The keys tried while the person has not typed, most likely first: a
  * key's frame is then ready when it comes. Typed text is not tried here,
  * but for a space; see TEXT_TRIED_KEYS.
+ *
+ * A key is tried on a copy of the dialog (pimirror.Mirror.Try): nothing
+ * it does reaches the dialog, the child or the screen unless it comes.
+ * Enter and Esc are tried where they draw a frame: Enter on a review
+ * page that goes to a question or says which is unanswered, Esc leaving
+ * an input or asking before it dismisses (AskUserQuestion's dialog). A
+ * key that ends the dialog, Enter that submits or Esc that dismisses,
+ * has no frame to draw ahead: the module refuses to try it, and when it
+ * comes the child closes the component. Alt+Q is tried while a countdown
+ * runs: the copy draws "No timeout" and the countdown runs on, in the
+ * dialog and in the child, until Alt+Q comes.
  */
 export const TRIED_KEYS: readonly Key[] = [
   { key: "down" },
@@ -326,6 +337,8 @@ export const TRIED_KEYS: readonly Key[] = [
   { key: "shift+tab" },
   { key: "right" },
   { key: "left" },
+  { key: "escape" },
+  { key: "alt+q" },
 ];
 
 /**

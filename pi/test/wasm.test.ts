@@ -407,3 +407,67 @@ test("wasm route: a typed letter's frame comes from the two probes' tried frames
   );
   d.close();
 });
+
+// Types keys into a dialog of the module at a person's pace (each once
+// the keys after the last are tried) and the same keys into another at
+// once (none tried), and returns both frames' lines for each key and how
+// many keys the module drew as they came at pace.
+async function pacedAndCold(m: DialogModule, spec: Parameters<DialogModule["open"]>[0], keys: { key: string }[] | ({ key: string } | { text: string })[]) {
+  const lines = (f: LocalFrame | "ended" | undefined) => (f && f !== "ended" ? f.lines.join("\n") : String(f));
+  // The cold dialog's keys all at once, and closed before its first try.
+  const cold = m.open(spec)!;
+  cold.resize(100, 30);
+  const want = keys.map((k) => lines(cold.key(k)));
+  cold.close();
+  const paced = m.open(spec)!;
+  paced.resize(100, 30);
+  const frames: { paced: string; cold: string }[] = [];
+  let drawn = 0;
+  await triedDuring(async (tried) => {
+    for (const [i, k] of keys.entries()) {
+      await untilTried(tried);
+      tried.length = 0;
+      const got = await drawnDuring(() => paced.key(k));
+      drawn += got.drawn;
+      frames.push({ paced: lines(got.value), cold: want[i]! });
+    }
+  });
+  paced.close();
+  return { frames, drawn };
+}
+
+test("wasm route: Esc and Enter on a review page, at a person's pace, show frames tried while Pi was idle, the same as the module's", { skip }, async () => {
+  const m = await dialogModule(wasm);
+  assert.ok(m);
+  const spec = {
+    dialog: "questions",
+    request: {
+      questions: [
+        { id: "q1", question: "Which layout?", header: "Layout", multiSelect: false, options: [{ id: "o1", label: "grid", description: "a grid" }, { id: "o2", label: "list", description: "a list" }] },
+        { id: "q2", question: "Which parts?", header: "Parts", multiSelect: true, options: [{ id: "o3", label: "p", description: "q" }, { id: "o4", label: "r", description: "s" }] },
+      ],
+    },
+  } as const;
+  // To the review; Enter there says what is unanswered; Esc asks before
+  // it dismisses; Enter on a question's row goes to it; Esc leaves the
+  // Other input.
+  const keys = ["tab", "tab", "enter", "escape", "enter", "down", "down", "down", "enter", "escape", "escape", "down"].map((key) => ({ key }));
+  const { frames, drawn } = await pacedAndCold(m, spec, keys);
+  for (const [i, f] of frames.entries()) assert.equal(f.paced, f.cold, `after ${keys[i]!.key} (key ${i})`);
+  assert.match(frames[2]!.paced, /Answer “Layout”/, "Enter on the review says what is unanswered");
+  assert.match(frames[3]!.paced, /Press Esc again to dismiss/, "the first Esc asks");
+  assert.equal(drawn, 0, "every key's frame was tried");
+});
+
+test("wasm route: Alt+Q at a person's pace shows the stopped countdown tried while Pi was idle, and only the key stops it", { skip }, async () => {
+  const m = await dialogModule(wasm);
+  assert.ok(m);
+  const spec = { ...countdownSpec(), deadline: Math.round((Date.now() + 600_000) * 1000) };
+  const { frames, drawn } = await pacedAndCold(m, spec, [{ key: "down" }, { key: "alt+q" }, { key: "up" }]);
+  assert.match(frames[0]!.paced, /\d:\d\d/, "the countdown runs after Alt+Q was tried and another key came");
+  assert.doesNotMatch(frames[0]!.paced, /No timeout/, "a tried Alt+Q is not shown for another key");
+  assert.match(frames[1]!.paced, /No timeout/, "Alt+Q's frame");
+  assert.equal(frames[1]!.paced, frames[1]!.cold, "the tried frame is the module's");
+  assert.equal(frames[2]!.paced, frames[2]!.cold, "the countdown stays stopped after Alt+Q was adopted");
+  assert.equal(drawn, 0, "every key's frame was tried");
+});
