@@ -110,7 +110,10 @@ var scriptPatience time.Duration
 func TestScripts(t *testing.T) {
 	scriptPatience = testkit.Patience(t)
 	testscript.Run(t, testscript.Params{
-		Dir:                 "testdata/script",
+		Dir: "testdata/script",
+		// The scripts' work directories live in the test's own, which
+		// the test removes: testscript's own root would stay behind.
+		WorkdirRoot:         t.TempDir(),
 		RequireExplicitExec: true,
 		Setup:               fill,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
