@@ -73,6 +73,9 @@ const napCell = new Int32Array(new SharedArrayBuffer(4));
 const NAP_MS = 0.001;
 
 /** The types of message that answer a key: its frame, or the component's end. */
+/** How long a child's output is read after it exits, at most. */
+const EXIT_GRACE_MS = 250;
+
 const ANSWERS: ReadonlySet<string> = new Set<FromChild["type"]>(["frame", "close", "result"]);
 
 /**
@@ -161,7 +164,20 @@ export class Child {
     });
     this.proc.stdin!.on("error", () => {}); // a dead child shows in "exit"
     this.proc.on("error", (err) => this.die({ code: null, signal: null, error: spawnError(binary, err), stderr: this.stderr }));
-    this.proc.on("exit", (code, signal) => this.die({ code, signal, stderr: this.stderr }));
+    // "exit" can come before the last of the child's output is read: what
+    // it wrote just before it died (an event, a result) is read first,
+    // within a short grace, so that a grandchild holding the pipe open
+    // cannot delay the death.
+    this.proc.on("exit", (code, signal) => {
+      const out = this.proc.stdout!;
+      const die = () => this.die({ code, signal, stderr: this.stderr });
+      if (out.readableEnded || out.destroyed) return die();
+      const grace = setTimeout(die, EXIT_GRACE_MS);
+      out.once("end", () => {
+        clearTimeout(grace);
+        die();
+      });
+    });
     this.unref();
     this.send(hello);
   }
