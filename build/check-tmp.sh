@@ -7,6 +7,9 @@
 set -uo pipefail
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/askuser-test-tmp.XXXXXX") || exit 1
+# A run stopped by a signal removes its directory too (a SIGKILL cannot).
+trap 'rm -rf "$tmp"; exit 130' INT
+trap 'rm -rf "$tmp"; exit 143' TERM HUP
 # Go's test driver and node both honour TMPDIR. Every line of output
 # gets the minutes and seconds since the start, so that a slow step shows
 # in the log.
