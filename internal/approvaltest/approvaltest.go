@@ -1,8 +1,11 @@
 // Package approvaltest holds the approvals askuser's tests show on every
 // surface: hostile commands, and the questionnaires and hub questions
 // package approval makes of them. It is for tests only: no program
-// imports it. It is apart from package testkit, which the packages that
-// package approval and the hub are built on test with.
+// imports it. It is apart from package testkit because the packages that
+// approval and hub are built on (strictjson, contract, auq, config, ask)
+// import testkit in tests of their own package, which may reach their
+// unexported names: testkit importing approval or hub would make those
+// tests an import cycle.
 package approvaltest
 
 import (
