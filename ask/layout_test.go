@@ -60,7 +60,7 @@ var hostOnly = []string{
 }
 
 // testOnly are the packages that only tests import.
-var testOnly = map[string]bool{"internal/testkit": true, "internal/clients": true}
+var testOnly = map[string]bool{"internal/testkit": true, "internal/approvaltest": true, "internal/clients": true}
 
 // hostImports are the imports of one host by another that the layout
 // allows, each with its reason. Any other is an error, and so is a
