@@ -54,13 +54,22 @@ func geminiHome(s *sandbox, m *model, mode string, env map[string]string, extra 
 	if env != nil {
 		server["env"] = env // Gemini refuses "env": null
 	}
-	s.write("home/.gemini/settings.json", mustJSON(map[string]any{
-		"security":   map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
-		"privacy":    map[string]any{"usageStatisticsEnabled": false},
-		"telemetry":  map[string]any{"enabled": false},
-		"general":    map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
-		"mcpServers": map[string]any{"askuser": server},
-	}))
+	geminiSettings(s, m, map[string]any{"askuser": server})
+}
+
+// geminiSettings sets up Gemini CLI's settings in s for the model m, with
+// servers as its MCP servers (none when nil).
+func geminiSettings(s *sandbox, m *model, servers map[string]any) {
+	settings := map[string]any{
+		"security":  map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
+		"privacy":   map[string]any{"usageStatisticsEnabled": false},
+		"telemetry": map[string]any{"enabled": false},
+		"general":   map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
+	}
+	if servers != nil {
+		settings["mcpServers"] = servers
+	}
+	s.write("home/.gemini/settings.json", mustJSON(settings))
 	// The TUI asks once whether to trust the folder.
 	s.write("home/.gemini/trustedFolders.json", mustJSON(map[string]string{s.work: "TRUST_FOLDER"}))
 	s.setenv("GOOGLE_GEMINI_BASE_URL="+m.url(), "GEMINI_API_KEY=test", "GEMINI_CLI_NO_RELAUNCH=1")

@@ -36,8 +36,10 @@ func (s *sandbox) read(rel string) string {
 }
 
 // TestSetupHooks runs askuser setup on a fresh home, starts the client
-// and checks that it loaded askuser's hooks; then --undo puts the files
-// back byte for byte, whatever the client wrote into them meanwhile.
+// and checks that it loaded askuser's hooks, or for a client setup gives
+// no hooks that askuser's tool is offered and answers; then --undo puts
+// the files back byte for byte, whatever the client wrote into them
+// meanwhile.
 func TestSetupHooks(t *testing.T) {
 	t.Run("claude-code", func(t *testing.T) {
 		s := newSandbox(t)
@@ -97,6 +99,24 @@ env_key = "SCRIPTED_API_KEY"
 		s.setup("--yes", "--undo", "codex")
 		if got := s.read(file); got != before {
 			t.Errorf("config.toml after --undo:\n%s\nwant:\n%s", got, before)
+		}
+	})
+	t.Run("gemini", func(t *testing.T) {
+		s := newSandbox(t)
+		m := newModel(t, gemini{}, "mcp_askuser_ask_user", tuiQuestion)
+		geminiSettings(s, m, nil)
+		const file = "home/.gemini/settings.json"
+		before := s.read(file)
+		s.setup("--yes", "gemini")
+		if again := s.setup("--yes", "gemini"); !strings.Contains(again, "already set up") {
+			t.Errorf("second setup: %q, want already set up", again)
+		}
+		u := s.startTUI("gemini", "-m", "gemini-2.5-flash")
+		u.waitText("Type your message")
+		sameGuidance(t, fromGemini(t, "ask_user", answerPopup(u, m)), greenAnswered(""))
+		s.setup("--yes", "--undo", "gemini")
+		if got := s.read(file); got != before {
+			t.Errorf("settings.json after --undo:\n%s\nwant:\n%s", got, before)
 		}
 	})
 }
