@@ -96,6 +96,46 @@ func opencodeHome(s *sandbox, m *model, mode string) {
 		"OPENCODE_DISABLE_EMBEDDED_WEB_UI=1", "OPENCODE_EXPERIMENTAL_DISABLE_FILEWATCHER=1")
 }
 
+// kiloHome sets up Kilo CLI's config in s for the model m, without MCP
+// servers: OpenCode's config, in Kilo's directory. Offline, Kilo spends
+// over a minute at start installing its plugin package into a config
+// directory that holds a plugin, as OpenCode does, unless npm is told it
+// is offline (opencodeOffline), and seconds flushing telemetry.
+func kiloHome(s *sandbox, m *model) {
+	s.write("home/.config/kilo/kilo.json", mustJSON(map[string]any{
+		"autoupdate": false,
+		"share":      "disabled",
+		"model":      "scripted/test-model",
+		"provider": map[string]any{"scripted": map[string]any{
+			"npm":     "@ai-sdk/openai-compatible",
+			"name":    "Scripted",
+			"options": map[string]any{"baseURL": m.url() + "/v1", "apiKey": "test"},
+			"models":  map[string]any{"test-model": map[string]any{"name": "Test model"}},
+		}},
+	}))
+	opencodeOffline(s)
+	s.setenv("KILO_DISABLE_AUTOUPDATE=1", "KILO_DISABLE_MODELS_FETCH=1", "KILO_DISABLE_LSP_DOWNLOAD=1", "KILO_DISABLE_SHARE=1",
+		"KILO_DISABLE_DEFAULT_PLUGINS=1", "KILO_DISABLE_CLAUDE_CODE=1", "KILO_DISABLE_EXTERNAL_SKILLS=1", "KILO_DISABLE_EMBEDDED_WEB_UI=1",
+		"KILO_EXPERIMENTAL_DISABLE_FILEWATCHER=1", "KILO_TELEMETRY_LEVEL=off", "KILO_DISABLE_CODEBASE_INDEXING=1")
+}
+
+// continueHome sets up Continue CLI's config.yaml in s for the model m,
+// without MCP servers, and returns its path.
+func continueHome(s *sandbox, m *model) string {
+	s.setenv("CONTINUE_CLI_ENABLE_TELEMETRY=0", "CONTINUE_METRICS_ENABLED=0")
+	return s.write("home/.continue/config.yaml", `name: Local
+version: 1.0.0
+schema: v1
+models:
+  - name: Scripted
+    provider: openai
+    model: test-model
+    apiBase: `+m.url()+`/v1
+    apiKey: test
+    roles: [chat]
+`)
+}
+
 // claudeMCP is Claude Code's --mcp-config for askuser mcp in mode.
 func claudeMCP(mode string) string {
 	return mustJSON(map[string]any{"mcpServers": map[string]any{"askuser": map[string]any{

@@ -1,6 +1,7 @@
 package clients
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -117,6 +118,55 @@ env_key = "SCRIPTED_API_KEY"
 		s.setup("--yes", "--undo", "gemini")
 		if got := s.read(file); got != before {
 			t.Errorf("settings.json after --undo:\n%s\nwant:\n%s", got, before)
+		}
+	})
+	// Kilo CLI: askuser's tool is offered and called in kilo run, which
+	// declares no elicitation, outside tmux: the model gets the text that
+	// says so. --undo removes askuser's plugin too.
+	t.Run("kilo", func(t *testing.T) {
+		s := newSandbox(t)
+		m := newModel(t, chat{}, "askuser_ask_user", question)
+		kiloHome(s, m)
+		const file = "home/.config/kilo/kilo.json"
+		before := s.read(file)
+		s.setup("--yes", "kilo")
+		if again := s.setup("--yes", "kilo"); !strings.Contains(again, "already set up") {
+			t.Errorf("second setup: %q, want already set up", again)
+		}
+		out := s.headless("kilo", "run", prompt)
+		sameGuidance(t, oneResult(t, m), noRoute)
+		finished(t, out)
+		s.setup("--yes", "--undo", "kilo")
+		if got := s.read(file); got != before {
+			t.Errorf("kilo.json after --undo:\n%s\nwant:\n%s", got, before)
+		}
+		if got := s.read("home/.config/kilo/plugin/askuser.js"); got != "<none>" {
+			t.Errorf("the plugin is left after --undo")
+		}
+	})
+	// Continue CLI fires no hooks: askuser's tool is offered and called in
+	// cn -p, which declares no elicitation, outside tmux.
+	t.Run("continue", func(t *testing.T) {
+		s := newSandbox(t)
+		m := newModel(t, chat{}, "ask_user", question)
+		config := continueHome(s, m)
+		const file = "home/.continue/config.yaml"
+		before := s.read(file)
+		s.setup("--yes", "continue")
+		if again := s.setup("--yes", "continue"); !strings.Contains(again, "already set up") {
+			t.Errorf("second setup: %q, want already set up", again)
+		}
+		out := s.headless("node", clientBin(t, "cn"), "-p", prompt, "--config", config, "--auto")
+		// Continue gives the model the result's content blocks as JSON.
+		text, err := contentText(json.RawMessage(oneResult(t, m)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameGuidance(t, text, noRoute)
+		finished(t, out)
+		s.setup("--yes", "--undo", "continue")
+		if got := s.read(file); got != before {
+			t.Errorf("config.yaml after --undo:\n%s\nwant:\n%s", got, before)
 		}
 	})
 }
