@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/askuser/askuser/approval"
 )
 
 // setup runs askuser setup with args in the sandbox's environment and
@@ -120,22 +122,35 @@ env_key = "SCRIPTED_API_KEY"
 			t.Errorf("settings.json after --undo:\n%s\nwant:\n%s", got, before)
 		}
 	})
-	// Kilo CLI: askuser's tool is offered and called in kilo run, which
-	// declares no elicitation, outside tmux: the model gets the text that
-	// says so. --undo removes askuser's plugin too.
+	// Kilo CLI 7.7.7's TUI inside tmux, with askuser's plugin: the
+	// model's bash call, which the project's config makes ask, waits in
+	// Kilo's own prompt and on the hub; allowed once on the hub, the
+	// command runs. Kilo offered the model askuser's tool beside it.
 	t.Run("kilo", func(t *testing.T) {
 		s := newSandbox(t)
-		m := newModel(t, chat{}, "askuser_ask_user", question)
+		c := startSandboxHub(s)
+		ran := filepath.Join(s.work, "ran")
+		m := newModel(t, chat{}, "bash", mustJSON(map[string]string{"command": "touch " + ran, "description": "Create the file ran"}))
 		kiloHome(s, m)
+		s.write("project/kilo.json", mustJSON(map[string]any{"permission": map[string]any{"bash": "ask"}}))
 		const file = "home/.config/kilo/kilo.json"
 		before := s.read(file)
 		s.setup("--yes", "kilo")
 		if again := s.setup("--yes", "kilo"); !strings.Contains(again, "already set up") {
 			t.Errorf("second setup: %q, want already set up", again)
 		}
-		out := s.headless("kilo", "run", prompt)
-		sameGuidance(t, oneResult(t, m), noRoute)
-		finished(t, out)
+		u := s.startTUI("kilo")
+		u.waitText("Ask anything")
+		q := askBash(u, m, c, ran)
+		answerApproval(t, s, q.ID, approval.QuestionID+"=Allow once")
+		got := u.result(m)
+		if !exists(ran) {
+			t.Errorf("the command did not run; the model received:\n%s", got)
+		}
+		if !m.sent(`"name":"askuser_ask_user"`) {
+			t.Error("Kilo did not offer the model askuser's tool askuser_ask_user")
+		}
+		u.waitText(finalText)
 		s.setup("--yes", "--undo", "kilo")
 		if got := s.read(file); got != before {
 			t.Errorf("kilo.json after --undo:\n%s\nwant:\n%s", got, before)
