@@ -120,10 +120,10 @@ func kiloHome(s *sandbox, m *model) {
 }
 
 // continueHome sets up Continue CLI's config.yaml in s for the model m,
-// without MCP servers, and returns its path.
-func continueHome(s *sandbox, m *model) string {
+// without MCP servers.
+func continueHome(s *sandbox, m *model) {
 	s.setenv("CONTINUE_CLI_ENABLE_TELEMETRY=0", "CONTINUE_METRICS_ENABLED=0")
-	return s.write("home/.continue/config.yaml", `name: Local
+	s.write("home/.continue/config.yaml", `name: Local
 version: 1.0.0
 schema: v1
 models:

@@ -160,18 +160,20 @@ env_key = "SCRIPTED_API_KEY"
 		}
 	})
 	// Continue CLI fires no hooks: askuser's tool is offered and called in
-	// cn -p, which declares no elicitation, outside tmux.
+	// cn -p (with --auto, which lets it call a tool without asking), which
+	// reads ~/.continue/config.yaml and declares no elicitation, outside
+	// tmux.
 	t.Run("continue", func(t *testing.T) {
 		s := newSandbox(t)
 		m := newModel(t, chat{}, "ask_user", question)
-		config := continueHome(s, m)
+		continueHome(s, m)
 		const file = "home/.continue/config.yaml"
 		before := s.read(file)
 		s.setup("--yes", "continue")
 		if again := s.setup("--yes", "continue"); !strings.Contains(again, "already set up") {
 			t.Errorf("second setup: %q, want already set up", again)
 		}
-		out := s.headless("node", clientBin(t, "cn"), "-p", prompt, "--config", config, "--auto")
+		out := s.headless("node", clientBin(t, "cn"), "-p", prompt, "--auto")
 		// Continue gives the model the result's content blocks as JSON.
 		text, err := contentText(json.RawMessage(oneResult(t, m)))
 		if err != nil {
