@@ -75,10 +75,10 @@ func geminiSettings(s *sandbox, m *model, servers map[string]any) {
 	s.setenv("GOOGLE_GEMINI_BASE_URL="+m.url(), "GEMINI_API_KEY=test", "GEMINI_CLI_NO_RELAUNCH=1")
 }
 
-// opencodeHome sets up OpenCode's config in s for the model m.
-func opencodeHome(s *sandbox, m *model, mode string) {
-	s.write("home/.config/opencode/opencode.json", mustJSON(map[string]any{
-		"$schema":    "https://opencode.ai/config.json",
+// opencodeConfig is OpenCode's config, which Kilo reads too, with the
+// model m as its one provider and model, and updates and sharing off.
+func opencodeConfig(m *model) map[string]any {
+	return map[string]any{
 		"autoupdate": false,
 		"share":      "disabled",
 		"model":      "scripted/test-model",
@@ -88,9 +88,16 @@ func opencodeHome(s *sandbox, m *model, mode string) {
 			"options": map[string]any{"baseURL": m.url() + "/v1", "apiKey": "test"},
 			"models":  map[string]any{"test-model": map[string]any{"name": "Test model"}},
 		}},
-		"mcp": map[string]any{"askuser": map[string]any{
-			"type": "local", "command": append([]string{askuserBin}, askuserArgs(mode)...), "enabled": true}},
-	}))
+	}
+}
+
+// opencodeHome sets up OpenCode's config in s for the model m.
+func opencodeHome(s *sandbox, m *model, mode string) {
+	cfg := opencodeConfig(m)
+	cfg["$schema"] = "https://opencode.ai/config.json"
+	cfg["mcp"] = map[string]any{"askuser": map[string]any{
+		"type": "local", "command": append([]string{askuserBin}, askuserArgs(mode)...), "enabled": true}}
+	s.write("home/.config/opencode/opencode.json", mustJSON(cfg))
 	s.setenv("OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1", "OPENCODE_DISABLE_SHARE=1",
 		"OPENCODE_DISABLE_DEFAULT_PLUGINS=1", "OPENCODE_DISABLE_CLAUDE_CODE=1", "OPENCODE_DISABLE_EXTERNAL_SKILLS=1",
 		"OPENCODE_DISABLE_EMBEDDED_WEB_UI=1", "OPENCODE_EXPERIMENTAL_DISABLE_FILEWATCHER=1")
@@ -102,17 +109,7 @@ func opencodeHome(s *sandbox, m *model, mode string) {
 // directory that holds a plugin, as OpenCode does, unless npm is told it
 // is offline (opencodeOffline), and seconds flushing telemetry.
 func kiloHome(s *sandbox, m *model) {
-	s.write("home/.config/kilo/kilo.json", mustJSON(map[string]any{
-		"autoupdate": false,
-		"share":      "disabled",
-		"model":      "scripted/test-model",
-		"provider": map[string]any{"scripted": map[string]any{
-			"npm":     "@ai-sdk/openai-compatible",
-			"name":    "Scripted",
-			"options": map[string]any{"baseURL": m.url() + "/v1", "apiKey": "test"},
-			"models":  map[string]any{"test-model": map[string]any{"name": "Test model"}},
-		}},
-	}))
+	s.write("home/.config/kilo/kilo.json", mustJSON(opencodeConfig(m)))
 	opencodeOffline(s)
 	s.setenv("KILO_DISABLE_AUTOUPDATE=1", "KILO_DISABLE_MODELS_FETCH=1", "KILO_DISABLE_LSP_DOWNLOAD=1", "KILO_DISABLE_SHARE=1",
 		"KILO_DISABLE_DEFAULT_PLUGINS=1", "KILO_DISABLE_CLAUDE_CODE=1", "KILO_DISABLE_EXTERNAL_SKILLS=1", "KILO_DISABLE_EMBEDDED_WEB_UI=1",
