@@ -1,9 +1,11 @@
-# The real MCP clients: Claude Code, Codex, Gemini CLI and OpenCode, at
-# the versions of the committed lockfile, each run against the askuser
-# binary with a scripted model server on 127.0.0.1 (see internal/clients/). npm ci
-# runs only when the lockfile changed. OpenCode comes as its linux-x64
-# build: the registry serves opencode-ai 1.18.33 but not all of the
-# platform builds it names, which npm ci then wants in the lockfile.
+# The real MCP clients: Claude Code, Codex, Gemini CLI, OpenCode, Kilo CLI
+# and Continue CLI, at the versions of the committed lockfile, each run
+# against the askuser binary with a scripted model server on 127.0.0.1
+# (see internal/clients/). npm ci runs only when the lockfile changed.
+# OpenCode and Kilo come as their linux-x64 builds: the registry serves
+# opencode-ai 1.18.33 but not all of the platform builds it names, which
+# npm ci then wants in the lockfile, and Kilo's is the binary its wrapper
+# package would run.
 # Included by the top Makefile.
 CLIENTS_DIR := internal/clients
 

@@ -79,6 +79,8 @@ var clientPaths = map[string]string{
 	"gemini":   ".bin/gemini",
 	"node":     ".bin/node",
 	"opencode": "opencode-linux-x64/bin/opencode",
+	"kilo":     "@kilocode/cli-linux-x64/bin/kilo",
+	"cn":       "@continuedev/cli/dist/cn.js",
 }
 
 // clientBin returns the path of a client's command in the installed

@@ -1,11 +1,14 @@
 package clients
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/askuser/askuser/approval"
 )
 
 // setup runs askuser setup with args in the sandbox's environment and
@@ -36,8 +39,10 @@ func (s *sandbox) read(rel string) string {
 }
 
 // TestSetupHooks runs askuser setup on a fresh home, starts the client
-// and checks that it loaded askuser's hooks; then --undo puts the files
-// back byte for byte, whatever the client wrote into them meanwhile.
+// and checks that it loaded askuser's hooks, or for a client setup gives
+// no hooks that askuser's tool is offered and answers; then --undo puts
+// the files back byte for byte, whatever the client wrote into them
+// meanwhile.
 func TestSetupHooks(t *testing.T) {
 	t.Run("claude-code", func(t *testing.T) {
 		s := newSandbox(t)
@@ -97,6 +102,88 @@ env_key = "SCRIPTED_API_KEY"
 		s.setup("--yes", "--undo", "codex")
 		if got := s.read(file); got != before {
 			t.Errorf("config.toml after --undo:\n%s\nwant:\n%s", got, before)
+		}
+	})
+	t.Run("gemini", func(t *testing.T) {
+		s := newSandbox(t)
+		m := newModel(t, gemini{}, "mcp_askuser_ask_user", tuiQuestion)
+		geminiSettings(s, m, nil)
+		const file = "home/.gemini/settings.json"
+		before := s.read(file)
+		s.setup("--yes", "gemini")
+		if again := s.setup("--yes", "gemini"); !strings.Contains(again, "already set up") {
+			t.Errorf("second setup: %q, want already set up", again)
+		}
+		u := s.startTUI("gemini", "-m", "gemini-2.5-flash")
+		u.waitText("Type your message")
+		sameGuidance(t, fromGemini(t, "ask_user", answerPopup(u, m)), greenAnswered(""))
+		s.setup("--yes", "--undo", "gemini")
+		if got := s.read(file); got != before {
+			t.Errorf("settings.json after --undo:\n%s\nwant:\n%s", got, before)
+		}
+	})
+	// Kilo CLI 7.7.7's TUI inside tmux, with askuser's plugin: the
+	// model's bash call, which the project's config makes ask, waits in
+	// Kilo's own prompt and on the hub; allowed once on the hub, the
+	// command runs. Kilo offered the model askuser's tool beside it.
+	t.Run("kilo", func(t *testing.T) {
+		s := newSandbox(t)
+		c := startSandboxHub(s)
+		ran := filepath.Join(s.work, "ran")
+		m := newModel(t, chat{}, "bash", mustJSON(map[string]string{"command": "touch " + ran, "description": "Create the file ran"}))
+		kiloHome(s, m)
+		s.write("project/kilo.json", mustJSON(map[string]any{"permission": map[string]any{"bash": "ask"}}))
+		const file = "home/.config/kilo/kilo.json"
+		before := s.read(file)
+		s.setup("--yes", "kilo")
+		if again := s.setup("--yes", "kilo"); !strings.Contains(again, "already set up") {
+			t.Errorf("second setup: %q, want already set up", again)
+		}
+		u := s.startTUI("kilo")
+		u.waitText("Ask anything")
+		q := askBash(u, m, c, ran)
+		answerApproval(t, s, q.ID, approval.QuestionID+"=Allow once")
+		got := u.result(m)
+		if !exists(ran) {
+			t.Errorf("the command did not run; the model received:\n%s", got)
+		}
+		if !m.sent(`"name":"askuser_ask_user"`) {
+			t.Error("Kilo did not offer the model askuser's tool askuser_ask_user")
+		}
+		u.waitText(finalText)
+		s.setup("--yes", "--undo", "kilo")
+		if got := s.read(file); got != before {
+			t.Errorf("kilo.json after --undo:\n%s\nwant:\n%s", got, before)
+		}
+		if got := s.read("home/.config/kilo/plugin/askuser.js"); got != "<none>" {
+			t.Errorf("the plugin is left after --undo")
+		}
+	})
+	// Continue CLI fires no hooks: askuser's tool is offered and called in
+	// cn -p (with --auto, which lets it call a tool without asking), which
+	// reads ~/.continue/config.yaml and declares no elicitation, outside
+	// tmux.
+	t.Run("continue", func(t *testing.T) {
+		s := newSandbox(t)
+		m := newModel(t, chat{}, "ask_user", question)
+		continueHome(s, m)
+		const file = "home/.continue/config.yaml"
+		before := s.read(file)
+		s.setup("--yes", "continue")
+		if again := s.setup("--yes", "continue"); !strings.Contains(again, "already set up") {
+			t.Errorf("second setup: %q, want already set up", again)
+		}
+		out := s.headless("node", clientBin(t, "cn"), "-p", prompt, "--auto")
+		// Continue gives the model the result's content blocks as JSON.
+		text, err := contentText(json.RawMessage(oneResult(t, m)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameGuidance(t, text, noRoute)
+		finished(t, out)
+		s.setup("--yes", "--undo", "continue")
+		if got := s.read(file); got != before {
+			t.Errorf("config.yaml after --undo:\n%s\nwant:\n%s", got, before)
 		}
 	})
 }

@@ -43,8 +43,17 @@ type setupFile struct {
 	path func(home string, getenv func(string) string) string
 	// edit returns the file's new text with askuser in it, given its old
 	// text (nil when there is none) and the command that runs askuser
-	// (without a subcommand). present reports that nothing needs writing.
-	edit func(file string, old []byte, cmd []string) (text []byte, present bool, err error)
+	// (without a subcommand). present reports that nothing needs writing;
+	// note, when not empty, says what the change does beyond adding.
+	edit func(file string, old []byte, cmd []string) (text []byte, present bool, note string, err error)
+}
+
+// adds is a setup edit that only ever adds askuser: it has no note.
+func adds(edit func(string, []byte, []string) ([]byte, bool, error)) func(string, []byte, []string) ([]byte, bool, string, error) {
+	return func(file string, old []byte, cmd []string) ([]byte, bool, string, error) {
+		text, present, err := edit(file, old, cmd)
+		return text, present, "", err
+	}
 }
 
 // A setupOffer is a setting that setup offers besides registering
@@ -67,8 +76,8 @@ var setupClients = map[string]setupClient{
 		files: []setupFile{
 			{claudeFile, jsonEdit(false, []string{"mcpServers"}, func(cmd []string) ordered {
 				return ordered{{"type", "stdio"}, {"command", cmd[0]}, {"args", append(slices.Clone(cmd[1:]), "mcp", "--approve-tool")}}
-			}, nil)},
-			{claudeSettingsFile, claudeHooksEdit},
+			}, nil, claudeOlderEntry)},
+			{claudeSettingsFile, adds(claudeHooksEdit)},
 		},
 		offer: &setupOffer{
 			flag:  "keep-popup-answers",
@@ -87,19 +96,19 @@ a long call then holds the turn until it ends.`,
 		},
 		hooks: true,
 	},
-	"codex": {title: "Codex", files: []setupFile{{codexFile, codexEdit}}, hooks: true, note: codexTrustNote},
+	"codex": {title: "Codex", files: []setupFile{{codexFile, adds(codexEdit)}}, hooks: true, note: codexTrustNote},
 	"gemini": {title: "Gemini CLI", files: []setupFile{{homeFile(".gemini", "settings.json"), jsonEdit(true, []string{"mcpServers"}, func(cmd []string) ordered {
 		return ordered{{"command", cmd[0]}, {"args", mcpArgs(cmd)}, {"trust", true}}
-	}, nil)}}},
+	}, nil, nil)}}},
 	"opencode": {title: "OpenCode", files: []setupFile{
-		{opencodeFile("opencode", "opencode"), jsonEdit(true, []string{"mcp"}, opencodeEntry, opencodeSchema)},
+		{opencodeFile("opencode", "opencode"), jsonEdit(true, []string{"mcp"}, opencodeEntry, opencodeSchema, nil)},
 		{opencodePluginFile("opencode"), opencodePluginEdit("opencode")},
 	}, hooks: true},
 	"kilo": {title: "Kilo CLI", files: []setupFile{
-		{opencodeFile("kilo", "kilo"), jsonEdit(true, []string{"mcp"}, opencodeEntry, nil)},
+		{opencodeFile("kilo", "kilo"), jsonEdit(true, []string{"mcp"}, opencodeEntry, nil, nil)},
 		{opencodePluginFile("kilo"), opencodePluginEdit("kilo")},
 	}, hooks: true},
-	"continue": {title: "Continue CLI", files: []setupFile{{homeFile(".continue", "config.yaml"), continueEdit}}},
+	"continue": {title: "Continue CLI", files: []setupFile{{homeFile(".continue", "config.yaml"), adds(continueEdit)}}},
 }
 
 // setupAliases are other names of clients: claude, the name of Claude
@@ -295,38 +304,94 @@ func opencodePluginFile(dir string) func(string, func(string) string) string {
 // opencodePluginEdit writes askuser's OpenCode plugin running askuser
 // hook CLIENT, in place of an older one of askuser's; a file of that
 // name that is not askuser's plugin is left alone.
-func opencodePluginEdit(client string) func(string, []byte, []string) ([]byte, bool, error) {
-	return func(file string, old []byte, cmd []string) ([]byte, bool, error) {
+func opencodePluginEdit(client string) func(string, []byte, []string) ([]byte, bool, string, error) {
+	return func(file string, old []byte, cmd []string) ([]byte, bool, string, error) {
 		text, err := opencode.Plugin(append(slices.Clone(cmd), "hook", client))
 		if err != nil {
-			return nil, false, err
+			return nil, false, "", err
 		}
 		switch {
 		case bytes.Equal(old, text):
-			return old, true, nil
+			return old, true, "", nil
 		case len(old) > 0 && !opencode.IsPlugin(old):
-			return nil, false, fmt.Errorf("%s is there and is not askuser's plugin; move it away or remove it by hand", file)
+			return nil, false, "", fmt.Errorf("%s is there and is not askuser's plugin; move it away or remove it by hand", file)
+		case len(old) > 0:
+			return text, false, file + " is askuser's plugin as another askuser setup wrote it; it is replaced.", nil
 		}
-		return text, false, nil
+		return text, false, "", nil
 	}
 }
 
 // jsonEdit registers askuser as the member "askuser" of the object at
 // path, in JSON (comments: JSONC). A new file starts with first's members.
-func jsonEdit(comments bool, path []string, entry func([]string) ordered, first ordered) func(string, []byte, []string) ([]byte, bool, error) {
-	return func(file string, old []byte, cmd []string) ([]byte, bool, error) {
+// A member "askuser" already there that differs is an error, unless older
+// (when not nil) reports it is a form an older askuser setup wrote: then
+// the members of the entry in it are made the current ones, and the
+// members of the user's own are kept.
+func jsonEdit(comments bool, path []string, entry func([]string) ordered, first ordered, older func(have any, cmd []string) bool) func(string, []byte, []string) ([]byte, bool, string, error) {
+	return func(file string, old []byte, cmd []string) ([]byte, bool, string, error) {
 		if len(bytes.TrimSpace(old)) == 0 {
 			old = []byte(first.render("", "  ") + "\n")
 		}
 		text, res, err := setJSONMember(file, old, comments, path, "askuser", entry(cmd))
-		switch {
-		case err != nil:
-			return nil, false, err
-		case res == jsonDiffers:
-			return nil, false, fmt.Errorf("%s: %s.askuser is already there and differs from %s; change or remove it by hand", file, strings.Join(path, "."), entry(cmd).render("", ""))
+		if err != nil {
+			return nil, false, "", err
 		}
-		return text, res == jsonPresent, nil
+		if res != jsonDiffers {
+			return text, res == jsonPresent, "", nil
+		}
+		name := strings.Join(path, ".") + ".askuser"
+		at := append(slices.Clone(path), "askuser")
+		if have, err := jsonValueAt(file, old, comments, at); err == nil && older != nil && older(have, cmd) {
+			text, err := updateJSONObject(file, old, comments, at, entry(cmd))
+			if err != nil {
+				return nil, false, "", err
+			}
+			return text, false, fmt.Sprintf("%s: %s is askuser's entry as an older askuser setup wrote it; it becomes the current one.", file, name), nil
+		}
+		return nil, false, "", fmt.Errorf("%s: %s is already there and differs from %s, and is not an entry askuser setup wrote; change or remove it by hand", file, name, entry(cmd).render("", ""))
 	}
+}
+
+// claudeOlderEntry reports whether have, askuser's entry among Claude
+// Code's MCP servers, is one an older askuser setup wrote: a stdio server
+// running askuser mcp without --approve-tool (askuser setup added it
+// with the approve tool, which answers Claude Code's permission prompts
+// in -p), by npx or an askuser binary. Members of the user's own, such as
+// env, may be there too.
+func claudeOlderEntry(have any, cmd []string) bool {
+	e, ok := have.(map[string]any)
+	if !ok {
+		return false
+	}
+	if t, ok := e["type"]; ok && t != "stdio" {
+		return false
+	}
+	command, ok := e["command"].(string)
+	list, ok2 := e["args"].([]any)
+	if !ok || !ok2 || len(list) == 0 || list[len(list)-1] != "mcp" {
+		return false
+	}
+	args := make([]string, len(list)-1)
+	for i, a := range list[:len(list)-1] {
+		if args[i], ok = a.(string); !ok {
+			return false
+		}
+	}
+	return runsAskuser(command, args, cmd)
+}
+
+// runsAskuser reports whether command with args (before askuser's
+// subcommand) runs askuser: as cmd, the command setup registers now, as
+// npx's package, or as a binary named askuser.
+func runsAskuser(command string, args, cmd []string) bool {
+	switch {
+	case slices.Equal(append([]string{command}, args...), cmd):
+		return true
+	case command == "npx":
+		return slices.Equal(args, []string{"-y", "@askuser/askuser"}) || slices.Equal(args, []string{"@askuser/askuser"})
+	}
+	return filepath.Base(command) == "askuser" && len(args) == 0
 }
 
 var codexHeader = regexp.MustCompile(`(?m)^[ \t]*\[[ \t]*mcp_servers[ \t]*\.[ \t]*("askuser"|askuser)[ \t]*\][ \t]*(#.*)?$`)
@@ -565,6 +630,7 @@ type setupChange struct {
 	path      string
 	old, text []byte
 	existed   bool
+	note      string // what the change does beyond adding, if anything
 }
 
 // runSetup is askuser setup.
@@ -649,6 +715,9 @@ func runSetup(_ context.Context, env *Env, args []string) int {
 	} else {
 		fmt.Fprintf(env.Stdout, "askuser setup %s: registers %s in %s\n", name, setupWhat(client, cmd), strings.Join(changedPaths(changes), " and "))
 		for _, c := range changes {
+			if c.note != "" {
+				fmt.Fprintln(env.Stdout, c.note)
+			}
 			writeDiff(env, c.path, c.old, c.text, c.existed)
 		}
 		if dryRun {
@@ -686,11 +755,11 @@ func setupChanges(client setupClient, paths []string, cmd []string) (files, chan
 			return nil, nil, err
 		}
 		c.existed = err == nil
-		text, present, err := f.edit(c.path, c.old, cmd)
+		text, present, note, err := f.edit(c.path, c.old, cmd)
 		if err != nil {
 			return nil, nil, err
 		}
-		c.text = text
+		c.text, c.note = text, note
 		if present {
 			c.text = c.old
 		} else {

@@ -288,6 +288,11 @@ func TestSetupRefuses(t *testing.T) {
 		{"gemini comment not closed", "gemini", ".gemini/settings.json", "{ /*/ }", ":1:3: not valid JSON with comments: comment not closed"},
 		{"gemini comma without a member", "gemini", ".gemini/settings.json", "{,}", ":1:2: not valid JSON with comments"},
 		{"gemini askuser differs", "gemini", ".gemini/settings.json", `{"mcpServers": {"askuser": {"command": "askuser", "args": ["mcp"]}}}`, ": mcpServers.askuser is already there and differs"},
+		{"claude askuser of another command", "claude", ".claude.json", `{"mcpServers": {"askuser": {"command": "node", "args": ["server.js", "mcp"]}}}`, ": mcpServers.askuser is already there and differs from {\"type\": \"stdio\",\"command\": \"npx\",\"args\": [\"-y\", \"@askuser/askuser\", \"mcp\", \"--approve-tool\"]}, and is not an entry askuser setup wrote; change or remove it by hand"},
+		{"claude askuser with flags of the user's", "claude", ".claude.json", `{"mcpServers": {"askuser": {"command": "askuser", "args": ["mcp", "--mode", "popup"]}}}`, ": mcpServers.askuser is already there and differs"},
+		{"claude askuser over http", "claude", ".claude.json", `{"mcpServers": {"askuser": {"type": "http", "command": "askuser", "args": ["mcp"]}}}`, ": mcpServers.askuser is already there and differs"},
+		{"claude askuser by npx of another package", "claude", ".claude.json", `{"mcpServers": {"askuser": {"command": "npx", "args": ["-y", "askuser-fork", "mcp"]}}}`, ": mcpServers.askuser is already there and differs"},
+		{"claude askuser not an object", "claude", ".claude.json", `{"mcpServers": {"askuser": "askuser mcp"}}`, ": mcpServers.askuser is already there and differs"},
 		{"codex table differs", "codex", ".codex/config.toml", "a = 1\n[mcp_servers.askuser]\ncommand = \"askuser\"\n", `:2: [mcp_servers.askuser] is already there and differs`},
 		{"codex inline table", "codex", ".codex/config.toml", "[mcp_servers]\naskuser = { command = \"askuser\" }\n", ": askuser is already among mcp_servers"},
 		{"codex inline mcp_servers", "codex", ".codex/config.toml", "model = \"o3\"\nmcp_servers = { other = { command = \"x\" } }\n", ": mcp_servers is an inline table"},
@@ -324,6 +329,57 @@ func TestSetupRefuses(t *testing.T) {
 			}
 			if diff := cmp.Diff(before, snapshot(t, home)); diff != "" {
 				t.Errorf("files changed (-before +after):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestSetupUpgradesOlderEntry checks that askuser's entry in Claude
+// Code's configuration as an older askuser setup wrote it, without the
+// approve tool, becomes the current one, shown and asked like any change,
+// with the members of the user's own kept; --undo puts the file back
+// byte for byte.
+func TestSetupUpgradesOlderEntry(t *testing.T) {
+	const file = ".claude.json"
+	tests := []struct{ name, before, after string }{
+		{"by npx",
+			"{\n  \"numStartups\": 3,\n  \"mcpServers\": {\n    \"askuser\": {\n      \"type\": \"stdio\",\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"@askuser/askuser\", \"mcp\"]\n    }\n  }\n}\n",
+			"{\n  \"numStartups\": 3,\n  \"mcpServers\": {\n    \"askuser\": {\n      \"type\": \"stdio\",\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"@askuser/askuser\", \"mcp\", \"--approve-tool\"]\n    }\n  }\n}\n"},
+		{"by a binary, with env of the user's, on one line",
+			`{"mcpServers": {"askuser": {"command": "/opt/bin/askuser", "args": ["mcp"], "env": {"A": "1"}}}}`,
+			`{"mcpServers": {"askuser": {"command": "npx", "args": ["-y", "@askuser/askuser", "mcp", "--approve-tool"], "env": {"A": "1"},` + "\n  \"type\": \"stdio\"}}}"},
+		{"by npx without -y, tabs",
+			"{\n\t\"mcpServers\": {\n\t\t\"askuser\": {\n\t\t\t\"type\": \"stdio\",\n\t\t\t\"command\": \"npx\",\n\t\t\t\"args\": [\"@askuser/askuser\", \"mcp\"]\n\t\t}\n\t}\n}",
+			"{\n\t\"mcpServers\": {\n\t\t\"askuser\": {\n\t\t\t\"type\": \"stdio\",\n\t\t\t\"command\": \"npx\",\n\t\t\t\"args\": [\"-y\", \"@askuser/askuser\", \"mcp\", \"--approve-tool\"]\n\t\t}\n\t}\n}"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home := t.TempDir()
+			writeBefore(t, home, setupFile{file, tt.before, ""})
+			orig := snapshot(t, home)
+			path := filepath.Join(home, file)
+			note := path + ": mcpServers.askuser is askuser's entry as an older askuser setup wrote it; it becomes the current one."
+			code, out, errs := runSetup(t, home, "--npx", "--dry-run", "claude-code")
+			if code != 0 || !strings.Contains(out, note) || !strings.Contains(out, "+++ "+path) || !cmp.Equal(orig, snapshot(t, home)) {
+				t.Fatalf("--dry-run: status %d, stdout %q, stderr %q; want the note %q and no change", code, out, errs, note)
+			}
+			if code, _, errs = runSetup(t, home, "--npx", "claude-code"); code != cli.ExitUsage || !cmp.Equal(orig, snapshot(t, home)) {
+				t.Fatalf("without a terminal or --yes: status %d, stderr %q; the files must stay", code, errs)
+			}
+			if code, out, errs = runSetup(t, home, "--npx", "--yes", "claude-code"); code != 0 {
+				t.Fatalf("--yes: status %d, stdout %q, stderr %q", code, out, errs)
+			}
+			if diff := cmp.Diff(tt.after, readOr(t, path)); diff != "" {
+				t.Fatalf("%s after setup (-want +got):\n%s", file, diff)
+			}
+			if got := readOr(t, path+".askuser-backup"); got != tt.before {
+				t.Errorf("backup %q, want the file as it was %q", got, tt.before)
+			}
+			if code, out, _ = runSetup(t, home, "--npx", "--yes", "claude-code"); code != 0 || !strings.Contains(out, "already set up") {
+				t.Errorf("second run: status %d, stdout %q", code, out)
+			}
+			if code, _, errs = runSetup(t, home, "--yes", "--undo", "claude-code"); code != 0 || !cmp.Equal(orig, snapshot(t, home)) {
+				t.Fatalf("--undo: status %d, stderr %q, left (-before +after):\n%s", code, errs, cmp.Diff(orig, snapshot(t, home)))
 			}
 		})
 	}

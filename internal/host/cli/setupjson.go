@@ -279,6 +279,59 @@ func addJSONArrayElement(file string, src []byte, comments bool, path []string, 
 	return insertAfter(src, a.elems[len(a.elems)-1][1], indent, renderValue(elem, indent, unit)), jsonAdded, nil
 }
 
+// jsonValueAt returns the value at path from the top-level object of
+// src, decoded; it is an error when the value is not there.
+func jsonValueAt(file string, src []byte, comments bool, path []string) (any, error) {
+	o, i, clean, err := jsonPath(file, src, comments, path[:len(path)-1])
+	if err != nil {
+		return nil, err
+	}
+	var m *jsonMember
+	if i == len(path)-1 {
+		m = o.member(path[len(path)-1])
+	}
+	if m == nil {
+		return nil, fmt.Errorf("%s: %s is not there", file, strings.Join(path, "."))
+	}
+	var v any
+	err = json.Unmarshal(clean[m.valueStart:m.valueEnd], &v)
+	return v, err
+}
+
+// updateJSONObject makes each member of value a member of the object at
+// path with the same value: a member that differs has its value replaced
+// where it is, a missing one is added last. The rest of the text,
+// members of the object's own among it, is kept byte for byte.
+func updateJSONObject(file string, src []byte, comments bool, path []string, value ordered) ([]byte, error) {
+	for _, kv := range value {
+		var err error
+		if src, err = replaceJSONValue(file, src, comments, append(slices.Clone(path), kv.k), kv.v); err != nil {
+			return nil, err
+		}
+	}
+	return src, nil
+}
+
+// replaceJSONValue sets the value at path, the last of its names, to
+// value, unless it is equal already: in place of the old value, or as a
+// new member when there is none.
+func replaceJSONValue(file string, src []byte, comments bool, path []string, value any) ([]byte, error) {
+	text, res, err := setJSONValue(file, src, comments, path, value)
+	if err != nil || res != jsonDiffers {
+		return text, err
+	}
+	o, _, _, err := jsonPath(file, src, comments, path[:len(path)-1])
+	if err != nil {
+		return nil, err
+	}
+	m := o.member(path[len(path)-1])
+	var out bytes.Buffer
+	out.Write(src[:m.valueStart])
+	out.WriteString(renderValue(value, lineIndent(src, m.valueStart), indentUnit(src)))
+	out.Write(src[m.valueEnd:])
+	return out.Bytes(), nil
+}
+
 // jsonMemberEdit is setJSONValue for a setup edit: the value name at
 // path, in a file that may be empty or missing; a value there that
 // differs is an error.
