@@ -4,6 +4,8 @@
 //
 //   - `pi install npm:@askuser/pi-ask-user`, and real Pi 1.6 with a
 //     scripted model asks through ask_user in RPC mode;
+//   - `npx -y @askuser/askuser setup --yes pi` does the same with the
+//     user's pi, and its --undo gives Pi's settings file back;
 //   - `npx -y @askuser/askuser mcp` answers initialize and tools/list;
 //   - `npx -y @askuser/askuser version` prints the version just built;
 //   - `npx -y @askuser/askuser-hub version` does too, from the hub's own
@@ -249,17 +251,26 @@ test("the stripped linux-x64 binary is under 16 MiB", { skip: nodePlatform !== "
 const deploy = { allowFreeText: false, questions: [{ title: "Deploy where?", kind: "single", options: [{ label: "staging" }, { label: "prod" }] }] };
 
 /**
- * A fresh Pi home with the model's calls scripted, where the README's
- * `pi install` line has run, with the user's `pi` command (Pi 1.6 under
- * Node 22) on PATH.
+ * A fresh Pi home with the model's calls scripted and the user's `pi`
+ * command (Pi 1.6 under Node 22) on PATH, where nothing is installed yet.
  */
-function installedPi(calls: unknown[]) {
+function piHome(calls: unknown[]) {
   const pi = prepare(calls, { install: false });
   Object.assign(pi.env, userEnv(pi.env.HOME!));
   const bin = join(pi.dir, "bin");
   mkdirSync(bin);
   writeFileSync(join(bin, "pi"), `#!/bin/sh\nexec '${nodeBin}' '${piCli}' "$@"\n`, { mode: 0o755 });
   pi.env.PATH = bin + delimiter + pi.env.PATH;
+  return pi;
+}
+
+/**
+ * A fresh Pi home with the model's calls scripted, where the README's
+ * `pi install` line has run, with the user's `pi` command (Pi 1.6 under
+ * Node 22) on PATH.
+ */
+function installedPi(calls: unknown[]) {
+  const pi = piHome(calls);
   const line = readmeLine("pi install ");
   assert.equal(line, `pi install npm:${piPackage}`);
   run(line, "sh", ["-c", line], { cwd: pi.dir, env: pi.env, timeout: 600_000 });
@@ -306,6 +317,39 @@ test(`pi install npm:${piPackage}, then Pi asks through ask_user in RPC mode`, a
   } finally {
     rpc.close();
   }
+});
+
+/** A file's bytes, or undefined where there is none. */
+function bytesOf(file: string): string | undefined {
+  return existsSync(file) ? readFileSync(file, "base64") : undefined;
+}
+
+test(`npx -y ${launcher} setup --yes pi installs the Pi package with the user's pi, Pi asks through it, and --undo gives Pi's files back`, async () => {
+  const pi = piHome([deploy]);
+  const settings = join(pi.env.PI_CODING_AGENT_DIR!, "settings.json");
+  const before = bytesOf(settings);
+  const out = run(`npx -y ${launcher} setup --yes pi`, "npx", ["-y", launcher, "setup", "--yes", "pi"], { cwd: pi.dir, env: pi.env, timeout: 600_000 });
+  assert.match(out, new RegExp(`pi install npm:${piPackage}`), out);
+  const list = run("pi list", "pi", ["list"], { cwd: pi.dir, env: pi.env });
+  assert.match(list, new RegExp(`npm:${piPackage}`), list);
+
+  const rpc = new Rpc(pi);
+  try {
+    rpc.send({ type: "prompt", message: "ask me" });
+    const sel = await rpc.next("a select request", (m) => m.type === "extension_ui_request" && m.method === "select", 60_000);
+    assert.deepEqual(sel.options, ["staging", "prod"]);
+    rpc.send({ type: "extension_ui_response", id: sel.id, value: "staging" });
+    await until("the tool result", () => pi.modelSaw().length >= 1, 60_000);
+    assert.deepEqual(pi.modelSaw()[0]!.details.answers[0].selections, ["staging"]);
+  } finally {
+    rpc.close();
+  }
+
+  const undo = run(`npx -y ${launcher} setup --yes --undo pi`, "npx", ["-y", launcher, "setup", "--yes", "--undo", "pi"], { cwd: pi.dir, env: pi.env, timeout: 600_000 });
+  assert.match(undo, new RegExp(`pi remove npm:${piPackage}`), undo);
+  const after = run("pi list", "pi", ["list"], { cwd: pi.dir, env: pi.env });
+  assert.doesNotMatch(after, new RegExp(piPackage), after);
+  assert.equal(bytesOf(settings), before, "Pi's settings.json after --undo");
 });
 
 /**

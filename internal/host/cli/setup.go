@@ -618,7 +618,7 @@ codex: ~/.codex/config.toml; gemini: ~/.gemini/settings.json; opencode:
 ~/.config/opencode/opencode.json and the plugin
 ~/.config/opencode/plugin/askuser.js; kilo: the same in ~/.config/kilo;
 continue: ~/.continue/config.yaml; pi installs the Pi package
-` + piPackage + ` with pi install.
+` + piPackage + ` with pi install, which changes ~/.pi/agent/settings.json.
 It shows the change and asks before writing; a file it changes keeps its
 first original as FILE.askuser-backup, which --undo puts back.
 
@@ -865,22 +865,12 @@ func writeWithBackup(file string, old, text []byte, existed bool) error {
 	if st, err := os.Stat(file); err == nil {
 		mode = st.Mode().Perm()
 	}
-	_, errB := os.Stat(file + backupSuffix)
-	_, errC := os.Stat(file + createdSuffix)
-	if errors.Is(errB, fs.ErrNotExist) && errors.Is(errC, fs.ErrNotExist) {
-		if existed {
-			if err := os.WriteFile(file+backupSuffix, old, mode); err != nil {
-				return err
-			}
-		} else {
-			made, err := mkdirs(filepath.Dir(file))
-			if err != nil {
-				return err
-			}
-			if err := os.WriteFile(file+createdSuffix, []byte(made), 0o644); err != nil {
-				return err
-			}
-		}
+	made := missingDirs(filepath.Dir(file))
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return err
+	}
+	if err := keepOriginal(file, old, existed, made); err != nil {
+		return err
 	}
 	tmp := file + ".askuser-tmp"
 	if err := os.WriteFile(tmp, text, mode); err != nil {
@@ -889,9 +879,29 @@ func writeWithBackup(file string, old, text []byte, existed bool) error {
 	return os.Rename(tmp, file)
 }
 
-// mkdirs makes dir and the directories above it that are missing, and
-// returns the topmost it made, or "" when dir was there.
-func mkdirs(dir string) (string, error) {
+// keepOriginal keeps what file held before askuser setup first changed
+// it: old as the backup when the file existed, else a mark that setup
+// created it, naming made, the topmost directory made for it. A file that
+// has either already is left as it is, so that the first original stays.
+func keepOriginal(file string, old []byte, existed bool, made string) error {
+	_, errB := os.Stat(file + backupSuffix)
+	_, errC := os.Stat(file + createdSuffix)
+	if !errors.Is(errB, fs.ErrNotExist) || !errors.Is(errC, fs.ErrNotExist) {
+		return nil
+	}
+	if existed {
+		mode := fs.FileMode(0o644)
+		if st, err := os.Stat(file); err == nil {
+			mode = st.Mode().Perm()
+		}
+		return os.WriteFile(file+backupSuffix, old, mode)
+	}
+	return os.WriteFile(file+createdSuffix, []byte(made), 0o644)
+}
+
+// missingDirs returns the topmost of dir and the directories above it
+// that are missing, or "" when dir is there.
+func missingDirs(dir string) string {
 	top := ""
 	for d := dir; ; d = filepath.Dir(d) {
 		if _, err := os.Stat(d); err == nil || filepath.Dir(d) == d {
@@ -899,7 +909,7 @@ func mkdirs(dir string) (string, error) {
 		}
 		top = d
 	}
-	return top, os.MkdirAll(dir, 0o755)
+	return top
 }
 
 // An undoStep puts back one file askuser setup changed, or removes one it
@@ -1040,6 +1050,10 @@ func diffLines(b []byte) []string {
 
 // setupPi installs the Pi package with pi install when pi is on the PATH,
 // after asking as for a file; without pi it prints the command to run.
+// Pi's settings file, which pi install changes, is kept as any other
+// client's file is: its first original as the backup, or a mark that pi
+// install created it. --undo runs pi remove, so that Pi deletes the
+// package's files, and then puts the settings file back byte for byte.
 func setupPi(env *Env, yes, dryRun, undo bool) int {
 	verb := "install"
 	if undo {
@@ -1051,7 +1065,12 @@ func setupPi(env *Env, yes, dryRun, undo bool) int {
 		fmt.Fprintf(env.Stdout, "askuser is registered in Pi by its package; pi is not on the PATH, so run:\n  %s\n", line)
 		return 0
 	}
-	fmt.Fprintf(env.Stdout, "askuser setup pi: runs %s\n", line)
+	settings, err := piSettings(env)
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "askuser setup:", err)
+		return ExitError
+	}
+	fmt.Fprintf(env.Stdout, "askuser setup pi: runs %s, which changes %s\n", line, settings)
 	if dryRun {
 		fmt.Fprintln(env.Stdout, "(dry run: nothing run)")
 		return 0
@@ -1059,11 +1078,48 @@ func setupPi(env *Env, yes, dryRun, undo bool) int {
 	if code, ok := confirm(env, yes, "Run "+line+"?"); !ok {
 		return code
 	}
+	old, errOld := os.ReadFile(settings)
+	if errOld != nil && !errors.Is(errOld, fs.ErrNotExist) {
+		fmt.Fprintln(env.Stderr, "askuser setup:", errOld)
+		return ExitError
+	}
+	made := missingDirs(filepath.Dir(settings))
 	c := exec.Command(pi, verb, piPackage)
 	c.Stdout, c.Stderr = env.Stdout, env.Stderr
 	if err := c.Run(); err != nil {
 		fmt.Fprintf(env.Stderr, "askuser setup: %s: %v\n", line, err)
 		return ExitError
 	}
+	if undo {
+		return setupUndo(env, []string{settings}, true, false)
+	}
+	if _, err := os.Stat(settings); errors.Is(err, fs.ErrNotExist) {
+		return 0 // pi install left no settings file to keep
+	}
+	if err := keepOriginal(settings, old, errOld == nil, made); err != nil {
+		fmt.Fprintln(env.Stderr, "askuser setup:", err)
+		return ExitError
+	}
 	return 0
+}
+
+// piSettings is the path of Pi's settings file: settings.json in
+// PI_CODING_AGENT_DIR, else in ~/.pi/agent.
+func piSettings(env *Env) (string, error) {
+	getenv := env.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if dir := getenv("PI_CODING_AGENT_DIR"); dir != "" {
+		return filepath.Join(dir, "settings.json"), nil
+	}
+	home := getenv("HOME")
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return "", err
+		}
+		home = h
+	}
+	return filepath.Join(home, ".pi", "agent", "settings.json"), nil
 }

@@ -526,6 +526,67 @@ func TestSetupPi(t *testing.T) {
 	}
 }
 
+// TestSetupPiUndo checks that setup pi keeps Pi's settings file as any
+// client's file: --undo runs pi remove and then gives the file back byte
+// for byte, or removes it and the directories made for it when pi install
+// created them.
+func TestSetupPiUndo(t *testing.T) {
+	const orig = "{\n  \"theme\": \"dark\"\n}\n"
+	for _, tt := range []struct {
+		name   string
+		before string // "<none>": no settings file, nor its directory
+	}{
+		{"settings there", orig},
+		{"no settings", "<none>"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			bin, home := t.TempDir(), t.TempDir()
+			t.Setenv("PATH", bin)
+			settings := filepath.Join(home, ".pi", "agent", "settings.json")
+			// A pi that writes its settings as Pi does: install adds the
+			// package, remove leaves an empty list.
+			script := "#!/bin/sh\nf='" + settings + "'\n/bin/mkdir -p \"${f%/*}\"\n" +
+				"case $1 in install) printf '{\"packages\":[\"%s\"]}\\n' \"$2\" > \"$f\";; remove) printf '{\"packages\":[]}\\n' > \"$f\";; esac\n"
+			if err := os.WriteFile(filepath.Join(bin, "pi"), []byte(script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if tt.before != "<none>" {
+				if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(settings, []byte(tt.before), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, args := range [][]string{{"--yes", "pi"}, {"--yes", "pi"}} {
+				if code, out, errs := runSetup(t, home, args...); code != 0 {
+					t.Fatalf("setup %q: status %d; stdout %q, stderr %q", args, code, out, errs)
+				}
+			}
+			if got := readOr(t, settings); got != "{\"packages\":[\"npm:@askuser/pi-ask-user\"]}\n" {
+				t.Fatalf("after setup pi, settings.json holds %q", got)
+			}
+			if code, out, errs := runSetup(t, home, "--yes", "--undo", "pi"); code != 0 {
+				t.Fatalf("setup --undo pi: status %d; stdout %q, stderr %q", code, out, errs)
+			}
+			if got := readOr(t, settings); got != tt.before {
+				t.Errorf("after --undo settings.json holds %q, want %q", got, tt.before)
+			}
+			if tt.before != "<none>" {
+				if st, err := os.Stat(settings); err != nil || st.Mode().Perm() != 0o600 {
+					t.Errorf("after --undo settings.json: %v, %v; want mode 0600", st, err)
+				}
+			} else if _, err := os.Stat(filepath.Join(home, ".pi")); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("after --undo ~/.pi is still there (%v)", err)
+			}
+			left, _ := filepath.Glob(settings + ".askuser-*")
+			if len(left) > 0 {
+				t.Errorf("after --undo setup's files are left: %q", left)
+			}
+		})
+	}
+}
+
 // claudeSettingsEnv is claudeSettingsNew with the setting
 // --keep-popup-answers offers.
 const claudeSettingsEnv = "{\n  \"hooks\": {\n    " + claudeHookGroups + "\n  },\n  \"env\": {\n    \"CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS\": \"0\"\n  }\n}\n"
