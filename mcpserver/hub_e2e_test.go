@@ -75,7 +75,7 @@ func startHubProcess(t *testing.T, state string) (signal func(sig syscall.Signal
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the hub was not ready within 20s:\n%s", stderr.String())
+			t.Fatalf("the hub was not ready within %v:\n%s", testkit.Patience(t), stderr.String())
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
