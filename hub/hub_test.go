@@ -455,9 +455,15 @@ func twinTimedOut(t *testing.T, info hub.Info, timeoutMs int64) {
 		Dial: func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Info: &info}) },
 	})
 	defer closeLink(l)
-	a := newAsker(t, l, ask.Capabilities{}, timeoutMs)
+	timesOut(t, newAsker(t, l, ask.Capabilities{}, timeoutMs), []byte(askUserReq))
+}
+
+// timesOut asks req with a, which has no surface to answer it, and
+// waits until its deadline ends it.
+func timesOut(t *testing.T, a *ask.Asker, req []byte) {
+	t.Helper()
 	results := make(chan contract.Result, 1)
-	go func() { results <- ask.AskJSON(context.Background(), a, ask.AskUser, []byte(askUserReq), nil) }()
+	go func() { results <- ask.AskJSON(context.Background(), a, ask.AskUser, req, nil) }()
 	select {
 	case res := <-results:
 		if res.Status != contract.StatusTimeout {
