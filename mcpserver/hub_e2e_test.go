@@ -340,16 +340,20 @@ func TestHubWinsOverForm(t *testing.T) {
 	state := t.TempDir()
 	startHubProcess(t, state)
 	cancelled := make(chan error, 1)
+	// The person at the form answers only once the test ends, however
+	// long the hub's answer takes to come.
+	release := make(chan struct{})
 	slow := func(ctx context.Context, _ *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		select {
 		case <-ctx.Done():
 			cancelled <- context.Cause(ctx)
 			return nil, ctx.Err()
-		case <-time.After(30 * time.Second):
+		case <-release:
 			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "staging"}}, nil
 		}
 	}
 	cs, _ := hubClient(t, state, "2025-11-25", slow, "--timeout-per-question", "20000")
+	t.Cleanup(func() { close(release) })
 	call := callTool(cs, mcpserver.ToolName, hubAskUser)
 	q := onePending(t, state)
 	if q.Agent != "hubtest 1.0" {
