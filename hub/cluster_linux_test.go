@@ -1128,6 +1128,10 @@ func TestClusterStopCountdown(t *testing.T) {
 	word := secret()
 	title, yes, no := "Ship the "+word+" build?", "yes-"+word, "no-"+word
 	req, _ := json.Marshal(map[string]any{"questions": []map[string]any{{"title": title, "options": []map[string]any{{"label": yes}, {"label": no}}}}})
+	// A twin of the question, asked after it with the same timeout and
+	// with no surface to answer it, times out once its deadline is past.
+	twin := newAsker(t, l, ask.Capabilities{}, 4000)
+	twinReq, _ := json.Marshal(map[string]any{"questions": []map[string]any{{"title": "Wait out the " + word + " deadline?", "options": []map[string]any{{"label": yes}, {"label": no}}}}})
 	hubs := map[string]*hub.Client{"the agent's hub": agentHub, "the cluster": cluster, "the person's hub": mine}
 	seen := map[string]bool{}
 	for _, tc := range []struct {
@@ -1150,7 +1154,7 @@ func TestClusterStopCountdown(t *testing.T) {
 				t.Logf("pending: %v", err)
 			}
 			for _, p := range qs {
-				if !seen[p.ID] {
+				if !seen[p.ID] && bytes.Contains(p.Request, []byte(title)) {
 					q, seen[p.ID] = p, true
 				}
 			}
@@ -1184,7 +1188,7 @@ func TestClusterStopCountdown(t *testing.T) {
 				}
 			}
 		}
-		time.Sleep(time.Until(q.Tag.Deadline.Add(time.Second)))
+		timesOut(t, twin, twinReq)
 		if _, err := answerRetrying(t, mine, &q, yes, "alice"); err != nil {
 			t.Fatalf("stopped on %s: answer after the deadline on the person's hub: %v", tc.where, err)
 		}

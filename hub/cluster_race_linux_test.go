@@ -620,8 +620,18 @@ func TestClusterStopLookedFor(t *testing.T) {
 			}
 			return "the question did not reach the person's hub"
 		})
-		// Both relays wait for the question's end before the stop.
-		time.Sleep(200 * time.Millisecond)
+		// The question waits, with its deadline, on every hub before the
+		// stop: each relay has stored it, and from then on waits for its
+		// end, looking for a stop every lookEvery.
+		waitFor(t, func() string {
+			for name, h := range hubs {
+				got, _, err := h.Question(context.Background(), q.ID)
+				if err != nil || got == nil || got.Tag.Deadline == nil {
+					return fmt.Sprintf("the question does not wait with its deadline on %s (%v)", name, err)
+				}
+			}
+			return ""
+		})
 		nc := tc.conn()
 		start := time.Now()
 		stopWithoutNotice(t, nc, q.ID, tc.by)

@@ -443,6 +443,37 @@ func TestSameMomentExactlyOnce(t *testing.T) {
 	t.Logf("the program won %d of 20 rounds", hubWins)
 }
 
+// twinTimedOut asks, through a link of its own to the hub of info, a
+// question with timeoutMs and no surface to answer it, and waits until
+// its deadline ends it: a question asked before it with the same
+// timeout has then outlived its own deadline, as the askers' clock and
+// the hub see it, unless its countdown was stopped: the event that marks
+// the deadline's passing.
+func twinTimedOut(t *testing.T, info hub.Info, timeoutMs int64) {
+	t.Helper()
+	l := hub.NewLink(&hub.LinkOptions{
+		Dial: func(ctx context.Context) (*hub.Client, error) { return hub.Dial(ctx, &hub.DialOptions{Info: &info}) },
+	})
+	defer closeLink(l)
+	timesOut(t, newAsker(t, l, ask.Capabilities{}, timeoutMs), []byte(askUserReq))
+}
+
+// timesOut asks req with a, which has no surface to answer it, and
+// waits until its deadline ends it.
+func timesOut(t *testing.T, a *ask.Asker, req []byte) {
+	t.Helper()
+	results := make(chan contract.Result, 1)
+	go func() { results <- ask.AskJSON(context.Background(), a, ask.AskUser, req, nil) }()
+	select {
+	case res := <-results:
+		if res.Status != contract.StatusTimeout {
+			t.Fatalf("the twin question ended %+v, want a timeout", res)
+		}
+	case <-time.After(testkit.Patience(t)):
+		t.Fatal("the twin question did not time out")
+	}
+}
+
 // TestCountdownStopped has the person stop the countdown in the local
 // dialog: the question on the hub then outlives its first deadline, and
 // an answer given there after it still wins.
@@ -462,13 +493,13 @@ func TestCountdownStopped(t *testing.T) {
 	})
 	a := newAsker(t, l, ask.Bind(ask.Capabilities{}, contract.RouteCustom, ask.AskUser, local), 1000)
 	results := make(chan contract.Result, 1)
-	firstDeadline := time.Now().Add(time.Second)
 	go func() { results <- ask.AskJSON(context.Background(), a, ask.AskUser, []byte(askUserReq), nil) }()
 	if !<-stopped {
 		t.Fatal("the countdown could not be stopped")
 	}
 	q := waitPending(t, c)
-	// Past the first deadline, and past the hub's look at the countdown.
+	// The question on the hub loses its deadline once the asker tells
+	// the hub that its countdown stopped.
 	deadline := testkit.PatienceDeadline(t)
 	for {
 		qs, err := c.Pending(context.Background())
@@ -483,7 +514,9 @@ func TestCountdownStopped(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	time.Sleep(time.Until(firstDeadline.Add(500 * time.Millisecond)))
+	// Past the first deadline, which a question asked after it with the
+	// same timeout did not outlive, an answer still wins.
+	twinTimedOut(t, info, 1000)
 	if _, err := c.Answer(context.Background(), q.ID, askUserAnswer(t, "prod"), "program"); err != nil {
 		t.Fatalf("answer after the first deadline: %v", err)
 	}
@@ -535,7 +568,9 @@ func TestStopCountdownElsewhere(t *testing.T) {
 			t.Fatal("the asker's countdown kept running after a surface stopped it")
 		}
 	}
-	time.Sleep(time.Until(q.Tag.Deadline.Add(500 * time.Millisecond)))
+	// Past the first deadline, which a question asked after it with the
+	// same timeout did not outlive, an answer still wins.
+	twinTimedOut(t, info, 2000)
 	if _, err := c.Answer(context.Background(), q.ID, askUserAnswer(t, "prod"), "program"); err != nil {
 		t.Fatalf("answer after the first deadline: %v", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -67,13 +68,14 @@ func sameJSON(t *testing.T, got, want string) {
 	}
 }
 
-// slowly answers with action after minReadTime, as a person would.
-func slowly(a string) elicitFunc {
-	return func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-		time.Sleep(350 * time.Millisecond)
-		return &mcp.ElicitResult{Action: a}, nil
-	}
-}
+// readTime is longer than the least time in which a person can read a
+// form: a form answered after it was seen. Only for a synctest bubble's
+// clock, on which the wait takes no time.
+const readTime = 350 * time.Millisecond
+
+// slowly answers with action after readTime, as a person would: only for
+// use inside synctest.Test.
+func slowly(a string) elicitFunc { return after(readTime, action(a)) }
 
 func TestQuestionsTool(t *testing.T) {
 	cs := connect(t, questionsServer(t), versions[1], accept(`{}`), nil)
@@ -135,44 +137,46 @@ func TestQuestionsNative(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var mu sync.Mutex
-			var forms []*mcp.ElicitParams
-			h := func(ctx context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			synctest.Test(t, func(t *testing.T) {
+				var mu sync.Mutex
+				var forms []*mcp.ElicitParams
+				h := func(ctx context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					mu.Lock()
+					forms = append(forms, r.Params)
+					mu.Unlock()
+					return tt.elicit(ctx, r)
+				}
+				cs := connect(t, questionsServer(t), versions[1], h, nil)
+				r, err := callQuestions(context.Background(), cs, auqRequest)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.IsError {
+					t.Fatalf("error: %s", text(r))
+				}
+				sameJSON(t, structuredJSON(t, r), tt.want)
+				if !strings.Contains(text(r), tt.text) {
+					t.Errorf("the text does not hold %q:\n%s", tt.text, text(r))
+				}
 				mu.Lock()
-				forms = append(forms, r.Params)
-				mu.Unlock()
-				return tt.elicit(ctx, r)
-			}
-			cs := connect(t, questionsServer(t), versions[1], h, nil)
-			r, err := callQuestions(context.Background(), cs, auqRequest)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r.IsError {
-				t.Fatalf("error: %s", text(r))
-			}
-			sameJSON(t, structuredJSON(t, r), tt.want)
-			if !strings.Contains(text(r), tt.text) {
-				t.Errorf("the text does not hold %q:\n%s", tt.text, text(r))
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			if len(forms) != tt.forms {
-				t.Fatalf("%d forms, want %d", len(forms), tt.forms)
-			}
-			schema, _ := json.Marshal(forms[0].RequestedSchema)
-			sameJSON(t, string(schema), `{"type":"object","properties":{
-				"q1":{"type":"string","title":"Database: Which database?","description":"Postgres:\nSELECT 1;","oneOf":[
-				  {"const":"Postgres","title":"Postgres — Relational (recommended)"},
-				  {"const":"SQLite","title":"SQLite — Embedded"},
-				  {"const":"Other","title":"Other — type your own answer below"}]},
-				"q1_other":{"type":"string","title":"Database: your own answer","description":"The text of your Other answer; choose Other above to use it."},
-				"q1_note":{"type":"string","title":"Database: note","description":"Optional. A note to go with your answer."},
-				"q2":{"type":"array","title":"Extras: Which extras?","description":"Choose any number of options, or none. Optional.","items":{"anyOf":[
-				  {"const":"Cache","title":"Cache — Redis"},{"const":"Queue","title":"Queue — NATS"},{"const":"Other","title":"Other — type your own answer below"}]}},
-				"q2_other":{"type":"string","title":"Extras: your own answer","description":"The text of your Other answer; choose Other above to use it."},
-				"q2_note":{"type":"string","title":"Extras: note","description":"Optional. A note to go with your answer."}},
-				"required":["q1"]}`)
+				defer mu.Unlock()
+				if len(forms) != tt.forms {
+					t.Fatalf("%d forms, want %d", len(forms), tt.forms)
+				}
+				schema, _ := json.Marshal(forms[0].RequestedSchema)
+				sameJSON(t, string(schema), `{"type":"object","properties":{
+					"q1":{"type":"string","title":"Database: Which database?","description":"Postgres:\nSELECT 1;","oneOf":[
+					  {"const":"Postgres","title":"Postgres — Relational (recommended)"},
+					  {"const":"SQLite","title":"SQLite — Embedded"},
+					  {"const":"Other","title":"Other — type your own answer below"}]},
+					"q1_other":{"type":"string","title":"Database: your own answer","description":"The text of your Other answer; choose Other above to use it."},
+					"q1_note":{"type":"string","title":"Database: note","description":"Optional. A note to go with your answer."},
+					"q2":{"type":"array","title":"Extras: Which extras?","description":"Choose any number of options, or none. Optional.","items":{"anyOf":[
+					  {"const":"Cache","title":"Cache — Redis"},{"const":"Queue","title":"Queue — NATS"},{"const":"Other","title":"Other — type your own answer below"}]}},
+					"q2_other":{"type":"string","title":"Extras: your own answer","description":"The text of your Other answer; choose Other above to use it."},
+					"q2_note":{"type":"string","title":"Extras: note","description":"Optional. A note to go with your answer."}},
+					"required":["q1"]}`)
+			})
 		})
 	}
 }
@@ -182,37 +186,39 @@ func TestQuestionsNative(t *testing.T) {
 // person is a form the client could not show.
 func TestQuestionsAgain(t *testing.T) {
 	t.Run("missing and Other without text", func(t *testing.T) {
-		var mu sync.Mutex
-		var forms []*mcp.ElicitParams
-		h := func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		synctest.Test(t, func(t *testing.T) {
+			var mu sync.Mutex
+			var forms []*mcp.ElicitParams
+			h := func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				forms = append(forms, r.Params)
+				if len(forms) == 1 {
+					time.Sleep(readTime)
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "Other", "q2": []any{"Cache"}}}, nil
+				}
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "Other", "q1_other": "Mongo"}}, nil
+			}
+			cs := connect(t, questionsServer(t), versions[0], h, nil)
+			r, err := callQuestions(context.Background(), cs, auqRequest)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameJSON(t, structuredJSON(t, r), `{"cancelled":false,"answers":{
+				"db":{"kind":"single","label":"Other","other":true,"text":"Mongo"},
+				"extras":{"kind":"multi","selections":[{"optionId":"cache","label":"Cache"}],"empty":false}},
+				"metadata":{"source":"test","flowId":"f-1"}}`)
 			mu.Lock()
 			defer mu.Unlock()
-			forms = append(forms, r.Params)
-			if len(forms) == 1 {
-				time.Sleep(350 * time.Millisecond)
-				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "Other", "q2": []any{"Cache"}}}, nil
+			if len(forms) != 2 {
+				t.Fatalf("%d forms, want 2", len(forms))
 			}
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "Other", "q1_other": "Mongo"}}, nil
-		}
-		cs := connect(t, questionsServer(t), versions[0], h, nil)
-		r, err := callQuestions(context.Background(), cs, auqRequest)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sameJSON(t, structuredJSON(t, r), `{"cancelled":false,"answers":{
-			"db":{"kind":"single","label":"Other","other":true,"text":"Mongo"},
-			"extras":{"kind":"multi","selections":[{"optionId":"cache","label":"Cache"}],"empty":false}},
-			"metadata":{"source":"test","flowId":"f-1"}}`)
-		mu.Lock()
-		defer mu.Unlock()
-		if len(forms) != 2 {
-			t.Fatalf("%d forms, want 2", len(forms))
-		}
-		props, _ := json.Marshal(forms[1].RequestedSchema)
-		if !strings.Contains(forms[1].Message, `question 1 ("Database": Other is chosen without your own answer)`) ||
-			strings.Contains(string(props), `"q2"`) || !strings.Contains(string(props), `"q1_other"`) {
-			t.Errorf("the second form asks %s with %q", props, forms[1].Message)
-		}
+			props, _ := json.Marshal(forms[1].RequestedSchema)
+			if !strings.Contains(forms[1].Message, `question 1 ("Database": Other is chosen without your own answer)`) ||
+				strings.Contains(string(props), `"q2"`) || !strings.Contains(string(props), `"q1_other"`) {
+				t.Errorf("the second form asks %s with %q", props, forms[1].Message)
+			}
+		})
 	})
 	t.Run("too fast a dismissal", func(t *testing.T) {
 		cs := connect(t, questionsServer(t), versions[1], action("cancel"), nil)

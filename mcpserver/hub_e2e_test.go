@@ -75,7 +75,7 @@ func startHubProcess(t *testing.T, state string) (signal func(sig syscall.Signal
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the hub was not ready within 20s:\n%s", stderr.String())
+			t.Fatalf("the hub was not ready within %v:\n%s", testkit.Patience(t), stderr.String())
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -340,16 +340,20 @@ func TestHubWinsOverForm(t *testing.T) {
 	state := t.TempDir()
 	startHubProcess(t, state)
 	cancelled := make(chan error, 1)
+	// The person at the form answers only once the test ends, however
+	// long the hub's answer takes to come.
+	release := make(chan struct{})
 	slow := func(ctx context.Context, _ *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		select {
 		case <-ctx.Done():
 			cancelled <- context.Cause(ctx)
 			return nil, ctx.Err()
-		case <-time.After(30 * time.Second):
+		case <-release:
 			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "staging"}}, nil
 		}
 	}
 	cs, _ := hubClient(t, state, "2025-11-25", slow, "--timeout-per-question", "20000")
+	t.Cleanup(func() { close(release) })
 	call := callTool(cs, mcpserver.ToolName, hubAskUser)
 	q := onePending(t, state)
 	if q.Agent != "hubtest 1.0" {

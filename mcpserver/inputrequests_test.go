@@ -207,18 +207,20 @@ func TestQuestionsInputRequestsDismissed(t *testing.T) {
 	})
 	for _, a := range []string{"decline", "cancel"} {
 		t.Run(a, func(t *testing.T) {
-			m := newModernQuestions(t)
-			_, state := m.first()
-			time.Sleep(350 * time.Millisecond)
-			r := m.answer(state, &mcp.ElicitResult{Action: a})
-			if r.IsError {
-				t.Fatalf("error: %s", text(r))
-			}
-			sameJSON(t, structuredJSON(t, r), `{"cancelled":true,"metadata":{"source":"test","flowId":"f-1"}}`)
-			want := map[string]string{"decline": "The user declined", "cancel": "The user cancelled"}[a]
-			if !strings.Contains(text(r), want) {
-				t.Errorf("the text lacks %q:\n%s", want, text(r))
-			}
+			synctest.Test(t, func(t *testing.T) {
+				m := newModernQuestions(t)
+				_, state := m.first()
+				time.Sleep(readTime)
+				r := m.answer(state, &mcp.ElicitResult{Action: a})
+				if r.IsError {
+					t.Fatalf("error: %s", text(r))
+				}
+				sameJSON(t, structuredJSON(t, r), `{"cancelled":true,"metadata":{"source":"test","flowId":"f-1"}}`)
+				want := map[string]string{"decline": "The user declined", "cancel": "The user cancelled"}[a]
+				if !strings.Contains(text(r), want) {
+					t.Errorf("the text lacks %q:\n%s", want, text(r))
+				}
+			})
 		})
 	}
 }
@@ -227,9 +229,15 @@ func TestQuestionsInputRequestsDismissed(t *testing.T) {
 // asking only for it; the answers given are kept, and the state of the
 // second form carries them.
 func TestQuestionsInputRequestsAgain(t *testing.T) {
+	synctest.Test(t, questionsInputRequestsAgain)
+}
+
+// questionsInputRequestsAgain is TestQuestionsInputRequestsAgain on a
+// synctest bubble's clock.
+func questionsInputRequestsAgain(t *testing.T) {
 	m := newModernQuestions(t)
 	_, state := m.first()
-	time.Sleep(350 * time.Millisecond)
+	time.Sleep(readTime)
 	r := m.answer(state, &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "Other", "q2": []any{"Cache"}, "q2_note": "small"}})
 	form, state2 := m.form(r)
 	props, _ := json.Marshal(form.RequestedSchema)
@@ -250,7 +258,7 @@ func TestQuestionsInputRequestsAgain(t *testing.T) {
 		"metadata":{"source":"test","flowId":"f-1"}}`)
 	// A property the second form does not have is refused.
 	_, state = m.first()
-	time.Sleep(350 * time.Millisecond)
+	time.Sleep(readTime)
 	_, state2 = m.form(m.answer(state, &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "Other", "q2": []any{"Cache"}}}))
 	r = m.answer(state2, &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "SQLite", "q2": []any{"Queue"}}})
 	if !r.IsError || !strings.Contains(text(r), `properties it does not have: "q2"`) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"testing/synctest"
 
 	"github.com/askuser/askuser/mcpserver"
 	"github.com/google/go-cmp/cmp"
@@ -73,32 +74,34 @@ func TestQuestionsOutputSchema(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cs := connect(t, questionsServer(t), "2025-11-25", tt.elicit, nil)
-			r, err := callQuestions(context.Background(), cs, tt.args)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := resolved.Validate(r.StructuredContent); err != nil {
-				t.Errorf("structured content %v breaks the output schema: %v", r.StructuredContent, err)
-			}
-			var got struct {
-				Cancelled bool
-				Error     *struct{ Code, Message string }
-				Guidance  string
-			}
-			b, _ := json.Marshal(r.StructuredContent)
-			if err := json.Unmarshal(b, &got); err != nil {
-				t.Fatal(err)
-			}
-			if got.Guidance != text(r) {
-				t.Errorf("guidance %q is not the text %q", got.Guidance, text(r))
-			}
-			switch {
-			case tt.code == "" && (got.Error != nil || r.IsError):
-				t.Errorf("isError %v, error %+v; want neither", r.IsError, got.Error)
-			case tt.code != "" && (got.Error == nil || got.Error.Code != tt.code || got.Error.Message == "" || !got.Cancelled || !r.IsError):
-				t.Errorf("isError %v, structured content %s; want an error %s, cancelled", r.IsError, b, tt.code)
-			}
+			synctest.Test(t, func(t *testing.T) {
+				cs := connect(t, questionsServer(t), "2025-11-25", tt.elicit, nil)
+				r, err := callQuestions(context.Background(), cs, tt.args)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := resolved.Validate(r.StructuredContent); err != nil {
+					t.Errorf("structured content %v breaks the output schema: %v", r.StructuredContent, err)
+				}
+				var got struct {
+					Cancelled bool
+					Error     *struct{ Code, Message string }
+					Guidance  string
+				}
+				b, _ := json.Marshal(r.StructuredContent)
+				if err := json.Unmarshal(b, &got); err != nil {
+					t.Fatal(err)
+				}
+				if got.Guidance != text(r) {
+					t.Errorf("guidance %q is not the text %q", got.Guidance, text(r))
+				}
+				switch {
+				case tt.code == "" && (got.Error != nil || r.IsError):
+					t.Errorf("isError %v, error %+v; want neither", r.IsError, got.Error)
+				case tt.code != "" && (got.Error == nil || got.Error.Code != tt.code || got.Error.Message == "" || !got.Cancelled || !r.IsError):
+					t.Errorf("isError %v, structured content %s; want an error %s, cancelled", r.IsError, b, tt.code)
+				}
+			})
 		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/askuser/askuser/ask"
@@ -330,49 +331,52 @@ func TestNoRoute(t *testing.T) {
 
 // Progress reports the time left while the user thinks, in numbers that
 // mean what they say: seconds since the call began, out of the seconds to
-// its deadline.
+// its deadline. On a synctest bubble's clock, a loaded machine cannot
+// make the first report come late.
 func TestProgress(t *testing.T) {
 	for _, v := range versions[:2] {
 		t.Run(v, func(t *testing.T) {
-			msgs := make(chan *mcp.ProgressNotificationParams, 100)
-			copts := &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
-				msgs <- r.Params
-			}}
-			h := func(ctx context.Context, _ *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-				select {
-				case pn := <-msgs:
-					m := pn.Message
-					if !strings.HasPrefix(m, "waiting for the user, ") || !strings.HasSuffix(m, " s left") {
-						return nil, errors.New("unexpected progress: " + m)
+			synctest.Test(t, func(t *testing.T) {
+				msgs := make(chan *mcp.ProgressNotificationParams, 100)
+				copts := &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+					msgs <- r.Params
+				}}
+				h := func(ctx context.Context, _ *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					select {
+					case pn := <-msgs:
+						m := pn.Message
+						if !strings.HasPrefix(m, "waiting for the user, ") || !strings.HasSuffix(m, " s left") {
+							return nil, errors.New("unexpected progress: " + m)
+						}
+						left, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(m, "waiting for the user, "), " s left"))
+						if err != nil {
+							return nil, err
+						}
+						// The deadline is 60 s away at the start; progress is
+						// the seconds since then, total the seconds to it.
+						if pn.Total <= pn.Progress || pn.Progress < 0 || pn.Progress > 5 {
+							return nil, fmt.Errorf("progress %v of %v, %d s left: not seconds since the start out of seconds to the deadline", pn.Progress, pn.Total, left)
+						}
+						if d := pn.Total - pn.Progress - float64(left); d > 0.01 || d < -1.01 {
+							return nil, fmt.Errorf("progress %v of %v leaves %v s, the message says %d s", pn.Progress, pn.Total, pn.Total-pn.Progress, left)
+						}
+					case <-ctx.Done():
+						return nil, ctx.Err()
 					}
-					left, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(m, "waiting for the user, "), " s left"))
-					if err != nil {
-						return nil, err
-					}
-					// The deadline is 60 s away at the start; progress is
-					// the seconds since then, total the seconds to it.
-					if pn.Total <= pn.Progress || pn.Progress < 0 || pn.Progress > 5 {
-						return nil, fmt.Errorf("progress %v of %v, %d s left: not seconds since the start out of seconds to the deadline", pn.Progress, pn.Total, left)
-					}
-					if d := pn.Total - pn.Progress - float64(left); d > 0.01 || d < -1.01 {
-						return nil, fmt.Errorf("progress %v of %v leaves %v s, the message says %d s", pn.Progress, pn.Total, pn.Total-pn.Progress, left)
-					}
-				case <-ctx.Done():
-					return nil, ctx.Err()
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "SQLite"}}, nil
 				}
-				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "SQLite"}}, nil
-			}
-			srv := newServer(t, &mcpserver.Options{ProgressInterval: time.Millisecond})
-			cs := connect(t, srv, v, h, copts)
-			p := &mcp.CallToolParams{Name: mcpserver.ToolName, Arguments: json.RawMessage(single)}
-			p.SetProgressToken("tok")
-			r, err := cs.CallTool(context.Background(), p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := result(t, r); got.Status != contract.StatusAnswered {
-				t.Fatalf("got %+v; want answered after a progress notification", got)
-			}
+				srv := newServer(t, &mcpserver.Options{ProgressInterval: time.Millisecond})
+				cs := connect(t, srv, v, h, copts)
+				p := &mcp.CallToolParams{Name: mcpserver.ToolName, Arguments: json.RawMessage(single)}
+				p.SetProgressToken("tok")
+				r, err := cs.CallTool(context.Background(), p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := result(t, r); got.Status != contract.StatusAnswered {
+					t.Fatalf("got %+v; want answered after a progress notification", got)
+				}
+			})
 		})
 	}
 }

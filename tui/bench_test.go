@@ -12,6 +12,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // benchRequest is five questions with Markdown previews.
@@ -132,7 +133,7 @@ func benchKeyBytes(b *testing.B, display contract.DisplayMode, kind string) {
 		for out.total() == before {
 			select {
 			case <-out.more:
-			case <-time.After(5 * time.Second):
+			case <-time.After(testkit.Patience(b)):
 				b.Fatalf("no frame after key %d", n)
 			}
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 func plainPopup(t *testing.T, req string) *askUserPopup {
@@ -122,7 +123,7 @@ func showOnPTY(t *testing.T, p *askUserPopup, keys string) (ask.Outcome[[]contra
 		t.Fatal(err)
 	}
 	go io.Copy(io.Discard, ptm)
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	ctx, cancel := context.WithDeadline(t.Context(), testkit.PatienceDeadline(t))
 	defer cancel()
 	go func() {
 		// Keys typed before the program puts the terminal in raw

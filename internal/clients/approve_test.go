@@ -16,6 +16,7 @@ import (
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/claudecode"
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // The tests in this file run Claude Code 2.1.332 as
@@ -53,7 +54,7 @@ func claudeApprove(t *testing.T, s *sandbox, answer func(), extra ...string) (m 
 // marked as one and to show the command.
 func waitApproval(t *testing.T, c *hub.Client, command string) hub.Question {
 	t.Helper()
-	deadline := time.Now().Add(time.Minute)
+	deadline := testkit.PatienceDeadline(t)
 	for time.Now().Before(deadline) {
 		qs, err := c.Pending(context.Background())
 		if err == nil && len(qs) == 1 {

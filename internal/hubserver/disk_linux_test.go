@@ -215,7 +215,7 @@ func waitStore(t *testing.T, c *hub.Client, full bool) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the hub's store: %+v, %v; want full %v within 30 s", st, err, full)
+			t.Fatalf("the hub's store: %+v, %v; want full %v", st, err, full)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

@@ -613,8 +613,8 @@ func TestUnknownKind(t *testing.T) {
 			if e[0] == "waiting" && strings.Contains(e[1], q.ID) {
 				st, body = f.do(t, "GET", "/api/question?id="+q.ID, "", nil)
 			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("the page told of no change of the question within 10s; it serves it as %d %.300q", st, body)
+		case <-time.After(testkit.Patience(t)):
+			t.Fatalf("the page told of no change of the question; it serves it as %d %.300q", st, body)
 		}
 	}
 	if !strings.Contains(body, `its kind "payment" is not one askuser knows`) {

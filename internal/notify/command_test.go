@@ -69,7 +69,7 @@ func TestCommand(t *testing.T) {
 
 	t.Run("gets the event", func(t *testing.T) {
 		reports := make(chan error, 1)
-		Command([]string{sh, "-c", `{ echo "$ASKUSER_HEADER $ASKUSER_QUESTIONS $ASKUSER_HOST"; cat; } > "$0.tmp" && mv "$0.tmp" "$0"`, out}, os.Environ(), e, func(err error) { reports <- err })
+		run := Command([]string{sh, "-c", `{ echo "$ASKUSER_HEADER $ASKUSER_QUESTIONS $ASKUSER_HOST"; cat; } > "$0.tmp" && mv "$0.tmp" "$0"`, out}, os.Environ(), e, func(err error) { reports <- err })
 		deadline := testkit.PatienceDeadline(t)
 		var data []byte
 		for time.Now().Before(deadline) {
@@ -83,10 +83,16 @@ func TestCommand(t *testing.T) {
 		if string(data) != want {
 			t.Errorf("the command saw %q, want %q", data, want)
 		}
+		// Done is closed once a failure would have been reported.
+		select {
+		case <-run.Done():
+		case <-time.After(testkit.Patience(t)):
+			t.Fatal("the command did not end")
+		}
 		select {
 		case err := <-reports:
 			t.Errorf("report for a command that succeeded: %v", err)
-		case <-time.After(100 * time.Millisecond):
+		default:
 		}
 	})
 	t.Run("exits 1", func(t *testing.T) {
@@ -108,15 +114,21 @@ func TestCommand(t *testing.T) {
 	})
 	t.Run("returns at once", func(t *testing.T) {
 		pidFile := filepath.Join(dir, "pid")
-		done := make(chan struct{})
+		done := make(chan *Run)
 		go func() {
-			Command([]string{sh, "-c", `echo $$ > "$0"; exec sleep 10`, pidFile}, nil, e, nil)
-			close(done)
+			done <- Command([]string{sh, "-c", `echo $$ > "$0"; exec sleep 300`, pidFile}, nil, e, nil)
 		}()
+		// The command sleeps for longer than the test's patience.
+		var run *Run
 		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
+		case run = <-done:
+		case <-time.After(testkit.Patience(t)):
 			t.Fatal("Command waited for a command that sleeps")
+		}
+		select {
+		case <-run.Done():
+			t.Error("the command that sleeps ended at once")
+		default:
 		}
 		killPidFile(t, pidFile)
 	})

@@ -56,7 +56,7 @@ func TestFuzzBoundSlow(t *testing.T) {
 			FuzzBound(t, tt.in, func() {
 				select {
 				case got = <-fired:
-				case <-time.After(10 * time.Second):
+				case <-time.After(Patience(t)):
 					t.Error("the watchdog did not fire")
 				}
 			})

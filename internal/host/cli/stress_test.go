@@ -74,7 +74,7 @@ func startHubCommand(t testing.TB, env []string) *hubCommand {
 		case <-time.After(10 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("askuser hub was not ready within 20s:\n%s", h.stderr.String())
+			t.Fatalf("askuser hub was not ready:\n%s", h.stderr.String())
 		}
 	}
 }
@@ -90,7 +90,7 @@ func (h *hubCommand) stop(t testing.TB, sig syscall.Signal) error {
 		h.done <- err
 		return err
 	case <-time.After(testkit.Patience(t)):
-		t.Fatalf("askuser hub did not end within 10s of %v:\n%s", sig, h.stderr.String())
+		t.Fatalf("askuser hub did not end on %v:\n%s", sig, h.stderr.String())
 		return nil
 	}
 }

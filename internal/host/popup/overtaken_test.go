@@ -242,7 +242,7 @@ func TestRendererWaitsForKeyPopup(t *testing.T) {
 	var mu sync.Mutex
 	var goneAtLaunch []bool
 	launched := make(chan struct{}, 2)
-	l := launcherFunc(func(ctx context.Context, sock string, w *fakeWindow) {
+	fl := launcherFunc(func(ctx context.Context, sock string, w *fakeWindow) {
 		mu.Lock()
 		goneAtLaunch = append(goneAtLaunch, keyHelperGone.Load())
 		mu.Unlock()
@@ -252,15 +252,18 @@ func TestRendererWaitsForKeyPopup(t *testing.T) {
 			<-conn.Gone()
 		}
 	})
-	l.hide = func(sock, key string) {
+	l := telling(fl)
+	fl.hide = func(sock, key string) {
 		// The key's popup: its helper exits when the renderer is done.
 		if conn := helperConn(t, context.Background(), sock, nil); conn != nil {
 			<-conn.Gone()
-			// A popup takes a moment to close: long enough for the next
-			// one to open too early, if it is going to.
+			// The popup closes only once the next call's render waits
+			// for it, or opened its own too early.
 			select {
 			case <-launched:
-			case <-time.After(300 * time.Millisecond):
+			case <-l.told:
+			case <-time.After(testkit.Patience(t)):
+				t.Error("the next call's render neither waited nor launched")
 			}
 			keyHelperGone.Store(true)
 			conn.Close()

@@ -100,6 +100,21 @@ func launcherFunc(f func(ctx context.Context, sock string, w *fakeWindow)) *fake
 	return &fakeLauncher{launch: f}
 }
 
+// tellingLauncher is a fakeLauncher that is a Teller: told gets each
+// message, which a render tells once it finds another popup shown and
+// waits for the screen.
+type tellingLauncher struct {
+	*fakeLauncher
+	told chan string
+}
+
+func telling(l *fakeLauncher) tellingLauncher { return tellingLauncher{l, make(chan string, 4)} }
+
+func (l tellingLauncher) Tell(msg string) error {
+	l.told <- msg
+	return nil
+}
+
 // fakeDialog answers each Show with the next of its shows.
 type fakeDialog struct {
 	s     *ask.Session[*contract.Request]
@@ -389,8 +404,9 @@ func TestRendererOnePopupAtATime(t *testing.T) {
 		}
 		<-conn.Gone()
 	})
+	tl := telling(l)
 	dialogs := 0 // the first render's dialog waits, the second's answers
-	r := NewRenderer(l, nil, &Options{Dialog: func(*ask.Session[*contract.Request]) (Dialog, error) {
+	r := NewRenderer(tl, nil, &Options{Dialog: func(*ask.Session[*contract.Request]) (Dialog, error) {
 		dialogs++
 		if dialogs == 1 {
 			return &fakeDialog{shows: []func(context.Context, tui.Terminal) (ask.Outcome[[]contract.Answer], error){waitShow}}, nil
@@ -411,12 +427,15 @@ func TestRendererOnePopupAtATime(t *testing.T) {
 		_, err := r.Render(context.Background(), session(t))
 		second <- err
 	}()
-	// The second popup must not appear while the first is open. Nothing
-	// signals that the second render is waiting, so give it a moment to
-	// launch wrongly before the first popup closes.
+	// The second popup must not appear while the first is open: the
+	// second render tells the user that it waits, and only then may the
+	// first popup close.
 	select {
+	case <-tl.told:
 	case <-launched:
-	case <-time.After(200 * time.Millisecond):
+		t.Error("the second render launched its popup instead of waiting")
+	case <-time.After(testkit.Patience(t)):
+		t.Fatal("the second render neither waited nor launched")
 	}
 	close(release)
 	<-first
