@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
@@ -98,9 +99,67 @@ type inbox struct {
 // openQuestion is one questionnaire in its dialog.
 type openQuestion struct {
 	row     *inboxRow
-	d       *dialog.Model     // ask_user
-	qd      *dialog.Questions // AskUserQuestion
-	sending bool              // an answer or dismissal is on its way
+	d       inboxDialog
+	sending bool // an answer or dismissal is on its way
+}
+
+// inboxDialog is the dialog of one contract's questionnaire, as the inbox
+// drives it.
+type inboxDialog interface {
+	SetSize(w, h int)
+	// Update handles k and returns what the dialog did, with the answer,
+	// in the contract's result JSON, of a submission.
+	Update(k dialog.Key) (kind dialog.EffectKind, answer func() ([]byte, error))
+	View(w, h int) dialog.Frame
+}
+
+// inboxDialogs opens the dialog of a stored request of each contract the
+// inbox shows, by the contract's name: one line a contract.
+var inboxDialogs = map[string]func(request []byte, o dialog.Options) (inboxDialog, error){
+	ask.ToolAskUser:         openAskUser,
+	ask.ToolAskUserQuestion: openQuestions,
+}
+
+// askUserDialog is the dialog of an ask_user questionnaire.
+type askUserDialog struct{ *dialog.Model }
+
+func openAskUser(request []byte, o dialog.Options) (inboxDialog, error) {
+	req, _, err := contract.Parse(request)
+	if err != nil {
+		return nil, err
+	}
+	o.Overlay, o.Title = true, "askuser"
+	return askUserDialog{dialog.New(req, &o)}, nil
+}
+
+func (d askUserDialog) Update(k dialog.Key) (dialog.EffectKind, func() ([]byte, error)) {
+	eff := d.Model.Update(k)
+	return eff.Kind, func() ([]byte, error) {
+		return json.Marshal(struct {
+			Status  contract.Status   `json:"status"`
+			Answers []contract.Answer `json:"answers"`
+		}{contract.StatusAnswered, eff.Answer})
+	}
+}
+
+// questionsDialog is the dialog of an AskUserQuestion questionnaire.
+type questionsDialog struct{ *dialog.Questions }
+
+func openQuestions(request []byte, o dialog.Options) (inboxDialog, error) {
+	req, err := auq.Parse(request)
+	if err != nil {
+		return nil, err
+	}
+	return questionsDialog{dialog.NewQuestions(req, &o)}, nil
+}
+
+func (d questionsDialog) Update(k dialog.Key) (dialog.EffectKind, func() ([]byte, error)) {
+	eff := d.Questions.Update(k)
+	return eff.Kind, func() ([]byte, error) {
+		res := eff.Answer
+		res.Cancelled = false
+		return json.Marshal(res)
+	}
 }
 
 func newInbox(events <-chan hub.WatchEvent, a Answerer, o *InboxOptions) *inbox {
@@ -373,25 +432,17 @@ func (m *inbox) openSelected() {
 	}
 	o := &openQuestion{row: r}
 	cd := questionCountdown{o: o, now: m.now}
-	switch r.q.Tag.Contract {
-	case hub.ContractAskUser:
-		req, _, err := contract.Parse(r.q.Request)
-		if err != nil {
-			m.say(m.th.Error, rowName(r)+": cannot be shown: "+oneLine(err.Error()))
-			return
-		}
-		o.d = dialog.New(req, &dialog.Options{Theme: m.th, Countdown: cd, Overlay: true, Title: "askuser", DismissHint: inboxBack})
-	case hub.ContractAskUserQuestion:
-		req, err := auq.Parse(r.q.Request)
-		if err != nil {
-			m.say(m.th.Error, rowName(r)+": cannot be shown: "+oneLine(err.Error()))
-			return
-		}
-		o.qd = dialog.NewQuestions(req, &dialog.Options{Theme: m.th, Countdown: cd, DismissHint: inboxBack})
-	default:
+	open, ok := inboxDialogs[r.q.Tag.Contract]
+	if !ok {
 		m.say(m.th.Error, rowName(r)+": cannot be shown: its contract is not one askuser knows")
 		return
 	}
+	d, err := open(r.q.Request, dialog.Options{Theme: m.th, Countdown: cd, DismissHint: inboxBack})
+	if err != nil {
+		m.say(m.th.Error, rowName(r)+": cannot be shown: "+oneLine(err.Error()))
+		return
+	}
+	o.d = d
 	m.open = o
 	m.frameH = 0
 	m.sizeDialog()
@@ -426,11 +477,7 @@ func (m *inbox) sizeDialog() {
 		return
 	}
 	w, h := m.dialogSize()
-	if m.open.d != nil {
-		m.open.d.SetSize(w, h)
-	} else {
-		m.open.qd.SetSize(w, h)
-	}
+	m.open.d.SetSize(w, h)
 }
 
 // dialogKey handles a key in the open questionnaire.
@@ -449,26 +496,7 @@ func (m *inbox) dialogKey(k dialog.Key) tea.Cmd {
 		return m.send(o, nil, true)
 	}
 	// The answer goes to the hub in the contract's result JSON.
-	var kind dialog.EffectKind
-	var answer func() ([]byte, error)
-	if o.d != nil {
-		eff := o.d.Update(k)
-		kind = eff.Kind
-		answer = func() ([]byte, error) {
-			return json.Marshal(struct {
-				Status  contract.Status   `json:"status"`
-				Answers []contract.Answer `json:"answers"`
-			}{contract.StatusAnswered, eff.Answer})
-		}
-	} else {
-		eff := o.qd.Update(k)
-		kind = eff.Kind
-		answer = func() ([]byte, error) {
-			res := eff.Answer
-			res.Cancelled = false
-			return json.Marshal(res)
-		}
-	}
+	kind, answer := o.d.Update(k)
 	switch kind {
 	case dialog.EffectSubmit:
 		data, err := answer()
@@ -667,8 +695,5 @@ func (m *inbox) dialogView() tea.View {
 
 // view draws the questionnaire's dialog at w×h.
 func (o *openQuestion) view(w, h int) dialog.Frame {
-	if o.d != nil {
-		return o.d.View(w, h)
-	}
-	return o.qd.View(w, h)
+	return o.d.View(w, h)
 }

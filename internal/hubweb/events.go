@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/notify"
@@ -344,15 +344,12 @@ func checkRequest(q *hub.Question) error {
 	if err := hub.CheckKind(q.Tag); err != nil {
 		return err
 	}
-	switch q.Tag.Contract {
-	case hub.ContractAskUser:
-		_, _, err := contract.Parse(q.Request)
-		return err
-	case hub.ContractAskUserQuestion:
-		_, err := auq.Parse(q.Request)
-		return err
+	c, ok := ask.Lookup(q.Tag.Contract)
+	if !ok {
+		return fmt.Errorf("its contract %q is not one askuser knows", q.Tag.Contract)
 	}
-	return fmt.Errorf("its contract %q is not one askuser knows", q.Tag.Contract)
+	_, err := c.Questions(q.Request)
+	return err
 }
 
 // serveQuestion serves the question the query's id names, or says where
