@@ -98,6 +98,10 @@ func (approvalView) Kind() string { return KindApproval }
 
 func (approvalView) Show(req *approval.Request) (*auq.Request, error) { return approval.Show(req) }
 
+func (approvalView) Summary(req *approval.Request) Summary {
+	return Summary{Agent: req.Agent, Wants: req.What()}
+}
+
 func (approvalView) Read(req *approval.Request, shown *auq.Request, res auq.Result) (approval.Decision, error) {
 	return approval.Read(req, shown, res)
 }

@@ -89,6 +89,8 @@ func (questionView) Kind() string { return ask.KindQuestion }
 
 func (questionView) Show(q *Questions) (*auq.Request, error) { return q.Show() }
 
+func (questionView) Summary(*Questions) ask.Summary { return ask.Summary{} }
+
 func (questionView) Read(q *Questions, shown *auq.Request, res auq.Result) (Answers, error) {
 	return q.Read(shown, res)
 }

@@ -64,6 +64,9 @@ type Tag struct {
 	// KindApproval for an agent asking leave to act, which every
 	// surface marks as one.
 	Kind string `json:"kind,omitempty"`
+	// Wants is what the agent wants to do, for an approval: "run a
+	// command", as its request says (ask.Summary); "" for a question.
+	Wants string `json:"wants,omitempty"`
 	// Questions is how many questions the questionnaire has.
 	Questions int `json:"questions"`
 	// Deadline is when the question times out; nil for never.

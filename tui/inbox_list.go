@@ -9,7 +9,6 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/askuser/askuser/approval"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/dialog"
 	"github.com/askuser/askuser/internal/safetext"
@@ -53,8 +52,8 @@ func (r *inboxRow) text() *inboxRow {
 	r.title = oneLine(firstTitle(q.Request))
 	if q.Tag.Kind == hub.KindApproval {
 		r.contract, r.count = approvalMark, ""
-		if _, w, ok := approval.Wanted(firstTitle(q.Request)); ok {
-			r.title = oneLine("wants to " + w)
+		if q.Tag.Wants != "" {
+			r.title = oneLine("wants to " + q.Tag.Wants)
 		}
 	}
 	if r.agent == "" {

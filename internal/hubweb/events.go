@@ -73,7 +73,7 @@ func summarize(q *hub.Question, home string) Summary {
 	s := Summary{ID: q.ID, Agent: q.Tag.Agent, Project: q.Tag.Project, Machine: q.Tag.Machine,
 		Contract: q.Tag.Contract, Kind: q.Tag.Kind, Questions: q.Tag.Questions, Created: q.Created, Deadline: q.Tag.Deadline, StoppedBy: q.StoppedBy}
 	if q.Tag.Kind == hub.KindApproval {
-		s.Title = notify.ApprovalLine(q.Tag.Agent, q.Tag.Project, notify.Wants(q), home)
+		s.Title = notify.ApprovalLine(q.Tag.Agent, q.Tag.Project, q.Tag.Wants, home)
 		return s
 	}
 	var r requestShape

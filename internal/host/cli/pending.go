@@ -119,7 +119,7 @@ func writePending(w io.Writer, qs []hub.Question, now time.Time, home string) {
 		}
 		fmt.Fprintf(w, "%s  %s  %s  %s  %s\n", oneLine(q.ID), oneLine(q.Tag.Agent), what, where, left)
 		if q.Tag.Kind == hub.KindApproval {
-			fmt.Fprintf(w, "    %s\n", notify.ApprovalLine(q.Tag.Agent, q.Tag.Project, notify.Wants(&q), home))
+			fmt.Fprintf(w, "    %s\n", notify.ApprovalLine(q.Tag.Agent, q.Tag.Project, q.Tag.Wants, home))
 			for _, l := range wantedLines(q) {
 				fmt.Fprintln(w, strings.TrimRight("      "+l, " "))
 			}
