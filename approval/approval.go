@@ -24,6 +24,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/askuser/askuser/auq"
 )
 
 // ToolName is the contract's name, as the hub and messages name it.
@@ -101,17 +103,18 @@ type Decision struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// Status says how an approval ended.
-type Status string
+// Status says how an approval ended: AskUserQuestion's endings, which
+// an approval is shown as, with StatusDecided for a submission.
+type Status = auq.Status
 
 // The endings of an approval. Only StatusDecided carries a Decision, and
 // only a Decision with Allow set lets the agent act.
 const (
 	StatusDecided   Status = "decided"
-	StatusDismissed Status = "dismissed"
-	StatusTimeout   Status = "timeout"
-	StatusAborted   Status = "aborted"
-	StatusError     Status = "error"
+	StatusDismissed        = auq.StatusDismissed
+	StatusTimeout          = auq.StatusTimeout
+	StatusAborted          = auq.StatusAborted
+	StatusError            = auq.StatusError
 )
 
 // Outcome is how an approval ended: the person's Decision, or another
@@ -122,11 +125,9 @@ type Outcome struct {
 	Error    *Error    `json:"error,omitempty"`
 }
 
-// Error is what went wrong: a code of ask_user's results and a message.
-type Error struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
+// Error is what went wrong: a code of ask_user's results and a message,
+// as AskUserQuestion's outcomes say it.
+type Error = auq.Error
 
 // Allowed reports whether the outcome lets the agent act: decided, and
 // allowed. Every other outcome is a denial, or the agent's own prompt.
