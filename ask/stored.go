@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
@@ -35,10 +36,42 @@ var stored = map[string]Stored{
 	ToolAskUserQuestion: storedOf(AskUserQuestion, submittedQuestions),
 }
 
-// shownAs names, for each kind of questionnaire but KindQuestion, the
-// contract it is shown as (BindView): a View registers its kind here.
-var shownAs = map[string]string{
-	KindApproval: ToolAskUserQuestion,
+// Kind is what the hub's surfaces need to know of a kind of
+// questionnaire other than KindQuestion, one that a View shows (BindView).
+// Every surface marks such a questionnaire with its kind's name, and says
+// what its asker wants (Summary) in place of its questions.
+type Kind struct {
+	// ShownAs is the contract the View shows it as.
+	ShownAs string
+	// Waits says what waits, for a push's title: "an approval".
+	Waits string
+	// Icon is the tag of a push for it, as ntfy names emoji: "lock".
+	Icon string
+	// PlainPreviews reports that its previews are the asker's own text,
+	// such as a command, shown exactly as they are, never as Markdown.
+	PlainPreviews bool
+	// Hint says how to answer one with askuser answer, after its id.
+	Hint string
+	// OnlyAPerson reports whether result, an answer to one in its
+	// contract's result JSON, is one that only a person may give, never
+	// a program: an approval's allow.
+	OnlyAPerson func(result []byte) bool
+}
+
+// kinds is the registry of the kinds a View shows, by name: a View
+// registers its kind with one line here.
+var kinds = map[string]Kind{
+	KindApproval: approvalKind,
+}
+
+// Kinds returns every kind LookupKind knows, by name.
+func Kinds() map[string]Kind { return maps.Clone(kinds) }
+
+// LookupKind returns the kind of questionnaire named kind; ok is false
+// for KindQuestion and for a kind askuser does not know.
+func LookupKind(kind string) (k Kind, ok bool) {
+	k, ok = kinds[kind]
+	return k, ok
 }
 
 // Lookup returns the contract named tool, as a hub question's tag names
@@ -56,12 +89,12 @@ func CheckKind(kind, tool string) error {
 	if kind == KindQuestion {
 		return nil
 	}
-	want, ok := shownAs[kind]
+	k, ok := kinds[kind]
 	switch {
 	case !ok:
 		return fmt.Errorf("its kind %q is not one askuser knows", kind)
-	case tool != want:
-		return fmt.Errorf("it is an %s of contract %q; an %s is shown as %s", kind, tool, kind, want)
+	case tool != k.ShownAs:
+		return fmt.Errorf("it is an %s of contract %q; an %s is shown as %s", kind, tool, kind, k.ShownAs)
 	}
 	return nil
 }

@@ -662,8 +662,8 @@ func (m *inbox) dialogView() tea.View {
 	o := m.open
 	r := o.row.text()
 	head := r.agent
-	if r.q.Tag.Kind == hub.KindApproval {
-		head = approvalMark + " · " + head
+	if _, ok := ask.LookupKind(r.q.Tag.Kind); ok {
+		head = oneLine(r.q.Tag.Kind) + " · " + head
 	}
 	if r.project != "" {
 		head += " · " + tail(r.project, 40)

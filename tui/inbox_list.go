@@ -9,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/dialog"
 	"github.com/askuser/askuser/internal/safetext"
@@ -50,8 +51,8 @@ func (r *inboxRow) text() *inboxRow {
 	r.contract = oneLine(q.Tag.Contract)
 	r.count = strconv.Itoa(q.Tag.Questions)
 	r.title = oneLine(firstTitle(q.Request))
-	if q.Tag.Kind == hub.KindApproval {
-		r.contract, r.count = approvalMark, ""
+	if _, ok := ask.LookupKind(q.Tag.Kind); ok {
+		r.contract, r.count = oneLine(q.Tag.Kind), ""
 		if q.Tag.Wants != "" {
 			r.title = oneLine("wants to " + q.Tag.Wants)
 		}
@@ -61,9 +62,6 @@ func (r *inboxRow) text() *inboxRow {
 	}
 	return r
 }
-
-// approvalMark marks an approval in the list and over its dialog.
-const approvalMark = "approval"
 
 // oneLine shows a claim of an asker on one line, its control characters
 // made harmless.

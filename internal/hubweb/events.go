@@ -72,7 +72,7 @@ const maxTitle = 4 * contract.MaxPromptLen
 func summarize(q *hub.Question, home string) Summary {
 	s := Summary{ID: q.ID, Agent: q.Tag.Agent, Project: q.Tag.Project, Machine: q.Tag.Machine,
 		Contract: q.Tag.Contract, Kind: q.Tag.Kind, Questions: q.Tag.Questions, Created: q.Created, Deadline: q.Tag.Deadline, StoppedBy: q.StoppedBy}
-	if q.Tag.Kind == hub.KindApproval {
+	if _, ok := ask.LookupKind(q.Tag.Kind); ok {
 		s.Title = notify.ApprovalLine(q.Tag.Agent, q.Tag.Project, q.Tag.Wants, home)
 		return s
 	}
@@ -403,7 +403,7 @@ func (s *Server) serveQuestion(w http.ResponseWriter, r *http.Request) {
 					d.Previews = map[string][]Node{}
 				}
 				tree := Markdown
-				if q.Tag.Kind == hub.KindApproval {
+				if k, ok := ask.LookupKind(q.Tag.Kind); ok && k.PlainPreviews {
 					// What the agent wants to do, exactly as it is.
 					tree = plainText
 				}

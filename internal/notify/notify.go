@@ -181,7 +181,7 @@ type Subject struct {
 // approval what the agent wants to do, "codex wants to run a command",
 // never the command itself.
 func QuestionsSubject(kind string, sum ask.Summary) Subject {
-	if kind != ask.KindApproval {
+	if _, ok := ask.LookupKind(kind); !ok {
 		return Subject{}
 	}
 	s := Subject{Approval: true}

@@ -27,6 +27,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/safetext"
 	"github.com/nats-io/nats.go/jetstream"
@@ -259,7 +260,7 @@ func (p *pusher) mark(ctx context.Context, q *hub.Question, k kind) bool {
 // the command or the file it is about.
 func PushText(q *hub.Question, now time.Time, home string) string {
 	var b strings.Builder
-	if q.Tag.Kind == hub.KindApproval {
+	if _, ok := ask.LookupKind(q.Tag.Kind); ok {
 		b.WriteString(ApprovalLine(q.Tag.Agent, q.Tag.Project, q.Tag.Wants, home))
 	} else {
 		b.WriteString(agentIn(q.Tag.Agent, q.Tag.Project, home))
@@ -277,8 +278,8 @@ func PushText(q *hub.Question, now time.Time, home string) string {
 // PushTitle is the title of q's push, and its ntfy tag: an approval's
 // says that an approval waits.
 func PushTitle(q *hub.Question) (title, tag string) {
-	if q.Tag.Kind == hub.KindApproval {
-		return "askuser: an approval waits", "lock"
+	if k, ok := ask.LookupKind(q.Tag.Kind); ok {
+		return "askuser: " + k.Waits + " waits", k.Icon
 	}
 	return "askuser: a question waits", "question"
 }
