@@ -24,8 +24,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/askuser/askuser/auq"
 )
 
 // ToolName is the contract's name, as the hub and messages name it.
@@ -101,38 +99,6 @@ type Decision struct {
 	// Reason is the person's reason for a denial, for the agent; ""
 	// for none.
 	Reason string `json:"reason,omitempty"`
-}
-
-// Status says how an approval ended: AskUserQuestion's endings, which
-// an approval is shown as, with StatusDecided for a submission.
-type Status = auq.Status
-
-// The endings of an approval. Only StatusDecided carries a Decision, and
-// only a Decision with Allow set lets the agent act.
-const (
-	StatusDecided   Status = "decided"
-	StatusDismissed        = auq.StatusDismissed
-	StatusTimeout          = auq.StatusTimeout
-	StatusAborted          = auq.StatusAborted
-	StatusError            = auq.StatusError
-)
-
-// Outcome is how an approval ended: the person's Decision, or another
-// ending. Error says what failed for StatusError.
-type Outcome struct {
-	Status   Status    `json:"status"`
-	Decision *Decision `json:"decision,omitempty"`
-	Error    *Error    `json:"error,omitempty"`
-}
-
-// Error is what went wrong: a code of ask_user's results and a message,
-// as AskUserQuestion's outcomes say it.
-type Error = auq.Error
-
-// Allowed reports whether the outcome lets the agent act: decided, and
-// allowed. Every other outcome is a denial, or the agent's own prompt.
-func (o Outcome) Allowed() bool {
-	return o.Status == StatusDecided && o.Decision != nil && o.Decision.Allow
 }
 
 // Problem is one thing wrong with a request: the member, and what.

@@ -10,6 +10,38 @@ import (
 	"github.com/askuser/askuser/auq"
 )
 
+// Status says how an approval ended: AskUserQuestion's endings, which
+// an approval is shown as, with StatusDecided for a submission.
+type Status = auq.Status
+
+// The endings of an approval. Only StatusDecided carries a Decision, and
+// only a Decision with Allow set lets the agent act.
+const (
+	StatusDecided   Status = "decided"
+	StatusDismissed        = auq.StatusDismissed
+	StatusTimeout          = auq.StatusTimeout
+	StatusAborted          = auq.StatusAborted
+	StatusError            = auq.StatusError
+)
+
+// Outcome is how an approval ended: the person's Decision, or another
+// ending. Error says what failed for StatusError.
+type Outcome struct {
+	Status   Status    `json:"status"`
+	Decision *Decision `json:"decision,omitempty"`
+	Error    *Error    `json:"error,omitempty"`
+}
+
+// Error is what went wrong: a code of ask_user's results and a message,
+// as AskUserQuestion's outcomes say it.
+type Error = auq.Error
+
+// Allowed reports whether the outcome lets the agent act: decided, and
+// allowed. Every other outcome is a denial, or the agent's own prompt.
+func (o Outcome) Allowed() bool {
+	return o.Status == StatusDecided && o.Decision != nil && o.Decision.Allow
+}
+
 // The ids of the questionnaire Show makes.
 const (
 	QuestionID = "approval"

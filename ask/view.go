@@ -39,6 +39,16 @@ type View[Req, Ans, VReq, VAns any] interface {
 	Summary(req Req) Summary
 }
 
+// QuestionView gives a View whose requests are questions an agent asks
+// its Kind, KindQuestion, and its Summary, none: embed it.
+type QuestionView[Req any] struct{}
+
+// Kind returns KindQuestion.
+func (QuestionView[Req]) Kind() string { return KindQuestion }
+
+// Summary returns the zero Summary.
+func (QuestionView[Req]) Summary(Req) Summary { return Summary{} }
+
 // Summary says in a few words what a request shown through a View asks,
 // for a heading, a list's row or a push, so that no surface reads it
 // back from the shown questionnaire's text. Its texts are the asker's:

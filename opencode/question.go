@@ -234,13 +234,9 @@ func (questionContract) Verify(q *Questions, a Answers) (Answers, contract.Error
 
 func (questionContract) Result(_ *Questions, end ask.End[Answers]) ask.End[Answers] { return end }
 
-type questionView struct{}
-
-func (questionView) Kind() string { return ask.KindQuestion }
+type questionView struct{ ask.QuestionView[*Questions] }
 
 func (questionView) Show(q *Questions) (*auq.Request, error) { return q.Show() }
-
-func (questionView) Summary(*Questions) ask.Summary { return ask.Summary{} }
 
 func (questionView) Read(q *Questions, shown *auq.Request, res auq.Result) (Answers, error) {
 	return q.Read(shown, res)

@@ -27,6 +27,10 @@ type inboxRow struct {
 	// An approval's contract column marks it as one, its count is
 	// blank, and its text is what the agent wants to do.
 	agent, project, contract, count, machine, title string
+	// kind is the kind of a questionnaire a View shows, such as
+	// "approval", which the list and its dialog's heading mark; "" for
+	// a question.
+	kind string
 }
 
 // newInboxRow makes the row of q. here is this machine's name. Its
@@ -52,7 +56,8 @@ func (r *inboxRow) text() *inboxRow {
 	r.count = strconv.Itoa(q.Tag.Questions)
 	r.title = oneLine(firstTitle(q.Request))
 	if _, ok := ask.LookupKind(q.Tag.Kind); ok {
-		r.contract, r.count = oneLine(q.Tag.Kind), ""
+		r.kind = oneLine(q.Tag.Kind)
+		r.contract, r.count = r.kind, ""
 		if q.Tag.Wants != "" {
 			r.title = oneLine("wants to " + q.Tag.Wants)
 		}
