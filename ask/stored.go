@@ -1,7 +1,6 @@
 package ask
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // Stored is one contract as the user's hub and its surfaces handle its
@@ -175,13 +175,11 @@ func submittedQuestions(req *auq.Request, data []byte) (json.RawMessage, error) 
 // decodeStrict decodes one JSON value into v, refusing unknown members
 // and anything after the value.
 func decodeStrict(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("not a result of this question's contract: %w", err)
-	}
-	if dec.More() {
+	switch err := strictjson.DecodeOne(data, v); {
+	case errors.Is(err, strictjson.ErrTrailing):
 		return errors.New("more than one JSON value")
+	case err != nil:
+		return fmt.Errorf("not a result of this question's contract: %w", err)
 	}
 	return nil
 }
