@@ -101,39 +101,6 @@ type Decision struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// Status says how an approval ended.
-type Status string
-
-// The endings of an approval. Only StatusDecided carries a Decision, and
-// only a Decision with Allow set lets the agent act.
-const (
-	StatusDecided   Status = "decided"
-	StatusDismissed Status = "dismissed"
-	StatusTimeout   Status = "timeout"
-	StatusAborted   Status = "aborted"
-	StatusError     Status = "error"
-)
-
-// Outcome is how an approval ended: the person's Decision, or another
-// ending. Error says what failed for StatusError.
-type Outcome struct {
-	Status   Status    `json:"status"`
-	Decision *Decision `json:"decision,omitempty"`
-	Error    *Error    `json:"error,omitempty"`
-}
-
-// Error is what went wrong: a code of ask_user's results and a message.
-type Error struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-// Allowed reports whether the outcome lets the agent act: decided, and
-// allowed. Every other outcome is a denial, or the agent's own prompt.
-func (o Outcome) Allowed() bool {
-	return o.Status == StatusDecided && o.Decision != nil && o.Decision.Allow
-}
-
 // Problem is one thing wrong with a request: the member, and what.
 type Problem struct {
 	Path    string

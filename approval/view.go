@@ -10,6 +10,38 @@ import (
 	"github.com/askuser/askuser/auq"
 )
 
+// Status says how an approval ended: AskUserQuestion's endings, which
+// an approval is shown as, with StatusDecided for a submission.
+type Status = auq.Status
+
+// The endings of an approval. Only StatusDecided carries a Decision, and
+// only a Decision with Allow set lets the agent act.
+const (
+	StatusDecided   Status = "decided"
+	StatusDismissed        = auq.StatusDismissed
+	StatusTimeout          = auq.StatusTimeout
+	StatusAborted          = auq.StatusAborted
+	StatusError            = auq.StatusError
+)
+
+// Outcome is how an approval ended: the person's Decision, or another
+// ending. Error says what failed for StatusError.
+type Outcome struct {
+	Status   Status    `json:"status"`
+	Decision *Decision `json:"decision,omitempty"`
+	Error    *Error    `json:"error,omitempty"`
+}
+
+// Error is what went wrong: a code of ask_user's results and a message,
+// as AskUserQuestion's outcomes say it.
+type Error = auq.Error
+
+// Allowed reports whether the outcome lets the agent act: decided, and
+// allowed. Every other outcome is a denial, or the agent's own prompt.
+func (o Outcome) Allowed() bool {
+	return o.Status == StatusDecided && o.Decision != nil && o.Decision.Allow
+}
+
 // The ids of the questionnaire Show makes.
 const (
 	QuestionID = "approval"
@@ -26,37 +58,27 @@ const Header = "Approval"
 // Wants says in words what the agent wants to do, for a heading or a
 // push: "claude-code wants to run a command". Its text is the agent's:
 // escape it for a terminal.
-func (r *Request) Wants() string {
-	what := "use " + r.Tool
+func (r *Request) Wants() string { return r.Agent + " wants to " + r.What() }
+
+// What says in words what the agent wants to do, without naming it:
+// "run a command", "use mcp__github__create_issue". Its text is the
+// agent's: escape it for a terminal.
+func (r *Request) What() string {
 	switch r.Action {
 	case ActionRun:
-		what = "run a command"
+		return "run a command"
 	case ActionEdit:
-		what = "edit a file"
+		return "edit a file"
 	case ActionWrite:
-		what = "write a file"
+		return "write a file"
 	case ActionFetch:
-		what = "reach the network"
+		return "reach the network"
 	}
-	return r.Agent + " wants to " + what
+	return "use " + r.Tool
 }
 
 // allowIt ends the question Show asks.
 const allowIt = ". Allow it?"
-
-// Wanted returns what question, the question of a questionnaire Show
-// made, says: the agent that asks, and what it wants to do: "codex" and
-// "run a command" of "codex wants to run a command. Allow it?". ok is
-// false for a question Show does not make. A surface that marks an
-// approval names the agent and its project from the question's tag when
-// it has one. The texts are the agent's: escape them for a terminal.
-func Wanted(question string) (agent, what string, ok bool) {
-	s, ok := strings.CutSuffix(question, allowIt)
-	if !ok {
-		return "", "", false
-	}
-	return strings.Cut(s, " wants to ")
-}
 
 // Show returns the AskUserQuestion questionnaire that asks r: one
 // single-select question whose options are Deny, Allow once and each

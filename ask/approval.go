@@ -28,6 +28,30 @@ var Approval Contract[*approval.Request, approval.Decision, approval.Outcome] = 
 // (approval.Read).
 var ApprovalView View[*approval.Request, approval.Decision, *auq.Request, auq.Result] = approvalView{}
 
+// approvalKind is what the hub's surfaces show of an approval: previews
+// of what the agent wants to do, exactly as they are, and an allow that
+// only a person may give.
+var approvalKind = Kind{
+	ShownAs:       ToolAskUserQuestion,
+	Waits:         "an approval",
+	Icon:          "lock",
+	PlainPreviews: true,
+	Hint: fmt.Sprintf("%s=%s, or %s=%s %s.note=WHY", approval.QuestionID, approval.AllowID,
+		approval.QuestionID, approval.DenyID, approval.QuestionID),
+	OnlyAPerson: allowsApproval,
+}
+
+// allowsApproval reports whether data, the result JSON of an answer to an
+// approval, allows it. What does not decode allows nothing; the hub
+// refuses it besides.
+func allowsApproval(data []byte) bool {
+	var res auq.Result
+	if json.Unmarshal(data, &res) != nil {
+		return false
+	}
+	return approval.Allows(res)
+}
+
 // BindApproval binds the approval contract on every route where caps
 // has an AskUserQuestion renderer, through ApprovalView.
 func BindApproval(caps Capabilities) Capabilities {
@@ -97,6 +121,10 @@ type approvalView struct{}
 func (approvalView) Kind() string { return KindApproval }
 
 func (approvalView) Show(req *approval.Request) (*auq.Request, error) { return approval.Show(req) }
+
+func (approvalView) Summary(req *approval.Request) Summary {
+	return Summary{Agent: req.Agent, Wants: req.What()}
+}
 
 func (approvalView) Read(req *approval.Request, shown *auq.Request, res auq.Result) (approval.Decision, error) {
 	return approval.Read(req, shown, res)

@@ -86,6 +86,8 @@ type Session[Req any] struct {
 	// Kind is what the questionnaire is, KindQuestion or KindApproval:
 	// set by a View (BindView), for the surfaces that mark it.
 	Kind string
+	// Summary is what the View says the request asks, for the same.
+	Summary Summary
 
 	progress *progress
 }

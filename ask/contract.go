@@ -8,7 +8,9 @@ import (
 // its request, Ans what a Renderer reports for it, and Res the result a
 // call returns. AskUser and AskUserQuestion are the two contracts of
 // askuser; another contract implements this interface in a package of its
-// own, and its hosts bind renderers for it with Bind.
+// own, and its hosts bind renderers for it with Bind. A contract whose
+// questions the user's hub holds registers there once (Lookup); a View's
+// kind likewise (LookupKind).
 //
 // The core calls the methods of a Contract from the caller's goroutine
 // and from the renderer's; they must not block, and a panic in them is an

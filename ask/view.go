@@ -34,6 +34,31 @@ type View[Req, Ans, VReq, VAns any] interface {
 	// request Show made back into the answer of req. An error refuses it:
 	// the call fails, and nothing is invented in its place.
 	Read(req Req, shown VReq, ans VAns) (Ans, error)
+	// Summary says in a few words what req asks, for the surfaces that
+	// mark its kind; the zero Summary for none.
+	Summary(req Req) Summary
+}
+
+// QuestionView gives a View whose requests are questions an agent asks
+// its Kind, KindQuestion, and its Summary, none: embed it.
+type QuestionView[Req any] struct{}
+
+// Kind returns KindQuestion.
+func (QuestionView[Req]) Kind() string { return KindQuestion }
+
+// Summary returns the zero Summary.
+func (QuestionView[Req]) Summary(Req) Summary { return Summary{} }
+
+// Summary says in a few words what a request shown through a View asks,
+// for a heading, a list's row or a push, so that no surface reads it
+// back from the shown questionnaire's text. Its texts are the asker's:
+// escape them for a terminal.
+type Summary struct {
+	// Agent is who asks, in the request's own words: "codex"; "" for
+	// none.
+	Agent string
+	// Wants is what it wants to do: "run a command"; "" for none.
+	Wants string
 }
 
 // BindView binds, on each route where contract shown has a renderer in
@@ -70,7 +95,7 @@ func viewed[Req, Ans, VReq, VAns, VRes any](shown Contract[VReq, VAns, VRes], v 
 		}
 		vs := &Session[VReq]{
 			Request: req, Display: s.Display, ToggleKey: s.ToggleKey, Countdown: s.Countdown,
-			Call: s.Call, Notify: s.Notify, Kind: v.Kind(), progress: s.progress,
+			Call: s.Call, Notify: s.Notify, Kind: v.Kind(), Summary: v.Summary(s.Request), progress: s.progress,
 		}
 		out, err := r.Render(ctx, vs)
 		if err != nil || out.Dismissed {

@@ -83,9 +83,7 @@ func (questionContract) Result(_ *Questions, end ask.End[Answers]) QuestionsOutc
 	return QuestionsOutcome{Status: auq.StatusError, Error: &auq.Error{Code: string(end.Code), Message: end.Message}}
 }
 
-type questionView struct{}
-
-func (questionView) Kind() string { return ask.KindQuestion }
+type questionView struct{ ask.QuestionView[*Questions] }
 
 func (questionView) Show(q *Questions) (*auq.Request, error) { return q.Show() }
 

@@ -3,13 +3,12 @@ package hub
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"iter"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/safetext"
 	"github.com/askuser/askuser/internal/strictjson"
@@ -80,74 +79,11 @@ func checkAnswer(q *Question, data []byte) (json.RawMessage, error) {
 	if err := checkText(q.Request, data); err != nil {
 		return nil, err
 	}
-	switch q.Tag.Contract {
-	case ContractAskUser:
-		return checkAskUser(q, data)
-	case ContractAskUserQuestion:
-		return checkQuestions(q, data)
+	c, ok := ask.Lookup(q.Tag.Contract)
+	if !ok {
+		return nil, fmt.Errorf("the question's contract %q is not one askuser knows", q.Tag.Contract)
 	}
-	return nil, fmt.Errorf("the question's contract %q is not one askuser knows", q.Tag.Contract)
-}
-
-// askUserAnswer is the part of an ask_user result an answer gives.
-type askUserAnswer struct {
-	Status   contract.Status   `json:"status"`
-	Route    contract.Route    `json:"route,omitempty"`
-	Answers  []contract.Answer `json:"answers"`
-	Warnings []string          `json:"warnings,omitempty"`
-}
-
-func checkAskUser(q *Question, data []byte) (json.RawMessage, error) {
-	req, _, err := contract.Parse(q.Request)
-	if err != nil {
-		return nil, fmt.Errorf("the stored question does not parse: %w", err)
-	}
-	var a askUserAnswer
-	if err := decodeStrict(data, &a); err != nil {
-		return nil, err
-	}
-	if a.Status != contract.StatusAnswered {
-		return nil, fmt.Errorf(`status must be "answered", got %q`, a.Status)
-	}
-	if a.Answers == nil {
-		return nil, errors.New("answers is missing: give one answer per question")
-	}
-	if err := contract.CheckAnswers(req, a.Answers); err != nil {
-		return nil, err
-	}
-	return json.Marshal(askUserAnswer{Status: contract.StatusAnswered, Answers: a.Answers})
-}
-
-func checkQuestions(q *Question, data []byte) (json.RawMessage, error) {
-	req, err := auq.Parse(q.Request)
-	if err != nil {
-		return nil, fmt.Errorf("the stored question does not parse: %w", err)
-	}
-	var res auq.Result
-	if err := decodeStrict(data, &res); err != nil {
-		return nil, err
-	}
-	if res.Cancelled {
-		return nil, errors.New("cancelled must be false: an answer submits the questions")
-	}
-	if err := auq.CheckResult(req, res); err != nil {
-		return nil, err
-	}
-	return json.Marshal(res)
-}
-
-// decodeStrict decodes one JSON value into v, refusing unknown members
-// and anything after the value.
-func decodeStrict(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("not a result of this question's contract: %w", err)
-	}
-	if dec.More() {
-		return errors.New("more than one JSON value")
-	}
-	return nil
+	return c.CheckAnswer(q.Request, data)
 }
 
 // checkText refuses a string in data that holds a rune the dialog's text

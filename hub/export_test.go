@@ -16,7 +16,7 @@ import (
 // read it right after.
 func PublishForTest(ctx context.Context, c *Client, request json.RawMessage, questions int) (string, error) {
 	l := NewLink(&LinkOptions{Agent: "test"})
-	h := l.side(ContractAskUser, "", request, questions, nil)
+	h := l.side(ContractAskUser, "", "", request, questions, nil)
 	h.q.Created = time.Now().UTC()
 	if c.seal != nil {
 		if err := c.seal.prepare(h.q); err != nil {

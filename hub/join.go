@@ -187,7 +187,7 @@ func racing[Req, Ans, Res any](l *Link, c ask.Contract[Req, Ans, Res], local ask
 			run = func(ctx context.Context) (ask.Outcome[Ans], error) { return local.Render(ctx, s) }
 		}
 		return race(ctx, l, raceSpec[ask.Outcome[Ans]]{
-			contract: c.Tool(), kind: s.Kind, request: req, questions: c.Brief(s.Request).Questions,
+			contract: c.Tool(), kind: s.Kind, wants: s.Summary.Wants, request: req, questions: c.Brief(s.Request).Questions,
 			countdown: s.Countdown, callID: s.Call.ID, local: run,
 			note:   func(o ask.Outcome[Ans]) string { return noteFor(o.Dismissed) },
 			decode: func(a Answer) (ask.Outcome[Ans], error) { return Outcome(c, a) },
@@ -206,6 +206,7 @@ func noteFor(dismissed bool) string {
 type raceSpec[O any] struct {
 	contract  string
 	kind      string // the session's Kind
+	wants     string // what its Summary says it wants
 	request   json.RawMessage
 	questions int
 	countdown *ask.Countdown
@@ -229,7 +230,7 @@ func race[O any](ctx context.Context, l *Link, spec raceSpec[O]) (O, error) {
 	if d, ok := spec.countdown.Deadline(); ok {
 		deadline = &d
 	}
-	h := l.side(spec.contract, spec.kind, spec.request, spec.questions, deadline)
+	h := l.side(spec.contract, spec.kind, spec.wants, spec.request, spec.questions, deadline)
 	h.alone, h.countdown = spec.local == nil, spec.countdown
 	hctx, hcancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer hcancel()
@@ -308,9 +309,10 @@ func (l *Link) closingNote(cause error) string {
 }
 
 // side returns the hub's side of a new question: the questionnaire
-// request of contract, of kind kind, with questions questions, waiting
-// until deadline (nil for none), tagged with the link's agent.
-func (l *Link) side(contract, kind string, request json.RawMessage, questions int, deadline *time.Time) *hubSide {
+// request of contract, of kind kind wanting wants (Tag.Wants), with
+// questions questions, waiting until deadline (nil for none), tagged with
+// the link's agent.
+func (l *Link) side(contract, kind, wants string, request json.RawMessage, questions int, deadline *time.Time) *hubSide {
 	q := &Question{
 		ID:      newID(),
 		Status:  "waiting",
@@ -318,7 +320,7 @@ func (l *Link) side(contract, kind string, request json.RawMessage, questions in
 		Request: request,
 		Tag: Tag{
 			Agent: l.opts.Agent, Project: l.opts.Project, Machine: l.opts.Machine,
-			Contract: contract, Kind: kind, Questions: questions,
+			Contract: contract, Kind: kind, Wants: wants, Questions: questions,
 		},
 	}
 	if deadline != nil {

@@ -27,7 +27,7 @@ type Offered struct {
 // request is the questionnaire of contract (ContractAskUser or
 // ContractAskUserQuestion), normalized, with questions questions.
 func (l *Link) Offer(contract string, request json.RawMessage, questions int, deadline *time.Time) *Offered {
-	h := l.side(contract, "", request, questions, deadline)
+	h := l.side(contract, "", "", request, questions, deadline)
 	ctx, cancel := context.WithCancel(context.Background())
 	l.pending.Add(1)
 	go h.run(ctx)

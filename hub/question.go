@@ -3,7 +3,6 @@ package hub
 import (
 	"crypto/rand"
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/askuser/askuser/ask"
@@ -11,8 +10,8 @@ import (
 
 // The contracts a question can be asked in, as Tag.Contract names them.
 const (
-	ContractAskUser         = "ask_user"
-	ContractAskUserQuestion = "AskUserQuestion"
+	ContractAskUser         = ask.ToolAskUser
+	ContractAskUserQuestion = ask.ToolAskUserQuestion
 )
 
 // KindApproval is the Tag.Kind of an approval: an agent's permission
@@ -24,17 +23,7 @@ const KindApproval = ask.KindApproval
 // package approval shows one. A surface refuses to show a question of
 // any other kind, as it does one of an unknown contract: it cannot know
 // what answering it would mean.
-func CheckKind(t Tag) error {
-	switch {
-	case t.Kind == "":
-		return nil
-	case t.Kind != KindApproval:
-		return fmt.Errorf("its kind %q is not one askuser knows", t.Kind)
-	case t.Contract != ContractAskUserQuestion:
-		return fmt.Errorf("it is an approval of contract %q; an approval is shown as %s", t.Contract, ContractAskUserQuestion)
-	}
-	return nil
-}
+func CheckKind(t Tag) error { return ask.CheckKind(t.Kind, t.Contract) }
 
 // Question is one waiting question as the hub stores it. Its shape
 // follows MCP tasks (an id, a status, a time to live), so that a tasks
@@ -75,6 +64,9 @@ type Tag struct {
 	// KindApproval for an agent asking leave to act, which every
 	// surface marks as one.
 	Kind string `json:"kind,omitempty"`
+	// Wants is what the agent wants to do, for an approval: "run a
+	// command", as its request says (ask.Summary); "" for a question.
+	Wants string `json:"wants,omitempty"`
 	// Questions is how many questions the questionnaire has.
 	Questions int `json:"questions"`
 	// Deadline is when the question times out; nil for never.

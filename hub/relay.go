@@ -9,8 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/askuser/askuser/auq"
-	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/prefs"
 	"github.com/nats-io/nats.go/jetstream"
@@ -392,22 +391,13 @@ func checkRequest(q *Question) error {
 	if err := CheckKind(q.Tag); err != nil {
 		return err
 	}
-	var n int
-	switch q.Tag.Contract {
-	case ContractAskUser:
-		req, _, err := contract.Parse(q.Request)
-		if err != nil {
-			return fmt.Errorf("its request breaks the rules of %s: %w", q.Tag.Contract, err)
-		}
-		n = len(req.Questions)
-	case ContractAskUserQuestion:
-		req, err := auq.Parse(q.Request)
-		if err != nil {
-			return fmt.Errorf("its request breaks the rules of %s: %w", q.Tag.Contract, err)
-		}
-		n = len(req.Questions)
-	default:
+	c, ok := ask.Lookup(q.Tag.Contract)
+	if !ok {
 		return fmt.Errorf("its contract %q is not one askuser knows", q.Tag.Contract)
+	}
+	n, err := c.Questions(q.Request)
+	if err != nil {
+		return fmt.Errorf("its request breaks the rules of %s: %w", q.Tag.Contract, err)
 	}
 	if n != q.Tag.Questions {
 		return fmt.Errorf("its tag counts %d questions, its request has %d", q.Tag.Questions, n)

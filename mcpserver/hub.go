@@ -263,17 +263,13 @@ func (f hubFallback[Req, Ans]) Render(ctx context.Context, s *ask.Session[Req]) 
 // past it goes out without the hub.
 const maxOffers = 256
 
-// offer offers the questionnaire q (a *contract.Request or an
-// *auq.Request) of call, with questions questions, on the hub as its
-// form goes out as InputRequests, to wait total (0 for no deadline).
+// offer offers the questionnaire q of call, a request of the contract
+// name, with questions questions, on the hub as its form goes out as
+// InputRequests, to wait total (0 for no deadline).
 // It does nothing for a session that does not offer.
-func (sh *sessionHub) offer(call string, q any, questions int, total time.Duration) {
+func (sh *sessionHub) offer(call, name string, q any, questions int, total time.Duration) {
 	if sh == nil || !sh.offering {
 		return
-	}
-	name := hub.ContractAskUser
-	if _, ok := q.(*auq.Request); ok {
-		name = hub.ContractAskUserQuestion
 	}
 	req, err := json.Marshal(q)
 	if err != nil {

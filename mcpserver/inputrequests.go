@@ -30,7 +30,7 @@ func (s *Server) openForm(h *sessionHost, q any, o ask.Opening, total time.Durat
 	}
 	o.Route = contract.RouteNative
 	h.openedForm(o, total)
-	h.hub.offer(call, q, o.Questions, total)
+	h.hub.offer(call, o.Tool, q, o.Questions, total)
 	return inputRequest(form, state), nil
 }
 

@@ -234,9 +234,7 @@ func (questionContract) Verify(q *Questions, a Answers) (Answers, contract.Error
 
 func (questionContract) Result(_ *Questions, end ask.End[Answers]) ask.End[Answers] { return end }
 
-type questionView struct{}
-
-func (questionView) Kind() string { return ask.KindQuestion }
+type questionView struct{ ask.QuestionView[*Questions] }
 
 func (questionView) Show(q *Questions) (*auq.Request, error) { return q.Show() }
 

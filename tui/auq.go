@@ -28,7 +28,7 @@ import (
 // stops the program at once, leaves the terminal as it found it (with
 // the summary line inline) and returns context.Cause(ctx).
 func (r *Renderer) RenderQuestions(ctx context.Context, s *ask.Session[*auq.Request]) (ask.Outcome[auq.Result], error) {
-	return renderOn(ctx, r, s, notify.QuestionsSubject(s.Kind, s.Request), func() dialogModel[auq.Result] { return newQModel(s, r.theme()) })
+	return renderOn(ctx, r, s, notify.QuestionsSubject(s.Kind, s.Summary), func() dialogModel[auq.Result] { return newQModel(s, r.theme()) })
 }
 
 // qmodel is the Bubble Tea model around one dialog.Questions: model's

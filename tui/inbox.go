@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,8 +11,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/askuser/askuser/auq"
-	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/dialog"
 )
@@ -98,9 +95,8 @@ type inbox struct {
 // openQuestion is one questionnaire in its dialog.
 type openQuestion struct {
 	row     *inboxRow
-	d       *dialog.Model     // ask_user
-	qd      *dialog.Questions // AskUserQuestion
-	sending bool              // an answer or dismissal is on its way
+	d       inboxDialog
+	sending bool // an answer or dismissal is on its way
 }
 
 func newInbox(events <-chan hub.WatchEvent, a Answerer, o *InboxOptions) *inbox {
@@ -373,25 +369,17 @@ func (m *inbox) openSelected() {
 	}
 	o := &openQuestion{row: r}
 	cd := questionCountdown{o: o, now: m.now}
-	switch r.q.Tag.Contract {
-	case hub.ContractAskUser:
-		req, _, err := contract.Parse(r.q.Request)
-		if err != nil {
-			m.say(m.th.Error, rowName(r)+": cannot be shown: "+oneLine(err.Error()))
-			return
-		}
-		o.d = dialog.New(req, &dialog.Options{Theme: m.th, Countdown: cd, Overlay: true, Title: "askuser", DismissHint: inboxBack})
-	case hub.ContractAskUserQuestion:
-		req, err := auq.Parse(r.q.Request)
-		if err != nil {
-			m.say(m.th.Error, rowName(r)+": cannot be shown: "+oneLine(err.Error()))
-			return
-		}
-		o.qd = dialog.NewQuestions(req, &dialog.Options{Theme: m.th, Countdown: cd, DismissHint: inboxBack})
-	default:
+	open, ok := inboxDialogs[r.q.Tag.Contract]
+	if !ok {
 		m.say(m.th.Error, rowName(r)+": cannot be shown: its contract is not one askuser knows")
 		return
 	}
+	d, err := open(r.q.Request, dialog.Options{Theme: m.th, Countdown: cd, DismissHint: inboxBack})
+	if err != nil {
+		m.say(m.th.Error, rowName(r)+": cannot be shown: "+oneLine(err.Error()))
+		return
+	}
+	o.d = d
 	m.open = o
 	m.frameH = 0
 	m.sizeDialog()
@@ -426,11 +414,7 @@ func (m *inbox) sizeDialog() {
 		return
 	}
 	w, h := m.dialogSize()
-	if m.open.d != nil {
-		m.open.d.SetSize(w, h)
-	} else {
-		m.open.qd.SetSize(w, h)
-	}
+	m.open.d.SetSize(w, h)
 }
 
 // dialogKey handles a key in the open questionnaire.
@@ -449,26 +433,7 @@ func (m *inbox) dialogKey(k dialog.Key) tea.Cmd {
 		return m.send(o, nil, true)
 	}
 	// The answer goes to the hub in the contract's result JSON.
-	var kind dialog.EffectKind
-	var answer func() ([]byte, error)
-	if o.d != nil {
-		eff := o.d.Update(k)
-		kind = eff.Kind
-		answer = func() ([]byte, error) {
-			return json.Marshal(struct {
-				Status  contract.Status   `json:"status"`
-				Answers []contract.Answer `json:"answers"`
-			}{contract.StatusAnswered, eff.Answer})
-		}
-	} else {
-		eff := o.qd.Update(k)
-		kind = eff.Kind
-		answer = func() ([]byte, error) {
-			res := eff.Answer
-			res.Cancelled = false
-			return json.Marshal(res)
-		}
-	}
+	kind, answer := o.d.Update(k)
 	switch kind {
 	case dialog.EffectSubmit:
 		data, err := answer()
@@ -634,8 +599,8 @@ func (m *inbox) dialogView() tea.View {
 	o := m.open
 	r := o.row.text()
 	head := r.agent
-	if r.q.Tag.Kind == hub.KindApproval {
-		head = approvalMark + " · " + head
+	if r.kind != "" {
+		head = r.kind + " · " + head
 	}
 	if r.project != "" {
 		head += " · " + tail(r.project, 40)
@@ -667,8 +632,5 @@ func (m *inbox) dialogView() tea.View {
 
 // view draws the questionnaire's dialog at w×h.
 func (o *openQuestion) view(w, h int) dialog.Frame {
-	if o.d != nil {
-		return o.d.View(w, h)
-	}
-	return o.qd.View(w, h)
+	return o.d.View(w, h)
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/askuser/askuser/approval"
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/dialog"
 	"github.com/askuser/askuser/internal/safetext"
@@ -27,6 +27,10 @@ type inboxRow struct {
 	// An approval's contract column marks it as one, its count is
 	// blank, and its text is what the agent wants to do.
 	agent, project, contract, count, machine, title string
+	// kind is the kind of a questionnaire a View shows, such as
+	// "approval", which the list and its dialog's heading mark; "" for
+	// a question.
+	kind string
 }
 
 // newInboxRow makes the row of q. here is this machine's name. Its
@@ -51,10 +55,11 @@ func (r *inboxRow) text() *inboxRow {
 	r.contract = oneLine(q.Tag.Contract)
 	r.count = strconv.Itoa(q.Tag.Questions)
 	r.title = oneLine(firstTitle(q.Request))
-	if q.Tag.Kind == hub.KindApproval {
-		r.contract, r.count = approvalMark, ""
-		if _, w, ok := approval.Wanted(firstTitle(q.Request)); ok {
-			r.title = oneLine("wants to " + w)
+	if _, ok := ask.LookupKind(q.Tag.Kind); ok {
+		r.kind = oneLine(q.Tag.Kind)
+		r.contract, r.count = r.kind, ""
+		if q.Tag.Wants != "" {
+			r.title = oneLine("wants to " + q.Tag.Wants)
 		}
 	}
 	if r.agent == "" {
@@ -62,9 +67,6 @@ func (r *inboxRow) text() *inboxRow {
 	}
 	return r
 }
-
-// approvalMark marks an approval in the list and over its dialog.
-const approvalMark = "approval"
 
 // oneLine shows a claim of an asker on one line, its control characters
 // made harmless.

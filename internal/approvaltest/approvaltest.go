@@ -67,5 +67,5 @@ func ApprovalRequest(agent, command string) json.RawMessage {
 // run command as the hub stores it, made at created, without a deadline.
 func ApprovalQuestion(id, agent, project, command string, created time.Time) *hub.Question {
 	return &hub.Question{ID: id, Status: "waiting", Created: created, Request: ApprovalRequest(agent, command),
-		Tag: hub.Tag{Agent: agent, Project: project, Contract: hub.ContractAskUserQuestion, Kind: hub.KindApproval, Questions: 1}}
+		Tag: hub.Tag{Agent: agent, Project: project, Contract: hub.ContractAskUserQuestion, Kind: hub.KindApproval, Wants: "run a command", Questions: 1}}
 }

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/notify"
@@ -72,8 +72,8 @@ const maxTitle = 4 * contract.MaxPromptLen
 func summarize(q *hub.Question, home string) Summary {
 	s := Summary{ID: q.ID, Agent: q.Tag.Agent, Project: q.Tag.Project, Machine: q.Tag.Machine,
 		Contract: q.Tag.Contract, Kind: q.Tag.Kind, Questions: q.Tag.Questions, Created: q.Created, Deadline: q.Tag.Deadline, StoppedBy: q.StoppedBy}
-	if q.Tag.Kind == hub.KindApproval {
-		s.Title = notify.ApprovalLine(q.Tag.Agent, q.Tag.Project, notify.Wants(q), home)
+	if _, ok := ask.LookupKind(q.Tag.Kind); ok {
+		s.Title = notify.ApprovalLine(q.Tag.Agent, q.Tag.Project, q.Tag.Wants, home)
 		return s
 	}
 	var r requestShape
@@ -344,15 +344,12 @@ func checkRequest(q *hub.Question) error {
 	if err := hub.CheckKind(q.Tag); err != nil {
 		return err
 	}
-	switch q.Tag.Contract {
-	case hub.ContractAskUser:
-		_, _, err := contract.Parse(q.Request)
-		return err
-	case hub.ContractAskUserQuestion:
-		_, err := auq.Parse(q.Request)
-		return err
+	c, ok := ask.Lookup(q.Tag.Contract)
+	if !ok {
+		return fmt.Errorf("its contract %q is not one askuser knows", q.Tag.Contract)
 	}
-	return fmt.Errorf("its contract %q is not one askuser knows", q.Tag.Contract)
+	_, err := c.Questions(q.Request)
+	return err
 }
 
 // serveQuestion serves the question the query's id names, or says where
@@ -406,7 +403,7 @@ func (s *Server) serveQuestion(w http.ResponseWriter, r *http.Request) {
 					d.Previews = map[string][]Node{}
 				}
 				tree := Markdown
-				if q.Tag.Kind == hub.KindApproval {
+				if k, ok := ask.LookupKind(q.Tag.Kind); ok && k.PlainPreviews {
 					// What the agent wants to do, exactly as it is.
 					tree = plainText
 				}

@@ -28,9 +28,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/askuser/askuser/approval"
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/internal/safetext"
 	"github.com/askuser/askuser/prefs"
 )
@@ -177,19 +175,18 @@ type Subject struct {
 	Approval bool
 }
 
-// QuestionsSubject is the subject of the AskUserQuestion questionnaire r
-// of kind (ask.KindQuestion or ask.KindApproval): no header for a
-// question, and for an approval what its question says the agent wants
-// to do, "codex wants to run a command", never the command itself.
-func QuestionsSubject(kind string, r *auq.Request) Subject {
-	if kind != ask.KindApproval {
+// QuestionsSubject is the subject of an AskUserQuestion questionnaire
+// of kind (ask.KindQuestion or ask.KindApproval) with summary sum (a
+// Session's Kind and Summary): no header for a question, and for an
+// approval what the agent wants to do, "codex wants to run a command",
+// never the command itself.
+func QuestionsSubject(kind string, sum ask.Summary) Subject {
+	if _, ok := ask.LookupKind(kind); !ok {
 		return Subject{}
 	}
 	s := Subject{Approval: true}
-	if r != nil && len(r.Questions) > 0 {
-		if agent, what, ok := approval.Wanted(r.Questions[0].Question); ok {
-			s.Header = agent + " wants to " + what
-		}
+	if sum.Agent != "" && sum.Wants != "" {
+		s.Header = sum.Agent + " wants to " + sum.Wants
 	}
 	return s
 }

@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/askuser/askuser/approval"
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/internal/approvaltest"
 	"github.com/askuser/askuser/prefs"
 )
@@ -306,38 +306,34 @@ func FuzzHeader(f *testing.F) {
 	})
 }
 
-// TestQuestionsSubject marks an approval, with what its question says
+// TestQuestionsSubject marks an approval, with what its summary says
 // the agent wants to do and never the command, whatever the command
 // holds; a question's subject is a question's.
 func TestQuestionsSubject(t *testing.T) {
-	question := func(q string) *auq.Request { return &auq.Request{Questions: []auq.Question{{Question: q}}} }
 	tests := []struct {
 		name string
 		kind string
-		req  *auq.Request
+		sum  ask.Summary
 		want Subject
 	}{
-		{"a question", ask.KindQuestion, question("Which database?"), Subject{}},
-		{"a question that reads like an approval", ask.KindQuestion, question("codex wants to run a command. Allow it?"), Subject{}},
-		{"an approval", ask.KindApproval, question("codex wants to run a command. Allow it?"), Subject{Header: "codex wants to run a command", Approval: true}},
-		{"an approval of another tool", ask.KindApproval, question("codex wants to use mcp__x__y. Allow it?"), Subject{Header: "codex wants to use mcp__x__y", Approval: true}},
-		{"an approval whose question says nothing", ask.KindApproval, question("Allow?"), Subject{Approval: true}},
-		{"an approval without questions", ask.KindApproval, &auq.Request{}, Subject{Approval: true}},
+		{"a question", ask.KindQuestion, ask.Summary{}, Subject{}},
+		{"a question with a summary", ask.KindQuestion, ask.Summary{Agent: "codex", Wants: "run a command"}, Subject{}},
+		{"an approval", ask.KindApproval, ask.Summary{Agent: "codex", Wants: "run a command"}, Subject{Header: "codex wants to run a command", Approval: true}},
+		{"an approval of another tool", ask.KindApproval, ask.Summary{Agent: "codex", Wants: "use mcp__x__y"}, Subject{Header: "codex wants to use mcp__x__y", Approval: true}},
+		{"an approval whose summary says nothing", ask.KindApproval, ask.Summary{}, Subject{Approval: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := QuestionsSubject(tt.kind, tt.req); got != tt.want {
+			if got := QuestionsSubject(tt.kind, tt.sum); got != tt.want {
 				t.Errorf("QuestionsSubject = %+v, want %+v", got, tt.want)
 			}
 		})
 	}
 	for _, hc := range approvaltest.HostileCommands {
 		t.Run(hc.Name, func(t *testing.T) {
-			req, err := auq.Parse(approvaltest.ApprovalRequest("claude-code", hc.Command))
-			if err != nil {
-				t.Fatal(err)
-			}
-			n := New(prefs.NotifyPrefs{Bell: true, Title: true, Desktop: prefs.DesktopOSC9}, Terminal{}, QuestionsSubject(ask.KindApproval, req))
+			r := &approval.Request{Agent: "claude-code", Tool: "Bash", Action: approval.ActionRun, Command: hc.Command}
+			sum := ask.Summary{Agent: r.Agent, Wants: r.What()}
+			n := New(prefs.NotifyPrefs{Bell: true, Title: true, Desktop: prefs.DesktopOSC9}, Terminal{}, QuestionsSubject(ask.KindApproval, sum))
 			want := "\a\x1b]9;askuser: approval waiting: claude-code wants to run a command · 5m left\x1b\\\x1b[22;0t\x1b]2;askuser: approval waiting · claude-code wants to run a command\x1b\\"
 			if got := n.Open(5*time.Minute, true); got != want {
 				t.Errorf("Open = %q\nwant %q", got, want)

@@ -17,7 +17,6 @@ package notify
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -28,7 +27,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/askuser/askuser/approval"
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/safetext"
 	"github.com/nats-io/nats.go/jetstream"
@@ -261,8 +260,8 @@ func (p *pusher) mark(ctx context.Context, q *hub.Question, k kind) bool {
 // the command or the file it is about.
 func PushText(q *hub.Question, now time.Time, home string) string {
 	var b strings.Builder
-	if q.Tag.Kind == hub.KindApproval {
-		b.WriteString(ApprovalLine(q.Tag.Agent, q.Tag.Project, Wants(q), home))
+	if _, ok := ask.LookupKind(q.Tag.Kind); ok {
+		b.WriteString(ApprovalLine(q.Tag.Agent, q.Tag.Project, q.Tag.Wants, home))
 	} else {
 		b.WriteString(agentIn(q.Tag.Agent, q.Tag.Project, home))
 		fmt.Fprintf(&b, " waits: %d question", q.Tag.Questions)
@@ -279,8 +278,8 @@ func PushText(q *hub.Question, now time.Time, home string) string {
 // PushTitle is the title of q's push, and its ntfy tag: an approval's
 // says that an approval waits.
 func PushTitle(q *hub.Question) (title, tag string) {
-	if q.Tag.Kind == hub.KindApproval {
-		return "askuser: an approval waits", "lock"
+	if k, ok := ask.LookupKind(q.Tag.Kind); ok {
+		return "askuser: " + k.Waits + " waits", k.Icon
 	}
 	return "askuser: a question waits", "question"
 }
@@ -296,21 +295,6 @@ func ApprovalLine(agent, project, what, home string) string {
 		return s + " asks for approval"
 	}
 	return s + " wants to " + what
-}
-
-// Wants returns what the approval q wants to do, as its question says
-// (approval.Wanted): "run a command"; "" when its question does not say.
-func Wants(q *hub.Question) string {
-	var r struct {
-		Questions []struct {
-			Question string `json:"question"`
-		} `json:"questions"`
-	}
-	if json.Unmarshal(q.Request, &r) != nil || len(r.Questions) == 0 {
-		return ""
-	}
-	_, what, _ := approval.Wanted(r.Questions[0].Question)
-	return what
 }
 
 // agentIn names agent in project: "claude-code in ~/api", "an agent".

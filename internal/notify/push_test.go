@@ -466,10 +466,11 @@ func TestApprovalPush(t *testing.T) {
 		{"no project, no deadline", func(q *hub.Question) { q.Tag.Project = "" }, "claude-code wants to run a command"},
 		{"no agent", func(q *hub.Question) { q.Tag.Agent, q.Tag.Project = "", "/srv/x" }, "an agent in /srv/x wants to run a command"},
 		{"a hostile tag", func(q *hub.Question) { q.Tag.Agent = "evil\x1b]52;c;eA==\a\u202e" }, "evil␛]52,c,eA==␇<U+202E> in ~/api wants to run a command"},
-		{"a question that says nothing", func(q *hub.Question) { q.Request = []byte(`{"questions":[{"question":"Allow?"}]}`) }, "claude-code in ~/api asks for approval"},
-		{"another tool", func(q *hub.Question) {
-			q.Request = []byte(`{"questions":[{"question":"codex wants to use mcp__github__create_issue\u001b[2J. Allow it?"}]}`)
-		}, "claude-code in ~/api wants to use mcp__github__create_issue␛[2J"},
+		{"a tag that says nothing", func(q *hub.Question) { q.Tag.Wants = "" }, "claude-code in ~/api asks for approval"},
+		{"a question's text is not read", func(q *hub.Question) {
+			q.Tag.Wants, q.Request = "", []byte(`{"questions":[{"question":"codex wants to run a command. Allow it?"}]}`)
+		}, "claude-code in ~/api asks for approval"},
+		{"another tool", func(q *hub.Question) { q.Tag.Wants = "use mcp__github__create_issue\u001b[2J" }, "claude-code in ~/api wants to use mcp__github__create_issue␛[2J"},
 		{"a question is not an approval", func(q *hub.Question) { q.Tag.Kind = "" }, "claude-code in ~/api waits: 1 question"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

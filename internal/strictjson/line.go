@@ -1,14 +1,34 @@
 // Writing JSON one value to a line, the framing of askuser's results and
-// of the messages on its sockets and pipes, with Escape applied.
+// of the messages on its sockets and pipes, with Escape applied, and
+// reading one value back.
 
 package strictjson
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"unicode/utf8"
 )
+
+// ErrTrailing is DecodeOne's error for data after the value.
+var ErrTrailing = errors.New("data after the value")
+
+// DecodeOne decodes the one JSON value data holds into v with
+// encoding/json, refusing members v has no field for (encoding/json's
+// error) and data after the value (ErrTrailing).
+func DecodeOne(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return ErrTrailing
+	}
+	return nil
+}
 
 // WriteLine writes v to w as one line of JSON ending in a newline, with <, >
 // and & as they are rather than escaped for HTML, and the characters

@@ -50,3 +50,32 @@ func TestWriteUnencodable(t *testing.T) {
 type errWriter struct{ err error }
 
 func (e errWriter) Write([]byte) (int, error) { return 0, e.err }
+
+// TestDecodeOne takes one value whose members v knows, and refuses an
+// unknown member, data after the value and what is not JSON.
+func TestDecodeOne(t *testing.T) {
+	type msg struct {
+		A int `json:"a"`
+	}
+	tests := []struct {
+		in       string
+		want     int
+		trailing bool // ErrTrailing
+		ok       bool
+	}{
+		{`{"a":1}`, 1, false, true},
+		{` {"a":2} `, 2, false, true},
+		{`{"a":1,"b":2}`, 0, false, false},
+		{`{"a":1} {"a":2}`, 1, true, false},
+		{`{"a":1} x`, 1, true, false},
+		{`{"a":`, 0, false, false},
+		{``, 0, false, false},
+	}
+	for _, tt := range tests {
+		var m msg
+		err := DecodeOne([]byte(tt.in), &m)
+		if (err == nil) != tt.ok || errors.Is(err, ErrTrailing) != tt.trailing || tt.ok && m.A != tt.want {
+			t.Errorf("DecodeOne(%q) = %+v, %v; want ok %v, trailing %v, a %d", tt.in, m, err, tt.ok, tt.trailing, tt.want)
+		}
+	}
+}

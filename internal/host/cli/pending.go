@@ -13,8 +13,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
-	"github.com/askuser/askuser/approval"
-	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/internal/safetext"
@@ -114,17 +113,17 @@ func writePending(w io.Writer, qs []hub.Question, now time.Time, home string) {
 			where += " on " + oneLine(q.Tag.Machine)
 		}
 		what := oneLine(q.Tag.Contract) + ", " + plural(q.Tag.Questions, "question", "questions")
-		if q.Tag.Kind == hub.KindApproval {
-			what = hub.KindApproval
+		k, viewed := ask.LookupKind(q.Tag.Kind)
+		if viewed {
+			what = q.Tag.Kind
 		}
 		fmt.Fprintf(w, "%s  %s  %s  %s  %s\n", oneLine(q.ID), oneLine(q.Tag.Agent), what, where, left)
-		if q.Tag.Kind == hub.KindApproval {
-			fmt.Fprintf(w, "    %s\n", notify.ApprovalLine(q.Tag.Agent, q.Tag.Project, notify.Wants(&q), home))
+		if viewed {
+			fmt.Fprintf(w, "    %s\n", notify.ApprovalLine(q.Tag.Agent, q.Tag.Project, q.Tag.Wants, home))
 			for _, l := range wantedLines(q) {
 				fmt.Fprintln(w, strings.TrimRight("      "+l, " "))
 			}
-			fmt.Fprintf(w, "    answer: askuser answer %s %s=%s, or %s=%s %s.note=WHY\n", oneLine(q.ID),
-				approval.QuestionID, approval.AllowID, approval.QuestionID, approval.DenyID, approval.QuestionID)
+			fmt.Fprintf(w, "    answer: askuser answer %s %s\n", oneLine(q.ID), k.Hint)
 			continue
 		}
 		for _, t := range titles(q) {
@@ -323,8 +322,10 @@ func runAnswer(ctx context.Context, env *Env, args []string) int {
 		return answerRefused(env, err)
 	}
 	what := "question"
-	if q != nil && q.Tag.Kind == hub.KindApproval {
-		what = "approval"
+	if q != nil {
+		if _, ok := ask.LookupKind(q.Tag.Kind); ok {
+			what = q.Tag.Kind
+		}
 	}
 	fmt.Fprintf(env.Stderr, "askuser answer: %s %s answered\n", what, oneLine(id))
 	return 0
@@ -355,23 +356,21 @@ func answerRefused(env *Env, err error) int {
 }
 
 // onlyAPersonAllows reports whether data, an answer to the question q
-// as askuser answer read it, allows an approval, which only a person
-// may: q is an approval, or q could not be read (the hub reads it again
-// when it takes the answer, and may then find an approval) and data
-// would allow one.
+// as askuser answer read it, is one that only a person may give, such as
+// an approval's allow: by q's kind, or, when q could not be read (the hub
+// reads it again when it takes the answer, and may then find one), by
+// any kind's.
 func onlyAPersonAllows(q *hub.Question, data []byte) bool {
-	return (q == nil || q.Tag.Kind == hub.KindApproval) && allowsApproval(data)
-}
-
-// allowsApproval reports whether data, the result JSON of an answer to an
-// approval, allows it. What does not decode allows nothing; the hub
-// refuses it besides.
-func allowsApproval(data []byte) bool {
-	var res auq.Result
-	if json.Unmarshal(data, &res) != nil {
-		return false
+	if q != nil {
+		k, ok := ask.LookupKind(q.Tag.Kind)
+		return ok && k.OnlyAPerson(data)
 	}
-	return approval.Allows(res)
+	for _, k := range ask.Kinds() {
+		if k.OnlyAPerson(data) {
+			return true
+		}
+	}
+	return false
 }
 
 // stdinIsTerminal reports whether askuser's standard input is a

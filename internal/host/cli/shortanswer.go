@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
@@ -112,8 +113,8 @@ func isFullResult(q *hub.Question, data []byte) bool {
 		return !bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))
 	}
 	name := "status"
-	if q.Tag.Contract == hub.ContractAskUserQuestion {
-		name = "cancelled"
+	if f, ok := shortForms[q.Tag.Contract]; ok {
+		name = f.resultMember
 	}
 	if _, ok := top[name]; !ok {
 		return false
@@ -405,21 +406,55 @@ func pickOptions(p *shortProblems, where, qname string, labels, ids []string, v 
 
 // shortAnswer turns a short answer into the result JSON of q's contract.
 func shortAnswer(q *hub.Question, entries []shortEntry) ([]byte, error) {
-	switch q.Tag.Contract {
-	case hub.ContractAskUser:
-		req, _, err := contract.Parse(q.Request)
-		if err != nil {
-			return nil, fmt.Errorf("the stored question does not parse: %w", err)
-		}
-		return shortAskUser(req, entries)
-	case hub.ContractAskUserQuestion:
-		req, err := auq.Parse(q.Request)
-		if err != nil {
-			return nil, fmt.Errorf("the stored question does not parse: %w", err)
-		}
-		return shortQuestions(req, entries)
+	f, ok := shortForms[q.Tag.Contract]
+	if !ok {
+		return nil, fmt.Errorf("the question's contract %q is not one askuser knows", q.Tag.Contract)
 	}
-	return nil, fmt.Errorf("the question's contract %q is not one askuser knows", q.Tag.Contract)
+	return f.answer(q.Request, entries)
+}
+
+// shortForm is how askuser answer and askuser pending handle short
+// answers to one contract's questions.
+type shortForm struct {
+	// resultMember is the member that a whole result of the contract
+	// has and a short answer has not, unless a question has it as id.
+	resultMember string
+	// answer turns a short answer to a stored request into the
+	// contract's result JSON.
+	answer func(request []byte, entries []shortEntry) ([]byte, error)
+	// template is a short answer to a stored request, to fill in; nil
+	// when the request cannot be read.
+	template func(request []byte) object
+}
+
+// shortForms are the short answers of each contract, by its name: one
+// line a contract.
+var shortForms = map[string]shortForm{
+	ask.ToolAskUser:         shortFormOf(ask.AskUser, "status", shortAskUser, askUserTemplate),
+	ask.ToolAskUserQuestion: shortFormOf(ask.AskUserQuestion, "cancelled", shortQuestions, questionsTemplate),
+}
+
+// shortFormOf is the shortForm of contract c, whose whole results have
+// the member resultMember, with answer and template working on its
+// parsed requests.
+func shortFormOf[Req, Ans, Res any](c ask.Contract[Req, Ans, Res], resultMember string, answer func(Req, []shortEntry) ([]byte, error), template func(Req) object) shortForm {
+	return shortForm{
+		resultMember: resultMember,
+		answer: func(request []byte, entries []shortEntry) ([]byte, error) {
+			req, _, err := c.Parse(request)
+			if err != nil {
+				return nil, fmt.Errorf("the stored question does not parse: %w", err)
+			}
+			return answer(req, entries)
+		},
+		template: func(request []byte) object {
+			req, _, err := c.Parse(request)
+			if err != nil {
+				return nil
+			}
+			return template(req)
+		},
+	}
 }
 
 // shortTarget is what an entry was resolved to, to refuse a second one
@@ -905,34 +940,35 @@ func (o object) MarshalJSON() ([]byte, error) {
 // id, with its default where it has one and null where it waits for a
 // value. nil when q's questionnaire cannot be read.
 func answerTemplate(q hub.Question) object {
-	switch q.Tag.Contract {
-	case hub.ContractAskUser:
-		req, _, err := contract.Parse(q.Request)
-		if err != nil {
-			return nil
-		}
-		t := object{}
-		for i := range req.Questions {
-			t = append(t, member{req.Questions[i].ID, askUserTemplate(&req.Questions[i])})
-		}
-		return t
-	case hub.ContractAskUserQuestion:
-		req, err := auq.Parse(q.Request)
-		if err != nil {
-			return nil
-		}
-		t := object{}
-		for _, x := range req.Questions {
-			t = append(t, member{x.ID, nil})
-		}
-		return t
+	f, ok := shortForms[q.Tag.Contract]
+	if !ok {
+		return nil
 	}
-	return nil
+	return f.template(q.Request)
 }
 
-// askUserTemplate is the value a template gives q: its default, else
+// askUserTemplate is answerTemplate for an ask_user questionnaire.
+func askUserTemplate(req *contract.Request) object {
+	t := object{}
+	for i := range req.Questions {
+		t = append(t, member{req.Questions[i].ID, askUserValue(&req.Questions[i])})
+	}
+	return t
+}
+
+// questionsTemplate is answerTemplate for an AskUserQuestion
+// questionnaire.
+func questionsTemplate(req *auq.Request) object {
+	t := object{}
+	for _, x := range req.Questions {
+		t = append(t, member{x.ID, nil})
+	}
+	return t
+}
+
+// askUserValue is the value a template gives q: its default, else
 // null; a form's is an object of its fields.
-func askUserTemplate(q *contract.Question) any {
+func askUserValue(q *contract.Question) any {
 	var a contract.Answer
 	switch {
 	case q.Kind == contract.KindForm:

@@ -42,7 +42,7 @@ func (u *questionCustomUI) Render(ctx context.Context, s *ask.Session[*auq.Reque
 	u.srv.send(openMsg{Type: typeOpen, Call: c.id, Display: string(contract.DisplayOverlay),
 		ToggleKey: piKey(dialog.HideKey), HiddenStatus: hiddenStatus, HideWorking: true,
 		Mirror: u.srv.mirrorSpec(pimirror.DialogQuestions, s.Request, s.Countdown, "", false, "")})
-	defer notify.Attach(u.srv.notifyTo(c.id), s.Notify, notify.QuestionsSubject(s.Kind, s.Request), s.Countdown)()
+	defer notify.Attach(u.srv.notifyTo(c.id), s.Notify, notify.QuestionsSubject(s.Kind, s.Summary), s.Countdown)()
 	defer u.srv.send(callMsg{Type: typeClose, Call: c.id})
 	return qs.serve(ctx)
 }

@@ -22,8 +22,6 @@
 package popup
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -107,13 +105,11 @@ func (l *lineReader) next() ([]byte, error) {
 // anything after it, and what encoding/json would let through changed:
 // invalid UTF-8, unpaired surrogate escapes and duplicate keys.
 func decodeStrict(line []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("popup: bad message: %w", err)
-	}
-	if dec.More() {
+	switch err := strictjson.DecodeOne(line, v); {
+	case errors.Is(err, strictjson.ErrTrailing):
 		return errors.New("popup: bad message: data after the object")
+	case err != nil:
+		return fmt.Errorf("popup: bad message: %w", err)
 	}
 	if err := strictjson.Check(line, nil); err != nil {
 		return fmt.Errorf("popup: bad message: %w", err)

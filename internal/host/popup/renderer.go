@@ -133,7 +133,7 @@ func (r *Renderer) Render(ctx context.Context, s *ask.Session[*contract.Request]
 // RenderQuestions is Render for AskUserQuestion, whose dialog
 // dialog.HideKey hides where the launcher can bring it back.
 func (r *Renderer) RenderQuestions(ctx context.Context, s *ask.Session[*auq.Request]) (ask.Outcome[auq.Result], error) {
-	return render(ctx, r, s, dialog.HideKey, notify.QuestionsSubject(s.Kind, s.Request), func(s *ask.Session[*auq.Request]) (shown[ask.Outcome[auq.Result]], error) {
+	return render(ctx, r, s, dialog.HideKey, notify.QuestionsSubject(s.Kind, s.Summary), func(s *ask.Session[*auq.Request]) (shown[ask.Outcome[auq.Result]], error) {
 		return tui.NewPopup(ask.AskUserQuestion, s, nil)
 	})
 }
