@@ -159,17 +159,27 @@ const opencodeQuestion = `{"questions":[{"question":"Which database should we us
 // the model's call of the question tool once they wait on the hub and
 // in OpenCode's own prompt.
 func opencodeQuestionTUI(t *testing.T) (u *tui, m *model, s *sandbox, c *hub.Client, q hub.Question) {
+	return questionTUI(t, "opencode", func(s *sandbox, m *model) {
+		opencodeHome(s, m, "")
+		opencodeOffline(s)
+		plugin, err := opencode.Plugin(outsideTmux())
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.write("home/.config/opencode/plugin/"+opencode.PluginFile, string(plugin))
+	})
+}
+
+// questionTUI starts the TUI of client, OpenCode or Kilo, set up by home
+// with askuser's plugin, types the prompt, and returns the questions of
+// the model's call of the question tool once they wait on the hub and
+// in the client's own prompt.
+func questionTUI(t *testing.T, client string, home func(*sandbox, *model)) (u *tui, m *model, s *sandbox, c *hub.Client, q hub.Question) {
 	s = newSandbox(t)
 	c = startSandboxHub(s)
 	m = newModel(t, chat{}, "question", opencodeQuestion)
-	opencodeHome(s, m, "")
-	opencodeOffline(s)
-	plugin, err := opencode.Plugin(outsideTmux())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.write("home/.config/opencode/plugin/"+opencode.PluginFile, string(plugin))
-	u = s.startTUI("opencode")
+	home(s, m)
+	u = s.startTUI(client)
 	u.waitText("Ask anything")
 	u.text(prompt)
 	u.waitText(prompt)
@@ -220,4 +230,21 @@ func TestOpenCodeQuestion(t *testing.T) {
 			t.Errorf("the question on the hub ended as %+v; want closed, handed back to opencode's own prompt", *a)
 		}
 	})
+}
+
+// Kilo's question tool, through the plugin askuser setup installs,
+// answered on the hub: the model gets the answer as Kilo's own prompt
+// hands it over.
+func TestKiloQuestion(t *testing.T) {
+	u, m, s, _, q := questionTUI(t, "kilo", func(s *sandbox, m *model) {
+		kiloHome(s, m)
+		s.setup("--yes", "kilo")
+	})
+	answerApproval(t, s, q.ID, "q1=Postgres")
+	got := u.result(m)
+	t.Logf("the model received: %s", got)
+	if !strings.Contains(got, `"Which database should we use?"="Postgres"`) {
+		t.Errorf("the model did not receive the answer Postgres:\n%s", got)
+	}
+	u.waitText(finalText)
 }
