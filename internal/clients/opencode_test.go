@@ -204,14 +204,7 @@ func questionTUI(t *testing.T, client string, home func(*sandbox, *model)) (u *t
 // prompt first: the question on the hub is closed.
 func TestOpenCodeQuestion(t *testing.T) {
 	t.Run("on the hub", func(t *testing.T) {
-		u, m, s, _, q := opencodeQuestionTUI(t)
-		answerApproval(t, s, q.ID, "q1=Postgres")
-		got := u.result(m)
-		t.Logf("the model received: %s", got)
-		if !strings.Contains(got, `"Which database should we use?"="Postgres"`) {
-			t.Errorf("the model did not receive the answer Postgres:\n%s", got)
-		}
-		u.waitText(finalText)
+		answerOnHub(opencodeQuestionTUI(t))
 	})
 	t.Run("in OpenCode", func(t *testing.T) {
 		u, m, _, c, q := opencodeQuestionTUI(t)
@@ -236,10 +229,17 @@ func TestOpenCodeQuestion(t *testing.T) {
 // answered on the hub: the model gets the answer as Kilo's own prompt
 // hands it over.
 func TestKiloQuestion(t *testing.T) {
-	u, m, s, _, q := questionTUI(t, "kilo", func(s *sandbox, m *model) {
+	answerOnHub(questionTUI(t, "kilo", func(s *sandbox, m *model) {
 		kiloHome(s, m)
 		s.setup("--yes", "kilo")
-	})
+	}))
+}
+
+// answerOnHub answers the question q of questionTUI on the hub, and
+// checks that the model gets the answer as the client's prompt gives it.
+func answerOnHub(u *tui, m *model, s *sandbox, _ *hub.Client, q hub.Question) {
+	t := s.t
+	t.Helper()
 	answerApproval(t, s, q.ID, "q1=Postgres")
 	got := u.result(m)
 	t.Logf("the model received: %s", got)
