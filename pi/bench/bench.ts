@@ -29,7 +29,14 @@
 //   typed keys        keys as far apart, typed into a text field: letters,
 //                     Backspace, a word deleted, the cursor moved inside the
 //                     text, Tab between two fields; the peer typing into its
-//                     "Type something." row.
+//                     "Type something." row. Beside them the keys that draw
+//                     a frame without typing: Enter on the review page with
+//                     a question unanswered, Alt+Q stopping the countdown,
+//                     and, in AskUserQuestion's dialog, Esc leaving the
+//                     Other input and the first Esc on a question, which
+//                     asks before it dismisses; the peer's Esc leaving its
+//                     notes editor (its Enter on the Submit tab submits, and
+//                     it has no countdown).
 //   shapes            keys 100 ms apart at 80, 100 and 200 columns, without
 //                     and with Markdown previews.
 //   call to frame     ask() on a host whose child is running, until the
@@ -54,7 +61,7 @@ import { initTheme } from "@earendil-works/pi-coding-agent";
 import { createJiti } from "jiti";
 import { createAskUser, registerAskUser } from "../index.ts";
 import type { Child, ExchangeTimes } from "../src/child.ts";
-import { RELEASE } from "../src/host.ts";
+import { AskUserHost, RELEASE } from "../src/host.ts";
 import { nodeBin, piArgs, pkgDir, prepare, Tui } from "../e2e/harness.ts";
 import { binary, fakeCtx, fakePi, noConfig, until } from "../test/fake.ts";
 
@@ -201,8 +208,19 @@ const peerQuestionText = {
 // moved inside it and back, the last word deleted, three letters deleted
 // by Backspace and the rest of the word deleted; Tab and Shift+Tab go
 // between the two fields (tabCycle).
-type TypedKind = "letter" | "backspace" | "word" | "move" | "tab";
-const typedKinds: TypedKind[] = ["letter", "backspace", "word", "move", "tab"];
+type TypedKind = "letter" | "backspace" | "word" | "move" | "tab" | "review" | "altq" | "escInput" | "escAsk";
+const typedKinds: TypedKind[] = ["letter", "backspace", "word", "move", "tab", "review", "altq", "escInput", "escAsk"];
+const typedNames: Record<TypedKind, string> = {
+  letter: "letters typed",
+  backspace: "Backspace",
+  word: "a word deleted",
+  move: "cursor moves in the text",
+  tab: "Tab between fields",
+  review: "Enter on the review page, a question unanswered",
+  altq: "Alt+Q (the first stops the countdown, the rest draw the same frame)",
+  escInput: "Esc leaving a text input (AskUserQuestion's Other; the peer's notes)",
+  escAsk: "Esc asking before it dismisses (AskUserQuestion)",
+};
 const typedCycle: [string, TypedKind][] = [
   ...[..."hello world"].map((c): [string, TypedKind] => [c, "letter"]),
   ["\x1b[D", "move"],
@@ -216,8 +234,35 @@ const typedCycle: [string, TypedKind][] = [
 // The peer's text row takes no Tab (its editor gets it): its Tab is
 // measured between its questions' option lists, where it switches them.
 const tabCycle = ["\t", "\x1b[Z"];
+// askuser's keys on the review page and Alt+Q, from the first field and
+// back to it: Tab, Tab to the review, Enter on Submit, which goes to the
+// first unanswered question. The peer has no equivalent (its Enter on
+// Submit submits, and it has no countdown).
+const reviewCycle: [string, TypedKind | undefined][] = [
+  ["\t", undefined],
+  ["\t", undefined],
+  ["\r", "review"],
+  ["\x1bq", "altq"],
+];
+// Esc in AskUserQuestion's dialog: o opens the Other input, Esc leaves
+// it, the next Esc asks before it dismisses, and Down makes the next Esc
+// ask again. The peer's: n opens its notes editor, Esc leaves it.
+const escCycle: [string, TypedKind | undefined][] = [
+  ["o", undefined],
+  ["\x1b", "escInput"],
+  ["\x1b", "escAsk"],
+  ["\x1b[B", undefined],
+];
+const peerEscCycle: [string, TypedKind | undefined][] = [
+  ["n", undefined],
+  ["\x1b", "escInput"],
+];
+// The same two questions for AskUserQuestion, as the peer has them.
+const auqQuestionText = {
+  questions: peerQuestionText.questions.map((q, i) => ({ ...q, id: `q${i}`, multiSelect: false, options: q.options.map((o, j) => ({ ...o, id: `o${i}${j}` })) })),
+};
 
-async function dialog(who: Contender, cols = 100, previews = false, text = false): Promise<Dialog & { child?: Child }> {
+async function dialog(who: Contender, cols = 100, previews = false, text = false, auq = false): Promise<Dialog & { child?: Child }> {
   const f = fakeCtx("tui", { cols, rows: 30, theme: peerTheme, keybindings: getKeybindings() });
   let requested = false;
   let rendered: (() => void) | undefined;
@@ -227,7 +272,13 @@ async function dialog(who: Contender, cols = 100, previews = false, text = false
   };
   let done: Promise<unknown>;
   let child: Child | undefined;
-  if (who === "askuser" || who === "wasm") {
+  if ((who === "askuser" || who === "wasm") && auq) {
+    const host = new AskUserHost(f.ctx, { ...noConfig, timeoutPerQuestionMs: 600_000, dialogModule: who === "wasm" ? wasmPath : false }, "", "AskUserQuestion");
+    if (who === "wasm" && !(await host.loadModule())) throw new Error(`the dialog module ${wasmPath} did not load: make pi-binary builds it`);
+    done = host.ask(auqQuestionText, {});
+    await until("the dialog", () => f.shown[0]?.component && f.shown[0]!.component.render(cols).length > 0);
+    child = host.process!;
+  } else if (who === "askuser" || who === "wasm") {
     const ask = createAskUser(f.ctx, { ...noConfig, timeoutPerQuestionMs: 600_000, dialogModule: who === "wasm" ? wasmPath : false });
     if (who === "wasm" && !(await ask.host.loadModule())) throw new Error(`the dialog module ${wasmPath} did not load: make pi-binary builds it`);
     done = ask(text ? questionText : previews ? questionPreviews : question);
@@ -259,14 +310,14 @@ async function dialog(who: Contender, cols = 100, previews = false, text = false
   };
   // The peer's cursor starts on the first option: Up wraps it to its
   // "Type something." row.
-  if (text && who === "rpiv") await press("\x1b[A");
+  if (text && who === "rpiv" && !auq) await press("\x1b[A");
   return {
     child,
     key: (i: number) => press(i % 2 === 0 ? "\x1b[B" : "\x1b[A"),
     press,
     screen: () => c.render(cols),
     async close(): Promise<void> {
-      c.handleInput!("\x1b");
+      c.handleInput!(auq && who !== "rpiv" ? "\x03" : "\x1b");
       await done;
     },
   };
@@ -419,26 +470,34 @@ async function typedAtPace() {
     [500, quick ? 20 : 40],
   ];
   const tabs = quick ? 6 : 20;
+  const review = quick ? 3 : 10;
+  const esc = quick ? 3 : 10;
   const got = Object.fromEntries(contenders.map((who) => [who, gaps.map(() => new Map<TypedKind, number[]>())])) as Record<Contender, Map<TypedKind, number[]>[]>;
+  const collect = (who: Contender, out: AloneTimes) =>
+    out.times.forEach((times, i) =>
+      times.forEach((t, j) => {
+        const kind = out.kinds![i]![j]!;
+        const m = got[who][i]!;
+        m.set(kind, [...(m.get(kind) ?? []), t]);
+      }),
+    );
   for (let r = 0; r < rounds; r++) {
     for (const who of turns(r)) {
-      const out = alone({ who, cols: 100, previews: false, warm: warmup / 2, gaps, text: { tabs } });
-      out.times.forEach((times, i) =>
-        times.forEach((t, j) => {
-          const kind = out.kinds![i]![j]!;
-          const m = got[who][i]!;
-          m.set(kind, [...(m.get(kind) ?? []), t]);
-        }),
-      );
+      collect(who, alone({ who, cols: 100, previews: false, warm: warmup / 2, gaps, text: { tabs, review } }));
+      // Esc in AskUserQuestion's dialog: its keys only, n of them a gap.
+      const escGaps = gaps.map(([gap]): [number, number] => [gap, 0]);
+      collect(who, alone({ who, cols: 100, previews: false, warm: warmup / 8, gaps: escGaps, text: { tabs: 0, esc }, auq: true }));
     }
   }
   for (const [i, [gap]] of gaps.entries()) {
     for (const kind of typedKinds) {
       const of = (who: Contender) => got[who][i]!.get(kind) ?? [];
       const n = of("wasm").length;
-      const what = kind === "tab" ? "Tab between fields" : kind === "word" ? "a word deleted" : kind === "move" ? "cursor moves in the text" : kind === "backspace" ? "Backspace" : "letters typed";
-      versus(`${what}, keys ${gap} ms apart, in process (wasm), p50 / p90 (${n} keys)`, of("wasm"), of("rpiv"), [50, 90], "≤ 100 µs / ≤ 250 µs");
-      versus(`${what}, keys ${gap} ms apart, child, p50 / p90`, of("askuser"), of("rpiv"), [50, 90]);
+      // The peer has no such key: askuser's figures alone.
+      const peer = of("rpiv").length > 0 ? of("rpiv") : undefined;
+      const vs = (what: string, mine: number[], budget = "") => (peer ? versus(what, mine, peer, [50, 90], budget) : row(what, `${us(pct(mine, 50))} / ${us(pct(mine, 90))}`, budget, "none"));
+      vs(`${typedNames[kind]}, keys ${gap} ms apart, in process (wasm), p50 / p90 (${n} keys)`, of("wasm"), "≤ 100 µs / ≤ 250 µs");
+      vs(`${typedNames[kind]}, keys ${gap} ms apart, child, p50 / p90`, of("askuser"));
     }
   }
 }
@@ -474,8 +533,11 @@ interface Alone {
   previews: boolean;
   warm: number;
   // Typed keys instead of arrows: for each gap, keys of typedCycle, then
-  // tabs keys of tabCycle (see typedKeys).
-  text?: { tabs: number };
+  // tabs keys of tabCycle and review rounds of reviewCycle (see
+  // typedKeys); with auq, AskUserQuestion's dialog and esc rounds of
+  // escCycle instead.
+  text?: { tabs: number; review?: number; esc?: number };
+  auq?: boolean;
   gaps: [number, number][];
 }
 
@@ -505,9 +567,11 @@ function alone(a: Alone): AloneTimes {
 async function printAlone(a: Alone) {
   if (!contenders.includes(a.who)) throw new Error(`bench: --alone takes a contender of ${contenders.join(", ")}, not ${a.who}`);
   initTheme(undefined, false); // the peer draws its previews with Pi's Markdown theme
-  const d = await dialog(a.who, a.cols, a.previews, a.text !== undefined);
-  const typed = a.text ? typedKeys(a.who, a.text.tabs) : undefined;
-  if (typed) {
+  const d = await dialog(a.who, a.cols, a.previews, a.text !== undefined, a.auq === true);
+  const typed = a.text ? typedKeys(a.who, a.text, a.auq === true) : undefined;
+  if (typed && a.auq) {
+    for (let i = 0; i < a.warm; i++) await d.press((a.who === "rpiv" ? peerEscCycle : escCycle)[i % (a.who === "rpiv" ? peerEscCycle : escCycle).length]![0]);
+  } else if (typed) {
     await typedWarmup(d, a.who, a.warm);
   } else {
     for (let i = 0; i < a.warm; i++) await d.key(i);
@@ -540,12 +604,20 @@ async function printAlone(a: Alone) {
 }
 
 // The typed keys for one gap: n keys of typedCycle, whole cycles, then
-// tabs keys of tabCycle. The peer leaves its text row for its Tabs (Down
-// wraps from it to the first option) and comes back after (Up wraps to
-// it): those keys have no kind, and are not counted.
-function typedKeys(who: Contender, tabs: number): (n: number) => [string, TypedKind | undefined][] {
+// tabs keys of tabCycle, then (askuser only) review rounds of
+// reviewCycle. The peer leaves its text row for its Tabs (Down wraps from
+// it to the first option) and comes back after (Up wraps to it): those
+// keys have no kind, and are not counted. With auq, esc rounds of
+// escCycle (the peer's peerEscCycle), and nothing else.
+function typedKeys(who: Contender, text: { tabs: number; review?: number; esc?: number }, auq = false): (n: number) => [string, TypedKind | undefined][] {
+  const { tabs, review = 0, esc = 0 } = text;
   return (n) => {
     const keys: [string, TypedKind | undefined][] = [];
+    if (auq) {
+      for (let i = 0; i < esc; i++) keys.push(...(who === "rpiv" ? peerEscCycle : escCycle));
+      return keys;
+    }
+    if (who !== "rpiv") for (let i = 0; i < review; i++) keys.push(...reviewCycle);
     for (let i = 0; i < n; i++) keys.push(typedCycle[i % typedCycle.length]!);
     while (keys.length % typedCycle.length !== 0) keys.push([typedCycle[keys.length % typedCycle.length]![0], undefined]);
     if (tabs === 0) return keys;
@@ -561,7 +633,7 @@ function typedKeys(who: Contender, tabs: number): (n: number) => [string, TypedK
 // reach the text: the peer's typing lands in its text row, askuser's in
 // its input.
 async function typedWarmup(d: Dialog, who: Contender, warm: number) {
-  const keys = typedKeys(who, 10);
+  const keys = typedKeys(who, { tabs: 10 });
   for (let done = 0; done < warm; ) {
     for (const [data] of keys(typedCycle.length * 5)) {
       await d.press(data);
