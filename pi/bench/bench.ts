@@ -217,7 +217,7 @@ const typedNames: Record<TypedKind, string> = {
   move: "cursor moves in the text",
   tab: "Tab between fields",
   review: "Enter on the review page, a question unanswered",
-  altq: "Alt+Q (the first stops the countdown, the rest draw the same frame)",
+  altq: "Alt+Q stopping the countdown (once a dialog)",
   escInput: "Esc leaving a text input (AskUserQuestion's Other; the peer's notes)",
   escAsk: "Esc asking before it dismisses (AskUserQuestion)",
 };
@@ -234,15 +234,16 @@ const typedCycle: [string, TypedKind][] = [
 // The peer's text row takes no Tab (its editor gets it): its Tab is
 // measured between its questions' option lists, where it switches them.
 const tabCycle = ["\t", "\x1b[Z"];
-// askuser's keys on the review page and Alt+Q, from the first field and
-// back to it: Tab, Tab to the review, Enter on Submit, which goes to the
-// first unanswered question. The peer has no equivalent (its Enter on
-// Submit submits, and it has no countdown).
+// askuser's keys on the review page, from the first field and back to
+// it: Tab, Tab to the review, Enter on Submit, which goes to the first
+// unanswered question. The peer has no equivalent (its Enter on Submit
+// submits). Alt+Q stops the countdown once a dialog: after it, it draws
+// the same frame, which the child does not send again; it is typed once
+// a run, at 100 ms, and the peer has no countdown.
 const reviewCycle: [string, TypedKind | undefined][] = [
   ["\t", undefined],
   ["\t", undefined],
   ["\r", "review"],
-  ["\x1bq", "altq"],
 ];
 // Esc in AskUserQuestion's dialog: o opens the Other input, Esc leaves
 // it, the next Esc asks before it dismisses, and Down makes the next Esc
@@ -470,8 +471,8 @@ async function typedAtPace() {
     [500, quick ? 20 : 40],
   ];
   const tabs = quick ? 6 : 20;
-  const review = quick ? 3 : 10;
-  const esc = quick ? 3 : 10;
+  const review = quick ? 3 : 6;
+  const esc = quick ? 3 : 6;
   const got = Object.fromEntries(contenders.map((who) => [who, gaps.map(() => new Map<TypedKind, number[]>())])) as Record<Contender, Map<TypedKind, number[]>[]>;
   const collect = (who: Contender, out: AloneTimes) =>
     out.times.forEach((times, i) =>
@@ -585,6 +586,7 @@ async function printAlone(a: Alone) {
     let preempted = 0;
     if (a.who === "askuser" && gap === 100 && !typed) d.child!.onExchange = (t) => out.parts.push(t);
     const keys = typed ? typed(n) : Array.from({ length: n }, (_, i): [string, TypedKind | undefined] => [i % 2 === 0 ? "\x1b[B" : "\x1b[A", undefined]);
+    if (typed && !a.auq && a.who !== "rpiv" && gap === 100) keys.push(["\x1bq", "altq"]);
     for (const [data, kind] of keys) {
       await new Promise((r) => setTimeout(r, gap));
       const before = switches();
