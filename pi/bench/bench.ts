@@ -304,7 +304,12 @@ async function dialog(who: Contender, cols = 100, previews = false, text = false
     const t0 = performance.now();
     requested = who === "rpiv"; // Pi renders after every key
     c.handleInput!(data);
-    if (!requested) await new Promise<void>((resolve) => (rendered = resolve));
+    // A key whose frame never comes fails the bench rather than hang it.
+    if (!requested)
+      await new Promise<void>((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error(`bench: ${who} drew no frame for the key ${JSON.stringify(data)}`)), 10_000);
+        rendered = () => (clearTimeout(t), resolve());
+      });
     rendered = undefined;
     c.render(cols);
     return performance.now() - t0;
