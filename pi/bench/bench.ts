@@ -34,9 +34,14 @@
 //                     a question unanswered, Alt+Q stopping the countdown,
 //                     and, in AskUserQuestion's dialog, Esc leaving the
 //                     Other input and the first Esc on a question, which
-//                     asks before it dismisses; the peer's Esc leaving its
-//                     notes editor (its Enter on the Submit tab submits, and
-//                     it has no countdown).
+//                     asks before it dismisses, each in a dialog opened
+//                     again for Alt+Q. The peer's closest keys: Esc closing
+//                     its notes editor, and Enter confirming an option,
+//                     which goes to its next question (its Enter on the
+//                     Submit tab submits); it has no countdown. A key's own
+//                     answer ends its wait, never a countdown's tick; a key
+//                     that draws nothing new is not counted; a route that
+//                     does not answer a key within 5 s fails the bench.
 //   shapes            keys 100 ms apart at 80, 100 and 200 columns, without
 //                     and with Markdown previews.
 //   call to frame     ask() on a host whose child is running, until the
