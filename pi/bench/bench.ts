@@ -300,10 +300,22 @@ function bounded<T>(p: Promise<T>, ms: number, why: () => string): Promise<T> {
 async function dialog(who: Contender, cols = 100, previews = false, text = false, auq = false): Promise<Dialog & { child?: Child }> {
   const f = fakeCtx("tui", { cols, rows: 30, theme: peerTheme, keybindings: getKeybindings() });
   let requested = false;
-  let rendered: (() => void) | undefined;
+  // While no key is on its way, a frame asked for (a countdown's tick)
+  // is rendered soon after, as Pi renders it; screen is what was
+  // rendered last, for telling whether a key drew anything new.
+  let pressing = false;
+  let screen: string[] = [];
+  // The dialog's component, as Pi mounted it.
+  let mounted: NonNullable<(typeof f.shown)[number]["component"]> | undefined;
+  let renderSoon = false;
   f.tui.requestRender = () => {
     requested = true;
-    rendered?.();
+    if (pressing || renderSoon) return;
+    renderSoon = true;
+    setImmediate(() => {
+      renderSoon = false;
+      if (!pressing && mounted) screen = mounted.render(cols);
+    });
   };
   let done: Promise<unknown>;
   let child: Child | undefined;
@@ -339,6 +351,8 @@ async function dialog(who: Contender, cols = 100, previews = false, text = false
     await until("the peer's dialog", () => f.shown[0]?.component, ANSWER_MS);
   }
   let c = f.shown[0]!.component!;
+  mounted = c;
+  screen = c.render(cols);
   // The child's answers to keys and sizes (not its countdown's ticks):
   // a key of the child's route is drawn once its answer is handled.
   let answered: ((type: string) => void) | undefined;
@@ -349,7 +363,8 @@ async function dialog(who: Contender, cols = 100, previews = false, text = false
   // key's own frame ends the wait, never a countdown's tick; a route
   // that does not answer within ANSWER_MS fails the bench.
   const press = async (data: string): Promise<number | undefined> => {
-    const before = c.render(cols);
+    const before = screen;
+    pressing = true;
     let answer: Promise<string> | undefined;
     if (who === "askuser") answer = new Promise((resolve) => (answered = resolve));
     const t0 = performance.now();
@@ -372,6 +387,8 @@ async function dialog(who: Contender, cols = 100, previews = false, text = false
     const after = c.render(cols);
     const t = performance.now() - t0;
     answered = undefined;
+    pressing = false;
+    screen = after;
     return requested && (after.length !== before.length || after.some((l, i) => l !== before[i])) ? t : undefined;
   };
   // A key that must draw: the arrows always do.
@@ -402,6 +419,8 @@ async function dialog(who: Contender, cols = 100, previews = false, text = false
       done = askAgain();
       await until("the dialog opened again", () => f.shown[k]?.component && f.shown[k]!.component.render(cols).length > 0, ANSWER_MS);
       c = f.shown[k]!.component!;
+      mounted = c;
+      screen = c.render(cols);
     },
   };
 }
