@@ -29,7 +29,19 @@
 //   typed keys        keys as far apart, typed into a text field: letters,
 //                     Backspace, a word deleted, the cursor moved inside the
 //                     text, Tab between two fields; the peer typing into its
-//                     "Type something." row.
+//                     "Type something." row. Beside them the keys that draw
+//                     a frame without typing: Enter on the review page with
+//                     a question unanswered, Alt+Q stopping the countdown,
+//                     and, in AskUserQuestion's dialog, Esc leaving the
+//                     Other input and the first Esc on a question, which
+//                     asks before it dismisses, each in a dialog opened
+//                     again for Alt+Q. The peer's closest keys: Esc closing
+//                     its notes editor, and Enter confirming an option,
+//                     which goes to its next question (its Enter on the
+//                     Submit tab submits); it has no countdown. A key's own
+//                     answer ends its wait, never a countdown's tick; a key
+//                     that draws nothing new is not counted; a route that
+//                     does not answer a key within 5 s fails the bench.
 //   shapes            keys 100 ms apart at 80, 100 and 200 columns, without
 //                     and with Markdown previews.
 //   call to frame     ask() on a host whose child is running, until the
@@ -54,7 +66,7 @@ import { initTheme } from "@earendil-works/pi-coding-agent";
 import { createJiti } from "jiti";
 import { createAskUser, registerAskUser } from "../index.ts";
 import type { Child, ExchangeTimes } from "../src/child.ts";
-import { RELEASE } from "../src/host.ts";
+import { AskUserHost, RELEASE } from "../src/host.ts";
 import { nodeBin, piArgs, pkgDir, prepare, Tui } from "../e2e/harness.ts";
 import { binary, fakeCtx, fakePi, noConfig, until } from "../test/fake.ts";
 
@@ -74,6 +86,8 @@ const median = (xs: number[]) => pct(xs, 50);
 const us = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
 const ms = (v: number) => `${v.toFixed(1)} ms`;
 const rows: [string, string, string, string, string][] = [];
+// Tables printed after the rows, whole (the typed keys').
+const tables: string[] = [];
 const row = (what: string, value: string, budget = "", peer = "", ratio = "") => {
   rows.push([what, value, peer, ratio, budget]);
   console.error(`${what}: ${value}${peer ? ` (rpiv ${peer})` : ""}`);
@@ -135,9 +149,12 @@ class PipeFloor {
 // close dismisses the dialog and waits for the call's end.
 interface Dialog {
   key(i: number): Promise<number>;
-  press(data: string): Promise<number>;
+  press(data: string): Promise<number | undefined>;
   screen(): string[];
   close(): Promise<void>;
+  // askuser's only: dismisses the dialog and opens the same one again
+  // on the same host.
+  reopen(): Promise<void>;
 }
 
 // askuser draws a key's frame in its child ("askuser"), or in process
@@ -201,8 +218,19 @@ const peerQuestionText = {
 // moved inside it and back, the last word deleted, three letters deleted
 // by Backspace and the rest of the word deleted; Tab and Shift+Tab go
 // between the two fields (tabCycle).
-type TypedKind = "letter" | "backspace" | "word" | "move" | "tab";
-const typedKinds: TypedKind[] = ["letter", "backspace", "word", "move", "tab"];
+type TypedKind = "letter" | "backspace" | "word" | "move" | "tab" | "review" | "altq" | "escInput" | "escAsk";
+const typedKinds: TypedKind[] = ["letter", "backspace", "word", "move", "tab", "review", "altq", "escInput", "escAsk"];
+const typedNames: Record<TypedKind, string> = {
+  letter: "letters typed",
+  backspace: "Backspace",
+  word: "a word deleted",
+  move: "cursor moves in the text",
+  tab: "Tab between fields",
+  review: "Enter on the review page, a question unanswered (the peer: Enter confirming an option, which goes to the next question)",
+  altq: "Alt+Q stopping the countdown, in a dialog opened again (the peer has no countdown)",
+  escInput: "Esc leaving a text input (AskUserQuestion's Other; the peer: Esc closing its notes editor)",
+  escAsk: "Esc asking before it dismisses (AskUserQuestion; the peer: its Esc closing its notes editor, as above)",
+};
 const typedCycle: [string, TypedKind][] = [
   ...[..."hello world"].map((c): [string, TypedKind] => [c, "letter"]),
   ["\x1b[D", "move"],
@@ -216,22 +244,97 @@ const typedCycle: [string, TypedKind][] = [
 // The peer's text row takes no Tab (its editor gets it): its Tab is
 // measured between its questions' option lists, where it switches them.
 const tabCycle = ["\t", "\x1b[Z"];
+// askuser's keys on the review page, from the first field and back to
+// it: Tab, Tab to the review, Enter on Submit, which goes to the first
+// unanswered question. The peer's Enter on its Submit tab submits: its
+// Enter that draws is the one confirming an option, which goes to the
+// next question; Shift+Tab comes back. It is typed from the option list
+// (see typedKeys). Every key of these cycles draws a frame.
+const reviewCycle: [string, TypedKind | undefined][] = [
+  ["\t", undefined],
+  ["\t", undefined],
+  ["\r", "review"],
+];
+const peerReviewCycle: [string, TypedKind | undefined][] = [
+  ["\r", "review"],
+  ["\x1b[Z", undefined],
+];
+// Alt+Q stops the countdown once a dialog, and draws "No timeout"; after
+// it the key draws nothing new. It is timed in dialogs opened again, one
+// for each Alt+Q, after a letter typed the same time before it.
+const ALT_Q = "\x1bq";
+// Esc in AskUserQuestion's dialog: o opens the Other input, Esc leaves
+// it, the next Esc asks before it dismisses, and Down makes the next Esc
+// ask again. The peer's: n opens its notes editor, Esc closes it (its
+// Esc anywhere else ends the dialog).
+const escCycle: [string, TypedKind | undefined][] = [
+  ["o", undefined],
+  ["\x1b", "escInput"],
+  ["\x1b", "escAsk"],
+  ["\x1b[B", undefined],
+];
+const peerEscCycle: [string, TypedKind | undefined][] = [
+  ["n", undefined],
+  ["\x1b", "escInput"],
+];
+// The same two questions for AskUserQuestion, as the peer has them.
+const auqQuestionText = {
+  questions: peerQuestionText.questions.map((q, i) => ({ ...q, id: `q${i}`, multiSelect: false, options: q.options.map((o, j) => ({ ...o, id: `o${i}${j}` })) })),
+};
 
-async function dialog(who: Contender, cols = 100, previews = false, text = false): Promise<Dialog & { child?: Child }> {
+// How long a key's frame, a dialog's first frame or its end may take
+// before the bench fails: a route that stops answering fails the bench
+// loudly instead of hanging it.
+const ANSWER_MS = 5000;
+
+// A key as readable text for an error message.
+const keyText = (data: string) => JSON.stringify(data).replace(/[\x7f-\x9f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
+// Resolves with p, or fails with why after ms.
+function bounded<T>(p: Promise<T>, ms: number, why: () => string): Promise<T> {
+  let t: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (t = setTimeout(() => reject(new Error(why())), ms)));
+  return Promise.race([p, late]).finally(() => clearTimeout(t));
+}
+
+async function dialog(who: Contender, cols = 100, previews = false, text = false, auq = false): Promise<Dialog & { child?: Child }> {
   const f = fakeCtx("tui", { cols, rows: 30, theme: peerTheme, keybindings: getKeybindings() });
   let requested = false;
-  let rendered: (() => void) | undefined;
+  // While no key is on its way, a frame asked for (a countdown's tick)
+  // is rendered soon after, as Pi renders it; screen is what was
+  // rendered last, for telling whether a key drew anything new.
+  let pressing = false;
+  let screen: string[] = [];
+  // The dialog's component, as Pi mounted it.
+  let mounted: NonNullable<(typeof f.shown)[number]["component"]> | undefined;
+  let renderSoon = false;
   f.tui.requestRender = () => {
     requested = true;
-    rendered?.();
+    if (pressing || renderSoon) return;
+    renderSoon = true;
+    setImmediate(() => {
+      renderSoon = false;
+      if (!pressing && mounted) screen = mounted.render(cols);
+    });
   };
   let done: Promise<unknown>;
   let child: Child | undefined;
-  if (who === "askuser" || who === "wasm") {
+  // askuser's calls on one host, so that a dialog opened again (reopen)
+  // meets the same warm child and module, as a session's next call does.
+  let askAgain: (() => Promise<unknown>) | undefined;
+  if ((who === "askuser" || who === "wasm") && auq) {
+    const host = new AskUserHost(f.ctx, { ...noConfig, timeoutPerQuestionMs: 600_000, dialogModule: who === "wasm" ? wasmPath : false }, "", "AskUserQuestion");
+    if (who === "wasm" && !(await host.loadModule())) throw new Error(`the dialog module ${wasmPath} did not load: make pi-binary builds it`);
+    askAgain = () => host.ask(auqQuestionText, {});
+    done = askAgain();
+    await until("the dialog", () => f.shown[0]?.component && f.shown[0]!.component.render(cols).length > 0, ANSWER_MS);
+    child = host.process!;
+  } else if (who === "askuser" || who === "wasm") {
     const ask = createAskUser(f.ctx, { ...noConfig, timeoutPerQuestionMs: 600_000, dialogModule: who === "wasm" ? wasmPath : false });
     if (who === "wasm" && !(await ask.host.loadModule())) throw new Error(`the dialog module ${wasmPath} did not load: make pi-binary builds it`);
-    done = ask(text ? questionText : previews ? questionPreviews : question);
-    await until("the dialog", () => f.shown[0]?.component && f.shown[0]!.component.render(cols).length > 0);
+    askAgain = () => ask(text ? questionText : previews ? questionPreviews : question);
+    done = askAgain();
+    await until("the dialog", () => f.shown[0]?.component && f.shown[0]!.component.render(cols).length > 0, ANSWER_MS);
     child = ask.host.process!;
   } else {
     // Loaded as Pi loads extensions: through jiti, which compiles it.
@@ -245,29 +348,79 @@ async function dialog(who: Contender, cols = 100, previews = false, text = false
       ? { questions: peerQuestion.questions.map((q) => ({ ...q, options: q.options.map((o) => ({ ...o, preview: preview(o.label) })) })) }
       : peerQuestion;
     done = p.tool().execute("bench", q, new AbortController().signal, () => {}, f.ctx);
-    await until("the peer's dialog", () => f.shown[0]?.component);
+    await until("the peer's dialog", () => f.shown[0]?.component, ANSWER_MS);
   }
-  const c = f.shown[0]!.component!;
-  const press = async (data: string): Promise<number> => {
+  let c = f.shown[0]!.component!;
+  mounted = c;
+  screen = c.render(cols);
+  // The child's answers to keys and sizes (not its countdown's ticks):
+  // a key of the child's route is drawn once its answer is handled.
+  let answered: ((type: string) => void) | undefined;
+  if (child) child.onAnswer = (_call, type) => answered?.(type);
+  // Gives the component data, as Pi does, and resolves with the time
+  // until the key's frame is rendered, or with undefined when the key
+  // drew nothing new: its frame is the one on screen already. Only a
+  // key's own frame ends the wait, never a countdown's tick; a route
+  // that does not answer within ANSWER_MS fails the bench.
+  const press = async (data: string): Promise<number | undefined> => {
+    const before = screen;
+    pressing = true;
+    let answer: Promise<string> | undefined;
+    if (who === "askuser") answer = new Promise((resolve) => (answered = resolve));
     const t0 = performance.now();
     requested = who === "rpiv"; // Pi renders after every key
-    c.handleInput!(data);
-    if (!requested) await new Promise<void>((resolve) => (rendered = resolve));
-    rendered = undefined;
-    c.render(cols);
-    return performance.now() - t0;
+    if (who === "wasm") {
+      c.handleInput!(data);
+      // The in-process copy draws every key at once; a key it did not
+      // draw ended the dialog, or the copy was dropped: either way the
+      // figures are not the in-process route's.
+      if (!requested) throw new Error(`bench: the in-process dialog drew no frame for the key ${keyText(data)}: the key ended the dialog or the copy was dropped`);
+    } else if (answer) {
+      c.handleInput!(data);
+      // A tick handled before the answer does not count: only what the
+      // answer draws does.
+      const type = await bounded(answer, ANSWER_MS, () => `bench: ${who}'s child did not answer the key ${keyText(data)} within ${ANSWER_MS} ms; the screen:\n${before.join("\n")}`);
+      if (type !== "frame") throw new Error(`bench: the key ${keyText(data)} ended ${who}'s dialog (${type}); the screen before it:\n${before.join("\n")}`);
+    } else {
+      c.handleInput!(data);
+    }
+    const after = c.render(cols);
+    const t = performance.now() - t0;
+    answered = undefined;
+    pressing = false;
+    screen = after;
+    return requested && (after.length !== before.length || after.some((l, i) => l !== before[i])) ? t : undefined;
+  };
+  // A key that must draw: the arrows always do.
+  const drawn = async (data: string): Promise<number> => {
+    const t = await press(data);
+    if (t === undefined) throw new Error(`bench: the key ${keyText(data)} drew nothing new in ${who}'s dialog`);
+    return t;
   };
   // The peer's cursor starts on the first option: Up wraps it to its
   // "Type something." row.
-  if (text && who === "rpiv") await press("\x1b[A");
+  if (text && who === "rpiv" && !auq) await drawn("\x1b[A");
+  const close = async (): Promise<void> => {
+    if (child) child.onAnswer = undefined;
+    c.handleInput!(auq && who !== "rpiv" ? "\x03" : "\x1b");
+    await bounded(done, ANSWER_MS, () => `bench: ${who}'s dialog did not end within ${ANSWER_MS} ms of its dismissal`);
+    if (child) child.onAnswer = (_call, type) => answered?.(type);
+  };
   return {
     child,
-    key: (i: number) => press(i % 2 === 0 ? "\x1b[B" : "\x1b[A"),
+    key: (i: number) => drawn(i % 2 === 0 ? "\x1b[B" : "\x1b[A"),
     press,
     screen: () => c.render(cols),
-    async close(): Promise<void> {
-      c.handleInput!("\x1b");
-      await done;
+    close,
+    async reopen(): Promise<void> {
+      if (!askAgain) throw new Error(`bench: ${who}'s dialog cannot be opened again`);
+      await close();
+      const k = f.shown.length;
+      done = askAgain();
+      await until("the dialog opened again", () => f.shown[k]?.component && f.shown[k]!.component.render(cols).length > 0, ANSWER_MS);
+      c = f.shown[k]!.component!;
+      mounted = c;
+      screen = c.render(cols);
     },
   };
 }
@@ -419,28 +572,53 @@ async function typedAtPace() {
     [500, quick ? 20 : 40],
   ];
   const tabs = quick ? 6 : 20;
+  const review = quick ? 3 : 10;
+  const esc = quick ? 3 : 10;
+  const altq = quick ? 2 : 6;
   const got = Object.fromEntries(contenders.map((who) => [who, gaps.map(() => new Map<TypedKind, number[]>())])) as Record<Contender, Map<TypedKind, number[]>[]>;
+  const undrawn = Object.fromEntries(contenders.map((who) => [who, 0])) as Record<Contender, number>;
+  const collect = (who: Contender, out: AloneTimes) => {
+    out.times.forEach((times, i) =>
+      times.forEach((t, j) => {
+        const kind = out.kinds![i]![j]!;
+        const m = got[who][i]!;
+        m.set(kind, [...(m.get(kind) ?? []), t]);
+      }),
+    );
+    undrawn[who] += out.undrawn ?? 0;
+  };
   for (let r = 0; r < rounds; r++) {
     for (const who of turns(r)) {
-      const out = alone({ who, cols: 100, previews: false, warm: warmup / 2, gaps, text: { tabs } });
-      out.times.forEach((times, i) =>
-        times.forEach((t, j) => {
-          const kind = out.kinds![i]![j]!;
-          const m = got[who][i]!;
-          m.set(kind, [...(m.get(kind) ?? []), t]);
-        }),
-      );
+      collect(who, alone({ who, cols: 100, previews: false, warm: warmup / 2, gaps, text: { tabs, review, altq } }));
+      // Esc in AskUserQuestion's dialog: its keys only, esc rounds a gap.
+      const escGaps = gaps.map(([gap]): [number, number] => [gap, 0]);
+      collect(who, alone({ who, cols: 100, previews: false, warm: warmup / 8, gaps: escGaps, text: { tabs: 0, esc }, auq: true }));
     }
   }
-  for (const [i, [gap]] of gaps.entries()) {
-    for (const kind of typedKinds) {
-      const of = (who: Contender) => got[who][i]!.get(kind) ?? [];
-      const n = of("wasm").length;
-      const what = kind === "tab" ? "Tab between fields" : kind === "word" ? "a word deleted" : kind === "move" ? "cursor moves in the text" : kind === "backspace" ? "Backspace" : "letters typed";
-      versus(`${what}, keys ${gap} ms apart, in process (wasm), p50 / p90 (${n} keys)`, of("wasm"), of("rpiv"), [50, 90], "≤ 100 µs / ≤ 250 µs");
-      versus(`${what}, keys ${gap} ms apart, child, p50 / p90`, of("askuser"), of("rpiv"), [50, 90]);
+  // One table: each kind of key at each pace, in process, in the child
+  // and in the peer, with how many times faster askuser is in process
+  // (and in the child) at p50 and p90.
+  const fig = (xs: number[]) => (xs.length ? `${(pct(xs, 50) * 1000).toFixed(0)} / ${(pct(xs, 90) * 1000).toFixed(0)}` : "none");
+  const ratio = (mine: number[], peer: number[]) =>
+    mine.length && peer.length ? `${(pct(peer, 50) / pct(mine, 50)).toFixed(1)}× / ${(pct(peer, 90) / pct(mine, 90)).toFixed(1)}×` : "none";
+  const lines = [
+    "| key, p50 / p90 µs | gap | n | in process | child | rpiv 2.11.0 | in process vs rpiv | child vs rpiv |",
+    "|---|---|---|---|---|---|---|---|",
+  ];
+  for (const kind of typedKinds) {
+    for (const [i, [gap]] of gaps.entries()) {
+      const of = (who: Contender, k = kind) => got[who][i]!.get(k) ?? [];
+      const wasm = of("wasm");
+      // The peer's Esc outside its notes ends the dialog: its one Esc
+      // that draws, closing the notes, stands beside both of askuser's.
+      const peer = of("rpiv", kind === "escAsk" ? "escInput" : kind);
+      lines.push(`| ${typedNames[kind]} | ${gap} ms | ${wasm.length} | ${fig(wasm)} | ${fig(of("askuser"))} | ${fig(peer)} | ${ratio(wasm, peer)} | ${ratio(of("askuser"), peer)} |`);
+      const budget = pct(wasm, 50) <= 0.1 && pct(wasm, 90) <= 0.25 ? "" : " (over ≤ 100 / ≤ 250 µs)";
+      row(`${typedNames[kind]}, keys ${gap} ms apart, in process / child / rpiv, p50 / p90 µs`, `${fig(wasm)} / ${fig(of("askuser"))}${budget}`, "≤ 100 µs / ≤ 250 µs in process", fig(peer), ratio(wasm, peer));
     }
   }
+  lines.push(`keys that drew nothing new, not counted: askuser ${undrawn.askuser}, in process ${undrawn.wasm}, rpiv ${undrawn.rpiv}`);
+  tables.push(lines.join("\n"));
 }
 
 // Keys 100 ms apart at 80, 100 and 200 columns, without and with
@@ -474,8 +652,13 @@ interface Alone {
   previews: boolean;
   warm: number;
   // Typed keys instead of arrows: for each gap, keys of typedCycle, then
-  // tabs keys of tabCycle (see typedKeys).
-  text?: { tabs: number };
+  // tabs keys of tabCycle and review rounds of reviewCycle (see
+  // typedKeys); with auq, AskUserQuestion's dialog and esc rounds of
+  // escCycle instead.
+  // altq dialogs opened again at each gap, each for one Alt+Q (askuser
+  // only).
+  text?: { tabs: number; review?: number; esc?: number; altq?: number };
+  auq?: boolean;
   gaps: [number, number][];
 }
 
@@ -489,11 +672,24 @@ interface AloneTimes {
   kinds?: TypedKind[][];
   preempted: number[];
   parts: ExchangeTimes[];
+  // Keys of a kind that drew nothing new, and so were not counted.
+  undrawn?: number;
 }
 
-// Runs a in a Node of its own and returns what it printed.
+// Runs a in a Node of its own and returns what it printed. A run that
+// does not end within its bound (the keys' gaps and a few minutes more;
+// each key has its own bound, ANSWER_MS, inside) is killed and fails the
+// bench.
 function alone(a: Alone): AloneTimes {
-  const out = spawnSync(process.execPath, [new URL(import.meta.url).pathname, `--alone=${JSON.stringify(a)}`], { encoding: "utf8" });
+  const planned = a.gaps.reduce((sum, [gap, n]) => sum + gap * (n + 200), 0);
+  const timeout = 180_000 + 2 * planned;
+  const out = spawnSync(process.execPath, [new URL(import.meta.url).pathname, `--alone=${JSON.stringify(a)}`], {
+    encoding: "utf8",
+    timeout,
+    killSignal: "SIGKILL",
+    maxBuffer: 64 << 20,
+  });
+  if (out.error || out.signal) throw new Error(`bench --alone=${JSON.stringify(a)} did not finish within ${timeout / 1000} s (${out.error?.message ?? out.signal}): ${out.stderr}`);
   if (out.status !== 0) throw new Error(`bench --alone=${JSON.stringify(a)} failed: ${out.stderr}`);
   const got = JSON.parse(out.stdout) as AloneTimes;
   const numbers = (xs: unknown) => Array.isArray(xs) && xs.every((t) => typeof t === "number");
@@ -502,18 +698,23 @@ function alone(a: Alone): AloneTimes {
   return got;
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 async function printAlone(a: Alone) {
   if (!contenders.includes(a.who)) throw new Error(`bench: --alone takes a contender of ${contenders.join(", ")}, not ${a.who}`);
   initTheme(undefined, false); // the peer draws its previews with Pi's Markdown theme
-  const d = await dialog(a.who, a.cols, a.previews, a.text !== undefined);
-  const typed = a.text ? typedKeys(a.who, a.text.tabs) : undefined;
-  if (typed) {
+  const d = await dialog(a.who, a.cols, a.previews, a.text !== undefined, a.auq === true);
+  const typed = a.text ? typedKeys(a.who, a.text, a.auq === true) : undefined;
+  if (typed && a.auq) {
+    const cycle = a.who === "rpiv" ? peerEscCycle : escCycle;
+    for (let i = 0; i < a.warm; i++) await d.press(cycle[i % cycle.length]![0]);
+  } else if (typed) {
     await typedWarmup(d, a.who, a.warm);
   } else {
     for (let i = 0; i < a.warm; i++) await d.key(i);
   }
-  await new Promise((r) => setTimeout(r, 1000));
-  const out: AloneTimes = { times: [], preempted: [], parts: [], kinds: typed ? [] : undefined };
+  await sleep(1000);
+  const out: AloneTimes = { times: [], preempted: [], parts: [], kinds: typed ? [] : undefined, undrawn: 0 };
   const switches = () => process.resourceUsage().involuntaryContextSwitches;
   for (const [gap, n] of a.gaps) {
     const times: number[] = [];
@@ -521,37 +722,74 @@ async function printAlone(a: Alone) {
     let preempted = 0;
     if (a.who === "askuser" && gap === 100 && !typed) d.child!.onExchange = (t) => out.parts.push(t);
     const keys = typed ? typed(n) : Array.from({ length: n }, (_, i): [string, TypedKind | undefined] => [i % 2 === 0 ? "\x1b[B" : "\x1b[A", undefined]);
-    for (const [data, kind] of keys) {
-      await new Promise((r) => setTimeout(r, gap));
+    const time = async (data: string, kind: TypedKind | undefined) => {
+      await sleep(gap);
       const before = switches();
       const t = await d.press(data);
-      if (kind === undefined && typed) continue; // a key that only moves the peer between its rows
+      if (kind === undefined && typed) return; // a key that only brings the dialog where the next keys are typed
+      // A key that drew nothing new is not one of the figures.
+      if (t === undefined) {
+        out.undrawn!++;
+        return;
+      }
       times.push(t);
       if (kind) kinds.push(kind);
       if (switches() > before) preempted++;
-    }
+    };
+    for (const [data, kind] of keys) await time(data, kind);
     if (d.child) d.child.onExchange = undefined;
     out.times.push(times);
     out.kinds?.push(kinds);
     out.preempted.push(preempted);
+  }
+  // Alt+Q, in the dialog opened again for each: a letter, then Alt+Q the
+  // gap after it.
+  const altq = a.text?.altq ?? 0;
+  if (altq > 0 && a.who !== "rpiv" && !a.auq) {
+    for (const [i, [gap]] of a.gaps.entries()) {
+      for (let k = 0; k < altq; k++) {
+        await d.reopen();
+        await sleep(gap);
+        if ((await d.press("a")) === undefined) throw new Error(`bench: a letter drew nothing in ${a.who}'s dialog opened again`);
+        await sleep(gap);
+        const t = await d.press(ALT_Q);
+        if (!d.screen().join("\n").includes("No timeout")) throw new Error(`bench: Alt+Q did not stop the countdown in ${a.who}'s dialog:\n${d.screen().join("\n")}`);
+        if (t === undefined) {
+          out.undrawn!++;
+          continue;
+        }
+        out.times[i]!.push(t);
+        out.kinds![i]!.push("altq");
+      }
+    }
   }
   await d.close();
   console.log(JSON.stringify(out));
 }
 
 // The typed keys for one gap: n keys of typedCycle, whole cycles, then
-// tabs keys of tabCycle. The peer leaves its text row for its Tabs (Down
-// wraps from it to the first option) and comes back after (Up wraps to
-// it): those keys have no kind, and are not counted.
-function typedKeys(who: Contender, tabs: number): (n: number) => [string, TypedKind | undefined][] {
+// tabs keys of tabCycle, then review rounds of reviewCycle (the peer's
+// peerReviewCycle). The peer leaves its text row for its Tabs and its
+// Enter (Down wraps from it to the first option) and comes back after
+// (Up wraps to it): those keys have no kind, and are not counted. With
+// auq, esc rounds of escCycle (the peer's peerEscCycle), and nothing
+// else. Every key leaves the text as the cycle expects it: the keys that
+// fill the last cycle are counted as theirs.
+function typedKeys(who: Contender, text: { tabs: number; review?: number; esc?: number }, auq = false): (n: number) => [string, TypedKind | undefined][] {
+  const { tabs, review = 0, esc = 0 } = text;
   return (n) => {
     const keys: [string, TypedKind | undefined][] = [];
-    for (let i = 0; i < n; i++) keys.push(typedCycle[i % typedCycle.length]!);
-    while (keys.length % typedCycle.length !== 0) keys.push([typedCycle[keys.length % typedCycle.length]![0], undefined]);
-    if (tabs === 0) return keys;
+    if (auq) {
+      for (let i = 0; i < esc; i++) keys.push(...(who === "rpiv" ? peerEscCycle : escCycle));
+      return keys;
+    }
+    const cycles = Math.ceil(n / typedCycle.length);
+    for (let i = 0; i < cycles; i++) keys.push(...typedCycle);
+    if (tabs === 0 && review === 0) return keys;
     if (who === "rpiv") keys.push(["\x1b[B", undefined]);
     for (let i = 0; i < tabs; i++) keys.push([tabCycle[i % 2]!, "tab"]);
     if (tabs % 2 === 1) keys.push([tabCycle[1]!, undefined]);
+    for (let i = 0; i < review; i++) keys.push(...(who === "rpiv" ? peerReviewCycle : reviewCycle));
     if (who === "rpiv") keys.push(["\x1b[A", undefined]);
     return keys;
   };
@@ -561,7 +799,7 @@ function typedKeys(who: Contender, tabs: number): (n: number) => [string, TypedK
 // reach the text: the peer's typing lands in its text row, askuser's in
 // its input.
 async function typedWarmup(d: Dialog, who: Contender, warm: number) {
-  const keys = typedKeys(who, 10);
+  const keys = typedKeys(who, { tabs: 10, review: 2 });
   for (let done = 0; done < warm; ) {
     for (const [data] of keys(typedCycle.length * 5)) {
       await d.press(data);
@@ -574,6 +812,17 @@ async function typedWarmup(d: Dialog, who: Contender, warm: number) {
   const screen = d.screen().join("\n");
   if (!screen.includes("hello")) throw new Error(`bench: typing does not reach ${who}'s text:\n${screen}`);
   await d.press("\x17");
+  // The peer's Enter on an option goes to its next question, and
+  // Shift+Tab comes back.
+  if (who === "rpiv") {
+    const asked = (q: string) => d.screen().some((l) => l.includes(q));
+    await d.press("\x1b[B");
+    await d.press(peerReviewCycle[0]![0]);
+    if (!asked("Who signs off?") || asked("Release notes?")) throw new Error(`bench: the peer's Enter on an option did not go to its next question:\n${d.screen().join("\n")}`);
+    await d.press(peerReviewCycle[1]![0]);
+    if (!asked("Release notes?")) throw new Error(`bench: the peer's Shift+Tab did not come back:\n${d.screen().join("\n")}`);
+    await d.press("\x1b[A");
+  }
 }
 
 async function callToFrame() {
@@ -792,5 +1041,6 @@ for (const [name, run] of sections) if (picked.length === 0 || picked.includes(n
 const head: [string, string, string, string, string] = ["figure", "askuser", "rpiv 2.11.0", "askuser faster by", "budget"];
 const w = [0, 1, 2, 3].map((i) => Math.max(head[i]!.length, ...rows.map((r) => r[i]!.length)));
 for (const r of [head, ...rows]) console.log(r.map((c, i) => (i < 4 ? c.padEnd(w[i]!) : c)).join("  "));
+for (const t of tables) console.log(`\n${t}`);
 clearInterval(keepAlive);
 process.exit(0);

@@ -139,6 +139,12 @@ export class Child {
   private readonly exchangeSpinMs: number;
   /** When set, receives the times of every exchange answered synchronously. */
   onExchange: ((t: ExchangeTimes) => void) | undefined;
+  /**
+   * When set, hears every message that answers a key or a size, before it
+   * is handled: a frame the countdown did not send, the component's close,
+   * a call's result. make pi-bench knows by it that a key was answered.
+   */
+  onAnswer: ((call: string, type: "frame" | "close" | "result") => void) | undefined;
 
   /**
    * maxLine is the longest line the child may write, MAX_LINE unless set;
@@ -361,6 +367,7 @@ export class Child {
         return; // error lines are for people: they are on stderr too
     }
     if (msg.call === this.awaiting && ANSWERS.has(msg.type)) this.answered = true;
+    if (this.onAnswer && ANSWERS.has(msg.type) && !(msg.type === "frame" && msg.tick === true)) this.onAnswer(msg.call, msg.type as "frame" | "close" | "result");
     const waiter = this.waiters.get(`${msg.type}:${msg.call}`);
     if (waiter) {
       this.waiters.delete(`${msg.type}:${msg.call}`);
