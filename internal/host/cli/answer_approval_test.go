@@ -107,6 +107,7 @@ func TestAnswerApproval(t *testing.T) {
 // the edited question, and the asker, which checks it against what it
 // asked, drops it and waits on rather than allow.
 func TestEditedApprovalIsCheckedByItsAsker(t *testing.T) {
+	t.Parallel()
 	_, c, a := approvalHub(t)
 	out := make(chan approval.Outcome, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)

@@ -66,6 +66,7 @@ func (p *pane) auqEnds(wantCode int, want, left string) {
 }
 
 func TestQuestionsDialogOnTerminal(t *testing.T) {
+	t.Parallel()
 	tool := []string{"--tool", "AskUserQuestion", "--no-config"}
 
 	t.Run("overlay answers, hides and shows with everything kept", func(t *testing.T) {

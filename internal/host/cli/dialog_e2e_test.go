@@ -209,6 +209,7 @@ func checkJSON(t *testing.T, out string, want contract.Result) {
 }
 
 func TestDialogOnTerminal(t *testing.T) {
+	t.Parallel()
 	bin := buildAskuser(t)
 	aborted := contract.Result{Status: contract.StatusAborted, Route: contract.RouteCustom, Answers: []contract.Answer{}, CancelledReason: contract.CancelUser}
 

@@ -90,6 +90,7 @@ func TestHookSIGTERM(t *testing.T) {
 // nothing: status 0, nothing on stdout, and why on stderr with the
 // model's text escaped.
 func TestHookNoDecision(t *testing.T) {
+	t.Parallel()
 	mb := strings.Repeat("\x1b[2J\u202e<b>", 1<<20/10)
 	quote := func(s string) string {
 		var b strings.Builder

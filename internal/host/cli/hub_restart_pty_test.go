@@ -21,6 +21,7 @@ import (
 // another port: an answer given on the next hub closes the dialog, and
 // an answer given in the terminal closes the question on the next hub.
 func TestHubRestartOnPty(t *testing.T) {
+	t.Parallel()
 	bin := buildAskuser(t)
 	file := filepath.Join(t.TempDir(), "q.json")
 	if err := os.WriteFile(file, []byte(hubQuestion), 0o600); err != nil {
@@ -84,6 +85,7 @@ func TestHubRestartOnPty(t *testing.T) {
 // the inbox shows the question again from the next hub and answers it
 // there, and the headless askuser ask that asked it gets the answer.
 func TestInboxHubRestart(t *testing.T) {
+	t.Parallel()
 	bin := buildAskuser(t)
 	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {

@@ -313,6 +313,7 @@ const twinQuestion = `{"questions":[{"title":"Wait out the deadline?","options":
 // the dialog says there is no timeout, askuser ask outlives its deadline,
 // and the answer given after it reaches askuser ask.
 func TestInboxStopsCountdown(t *testing.T) {
+	t.Parallel()
 	state, c := startTestHub(t)
 	env := append(os.Environ(), "TERM=xterm-256color", "XDG_STATE_HOME="+state)
 	ask := startHeadlessAsk(t, env, "ask", "--no-config", "--timeout-per-question", "4000", writeFile(t, "q.json", hubQuestion))
@@ -376,6 +377,7 @@ const quitWait = 2500 * time.Millisecond
 // its way: the inbox exits at once, with status 0, whatever its
 // connection does.
 func TestInboxQuitsWhileHubFrozen(t *testing.T) {
+	t.Parallel()
 	bin := buildAskuser(t)
 	for _, tc := range []struct {
 		name, key string

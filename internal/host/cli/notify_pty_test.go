@@ -155,6 +155,7 @@ func TestNotifyOnPty(t *testing.T) {
 // fails: the dialog opens while the first still runs, and the failure of
 // the second is reported on standard error once the dialog is done.
 func TestNotifyCommandOnPty(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/bin/sh"); err != nil {
 		t.Skipf("no /bin/sh to run the notify command with: %v", err)
 	}
@@ -242,6 +243,7 @@ func waitGone(t *testing.T, pid int) {
 // draws: the bell and the notification once more, whole, and the dialog
 // still answers.
 func TestNotifyReminderOnPty(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("the reminder comes 10 s after the dialog opens; skipped in -short mode")
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -12,6 +13,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"syscall"
 	"testing"
@@ -73,6 +75,15 @@ func (c cleanupM) Run() int {
 	// No test reaches a hub of the person running them: a test that
 	// wants one starts its own and names its state directory.
 	os.Setenv("XDG_STATE_HOME", filepath.Join(os.TempDir(), "askuser-tests-have-no-hub"))
+	// The parallel tests and scripts mostly wait on the processes they
+	// start (hubs, askuser, ptys), so four run at a time, not one a CPU,
+	// unless -test.parallel says otherwise.
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		flag.Set("test.parallel", strconv.Itoa(max(4, runtime.GOMAXPROCS(0))))
+	}
 	code := c.m.Run()
 	testkit.RemoveBuilds()
 	return code

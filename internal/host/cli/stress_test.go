@@ -179,6 +179,7 @@ var stressByRe = regexp.MustCompile(`answered by (stress-\d+ \(askuser answer\)|
 // start-ups on a machine of two cores, with the same publishing, waiting
 // and reconnecting code on the hub's side.
 func TestStressHub(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: the stress run of 100 agents × 10 questions over real processes takes about a minute")
 	}
