@@ -569,12 +569,12 @@ async function typedAtPace() {
   const gaps: [number, number][] = [
     [50, quick ? 40 : 100],
     [100, quick ? 40 : 100],
-    [500, quick ? 20 : 40],
+    [500, quick ? 20 : 100],
   ];
   const tabs = quick ? 6 : 20;
   const review = quick ? 3 : 10;
   const esc = quick ? 3 : 10;
-  const altq = quick ? 2 : 6;
+  const altq = quick ? 2 : 10;
   const got = Object.fromEntries(contenders.map((who) => [who, gaps.map(() => new Map<TypedKind, number[]>())])) as Record<Contender, Map<TypedKind, number[]>[]>;
   const undrawn = Object.fromEntries(contenders.map((who) => [who, 0])) as Record<Contender, number>;
   const collect = (who: Contender, out: AloneTimes) => {
