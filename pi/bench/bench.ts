@@ -54,19 +54,30 @@
 //                     answers at once, with and without the package, and
 //                     the package's import and factory as Pi times them.
 //   session_start     the time the package's session_start handler takes.
+//   cost              what each contender costs Pi's own thread and memory,
+//                     in a Node of its own: the longest stall of the event
+//                     loop (a 1 ms timer's longest gap, and
+//                     monitorEventLoopDelay at 1 ms) while it loads, by
+//                     step (for askuser's module: read, compile, instantiate,
+//                     Go's initialization, warm-up), in its first dialog,
+//                     a resize to 200 columns and a dialog with previews at
+//                     200 columns; the resident memory it adds, loaded and
+//                     with a dialog open; and its size as shipped.
 //
 // The fake Pi context is the unit tests'; everything else is real.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readSync, rmSync, writeSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { gzipSync } from "node:zlib";
 import { getKeybindings } from "@earendil-works/pi-tui";
 import { initTheme } from "@earendil-works/pi-coding-agent";
 import { createJiti } from "jiti";
 import { createAskUser, registerAskUser } from "../index.ts";
 import type { Child, ExchangeTimes } from "../src/child.ts";
 import { AskUserHost, RELEASE } from "../src/host.ts";
+import { dialogModule, type LoadStep } from "../src/wasm.ts";
 import { nodeBin, piArgs, pkgDir, prepare, Tui } from "../e2e/harness.ts";
 import { binary, fakeCtx, fakePi, noConfig, until } from "../test/fake.ts";
 
@@ -150,7 +161,7 @@ class PipeFloor {
 interface Dialog {
   key(i: number): Promise<number>;
   press(data: string): Promise<number | undefined>;
-  screen(): string[];
+  screen(width?: number): string[];
   close(): Promise<void>;
   // askuser's only: dismisses the dialog and opens the same one again
   // on the same host.
@@ -410,7 +421,7 @@ async function dialog(who: Contender, cols = 100, previews = false, text = false
     child,
     key: (i: number) => drawn(i % 2 === 0 ? "\x1b[B" : "\x1b[A"),
     press,
-    screen: () => c.render(cols),
+    screen: (width = cols) => c.render(width),
     close,
     async reopen(): Promise<void> {
       if (!askAgain) throw new Error(`bench: ${who}'s dialog cannot be opened again`);
@@ -1001,6 +1012,153 @@ function piStartup() {
   row(`added by the package to the whole run (noisy), min / median`, `${ms(Math.min(...withPkg) - Math.min(...without))} / ${ms(median(withPkg) - median(without))}`);
 }
 
+// Watches Pi's thread as a person would notice: a 1 ms timer whose gaps
+// beyond 1 ms are stalls, and monitorEventLoopDelay at 1 ms. Each step
+// ends with mark, which keeps the step's longest stall; a stall under way
+// when a step ends counts in that step (clipped at its start) and, in
+// whole, in longest.
+class StallWatch {
+  private h = monitorEventLoopDelay({ resolution: 1 });
+  private last = performance.now();
+  private stepStart = this.last;
+  private worst = 0;
+  private timer: ReturnType<typeof setTimeout>;
+  longest = 0;
+  steps: { step: string; ms: number; stall: number; delay: number }[] = [];
+  constructor() {
+    this.h.enable();
+    const tick = () => {
+      const now = performance.now();
+      this.worst = Math.max(this.worst, now - Math.max(this.last, this.stepStart) - 1);
+      this.longest = Math.max(this.longest, now - this.last - 1);
+      this.last = now;
+      this.timer = setTimeout(tick, 1);
+    };
+    this.timer = setTimeout(tick, 1);
+  }
+  mark(step: string): void {
+    const now = performance.now();
+    const open = now - Math.max(this.last, this.stepStart) - 1;
+    this.longest = Math.max(this.longest, now - this.last - 1);
+    this.steps.push({ step, ms: now - this.stepStart, stall: Math.max(0, this.worst, open), delay: this.h.max / 1e6 });
+    this.h.reset();
+    this.worst = 0;
+    this.stepStart = now;
+  }
+  stop(): number {
+    clearTimeout(this.timer);
+    this.h.disable();
+    return Math.max(0, this.longest, this.h.max / 1e6);
+  }
+}
+
+// What loading a contender costs, as printCost prints it.
+interface Cost {
+  steps: { step: string; ms: number; stall: number; delay: number }[];
+  longest: number;
+  rssLoaded: number;
+  rssDialog: number;
+}
+
+// The bytes a contender ships and their gzip: askuser's module, the peer's
+// package folder (its own files, without its dependencies).
+function shipped(who: Contender): [number, number] {
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.name === "node_modules" ? [] : e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]));
+  const paths = who === "rpiv" ? files(join(peerEntry, "..")) : [wasmPath];
+  let size = 0;
+  let gz = 0;
+  for (const p of paths) {
+    size += statSync(p).size;
+    gz += gzipSync(readFileSync(p), { level: 9 }).length;
+  }
+  return [size, gz];
+}
+
+// Loads the contender as Pi would, then opens its first dialog and
+// types, resizes it to 200 columns, and opens a dialog with previews at
+// 200 columns, under a StallWatch; prints the Cost. Run with
+// --expose-gc, so that resident memory is taken after a collection.
+async function printCost(who: Contender) {
+  if (!contenders.includes(who)) throw new Error(`bench: --cost takes a contender of ${contenders.join(", ")}, not ${who}`);
+  initTheme(undefined, false);
+  const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+  const rss = () => {
+    gc();
+    return process.memoryUsage().rss;
+  };
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  await sleep(50);
+  const before = rss();
+  const w = new StallWatch();
+  if (who === "rpiv") {
+    const factory: unknown = await createJiti(import.meta.url, { moduleCache: false }).import(peerEntry, { default: true });
+    if (typeof factory === "function") factory(fakePi().pi);
+    w.mark("load");
+  } else {
+    const m = await dialogModule(wasmPath, (step: LoadStep) => w.mark(step));
+    if (!m) throw new Error(`the dialog module ${wasmPath} did not load: make pi-binary builds it`);
+  }
+  await sleep(20);
+  w.mark("idle");
+  const rssLoaded = rss() - before;
+  const d = await dialog(who === "askuser" ? "wasm" : who);
+  for (let i = 0; i < 20; i++) {
+    await sleep(20);
+    await d.key(i);
+  }
+  w.mark("first dialog, 20 keys");
+  const rssDialog = rss() - before;
+  await sleep(20);
+  d.screen(200);
+  await d.key(0);
+  await sleep(20);
+  w.mark("resize to 200 columns");
+  await d.close();
+  const p = await dialog(who === "askuser" ? "wasm" : who, 200, true);
+  for (let i = 0; i < 20; i++) {
+    await sleep(20);
+    await p.key(i);
+  }
+  w.mark("previews at 200 columns, 20 keys");
+  await p.close();
+  const longest = w.stop();
+  const cost: Cost = { steps: w.steps, longest, rssLoaded, rssDialog };
+  console.log(JSON.stringify(cost));
+}
+
+// What each contender costs Pi (printCost), each in a fresh Node, runs
+// taking turns; the longest stall is the worst of the runs, memory and
+// steps' times the median.
+function loadCost() {
+  const runs = quick ? 1 : 3;
+  const got: Partial<Record<Contender, Cost[]>> = {};
+  for (let r = 0; r < runs; r++) {
+    for (const who of ["wasm", "rpiv"] as const) {
+      const out = spawnSync(process.execPath, ["--expose-gc", new URL(import.meta.url).pathname, `--cost=${who}`], { encoding: "utf8" });
+      if (out.status !== 0) throw new Error(`bench --cost=${who} failed: ${out.stderr}`);
+      (got[who] ??= []).push(JSON.parse(out.stdout) as Cost);
+    }
+  }
+  const mib = (b: number) => `${(b / 1048576).toFixed(1)} MiB`;
+  const max = (xs: number[]) => Math.max(...xs);
+  const a = got.wasm!;
+  const b = got.rpiv!;
+  const [size, gz] = shipped("wasm");
+  const [psize, pgz] = shipped("rpiv");
+  row(`shipped size (gzip): askuser's dialog module / the peer's package`, `${(size / 1e6).toFixed(2)} MB (${(gz / 1e6).toFixed(2)} MB)`, "≤ 3 MB (≤ 1 MB)", `${(psize / 1e6).toFixed(2)} MB (${(pgz / 1e6).toFixed(2)} MB)`);
+  row(`longest stall of Pi's event loop, load to previews at 200 columns, worst of ${runs}`, ms(max(a.map((c) => c.longest))), "≤ 8 ms", ms(max(b.map((c) => c.longest))));
+  for (const [i, s] of a[0]!.steps.entries()) {
+    const stall = max(a.map((c) => Math.max(c.steps[i]!.stall, c.steps[i]!.delay)));
+    const peer = b[0]!.steps.find((t) => t.step === s.step);
+    const peerStall = peer ? ms(max(b.map((c) => { const t = c.steps.find((t) => t.step === s.step)!; return Math.max(t.stall, t.delay); }))) : "";
+    row(`  ${s.step}: step's time, median / longest stall in it`, `${ms(median(a.map((c) => c.steps[i]!.ms)))} / ${ms(stall)}`, "", peer ? `${ms(median(b.map((c) => c.steps.find((t) => t.step === s.step)!.ms)))} / ${peerStall}` : "");
+  }
+  const peerLoad = b[0]!.steps.find((t) => t.step === "load");
+  if (peerLoad) row(`  the peer's load (jiti import and factory): step's time, median / longest stall`, "", "", `${ms(median(b.map((c) => c.steps[0]!.ms)))} / ${ms(max(b.map((c) => Math.max(c.steps[0]!.stall, c.steps[0]!.delay))))}`);
+  row(`resident memory added to Pi, loaded / with a dialog open, medians`, `${mib(median(a.map((c) => c.rssLoaded)))} / ${mib(median(a.map((c) => c.rssDialog)))}`, "≤ 20 MiB", `${mib(median(b.map((c) => c.rssLoaded)))} / ${mib(median(b.map((c) => c.rssDialog)))}`);
+}
+
 // The children are unref'd so that they never keep Pi alive; this keeps
 // the bench alive while it waits on them.
 const keepAlive = setInterval(() => {}, 1000);
@@ -1015,6 +1173,7 @@ const sections: [string, () => unknown][] = [
   ["child", childReady],
   ["session", sessionStart],
   ["startup", piStartup],
+  ["cost", loadCost],
 ];
 // Names given on the command line (`node bench/bench.ts key`) pick the
 // sections to run; none runs them all.
@@ -1022,6 +1181,11 @@ const first = process.argv.find((a) => a.startsWith("--first="))?.slice("--first
 if (first !== undefined) {
   if (!contenders.includes(first as Contender)) throw new Error(`bench: --first takes ${contenders.join(", ")}, not ${first}`);
   await printFirstKeys(first as Contender);
+  process.exit(0);
+}
+const costOf = process.argv.find((a) => a.startsWith("--cost="))?.slice("--cost=".length);
+if (costOf !== undefined) {
+  await printCost(costOf as Contender);
   process.exit(0);
 }
 const paced = process.argv.find((a) => a.startsWith("--alone="))?.slice("--alone=".length);

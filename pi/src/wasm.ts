@@ -187,6 +187,13 @@ interface Exports {
   askuser_close(id: number): void;
 }
 
+/**
+ * The steps of loading the module, as DialogModule.load and dialogModule
+ * end them: the file read, the module compiled, instantiated, Go's
+ * runtime and packages initialized, and the warm-up done.
+ */
+export type LoadStep = "read" | "compiled" | "instantiated" | "initialized" | "warmed";
+
 /** A key as the component gives it: a Pi key name, or printable text. */
 export type Key = { key: string } | { text: string };
 
@@ -210,22 +217,28 @@ export class DialogModule {
 
   /**
    * Compiles and starts the module at path. It never throws and writes
-   * nothing anywhere: a module that cannot load resolves with why.
+   * nothing anywhere: a module that cannot load resolves with why. mark,
+   * when given, is called as each step ends (see LoadStep).
    */
-  static async load(path: string): Promise<DialogModule | { error: string }> {
+  static async load(path: string, mark?: (step: LoadStep) => void): Promise<DialogModule | { error: string }> {
     try {
-      const module = await WebAssembly.compile(await readFile(path));
+      const bytes = await readFile(path);
+      mark?.("read");
+      const module = await WebAssembly.compile(bytes);
+      mark?.("compiled");
       const out = { text: "" };
       let memory: WebAssembly.Memory | undefined;
       const instance = await WebAssembly.instantiate(module, {
         wasi_snapshot_preview1: wasiImports(() => memory!, out),
       });
+      mark?.("instantiated");
       const x = instance.exports as unknown as Exports;
       for (const f of ["_initialize", "askuser_input", "askuser_output", "askuser_open", "askuser_resize", "askuser_key", "askuser_try", "askuser_adopt", "askuser_close"] as const) {
         if (typeof x[f] !== "function") return { error: `${path} is not askuser's dialog module: it has no ${f}` };
       }
       memory = x.memory;
       x._initialize();
+      mark?.("initialized");
       return new DialogModule(x, out);
     } catch (err) {
       return { error: `the dialog module ${path} could not be loaded: ${err instanceof Error ? err.message : String(err)}` };
@@ -799,15 +812,17 @@ const loaded = new Map<string, Promise<DialogModule | undefined>>();
 /**
  * The process's dialog module at path (the package's bin folder unless
  * given), loaded once, in the background, and warmed up; undefined when
- * there is none or it cannot load.
+ * there is none or it cannot load. mark, when given, is called as each
+ * step of the first load ends (the bench times them).
  */
-export function dialogModule(path = findDialogModule()): Promise<DialogModule | undefined> {
+export function dialogModule(path = findDialogModule(), mark?: (step: LoadStep) => void): Promise<DialogModule | undefined> {
   if (!path) return Promise.resolve(undefined);
   let p = loaded.get(path);
   if (!p) {
-    p = DialogModule.load(path).then(async (m) => {
+    p = DialogModule.load(path, mark).then(async (m) => {
       if (!(m instanceof DialogModule)) return undefined;
       await warm(m);
+      mark?.("warmed");
       return m.broken ? undefined : m;
     });
     loaded.set(path, p);
