@@ -530,7 +530,7 @@ export async function warmView(local: LocalDialog, width: number, rows: number, 
   const view = new CustomView(ctx, () => {}, "", open, undefined, () => local);
   view.component.focused = true;
   for (let i = 0; i < keys.length; i++) {
-    if (i % 4 === 0) await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
     view.component.handleInput(keys[i]!);
     view.component.render(width);
   }

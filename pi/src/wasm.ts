@@ -769,8 +769,8 @@ const WARM_KEYS: ({ key: string } | { text: string })[] = [
   { key: "shift+tab" },
 ];
 
-// Runs the warm-up one step per event-loop turn (an open, a size, a few
-// keys), so that Pi's loop is never held for long: the module's functions
+// Runs the warm-up one step per event-loop turn (an open, a size, a
+// key), so that Pi's loop is never held for long: the module's functions
 // are compiled as they first run, on this thread.
 async function warm(m: DialogModule): Promise<void> {
   const turn = () => new Promise((r) => setImmediate(r));
@@ -782,9 +782,9 @@ async function warm(m: DialogModule): Promise<void> {
         if (!d) return;
         await turn();
         d.resize(width, rows);
-        for (let i = 0; i < WARM_KEYS.length; i += 4) {
+        for (const k of WARM_KEYS) {
           await turn();
-          for (const k of WARM_KEYS.slice(i, i + 4)) d.key(k);
+          d.key(k);
         }
         // The keys tried between a person's keys (in a text input the
         // longer list), and one that was tried.
