@@ -54,5 +54,9 @@ $(PI_PEER)/node_modules/.package-lock.json: $(PI_PEER)/package-lock.json $(PI_PE
 	cd $(PI_PEER) && npm ci --no-audit --no-fund --legacy-peer-deps
 	@touch $@
 
+# The bench runs in a temporary directory of its own, removed after: the
+# peer is loaded through jiti as Pi loads it, which caches what it
+# compiles in TMPDIR.
 pi-bench: pi-binary pi-deps pi-bench-peer
-	cd $(PI_DIR) && $(PI_NODE) bench/bench.ts $(BENCH)
+	t=$$(mktemp -d "$${TMPDIR:-/tmp}/askuser-bench.XXXXXX") && cd $(PI_DIR) && \
+	  TMPDIR=$$t $(PI_NODE) bench/bench.ts $(BENCH); rc=$$?; rm -rf "$$t"; exit $$rc
