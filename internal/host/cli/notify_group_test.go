@@ -76,7 +76,6 @@ func (f *firstLine) Write(p []byte) (int, error) {
 // once, SIGTERM gives status 1 and the aborted result within a second,
 // and neither the command nor its child outlives askuser.
 func TestNotifyCommandEndsWithAsk(t *testing.T) {
-	t.Parallel()
 	if _, err := os.Stat("/bin/sh"); err != nil {
 		t.Skipf("no /bin/sh to run the notify command with: %v", err)
 	}
