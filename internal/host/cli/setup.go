@@ -668,17 +668,9 @@ func runSetup(_ context.Context, env *Env, args []string) int {
 		fmt.Fprintln(env.Stderr, "askuser setup:", err)
 		return ExitError
 	}
-	getenv := env.Getenv
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
-	home := getenv("HOME")
-	if home == "" {
-		h, err := os.UserHomeDir()
-		if err != nil {
-			return fail(err)
-		}
-		home = h
+	getenv, home, err := setupEnv(env)
+	if err != nil {
+		return fail(err)
 	}
 	paths := make([]string, len(client.files))
 	for i, f := range client.files {
@@ -1106,20 +1098,25 @@ func setupPi(env *Env, yes, dryRun, undo bool) int {
 // piSettings is the path of Pi's settings file: settings.json in
 // PI_CODING_AGENT_DIR, else in ~/.pi/agent.
 func piSettings(env *Env) (string, error) {
-	getenv := env.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
+	getenv, home, err := setupEnv(env)
+	if err != nil {
+		return "", err
 	}
 	if dir := getenv("PI_CODING_AGENT_DIR"); dir != "" {
 		return filepath.Join(dir, "settings.json"), nil
 	}
-	home := getenv("HOME")
-	if home == "" {
-		h, err := os.UserHomeDir()
-		if err != nil {
-			return "", err
-		}
-		home = h
-	}
 	return filepath.Join(home, ".pi", "agent", "settings.json"), nil
+}
+
+// setupEnv is the environment setup reads the clients' paths from (none
+// when env has no Getenv) and the user's home: HOME, else the system's.
+func setupEnv(env *Env) (getenv func(string) string, home string, err error) {
+	getenv = env.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	if home = getenv("HOME"); home == "" {
+		home, err = os.UserHomeDir()
+	}
+	return getenv, home, err
 }
