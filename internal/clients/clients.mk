@@ -11,7 +11,7 @@ CLIENTS_DIR := internal/clients
 
 .PHONY: clients-binary clients-deps clients-test
 
-EXTRA_TESTS += clients-test
+EXTRA_TESTS_BESIDE += clients-test
 SUITE_BINARIES += clients-binary
 TEST_DEPS += clients-deps
 
