@@ -1,5 +1,3 @@
-//go:build !jsonv2proto
-
 // What both request decoders, ask_user's and AskUserQuestion's, do with
 // each member of an object they read with a Scanner: record that it was
 // sent, refuse a second one, read a string or a boolean, name an unknown
