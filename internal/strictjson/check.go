@@ -30,22 +30,35 @@ type CheckOptions struct {
 // Check refuses data when it is not valid UTF-8 or not valid JSON, or
 // holds a duplicate key or an unpaired surrogate escape in a value it
 // checks, or nests deeper than opts allow. A nil opts means the zero CheckOptions.
+//
+// Most data is clean: the Scanner reads it in one pass, without
+// allocating (fastCheck). Only what that pass refuses is walked again, to
+// apply opts.Skip and say where the problem is.
 func Check(data []byte, opts *CheckOptions) error {
 	if opts == nil {
 		opts = &CheckOptions{}
 	}
+	depth := opts.MaxDepth
+	if depth <= 0 {
+		depth = MaxDepth
+	}
+	if fastCheck(data, depth) {
+		return nil
+	}
+	return checkWalk(data, opts.Skip, depth)
+}
+
+// checkWalk is Check after the fast pass has refused data: it finds the
+// first problem outside the members skip names, at depth at most max.
+func checkWalk(data []byte, skip []string, max int) error {
 	if err := checkUTF8(data); err != nil {
 		return err
 	}
 	if !json.Valid(data) {
-		// The scanner below relies on it.
+		// The walk below relies on it.
 		return errors.New("not valid JSON")
 	}
-	c := checker{skip: opts.Skip, max: opts.MaxDepth}
-	if c.max <= 0 {
-		c.max = MaxDepth
-	}
-	_, err := c.value(data, "", 0)
+	_, err := (&checker{skip: skip, max: max}).value(data, "", 0)
 	return err
 }
 

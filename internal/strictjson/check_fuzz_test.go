@@ -2,6 +2,7 @@ package strictjson
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/askuser/askuser/internal/testkit"
@@ -10,7 +11,8 @@ import (
 // FuzzCheckJSON holds Check to encoding/json: on a text json.Valid
 // accepts, Check accepts exactly the clean ones (no duplicate key, no bad
 // text, within its depth); white space never changes its verdict; and a
-// key given twice is always refused, also beside a skipped member.
+// key given twice is always refused, also beside a skipped member. Its
+// fast pass and its walk agree.
 func FuzzCheckJSON(f *testing.F) {
 	for _, s := range []string{
 		`{"type":"ask","call":"c1","params": {"header":"abc","questions":[{"title":"a"}]}}`,
@@ -33,6 +35,15 @@ func FuzzCheckJSON(f *testing.F) {
 			skip := &CheckOptions{Skip: []string{"p"}, MaxDepth: depth}
 			strict := &CheckOptions{MaxDepth: depth}
 			err := Check(data, strict)
+			fast, walk := fastCheck(data, depth), checkWalk(data, nil, depth)
+			if fast && walk != nil {
+				t.Fatalf("the fast pass accepts %q, which Check's walk refuses: %v", in, walk)
+			}
+			// The fast pass refuses a member name that reads as U+FFFD,
+			// for the walk to say whether it stood for bad text.
+			if !fast && walk == nil && !strings.Contains(in, "\uFFFD") && !strings.Contains(strings.ToLower(in), `\ufffd`) {
+				t.Fatalf("the fast pass refuses %q, which Check's walk accepts", in)
+			}
 			if clean := testkit.InspectJSON(data).Clean(depth); clean != (err == nil) {
 				t.Fatalf("Check(%q) = %v; encoding/json's reading is clean: %v", in, err, clean)
 			}

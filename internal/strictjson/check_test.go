@@ -238,3 +238,57 @@ func TestDepth(t *testing.T) {
 		}
 	}
 }
+
+// hookLine builds a line such as Check reads from a client's hook: the
+// tool call's context and its input, four questions of four options, each
+// with a description and a preview.
+func hookLine(b testing.TB) []byte {
+	type option struct {
+		Label       string `json:"label"`
+		Description string `json:"description"`
+		Preview     string `json:"preview"`
+	}
+	type question struct {
+		Question    string   `json:"question"`
+		Header      string   `json:"header"`
+		MultiSelect bool     `json:"multiSelect"`
+		Options     []option `json:"options"`
+	}
+	var qs []question
+	for i := range 4 {
+		q := question{Question: fmt.Sprintf("Which layout for part %d — the café's menu?", i), Header: "Layout"}
+		for j := range 4 {
+			q.Options = append(q.Options, option{
+				Label:       fmt.Sprintf("Option %d", j),
+				Description: strings.Repeat("A short description of the choice. ", 3),
+				Preview:     "# Preview\n\n" + strings.Repeat("| a | b |\n", 40),
+			})
+		}
+		qs = append(qs, q)
+	}
+	line, err := json.Marshal(map[string]any{
+		"session_id":      "3f1c2a9e-0b7d-4c55-9e0a-7d6b1f2e8c41",
+		"transcript_path": "/home/user/.claude/projects/p/3f1c2a9e.jsonl",
+		"cwd":             "/home/user/src/project",
+		"hook_event_name": "PreToolUse",
+		"tool_name":       "AskUserQuestion",
+		"tool_input":      map[string]any{"questions": qs},
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return line
+}
+
+// BenchmarkCheck checks a hook's line of about 13 KB, valid and clean,
+// the common case.
+func BenchmarkCheck(b *testing.B) {
+	line := hookLine(b)
+	b.SetBytes(int64(len(line)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Check(line, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

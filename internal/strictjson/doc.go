@@ -41,23 +41,29 @@
 // both tools say (shared.md), ModelText writes them, and HubCall.Note is
 // what the model is told about the askuser hub, the same for both tools.
 //
-// Why a reader of its own rather than the JSON v2 token layer: Go 1.26's
-// encoding/json/jsontext needs GOEXPERIMENT=jsonv2, unusable in a release
-// build, and its twin github.com/go-json-experiment/json/jsontext, carrying
-// this Decoder in a prototype (commit d1e1d20, `git log -S jsonv2proto`),
-// passed the contracts' differential fuzz targets but parsed the maximal
-// requests 1.25 to 2.35 times as slowly: medians of 6 alternating runs
-// (`go test -c`, then -test.bench Maximal -test.benchmem -test.benchtime
-// 2000x) of contract 60.8 against 76.0 µs, contract with long texts 81.8
-// against 192.0 µs, auq 52.0 against 101.7 µs, with auq's Validate, which
-// reads no JSON, at 1.05 for the noise; allocations even (49 to 48, 50 to
-// 49, 15 to 15) only with jsontext's decoders pooled.
+// Why a reader of its own rather than the JSON v2 token layer, measured
+// again with the prototype of commit e940676 (`git log -S jsonv2proto`):
+// Go 1.26's encoding/json/jsontext builds only with GOEXPERIMENT=jsonv2,
+// which also swaps encoding/json's implementation, unusable in a release
+// build. Its twin github.com/go-json-experiment/json/jsontext (in go.sum
+// for the tests' Chrome driver, in no binary) carried the Decoder with the
+// same paths, suggestions, duplicates and exact numbers, but not the
+// syntax errors' messages and offsets that 14 tests pin, and parsed the
+// maximal requests 1.5 to 1.7 times as slowly, the time going to its
+// string scan a byte at a time: medians of 6 alternating runs (`go test
+// -c`, then -test.bench 'Maximal|Check$' -test.benchmem -test.benchtime
+// 2000x, load average 6 on 2 cores) of contract 55.7 against 84.8 µs,
+// with long texts 104 against 178 µs, auq 68.8 against 115.6 µs;
+// allocations even (49, 50 and 15, its decoders pooled). For Check it
+// matched the Scanner's fast pass (13.8 µs both, against 83.2 µs and 178
+// allocations for the walk alone) but would add 110 KB to cmd/askuser
+// (14.06 MB stripped) for nothing the Scanner does not do.
 //
-// Files by concern: scan.go (the Scanner), decode.go (the contracts' member
-// decoding), number.go (whole numbers), path.go (JSON paths in messages),
-// suggest.go (the member name meant), problems.go, text.go and names.go
-// (the checks the contracts share), modeltext.go and hub.go (the model
-// text they share), check.go (checking JSON that
+// Files by concern: scan.go (the Scanner), decode.go (the contracts'
+// member decoding), number.go (whole numbers), path.go (JSON paths in
+// messages), suggest.go (the member name meant), problems.go, text.go and
+// names.go (the checks the contracts share), modeltext.go and hub.go (the
+// model text they share), check.go and check_fast.go (checking JSON that
 // encoding/json has read), linereader.go (reading bounded lines), line.go,
 // escape.go and append.go (writing). The reference that the packages'
 // differential fuzz targets compare with is in internal/testkit.
