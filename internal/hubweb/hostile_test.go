@@ -12,7 +12,6 @@ import (
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/approvaltest"
 	"github.com/askuser/askuser/internal/hubstore"
 	"github.com/askuser/askuser/internal/safetext"
 	"github.com/askuser/askuser/internal/testkit"
@@ -257,7 +256,7 @@ func TestHostileApproval(t *testing.T) {
 		command string
 	}
 	var all []asked
-	for _, hc := range approvaltest.HostileCommands {
+	for _, hc := range testkit.HostileCommands {
 		command := hc.Command
 		if len(command) > approval.MaxCommandLen {
 			command = "true"
@@ -269,7 +268,7 @@ func TestHostileApproval(t *testing.T) {
 			// cuts it.
 			testkit.UpdateEntry(t, natsConn(t, f.info), hubstore.QuestionsBucket, q.ID, func(v map[string]any) {
 				var req any
-				if err := json.Unmarshal(approvaltest.ApprovalRequest("claude-code", hc.Command), &req); err != nil {
+				if err := json.Unmarshal(testkit.ApprovalRequest("claude-code", hc.Command), &req); err != nil {
 					t.Fatal(err)
 				}
 				v["request"] = req

@@ -1,12 +1,4 @@
-// Package approvaltest holds the approvals askuser's tests show on every
-// surface: hostile commands, and the questionnaires and hub questions
-// package approval makes of them. It is for tests only: no program
-// imports it. It is apart from package testkit because the packages that
-// approval and hub are built on (strictjson, contract, auq, config, ask)
-// import testkit in tests of their own package, which may reach their
-// unexported names: testkit importing approval or hub would make those
-// tests an import cycle.
-package approvaltest
+package testkit
 
 import (
 	"encoding/json"
@@ -51,7 +43,7 @@ func ApprovalRequest(agent, command string) json.RawMessage {
 	}
 	shown, err := approval.Show(&short)
 	if err != nil {
-		panic("approvaltest: the approval cannot be shown: " + err.Error())
+		panic("testkit: the approval cannot be shown: " + err.Error())
 	}
 	for i := range shown.Questions[0].Options {
 		shown.Questions[0].Options[i].Preview = approval.Details(r, auq.MaxPreviewLen)
