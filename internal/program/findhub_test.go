@@ -1,4 +1,4 @@
-package hubstart
+package program
 
 import (
 	"errors"
@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/askuser/askuser/internal/program"
 )
 
 // askuser hub finds askuser-hub beside askuser, in the npm platform
@@ -37,7 +35,7 @@ func TestFindHubBinary(t *testing.T) {
 		{"on PATH, the launcher of a global npm install", "darwin", "arm64", nil, "a/askuser", true, onPath, ""},
 		{"a directory is not the program", "linux", "amd64", []string{"a/askuser-hub/"}, "a/askuser", true, onPath, ""},
 		{"nowhere", "linux", "amd64", nil, "a/askuser", false, "",
-			"the askuser-hub program, which runs the hub, is neither beside askuser nor on PATH; get it with npm i -g @askuser/askuser-hub, from the release archive (askuser_" + program.Release() + "_linux_amd64, which holds it beside askuser), or from a checkout with go install ./cmd/askuser-hub"},
+			"the askuser-hub program, which runs the hub, is neither beside askuser nor on PATH; get it with npm i -g @askuser/askuser-hub, from the release archive (askuser_" + Release() + "_linux_amd64, which holds it beside askuser), or from a checkout with go install ./cmd/askuser-hub"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -58,7 +56,7 @@ func TestFindHubBinary(t *testing.T) {
 				}
 			}
 			lookPath := func(name string) (string, error) {
-				if name != Binary {
+				if name != HubBinary {
 					t.Errorf("looked up %q on PATH", name)
 				}
 				if tt.path {
@@ -66,10 +64,10 @@ func TestFindHubBinary(t *testing.T) {
 				}
 				return "", errors.New("not found")
 			}
-			got, err := FindBinary(filepath.Join(dir, filepath.FromSlash(tt.self)), tt.goos, tt.goarch, lookPath)
+			got, err := FindHubBinary(filepath.Join(dir, filepath.FromSlash(tt.self)), tt.goos, tt.goarch, lookPath)
 			if tt.wantErr != "" {
 				if err == nil || err.Error() != tt.wantErr {
-					t.Errorf("FindBinary = %q, %v; want the error %q", got, err, tt.wantErr)
+					t.Errorf("FindHubBinary = %q, %v; want the error %q", got, err, tt.wantErr)
 				}
 				return
 			}
@@ -78,7 +76,7 @@ func TestFindHubBinary(t *testing.T) {
 				want = filepath.Join(dir, filepath.FromSlash(want))
 			}
 			if err != nil || got != want {
-				t.Errorf("FindBinary = %q, %v; want %q", got, err, want)
+				t.Errorf("FindHubBinary = %q, %v; want %q", got, err, want)
 			}
 		})
 	}

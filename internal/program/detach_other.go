@@ -1,6 +1,6 @@
 //go:build !unix && !windows
 
-package hubstart
+package program
 
 import "os/exec"
 

@@ -1,12 +1,4 @@
-// Package hubstart finds the askuser-hub program and starts the hub an
-// agent's config asks for: when the config names a remote hub and no
-// hub runs for the user, askuser starts one in the background, relaying
-// with that remote, which stops by itself once idle.
-//
-// askuser itself never dials a remote NATS server: the hub's program has
-// the TLS and the credentials for it, so that the askuser every agent
-// runs stays small.
-package hubstart
+package program
 
 import (
 	"context"
@@ -22,31 +14,30 @@ import (
 
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/config"
-	"github.com/askuser/askuser/internal/program"
 	"github.com/askuser/askuser/prefs"
 )
 
-// Binary is the program that serves the hub.
-const Binary = "askuser-hub"
+// HubBinary is the program that serves the hub.
+const HubBinary = "askuser-hub"
 
-// LogFile is the log of a hub that askuser started, in the hub's
+// HubLogFile is the log of a hub that askuser started, in the hub's
 // directory.
-const LogFile = "hub.log"
+const HubLogFile = "hub.log"
 
-// maxLog is the size past which LogFile starts again, at a start.
+// maxLog is the size past which HubLogFile starts again, at a start.
 const maxLog = 1 << 20
 
 // readyWait bounds the wait for a started hub to write its info file;
 // one starts in about 50 ms.
 const readyWait = 5 * time.Second
 
-// Ensure returns the info of the user's running hub. When none runs and
-// remote is set, it starts one that relays with remote (see Start);
+// EnsureHub returns the info of the user's running hub. When none runs and
+// remote is set, it starts one that relays with remote (see StartHub);
 // when none runs, or there is no place for one, and remote is nil, the
 // error wraps hub.ErrNoHub. A hub that runs but relays with another
 // remote than remote, or with none, is still used: warn is told so,
 // naming both.
-func Ensure(ctx context.Context, getenv func(string) string, remote *prefs.Remote, warn func(string)) (hub.Info, error) {
+func EnsureHub(ctx context.Context, getenv func(string) string, remote *prefs.Remote, warn func(string)) (hub.Info, error) {
 	paths, err := hub.Locate(getenv)
 	switch {
 	case err != nil && remote == nil:
@@ -59,11 +50,11 @@ func Ensure(ctx context.Context, getenv func(string) string, remote *prefs.Remot
 	switch {
 	case remote == nil:
 	case errors.Is(err, hub.ErrNoHub):
-		info, err = Start(ctx, paths, remote, 0)
-	case err == nil && program.ProcessGone(info.PID):
+		info, err = StartHub(ctx, paths, remote, 0)
+	case err == nil && ProcessGone(info.PID):
 		// A hub that was killed left its info file: nobody else would
 		// start another here.
-		info, err = Start(ctx, paths, remote, info.PID)
+		info, err = StartHub(ctx, paths, remote, info.PID)
 	}
 	if err == nil && remote != nil && info.Remote != remote.URL {
 		other := "no remote hub: the questions go to it alone, on this machine"
@@ -75,22 +66,22 @@ func Ensure(ctx context.Context, getenv func(string) string, remote *prefs.Remot
 	return info, err
 }
 
-// Start starts askuser-hub in the background, in paths, relaying with
+// StartHub starts askuser-hub in the background, in paths, relaying with
 // remote and stopping once idle for remote.IdleMs, and returns its info
 // once it has written it. The hub runs in a session of its own, with no
-// terminal, and logs to LogFile. When another hub wins the race to
-// start, Start returns that one's info. stale is the process of an info
+// terminal, and logs to HubLogFile. When another hub wins the race to
+// start, StartHub returns that one's info. stale is the process of an info
 // file left by a hub that is gone, to wait past; 0 for none.
-func Start(ctx context.Context, paths hub.Paths, remote *prefs.Remote, stale int) (hub.Info, error) {
+func StartHub(ctx context.Context, paths hub.Paths, remote *prefs.Remote, stale int) (hub.Info, error) {
 	self, _ := os.Executable()
-	bin, err := FindBinary(self, runtime.GOOS, runtime.GOARCH, exec.LookPath)
+	bin, err := FindHubBinary(self, runtime.GOOS, runtime.GOARCH, exec.LookPath)
 	if err != nil {
 		return hub.Info{}, fmt.Errorf("no hub runs, and none can be started to relay with the remote hub at %s: %w", remote.URL, err)
 	}
 	if err := os.MkdirAll(paths.Dir, 0o700); err != nil {
 		return hub.Info{}, fmt.Errorf("start the hub: %w", err)
 	}
-	logPath := filepath.Join(paths.Dir, LogFile)
+	logPath := filepath.Join(paths.Dir, HubLogFile)
 	flags := os.O_CREATE | os.O_WRONLY | os.O_APPEND
 	if st, err := os.Stat(logPath); err == nil && st.Size() > maxLog {
 		flags |= os.O_TRUNC
@@ -164,14 +155,14 @@ func tail(path string) string {
 	return lines[len(lines)-1]
 }
 
-// FindBinary looks for askuser-hub for goos and goarch: beside self,
+// FindHubBinary looks for askuser-hub for goos and goarch: beside self,
 // the askuser executable (a release archive, make build); then, when self
 // is the binary of the npm package @askuser/askuser-<os>-<cpu>, in the
 // package @askuser/askuser-hub-<os>-<cpu> beside it in node_modules (both
 // launchers installed in one project); then on PATH with lookPath, where
 // npm i -g @askuser/askuser-hub puts its launcher.
-func FindBinary(self, goos, goarch string, lookPath func(string) (string, error)) (string, error) {
-	exe := Binary
+func FindHubBinary(self, goos, goarch string, lookPath func(string) (string, error)) (string, error) {
+	exe := HubBinary
 	if goos == "windows" {
 		exe += ".exe"
 	}
@@ -181,7 +172,7 @@ func FindBinary(self, goos, goarch string, lookPath func(string) (string, error)
 		candidates = append(candidates, filepath.Join(dir, exe))
 		// <node_modules>/@askuser/askuser-<platform>/bin/askuser
 		if pkg := filepath.Dir(dir); filepath.Base(dir) == "bin" && filepath.Base(pkg) == "askuser-"+nodePlatform(goos, goarch) {
-			candidates = append(candidates, filepath.Join(filepath.Dir(pkg), Binary+"-"+nodePlatform(goos, goarch), "bin", exe))
+			candidates = append(candidates, filepath.Join(filepath.Dir(pkg), HubBinary+"-"+nodePlatform(goos, goarch), "bin", exe))
 		}
 	}
 	for _, p := range candidates {
@@ -189,11 +180,11 @@ func FindBinary(self, goos, goarch string, lookPath func(string) (string, error)
 			return p, nil
 		}
 	}
-	if p, err := lookPath(Binary); err == nil {
+	if p, err := lookPath(HubBinary); err == nil {
 		return p, nil
 	}
 	return "", fmt.Errorf("the %s program, which runs the hub, is neither beside askuser nor on PATH; get it with npm i -g @askuser/askuser-hub, from the release archive (askuser_%s_%s_%s, which holds it beside askuser), or from a checkout with go install ./cmd/askuser-hub",
-		Binary, program.Release(), goos, goarch)
+		HubBinary, Release(), goos, goarch)
 }
 
 // nodePlatform names goos and goarch as Node and the npm platform

@@ -1,4 +1,4 @@
-package hubstart
+package program
 
 import (
 	"os/exec"

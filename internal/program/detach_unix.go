@@ -1,6 +1,6 @@
 //go:build unix
 
-package hubstart
+package program
 
 import (
 	"os/exec"
