@@ -42,7 +42,7 @@ var layers = map[string]int{
 	"internal/strictjson": 0, "internal/safetext": 0,
 	"contract": 1, "internal/seal": 1, "prefs": 1, "auq": 1, "approval": 1, "claudecode": 1, "codex": 1, "opencode": 1, "ask": 1, "internal/config": 1, "internal/native": 1,
 	"internal/dialog": 2,
-	"tui":             3, "internal/notify": 3, "mcpserver": 3, "hub": 3, "internal/hubserver": 3, "internal/hubweb": 3,
+	"tui":             3, "internal/notify": 3, "mcpserver": 3, "hub": 3, "internal/hubserver": 3,
 	"internal/program": 3, "internal/hubstore": 3, "internal/testkit": 3, "internal/host/cli": 3, "internal/host/pibridge": 3, "internal/host/pimirror": 3, "internal/host/popup": 3,
 	"cmd/askuser": 4, "cmd/askuser-hub": 4, "cmd/askuser-dialog-wasm": 4, "build/dist": 4, "build/typecheck": 4, "internal/clients": 4,
 }

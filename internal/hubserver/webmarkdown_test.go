@@ -1,4 +1,4 @@
-package hubweb_test
+package hubserver_test
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/hubweb"
+	"github.com/askuser/askuser/internal/hubserver"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -17,22 +17,22 @@ var kinds = map[string]bool{"": true, "p": true, "h": true, "ul": true, "ol": tr
 func TestMarkdown(t *testing.T) {
 	tests := []struct {
 		name, src string
-		want      []hubweb.Node
+		want      []hubserver.Node
 	}{
-		{"heading and emphasis", "## Title\n\n*a* **b** `c`", []hubweb.Node{
-			{T: "h", Level: 2, C: []hubweb.Node{{Text: "Title"}}},
-			{T: "p", C: []hubweb.Node{{T: "em", C: []hubweb.Node{{Text: "a"}}}, {Text: " "}, {T: "strong", C: []hubweb.Node{{Text: "b"}}}, {Text: " "}, {T: "code", Text: "c"}}}}},
-		{"link is text and target", "[x](javascript:alert(1))", []hubweb.Node{{T: "p", C: []hubweb.Node{{Text: "x"}, {Text: " (javascript:alert(1))"}}}}},
-		{"image is text", "![alt](data:x)", []hubweb.Node{{T: "p", C: []hubweb.Node{{Text: "[image: alt] (data:x)"}}}}},
-		{"raw HTML block is text", "<div onclick=x>hi</div>", []hubweb.Node{{T: "p", Text: "<div onclick=x>hi</div>"}}},
-		{"code block", "```\n<b>\n```", []hubweb.Node{{T: "pre", Text: "<b>\n"}}},
-		{"list and quote", "- a\n\n> b", []hubweb.Node{
-			{T: "ul", C: []hubweb.Node{{T: "li", C: []hubweb.Node{{Text: "a"}}}}},
-			{T: "quote", C: []hubweb.Node{{T: "p", C: []hubweb.Node{{Text: "b"}}}}}}},
+		{"heading and emphasis", "## Title\n\n*a* **b** `c`", []hubserver.Node{
+			{T: "h", Level: 2, C: []hubserver.Node{{Text: "Title"}}},
+			{T: "p", C: []hubserver.Node{{T: "em", C: []hubserver.Node{{Text: "a"}}}, {Text: " "}, {T: "strong", C: []hubserver.Node{{Text: "b"}}}, {Text: " "}, {T: "code", Text: "c"}}}}},
+		{"link is text and target", "[x](javascript:alert(1))", []hubserver.Node{{T: "p", C: []hubserver.Node{{Text: "x"}, {Text: " (javascript:alert(1))"}}}}},
+		{"image is text", "![alt](data:x)", []hubserver.Node{{T: "p", C: []hubserver.Node{{Text: "[image: alt] (data:x)"}}}}},
+		{"raw HTML block is text", "<div onclick=x>hi</div>", []hubserver.Node{{T: "p", Text: "<div onclick=x>hi</div>"}}},
+		{"code block", "```\n<b>\n```", []hubserver.Node{{T: "pre", Text: "<b>\n"}}},
+		{"list and quote", "- a\n\n> b", []hubserver.Node{
+			{T: "ul", C: []hubserver.Node{{T: "li", C: []hubserver.Node{{Text: "a"}}}}},
+			{T: "quote", C: []hubserver.Node{{T: "p", C: []hubserver.Node{{Text: "b"}}}}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, hubweb.Markdown(tt.src)); diff != "" {
+			if diff := cmp.Diff(tt.want, hubserver.Markdown(tt.src)); diff != "" {
 				t.Errorf("Markdown(%q) (-want +got):\n%s", tt.src, diff)
 			}
 		})
@@ -43,14 +43,14 @@ func TestMarkdown(t *testing.T) {
 func TestMarkdownDepth(t *testing.T) {
 	src := strings.Repeat("> ", 200) + "deep"
 	depth := 0
-	var walk func([]hubweb.Node, int)
-	walk = func(ns []hubweb.Node, d int) {
+	var walk func([]hubserver.Node, int)
+	walk = func(ns []hubserver.Node, d int) {
 		for _, n := range ns {
 			depth = max(depth, d)
 			walk(n.C, d+1)
 		}
 	}
-	walk(hubweb.Markdown(src), 1)
+	walk(hubserver.Markdown(src), 1)
 	if depth > 14 {
 		t.Errorf("the tree is %d deep", depth)
 	}
@@ -63,8 +63,8 @@ func FuzzMarkdown(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		var walk func([]hubweb.Node)
-		walk = func(ns []hubweb.Node) {
+		var walk func([]hubserver.Node)
+		walk = func(ns []hubserver.Node) {
 			for _, n := range ns {
 				if !kinds[n.T] {
 					t.Fatalf("Markdown(%q) made the element %q", src, n.T)
@@ -72,7 +72,7 @@ func FuzzMarkdown(f *testing.F) {
 				walk(n.C)
 			}
 		}
-		walk(hubweb.Markdown(src))
+		walk(hubserver.Markdown(src))
 	})
 }
 
@@ -106,15 +106,15 @@ func TestMarkdownBounded(t *testing.T) {
 	for name, make := range hostileMarkdown {
 		t.Run(name, func(t *testing.T) {
 			text, depth := 0, 0
-			var walk func([]hubweb.Node, int)
-			walk = func(ns []hubweb.Node, d int) {
+			var walk func([]hubserver.Node, int)
+			walk = func(ns []hubserver.Node, d int) {
 				for _, n := range ns {
 					text += utf8.RuneCountInString(n.Text)
 					depth = max(depth, d)
 					walk(n.C, d+1)
 				}
 			}
-			walk(hubweb.Markdown(make(200_000)), 1)
+			walk(hubserver.Markdown(make(200_000)), 1)
 			if text > contract.MaxPreviewLen || depth > 14 {
 				t.Errorf("the tree holds %d characters, %d deep; want at most %d, and 14", text, depth, contract.MaxPreviewLen)
 			}

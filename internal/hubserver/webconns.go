@@ -1,4 +1,4 @@
-package hubweb
+package hubserver
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package hubweb_test
+package hubserver_test
 
 import (
 	"bufio"
@@ -18,8 +18,8 @@ import (
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
+	"github.com/askuser/askuser/internal/hubserver"
 	"github.com/askuser/askuser/internal/hubstore"
-	"github.com/askuser/askuser/internal/hubweb"
 	"github.com/askuser/askuser/internal/testkit"
 	"github.com/google/go-cmp/cmp"
 	"github.com/nats-io/nats.go/jetstream"
@@ -300,11 +300,11 @@ func TestEvents(t *testing.T) {
 	}
 	results, q := f.askUser(t, deployReq)
 	name, data := s.next(t)
-	var sum hubweb.Summary
+	var sum hubserver.Summary
 	if name != "waiting" || json.Unmarshal([]byte(data), &sum) != nil {
 		t.Fatalf("event = %s %s, want waiting", name, data)
 	}
-	want := hubweb.Summary{ID: q.ID, Agent: "test agent", Project: "/src/project", Machine: "testbox", Contract: "ask_user", Questions: 1, Title: "Deploy where?"}
+	want := hubserver.Summary{ID: q.ID, Agent: "test agent", Project: "/src/project", Machine: "testbox", Contract: "ask_user", Questions: 1, Title: "Deploy where?"}
 	if diff := cmp.Diff(want, sum, cmpIgnoreTimes); diff != "" {
 		t.Errorf("summary (-want +got):\n%s", diff)
 	}
@@ -337,12 +337,12 @@ func TestQuestionPreviews(t *testing.T) {
 	if st != 200 {
 		t.Fatalf("question = %d %s", st, body)
 	}
-	var d hubweb.Detail
+	var d hubserver.Detail
 	if err := json.Unmarshal([]byte(body), &d); err != nil {
 		t.Fatal(err)
 	}
-	want := []hubweb.Node{{T: "p", C: []hubweb.Node{
-		{T: "strong", C: []hubweb.Node{{Text: "bold"}}}, {Text: " "}, {Text: "<script>"}, {Text: "alert(1)"}, {Text: "</script>"}, {Text: " "},
+	want := []hubserver.Node{{T: "p", C: []hubserver.Node{
+		{T: "strong", C: []hubserver.Node{{Text: "bold"}}}, {Text: " "}, {Text: "<script>"}, {Text: "alert(1)"}, {Text: "</script>"}, {Text: " "},
 		{Text: "x"}, {Text: " (javascript:alert(1))"}}}}
 	if diff := cmp.Diff(want, d.Previews["0.0"]); diff != "" {
 		t.Errorf("preview (-want +got):\n%s", diff)
@@ -362,7 +362,7 @@ func TestCheckAddr(t *testing.T) {
 		{"0.0.0.0:7373", true, true}, {"192.168.1.2:7373", true, true}, {":7373", true, true}, {"127.0.0.1:1", true, true}, {"192.168.1.2", true, false},
 	}
 	for _, tt := range tests {
-		err := hubweb.CheckAddr(tt.addr, tt.secure)
+		err := hubserver.CheckAddr(tt.addr, tt.secure)
 		if (err == nil) != tt.ok {
 			t.Errorf("CheckAddr(%q, %t) = %v, want ok %t", tt.addr, tt.secure, err, tt.ok)
 		}
@@ -417,7 +417,7 @@ func TestFirstPage(t *testing.T) {
 	}
 	var first, rest struct {
 		Total     int
-		Questions []hubweb.Summary
+		Questions []hubserver.Summary
 	}
 	// The page's server follows the hub with a watch of its own, which
 	// may be a moment behind the test's: a page opened before it has
@@ -554,11 +554,11 @@ func TestApproval(t *testing.T) {
 	const command = "rm -rf *build* \x1b]52;c;eA==\x07 <script>alert(1)</script> [x](javascript:alert(2))"
 	results, q := f.askApproval(t, f.asker, "claude-code", command)
 	name, data := s.next(t)
-	var sum hubweb.Summary
+	var sum hubserver.Summary
 	if name != "waiting" || json.Unmarshal([]byte(data), &sum) != nil {
 		t.Fatalf("event = %s %s, want waiting", name, data)
 	}
-	want := hubweb.Summary{ID: q.ID, Agent: "test agent", Project: "/src/project", Machine: "testbox", Contract: hub.ContractAskUserQuestion,
+	want := hubserver.Summary{ID: q.ID, Agent: "test agent", Project: "/src/project", Machine: "testbox", Contract: hub.ContractAskUserQuestion,
 		Kind: hub.KindApproval, Questions: 1, Title: "test agent in /src/project wants to run a command"}
 	if diff := cmp.Diff(want, sum, cmpIgnoreTimes); diff != "" {
 		t.Errorf("summary (-want +got):\n%s", diff)
@@ -567,7 +567,7 @@ func TestApproval(t *testing.T) {
 	if st != 200 {
 		t.Fatalf("question = %d %s", st, body)
 	}
-	var d hubweb.Detail
+	var d hubserver.Detail
 	if err := json.Unmarshal([]byte(body), &d); err != nil {
 		t.Fatal(err)
 	}
@@ -576,7 +576,7 @@ func TestApproval(t *testing.T) {
 	}
 	for k, p := range d.Previews {
 		shown := "Command:\nrm -rf *build* ␛]52;c;eA==␇ <script>alert(1)</script> [x](javascript:alert(2))\n\nTool:\nBash"
-		if diff := cmp.Diff([]hubweb.Node{{T: "pre", Text: shown}}, p); diff != "" {
+		if diff := cmp.Diff([]hubserver.Node{{T: "pre", Text: shown}}, p); diff != "" {
 			t.Errorf("preview %s (-want +got):\n%s", k, diff)
 		}
 	}

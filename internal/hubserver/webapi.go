@@ -1,4 +1,4 @@
-package hubweb
+package hubserver
 
 import (
 	"encoding/json"
@@ -21,7 +21,7 @@ func serveDevice(w http.ResponseWriter, r *http.Request) {
 // pair exchanges a pairing code for a device token, in the body of the
 // answer: the page's script keeps it for its origin and sends it in a
 // header, so no other service of the host ever receives it.
-func (s *Server) pair(w http.ResponseWriter, r *http.Request) {
+func (s *Web) pair(w http.ResponseWriter, r *http.Request) {
 	if !s.secure {
 		refuse(w, http.StatusForbidden, "the page pairs devices over HTTPS only: start the hub with --tls, --cert and --key, or --url")
 		return
@@ -50,7 +50,7 @@ func (s *Server) pair(w http.ResponseWriter, r *http.Request) {
 func questionID(r *http.Request) string { return r.URL.Query().Get("id") }
 
 // byOf names the device r comes from, for the asker and its model.
-func (s *Server) byOf(r *http.Request) string {
+func (s *Web) byOf(r *http.Request) string {
 	if dev := deviceOf(r); dev != localDevice {
 		return s.devices.by(dev)
 	}
@@ -59,7 +59,7 @@ func (s *Server) byOf(r *http.Request) string {
 
 // serveAnswer answers the question the query's id names with the
 // request's body, the answer in its contract's JSON.
-func (s *Server) serveAnswer(w http.ResponseWriter, r *http.Request) {
+func (s *Web) serveAnswer(w http.ResponseWriter, r *http.Request) {
 	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 		refuse(w, http.StatusUnsupportedMediaType, "an answer is sent as application/json, not %q", ct)
 		return
@@ -74,13 +74,13 @@ func (s *Server) serveAnswer(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveDismiss dismisses the question the query's id names.
-func (s *Server) serveDismiss(w http.ResponseWriter, r *http.Request) {
+func (s *Web) serveDismiss(w http.ResponseWriter, r *http.Request) {
 	ans, err := s.c.Dismiss(r.Context(), questionID(r), s.byOf(r))
 	settled(w, err, ans.Where)
 }
 
 // serveStop stops the countdown of the question the query's id names.
-func (s *Server) serveStop(w http.ResponseWriter, r *http.Request) {
+func (s *Web) serveStop(w http.ResponseWriter, r *http.Request) {
 	err := s.c.StopCountdown(r.Context(), questionID(r), s.byOf(r))
 	settled(w, err, func() string { return "the countdown is stopped" })
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package hubweb_test
+package hubserver_test
 
 import (
 	"bufio"
@@ -23,17 +23,10 @@ import (
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/hubweb"
+	"github.com/askuser/askuser/internal/hubserver"
 	"github.com/askuser/askuser/internal/testkit"
 	"github.com/creack/pty"
 )
-
-// TestMain removes the binaries the tests built.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testkit.RemoveBuilds()
-	os.Exit(code)
-}
 
 // hubStatusPage returns the page's address with its token, as askuser
 // hub status prints it.
@@ -60,16 +53,16 @@ func hubStatusPage(t *testing.T, askuser string, env []string) string {
 func hubWeb(t *testing.T) (askuser string, env []string, f *fixture) {
 	t.Helper()
 	chromium(t)
-	askuser, env, f, _ = hubProcess(t, nil, "--web", "127.0.0.1:0")
+	askuser, env, f, _ = webHubProcess(t, nil, "--web", "127.0.0.1:0")
 	return askuser, env, f
 }
 
-// hubProcess runs askuser hub with args as a process, started through
+// webHubProcess runs askuser hub with args as a process, started through
 // the command wrap when it is not nil (with askuser and the arguments
 // after it), until the test ends. It returns askuser, the environment
 // that reaches that hub, the page's address and token, and what the hub
 // logs.
-func hubProcess(t *testing.T, wrap []string, args ...string) (askuser string, env []string, f *fixture, logs *testkit.Buffer) {
+func webHubProcess(t *testing.T, wrap []string, args ...string) (askuser string, env []string, f *fixture, logs *testkit.Buffer) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("-short: this test builds askuser and askuser-hub")
@@ -144,7 +137,7 @@ func hubProcess(t *testing.T, wrap []string, args ...string) (askuser string, en
 		if err != nil {
 			t.Fatal(err)
 		}
-		pem, err := os.ReadFile(filepath.Join(paths.Dir, hubweb.CertFile))
+		pem, err := os.ReadFile(filepath.Join(paths.Dir, hubserver.CertFile))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,6 @@
-// Package hubweb is the hub's web page: the list of the questions that
+package hubserver
+
+// The hub's web page (the files web*.go): the list of the questions that
 // wait on the hub and each questionnaire as a form, for a browser on the
 // same machine and, over HTTPS, for the devices paired with the hub.
 //
@@ -16,7 +18,6 @@
 // closed.
 // The page is embedded, fetches nothing from elsewhere and runs under a
 // strict Content-Security-Policy; it shows the model's text as text only.
-package hubweb
 
 import (
 	"cmp"
@@ -60,8 +61,8 @@ const csp = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 's
 //go:embed assets
 var assets embed.FS
 
-// Options configures New. A nil *Options means the defaults.
-type Options struct {
+// WebOptions configures NewWeb. A nil *WebOptions means the defaults.
+type WebOptions struct {
 	// Token is the access token; "" means a new random one.
 	Token string
 	// By names the page when this machine's browser answers, dismisses
@@ -99,9 +100,9 @@ type Options struct {
 	Home string
 }
 
-// Server is the page's HTTP handler. It follows the hub through one
+// Web is the page's HTTP handler. It follows the hub through one
 // watch while its context lives. It is safe for concurrent use.
-type Server struct {
+type Web struct {
 	c           *hub.Client
 	token       string
 	by          string
@@ -168,7 +169,7 @@ func loopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-func newToken() string {
+func newWebToken() string {
 	b := make([]byte, 32)
 	rand.Read(b)
 	return hex.EncodeToString(b)
@@ -176,16 +177,16 @@ func newToken() string {
 
 // New returns the page of the hub c. It watches the hub until ctx is
 // done; the page then serves an empty list.
-func New(ctx context.Context, c *hub.Client, opts *Options) (*Server, error) {
+func NewWeb(ctx context.Context, c *hub.Client, opts *WebOptions) (*Web, error) {
 	if opts == nil {
-		opts = &Options{}
+		opts = &WebOptions{}
 	}
-	s := &Server{c: c, token: opts.Token, by: opts.By, secure: opts.Secure, tls: opts.TLS, base: opts.Base, fingerprint: opts.Fingerprint, home: opts.Home,
+	s := &Web{c: c, token: opts.Token, by: opts.By, secure: opts.Secure, tls: opts.TLS, base: opts.Base, fingerprint: opts.Fingerprint, home: opts.Home,
 		waiting: map[string]*entry{}, closed: map[string]string{}, subs: map[chan event]string{}, rewatch: make(chan struct{}, 1),
 		maxConns: cmp.Or(opts.MaxConns, DefaultMaxConns), perClient: cmp.Or(opts.MaxConnsPerClient, DefaultMaxConnsPerClient),
 		log: newRateLog(cmp.Or[io.Writer](opts.Log, os.Stderr), "askuser hub: the web page: ")}
 	if s.token == "" {
-		s.token = newToken()
+		s.token = newWebToken()
 	}
 	if s.base != "" {
 		u, err := url.Parse(s.base)
@@ -220,7 +221,7 @@ func New(ctx context.Context, c *hub.Client, opts *Options) (*Server, error) {
 // were deleted or made again, a watch follows streams that are gone.
 // Questions the new watch does not find leave the list. It does not
 // wait.
-func (s *Server) Rewatch() {
+func (s *Web) Rewatch() {
 	select {
 	case s.rewatch <- struct{}{}:
 	default:
@@ -228,11 +229,11 @@ func (s *Server) Rewatch() {
 }
 
 // Token returns the access token.
-func (s *Server) Token() string { return s.token }
+func (s *Web) Token() string { return s.token }
 
 // Address returns the page's address for the page listening on addr,
 // without the access token.
-func (s *Server) Address(addr string) string {
+func (s *Web) Address(addr string) string {
 	scheme := "http://"
 	if s.tls {
 		scheme = "https://"
@@ -245,7 +246,7 @@ func (s *Server) Address(addr string) string {
 // browser never sends and the page's script removes from the address
 // and its history. Behind a reverse proxy, where the access token is
 // refused, it is the address devices open the page at, to be paired.
-func (s *Server) URL(addr string) string {
+func (s *Web) URL(addr string) string {
 	if s.proxied() {
 		return s.base
 	}
@@ -254,13 +255,13 @@ func (s *Server) URL(addr string) string {
 
 // proxied says the page is reached through a reverse proxy: Secure,
 // without TLS of its own.
-func (s *Server) proxied() bool { return s.secure && !s.tls }
+func (s *Web) proxied() bool { return s.secure && !s.tls }
 
-// Base returns the address devices open the page at, Options.Base.
-func (s *Server) Base() string { return s.base }
+// Base returns the address devices open the page at, WebOptions.Base.
+func (s *Web) Base() string { return s.base }
 
 // mac is the HMAC of the parts under a key drawn from the access token.
-func (s *Server) mac(parts ...string) string {
+func (s *Web) mac(parts ...string) string {
 	m := hmac.New(sha256.New, []byte(s.token))
 	m.Write([]byte(strings.Join(parts, "\x00")))
 	return hex.EncodeToString(m.Sum(nil))
@@ -268,7 +269,7 @@ func (s *Server) mac(parts ...string) string {
 
 // Pair makes a pairing link that works once, within ttl (DefaultPairing
 // when 0, at most MaxPairing), for a device to be called name.
-func (s *Server) Pair(ttl time.Duration, name string) (Pairing, error) {
+func (s *Web) Pair(ttl time.Duration, name string) (Pairing, error) {
 	switch {
 	case s.base == "":
 		return Pairing{}, errors.New("the page has no address for other devices: start the hub with --web ADDR and --tls (or --cert and --key), or --url for a reverse proxy")
@@ -283,11 +284,11 @@ func (s *Server) Pair(ttl time.Duration, name string) (Pairing, error) {
 }
 
 // Devices returns the paired devices, revoked ones too.
-func (s *Server) Devices() []Device { return s.devices.all() }
+func (s *Web) Devices() []Device { return s.devices.all() }
 
 // Revoke revokes the device id: its event streams are closed at once,
 // and each later request of it refused.
-func (s *Server) Revoke(id string) (Device, error) {
+func (s *Web) Revoke(id string) (Device, error) {
 	d, err := s.devices.revoke(id, time.Now())
 	if err != nil {
 		return d, err
@@ -304,9 +305,9 @@ func (s *Server) Revoke(id string) (Device, error) {
 }
 
 // Serve serves the page on ln until ctx is done, then closes it. It
-// bounds the connections it keeps (Options.MaxConns), and how long each
+// bounds the connections it keeps (WebOptions.MaxConns), and how long each
 // may take to send a request, to take an answer, and to idle.
-func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+func (s *Web) Serve(ctx context.Context, ln net.Listener) error {
 	lim := newConnLimit(ln, s.maxConns, s.perClient, s.log)
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
 		WriteTimeout: writeTimeout, IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes,
@@ -328,7 +329,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
-func (s *Server) closeSubs() {
+func (s *Web) closeSubs() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for ch := range s.subs {

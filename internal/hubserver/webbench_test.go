@@ -1,4 +1,4 @@
-package hubweb_test
+package hubserver_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/hubweb"
+	"github.com/askuser/askuser/internal/hubserver"
 	"github.com/chromedp/chromedp"
 )
 
@@ -85,7 +85,7 @@ func BenchmarkMarkdownHostile(b *testing.B) {
 		src := make(contract.MaxPreviewLen)
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				hubweb.Markdown(src)
+				hubserver.Markdown(src)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package hubweb
+package hubserver
 
 import (
 	"crypto/sha256"
@@ -122,7 +122,7 @@ func hashToken(t string) string {
 
 // newCode makes a pairing code that works once, until ttl has passed.
 func (d *devices) newCode(ttl time.Duration, name string, now time.Time) string {
-	c := newToken()
+	c := newWebToken()
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for h, old := range d.codes {
@@ -159,8 +159,8 @@ func (d *devices) pair(c, userAgent string, now time.Time) (*Device, string, err
 		return nil, "", &PairError{410, fmt.Sprintf("this pairing link expired at %s: get a new one with askuser hub pair", p.expires.Format(time.TimeOnly))}
 	}
 	p.used = now
-	token := newToken()
-	dev := &Device{ID: newToken()[:8], Name: p.name, UserAgent: cleanName(userAgent), Paired: now.UTC(), LastSeen: now.UTC(), Hash: hashToken(token)}
+	token := newWebToken()
+	dev := &Device{ID: newWebToken()[:8], Name: p.name, UserAgent: cleanName(userAgent), Paired: now.UTC(), LastSeen: now.UTC(), Hash: hashToken(token)}
 	d.list = append(d.list, dev)
 	d.byHash[dev.Hash] = dev
 	if err := d.save(); err != nil {

@@ -1,4 +1,4 @@
-package hubweb_test
+package hubserver_test
 
 import (
 	"context"

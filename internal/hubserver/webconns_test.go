@@ -1,6 +1,6 @@
 //go:build linux
 
-package hubweb_test
+package hubserver_test
 
 import (
 	"bytes"
@@ -44,7 +44,7 @@ func TestIdleConnections(t *testing.T) {
 }
 
 func idleConnections(t *testing.T, args []string, useTLS, slow bool) {
-	askuser, env, f, logs := hubProcess(t, []string{"sh", "-c", `ulimit -n 1024 && exec "$@"`, "sh"}, args...)
+	askuser, env, f, logs := webHubProcess(t, []string{"sh", "-c", `ulimit -n 1024 && exec "$@"`, "sh"}, args...)
 	ask := exec.Command(askuser, "ask", "--no-config", "--timeout-per-question", "120000", questionFile(t, deployReq))
 	var asked bytes.Buffer
 	ask.Env, ask.Stdout, ask.SysProcAttr = env, &asked, &syscall.SysProcAttr{Setsid: true}

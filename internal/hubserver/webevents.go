@@ -1,4 +1,4 @@
-package hubweb
+package hubserver
 
 import (
 	"context"
@@ -107,7 +107,7 @@ const rewatchRetry = time.Second
 
 // watch follows the hub through events, the watch that cancel ends, and
 // through a new watch each time Rewatch asks, until ctx is done.
-func (s *Server) watch(ctx context.Context, events <-chan hub.WatchEvent, cancel context.CancelFunc) {
+func (s *Web) watch(ctx context.Context, events <-chan hub.WatchEvent, cancel context.CancelFunc) {
 	for {
 		again := s.follow(events)
 		cancel()
@@ -138,7 +138,7 @@ func (s *Server) watch(ctx context.Context, events <-chan hub.WatchEvent, cancel
 	}
 }
 
-func (s *Server) setOnline(ok bool) {
+func (s *Web) setOnline(ok bool) {
 	name := "lost"
 	if ok {
 		name = "synced"
@@ -153,7 +153,7 @@ func (s *Server) setOnline(ok bool) {
 // until events ends (false) or Rewatch asks for a new watch (true). The
 // questions its watch has not reported by the time it is first synced
 // are gone: they leave the list.
-func (s *Server) follow(events <-chan hub.WatchEvent) bool {
+func (s *Web) follow(events <-chan hub.WatchEvent) bool {
 	seen := map[string]bool{}
 	for {
 		var e hub.WatchEvent
@@ -201,7 +201,7 @@ func (s *Server) follow(events <-chan hub.WatchEvent) bool {
 }
 
 // close takes the question id off the list, gone where.
-func (s *Server) close(id, where string) {
+func (s *Web) close(id, where string) {
 	data, _ := json.Marshal(struct {
 		ID    string `json:"id"`
 		Where string `json:"where"`
@@ -218,7 +218,7 @@ func (s *Server) close(id, where string) {
 
 // broadcast sends e to every page; s.mu is held. A page too far behind
 // loses its stream.
-func (s *Server) broadcast(e event) {
+func (s *Web) broadcast(e event) {
 	for ch := range s.subs {
 		select {
 		case ch <- e:
@@ -235,7 +235,7 @@ const firstPage = 50
 
 // snapshot is the list, newest first, as two events: the first page,
 // with the time and the count, then the rest.
-func (s *Server) snapshot() (first, rest event) {
+func (s *Web) snapshot() (first, rest event) {
 	es := make([]*entry, 0, len(s.waiting))
 	for _, e := range s.waiting {
 		es = append(es, e)
@@ -266,7 +266,7 @@ func (s *Server) snapshot() (first, rest event) {
 
 // serveEvents streams the list: a snapshot in two parts, then each
 // change.
-func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
+func (s *Web) serveEvents(w http.ResponseWriter, r *http.Request) {
 	dev := deviceOf(r)
 	// The stream lasts: no read deadline, and a write deadline for each
 	// event, so that a client that takes nothing loses its stream.
@@ -354,7 +354,7 @@ func checkRequest(q *hub.Question) error {
 
 // serveQuestion serves the question the query's id names, or says where
 // it went.
-func (s *Server) serveQuestion(w http.ResponseWriter, r *http.Request) {
+func (s *Web) serveQuestion(w http.ResponseWriter, r *http.Request) {
 	id := questionID(r)
 	s.mu.Lock()
 	e := s.waiting[id]

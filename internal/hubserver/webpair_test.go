@@ -1,4 +1,4 @@
-package hubweb_test
+package hubserver_test
 
 import (
 	"bytes"
@@ -20,7 +20,6 @@ import (
 
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
-	"github.com/askuser/askuser/internal/hubweb"
 	"github.com/chromedp/chromedp"
 	qrcode "github.com/piglig/go-qr"
 )
@@ -54,8 +53,8 @@ func (f *fixture) pair(t testing.TB, cert tls.Certificate, args ...string) strin
 	if link == "" || !strings.HasPrefix(link, f.base+"/") {
 		t.Fatalf("askuser hub pair printed no link to %s:\n%s", f.base, out)
 	}
-	if !strings.Contains(out, hubweb.Fingerprint(cert)) {
-		t.Errorf("askuser hub pair does not show the fingerprint %s:\n%s", hubweb.Fingerprint(cert), out)
+	if !strings.Contains(out, hubserver.Fingerprint(cert)) {
+		t.Errorf("askuser hub pair does not show the fingerprint %s:\n%s", hubserver.Fingerprint(cert), out)
 	}
 	if got := readQR(t, out); got != link {
 		t.Errorf("the QR code holds %q, not the link %q", got, link)
@@ -104,11 +103,11 @@ func readQR(t testing.TB, out string) string {
 // are each refused with the reason.
 func TestPairedPage(t *testing.T) {
 	f := newFixtureWith(t, true)
-	cert, err := tls.LoadX509KeyPair(filepath.Join(f.dir, hubweb.CertFile), filepath.Join(f.dir, hubweb.KeyFile))
+	cert, err := tls.LoadX509KeyPair(filepath.Join(f.dir, hubserver.CertFile), filepath.Join(f.dir, hubserver.KeyFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	spki, err := hubweb.SPKIHash(cert)
+	spki, err := hubserver.SPKIHash(cert)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +137,7 @@ func TestPairedPage(t *testing.T) {
 	var token string
 	b.eval(`localStorage.getItem('askuser-device')`, &token)
 	b.noCookies(f.base)
-	stored, err := os.ReadFile(filepath.Join(f.dir, hubweb.DevicesFile))
+	stored, err := os.ReadFile(filepath.Join(f.dir, hubserver.DevicesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +265,7 @@ func TestBehindProxy(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	const public = "laptop.example.ts.net"
-	srv, err := hubweb.New(ctx, f.client, &hubweb.Options{Secure: true, Base: "https://" + public})
+	srv, err := hubserver.NewWeb(ctx, f.client, &hubserver.WebOptions{Secure: true, Base: "https://" + public})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,34 +350,34 @@ func TestBehindProxy(t *testing.T) {
 // and takes the user's pair only whole and matching.
 func TestLoadCert(t *testing.T) {
 	dir := t.TempDir()
-	a, err := hubweb.LoadCert(dir, "", "")
+	a, err := hubserver.LoadCert(dir, "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := hubweb.LoadCert(dir, "", "")
-	if err != nil || hubweb.Fingerprint(a) != hubweb.Fingerprint(b) || !regexp.MustCompile(`^([0-9A-F]{2}:){31}[0-9A-F]{2}$`).MatchString(hubweb.Fingerprint(a)) {
-		t.Errorf("the certificate made again: %s then %s, %v", hubweb.Fingerprint(a), hubweb.Fingerprint(b), err)
+	b, err := hubserver.LoadCert(dir, "", "")
+	if err != nil || hubserver.Fingerprint(a) != hubserver.Fingerprint(b) || !regexp.MustCompile(`^([0-9A-F]{2}:){31}[0-9A-F]{2}$`).MatchString(hubserver.Fingerprint(a)) {
+		t.Errorf("the certificate made again: %s then %s, %v", hubserver.Fingerprint(a), hubserver.Fingerprint(b), err)
 	}
-	if st, err := os.Stat(filepath.Join(dir, hubweb.KeyFile)); err != nil || st.Mode().Perm() != 0o600 {
+	if st, err := os.Stat(filepath.Join(dir, hubserver.KeyFile)); err != nil || st.Mode().Perm() != 0o600 {
 		t.Errorf("the key's mode = %v, %v; want 0600", st, err)
 	}
 	other := t.TempDir()
-	if _, err := hubweb.LoadCert(other, "", ""); err != nil {
+	if _, err := hubserver.LoadCert(other, "", ""); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
 		name, cert, key, msg string
 	}{
-		{"certificate alone", filepath.Join(dir, hubweb.CertFile), "", "give both"},
-		{"another's key", filepath.Join(dir, hubweb.CertFile), filepath.Join(other, hubweb.KeyFile), "private key does not match public key"},
-		{"no such file", filepath.Join(dir, "none.pem"), filepath.Join(dir, hubweb.KeyFile), "no such file"},
+		{"certificate alone", filepath.Join(dir, hubserver.CertFile), "", "give both"},
+		{"another's key", filepath.Join(dir, hubserver.CertFile), filepath.Join(other, hubserver.KeyFile), "private key does not match public key"},
+		{"no such file", filepath.Join(dir, "none.pem"), filepath.Join(dir, hubserver.KeyFile), "no such file"},
 	}
 	for _, tt := range tests {
-		if _, err := hubweb.LoadCert(t.TempDir(), tt.cert, tt.key); err == nil || !strings.Contains(err.Error(), tt.msg) {
+		if _, err := hubserver.LoadCert(t.TempDir(), tt.cert, tt.key); err == nil || !strings.Contains(err.Error(), tt.msg) {
 			t.Errorf("%s: %v, want an error with %q", tt.name, err, tt.msg)
 		}
 	}
-	if c, err := hubweb.LoadCert(t.TempDir(), filepath.Join(dir, hubweb.CertFile), filepath.Join(dir, hubweb.KeyFile)); err != nil || hubweb.Fingerprint(c) != hubweb.Fingerprint(a) {
+	if c, err := hubserver.LoadCert(t.TempDir(), filepath.Join(dir, hubserver.CertFile), filepath.Join(dir, hubserver.KeyFile)); err != nil || hubserver.Fingerprint(c) != hubserver.Fingerprint(a) {
 		t.Errorf("the user's own pair: %v", err)
 	}
 }

@@ -4,7 +4,7 @@
 # it for WCAG's rules, is installed by npm and found by ASKUSER_AXE. Included by the top
 # Makefile; the tests run in gotest, after this.
 .PHONY: web-chromium web-axe
-WEB_DIR := internal/hubweb
+WEB_DIR := internal/hubserver
 
 find_chromium = $(firstword $(foreach b,chromium chromium-browser,$(shell command -v $(b) 2>/dev/null)))
 

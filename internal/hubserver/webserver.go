@@ -1,4 +1,4 @@
-package hubweb
+package hubserver
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 )
 
 // ServeHTTP serves one request of the page, through its guards.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+func (s *Web) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
 // guard is a wrapper around a handler that answers a request itself,
 // refusing it, or passes it on.
@@ -57,7 +57,7 @@ func chain(h http.Handler, guards ...guard) http.Handler {
 // The bounds on connections, in all and per client, and their timeouts
 // are the listener's and the http.Server's, in Serve: they hold before a
 // request is read.
-func (s *Server) newHandler() (http.Handler, error) {
+func (s *Web) newHandler() (http.Handler, error) {
 	cop, err := s.crossOrigin()
 	if err != nil {
 		return nil, err
@@ -99,7 +99,7 @@ type route struct {
 
 // routes are the page's routes. Any browser may have the page and its
 // scripts, which hold no secret, and pair; the rest is for devices.
-func (s *Server) routes() []route {
+func (s *Web) routes() []route {
 	return []route{
 		{"GET /{$}", open, servePage("assets/index.html")},
 		{"GET /app.js", open, servePage("assets/app.js")},
@@ -139,7 +139,7 @@ func withHeaders(next http.Handler) http.Handler {
 
 // checkHost refuses a request that names a host other than loopback
 // without HTTPS, or, behind a reverse proxy, other than the page's own.
-func (s *Server) checkHost(next http.Handler) http.Handler {
+func (s *Web) checkHost(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host, _, err := net.SplitHostPort(r.Host)
 		if err != nil {
@@ -166,7 +166,7 @@ func changes(r *http.Request) bool { return r.Method != http.MethodGet && r.Meth
 
 // checkOrigin refuses a request that changes something and names no
 // origin, or an origin of another scheme than the request came by
-// unless it is the page's own address (Options.Base, which a reverse
+// unless it is the page's own address (WebOptions.Base, which a reverse
 // proxy serves over HTTPS to the page's plain HTTP): what
 // http.CrossOriginProtection lets through. It takes a request that names
 // no origin as not a browser's; but the page is for browsers, each of
@@ -174,7 +174,7 @@ func changes(r *http.Request) bool { return r.Method != http.MethodGet && r.Meth
 // Sec-Fetch-Site (those before 2023) leaves it only the Origin header's
 // host to compare with the Host header: it takes http://host:port and
 // https://host:port as one origin, which they are not.
-func (s *Server) checkOrigin(next http.Handler) http.Handler {
+func (s *Web) checkOrigin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if changes(r) {
 			scheme := "http://"
@@ -198,8 +198,8 @@ func (s *Server) checkOrigin(next http.Handler) http.Handler {
 // change something: a browser's Sec-Fetch-Site must say same-origin (or
 // none, for what the person did themselves), or, from a browser that
 // sends none, the Origin header must name the Host. The page's own
-// address, Options.Base, is trusted.
-func (s *Server) crossOrigin() (*http.CrossOriginProtection, error) {
+// address, WebOptions.Base, is trusted.
+func (s *Web) crossOrigin() (*http.CrossOriginProtection, error) {
 	cop := http.NewCrossOriginProtection()
 	if s.baseOrigin != "" {
 		if err := cop.AddTrustedOrigin(s.baseOrigin); err != nil {
@@ -224,7 +224,7 @@ func deviceOf(r *http.Request) string {
 
 // auth lets in a request that carries a device token, the device's ID in
 // its context, and refuses any other.
-func (s *Server) auth(next http.Handler) http.Handler {
+func (s *Web) auth(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		dev, why := s.device(r)
 		if why != "" {
@@ -237,7 +237,7 @@ func (s *Server) auth(next http.Handler) http.Handler {
 
 // answerToken lets in a request that carries the answer token of the
 // question its query's id names, for its device, and refuses any other.
-func (s *Server) answerToken(next http.Handler) http.Handler {
+func (s *Web) answerToken(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.same(r.Header.Get(answerHeader), s.mac("answer", deviceOf(r), r.URL.Query().Get("id"))) {
 			refuse(w, http.StatusForbidden, "the request has no answer token of this question, for this device: open the question again")
@@ -252,7 +252,7 @@ const authScheme = "Bearer "
 
 // device returns the ID of the device whose token the request's
 // Authorization header holds, or why it is refused.
-func (s *Server) device(r *http.Request) (id, why string) {
+func (s *Web) device(r *http.Request) (id, why string) {
 	t, ok := strings.CutPrefix(r.Header.Get("Authorization"), authScheme)
 	if !ok || t == "" {
 		return "", "this browser has no device token: open the address askuser hub status prints on its machine, or pair this device with the link askuser hub pair prints"
@@ -295,7 +295,7 @@ func fromThisMachine(r *http.Request) bool {
 	return err == nil && net.ParseIP(lhost).Equal(ip)
 }
 
-func (s *Server) same(got, want string) bool {
+func (s *Web) same(got, want string) bool {
 	return got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
 }
 

@@ -1,4 +1,4 @@
-package hubweb_test
+package hubserver_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/askuser/askuser/internal/hubweb"
+	"github.com/askuser/askuser/internal/hubserver"
 )
 
 // TestRoutes asks each path of the page by each method: a route answers,
@@ -71,11 +71,11 @@ func TestCrossOrigin(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	const public = "https://laptop.example.ts.net"
-	plain, err := hubweb.New(ctx, f.client, nil)
+	plain, err := hubserver.NewWeb(ctx, f.client, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	secure, err := hubweb.New(ctx, f.client, &hubweb.Options{Secure: true, TLS: true, Base: public})
+	secure, err := hubserver.NewWeb(ctx, f.client, &hubserver.WebOptions{Secure: true, TLS: true, Base: public})
 	if err != nil {
 		t.Fatal(err)
 	}

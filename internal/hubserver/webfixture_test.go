@@ -1,4 +1,4 @@
-package hubweb_test
+package hubserver_test
 
 import (
 	"context"
@@ -23,7 +23,6 @@ import (
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubserver"
 	"github.com/askuser/askuser/internal/hubstore"
-	"github.com/askuser/askuser/internal/hubweb"
 	"github.com/askuser/askuser/internal/testkit"
 	"github.com/nats-io/nats.go"
 )
@@ -82,7 +81,7 @@ func newFixtureWith(t testing.TB, withTLS bool) *fixture {
 	f.ctx, f.cancel = context.WithCancel(context.Background())
 	t.Cleanup(f.cancel)
 	if withTLS {
-		pem, err := os.ReadFile(filepath.Join(dir, hubweb.CertFile))
+		pem, err := os.ReadFile(filepath.Join(dir, hubserver.CertFile))
 		if err != nil {
 			t.Fatal(err)
 		}
