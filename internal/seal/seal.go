@@ -16,6 +16,11 @@
 // The keys' text form (askuser-pub-…, askuser-seed-…) is package
 // config's, which checks the recipients a config names without this
 // package's cryptography.
+//
+// The package is one file, apart from the hub that uses it, so that its
+// cryptography is read, reviewed and tested on its own: package hub
+// seals and opens questions and answers with it, and internal/hubstore
+// makes and reads the machine's key file.
 package seal
 
 import (
