@@ -31,7 +31,7 @@ SUITE_BINARIES :=
 -include mcpserver/mcp.mk
 -include internal/clients/clients.mk
 -include release/release.mk
--include internal/hubweb/web.mk
+-include internal/hubserver/web.mk
 
 # Every step runs with TMPDIR set to a fresh directory that must be empty
 # afterwards: a test that leaves a file behind fails the run.

@@ -1,8 +1,10 @@
-package ask
+package ask_test
 
 import (
 	"context"
 	"testing"
+
+	. "github.com/askuser/askuser/ask"
 
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/internal/testkit"
@@ -38,12 +40,12 @@ func FuzzAskJSON(f *testing.F) {
 			if route%2 == 1 {
 				caps = Bind(Capabilities{}, contract.RouteNative, AskUser, r)
 			}
-			rec := &recorder{}
+			rec := &Recorder{}
 			res := AskJSON(context.Background(), NewAsker(NewHost(caps, nil), &Options{Events: rec}), AskUser, data, &Call{ID: "f"})
 			if res.Answers == nil {
 				t.Fatalf("Answers is nil in %+v", res)
 			}
-			ev := rec.got()
+			ev := rec.Got()
 			switch {
 			case res.Status == contract.StatusError && res.Error == nil:
 				t.Fatalf("error result without an error: %+v", res)
@@ -53,7 +55,7 @@ func FuzzAskJSON(f *testing.F) {
 				}
 			case len(ev) != 3 || ev[0].Name != EventWaiting || !ev[0].Active || ev[2].Name != EventWaiting || ev[2].Active:
 				t.Fatalf("events %+v for %+v", ev, res)
-			case ev[1] != outcomeEvent("f", res):
+			case ev[1] != OutcomeEvent("f", res):
 				t.Fatalf("outcome event %+v for %+v", ev[1], res)
 			}
 		})

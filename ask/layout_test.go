@@ -39,12 +39,11 @@ func TestExamplesUsePublicPackages(t *testing.T) {
 // document: leaves, engine, dialog, hosts, commands. A package imports
 // only packages of its own layer or of one below it.
 var layers = map[string]int{
-	"internal/strictjson": 0, "internal/safetext": 0, "internal/program": 0,
-	"internal/testkit": 0, "internal/seal": 0, "internal/sealkey": 0,
-	"contract": 1, "prefs": 1, "auq": 1, "approval": 1, "claudecode": 1, "codex": 1, "opencode": 1, "ask": 1, "internal/config": 1, "internal/native": 1,
+	"internal/strictjson": 0, "internal/safetext": 0,
+	"contract": 1, "internal/seal": 1, "prefs": 1, "auq": 1, "approval": 1, "claudecode": 1, "codex": 1, "opencode": 1, "ask": 1, "internal/config": 1, "internal/native": 1,
 	"internal/dialog": 2,
-	"tui":             3, "internal/notify": 3, "mcpserver": 3, "hub": 3, "internal/hubserver": 3, "internal/hubweb": 3,
-	"internal/hubstart": 3, "internal/hubstore": 3, "internal/approvaltest": 3, "internal/host/cli": 3, "internal/host/pibridge": 3, "internal/host/pimirror": 3, "internal/host/popup": 3,
+	"tui":             3, "internal/notify": 3, "mcpserver": 3, "hub": 3, "internal/hubserver": 3,
+	"internal/program": 3, "internal/hubstore": 3, "internal/testkit": 3, "internal/host/cli": 3, "internal/host/pibridge": 3, "internal/host/pimirror": 3, "internal/host/popup": 3,
 	"cmd/askuser": 4, "cmd/askuser-hub": 4, "cmd/askuser-dialog-wasm": 4, "build/dist": 4, "build/typecheck": 4, "internal/clients": 4,
 }
 
@@ -60,7 +59,7 @@ var hostOnly = []string{
 }
 
 // testOnly are the packages that only tests import.
-var testOnly = map[string]bool{"internal/testkit": true, "internal/approvaltest": true, "internal/clients": true}
+var testOnly = map[string]bool{"internal/testkit": true, "internal/clients": true}
 
 // hostImports are the imports of one host by another that the layout
 // allows, each with its reason. Any other is an error, and so is a

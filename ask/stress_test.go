@@ -1,4 +1,4 @@
-package ask
+package ask_test
 
 import (
 	"context"
@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	. "github.com/askuser/askuser/ask"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -317,7 +319,7 @@ func TestExactlyOnceUnderLoad(t *testing.T) {
 	events := &callEvents{byCall: map[string][]Event{}}
 	askers := map[int64]*Asker{}
 	for ms := int64(1); ms <= 20; ms++ {
-		h := NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUser, r), &HostOptions{Options: prefs.Prefs{TimeoutPerQuestionMs: ptr(ms)}})
+		h := NewHost(Bind(Capabilities{}, contract.RouteCustom, AskUser, r), &HostOptions{Options: prefs.Prefs{TimeoutPerQuestionMs: Ptr(ms)}})
 		askers[ms] = NewAsker(h, &Options{Events: events})
 	}
 
@@ -381,7 +383,7 @@ func TestExactlyOnceUnderLoad(t *testing.T) {
 			tr.mu.Unlock()
 			continue
 		}
-		if diff := cmp.Diff(sequence(id, outcomeOf(res)), got); diff != "" {
+		if diff := cmp.Diff(Sequence(id, outcomeOf(res)), got); diff != "" {
 			report(i, "events mismatch (-want +got):\n%s", diff)
 		}
 		// The deadline as the renderer saw it, or, if it never ran, the
@@ -478,7 +480,7 @@ func stressAsk(a *Asker, i int, p plan, tr *trace) {
 		})
 		defer t.Stop()
 	}
-	req := request(1)
+	req := NewRequest(1)
 	req.Questions[0].Title = fmt.Sprintf("ask %d", i)
 	start := time.Now()
 	res := Ask(ctx, a, AskUser, req, &Call{ID: fmt.Sprintf("call-%d", i)})

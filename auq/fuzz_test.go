@@ -1,10 +1,12 @@
-package auq
+package auq_test
 
 import (
 	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
+
+	. "github.com/askuser/askuser/auq"
 
 	"github.com/askuser/askuser/internal/testkit"
 	"github.com/google/go-cmp/cmp"
@@ -15,8 +17,8 @@ import (
 // an accepted request is one encoding/json reads too, that Validate
 // accepts, and that comes back the same when encoded and parsed again.
 func FuzzParse(f *testing.F) {
-	f.Add(encode(f, base()))
-	f.Add(encode(f, maximal(strings.Repeat("p", 20))))
+	f.Add(Encode(f, Base()))
+	f.Add(Encode(f, Maximal(strings.Repeat("p", 20))))
 	f.Add([]byte(`{"questions":[{"id":"q","question":"Caf\u00e9 \ud83d\ude00?","header":"h","options":[{"id":"a","label":"A","description":"\ud800"},{"id":"b","label":"Other…","description":"d"}]}]}`))
 	f.Add([]byte(`{"questions":[{"id":"q","Question":"x","header":"h","options":[]}],"metadata":{"tags":[1]}} trailing`))
 	f.Add([]byte(`{"questions":[{"id":"q","question":"Go?","header":"h","options":[{"id":"a","label":"A","description":"d"},{"id":"b","label":"B","description":"d"}]}],"metadata":{"tags":[]}}`))

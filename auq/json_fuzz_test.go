@@ -1,10 +1,12 @@
-package auq
+package auq_test
 
 import (
 	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
+
+	. "github.com/askuser/askuser/auq"
 
 	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/askuser/askuser/internal/testkit"

@@ -1,10 +1,12 @@
-package auq
+package auq_test
 
 import (
 	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
+
+	. "github.com/askuser/askuser/auq"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -16,12 +18,12 @@ func request() *Request {
 				{ID: "pg", Label: "Postgres", Description: "A server, for many writers", Preview: "docker run postgres", Recommended: true},
 				{ID: "lite", Label: "SQLite", Description: "A file, for one writer"},
 			}},
-			{ID: "checks", Question: "Which checks should run?", Header: "Checks", MultiSelect: true, Required: ptr(false), Options: []Option{
+			{ID: "checks", Question: "Which checks should run?", Header: "Checks", MultiSelect: true, Required: Ptr(false), Options: []Option{
 				{ID: "unit", Label: "Unit tests", Description: "Fast"},
 				{ID: "e2e", Label: "End to end", Description: "Slow"},
 			}},
 		},
-		Metadata: &Metadata{Source: ptr("planner"), FlowID: ptr("flow-1"), Tags: []string{"setup"}},
+		Metadata: &Metadata{Source: Ptr("planner"), FlowID: Ptr("flow-1"), Tags: []string{"setup"}},
 	}
 }
 
@@ -32,12 +34,12 @@ func submitted() Outcome {
 			"checks": {Kind: KindMulti, Selections: []Choice{{Label: OtherLabel, Other: true, Text: "lint <all>"}}},
 		},
 		Annotations: map[string]Annotations{"db": {SelectedPreview: "docker run postgres", QuestionNotes: "for now"}},
-		Metadata:    &ResultMetadata{Source: ptr("planner"), FlowID: ptr("flow-1")},
+		Metadata:    &ResultMetadata{Source: Ptr("planner"), FlowID: Ptr("flow-1")},
 	}}
 }
 
 func cancelledOutcome(s Status) Outcome {
-	return Outcome{Status: s, Route: "custom", Result: Result{Cancelled: true, Metadata: &ResultMetadata{FlowID: ptr("flow-1")}}}
+	return Outcome{Status: s, Route: "custom", Result: Result{Cancelled: true, Metadata: &ResultMetadata{FlowID: Ptr("flow-1")}}}
 }
 
 func failure(code, msg string) Outcome {
@@ -126,9 +128,9 @@ func TestResultTextHasNoControls(t *testing.T) {
 	req.Questions[0].Options[0].Preview = hostile
 	sub := submitted()
 	sub.Result.Answers["checks"] = Answer{Kind: KindMulti, Selections: []Choice{{Label: OtherLabel, Other: true, Text: hostile}}}
-	sub.Result.Metadata.Source = ptr(hostile)
+	sub.Result.Metadata.Source = Ptr(hostile)
 	dis := cancelledOutcome(StatusDismissed)
-	dis.Result.Metadata.FlowID = ptr(hostile)
+	dis.Result.Metadata.FlowID = Ptr(hostile)
 	for _, out := range []Outcome{sub, dis, failure("custom_ui_failed", hostile), failure("internal", hostile+"\xff"), failure(hostile, hostile)} {
 		got := ResultText(req, out)
 		for _, r := range got {

@@ -1,4 +1,4 @@
-package auq
+package auq_test
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/askuser/askuser/auq"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -22,7 +24,7 @@ func golden(t *testing.T, name string, got []byte) {
 	testkit.Golden(t, filepath.Join("testdata", strings.Split(t.Name(), "/")[0], name+".golden"), string(got), *update)
 }
 
-// results are results that fit base(), for the golden files and the
+// results are results that fit Base(), for the golden files and the
 // round trip.
 var results = []struct {
 	name string
@@ -31,7 +33,7 @@ var results = []struct {
 	{"single", Result{
 		Answers:     map[string]Answer{"db": {Kind: KindSingle, Choice: Choice{OptionID: "pg", Label: "Postgres"}}},
 		Annotations: map[string]Annotations{"db": {SelectedPreview: "docker run postgres"}},
-		Metadata:    &ResultMetadata{Source: ptr("planner"), FlowID: ptr("flow-1")},
+		Metadata:    &ResultMetadata{Source: Ptr("planner"), FlowID: Ptr("flow-1")},
 	}},
 	{"other and notes", Result{
 		Answers: map[string]Answer{
@@ -42,20 +44,20 @@ var results = []struct {
 			"db":     {QuestionNotes: "we may move later", OptionNotes: map[string]string{"lite": "too small", OtherNoteKey: "8.0 only"}},
 			"checks": {OptionNotes: map[string]string{"e2e": "not yet"}},
 		},
-		Metadata: &ResultMetadata{Source: ptr("planner"), FlowID: ptr("flow-1")},
+		Metadata: &ResultMetadata{Source: Ptr("planner"), FlowID: Ptr("flow-1")},
 	}},
 	{"empty multi", Result{
 		Answers: map[string]Answer{
 			"db":     {Kind: KindSingle, Choice: Choice{OptionID: "none", Label: "None"}},
 			"checks": {Kind: KindMulti, Selections: []Choice{}, Empty: true},
 		},
-		Metadata: &ResultMetadata{Source: ptr("planner"), FlowID: ptr("flow-1")},
+		Metadata: &ResultMetadata{Source: Ptr("planner"), FlowID: Ptr("flow-1")},
 	}},
-	{"cancelled", Result{Cancelled: true, Metadata: &ResultMetadata{Source: ptr("planner"), FlowID: ptr("flow-1")}}},
+	{"cancelled", Result{Cancelled: true, Metadata: &ResultMetadata{Source: Ptr("planner"), FlowID: Ptr("flow-1")}}},
 }
 
 func TestResultJSON(t *testing.T) {
-	req := base()
+	req := Base()
 	for _, tt := range results {
 		t.Run(tt.name, func(t *testing.T) {
 			if err := CheckResult(req, tt.res); err != nil {
@@ -190,7 +192,7 @@ func TestUnmarshalWhiteSpace(t *testing.T) {
 
 // TestCheckResult has one row per rule a result must follow.
 func TestCheckResult(t *testing.T) {
-	md := &ResultMetadata{Source: ptr("planner"), FlowID: ptr("flow-1")}
+	md := &ResultMetadata{Source: Ptr("planner"), FlowID: Ptr("flow-1")}
 	valid := func() Result {
 		return Result{
 			Answers: map[string]Answer{
@@ -198,7 +200,7 @@ func TestCheckResult(t *testing.T) {
 				"checks": {Kind: KindMulti, Selections: []Choice{{OptionID: "e2e", Label: "End to end"}}},
 			},
 			Annotations: map[string]Annotations{"db": {SelectedPreview: "sqlite3 app.db"}},
-			Metadata:    &ResultMetadata{Source: ptr("planner"), FlowID: ptr("flow-1")},
+			Metadata:    &ResultMetadata{Source: Ptr("planner"), FlowID: Ptr("flow-1")},
 		}
 	}
 	single := func(r *Result, c Choice) { r.Answers["db"] = Answer{Kind: KindSingle, Choice: c} }
@@ -241,7 +243,7 @@ func TestCheckResult(t *testing.T) {
 			{Path: "answers.db.label", Message: `must be "Other" for the Other answer, got "Mine"`},
 		}},
 		{"Other text too long", func(r *Result) {
-			single(r, Choice{Label: OtherLabel, Other: true, Text: text(MaxOtherTextLen + 1)})
+			single(r, Choice{Label: OtherLabel, Other: true, Text: Text(MaxOtherTextLen + 1)})
 			delete(r.Annotations, "db")
 		}, []Problem{{Path: "answers.db.text", Message: "is 2001 characters long; the limit is 2000"}}},
 		{"multi: empty but with selections", func(r *Result) { multi(r, true, Choice{OptionID: "e2e", Label: "End to end"}) },
@@ -266,7 +268,7 @@ func TestCheckResult(t *testing.T) {
 			[]Problem{{Path: "annotations.checks.questionNotes", Message: "is blank: leave an empty note out"}}},
 		{"blank option note", func(r *Result) { r.Annotations["checks"] = Annotations{OptionNotes: map[string]string{"unit": ""}} },
 			[]Problem{{Path: "annotations.checks.optionNotes.unit", Message: "is blank: leave an empty note out"}}},
-		{"note too long", func(r *Result) { r.Annotations["checks"] = Annotations{QuestionNotes: text(MaxNoteLen + 1)} },
+		{"note too long", func(r *Result) { r.Annotations["checks"] = Annotations{QuestionNotes: Text(MaxNoteLen + 1)} },
 			[]Problem{{Path: "annotations.checks.questionNotes", Message: "is 2001 characters long; the limit is 2000"}}},
 		{"note not UTF-8", func(r *Result) { r.Annotations["checks"] = Annotations{QuestionNotes: "\xff"} },
 			[]Problem{{Path: "annotations.checks.questionNotes", Message: "is not valid UTF-8"}}},
@@ -287,9 +289,9 @@ func TestCheckResult(t *testing.T) {
 			[]Problem{{Path: "annotations.checks.selectedPreview", Message: "a multi-select question has no previews"}}},
 		{"metadata missing", func(r *Result) { r.Metadata = nil },
 			[]Problem{{Path: "metadata", Message: "is missing: the request's source and flowId come back unchanged"}}},
-		{"metadata changed", func(r *Result) { r.Metadata = &ResultMetadata{Source: ptr("planner"), FlowID: ptr("flow-2")} },
+		{"metadata changed", func(r *Result) { r.Metadata = &ResultMetadata{Source: Ptr("planner"), FlowID: Ptr("flow-2")} },
 			[]Problem{{Path: "metadata.flowId", Message: "differs from the request's flowId; it comes back unchanged"}}},
-		{"metadata partly lost", func(r *Result) { r.Metadata = &ResultMetadata{FlowID: ptr("flow-1")} },
+		{"metadata partly lost", func(r *Result) { r.Metadata = &ResultMetadata{FlowID: Ptr("flow-1")} },
 			[]Problem{{Path: "metadata.source", Message: "differs from the request's source; it comes back unchanged"}}},
 		{"cancelled with answers", func(r *Result) { r.Cancelled = true }, []Problem{
 			{Path: "answers", Message: "a cancelled result has no answers"},
@@ -301,7 +303,7 @@ func TestCheckResult(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			res := valid()
 			tt.edit(&res)
-			err := CheckResult(base(), res)
+			err := CheckResult(Base(), res)
 			var got []Problem
 			if err != nil {
 				re, ok := err.(*ResultError)
@@ -318,7 +320,7 @@ func TestCheckResult(t *testing.T) {
 }
 
 func TestCheckResultMetadataAbsent(t *testing.T) {
-	req := base()
+	req := Base()
 	req.Metadata = &Metadata{Tags: []string{"t"}}
 	res := Result{Cancelled: true, Metadata: &ResultMetadata{}}
 	want := "the result does not fit the request: metadata: the request sent no source or flowId, so the result carries no metadata"

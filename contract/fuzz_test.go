@@ -1,9 +1,11 @@
-package contract
+package contract_test
 
 import (
 	"encoding/json"
 	"errors"
 	"testing"
+
+	. "github.com/askuser/askuser/contract"
 
 	"github.com/askuser/askuser/internal/testkit"
 	"github.com/google/go-cmp/cmp"
@@ -15,13 +17,13 @@ import (
 // stricter reader), and its normalized form, encoded and parsed again,
 // comes back unchanged with no new warnings.
 func FuzzParse(f *testing.F) {
-	for _, c := range validCases {
-		f.Add([]byte(c.in))
+	for _, in := range ValidInputs() {
+		f.Add([]byte(in))
 	}
 	f.Add([]byte(`{"questions":[{"title":"a\u00e9\ud83d\ude00\n\"\\/","prompt":"\ud800"}]}`))
 	f.Add([]byte(`{"questions":[{"title":"x","Kind":"bool"}]} trailing`))
 	f.Add([]byte(`{"questions":[{"title":"x","options":[{"label":"a"},{"label":"a"}]}]}`))
-	f.Add(maximalRequest(40))
+	f.Add(MaximalRequest(40))
 	for _, n := range testkit.FuzzNumbers() {
 		f.Add([]byte(`{"questions":[{"title":"a","kind":"bool"}],"timeoutPerQuestionMs":` + n + `}`))
 		f.Add([]byte(`{"questions":[{"title":"f","kind":"simple-form","fields":[{"name":"n","label":"N","kind":"input","default":` + n + `}]}]}`))
@@ -52,7 +54,7 @@ func FuzzParse(f *testing.F) {
 			if err != nil {
 				t.Fatalf("normalized request %s is rejected: %v", again, err)
 			}
-			if diff := cmp.Diff(req, req2, valueEqual); diff != "" {
+			if diff := cmp.Diff(req, req2, ValueEqual); diff != "" {
 				t.Fatalf("normalizing twice changed the request (-once +twice):\n%s", diff)
 			}
 			if len(warnings2) > 0 {

@@ -1,10 +1,12 @@
-package contract
+package contract_test
 
 import (
 	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
+
+	. "github.com/askuser/askuser/contract"
 
 	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/askuser/askuser/internal/testkit"

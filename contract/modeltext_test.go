@@ -1,10 +1,12 @@
-package contract
+package contract_test
 
 import (
 	"flag"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/askuser/askuser/contract"
 
 	"github.com/askuser/askuser/internal/testkit"
 )
@@ -18,19 +20,19 @@ func release() *Request {
 		Questions: []Question{
 			{ID: "q1", Title: "Deploy where?", Prompt: "Pick the first target.\nProduction needs a change ticket.", Kind: KindSingle,
 				Options: []Option{{Label: "staging", Description: "Internal smoke test"}, {Label: "production"}},
-				Default: ptr(StringValue("staging"))},
+				Default: Ptr(StringValue("staging"))},
 			{ID: "q2", Title: "Which checks?", Kind: KindMulti,
 				Options: []Option{{Label: "unit"}, {Label: "integration"}}},
-			{ID: "q3", Title: "Proceed with deployment?", Kind: KindBool, Default: ptr(BoolValue(false))},
+			{ID: "q3", Title: "Proceed with deployment?", Kind: KindBool, Default: Ptr(BoolValue(false))},
 			{ID: "q4", Title: "Deployment settings", Kind: KindForm, Fields: []Field{
 				{Name: "confirmed", Label: "Confirm", Kind: KindBool, Required: true},
 				{Name: "target", Label: "Target", Kind: KindSingle, Required: true,
 					Options: []Option{{Label: "staging", Description: "Internal smoke test"}, {Label: "production", Description: "Customer-facing"}}},
 				{Name: "checks", Label: "Checks", Kind: KindMulti,
-					Options: []Option{{Label: "unit"}, {Label: "integration"}}, Default: ptr(StringsValue("unit"))},
+					Options: []Option{{Label: "unit"}, {Label: "integration"}}, Default: Ptr(StringsValue("unit"))},
 				{Name: "note", Label: "Release note", Kind: KindInput},
 			}},
-			{ID: "q5", Title: "Anything else?", Kind: KindInput, Default: ptr(StringValue("no"))},
+			{ID: "q5", Title: "Anything else?", Kind: KindInput, Default: Ptr(StringValue("no"))},
 		},
 	}
 }
@@ -53,7 +55,7 @@ func releaseAnswers() []Answer {
 
 func TestResultText(t *testing.T) {
 	strict := release()
-	strict.AllowFreeText = ptr(false)
+	strict.AllowFreeText = Ptr(false)
 	small := &Request{Questions: []Question{{ID: "q1", Title: "Name the branch", Kind: KindInput}}}
 	raw := &Request{Questions: []Question{{Title: "Pick", Options: []Option{{Label: "x"}}}, {Title: "Say"}}}
 	errRes := func(code ErrorCode, msg string) Result { return ErrorResult(code, msg) }

@@ -12,8 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/approvaltest"
 	"github.com/askuser/askuser/internal/dialog"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 var inboxT0 = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
@@ -511,12 +511,12 @@ func TestInboxQuitWhileSending(t *testing.T) {
 // dialog's heading marks it too, and the command reaches the terminal as
 // text, cut when it is long.
 func TestInboxApproval(t *testing.T) {
-	for _, hc := range approvaltest.HostileCommands {
+	for _, hc := range testkit.HostileCommands {
 		t.Run(hc.Name, func(t *testing.T) {
 			m := newInbox(nil, fakeAnswerer{}, &InboxOptions{Machine: "here"})
 			m.width, m.height = 160, 40
 			m.now = func() time.Time { return inboxT0 }
-			a := approvaltest.ApprovalQuestion("aaaaaaaaaaaa", "claude-code", "/home/me/api", hc.Command, inboxT0.Add(time.Second))
+			a := testkit.ApprovalQuestion("aaaaaaaaaaaa", "claude-code", "/home/me/api", hc.Command, inboxT0.Add(time.Second))
 			q := inboxQuestion("bbbbbbbbbbbb", 0, 0, "pi", "Deploy where?")
 			m.Update(inboxEvents{es: []hub.WatchEvent{
 				{Kind: hub.WatchWaiting, ID: a.ID, Question: a},
@@ -567,7 +567,7 @@ func TestInboxUnknownKind(t *testing.T) {
 	m := newInbox(nil, fakeAnswerer{}, &InboxOptions{Machine: "here"})
 	m.width, m.height = 120, 24
 	m.now = func() time.Time { return inboxT0 }
-	q := approvaltest.ApprovalQuestion("aaaaaaaaaaaa", "codex", "/src/app", "make", inboxT0)
+	q := testkit.ApprovalQuestion("aaaaaaaaaaaa", "codex", "/src/app", "make", inboxT0)
 	q.Tag.Kind = "payment"
 	m.Update(inboxEvents{es: []hub.WatchEvent{{Kind: hub.WatchWaiting, ID: q.ID, Question: q}, {Kind: hub.WatchSynced}}})
 	m.Update(press("enter"))

@@ -14,7 +14,6 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
-	"github.com/askuser/askuser/internal/approvaltest"
 	"github.com/askuser/askuser/internal/testkit"
 	"github.com/askuser/askuser/prefs"
 )
@@ -100,7 +99,7 @@ func TestRenderAfterClose(t *testing.T) {
 // and what the agent wants to do, and nothing of the command reaches the
 // terminal but as text.
 func TestRenderApprovalNotifies(t *testing.T) {
-	for _, hc := range approvaltest.HostileCommands {
+	for _, hc := range testkit.HostileCommands {
 		if len(hc.Command) > approval.MaxCommandLen {
 			continue // an approval refuses it before any dialog
 		}

@@ -1,12 +1,13 @@
-package config
+package config_test
 
 import (
-	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	. "github.com/askuser/askuser/internal/config"
 
 	"github.com/askuser/askuser/internal/testkit"
 	"github.com/askuser/askuser/prefs"
@@ -28,7 +29,7 @@ func FuzzParse(f *testing.F) {
 		"\xef\xbb\xbf{}",
 		"{\"\xff\": 1}",
 		`[{"mode": "custom"}]`,
-		`{"hub": {"url": "tls://a:4222,nats://b:4222", "credentials": "/c/agent.creds", "recipients": ["` + pub + `"], "idleMs": 5000}}`,
+		`{"hub": {"url": "tls://a:4222,nats://b:4222", "credentials": "/c/agent.creds", "recipients": ["` + Pub + `"], "idleMs": 5000}}`,
 		`{"hub": {"url": "nats://a", "credentials": "c", "recipients": ["askuser-pub-x", 1], "idleMs": 0, "url": 2}}`,
 		`{"hub": "off", "tool": "AskUserQuestion"}`,
 	} {
@@ -63,87 +64,13 @@ func FuzzParse(f *testing.F) {
 			if err := CheckPrefs("cfg.json", got); err != nil {
 				t.Fatalf("CheckPrefs of accepted preferences: %v", err)
 			}
-			again, err := Parse("cfg.json", encode(t, got))
+			again, err := Parse("cfg.json", Encode(t, got))
 			if err != nil {
-				t.Fatalf("re-parsing %s: %v", encode(t, got), err)
+				t.Fatalf("re-parsing %s: %v", Encode(t, got), err)
 			}
 			if diff := cmp.Diff(got, again); diff != "" {
 				t.Fatalf("round trip (-first +second):\n%s", diff)
 			}
 		})
 	})
-}
-
-// encode writes p as a config file.
-func encode(t *testing.T, p prefs.Prefs) []byte {
-	m := map[string]any{}
-	if p.Mode != "" {
-		m[keyMode] = p.Mode
-	}
-	if p.DisplayMode != "" {
-		m[keyDisplayMode] = p.DisplayMode
-	}
-	if p.ToggleKey != nil {
-		if *p.ToggleKey == "" {
-			m[keyToggle] = nil
-		} else {
-			m[keyToggle] = *p.ToggleKey
-		}
-	}
-	if p.TimeoutPerQuestionMs != nil {
-		m[keyTimeout] = *p.TimeoutPerQuestionMs
-	}
-	if n := encodeNotify(p.Notify); n != nil {
-		m[keyNotify] = n
-	}
-	if p.Tool != "" {
-		m[keyTool] = p.Tool
-	}
-	switch r := p.HubRemote; {
-	case r != nil:
-		h := map[string]any{keyURL: r.URL, keyCredentials: r.Credentials, keyRecipients: r.Recipients}
-		if r.IdleMs != 0 {
-			h[keyIdle] = r.IdleMs
-		}
-		m[keyHub] = h
-	case p.Hub != "":
-		m[keyHub] = p.Hub
-	}
-	data, err := json.Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
-}
-
-// encodeNotify writes a Notify as the config file's notify object, or
-// returns nil when it sets nothing.
-func encodeNotify(n prefs.Notify) map[string]any {
-	m := map[string]any{}
-	if n.Bell != nil {
-		m[keyBell] = *n.Bell
-	}
-	if n.Title != nil {
-		m[keyTitle] = *n.Title
-	}
-	switch n.Desktop {
-	case "":
-	case prefs.DesktopOn:
-		m[keyDesktop] = true
-	case prefs.DesktopOff:
-		m[keyDesktop] = false
-	default:
-		m[keyDesktop] = n.Desktop
-	}
-	if n.Command != nil {
-		if len(n.Command) == 0 {
-			m[keyCommand] = nil
-		} else {
-			m[keyCommand] = n.Command
-		}
-	}
-	if len(m) == 0 {
-		return nil
-	}
-	return m
 }

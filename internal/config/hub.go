@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/askuser/askuser/internal/sealkey"
 	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/askuser/askuser/prefs"
 )
@@ -51,7 +50,7 @@ func RemoteProblems(r *prefs.Remote) []Problem {
 		add("recipients", "must list at least one public key to seal questions to: askuser hub recipient prints a machine's")
 	}
 	for i, k := range r.Recipients {
-		if _, err := sealkey.Parse(k, sealkey.Public, "public key"); err != nil {
+		if _, err := ParseSealKey(k, SealPublic, "public key"); err != nil {
 			add(fmt.Sprintf("recipients[%d]", i), "%v; got %q", err, k)
 		}
 	}

@@ -1,4 +1,4 @@
-package config
+package config_test
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	. "github.com/askuser/askuser/internal/config"
 
 	"github.com/askuser/askuser/internal/testkit"
 	"github.com/askuser/askuser/prefs"
@@ -58,7 +60,7 @@ func FuzzParseJSON(f *testing.F) {
 		`{"notify": {"bell": true, "bell": false}}`,
 		`{"notify": {"command": ["x", "\ud800"]}}`,
 		`{"overlayToggleKey": null, "x": {"a": 1, "a": 2}}`,
-		`{"hub": {"url": "nats://a:1", "credentials": "/c", "recipients": ["` + pub + `"], "idleMs": 6e4}}`,
+		`{"hub": {"url": "nats://a:1", "credentials": "/c", "recipients": ["` + Pub + `"], "idleMs": 6e4}}`,
 		`{"hub": {"url": "nats://a:1", "url": "nats://b:1", "recipients": ["\ud800"]}}`,
 	} {
 		f.Add(s, []byte{0x17, 0x01}, uint(0))

@@ -1,8 +1,10 @@
-package config
+package config_test
 
 import (
 	"errors"
 	"testing"
+
+	. "github.com/askuser/askuser/internal/config"
 
 	"github.com/askuser/askuser/internal/testkit"
 )

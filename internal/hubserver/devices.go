@@ -11,7 +11,6 @@ import (
 
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubstore"
-	"github.com/askuser/askuser/internal/hubweb"
 	"github.com/askuser/askuser/internal/safetext"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
@@ -36,14 +35,14 @@ type controlRequest struct {
 
 // controlReply is the hub's reply: what was asked for, or why not.
 type controlReply struct {
-	Error   string          `json:"error,omitempty"`
-	Pairing *hubweb.Pairing `json:"pairing,omitempty"`
-	Devices []hubweb.Device `json:"devices,omitempty"`
-	Device  *hubweb.Device  `json:"device,omitempty"`
+	Error   string   `json:"error,omitempty"`
+	Pairing *Pairing `json:"pairing,omitempty"`
+	Devices []Device `json:"devices,omitempty"`
+	Device  *Device  `json:"device,omitempty"`
 }
 
 // serveControl answers the subjects for the page w until ctx is done.
-func serveControl(ctx context.Context, s *server.Server, token string, w *hubweb.Server) error {
+func serveControl(ctx context.Context, s *server.Server, token string, w *Web) error {
 	nc, err := nats.Connect("", nats.InProcessServer(s), nats.Token(token), nats.Name("askuser hub devices"))
 	if err != nil {
 		return fmt.Errorf("the web page: connect to the hub's own server: %w", err)
@@ -96,7 +95,7 @@ func serveControl(ctx context.Context, s *server.Server, token string, w *hubweb
 
 // rewatch has the page w watch the hub afresh whenever one of the hub's
 // buckets is deleted or made again, as JetStream's advisories tell.
-func rewatch(nc *nats.Conn, w *hubweb.Server) error {
+func rewatch(nc *nats.Conn, w *Web) error {
 	var errs []error
 	for _, what := range []string{"CREATED", "DELETED"} {
 		for _, bucket := range []string{hubstore.QuestionsBucket, hubstore.AnswersBucket} {
@@ -155,7 +154,7 @@ func control(ctx context.Context, getenv func(string) string, subject string, re
 
 // printPairing prints a pairing link, its QR code and the certificate's
 // fingerprint.
-func printPairing(w io.Writer, p *hubweb.Pairing, colour bool) {
+func printPairing(w io.Writer, p *Pairing, colour bool) {
 	fmt.Fprintf(w, "Open this link on the device to pair it; it works once, until %s:\n\n%s\n\n",
 		p.Expires.Local().Format(time.TimeOnly), p.Link)
 	if qr, err := qrcode.EncodeText(p.Link, qrcode.Low); err == nil {
@@ -213,7 +212,7 @@ func writeQR(w io.Writer, qr *qrcode.QrCode, colour bool) {
 }
 
 // printDevices lists the paired devices.
-func printDevices(w io.Writer, ds []hubweb.Device) {
+func printDevices(w io.Writer, ds []Device) {
 	if len(ds) == 0 {
 		fmt.Fprintln(w, "no device is paired; pair one with askuser hub pair")
 		return

@@ -2,6 +2,9 @@
 // JetStream, listening on 127.0.0.1 only, its file store in the user's
 // state directory, its token in an info file only the user can read.
 // One hub runs per user: a second one refuses and names the first.
+// With --web it serves the hub's web page too (web.go): the questions
+// that wait, each as a form, for a browser on this machine and for the
+// devices paired with the hub.
 //
 // It is kept apart from package hub, the client, so that only the hub's
 // own binary carries the server.
@@ -31,7 +34,6 @@ import (
 
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/hubstore"
-	"github.com/askuser/askuser/internal/hubweb"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/prefs"
 	"github.com/nats-io/nats-server/v2/server"
@@ -84,15 +86,15 @@ type Options struct {
 	// ConfigPath's when Getenv is set, and none otherwise.
 	ConfigFile string
 	// Web, when set, is the address (host:port) the hub's web page
-	// listens on (see package hubweb); "" serves no page. Without TLS it
+	// listens on (see web.go); "" serves no page. Without TLS it
 	// must be a loopback address. Its access token is new at each start,
 	// so that one a tab sends after the hub stopped dies with it, and is
 	// in the info file's Page; its paired devices are kept in the hub's
-	// directory, in hubweb.DevicesFile.
+	// directory, in DevicesFile.
 	Web string
 	// WebTLS serves the page over HTTPS with the hub's own certificate,
-	// made once and kept in the hub's directory (hubweb.CertFile and
-	// hubweb.KeyFile), or with WebCert and WebKey when they are set.
+	// made once and kept in the hub's directory (CertFile and
+	// KeyFile), or with WebCert and WebKey when they are set.
 	WebTLS bool
 	// WebCert and WebKey are the user's certificate and key for the
 	// page, in PEM files; setting them turns WebTLS on.
@@ -518,7 +520,7 @@ func checkWeb(opts *Options) error {
 	if (opts.WebCert == "") != (opts.WebKey == "") {
 		return errors.New("the web page: give both the certificate and its key (--cert FILE --key FILE)")
 	}
-	return hubweb.CheckAddr(opts.Web, opts.WebTLS || opts.WebCert != "")
+	return CheckAddr(opts.Web, opts.WebTLS || opts.WebCert != "")
 }
 
 // startWeb serves the hub's web page on wg until ctx is done, and its
@@ -531,7 +533,7 @@ func startWeb(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info hu
 	withTLS := opts.WebTLS || opts.WebCert != ""
 	var cert tls.Certificate
 	if withTLS {
-		if cert, err = hubweb.LoadCert(paths.Dir, opts.WebCert, opts.WebKey); err != nil {
+		if cert, err = LoadCert(paths.Dir, opts.WebCert, opts.WebKey); err != nil {
 			return "", "", "", err
 		}
 	}
@@ -544,7 +546,7 @@ func startWeb(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info hu
 	fingerprint := ""
 	if withTLS {
 		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
-		fingerprint = hubweb.Fingerprint(cert)
+		fingerprint = Fingerprint(cert)
 		if base == "" {
 			base = "https://" + net.JoinHostPort(reachableHost(at.IP), strconv.Itoa(at.Port)) + "/"
 		}
@@ -554,7 +556,7 @@ func startWeb(ctx context.Context, wg *sync.WaitGroup, s *server.Server, info hu
 		ln.Close()
 		return "", "", "", fmt.Errorf("the web page: connect to the hub: %w", err)
 	}
-	w, err := hubweb.New(ctx, c, &hubweb.Options{Devices: filepath.Join(paths.Dir, hubweb.DevicesFile),
+	w, err := NewWeb(ctx, c, &WebOptions{Devices: filepath.Join(paths.Dir, DevicesFile),
 		Secure: withTLS || base != "", TLS: withTLS, Base: base, Fingerprint: fingerprint, Log: log, Home: homeDir(opts.Getenv)})
 	if err == nil {
 		err = serveControl(ctx, s, info.Token, w)

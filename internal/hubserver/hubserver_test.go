@@ -26,6 +26,8 @@ import (
 // childEnv makes the test binary serve as askuser-hub.
 const childEnv = "ASKUSER_HUBSERVER_TEST_CHILD"
 
+// TestMain serves as askuser-hub when childEnv is set, and removes the
+// binaries the tests built when they are done.
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
 		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
@@ -42,7 +44,9 @@ func TestMain(m *testing.M) {
 		stop()
 		os.Exit(code)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	testkit.RemoveBuilds()
+	os.Exit(code)
 }
 
 // hubProcess is a hub running as a process of its own.

@@ -14,7 +14,6 @@ import (
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/config"
 	"github.com/askuser/askuser/internal/hubstore"
-	"github.com/askuser/askuser/internal/hubweb"
 	"github.com/askuser/askuser/internal/program"
 	"github.com/askuser/askuser/prefs"
 )
@@ -145,7 +144,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv f
 		}
 		switch name {
 		case "--web":
-			opts.Web = hubweb.DefaultAddr
+			opts.Web = DefaultAddr
 			next()
 			if val != "" {
 				opts.Web = val
@@ -252,8 +251,8 @@ func mainDevices(ctx context.Context, args []string, stdout, stderr io.Writer, g
 		if fs.NArg() > 0 {
 			return bad("unexpected argument %q", fs.Arg(0))
 		}
-		if req.TTL <= 0 || req.TTL > hubweb.MaxPairing {
-			return bad("pair: --expires must be more than 0 and at most %v, not %v", hubweb.MaxPairing, req.TTL)
+		if req.TTL <= 0 || req.TTL > MaxPairing {
+			return bad("pair: --expires must be more than 0 and at most %v, not %v", MaxPairing, req.TTL)
 		}
 	case "devices":
 		if len(args) > 1 {
@@ -286,7 +285,7 @@ func mainDevices(ctx context.Context, args []string, stdout, stderr io.Writer, g
 func pairFlags(req *controlRequest, out io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("askuser hub pair", flag.ContinueOnError)
 	fs.SetOutput(out)
-	fs.DurationVar(&req.TTL, "expires", hubweb.DefaultPairing, fmt.Sprintf("how long the link works, at most %v", hubweb.MaxPairing))
+	fs.DurationVar(&req.TTL, "expires", DefaultPairing, fmt.Sprintf("how long the link works, at most %v", MaxPairing))
 	fs.StringVar(&req.Name, "name", "", "the device's name, as askuser hub devices lists it")
 	return fs
 }

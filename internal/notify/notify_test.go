@@ -12,7 +12,7 @@ import (
 
 	"github.com/askuser/askuser/approval"
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/internal/approvaltest"
+	"github.com/askuser/askuser/internal/testkit"
 	"github.com/askuser/askuser/prefs"
 )
 
@@ -329,7 +329,7 @@ func TestQuestionsSubject(t *testing.T) {
 			}
 		})
 	}
-	for _, hc := range approvaltest.HostileCommands {
+	for _, hc := range testkit.HostileCommands {
 		t.Run(hc.Name, func(t *testing.T) {
 			r := &approval.Request{Agent: "claude-code", Tool: "Bash", Action: approval.ActionRun, Command: hc.Command}
 			sum := ask.Summary{Agent: r.Agent, Wants: r.What()}

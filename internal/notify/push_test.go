@@ -19,7 +19,6 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/approvaltest"
 	"github.com/askuser/askuser/internal/hubserver"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/internal/testkit"
@@ -446,9 +445,9 @@ func TestText(t *testing.T) {
 func TestApprovalPush(t *testing.T) {
 	now := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
 	in4m := now.Add(4 * time.Minute)
-	for _, hc := range approvaltest.HostileCommands {
+	for _, hc := range testkit.HostileCommands {
 		t.Run(hc.Name, func(t *testing.T) {
-			q := approvaltest.ApprovalQuestion("q1", "claude-code", "/home/me/api", hc.Command, now)
+			q := testkit.ApprovalQuestion("q1", "claude-code", "/home/me/api", hc.Command, now)
 			q.Tag.Deadline = &in4m
 			if got, want := notify.PushText(q, now, "/home/me"), "claude-code in ~/api wants to run a command, 4m left"; got != want {
 				t.Errorf("PushText = %q, want %q", got, want)
@@ -474,7 +473,7 @@ func TestApprovalPush(t *testing.T) {
 		{"a question is not an approval", func(q *hub.Question) { q.Tag.Kind = "" }, "claude-code in ~/api waits: 1 question"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			q := approvaltest.ApprovalQuestion("q1", "claude-code", "/home/me/api", "make", now)
+			q := testkit.ApprovalQuestion("q1", "claude-code", "/home/me/api", "make", now)
 			tc.edit(q)
 			if got := notify.PushText(q, now, "/home/me"); got != tc.want {
 				t.Errorf("PushText = %q, want %q", got, tc.want)

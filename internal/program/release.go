@@ -1,8 +1,16 @@
-// Package program is what every askuser executable shares about itself
-// and its process: which askuser it is (the release it belongs to, the
-// source revision it was built from, and the platform it runs on), how it
-// ends on a signal (Main), and whether another process, found by the id a
-// file left behind, has ended (ProcessGone).
+// Package program is what askuser's two executables know of themselves
+// and of each other: which askuser they are (the release they belong to,
+// the source revision they were built from, and the platform they run
+// on), how they end on a signal (Main), whether another process, found by
+// the id a file left behind, has ended (ProcessGone), and how askuser
+// finds the askuser-hub program and starts it (EnsureHub, hub.go).
+//
+// askuser starts the hub an agent's config asks for: when the config
+// names a remote hub and no hub runs for the user, askuser starts one in
+// the background, relaying with that remote, which stops by itself once
+// idle. askuser itself never dials a remote NATS server: the hub's
+// program has the TLS and the credentials for it, so that the askuser
+// every agent runs stays small.
 //
 // The release number has one source, the file VERSION beside this
 // package. The npm packages, the Pi package and the bridge handshake all

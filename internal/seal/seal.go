@@ -12,6 +12,15 @@
 // was sealed with. HPKE's base mode says nothing of who sealed a box:
 // whoever must know signs it (Key.Sign), and the reader checks the
 // signature against a key it trusts.
+//
+// The keys' text form (askuser-pub-…, askuser-seed-…) is package
+// config's, which checks the recipients a config names without this
+// package's cryptography.
+//
+// The package is one file, apart from the hub that uses it, so that its
+// cryptography is read, reviewed and tested on its own: package hub
+// seals and opens questions and answers with it, and internal/hubstore
+// makes and reads the machine's key file.
 package seal
 
 import (
@@ -27,7 +36,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/askuser/askuser/internal/sealkey"
+	"github.com/askuser/askuser/internal/config"
 )
 
 // Version is the format of the boxes Seal makes; Open refuses others.
@@ -58,7 +67,7 @@ type Key struct {
 
 // NewKey makes a new random key.
 func NewKey() (*Key, error) {
-	seed := make([]byte, sealkey.PrivateSize)
+	seed := make([]byte, config.SealPrivateSize)
 	rand.Read(seed)
 	return fromSeed(seed)
 }
@@ -80,12 +89,12 @@ func fromSeed(seed []byte) (*Key, error) {
 	}
 	sign := ed25519.NewKeyFromSeed(ss)
 	pub := append(bytes.Clone(k.PublicKey().Bytes()), sign.Public().(ed25519.PublicKey)...)
-	return &Key{seed: seed, kem: k, sign: sign, pub: sealkey.Format(sealkey.Public, pub)}, nil
+	return &Key{seed: seed, kem: k, sign: sign, pub: config.FormatSealKey(config.SealPublic, pub)}, nil
 }
 
 // ParseKey reads a private key in the text form Private writes.
 func ParseKey(s string) (*Key, error) {
-	b, err := sealkey.Parse(s, sealkey.Private, "private key")
+	b, err := config.ParseSealKey(s, config.SealPrivate, "private key")
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +103,7 @@ func ParseKey(s string) (*Key, error) {
 
 // Private is the private key's text form, askuser-seed-…, to keep in a
 // file only its owner reads.
-func (k *Key) Private() string { return sealkey.Format(sealkey.Private, k.seed) }
+func (k *Key) Private() string { return config.FormatSealKey(config.SealPrivate, k.seed) }
 
 // Public is the public key's text form, askuser-pub-…, which others
 // seal to and check signatures with.
@@ -119,7 +128,7 @@ type PublicKey struct {
 // ParsePublic reads a public key in the text form Public writes; its
 // error says what is wrong.
 func ParsePublic(s string) (*PublicKey, error) {
-	b, err := sealkey.Parse(s, sealkey.Public, "public key")
+	b, err := config.ParseSealKey(s, config.SealPublic, "public key")
 	if err != nil {
 		return nil, err
 	}

@@ -1,9 +1,11 @@
-package strictjson
+package strictjson_test
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	. "github.com/askuser/askuser/internal/strictjson"
 
 	"github.com/askuser/askuser/internal/testkit"
 )
@@ -69,4 +71,51 @@ func FuzzCheckJSON(f *testing.F) {
 			}
 		})
 	})
+}
+
+// FuzzCheck holds Check to refValue on valid JSON. It must never panic
+// or hang, on any input.
+func FuzzCheck(f *testing.F) {
+	for _, s := range []string{
+		`{"a":"b","c":[1,{"d":"\u00e9"}],"p":{"x":1,"x":2}}`,
+		`{"a":1,"\u0061":2}`,
+		`{"a" : [ "\ud800" , 1e400 , -0 , true , null ] }`,
+		`[[[[[[[[[[1]]]]]]]]]]`,
+		`{"a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":{}}}}}}}}}`,
+		"{\"a\":\"\xff\"}",
+		`{"k\"ey":1,"k\"ey":2}`,
+		`"\\ud800"`,
+		`{"p":"\udc00","q":"\\"}`,
+		`{"p": {"x":1},"a":1}`,
+		`{"type":"abort","p": {"x":1},"type":"ask"}`,
+	} {
+		f.Add(s)
+	}
+	for _, n := range testkit.FuzzNumbers() {
+		f.Add(n)
+		f.Add(`{"a":` + n + `,"p":[` + n + `]}`)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		testkit.FuzzBound(t, in, func() {
+			opts := &CheckOptions{Skip: []string{"p"}, MaxDepth: 8}
+			got := errString(Check([]byte(in), opts))
+			if !json.Valid([]byte(in)) {
+				if got == "" {
+					t.Errorf("Check(%q) accepted JSON that is not valid", in)
+				}
+				return
+			}
+			want := errString(RefCheck([]byte(in), opts))
+			if got != want {
+				t.Errorf("Check(%q) = %q; the reference says %q", in, got, want)
+			}
+		})
+	})
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }

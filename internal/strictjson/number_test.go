@@ -1,12 +1,9 @@
 package strictjson
 
 import (
-	"strconv"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/askuser/askuser/internal/testkit"
 )
 
 func TestWholeMillis(t *testing.T) {
@@ -169,31 +166,4 @@ func TestLongLiterals(t *testing.T) {
 			t.Fatalf("WholeMillis(%s) did not return", quoteNumber(lit))
 		}
 	}
-}
-
-func FuzzWholeMillis(f *testing.F) {
-	for _, s := range []string{"0", "-0", "1.0", "1e3", "1500.5", "1.5e-9223372036854775808", "1e9223372036854775807", "9007199254740992", "-1", "1e-99999999999999999999"} {
-		f.Add(s)
-	}
-	for _, n := range testkit.FuzzNumbers() {
-		f.Add(n)
-	}
-	f.Fuzz(func(t *testing.T, lit string) {
-		testkit.FuzzBound(t, lit, func() {
-			n, msg := WholeMillis(lit, MaxSafeInteger)
-			if msg != "" {
-				if n != 0 {
-					t.Fatalf("WholeMillis(%q) = %d with a message", lit, n)
-				}
-				return
-			}
-			if n < 0 || n > MaxSafeInteger {
-				t.Fatalf("WholeMillis(%q) = %d, out of range", lit, n)
-			}
-			// An accepted literal is a JSON number whose value is n.
-			if f, err := strconv.ParseFloat(lit, 64); err != nil || f != float64(n) {
-				t.Fatalf("WholeMillis(%q) = %d, but ParseFloat says %v, %v", lit, n, f, err)
-			}
-		})
-	})
 }

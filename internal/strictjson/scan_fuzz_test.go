@@ -1,12 +1,15 @@
-package strictjson
+package strictjson_test
 
 import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	. "github.com/askuser/askuser/internal/strictjson"
 
 	"github.com/askuser/askuser/internal/testkit"
 	"github.com/google/go-cmp/cmp"
@@ -153,6 +156,65 @@ func FuzzScanJSON(f *testing.F) {
 				if _, clean := readValue(NewScanner(testkit.Respace(dup, seed))); clean {
 					t.Fatalf("reading %q does not see its duplicate key", testkit.Respace(dup, seed))
 				}
+			}
+		})
+	})
+}
+
+// FuzzString checks String against encoding/json on every string both
+// read: the same text, and an offset exactly when the text is not UTF-8.
+func FuzzString(f *testing.F) {
+	for _, s := range []string{`"a"`, `"\u00e9\ud83d\ude00"`, `"\ud800"`, "\"\xff\"", `"` + strings.Repeat("abcdefgh", 4) + `\n"`, `"\"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		testkit.FuzzBound(t, data, func() {
+			s := NewScanner(data)
+			if s.Peek() != '"' {
+				return
+			}
+			got, bad := s.String()
+			if s.Failed() {
+				return
+			}
+			var want string
+			if err := json.Unmarshal(data[:s.Pos], &want); err != nil {
+				t.Fatalf("String read %q, encoding/json does not: %v", data[:s.Pos], err)
+			}
+			switch {
+			case bad >= 0 && !strings.ContainsRune(want, utf8.RuneError):
+				t.Fatalf("offset %d for %q, which encoding/json reads as valid text %q", bad, data[:s.Pos], want)
+			case bad < 0 && got != want:
+				t.Fatalf("String() = %q, encoding/json %q", got, want)
+			case bad < 0 && !utf8.ValidString(got):
+				t.Fatalf("String() = %q, not UTF-8, with no offset", got)
+			}
+		})
+	})
+}
+
+func FuzzWholeMillis(f *testing.F) {
+	for _, s := range []string{"0", "-0", "1.0", "1e3", "1500.5", "1.5e-9223372036854775808", "1e9223372036854775807", "9007199254740992", "-1", "1e-99999999999999999999"} {
+		f.Add(s)
+	}
+	for _, n := range testkit.FuzzNumbers() {
+		f.Add(n)
+	}
+	f.Fuzz(func(t *testing.T, lit string) {
+		testkit.FuzzBound(t, lit, func() {
+			n, msg := WholeMillis(lit, MaxSafeInteger)
+			if msg != "" {
+				if n != 0 {
+					t.Fatalf("WholeMillis(%q) = %d with a message", lit, n)
+				}
+				return
+			}
+			if n < 0 || n > MaxSafeInteger {
+				t.Fatalf("WholeMillis(%q) = %d, out of range", lit, n)
+			}
+			// An accepted literal is a JSON number whose value is n.
+			if f, err := strconv.ParseFloat(lit, 64); err != nil || f != float64(n) {
+				t.Fatalf("WholeMillis(%q) = %d, but ParseFloat says %v, %v", lit, n, f, err)
 			}
 		})
 	})

@@ -2,12 +2,8 @@ package strictjson
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"strings"
 	"testing"
-	"unicode/utf8"
-
-	"github.com/askuser/askuser/internal/testkit"
 )
 
 func TestPlainASCII(t *testing.T) {
@@ -176,36 +172,4 @@ func TestEnd(t *testing.T) {
 	if s.Failed() {
 		t.Errorf("white space after the value failed")
 	}
-}
-
-// FuzzString checks String against encoding/json on every string both
-// read: the same text, and an offset exactly when the text is not UTF-8.
-func FuzzString(f *testing.F) {
-	for _, s := range []string{`"a"`, `"\u00e9\ud83d\ude00"`, `"\ud800"`, "\"\xff\"", `"` + strings.Repeat("abcdefgh", 4) + `\n"`, `"\"`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		testkit.FuzzBound(t, data, func() {
-			s := NewScanner(data)
-			if s.Peek() != '"' {
-				return
-			}
-			got, bad := s.String()
-			if s.Failed() {
-				return
-			}
-			var want string
-			if err := json.Unmarshal(data[:s.Pos], &want); err != nil {
-				t.Fatalf("String read %q, encoding/json does not: %v", data[:s.Pos], err)
-			}
-			switch {
-			case bad >= 0 && !strings.ContainsRune(want, utf8.RuneError):
-				t.Fatalf("offset %d for %q, which encoding/json reads as valid text %q", bad, data[:s.Pos], want)
-			case bad < 0 && got != want:
-				t.Fatalf("String() = %q, encoding/json %q", got, want)
-			case bad < 0 && !utf8.ValidString(got):
-				t.Fatalf("String() = %q, not UTF-8, with no offset", got)
-			}
-		})
-	})
 }

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/hubstart"
+	"github.com/askuser/askuser/internal/program"
 	"github.com/askuser/askuser/internal/safetext"
 )
 
@@ -67,7 +67,7 @@ func runHub(ctx context.Context, env *Env, args []string) int {
 		}
 	}
 	self, _ := os.Executable()
-	path, err := hubstart.FindBinary(self, runtime.GOOS, runtime.GOARCH, exec.LookPath)
+	path, err := program.FindHubBinary(self, runtime.GOOS, runtime.GOARCH, exec.LookPath)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "askuser hub: %v\n", err)
 		return ExitError

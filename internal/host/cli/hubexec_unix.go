@@ -8,13 +8,13 @@ import (
 	"os"
 	"syscall"
 
-	"github.com/askuser/askuser/internal/hubstart"
+	"github.com/askuser/askuser/internal/program"
 )
 
 // execHub replaces this process with the hub's program, so that a
 // service manager's SIGTERM reaches the hub itself.
 func execHub(_ context.Context, env *Env, path string, args []string) int {
-	err := syscall.Exec(path, append([]string{hubstart.Binary}, args...), os.Environ())
+	err := syscall.Exec(path, append([]string{program.HubBinary}, args...), os.Environ())
 	fmt.Fprintf(env.Stderr, "askuser hub: run %s: %v\n", path, err)
 	return ExitError
 }

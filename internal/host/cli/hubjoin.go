@@ -11,7 +11,7 @@ import (
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
 	"github.com/askuser/askuser/internal/config"
-	"github.com/askuser/askuser/internal/hubstart"
+	"github.com/askuser/askuser/internal/program"
 	"github.com/askuser/askuser/internal/safetext"
 	"github.com/askuser/askuser/prefs"
 )
@@ -82,7 +82,7 @@ func joinHubAs(ctx context.Context, env *Env, name string, pref hubPref, caps as
 	if pref.mode == prefs.HubOff {
 		return caps, nothing
 	}
-	_, err := hubstart.Ensure(ctx, env.Getenv, pref.remote, func(s string) {
+	_, err := program.EnsureHub(ctx, env.Getenv, pref.remote, func(s string) {
 		fmt.Fprintf(env.Stderr, "askuser %s: %s\n", name, safetext.Line(s))
 	})
 	if errors.Is(err, hub.ErrNoHub) {

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/hubstart"
+	"github.com/askuser/askuser/internal/program"
 	"github.com/askuser/askuser/internal/safetext"
 	"github.com/askuser/askuser/mcpserver"
 	"github.com/askuser/askuser/prefs"
@@ -20,7 +20,7 @@ import (
 // on stderr, which MCP clients keep in their logs, and nowhere else.
 //
 // When the config names a remote hub and no hub runs, the first session
-// that asks starts one that relays there (see hubstart.Ensure).
+// that asks starts one that relays there (see program.EnsureHub).
 func mcpHub(env *Env, pref hubPref) *mcpserver.HubOptions {
 	if pref.mode == prefs.HubOff {
 		return nil
@@ -30,7 +30,7 @@ func mcpHub(env *Env, pref hubPref) *mcpserver.HubOptions {
 	return &mcpserver.HubOptions{
 		Dial: func(ctx context.Context) (*hub.Client, error) {
 			if pref.remote != nil {
-				_, err := hubstart.Ensure(ctx, env.Getenv, pref.remote, func(s string) {
+				_, err := program.EnsureHub(ctx, env.Getenv, pref.remote, func(s string) {
 					warned.Do(func() { fmt.Fprintf(env.Stderr, "askuser mcp: %s\n", safetext.Line(s)) })
 				})
 				if err != nil {

@@ -9,7 +9,7 @@ import (
 	"github.com/askuser/askuser/approval"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/approvaltest"
+	"github.com/askuser/askuser/internal/testkit"
 )
 
 // TestPendingApproval lists an approval of each hostile command beside a
@@ -20,9 +20,9 @@ func TestPendingApproval(t *testing.T) {
 	now := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
 	question := *waitingQuestion(hub.ContractAskUserQuestion, shortAUQReq)
 	question.ID, question.Tag.Agent, question.Tag.Project, question.Tag.Questions = "bbbbbbbbbbbb", "pi", "/srv/app", 2
-	for _, hc := range approvaltest.HostileCommands {
+	for _, hc := range testkit.HostileCommands {
 		t.Run(hc.Name, func(t *testing.T) {
-			a := approvaltest.ApprovalQuestion("aaaaaaaaaaaa", "claude-code", "/home/me/api", hc.Command, now)
+			a := testkit.ApprovalQuestion("aaaaaaaaaaaa", "claude-code", "/home/me/api", hc.Command, now)
 			a.Tag.Machine = "box"
 			var b strings.Builder
 			writePending(&b, []hub.Question{*a, question}, now, "/home/me")
@@ -105,7 +105,7 @@ func TestShortAnswerApproval(t *testing.T) {
 // it again.
 func TestOnlyAPersonAllows(t *testing.T) {
 	now := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
-	appr := approvaltest.ApprovalQuestion("aaaaaaaaaaaa", "claude-code", "/p", "make", now)
+	appr := testkit.ApprovalQuestion("aaaaaaaaaaaa", "claude-code", "/p", "make", now)
 	plain := *appr
 	plain.Tag.Kind = ""
 	const (

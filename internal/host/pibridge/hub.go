@@ -9,7 +9,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/contract"
 	"github.com/askuser/askuser/hub"
-	"github.com/askuser/askuser/internal/hubstart"
+	"github.com/askuser/askuser/internal/program"
 	"github.com/askuser/askuser/internal/safetext"
 	"github.com/askuser/askuser/internal/strictjson"
 	"github.com/askuser/askuser/prefs"
@@ -34,7 +34,7 @@ const (
 // without a UI) waits for the hub alone when one runs at the hello.
 //
 // When the config names a remote hub and no hub runs, the session starts
-// one that relays there (see hubstart.Ensure) at its first call.
+// one that relays there (see program.EnsureHub) at its first call.
 type piHub struct {
 	getenv   func(string) string
 	remote   *prefs.Remote    // the config's remote hub; nil for none
@@ -70,7 +70,7 @@ func (h *piHub) running() bool {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), hubStartWait)
 	defer cancel()
-	_, err := hubstart.Ensure(ctx, h.getenv, h.remote, func(s string) {
+	_, err := program.EnsureHub(ctx, h.getenv, h.remote, func(s string) {
 		h.warned.Do(func() { h.tell("askuser: " + safetext.Line(s)) })
 	})
 	if err != nil {

@@ -1,8 +1,0 @@
-//go:build !unix && !windows
-
-package hubstart
-
-import "os/exec"
-
-// detach leaves cmd as it is where processes have no sessions.
-func detach(*exec.Cmd) {}
