@@ -37,7 +37,7 @@ func FuzzCheckJSON(f *testing.F) {
 			skip := &CheckOptions{Skip: []string{"p"}, MaxDepth: depth}
 			strict := &CheckOptions{MaxDepth: depth}
 			err := Check(data, strict)
-			fast, walk := fastCheck(data, depth), checkWalk(data, nil, depth)
+			fast, walk := FastCheck(data, depth), CheckWalk(data, nil, depth)
 			if fast && walk != nil {
 				t.Fatalf("the fast pass accepts %q, which Check's walk refuses: %v", in, walk)
 			}

@@ -9,3 +9,10 @@ func RefCheck(in []byte, opts *CheckOptions) error {
 	}
 	return refValue(&checker{skip: opts.Skip, max: opts.MaxDepth}, in, "", 0)
 }
+
+// FastCheck and CheckWalk are Check's two passes, for the fuzz target
+// that holds them to each other.
+var (
+	FastCheck = fastCheck
+	CheckWalk = checkWalk
+)
