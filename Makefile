@@ -58,8 +58,8 @@ test-steps:
 # The JavaScript suites in two lanes side by side, each lane one suite
 # after another: Pi's and the MCP SDK's in one, the real clients' and the
 # release's in the other. Their tests mostly wait on the processes they
-# start (Pi, the clients, npm, verdaccio); one lane took 15 minutes from
-# empty caches, where two take about 11.
+# start (Pi, the clients, npm, verdaccio), so two lanes keep a run from
+# empty caches within its 15 minutes.
 suites:
 	$(MAKE) --no-print-directory -j2 -Otarget suites-lane suites-beside MADE="$(MADE)"
 
