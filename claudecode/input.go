@@ -40,17 +40,35 @@ type PromptToolInput struct {
 // and a tool input object, or one with a duplicate key or an unpaired
 // surrogate, which could be read two ways.
 func DecodePermissionRequest(data []byte) (*PermissionRequest, error) {
-	var h PermissionRequest
-	if err := decode(data, &h); err != nil {
+	return decodeHook[PermissionRequest](data, "PermissionRequest")
+}
+
+func (h *PermissionRequest) call() (event, tool string, input json.RawMessage) {
+	return h.HookEventName, h.ToolName, h.ToolInput
+}
+
+// hookCall is a pointer to the input of a hook about a tool call, which
+// says the hook's event, the tool and its input.
+type hookCall[H any] interface {
+	*H
+	call() (event, tool string, input json.RawMessage)
+}
+
+// decodeHook decodes the input of the hook event about a tool call, with
+// the rules of DecodePermissionRequest.
+func decodeHook[H any, P hookCall[H]](data []byte, event string) (*H, error) {
+	h := P(new(H))
+	if err := decode(data, h); err != nil {
 		return nil, fmt.Errorf("the hook's input %w", err)
 	}
-	if h.HookEventName != "PermissionRequest" {
-		return nil, fmt.Errorf("the hook's input is for the event %q, not PermissionRequest", h.HookEventName)
+	name, tool, input := h.call()
+	if name != event {
+		return nil, fmt.Errorf("the hook's input is for the event %q, not %s", name, event)
 	}
-	if err := checkCall(h.ToolName, h.ToolInput); err != nil {
+	if err := checkCall(tool, input); err != nil {
 		return nil, fmt.Errorf("the hook's input %w", err)
 	}
-	return &h, nil
+	return h, nil
 }
 
 // Prompt returns the approval of h's tool call; see NewPrompt.

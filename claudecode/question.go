@@ -412,17 +412,11 @@ type PreToolUse struct {
 // DecodePreToolUse decodes the PreToolUse hook's input, with the rules
 // of DecodePermissionRequest.
 func DecodePreToolUse(data []byte) (*PreToolUse, error) {
-	var h PreToolUse
-	if err := decode(data, &h); err != nil {
-		return nil, fmt.Errorf("the hook's input %w", err)
-	}
-	if h.HookEventName != "PreToolUse" {
-		return nil, fmt.Errorf("the hook's input is for the event %q, not PreToolUse", h.HookEventName)
-	}
-	if err := checkCall(h.ToolName, h.ToolInput); err != nil {
-		return nil, fmt.Errorf("the hook's input %w", err)
-	}
-	return &h, nil
+	return decodeHook[PreToolUse](data, "PreToolUse")
+}
+
+func (h *PreToolUse) call() (event, tool string, input json.RawMessage) {
+	return h.HookEventName, h.ToolName, h.ToolInput
 }
 
 // HookEvent returns the hook_event_name of a hook's input, which says
