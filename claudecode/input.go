@@ -1,7 +1,6 @@
 package claudecode
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -58,8 +57,8 @@ type hookCall[H any] interface {
 // the rules of DecodePermissionRequest.
 func decodeHook[H any, P hookCall[H]](data []byte, event string) (*H, error) {
 	h := P(new(H))
-	if err := decode(data, h); err != nil {
-		return nil, fmt.Errorf("the hook's input %w", err)
+	if err := strictjson.Unmarshal(data, h); err != nil {
+		return nil, fmt.Errorf("the hook's input: %w", err)
 	}
 	name, tool, input := h.call()
 	if name != event {
@@ -80,8 +79,8 @@ func (h *PermissionRequest) Prompt() (*Prompt, error) {
 // the rules of DecodePermissionRequest.
 func DecodePromptToolInput(data []byte) (*PromptToolInput, error) {
 	var in PromptToolInput
-	if err := decode(data, &in); err != nil {
-		return nil, fmt.Errorf("the permission prompt %w", err)
+	if err := strictjson.Unmarshal(data, &in); err != nil {
+		return nil, fmt.Errorf("the permission prompt: %w", err)
 	}
 	if err := checkCall(in.ToolName, in.Input); err != nil {
 		return nil, fmt.Errorf("the permission prompt %w", err)
@@ -92,23 +91,6 @@ func DecodePromptToolInput(data []byte) (*PromptToolInput, error) {
 // Prompt returns the approval of in's tool call; see NewPrompt.
 func (in *PromptToolInput) Prompt() (*Prompt, error) {
 	return NewPrompt(in.ToolName, in.Input, nil)
-}
-
-func decode(data []byte, v any) error {
-	if err := strictjson.Check(data, nil); err != nil {
-		return err
-	}
-	if err := strictjson.ExactNames(data, strictjson.FieldNames(v)...); err != nil {
-		return err
-	}
-	d := json.NewDecoder(bytes.NewReader(data))
-	if err := d.Decode(v); err != nil {
-		return fmt.Errorf("does not decode: %w", err)
-	}
-	if d.More() {
-		return errors.New("has data after its object")
-	}
-	return nil
 }
 
 func checkCall(tool string, input json.RawMessage) error {
