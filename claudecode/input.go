@@ -1,7 +1,6 @@
 package claudecode
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -40,17 +39,35 @@ type PromptToolInput struct {
 // and a tool input object, or one with a duplicate key or an unpaired
 // surrogate, which could be read two ways.
 func DecodePermissionRequest(data []byte) (*PermissionRequest, error) {
-	var h PermissionRequest
-	if err := decode(data, &h); err != nil {
+	return decodeHook[PermissionRequest](data, "PermissionRequest")
+}
+
+func (h *PermissionRequest) call() (event, tool string, input json.RawMessage) {
+	return h.HookEventName, h.ToolName, h.ToolInput
+}
+
+// hookCall is a pointer to the input of a hook about a tool call, which
+// says the hook's event, the tool and its input.
+type hookCall[H any] interface {
+	*H
+	call() (event, tool string, input json.RawMessage)
+}
+
+// decodeHook decodes the input of the hook event about a tool call, with
+// the rules of DecodePermissionRequest.
+func decodeHook[H any, P hookCall[H]](data []byte, event string) (*H, error) {
+	h := P(new(H))
+	if err := strictjson.Unmarshal(data, h); err != nil {
+		return nil, fmt.Errorf("the hook's input: %w", err)
+	}
+	name, tool, input := h.call()
+	if name != event {
+		return nil, fmt.Errorf("the hook's input is for the event %q, not %s", name, event)
+	}
+	if err := checkCall(tool, input); err != nil {
 		return nil, fmt.Errorf("the hook's input %w", err)
 	}
-	if h.HookEventName != "PermissionRequest" {
-		return nil, fmt.Errorf("the hook's input is for the event %q, not PermissionRequest", h.HookEventName)
-	}
-	if err := checkCall(h.ToolName, h.ToolInput); err != nil {
-		return nil, fmt.Errorf("the hook's input %w", err)
-	}
-	return &h, nil
+	return h, nil
 }
 
 // Prompt returns the approval of h's tool call; see NewPrompt.
@@ -62,8 +79,8 @@ func (h *PermissionRequest) Prompt() (*Prompt, error) {
 // the rules of DecodePermissionRequest.
 func DecodePromptToolInput(data []byte) (*PromptToolInput, error) {
 	var in PromptToolInput
-	if err := decode(data, &in); err != nil {
-		return nil, fmt.Errorf("the permission prompt %w", err)
+	if err := strictjson.Unmarshal(data, &in); err != nil {
+		return nil, fmt.Errorf("the permission prompt: %w", err)
 	}
 	if err := checkCall(in.ToolName, in.Input); err != nil {
 		return nil, fmt.Errorf("the permission prompt %w", err)
@@ -74,23 +91,6 @@ func DecodePromptToolInput(data []byte) (*PromptToolInput, error) {
 // Prompt returns the approval of in's tool call; see NewPrompt.
 func (in *PromptToolInput) Prompt() (*Prompt, error) {
 	return NewPrompt(in.ToolName, in.Input, nil)
-}
-
-func decode(data []byte, v any) error {
-	if err := strictjson.Check(data, nil); err != nil {
-		return err
-	}
-	if err := strictjson.ExactNames(data, strictjson.FieldNames(v)...); err != nil {
-		return err
-	}
-	d := json.NewDecoder(bytes.NewReader(data))
-	if err := d.Decode(v); err != nil {
-		return fmt.Errorf("does not decode: %w", err)
-	}
-	if d.More() {
-		return errors.New("has data after its object")
-	}
-	return nil
 }
 
 func checkCall(tool string, input json.RawMessage) error {

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/askuser/askuser/auq"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // QuestionTool is the name of Claude Code's own question tool, as its
@@ -84,8 +85,8 @@ type Annotation struct {
 // that holds an answer already.
 func DecodeQuestions(input []byte) (*Questions, error) {
 	var q Questions
-	if err := decode(input, &q); err != nil {
-		return nil, fmt.Errorf("the questions %w", err)
+	if err := strictjson.Unmarshal(input, &q); err != nil {
+		return nil, fmt.Errorf("the questions: %w", err)
 	}
 	var members struct {
 		Questions   json.RawMessage `json:"questions"`
@@ -412,17 +413,11 @@ type PreToolUse struct {
 // DecodePreToolUse decodes the PreToolUse hook's input, with the rules
 // of DecodePermissionRequest.
 func DecodePreToolUse(data []byte) (*PreToolUse, error) {
-	var h PreToolUse
-	if err := decode(data, &h); err != nil {
-		return nil, fmt.Errorf("the hook's input %w", err)
-	}
-	if h.HookEventName != "PreToolUse" {
-		return nil, fmt.Errorf("the hook's input is for the event %q, not PreToolUse", h.HookEventName)
-	}
-	if err := checkCall(h.ToolName, h.ToolInput); err != nil {
-		return nil, fmt.Errorf("the hook's input %w", err)
-	}
-	return &h, nil
+	return decodeHook[PreToolUse](data, "PreToolUse")
+}
+
+func (h *PreToolUse) call() (event, tool string, input json.RawMessage) {
+	return h.HookEventName, h.ToolName, h.ToolInput
 }
 
 // HookEvent returns the hook_event_name of a hook's input, which says
@@ -432,8 +427,8 @@ func HookEvent(data []byte) (string, error) {
 	var h struct {
 		HookEventName string `json:"hook_event_name"`
 	}
-	if err := decode(data, &h); err != nil {
-		return "", fmt.Errorf("the hook's input %w", err)
+	if err := strictjson.Unmarshal(data, &h); err != nil {
+		return "", fmt.Errorf("the hook's input: %w", err)
 	}
 	if h.HookEventName == "" {
 		return "", errors.New("the hook's input names no hook_event_name")

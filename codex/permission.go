@@ -45,19 +45,9 @@ type PermissionRequest struct {
 // and a tool input object, and on one with a duplicate key or an
 // unpaired surrogate, which could be read two ways.
 func DecodePermissionRequest(data []byte) (*PermissionRequest, error) {
-	if err := strictjson.Check(data, nil); err != nil {
-		return nil, fmt.Errorf("the hook's input: %w", err)
-	}
 	var h PermissionRequest
-	if err := strictjson.ExactNames(data, strictjson.FieldNames(&h)...); err != nil {
+	if err := strictjson.Unmarshal(data, &h); err != nil {
 		return nil, fmt.Errorf("the hook's input: %w", err)
-	}
-	d := json.NewDecoder(bytes.NewReader(data))
-	if err := d.Decode(&h); err != nil {
-		return nil, fmt.Errorf("the hook's input does not decode: %w", err)
-	}
-	if d.More() {
-		return nil, fmt.Errorf("the hook's input has data after its object")
 	}
 	switch {
 	case h.HookEventName != "PermissionRequest":

@@ -54,30 +54,16 @@ func (c *Client) read(q *Question, data []byte, v any) error {
 }
 
 // sealedQuestion and sealedAnswer are a question and an answer as a
-// remote hub stores them. Sealed holds the request or the result,
-// sealed end to end: a questionnaire to the person's recipient keys, an
-// answer back to the key of the machine that asked, each bound as
-// associated data to what it belongs to (the question's id, tag and
-// format, and for an answer the question's hash, its status, who gave
-// it and its note), so that the NATS server that stores it sees its size
-// only; their own member holds nothing. Head is the JSON that Sealed is
-// bound to, as the bytes signed, unchanged by whoever decodes and
-// encodes the record on the way; and Sig the signature of Head and
-// Sealed by Signer, the public key of the machine that stored it.
+// remote hub stores them: the request or the result sealed in the
+// envelope, and their own member holding nothing.
 type (
 	sealedQuestion struct {
 		Question
-		Sealed *seal.Box `json:"sealed,omitempty"`
-		Head   []byte    `json:"head,omitempty"`
-		Signer string    `json:"signer,omitempty"`
-		Sig    []byte    `json:"sig,omitempty"`
+		envelope
 	}
 	sealedAnswer struct {
 		Answer
-		Sealed *seal.Box `json:"sealed,omitempty"`
-		Head   []byte    `json:"head,omitempty"`
-		Signer string    `json:"signer,omitempty"`
-		Sig    []byte    `json:"sig,omitempty"`
+		envelope
 		// Asked and AskedSig are the message the asking machine signed
 		// when it published the question answered, whose hash the head
 		// names, and that signature: an asker that restarted, and finds
@@ -87,6 +73,44 @@ type (
 		AskedSig []byte `json:"askedSig,omitempty"`
 	}
 )
+
+// envelope is what a stored record carries besides its clear members.
+// Sealed holds the request or the result, sealed end to end: a
+// questionnaire to the person's recipient keys, an answer back to the
+// key of the machine that asked, each bound as associated data to what
+// it belongs to (the question's id, tag and format, and for an answer
+// the question's hash, its status, who gave it and its note), so that
+// the NATS server that stores it sees its size only. Head is the JSON
+// that Sealed is bound to, as the bytes signed, unchanged by whoever
+// decodes and encodes the record on the way; and Sig the signature of
+// Head and Sealed by Signer, the public key of the machine that stored
+// it.
+type envelope struct {
+	Sealed *seal.Box `json:"sealed,omitempty"`
+	Head   []byte    `json:"head,omitempty"`
+	Signer string    `json:"signer,omitempty"`
+	Sig    []byte    `json:"sig,omitempty"`
+}
+
+// verify checks that e, which holds a sealed box, is in this version's
+// format and signed by the key it names, and returns the message signed.
+func (e *envelope) verify() ([]byte, error) {
+	if e.Sealed.Version != seal.Version || e.Head == nil {
+		return nil, seal.ErrOldFormat
+	}
+	pub, err := seal.ParsePublic(e.Signer)
+	if err != nil {
+		return nil, fmt.Errorf("its signer: %w", err)
+	}
+	msg, err := signed(e.Head, e.Sealed)
+	if err != nil {
+		return nil, err
+	}
+	if !pub.Verify(msg, e.Sig) {
+		return nil, errors.New("its signature does not verify: it was changed on the way, or not stored by the key it names")
+	}
+	return msg, nil
+}
 
 // The kinds of head, which tell a question's box from an answer's.
 const (
@@ -229,7 +253,7 @@ func (s *sealing) questionData(q Question) ([]byte, error) {
 	}
 	st.tag, st.hashes = q.Tag, append(st.hashes, hashOf(msg))
 	q.Request = nil
-	return json.Marshal(sealedQuestion{q, box, head, s.key.Public(), s.key.Sign(msg)})
+	return json.Marshal(sealedQuestion{q, envelope{box, head, s.key.Public(), s.key.Sign(msg)}})
 }
 
 // verifyQuestion checks the signature and head of a stored question and
@@ -240,19 +264,9 @@ func verifyQuestion(sq *sealedQuestion) (questionHead, []byte, error) {
 	if sq.Sealed == nil {
 		return h, nil, errors.New("the question is not sealed")
 	}
-	if sq.Sealed.Version != seal.Version || sq.Head == nil {
-		return h, nil, fmt.Errorf("question %s: %w", sq.ID, seal.ErrOldFormat)
-	}
-	pub, err := seal.ParsePublic(sq.Signer)
+	msg, err := sq.verify()
 	if err != nil {
-		return h, nil, fmt.Errorf("question %s: its signer: %w", sq.ID, err)
-	}
-	msg, err := signed(sq.Head, sq.Sealed)
-	if err != nil {
-		return h, nil, err
-	}
-	if !pub.Verify(msg, sq.Sig) {
-		return h, nil, fmt.Errorf("question %s: its signature does not verify: it was changed on the way, or not stored by the key it names", sq.ID)
+		return h, nil, fmt.Errorf("question %s: %w", sq.ID, err)
 	}
 	if h, err = checkQuestionHead(sq.Head, sq.ID, sq.Created, sq.Tag); err != nil {
 		return h, nil, fmt.Errorf("question %s: %w", sq.ID, err)
@@ -388,7 +402,7 @@ func (s *sealing) answerData(q *Question, a Answer) ([]byte, error) {
 		return nil, err
 	}
 	a.Result = nil
-	return json.Marshal(sealedAnswer{a, box, head, st.opener.Public(), st.opener.Sign(msg), st.asked, st.sig})
+	return json.Marshal(sealedAnswer{a, envelope{box, head, st.opener.Public(), st.opener.Sign(msg)}, st.asked, st.sig})
 }
 
 // readAnswer decodes a stored answer to the question q: to a question
@@ -420,19 +434,8 @@ func (s *sealing) checkAnswer(q *Question, data []byte, a *Answer) error {
 	if sa.Sealed == nil || !slices.Contains(s.recipients, sa.Signer) {
 		return fmt.Errorf("the answer to %s is not signed by a recipient of the question", a.ID)
 	}
-	if sa.Sealed.Version != seal.Version || sa.Head == nil {
-		return fmt.Errorf("the answer to %s: %w", a.ID, seal.ErrOldFormat)
-	}
-	pub, err := seal.ParsePublic(sa.Signer)
-	if err != nil {
-		return err
-	}
-	msg, err := signed(sa.Head, sa.Sealed)
-	if err != nil {
-		return err
-	}
-	if !pub.Verify(msg, sa.Sig) {
-		return fmt.Errorf("the answer to %s: its signature does not verify", a.ID)
+	if _, err := sa.verify(); err != nil {
+		return fmt.Errorf("the answer to %s: %w", a.ID, err)
 	}
 	var h answerHead
 	if err := json.Unmarshal(sa.Head, &h); err != nil {

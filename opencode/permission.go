@@ -53,12 +53,9 @@ type Event struct {
 // on one with a duplicate key or an unpaired surrogate, which could be
 // read two ways.
 func DecodeEvent(data []byte) (*Event, error) {
-	if err := strictjson.Check(data, nil); err != nil {
-		return nil, fmt.Errorf("the event: %w", err)
-	}
 	var e Event
-	if err := decodeOne(data, &e); err != nil {
-		return nil, fmt.Errorf("the event %w", err)
+	if err := strictjson.Unmarshal(data, &e); err != nil {
+		return nil, fmt.Errorf("the event: %w", err)
 	}
 	switch {
 	case e.Type == "":
@@ -67,18 +64,6 @@ func DecodeEvent(data []byte) (*Event, error) {
 		return nil, fmt.Errorf("the event %q has no properties object", e.Type)
 	}
 	return &e, nil
-}
-
-// decodeOne decodes one JSON value of data into v, and nothing after it.
-func decodeOne(data []byte, v any) error {
-	d := json.NewDecoder(bytes.NewReader(data))
-	if err := d.Decode(v); err != nil {
-		return fmt.Errorf("does not decode: %w", err)
-	}
-	if d.More() {
-		return fmt.Errorf("has data after its object")
-	}
-	return nil
 }
 
 // Permission is the request of a permission.asked event, in the members
@@ -99,8 +84,8 @@ func DecodePermission(e *Event) (*Permission, error) {
 		return nil, fmt.Errorf("the event is %q, not %s", e.Type, PermissionAsked)
 	}
 	var p Permission
-	if err := decodeOne(e.Properties, &p); err != nil {
-		return nil, fmt.Errorf("the permission request %w", err)
+	if err := strictjson.Unmarshal(e.Properties, &p); err != nil {
+		return nil, fmt.Errorf("the permission request: %w", err)
 	}
 	switch {
 	case p.ID == "":

@@ -12,6 +12,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/auq"
 	"github.com/askuser/askuser/contract"
+	"github.com/askuser/askuser/internal/strictjson"
 )
 
 // Questions is the request of a question.asked event, in the members
@@ -56,8 +57,8 @@ func DecodeQuestions(e *Event) (*Questions, error) {
 		return nil, fmt.Errorf("the event is %q, not %s", e.Type, QuestionAsked)
 	}
 	var q Questions
-	if err := decodeOne(e.Properties, &q); err != nil {
-		return nil, fmt.Errorf("the questions %w", err)
+	if err := strictjson.Unmarshal(e.Properties, &q); err != nil {
+		return nil, fmt.Errorf("the questions: %w", err)
 	}
 	switch {
 	case q.ID == "":

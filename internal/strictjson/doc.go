@@ -20,6 +20,9 @@
 //   - The MCP server's envelope (mcpserver) reads the members of a JSON-RPC
 //     message with Members, its strings with StringProblem and its nesting
 //     with Depth.
+//   - The hooks' inputs of the clients (claudecode, codex, opencode) are
+//     read into their structs with Unmarshal, which lets members askuser
+//     does not use be.
 //   - askuser setup (internal/host/cli) reads a client's configuration
 //     file, JSON or JSON with comments blanked out, with a Scanner, for
 //     where each member is and the line and column of a fault.

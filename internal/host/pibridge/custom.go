@@ -261,7 +261,7 @@ func (v *view) draw(m drawer, force bool) {
 		msg.Lines = []string{}
 	}
 	if f.Cursor != nil {
-		msg.Cursor = &cursorPos{Row: f.Cursor.Row, Col: f.Cursor.Col}
+		msg.Cursor = &pimirror.Cursor{Row: f.Cursor.Row, Col: f.Cursor.Col}
 	}
 	_ = v.srv.out.sendFrame(&msg)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"unicode/utf8"
 
+	"github.com/askuser/askuser/internal/host/pimirror"
 	"github.com/askuser/askuser/internal/strictjson"
 )
 
@@ -91,22 +92,9 @@ func appendFrame(b []byte, msg *frameMsg) []byte {
 	if msg.Lines == nil {
 		b = append(b, "null"...)
 	} else {
-		b = append(b, '[')
-		for i, l := range msg.Lines {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = strictjson.AppendString(b, l)
-		}
-		b = append(b, ']')
+		b = pimirror.AppendLines(b, msg.Lines)
 	}
-	if msg.Cursor != nil {
-		b = append(b, `,"cursor":{"row":`...)
-		b = strictjson.AppendInt(b, msg.Cursor.Row)
-		b = append(b, `,"col":`...)
-		b = strictjson.AppendInt(b, msg.Cursor.Col)
-		b = append(b, '}')
-	}
+	b = pimirror.AppendCursor(b, msg.Cursor)
 	if msg.Tick {
 		b = append(b, `,"tick":true`...)
 	}

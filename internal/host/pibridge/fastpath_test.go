@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/askuser/askuser/internal/host/pimirror"
 )
 
 // generalDecode is decode without its fast path for keys.
@@ -104,9 +106,9 @@ func TestAppendFrame(t *testing.T) {
 		{Type: typeFrame, Call: "c1"},
 		{Type: typeFrame, Call: "c1", Lines: []string{"", " \x1b[36mask_user\x1b[39m", "───", "日本 ▸ ✎"}},
 		{Type: typeFrame, Call: `q"\`, Lines: []string{"\b\f\n\r\t\x00\x01\x1f\x7f", "<&>", "\u2028\u2029\u2027\u202a", "\xff\xe2\x80", "\xe2\x80\xa8", "a\xe2"}},
-		{Type: typeFrame, Call: "c1", Lines: []string{"x"}, Cursor: &cursorPos{Row: 3, Col: 17}},
-		{Type: typeFrame, Call: "c1", Lines: []string{"x"}, Cursor: &cursorPos{Row: -1, Col: math.MinInt}},
-		{Type: typeFrame, Call: "c1", Lines: []string{"x"}, Cursor: &cursorPos{Row: math.MaxInt, Col: 0}},
+		{Type: typeFrame, Call: "c1", Lines: []string{"x"}, Cursor: &pimirror.Cursor{Row: 3, Col: 17}},
+		{Type: typeFrame, Call: "c1", Lines: []string{"x"}, Cursor: &pimirror.Cursor{Row: -1, Col: math.MinInt}},
+		{Type: typeFrame, Call: "c1", Lines: []string{"x"}, Cursor: &pimirror.Cursor{Row: math.MaxInt, Col: 0}},
 	}
 	for _, msg := range tests {
 		want := encodeFrame(t, &msg)
@@ -124,7 +126,7 @@ func FuzzAppendFrame(f *testing.F) {
 	f.Fuzz(func(t *testing.T, call, a, b string, row, col int) {
 		msg := frameMsg{Type: typeFrame, Call: call, Lines: []string{a, b}}
 		if row >= 0 {
-			msg.Cursor = &cursorPos{Row: row, Col: col}
+			msg.Cursor = &pimirror.Cursor{Row: row, Col: col}
 		}
 		if diff := cmp.Diff(string(encodeFrame(t, &msg)), string(appendFrame(nil, &msg))); diff != "" {
 			t.Errorf("appendFrame(%+v) (-encoding/json +got):\n%s", msg, diff)
@@ -169,7 +171,7 @@ func TestChanged(t *testing.T) {
 }
 
 func TestAppendPatch(t *testing.T) {
-	msg := frameMsg{Type: typeFrame, Call: "c1", Patch: true, At: 0, Length: 10, Lines: []string{"x"}, Cursor: &cursorPos{Row: 1, Col: 2}}
+	msg := frameMsg{Type: typeFrame, Call: "c1", Patch: true, At: 0, Length: 10, Lines: []string{"x"}, Cursor: &pimirror.Cursor{Row: 1, Col: 2}}
 	want := `{"type":"frame","call":"c1","at":0,"length":10,"lines":["x"],"cursor":{"row":1,"col":2}}` + "\n"
 	if diff := cmp.Diff(want, string(appendFrame(nil, &msg))); diff != "" {
 		t.Errorf("appendFrame (-want +got):\n%s", diff)

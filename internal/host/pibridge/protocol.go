@@ -158,21 +158,16 @@ type openMsg struct {
 // then has Length lines. Frames are written by appendFrame, which writes
 // a patch's "at" and "length"; the tags are for a whole frame.
 type frameMsg struct {
-	Type   string     `json:"type"`
-	Call   string     `json:"call"`
-	Patch  bool       `json:"-"`
-	At     int        `json:"-"`
-	Length int        `json:"-"`
-	Lines  []string   `json:"lines"`
-	Cursor *cursorPos `json:"cursor,omitempty"`
+	Type   string           `json:"type"`
+	Call   string           `json:"call"`
+	Patch  bool             `json:"-"`
+	At     int              `json:"-"`
+	Length int              `json:"-"`
+	Lines  []string         `json:"lines"`
+	Cursor *pimirror.Cursor `json:"cursor,omitempty"`
 	// Tick marks a frame the countdown's redraw sent, which answers no
 	// key or resize.
 	Tick bool `json:"tick,omitempty"`
-}
-
-type cursorPos struct {
-	Row int `json:"row"`
-	Col int `json:"col"`
 }
 
 type callMsg struct {
