@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build dist test test-steps test-deps suites suites-lane suites-beside late-checks check-tools suite-binaries checks vet platforms staticcheck actionlint gotest bench fuzz clean
+.PHONY: all build dist test test-steps test-deps suites suites-lane late-checks check-tools suite-binaries checks vet platforms staticcheck actionlint gotest bench fuzz clean
 
 all: build
 
@@ -20,9 +20,9 @@ dist:
 
 # Fragments owned by the Pi package, the MCP server and the real MCP
 # clients' tests add their test targets to EXTRA_TESTS (or, to run in a
-# second lane beside those, EXTRA_TESTS_BESIDE), and what those download
-# (npm packages, Node 22, tmux, Chromium) to TEST_DEPS, and the binaries
-# they build to SUITE_BINARIES.
+# lane of its own beside those, to EXTRA_TESTS_BESIDE), and what those
+# download (npm packages, Node 22, tmux, Chromium) to TEST_DEPS, and the
+# binaries they build to SUITE_BINARIES.
 EXTRA_TESTS :=
 EXTRA_TESTS_BESIDE :=
 TEST_DEPS :=
@@ -55,19 +55,16 @@ test-steps:
 	$(MAKE) --no-print-directory -j4 -Otarget vet suite-binaries check-tools test-deps
 	$(MAKE) --no-print-directory -j3 -Otarget $(addprefix -o ,$(PHASE1)) gotest suites late-checks MADE="$(PHASE1)"
 
-# The JavaScript suites in two lanes side by side, each lane one suite
-# after another: Pi's and the MCP SDK's in one, the real clients' and the
-# release's in the other. Their tests mostly wait on the processes they
-# start (Pi, the clients, npm, verdaccio), so two lanes keep a run from
-# empty caches within its 15 minutes.
+# The JavaScript suites side by side: Pi's and the MCP SDK's one after
+# another in one lane, and each of EXTRA_TESTS_BESIDE (the real clients',
+# the release's) in a lane of its own. Their tests mostly wait on the
+# processes they start (Pi, the clients, npm, verdaccio): one lane took
+# over 15 minutes from empty caches.
 suites:
-	$(MAKE) --no-print-directory -j2 -Otarget suites-lane suites-beside MADE="$(MADE)"
+	$(MAKE) --no-print-directory -j$(words x $(EXTRA_TESTS_BESIDE)) -Otarget $(addprefix -o ,$(MADE)) suites-lane $(EXTRA_TESTS_BESIDE) MADE="$(MADE)"
 
 suites-lane:
 	$(MAKE) --no-print-directory -j1 $(addprefix -o ,$(MADE)) $(EXTRA_TESTS)
-
-suites-beside:
-	$(MAKE) --no-print-directory -j1 $(addprefix -o ,$(MADE)) $(EXTRA_TESTS_BESIDE)
 
 late-checks:
 	$(MAKE) --no-print-directory -j1 staticcheck platforms actionlint
