@@ -14,6 +14,7 @@ import { randomFillSync } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import type { Cursor, MirrorSpec } from "./protocol.ts";
+import { precompile } from "./precompile.ts";
 import { warmView } from "./ui.ts";
 
 /** The module's file name, in the package's bin folder. */
@@ -189,10 +190,11 @@ interface Exports {
 
 /**
  * The steps of loading the module, as DialogModule.load and dialogModule
- * end them: the file read, the module compiled, instantiated, Go's
- * runtime and packages initialized, and the warm-up done.
+ * end them: the file read, the module compiled, its functions compiled
+ * on a worker thread (precompile), instantiated, Go's runtime and packages
+ * initialized, and the warm-up done.
  */
-export type LoadStep = "read" | "compiled" | "instantiated" | "initialized" | "warmed";
+export type LoadStep = "read" | "compiled" | "precompiled" | "instantiated" | "initialized" | "warmed";
 
 /** A key as the component gives it: a Pi key name, or printable text. */
 export type Key = { key: string } | { text: string };
@@ -226,6 +228,8 @@ export class DialogModule {
       mark?.("read");
       const module = await WebAssembly.compile(bytes);
       mark?.("compiled");
+      await precompile(module, WARM_SPECS, WARM_KEYS);
+      mark?.("precompiled");
       const out = { text: "" };
       let memory: WebAssembly.Memory | undefined;
       const instance = await WebAssembly.instantiate(module, {
