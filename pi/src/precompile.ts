@@ -101,8 +101,8 @@ parentPort.postMessage("done");
  * Runs the dialog module in a worker thread over the dialogs specs
  * describe, each given keys, so that V8 compiles the functions they call
  * there rather than on the caller's thread (see the file's comment). It
- * resolves with whether the worker ran them all, when it is done, fails,
- * or takes longer than PRECOMPILE_TIMEOUT_MS, and never rejects: without
+ * resolves with whether the worker ran them all, once it has, has failed,
+ * or has taken longer than PRECOMPILE_TIMEOUT_MS, and never rejects: without
  * it the module works the same, its functions compiled as they first run.
  */
 export function precompile(module: WebAssembly.Module, specs: readonly MirrorSpec[], keys: readonly ({ key: string } | { text: string })[]): Promise<boolean> {
@@ -114,17 +114,17 @@ export function precompile(module: WebAssembly.Module, specs: readonly MirrorSpe
       return resolve(false);
     }
     worker.unref();
-    let ran = false;
-    const timer = setTimeout(() => void worker.terminate(), PRECOMPILE_TIMEOUT_MS);
-    timer.unref();
-    worker.once("message", () => {
-      ran = true;
-      void worker.terminate();
-    });
-    worker.once("error", () => void worker.terminate());
-    worker.once("exit", () => {
+    // Resolved once the worker has run the dialogs, not when it has
+    // exited: its isolate is torn down on its own thread meanwhile.
+    const end = (ran: boolean) => {
       clearTimeout(timer);
       resolve(ran);
-    });
+      void worker.terminate();
+    };
+    const timer = setTimeout(() => end(false), PRECOMPILE_TIMEOUT_MS);
+    timer.unref();
+    worker.once("message", () => end(true));
+    worker.once("error", () => end(false));
+    worker.once("exit", () => end(false));
   });
 }

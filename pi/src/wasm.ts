@@ -241,6 +241,10 @@ export class DialogModule {
         if (typeof x[f] !== "function") return { error: `${path} is not askuser's dialog module: it has no ${f}` };
       }
       memory = x.memory;
+      // Go's initialization in a turn of Pi's event loop of its own, not
+      // in the one that ends the instantiation: the first immediate runs
+      // in this turn, the second after the next turn's timers and input.
+      await new Promise((r) => setImmediate(() => setImmediate(r)));
       x._initialize();
       mark?.("initialized");
       return new DialogModule(x, out);
