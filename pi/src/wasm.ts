@@ -778,8 +778,8 @@ const WARM_KEYS: ({ key: string } | { text: string })[] = [
 ];
 
 // Runs the warm-up one step per event-loop turn (an open, a size, a
-// key), so that Pi's loop is never held for long: the module's functions
-// are compiled as they first run, on this thread.
+// key), so that Pi's loop is never held for long: a function precompile
+// did not compile is compiled as it first runs, on this thread.
 async function warm(m: DialogModule): Promise<void> {
   const turn = () => new Promise((r) => setImmediate(r));
   for (let round = 0; round < 3; round++) {
