@@ -27,6 +27,13 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = process.getBuiltinModule("node:worker_threads");
 const { randomFillSync } = process.getBuiltinModule("node:crypto");
 const { module: mod, specs, keys } = workerData;
+// On Linux a thread has a priority of its own: this one runs when Pi's
+// thread does not want the CPU. (Elsewhere it would be the process's.)
+if (process.platform === "linux") {
+  try {
+    process.getBuiltinModule("node:os").setPriority(19);
+  } catch {}
+}
 let memory;
 const dv = () => new DataView(memory.buffer);
 const zero2 = (a, b) => (dv().setUint32(a, 0, true), dv().setUint32(b, 0, true), 0);
