@@ -77,11 +77,14 @@ import { createJiti } from "jiti";
 import { createAskUser, registerAskUser } from "../index.ts";
 import type { Child, ExchangeTimes } from "../src/child.ts";
 import { AskUserHost, RELEASE } from "../src/host.ts";
-import { dialogModule, type LoadStep } from "../src/wasm.ts";
+import { type DialogModule, dialogModule, type LoadStep } from "../src/wasm.ts";
 import { nodeBin, piArgs, pkgDir, prepare, Tui } from "../e2e/harness.ts";
 import { binary, fakeCtx, fakePi, noConfig, until } from "../test/fake.ts";
 
 const quick = process.argv.includes("--quick");
+// With --detail, cost also says what askuser's resident memory is
+// (memoryParts).
+const detail = process.argv.includes("--detail");
 // Keys given to a fresh dialog before its steady figures are taken: V8
 // compiles the shim's hot code during about the first thousand.
 const warmup = quick ? 1000 : 4000;
@@ -1067,6 +1070,39 @@ interface Cost {
   longest: number;
   rssLoaded: number;
   rssDialog: number;
+  parts?: Record<string, number>;
+}
+
+// What the process's resident memory is, in bytes, by kind (from
+// /proc/self/smaps, where there is one): the dialog module's linear memory
+// (its Go heap and data, as large as it has grown), machine code (V8's
+// executable anonymous mappings: the module's compiled functions, and
+// JavaScript's), V8's JavaScript heap, and the rest of the anonymous
+// memory (malloc's: compilers' zones, the module's bytes V8 keeps).
+function memoryParts(m: DialogModule | undefined): Record<string, number> {
+  const parts: Record<string, number> = {};
+  const linear = (m as unknown as { x?: { memory?: WebAssembly.Memory } } | undefined)?.x?.memory?.buffer.byteLength;
+  if (linear !== undefined) parts["module's linear memory (size)"] = linear;
+  parts["V8's JavaScript heap (total)"] = process.memoryUsage().heapTotal;
+  let smaps: string;
+  try {
+    smaps = readFileSync("/proc/self/smaps", "utf8");
+  } catch {
+    return parts;
+  }
+  let code = 0;
+  let anon = 0;
+  for (const map of smaps.split(/\n(?=[0-9a-f]+-[0-9a-f]+ )/)) {
+    const head = map.slice(0, map.indexOf("\n")).split(/\s+/);
+    const rss = Number(/\nRss:\s+(\d+) kB/.exec(map)?.[1] ?? 0) * 1024;
+    const file = head[5] !== undefined && head[5] !== "" && head[5] !== "[heap]";
+    if (file) continue;
+    if (head[1]!.includes("x")) code += rss;
+    else anon += rss;
+  }
+  parts["machine code, resident (V8's executable memory)"] = code;
+  parts["anonymous memory, resident (all the rest: heaps, malloc)"] = anon;
+  return parts;
 }
 
 // The bytes a contender ships and their gzip: askuser's module, the peer's
@@ -1100,13 +1136,14 @@ async function printCost(who: Contender) {
   await sleep(50);
   const before = rss();
   const w = new StallWatch();
+  let module: DialogModule | undefined;
   if (who === "rpiv") {
     const factory: unknown = await createJiti(import.meta.url, { moduleCache: false }).import(peerEntry, { default: true });
     if (typeof factory === "function") factory(fakePi().pi);
     w.mark("load");
   } else {
-    const m = await dialogModule(wasmPath, (step: LoadStep) => w.mark(step));
-    if (!m) throw new Error(`the dialog module ${wasmPath} did not load: make pi-binary builds it`);
+    module = await dialogModule(wasmPath, (step: LoadStep) => w.mark(step));
+    if (!module) throw new Error(`the dialog module ${wasmPath} did not load: make pi-binary builds it`);
   }
   await sleep(20);
   w.mark("idle");
@@ -1118,6 +1155,7 @@ async function printCost(who: Contender) {
   }
   w.mark("first dialog, 20 keys");
   const rssDialog = w.aside(rss) - before;
+  const parts = detail ? w.aside(() => memoryParts(module)) : undefined;
   await sleep(20);
   d.screen(200);
   await d.key(0);
@@ -1132,7 +1170,7 @@ async function printCost(who: Contender) {
   w.mark("previews at 200 columns, 20 keys");
   await p.close();
   const longest = w.stop();
-  const cost: Cost = { steps: w.steps, longest, rssLoaded, rssDialog };
+  const cost: Cost = { steps: w.steps, longest, rssLoaded, rssDialog, parts };
   console.log(JSON.stringify(cost));
 }
 
@@ -1144,7 +1182,7 @@ function loadCost() {
   const got: Partial<Record<Contender, Cost[]>> = {};
   for (let r = 0; r < runs; r++) {
     for (const who of ["wasm", "rpiv"] as const) {
-      const out = spawnSync(process.execPath, ["--expose-gc", new URL(import.meta.url).pathname, `--cost=${who}`], { encoding: "utf8" });
+      const out = spawnSync(process.execPath, ["--expose-gc", new URL(import.meta.url).pathname, `--cost=${who}`, ...(detail ? ["--detail"] : [])], { encoding: "utf8" });
       if (out.status !== 0) throw new Error(`bench --cost=${who} failed: ${out.stderr}`);
       (got[who] ??= []).push(JSON.parse(out.stdout) as Cost);
     }
@@ -1166,6 +1204,15 @@ function loadCost() {
   const peerLoad = b[0]!.steps.find((t) => t.step === "load");
   if (peerLoad) row(`  the peer's load (jiti import and factory): step's time, median / longest stall`, "", "", `${ms(median(b.map((c) => c.steps[0]!.ms)))} / ${ms(max(b.map((c) => c.steps[0]!.stall)))}`);
   row(`resident memory added to Pi, loaded / with a dialog open, medians`, `${mib(median(a.map((c) => c.rssLoaded)))} / ${mib(median(a.map((c) => c.rssDialog)))}`, "≤ 20 MiB", `${mib(median(b.map((c) => c.rssLoaded)))} / ${mib(median(b.map((c) => c.rssDialog)))}`);
+  printParts(a, b, mib);
+}
+
+// The rows of --detail: each of memoryParts with a dialog open, medians.
+function printParts(a: Cost[], b: Cost[], mib: (n: number) => string) {
+  for (const name of Object.keys(a[0]!.parts ?? {})) {
+    const of = (cs: Cost[]) => (cs.every((c) => c.parts?.[name] !== undefined) ? mib(median(cs.map((c) => c.parts![name]!))) : "");
+    row(`  in the whole process, with a dialog open: ${name}, median`, of(a), "", of(b));
+  }
 }
 
 // The children are unref'd so that they never keep Pi alive; this keeps

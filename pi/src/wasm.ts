@@ -14,6 +14,7 @@ import { randomFillSync } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import type { Cursor, MirrorSpec } from "./protocol.ts";
+import { precompile } from "./precompile.ts";
 import { warmView } from "./ui.ts";
 
 /** The module's file name, in the package's bin folder. */
@@ -189,10 +190,11 @@ interface Exports {
 
 /**
  * The steps of loading the module, as DialogModule.load and dialogModule
- * end them: the file read, the module compiled, instantiated, Go's
- * runtime and packages initialized, and the warm-up done.
+ * end them: the file read, the module compiled, its functions compiled
+ * on a worker thread (precompile), instantiated, Go's runtime and packages
+ * initialized, and the warm-up done.
  */
-export type LoadStep = "read" | "compiled" | "instantiated" | "initialized" | "warmed";
+export type LoadStep = "read" | "compiled" | "precompiled" | "instantiated" | "initialized" | "warmed";
 
 /** A key as the component gives it: a Pi key name, or printable text. */
 export type Key = { key: string } | { text: string };
@@ -226,6 +228,8 @@ export class DialogModule {
       mark?.("read");
       const module = await WebAssembly.compile(bytes);
       mark?.("compiled");
+      await precompile(module, WARM_SPECS, WARM_KEYS);
+      mark?.("precompiled");
       const out = { text: "" };
       let memory: WebAssembly.Memory | undefined;
       const instance = await WebAssembly.instantiate(module, {
@@ -237,6 +241,10 @@ export class DialogModule {
         if (typeof x[f] !== "function") return { error: `${path} is not askuser's dialog module: it has no ${f}` };
       }
       memory = x.memory;
+      // Go's initialization in a turn of Pi's event loop of its own, not
+      // in the one that ends the instantiation: the first immediate runs
+      // in this turn, the second after the next turn's timers and input.
+      await new Promise((r) => setImmediate(() => setImmediate(r)));
       x._initialize();
       mark?.("initialized");
       return new DialogModule(x, out);
@@ -770,8 +778,8 @@ const WARM_KEYS: ({ key: string } | { text: string })[] = [
 ];
 
 // Runs the warm-up one step per event-loop turn (an open, a size, a
-// key), so that Pi's loop is never held for long: the module's functions
-// are compiled as they first run, on this thread.
+// key), so that Pi's loop is never held for long: a function precompile
+// did not compile is compiled as it first runs, on this thread.
 async function warm(m: DialogModule): Promise<void> {
   const turn = () => new Promise((r) => setImmediate(r));
   for (let round = 0; round < 3; round++) {

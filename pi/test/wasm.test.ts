@@ -63,6 +63,18 @@ test("wasm loader: the package's module loads without a word on the terminal, an
   assert.equal(printedBy(`import { dialogModule } from "./src/wasm.ts"; const m = await dialogModule(${JSON.stringify(wasm)}); ${use}`), "");
 });
 
+test("wasm precompile: the worker runs the dialogs to the end, or fails, with nothing printed and nothing left running", { skip }, async () => {
+  const dir = tempDir("askuser-wasm-");
+  const empty = join(dir, "empty.wasm");
+  writeFileSync(empty, Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
+  const spec = { dialog: "ask_user", request: { questions: [{ title: "Q", kind: "single", options: [{ label: "a" }, { label: "b" }] }, { title: "Name?", kind: "input" }] } };
+  const code = `import { readFileSync } from "node:fs"; import { precompile } from "./src/precompile.ts";
+    const ran = [];
+    for (const p of ${JSON.stringify([wasm, empty])}) ran.push(await precompile(await WebAssembly.compile(readFileSync(p)), [${JSON.stringify(spec)}], [{ key: "down" }, { key: "tab" }, { text: "x" }]));
+    console.log(JSON.stringify(ran));`;
+  assert.equal(printedBy(code), "[true,false]\n");
+});
+
 const questions = {
   questions: [
     { title: "Deploy where?", options: [{ label: "staging" }, { label: "prod", description: "production" }, { label: "canary" }] },
