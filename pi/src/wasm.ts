@@ -384,6 +384,19 @@ export const LETTER_CLASSES: readonly { letters: RegExp; probes: readonly [strin
   { letters: /^[A-Z]$/, probes: ["E", "T"] },
 ];
 
+// The letter classes' index of each text looked up so far (-1: none):
+// the regular expressions run once per letter, not on each key.
+const classOf = new Map<string, number>();
+
+function letterClass(text: string): number {
+  let c = classOf.get(text);
+  if (c === undefined) {
+    c = LETTER_CLASSES.findIndex((l) => l.letters.test(text));
+    if (classOf.size < 256) classOf.set(text, c);
+  }
+  return c;
+}
+
 /**
  * The keys tried while a text input has the cursor, most likely first:
  * the letter classes' probes, the deletions and the cursor's moves, then
@@ -516,6 +529,9 @@ export class LocalDialog {
   private now = new Tries();
   private ahead = new Tries();
   private second = 0;
+  // Whether both tries are of the frame before the last key or size: the
+  // run of tries clears them, so that a key need not (see forget).
+  private stale = false;
   // A key answered from tried frames, which the module has not adopted
   // yet; and the frame shown for it when a template drew it, which the
   // module has not drawn.
@@ -564,16 +580,23 @@ export class LocalDialog {
   /** The frame after a key, "ended" when the key ended the dialog, or undefined when the module failed. */
   key(key: Key): LocalFrame | "ended" | undefined {
     if (this.closed || !this.settle()) return undefined;
-    const id = keyId(key);
-    let tried = this.now.frames.get(id);
-    let r = tried ?? this.letter(key, this.now);
-    if (!(r && this.unchanged(r.at)) && this.pastTurn()) {
-      // The second turned, and the run has not swapped its tries yet.
-      tried = this.ahead.frames.get(id);
-      r = tried ?? this.letter(key, this.ahead);
+    let tried: { frame: LocalFrame; at: number } | undefined;
+    let r: typeof tried;
+    let ok = false;
+    if (!this.stale) {
+      const id = keyId(key);
+      tried = this.now.frames.get(id);
+      r = tried ?? this.letter(key, this.now);
+      ok = r !== undefined && this.unchanged(r.at);
+      if (!ok && this.pastTurn()) {
+        // The second turned, and the run has not swapped its tries yet.
+        tried = this.ahead.frames.get(id);
+        r = tried ?? this.letter(key, this.ahead);
+        ok = r !== undefined && this.unchanged(r.at);
+      }
     }
     this.forget();
-    if (r && this.unchanged(r.at)) {
+    if (r && ok) {
       this.pending = key;
       if (!tried) {
         this.pendingFrame = r.frame;
@@ -591,8 +614,7 @@ export class LocalDialog {
   // there is one.
   private letter(key: Key, tries: Tries): { frame: LocalFrame; at: number } | undefined {
     if (!this.letters || !("text" in key)) return undefined;
-    const c = LETTER_CLASSES.findIndex((c) => c.letters.test(key.text));
-    const t = tries.templates.get(c);
+    const t = tries.templates.get(letterClass(key.text));
     if (!t) return undefined;
     const put = (l: string, at: number) => l.slice(0, at) + key.text + l.slice(at + 1);
     const lines = t.frame.lines.slice();
@@ -616,6 +638,7 @@ export class LocalDialog {
     if (this.closed) return;
     this.closed = true;
     this.forget();
+    clearTimeout(this.timer);
     clearTimeout(this.hold);
     this.m.close(this.id);
   }
@@ -650,12 +673,20 @@ export class LocalDialog {
     return false;
   }
 
+  // Forgets the frames tried, as a key or size makes them stale. A key
+  // only marks them so: it comes with this code cold in the CPU's caches,
+  // and the run of tries after it clears them (fresh) and the timer it
+  // may have left (retryLater).
   private forget(): void {
+    this.stale = true;
+    this.second = this.secondAt(nowUs());
+  }
+
+  private fresh(): void {
+    if (!this.stale) return;
+    this.stale = false;
     this.now.clear();
     this.ahead.clear();
-    this.second = this.secondAt(nowUs());
-    clearTimeout(this.timer);
-    this.timer = undefined;
   }
 
   // The second the countdown shows at the time t (Unix µs): whole
@@ -726,14 +757,16 @@ export class LocalDialog {
     this.again = this.running;
     if (this.running) return;
     this.running = true;
-    setImmediate(() => setImmediate(this.step));
+    setImmediate(this.stepNext);
   }
+
+  private stepNext = (): void => void setImmediate(this.step);
 
   private step = (): void => {
     if (this.closed) return void (this.running = false);
     if (this.again) {
       this.again = false;
-      return void setImmediate(() => setImmediate(this.step));
+      return void setImmediate(this.stepNext);
     }
     if (!this.settle()) return void (this.running = false);
     // A timer may fire a millisecond or two early (Node counts from the
@@ -747,6 +780,7 @@ export class LocalDialog {
       this.hold.unref?.();
       return;
     }
+    this.fresh();
     this.swap();
     const keys = this.typing ? TEXT_TRIED_KEYS : TRIED_KEYS;
     // The keys the second shown now lacks, then the next second's.
@@ -790,6 +824,7 @@ export class LocalDialog {
     if (this.deadline <= 0 || this.second < 2) return;
     const turn = this.deadline - (this.second - 1) * 1e6;
     const due = this.ahead.next === 0 && this.second >= 2 ? turn - AHEAD_US : turn + TURN_ROOM_US;
+    clearTimeout(this.timer);
     this.timer = setTimeout(() => this.tryLater(), Math.max(due - nowUs(), 0) / 1000 + 1);
     this.timer.unref?.();
   }
