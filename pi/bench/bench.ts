@@ -46,8 +46,8 @@
 //                     is come 30 ms after the key before, the timed key the
 //                     whole gap after them. At each pace, over two rounds,
 //                     Tab, Enter, Alt+Q and both Esc have 60 keys each,
-//                     letters 66, cursor moves 48, Backspace 18 and a word
-//                     deleted 12, in about 15 minutes. Flags focus a run
+//                     letters and cursor moves 48, Backspace and a word
+//                     deleted 18, in about 15 minutes. Flags focus a run
 //                     on some cells:
 //                     --gaps=500, --kinds=tab,escAsk, --who=wasm,rpiv,
 //                     --rounds, --tabs, --review, --esc and --altq; and
@@ -250,10 +250,10 @@ const peerQuestionText = {
 };
 
 // The typed keys, by what they do, as raw terminal input: a cycle that
-// leaves the text empty as it found it. "hello world" typed, the cursor
-// moved four cells inside it and back, the last word deleted, three
-// letters deleted by Backspace and the rest of the word deleted; Tab and
-// Shift+Tab go between the two fields (tabCycle).
+// leaves the text empty as it found it. "ab cd ef" typed, the cursor
+// moved four cells inside it and back, then words deleted and Backspace
+// in turn, three of each; Tab and Shift+Tab go between the two fields
+// (tabCycle).
 type TypedKind = "letter" | "backspace" | "word" | "move" | "tab" | "review" | "altq" | "escInput" | "escAsk";
 const typedKinds: TypedKind[] = ["letter", "backspace", "word", "move", "tab", "review", "altq", "escInput", "escAsk"];
 const typedNames: Record<TypedKind, string> = {
@@ -268,12 +268,15 @@ const typedNames: Record<TypedKind, string> = {
   escAsk: "Esc asking before it dismisses (AskUserQuestion; the peer: its Esc closing its notes editor, as above)",
 };
 const typedCycle: [string, TypedKind][] = [
-  ...[..."hello world"].map((c): [string, TypedKind] => [c, "letter"]),
+  ...[..."ab cd ef"].map((c): [string, TypedKind] => [c, "letter"]),
   ...Array.from({ length: 4 }, (): [string, TypedKind] => ["\x1b[D", "move"]),
   ...Array.from({ length: 4 }, (): [string, TypedKind] => ["\x1b[C", "move"]),
-  ["\x17", "word"], // Ctrl+W
-  ...Array.from({ length: 3 }, (): [string, TypedKind] => ["\x7f", "backspace"]),
-  ["\x17", "word"],
+  ["\x17", "word"], // Ctrl+W: "ab cd "
+  ["\x7f", "backspace"], // "ab cd"
+  ["\x17", "word"], // "ab "
+  ["\x7f", "backspace"], // "ab"
+  ["\x7f", "backspace"], // "a"
+  ["\x17", "word"], // ""
 ];
 // The peer's text row takes no Tab (its editor gets it): its Tab is
 // measured between its questions' option lists, where it switches them.
@@ -609,9 +612,9 @@ async function typedAtPace() {
   const rounds = Number(flag("rounds") ?? (quick ? 1 : 2));
   const gaps: [number, number][] = (
     [
-      [50, quick ? 24 : 72],
-      [100, quick ? 24 : 72],
-      [500, quick ? 24 : 72],
+      [50, quick ? 22 : 66],
+      [100, quick ? 22 : 66],
+      [500, quick ? 22 : 66],
     ] as [number, number][]
   ).filter(([gap]) => pickedGaps === undefined || pickedGaps.includes(gap));
   const kinds = typedKinds.filter((k) => pickedKinds === undefined || pickedKinds.includes(k));
@@ -981,7 +984,7 @@ async function typedWarmup(d: Dialog, who: Contender, warm: number) {
     }
   }
   const before = d.screen().join("\n");
-  if (before.includes("hel")) throw new Error(`bench: a cycle of typed keys leaves text in ${who}'s dialog:\n${before}`);
+  if (before.includes("ab c")) throw new Error(`bench: a cycle of typed keys leaves text in ${who}'s dialog:\n${before}`);
   for (const c of "hello") await d.press(c);
   const screen = d.screen().join("\n");
   if (!screen.includes("hello")) throw new Error(`bench: typing does not reach ${who}'s text:\n${screen}`);
