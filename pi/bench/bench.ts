@@ -42,6 +42,20 @@
 //                     answer ends its wait, never a countdown's tick; a key
 //                     that draws nothing new is not counted; a route that
 //                     does not answer a key within 5 s fails the bench.
+//                     The keys that only bring the dialog where a timed key
+//                     is come 30 ms after the key before, the timed key the
+//                     whole gap after them. At each pace, over two rounds,
+//                     Tab, Enter, Alt+Q and both Esc have 60 keys each,
+//                     letters and cursor moves 48, Backspace and a word
+//                     deleted 18, in about 15 minutes. Flags focus a run
+//                     on some cells:
+//                     --gaps=500, --kinds=tab,escAsk, --who=wasm,rpiv,
+//                     --rounds, --tabs, --review, --esc and --altq; and
+//                     --trace times the parts of each in-process key, how
+//                     its frame came (tried ahead, a letter's template, or
+//                     drawn by the module on the key), V8's collections,
+//                     preemption and page faults during it, and prints
+//                     the slow keys.
 //   shapes            keys 100 ms apart at 80, 100 and 200 columns, without
 //                     and with Markdown previews.
 //   call to frame     ask() on a host whose child is running, until the
@@ -69,7 +83,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { monitorEventLoopDelay, performance, PerformanceObserver } from "node:perf_hooks";
 import { gzipSync } from "node:zlib";
 import { getKeybindings } from "@earendil-works/pi-tui";
 import { initTheme } from "@earendil-works/pi-coding-agent";
@@ -77,7 +91,7 @@ import { createJiti } from "jiti";
 import { createAskUser, registerAskUser } from "../index.ts";
 import type { Child, ExchangeTimes } from "../src/child.ts";
 import { AskUserHost, RELEASE } from "../src/host.ts";
-import { type DialogModule, dialogModule, type LoadStep } from "../src/wasm.ts";
+import { DialogModule, dialogModule, LocalDialog, type Key, type LoadStep } from "../src/wasm.ts";
 import { nodeBin, piArgs, pkgDir, prepare, Tui } from "../e2e/harness.ts";
 import { binary, fakeCtx, fakePi, noConfig, until } from "../test/fake.ts";
 
@@ -85,6 +99,17 @@ const quick = process.argv.includes("--quick");
 // With --detail, cost also says what askuser's resident memory is
 // (memoryParts).
 const detail = process.argv.includes("--detail");
+// --NAME=VALUE on the command line, or undefined.
+const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const list = (name: string) => flag(name)?.split(",");
+// The typed keys' focus, for iterating on a few cells: --gaps=500,
+// --kinds=tab,escAsk, --who=wasm,rpiv pick paces, kinds and contenders;
+// --rounds, --tabs, --review, --esc and --altq set how many; --trace
+// times the parts of each in-process key and prints the slow ones.
+const pickedGaps = list("gaps")?.map(Number);
+const pickedKinds = list("kinds") as TypedKind[] | undefined;
+const pickedWho = list("who") as Contender[] | undefined;
+const tracing = process.argv.includes("--trace");
 // Keys given to a fresh dialog before its steady figures are taken: V8
 // compiles the shim's hot code during about the first thousand.
 const warmup = quick ? 1000 : 4000;
@@ -228,10 +253,10 @@ const peerQuestionText = {
 };
 
 // The typed keys, by what they do, as raw terminal input: a cycle that
-// leaves the text empty as it found it. "hello world" typed, the cursor
-// moved inside it and back, the last word deleted, three letters deleted
-// by Backspace and the rest of the word deleted; Tab and Shift+Tab go
-// between the two fields (tabCycle).
+// leaves the text empty as it found it. "ab cd ef" typed, the cursor
+// moved four cells inside it and back, then words deleted and Backspace
+// in turn, three of each; Tab and Shift+Tab go between the two fields
+// (tabCycle).
 type TypedKind = "letter" | "backspace" | "word" | "move" | "tab" | "review" | "altq" | "escInput" | "escAsk";
 const typedKinds: TypedKind[] = ["letter", "backspace", "word", "move", "tab", "review", "altq", "escInput", "escAsk"];
 const typedNames: Record<TypedKind, string> = {
@@ -246,14 +271,15 @@ const typedNames: Record<TypedKind, string> = {
   escAsk: "Esc asking before it dismisses (AskUserQuestion; the peer: its Esc closing its notes editor, as above)",
 };
 const typedCycle: [string, TypedKind][] = [
-  ...[..."hello world"].map((c): [string, TypedKind] => [c, "letter"]),
-  ["\x1b[D", "move"],
-  ["\x1b[D", "move"],
-  ["\x1b[C", "move"],
-  ["\x1b[C", "move"],
-  ["\x17", "word"], // Ctrl+W
-  ...Array.from({ length: 3 }, (): [string, TypedKind] => ["\x7f", "backspace"]),
-  ["\x17", "word"],
+  ...[..."ab cd ef"].map((c): [string, TypedKind] => [c, "letter"]),
+  ...Array.from({ length: 4 }, (): [string, TypedKind] => ["\x1b[D", "move"]),
+  ...Array.from({ length: 4 }, (): [string, TypedKind] => ["\x1b[C", "move"]),
+  ["\x17", "word"], // Ctrl+W: "ab cd "
+  ["\x7f", "backspace"], // "ab cd"
+  ["\x17", "word"], // "ab "
+  ["\x7f", "backspace"], // "ab"
+  ["\x7f", "backspace"], // "a"
+  ["\x17", "word"], // ""
 ];
 // The peer's text row takes no Tab (its editor gets it): its Tab is
 // measured between its questions' option lists, where it switches them.
@@ -311,7 +337,7 @@ function bounded<T>(p: Promise<T>, ms: number, why: () => string): Promise<T> {
   return Promise.race([p, late]).finally(() => clearTimeout(t));
 }
 
-async function dialog(who: Contender, cols = 100, previews = false, text = false, auq = false): Promise<Dialog & { child?: Child }> {
+async function dialog(who: Contender, cols = 100, previews = false, text = false, auq = false): Promise<Dialog & { child?: Child; split: { start: number; input: number; render: number } }> {
   const f = fakeCtx("tui", { cols, rows: 30, theme: peerTheme, keybindings: getKeybindings() });
   let requested = false;
   // While no key is on its way, a frame asked for (a countdown's tick)
@@ -376,6 +402,7 @@ async function dialog(who: Contender, cols = 100, previews = false, text = false
   // drew nothing new: its frame is the one on screen already. Only a
   // key's own frame ends the wait, never a countdown's tick; a route
   // that does not answer within ANSWER_MS fails the bench.
+  const split = { start: 0, input: 0, render: 0 };
   const press = async (data: string): Promise<number | undefined> => {
     const before = screen;
     pressing = true;
@@ -398,8 +425,13 @@ async function dialog(who: Contender, cols = 100, previews = false, text = false
     } else {
       c.handleInput!(data);
     }
+    const t1 = performance.now();
     const after = c.render(cols);
-    const t = performance.now() - t0;
+    const t2 = performance.now();
+    const t = t2 - t0;
+    split.start = t0;
+    split.input = t1 - t0;
+    split.render = t2 - t1;
     answered = undefined;
     pressing = false;
     screen = after;
@@ -422,6 +454,7 @@ async function dialog(who: Contender, cols = 100, previews = false, text = false
   };
   return {
     child,
+    split,
     key: (i: number) => drawn(i % 2 === 0 ? "\x1b[B" : "\x1b[A"),
     press,
     screen: (width = cols) => c.render(width),
@@ -579,16 +612,20 @@ async function keysAtPace() {
 // "Type something.", and tabs between its questions' option lists (its
 // text row gives Tab to its editor).
 async function typedAtPace() {
-  const rounds = quick ? 1 : 2;
-  const gaps: [number, number][] = [
-    [50, quick ? 40 : 100],
-    [100, quick ? 40 : 100],
-    [500, quick ? 20 : 100],
-  ];
-  const tabs = quick ? 6 : 20;
-  const review = quick ? 3 : 10;
-  const esc = quick ? 3 : 10;
-  const altq = quick ? 2 : 10;
+  const rounds = Number(flag("rounds") ?? (quick ? 1 : 2));
+  const gaps: [number, number][] = (
+    [
+      [50, quick ? 22 : 66],
+      [100, quick ? 22 : 66],
+      [500, quick ? 22 : 66],
+    ] as [number, number][]
+  ).filter(([gap]) => pickedGaps === undefined || pickedGaps.includes(gap));
+  const kinds = typedKinds.filter((k) => pickedKinds === undefined || pickedKinds.includes(k));
+  const escKinds = kinds.filter((k) => k === "escInput" || k === "escAsk");
+  const tabs = Number(flag("tabs") ?? (quick ? 6 : 30));
+  const review = Number(flag("review") ?? (quick ? 3 : 30));
+  const esc = Number(flag("esc") ?? (quick ? 3 : 30));
+  const altq = Number(flag("altq") ?? (quick ? 2 : 30));
   const got = Object.fromEntries(contenders.map((who) => [who, gaps.map(() => new Map<TypedKind, number[]>())])) as Record<Contender, Map<TypedKind, number[]>[]>;
   const undrawn = Object.fromEntries(contenders.map((who) => [who, 0])) as Record<Contender, number>;
   const collect = (who: Contender, out: AloneTimes) => {
@@ -601,14 +638,25 @@ async function typedAtPace() {
     );
     undrawn[who] += out.undrawn ?? 0;
   };
+  const traces: KeyTrace[] = [];
   for (let r = 0; r < rounds; r++) {
-    for (const who of turns(r)) {
-      collect(who, alone({ who, cols: 100, previews: false, warm: warmup / 2, gaps, text: { tabs, review, altq } }));
+    for (const who of turns(r).filter((w) => pickedWho === undefined || pickedWho.includes(w))) {
+      const trace = tracing && who === "wasm";
+      if (kinds.length > escKinds.length) {
+        const out = alone({ who, cols: 100, previews: false, warm: warmup / 2, gaps, text: { tabs, review, altq }, trace });
+        collect(who, out);
+        traces.push(...(out.trace ?? []));
+      }
       // Esc in AskUserQuestion's dialog: its keys only, esc rounds a gap.
       const escGaps = gaps.map(([gap]): [number, number] => [gap, 0]);
-      collect(who, alone({ who, cols: 100, previews: false, warm: warmup / 8, gaps: escGaps, text: { tabs: 0, esc }, auq: true }));
+      if (escKinds.length > 0) {
+        const out = alone({ who, cols: 100, previews: false, warm: warmup / 8, gaps: escGaps, text: { tabs: 0, esc }, auq: true, trace });
+        collect(who, out);
+        traces.push(...(out.trace ?? []));
+      }
     }
   }
+  if (tracing) tables.push(traceTable(traces));
   // One table: each kind of key at each pace, in process, in the child
   // and in the peer, with how many times faster askuser is in process
   // (and in the child) at p50 and p90.
@@ -619,7 +667,7 @@ async function typedAtPace() {
     "| key, p50 / p90 µs | gap | n | in process | child | rpiv 2.11.0 | in process vs rpiv | child vs rpiv |",
     "|---|---|---|---|---|---|---|---|",
   ];
-  for (const kind of typedKinds) {
+  for (const kind of kinds) {
     for (const [i, [gap]] of gaps.entries()) {
       const of = (who: Contender, k = kind) => got[who][i]!.get(k) ?? [];
       const wasm = of("wasm");
@@ -674,6 +722,8 @@ interface Alone {
   text?: { tabs: number; review?: number; esc?: number; altq?: number };
   auq?: boolean;
   gaps: [number, number][];
+  // Trace each in-process key's parts (KeyTrace).
+  trace?: boolean;
 }
 
 // The keys' times, a list per gap; how many of those keys another process
@@ -688,6 +738,92 @@ interface AloneTimes {
   parts: ExchangeTimes[];
   // Keys of a kind that drew nothing new, and so were not counted.
   undrawn?: number;
+  trace?: KeyTrace[];
+}
+
+// The parts of one in-process key (--trace): how its frame came (tried
+// ahead, from a letter's template, or drawn by the module on the key),
+// the time in handleInput, in the module, in render, V8's collections
+// during it, whether the process lost the CPU, its page faults, and
+// whether the tries after the last key were still under way.
+interface KeyTrace {
+  kind: TypedKind;
+  gap: number;
+  t: number;
+  input: number;
+  module: number;
+  render: number;
+  path: string;
+  gc: number;
+  preempted: boolean;
+  faults: number;
+  trying: boolean;
+  // The try the run was at, ms since it started, ms since the
+  // countdown's second turned, and the time in LocalDialog.key.
+  step: number;
+  sinceRun: number;
+  phase: number;
+  local: number;
+  // The run of tries and timers as the key found them, for a key the
+  // module drew.
+  state?: string;
+}
+
+// Instruments the in-process route for KeyTrace: the module's calls are
+// timed, and LocalDialog.key tells how its frame came.
+function instrument(): { path: string; module: number; trying: boolean; step: number; sinceRun: number; phase: number; local: number; state: string } {
+  const now = { path: "", module: 0, trying: false, step: 0, sinceRun: 0, runStart: 0, phase: 0, local: 0, state: "" };
+  const mp = DialogModule.prototype as unknown as Record<string, (...a: unknown[]) => unknown>;
+  for (const name of ["key", "adopt", "try", "resize"]) {
+    const f = mp[name]!;
+    mp[name] = function (this: unknown, ...a: unknown[]) {
+      const t0 = performance.now();
+      try {
+        return f.apply(this, a);
+      } finally {
+        now.module += performance.now() - t0;
+      }
+    };
+  }
+  const lp = LocalDialog.prototype as unknown as { key: (k: Key) => unknown };
+  const key = lp.key;
+  const tl = (LocalDialog.prototype as unknown as { tryLater: () => void }).tryLater;
+  (LocalDialog.prototype as unknown as { tryLater: () => void }).tryLater = function (this: unknown) {
+    if (!(this as { running: boolean }).running) now.runStart = performance.now();
+    tl.call(this);
+  };
+  lp.key = function (this: { pending?: Key; pendingFrame?: unknown; running: boolean; deadline: number }, k: Key) {
+    now.trying = this.running;
+    const me = this as unknown as { now: { next: number; frames: Map<string, unknown> }; ahead: { next: number; frames: Map<string, unknown> }; second: number; secondAt(t: number): number; timer: unknown; hold: unknown };
+    now.step = me.now.next;
+    now.state = `now ${me.now.next}/${me.now.frames.size} ahead ${me.ahead.next}/${me.ahead.frames.size} second ${me.second} at ${me.secondAt((performance.timeOrigin + performance.now()) * 1000)} timer ${me.timer !== undefined} hold ${me.hold !== undefined}`;
+    now.sinceRun = performance.now() - now.runStart;
+    now.phase = this.deadline > 0 ? (1e6 - ((this.deadline - (performance.timeOrigin + performance.now()) * 1000) % 1e6)) / 1000 : -1;
+    const m0 = now.module;
+    const t0 = performance.now();
+    const r = key.call(this, k);
+    now.local = performance.now() - t0;
+    now.path = this.pending === k ? (this.pendingFrame ? "letter" : "ready") : now.module > m0 ? "module" : "none";
+    return r;
+  };
+  return now;
+}
+
+// The slow in-process keys of a trace, and how the keys' frames came.
+function traceTable(traces: KeyTrace[]): string {
+  const f = (v: number) => (v * 1000).toFixed(0);
+  const lines = ["| key | gap | µs | handleInput | module | render | frame | V8 GC µs | preempted | faults | tries running (step, ms) | ms after the second | LocalDialog.key |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|"];
+  const slow = traces.filter((t) => t.t > 0.1).sort((a, b) => b.t - a.t);
+  for (const t of slow)
+    lines.push(`| ${t.kind} | ${t.gap} | ${f(t.t)} | ${f(t.input)} | ${f(t.module)} | ${f(t.render)} | ${t.path} | ${f(t.gc)} | ${t.preempted} | ${t.faults} | ${t.trying ? `${t.step}, ${t.sinceRun.toFixed(1)}` : "no"} | ${t.phase.toFixed(1)} | ${f(t.local)} | ${t.path === "module" ? t.state : ""} |`);
+  const count = (pred: (t: KeyTrace) => boolean) => traces.filter(pred).length;
+  lines.push(`${traces.length} keys traced, ${slow.length} over 100 µs; frames: ${["ready", "letter", "module", "none"].map((p) => `${p} ${count((t) => t.path === p)}`).join(", ")}; of the slow: ${["ready", "letter", "module"].map((p) => `${p} ${slow.filter((t) => t.path === p).length}`).join(", ")}, with a V8 GC ${slow.filter((t) => t.gc > 0).length}, preempted ${slow.filter((t) => t.preempted).length}, with faults ${slow.filter((t) => t.faults > 0).length}`);
+  const med = (xs: number[]) => (xs.length ? f(pct(xs, 50)) : "-");
+  for (const p of ["ready", "letter", "module"]) {
+    const of = traces.filter((t) => t.path === p);
+    lines.push(`${p}: ${of.length} keys, p50 / p90 µs ${med(of.map((t) => t.t))} / ${of.length ? f(pct(of.map((t) => t.t), 90)) : "-"}; p50 handleInput ${med(of.map((t) => t.input))}, LocalDialog.key ${med(of.map((t) => t.local))}, render ${med(of.map((t) => t.render))}`);
+  }
+  return lines.join("\n");
 }
 
 // Runs a in a Node of its own and returns what it printed. A run that
@@ -713,10 +849,18 @@ function alone(a: Alone): AloneTimes {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// How long after the key before a key comes that is not timed, only
+// bringing the dialog where the next timed key is (typedKeys).
+const HELPER_MS = 30;
 
 async function printAlone(a: Alone) {
   if (!contenders.includes(a.who)) throw new Error(`bench: --alone takes a contender of ${contenders.join(", ")}, not ${a.who}`);
   initTheme(undefined, false); // the peer draws its previews with Pi's Markdown theme
+  const traced = a.trace && a.who === "wasm" ? instrument() : undefined;
+  const gcs: { start: number; end: number }[] = [];
+  const observer = traced ? new PerformanceObserver((l) => l.getEntries().forEach((e) => gcs.push({ start: e.startTime, end: e.startTime + e.duration }))) : undefined;
+  observer?.observe({ entryTypes: ["gc"] });
+  const trace: (KeyTrace & { start: number })[] = [];
   const d = await dialog(a.who, a.cols, a.previews, a.text !== undefined, a.auq === true);
   const typed = a.text ? typedKeys(a.who, a.text, a.auq === true) : undefined;
   if (typed && a.auq) {
@@ -737,9 +881,16 @@ async function printAlone(a: Alone) {
     if (a.who === "askuser" && gap === 100 && !typed) d.child!.onExchange = (t) => out.parts.push(t);
     const keys = typed ? typed(n) : Array.from({ length: n }, (_, i): [string, TypedKind | undefined] => [i % 2 === 0 ? "\x1b[B" : "\x1b[A", undefined]);
     const time = async (data: string, kind: TypedKind | undefined) => {
-      await sleep(gap);
+      // A key that only brings the dialog where the next key is timed
+      // comes soon after the key before; the timed key comes the gap
+      // after it.
+      await sleep(kind === undefined && typed ? HELPER_MS : gap);
       const before = switches();
+      const faults = process.resourceUsage().minorPageFault;
+      if (traced) traced.module = 0;
       const t = await d.press(data);
+      if (traced && kind && t !== undefined)
+        trace.push({ kind, gap, t, start: d.split.start, input: d.split.input, render: d.split.render, module: traced.module, path: traced.path, gc: 0, preempted: switches() > before, faults: process.resourceUsage().minorPageFault - faults, trying: traced.trying, state: traced.state, step: traced.step, sinceRun: traced.sinceRun, phase: traced.phase, local: traced.local });
       if (kind === undefined && typed) return; // a key that only brings the dialog where the next keys are typed
       // A key that drew nothing new is not one of the figures.
       if (t === undefined) {
@@ -757,16 +908,22 @@ async function printAlone(a: Alone) {
     out.preempted.push(preempted);
   }
   // Alt+Q, in the dialog opened again for each: a letter, then Alt+Q the
-  // gap after it.
+  // gap after it (the letter is not timed, and comes HELPER_MS after the
+  // dialog opened).
   const altq = a.text?.altq ?? 0;
   if (altq > 0 && a.who !== "rpiv" && !a.auq) {
     for (const [i, [gap]] of a.gaps.entries()) {
       for (let k = 0; k < altq; k++) {
         await d.reopen();
-        await sleep(gap);
+        await sleep(HELPER_MS);
         if ((await d.press("a")) === undefined) throw new Error(`bench: a letter drew nothing in ${a.who}'s dialog opened again`);
         await sleep(gap);
+        const before = switches();
+        const faults = process.resourceUsage().minorPageFault;
+        if (traced) traced.module = 0;
         const t = await d.press(ALT_Q);
+        if (traced && t !== undefined)
+          trace.push({ kind: "altq", gap, t, start: d.split.start, input: d.split.input, render: d.split.render, module: traced.module, path: traced.path, gc: 0, preempted: switches() > before, faults: process.resourceUsage().minorPageFault - faults, trying: traced.trying, state: traced.state, step: traced.step, sinceRun: traced.sinceRun, phase: traced.phase, local: traced.local });
         if (!d.screen().join("\n").includes("No timeout")) throw new Error(`bench: Alt+Q did not stop the countdown in ${a.who}'s dialog:\n${d.screen().join("\n")}`);
         if (t === undefined) {
           out.undrawn!++;
@@ -778,6 +935,15 @@ async function printAlone(a: Alone) {
     }
   }
   await d.close();
+  if (traced) {
+    await sleep(100);
+    observer!.disconnect();
+    for (const k of trace) {
+      const end = k.start + k.t;
+      k.gc = gcs.reduce((sum, g) => sum + Math.max(0, Math.min(end, g.end) - Math.max(k.start, g.start)), 0);
+    }
+    out.trace = trace;
+  }
   console.log(JSON.stringify(out));
 }
 
@@ -821,7 +987,7 @@ async function typedWarmup(d: Dialog, who: Contender, warm: number) {
     }
   }
   const before = d.screen().join("\n");
-  if (before.includes("hel")) throw new Error(`bench: a cycle of typed keys leaves text in ${who}'s dialog:\n${before}`);
+  if (before.includes("ab c")) throw new Error(`bench: a cycle of typed keys leaves text in ${who}'s dialog:\n${before}`);
   for (const c of "hello") await d.press(c);
   const screen = d.screen().join("\n");
   if (!screen.includes("hello")) throw new Error(`bench: typing does not reach ${who}'s text:\n${screen}`);

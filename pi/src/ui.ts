@@ -6,6 +6,7 @@ import {
   decodeKittyPrintable,
   isKeyRelease,
   isKeyRepeat,
+  isKittyProtocolActive,
   matchesKey,
   parseKey,
   sliceByColumn,
@@ -43,12 +44,37 @@ export const STATUS_KEY = "askuser";
 
 const BRACKETED_PASTE = /^\x1b\[200~([\s\S]*?)(?:\x1b\[201~)?$/;
 
+/** A key as the component gives it: a Pi key name, or printable text. */
+type KeyMessage = { key: string } | { text: string };
+
+// keyMessage's answers for short input, by whether the Kitty keyboard
+// protocol is on (parseKey reads it): a key is parsed once, then looked
+// up. A person's key comes with this code cold in the CPU's caches, and
+// the lookup touches far less of it than the parse, which tries a dozen
+// patterns. Raw 0x08 is parsed each time: parseKey reads the environment
+// for it.
+const parsedKeys = [new Map<string, KeyMessage | undefined>(), new Map<string, KeyMessage | undefined>()] as const;
+const PARSED_MAX = 256;
+const PARSED_LENGTH = 16;
+
 /**
  * Turns raw terminal input into a key message: pasted and printable text
  * as text, everything else as a Pi key name. Undefined for input that is
- * neither (a key release, an unknown sequence).
+ * neither (a key release, an unknown sequence). The same input may give
+ * the same object again: it is not to be changed.
  */
-export function keyMessage(data: string): { key: string } | { text: string } | undefined {
+export function keyMessage(data: string): KeyMessage | undefined {
+  if (data.length > PARSED_LENGTH || data === "\x08") return parseKeyMessage(data);
+  const parsed = parsedKeys[isKittyProtocolActive() ? 1 : 0];
+  let k = parsed.get(data);
+  if (k === undefined && !parsed.has(data)) {
+    k = parseKeyMessage(data);
+    if (parsed.size < PARSED_MAX) parsed.set(data, k);
+  }
+  return k;
+}
+
+function parseKeyMessage(data: string): KeyMessage | undefined {
   if (isKeyRelease(data)) return undefined;
   const paste = BRACKETED_PASTE.exec(data);
   if (paste) return paste[1] ? { text: paste[1] } : undefined;

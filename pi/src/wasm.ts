@@ -64,7 +64,7 @@ const napCell = new Int32Array(new SharedArrayBuffer(4));
  * stderr kept in a short buffer (a Go panic's text), the clocks,
  * randomness and sleeping.
  */
-function wasiImports(memory: () => WebAssembly.Memory, out: { text: string }) {
+function wasiImports(memory: () => WebAssembly.Memory, out: { text: string }, clock: { shiftUs: number }) {
   // One DataView while the memory does not grow: Go's runtime reads the
   // clock several times a call, and a key should allocate nothing here.
   let dv: DataView | undefined;
@@ -97,7 +97,7 @@ function wasiImports(memory: () => WebAssembly.Memory, out: { text: string }) {
       let lo: number;
       if (id === 0) {
         // From whole µs, exactly: µs·1000 can pass 2⁵³.
-        const us = Math.round((performance.timeOrigin + performance.now()) * 1e3);
+        const us = Math.round((performance.timeOrigin + performance.now()) * 1e3 + clock.shiftUs);
         const usHi = Math.floor(us / 0x1_0000_0000);
         const x = (us - usHi * 0x1_0000_0000) * 1000;
         const carry = Math.floor(x / 0x1_0000_0000);
@@ -207,14 +207,18 @@ export type Key = { key: string } | { text: string };
 export class DialogModule {
   private x: Exports;
   private out = { text: "" };
+  // How far ahead of now, in µs, the module's realtime clock is: 0 but
+  // while a frame is tried for a time to come (try's at).
+  private clock: { shiftUs: number };
   private encoder = new TextEncoder();
   private decoder = new TextDecoder();
   /** Why the module stopped working, once it has. */
   broken: string | undefined;
 
-  private constructor(x: Exports, out: { text: string }) {
+  private constructor(x: Exports, out: { text: string }, clock: { shiftUs: number }) {
     this.x = x;
     this.out = out;
+    this.clock = clock;
   }
 
   /**
@@ -231,9 +235,10 @@ export class DialogModule {
       await precompile(module, WARM_SPECS, WARM_KEYS);
       mark?.("precompiled");
       const out = { text: "" };
+      const clock = { shiftUs: 0 };
       let memory: WebAssembly.Memory | undefined;
       const instance = await WebAssembly.instantiate(module, {
-        wasi_snapshot_preview1: wasiImports(() => memory!, out),
+        wasi_snapshot_preview1: wasiImports(() => memory!, out, clock),
       });
       mark?.("instantiated");
       const x = instance.exports as unknown as Exports;
@@ -247,7 +252,7 @@ export class DialogModule {
       await new Promise((r) => setImmediate(() => setImmediate(r)));
       x._initialize();
       mark?.("initialized");
-      return new DialogModule(x, out);
+      return new DialogModule(x, out, clock);
     } catch (err) {
       return { error: `the dialog module ${path} could not be loaded: ${err instanceof Error ? err.message : String(err)}` };
     }
@@ -272,10 +277,19 @@ export class DialogModule {
     return frameOf(r);
   }
 
-  /** @internal The frame key would bring, without applying it; undefined when the module will not say. */
-  try(id: number, key: Key): LocalFrame | undefined {
+  /**
+   * @internal The frame key would bring, without applying it; undefined
+   * when the module will not say. With at (Unix µs), the frame as the
+   * countdown shows it then: the module's realtime clock reads at.
+   */
+  try(id: number, key: Key, at?: number): LocalFrame | undefined {
     const text = "text" in key;
-    return frameOf(this.run(() => this.x.askuser_try(id, text ? 1 : 0, this.put(text ? key.text : key.key))));
+    if (at !== undefined) this.clock.shiftUs = at - nowUs();
+    try {
+      return frameOf(this.run(() => this.x.askuser_try(id, text ? 1 : 0, this.put(text ? key.text : key.key))));
+    } finally {
+      this.clock.shiftUs = 0;
+    }
   }
 
   /** @internal Applies a key try drew; false when it drew none. */
@@ -378,6 +392,19 @@ export const LETTER_CLASSES: readonly { letters: RegExp; probes: readonly [strin
   { letters: /^[A-Z]$/, probes: ["E", "T"] },
 ];
 
+// The letter classes' index of each text looked up so far (-1: none):
+// the regular expressions run once per letter, not on each key.
+const classOf = new Map<string, number>();
+
+function letterClass(text: string): number {
+  let c = classOf.get(text);
+  if (c === undefined) {
+    c = LETTER_CLASSES.findIndex((l) => l.letters.test(text));
+    if (classOf.size < 256) classOf.set(text, c);
+  }
+  return c;
+}
+
 /**
  * The keys tried while a text input has the cursor, most likely first:
  * the letter classes' probes, the deletions and the cursor's moves, then
@@ -458,6 +485,26 @@ const keyId = (k: Key) => ("text" in k ? `\0${k.text}` : k.key);
 const TURN_ROOM_US = 2000;
 const nowUs = () => (performance.timeOrigin + performance.now()) * 1000;
 
+// How long, in µs, before the countdown's second turns the frames of
+// the next second are tried (see LocalDialog): a key typed in the last
+// part of a second has the frames tried for both.
+const AHEAD_US = 250_000;
+
+// The frames tried for one second of the countdown (for the whole
+// dialog, without one): by key, each with the time it shows, and the
+// letter classes' templates, by class.
+class Tries {
+  frames = new Map<string, { frame: LocalFrame; at: number }>();
+  templates = new Map<number, Template>();
+  // The next key of the list to try.
+  next = 0;
+  clear(): void {
+    this.frames.clear();
+    this.templates.clear();
+    this.next = 0;
+  }
+}
+
 /**
  * One dialog drawn in process.
  *
@@ -472,6 +519,12 @@ const nowUs = () => (performance.timeOrigin + performance.now()) * 1000;
  * while nobody types, once a second while a countdown runs, when the
  * frames show another second (about 0.06 % of a CPU); without a
  * countdown, nothing.
+ *
+ * The frames show the countdown's second. So that a key just after the
+ * second turns finds its frame too, the frames of the next second are
+ * tried in the last quarter second before the turn, with the module's
+ * clock set to just after it (DialogModule.try's at), and take the
+ * place of the old ones at the turn.
  */
 export class LocalDialog {
   private m: DialogModule;
@@ -479,28 +532,31 @@ export class LocalDialog {
   private closed = false;
   // When the dialog's countdown ends, in Unix µs, or 0 for none.
   private deadline: number;
-  // The frames tried since the last key or size, by key, with when.
-  private ready = new Map<string, { frame: LocalFrame; at: number }>();
-  // A key answered from ready, which the module has not adopted yet; and
-  // the frame shown for it when a template drew it, which the module has
-  // not drawn.
+  // The frames tried since the last key or size for the second shown
+  // now, and for the next second; and the second now's are for.
+  private now = new Tries();
+  private ahead = new Tries();
+  private second = 0;
+  // Whether both tries are of the frame before the last key or size: the
+  // run of tries clears them, so that a key need not (see forget).
+  private stale = false;
+  // A key answered from tried frames, which the module has not adopted
+  // yet; and the frame shown for it when a template drew it, which the
+  // module has not drawn.
   private pending: Key | undefined;
   private pendingFrame: LocalFrame | undefined;
   private pendingAt = 0;
-  // The templates of the letter classes, by class, tried since the last
-  // key or size; and whether they are used: not once a letter drawn from
-  // one was not the module's.
-  private templates = new Map<number, Template>();
+  // Whether the letter classes' templates are used: not once a letter
+  // drawn from one was not the module's.
   private letters = true;
   // Whether the frame shown has a cursor: a text input has it, and the
   // keys tried are TEXT_TRIED_KEYS.
   private typing = false;
-  // The run of tries: whether one is under way, the next key it tries,
-  // and whether a key or size came since its last step.
+  // The run of tries: whether one is under way, and whether a key or
+  // size came since its last step.
   private running = false;
-  private next = 0;
   private again = false;
-  // Tries again when the countdown's second turns.
+  // Tries again when the next second's frames are due, or at its turn.
   private timer: ReturnType<typeof setTimeout> | undefined;
   // Holds the run of tries while the countdown's second is about to turn,
   // or has just turned.
@@ -532,10 +588,23 @@ export class LocalDialog {
   /** The frame after a key, "ended" when the key ended the dialog, or undefined when the module failed. */
   key(key: Key): LocalFrame | "ended" | undefined {
     if (this.closed || !this.settle()) return undefined;
-    const tried = this.ready.get(keyId(key));
-    const r = tried ?? this.letter(key);
+    let tried: { frame: LocalFrame; at: number } | undefined;
+    let r: typeof tried;
+    let ok = false;
+    if (!this.stale) {
+      const id = keyId(key);
+      tried = this.now.frames.get(id);
+      r = tried ?? this.letter(key, this.now);
+      ok = r !== undefined && this.unchanged(r.at);
+      if (!ok && this.pastTurn()) {
+        // The second turned, and the run has not swapped its tries yet.
+        tried = this.ahead.frames.get(id);
+        r = tried ?? this.letter(key, this.ahead);
+        ok = r !== undefined && this.unchanged(r.at);
+      }
+    }
     this.forget();
-    if (r && this.unchanged(r.at)) {
+    if (r && ok) {
       this.pending = key;
       if (!tried) {
         this.pendingFrame = r.frame;
@@ -549,11 +618,11 @@ export class LocalDialog {
     return f;
   }
 
-  // The frame of a typed letter from its class's template, when there is one.
-  private letter(key: Key): { frame: LocalFrame; at: number } | undefined {
+  // The frame of a typed letter from its class's template in tries, when
+  // there is one.
+  private letter(key: Key, tries: Tries): { frame: LocalFrame; at: number } | undefined {
     if (!this.letters || !("text" in key)) return undefined;
-    const c = LETTER_CLASSES.findIndex((c) => c.letters.test(key.text));
-    const t = this.templates.get(c);
+    const t = tries.templates.get(letterClass(key.text));
     if (!t) return undefined;
     const put = (l: string, at: number) => l.slice(0, at) + key.text + l.slice(at + 1);
     const lines = t.frame.lines.slice();
@@ -577,12 +646,13 @@ export class LocalDialog {
     if (this.closed) return;
     this.closed = true;
     this.forget();
+    clearTimeout(this.timer);
     clearTimeout(this.hold);
     this.m.close(this.id);
   }
 
-  // Has the module adopt the key answered from ready; false when it
-  // could not, and the dialog is of no more use.
+  // Has the module adopt the key answered from tried frames; false when
+  // it could not, and the dialog is of no more use.
   private settle(): boolean {
     const k = this.pending;
     if (k === undefined) return true;
@@ -611,11 +681,26 @@ export class LocalDialog {
     return false;
   }
 
+  // Forgets the frames tried, as a key or size makes them stale. A key
+  // only marks them so: it comes with this code cold in the CPU's caches,
+  // and the run of tries after it clears them (fresh) and the timer it
+  // may have left (retryLater).
   private forget(): void {
-    this.ready.clear();
-    this.templates.clear();
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.stale = true;
+    this.second = this.secondAt(nowUs());
+  }
+
+  private fresh(): void {
+    if (!this.stale) return;
+    this.stale = false;
+    this.now.clear();
+    this.ahead.clear();
+  }
+
+  // The second the countdown shows at the time t (Unix µs): whole
+  // seconds left, rounded up; 0 without a countdown.
+  private secondAt(t: number): number {
+    return this.deadline > 0 ? Math.ceil((this.deadline - t) / 1e6) : 0;
   }
 
   // Whether the countdown, which a frame shows in whole seconds rounded
@@ -623,8 +708,40 @@ export class LocalDialog {
   // either side for the module's own reading of the clock.
   private unchanged(at: number): boolean {
     if (this.deadline <= 0) return true;
-    const second = (t: number) => Math.ceil((this.deadline - t) / 1e6);
-    return second(at - TURN_ROOM_US) === second(nowUs() + TURN_ROOM_US);
+    return this.secondAt(at - TURN_ROOM_US) === this.secondAt(nowUs() + TURN_ROOM_US);
+  }
+
+  // Whether the second the tries now are for has turned, and by more
+  // than the room after the turn.
+  private pastTurn(): boolean {
+    return this.deadline > 0 && this.secondAt(nowUs() - TURN_ROOM_US) < this.second;
+  }
+
+  // The time the next second's frames are tried for: just past the room
+  // after its turn; undefined when they are not due yet, or there is no
+  // next second to show.
+  private aheadAt(): number | undefined {
+    if (this.deadline <= 0 || this.second < 2) return undefined;
+    const turn = this.deadline - (this.second - 1) * 1e6;
+    if (turn - nowUs() > AHEAD_US) return undefined;
+    return turn + TURN_ROOM_US + 1000;
+  }
+
+  // At the turn of the second, the next second's tries take the place of
+  // the old ones; the run then tries what they lack.
+  private swap(): void {
+    if (!this.pastTurn()) return;
+    const was = this.second;
+    this.second = this.secondAt(nowUs());
+    const old = this.now;
+    old.clear();
+    if (this.second === was - 1) {
+      this.now = this.ahead;
+      this.ahead = old;
+      this.now.next = 0;
+    } else {
+      this.ahead.clear();
+    }
   }
 
   // How many ms from now a try would draw a frame that unchanged accepts
@@ -645,23 +762,19 @@ export class LocalDialog {
   // after next: Pi renders the frame and the child gets the key first.
   // One run at a time: a key or size while it runs starts it over.
   private tryLater(): void {
-    this.next = 0;
     this.again = this.running;
     if (this.running) return;
     this.running = true;
-    setImmediate(() => setImmediate(this.step));
+    setImmediate(this.stepNext);
   }
+
+  private stepNext = (): void => void setImmediate(this.step);
 
   private step = (): void => {
     if (this.closed) return void (this.running = false);
     if (this.again) {
       this.again = false;
-      return void setImmediate(() => setImmediate(this.step));
-    }
-    const keys = this.typing ? TEXT_TRIED_KEYS : TRIED_KEYS;
-    if (this.next >= keys.length) {
-      this.running = false;
-      return this.retryAtNextSecond();
+      return void setImmediate(this.stepNext);
     }
     if (!this.settle()) return void (this.running = false);
     // A timer may fire a millisecond or two early (Node counts from the
@@ -675,44 +788,52 @@ export class LocalDialog {
       this.hold.unref?.();
       return;
     }
-    const k = keys[this.next++]!;
-    const at = nowUs();
-    const f = this.m.try(this.id, k);
+    this.fresh();
+    this.swap();
+    const keys = this.typing ? TEXT_TRIED_KEYS : TRIED_KEYS;
+    // The keys the second shown now lacks, then the next second's.
+    const now = this.now;
+    while (now.next < keys.length && now.frames.has(keyId(keys[now.next]!))) now.next++;
+    const at = now.next < keys.length ? undefined : this.aheadAt();
+    const tries = at === undefined ? now : this.ahead;
+    if (tries.next >= keys.length) {
+      this.running = false;
+      return this.retryLater();
+    }
+    const k = keys[tries.next++]!;
+    const t = at ?? nowUs();
+    const f = at === undefined ? this.m.try(this.id, k) : this.m.try(this.id, k, at);
     if (f) {
       this.onTried?.(f);
-      this.ready.set(keyId(k), { frame: f, at });
-      if (this.letters && "text" in k) this.template(k.text);
+      tries.frames.set(keyId(k), { frame: f, at: t });
+      if (this.letters && "text" in k) this.template(tries, k.text);
     }
     setImmediate(this.step);
   };
 
   // Makes the template of the class whose second probe was just tried,
   // from the two probes' frames, when they make one.
-  private template(probe: string): void {
+  private template(tries: Tries, probe: string): void {
     const c = LETTER_CLASSES.findIndex((c) => c.probes[1] === probe);
     if (c < 0) return;
     const [p, q] = LETTER_CLASSES[c]!.probes;
-    const a = this.ready.get(keyId({ text: p }));
-    const b = this.ready.get(keyId({ text: q }));
+    const a = tries.frames.get(keyId({ text: p }));
+    const b = tries.frames.get(keyId({ text: q }));
     const t = a && b ? templateOf(a.frame, b.frame, [p, q], a.at) : undefined;
-    if (t) this.templates.set(c, t);
+    if (t) tries.templates.set(c, t);
   }
 
-  // The frames tried show the countdown's second: when it turns, they
-  // are tried again. This is the only work done while nobody types, once
-  // a second while the countdown runs, when the child's own frame for the
-  // second wakes Pi anyway.
-  private retryAtNextSecond(): void {
-    if (this.deadline <= 0) return;
-    const left = this.deadline - nowUs();
-    if (left <= 0) return;
-    this.timer = setTimeout(
-      () => {
-        this.forget();
-        this.tryLater();
-      },
-      (left % 1e6) / 1000 + TURN_ROOM_US / 1000 + 1,
-    );
+  // The frames tried show the countdown's second: the next second's are
+  // tried a little before it turns, and take the old ones' place at the
+  // turn. This is the only work done while nobody types, once a second
+  // while the countdown runs, when the child's own frame for the second
+  // wakes Pi anyway.
+  private retryLater(): void {
+    if (this.deadline <= 0 || this.second < 2) return;
+    const turn = this.deadline - (this.second - 1) * 1e6;
+    const due = this.ahead.next === 0 && this.second >= 2 ? turn - AHEAD_US : turn + TURN_ROOM_US;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.tryLater(), Math.max(due - nowUs(), 0) / 1000 + 1);
     this.timer.unref?.();
   }
 }

@@ -3,7 +3,7 @@
 // overlay toggle and cleanup.
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
-import { CURSOR_MARKER, visibleWidth } from "@earendil-works/pi-tui";
+import { CURSOR_MARKER, isKittyProtocolActive, setKittyProtocolActive, visibleWidth } from "@earendil-works/pi-tui";
 import { createAskUser } from "../index.ts";
 import { EXCHANGE_WAIT_MS, exchangeDefaults } from "../src/child.ts";
 import type { Frame } from "../src/protocol.ts";
@@ -33,7 +33,18 @@ test("keyMessage: Pi key names, text, Kitty printables, pastes; releases are not
     ["paste", "\x1b[200~two\nlines\x1b[201~", { text: "two\nlines" }],
     ["empty paste", "\x1b[200~\x1b[201~", undefined],
   ];
-  for (const [name, data, want] of cases) assert.deepEqual(keyMessage(data), want, name);
+  // Twice: the second time from what the first parsed.
+  for (const round of [1, 2]) for (const [name, data, want] of cases) assert.deepEqual(keyMessage(data), want, `${name} (${round})`);
+  // What Pi's parse gives as the Kitty keyboard protocol is on or off.
+  const kitty = isKittyProtocolActive();
+  try {
+    for (const [on, want] of [[false, "enter"], [true, "shift+enter"], [false, "enter"]] as const) {
+      setKittyProtocolActive(on);
+      assert.deepEqual(keyMessage("\n"), { key: want }, `a line feed with the Kitty protocol ${on ? "on" : "off"}`);
+    }
+  } finally {
+    setKittyProtocolActive(kitty);
+  }
 });
 
 test("custom: an overlay, keys answer it, every line fits the width, and it all goes away", async () => {
