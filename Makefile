@@ -55,11 +55,13 @@ test-steps:
 	$(MAKE) --no-print-directory -j4 -Otarget vet suite-binaries check-tools test-deps
 	$(MAKE) --no-print-directory -j3 -Otarget $(addprefix -o ,$(PHASE1)) gotest suites late-checks MADE="$(PHASE1)"
 
-# The JavaScript suites side by side: Pi's and the MCP SDK's one after
-# another in one lane, and each of EXTRA_TESTS_BESIDE (the real clients',
-# the release's) in a lane of its own. Their tests mostly wait on the
+# The JavaScript suites side by side: Pi's, the MCP SDK's and the
+# release's one after another in one lane, and each of EXTRA_TESTS_BESIDE
+# (the real clients') in a lane of its own. Their tests mostly wait on the
 # processes they start (Pi, the clients, npm, verdaccio): one lane took
-# over 15 minutes from empty caches.
+# over 15 minutes from empty caches. The release's build comes last in its
+# lane, after the Go tests have mostly ended: beside them, under the load
+# of a cold run, it slowed them past what their waits allow.
 suites:
 	$(MAKE) --no-print-directory -j$(words x $(EXTRA_TESTS_BESIDE)) -Otarget $(addprefix -o ,$(MADE)) suites-lane $(EXTRA_TESTS_BESIDE) MADE="$(MADE)"
 

@@ -6,7 +6,7 @@ RELEASE_DIR := release
 
 .PHONY: release-deps release-test
 
-EXTRA_TESTS_BESIDE += release-test
+EXTRA_TESTS += release-test
 TEST_DEPS += release-deps
 
 # npm ci only when the lockfile is newer than the installed tree.

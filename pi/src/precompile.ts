@@ -109,10 +109,17 @@ parentPort.postMessage("done");
  * describe, each given keys, so that V8 compiles the functions they call
  * there rather than on the caller's thread (see the file's comment). It
  * resolves with whether the worker ran them all, once it has, has failed,
- * or has taken longer than PRECOMPILE_TIMEOUT_MS, and never rejects: without
- * it the module works the same, its functions compiled as they first run.
+ * or has taken longer than timeoutMs (PRECOMPILE_TIMEOUT_MS unless given),
+ * and never rejects: without it the module works the same, its functions
+ * compiled as they first run. The worker runs at the lowest priority, so
+ * on a busy machine it may take the whole of its time.
  */
-export function precompile(module: WebAssembly.Module, specs: readonly MirrorSpec[], keys: readonly ({ key: string } | { text: string })[]): Promise<boolean> {
+export function precompile(
+  module: WebAssembly.Module,
+  specs: readonly MirrorSpec[],
+  keys: readonly ({ key: string } | { text: string })[],
+  timeoutMs = PRECOMPILE_TIMEOUT_MS,
+): Promise<boolean> {
   return new Promise((resolve) => {
     let worker: Worker;
     try {
@@ -128,7 +135,7 @@ export function precompile(module: WebAssembly.Module, specs: readonly MirrorSpe
       resolve(ran);
       void worker.terminate();
     };
-    const timer = setTimeout(() => end(false), PRECOMPILE_TIMEOUT_MS);
+    const timer = setTimeout(() => end(false), timeoutMs);
     timer.unref();
     worker.once("message", () => end(true));
     worker.once("error", () => end(false));

@@ -63,6 +63,9 @@ test("wasm loader: the package's module loads without a word on the terminal, an
   assert.equal(printedBy(`import { dialogModule } from "./src/wasm.ts"; const m = await dialogModule(${JSON.stringify(wasm)}); ${use}`), "");
 });
 
+// The worker runs at the lowest priority: beside a whole test run it may
+// wait long for the CPU, so the test gives it ten minutes, not the load's
+// ten seconds.
 test("wasm precompile: the worker runs the dialogs to the end, or fails, with nothing printed and nothing left running", { skip }, async () => {
   const dir = tempDir("askuser-wasm-");
   const empty = join(dir, "empty.wasm");
@@ -70,7 +73,7 @@ test("wasm precompile: the worker runs the dialogs to the end, or fails, with no
   const spec = { dialog: "ask_user", request: { questions: [{ title: "Q", kind: "single", options: [{ label: "a" }, { label: "b" }] }, { title: "Name?", kind: "input" }] } };
   const code = `import { readFileSync } from "node:fs"; import { precompile } from "./src/precompile.ts";
     const ran = [];
-    for (const p of ${JSON.stringify([wasm, empty])}) ran.push(await precompile(await WebAssembly.compile(readFileSync(p)), [${JSON.stringify(spec)}], [{ key: "down" }, { key: "tab" }, { text: "x" }]));
+    for (const p of ${JSON.stringify([wasm, empty])}) ran.push(await precompile(await WebAssembly.compile(readFileSync(p)), [${JSON.stringify(spec)}], [{ key: "down" }, { key: "tab" }, { text: "x" }], 600_000));
     console.log(JSON.stringify(ran));`;
   assert.equal(printedBy(code), "[true,false]\n");
 });
