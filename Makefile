@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build dist test test-steps test-deps suites suites-lane late-checks check-tools suite-binaries checks vet platforms staticcheck actionlint gotest bench fuzz clean
+.PHONY: all build dist test test-steps test-deps suites suites-lane suites-after-go late-checks check-tools suite-binaries checks vet platforms staticcheck actionlint gotest bench fuzz clean
 
 all: build
 
@@ -20,8 +20,8 @@ dist:
 
 # Fragments owned by the Pi package, the MCP server and the real MCP
 # clients' tests add their test targets to EXTRA_TESTS (or, to run in a
-# lane of its own beside those, to EXTRA_TESTS_BESIDE), and what those
-# download (npm packages, Node 22, tmux, Chromium) to TEST_DEPS, and the
+# second lane once the Go tests have ended, to EXTRA_TESTS_BESIDE), and
+# what those download (npm packages, Node 22, tmux, Chromium) to TEST_DEPS, and the
 # binaries they build to SUITE_BINARIES.
 EXTRA_TESTS :=
 EXTRA_TESTS_BESIDE :=
@@ -45,7 +45,12 @@ test:
 #     package once with -race for go test and staticcheck to reuse; the
 #     binaries the JavaScript suites run; the checks' own tools;
 #  2. the Go tests beside the JavaScript suites and the checks left: the
-#     tests of both mostly wait on the processes they start.
+#     tests of both mostly wait on the processes they start. The suites
+#     go in two lanes: EXTRA_TESTS (Pi's, the MCP SDK's, the release's)
+#     one after another from the start, and EXTRA_TESTS_BESIDE (the real
+#     clients') once the Go tests have ended. Run all at once, from empty
+#     caches, the Go tests' waits on terminals and deadlines ran out; one
+#     lane for all took over 15 minutes.
 # Phase 2 takes what phase 1 made as made (make -o, and for the suites'
 # own make the list in MADE): the binaries are not built again, nor the
 # downloads looked at again. MADE is empty unless test-steps sets it.
@@ -53,20 +58,17 @@ PHASE1 = $(SUITE_BINARIES) $(TEST_DEPS)
 MADE :=
 test-steps:
 	$(MAKE) --no-print-directory -j4 -Otarget vet suite-binaries check-tools test-deps
-	$(MAKE) --no-print-directory -j3 -Otarget $(addprefix -o ,$(PHASE1)) gotest suites late-checks MADE="$(PHASE1)"
+	$(MAKE) --no-print-directory -j4 -Otarget $(addprefix -o ,$(PHASE1)) gotest suites-lane suites-after-go late-checks MADE="$(PHASE1)"
 
-# The JavaScript suites side by side: Pi's, the MCP SDK's and the
-# release's one after another in one lane, and each of EXTRA_TESTS_BESIDE
-# (the real clients') in a lane of its own. Their tests mostly wait on the
-# processes they start (Pi, the clients, npm, verdaccio): one lane took
-# over 15 minutes from empty caches. The release's build comes last in its
-# lane, after the Go tests have mostly ended: beside them, under the load
-# of a cold run, it slowed them past what their waits allow.
+# The JavaScript suites, one after another.
 suites:
-	$(MAKE) --no-print-directory -j$(words x $(EXTRA_TESTS_BESIDE)) -Otarget $(addprefix -o ,$(MADE)) suites-lane $(EXTRA_TESTS_BESIDE) MADE="$(MADE)"
+	$(MAKE) --no-print-directory -j1 $(addprefix -o ,$(MADE)) $(EXTRA_TESTS) $(EXTRA_TESTS_BESIDE)
 
 suites-lane:
 	$(MAKE) --no-print-directory -j1 $(addprefix -o ,$(MADE)) $(EXTRA_TESTS)
+
+suites-after-go: gotest
+	$(MAKE) --no-print-directory -j1 $(addprefix -o ,$(MADE)) $(EXTRA_TESTS_BESIDE)
 
 late-checks:
 	$(MAKE) --no-print-directory -j1 staticcheck platforms actionlint

@@ -309,14 +309,16 @@ func TestInboxAnsweredElsewhere(t *testing.T) {
 const twinQuestion = `{"questions":[{"title":"Wait out the deadline?","options":[{"label":"yes"},{"label":"no"}]}]}`
 
 // TestInboxStopsCountdown stops, with Alt+Q in askuser inbox, the
-// countdown of a question that askuser ask asked with a 4 s deadline:
+// countdown of a question that askuser ask asked with a 10 s deadline:
 // the dialog says there is no timeout, askuser ask outlives its deadline,
-// and the answer given after it reaches askuser ask.
+// and the answer given after it reaches askuser ask. (With 4 s, under
+// the load of a whole test run from empty caches, the test once found
+// no question waiting: the deadline leaves room for a slow start.)
 func TestInboxStopsCountdown(t *testing.T) {
 	t.Parallel()
 	state, c := startTestHub(t)
 	env := append(os.Environ(), "TERM=xterm-256color", "XDG_STATE_HOME="+state)
-	ask := startHeadlessAsk(t, env, "ask", "--no-config", "--timeout-per-question", "4000", writeFile(t, "q.json", hubQuestion))
+	ask := startHeadlessAsk(t, env, "ask", "--no-config", "--timeout-per-question", "10000", writeFile(t, "q.json", hubQuestion))
 	q := pendingN(t, c, 1)[0]
 
 	s := startInbox(t, env)
@@ -328,7 +330,7 @@ func TestInboxStopsCountdown(t *testing.T) {
 	// Nothing happens at the deadline now: askuser ask must still run
 	// once a twin of it, asked after it with the same timeout, ended at
 	// its own deadline.
-	twin := startHeadlessAsk(t, env, "ask", "--no-config", "--timeout-per-question", "4000", writeFile(t, "twin.json", twinQuestion))
+	twin := startHeadlessAsk(t, env, "ask", "--no-config", "--timeout-per-question", "10000", writeFile(t, "twin.json", twinQuestion))
 	if code, out := twin.result(); code != 124 || !strings.Contains(out, `"status":"timeout"`) {
 		t.Fatalf("the twin askuser ask: exit status %d, result %s; want a timeout", code, out)
 	}
