@@ -67,6 +67,37 @@ type checker struct {
 	max  int
 }
 
+// names are the member names of one object met so far: a list while it
+// is short, a set once it is long, so that an object of many names costs
+// time in proportion to their count, not its square.
+type names struct {
+	list []string
+	set  map[string]struct{}
+}
+
+// add adds name and reports whether it was there already.
+func (n *names) add(name string) bool {
+	if n.set != nil {
+		if _, ok := n.set[name]; ok {
+			return true
+		}
+		n.set[name] = struct{}{}
+		return false
+	}
+	if slices.Contains(n.list, name) {
+		return true
+	}
+	n.list = append(n.list, name)
+	if len(n.list) > fastNames {
+		n.set = make(map[string]struct{}, 2*len(n.list))
+		for _, m := range n.list {
+			n.set[m] = struct{}{}
+		}
+		n.list = nil
+	}
+	return false
+}
+
 // checkUTF8 refuses data that is not UTF-8.
 func checkUTF8(line []byte) error {
 	if utf8.Valid(line) {
@@ -107,7 +138,7 @@ func (c *checker) value(raw []byte, path string, depth int) ([]byte, error) {
 	}
 	obj := raw[0] == '{'
 	raw = skipSpace(raw[1:])
-	var seen []string
+	var seen names
 	for i := 0; len(raw) > 0 && raw[0] != '}' && raw[0] != ']'; i++ {
 		sub := ""
 		if obj {
@@ -116,10 +147,9 @@ func (c *checker) value(raw []byte, path string, depth int) ([]byte, error) {
 			if err != nil {
 				return nil, err
 			}
-			if slices.Contains(seen, key) {
+			if seen.add(key) {
 				return nil, fmt.Errorf("%s: duplicate key %q", where(path), key)
 			}
-			seen = append(seen, key)
 			// Past the colon and the white space after it: the value,
 			// checked or skipped, starts at raw[0].
 			raw = skipSpace(skipSpace(raw[n:])[1:])

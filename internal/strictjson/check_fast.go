@@ -27,6 +27,10 @@ func fastCheck(data []byte, max int) bool {
 	return ok && !s.failed
 }
 
+// fastNames is the most names an object may have for the fast pass to
+// look for a name given twice among them, one by one.
+const fastNames = 32
+
 // fastValue checks the value at s.Pos for fastCheck. keys holds the
 // names of the objects it is inside, and is returned with the room it
 // may have gained.
@@ -43,8 +47,10 @@ func fastValue(s *Scanner, depth, max int, keys []string) ([]string, bool) {
 			if !ok {
 				break
 			}
-			// A name that is not text is refused here: Check says how.
-			if strings.ContainsRune(key, utf8.RuneError) || slices.Contains(keys[mark:], key) {
+			// A name that is not text is refused here: Check says how. An
+			// object of many names is left to the walk, whose search for a
+			// name given twice does not grow with the square of their count.
+			if len(keys)-mark >= fastNames || strings.ContainsRune(key, utf8.RuneError) || slices.Contains(keys[mark:], key) {
 				return keys, false
 			}
 			if keys, ok = fastValue(s, depth+1, max, append(keys, key)); !ok {

@@ -240,3 +240,50 @@ func BenchmarkCheck(b *testing.B) {
 		}
 	}
 }
+
+// TestCheckManyNames finds a name given twice in objects short and long,
+// on either side of the count at which both passes stop looking for it
+// one name at a time (fastNames).
+func TestCheckManyNames(t *testing.T) {
+	object := func(n, again int) []byte {
+		var b bytes.Buffer
+		b.WriteString(`{"outer":{`)
+		for i := range n {
+			fmt.Fprintf(&b, `"k%d":%d,`, i, i)
+		}
+		if again >= 0 {
+			fmt.Fprintf(&b, `"k%d":"again",`, again)
+		}
+		b.WriteString(`"last":true}}`)
+		return b.Bytes()
+	}
+	for _, n := range []int{1, fastNames - 1, fastNames, fastNames + 1, 3 * fastNames, 20000} {
+		for _, again := range []int{-1, 0, n / 2, n - 1} {
+			err := Check(object(n, again), nil)
+			switch {
+			case again < 0 && err != nil:
+				t.Errorf("%d names: %v", n, err)
+			case again >= 0 && (err == nil || err.Error() != fmt.Sprintf(`"outer": duplicate key "k%d"`, again)):
+				t.Errorf("%d names, k%d again: %v", n, again, err)
+			}
+		}
+	}
+}
+
+// BenchmarkCheckManyNames is Check on an object of 20000 names.
+func BenchmarkCheckManyNames(b *testing.B) {
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	for i := range 20000 {
+		fmt.Fprintf(&buf, `"k%d":%d,`, i, i)
+	}
+	buf.WriteString(`"last":true}`)
+	line := buf.Bytes()
+	b.SetBytes(int64(len(line)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Check(line, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
