@@ -13,6 +13,7 @@
 
 import { Worker } from "node:worker_threads";
 import type { MirrorSpec } from "./protocol.ts";
+import type { Key } from "./wasm.ts";
 
 /** How long precompile waits for the worker before Pi's thread goes on without it. */
 const PRECOMPILE_TIMEOUT_MS = 10_000;
@@ -117,7 +118,7 @@ parentPort.postMessage("done");
 export function precompile(
   module: WebAssembly.Module,
   specs: readonly MirrorSpec[],
-  keys: readonly ({ key: string } | { text: string })[],
+  keys: readonly Key[],
   timeoutMs = PRECOMPILE_TIMEOUT_MS,
 ): Promise<boolean> {
   return new Promise((resolve) => {

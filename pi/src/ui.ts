@@ -16,7 +16,7 @@ import {
 import type { KeyId, OverlayHandle, OverlayOptions, TUI } from "@earendil-works/pi-tui";
 import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import type { Cursor, Dialog, Frame, Notify, Open, ToChild } from "./protocol.ts";
-import type { LocalDialog, LocalFrame } from "./wasm.ts";
+import type { Key, LocalDialog, LocalFrame } from "./wasm.ts";
 
 /** The part of Pi's ExtensionContext the routes use. */
 export interface UIContext {
@@ -44,16 +44,13 @@ export const STATUS_KEY = "askuser";
 
 const BRACKETED_PASTE = /^\x1b\[200~([\s\S]*?)(?:\x1b\[201~)?$/;
 
-/** A key as the component gives it: a Pi key name, or printable text. */
-type KeyMessage = { key: string } | { text: string };
-
 // keyMessage's answers for short input, by whether the Kitty keyboard
 // protocol is on (parseKey reads it): a key is parsed once, then looked
 // up. A person's key comes with this code cold in the CPU's caches, and
 // the lookup touches far less of it than the parse, which tries a dozen
 // patterns. Raw 0x08 is parsed each time: parseKey reads the environment
 // for it.
-const parsedKeys = [new Map<string, KeyMessage | undefined>(), new Map<string, KeyMessage | undefined>()] as const;
+const parsedKeys = [new Map<string, Key | undefined>(), new Map<string, Key | undefined>()] as const;
 const PARSED_MAX = 256;
 const PARSED_LENGTH = 16;
 
@@ -63,7 +60,7 @@ const PARSED_LENGTH = 16;
  * neither (a key release, an unknown sequence). The same input may give
  * the same object again: it is not to be changed.
  */
-export function keyMessage(data: string): KeyMessage | undefined {
+export function keyMessage(data: string): Key | undefined {
   if (data.length > PARSED_LENGTH || data === "\x08") return parseKeyMessage(data);
   const parsed = parsedKeys[isKittyProtocolActive() ? 1 : 0];
   let k = parsed.get(data);
@@ -74,7 +71,7 @@ export function keyMessage(data: string): KeyMessage | undefined {
   return k;
 }
 
-function parseKeyMessage(data: string): KeyMessage | undefined {
+function parseKeyMessage(data: string): Key | undefined {
   if (isKeyRelease(data)) return undefined;
   const paste = BRACKETED_PASTE.exec(data);
   if (paste) return paste[1] ? { text: paste[1] } : undefined;

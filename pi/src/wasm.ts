@@ -802,7 +802,7 @@ export class LocalDialog {
     }
     const k = keys[tries.next++]!;
     const t = at ?? nowUs();
-    const f = at === undefined ? this.m.try(this.id, k) : this.m.try(this.id, k, at);
+    const f = this.m.try(this.id, k, at);
     if (f) {
       this.onTried?.(f);
       tries.frames.set(keyId(k), { frame: f, at: t });
@@ -831,7 +831,7 @@ export class LocalDialog {
   private retryLater(): void {
     if (this.deadline <= 0 || this.second < 2) return;
     const turn = this.deadline - (this.second - 1) * 1e6;
-    const due = this.ahead.next === 0 && this.second >= 2 ? turn - AHEAD_US : turn + TURN_ROOM_US;
+    const due = this.ahead.next === 0 ? turn - AHEAD_US : turn + TURN_ROOM_US;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.tryLater(), Math.max(due - nowUs(), 0) / 1000 + 1);
     this.timer.unref?.();
@@ -887,7 +887,7 @@ const WARM_SPECS: MirrorSpec[] = [
     },
   },
 ];
-const WARM_KEYS: ({ key: string } | { text: string })[] = [
+const WARM_KEYS: Key[] = [
   ..."down down up down space tab down tab right left down up tab shift+tab end home pageDown pageUp".split(" ").map((key) => ({ key })),
   { text: "a" },
   { text: "bc" },
