@@ -19,7 +19,10 @@ import type { Key } from "./wasm.ts";
 const PRECOMPILE_TIMEOUT_MS = 10_000;
 
 // The worker, plain JavaScript (it is evaluated as is, a script or an ES
-// module as the process's flags say, hence getBuiltinModule): the few WASI
+// module as the process's flags say, hence getBuiltinModule). It cannot
+// import wasm.ts's wasiImports: Pi loads this package through jiti, from
+// node_modules, where Node strips no TypeScript for a worker. So it has
+// its own, smaller copy of the WASI functions: the few
 // functions Go's runtime calls at initialization and in a dialog, with
 // nothing written anywhere, then the dialogs of workerData.specs at three
 // sizes, each given workerData.keys, tried then applied, and a key tried and
