@@ -21,9 +21,12 @@
 //                     a person's are, after the same warm-up, each contender
 //                     alone in a Node of its own, taking turns; askuser with
 //                     its frames drawn by the child, and in process by its
-//                     dialog compiled to WebAssembly (bin/askuser-dialog.wasm),
-//                     which draws the likely next keys' frames between keys
-//                     (src/wasm.ts, LocalDialog). The first keys come back
+//                     dialog compiled to WebAssembly (bin/askuser-dialog.wasm).
+//                     Both draw the likely next keys' frames between keys:
+//                     the module in process (src/wasm.ts, LocalDialog), the
+//                     child on its side, sending them ahead (the protocol's
+//                     try); a key's frame drawn ahead is timed to its
+//                     render, as the module's are. The first keys come back
 //                     to back, with no turn of the event loop between them:
 //                     no key is tried there, and each is drawn as it comes.
 //   typed keys        keys as far apart, typed into a text field: letters,
@@ -403,6 +406,10 @@ async function dialog(who: Contender, cols = 100, previews = false, text = false
   // key's own frame ends the wait, never a countdown's tick; a route
   // that does not answer within ANSWER_MS fails the bench.
   const split = { start: 0, input: 0, render: 0 };
+  const answerOf = async (answer: Promise<string>, data: string, before: string[]): Promise<void> => {
+    const type = await bounded(answer, ANSWER_MS, () => `bench: ${who}'s child did not answer the key ${keyText(data)} within ${ANSWER_MS} ms; the screen:\n${before.join("\n")}`);
+    if (type !== "frame") throw new Error(`bench: the key ${keyText(data)} ended ${who}'s dialog (${type}); the screen before it:\n${before.join("\n")}`);
+  };
   const press = async (data: string): Promise<number | undefined> => {
     const before = screen;
     pressing = true;
@@ -418,10 +425,11 @@ async function dialog(who: Contender, cols = 100, previews = false, text = false
       if (!requested) throw new Error(`bench: the in-process dialog drew no frame for the key ${keyText(data)}: the key ended the dialog or the copy was dropped`);
     } else if (answer) {
       c.handleInput!(data);
-      // A tick handled before the answer does not count: only what the
-      // answer draws does.
-      const type = await bounded(answer, ANSWER_MS, () => `bench: ${who}'s child did not answer the key ${keyText(data)} within ${ANSWER_MS} ms; the screen:\n${before.join("\n")}`);
-      if (type !== "frame") throw new Error(`bench: the key ${keyText(data)} ended ${who}'s dialog (${type}); the screen before it:\n${before.join("\n")}`);
+      // The key's frame is drawn by the time handleInput returns when the
+      // child drew it ahead, or answered it within the exchange's wait;
+      // else it comes with the child's answer. A tick handled before the
+      // answer does not count: only what the answer draws does.
+      if (!requested) await answerOf(answer, data, before);
     } else {
       c.handleInput!(data);
     }
@@ -432,9 +440,12 @@ async function dialog(who: Contender, cols = 100, previews = false, text = false
     split.start = t0;
     split.input = t1 - t0;
     split.render = t2 - t1;
+    // A frame drawn ahead: the child still answers the key, before the
+    // next one comes.
+    if (answer) await answerOf(answer, data, before);
     answered = undefined;
     pressing = false;
-    screen = after;
+    screen = answer ? c.render(cols) : after;
     return requested && (after.length !== before.length || after.some((l, i) => l !== before[i])) ? t : undefined;
   };
   // A key that must draw: the arrows always do.
@@ -600,9 +611,12 @@ async function keysAtPace() {
     versus(`key to frame, keys ${gap} ms apart, in process (wasm), p50 / p90 / p99 (${n} keys)`, got.wasm[i]!, got.rpiv[i]!, [50, 90, 99], budget);
     row(`  of those keys, how many another process took the CPU during (for the child, its own counts): child / wasm`, `${preempted.askuser[i]} / ${preempted.wasm[i]}`, "", `${preempted.rpiv[i]}`);
   }
+  // The keys whose frames the child had not drawn ahead waited for it.
   const part = (f: (t: ExchangeTimes) => number, p: number) => us(pct(parts.map(f), p));
-  for (const p of [50, 90])
-    row(`  where a child's key goes 100 ms apart, p${p}s: write / wait for the child / read and apply`, `${part((t) => t.written - t.start, p)} / ${part((t) => t.read - t.written, p)} / ${part((t) => t.answered - t.read, p)}`);
+  row(`  of the child's keys 100 ms apart, how many waited for the child (not drawn ahead)`, `${parts.length}`);
+  if (parts.length > 0)
+    for (const p of [50, 90])
+      row(`  where a child's key 100 ms apart waited for it, p${p}s: write / wait for the child / read and apply`, `${part((t) => t.written - t.start, p)} / ${part((t) => t.read - t.written, p)} / ${part((t) => t.answered - t.read, p)}`);
 }
 
 // Typed keys at a person's pace, beside the arrows of keysAtPace: letters,

@@ -135,6 +135,7 @@ export class Child {
   private scratch: Buffer | undefined;
   private awaiting: string | undefined; // the call exchange waits on
   private answered = false;
+  private awaited = 0; // the frames exchange still waits for
   private readonly exchangeWaitMs: number;
   private readonly exchangeSpinMs: number;
   /** When set, receives the times of every exchange answered synchronously. */
@@ -201,7 +202,10 @@ export class Child {
   /**
    * Sends msg, a message the child answers for call with a frame (a key),
    * and reads the child's output at once, synchronously, until that
-   * answer or the component's close or the call's result is handled:
+   * answer or the component's close or the call's result is handled
+   * (answers, when keys or sizes sent before msg are still unanswered, is
+   * how many frames that takes, msg's own the last; a countdown's tick
+   * answers nothing):
    * render(width) then already has the new frame, with no trip through
    * the event loop. Every message read on the way is handled as the event
    * loop would have handled it, in order.
@@ -216,7 +220,7 @@ export class Child {
    * another) it naps between reads, so that a child waiting for this CPU
    * gets it.
    */
-  exchange(msg: ToChild, call: string): boolean {
+  exchange(msg: ToChild, call: string, answers = 1): boolean {
     if (this.dead) return false;
     const stdin = this.proc.stdin!;
     const stdout = this.proc.stdout!;
@@ -241,6 +245,7 @@ export class Child {
     }
     this.awaiting = call;
     this.answered = false;
+    this.awaited = answers;
     const scratch = (this.scratch ??= Buffer.allocUnsafe(64 << 10));
     const sent = performance.now();
     const deadline = sent + this.exchangeWaitMs;
@@ -366,7 +371,7 @@ export class Child {
       case "error":
         return; // error lines are for people: they are on stderr too
     }
-    if (msg.call === this.awaiting && ANSWERS.has(msg.type)) this.answered = true;
+    if (msg.call === this.awaiting && ANSWERS.has(msg.type) && !(msg.type === "frame" && msg.tick === true) && --this.awaited <= 0) this.answered = true;
     if (this.onAnswer && ANSWERS.has(msg.type) && !(msg.type === "frame" && msg.tick === true)) this.onAnswer(msg.call, msg.type as "frame" | "close" | "result");
     const waiter = this.waiters.get(`${msg.type}:${msg.call}`);
     if (waiter) {

@@ -332,10 +332,13 @@ export class AskUserHost {
               case "open":
                 route = "custom";
                 view?.close();
-                view = new CustomView(ui, send, call, m, (k) => child.exchange(k, call), m.mirror ? () => localDialog(m.mirror) : undefined);
+                view = new CustomView(ui, send, call, m, (k, answers) => child.exchange(k, call, answers), m.mirror ? () => localDialog(m.mirror) : undefined);
                 break;
               case "frame":
                 view?.frame(m);
+                break;
+              case "tries":
+                view?.tries(m);
                 break;
               case "close":
                 view?.close();

@@ -41,6 +41,18 @@ export interface Abort {
 /** A key for the call's component: a Pi key name, or printable text. */
 export type Key = { type: "key"; call: string } & ({ key: string; text?: never } | { text: string; key?: never });
 
+/**
+ * The keys whose frames the child draws ahead of them, after each frame
+ * it sends: typing while a text input has the cursor, keys otherwise.
+ * Without them it stops.
+ */
+export interface Try {
+  type: "try";
+  call: string;
+  keys?: ({ key: string } | { text: string })[];
+  typing?: ({ key: string } | { text: string })[];
+}
+
 /** The size the component renders at. */
 export interface Resize {
   type: "resize";
@@ -77,7 +89,7 @@ export interface Explain {
 }
 
 /** A message the shim writes to the child. */
-export type ToChild = Hello | Ask | Abort | Key | Resize | UIError | Reply | Explain;
+export type ToChild = Hello | Ask | Abort | Key | Try | Resize | UIError | Reply | Explain;
 
 /** The child's answer to hello: its support report. */
 export interface Ready {
@@ -170,6 +182,27 @@ export interface Frame {
   tick?: boolean;
 }
 
+/**
+ * The frames the keys of the last Try would bring to the component, each
+ * a patch of the frame sent last (at, length and lines, as a Frame's),
+ * for its key's name or text. A key that would end the dialog has none.
+ */
+export interface Tries {
+  type: "tries";
+  call: string;
+  frames: TriedFrame[];
+}
+
+/** One frame of Tries, which the shim checks as it reads it. */
+export interface TriedFrame {
+  key?: string;
+  text?: string;
+  at: number;
+  length: number;
+  lines: string[];
+  cursor?: Cursor;
+}
+
 /** Ends the component. */
 export interface Close {
   type: "close";
@@ -233,6 +266,7 @@ export type FromChild =
   | Event
   | Open
   | Frame
+  | Tries
   | Close
   | Notify
   | Dialog
@@ -241,7 +275,7 @@ export type FromChild =
   | Explained;
 
 /** A message about one call, other than its result: what a call's handlers hear. */
-export type CallMessage = Event | Open | Frame | Close | Notify | Dialog | DialogCancel | Progress;
+export type CallMessage = Event | Open | Frame | Tries | Close | Notify | Dialog | DialogCancel | Progress;
 
 /**
  * Stands for a child that is gone, where a message was waited for; never
@@ -266,6 +300,7 @@ const SHAPES: { [T in FromChild["type"]]: Shape } = {
   event: { call: "string", channel: "string", payload: "any" },
   open: { call: "string", display: "string", toggleKey: "string", hiddenStatus: "string?", hideWorking: "boolean?", mirror: "object?" },
   frame: { call: "string", lines: "lines", at: "number?", length: "number?", cursor: "object?", tick: "boolean?" },
+  tries: { call: "string", frames: "object" },
   close: { call: "string" },
   notify: { call: "string", data: "string" },
   dialog: { call: "string", req: "number", method: "string", title: "string", options: "lines?", placeholder: "string?", timeoutMs: "number?" },

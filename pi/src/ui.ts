@@ -15,7 +15,8 @@ import {
 } from "@earendil-works/pi-tui";
 import type { KeyId, OverlayHandle, OverlayOptions, TUI } from "@earendil-works/pi-tui";
 import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
-import type { Cursor, Dialog, Frame, Notify, Open, ToChild } from "./protocol.ts";
+import type { Cursor, Dialog, Frame, Notify, Open, ToChild, Tries, TriedFrame } from "./protocol.ts";
+import { keyId, letterClass, letterFrame, type Template, templatesOf, TEXT_TRIED_KEYS, TRIED_KEYS } from "./tries.ts";
 import type { Key, LocalDialog, LocalFrame } from "./wasm.ts";
 
 /** The part of Pi's ExtensionContext the routes use. */
@@ -35,6 +36,10 @@ export interface UIContext {
 }
 
 type Send = (msg: ToChild) => void;
+
+// Sends a key and waits for its frame, the last of answers frames the
+// child owes (see Child.exchange).
+type SendKey = (msg: ToChild, answers: number) => void;
 
 // The title stack's push and pop (XTWINOPS 22 and 23), as the child sends them.
 const TITLE_PUSH = "\x1b[22;0t";
@@ -122,7 +127,7 @@ export class CustomView {
   private local: LocalDialog | undefined;
   // The in-process frames of the keys and sizes the child has not
   // answered yet, oldest first.
-  private expected: LocalFrame[] = [];
+  private expected: (LocalFrame & { template?: boolean })[] = [];
   // The child's frames that differed from the copy's for the same key
   // while the child was not behind.
   private mismatches = 0;
@@ -135,6 +140,14 @@ export class CustomView {
   private history: ({ key: string } | { text: string } | { width: number; rows: number })[] | undefined = [];
   // Keys and sizes sent to the child that it has not answered yet.
   private unanswered = 0;
+  // Without an in-process copy: whether the child was asked to draw the
+  // likely next keys' frames ahead (a try message), and those it drew
+  // for its last frame, by keyId, with the letter classes' templates;
+  // undefined while there are none for the frame on screen. letters is
+  // false once a letter drawn from a template was not the child's.
+  private asked = false;
+  private ahead: { frames: Map<string, LocalFrame>; templates: Map<number, Template> } | undefined;
+  private letters = true;
   // The last render: returned again while nothing it depends on changed,
   // and its lines reused where theirs did not.
   private rendered:
@@ -168,7 +181,7 @@ export class CustomView {
 
   private ctx: UIContext;
   private send: Send;
-  private sendKey: Send;
+  private sendKey: SendKey;
   private call: string;
 
   /**
@@ -184,7 +197,7 @@ export class CustomView {
    * component then asks again before each key, and a copy made late is
    * given the sizes and keys so far before it draws.
    */
-  constructor(ctx: UIContext, send: Send, call: string, open: Open, sendKey: Send = send, local?: () => LocalDialog | undefined) {
+  constructor(ctx: UIContext, send: Send, call: string, open: Open, sendKey: SendKey = send, local?: () => LocalDialog | undefined) {
     this.ctx = ctx;
     this.makeLocal = local;
     this.local = local?.();
@@ -193,6 +206,7 @@ export class CustomView {
     this.send = send;
     this.sendKey = sendKey;
     this.call = call;
+    if (!this.local) this.askAhead(true);
     this.overlay = open.display !== "inline";
     this.hiddenStatus = open.hiddenStatus || undefined;
     this.hideWorking = open.hideWorking === true;
@@ -247,30 +261,21 @@ export class CustomView {
 
   /** Takes a frame from the child, whole or a patch, and redraws. */
   frame(msg: Frame): void {
-    const lines = msg.lines;
-    if (msg.at !== undefined && msg.length !== undefined) {
-      // The lines from at on are replaced, and the frame has length lines.
-      // The child patches only frames it sent; a patch past the end would
-      // be its bug, and leaves empty lines rather than a crash.
-      const last = this.childLines;
-      const next = last.slice(0, msg.at);
-      while (next.length < msg.at) next.push("");
-      for (const l of lines) next.push(l);
-      for (let i = next.length; i < last.length; i++) next.push(last[i]!);
-      if (next.length > msg.length) next.length = Math.max(msg.length, 0);
-      this.childLines = next;
-    } else {
-      this.childLines = lines;
-    }
+    this.ahead = undefined; // drawn ahead of the frame before
+    this.childLines = msg.at !== undefined && msg.length !== undefined ? patched(this.childLines, msg.lines, msg.at, msg.length) : msg.lines;
     this.childCursor = msg.cursor;
     if (msg.tick !== true) {
       if (this.unanswered > 0) this.unanswered--;
       // The answer to the oldest key or size the child had not answered.
       const mine = this.expected.shift();
-      if (mine && this.expected.length === 0 && this.local && !sameFrame(mine, this.childLines, this.childCursor)) {
-        // Not a countdown's second turning while the child was behind:
-        // the copy drew something else. Its frames stop here.
-        if (++this.mismatches >= MAX_MISMATCHES) this.dropLocal();
+      if (mine && this.expected.length === 0 && !sameFrame(mine, this.childLines, this.childCursor)) {
+        if (this.local) {
+          // Not a countdown's second turning while the child was behind:
+          // the copy drew something else. Its frames stop here.
+          if (++this.mismatches >= MAX_MISMATCHES) this.dropLocal();
+        } else if (mine.template) {
+          this.letters = false; // a letter's frame drawn ahead was not the child's
+        }
       }
     }
     // While the child is behind the copy, the copy's frame stays.
@@ -300,8 +305,8 @@ export class CustomView {
    * wakes it, and the woken child can take this CPU from Pi before the
    * render; Pi renders on the next tick, before this flush.
    */
-  private post(msg: ToChild): void {
-    if (!this.local) {
+  private post(msg: ToChild, later = this.local !== undefined): void {
+    if (!later) {
       this.flush();
       this.send(msg);
       return;
@@ -317,9 +322,62 @@ export class CustomView {
 
   // Stops using the in-process copy: the child draws alone from now on.
   private dropLocal(): void {
-    this.local?.close();
+    if (!this.local) return;
+    this.local.close();
     this.local = undefined;
     this.history = undefined;
+    if (!this.closed) this.askAhead(true);
+  }
+
+  // Asks the child to draw the likely next keys' frames ahead of them,
+  // after every frame it sends, or to stop (when an in-process copy
+  // draws them).
+  private askAhead(on: boolean): void {
+    if (on === this.asked) return;
+    this.asked = on;
+    this.ahead = undefined;
+    this.send(on ? { type: "try", call: this.call, keys: [...TRIED_KEYS], typing: [...TEXT_TRIED_KEYS] } : { type: "try", call: this.call });
+  }
+
+  /**
+   * Takes the frames the child drew ahead of the likely next keys, for
+   * its last frame: handleInput shows one the moment its key comes. They
+   * are dropped when a key or size has gone to the child since.
+   */
+  tries(msg: Tries): void {
+    if (this.closed || this.local || !this.asked || this.unanswered > 0 || !Array.isArray(msg.frames)) return;
+    const frames = new Map<string, LocalFrame>();
+    for (const t of msg.frames) {
+      const f = this.triedFrame(t);
+      if (f) frames.set(f.id, f.frame);
+    }
+    this.ahead = { frames, templates: templatesOf(frames) };
+  }
+
+  // One frame of a tries message as a frame of the child's last, with
+  // its keyId; undefined for one that is not as the protocol says.
+  private triedFrame(t: TriedFrame): { id: string; frame: LocalFrame } | undefined {
+    if (typeof t !== "object" || t === null) return undefined;
+    const { key, text, at, length, lines, cursor } = t;
+    const named = typeof key === "string" && text === undefined;
+    const typed = typeof text === "string" && key === undefined;
+    if (!(named || typed) || !Number.isInteger(at) || !Number.isInteger(length) || at < 0 || at > this.childLines.length || length < 0) return undefined;
+    if (!Array.isArray(lines) || !lines.every((l) => typeof l === "string")) return undefined;
+    if (cursor !== undefined && (typeof cursor !== "object" || cursor === null || !Number.isInteger(cursor.row) || !Number.isInteger(cursor.col))) return undefined;
+    const frame: LocalFrame = { lines: patched(this.childLines, lines, at, length) };
+    if (cursor) frame.cursor = { row: cursor.row, col: cursor.col };
+    return { id: named ? keyId({ key: key! }) : keyId({ text: text! }), frame };
+  }
+
+  // The frame the child drew ahead for key, when it did; a letter's may
+  // come from its class's template.
+  private aheadFrame(key: Key): (LocalFrame & { template?: boolean }) | undefined {
+    const ahead = this.ahead;
+    if (!ahead) return undefined;
+    const f = ahead.frames.get(keyId(key));
+    if (f || !this.letters || !("text" in key)) return f;
+    const t = ahead.templates.get(letterClass(key.text));
+    return t && { ...letterFrame(t, key.text), template: true };
   }
 
   // Makes the in-process copy late, when it can be made now, and gives it
@@ -328,6 +386,7 @@ export class CustomView {
   private adopt(): void {
     const local = this.makeLocal?.();
     if (!local) return;
+    this.askAhead(false);
     const history = this.history ?? [];
     this.history = undefined;
     let f: LocalFrame | "ended" | undefined;
@@ -464,8 +523,19 @@ export class CustomView {
     if (!key) return;
     const msg: ToChild = { type: "key", call: this.call, ...key };
     if (!this.local && this.history && this.unanswered === 0) this.adopt();
+    const ahead = !this.local && this.unanswered === 0 ? this.aheadFrame(key) : undefined;
+    this.ahead = undefined;
     this.unanswered++;
     this.history?.push(key);
+    if (ahead) {
+      // Drawn ahead by the child: shown now, and the key goes to the
+      // child after Pi has rendered it. The child's own frame for it
+      // follows, and is shown should it differ.
+      this.post(msg, true);
+      this.expected.push(ahead);
+      this.show(ahead);
+      return;
+    }
     if (this.local) {
       const f = this.local.key(key);
       if (f !== undefined && f !== "ended") {
@@ -479,7 +549,7 @@ export class CustomView {
       this.dropLocal();
     }
     this.flush();
-    this.sendKey(msg);
+    this.sendKey(msg, this.unanswered);
   }
 
   // The raw listener sees input before the component, also while the
@@ -574,6 +644,21 @@ function sameFrame(f: LocalFrame, lines: string[], cursor: Cursor | undefined): 
   if (f.cursor && cursor && (f.cursor.row !== cursor.row || f.cursor.col !== cursor.col)) return false;
   for (let i = 0; i < lines.length; i++) if (f.lines[i] !== lines[i]) return false;
   return true;
+}
+
+/**
+ * The frame a patch makes of last: its lines from at on replaced by
+ * lines, and length lines in all. The child patches only frames it sent;
+ * a patch past the end would be its bug, and leaves empty lines rather
+ * than a crash.
+ */
+function patched(last: string[], lines: string[], at: number, length: number): string[] {
+  const next = last.slice(0, at);
+  while (next.length < at) next.push("");
+  for (const l of lines) next.push(l);
+  for (let i = next.length; i < last.length; i++) next.push(last[i]!);
+  if (next.length > length) next.length = Math.max(length, 0);
+  return next;
 }
 
 /** The native dialogs of one call. */

@@ -7,6 +7,7 @@ import { CURSOR_MARKER, isKittyProtocolActive, setKittyProtocolActive, visibleWi
 import { createAskUser } from "../index.ts";
 import { EXCHANGE_WAIT_MS, exchangeDefaults } from "../src/child.ts";
 import type { Frame } from "../src/protocol.ts";
+import { TEXT_TRIED_KEYS, TRIED_KEYS } from "../src/tries.ts";
 import { CustomView, keyMessage } from "../src/ui.ts";
 import { fakeCtx, noConfig, type Shown, until } from "./fake.ts";
 
@@ -207,6 +208,72 @@ test("CustomView: a patch replaces the lines from at on and sets the length; kep
   view.close();
 });
 
+test("CustomView: without an in-process copy, a frame the child drew ahead shows the moment its key comes; stale or bad ones are not used", async () => {
+  const f = fakeCtx("tui", { cols: 20, rows: 12 });
+  f.ctx.ui.custom = () => new Promise(() => {});
+  const sent: any[] = [];
+  const exchanged: [any, number][] = [];
+  const view = new CustomView(f.ctx, (m) => sent.push(m), "c1", { type: "open", call: "c1", display: "inline", toggleKey: "" }, (m, n) => exchanged.push([m, n]));
+  const render = () => (view as unknown as { render(w: number): string[] }).render(20);
+  const type = (data: string) => view.component.handleInput(data);
+  const settle = () => new Promise((r) => setImmediate(r));
+  assert.deepEqual(sent[0], { type: "try", call: "c1", keys: [...TRIED_KEYS], typing: [...TEXT_TRIED_KEYS] }, "the child is asked first");
+  (view.component as { focused: boolean }).focused = true;
+  render(); // the size goes to the child; the frame answers it
+  view.frame({ type: "frame", call: "c1", lines: ["q", "> a", "  b"] });
+  view.tries({
+    type: "tries",
+    call: "c1",
+    frames: [
+      { key: "down", at: 1, length: 3, lines: ["  a", "> b"] },
+      { key: "up", at: 0, length: 3, lines: [] },
+      { text: "e", at: 0, length: 4, lines: ["q: e"], cursor: { row: 0, col: 4 } },
+      { text: "t", at: 0, length: 4, lines: ["q: t"], cursor: { row: 0, col: 4 } },
+      { key: "bad", at: 99, length: 3, lines: [] }, // past the frame's end: not used
+      { key: "both", text: "x", at: 0, length: 3, lines: [] } as any,
+    ],
+  });
+  type("\x1b[B");
+  assert.deepEqual(render(), ["q", "  a", "> b"], "down's frame, drawn ahead, is on screen when handleInput returns");
+  assert.equal(exchanged.length, 0, "the key did not wait for the child");
+  assert.equal(sent.filter((m) => m.type === "key").length, 0, "the key goes to the child after Pi has rendered");
+  await settle();
+  assert.deepEqual(sent.at(-1), { type: "key", call: "c1", key: "down" });
+  // A key before the child answered: the frames ahead were of the frame
+  // before, so it waits for both answers.
+  type("\x1b[A");
+  assert.deepEqual(exchanged, [[{ type: "key", call: "c1", key: "up" }, 2]], "up waits for the child's two frames");
+  view.frame({ type: "frame", call: "c1", at: 1, length: 3, lines: ["  a", "> b"] });
+  view.frame({ type: "frame", call: "c1", at: 1, length: 3, lines: ["> a", "  b"] });
+  assert.deepEqual(render(), ["q", "> a", "  b"]);
+  // Tries that come while a key is unanswered are stale.
+  type("\x1b[B");
+  view.tries({ type: "tries", call: "c1", frames: [{ key: "down", at: 0, length: 1, lines: ["stale"] }] });
+  view.frame({ type: "frame", call: "c1", at: 1, length: 3, lines: ["  a", "> b"] });
+  exchanged.length = 0;
+  type("\x1b[B");
+  assert.equal(exchanged.length, 1, "no frame ahead: the key waits for the child");
+  view.frame({ type: "frame", call: "c1", at: 0, length: 3, lines: [] });
+  // A letter of a class whose probes were drawn ahead comes from their
+  // template; once one is not the child's, letters are not drawn so again.
+  const letters = [
+    { text: "e", at: 0, length: 1, lines: ["> e"], cursor: { row: 0, col: 3 } },
+    { text: "t", at: 0, length: 1, lines: ["> t"], cursor: { row: 0, col: 3 } },
+  ];
+  view.frame({ type: "frame", call: "c1", lines: ["> "], cursor: { row: 0, col: 2 } });
+  view.tries({ type: "tries", call: "c1", frames: letters });
+  exchanged.length = 0;
+  type("k");
+  assert.equal(exchanged.length, 0, "k is drawn from the template");
+  assert.deepEqual(render().map((l) => l.replace(CURSOR_MARKER, "|")), ["> k|"]);
+  view.frame({ type: "frame", call: "c1", lines: ["> K"], cursor: { row: 0, col: 3 } }); // the child drew otherwise
+  assert.deepEqual(render().map((l) => l.replace(CURSOR_MARKER, "|")), ["> K|"], "the child's frame wins");
+  view.tries({ type: "tries", call: "c1", frames: letters.map((l) => ({ ...l, lines: [`> K${l.text}`], cursor: { row: 0, col: 4 } })) });
+  type("j");
+  assert.equal(exchanged.length, 1, "no letter is drawn from a template again");
+  view.close();
+});
+
 test("CustomView.close is idempotent, and works before and after the component exists", async () => {
   for (const when of ["before", "after"]) {
     const f = fakeCtx("tui");
@@ -229,7 +296,11 @@ test("CustomView.close is idempotent, and works before and after the component e
     assert.equal(dones, 1, `${when}: done once`);
     view.close();
     assert.equal(dones, 1, when);
-    assert.deepEqual(sent.filter((m) => m.type !== "resize"), [], `${when}: nothing else sent`);
+    assert.deepEqual(
+      sent.filter((m) => m.type !== "resize"),
+      [{ type: "try", call: "c1", keys: [...TRIED_KEYS], typing: [...TEXT_TRIED_KEYS] }],
+      `${when}: nothing else sent than the keys to draw ahead`,
+    );
   }
 });
 

@@ -10,7 +10,8 @@ import { createAskUser } from "../index.ts";
 import { EXCHANGE_WAIT_MS, exchangeDefaults } from "../src/child.ts";
 import type { ToChild } from "../src/protocol.ts";
 import { CustomView, MAX_MISMATCHES } from "../src/ui.ts";
-import { DialogModule, dialogModule, findDialogModule, LocalDialog, type LocalFrame, TEXT_TRIED_KEYS, TRIED_KEYS, WASM_FILE } from "../src/wasm.ts";
+import { TEXT_TRIED_KEYS, TRIED_KEYS } from "../src/tries.ts";
+import { DialogModule, dialogModule, findDialogModule, LocalDialog, type LocalFrame, WASM_FILE } from "../src/wasm.ts";
 import { fakeCtx, noConfig, pkgDir, type Shown, until } from "./fake.ts";
 import { tempDir } from "./tempdir.ts";
 
@@ -166,7 +167,14 @@ async function run(module: string | false, width: number, paced = false) {
     };
     const s: Shown = await until("the dialog", () => (f.shown[0]?.component && f.shown[0].component.render(width).length > 0 ? f.shown[0] : undefined));
     let exchanges = 0;
-    ask.host.process!.onExchange = () => exchanges++;
+    let posted = 0; // keys sent without waiting for their frames
+    const child = ask.host.process!;
+    child.onExchange = () => exchanges++;
+    const send = child.send.bind(child);
+    child.send = (m) => {
+      if (m.type === "key") posted++;
+      send(m);
+    };
     const screens: string[] = [];
     const end = Date.now() + 20_000;
     // The keys the module drew while Pi handled them, not those it drew
@@ -189,7 +197,7 @@ async function run(module: string | false, width: number, paced = false) {
     const settled = s.component!.render(width).join("\n");
     f.type("\x1b[13;5u"); // ctrl+enter submits
     const res = await p;
-    return { screens, settled, res, exchanges, drawn };
+    return { screens, settled, res, exchanges, posted, drawn };
   });
 }
 
@@ -205,7 +213,11 @@ test("wasm route: every key's frame is drawn in process at once, the same as the
     assert.equal(local.settled, child.settled, `${width} columns: the child's frame after the keys`);
     assert.equal(local.settled, local.screens.at(-1), `${width} columns: the copy and the child agree`);
     assert.equal(local.exchanges, 1, `${width} columns: only the key that ended the dialog waited for the child`);
-    assert.equal(child.exchanges, keys.length + 1, `${width} columns: without the module every key waits for the child`);
+    // Without the module, a key waits for the child unless the child drew
+    // its frame ahead, which it does for the first key here (the others
+    // come before the child has answered the one before them).
+    assert.equal(child.exchanges + child.posted, keys.length + 1, `${width} columns: every key went to the child once`);
+    assert.ok(child.posted <= 1, `${width} columns: only a key typed with nothing unanswered was drawn ahead (${child.posted})`);
     assert.deepEqual(local.res, child.res, `${width} columns: the result`);
   }
 });
@@ -276,7 +288,7 @@ test("wasm route: a key just after the countdown's second turns still has the ne
   d.close();
 });
 
-test("wasm route: without a loadable module the child draws", async (t) => {
+test("wasm route: without a loadable module the child draws, and its frames drawn ahead show keys at once", async (t) => {
   exchangeDefaults.waitMs = 10_000;
   t.after(() => (exchangeDefaults.waitMs = EXCHANGE_WAIT_MS));
   const dir = tempDir("askuser-wasm-");
@@ -290,9 +302,19 @@ test("wasm route: without a loadable module the child draws", async (t) => {
     const s = await until("the dialog", () => (f.shown[0]?.component && f.shown[0].component.render(80).join("\n").includes("Deploy where?") ? f.shown[0] : undefined));
     let exchanges = 0;
     ask.host.process!.onExchange = () => exchanges++;
-    f.type("\x1b[B");
-    assert.match(s.component!.render(80).find((l) => l.includes("▸")) ?? "", /prod/, "the child's frame");
+    f.type("\x07"); // ctrl+g: no key of the dialog, and not drawn ahead
     assert.equal(exchanges, 1, "the key waited for the child");
+    let tried = 0;
+    const tries = CustomView.prototype.tries;
+    CustomView.prototype.tries = function (m) {
+      tried++;
+      return tries.call(this, m);
+    };
+    t.after(() => (CustomView.prototype.tries = tries));
+    await until("the frames drawn ahead", () => tried > 0);
+    f.type("\x1b[B");
+    assert.match(s.component!.render(80).find((l) => l.includes("▸")) ?? "", /prod/, "the child's frame, drawn ahead");
+    assert.equal(exchanges, 1, "the key did not wait for the child");
     f.type("\x1b");
     assert.equal((await p).status, "aborted");
   }

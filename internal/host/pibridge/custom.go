@@ -20,6 +20,14 @@ import (
 // tick is how often a running countdown is redrawn.
 const tick = time.Second
 
+// tryDelay is how long after a frame the frames of the likely next keys
+// are drawn: Pi shows the frame first, also where the child shares its
+// one CPU.
+const tryDelay = time.Millisecond
+
+// maxTries is the most keys a try message may name in each of its lists.
+const maxTries = 64
+
 // customUI is the custom route inside Pi: the dialog component runs here,
 // and the shim shows its frames through ctx.ui.custom and sends back keys
 // and sizes.
@@ -96,7 +104,7 @@ type ending[O any] struct {
 // sessions share: the model M, the frames sent of it, and how it ended.
 // Its methods are safe for concurrent use: keys come from the reading
 // goroutine, ticks from the renderer's.
-type component[O any, M drawer] struct {
+type component[O any, M pimirror.Dialog] struct {
 	countdown *ask.Countdown
 	end       chan ending[O] // buffered; written once
 
@@ -108,9 +116,22 @@ type component[O any, M drawer] struct {
 	// after it stopped elsewhere (a surface of the hub) draws once more,
 	// so that Pi shows no timeout rather than the last time left.
 	counted bool
+	// tries are the keys whose frames the shim wants ahead, as the last
+	// try message gave them: typing while a text input has the cursor,
+	// keys otherwise. gen counts the frames sent and the try messages: a
+	// run of tries that sees it change stops, its frames stale.
+	tries struct{ keys, typing []tryKey }
+	gen   uint64
 }
 
-func newComponent[O any, M drawer](srv *server, call string, cd *ask.Countdown, m M) component[O, M] {
+// tryKey is one key of a try message: as the shim named it, and as the
+// dialog takes it.
+type tryKey struct {
+	name, text string
+	key        dialog.Key
+}
+
+func newComponent[O any, M pimirror.Dialog](srv *server, call string, cd *ask.Countdown, m M) component[O, M] {
 	_, counting := cd.Remaining()
 	return component[O, M]{countdown: cd, end: make(chan ending[O], 1), m: m, v: view{srv: srv, call: call}, counted: counting}
 }
@@ -132,8 +153,8 @@ func (c *component[O, M]) tick() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	_, counting := c.countdown.Remaining()
-	if (counting || c.counted) && !c.ended {
-		c.v.draw(c.m, false)
+	if (counting || c.counted) && !c.ended && c.v.draw(c.m, false) {
+		c.tryAhead()
 	}
 	c.counted = counting
 }
@@ -164,6 +185,10 @@ func (c *component[O, M]) handle(msg inMsg, key func(dialog.Key) (O, bool), draw
 				return
 			}
 		}
+	case typeTry:
+		c.tries.keys, c.tries.typing = tryKeys(msg.Keys), tryKeys(msg.Typing)
+		c.tryAhead()
+		return
 	default:
 		return
 	}
@@ -171,6 +196,88 @@ func (c *component[O, M]) handle(msg inMsg, key func(dialog.Key) (O, bool), draw
 	if drawn != nil && c.v.sent {
 		drawn()
 	}
+	c.tryAhead()
+}
+
+// tryAhead starts a run of tries for the frame sent last, which draws
+// the frames of the keys the shim asked for on copies of the dialog and
+// sends them, so that the shim shows a key's frame the moment it comes;
+// the key still comes here, and its own frame follows. Every call makes
+// the runs before it stale. It runs under mu.
+func (c *component[O, M]) tryAhead() {
+	c.gen++
+	if c.ended || !c.v.sent || len(c.tries.keys)+len(c.tries.typing) == 0 {
+		return
+	}
+	gen := c.gen
+	time.AfterFunc(tryDelay, func() { c.runTries(gen) })
+}
+
+// runTries is the run of tries tryAhead starts for the frame of gen. It
+// holds mu for one key at a time, so that a key that comes meanwhile
+// waits for one try at most, and stops once gen is stale.
+func (c *component[O, M]) runTries(gen uint64) {
+	var frames []triedFrame
+	for i := 0; ; i++ {
+		c.mu.Lock()
+		if c.gen != gen || c.ended {
+			c.mu.Unlock()
+			return
+		}
+		keys := c.tries.keys
+		if c.v.last.Cursor != nil {
+			keys = c.tries.typing
+		}
+		if i >= len(keys) {
+			// Under mu, as frames are sent: these come after the frame
+			// they patch, and before the next.
+			_ = c.v.srv.out.send(triesMsg{Type: typeTries, Call: c.v.call, Frames: frames})
+			c.mu.Unlock()
+			return
+		}
+		k := keys[i]
+		if f, ok := pimirror.TryOn(c.m, k.key, c.v.width, c.v.rows); ok {
+			at, lines := changed(c.v.last.Lines, f.Lines)
+			if lines == nil {
+				lines = []string{}
+			}
+			frames = append(frames, triedFrame{Key: k.name, Text: k.text, At: at, Length: len(f.Lines), Lines: lines, Cursor: cursorOf(f)})
+		}
+		c.mu.Unlock()
+	}
+}
+
+// checkTries refuses a try message whose lists are too long or name
+// what is not a key, before it reaches a component.
+func checkTries(m inMsg) error {
+	for _, list := range [...]struct {
+		name string
+		keys []tryMsgKey
+	}{{"keys", m.Keys}, {"typing", m.Typing}} {
+		if len(list.keys) > maxTries {
+			return fmt.Errorf("try: %s has %d keys; at most %d may be tried", list.name, len(list.keys), maxTries)
+		}
+		for i, k := range list.keys {
+			if (k.Key == "") == (k.Text == "") {
+				return fmt.Errorf("try: %s[%d] must have a key or a text, not both or neither", list.name, i)
+			}
+			if _, ok := toKey(inMsg{Key: k.Key, Text: k.Text}); !ok {
+				return fmt.Errorf("try: %s[%d]: %q is not a key", list.name, i, k.Key)
+			}
+		}
+	}
+	return nil
+}
+
+// tryKeys turns a try message's list, which checkTries passed, into keys.
+func tryKeys(list []tryMsgKey) []tryKey {
+	keys := make([]tryKey, 0, len(list))
+	for _, k := range list {
+		if key, ok := toKey(inMsg{Key: k.Key, Text: k.Text}); ok {
+			keys = append(keys, tryKey{name: k.Key, text: k.Text, key: key})
+		}
+	}
+	return keys
 }
 
 // serve waits until the component ends, redrawing its countdown every
@@ -235,20 +342,15 @@ type view struct {
 	sent        bool
 }
 
-// drawer is a component view draws: the ask_user dialog or the
-// AskUserQuestion dialog.
-type drawer interface {
-	View(width, rows int) dialog.Frame
-	SetSize(width, rows int)
-}
-
-func (v *view) draw(m drawer, force bool) {
+// draw sends m's frame, unless force is false and it is the frame sent
+// last; it reports whether it sent one.
+func (v *view) draw(m pimirror.Dialog, force bool) bool {
 	if v.width == 0 {
-		return // no size yet: the shim sends one as soon as it renders
+		return false // no size yet: the shim sends one as soon as it renders
 	}
 	f := m.View(v.width, v.rows)
 	if !force && v.sent && sameFrame(f, v.last) {
-		return
+		return false
 	}
 	msg := frameMsg{Type: typeFrame, Call: v.call, Lines: f.Lines, Tick: !force}
 	if v.sent {
@@ -260,10 +362,17 @@ func (v *view) draw(m drawer, force bool) {
 	if msg.Lines == nil {
 		msg.Lines = []string{}
 	}
-	if f.Cursor != nil {
-		msg.Cursor = &pimirror.Cursor{Row: f.Cursor.Row, Col: f.Cursor.Col}
-	}
+	msg.Cursor = cursorOf(f)
 	_ = v.srv.out.sendFrame(&msg)
+	return true
+}
+
+// cursorOf is f's cursor as a frame message carries it.
+func cursorOf(f dialog.Frame) *pimirror.Cursor {
+	if f.Cursor == nil {
+		return nil
+	}
+	return &pimirror.Cursor{Row: f.Cursor.Row, Col: f.Cursor.Col}
 }
 
 // changed returns the lines of next that differ from last, as the index

@@ -56,6 +56,8 @@ const (
 	typeExplain   = "explain"
 	typeExplained = "explained"
 	typeProgress  = "progress"
+	typeTry       = "try"
+	typeTries     = "tries"
 )
 
 // inMsg is any message from the shim. Fields unused by a type are ignored.
@@ -93,6 +95,11 @@ type inMsg struct {
 	Width int    `json:"width,omitempty"`
 	Rows  int    `json:"rows,omitempty"`
 
+	// try: the keys whose frames the shim wants ahead, while a text
+	// input has the cursor (Typing) and otherwise (Keys); none stops it.
+	Keys   []tryMsgKey `json:"keys,omitempty"`
+	Typing []tryMsgKey `json:"typing,omitempty"`
+
 	// reply, ui_error
 	Req       int     `json:"req,omitempty"`
 	Value     *string `json:"value,omitempty"`
@@ -100,6 +107,13 @@ type inMsg struct {
 	TimedOut  bool    `json:"timedOut,omitempty"`
 	Error     string  `json:"error,omitempty"`
 	Message   string  `json:"message,omitempty"`
+}
+
+// tryMsgKey is one key of a try message, a Pi key name or printable text,
+// as in a key message.
+type tryMsgKey struct {
+	Key  string `json:"key,omitempty"`
+	Text string `json:"text,omitempty"`
 }
 
 type uiCaps struct {
@@ -168,6 +182,26 @@ type frameMsg struct {
 	// Tick marks a frame the countdown's redraw sent, which answers no
 	// key or resize.
 	Tick bool `json:"tick,omitempty"`
+}
+
+// triesMsg carries the frames the keys of the last try message would
+// bring to the component as it is now, each a patch of the frame sent
+// last (as a frame's patch: At, Length and Lines), with the key it is
+// for. A key that would end the dialog has none.
+type triesMsg struct {
+	Type   string       `json:"type"`
+	Call   string       `json:"call"`
+	Frames []triedFrame `json:"frames"`
+}
+
+// triedFrame is one frame of a triesMsg.
+type triedFrame struct {
+	Key    string           `json:"key,omitempty"`
+	Text   string           `json:"text,omitempty"`
+	At     int              `json:"at"`
+	Length int              `json:"length"`
+	Lines  []string         `json:"lines"`
+	Cursor *pimirror.Cursor `json:"cursor,omitempty"`
 }
 
 type callMsg struct {

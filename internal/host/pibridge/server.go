@@ -160,12 +160,17 @@ func (s *server) dispatch(ctx context.Context, m inMsg) error {
 		s.onAsk(ctx, m)
 	case typeExplain:
 		s.onExplain(m)
-	case typeAbort, typeKey, typeResize, typeUIError, typeReply:
-		if m.Type == typeResize {
-			if err := checkSize(m); err != nil {
-				s.protocolError(err.Error())
-				return nil
-			}
+	case typeAbort, typeKey, typeResize, typeUIError, typeReply, typeTry:
+		var err error
+		switch m.Type {
+		case typeResize:
+			err = checkSize(m)
+		case typeTry:
+			err = checkTries(m)
+		}
+		if err != nil {
+			s.protocolError(err.Error())
+			return nil
 		}
 		c := s.call(m.Call)
 		if c == nil {

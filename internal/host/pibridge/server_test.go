@@ -233,6 +233,9 @@ func TestBadLinesAreAnsweredAndSurvived(t *testing.T) {
 		{`{"type":"ask"}`, `"call" id`},
 		{`{"type":"explain","call":"x","result":"nope"}`, "explain: bad result"},
 		{`{"type":"key","call":"nobody","key":"down"}`, ""}, // a late message is dropped quietly
+		{`{"type":"try","call":"c1","keys":[{"key":"no-such-key"}]}`, `try: keys[0]: "no-such-key" is not a key`},
+		{`{"type":"try","call":"c1","typing":[{"key":"down","text":"x"}]}`, "try: typing[0] must have a key or a text, not both"},
+		{`{"type":"try","call":"c1","keys":[` + strings.Repeat(`{"key":"down"},`, 64) + `{"key":"up"}]}`, "try: keys has 65 keys; at most 64"},
 		{strings.Repeat("x", MaxLine+10), "longer than"},
 	}
 	for _, l := range lines {
@@ -800,3 +803,84 @@ func TestCustomRouteMirror(t *testing.T) {
 	c.sendMsg(map[string]any{"type": "key", "call": "c1", "key": "escape"})
 	c.until("result")
 }
+
+// TestTriesAhead checks that, once the shim names the keys it wants
+// ahead, every frame the bridge sends is followed by the frames those
+// keys would bring, and that each is the frame the key then brings: in a
+// list of options (keys) and in a text input (typing). A key that ends
+// the dialog has no frame ahead.
+func TestTriesAhead(t *testing.T) {
+	tests := []struct {
+		name    string
+		params  string
+		keys    []map[string]any // the keys given in turn, each tried first
+		untried []string         // keys tried that must have no frame
+	}{
+		{
+			name:    "options",
+			params:  deploy,
+			keys:    []map[string]any{{"key": "down"}, {"key": "up"}, {"text": " "}, {"key": "tab"}},
+			untried: []string{"escape"},
+		},
+		{
+			name:    "text input",
+			params:  `{"questions":[{"title":"Name it","kind":"input"}]}`,
+			keys:    []map[string]any{{"text": "e"}, {"text": "t"}, {"key": "backspace"}, {"key": "left"}, {"text": "E"}},
+			untried: []string{"escape"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := ready(t, hello("tui", true, tuiUI, map[string]any{"options": map[string]any{"notify": quiet}}))
+			sendAsk(c, "c1", tt.params, "")
+			c.until("open")
+			c.sendMsg(map[string]any{"type": "resize", "call": "c1", "width": 40, "rows": 14})
+			screen := applyFrame(t, nil, last(c.until("frame")))
+			c.sendMsg(map[string]any{"type": "key", "call": "c1", "key": "alt+q"}) // no ticks from here on
+			screen = applyFrame(t, screen, last(c.until("frame")))
+			list := append(slices.Clone(tt.keys), map[string]any{"key": "escape"})
+			c.sendMsg(map[string]any{"type": "try", "call": "c1", "keys": list, "typing": list})
+			for _, k := range tt.keys {
+				tries := last(c.until("tries"))
+				ahead := map[string][]string{}
+				for _, f := range tries["frames"].([]any) {
+					f := f.(map[string]any)
+					id, _ := f["key"].(string)
+					if text, ok := f["text"].(string); ok {
+						id = "text " + text
+					}
+					ahead[id] = applyFrame(t, screen, f)
+				}
+				for _, name := range tt.untried {
+					if _, ok := ahead[name]; ok {
+						t.Errorf("%s, which ends the dialog, was drawn ahead", name)
+					}
+				}
+				id, _ := k["key"].(string)
+				if text, ok := k["text"].(string); ok {
+					id = "text " + text
+				}
+				want, ok := ahead[id]
+				if !ok {
+					t.Fatalf("no frame ahead for %s among %d", id, len(ahead))
+				}
+				c.sendMsg(map[string]any{"type": "key", "call": "c1", "key": k["key"], "text": k["text"]})
+				msgs := c.until("frame")
+				screen = applyFrame(t, screen, last(msgs))
+				if diff := cmp.Diff(want, screen); diff != "" {
+					t.Errorf("%s: the frame ahead is not the key's (-ahead +key):\n%s", id, diff)
+				}
+			}
+			// An empty try stops them: the next key's frame comes alone.
+			c.sendMsg(map[string]any{"type": "try", "call": "c1"})
+			c.sendMsg(map[string]any{"type": "key", "call": "c1", "key": "down"})
+			c.until("frame")
+			c.sendMsg(map[string]any{"type": "key", "call": "c1", "key": "escape"})
+			if got := types(c.until("result")); slices.Contains(got, "tries") {
+				t.Errorf("after an empty try, tries came: %v", got)
+			}
+		})
+	}
+}
+
+func last(msgs []map[string]any) map[string]any { return msgs[len(msgs)-1] }

@@ -85,14 +85,30 @@ type Cursor struct {
 	Col int `json:"col"`
 }
 
-// model is what both dialogs are to a Mirror.
-type model interface {
+// Dialog is what both dialogs are to a copy and to the child's
+// component: *dialog.Model (ask_user) or *dialog.Questions
+// (AskUserQuestion).
+type Dialog interface {
 	View(width, rows int) dialog.Frame
 	SetSize(width, rows int)
 }
 
+// TryOn returns the frame key k would bring to m at width×rows, drawn on
+// a copy of m: m is left as it was, and nothing the key does (a
+// milestone, stopping the countdown) happens. ok is false for a key that
+// ends the dialog, which has no frame. The child calls it between keys,
+// so that the shim has the likely next keys' frames before they come.
+func TryOn(m Dialog, k dialog.Key, width, rows int) (f dialog.Frame, ok bool) {
+	c := clone(m)
+	switch update(c, k) {
+	case dialog.EffectSubmit, dialog.EffectDismiss:
+		return dialog.Frame{}, false
+	}
+	return c.View(width, rows), true
+}
+
 // update applies k to m and returns the kind of its effect.
-func update(m model, k dialog.Key) dialog.EffectKind {
+func update(m Dialog, k dialog.Key) dialog.EffectKind {
 	switch m := m.(type) {
 	case *dialog.Model:
 		return m.Update(k).Kind
@@ -103,7 +119,7 @@ func update(m model, k dialog.Key) dialog.EffectKind {
 }
 
 // clone copies m, as its Clone does.
-func clone(m model) model {
+func clone(m Dialog) Dialog {
 	switch m := m.(type) {
 	case *dialog.Model:
 		return m.Clone()
@@ -145,7 +161,7 @@ var ErrEnded = errors.New("pimirror: the dialog has ended")
 // concurrent use.
 type Mirror struct {
 	mu          sync.Mutex
-	m           model
+	m           Dialog
 	cd          *countdown
 	width, rows int
 	ended       bool
@@ -158,7 +174,7 @@ type Mirror struct {
 // the key stops the countdown, which only Adopt may do (the copies share
 // the countdown with the dialog).
 type tried struct {
-	m      model
+	m      Dialog
 	cancel bool
 }
 
@@ -171,7 +187,7 @@ func New(spec *Spec) (*Mirror, error) {
 		cd.deadline, cd.ok = time.UnixMicro(spec.Deadline), true
 	}
 	opts := &dialog.Options{Theme: Theme(spec.Theme), Countdown: cd}
-	var m model
+	var m Dialog
 	switch spec.Dialog {
 	case DialogAskUser:
 		var req contract.Request
@@ -299,7 +315,7 @@ func (x *Mirror) view() Frame {
 }
 
 // viewOf draws m at width×rows as a Frame.
-func viewOf(m model, width, rows int) Frame {
+func viewOf(m Dialog, width, rows int) Frame {
 	f := m.View(width, rows)
 	out := Frame{Lines: f.Lines}
 	if out.Lines == nil {

@@ -352,3 +352,69 @@ func TestTryAdopt(t *testing.T) {
 		})
 	}
 }
+
+// TestTryOn checks that TryOn draws the frame the key brings without
+// changing the dialog, and has none for a key that ends it.
+func TestTryOn(t *testing.T) {
+	m := deployDialog(t, 60, 20)
+	before := m.View(60, 20)
+	for _, name := range []string{"down", "tab", "alt+q"} {
+		k, ok := ToKey(name, "")
+		if !ok {
+			t.Fatalf("%s is no key", name)
+		}
+		tried, ok := TryOn(m, k, 60, 20)
+		if !ok {
+			t.Fatalf("%s: no frame", name)
+		}
+		if diff := cmp.Diff(before, m.View(60, 20)); diff != "" {
+			t.Fatalf("%s: trying it changed the dialog (-before +after):\n%s", name, diff)
+		}
+		c := m.Clone()
+		c.Update(k)
+		if diff := cmp.Diff(c.View(60, 20), tried); diff != "" {
+			t.Errorf("%s: the tried frame is not the key's (-key +tried):\n%s", name, diff)
+		}
+	}
+	esc, _ := ToKey("escape", "")
+	if _, ok := TryOn(m, esc, 60, 20); ok {
+		t.Error("escape, which dismisses, has a frame")
+	}
+}
+
+// BenchmarkTryOn is the child's work between two keys at a person's pace
+// in the custom route without the in-process copy: the frames of the ten
+// keys the shim asks for (pi/src/tries.ts's TRIED_KEYS) at 100×28.
+func BenchmarkTryOn(b *testing.B) {
+	m := deployDialog(b, 100, 28)
+	var keys []dialog.Key
+	for _, name := range []string{"down", "up", "enter", " ", "tab", "shift+tab", "right", "left", "escape", "alt+q"} {
+		k, ok := ToKey(name, "")
+		if name == " " {
+			k, ok = ToKey("", " ")
+		}
+		if !ok {
+			b.Fatalf("%q is no key", name)
+		}
+		keys = append(keys, k)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, k := range keys {
+			TryOn(m, k, 100, 28)
+		}
+	}
+}
+
+// deployDialog is the ask_user dialog of deploy at width×rows, with a
+// countdown that does not run.
+func deployDialog(tb testing.TB, width, rows int) *dialog.Model {
+	tb.Helper()
+	var req contract.Request
+	if err := json.Unmarshal([]byte(deploy), &req); err != nil {
+		tb.Fatal(err)
+	}
+	m := dialog.New(&req, &dialog.Options{Countdown: &fixed{}})
+	m.SetSize(width, rows)
+	return m
+}
