@@ -36,7 +36,7 @@ func (m *Questions) Update(k Key) Effect[auq.Result] {
 // for another one, and draws it without changing the model. Sizes over
 // MaxWidth or MaxRows count as those.
 func (m *Questions) SetSize(width, rows int) {
-	m.width, m.rows = min(max(width, 0), MaxWidth), min(max(rows, 0), MaxRows)
+	m.width, m.rows = fitSize(width, rows)
 	m.relayout()
 }
 

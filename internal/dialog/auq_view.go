@@ -27,10 +27,10 @@ import (
 // several goroutines may call it at once, at any sizes, while none calls
 // Update or SetSize.
 func (m *Questions) View(width, rows int) Frame {
-	if width <= 0 || rows <= 0 {
+	width, rows = fitSize(width, rows)
+	if width == 0 || rows == 0 {
 		return Frame{}
 	}
-	width, rows = min(width, MaxWidth), min(rows, MaxRows)
 	if p := m.planned; p != nil && p.width == width && p.rows == rows {
 		// The countdown moves without a key: read it afresh, and plan
 		// again only if its row comes or goes.

@@ -29,7 +29,7 @@ func (m *Model) Update(k Key) Effect[[]contract.Answer] {
 // without changing the model. A size over MaxWidth or MaxRows counts as
 // MaxWidth or MaxRows.
 func (m *Model) SetSize(width, rows int) {
-	m.width, m.rows = min(max(width, 0), MaxWidth), min(max(rows, 0), MaxRows)
+	m.width, m.rows = fitSize(width, rows)
 	m.relayout()
 }
 

@@ -28,6 +28,13 @@ const (
 	MaxRows  = 10000
 )
 
+// fitSize is the size a dialog is laid out at when a host gives width
+// and rows: a size over MaxWidth or MaxRows counts as that, and a
+// negative one as 0, at which nothing is drawn.
+func fitSize(width, rows int) (int, int) {
+	return min(max(width, 0), MaxWidth), min(max(rows, 0), MaxRows)
+}
+
 // View renders the dialog in width×rows cells. No line is wider than width
 // and there are at most rows lines; zero or negative sizes give no lines,
 // and a width over MaxWidth or rows over MaxRows are drawn as MaxWidth or
@@ -44,10 +51,10 @@ const (
 // several goroutines may call it at once, at any sizes, while none calls
 // Update or SetSize.
 func (m *Model) View(width, rows int) Frame {
-	if width <= 0 || rows <= 0 {
+	width, rows = fitSize(width, rows)
+	if width == 0 || rows == 0 {
 		return Frame{}
 	}
-	width, rows = min(width, MaxWidth), min(rows, MaxRows)
 	p := m.planned
 	if p == nil || p.width != width || p.rows != rows || p.t != m.tab() {
 		lc := m.cacheAt(width)
