@@ -1321,14 +1321,14 @@ async function printCost(who: Contender) {
     const factory: unknown = await createJiti(import.meta.url, { moduleCache: false }).import(peerEntry, { default: true });
     if (typeof factory === "function") factory(fakePi().pi);
     w.mark("load");
-  } else {
+  } else if (who === "wasm") {
     module = await dialogModule(wasmPath, (step: LoadStep) => w.mark(step));
     if (!module) throw new Error(`the dialog module ${wasmPath} did not load: make pi-binary builds it`);
   }
   await sleep(20);
   w.mark("idle");
   const rssLoaded = w.aside(rss) - before;
-  const d = await dialog(who === "askuser" ? "wasm" : who);
+  const d = await dialog(who);
   for (let i = 0; i < 20; i++) {
     await sleep(20);
     await d.key(i);
@@ -1342,7 +1342,7 @@ async function printCost(who: Contender) {
   await sleep(20);
   w.mark("resize to 200 columns");
   await d.close();
-  const p = await dialog(who === "askuser" ? "wasm" : who, 200, true);
+  const p = await dialog(who, 200, true);
   for (let i = 0; i < 20; i++) {
     await sleep(20);
     await p.key(i);
@@ -1361,7 +1361,7 @@ function loadCost() {
   const runs = quick ? 1 : 3;
   const got: Partial<Record<Contender, Cost[]>> = {};
   for (let r = 0; r < runs; r++) {
-    for (const who of ["wasm", "rpiv"] as const) {
+    for (const who of ["wasm", "askuser", "rpiv"] as const) {
       const out = spawnSync(process.execPath, ["--expose-gc", new URL(import.meta.url).pathname, `--cost=${who}`, ...(detail ? ["--detail"] : [])], { encoding: "utf8" });
       if (out.status !== 0) throw new Error(`bench --cost=${who} failed: ${out.stderr}`);
       (got[who] ??= []).push(JSON.parse(out.stdout) as Cost);
@@ -1385,6 +1385,14 @@ function loadCost() {
   if (peerLoad) row(`  the peer's load (jiti import and factory): step's time, median / longest stall`, "", "", `${ms(median(b.map((c) => c.steps[0]!.ms)))} / ${ms(max(b.map((c) => c.steps[0]!.stall)))}`);
   row(`resident memory added to Pi, loaded / with a dialog open, medians`, `${mib(median(a.map((c) => c.rssLoaded)))} / ${mib(median(a.map((c) => c.rssDialog)))}`, "≤ 20 MiB", `${mib(median(b.map((c) => c.rssLoaded)))} / ${mib(median(b.map((c) => c.rssDialog)))}`);
   printParts(a, b, mib);
+  // The child route alone: no module, every frame drawn by the child,
+  // the likely next keys' ahead of them.
+  const c = got.askuser!;
+  row(`without the module (the child draws): longest stall, worst of ${runs}`, ms(max(c.map((x) => x.longest))), "≤ 8 ms", ms(max(b.map((x) => x.longest))));
+  for (const [i, s] of c[0]!.steps.entries()) {
+    row(`  ${s.step}: step's time, median / longest stall in it`, `${ms(median(c.map((x) => x.steps[i]!.ms)))} / ${ms(max(c.map((x) => x.steps[i]!.stall)))}`, "", "");
+  }
+  row(`without the module: resident memory added to Pi, loaded / with a dialog open, medians`, `${mib(median(c.map((x) => x.rssLoaded)))} / ${mib(median(c.map((x) => x.rssDialog)))}`, "≤ 20 MiB", `${mib(median(b.map((x) => x.rssLoaded)))} / ${mib(median(b.map((x) => x.rssDialog)))}`);
 }
 
 // The rows of --detail: each of memoryParts with a dialog open, medians.
