@@ -117,10 +117,33 @@ func (s *Scanner) NextMember(first *bool, seen *[]string) (key string, dup, ok b
 // after Data changes. A name that is not UTF-8 is returned with U+FFFD in
 // place of the bad bytes, so that it matches no member and reads safely.
 func (s *Scanner) NextKey(first *bool) (string, bool) {
-	c, ok := s.nextItem(first, '}', "unexpected end of input inside an object", "expected ',' or '}' after an object member")
-	if !ok {
+	if s.failed {
 		return "", false
 	}
+	s.Space()
+	if s.Pos >= len(s.Data) {
+		s.Fail(s.Pos, "unexpected end of input inside an object")
+		return "", false
+	}
+	c := s.Data[s.Pos]
+	if c == '}' {
+		s.Pos++
+		return "", false
+	}
+	if !*first {
+		if c != ',' {
+			s.Fail(s.Pos, "expected ',' or '}' after an object member")
+			return "", false
+		}
+		s.Pos++
+		s.Space()
+		if s.Pos >= len(s.Data) {
+			s.Fail(s.Pos, "unexpected end of input inside an object")
+			return "", false
+		}
+		c = s.Data[s.Pos]
+	}
+	*first = false
 	if c != '"' {
 		s.Fail(s.Pos, "expected a field name in double quotes")
 		return "", false
@@ -150,54 +173,37 @@ func (s *Scanner) NextKey(first *bool) (string, bool) {
 // read, leaving Pos at the value. first must start true for each array.
 // It returns false at the closing bracket or on a syntax error.
 func (s *Scanner) NextElem(first *bool) bool {
-	c, ok := s.nextItem(first, ']', "unexpected end of input inside an array", "expected ',' or ']' after an array element")
-	if !ok {
-		return false
-	}
-	// A ']' before the first element closes the array; here it follows
-	// a ','.
-	if c == ']' {
-		s.Fail(s.Pos, "expected a value after ','")
-		return false
-	}
-	return true
-}
-
-// nextItem moves to the next item of the object or array being read,
-// past the ',' before it when first is false, and returns the byte the
-// item starts with, having set first to false. It returns false at
-// closer, which it moves past, and on a syntax error: end is the error at
-// the end of the input, sep the one where neither ',' nor closer follows
-// an item.
-func (s *Scanner) nextItem(first *bool, closer byte, end, sep string) (byte, bool) {
 	if s.failed {
-		return 0, false
+		return false
 	}
 	s.Space()
 	if s.Pos >= len(s.Data) {
-		s.Fail(s.Pos, end)
-		return 0, false
+		s.Fail(s.Pos, "unexpected end of input inside an array")
+		return false
 	}
 	c := s.Data[s.Pos]
-	if c == closer {
+	if c == ']' {
 		s.Pos++
-		return 0, false
+		return false
 	}
 	if !*first {
 		if c != ',' {
-			s.Fail(s.Pos, sep)
-			return 0, false
+			s.Fail(s.Pos, "expected ',' or ']' after an array element")
+			return false
 		}
 		s.Pos++
 		s.Space()
 		if s.Pos >= len(s.Data) {
-			s.Fail(s.Pos, end)
-			return 0, false
+			s.Fail(s.Pos, "unexpected end of input inside an array")
+			return false
 		}
-		c = s.Data[s.Pos]
+		if s.Data[s.Pos] == ']' {
+			s.Fail(s.Pos, "expected a value after ','")
+			return false
+		}
 	}
 	*first = false
-	return c, true
+	return true
 }
 
 // String reads the JSON string at Pos. It returns the decoded text, which
