@@ -214,10 +214,10 @@ test("wasm route: every key's frame is drawn in process at once, the same as the
     assert.equal(local.settled, local.screens.at(-1), `${width} columns: the copy and the child agree`);
     assert.equal(local.exchanges, 1, `${width} columns: only the key that ended the dialog waited for the child`);
     // Without the module, a key waits for the child unless the child drew
-    // its frame ahead, which it does for the first key here (the others
-    // come before the child has answered the one before them).
+    // its frame ahead: for a key that comes when the child has answered
+    // every key before it and sent the frames ahead, which the turns of
+    // the event loop between these keys may give it time to do.
     assert.equal(child.exchanges + child.posted, keys.length + 1, `${width} columns: every key went to the child once`);
-    assert.ok(child.posted <= 1, `${width} columns: only a key typed with nothing unanswered was drawn ahead (${child.posted})`);
     assert.deepEqual(local.res, child.res, `${width} columns: the result`);
   }
 });
