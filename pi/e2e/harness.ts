@@ -1,7 +1,7 @@
 // Runs real Pi 1.6.0 with the package and a scripted model, in print, RPC
 // and TUI (tmux) mode, away from the real home directory and the network.
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { tempDir } from "../test/tempdir.ts";
 import { fileURLToPath } from "node:url";
@@ -38,14 +38,16 @@ export interface Run {
  * Prepares a Pi home for one run: the package installed as `pi install`
  * records it, the scenario (the tool's arguments, one per call; the tool
  * is ask_user unless opts.tool names another) and an optional
- * ask-user.json.
+ * ask-user.json. With noModule, the package installed is a copy of this
+ * one without the in-process dialog's module, as where it cannot load.
  */
-export function prepare(calls: unknown[], opts: { config?: string; install?: boolean; tool?: string } = {}): Run {
+export function prepare(calls: unknown[], opts: { config?: string; install?: boolean; tool?: string; noModule?: boolean } = {}): Run {
   const dir = tempDir("askuser-e2e-");
   mkdirSync(join(dir, "agent"));
   mkdirSync(join(dir, "home"));
   mkdirSync(join(dir, "tmp"));
-  if (opts.install !== false) writeFileSync(join(dir, "agent", "settings.json"), JSON.stringify({ packages: [pkgDir] }));
+  const pkg = opts.noModule ? withoutModule(join(dir, "pkg")) : pkgDir;
+  if (opts.install !== false) writeFileSync(join(dir, "agent", "settings.json"), JSON.stringify({ packages: [pkg] }));
   writeFileSync(join(dir, "scenario.json"), JSON.stringify({ calls, ...(opts.tool ? { tool: opts.tool } : {}) }));
   if (opts.config !== undefined) writeFileSync(join(dir, "agent", "ask-user.json"), opts.config);
   const out = join(dir, "out.jsonl");
@@ -79,6 +81,19 @@ export function prepare(calls: unknown[], opts: { config?: string; install?: boo
   return { dir, env, out, events, results: from("session"), modelSaw: from("model"),
     tools: () => lines(out).find((r) => r.source === "tools")?.tools ?? [],
     seenEvents: () => lines(events) };
+}
+
+// A copy of the package at dir with its code, its binary and its
+// dependencies, and no bin/askuser-dialog.wasm. The code is copied, not
+// linked: the package finds its module beside its own files' real path.
+function withoutModule(dir: string): string {
+  mkdirSync(join(dir, "src"), { recursive: true });
+  mkdirSync(join(dir, "bin"));
+  for (const f of ["index.ts", "package.json"]) copyFileSync(join(pkgDir, f), join(dir, f));
+  for (const f of readdirSync(join(pkgDir, "src"))) copyFileSync(join(pkgDir, "src", f), join(dir, "src", f));
+  symlinkSync(join(pkgDir, "bin", "askuser"), join(dir, "bin", "askuser"));
+  symlinkSync(join(pkgDir, "node_modules"), join(dir, "node_modules"));
+  return dir;
 }
 
 export const piArgs = [

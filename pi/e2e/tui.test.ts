@@ -8,8 +8,8 @@ import { eventsOf, prepare, settle, Tui, until } from "./harness.ts";
 // screen says "esc dismiss".
 const DIALOG = "esc dismiss";
 
-async function withTui(calls: unknown[], body: (tui: Tui, run: ReturnType<typeof prepare>) => Promise<void>) {
-  const run = prepare(calls);
+async function withTui(calls: unknown[], body: (tui: Tui, run: ReturnType<typeof prepare>) => Promise<void>, opts: { noModule?: boolean } = {}) {
+  const run = prepare(calls, opts);
   const tui = new Tui(run);
   try {
     await body(tui, run);
@@ -72,6 +72,44 @@ test("tui: a single, a bool and a simple-form question answered with keys reach 
     await tui.waitFor("model saw:");
     assert.deepEqual(run.seenEvents(), eventsOf("call_2", "custom", { status: "answered" }), "only the call that reached the user emits");
   });
+});
+
+test("tui: without the in-process module the child draws every frame, and draws the next keys' ahead: keys and text at a person's pace reach the model", async () => {
+  const settings = {
+    questions: [
+      { title: "Deploy where?", options: [{ label: "staging" }, { label: "prod" }, { label: "canary" }] },
+      { title: "Release name", kind: "input" },
+    ],
+  };
+  await withTui(
+    [settings],
+    async (tui, run) => {
+      await tui.waitFor(DIALOG);
+      const pace = () => new Promise((r) => setTimeout(r, 100));
+      for (const k of ["Down", "Down", "Up"]) {
+        tui.keys(k);
+        await pace();
+      }
+      tui.keys("Enter"); // prod, on to the name
+      await tui.waitFor("Release name");
+      for (const c of "v2 final") {
+        tui.type(c);
+        await pace();
+      }
+      tui.keys("BSpace");
+      await tui.waitFor("v2 fina");
+      tui.keys("Enter");
+      await tui.waitFor("Review your answers");
+      tui.keys("Enter"); // Submit
+      await until("the answered result", () => run.results().length >= 1);
+      const res = run.results()[0]!;
+      assert.equal(res.details.status, "answered", res.text);
+      assert.equal(res.details.route, "custom");
+      assert.deepEqual(res.details.answers[0].selections, ["prod"]);
+      assert.equal(res.details.answers[1].freeText, "v2 fina");
+    },
+    { noModule: true },
+  );
 });
 
 test("tui: Esc dismisses the dialog: aborted by the user", async () => {
