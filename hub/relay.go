@@ -111,6 +111,9 @@ type relay struct {
 	mu        sync.Mutex
 	forwarded map[string]bool
 	mirrored  map[string]bool
+	// shown counts the questions of mirrored that admit let through and
+	// that are still shown here; the others are being checked.
+	shown int
 }
 
 // claim marks id as relayed in set, unless either set has it.
@@ -332,6 +335,7 @@ func (r *relay) mirror(ctx context.Context, rq Question) {
 		r.log(fmt.Sprintf("relay: question %s from the remote hub is not shown: %v", q.ID, err))
 		return
 	}
+	defer r.unshow()
 	pctx, cancel := context.WithTimeout(ctx, r.local.timeout)
 	err := r.local.publish(pctx, q)
 	cancel()
@@ -368,21 +372,30 @@ var (
 
 // admit checks q, a question of the remote hub about to be shown here,
 // as askuser validate checks a request of its contract, within
-// maxMirrored, and caps its deadline at maxMirroredWait from now.
+// maxMirrored, and caps its deadline at maxMirroredWait from now. A
+// question it lets through counts as shown until unshow: the questions
+// still being checked, which may yet be refused, do not count.
 func (r *relay) admit(q *Question) error {
-	r.mu.Lock()
-	n := len(r.mirrored) // q among them, claimed before it is admitted
-	r.mu.Unlock()
-	if n > maxMirrored {
-		return fmt.Errorf("%d questions of other machines wait here already, the most this hub shows", maxMirrored)
-	}
 	if err := checkRequest(q); err != nil {
 		return err
 	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.shown >= maxMirrored {
+		return fmt.Errorf("%d questions of other machines wait here already, the most this hub shows", maxMirrored)
+	}
+	r.shown++
 	if most := time.Now().Add(maxMirroredWait); q.Tag.Deadline == nil || q.Tag.Deadline.After(most) {
 		q.Tag.Deadline = &most
 	}
 	return nil
+}
+
+// unshow ends what admit counted, once its question is shown no more.
+func (r *relay) unshow() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.shown--
 }
 
 // checkRequest checks q's request by the rules of its contract, as
