@@ -178,6 +178,21 @@ func (b *browser) wait(js string) {
 	}
 }
 
+// waitAWhile waits until js is true, for at most d, and reports whether
+// it became true.
+func (b *browser) waitAWhile(js string, d time.Duration) bool {
+	b.t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		var ok bool
+		b.eval("(() => { try { return !!("+js+"); } catch { return false; } })()", &ok)
+		if ok || time.Now().After(deadline) {
+			return ok
+		}
+		b.do(chromedp.Sleep(5 * time.Millisecond))
+	}
+}
+
 // q quotes s for JavaScript.
 func q(s string) string {
 	v, _ := json.Marshal(s)
@@ -255,7 +270,10 @@ func (b *browser) choose(i int, label string) {
 	}
 	for range 10 {
 		var st struct{ Same, Checked bool }
-		b.eval(`(() => { const e = `+target+`; return {same: document.activeElement === e, checked: e.checked}; })()`, &st)
+		// The focus and the box's state are kept too, to tell when the
+		// page has taken the key sent next.
+		b.eval(`(() => { const e = `+target+`; window.__before = [document.activeElement, e.checked];
+  return {same: document.activeElement === e, checked: e.checked}; })()`, &st)
 		switch {
 		case st.Same && st.Checked:
 			return
@@ -264,6 +282,9 @@ func (b *browser) choose(i int, label string) {
 		default:
 			b.do(chromedp.KeyEvent(kb.ArrowDown))
 		}
+		// A busy page takes the key late: looking again before it has
+		// would send one key too many and pass the option.
+		b.waitAWhile(`(() => { const e = `+target+`; return document.activeElement !== window.__before[0] || e.checked !== window.__before[1]; })()`, time.Second)
 	}
 	b.t.Fatalf("the keyboard never chose %q", label)
 }
