@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -367,6 +368,24 @@ func freezeHub(t *testing.T, state string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { syscall.Kill(info.PID, syscall.SIGCONT) })
+	// The signal is delivered, not yet taken: wait until the kernel says
+	// the process is stopped, so that nothing sent from here is served.
+	stat := fmt.Sprintf("/proc/%d/stat", info.PID)
+	st := ""
+	for deadline := time.Now().Add(testkit.Patience(t)); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		b, err := os.ReadFile(stat)
+		if err != nil {
+			t.Fatalf("the hub, process %d, is gone: %v", info.PID, err)
+		}
+		// pid (comm) state ...: the state follows the last ')'.
+		if i := bytes.LastIndexByte(b, ')'); i >= 0 && i+2 < len(b) {
+			st = string(b[i+2])
+		}
+		if st == "T" {
+			return
+		}
+	}
+	t.Fatalf("the hub, process %d, was not stopped by SIGSTOP: its state is %q", info.PID, st)
 }
 
 // quitWait is how long q or Ctrl+C may take to end askuser inbox: well
