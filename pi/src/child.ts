@@ -371,8 +371,10 @@ export class Child {
       case "error":
         return; // error lines are for people: they are on stderr too
     }
-    if (msg.call === this.awaiting && ANSWERS.has(msg.type) && !(msg.type === "frame" && msg.tick === true) && --this.awaited <= 0) this.answered = true;
-    if (this.onAnswer && ANSWERS.has(msg.type) && !(msg.type === "frame" && msg.tick === true)) this.onAnswer(msg.call, msg.type as "frame" | "close" | "result");
+    // A key's or size's frame, the close or the result; not a tick.
+    const answer = ANSWERS.has(msg.type) && !(msg.type === "frame" && msg.tick === true);
+    if (answer && msg.call === this.awaiting && --this.awaited <= 0) this.answered = true;
+    if (answer && this.onAnswer) this.onAnswer(msg.call, msg.type as "frame" | "close" | "result");
     const waiter = this.waiters.get(`${msg.type}:${msg.call}`);
     if (waiter) {
       this.waiters.delete(`${msg.type}:${msg.call}`);

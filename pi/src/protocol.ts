@@ -49,8 +49,8 @@ export type Key = { type: "key"; call: string } & ({ key: string; text?: never }
 export interface Try {
   type: "try";
   call: string;
-  keys?: ({ key: string } | { text: string })[];
-  typing?: ({ key: string } | { text: string })[];
+  keys?: readonly ({ key: string } | { text: string })[];
+  typing?: readonly ({ key: string } | { text: string })[];
 }
 
 /** The size the component renders at. */

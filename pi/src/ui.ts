@@ -336,7 +336,7 @@ export class CustomView {
     if (on === this.asked) return;
     this.asked = on;
     this.ahead = undefined;
-    this.send(on ? { type: "try", call: this.call, keys: [...TRIED_KEYS], typing: [...TEXT_TRIED_KEYS] } : { type: "try", call: this.call });
+    this.send(on ? { type: "try", call: this.call, keys: TRIED_KEYS, typing: TEXT_TRIED_KEYS } : { type: "try", call: this.call });
   }
 
   /**

@@ -99,12 +99,23 @@ type Dialog interface {
 // ends the dialog, which has no frame. The child calls it between keys,
 // so that the shim has the likely next keys' frames before they come.
 func TryOn(m Dialog, k dialog.Key, width, rows int) (f dialog.Frame, ok bool) {
-	c := clone(m)
-	switch update(c, k) {
-	case dialog.EffectSubmit, dialog.EffectDismiss:
+	c, _, ok := tryCopy(m, k)
+	if !ok {
 		return dialog.Frame{}, false
 	}
 	return c.View(width, rows), true
+}
+
+// tryCopy applies k to a copy of m and returns the copy with the key's
+// effect; ok is false, and there is no copy, for a key that ends the
+// dialog.
+func tryCopy(m Dialog, k dialog.Key) (c Dialog, eff dialog.EffectKind, ok bool) {
+	c = clone(m)
+	eff = update(c, k)
+	if eff == dialog.EffectSubmit || eff == dialog.EffectDismiss {
+		return nil, eff, false
+	}
+	return c, eff, true
 }
 
 // update applies k to m and returns the kind of its effect.
@@ -263,10 +274,8 @@ func (x *Mirror) Try(name, text string) (f Frame, ok bool, err error) {
 	if !ok || x.width == 0 {
 		return Frame{}, false, nil
 	}
-	c := clone(x.m)
-	eff := update(c, k)
-	switch eff {
-	case dialog.EffectSubmit, dialog.EffectDismiss:
+	c, eff, ok := tryCopy(x.m, k)
+	if !ok {
 		return Frame{}, false, nil
 	}
 	if x.tried == nil {
